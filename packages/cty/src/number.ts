@@ -1,0 +1,383 @@
+import { PathError, PathErrorCode } from "./path-error.js";
+import { Path } from "./path.js";
+
+/**
+ * Largest decimal exponent magnitude accepted when parsing a number. go-cty parses numbers
+ * into 512-bit floats with a 32-bit binary exponent; magma keeps numbers exact instead, and
+ * bounds the exponent so that hostile input such as `1e999999999` cannot make printing or
+ * comparing a number allocate gigabytes.
+ */
+const MAX_DECIMAL_EXPONENT = 100_000;
+
+const TWO_53 = 2n ** 53n;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+const DECIMAL_SYNTAX = /^([+-])?(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?$/;
+
+const f64Buffer = new DataView(new ArrayBuffer(8));
+
+/**
+ * An exact cty number: an arbitrary-precision decimal, or positive or negative infinity.
+ *
+ * go-cty represents numbers as `big.Float` values of 512-bit precision. magma keeps every
+ * finite number as an exact decimal, which agrees with go-cty for every number with at most
+ * 153 significant digits (more digits than a 512-bit float can tell apart) and is more exact
+ * beyond that. Equality and ordering are exact: `0.1` decoded from a float64 (which is
+ * `0.1000000000000000055511151231257827021181583404541015625`) is not equal to `0.1` parsed
+ * from text, exactly as in go-cty.
+ *
+ * Instances are immutable. Negative zero is normalised to zero; NaN is not a cty number.
+ */
+export class CtyNumber {
+  /**
+   * The value as a float64 when it is one exactly (`_c === undefined`), or ±Infinity.
+   * @internal
+   */
+  readonly _f: number;
+  /**
+   * Decimal coefficient, present when the value is not exactly a float64. The value is
+   * `_c * 10 ** _e`, normalised so that `_c` is not a multiple of 10.
+   * @internal
+   */
+  readonly _c: bigint | undefined;
+  /** @internal */
+  readonly _e: number;
+  /**
+   * True when the number came from a float64 (msgpack float, {@link CtyNumber.fromFloat64}):
+   * it is then printed as the shortest decimal that reads back as that float64, as go-cty
+   * prints a 53-bit `big.Float`. Affects printing only, never equality.
+   * @internal
+   */
+  readonly _f53: boolean;
+
+  private constructor(f: number, c: bigint | undefined, e: number, f53: boolean) {
+    this._f = f;
+    this._c = c;
+    this._e = e;
+    this._f53 = f53;
+  }
+
+  /** Zero. */
+  static readonly zero: CtyNumber = new CtyNumber(0, undefined, 0, false);
+  /** Positive infinity, which cty allows (go-cty's `cty.PositiveInfinity`). */
+  static readonly positiveInfinity: CtyNumber = new CtyNumber(Infinity, undefined, 0, false);
+  /** Negative infinity (go-cty's `cty.NegativeInfinity`). */
+  static readonly negativeInfinity: CtyNumber = new CtyNumber(-Infinity, undefined, 0, false);
+
+  /**
+   * Makes a number from a JS number, a bigint or decimal text.
+   *
+   * A JS number is taken as the shortest decimal that reads back as it (`0.1` becomes the
+   * decimal 0.1, as if written in a configuration file); use {@link CtyNumber.fromFloat64} for
+   * the exact binary value instead. Text follows go-cty's `ParseNumberVal`: an optional sign,
+   * digits with an optional fraction, an optional exponent.
+   *
+   * @throws {@link PathError} with code `invalid_value` for NaN, malformed text, or an
+   * exponent beyond ±100000.
+   */
+  static from(x: number | bigint | string | CtyNumber): CtyNumber {
+    if (x instanceof CtyNumber) return x;
+    if (typeof x === "bigint") return CtyNumber.fromBigInt(x);
+    if (typeof x === "number") {
+      if (Number.isNaN(x)) throw invalidNumber("NaN is not a number in cty");
+      if (x === Infinity) return CtyNumber.positiveInfinity;
+      if (x === -Infinity) return CtyNumber.negativeInfinity;
+      if (Number.isSafeInteger(x)) return CtyNumber.fromFloat64(x);
+      return CtyNumber.parse(String(x));
+    }
+    return CtyNumber.parse(x);
+  }
+
+  /**
+   * Makes the number that is exactly the given float64, as go-cty's `NumberFloatVal` does;
+   * it prints as the shortest decimal that reads back as that float64.
+   *
+   * @throws {@link PathError} with code `invalid_value` for NaN.
+   */
+  static fromFloat64(x: number): CtyNumber {
+    if (Number.isNaN(x)) throw invalidNumber("NaN is not a number in cty");
+    if (x === Infinity) return CtyNumber.positiveInfinity;
+    if (x === -Infinity) return CtyNumber.negativeInfinity;
+    if (x === 0) return CtyNumber.zero;
+    return new CtyNumber(x, undefined, 0, !Number.isInteger(x));
+  }
+
+  /** Makes the number that is exactly the given integer. */
+  static fromBigInt(x: bigint): CtyNumber {
+    if (x >= -TWO_53 && x <= TWO_53) return CtyNumber.fromFloat64(Number(x));
+    return CtyNumber.fromDecimal(x, 0);
+  }
+
+  /**
+   * Parses decimal text such as `-12.5e3`, exactly.
+   *
+   * @throws {@link PathError} with code `invalid_value` when the text is not a number.
+   */
+  static parse(text: string): CtyNumber {
+    const m = DECIMAL_SYNTAX.exec(text);
+    if (m === null) {
+      if (/^[+-]?inf(inity)?$/i.test(text)) {
+        return text.startsWith("-") ? CtyNumber.negativeInfinity : CtyNumber.positiveInfinity;
+      }
+      throw invalidNumber(`${JSON.stringify(truncate(text))} is not a valid number`);
+    }
+    const negative = m[1] === "-";
+    const intDigits = m[2] ?? "";
+    const fracDigits = m[3] ?? m[4] ?? "";
+    const expText = m[5];
+    let exp = 0;
+    if (expText !== undefined) {
+      // Bound the exponent text before converting it, so that "1e99999999999999999999" fails
+      // cleanly instead of becoming Infinity.
+      const digits = expText.replace(/^[+-]?0*/, "");
+      if (digits.length > 9) throw invalidNumber(`exponent of ${truncate(text)} is out of range`);
+      exp = Number(expText);
+    }
+    const allDigits = (intDigits + fracDigits).replace(/^0+/, "");
+    if (allDigits === "") return CtyNumber.zero;
+    let coefficient = BigInt(allDigits);
+    exp -= fracDigits.length;
+    if (negative) coefficient = -coefficient;
+    const significantExponent = exp + allDigits.length;
+    if (significantExponent > MAX_DECIMAL_EXPONENT || exp < -MAX_DECIMAL_EXPONENT) {
+      throw invalidNumber(`${truncate(text)} is out of the supported range (exponent ±${MAX_DECIMAL_EXPONENT})`);
+    }
+    return CtyNumber.fromDecimal(coefficient, exp);
+  }
+
+  /** Builds a number from a decimal, detecting when it is exactly a float64. */
+  private static fromDecimal(coefficient: bigint, exponent: number): CtyNumber {
+    if (coefficient === 0n) return CtyNumber.zero;
+    while (coefficient % 10n === 0n) {
+      coefficient /= 10n;
+      exponent += 1;
+    }
+    const f = exactFloat64(coefficient, exponent);
+    if (f !== undefined) return new CtyNumber(f, undefined, 0, false);
+    return new CtyNumber(Number.NaN, coefficient, exponent, false);
+  }
+
+  /** True for positive or negative infinity. */
+  isInfinite(): boolean {
+    return this._c === undefined && !Number.isFinite(this._f);
+  }
+
+  /** True when the number is a whole number (never for infinities). */
+  isInteger(): boolean {
+    if (this._c === undefined) return Number.isInteger(this._f);
+    return this._e >= 0;
+  }
+
+  /** -1, 0 or 1. */
+  sign(): -1 | 0 | 1 {
+    if (this._c === undefined) return this._f > 0 ? 1 : this._f < 0 ? -1 : 0;
+    return this._c > 0n ? 1 : -1;
+  }
+
+  /**
+   * The number as a bigint.
+   *
+   * @throws {@link PathError} with code `invalid_value` when it is not a whole number.
+   */
+  toBigInt(): bigint {
+    if (!this.isInteger()) throw invalidNumber(`${this.toString()} is not a whole number`);
+    if (this._c === undefined) return BigInt(this._f);
+    return this._c * 10n ** BigInt(this._e);
+  }
+
+  /**
+   * The number as a JS number, rounded to the nearest float64 when it is not exactly one
+   * (lossy: check {@link CtyNumber.isFloat64} first where that matters).
+   */
+  toNumber(): number {
+    if (this._c === undefined) return this._f;
+    return Number(this.toString());
+  }
+
+  /** True when the number is exactly a float64 value (always true for infinities). */
+  isFloat64(): boolean {
+    return this._c === undefined;
+  }
+
+  /**
+   * True when the number is a whole number within the int64 range: go-cty writes such
+   * numbers to msgpack as integers.
+   */
+  isInt64(): boolean {
+    if (this._c === undefined) {
+      return Number.isInteger(this._f) && this._f >= -9223372036854775808 && this._f < 9223372036854775808;
+    }
+    if (this._e < 0) return false;
+    const v = this.toBigInt();
+    return v >= INT64_MIN && v <= INT64_MAX;
+  }
+
+  /** Exact comparison: -1 when this < other, 0 when equal, 1 when greater. */
+  compare(other: CtyNumber): -1 | 0 | 1 {
+    if (this._c === undefined && other._c === undefined) {
+      return this._f < other._f ? -1 : this._f > other._f ? 1 : 0;
+    }
+    if (this.isInfinite()) return this._f > 0 ? 1 : -1;
+    if (other.isInfinite()) return other._f > 0 ? -1 : 1;
+    const [ac, ae] = decimalParts(this);
+    const [bc, be] = decimalParts(other);
+    const as = ac > 0n ? 1 : ac < 0n ? -1 : 0;
+    const bs = bc > 0n ? 1 : bc < 0n ? -1 : 0;
+    if (as !== bs) return as < bs ? -1 : 1;
+    if (as === 0) return 0;
+    // Same sign: compare magnitudes by their leading digit positions first.
+    const am = ac < 0n ? -ac : ac;
+    const bm = bc < 0n ? -bc : bc;
+    const aTop = am.toString().length + ae;
+    const bTop = bm.toString().length + be;
+    let magnitude: number;
+    if (aTop !== bTop) {
+      magnitude = aTop < bTop ? -1 : 1;
+    } else {
+      const e = Math.min(ae, be);
+      const ax = am * 10n ** BigInt(ae - e);
+      const bx = bm * 10n ** BigInt(be - e);
+      magnitude = ax < bx ? -1 : ax > bx ? 1 : 0;
+    }
+    return (as > 0 ? magnitude : -magnitude) as -1 | 0 | 1;
+  }
+
+  /** Exact equality (the float64 origin of a number does not matter). */
+  equals(other: CtyNumber): boolean {
+    if (this === other) return true;
+    if (this._c === undefined && other._c === undefined) return this._f === other._f;
+    if (this._c === undefined || other._c === undefined) return false; // normalised forms differ
+    return this._c === other._c && this._e === other._e;
+  }
+
+  /**
+   * The number as go-cty prints it (`big.Float.Text('f', -1)`): plain decimal notation, no
+   * exponent; a number from a float64 as the shortest decimal that reads back as it;
+   * infinities as `+Inf` and `-Inf`.
+   */
+  toString(): string {
+    if (this._c === undefined) {
+      const f = this._f;
+      if (f === Infinity) return "+Inf";
+      if (f === -Infinity) return "-Inf";
+      if (Number.isSafeInteger(f)) return String(f);
+      if (this._f53) return plainFromShortest(String(f));
+    }
+    const [c, e] = decimalParts(this);
+    return plainDecimal(c, e);
+  }
+
+  /** The same as {@link CtyNumber.toString}, so that `JSON.stringify` gives the exact text. */
+  toJSON(): string {
+    return this.toString();
+  }
+}
+
+/** The float64 that is exactly `c * 10^e`, or undefined when there is none. */
+function exactFloat64(c: bigint, e: number): number | undefined {
+  const negative = c < 0n;
+  let m = negative ? -c : c;
+  let binExp = 0;
+  if (e >= 0) {
+    // Integers: more than 1024 bits can never be a float64; 10^e contributes ~3.32 bits each.
+    if (e > 330) return undefined;
+    m *= 10n ** BigInt(e);
+  } else {
+    // c / 10^k is a binary fraction only when 5^k divides c.
+    const k = -e;
+    if (k * 0.69 > m.toString().length + 1) return undefined;
+    const five = 5n ** BigInt(k);
+    if (m % five !== 0n) return undefined;
+    m /= five;
+    binExp = -k;
+  }
+  // Now value = m * 2^binExp with m > 0; strip trailing zero bits.
+  while ((m & 0xffffffffn) === 0n) {
+    m >>= 32n;
+    binExp += 32;
+  }
+  while ((m & 1n) === 0n) {
+    m >>= 1n;
+    binExp += 1;
+  }
+  const bits = m.toString(2).length;
+  if (bits > 53) return undefined;
+  const top = binExp + bits - 1;
+  if (top > 1023 || binExp < -1074) return undefined;
+  // Scale in two steps so that neither factor under- or overflows on its own.
+  const half = Math.trunc(binExp / 2);
+  const f = Number(m) * 2 ** half * 2 ** (binExp - half);
+  return negative ? -f : f;
+}
+
+/** The exact decimal form `[coefficient, exponent]` of a finite number. */
+function decimalParts(n: CtyNumber): [bigint, number] {
+  if (n._c !== undefined) return [n._c, n._e];
+  const f = n._f;
+  if (f === 0) return [0n, 0];
+  if (Number.isSafeInteger(f)) return normalise(BigInt(f), 0);
+  f64Buffer.setFloat64(0, f);
+  const hi = f64Buffer.getUint32(0);
+  const lo = f64Buffer.getUint32(4);
+  const negative = hi >>> 31 === 1;
+  const biased = (hi >>> 20) & 0x7ff;
+  let mantissa = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let binExp: number;
+  if (biased === 0) {
+    binExp = -1074;
+  } else {
+    mantissa |= 1n << 52n;
+    binExp = biased - 1075;
+  }
+  let c: bigint;
+  let e: number;
+  if (binExp >= 0) {
+    c = mantissa << BigInt(binExp);
+    e = 0;
+  } else {
+    c = mantissa * 5n ** BigInt(-binExp);
+    e = binExp;
+  }
+  return normalise(negative ? -c : c, e);
+}
+
+function normalise(c: bigint, e: number): [bigint, number] {
+  if (c === 0n) return [0n, 0];
+  while (c % 10n === 0n) {
+    c /= 10n;
+    e += 1;
+  }
+  return [c, e];
+}
+
+function plainDecimal(c: bigint, e: number): string {
+  const negative = c < 0n;
+  const digits = (negative ? -c : c).toString();
+  let out: string;
+  if (e >= 0) {
+    out = digits + "0".repeat(e);
+  } else {
+    const point = digits.length + e;
+    out = point > 0 ? `${digits.slice(0, point)}.${digits.slice(point)}` : `0.${"0".repeat(-point)}${digits}`;
+  }
+  return negative ? `-${out}` : out;
+}
+
+/** Rewrites JS's shortest float text (which may use an exponent) in plain notation. */
+function plainFromShortest(text: string): string {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(text);
+  if (m === null) return text;
+  const digits = (m[2] ?? "") + (m[3] ?? "");
+  const exponent = Number(m[4] ?? "0") - (m[3] ?? "").length;
+  const [c, e] = normalise(BigInt(digits), exponent);
+  return plainDecimal(m[1] === "-" ? -c : c, e);
+}
+
+function truncate(text: string): string {
+  return text.length > 64 ? `${text.slice(0, 61)}...` : text;
+}
+
+function invalidNumber(reason: string): PathError {
+  return new PathError(PathErrorCode.InvalidValue, Path.root, reason);
+}
