@@ -1,0 +1,503 @@
+import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { mkdtemp, chmod, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { parseHandshakeLine, type Handshake } from "./handshake.js";
+import { createClientCertificate, type ClientCertificate } from "./internal/auto-mtls/client-certificate.js";
+import { registerLiveChild } from "./internal/child-registry/child-registry.js";
+import {
+  canceled,
+  deadlineExceeded,
+  errorFromSpawn,
+  handshakeFailed,
+  isPluginError,
+  pluginExited,
+  transportError,
+  type PluginError,
+  type PluginExitStatus,
+} from "./internal/error-map/plugin-error.js";
+import { StderrMonitor } from "./internal/log/stderr-monitor.js";
+import { requestShutdown, safeLog, startStdioReader, type StdioReader } from "./internal/plugin-services.js";
+import { createGrpcConnection, type GrpcConnection } from "./internal/transport/grpc-connection.js";
+import { discardPluginLogger, PluginLogLevel, PluginLogSource, type PluginLogger } from "./plugin-logger.js";
+import type { ClosePluginOptions, PluginProcess } from "./plugin-process.js";
+
+/**
+ * Terraform's go-plugin magic cookie (key and value), the same for protocol 5 and 6.
+ *
+ * @internal
+ */
+export const TF_PLUGIN_MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
+
+/** @internal */
+export const TF_PLUGIN_MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
+
+/**
+ * The SDK log switches set to `off` unless SDK logs are requested: plugin-go SDKs log at
+ * TRACE regardless of `TF_LOG` (megabytes per schema call).
+ *
+ * @internal
+ */
+export const SDK_LOG_VARIABLES = [
+  "TF_LOG_SDK",
+  "TF_LOG_SDK_PROTO",
+  "TF_LOG_SDK_MUX",
+  "TF_LOG_SDK_HELPER_SCHEMA",
+  "TF_LOG_SDK_FRAMEWORK",
+] as const;
+
+/**
+ * A function with the shape of `child_process.spawn` (injectable for tests).
+ *
+ * @internal
+ */
+export type SpawnFunction = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
+
+/**
+ * Options of {@link launchPlugin}.
+ *
+ * @internal
+ */
+export type LaunchPluginOptions = {
+  /** The provider binary. */
+  readonly command: string;
+  /** Arguments (none by default; providers take none). */
+  readonly args?: readonly string[];
+  /** The working directory (default: the host's). */
+  readonly cwd?: string;
+  /**
+   * The base environment of the plugin. Default: the host's own `process.env`, as
+   * go-plugin does. The go-plugin variables are added on top of it (and override it).
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The protocol versions offered in `PLUGIN_PROTOCOL_VERSIONS` (default `[5, 6]`). */
+  readonly protocolVersions?: readonly number[];
+  /**
+   * AutoMTLS (default: on, unless the host's environment has a non-empty
+   * `TF_DISABLE_PLUGIN_TLS`, as in Terraform). An explicit value wins over the variable.
+   */
+  readonly tls?: boolean;
+  /**
+   * Keep the provider SDK's own logs (default false: `TF_LOG_SDK*` are set to `off`
+   * unless this is true, in which case inherited values are left alone).
+   */
+  readonly sdkLogs?: boolean;
+  /** How long to wait for the handshake line (default 60 000 ms, as go-plugin). */
+  readonly startTimeoutMs?: number;
+  /** `PLUGIN_MIN_PORT` for tcp (default 10000). */
+  readonly minPort?: number;
+  /** `PLUGIN_MAX_PORT` for tcp (default 25000). */
+  readonly maxPort?: number;
+  /** Where the plugin's output goes (default: discarded). */
+  readonly logger?: PluginLogger;
+  /** Replaces `child_process.spawn` (tests). */
+  readonly spawn?: SpawnFunction;
+  /** Cancels the launch (the process is killed; rejects with `canceled`). */
+  readonly signal?: AbortSignal;
+  /** Parent of the private socket directory (default: the OS temp dir). Keep it short: socket paths are limited to ~104 bytes. */
+  readonly socketDirParent?: string;
+  /** The largest message accepted from the plugin (default 2^31 − 1). */
+  readonly readMaxBytes?: number;
+};
+
+/**
+ * Builds the plugin's environment: `base` (default: the host's `process.env`) plus
+ * `TF_PLUGIN_MAGIC_COOKIE`, `PLUGIN_PROTOCOL_VERSIONS`, `PLUGIN_MIN_PORT`,
+ * `PLUGIN_MAX_PORT`, `PLUGIN_UNIX_SOCKET_DIR`, `PLUGIN_CLIENT_CERT` (only with AutoMTLS;
+ * an inherited one is removed otherwise), `TF_LOG_SDK*=off` unless `sdkLogs`; an inherited
+ * `PLUGIN_MULTIPLEX_GRPC` is removed (multiplexing is not supported).
+ *
+ * @internal
+ */
+export function buildPluginEnvironment(settings: {
+  readonly base?: Readonly<Record<string, string | undefined>>;
+  readonly protocolVersions: readonly number[];
+  readonly minPort: number;
+  readonly maxPort: number;
+  readonly socketDir: string;
+  readonly clientCertPem: string | undefined;
+  readonly sdkLogs: boolean;
+}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(settings.base ?? process.env)) {
+    if (v !== undefined) env[k] = v;
+  }
+  delete env["PLUGIN_CLIENT_CERT"];
+  delete env["PLUGIN_MULTIPLEX_GRPC"];
+  env[TF_PLUGIN_MAGIC_COOKIE_KEY] = TF_PLUGIN_MAGIC_COOKIE_VALUE;
+  env["PLUGIN_PROTOCOL_VERSIONS"] = settings.protocolVersions.join(",");
+  env["PLUGIN_MIN_PORT"] = String(settings.minPort);
+  env["PLUGIN_MAX_PORT"] = String(settings.maxPort);
+  env["PLUGIN_UNIX_SOCKET_DIR"] = settings.socketDir;
+  if (settings.clientCertPem !== undefined) env["PLUGIN_CLIENT_CERT"] = settings.clientCertPem;
+  if (!settings.sdkLogs) for (const name of SDK_LOG_VARIABLES) env[name] = "off";
+  return env;
+}
+
+/** The default start timeout, as go-plugin's. */
+const DEFAULT_START_TIMEOUT_MS = 60_000;
+/** go-plugin waits 2 s for a graceful exit before killing. */
+const DEFAULT_GRACE_MS = 2_000;
+/** The longest first stdout line we accept (a real one is ~850 bytes with a certificate). */
+const MAX_HANDSHAKE_LINE = 64 * 1024;
+
+/**
+ * Launches a provider binary exactly as go-plugin's client does and connects to it.
+ *
+ * Makes the AutoMTLS client certificate (unless disabled), creates a private 0700 socket
+ * directory, spawns the binary with the go-plugin environment (see
+ * {@link buildPluginEnvironment}), reads exactly the first stdout line (then keeps
+ * draining stdout and stderr for the life of the process), validates the handshake,
+ * connects over HTTP/2 (unix socket or 127.0.0.1 tcp, AutoMTLS or plaintext), and opens
+ * the `GRPCStdio` stream. The process is registered so it cannot outlive the host (see
+ * `registerLiveChild`). An open plugin keeps the host's event loop alive until `close()`,
+ * like an open socket.
+ *
+ * @throws PluginError `transport` if the binary cannot be started or connected to;
+ *   `plugin_exited` if it exits before the handshake (with exit code/signal and stderr
+ *   tail); `handshake_failed` for a malformed first line; `protocol_mismatch` for a
+ *   version we did not offer; `deadline_exceeded` when no line arrives within
+ *   `startTimeoutMs`; `canceled` when `signal` fires. On every failure the process is
+ *   killed and the socket directory removed.
+ * @internal
+ */
+export async function launchPlugin(options: LaunchPluginOptions): Promise<PluginProcess> {
+  const versions = options.protocolVersions ?? [5, 6];
+  if (versions.length === 0 || versions.some((v) => !Number.isInteger(v) || v < 1)) {
+    throw new TypeError(`launchPlugin: protocolVersions must be positive integers, got [${versions.join(", ")}]`);
+  }
+  const logger = options.logger ?? discardPluginLogger;
+  const useTls = options.tls ?? !process.env["TF_DISABLE_PLUGIN_TLS"];
+  const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+  const spawn: SpawnFunction = options.spawn ?? ((c, a, o) => nodeSpawn(c, [...a], o));
+  const signal = options.signal;
+  if (signal?.aborted) throw canceled("plugin launch canceled", signal.reason);
+
+  const cert: ClientCertificate | undefined = useTls ? await createClientCertificate() : undefined;
+  const socketDir = await mkdtemp(join(options.socketDirParent ?? tmpdir(), "magma-plugin-"));
+  await chmod(socketDir, 0o700);
+
+  const env = buildPluginEnvironment({
+    ...(options.env !== undefined ? { base: options.env } : {}),
+    protocolVersions: versions,
+    minPort: options.minPort ?? 10000,
+    maxPort: options.maxPort ?? 25000,
+    socketDir,
+    clientCertPem: cert?.certPem,
+    sdkLogs: options.sdkLogs ?? false,
+  });
+
+  let child: ChildProcess;
+  try {
+    child = spawn(options.command, options.args ?? [], {
+      env,
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      stdio: ["ignore", "pipe", "pipe"],
+      windowsHide: true,
+    });
+  } catch (e) {
+    await rm(socketDir, { recursive: true, force: true });
+    throw errorFromSpawn(options.command, e);
+  }
+  const watcher = watchChild(child, logger);
+  const { stdout, stderr } = child;
+  if (stdout === null || stderr === null) {
+    child.kill("SIGKILL");
+    await rm(socketDir, { recursive: true, force: true });
+    throw transportError("spawn returned a process without stdout/stderr pipes");
+  }
+
+  // The pid is known synchronously when spawn succeeded; otherwise an 'error' follows.
+  const pid = child.pid;
+  const paths = [socketDir];
+  const unregister = pid !== undefined ? registerLiveChild({ pid, kill: true, paths }) : () => {};
+  const cleanup = async (): Promise<void> => {
+    for (const path of paths) await rm(path, { recursive: true, force: true });
+    unregister();
+  };
+  // On any exit (crash included), remove the socket file a killed plugin leaves behind.
+  void watcher.exited.then(cleanup);
+
+  const monitor = new StderrMonitor(logger, PluginLogSource.Stderr, pid);
+  stderr.on("data", (chunk: Buffer) => monitor.push(chunk));
+  stderr.on("end", () => monitor.end());
+  watcher.attachStderr(monitor, stderr);
+
+  let handshake: Handshake;
+  try {
+    const line = await readHandshakeLine(child, stdout, startTimeoutMs, signal);
+    if (line === undefined) {
+      const status = await watcher.exitedWithin(DEFAULT_GRACE_MS);
+      throw pluginExited(
+        {
+          ...(status ?? { exitCode: null, signal: null }),
+          stderrTail: monitor.tail(),
+          panicExcerpt: monitor.panicExcerpt(),
+        },
+        "before we could connect (no handshake line on stdout)",
+      );
+    }
+    try {
+      handshake = parseHandshakeLine(line, versions);
+    } catch (e) {
+      if (isPluginError(e) && e.detail.code === "handshake_failed") {
+        throw handshakeFailed(e.message.replace(/^\[handshake_failed\] /, ""), {
+          line,
+          stderrTail: monitor.tail(),
+          cause: e,
+        });
+      }
+      throw e;
+    }
+    if (handshake.network === "unix" && dirname(handshake.address) !== socketDir) {
+      paths.push(handshake.address); // An older go-plugin ignored PLUGIN_UNIX_SOCKET_DIR.
+    }
+  } catch (e) {
+    await killAndWait(child, watcher);
+    await cleanup();
+    throw e;
+  }
+
+  let connection: GrpcConnection;
+  try {
+    let tls: Parameters<typeof createGrpcConnection>[0]["tls"];
+    if (handshake.serverCertificate !== undefined) {
+      if (cert === undefined) {
+        throw handshakeFailed("the plugin offered TLS, but AutoMTLS is off (no client certificate was sent)", {
+          stderrTail: monitor.tail(),
+        });
+      }
+      tls = { serverCertificate: handshake.serverCertificate, clientCertPem: cert.certPem, clientKeyPem: cert.keyPem };
+    } else if (cert !== undefined) {
+      safeLog(logger, {
+        level: PluginLogLevel.Warn,
+        message: "plugin did not send a server certificate; connecting without TLS",
+        fields: {},
+        source: PluginLogSource.Host,
+        ...(pid !== undefined ? { pid } : {}),
+      });
+    }
+    connection = createGrpcConnection({
+      network: handshake.network,
+      address: handshake.address,
+      tls,
+      ...(options.readMaxBytes !== undefined ? { readMaxBytes: options.readMaxBytes } : {}),
+    });
+    try {
+      await connection.open();
+    } catch (e) {
+      const status = await watcher.exitedWithin(100);
+      if (status !== undefined) {
+        throw pluginExited(
+          { ...status, stderrTail: monitor.tail(), panicExcerpt: monitor.panicExcerpt() },
+          "while we were connecting",
+        );
+      }
+      throw e;
+    }
+  } catch (e) {
+    await killAndWait(child, watcher);
+    await cleanup();
+    throw e;
+  }
+
+  const stdio: StdioReader = startStdioReader(connection.transport, logger, pid);
+  safeLog(logger, {
+    level: PluginLogLevel.Debug,
+    message: `plugin started: ${options.command}`,
+    fields: { protocolVersion: handshake.protocolVersion, network: handshake.network, address: handshake.address, tls: tls(handshake, cert) },
+    source: PluginLogSource.Host,
+    ...(pid !== undefined ? { pid } : {}),
+  });
+
+  let closing: Promise<void> | undefined;
+  const exitError = (): PluginError | undefined => {
+    const status = watcher.status();
+    if (status === undefined) return undefined;
+    return pluginExited({ ...status, stderrTail: monitor.tail(), panicExcerpt: monitor.panicExcerpt() }, "unexpectedly");
+  };
+  return {
+    transport: connection.transport,
+    protocolVersion: handshake.protocolVersion,
+    pid: pid ?? -1,
+    tls: tls(handshake, cert),
+    network: handshake.network,
+    address: handshake.address,
+    managed: true,
+    exited: watcher.exited,
+    exitStatus: () => watcher.status(),
+    stderrTail: () => monitor.tail(),
+    panicExcerpt: () => monitor.panicExcerpt(),
+    exitError,
+    close(closeOptions: ClosePluginOptions = {}): Promise<void> {
+      closing ??= (async () => {
+        const graceMs = closeOptions.graceMs ?? DEFAULT_GRACE_MS;
+        if (closeOptions.beforeShutdown !== undefined && watcher.status() === undefined) {
+          try {
+            await closeOptions.beforeShutdown();
+          } catch {
+            // Errors of the hook are ignored: the plugin is shut down regardless.
+          }
+        }
+        if (watcher.status() === undefined) await requestShutdown(connection.transport, graceMs);
+        stdio.stop();
+        connection.close();
+        if ((await watcher.exitedWithin(graceMs)) === undefined) {
+          safeLog(logger, {
+            level: PluginLogLevel.Warn,
+            message: `plugin did not exit within ${graceMs} ms after Shutdown; killing it`,
+            fields: {},
+            source: PluginLogSource.Host,
+            ...(pid !== undefined ? { pid } : {}),
+          });
+          await killAndWait(child, watcher);
+        }
+        await watcher.exited;
+        await cleanup();
+        await stdio.done;
+      })();
+      return closing;
+    },
+  };
+}
+
+function tls(handshake: Handshake, cert: ClientCertificate | undefined): boolean {
+  return handshake.serverCertificate !== undefined && cert !== undefined;
+}
+
+/**
+ * Reads exactly the first stdout line; afterwards stdout keeps being drained (and
+ * discarded, as go-plugin does). Resolves `undefined` when stdout ends without a line.
+ */
+function readHandshakeLine(
+  child: ChildProcess,
+  stdout: NodeJS.ReadableStream,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  return new Promise<string | undefined>((resolve, reject) => {
+    let pending: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (fn: () => void): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      child.off("error", onError);
+      pending = [];
+      fn();
+    };
+    const onData = (chunk: Buffer): void => {
+      if (done) return; // Drain and discard everything after the first line.
+      const nl = chunk.indexOf(0x0a);
+      if (nl < 0) {
+        pending.push(chunk);
+        size += chunk.length;
+        if (size > MAX_HANDSHAKE_LINE) {
+          const head = Buffer.concat(pending).subarray(0, 200).toString("utf8");
+          finish(() =>
+            reject(handshakeFailed(`first stdout line is longer than ${MAX_HANDSHAKE_LINE} bytes`, { line: head })),
+          );
+        }
+        return;
+      }
+      pending.push(chunk.subarray(0, nl));
+      const line = Buffer.concat(pending).toString("utf8");
+      finish(() => resolve(line));
+    };
+    const onEnd = (): void => {
+      if (size > 0 && !done) {
+        // A last line without a newline: go-plugin's scanner would return it too.
+        const line = Buffer.concat(pending).toString("utf8");
+        finish(() => resolve(line.trim() === "" ? undefined : line));
+        return;
+      }
+      finish(() => resolve(undefined));
+    };
+    const onError = (e: unknown): void => finish(() => reject(errorFromSpawn(String(child.spawnfile), e)));
+    const onAbort = (): void => finish(() => reject(canceled("plugin launch canceled", signal?.reason)));
+    const timer = setTimeout(
+      () =>
+        finish(() =>
+          reject(deadlineExceeded(`timeout while waiting for the plugin to start (no handshake within ${timeoutMs} ms)`, timeoutMs)),
+        ),
+      timeoutMs,
+    );
+    stdout.on("data", onData);
+    stdout.once("end", onEnd);
+    stdout.on("error", () => {});
+    child.once("error", onError);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Watches a child process: its exit status, an `exited` promise resolved after stderr was read. */
+type ChildWatcher = {
+  readonly exited: Promise<PluginExitStatus>;
+  status(): PluginExitStatus | undefined;
+  exitedWithin(ms: number): Promise<PluginExitStatus | undefined>;
+  attachStderr(monitor: StderrMonitor, stderr: NodeJS.ReadableStream): void;
+};
+
+function watchChild(child: ChildProcess, logger: PluginLogger): ChildWatcher {
+  let status: PluginExitStatus | undefined;
+  let stderrEnded: Promise<void> = Promise.resolve();
+  let resolveExited!: (s: PluginExitStatus) => void;
+  const exited = new Promise<PluginExitStatus>((resolve) => (resolveExited = resolve));
+  const onExit = (code: number | null, sig: NodeJS.Signals | null): void => {
+    if (status !== undefined) return;
+    status = { exitCode: code, signal: sig };
+    const final = status;
+    // Let the rest of stderr arrive (bounded) so the tail and panic excerpt are complete.
+    void Promise.race([stderrEnded, delay(1000)]).then(() => {
+      safeLog(logger, {
+        level: PluginLogLevel.Debug,
+        message: `plugin process exited: ${final.signal !== null ? `signal ${final.signal}` : `exit code ${String(final.exitCode)}`}`,
+        fields: {},
+        source: PluginLogSource.Host,
+        ...(child.pid !== undefined ? { pid: child.pid } : {}),
+      });
+      resolveExited(final);
+    });
+  };
+  child.once("exit", onExit);
+  child.once("error", () => {
+    // A spawn failure (ENOENT, EACCES) emits 'error' and maybe no 'exit'.
+    if (child.pid === undefined) onExit(null, null);
+  });
+  child.stdout?.on("error", () => {});
+  child.stderr?.on("error", () => {});
+  return {
+    exited,
+    status: () => status,
+    async exitedWithin(ms: number): Promise<PluginExitStatus | undefined> {
+      if (status !== undefined) return exited;
+      return Promise.race([exited, delay(ms).then(() => undefined)]);
+    },
+    attachStderr(_monitor: StderrMonitor, stderr: NodeJS.ReadableStream): void {
+      stderrEnded = new Promise<void>((resolve) => {
+        stderr.once("end", resolve);
+        stderr.once("close", resolve);
+      });
+    },
+  };
+}
+
+async function killAndWait(child: ChildProcess, watcher: ChildWatcher): Promise<void> {
+  if (watcher.status() === undefined && child.pid !== undefined) {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  await watcher.exitedWithin(10_000);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    t.unref();
+  });
+}
