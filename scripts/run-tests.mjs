@@ -12,7 +12,7 @@ const packages = readdirSync(packagesDir).filter((d) => existsSync(join(packages
 for (const p of packages) rmSync(join(packagesDir, p, "test-results.json"), { force: true });
 
 const extra = process.argv.slice(2);
-const run = spawnSync("pnpm", ["exec", "turbo", "run", "test", "--continue", "--concurrency=1", ...extra], {
+const run = spawnSync("pnpm", ["exec", "turbo", "run", "typecheck", "lint", "test", "--continue", "--concurrency=1", ...extra], {
   cwd: root,
   stdio: "inherit",
 });

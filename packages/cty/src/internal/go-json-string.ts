@@ -3,7 +3,6 @@ const HEX = "0123456789abcdef";
 // Characters that Go's encoding/json escapes (with its default HTML-safe escaping): control
 // characters, quote, backslash, <, >, &, U+2028, U+2029, and lone surrogates (which
 // encode to U+FFFD in UTF-8).
-// eslint-disable-next-line no-control-regex
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\<>&\u2028\u2029\ud800-\udfff]/;
 
 /**
