@@ -6,7 +6,8 @@
 //   wrong-version answers with protocol version 4 (never offered), then keeps running
 //   silent        never prints anything and keeps running (handshake timeout)
 //   long-line     prints a first stdout line longer than 64 KiB without a newline
-//   env           writes its environment as JSON to FIXTURE_ENV_FILE, then exits 0
+//   env           writes its environment (plus FIXTURE_SOCKET_DIR_MODE, the octal mode of
+//                 PLUGIN_UNIX_SOCKET_DIR) as JSON to FIXTURE_ENV_FILE, then exits 0
 process.on("SIGINT", () => {}); // Providers ignore SIGINT.
 const mode = process.env.FIXTURE_MODE ?? "garbage";
 const forever = () => setInterval(() => {}, 60_000);
@@ -36,7 +37,12 @@ switch (mode) {
     forever();
     break;
   case "env":
-    (await import("node:fs")).writeFileSync(process.env.FIXTURE_ENV_FILE, JSON.stringify(process.env));
+  {
+    const fs = await import("node:fs");
+    const dir = process.env.PLUGIN_UNIX_SOCKET_DIR;
+    const socketDirMode = (fs.statSync(dir).mode & 0o777).toString(8);
+    fs.writeFileSync(process.env.FIXTURE_ENV_FILE, JSON.stringify({ ...process.env, FIXTURE_SOCKET_DIR_MODE: socketDirMode }));
+  }
     break;
   default:
     process.stderr.write(`unknown FIXTURE_MODE ${mode}\n`);
