@@ -221,7 +221,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   const monitor = new StderrMonitor(logger, PluginLogSource.Stderr, pid);
   stderr.on("data", (chunk: Buffer) => monitor.push(chunk));
   stderr.on("end", () => monitor.end());
-  watcher.attachStderr(monitor, stderr);
+  watcher.attachStderr(stderr);
 
   let handshake: Handshake;
   try {
@@ -437,7 +437,8 @@ type ChildWatcher = {
   readonly exited: Promise<PluginExitStatus>;
   status(): PluginExitStatus | undefined;
   exitedWithin(ms: number): Promise<PluginExitStatus | undefined>;
-  attachStderr(monitor: StderrMonitor, stderr: NodeJS.ReadableStream): void;
+  /** Lets `exited` wait (bounded) for the end of stderr, so the tail is complete. */
+  attachStderr(stderr: NodeJS.ReadableStream): void;
 };
 
 function watchChild(child: ChildProcess, logger: PluginLogger): ChildWatcher {
@@ -475,7 +476,7 @@ function watchChild(child: ChildProcess, logger: PluginLogger): ChildWatcher {
       if (status !== undefined) return exited;
       return Promise.race([exited, delay(ms).then(() => undefined)]);
     },
-    attachStderr(_monitor: StderrMonitor, stderr: NodeJS.ReadableStream): void {
+    attachStderr(stderr: NodeJS.ReadableStream): void {
       stderrEnded = new Promise<void>((resolve) => {
         stderr.once("end", resolve);
         stderr.once("close", resolve);

@@ -258,6 +258,25 @@ describe("a fixture gRPC plugin (node:http2)", () => {
     expect(entries.some((e) => e.source === "host" && /did not exit/.test(e.message))).toBe(false);
   });
 
+  test("tcp on 127.0.0.1 within PLUGIN_MIN_PORT..PLUGIN_MAX_PORT", async () => {
+    const p = await launchPlugin({
+      command: fakePlugin,
+      tls: false,
+      minPort: 23000,
+      maxPort: 23999,
+      env: { ...process.env, FAKE_NETWORK: "tcp" },
+    });
+    try {
+      expect(p.network).toBe("tcp");
+      expect(p.address).toMatch(/^127\.0\.0\.1:23\d\d\d$/);
+      const health = createClient(Health, p.transport);
+      expect((await health.check({ service: "plugin" })).status).toBe(HealthCheckResponse_ServingStatus.SERVING);
+    } finally {
+      await p.close();
+    }
+    expect(await p.exited).toEqual({ exitCode: 0, signal: null });
+  });
+
   test("AutoMTLS requested but the server sends no certificate: plaintext with a warning", async () => {
     const entries: PluginLogEntry[] = [];
     const p = await launchPlugin({ command: fakePlugin, tls: true, logger: { log: (e) => entries.push(e) } });

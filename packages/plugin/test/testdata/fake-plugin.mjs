@@ -6,6 +6,8 @@
 //   normal           Shutdown stops the server and exits 0 (the reply never arrives)
 //   ignore-shutdown  Shutdown replies OK but the process keeps running
 //   crash-later      prints a Go-style panic on stderr 300 ms after the handshake, exits 2
+// FAKE_NETWORK=tcp listens on 127.0.0.1 at the first free port in [PLUGIN_MIN_PORT,
+// PLUGIN_MAX_PORT] instead of a unix socket, as go-plugin does on Windows.
 import http2 from "node:http2";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -59,13 +61,25 @@ server.on("stream", (stream, headers) => {
     stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "12", "grpc-message": "unimplemented" }, { endStream: true });
   }
 });
-server.listen(socket, () => {
-  process.stderr.write(`{"@level":"debug","@message":"plugin address","address":"${socket}","network":"unix"}\n`);
-  process.stdout.write(`1|${version}|unix|${socket}|grpc|\n`);
+function announce(network, address) {
+  process.stderr.write(`{"@level":"debug","@message":"plugin address","address":"${address}","network":"${network}"}\n`);
+  process.stdout.write(`1|${version}|${network}|${address}|grpc|\n`);
   if (mode === "crash-later") {
     setTimeout(() => {
       process.stderr.write("panic: something went wrong\n\ngoroutine 7 [running]:\nmain.crash()\n");
       process.exit(2);
     }, 300);
   }
-});
+}
+if (process.env.FAKE_NETWORK === "tcp") {
+  let port = Number(process.env.PLUGIN_MIN_PORT);
+  const max = Number(process.env.PLUGIN_MAX_PORT);
+  server.on("error", (e) => {
+    if (e.code !== "EADDRINUSE" || port >= max) throw e;
+    server.listen(++port, "127.0.0.1");
+  });
+  server.on("listening", () => announce("tcp", `127.0.0.1:${port}`));
+  server.listen(port, "127.0.0.1");
+} else {
+  server.listen(socket, () => announce("unix", socket));
+}

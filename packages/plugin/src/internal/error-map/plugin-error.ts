@@ -154,13 +154,14 @@ export function protocolMismatch(
  *
  * @internal
  */
-export function pluginExited(detail: PluginExitedDetail, when: string): PluginError {
+export function pluginExited(detail: PluginExitedDetail, when: string, cause?: unknown): PluginError {
   const how =
     detail.signal !== null ? `killed by signal ${detail.signal}` : `exit code ${String(detail.exitCode)}`;
   const crash = detail.panicExcerpt !== undefined ? " (the plugin crashed)" : "";
   return new PluginError(
     { code: "plugin_exited", ...detail },
     `plugin exited ${when}: ${how}${crash}`,
+    cause,
   );
 }
 
