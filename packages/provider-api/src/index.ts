@@ -1,0 +1,91 @@
+/**
+ * The provider contract of magma: one small interface, {@link Provider}, through which
+ * engines drive real Terraform providers (via `@magma/plugin`) and native TypeScript
+ * providers alike, over cty values typed by the provider's schema.
+ *
+ * - {@link Provider}: the 8 operations, with their option and result types.
+ * - {@link ProviderSchema}, {@link Block}, {@link impliedType}: schemas and their wire types.
+ * - {@link PlannedChange}, {@link Diag}: plan results and diagnostics.
+ * - {@link ProviderError} with stable codes, {@link isProviderError}, {@link isRetryable}
+ *   and {@link classifyApplyOutcome}: how calls fail.
+ * - {@link createNativeProvider}: write a provider in TypeScript; the wrapper enforces
+ *   the contract (configure first, known type names, value types, diagnostics).
+ * - {@link proposedNewState} and {@link configValue}: build what Terraform would send.
+ *
+ * An in-memory provider for tests is on the `@magma/provider-api/testing` subpath.
+ *
+ * @packageDocumentation
+ */
+
+// For everyone: the contract.
+export type {
+  Provider,
+  ProviderOperation,
+  AbortSignalLike,
+  CallOptions,
+  GetSchemaOptions,
+  ConfigureOptions,
+  PlanOptions,
+  ApplyOptions,
+  ReadResourceOptions,
+  ReadDataSourceOptions,
+  ImportOptions,
+  UpgradeOptions,
+  ConfigureResult,
+  ApplyResult,
+  ReadResourceResult,
+  ReadDataSourceResult,
+  ImportResult,
+  ImportedResource,
+  UpgradeResult,
+} from "./provider.js";
+export { NestingMode, StringKind, noServerCapabilities, impliedType, attributeType, nestedBlockType, emptyBlockValue, emptyNestedBlockValue, createSchemaEntry, resourceSchema, dataSourceSchema } from "./schema.js";
+export type { ObjectNestingMode, Attribute, NestedAttributeType, NestedBlock, Block, SchemaEntry, ServerCapabilities, ProviderSchema } from "./schema.js";
+export { DeferredReason } from "./plan.js";
+export type { PlannedChange, Deferred } from "./plan.js";
+export { Severity, errorDiag, warningDiag, hasErrors, warningsOf, formatDiag } from "./diagnostic.js";
+export type { Diag } from "./diagnostic.js";
+export {
+  ProviderError,
+  ProviderErrorCode,
+  isProviderError,
+  isRetryable,
+  transportError,
+  diagnosticsError,
+  noNewStateError,
+  partiallyAppliedError,
+  schemaError,
+  notConfiguredError,
+  unknownTypeError,
+  pluginExitedError,
+  handshakeFailedError,
+  protocolMismatchError,
+  invalidResponseError,
+  canceledError,
+  deadlineExceededError,
+} from "./provider-error.js";
+export type { AnyProviderError, ProviderErrorDetail, ProviderErrorDetailOf, TypeNameKind } from "./provider-error.js";
+export { classifyApplyOutcome } from "./apply-outcome.js";
+export type { ApplyResponse, ApplyContext, ApplyOutcome } from "./apply-outcome.js";
+export { proposedNewState } from "./proposed-new-state.js";
+export { configValue } from "./config-value.js";
+export type { PlainConfig } from "./config-value.js";
+
+// For provider authors.
+export { createNativeProvider } from "./native-provider.js";
+export type {
+  NativeProviderImpl,
+  NativeContext,
+  NativeSchema,
+  NativeDiagnostics,
+  NativePlan,
+  NativeApply,
+  NativeRead,
+  NativeReadDataSource,
+  NativeImport,
+  NativeUpgrade,
+} from "./native-provider.js";
+
+// For transports and other libraries.
+export { valueConformance } from "./value-conformance.js";
+export type { ConformanceProblem } from "./value-conformance.js";

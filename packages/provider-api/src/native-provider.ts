@@ -1,0 +1,389 @@
+import { formatErrorPath, type Path, type Type, type Value } from "@magma/cty";
+import { classifyApplyOutcome } from "./apply-outcome.js";
+import { hasErrors, warningsOf, type Diag } from "./diagnostic.js";
+import type { Deferred, PlannedChange } from "./plan.js";
+import type {
+  AbortSignalLike,
+  ApplyOptions,
+  ApplyResult,
+  ConfigureOptions,
+  ConfigureResult,
+  GetSchemaOptions,
+  ImportOptions,
+  ImportResult,
+  PlanOptions,
+  Provider,
+  ReadDataSourceOptions,
+  ReadDataSourceResult,
+  ReadResourceOptions,
+  ReadResourceResult,
+  UpgradeOptions,
+  UpgradeResult,
+} from "./provider.js";
+import {
+  canceledError,
+  deadlineExceededError,
+  diagnosticsError,
+  invalidResponseError,
+  isProviderError,
+  notConfiguredError,
+  schemaError,
+  transportError,
+} from "./provider-error.js";
+import { dataSourceSchema, noServerCapabilities, resourceSchema, type ProviderSchema, type SchemaEntry, type ServerCapabilities } from "./schema.js";
+import { valueConformance } from "./value-conformance.js";
+
+/** What a native provider's `getSchema` returns: a {@link ProviderSchema} whose capabilities and warnings may be left out. */
+export type NativeSchema = Omit<ProviderSchema, "serverCapabilities" | "warnings"> & {
+  readonly serverCapabilities?: Partial<ServerCapabilities>;
+  readonly warnings?: readonly Diag[];
+};
+
+/** Diagnostics of any severity, as a native operation returns them. */
+export interface NativeDiagnostics {
+  /** Errors and warnings; errors make the call reject with `diagnostics`. */
+  readonly diagnostics?: readonly Diag[];
+}
+
+/** What a native `planResourceChange` returns. */
+export interface NativePlan extends NativeDiagnostics {
+  /** The planned state (null for a destroy). May be absent only together with error diagnostics. */
+  readonly plannedState?: Value;
+  /** Paths whose change forces replacement (default none). */
+  readonly requiresReplace?: readonly Path[];
+  /** Private state for the apply (default empty). */
+  readonly plannedPrivate?: Uint8Array;
+  /** Default false. */
+  readonly legacyTypeSystem?: boolean;
+  /** Set to defer (only when the call allowed it). */
+  readonly deferred?: Deferred;
+}
+
+/** What a native `applyResourceChange` returns (see {@link classifyApplyOutcome}). */
+export interface NativeApply extends NativeDiagnostics {
+  /** The new state; absent or null for a destroy, or with errors when nothing was created. */
+  readonly newState?: Value;
+  /** Private state to store (default empty). */
+  readonly private?: Uint8Array;
+  /** Default false. */
+  readonly legacyTypeSystem?: boolean;
+}
+
+/** What a native `readResource` returns. */
+export interface NativeRead extends NativeDiagnostics {
+  /** The current state, or null (or absent) when the object is gone. */
+  readonly newState?: Value | null;
+  /** Private state that replaces the stored one (default: the one passed in). */
+  readonly private?: Uint8Array;
+  /** Set to defer (only when the call allowed it). */
+  readonly deferred?: Deferred;
+}
+
+/** What a native `readDataSource` returns. */
+export interface NativeReadDataSource extends NativeDiagnostics {
+  /** The value read. May be absent only together with error diagnostics. */
+  readonly state?: Value;
+  /** Set to defer (only when the call allowed it). */
+  readonly deferred?: Deferred;
+}
+
+/** What a native `importResourceState` returns. */
+export interface NativeImport extends NativeDiagnostics {
+  /** The objects found (none: nothing exists). `typeName` defaults to the type asked for, `private` to empty. */
+  readonly resources?: readonly { readonly typeName?: string; readonly state: Value; readonly private?: Uint8Array }[];
+  /** Set to defer (only when the call allowed it). */
+  readonly deferred?: Deferred;
+}
+
+/** What a native `upgradeResourceState` returns. */
+export interface NativeUpgrade extends NativeDiagnostics {
+  /** The upgraded state. May be absent only together with error diagnostics. */
+  readonly upgradedState?: Value;
+}
+
+/** What every native operation is told besides its arguments. */
+export interface NativeContext {
+  /** The schema entry of the type named in the call (the provider's own for `configure`). */
+  readonly entry: SchemaEntry;
+  /** The caller's abort signal, to pass on to I/O. */
+  readonly signal: AbortSignalLike | undefined;
+}
+
+/**
+ * A provider written in TypeScript, before {@link createNativeProvider} wraps it. The
+ * operations mirror {@link Provider} but return diagnostics of any severity instead of
+ * rejecting, and may return synchronously. The wrapper checks type names, order, value
+ * types and outcomes, so the implementation only does the domain work.
+ */
+export interface NativeProviderImpl {
+  /** The schemas; called once, on first need. */
+  getSchema(): NativeSchema | Promise<NativeSchema>;
+  /** Configures the provider. */
+  configure(config: Value, terraformVersion: string, options: ConfigureOptions, ctx: NativeContext): NativeDiagnostics | void | Promise<NativeDiagnostics | void>;
+  /** Plans a change of a resource of a type from the schema. */
+  planResourceChange(typeName: string, priorState: Value, proposedNewState: Value, config: Value, options: PlanOptions, ctx: NativeContext): NativePlan | Promise<NativePlan>;
+  /** Applies a planned change. */
+  applyResourceChange(typeName: string, priorState: Value, plannedState: Value, config: Value, options: ApplyOptions, ctx: NativeContext): NativeApply | Promise<NativeApply>;
+  /** Reads an object's current state. */
+  readResource(typeName: string, currentState: Value, options: ReadResourceOptions, ctx: NativeContext): NativeRead | Promise<NativeRead>;
+  /** Reads a data source. */
+  readDataSource(typeName: string, config: Value, options: ReadDataSourceOptions, ctx: NativeContext): NativeReadDataSource | Promise<NativeReadDataSource>;
+  /** Imports objects by id. */
+  importResourceState(typeName: string, id: string, options: ImportOptions, ctx: NativeContext): NativeImport | Promise<NativeImport>;
+  /** Upgrades a stored state; the wrapper passes the stored version and JSON text as given. */
+  upgradeResourceState(typeName: string, storedVersion: number, rawJson: string, options: UpgradeOptions, ctx: NativeContext): NativeUpgrade | Promise<NativeUpgrade>;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Wraps a native implementation into a {@link Provider} that enforces the contract:
+ *
+ * - **Ordering:** every operation but `getSchema` rejects with `not_configured` (naming
+ *   the operation) until `configure` has succeeded; `configure` itself succeeds once.
+ * - **Type names** not in the schema reject with `unknown_type`, before the
+ *   implementation is called.
+ * - **Inputs** that do not fit the schema's implied type reject with `schema` (naming the
+ *   argument and path); **outputs** that do not fit reject with `invalid_response`.
+ * - **Diagnostics:** error diagnostics reject with `diagnostics` (all diagnostics
+ *   attached); warnings are returned on the result. Apply's outcome is
+ *   {@link classifyApplyOutcome}'s.
+ * - **Cancellation:** an aborted `signal` rejects with `canceled` (`deadline_exceeded`
+ *   for a `TimeoutError` reason) without waiting for the implementation.
+ * - **Exceptions** thrown by the implementation: a `ProviderError` passes through; an
+ *   error carrying a network errno (`ECONNRESET`, `ETIMEDOUT`, …) becomes `transport`;
+ *   anything else becomes `invalid_response` with the original as `cause`.
+ */
+export function createNativeProvider(impl: NativeProviderImpl): Provider {
+  let schemaPromise: Promise<ProviderSchema> | undefined;
+  let configured = false;
+
+  const loadSchema = (): Promise<ProviderSchema> => {
+    schemaPromise ??= Promise.resolve()
+      .then(() => impl.getSchema())
+      .then(completeSchema);
+    const p = schemaPromise;
+    p.catch(() => {
+      if (schemaPromise === p) schemaPromise = undefined; // let a later call retry
+    });
+    return p;
+  };
+
+  async function guarded<T>(operation: string, signal: AbortSignalLike | undefined, run: () => Promise<T>): Promise<T> {
+    if (signal?.aborted === true) throw abortError(signal, operation);
+    const work = run().catch((e: unknown) => {
+      throw translateThrown(e, operation);
+    });
+    if (signal === undefined) return work;
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(abortError(signal, operation));
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([work, aborted]);
+    } finally {
+      signal.removeEventListener("abort", onAbort!);
+      work.catch(() => undefined); // a late failure after an abort is not unhandled
+    }
+  }
+
+  async function entryFor(operation: string, kind: "resource" | "data_source", typeName: string): Promise<SchemaEntry> {
+    if (!configured) throw notConfiguredError(operation);
+    const schema = await loadSchema();
+    return kind === "resource" ? resourceSchema(schema, typeName) : dataSourceSchema(schema, typeName);
+  }
+
+  return {
+    getSchema(options?: GetSchemaOptions): Promise<ProviderSchema> {
+      return guarded("getSchema", options?.signal, loadSchema);
+    },
+
+    configure(config, terraformVersion, options = {}): Promise<ConfigureResult> {
+      return guarded("configure", options.signal, async () => {
+        const schema = await loadSchema();
+        expectInput("configure", "config", config, schema.provider.type);
+        const r = await impl.configure(config, terraformVersion, options, { entry: schema.provider, signal: options.signal });
+        const diags = r === undefined ? [] : (r.diagnostics ?? []);
+        if (hasErrors(diags)) throw diagnosticsError(diags, "configure");
+        configured = true;
+        return { warnings: warningsOf(diags) };
+      });
+    },
+
+    planResourceChange(typeName, priorState, proposedNewState, config, options = {}): Promise<PlannedChange> {
+      const op = "planResourceChange";
+      return guarded(op, options.signal, async () => {
+        const entry = await entryFor(op, "resource", typeName);
+        expectInput(op, "priorState", priorState, entry.type);
+        expectInput(op, "proposedNewState", proposedNewState, entry.type);
+        expectInput(op, "config", config, entry.type);
+        const r = await impl.planResourceChange(typeName, priorState, proposedNewState, config, options, { entry, signal: options.signal });
+        const diags = r.diagnostics ?? [];
+        if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
+        if (r.plannedState === undefined) throw invalidResponseError(`${op} of ${typeName} returned no planned state`, { operation: op });
+        expectOutput(op, "plannedState", r.plannedState, entry.type);
+        checkDeferral(op, r.deferred, options.deferralAllowed);
+        const out: { -readonly [K in keyof PlannedChange]: PlannedChange[K] } = {
+          plannedState: r.plannedState,
+          requiresReplace: Object.freeze((r.requiresReplace ?? []).slice()),
+          plannedPrivate: r.plannedPrivate ?? EMPTY,
+          legacyTypeSystem: r.legacyTypeSystem ?? false,
+          warnings: warningsOf(diags),
+        };
+        if (r.deferred !== undefined) out.deferred = r.deferred;
+        return out;
+      });
+    },
+
+    applyResourceChange(typeName, priorState, plannedState, config, options = {}): Promise<ApplyResult> {
+      const op = "applyResourceChange";
+      return guarded(op, options.signal, async () => {
+        const entry = await entryFor(op, "resource", typeName);
+        expectInput(op, "priorState", priorState, entry.type);
+        expectInput(op, "plannedState", plannedState, entry.type);
+        expectInput(op, "config", config, entry.type);
+        const r = await impl.applyResourceChange(typeName, priorState, plannedState, config, options, { entry, signal: options.signal });
+        if (r.newState !== undefined) expectOutput(op, "newState", r.newState, entry.type);
+        const outcome = classifyApplyOutcome(
+          { newState: r.newState, private: r.private ?? EMPTY, diagnostics: r.diagnostics ?? [], legacyTypeSystem: r.legacyTypeSystem ?? false },
+          { typeName, type: entry.type, isDelete: plannedState.isNull() },
+        );
+        if (!outcome.ok) throw outcome.error;
+        return outcome.result;
+      });
+    },
+
+    readResource(typeName, currentState, options = {}): Promise<ReadResourceResult | null> {
+      const op = "readResource";
+      return guarded(op, options.signal, async () => {
+        const entry = await entryFor(op, "resource", typeName);
+        expectInput(op, "currentState", currentState, entry.type);
+        const r = await impl.readResource(typeName, currentState, options, { entry, signal: options.signal });
+        const diags = r.diagnostics ?? [];
+        if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
+        checkDeferral(op, r.deferred, options.deferralAllowed);
+        if (r.newState === undefined || r.newState === null || r.newState.isNull()) return null;
+        expectOutput(op, "newState", r.newState, entry.type);
+        const out: { -readonly [K in keyof ReadResourceResult]: ReadResourceResult[K] } = {
+          newState: r.newState,
+          private: r.private ?? options.private ?? EMPTY,
+          warnings: warningsOf(diags),
+        };
+        if (r.deferred !== undefined) out.deferred = r.deferred;
+        return out;
+      });
+    },
+
+    readDataSource(typeName, config, options = {}): Promise<ReadDataSourceResult> {
+      const op = "readDataSource";
+      return guarded(op, options.signal, async () => {
+        const entry = await entryFor(op, "data_source", typeName);
+        expectInput(op, "config", config, entry.type);
+        const r = await impl.readDataSource(typeName, config, options, { entry, signal: options.signal });
+        const diags = r.diagnostics ?? [];
+        if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
+        if (r.state === undefined) throw invalidResponseError(`${op} of ${typeName} returned no state`, { operation: op });
+        expectOutput(op, "state", r.state, entry.type);
+        checkDeferral(op, r.deferred, options.deferralAllowed);
+        const out: { -readonly [K in keyof ReadDataSourceResult]: ReadDataSourceResult[K] } = { state: r.state, warnings: warningsOf(diags) };
+        if (r.deferred !== undefined) out.deferred = r.deferred;
+        return out;
+      });
+    },
+
+    importResourceState(typeName, id, options = {}): Promise<ImportResult | null> {
+      const op = "importResourceState";
+      return guarded(op, options.signal, async () => {
+        const entry = await entryFor(op, "resource", typeName);
+        const schema = await loadSchema();
+        const r = await impl.importResourceState(typeName, id, options, { entry, signal: options.signal });
+        const diags = r.diagnostics ?? [];
+        if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
+        checkDeferral(op, r.deferred, options.deferralAllowed);
+        const resources = (r.resources ?? []).map((x, i) => {
+          const tn = x.typeName ?? typeName;
+          const e = schema.resources.get(tn);
+          if (e === undefined) throw invalidResponseError(`${op} returned resource ${i} of unknown type ${JSON.stringify(tn)}`, { operation: op });
+          if (x.state.isNull()) throw invalidResponseError(`${op} returned a null state for resource ${i}`, { operation: op });
+          expectOutput(op, `resources[${i}].state`, x.state, e.type);
+          return Object.freeze({ typeName: tn, state: x.state, private: x.private ?? EMPTY });
+        });
+        if (resources.length === 0 && r.deferred === undefined) return null;
+        const out: { -readonly [K in keyof ImportResult]: ImportResult[K] } = { resources: Object.freeze(resources), warnings: warningsOf(diags) };
+        if (r.deferred !== undefined) out.deferred = r.deferred;
+        return out;
+      });
+    },
+
+    upgradeResourceState(typeName, storedVersion, rawJson, options = {}): Promise<UpgradeResult> {
+      const op = "upgradeResourceState";
+      return guarded(op, options.signal, async () => {
+        const entry = await entryFor(op, "resource", typeName);
+        if (!Number.isSafeInteger(storedVersion) || storedVersion < 0) throw schemaError(`${op}: stored version must be a non-negative integer, got ${storedVersion}`);
+        if (storedVersion > entry.version) {
+          throw schemaError(`${op}: the stored state of ${typeName} has schema version ${storedVersion}, newer than the provider's ${entry.version}`);
+        }
+        const r = await impl.upgradeResourceState(typeName, storedVersion, rawJson, options, { entry, signal: options.signal });
+        const diags = r.diagnostics ?? [];
+        if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
+        if (r.upgradedState === undefined) throw invalidResponseError(`${op} of ${typeName} returned no state`, { operation: op });
+        expectOutput(op, "upgradedState", r.upgradedState, entry.type);
+        if (!r.upgradedState.isWhollyKnown()) throw invalidResponseError(`${op} of ${typeName} returned unknown values`, { operation: op });
+        return { upgradedState: r.upgradedState, warnings: warningsOf(diags) };
+      });
+    },
+  };
+}
+
+function completeSchema(s: NativeSchema): ProviderSchema {
+  const out: { -readonly [K in keyof ProviderSchema]: ProviderSchema[K] } = {
+    provider: s.provider,
+    resources: s.resources,
+    dataSources: s.dataSources,
+    serverCapabilities: { ...noServerCapabilities, ...s.serverCapabilities },
+    warnings: s.warnings ?? [],
+  };
+  if (s.providerMeta !== undefined) out.providerMeta = s.providerMeta;
+  return Object.freeze(out);
+}
+
+function expectInput(operation: string, argument: string, value: Value, type: Type): void {
+  const p = valueConformance(value, type);
+  if (p !== undefined) throw schemaError(`${operation}: ${argument}${formatErrorPath(p.path)} does not fit the schema: ${p.reason}`, { path: p.path });
+}
+
+function expectOutput(operation: string, what: string, value: Value, type: Type): void {
+  const p = valueConformance(value, type);
+  if (p !== undefined) throw invalidResponseError(`${operation} returned a ${what} that does not fit the schema at ${what}${formatErrorPath(p.path)}: ${p.reason}`, { operation, path: p.path });
+}
+
+function checkDeferral(operation: string, deferred: Deferred | undefined, allowed: boolean | undefined): void {
+  if (deferred !== undefined && allowed !== true) throw invalidResponseError(`${operation} deferred although the call did not allow deferral`, { operation });
+}
+
+function abortError(signal: AbortSignalLike, operation: string): Error {
+  const reason = signal.reason as { name?: unknown } | undefined;
+  if (typeof reason === "object" && reason !== null && reason.name === "TimeoutError") {
+    return deadlineExceededError(`${operation} ran out of time`, { cause: reason });
+  }
+  return canceledError(`${operation} was canceled`, { cause: reason });
+}
+
+const NETWORK_ERRNOS: ReadonlySet<string> = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
+
+function translateThrown(e: unknown, operation: string): Error {
+  if (isProviderError(e)) return e;
+  let x: unknown = e;
+  for (let depth = 0; depth < 8 && typeof x === "object" && x !== null; depth++) {
+    const code = (x as { code?: unknown }).code;
+    if (typeof code === "string" && NETWORK_ERRNOS.has(code)) return transportError(`${operation} failed: ${describe(e)}`, { cause: e });
+    if ((x as { name?: unknown }).name === "AbortError") return canceledError(`${operation} was canceled`, { cause: e });
+    x = (x as { cause?: unknown }).cause;
+  }
+  return invalidResponseError(`the native provider threw during ${operation}: ${describe(e)}`, { operation, cause: e });
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
