@@ -17,19 +17,32 @@
  *
  * @internal
  */
+import {
+  ProviderErrorCode,
+  canceledError,
+  deadlineExceededError,
+  handshakeFailedError,
+  isProviderError,
+  pluginExitedError,
+  ProviderError,
+  transportError as providerTransportError,
+  type AnyProviderError,
+  type ProviderErrorDetail,
+} from "@magma/provider-api";
+
+/**
+ * The error codes produced by the process/transport layer; a subset of the contract's
+ * `ProviderError` codes.
+ *
+ * @internal
+ */
 export const PluginErrorCode = {
-  /** The handshake line was missing, malformed or not what go-plugin allows. */
-  HandshakeFailed: "handshake_failed",
-  /** The plugin answered with a protocol version we did not offer. */
-  ProtocolMismatch: "protocol_mismatch",
-  /** The plugin process exited (before the handshake, or while in use). */
-  PluginExited: "plugin_exited",
-  /** The connection to the plugin failed (spawn error, socket error, TLS, gRPC transport). */
-  Transport: "transport",
-  /** The operation was canceled by the caller. */
-  Canceled: "canceled",
-  /** The operation ran out of time. */
-  DeadlineExceeded: "deadline_exceeded",
+  HandshakeFailed: ProviderErrorCode.HandshakeFailed,
+  ProtocolMismatch: ProviderErrorCode.ProtocolMismatch,
+  PluginExited: ProviderErrorCode.PluginExited,
+  Transport: ProviderErrorCode.Transport,
+  Canceled: ProviderErrorCode.Canceled,
+  DeadlineExceeded: ProviderErrorCode.DeadlineExceeded,
 } as const;
 
 /** @internal */
@@ -61,150 +74,72 @@ export type PluginExitedDetail = PluginExitStatus & {
 };
 
 /**
- * The detail carried by a {@link PluginError}; its shape depends on the code.
+ * The errors of the process/transport layer are the contract's `ProviderError`s.
  *
  * @internal
  */
-export type PluginErrorDetail =
-  | { readonly code: "handshake_failed"; readonly line?: string; readonly stderrTail?: string }
-  | {
-      readonly code: "protocol_mismatch";
-      readonly pluginVersion: number;
-      readonly clientVersions: readonly number[];
-    }
-  | ({ readonly code: "plugin_exited" } & PluginExitedDetail)
-  | { readonly code: "transport"; readonly grpcCode?: string }
-  | { readonly code: "canceled" }
-  | { readonly code: "deadline_exceeded"; readonly timeoutMs?: number };
+export type PluginError = AnyProviderError;
+
+/** @internal */
+export type PluginErrorDetail = ProviderErrorDetail;
 
 /**
- * The error of the process/transport layer: a stable `code`, a `detail` whose shape
- * depends on the code, a message prefixed with `[code]`, and the original `cause`.
- *
- * @internal
- */
-export class PluginError extends Error {
-  /** The stable error code. */
-  readonly code: PluginErrorCode;
-  /** Code-specific detail; `detail.code === code`. */
-  readonly detail: PluginErrorDetail;
-
-  /** Prefer the factory functions of this module. */
-  constructor(detail: PluginErrorDetail, message: string, cause?: unknown) {
-    super(`[${detail.code}] ${message}`, cause === undefined ? undefined : { cause });
-    this.name = "PluginError";
-    this.code = detail.code;
-    this.detail = detail;
-  }
-}
-
-/**
- * Whether `value` is a {@link PluginError} (checked by shape, so duplicated package copies
- * match too).
+ * Whether `value` is a `ProviderError` (checked by shape).
  *
  * @internal
  */
 export function isPluginError(value: unknown): value is PluginError {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as { name?: unknown; code?: unknown; detail?: unknown };
-  return (
-    v.name === "PluginError" &&
-    typeof v.code === "string" &&
-    (Object.values(PluginErrorCode) as string[]).includes(v.code) &&
-    typeof v.detail === "object" &&
-    v.detail !== null
-  );
+  return isProviderError(value);
 }
 
-/**
- * A `handshake_failed` error; `line` is the offending handshake line, if one was read.
- *
- * @internal
- */
+/** @internal */
 export function handshakeFailed(
   message: string,
   extra: { line?: string; stderrTail?: string; cause?: unknown } = {},
 ): PluginError {
-  const detail: { code: "handshake_failed"; line?: string; stderrTail?: string } = {
-    code: "handshake_failed",
-  };
-  if (extra.line !== undefined) detail.line = extra.line;
-  if (extra.stderrTail !== undefined) detail.stderrTail = extra.stderrTail;
-  return new PluginError(detail, message, extra.cause);
+  return handshakeFailedError(message, extra);
 }
 
-/**
- * A `protocol_mismatch` error in go-plugin's words: "incompatible API version with plugin".
- *
- * @internal
- */
-export function protocolMismatch(
-  pluginVersion: number,
-  clientVersions: readonly number[],
-): PluginError {
-  return new PluginError(
-    { code: "protocol_mismatch", pluginVersion, clientVersions: [...clientVersions] },
+/** @internal */
+export function protocolMismatch(pluginVersion: number, clientVersions: readonly number[]): PluginError {
+  return new ProviderError(
+    { code: "protocol_mismatch", pluginVersion, clientVersions: Object.freeze([...clientVersions]) },
     `incompatible API version with plugin. Plugin version: ${pluginVersion}, Client versions: [${clientVersions.join(" ")}]`,
   );
 }
 
-/**
- * A `plugin_exited` error; `when` says at which point the exit was noticed (e.g. "before
- * we could connect").
- *
- * @internal
- */
+/** @internal */
 export function pluginExited(detail: PluginExitedDetail, when: string, cause?: unknown): PluginError {
-  const how =
-    detail.signal !== null ? `killed by signal ${detail.signal}` : `exit code ${String(detail.exitCode)}`;
+  const how = detail.signal !== null ? `killed by signal ${detail.signal}` : `exit code ${String(detail.exitCode)}`;
   const crash = detail.panicExcerpt !== undefined ? " (the plugin crashed)" : "";
-  return new PluginError(
-    { code: "plugin_exited", ...detail },
-    `plugin exited ${when}: ${how}${crash}`,
-    cause,
-  );
+  const status: { exitCode: number | null; signal: string | null; stderrTail?: string; panicExcerpt?: string } = {
+    exitCode: detail.exitCode,
+    signal: detail.signal,
+    stderrTail: detail.stderrTail,
+  };
+  if (detail.panicExcerpt !== undefined) status.panicExcerpt = detail.panicExcerpt;
+  return pluginExitedError(`plugin exited ${when}: ${how}${crash}`, status, cause === undefined ? undefined : { cause });
 }
 
-/**
- * A `transport` error (spawn failures, socket/TLS errors, gRPC transport failures).
- *
- * @internal
- */
+/** @internal */
 export function transportError(message: string, cause?: unknown, grpcCode?: string): PluginError {
-  return new PluginError(
-    grpcCode === undefined ? { code: "transport" } : { code: "transport", grpcCode },
-    message,
-    cause,
-  );
+  const options: { grpcCode?: string; cause?: unknown } = {};
+  if (grpcCode !== undefined) options.grpcCode = grpcCode;
+  if (cause !== undefined) options.cause = cause;
+  return providerTransportError(message, options);
 }
 
-/**
- * A `canceled` error (the caller's abort signal fired).
- *
- * @internal
- */
+/** @internal */
 export function canceled(message: string, cause?: unknown): PluginError {
-  return new PluginError({ code: "canceled" }, message, cause);
+  return canceledError(message, cause === undefined ? undefined : { cause });
 }
 
-/**
- * A `deadline_exceeded` error (a configured timeout elapsed).
- *
- * @internal
- */
+/** @internal */
 export function deadlineExceeded(message: string, timeoutMs?: number): PluginError {
-  return new PluginError(
-    timeoutMs === undefined ? { code: "deadline_exceeded" } : { code: "deadline_exceeded", timeoutMs },
-    message,
-  );
+  return deadlineExceededError(message, timeoutMs === undefined ? undefined : { timeoutMs });
 }
 
-/**
- * Maps a failure of `child_process.spawn` (an errno error such as ENOENT or EACCES) to a
- * `transport` error naming the binary.
- *
- * @internal
- */
+/** @internal */
 export function errorFromSpawn(command: string, cause: unknown): PluginError {
   const errno = (cause as { code?: unknown } | null)?.code;
   const reason =
