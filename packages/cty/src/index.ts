@@ -76,3 +76,4 @@ export { PathError, PathErrorCode, isPathError, formatErrorPath } from "./path-e
 export { toJson, fromJson } from "./json/index.js";
 export { convert, canConvert, fromPlain, toPlain } from "./convert/index.js";
 export type { PlainInput, ToPlainOptions } from "./convert/index.js";
+export { toMsgpack, fromMsgpack } from "./msgpack/index.js";

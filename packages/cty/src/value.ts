@@ -679,8 +679,12 @@ function exactKey(v: Value): string {
   switch (v.type.kind) {
     case "string":
       return JSON.stringify(p);
-    case "number":
-      return `n${(p as CtyNumber).toString()}`;
+    case "number": {
+      // Exact and independent of how the number prints (a float64-origin number prints
+      // shortest): every value that is exactly a float64 is held as one.
+      const n = p as CtyNumber;
+      return n._c === undefined ? `n${n._f}` : `d${n._c}e${n._e}`;
+    }
     case "bool":
       return p ? "T" : "F";
     case "map": {
@@ -696,19 +700,20 @@ function exactKey(v: Value): string {
 }
 
 /**
- * go-cty's set order: known before unknown, non-null before null; strings by UTF-8 bytes,
+ * go-cty's set order: known non-null values first, then unknowns, then nulls; strings by UTF-8 bytes,
  * numbers numerically, false before true; other types by a canonical rendering (go-cty uses
  * its hash string there; that order is not part of its contract).
  */
 function compareSetElements(t: Type, a: Value, b: Value): number {
-  const ak = a._s !== UNKNOWN;
-  const bk = b._s !== UNKNOWN;
-  if (ak !== bk) return ak ? -1 : 1;
-  if (!ak) return 0;
+  // go-cty's order: non-null known values, then unknowns, then nulls last.
   const an = a._s === NULL;
   const bn = b._s === NULL;
   if (an !== bn) return an ? 1 : -1;
   if (an) return 0;
+  const ak = a._s !== UNKNOWN;
+  const bk = b._s !== UNKNOWN;
+  if (ak !== bk) return ak ? -1 : 1;
+  if (!ak) return 0;
   switch (t.kind) {
     case "string":
       return compareUtf8(a._v as string, b._v as string);
