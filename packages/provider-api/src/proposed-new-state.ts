@@ -7,8 +7,9 @@ import { attributeType, emptyBlockValue, type Attribute, type Block, type Nested
  * `proposed_new_state` to `planResourceChange`. Engines use it so that providers see the
  * same proposal for creates and updates as under Terraform.
  *
- * - prior and config both null → the (null) prior; a null prior is replaced by
- *   {@link emptyBlockValue}(block);
+ * - a null config (a destroy) → null: Terraform sends a null proposal for a destroy
+ *   (core's `ProposedNew` would return the prior, but is not called there); a null prior
+ *   (a create) is replaced by {@link emptyBlockValue}(block);
  * - an attribute takes the prior value when it is computed and null in config — except
  *   an optional v6 nested attribute whose prior holds a non-null, non-computed leaf,
  *   which keeps config's null; a v6 nested attribute otherwise recurses into its objects;
@@ -26,6 +27,12 @@ import { attributeType, emptyBlockValue, type Attribute, type Block, type Nested
  * @throws {@link PathError} from cty when a value does not have the block's implied type.
  */
 export function proposedNewState(block: Block, prior: Value, config: Value): Value {
+  if (config.isNull()) return prior.isNull() ? prior : nullVal(prior.type);
+  return proposedNew(block, prior, config);
+}
+
+/** Core's `ProposedNew`, used for nested blocks. */
+function proposedNew(block: Block, prior: Value, config: Value): Value {
   if (config.isNull() && prior.isNull()) return prior;
   return proposedNewBlock(block, prior.isNull() ? emptyBlockValue(block) : prior, config);
 }
@@ -48,9 +55,9 @@ function proposedNewNestedBlock(nb: NestedBlock, prior: Value, config: Value): V
   const schema: Nested = { kind: "block", block: nb.block };
   switch (nb.nesting) {
     case "single":
-      return config.isNull() ? config : proposedNewState(nb.block, prior, config);
+      return config.isNull() ? config : proposedNew(nb.block, prior, config);
     case "group":
-      return proposedNewState(nb.block, prior, config);
+      return proposedNew(nb.block, prior, config);
     case "list":
       return proposedNewList(schema, prior, config);
     case "map":
@@ -76,7 +83,7 @@ function proposedNewNestedType(object: NestedAttributeType, prior: Value, config
 }
 
 function proposedNewElement(schema: Nested, prior: Value, config: Value): Value {
-  return schema.kind === "block" ? proposedNewState(schema.block, prior, config) : proposedNewObject(schema.object, prior, config);
+  return schema.kind === "block" ? proposedNew(schema.block, prior, config) : proposedNewObject(schema.object, prior, config);
 }
 
 function proposedNewObject(object: NestedAttributeType, prior: Value, config: Value): Value {
