@@ -22,7 +22,9 @@ interface ConvertVec {
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
-const vectors = JSON.parse(readFileSync(join(here, "testdata/convert-vectors.json"), "utf8")) as ConvertVec[];
+const vectors = JSON.parse(
+  readFileSync(join(here, "testdata/convert-vectors.json"), "utf8"),
+) as ConvertVec[];
 
 test("the vectors are present", () => {
   expect(vectors.length).toBeGreaterThan(60);
