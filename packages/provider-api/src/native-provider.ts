@@ -140,7 +140,7 @@ const EMPTY = new Uint8Array(0);
  * Wraps a native implementation into a {@link Provider} that enforces the contract:
  *
  * - **Ordering:** every operation but `getSchema` rejects with `not_configured` (naming
- *   the operation) until `configure` has succeeded; `configure` itself succeeds once.
+ *   the operation) until `configure` has succeeded (a failed `configure` leaves it unconfigured).
  * - **Type names** not in the schema reject with `unknown_type`, before the
  *   implementation is called.
  * - **Inputs** that do not fit the schema's implied type reject with `schema` (naming the
