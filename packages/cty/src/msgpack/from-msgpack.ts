@@ -241,6 +241,10 @@ function decodeNumber(b: number): Value {
       try {
         n = CtyNumber.parse(text);
       } catch (e) {
+        // Text that does not even start like a number is a string where a number belongs;
+        // a number-like text that cannot be read (bad syntax, exponent out of range) is an
+        // invalid number.
+        if (!/^[+-]?(?:\d|\.\d|inf)/i.test(text)) throw new Fail(PathErrorCode.TypeMismatch, "expected number, got string");
         throw failFrom(e);
       }
       return knownValueUnchecked(numberType, n);
