@@ -1,3 +1,4 @@
+import type * as X509Types from "@peculiar/x509";
 import { randomBytes, webcrypto } from "node:crypto";
 
 /**
@@ -19,7 +20,7 @@ const VALIDITY_MS = 262_980 * 3600 * 1000;
 /** go-plugin backdates `NotBefore` by 30 seconds. */
 const BACKDATE_MS = 30 * 1000;
 
-type X509Module = typeof import("@peculiar/x509");
+type X509Module = typeof X509Types;
 let x509Loaded: Promise<X509Module> | undefined;
 
 /**

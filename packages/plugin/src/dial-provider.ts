@@ -1,0 +1,221 @@
+import { basename } from "node:path";
+import { Value } from "@magma/cty";
+import { configValue, type PlainConfig, type Provider, type ProviderSchema } from "@magma/provider-api";
+import { launchPlugin } from "./launch.js";
+import type { PluginLogger } from "./plugin-logger.js";
+import type { PluginProcess } from "./plugin-process.js";
+import { ProviderConn, type ProviderConnOptions } from "./provider-conn.js";
+import { parseReattachProviders, reattachPlugin, type ReattachConfig } from "./reattach.js";
+import { createWireClient } from "./internal/wire/wire-client.js";
+import { protocolMismatch } from "./internal/error-map/plugin-error.js";
+import { resolveProviderBinary, type ResolveProviderOptions } from "./resolve-provider.js";
+
+/**
+ * Where the provider comes from: exactly one of `binary` (a path to the executable),
+ * `source` (a source address such as `hashicorp/aws`, resolved as Terraform resolves it),
+ * or `reattach` (an already running provider, as in `TF_REATTACH_PROVIDERS`).
+ */
+export interface ProviderLocation {
+  /** Path to a provider executable. */
+  readonly binary?: string;
+  /**
+   * A provider source address (`aws`, `hashicorp/aws`, `registry.terraform.io/hashicorp/aws`),
+   * found in the plugin directories (see {@link ResolveProviderOptions}).
+   */
+  readonly source?: string;
+  /** With `source`: a Terraform version constraint such as `~> 5.0` (default: the newest found). */
+  readonly version?: string;
+  /**
+   * An already running provider: the JSON of `TF_REATTACH_PROVIDERS` (with `source` naming
+   * the entry when it has several), or one parsed entry.
+   */
+  readonly reattach?: string | ReattachConfig;
+}
+
+/** Options of {@link dialProvider}. */
+export interface DialProviderOptions extends ProviderLocation, ResolveProviderOptions {
+  /** Protocol versions to offer, most preferred last as go-plugin sorts them (default `[5, 6]`). */
+  readonly protocolVersions?: readonly number[];
+  /**
+   * AutoMTLS between magma and the provider (default `true`, unless the host's
+   * `TF_DISABLE_PLUGIN_TLS` is set, as in Terraform).
+   */
+  readonly tls?: boolean;
+  /**
+   * The provider's environment. Default: the host's environment (`process.env`), to which
+   * magma adds only the go-plugin variables (magic cookie, protocol versions, port range,
+   * private socket directory, client certificate) and, unless `sdkLogs` is true, the
+   * `TF_LOG_SDK*=off` variables that silence the SDK's always-on TRACE logging.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Keep the SDK's TRACE logs (default `false`). */
+  readonly sdkLogs?: boolean;
+  /** How long to wait for the handshake line (default 60000 ms, as go-plugin). */
+  readonly startTimeoutMs?: number;
+  /** Receives the provider's log lines (hclog JSON and plain `[LEVEL]` lines). */
+  readonly logger?: PluginLogger;
+  /** Cancels the launch. */
+  readonly signal?: AbortSignal;
+  /** See {@link ProviderConnOptions.validate} (default `true`). */
+  readonly validate?: boolean;
+  /** See {@link ProviderConnOptions.callTimeoutMs} (default: none). */
+  readonly callTimeoutMs?: number;
+  /** A schema known for this binary, used when the provider allows skipping GetSchema. */
+  readonly cachedSchema?: ProviderSchema;
+}
+
+/** Options of {@link dialConfiguredProvider}. */
+export interface DialConfiguredProviderOptions extends DialProviderOptions {
+  /**
+   * The provider configuration: a cty value of the provider schema's type, or a plain
+   * object converted with `configValue` exactly as Terraform would build it from the same
+   * configuration (absent attributes null, absent blocks empty).
+   */
+  readonly config?: Value | PlainConfig;
+  /** The Terraform version reported to the provider (default `"1.11.4"`). */
+  readonly terraformVersion?: string;
+}
+
+/**
+ * A running, connected provider that the caller owns: call {@link LiveProvider.close}
+ * when done (the process is also killed if the host exits first).
+ */
+export interface LiveProvider {
+  /** The contract. Calls other than `getSchema` need `configure` first. */
+  readonly provider: Provider;
+  /** The provider's schema (fetched once; each type's part is decoded on first use). */
+  readonly schema: ProviderSchema;
+  /** The negotiated protocol version (5 or 6). */
+  readonly protocolVersion: 5 | 6;
+  /** The provider process id. */
+  readonly pid: number;
+  /** The executable, when magma launched it. */
+  readonly binary: string | undefined;
+  /**
+   * Shuts the provider down as Terraform does: StopProvider if calls are under way, then
+   * GRPCController.Shutdown (UNAVAILABLE counts as success), up to 2 s for the exit, then
+   * SIGKILL; removes the socket. Idempotent; never rejects.
+   */
+  close(): Promise<void>;
+}
+
+/** The Terraform version magma reports by default: the one its protocol facts were checked against. */
+export const defaultTerraformVersion = "1.11.4";
+
+/**
+ * Launches (or reattaches to) a provider, completes the go-plugin handshake, and fetches
+ * its schema. The provider is not configured yet.
+ *
+ * @throws ProviderError `handshake_failed`, `protocol_mismatch`, `plugin_exited` (with the
+ * exit status and stderr tail), `transport` (e.g. a missing or non-executable binary, with
+ * the directories searched for a source address), `diagnostics` (schema errors).
+ */
+export async function dialProvider(options: DialProviderOptions): Promise<LiveProvider> {
+  const given = [options.binary, options.source, options.reattach].filter((x) => x !== undefined).length;
+  if (given !== 1 && !(options.reattach !== undefined && options.source !== undefined && given === 2)) {
+    throw new TypeError("dialProvider needs exactly one of binary, source or reattach");
+  }
+  let plugin: PluginProcess;
+  let binary: string | undefined;
+  if (options.reattach !== undefined) {
+    const config = pickReattach(options.reattach, options.source);
+    const ro: { logger?: PluginLogger } = {};
+    if (options.logger !== undefined) ro.logger = options.logger;
+    plugin = await reattachPlugin(config, ro);
+  } else {
+    binary = options.binary ?? (await resolveProviderBinary(options.source!, options)).binary;
+    const lo: Parameters<typeof launchPlugin>[0] = { command: binary };
+    const mutable = lo as { -readonly [K in keyof typeof lo]: (typeof lo)[K] };
+    if (options.protocolVersions !== undefined) mutable.protocolVersions = options.protocolVersions;
+    if (options.tls !== undefined) mutable.tls = options.tls;
+    if (options.env !== undefined) mutable.env = options.env;
+    if (options.sdkLogs !== undefined) mutable.sdkLogs = options.sdkLogs;
+    if (options.startTimeoutMs !== undefined) mutable.startTimeoutMs = options.startTimeoutMs;
+    if (options.logger !== undefined) mutable.logger = options.logger;
+    if (options.signal !== undefined) mutable.signal = options.signal;
+    plugin = await launchPlugin(lo);
+  }
+  try {
+    const version = plugin.protocolVersion;
+    if (version !== 5 && version !== 6) throw protocolMismatch(version, [5, 6]);
+    const connOptions: { -readonly [K in keyof ProviderConnOptions]?: ProviderConnOptions[K] } = {};
+    if (options.validate !== undefined) connOptions.validate = options.validate;
+    if (options.callTimeoutMs !== undefined) connOptions.callTimeoutMs = options.callTimeoutMs;
+    if (options.cachedSchema !== undefined) connOptions.cachedSchema = options.cachedSchema;
+    connOptions.label = binary === undefined ? "reattached provider" : basename(binary);
+    const conn = new ProviderConn(createWireClient(version, plugin.transport), plugin, connOptions);
+    const schema = await conn.getSchema(options.signal === undefined ? undefined : { signal: options.signal });
+    return new PluginLiveProvider(conn, schema, plugin, binary);
+  } catch (e) {
+    await plugin.close();
+    throw e;
+  }
+}
+
+/**
+ * {@link dialProvider}, then `configure` with the given configuration: the one call most
+ * programs need.
+ *
+ * @throws as {@link dialProvider}, plus ProviderError `diagnostics` when the provider
+ * rejects the configuration, and cty's `PathError` when a plain configuration does not fit
+ * the provider schema. The process is closed on any failure.
+ */
+export async function dialConfiguredProvider(options: DialConfiguredProviderOptions): Promise<LiveProvider> {
+  const live = await dialProvider(options);
+  try {
+    const config = options.config instanceof Value ? options.config : configValue(live.schema.provider.block, options.config ?? {});
+    const co = options.signal === undefined ? undefined : { signal: options.signal };
+    await live.provider.configure(config, options.terraformVersion ?? defaultTerraformVersion, co);
+    return live;
+  } catch (e) {
+    await live.close();
+    throw e;
+  }
+}
+
+class PluginLiveProvider implements LiveProvider {
+  readonly provider: ProviderConn;
+  readonly schema: ProviderSchema;
+  readonly binary: string | undefined;
+  readonly #plugin: PluginProcess;
+  #closing: Promise<void> | undefined;
+
+  constructor(conn: ProviderConn, schema: ProviderSchema, plugin: PluginProcess, binary: string | undefined) {
+    this.provider = conn;
+    this.schema = schema;
+    this.#plugin = plugin;
+    this.binary = binary;
+  }
+
+  get protocolVersion(): 5 | 6 {
+    return this.provider.protocolVersion;
+  }
+
+  get pid(): number {
+    return this.#plugin.pid;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#plugin.close({
+      beforeShutdown: async () => {
+        if (this.provider.inflight > 0) {
+          await Promise.race([this.provider.stop().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
+        }
+      },
+    });
+    return this.#closing;
+  }
+}
+
+function pickReattach(reattach: string | ReattachConfig, source: string | undefined): ReattachConfig {
+  if (typeof reattach !== "string") return reattach;
+  const all = parseReattachProviders(reattach);
+  const keys = Object.keys(all);
+  if (source !== undefined) {
+    const hit = keys.find((k) => k === source || k.endsWith(`/${source}`));
+    if (hit === undefined) throw new TypeError(`TF_REATTACH_PROVIDERS has no entry for ${JSON.stringify(source)} (it has ${keys.join(", ")})`);
+    return all[hit]!;
+  }
+  if (keys.length !== 1) throw new TypeError(`TF_REATTACH_PROVIDERS has ${keys.length} entries; name one with source`);
+  return all[keys[0]!]!;
+}

@@ -1,0 +1,125 @@
+/**
+ * The magma provider contract over real Terraform provider binaries: launches a provider
+ * through the go-plugin handshake (AutoMTLS, unix sockets), speaks tfplugin5 or tfplugin6
+ * gRPC to it, and exposes it as a `Provider` from `@magma/provider-api` (whose names this
+ * package re-exports unchanged, so one import serves).
+ *
+ * ```ts
+ * import { dialConfiguredProvider } from "@magma/plugin";
+ * const aws = await dialConfiguredProvider({ source: "hashicorp/aws", config: { region: "us-east-1" } });
+ * try {
+ *   const { state } = await aws.provider.readDataSource("aws_partition", ...);
+ * } finally {
+ *   await aws.close();
+ * }
+ * ```
+ *
+ * @packageDocumentation
+ */
+
+// For end users.
+export { dialProvider, dialConfiguredProvider, defaultTerraformVersion } from "./dial-provider.js";
+export type { DialProviderOptions, DialConfiguredProviderOptions, LiveProvider, ProviderLocation } from "./dial-provider.js";
+export { ProviderConn } from "./provider-conn.js";
+export type { ProviderConnOptions } from "./provider-conn.js";
+export { resolveProviderBinary, parseProviderSource, versionMatches, providerSearchDirs } from "./resolve-provider.js";
+export type { ResolveProviderOptions, ResolvedProvider, ProviderAddress } from "./resolve-provider.js";
+export { PluginLogLevel, PluginLogSource, discardPluginLogger } from "./plugin-logger.js";
+export type { PluginLogEntry, PluginLogger } from "./plugin-logger.js";
+export { parseReattachProviders } from "./reattach.js";
+export type { ReattachConfig } from "./reattach.js";
+
+// The contract, re-exported unchanged from @magma/provider-api.
+export type {
+  Provider,
+  ProviderOperation,
+  AbortSignalLike,
+  CallOptions,
+  GetSchemaOptions,
+  ConfigureOptions,
+  PlanOptions,
+  ApplyOptions,
+  ReadResourceOptions,
+  ReadDataSourceOptions,
+  ImportOptions,
+  UpgradeOptions,
+  ConfigureResult,
+  ApplyResult,
+  ReadResourceResult,
+  ReadDataSourceResult,
+  ImportResult,
+  ImportedResource,
+  UpgradeResult,
+  ObjectNestingMode,
+  Attribute,
+  NestedAttributeType,
+  NestedBlock,
+  Block,
+  SchemaEntry,
+  ServerCapabilities,
+  ProviderSchema,
+  PlannedChange,
+  Deferred,
+  Diag,
+  AnyProviderError,
+  ProviderErrorDetail,
+  ProviderErrorDetailOf,
+  TypeNameKind,
+  ApplyResponse,
+  ApplyContext,
+  ApplyOutcome,
+  PlainConfig,
+  NativeProviderImpl,
+  NativeContext,
+  NativeSchema,
+  NativeDiagnostics,
+  NativePlan,
+  NativeApply,
+  NativeRead,
+  NativeReadDataSource,
+  NativeImport,
+  NativeUpgrade,
+  ConformanceProblem,
+} from "@magma/provider-api";
+export {
+  NestingMode,
+  StringKind,
+  noServerCapabilities,
+  impliedType,
+  attributeType,
+  nestedBlockType,
+  emptyBlockValue,
+  emptyNestedBlockValue,
+  createSchemaEntry,
+  resourceSchema,
+  dataSourceSchema,
+  DeferredReason,
+  Severity,
+  errorDiag,
+  warningDiag,
+  hasErrors,
+  warningsOf,
+  formatDiag,
+  ProviderError,
+  ProviderErrorCode,
+  isProviderError,
+  isRetryable,
+  transportError,
+  diagnosticsError,
+  noNewStateError,
+  partiallyAppliedError,
+  schemaError,
+  notConfiguredError,
+  unknownTypeError,
+  pluginExitedError,
+  handshakeFailedError,
+  protocolMismatchError,
+  invalidResponseError,
+  canceledError,
+  deadlineExceededError,
+  classifyApplyOutcome,
+  proposedNewState,
+  configValue,
+  createNativeProvider,
+  valueConformance,
+} from "@magma/provider-api";

@@ -1,0 +1,209 @@
+import { createClient, type CallOptions, type Transport } from "@connectrpc/connect";
+import type { DescMessage, DescMethodUnary } from "@bufbuild/protobuf";
+import { LazyProviderSchemaResponseSchema, type LazyProviderSchemaResponse } from "../../gen/magma/lazy/lazy_schema_pb.js";
+import * as v5 from "../../gen/tfplugin5/tfplugin5_pb.js";
+import * as v6 from "../../gen/tfplugin6/tfplugin6_pb.js";
+import type {
+  ProtoAttributePath,
+  ProtoDeferred,
+  ProtoDiagnostic,
+  ProtoDynamicValue,
+  ProtoServerCapabilities,
+} from "./proto-shapes.js";
+
+/** `ClientCapabilities` as sent. @internal */
+export interface ClientCapabilitiesInit {
+  deferralAllowed: boolean;
+  writeOnlyAttributesAllowed: boolean;
+}
+
+/** Response of Validate*, Configure: diagnostics only. @internal */
+export interface DiagnosticsResponse {
+  diagnostics: ProtoDiagnostic[];
+}
+
+/** @internal */
+export interface PlanResponse extends DiagnosticsResponse {
+  plannedState?: ProtoDynamicValue | undefined;
+  requiresReplace: ProtoAttributePath[];
+  plannedPrivate: Uint8Array;
+  legacyTypeSystem: boolean;
+  deferred?: ProtoDeferred | undefined;
+}
+
+/** @internal */
+export interface ApplyResponse extends DiagnosticsResponse {
+  newState?: ProtoDynamicValue | undefined;
+  private: Uint8Array;
+  legacyTypeSystem: boolean;
+}
+
+/** @internal */
+export interface ReadResponse extends DiagnosticsResponse {
+  newState?: ProtoDynamicValue | undefined;
+  private: Uint8Array;
+  deferred?: ProtoDeferred | undefined;
+}
+
+/** @internal */
+export interface ReadDataResponse extends DiagnosticsResponse {
+  state?: ProtoDynamicValue | undefined;
+  deferred?: ProtoDeferred | undefined;
+}
+
+/** @internal */
+export interface ImportResponse extends DiagnosticsResponse {
+  importedResources: { typeName: string; state?: ProtoDynamicValue | undefined; private: Uint8Array }[];
+  deferred?: ProtoDeferred | undefined;
+}
+
+/** @internal */
+export interface UpgradeResponse extends DiagnosticsResponse {
+  upgradedState?: ProtoDynamicValue | undefined;
+}
+
+/** @internal */
+export interface MetadataResponse extends DiagnosticsResponse {
+  serverCapabilities?: ProtoServerCapabilities | undefined;
+  resources: { typeName: string }[];
+  dataSources: { typeName: string }[];
+}
+
+/**
+ * One client for both protocol versions: the RPCs the contract needs, under one set of
+ * names, with the version's own messages behind them. Field names of these messages are
+ * the same in tfplugin5 and tfplugin6; only RPC names and a few schema fields differ.
+ *
+ * @internal
+ */
+export interface WireClient {
+  readonly version: 5 | 6;
+  /** The version's `Schema` message, for decoding lazily held schema bytes. */
+  readonly schemaMessage: DescMessage;
+  readonly diagnosticMessage: DescMessage;
+  readonly serverCapabilitiesMessage: DescMessage;
+  getProviderSchema(o: CallOptions): Promise<LazyProviderSchemaResponse>;
+  getMetadata(o: CallOptions): Promise<MetadataResponse>;
+  validateProviderConfig(config: ProtoDynamicValue, o: CallOptions): Promise<DiagnosticsResponse>;
+  configureProvider(
+    req: { terraformVersion: string; config: ProtoDynamicValue; clientCapabilities: ClientCapabilitiesInit },
+    o: CallOptions,
+  ): Promise<DiagnosticsResponse>;
+  validateResourceConfig(
+    req: { typeName: string; config: ProtoDynamicValue; clientCapabilities: ClientCapabilitiesInit },
+    o: CallOptions,
+  ): Promise<DiagnosticsResponse>;
+  validateDataResourceConfig(req: { typeName: string; config: ProtoDynamicValue }, o: CallOptions): Promise<DiagnosticsResponse>;
+  planResourceChange(
+    req: {
+      typeName: string;
+      priorState: ProtoDynamicValue;
+      proposedNewState: ProtoDynamicValue;
+      config: ProtoDynamicValue;
+      priorPrivate: Uint8Array;
+      providerMeta?: ProtoDynamicValue;
+      clientCapabilities: ClientCapabilitiesInit;
+    },
+    o: CallOptions,
+  ): Promise<PlanResponse>;
+  applyResourceChange(
+    req: {
+      typeName: string;
+      priorState: ProtoDynamicValue;
+      plannedState: ProtoDynamicValue;
+      config: ProtoDynamicValue;
+      plannedPrivate: Uint8Array;
+      providerMeta?: ProtoDynamicValue;
+    },
+    o: CallOptions,
+  ): Promise<ApplyResponse>;
+  readResource(
+    req: {
+      typeName: string;
+      currentState: ProtoDynamicValue;
+      private: Uint8Array;
+      providerMeta?: ProtoDynamicValue;
+      clientCapabilities: ClientCapabilitiesInit;
+    },
+    o: CallOptions,
+  ): Promise<ReadResponse>;
+  readDataSource(
+    req: { typeName: string; config: ProtoDynamicValue; providerMeta?: ProtoDynamicValue; clientCapabilities: ClientCapabilitiesInit },
+    o: CallOptions,
+  ): Promise<ReadDataResponse>;
+  importResourceState(
+    req: { typeName: string; id: string; clientCapabilities: ClientCapabilitiesInit },
+    o: CallOptions,
+  ): Promise<ImportResponse>;
+  upgradeResourceState(
+    req: { typeName: string; version: bigint; rawState: { json: Uint8Array } },
+    o: CallOptions,
+  ): Promise<UpgradeResponse>;
+  stopProvider(o: CallOptions): Promise<{ Error: string }>;
+}
+
+function lazySchemaMethod(real: DescMethodUnary): DescMethodUnary<DescMessage, typeof LazyProviderSchemaResponseSchema> {
+  // The same RPC (same path), read through a wire-compatible response message.
+  return { ...real, output: LazyProviderSchemaResponseSchema } as DescMethodUnary<DescMessage, typeof LazyProviderSchemaResponseSchema>;
+}
+
+async function unaryLazy(
+  transport: Transport,
+  method: DescMethodUnary<DescMessage, typeof LazyProviderSchemaResponseSchema>,
+  o: CallOptions,
+): Promise<LazyProviderSchemaResponse> {
+  const res = await transport.unary(method, o.signal, o.timeoutMs, o.headers, {});
+  return res.message;
+}
+
+/**
+ * Makes the {@link WireClient} for a negotiated protocol version over a connect transport.
+ *
+ * @internal
+ */
+export function createWireClient(version: 5 | 6, transport: Transport): WireClient {
+  if (version === 5) {
+    const c = createClient(v5.Provider, transport);
+    const schemaMethod = lazySchemaMethod(v5.Provider.method.getSchema as DescMethodUnary);
+    return {
+      version,
+      schemaMessage: v5.SchemaSchema,
+      diagnosticMessage: v5.DiagnosticSchema,
+      serverCapabilitiesMessage: v5.ServerCapabilitiesSchema,
+      getProviderSchema: (o) => unaryLazy(transport, schemaMethod, o),
+      getMetadata: (o) => c.getMetadata({}, o),
+      validateProviderConfig: (config, o) => c.prepareProviderConfig({ config }, o),
+      configureProvider: (req, o) => c.configure(req, o),
+      validateResourceConfig: (req, o) => c.validateResourceTypeConfig(req, o),
+      validateDataResourceConfig: (req, o) => c.validateDataSourceConfig(req, o),
+      planResourceChange: (req, o) => c.planResourceChange(req, o),
+      applyResourceChange: (req, o) => c.applyResourceChange(req, o),
+      readResource: (req, o) => c.readResource(req, o),
+      readDataSource: (req, o) => c.readDataSource(req, o),
+      importResourceState: (req, o) => c.importResourceState(req, o),
+      upgradeResourceState: (req, o) => c.upgradeResourceState(req, o),
+      stopProvider: (o) => c.stop({}, o),
+    };
+  }
+  const c = createClient(v6.Provider, transport);
+  const schemaMethod = lazySchemaMethod(v6.Provider.method.getProviderSchema as DescMethodUnary);
+  return {
+    version,
+    schemaMessage: v6.SchemaSchema,
+    diagnosticMessage: v6.DiagnosticSchema,
+    serverCapabilitiesMessage: v6.ServerCapabilitiesSchema,
+    getProviderSchema: (o) => unaryLazy(transport, schemaMethod, o),
+    getMetadata: (o) => c.getMetadata({}, o),
+    validateProviderConfig: (config, o) => c.validateProviderConfig({ config }, o),
+    configureProvider: (req, o) => c.configureProvider(req, o),
+    validateResourceConfig: (req, o) => c.validateResourceConfig(req, o),
+    validateDataResourceConfig: (req, o) => c.validateDataResourceConfig(req, o),
+    planResourceChange: (req, o) => c.planResourceChange(req, o),
+    applyResourceChange: (req, o) => c.applyResourceChange(req, o),
+    readResource: (req, o) => c.readResource(req, o),
+    readDataSource: (req, o) => c.readDataSource(req, o),
+    importResourceState: (req, o) => c.importResourceState(req, o),
+    upgradeResourceState: (req, o) => c.upgradeResourceState(req, o),
+    stopProvider: (o) => c.stopProvider({}, o),
+  };
+}

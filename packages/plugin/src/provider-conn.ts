@@ -1,0 +1,539 @@
+import { fromBinary } from "@bufbuild/protobuf";
+import type { CallOptions } from "@connectrpc/connect";
+import { fromMsgpack, fromJson, isPathError, nullVal, toMsgpack, type Type, type Value } from "@magma/cty";
+import {
+  DeferredReason,
+  canceledError,
+  classifyApplyOutcome,
+  deadlineExceededError,
+  diagnosticsError,
+  hasErrors,
+  invalidResponseError,
+  notConfiguredError,
+  schemaError,
+  unknownTypeError,
+  warningsOf,
+  type AbortSignalLike,
+  type ApplyOptions,
+  type ApplyResult,
+  type ConfigureOptions,
+  type ConfigureResult,
+  type Deferred,
+  type Diag,
+  type GetSchemaOptions,
+  type ImportOptions,
+  type ImportResult,
+  type PlanOptions,
+  type PlannedChange,
+  type Provider,
+  type ProviderSchema,
+  type ReadDataSourceOptions,
+  type ReadDataSourceResult,
+  type ReadResourceOptions,
+  type ReadResourceResult,
+  type SchemaEntry,
+  type UpgradeOptions,
+  type UpgradeResult,
+} from "@magma/provider-api";
+import { errorFromCall, type CallErrorContext } from "./internal/error-map/call-error.js";
+import { pathFromProto } from "./internal/wire/attribute-path.js";
+import { diagsFromProto } from "./internal/wire/diagnostic.js";
+import type { ProtoDeferred, ProtoDiagnostic, ProtoDynamicValue, ProtoSchema, ProtoServerCapabilities } from "./internal/wire/proto-shapes.js";
+import { LazySchemaMap, schemaEntryFromProto, serverCapabilitiesFromProto } from "./internal/wire/schema.js";
+import type { ClientCapabilitiesInit, WireClient } from "./internal/wire/wire-client.js";
+
+/** Options of a {@link ProviderConn}. */
+export interface ProviderConnOptions {
+  /**
+   * Validate configurations as Terraform does before using them: ValidateProviderConfig /
+   * PrepareProviderConfig before Configure, ValidateResourceConfig before each plan,
+   * ValidateDataResourceConfig before each data-source read. A successful validation of
+   * the same type and configuration bytes is remembered (up to 1,000 entries), so repeated
+   * calls with one configuration validate once. Default `true`.
+   */
+  readonly validate?: boolean;
+  /**
+   * A time limit for each call in milliseconds; when it passes, the provider is asked to
+   * stop (StopProvider) and the call rejects with `deadline_exceeded`. Default: none, as in
+   * Terraform.
+   */
+  readonly callTimeoutMs?: number;
+  /**
+   * A schema already known for this exact binary (from a cache). It is used without a
+   * GetSchema call only when it says the provider has `getProviderSchemaOptional`;
+   * otherwise the provider is asked anyway, as Terraform does.
+   */
+  readonly cachedSchema?: ProviderSchema;
+  /** A name for messages, such as the binary's file name. */
+  readonly label?: string;
+}
+
+const EMPTY = new Uint8Array(0);
+const VALIDATION_CACHE_LIMIT = 1000;
+const DEFERRED_REASONS: Record<number, Deferred["reason"] | undefined> = {
+  0: DeferredReason.Unknown,
+  1: DeferredReason.ResourceConfigUnknown,
+  2: DeferredReason.ProviderConfigUnknown,
+  3: DeferredReason.AbsentPrereq,
+};
+const hexDigits = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/**
+ * The {@link Provider} contract over a tfplugin5 or tfplugin6 connection: one
+ * implementation for both protocol versions.
+ *
+ * Values are encoded and decoded with the schema's implied types; private state is passed
+ * through as given; warnings are returned on results; error diagnostics reject with
+ * `diagnostics`; the apply outcome comes from the contract's shared classifier (so a
+ * partial apply rejects with `partially_applied` carrying the new state); gRPC failures map
+ * to `transport`, `plugin_exited`, `canceled` or `deadline_exceeded`. Every call but
+ * `getSchema` rejects with `not_configured` before `configure` has succeeded, without
+ * reaching the provider. Calls may run concurrently.
+ */
+export class ProviderConn implements Provider {
+  readonly #wire: WireClient;
+  readonly #plugin: CallErrorContext;
+  readonly #options: ProviderConnOptions;
+  #schema: Promise<ProviderSchema> | undefined;
+  #configured = false;
+  #inflight = 0;
+  #stopping: Promise<void> | undefined;
+  readonly #validated = new Map<string, readonly Diag[]>();
+
+  /** @internal Made by `dialProvider`; not for direct use. */
+  constructor(wire: WireClient, plugin: CallErrorContext, options: ProviderConnOptions = {}) {
+    this.#wire = wire;
+    this.#plugin = plugin;
+    this.#options = options;
+  }
+
+  /** The negotiated protocol version (5 or 6). */
+  get protocolVersion(): 5 | 6 {
+    return this.#wire.version;
+  }
+
+  /** Whether `configure` has succeeded. */
+  get configured(): boolean {
+    return this.#configured;
+  }
+
+  /** How many calls are under way. */
+  get inflight(): number {
+    return this.#inflight;
+  }
+
+  /** {@inheritDoc @magma/provider-api#Provider.getSchema} */
+  getSchema(options?: GetSchemaOptions): Promise<ProviderSchema> {
+    if (this.#schema === undefined) {
+      const cached = this.#options.cachedSchema;
+      const p =
+        cached !== undefined && cached.serverCapabilities.getProviderSchemaOptional
+          ? Promise.resolve(cached)
+          : this.#fetchSchema(options?.signal);
+      this.#schema = p;
+      p.catch(() => {
+        if (this.#schema === p) this.#schema = undefined; // let a later call try again
+      });
+    }
+    return this.#schema;
+  }
+
+  /**
+   * Asks the provider to stop the operations under way (StopProvider / Stop). Resolves
+   * once it answered; a provider error text is returned (empty when it stopped cleanly).
+   */
+  async stop(): Promise<string> {
+    try {
+      const r = await this.#wire.stopProvider({});
+      return r.Error;
+    } catch (e) {
+      throw await errorFromCall(e, this.#plugin, "StopProvider");
+    }
+  }
+
+  /** {@inheritDoc @magma/provider-api#Provider.configure} */
+  async configure(config: Value, terraformVersion: string, options?: ConfigureOptions): Promise<ConfigureResult> {
+    const schema = await this.getSchema(options);
+    const dv = encode(config, schema.provider.type, "the provider configuration");
+    const diags: Diag[] = [];
+    if (this.#options.validate !== false) {
+      const v = await this.#call("ValidateProviderConfig", options?.signal, (o) => this.#wire.validateProviderConfig(dv, o));
+      diags.push(...this.#diags(v.diagnostics, "ValidateProviderConfig"));
+      if (hasErrors(diags)) throw diagnosticsError(diags, "configure");
+    }
+    const r = await this.#call("ConfigureProvider", options?.signal, (o) =>
+      this.#wire.configureProvider({ terraformVersion, config: dv, clientCapabilities: capabilities(options?.deferralAllowed) }, o),
+    );
+    diags.push(...this.#diags(r.diagnostics, "ConfigureProvider"));
+    if (hasErrors(diags)) throw diagnosticsError(diags, "configure");
+    this.#configured = true;
+    return { warnings: warningsOf(diags) };
+  }
+
+  /** {@inheritDoc @magma/provider-api#Provider.planResourceChange} */
+  async planResourceChange(
+    typeName: string,
+    priorState: Value,
+    proposedNewState: Value,
+    config: Value,
+    options?: PlanOptions,
+  ): Promise<PlannedChange> {
+    this.#requireConfigured("planResourceChange");
+    const entry = await this.#resource(typeName, options?.signal);
+    const t = entry.type;
+    const prior = encode(priorState, t, "the prior state");
+    const proposed = encode(proposedNewState, t, "the proposed new state");
+    const cfg = encode(config, t, "the configuration");
+    const warnings: Diag[] = [];
+    if (!config.isNull()) warnings.push(...(await this.#validateResource(typeName, cfg, options?.signal)));
+    const req: Parameters<WireClient["planResourceChange"]>[0] = {
+      typeName,
+      priorState: prior,
+      proposedNewState: proposed,
+      config: cfg,
+      priorPrivate: options?.priorPrivate ?? EMPTY,
+      clientCapabilities: capabilities(options?.deferralAllowed),
+    };
+    const meta = await this.#providerMeta(options?.providerMeta);
+    if (meta !== undefined) req.providerMeta = meta;
+    const r = await this.#call("PlanResourceChange", options?.signal, (o) => this.#wire.planResourceChange(req, o));
+    const diags = [...warnings, ...this.#diags(r.diagnostics, "PlanResourceChange")];
+    if (hasErrors(diags)) throw diagnosticsError(diags, `plan of ${typeName}`);
+    const plannedState = decode(r.plannedState, t, "PlanResourceChange", "planned state");
+    const requiresReplace = r.requiresReplace.map((p, i) => {
+      const path = pathFromProto(p, "PlanResourceChange");
+      if (path === undefined) throw invalidResponseError(`requires_replace path ${i} is empty`, { operation: "PlanResourceChange" });
+      return path;
+    });
+    const out: { -readonly [K in keyof PlannedChange]: PlannedChange[K] } = {
+      plannedState,
+      requiresReplace,
+      plannedPrivate: r.plannedPrivate,
+      legacyTypeSystem: r.legacyTypeSystem,
+      warnings: warningsOf(diags),
+    };
+    const deferred = deferredFromProto(r.deferred, "PlanResourceChange");
+    if (deferred !== undefined) out.deferred = deferred;
+    return out;
+  }
+
+  /** {@inheritDoc @magma/provider-api#Provider.applyResourceChange} */
+  async applyResourceChange(
+    typeName: string,
+    priorState: Value,
+    plannedState: Value,
+    config: Value,
+    options?: ApplyOptions,
+  ): Promise<ApplyResult> {
+    this.#requireConfigured("applyResourceChange");
+    const entry = await this.#resource(typeName, options?.signal);
+    const t = entry.type;
+    const req: Parameters<WireClient["applyResourceChange"]>[0] = {
+      typeName,
+      priorState: encode(priorState, t, "the prior state"),
+      plannedState: encode(plannedState, t, "the planned state"),
+      config: encode(config, t, "the configuration"),
+      plannedPrivate: options?.plannedPrivate ?? EMPTY,
+    };
+    const meta = await this.#providerMeta(options?.providerMeta);
+    if (meta !== undefined) req.providerMeta = meta;
+    const r = await this.#call("ApplyResourceChange", options?.signal, (o) => this.#wire.applyResourceChange(req, o));
+    const diags = this.#diags(r.diagnostics, "ApplyResourceChange");
+    // Decode the new state before judging the outcome: a partial apply must carry it.
+    const newState = r.newState === undefined ? undefined : decode(r.newState, t, "ApplyResourceChange", "new state");
+    const outcome = classifyApplyOutcome(
+      { newState, private: r.private, diagnostics: diags, legacyTypeSystem: r.legacyTypeSystem },
+      { typeName, type: t, isDelete: plannedState.isNull() },
+    );
+    if (!outcome.ok) throw outcome.error;
+    return outcome.result;
+  }
+
+  /** {@inheritDoc @magma/provider-api#Provider.readResource} */
+  async readResource(typeName: string, currentState: Value, options?: ReadResourceOptions): Promise<ReadResourceResult | null> {
+    this.#requireConfigured("readResource");
+    const entry = await this.#resource(typeName, options?.signal);
+    const t = entry.type;
+    const req: Parameters<WireClient["readResource"]>[0] = {
+      typeName,
+      currentState: encode(currentState, t, "the current state"),
+      private: options?.private ?? EMPTY,
+      clientCapabilities: capabilities(options?.deferralAllowed),
+    };
+    const meta = await this.#providerMeta(options?.providerMeta);
+    if (meta !== undefined) req.providerMeta = meta;
+    const r = await this.#call("ReadResource", options?.signal, (o) => this.#wire.readResource(req, o));
+    const diags = this.#diags(r.diagnostics, "ReadResource");
+    if (hasErrors(diags)) throw diagnosticsError(diags, `read of ${typeName}`);
+    const newState = decode(r.newState, t, "ReadResource", "new state");
+    const deferred = deferredFromProto(r.deferred, "ReadResource");
+    if (newState.isNull() && deferred === undefined) return null; // the object is gone
+    const out: { -readonly [K in keyof ReadResourceResult]: ReadResourceResult[K] } = {
+      newState,
+      private: r.private,
+      warnings: warningsOf(diags),
+    };
+    if (deferred !== undefined) out.deferred = deferred;
+    return out;
+  }
+
+  /** {@inheritDoc @magma/provider-api#Provider.readDataSource} */
+  async readDataSource(typeName: string, config: Value, options?: ReadDataSourceOptions): Promise<ReadDataSourceResult> {
+    this.#requireConfigured("readDataSource");
+    const schema = await this.getSchema(options);
+    const entry = schema.dataSources.get(typeName);
+    if (entry === undefined) throw unknownTypeError("data_source", typeName);
+    const t = entry.type;
+    const cfg = encode(config, t, "the configuration");
+    const warnings = await this.#validateDataSource(typeName, cfg, options?.signal);
+    const req: Parameters<WireClient["readDataSource"]>[0] = {
+      typeName,
+      config: cfg,
+      clientCapabilities: capabilities(options?.deferralAllowed),
+    };
+    const meta = await this.#providerMeta(options?.providerMeta);
+    if (meta !== undefined) req.providerMeta = meta;
+    const r = await this.#call("ReadDataSource", options?.signal, (o) => this.#wire.readDataSource(req, o));
+    const diags = [...warnings, ...this.#diags(r.diagnostics, "ReadDataSource")];
+    if (hasErrors(diags)) throw diagnosticsError(diags, `read of data source ${typeName}`);
+    const out: { -readonly [K in keyof ReadDataSourceResult]: ReadDataSourceResult[K] } = {
+      state: decode(r.state, t, "ReadDataSource", "state"),
+      warnings: warningsOf(diags),
+    };
+    const deferred = deferredFromProto(r.deferred, "ReadDataSource");
+    if (deferred !== undefined) out.deferred = deferred;
+    return out;
+  }
+
+  /** {@inheritDoc @magma/provider-api#Provider.importResourceState} */
+  async importResourceState(typeName: string, id: string, options?: ImportOptions): Promise<ImportResult | null> {
+    this.#requireConfigured("importResourceState");
+    const schema = await this.getSchema(options);
+    if (!schema.resources.has(typeName)) throw unknownTypeError("resource", typeName);
+    const r = await this.#call("ImportResourceState", options?.signal, (o) =>
+      this.#wire.importResourceState({ typeName, id, clientCapabilities: capabilities(options?.deferralAllowed) }, o),
+    );
+    const diags = this.#diags(r.diagnostics, "ImportResourceState");
+    if (hasErrors(diags)) throw diagnosticsError(diags, `import of ${typeName}`);
+    const deferred = deferredFromProto(r.deferred, "ImportResourceState");
+    if (r.importedResources.length === 0 && deferred === undefined) return null;
+    const resources = r.importedResources.map((ir, i) => {
+      // Each imported object is decoded with the schema of its own type (Terraform core
+      // uses the requested type's schema, which is wrong when a provider returns others).
+      const own = schema.resources.get(ir.typeName);
+      if (own === undefined) {
+        throw invalidResponseError(`imported resource ${i} has type ${JSON.stringify(ir.typeName)}, which the schema does not have`, {
+          operation: "ImportResourceState",
+        });
+      }
+      const state = decode(ir.state, own.type, "ImportResourceState", `state of imported resource ${i}`);
+      if (state.isNull()) {
+        throw invalidResponseError(`imported resource ${i} (${ir.typeName}) has a null state`, { operation: "ImportResourceState" });
+      }
+      return { typeName: ir.typeName, state, private: ir.private };
+    });
+    const out: { -readonly [K in keyof ImportResult]: ImportResult[K] } = { resources, warnings: warningsOf(diags) };
+    if (deferred !== undefined) out.deferred = deferred;
+    return out;
+  }
+
+  /** {@inheritDoc @magma/provider-api#Provider.upgradeResourceState} */
+  async upgradeResourceState(typeName: string, storedVersion: number, rawJson: string, options?: UpgradeOptions): Promise<UpgradeResult> {
+    this.#requireConfigured("upgradeResourceState");
+    const entry = await this.#resource(typeName, options?.signal);
+    if (!Number.isSafeInteger(storedVersion) || storedVersion < 0) {
+      throw schemaError(`stored schema version must be a non-negative integer, got ${storedVersion}`);
+    }
+    const json = new TextEncoder().encode(rawJson);
+    const r = await this.#call("UpgradeResourceState", options?.signal, (o) =>
+      this.#wire.upgradeResourceState({ typeName, version: BigInt(storedVersion), rawState: { json } }, o),
+    );
+    const diags = this.#diags(r.diagnostics, "UpgradeResourceState");
+    if (hasErrors(diags)) throw diagnosticsError(diags, `upgrade of ${typeName}`);
+    return { upgradedState: decode(r.upgradedState, entry.type, "UpgradeResourceState", "upgraded state"), warnings: warningsOf(diags) };
+  }
+
+  // -------------------------------------------------------------------------------------
+
+  async #fetchSchema(signal: AbortSignalLike | undefined): Promise<ProviderSchema> {
+    const op = "GetProviderSchema";
+    const r = await this.#call(op, signal, (o) => this.#wire.getProviderSchema(o));
+    const diags = this.#diags(
+      r.diagnostics.map((b) => decodeMessage<ProtoDiagnostic>(this.#wire.diagnosticMessage, b, op, "a diagnostic")),
+      op,
+    );
+    if (hasErrors(diags)) throw diagnosticsError(diags, "getSchema");
+    if (r.provider.length === 0) throw invalidResponseError("the provider schema is missing", { operation: op });
+    const provider = schemaEntryFromProto(decodeMessage<ProtoSchema>(this.#wire.schemaMessage, r.provider, op, "the provider schema"), "provider");
+    const out: { -readonly [K in keyof ProviderSchema]: ProviderSchema[K] } = {
+      provider,
+      resources: new LazySchemaMap(new Map(Object.entries(r.resourceSchemas)), this.#wire.schemaMessage, "resource"),
+      dataSources: new LazySchemaMap(new Map(Object.entries(r.dataSourceSchemas)), this.#wire.schemaMessage, "data source"),
+      serverCapabilities: serverCapabilitiesFromProto(
+        r.serverCapabilities.length === 0
+          ? undefined
+          : decodeMessage<ProtoServerCapabilities>(this.#wire.serverCapabilitiesMessage, r.serverCapabilities, op, "the server capabilities"),
+      ),
+      warnings: warningsOf(diags),
+    };
+    if (r.providerMeta.length > 0) {
+      const meta = decodeMessage<ProtoSchema>(this.#wire.schemaMessage, r.providerMeta, op, "the provider_meta schema");
+      if (meta.block !== undefined) out.providerMeta = schemaEntryFromProto(meta, "provider_meta");
+    }
+    return out;
+  }
+
+  #requireConfigured(operation: string): void {
+    if (!this.#configured) throw notConfiguredError(operation);
+  }
+
+  async #resource(typeName: string, signal: AbortSignalLike | undefined): Promise<SchemaEntry> {
+    const schema = await this.getSchema(signal === undefined ? undefined : { signal });
+    const entry = schema.resources.get(typeName);
+    if (entry === undefined) throw unknownTypeError("resource", typeName);
+    return entry;
+  }
+
+  async #providerMeta(meta: Value | undefined): Promise<ProtoDynamicValue | undefined> {
+    const schema = await this.getSchema();
+    if (schema.providerMeta === undefined) return undefined; // sent only when declared, as Terraform does
+    return encode(meta ?? nullVal(schema.providerMeta.type), schema.providerMeta.type, "the provider meta");
+  }
+
+  #diags(diags: readonly ProtoDiagnostic[], operation: string): Diag[] {
+    return diagsFromProto(diags, operation);
+  }
+
+  async #validateResource(typeName: string, cfg: ProtoDynamicValue, signal: AbortSignalLike | undefined): Promise<readonly Diag[]> {
+    if (this.#options.validate === false) return [];
+    const key = `r:${typeName}:${hex(cfg.msgpack)}`;
+    const hit = this.#validated.get(key);
+    if (hit !== undefined) return hit;
+    const r = await this.#call("ValidateResourceConfig", signal, (o) =>
+      this.#wire.validateResourceConfig({ typeName, config: cfg, clientCapabilities: capabilities(false) }, o),
+    );
+    return this.#remember(key, this.#diags(r.diagnostics, "ValidateResourceConfig"), `validation of ${typeName}`);
+  }
+
+  async #validateDataSource(typeName: string, cfg: ProtoDynamicValue, signal: AbortSignalLike | undefined): Promise<readonly Diag[]> {
+    if (this.#options.validate === false) return [];
+    const key = `d:${typeName}:${hex(cfg.msgpack)}`;
+    const hit = this.#validated.get(key);
+    if (hit !== undefined) return hit;
+    const r = await this.#call("ValidateDataResourceConfig", signal, (o) => this.#wire.validateDataResourceConfig({ typeName, config: cfg }, o));
+    return this.#remember(key, this.#diags(r.diagnostics, "ValidateDataResourceConfig"), `validation of data source ${typeName}`);
+  }
+
+  #remember(key: string, diags: Diag[], what: string): readonly Diag[] {
+    if (hasErrors(diags)) throw diagnosticsError(diags, what);
+    if (this.#validated.size >= VALIDATION_CACHE_LIMIT) {
+      const oldest = this.#validated.keys().next().value;
+      if (oldest !== undefined) this.#validated.delete(oldest);
+    }
+    this.#validated.set(key, diags);
+    return diags;
+  }
+
+  /**
+   * Runs one RPC with cancellation, the optional per-call time limit, and error mapping.
+   * When the caller's signal aborts or the time limit passes, the provider is asked to stop
+   * (StopProvider), as Terraform does on interrupt.
+   */
+  async #call<T>(method: string, signal: AbortSignalLike | undefined, fn: (o: CallOptions) => Promise<T>): Promise<T> {
+    if (signal?.aborted === true) throw canceledError(`the ${method} call was canceled before it started`, { cause: signal.reason });
+    const controller = new AbortController();
+    let why: "canceled" | "deadline" | undefined;
+    const onAbort = (): void => {
+      why ??= "canceled";
+      controller.abort(signal?.reason);
+      this.#requestStop();
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const limit = this.#options.callTimeoutMs;
+    const timer =
+      limit === undefined
+        ? undefined
+        : setTimeout(() => {
+            why ??= "deadline";
+            controller.abort(new Error(`timed out after ${limit} ms`));
+            this.#requestStop();
+          }, limit);
+    this.#inflight++;
+    try {
+      return await fn({ signal: controller.signal });
+    } catch (e) {
+      if (why === "canceled") throw canceledError(`the ${method} call was canceled`, { cause: e });
+      if (why === "deadline") throw deadlineExceededError(`the ${method} call did not finish within ${limit} ms`, { timeoutMs: limit!, cause: e });
+      throw await errorFromCall(e, this.#plugin, method);
+    } finally {
+      this.#inflight--;
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  #requestStop(): void {
+    if (this.#stopping !== undefined) return;
+    this.#stopping = this.#wire
+      .stopProvider({})
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        this.#stopping = undefined;
+      });
+  }
+}
+
+function capabilities(deferralAllowed: boolean | undefined): ClientCapabilitiesInit {
+  // Terraform 1.11 always allows write-only attributes; deferral only when the caller
+  // handles it (a deferred result it cannot handle would be reported as an error).
+  return { deferralAllowed: deferralAllowed === true, writeOnlyAttributesAllowed: true };
+}
+
+function encode(value: Value, type: Type, what: string): ProtoDynamicValue {
+  try {
+    return { msgpack: toMsgpack(value, type), json: EMPTY };
+  } catch (e) {
+    if (isPathError(e)) {
+      throw schemaError(`${what} does not conform to the schema: ${e.message}`, { path: e.path, cause: e });
+    }
+    throw e;
+  }
+}
+
+function decode(dv: ProtoDynamicValue | undefined, type: Type, operation: string, what: string): Value {
+  try {
+    if (dv === undefined) return nullVal(type);
+    if (dv.msgpack.length > 0) return fromMsgpack(dv.msgpack, type);
+    if (dv.json.length > 0) return fromJson(new TextDecoder().decode(dv.json), type);
+    return nullVal(type);
+  } catch (e) {
+    if (isPathError(e)) {
+      throw invalidResponseError(`the ${what} does not decode: ${e.message}`, { operation, path: e.path, cause: e });
+    }
+    throw e;
+  }
+}
+
+function decodeMessage<T>(schema: Parameters<typeof fromBinary>[0], bytes: Uint8Array, operation: string, what: string): T {
+  try {
+    return fromBinary(schema, bytes) as unknown as T;
+  } catch (cause) {
+    throw invalidResponseError(`${what} does not decode`, { operation, cause });
+  }
+}
+
+function deferredFromProto(d: ProtoDeferred | undefined, operation: string): Deferred | undefined {
+  if (d === undefined) return undefined;
+  const reason = DEFERRED_REASONS[d.reason];
+  if (reason === undefined) throw invalidResponseError(`unknown deferral reason ${d.reason}`, { operation });
+  return { reason };
+}
+
+function hex(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i++) s += hexDigits[bytes[i]!];
+  return s;
+}
