@@ -100,7 +100,7 @@ export class CtyNumber {
     if (x === Infinity) return CtyNumber.positiveInfinity;
     if (x === -Infinity) return CtyNumber.negativeInfinity;
     if (x === 0) return CtyNumber.zero;
-    return new CtyNumber(x, undefined, 0, !Number.isSafeInteger(x));
+    return new CtyNumber(x, undefined, 0, !Number.isInteger(x));
   }
 
   /** Makes the number that is exactly the given integer. */
