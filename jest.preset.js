@@ -8,7 +8,7 @@ export default {
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
   transform: {
-    "^.+\\.ts$": ["ts-jest", { useESM: true, isolatedModules: true, tsconfig: { isolatedModules: true, sourceMap: true } }],
+    "^.+\\.ts$": ["ts-jest", { useESM: true, tsconfig: { isolatedModules: true, sourceMap: true } }],
   },
   testMatch: ["<rootDir>/src/**/*.test.ts", "<rootDir>/test/**/*.test.ts"],
   testTimeout: 60000,

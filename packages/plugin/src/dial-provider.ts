@@ -85,10 +85,12 @@ export interface LiveProvider {
   readonly provider: Provider;
   /** The provider's schema (fetched once; each type's part is decoded on first use). */
   readonly schema: ProviderSchema;
-  /** The negotiated protocol version (5 or 6). */
-  readonly protocolVersion: 5 | 6;
-  /** The provider process id. */
-  readonly pid: number;
+  /** `plugin` for a provider process, `native` for a TypeScript provider running in-process. */
+  readonly kind: "plugin" | "native";
+  /** The negotiated protocol version (5 or 6); undefined for a native provider. */
+  readonly protocolVersion: 5 | 6 | undefined;
+  /** The provider process id; undefined for a native provider. */
+  readonly pid: number | undefined;
   /** The executable, when magma launched it. */
   readonly binary: string | undefined;
   /**
@@ -174,6 +176,7 @@ export async function dialConfiguredProvider(options: DialConfiguredProviderOpti
 }
 
 class PluginLiveProvider implements LiveProvider {
+  readonly kind = "plugin" as const;
   readonly provider: ProviderConn;
   readonly schema: ProviderSchema;
   readonly binary: string | undefined;

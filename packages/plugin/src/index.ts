@@ -20,6 +20,14 @@
 // For end users.
 export { dialProvider, dialConfiguredProvider, defaultTerraformVersion } from "./dial-provider.js";
 export type { DialProviderOptions, DialConfiguredProviderOptions, LiveProvider, ProviderLocation } from "./dial-provider.js";
+export { createProviderFactory } from "./provider-factory.js";
+export type {
+  ProviderFactory,
+  ProviderFactoryOptions,
+  OpenProviderOptions,
+  NativeProviderConstructor,
+  ResolvedReference,
+} from "./provider-factory.js";
 export { ProviderConn } from "./provider-conn.js";
 export type { ProviderConnOptions } from "./provider-conn.js";
 export { resolveProviderBinary, parseProviderSource, versionMatches, providerSearchDirs } from "./resolve-provider.js";

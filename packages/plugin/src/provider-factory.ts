@@ -1,0 +1,169 @@
+import { statSync, realpathSync } from "node:fs";
+import { Value } from "@magma/cty";
+import { configValue, type PlainConfig, type Provider, type ProviderSchema } from "@magma/provider-api";
+import {
+  defaultTerraformVersion,
+  dialProvider,
+  type DialProviderOptions,
+  type LiveProvider,
+} from "./dial-provider.js";
+import { parseProviderSource, resolveProviderBinary, type ResolvedProvider } from "./resolve-provider.js";
+
+/** Makes a native provider instance; called once per {@link ProviderFactory.open}. */
+export type NativeProviderConstructor = () => Provider | Promise<Provider>;
+
+/** Options of {@link createProviderFactory}: defaults for every provider it opens. */
+export type ProviderFactoryOptions = Omit<DialProviderOptions, "binary" | "source" | "version" | "reattach" | "cachedSchema" | "signal"> & {
+  /** Native providers by source address or name (`"random"`, `"magma/random"`), served in-process. */
+  readonly natives?: Readonly<Record<string, NativeProviderConstructor>>;
+};
+
+/** Options of one {@link ProviderFactory.open} call. */
+export interface OpenProviderOptions {
+  /** A version constraint for a source address (`~> 5.0`). */
+  readonly version?: string;
+  /**
+   * Configure the provider with this configuration before handing it out: a cty value of
+   * the provider schema's type, or a plain object (converted as Terraform would). Without
+   * it the provider is returned unconfigured.
+   */
+  readonly config?: Value | PlainConfig;
+  /** The Terraform version reported by `configure` (default `"1.11.4"`). */
+  readonly terraformVersion?: string;
+  /** Cancels the launch. */
+  readonly signal?: AbortSignal;
+}
+
+/** How the factory found a provider reference. */
+export type ResolvedReference =
+  | { readonly kind: "native"; readonly address: string }
+  | ({ readonly kind: "plugin" } & ResolvedProvider)
+  | { readonly kind: "binary"; readonly binary: string };
+
+/**
+ * Hands out providers by reference: a source address resolved as Terraform resolves it, a
+ * path to a binary, or the name of a native provider registered with it. Each
+ * {@link ProviderFactory.open} returns a new, owned {@link LiveProvider}; the factory keeps
+ * each binary's schema so that later opens of the same binary skip GetSchema where the
+ * provider allows it (`get_provider_schema_optional`).
+ */
+export interface ProviderFactory {
+  /** Registers a native provider under a source address or name (replacing any earlier one). */
+  register(name: string, create: NativeProviderConstructor): void;
+  /**
+   * Says what a reference denotes, without starting anything.
+   *
+   * @throws ProviderError `transport` naming the directories searched when a source
+   * address is not found.
+   */
+  resolve(ref: string, version?: string): Promise<ResolvedReference>;
+  /** Opens a provider; see {@link OpenProviderOptions}. The caller must `close()` it. */
+  open(ref: string, options?: OpenProviderOptions): Promise<LiveProvider>;
+  /** How many binaries' schemas are cached. */
+  readonly cachedSchemas: number;
+}
+
+/**
+ * Makes a {@link ProviderFactory}.
+ *
+ * ```ts
+ * const factory = createProviderFactory({ pluginDirs: ["/opt/tf-plugins"], natives: { random: createRandomProvider } });
+ * const aws = await factory.open("hashicorp/aws", { version: "~> 5.0", config: { region: "us-east-1" } });
+ * ```
+ */
+export function createProviderFactory(options: ProviderFactoryOptions = {}): ProviderFactory {
+  const natives = new Map<string, NativeProviderConstructor>();
+  const schemas = new Map<string, ProviderSchema>();
+  const { natives: initial, ...dialDefaults } = options;
+
+  const register = (name: string, create: NativeProviderConstructor): void => {
+    natives.set(nativeKey(name), create);
+  };
+  for (const [name, create] of Object.entries(initial ?? {})) register(name, create);
+
+  const resolve = async (ref: string, version?: string): Promise<ResolvedReference> => {
+    const key = nativeKey(ref);
+    if (natives.has(key)) return { kind: "native", address: key };
+    if (looksLikePath(ref)) return { kind: "binary", binary: ref };
+    const r = await resolveProviderBinary(ref, version === undefined ? dialDefaults : { ...dialDefaults, version });
+    return { kind: "plugin", ...r };
+  };
+
+  const open = async (ref: string, o: OpenProviderOptions = {}): Promise<LiveProvider> => {
+    const resolved = await resolve(ref, o.version);
+    let live: LiveProvider;
+    if (resolved.kind === "native") {
+      live = await openNative(natives.get(resolved.address)!);
+    } else {
+      const binary = resolved.binary;
+      const key = binaryKey(binary);
+      const cached = key === undefined ? undefined : schemas.get(key);
+      const dial: { -readonly [K in keyof DialProviderOptions]: DialProviderOptions[K] } = { ...dialDefaults, binary };
+      if (cached !== undefined) dial.cachedSchema = cached;
+      if (o.signal !== undefined) dial.signal = o.signal;
+      live = await dialProvider(dial);
+      if (key !== undefined) schemas.set(key, live.schema);
+    }
+    if (o.config === undefined) return live;
+    try {
+      const config = o.config instanceof Value ? o.config : configValue(live.schema.provider.block, o.config);
+      await live.provider.configure(config, o.terraformVersion ?? defaultTerraformVersion, o.signal === undefined ? undefined : { signal: o.signal });
+      return live;
+    } catch (e) {
+      await live.close();
+      throw e;
+    }
+  };
+
+  return {
+    register,
+    resolve,
+    open,
+    get cachedSchemas() {
+      return schemas.size;
+    },
+  };
+}
+
+async function openNative(create: NativeProviderConstructor): Promise<LiveProvider> {
+  const provider = await create();
+  const schema = await provider.getSchema();
+  return {
+    kind: "native",
+    provider,
+    schema,
+    protocolVersion: undefined,
+    pid: undefined,
+    binary: undefined,
+    close: () => Promise.resolve(),
+  };
+}
+
+function nativeKey(name: string): string {
+  try {
+    const a = parseProviderSource(name);
+    return `${a.hostname}/${a.namespace}/${a.type}`;
+  } catch {
+    return name;
+  }
+}
+
+function looksLikePath(ref: string): boolean {
+  if (ref.startsWith("/") || ref.startsWith("./") || ref.startsWith("../") || ref.startsWith("~")) return true;
+  try {
+    return statSync(ref).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Identifies a binary's exact contents cheaply: real path, size, modification time, inode. */
+function binaryKey(binary: string): string | undefined {
+  try {
+    const real = realpathSync(binary);
+    const s = statSync(real);
+    return `${real}\0${s.size}\0${s.mtimeMs}\0${s.ino}`;
+  } catch {
+    return undefined;
+  }
+}
