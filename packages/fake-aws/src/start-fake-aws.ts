@@ -11,7 +11,7 @@ import { parseQueryParams, type QueryTree } from "./query-params.js";
 import type { JsonHandler, QueryHandler, ServiceContext } from "./service-context.js";
 import { SsmService, type SsmParameter } from "./ssm-service.js";
 import { StsService } from "./sts-service.js";
-import { escapeXml, toXml } from "./xml-writer.js";
+import { escapeXml, escapeXmlAttribute, toXml } from "./xml-writer.js";
 
 /** The services the fake answers for; `unknown` marks requests it could not route. */
 export const FakeAwsService = {
@@ -335,7 +335,7 @@ export function ec2ErrorXml(err: AwsError, requestId: string): string {
 
 /** The AWS Query error document (`<ErrorResponse><Error><Type>…`), as STS and IAM answer. */
 export function queryErrorXml(err: AwsError, namespace: string, requestId: string): string {
-  const ns = namespace === "" ? "" : ` xmlns="${escapeXml(namespace)}"`;
+  const ns = namespace === "" ? "" : ` xmlns="${escapeXmlAttribute(namespace)}"`;
   const type = err.status >= 500 ? "Receiver" : "Sender";
   return `<?xml version="1.0" encoding="UTF-8"?>\n<ErrorResponse${ns}><Error><Type>${type}</Type><Code>${escapeXml(err.code)}</Code><Message>${escapeXml(err.message)}</Message></Error><RequestId>${escapeXml(requestId)}</RequestId></ErrorResponse>`;
 }

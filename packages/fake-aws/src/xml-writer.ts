@@ -6,14 +6,14 @@ export interface XmlFields {
   readonly [name: string]: XmlValue;
 }
 
-/** Escapes text for an XML element body or attribute. */
+/** Escapes text for an XML element body (`&`, `<`, `>`), as AWS does; quotes are left alone. */
 export function escapeXml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** Escapes text for a double-quoted XML attribute value. */
+export function escapeXmlAttribute(text: string): string {
+  return escapeXml(text).replace(/"/g, "&quot;");
 }
 
 /**
@@ -21,7 +21,7 @@ export function escapeXml(text: string): string {
  * are written as a sequence of `<item>` elements inside the named element.
  */
 export function toXml(root: string, namespace: string | undefined, fields: XmlFields): string {
-  const ns = namespace === undefined ? "" : ` xmlns="${escapeXml(namespace)}"`;
+  const ns = namespace === undefined ? "" : ` xmlns="${escapeXmlAttribute(namespace)}"`;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<${root}${ns}>${children(fields)}</${root}>`;
 }
 
