@@ -1,6 +1,6 @@
 import { CtyNumber } from "./number.js";
 import { Path } from "./path.js";
-import { isPathError, PathError } from "./path-error.js";
+import { isPathError, type PathError } from "./path-error.js";
 import {
   boolType,
   dynamicType,
