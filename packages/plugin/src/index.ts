@@ -32,6 +32,7 @@ export { ProviderConn } from "./provider-conn.js";
 export type { ProviderConnOptions } from "./provider-conn.js";
 export { resolveProviderBinary, parseProviderSource, versionMatches, providerSearchDirs } from "./resolve-provider.js";
 export type { ResolveProviderOptions, ResolvedProvider, ProviderAddress } from "./resolve-provider.js";
+export { providerSchemaToTerraformJson, type TerraformProviderSchemaJson, type TerraformSchemaJson, type TerraformBlockJson, type TerraformBlockTypeJson, type TerraformAttributeJson, type TerraformNestedTypeJson, type TerraformTypeJson } from "./terraform-schema-json.js";
 export { PluginLogLevel, PluginLogSource, discardPluginLogger } from "./plugin-logger.js";
 export type { PluginLogEntry, PluginLogger } from "./plugin-logger.js";
 export { parseReattachProviders } from "./reattach.js";

@@ -1,0 +1,213 @@
+import { typeToJson, type Type } from "@magma/cty";
+import type {
+  Attribute,
+  Block,
+  NestedAttributeType,
+  NestedBlock,
+  ProviderSchema,
+  SchemaEntry,
+} from "@magma/provider-api";
+
+/** A cty type in its JSON structure: `"string"`, `["list","string"]`, `["object",{…}]`, … (protocol D1). */
+export type TerraformTypeJson = string | readonly unknown[];
+
+/** One attribute as `terraform providers schema -json` prints it. */
+export interface TerraformAttributeJson {
+  /** The cty type (absent for a nested attribute type). */
+  readonly type?: TerraformTypeJson;
+  /** A v6 nested attribute type (absent otherwise). */
+  readonly nested_type?: TerraformNestedTypeJson;
+  /** Absent when empty. */
+  readonly description?: string;
+  /** Always present: `plain` or `markdown`. */
+  readonly description_kind: "plain" | "markdown";
+  readonly deprecated?: true;
+  readonly required?: true;
+  readonly optional?: true;
+  readonly computed?: true;
+  readonly sensitive?: true;
+  readonly write_only?: true;
+}
+
+/** A v6 nested attribute type as Terraform prints it. */
+export interface TerraformNestedTypeJson {
+  /** Absent when there are none. */
+  readonly attributes?: Readonly<Record<string, TerraformAttributeJson>>;
+  readonly nesting_mode: string;
+}
+
+/** A nested block type as Terraform prints it. */
+export interface TerraformBlockTypeJson {
+  readonly nesting_mode: string;
+  readonly block: TerraformBlockJson;
+  /** Absent when 0. */
+  readonly min_items?: number;
+  /** Absent when 0 (no limit). */
+  readonly max_items?: number;
+}
+
+/** A block as Terraform prints it. */
+export interface TerraformBlockJson {
+  /** Absent when there are none. */
+  readonly attributes?: Readonly<Record<string, TerraformAttributeJson>>;
+  /** Absent when there are none. */
+  readonly block_types?: Readonly<Record<string, TerraformBlockTypeJson>>;
+  /** Absent when empty. */
+  readonly description?: string;
+  /** Always present: `plain` or `markdown`. */
+  readonly description_kind: "plain" | "markdown";
+  readonly deprecated?: true;
+}
+
+/** One schema (provider, resource type or data source) as Terraform prints it. */
+export interface TerraformSchemaJson {
+  readonly version: number;
+  readonly block: TerraformBlockJson;
+}
+
+/**
+ * A provider's entry under `provider_schemas` in `terraform providers schema -json`, limited
+ * to what a {@link ProviderSchema} carries.
+ */
+export interface TerraformProviderSchemaJson {
+  readonly provider: TerraformSchemaJson;
+  /** Absent when the provider has no resource types. */
+  readonly resource_schemas?: Readonly<Record<string, TerraformSchemaJson>>;
+  /** Absent when the provider has no data sources. */
+  readonly data_source_schemas?: Readonly<Record<string, TerraformSchemaJson>>;
+}
+
+/**
+ * Renders a provider schema exactly as Terraform 1.11.4 prints it under
+ * `provider_schemas["<address>"]` in `terraform providers schema -json` (format 1.0): the
+ * same keys, values and omissions. `description_kind` is always present (`plain` unless the
+ * schema says markdown); `description`, `min_items`, `max_items` and false flags are left
+ * out when empty, zero or false; attribute types are cty type JSON structures; a v6 nested
+ * attribute type is `nested_type: {attributes, nesting_mode}`. Keys come out in the order Go's
+ * `encoding/json` writes them (struct fields in declaration order, map keys sorted by
+ * UTF-8 bytes), so `JSON.stringify` of the result matches Terraform's key order.
+ *
+ * Lossy: deprecation messages are not printed (Terraform 1.11.4 prints only `deprecated`),
+ * and `provider_meta`, server capabilities and warnings have no place in this format. What
+ * Terraform prints but a {@link ProviderSchema} does not carry is left out:
+ * `ephemeral_resource_schemas` and `functions`.
+ */
+export function providerSchemaToTerraformJson(schema: ProviderSchema): TerraformProviderSchemaJson {
+  const out: {
+    -readonly [K in keyof TerraformProviderSchemaJson]: TerraformProviderSchemaJson[K];
+  } = {
+    provider: schemaEntryJson(schema.provider),
+  };
+  if (schema.resources.size > 0) out.resource_schemas = entriesJson(schema.resources);
+  if (schema.dataSources.size > 0) out.data_source_schemas = entriesJson(schema.dataSources);
+  return out;
+}
+
+function entriesJson(
+  entries: ReadonlyMap<string, SchemaEntry>,
+): Record<string, TerraformSchemaJson> {
+  const out: Record<string, TerraformSchemaJson> = {};
+  for (const name of sortedKeys(entries.keys())) out[name] = schemaEntryJson(entries.get(name)!);
+  return out;
+}
+
+function schemaEntryJson(entry: SchemaEntry): TerraformSchemaJson {
+  return { version: entry.version, block: blockJson(entry.block) };
+}
+
+function blockJson(b: Block): TerraformBlockJson {
+  // Built in the order of Terraform's struct fields.
+  const out: { -readonly [K in keyof TerraformBlockJson]?: TerraformBlockJson[K] } = {};
+  const attrs = attributesJson(b.attributes);
+  if (attrs !== undefined) out.attributes = attrs;
+  const blockTypes = b.blockTypes === undefined ? [] : sortedKeys(Object.keys(b.blockTypes));
+  if (blockTypes.length > 0) {
+    const bt: Record<string, TerraformBlockTypeJson> = {};
+    for (const name of blockTypes) bt[name] = blockTypeJson(b.blockTypes![name]!);
+    out.block_types = bt;
+  }
+  if (b.description !== undefined && b.description !== "") out.description = b.description;
+  out.description_kind = b.descriptionKind === "markdown" ? "markdown" : "plain";
+  if (b.deprecated === true) out.deprecated = true;
+  return out as TerraformBlockJson;
+}
+
+function blockTypeJson(nb: NestedBlock): TerraformBlockTypeJson {
+  const out: { -readonly [K in keyof TerraformBlockTypeJson]: TerraformBlockTypeJson[K] } = {
+    nesting_mode: nb.nesting,
+    block: blockJson(nb.block),
+  };
+  if (nb.minItems !== undefined && nb.minItems > 0) out.min_items = nb.minItems;
+  if (nb.maxItems !== undefined && nb.maxItems > 0) out.max_items = nb.maxItems;
+  return out;
+}
+
+function attributesJson(
+  attrs: Readonly<Record<string, Attribute>> | undefined,
+): Record<string, TerraformAttributeJson> | undefined {
+  if (attrs === undefined) return undefined;
+  const names = sortedKeys(Object.keys(attrs));
+  if (names.length === 0) return undefined;
+  const out: Record<string, TerraformAttributeJson> = {};
+  for (const name of names) out[name] = attributeJson(attrs[name]!);
+  return out;
+}
+
+function attributeJson(a: Attribute): TerraformAttributeJson {
+  // Built in the order of Terraform's struct fields.
+  const out: { -readonly [K in keyof TerraformAttributeJson]?: TerraformAttributeJson[K] } = {};
+  if (a.type !== undefined) out.type = typeJson(a.type);
+  if (a.nestedType !== undefined) out.nested_type = nestedTypeJson(a.nestedType);
+  if (a.description !== undefined && a.description !== "") out.description = a.description;
+  out.description_kind = a.descriptionKind === "markdown" ? "markdown" : "plain";
+  if (a.deprecated === true) out.deprecated = true;
+  if (a.required === true) out.required = true;
+  if (a.optional === true) out.optional = true;
+  if (a.computed === true) out.computed = true;
+  if (a.sensitive === true) out.sensitive = true;
+  if (a.writeOnly === true) out.write_only = true;
+  return out as TerraformAttributeJson;
+}
+
+function nestedTypeJson(n: NestedAttributeType): TerraformNestedTypeJson {
+  const attrs = attributesJson(n.attributes);
+  return attrs === undefined
+    ? { nesting_mode: n.nesting }
+    : { attributes: attrs, nesting_mode: n.nesting };
+}
+
+// The same few types recur tens of thousands of times in a big schema.
+const typeJsonCache = new WeakMap<Type, TerraformTypeJson>();
+
+function typeJson(t: Type): TerraformTypeJson {
+  let hit = typeJsonCache.get(t);
+  if (hit === undefined) {
+    hit = deepFreeze(JSON.parse(typeToJson(t)) as TerraformTypeJson);
+    typeJsonCache.set(t, hit);
+  }
+  return hit;
+}
+
+function deepFreeze<T>(x: T): T {
+  if (typeof x === "object" && x !== null) {
+    for (const v of Object.values(x)) deepFreeze(v);
+    Object.freeze(x);
+  }
+  return x;
+}
+
+/** Sorted as Go sorts map keys: by UTF-8 bytes, which is code point order. */
+function sortedKeys(keys: Iterable<string>): string[] {
+  return [...keys].sort(compareCodePoints);
+}
+
+function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}

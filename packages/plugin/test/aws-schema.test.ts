@@ -1,0 +1,170 @@
+/**
+ * The real AWS provider's schema through magma vs Terraform 1.11.4 as the oracle:
+ * `providerSchemaToTerraformJson` must reproduce `terraform providers schema -json` for the
+ * provider, every resource type and every data source, and each entry's implied type must
+ * equal the type computed independently from Terraform's JSON. The same (unconfigured)
+ * process then shows that every operation but getSchema refuses to run before configure
+ * without reaching the provider.
+ */
+import { nullVal, typeEquals, typeString } from "@magma/cty";
+import { configValue, isProviderError, type Provider } from "@magma/provider-api";
+import { dialProvider, type LiveProvider } from "../src/dial-provider.js";
+import type { PluginLogEntry } from "../src/plugin-logger.js";
+import { providerSchemaToTerraformJson } from "../src/terraform-schema-json.js";
+import {
+  AWS_ADDRESS,
+  AWS_BINARY,
+  TerraformWorkspace,
+  terraformAndAwsAvailable,
+} from "./support/terraform-runner.js";
+import { impliedTypeOfJsonBlock, type JsonBlock } from "./support/terraform-schema-type.js";
+
+const d = terraformAndAwsAvailable() ? describe : describe.skip;
+
+interface TerraformProviderJson {
+  provider: { version: number; block: JsonBlock };
+  resource_schemas: Record<string, { version: number; block: JsonBlock }>;
+  data_source_schemas: Record<string, { version: number; block: JsonBlock }>;
+  ephemeral_resource_schemas?: Record<string, unknown>;
+  functions?: Record<string, unknown>;
+}
+
+d("the AWS provider schema vs terraform providers schema -json", () => {
+  let ws: TerraformWorkspace;
+  let live: LiveProvider;
+  let terraform: TerraformProviderJson;
+  const logs: PluginLogEntry[] = [];
+
+  beforeAll(async () => {
+    ws = TerraformWorkspace.create();
+    ws.write(
+      "main.tf",
+      'terraform {\n  required_providers {\n    aws = { source = "hashicorp/aws", version = "5.100.0" }\n  }\n}\n',
+    );
+    // Terraform and magma each run their own provider process; run them one after the other on 2 cores.
+    await ws.init();
+    const out = (await ws.json(["providers", "schema", "-json"])) as {
+      format_version: string;
+      provider_schemas: Record<string, TerraformProviderJson>;
+    };
+    expect(out.format_version).toBe("1.0");
+    expect(Object.keys(out.provider_schemas)).toEqual([AWS_ADDRESS]);
+    terraform = out.provider_schemas[AWS_ADDRESS]!;
+    // SDK logs on: each RPC the provider receives is logged, which shows what reached it.
+    live = await dialProvider({
+      binary: AWS_BINARY,
+      sdkLogs: true,
+      logger: { log: (e) => logs.push(e) },
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    await live?.close();
+    ws?.dispose();
+  });
+
+  test("terraform prints exactly the sections magma renders, plus ephemeral resources and functions (not carried)", () => {
+    expect(Object.keys(terraform)).toEqual([
+      "provider",
+      "resource_schemas",
+      "data_source_schemas",
+      "ephemeral_resource_schemas",
+      "functions",
+    ]);
+    expect(Object.keys(terraform.resource_schemas)).toHaveLength(1526);
+    expect(Object.keys(terraform.data_source_schemas)).toHaveLength(608);
+    expect([...live.schema.resources.keys()].sort()).toEqual(
+      Object.keys(terraform.resource_schemas).sort(),
+    );
+    expect([...live.schema.dataSources.keys()].sort()).toEqual(
+      Object.keys(terraform.data_source_schemas).sort(),
+    );
+  });
+
+  test("providerSchemaToTerraformJson equals terraform's output for the provider, all 1,526 resources and 608 data sources (values and key order)", () => {
+    const ours = providerSchemaToTerraformJson(live.schema);
+    const { ephemeral_resource_schemas: _e, functions: _f, ...theirs } = terraform;
+    // Per type first, so a failure names the types that differ.
+    const differing: string[] = [];
+    const check = (what: string, a: unknown, b: unknown): void => {
+      if (JSON.stringify(a) !== JSON.stringify(b)) differing.push(what);
+    };
+    check("provider", ours.provider, theirs.provider);
+    for (const [name, s] of Object.entries(theirs.resource_schemas))
+      check(`resource ${name}`, ours.resource_schemas?.[name], s);
+    for (const [name, s] of Object.entries(theirs.data_source_schemas))
+      check(`data source ${name}`, ours.data_source_schemas?.[name], s);
+    expect(differing).toEqual([]);
+    // The whole object, key order included (terraform writes Go's order; so must we).
+    expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
+  });
+
+  test("every SchemaEntry.type equals the implied type computed from terraform's JSON block (protocol D2)", () => {
+    const wrong: string[] = [];
+    const check = (
+      what: string,
+      actual: Parameters<typeof typeEquals>[0],
+      block: JsonBlock,
+    ): void => {
+      const expected = impliedTypeOfJsonBlock(block);
+      if (!typeEquals(actual, expected))
+        wrong.push(`${what}: ${typeString(actual)} != ${typeString(expected)}`);
+    };
+    check("provider", live.schema.provider.type, terraform.provider.block);
+    let n = 0;
+    for (const [name, s] of Object.entries(terraform.resource_schemas)) {
+      const entry = live.schema.resources.get(name)!;
+      expect(entry.version).toBe(s.version);
+      check(`resource ${name}`, entry.type, s.block);
+      n++;
+    }
+    for (const [name, s] of Object.entries(terraform.data_source_schemas)) {
+      check(`data source ${name}`, live.schema.dataSources.get(name)!.type, s.block);
+      n++;
+    }
+    expect(wrong).toEqual([]);
+    expect(n).toBe(1526 + 608);
+    // Spot checks that the comparison sees real structure.
+    expect(live.schema.resources.get("aws_security_group_rule")!.version).toBe(2);
+    expect(typeString(live.schema.resources.get("aws_vpc")!.type.attributes["cidr_block"]!)).toBe(
+      "string",
+    );
+  });
+
+  test("before configure, every operation but getSchema rejects with not_configured and never reaches the provider", async () => {
+    const p: Provider = live.provider;
+    const vpc = live.schema.resources.get("aws_vpc")!;
+    const part = live.schema.dataSources.get("aws_partition")!;
+    const cfg = configValue(vpc.block, { cidr_block: "10.0.0.0/16" });
+    const before = logs.length;
+    const calls: [string, () => Promise<unknown>][] = [
+      ["planResourceChange", () => p.planResourceChange("aws_vpc", nullVal(vpc.type), cfg, cfg)],
+      ["applyResourceChange", () => p.applyResourceChange("aws_vpc", nullVal(vpc.type), cfg, cfg)],
+      ["readResource", () => p.readResource("aws_vpc", cfg)],
+      ["readDataSource", () => p.readDataSource("aws_partition", configValue(part.block, {}))],
+      ["importResourceState", () => p.importResourceState("aws_vpc", "vpc-1")],
+      ["upgradeResourceState", () => p.upgradeResourceState("aws_vpc", 0, "{}")],
+    ];
+    for (const [op, call] of calls) {
+      const e: unknown = await call().then(
+        () => undefined,
+        (x: unknown) => x,
+      );
+      expect(isProviderError(e)).toBe(true);
+      if (!isProviderError(e) || e.code !== "not_configured")
+        throw new Error(`${op}: expected not_configured, got ${String(e)}`);
+      expect(e.detail.operation).toBe(op);
+    }
+    expect(await p.getSchema()).toBe(live.schema); // fetched once at dial, never again
+    // The provider logged the GetProviderSchema it received at dial (so the log shows RPCs),
+    // and no other RPC, before or after the refused calls.
+    const rpcs = logs
+      .slice(before)
+      .map((e) => e.fields["tf_rpc"])
+      .filter((x) => x !== undefined);
+    expect(rpcs).toEqual([]);
+    const seen = new Set(logs.map((e) => e.fields["tf_rpc"]).filter((x) => x !== undefined));
+    expect(seen.has("GetProviderSchema")).toBe(true);
+    expect([...seen].filter((r) => r !== "GetProviderSchema")).toEqual([]);
+  });
+});
