@@ -14,6 +14,8 @@ import {
   type Block,
   type ProviderSchema,
 } from "@magma/provider-api";
+import { blockFromProto } from "./internal/wire/schema.js";
+import type { ProtoAttribute, ProtoBlock } from "./internal/wire/proto-shapes.js";
 import { providerSchemaToTerraformJson } from "./terraform-schema-json.js";
 
 function providerSchema(parts: {
@@ -212,6 +214,53 @@ describe("providerSchemaToTerraformJson", () => {
     expect(json.resource_schemas!["a_z"]).toEqual({
       version: 1,
       block: { description_kind: "plain" },
+    });
+  });
+
+  test("a markdown description kind read from the wire without a description is kept (Terraform prints it)", () => {
+    const attr = (over: Partial<ProtoAttribute>): ProtoAttribute => ({
+      name: "a",
+      type: new TextEncoder().encode('"string"'),
+      description: "",
+      required: false,
+      optional: true,
+      computed: false,
+      sensitive: false,
+      descriptionKind: 0,
+      deprecated: false,
+      writeOnly: false,
+      deprecationMessage: "",
+      ...over,
+    });
+    const proto: ProtoBlock = {
+      version: 0n,
+      attributes: [
+        attr({ name: "md", descriptionKind: 1 }),
+        attr({ name: "plain" }),
+        attr({ name: "described", description: "d", descriptionKind: 1 }),
+      ],
+      blockTypes: [],
+      description: "",
+      descriptionKind: 1,
+      deprecated: false,
+      deprecationMessage: "",
+    };
+    const block = blockFromProto(proto, () => "test");
+    expect(block.descriptionKind).toBe("markdown");
+    expect(block.description).toBeUndefined();
+    const json = providerSchemaToTerraformJson(providerSchema({ provider: block }));
+    expect(json.provider.block).toEqual({
+      attributes: {
+        described: {
+          type: "string",
+          description: "d",
+          description_kind: "markdown",
+          optional: true,
+        },
+        md: { type: "string", description_kind: "markdown", optional: true },
+        plain: { type: "string", description_kind: "plain", optional: true },
+      },
+      description_kind: "markdown",
     });
   });
 });

@@ -87,10 +87,9 @@ function attributeFromProto(a: ProtoAttribute, where: () => string, path: Path):
   if (a.writeOnly) out.writeOnly = true;
   if (a.deprecated) out.deprecated = true;
   if (a.deprecationMessage !== "") out.deprecationMessage = a.deprecationMessage;
-  if (a.description !== "") {
-    out.description = a.description;
-    out.descriptionKind = stringKind(a.descriptionKind);
-  }
+  if (a.description !== "") out.description = a.description;
+  // Kept without a description too when it says markdown: Terraform prints it either way.
+  if (a.description !== "" || a.descriptionKind === 1) out.descriptionKind = stringKind(a.descriptionKind);
   return out;
 }
 
@@ -144,10 +143,8 @@ export function blockFromProto(b: ProtoBlock, where: () => string, path: Path = 
     }
     out.blockTypes = blocks;
   }
-  if (b.description !== "") {
-    out.description = b.description;
-    out.descriptionKind = stringKind(b.descriptionKind);
-  }
+  if (b.description !== "") out.description = b.description;
+  if (b.description !== "" || b.descriptionKind === 1) out.descriptionKind = stringKind(b.descriptionKind);
   if (b.deprecated) out.deprecated = true;
   if (b.deprecationMessage !== "") out.deprecationMessage = b.deprecationMessage;
   return out;
