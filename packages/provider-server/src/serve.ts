@@ -329,7 +329,7 @@ export async function serve(provider: Provider | (() => Provider | Promise<Provi
 
 /** The highest shared version; when none is shared, the lowest supported one (go-plugin's answer). */
 function negotiate(supported: readonly ServedProtocolVersion[], offered: string | undefined): ServedProtocolVersion {
-  const client = new Set((offered ?? "").split(",").map((s) => Number(s.trim())).filter((n) => Number.isInteger(n)));
+  const client = new Set((offered ?? "").split(",").filter((s) => s.trim() !== "").map((s) => Number(s.trim())).filter((n) => Number.isInteger(n)));
   if (client.size === 0) return supported[supported.length - 1]!;
   for (let i = supported.length - 1; i >= 0; i--) if (client.has(supported[i]!)) return supported[i]!;
   return supported[0]!;

@@ -1,0 +1,134 @@
+/**
+ * Test support: temp dirs, launchers for the fixture provider, child processes that are
+ * always killed, and terraform runs with a private CLI configuration.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeProviderLauncher, type ProviderLauncher, type ServedProtocolVersion } from "../../src/index.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The fixture provider module: the in-memory provider with a file-backed store. */
+export const storedMemoryProvider = join(here, "../testdata/stored-memory-provider.mjs");
+
+/** Terraform's magic cookie. */
+export const MAGIC_COOKIE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
+
+/** The terraform executable on PATH, or undefined. */
+export function findTerraform(): string | undefined {
+  for (const d of (process.env["PATH"] ?? "").split(delimiter)) {
+    const p = join(d, "terraform");
+    if (d !== "" && existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+/** A temp directory removed by `cleanup`. Short paths keep unix socket paths under the limit. */
+export function tempDir(prefix: string): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Writes the fixture provider's launcher into `<dir>/mirror`. */
+export function fixtureLauncher(dir: string, protocolVersions: readonly ServedProtocolVersion[] = [5, 6], module = storedMemoryProvider, exportName = "createProvider", type = "memory"): ProviderLauncher {
+  return writeProviderLauncher({ mirrorDir: join(dir, "mirror"), hostname: "example.com", namespace: "magma", type, version: "1.0.0", module, exportName, protocolVersions });
+}
+
+/** A child process with its output collected; `stop` kills it and waits. */
+export interface Child {
+  readonly child: ChildProcess;
+  /** Resolves to the first stdout line (without the newline). */
+  readonly firstLine: Promise<string>;
+  /** Resolves with the exit code (or the signal name). */
+  readonly exited: Promise<number | string>;
+  stdout(): string;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Spawns a command with stdout/stderr collected. */
+export function start(command: string, args: readonly string[], env: Record<string, string | undefined>, cwd?: string): Child {
+  const child = spawn(command, args, { env: env as NodeJS.ProcessEnv, cwd, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  let resolveLine!: (l: string) => void;
+  let rejectLine!: (e: Error) => void;
+  const firstLine = new Promise<string>((res, rej) => {
+    resolveLine = res;
+    rejectLine = rej;
+  });
+  firstLine.catch(() => undefined);
+  child.stdout!.on("data", (d: Buffer) => {
+    out += d.toString();
+    const i = out.indexOf("\n");
+    if (i >= 0) resolveLine(out.slice(0, i));
+  });
+  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | string>((res) => {
+    child.on("exit", (code, signal) => {
+      rejectLine(new Error(`process exited (${code ?? signal}) before a stdout line; stderr: ${err}`));
+      res(code ?? signal ?? -1);
+    });
+  });
+  return {
+    child,
+    firstLine,
+    exited,
+    stdout: () => out,
+    stderr: () => err,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGKILL");
+        await exited;
+      }
+    },
+  };
+}
+
+/** The environment terraform runs with: a private CLI config that prefers the test mirror. */
+export function terraformEnv(dir: string, extra: Record<string, string> = {}): Record<string, string | undefined> {
+  const cli = join(dir, "cli.tfrc");
+  writeFileSync(
+    cli,
+    `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(join(dir, "mirror"))}\n    include = ["example.com/*/*"]\n  }\n  filesystem_mirror {\n    path = "/opt/tf-plugins"\n  }\n}\n`,
+  );
+  return {
+    ...process.env,
+    TF_CLI_CONFIG_FILE: cli,
+    TF_IN_AUTOMATION: "1",
+    CHECKPOINT_DISABLE: "1",
+    TF_INPUT: "0",
+    TMPDIR: dir,
+    ...extra,
+  };
+}
+
+/** The result of one terraform run. */
+export interface TerraformRun {
+  readonly code: number | string;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs terraform to completion (killed after `timeoutMs`). */
+export async function terraform(args: readonly string[], cwd: string, env: Record<string, string | undefined>, timeoutMs = 180_000): Promise<TerraformRun> {
+  const c = start(findTerraform() ?? "terraform", [...args], env, cwd);
+  const timer = setTimeout(() => void c.stop(), timeoutMs);
+  try {
+    const code = await c.exited;
+    // Let the pipes drain.
+    await new Promise((r) => setImmediate(r));
+    return { code, stdout: c.stdout(), stderr: c.stderr() };
+  } finally {
+    clearTimeout(timer);
+    await c.stop();
+  }
+}
+
+/** Fails with terraform's output when the run did not exit with `expected`. */
+export function expectExit(run: TerraformRun, expected: number, what: string): void {
+  if (run.code !== expected) throw new Error(`${what}: terraform exited ${run.code}, expected ${expected}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`);
+}
