@@ -71,3 +71,28 @@ export function diagsAt(diags: readonly Diag[]): string[] {
 export function blockOf(entry: SchemaEntry): Block {
   return entry.block;
 }
+
+/** A state value as the plain JSON object Terraform stores. */
+export function plainOf(v: Value): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v.attributes())) out[k] = toPlain(x);
+  return out;
+}
+
+function toPlain(v: Value): unknown {
+  if (v.isNull()) return null;
+  switch (v.type.kind) {
+    case "string":
+      return v.asString();
+    case "bool":
+      return v.asBool();
+    case "number":
+      return Number(v.asNumber().toString());
+    case "map":
+      return Object.fromEntries([...v.entries()].map(([k, x]) => [k, toPlain(x)]));
+    case "list":
+      return v.elements().map(toPlain);
+    default:
+      throw new Error(`unexpected ${v.type.kind}`);
+  }
+}
