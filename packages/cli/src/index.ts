@@ -1,0 +1,48 @@
+/**
+ * The `magma` command line as a library: {@link runCli} runs it with given streams, and
+ * the pieces it is made of (plan rendering, schema views, the single-resource operations,
+ * value JSON with `after_unknown` masks) are exported for programs that want the same
+ * behaviour.
+ *
+ * ```ts
+ * import { runCli } from "@magma/cli";
+ * const code = await runCli(["plan", "random", "random_string", "--config", '{"length": 8}', "--json"]);
+ * ```
+ *
+ * @packageDocumentation
+ */
+
+export { runCli, processIo } from "./run-cli.js";
+export type { CliIo, CliStream } from "./run-cli.js";
+export { ExitCode } from "./exit-code.js";
+export { CliError, CliErrorCode, isCliError } from "./cli-error.js";
+export { runDemo } from "./demo.js";
+export type { DemoOptions } from "./demo.js";
+export {
+  PlanAction,
+  planResource,
+  applyPlan,
+  destroyResource,
+  readResource,
+  readData,
+  importResource,
+  upgradeResource,
+  planAction,
+  buildConfig,
+  resourceEntry,
+  dataSourceEntry,
+} from "./operations.js";
+export type { OperationTarget, PlanOutcome, StateOutcome, ImportedObject } from "./operations.js";
+export { renderPlanDiff, renderState, inline } from "./plan-diff.js";
+export type { RenderPlanOptions } from "./plan-diff.js";
+export { renderSchemaSummary, renderSchemaEntry } from "./schema-view.js";
+export type { ProviderOrigin } from "./schema-view.js";
+export { openProviderSession, nativeProviders, nativeRef, pluginDirsFrom, LogLevels } from "./provider-session.js";
+export type { ProviderSession, ProviderSessionOptions, LogLevel } from "./provider-session.js";
+export { reportError } from "./report-error.js";
+export type { ErrorReport } from "./report-error.js";
+export { Spinner } from "./spinner.js";
+export type { SpinnerStream } from "./spinner.js";
+export { valueToJson, valueFromJson, unknownMask, nullifyUnknowns, diagToJson } from "./value-json.js";
+export { parseJsonText, jsonNodeToPlain, stringifyJson, indentJson, RawJson } from "./json-text.js";
+export type { JsonNode } from "./json-text.js";

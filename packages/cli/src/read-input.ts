@@ -1,0 +1,66 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { CliError, CliErrorCode } from "./cli-error.js";
+import { parseJsonText, type JsonNode } from "./json-text.js";
+
+/**
+ * The text of a command-line input that is JSON inline, `@FILE`, a path to an existing
+ * file, or `-` for standard input. Inline JSON is recognised by its first character
+ * (`{`, `[`, `"`), or when it is a number, `true`, `false` or `null`.
+ *
+ * @param what Names the option in errors (`--config`).
+ * @throws {@link CliError} `bad_input` when the file cannot be read or the text is neither JSON nor a file.
+ */
+export function readInputText(what: string, arg: string): string {
+  const t = arg.trim();
+  if (t === "-") return readFile(what, 0);
+  if (t.startsWith("@")) return readFile(what, t.slice(1));
+  if (/^[{["]/.test(t) || /^(?:-?\d[\d.eE+-]*|true|false|null)$/.test(t)) return arg;
+  if (existsSync(t) && statSync(t).isFile()) return readFile(what, t);
+  throw new CliError(CliErrorCode.BadInput, `${what}: ${JSON.stringify(shorten(arg))} is neither JSON nor an existing file`, {
+    hint: `give ${what} inline JSON ('{"key": "value"}'), @FILE, a file path, or - for standard input`,
+  });
+}
+
+/** {@link readInputText}, then parse it as JSON. @throws {@link CliError} `bad_input`. */
+export function readJsonInput(what: string, arg: string): JsonNode {
+  return parseJsonText(readInputText(what, arg), what);
+}
+
+/** Like {@link readJsonInput} but the value must be a JSON object. @throws {@link CliError} `bad_input`. */
+export function readJsonObjectInput(what: string, arg: string): JsonNode & { kind: "object" } {
+  const node = readJsonInput(what, arg);
+  if (node.kind !== "object") throw new CliError(CliErrorCode.BadInput, `${what}: expected a JSON object, got ${describeNode(node)}`);
+  return node;
+}
+
+/** Decodes standard base64 (as `private` is written); empty text is empty bytes. @throws {@link CliError} `bad_input`. */
+export function decodeBase64(what: string, text: string): Uint8Array {
+  const t = text.trim();
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(t) || t.length % 4 === 1) {
+    throw new CliError(CliErrorCode.BadInput, `${what}: not base64: ${JSON.stringify(shorten(t))}`, { hint: "private state is standard base64, as magma prints it" });
+  }
+  return new Uint8Array(Buffer.from(t, "base64"));
+}
+
+/** Standard base64 of bytes. */
+export function encodeBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}
+
+/** `an array`, `a string`, … for messages. */
+export function describeNode(node: JsonNode): string {
+  return node.kind === "array" || node.kind === "object" ? `an ${node.kind}` : node.kind === "null" ? "null" : `a ${node.kind}`;
+}
+
+function readFile(what: string, file: string | 0): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message;
+    throw new CliError(CliErrorCode.BadInput, `${what}: cannot read ${file === 0 ? "standard input" : JSON.stringify(file)}: ${reason}`, { cause: e });
+  }
+}
+
+function shorten(s: string): string {
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}

@@ -1,0 +1,463 @@
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, Option } from "commander";
+import type { Value } from "@magma/cty";
+import { formatDiag, type Diag, type PlainConfig, type ProviderSchema, type SchemaEntry } from "@magma/provider-api";
+import { providerSchemaToTerraformJson } from "@magma/plugin";
+import { CliError, CliErrorCode } from "./cli-error.js";
+import { runDemo } from "./demo.js";
+import { ExitCode } from "./exit-code.js";
+import { jsonNodeToPlain, parseJsonText, stringifyJson, type JsonNode } from "./json-text.js";
+import {
+  applyPlan,
+  buildConfig,
+  dataSourceEntry,
+  destroyResource,
+  importResource,
+  planResource,
+  readData,
+  readResource,
+  resourceEntry,
+  upgradeResource,
+  PlanAction,
+  type PlanOutcome,
+  type StateOutcome,
+} from "./operations.js";
+import { renderPlanDiff, renderState } from "./plan-diff.js";
+import { LogLevels, openProviderSession, type LogLevel, type ProviderSession } from "./provider-session.js";
+import { decodeBase64, describeNode, encodeBase64, readInputText, readJsonInput, readJsonObjectInput } from "./read-input.js";
+import { reportError } from "./report-error.js";
+import { renderSchemaEntry, renderSchemaSummary } from "./schema-view.js";
+import { Spinner } from "./spinner.js";
+import { diagToJson, unknownMask, valueFromJson, valueToJson } from "./value-json.js";
+
+/** A stream the CLI writes to. */
+export interface CliStream {
+  /** True for a terminal: human output by default, and the spinner. */
+  readonly isTTY?: boolean;
+  /** Writes text. */
+  write(text: string): unknown;
+}
+
+/** Where the CLI reads and writes. */
+export interface CliIo {
+  /** Results (JSON or the human form). */
+  readonly stdout: CliStream;
+  /** Errors, warnings, progress, provider logs. */
+  readonly stderr: CliStream;
+  /** The environment (`MAGMA_PLUGIN_DIRS`, Terraform's variables, the provider's environment). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The process's own streams and environment. */
+export function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env };
+}
+
+interface CommonOptions {
+  pluginDir?: string[];
+  providerVersion?: string;
+  providerConfig?: string;
+  logLevel?: LogLevel;
+  output?: "human" | "json";
+  json?: boolean;
+  name?: string;
+}
+
+interface ResourceOptions extends CommonOptions {
+  config?: string;
+  state?: string;
+  priorState?: string;
+  private?: string;
+  from?: string;
+  plan?: string;
+  destroy?: boolean;
+  id?: string;
+  read?: boolean;
+  version?: string;
+  rawState?: string;
+}
+
+const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+
+/**
+ * Runs the `magma` command line (without the `node` and script arguments) and resolves to
+ * the exit code: 0 success, 1 error, 2 usage error, 130 interrupted. Every provider it
+ * opens is closed before it resolves, also on errors and when `signal` fires.
+ */
+export async function runCli(argv: readonly string[], io: CliIo = processIo(), signal?: AbortSignal): Promise<ExitCode> {
+  let schema: ProviderSchema | undefined;
+  const spinner = new Spinner(io.stderr);
+  const err = (line: string): void => void io.stderr.write(`${line}\n`);
+
+  const jsonMode = (o: CommonOptions): boolean => o.json === true || o.output === "json" || (o.output === undefined && io.stdout.isTTY !== true);
+  const printWarnings = (o: CommonOptions, warnings: readonly Diag[]): void => {
+    if (!jsonMode(o)) for (const w of warnings) err(formatDiag(w).replace(/\s*\n\s*/g, " "));
+  };
+  const out = (o: CommonOptions, human: () => string, json: () => unknown): void => {
+    io.stdout.write(jsonMode(o) ? `${stringifyJson(json())}\n` : human());
+  };
+
+  const withSession = async (ref: string, o: CommonOptions, configure: boolean, body: (s: ProviderSession) => Promise<void>): Promise<void> => {
+    let providerConfig: PlainConfig | undefined;
+    if (configure) providerConfig = o.providerConfig === undefined ? {} : (jsonNodeToPlain(readJsonObjectInput("--provider-config", o.providerConfig)) as PlainConfig);
+    const so: Parameters<typeof openProviderSession>[0] = {
+      ref,
+      env: io.env,
+      spinner,
+      log: err,
+      ...(o.pluginDir === undefined ? {} : { pluginDirs: o.pluginDir }),
+      ...(o.providerVersion === undefined ? {} : { providerVersion: o.providerVersion }),
+      ...(providerConfig === undefined ? {} : { providerConfig }),
+      ...(o.logLevel === undefined ? {} : { logLevel: o.logLevel }),
+      ...(signal === undefined ? {} : { signal }),
+    };
+    const session = await openProviderSession(so);
+    schema = session.schema;
+    try {
+      await body(session);
+    } finally {
+      await session.close();
+    }
+  };
+
+  const program = new Command("magma");
+  program
+    .description("Drive Terraform providers (and native TypeScript providers) one operation at a time, JSON in and out.")
+    .version(VERSION, "-V, --version", "print the magma version")
+    .enablePositionalOptions()
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      outputError: (s, write) => write(`${s.trim()}\nhint: run \`magma --help\` or \`magma <command> --help\`\n`),
+    })
+    .addHelpText(
+      "after",
+      `
+A <provider> is a source address resolved like Terraform (hashicorp/aws, found in --plugin-dir
+DIRs, then MAGMA_PLUGIN_DIRS (colon-separated), TF_PLUGIN_CACHE_DIR, the CLI config's
+plugin_cache_dir and filesystem mirrors, terraform.d/plugins, ~/.terraform.d/plugins and the
+XDG data dirs), a path to a provider binary, or a native provider's name (random).
+
+Output is human-readable on a terminal and JSON when stdout is piped; --output or --json chooses.
+Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
+    );
+
+  const common = (c: Command, configure = true): Command => {
+    c.option("--plugin-dir <dir>", "search this directory first for providers (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+      .option("--provider-version <constraint>", 'version constraint for a source address, e.g. "~> 5.0"')
+      .addOption(new Option("--log-level <level>", "show the provider's log lines at this level and above on stderr").choices(LogLevels).default("off"))
+      .addOption(new Option("-o, --output <format>", "human or json (default: human on a terminal, json when piped)").choices(["human", "json"]))
+      .option("--json", "same as --output json");
+    if (configure) c.option("--provider-config <json>", "provider configuration: inline JSON, @FILE, a file path, or - (default {})");
+    return c.exitOverride();
+  };
+  const stateOptions = (c: Command): Command =>
+    c
+      .option("--state <json>", "the prior state as JSON (the state's attributes): inline, @FILE, a file path, or -")
+      .addOption(new Option("--prior-state <json>", "alias of --state").hideHelp())
+      .option("--private <base64>", "the private state stored with it (base64)")
+      .option("--from <file>", "take state and private from an earlier command's JSON output (a file or -)");
+
+  // schema
+  common(program.command("schema").argument("<provider>").argument("[type]", "a resource type or data source"), false)
+    .summary("show a provider's schema")
+    .description(
+      "Without a type: a summary (protocol, counts of resources and data sources, capabilities). With a type: its attributes and blocks as a tree.\nThe JSON form is exactly the object `terraform providers schema -json` prints under provider_schemas.<address> (or the one type's entry).",
+    )
+    .action(async (ref: string, type: string | undefined, o: CommonOptions) => {
+      await withSession(ref, o, false, async (s) => {
+        if (type === undefined) {
+          out(o, () => renderSchemaSummary(s.schema, s.origin), () => providerSchemaToTerraformJson(s.schema));
+          return;
+        }
+        const r = s.schema.resources.get(type);
+        const d = s.schema.dataSources.get(type);
+        if (r === undefined && d === undefined) resourceEntry(s, type);
+        const all = providerSchemaToTerraformJson(s.schema);
+        out(
+          o,
+          () => [r === undefined ? "" : renderSchemaEntry("resource", type, r), d === undefined ? "" : renderSchemaEntry("data source", type, d)].filter((x) => x !== "").join("\n"),
+          () => {
+            const j: Record<string, unknown> = {};
+            if (r !== undefined) j["resource_schema"] = all.resource_schemas?.[type];
+            if (d !== undefined) j["data_source_schema"] = all.data_source_schemas?.[type];
+            return j;
+          },
+        );
+      });
+    });
+
+  // plan
+  stateOptions(common(program.command("plan").argument("<provider>").argument("<type>", "a resource type")))
+    .summary("plan a create, update, replace or destroy of one resource")
+    .description(
+      "Plans like terraform plan for one resource: create without --state, update or replace with it, destroy with --destroy.\nThe human form is Terraform's diff; the JSON form has planned_state (unknowns as null) with an after_unknown companion, requires_replace and planned_private, and feeds `magma apply --plan`.",
+    )
+    .option("--config <json>", "the resource configuration as a JSON object: inline, @FILE, a file path, or - (default {})")
+    .option("--destroy", "plan the destruction of the object in --state")
+    .option("--name <name>", "the resource name shown in the diff", "this")
+    .action(async (ref: string, type: string, o: ResourceOptions) => {
+      await withSession(ref, o, true, async (s) => {
+        const entry = resourceEntry(s, type);
+        const prior = priorInput(o, entry);
+        const config = o.destroy === true ? null : configInput(o, entry);
+        const plan = await planResource(s, type, { config, ...prior });
+        printWarnings(o, plan.change.warnings);
+        out(o, () => renderPlanDiff(plan, { name: o.name ?? "this" }), () => planJson(plan));
+      });
+    });
+
+  // apply
+  stateOptions(common(program.command("apply").argument("<provider>").argument("<type>", "a resource type")))
+    .summary("plan and apply a change to one resource")
+    .description(
+      "Plans from --config and --state (like terraform apply) and applies the plan; or applies a saved `magma plan` output with --plan.\nA replacement is destroy-then-create. The JSON form is {type, action, state, private, warnings}; its state feeds --state / --from of the next command.",
+    )
+    .option("--config <json>", "the resource configuration as a JSON object: inline, @FILE, a file path, or - (default {})")
+    .option("--plan <file>", "apply this saved `magma plan` JSON output instead of planning again")
+    .option("--name <name>", "the resource name shown in the diff", "this")
+    .action(async (ref: string, type: string, o: ResourceOptions) => {
+      await withSession(ref, o, true, async (s) => {
+        const entry = resourceEntry(s, type);
+        const plan = o.plan !== undefined ? savedPlan(o.plan, type, entry) : await planResource(s, type, { config: configInput(o, entry), ...priorInput(o, entry) });
+        const result = await applyPlan(s, plan);
+        printWarnings(o, result.warnings);
+        out(
+          o,
+          () => `${renderPlanDiff(plan, { name: o.name ?? "this" })}\nApply complete: ${type}.${o.name ?? "this"} ${pastTense(plan.action)}.\n${stateHuman(entry, result.state)}`,
+          () => ({ type, action: plan.action, ...stateJson(entry, result) }),
+        );
+      });
+    });
+
+  // destroy
+  stateOptions(common(program.command("destroy").argument("<provider>").argument("<type>", "a resource type")))
+    .summary("destroy one resource")
+    .description("Plans the destroy (when the provider asks to) and applies it. JSON: {type, action, state: null, private, warnings}.")
+    .action(async (ref: string, type: string, o: ResourceOptions) => {
+      await withSession(ref, o, true, async (s) => {
+        const entry = resourceEntry(s, type);
+        const prior = priorInput(o, entry, true);
+        const result = await destroyResource(s, type, prior.prior!, prior.priorPrivate);
+        printWarnings(o, result.warnings);
+        out(o, () => `Destroy complete: ${type} destroyed.\n`, () => ({ type, action: "delete", ...stateJson(entry, result) }));
+      });
+    });
+
+  // read
+  stateOptions(common(program.command("read").argument("<provider>").argument("<type>", "a resource type")))
+    .summary("refresh one resource from its state")
+    .description("Reads the object's current state. JSON: {type, state, private, warnings}, state null when the object no longer exists.")
+    .action(async (ref: string, type: string, o: ResourceOptions) => {
+      await withSession(ref, o, true, async (s) => {
+        const entry = resourceEntry(s, type);
+        const prior = priorInput(o, entry, true);
+        const result = await readResource(s, type, prior.prior!, prior.priorPrivate);
+        printWarnings(o, result.warnings);
+        out(o, () => (result.state.isNull() ? `${type} no longer exists.\n` : stateHuman(entry, result.state)), () => ({ type, ...stateJson(entry, result) }));
+      });
+    });
+
+  // data
+  common(program.command("data").argument("<provider>").argument("<type>", "a data source"))
+    .summary("read a data source")
+    .description("Reads a data source with --config. JSON: {type, state, warnings}.")
+    .option("--config <json>", "the data source configuration as a JSON object: inline, @FILE, a file path, or - (default {})")
+    .action(async (ref: string, type: string, o: ResourceOptions) => {
+      await withSession(ref, o, true, async (s) => {
+        const entry = dataSourceEntry(s, type);
+        const result = await readData(s, type, configInput(o, entry));
+        printWarnings(o, result.warnings);
+        out(o, () => stateHuman(entry, result.state), () => ({ type, state: valueToJson(result.state, entry.type), warnings: result.warnings.map(diagToJson) }));
+      });
+    });
+
+  // import
+  common(program.command("import").argument("<provider>").argument("<type>", "a resource type"))
+    .summary("import an existing object by id")
+    .description("Imports the object and reads it, as terraform import does. JSON: {type, id, state, private, warnings} (plus `others` when the provider returned more objects).")
+    .requiredOption("--id <id>", "the import id")
+    .option("--no-read", "skip the read after the import")
+    .action(async (ref: string, type: string, o: ResourceOptions) => {
+      await withSession(ref, o, true, async (s) => {
+        resourceEntry(s, type);
+        const { objects, warnings } = await importResource(s, type, o.id!, o.read !== false);
+        printWarnings(o, warnings);
+        const first = objects.find((x) => x.typeName === type) ?? objects[0]!;
+        const others = objects.filter((x) => x !== first);
+        const entryOf = (t: string): SchemaEntry => resourceEntry(s, t);
+        out(
+          o,
+          () => `Import successful: ${first.typeName} ${JSON.stringify(o.id)}.\n${stateHuman(entryOf(first.typeName), first.state)}`,
+          () => ({
+            type: first.typeName,
+            id: o.id,
+            ...stateJson(entryOf(first.typeName), { ...first, warnings }),
+            others: others.length === 0 ? undefined : others.map((x) => ({ type: x.typeName, ...stateJson(entryOf(x.typeName), x) })),
+          }),
+        );
+      });
+    });
+
+  // upgrade
+  common(program.command("upgrade").argument("<provider>").argument("<type>", "a resource type"))
+    .summary("upgrade a stored state to the current schema version")
+    .description("Hands a state written with an older schema version to the provider. JSON: {type, state, warnings}.")
+    .requiredOption("--version <n>", "the schema version the state was written with")
+    .requiredOption("--raw-state <json>", "the stored state's attributes as JSON: inline, @FILE, a file path, or -")
+    .action(async (ref: string, type: string, o: ResourceOptions) => {
+      const version = Number(o.version);
+      if (!/^\d+$/.test(o.version ?? "") || !Number.isSafeInteger(version)) {
+        throw new CliError(CliErrorCode.Usage, `--version: expected a non-negative integer schema version, got ${JSON.stringify(o.version)}`);
+      }
+      const raw = readInputText("--raw-state", o.rawState!);
+      const node = parseJsonText(raw, "--raw-state");
+      if (node.kind !== "object") throw new CliError(CliErrorCode.BadInput, `--raw-state: expected a JSON object, got ${describeNode(node)}`);
+      await withSession(ref, o, true, async (s) => {
+        const entry = resourceEntry(s, type);
+        const result = await upgradeResource(s, type, version, raw);
+        printWarnings(o, result.warnings);
+        out(o, () => stateHuman(entry, result.state), () => ({ type, state: valueToJson(result.state, entry.type), warnings: result.warnings.map(diagToJson) }));
+      });
+    });
+
+  // demo
+  program
+    .command("demo")
+    .summary("a narrated lifecycle on the native random provider, then on hashicorp/aws against a local fake AWS")
+    .description(
+      "Schema, configure, plan, apply, read, import, a replacing plan and destroy: first with the native random provider, then with the real hashicorp/aws provider against a local fake AWS endpoint (@magma/fake-aws), when its binary is found (--plugin-dir, MAGMA_PLUGIN_DIRS, Terraform's directories).",
+    )
+    .option("--plugin-dir <dir>", "search this directory first for hashicorp/aws (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+    .option("--no-aws", "skip the hashicorp/aws part")
+    .exitOverride()
+    .action(async (o: { pluginDir?: string[]; aws?: boolean }) => {
+      await runDemo({
+        out: (s) => void io.stdout.write(s),
+        env: io.env,
+        spinner,
+        aws: o.aws !== false,
+        ...(o.pluginDir === undefined ? {} : { pluginDirs: o.pluginDir }),
+        ...(signal === undefined ? {} : { signal }),
+      });
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return ExitCode.Ok;
+  } catch (e) {
+    spinner.stop();
+    if (e instanceof CommanderError) {
+      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help" || e.exitCode === 0) return ExitCode.Ok;
+      return ExitCode.Usage;
+    }
+    if (signal?.aborted === true) {
+      err("error: interrupted; the provider was closed");
+      return ExitCode.Interrupted;
+    }
+    const r = reportError(e, schema);
+    for (const l of r.lines) err(l);
+    if (r.hint !== undefined) err(`hint: ${r.hint}`);
+    return r.exitCode;
+  }
+}
+
+function pastTense(action: PlanAction): string {
+  switch (action) {
+    case "create":
+      return "created";
+    case "update":
+      return "updated in place";
+    case "replace":
+      return "replaced";
+    case "delete":
+      return "destroyed";
+    case "no-op":
+      return "unchanged";
+  }
+}
+
+function stateHuman(entry: SchemaEntry, state: Value): string {
+  const lines = renderState(entry.block, state);
+  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+}
+
+function stateJson(entry: SchemaEntry, r: StateOutcome): Record<string, unknown> {
+  return { state: valueToJson(r.state, entry.type), private: encodeBase64(r.private), warnings: r.warnings.map(diagToJson) };
+}
+
+function configInput(o: ResourceOptions, entry: SchemaEntry): Value {
+  const plain = o.config === undefined ? {} : (jsonNodeToPlain(readJsonObjectInput("--config", o.config)) as PlainConfig);
+  return buildConfig("--config", entry, plain);
+}
+
+function priorInput(o: ResourceOptions, entry: SchemaEntry, required = false): { prior?: Value; priorPrivate?: Uint8Array } {
+  const stateArg = o.state ?? o.priorState;
+  if (stateArg !== undefined && o.from !== undefined) throw new CliError(CliErrorCode.Usage, "give either --state or --from, not both");
+  const r: { prior?: Value; priorPrivate?: Uint8Array } = {};
+  if (o.from !== undefined) {
+    const doc = readJsonObjectInput("--from", o.from);
+    const st = doc.members.get("state");
+    if (st === undefined) throw new CliError(CliErrorCode.BadInput, "--from: the JSON has no \"state\" member (give the output of apply, read, import or upgrade)");
+    r.prior = valueFromJson("--from: state", st.raw, entry.type);
+    const p = doc.members.get("private");
+    if (p !== undefined && p.kind === "string") r.priorPrivate = decodeBase64("--from: private", p.value);
+  } else if (stateArg !== undefined) {
+    const node = readJsonInput("--state", stateArg);
+    if (node.kind !== "object" && node.kind !== "null") throw new CliError(CliErrorCode.BadInput, `--state: expected a JSON object, got ${describeNode(node)}`);
+    r.prior = valueFromJson("--state", node.raw, entry.type);
+  }
+  if (o.private !== undefined) r.priorPrivate = decodeBase64("--private", o.private);
+  if (required && (r.prior === undefined || r.prior.isNull())) {
+    throw new CliError(CliErrorCode.Usage, "this command needs the object's state: give --state JSON or --from an earlier command's output");
+  }
+  return r;
+}
+
+function planJson(plan: PlanOutcome): Record<string, unknown> {
+  const t = plan.entry.type;
+  return {
+    type: plan.typeName,
+    action: plan.action,
+    prior_state: valueToJson(plan.prior, t),
+    prior_private: encodeBase64(plan.priorPrivate),
+    config: valueToJson(plan.config, t),
+    planned_state: valueToJson(plan.change.plannedState, t),
+    after_unknown: unknownMask(plan.change.plannedState),
+    requires_replace: plan.change.requiresReplace.map((p) => p.toString()),
+    replacing: plan.replacing.map((p) => p.toString()),
+    planned_private: encodeBase64(plan.change.plannedPrivate),
+    warnings: plan.change.warnings.map(diagToJson),
+  };
+}
+
+function savedPlan(file: string, type: string, entry: SchemaEntry): PlanOutcome {
+  const doc = readJsonObjectInput("--plan", file);
+  const member = (k: string): JsonNode => {
+    const v = doc.members.get(k);
+    if (v === undefined) throw new CliError(CliErrorCode.BadInput, `--plan: missing ${JSON.stringify(k)} (give the JSON output of \`magma plan\`)`);
+    return v;
+  };
+  const str = (k: string): string => {
+    const v = member(k);
+    if (v.kind !== "string") throw new CliError(CliErrorCode.BadInput, `--plan: ${JSON.stringify(k)} must be a string`);
+    return v.value;
+  };
+  if (str("type") !== type) throw new CliError(CliErrorCode.BadInput, `--plan: the plan is for ${str("type")}, not ${type}`);
+  const action = str("action");
+  if (!Object.values(PlanAction).includes(action as PlanAction)) throw new CliError(CliErrorCode.BadInput, `--plan: unknown action ${JSON.stringify(action)}`);
+  const t = entry.type;
+  const plannedState = valueFromJson("--plan: planned_state", member("planned_state").raw, t, member("after_unknown"));
+  return {
+    typeName: type,
+    entry,
+    action: action as PlanAction,
+    prior: valueFromJson("--plan: prior_state", member("prior_state").raw, t),
+    priorPrivate: decodeBase64("--plan: prior_private", str("prior_private")),
+    config: valueFromJson("--plan: config", member("config").raw, t),
+    change: { plannedState, requiresReplace: [], plannedPrivate: decodeBase64("--plan: planned_private", str("planned_private")), legacyTypeSystem: false, warnings: [] },
+    replacing: [],
+  };
+}
