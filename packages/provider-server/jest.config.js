@@ -1,3 +1,4 @@
 import preset from "../../jest.preset.js";
 
-export default { ...preset };
+// The integration tests run real terraform (several runs per test): generous per-test time.
+export default { ...preset, testTimeout: 300000 };

@@ -3,7 +3,7 @@
  * always killed, and terraform runs with a private CLI configuration.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -102,6 +102,9 @@ export function terraformEnv(dir: string, extra: Record<string, string> = {}): R
     CHECKPOINT_DISABLE: "1",
     TF_INPUT: "0",
     TMPDIR: dir,
+    // Provider logs (and what go-plugin reads from the provider's stderr) for failure reports.
+    TF_LOG_PROVIDER: "debug",
+    TF_LOG_PATH: join(dir, "terraform.log"),
     ...extra,
   };
 }
@@ -129,6 +132,9 @@ export async function terraform(args: readonly string[], cwd: string, env: Recor
 }
 
 /** Fails with terraform's output when the run did not exit with `expected`. */
-export function expectExit(run: TerraformRun, expected: number, what: string): void {
-  if (run.code !== expected) throw new Error(`${what}: terraform exited ${run.code}, expected ${expected}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`);
+export function expectExit(run: TerraformRun, expected: number, what: string, env?: Record<string, string | undefined>): void {
+  if (run.code === expected) return;
+  const logPath = env?.["TF_LOG_PATH"];
+  const log = logPath !== undefined && existsSync(logPath) ? readFileSync(logPath, "utf8").slice(-6000) : "";
+  throw new Error(`${what}: terraform exited ${run.code}, expected ${expected}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}\n--- log tail\n${log}`);
 }
