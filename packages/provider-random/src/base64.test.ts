@@ -1,4 +1,10 @@
-import { base64RawUrl, base64RawUrlDecode, base64Std, bigEndianDecimal, hexEncode } from "./base64.js";
+import {
+  base64RawUrl,
+  base64RawUrlDecode,
+  base64Std,
+  bigEndianDecimal,
+  hexEncode,
+} from "./base64.js";
 import { utf8Bytes } from "./utf8.js";
 
 const bytes = (...b: number[]): Uint8Array => Uint8Array.from(b);
@@ -27,6 +33,8 @@ describe("encodings of random_id", () => {
   });
 
   test("utf8Bytes", () => {
-    expect(Array.from(utf8Bytes("aé✓😀"))).toEqual([0x61, 0xc3, 0xa9, 0xe2, 0x9c, 0x93, 0xf0, 0x9f, 0x98, 0x80]);
+    expect(Array.from(utf8Bytes("aé✓😀"))).toEqual([
+      0x61, 0xc3, 0xa9, 0xe2, 0x9c, 0x93, 0xf0, 0x9f, 0x98, 0x80,
+    ]);
   });
 });

@@ -11,7 +11,11 @@ export function base64Encode(bytes: Uint8Array, alphabet: string, pad: boolean):
   let i = 0;
   for (; i + 3 <= bytes.length; i += 3) {
     const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-    out += alphabet[(n >> 18) & 63]! + alphabet[(n >> 12) & 63]! + alphabet[(n >> 6) & 63]! + alphabet[n & 63]!;
+    out +=
+      alphabet[(n >> 18) & 63]! +
+      alphabet[(n >> 12) & 63]! +
+      alphabet[(n >> 6) & 63]! +
+      alphabet[n & 63]!;
   }
   const rest = bytes.length - i;
   if (rest === 1) {
@@ -19,7 +23,11 @@ export function base64Encode(bytes: Uint8Array, alphabet: string, pad: boolean):
     out += alphabet[(n >> 18) & 63]! + alphabet[(n >> 12) & 63]! + (pad ? "==" : "");
   } else if (rest === 2) {
     const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
-    out += alphabet[(n >> 18) & 63]! + alphabet[(n >> 12) & 63]! + alphabet[(n >> 6) & 63]! + (pad ? "=" : "");
+    out +=
+      alphabet[(n >> 18) & 63]! +
+      alphabet[(n >> 12) & 63]! +
+      alphabet[(n >> 6) & 63]! +
+      (pad ? "=" : "");
   }
   return out;
 }
@@ -33,7 +41,10 @@ export function base64Encode(bytes: Uint8Array, alphabet: string, pad: boolean):
  * @internal
  */
 export function base64DecodeUnpadded(text: string, alphabet: string): Uint8Array {
-  if (text.length % 4 === 1) throw new RangeError(`illegal base64 data: a length of ${text.length} characters is not possible`);
+  if (text.length % 4 === 1)
+    throw new RangeError(
+      `illegal base64 data: a length of ${text.length} characters is not possible`,
+    );
   const out: number[] = [];
   let acc = 0;
   let bits = 0;

@@ -6,7 +6,12 @@ describe("blowfishPiWords", () => {
     const w = blowfishPiWords();
     expect(w.length).toBe(1042);
     // P1..P4, the first word of S1 and the last word of S4 (Schneier, 1993).
-    expect([w[0], w[1], w[2], w[3]].map((x) => x!.toString(16))).toEqual(["243f6a88", "85a308d3", "13198a2e", "3707344"]);
+    expect([w[0], w[1], w[2], w[3]].map((x) => x!.toString(16))).toEqual([
+      "243f6a88",
+      "85a308d3",
+      "13198a2e",
+      "3707344",
+    ]);
     expect(w[18]!.toString(16)).toBe("d1310ba6");
     expect(w[1041]!.toString(16)).toBe("3ac372e6");
   });
@@ -31,7 +36,9 @@ describe("bcryptCompare", () => {
   });
 
   test("a different password does not match", () => {
-    expect(bcryptCompare("$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW", "U*V")).toBe(false);
+    expect(
+      bcryptCompare("$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW", "U*V"),
+    ).toBe(false);
   });
 
   test.each([
@@ -49,8 +56,13 @@ describe("bcryptCompare", () => {
 describe("bcryptHash", () => {
   test("with a given salt reproduces libxcrypt", () => {
     // The salt "CCCCCCCCCCCCCCCCCCCCC." decodes to these 16 bytes.
-    const salt = Uint8Array.from([0x10, 0x41, 0x04, 0x10, 0x41, 0x04, 0x10, 0x41, 0x04, 0x10, 0x41, 0x04, 0x10, 0x41, 0x04, 0x10]);
-    expect(bcryptHash("U*U", 5, salt)).toBe("$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW");
+    const salt = Uint8Array.from([
+      0x10, 0x41, 0x04, 0x10, 0x41, 0x04, 0x10, 0x41, 0x04, 0x10, 0x41, 0x04, 0x10, 0x41, 0x04,
+      0x10,
+    ]);
+    expect(bcryptHash("U*U", 5, salt)).toBe(
+      "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW",
+    );
   });
 
   test("defaults to cost 10 and a random salt, in Go's $2a$ format", () => {

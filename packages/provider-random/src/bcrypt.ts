@@ -33,8 +33,14 @@ function encipher(st: BlowfishState, lr: Uint32Array): void {
   let r = lr[1]!;
   l ^= p[0]!;
   for (let i = 1; i <= 16; i += 2) {
-    r ^= (((s[l >>> 24]! + s[256 | ((l >>> 16) & 0xff)]!) ^ s[512 | ((l >>> 8) & 0xff)]!) + s[768 | (l & 0xff)]!) ^ p[i]!;
-    l ^= (((s[r >>> 24]! + s[256 | ((r >>> 16) & 0xff)]!) ^ s[512 | ((r >>> 8) & 0xff)]!) + s[768 | (r & 0xff)]!) ^ p[i + 1]!;
+    r ^=
+      (((s[l >>> 24]! + s[256 | ((l >>> 16) & 0xff)]!) ^ s[512 | ((l >>> 8) & 0xff)]!) +
+        s[768 | (l & 0xff)]!) ^
+      p[i]!;
+    l ^=
+      (((s[r >>> 24]! + s[256 | ((r >>> 16) & 0xff)]!) ^ s[512 | ((r >>> 8) & 0xff)]!) +
+        s[768 | (r & 0xff)]!) ^
+      p[i + 1]!;
   }
   lr[0] = (r ^ p[17]!) >>> 0;
   lr[1] = l >>> 0;
@@ -115,7 +121,12 @@ function rawHash(password: Uint8Array, salt: Uint8Array, cost: number): Uint8Arr
   }
   const ctext = new Uint32Array(6);
   for (let i = 0; i < 6; i++) {
-    ctext[i] = ((MAGIC.charCodeAt(4 * i) << 24) | (MAGIC.charCodeAt(4 * i + 1) << 16) | (MAGIC.charCodeAt(4 * i + 2) << 8) | MAGIC.charCodeAt(4 * i + 3)) >>> 0;
+    ctext[i] =
+      ((MAGIC.charCodeAt(4 * i) << 24) |
+        (MAGIC.charCodeAt(4 * i + 1) << 16) |
+        (MAGIC.charCodeAt(4 * i + 2) << 8) |
+        MAGIC.charCodeAt(4 * i + 3)) >>>
+      0;
   }
   const lr = new Uint32Array(2);
   for (let j = 0; j < 3; j++) {
@@ -150,8 +161,13 @@ function format(minor: string, cost: number, salt: Uint8Array, hash: Uint8Array)
  * @throws RangeError for a cost outside 4–31 or a salt that is not 16 bytes.
  * @internal
  */
-export function bcryptHash(password: string, cost: number = BCRYPT_DEFAULT_COST, salt?: Uint8Array): string {
-  if (!Number.isInteger(cost) || cost < 4 || cost > 31) throw new RangeError(`bcrypt cost must be an integer in 4..31, got ${cost}`);
+export function bcryptHash(
+  password: string,
+  cost: number = BCRYPT_DEFAULT_COST,
+  salt?: Uint8Array,
+): string {
+  if (!Number.isInteger(cost) || cost < 4 || cost > 31)
+    throw new RangeError(`bcrypt cost must be an integer in 4..31, got ${cost}`);
   const s = salt ?? secureRandomBytes(16);
   if (s.length !== 16) throw new RangeError(`bcrypt salt must be 16 bytes, got ${s.length}`);
   return format("a", cost, s, rawHash(utf8Bytes(password), s, cost));
@@ -166,14 +182,20 @@ export function bcryptHash(password: string, cost: number = BCRYPT_DEFAULT_COST,
  * @internal
  */
 export function bcryptCompare(hash: string, password: string): boolean {
-  if (hash.length < 59) throw new BcryptFormatError("crypto/bcrypt: hashedSecret too short to be a bcrypted password");
+  if (hash.length < 59)
+    throw new BcryptFormatError("crypto/bcrypt: hashedSecret too short to be a bcrypted password");
   const m = /^\$2([abxy]?)\$(\d\d)\$([./A-Za-z0-9]{22})([./A-Za-z0-9]{31})$/.exec(hash);
-  if (m === null) throw new BcryptFormatError("crypto/bcrypt: not a bcrypt hash of the form $2a$NN$<53 characters>");
+  if (m === null)
+    throw new BcryptFormatError(
+      "crypto/bcrypt: not a bcrypt hash of the form $2a$NN$<53 characters>",
+    );
   const cost = Number(m[2]);
-  if (cost < 4 || cost > 31) throw new BcryptFormatError(`crypto/bcrypt: cost ${cost} is outside the allowed range (4..31)`);
+  if (cost < 4 || cost > 31)
+    throw new BcryptFormatError(`crypto/bcrypt: cost ${cost} is outside the allowed range (4..31)`);
   const salt = bcryptBase64Decode(m[3]!).subarray(0, 16);
   const again = format(m[1]!, cost, salt, rawHash(utf8Bytes(password), salt, cost));
   let diff = again.length ^ hash.length;
-  for (let i = 0; i < Math.min(again.length, hash.length); i++) diff |= again.charCodeAt(i) ^ hash.charCodeAt(i);
+  for (let i = 0; i < Math.min(again.length, hash.length); i++)
+    diff |= again.charCodeAt(i) ^ hash.charCodeAt(i);
   return diff === 0;
 }

@@ -1,11 +1,17 @@
 import fc from "fast-check";
-import { CharClass, EmptyCharacterSetError, generateRandomString, type StringParams } from "./generate-string.js";
+import {
+  CharClass,
+  EmptyCharacterSetError,
+  generateRandomString,
+  type StringParams,
+} from "./generate-string.js";
 import { createSecureRandom } from "./secure-random.js";
 import { createSeededRandom } from "./seeded-random.js";
 
 const RUNS = Number(process.env["MAGMA_FUZZ_RUNS"] ?? 300);
 
-const count = (s: string, set: string): number => Array.from(s).filter((c) => set.includes(c)).length;
+const count = (s: string, set: string): number =>
+  Array.from(s).filter((c) => set.includes(c)).length;
 
 /** Parameters that can be satisfied: some class enabled (or nothing beyond the minimums asked). */
 const params: fc.Arbitrary<StringParams> = fc
@@ -19,7 +25,10 @@ const params: fc.Arbitrary<StringParams> = fc
     minNumeric: fc.nat(6),
     minSpecial: fc.nat(6),
     extra: fc.nat(40),
-    overrideSpecial: fc.oneof(fc.constant(""), fc.string({ unit: fc.constantFrom(..."~^|;.,/é✓"), minLength: 1, maxLength: 6 })),
+    overrideSpecial: fc.oneof(
+      fc.constant(""),
+      fc.string({ unit: fc.constantFrom(..."~^|;.,/é✓"), minLength: 1, maxLength: 6 }),
+    ),
   })
   .map(({ extra, ...p }) => {
     const anyClass = p.upper || p.lower || p.numeric || p.special;
@@ -42,13 +51,23 @@ describe("generateRandomString", () => {
         expect(count(s, CharClass.Numeric)).toBeGreaterThanOrEqual(p.minNumeric);
         expect(count(s, special)).toBeGreaterThanOrEqual(p.minSpecial);
         // Beyond the minimums, only enabled classes appear.
-        const allowed = (p.upper ? CharClass.Upper : "") + (p.lower ? CharClass.Lower : "") + (p.numeric ? CharClass.Numeric : "") + (p.special ? special : "");
+        const allowed =
+          (p.upper ? CharClass.Upper : "") +
+          (p.lower ? CharClass.Lower : "") +
+          (p.numeric ? CharClass.Numeric : "") +
+          (p.special ? special : "");
         const outside = chars.filter((c) => !allowed.includes(c)).length;
         const forcedOutside =
-          (p.upper ? 0 : p.minUpper) + (p.lower ? 0 : p.minLower) + (p.numeric ? 0 : p.minNumeric) + (p.special ? 0 : p.minSpecial);
+          (p.upper ? 0 : p.minUpper) +
+          (p.lower ? 0 : p.minLower) +
+          (p.numeric ? 0 : p.minNumeric) +
+          (p.special ? 0 : p.minSpecial);
         expect(outside).toBeLessThanOrEqual(forcedOutside);
         // Every character is one of the four classes (override_special replaces the special set).
-        for (const c of chars) expect((CharClass.Upper + CharClass.Lower + CharClass.Numeric + special).includes(c)).toBe(true);
+        for (const c of chars)
+          expect(
+            (CharClass.Upper + CharClass.Lower + CharClass.Numeric + special).includes(c),
+          ).toBe(true);
       }),
       { numRuns: RUNS },
     );
@@ -56,7 +75,18 @@ describe("generateRandomString", () => {
 
   test("a class that is off only appears through its minimum", () => {
     const s = generateRandomString(
-      { length: 200, upper: false, lower: true, numeric: false, special: false, minUpper: 0, minLower: 0, minNumeric: 3, minSpecial: 0, overrideSpecial: "" },
+      {
+        length: 200,
+        upper: false,
+        lower: true,
+        numeric: false,
+        special: false,
+        minUpper: 0,
+        minLower: 0,
+        minNumeric: 3,
+        minSpecial: 0,
+        overrideSpecial: "",
+      },
       createSecureRandom(),
     );
     expect(count(s, CharClass.Upper)).toBe(0);
@@ -66,26 +96,72 @@ describe("generateRandomString", () => {
 
   test("draws every character of a set over many draws, and is not constant", () => {
     const s = generateRandomString(
-      { length: 2000, upper: false, lower: false, numeric: true, special: false, minUpper: 0, minLower: 0, minNumeric: 0, minSpecial: 0, overrideSpecial: "" },
+      {
+        length: 2000,
+        upper: false,
+        lower: false,
+        numeric: true,
+        special: false,
+        minUpper: 0,
+        minLower: 0,
+        minNumeric: 0,
+        minSpecial: 0,
+        overrideSpecial: "",
+      },
       createSecureRandom(),
     );
     for (const d of CharClass.Numeric) expect(s.includes(d)).toBe(true);
   });
 
   test("is deterministic for a deterministic source", () => {
-    const p: StringParams = { length: 16, upper: true, lower: true, numeric: true, special: true, minUpper: 1, minLower: 1, minNumeric: 1, minSpecial: 1, overrideSpecial: "" };
-    expect(generateRandomString(p, createSeededRandom("x"))).toBe(generateRandomString(p, createSeededRandom("x")));
+    const p: StringParams = {
+      length: 16,
+      upper: true,
+      lower: true,
+      numeric: true,
+      special: true,
+      minUpper: 1,
+      minLower: 1,
+      minNumeric: 1,
+      minSpecial: 1,
+      overrideSpecial: "",
+    };
+    expect(generateRandomString(p, createSeededRandom("x"))).toBe(
+      generateRandomString(p, createSeededRandom("x")),
+    );
   });
 
   test("all classes off with characters still to draw is an error", () => {
-    const p: StringParams = { length: 4, upper: false, lower: false, numeric: false, special: false, minUpper: 1, minLower: 0, minNumeric: 0, minSpecial: 0, overrideSpecial: "" };
+    const p: StringParams = {
+      length: 4,
+      upper: false,
+      lower: false,
+      numeric: false,
+      special: false,
+      minUpper: 1,
+      minLower: 0,
+      minNumeric: 0,
+      minSpecial: 0,
+      overrideSpecial: "",
+    };
     expect(() => generateRandomString(p, createSecureRandom())).toThrow(EmptyCharacterSetError);
     // …but not when the minimums fill the length.
     expect(generateRandomString({ ...p, length: 1 }, createSecureRandom())).toMatch(/^[A-Z]$/);
   });
 
   test("minimums above the length are a RangeError", () => {
-    const p: StringParams = { length: 2, upper: true, lower: true, numeric: true, special: true, minUpper: 2, minLower: 1, minNumeric: 0, minSpecial: 0, overrideSpecial: "" };
+    const p: StringParams = {
+      length: 2,
+      upper: true,
+      lower: true,
+      numeric: true,
+      special: true,
+      minUpper: 2,
+      minLower: 1,
+      minNumeric: 0,
+      minSpecial: 0,
+      overrideSpecial: "",
+    };
     expect(() => generateRandomString(p, createSecureRandom())).toThrow(RangeError);
   });
 });

@@ -42,17 +42,27 @@ export class EmptyCharacterSetError extends Error {
  */
 export function generateRandomString(p: StringParams, source: RandomSource): string {
   const counts = [p.length, p.minUpper, p.minLower, p.minNumeric, p.minSpecial];
-  if (counts.some((n) => !Number.isSafeInteger(n) || n < 0)) throw new RangeError(`lengths must be non-negative integers, got ${counts.join(", ")}`);
+  if (counts.some((n) => !Number.isSafeInteger(n) || n < 0))
+    throw new RangeError(`lengths must be non-negative integers, got ${counts.join(", ")}`);
   const rest = p.length - p.minUpper - p.minLower - p.minNumeric - p.minSpecial;
-  if (rest < 0) throw new RangeError(`length ${p.length} is below the sum of the minimums (${p.length - rest})`);
+  if (rest < 0)
+    throw new RangeError(
+      `length ${p.length} is below the sum of the minimums (${p.length - rest})`,
+    );
   const special = Array.from(p.overrideSpecial === "" ? CharClass.Special : p.overrideSpecial);
   const upper = Array.from(CharClass.Upper);
   const lower = Array.from(CharClass.Lower);
   const numeric = Array.from(CharClass.Numeric);
-  const all = [...(p.upper ? upper : []), ...(p.lower ? lower : []), ...(p.numeric ? numeric : []), ...(p.special ? special : [])];
+  const all = [
+    ...(p.upper ? upper : []),
+    ...(p.lower ? lower : []),
+    ...(p.numeric ? numeric : []),
+    ...(p.special ? special : []),
+  ];
   const out: string[] = [];
   const draw = (set: readonly string[], n: number, what: string): void => {
-    if (n > 0 && set.length === 0) throw new EmptyCharacterSetError(`cannot draw ${n} characters from an empty set of ${what}`);
+    if (n > 0 && set.length === 0)
+      throw new EmptyCharacterSetError(`cannot draw ${n} characters from an empty set of ${what}`);
     for (let i = 0; i < n; i++) out.push(set[uniformIndex(source, set.length)]!);
   };
   draw(numeric, p.minNumeric, "numeric characters");

@@ -13,4 +13,8 @@
  * @packageDocumentation
  */
 
-export { createRandomProvider, RandomResourceType, randomSchemaVersion } from "./random-provider.js";
+export {
+  createRandomProvider,
+  RandomResourceType,
+  randomSchemaVersion,
+} from "./random-provider.js";

@@ -1,5 +1,13 @@
 import { nullVal } from "@magma/cty";
-import { configuredProvider, create, diagsAt, named, plainOf, plan, rejectedDiags } from "../test/provider-harness.js";
+import {
+  configuredProvider,
+  create,
+  diagsAt,
+  named,
+  plainOf,
+  plan,
+  rejectedDiags,
+} from "../test/provider-harness.js";
 import { base64RawUrlDecode } from "./base64.js";
 
 async function setup() {
@@ -15,11 +23,17 @@ describe("random_id", () => {
     const bytes = base64RawUrlDecode(id);
     expect(bytes.length).toBe(n);
     expect(state.getAttr("b64_url").asString()).toBe(id);
-    expect(state.getAttr("hex").asString()).toBe(Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(""));
+    expect(state.getAttr("hex").asString()).toBe(
+      Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(""),
+    );
     expect(state.getAttr("hex").asString()).toHaveLength(2 * n);
-    expect(state.getAttr("dec").asString()).toBe(BigInt("0x" + state.getAttr("hex").asString()).toString());
+    expect(state.getAttr("dec").asString()).toBe(
+      BigInt("0x" + state.getAttr("hex").asString()).toString(),
+    );
     const std = state.getAttr("b64_std").asString();
-    expect(std).toBe(id.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (id.length % 4)) % 4));
+    expect(std).toBe(
+      id.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (id.length % 4)) % 4),
+    );
   });
 
   test("the prefix goes before every encoding but id", async () => {
@@ -27,7 +41,8 @@ describe("random_id", () => {
     const { state } = await create(provider, e, { byte_length: 8, prefix: "srv-" });
     const id = state.getAttr("id").asString();
     expect(id.startsWith("srv-")).toBe(false);
-    for (const a of ["b64_url", "b64_std", "hex", "dec"]) expect(state.getAttr(a).asString().startsWith("srv-")).toBe(true);
+    for (const a of ["b64_url", "b64_std", "hex", "dec"])
+      expect(state.getAttr(a).asString().startsWith("srv-")).toBe(true);
     expect(state.getAttr("b64_url").asString()).toBe("srv-" + id);
   });
 
@@ -85,16 +100,25 @@ describe("random_id", () => {
     expect(s.getAttr("byte_length").asNumber().toString()).toBe("3");
   });
 
-  test.each(["p-9hUg==", "not base64!", "abcde", "prefix,"])("import of %j is an error", async (id) => {
-    const { provider } = await setup();
-    const diags = await rejectedDiags(provider.importResourceState("random_id", id));
-    expect(diags[0]!.summary).toBe("Import Random ID Error");
-  });
+  test.each(["p-9hUg==", "not base64!", "abcde", "prefix,"])(
+    "import of %j is an error",
+    async (id) => {
+      const { provider } = await setup();
+      const diags = await rejectedDiags(provider.importResourceState("random_id", id));
+      expect(diags[0]!.summary).toBe("Import Random ID Error");
+    },
+  );
 
   test("upgrade of a version 0 state returns it; no other version exists", async () => {
     const { provider, e } = await setup();
     const { state } = await create(provider, e, { byte_length: 4, prefix: "p" });
-    expect((await provider.upgradeResourceState("random_id", 0, JSON.stringify(plainOf(state)))).upgradedState.rawEquals(state)).toBe(true);
-    await expect(provider.upgradeResourceState("random_id", 1, "{}")).rejects.toMatchObject({ code: "schema" });
+    expect(
+      (
+        await provider.upgradeResourceState("random_id", 0, JSON.stringify(plainOf(state)))
+      ).upgradedState.rawEquals(state),
+    ).toBe(true);
+    await expect(provider.upgradeResourceState("random_id", 1, "{}")).rejects.toMatchObject({
+      code: "schema",
+    });
   });
 });

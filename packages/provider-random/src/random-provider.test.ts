@@ -1,4 +1,13 @@
-import { Path, mapVal, nullVal, stringVal, unknownVal, mapType, stringType, type Value } from "@magma/cty";
+import {
+  Path,
+  mapVal,
+  nullVal,
+  stringVal,
+  unknownVal,
+  mapType,
+  stringType,
+  type Value,
+} from "@magma/cty";
 import { configValue, isProviderError, proposedNewState } from "@magma/provider-api";
 import { configuredProvider, create, named, plan } from "../test/provider-harness.js";
 import { RandomResourceType, createRandomProvider, randomSchemaVersion } from "./index.js";
@@ -30,7 +39,14 @@ describe("schema", () => {
     const schema = await createRandomProvider().getSchema(); // allowed before configure
     expect([...schema.resources.keys()].sort()).toEqual([...TYPES].sort());
     for (const t of TYPES) expect(schema.resources.get(t)!.version).toBe(randomSchemaVersion[t]);
-    expect(randomSchemaVersion).toEqual({ random_id: 0, random_integer: 0, random_password: 3, random_shuffle: 0, random_string: 2, random_uuid: 0 });
+    expect(randomSchemaVersion).toEqual({
+      random_id: 0,
+      random_integer: 0,
+      random_password: 3,
+      random_shuffle: 0,
+      random_string: 2,
+      random_uuid: 0,
+    });
     expect(schema.dataSources.size).toBe(0);
     expect(schema.provider.block.attributes).toEqual({});
   });
@@ -48,11 +64,35 @@ describe("schema", () => {
     const st = attrs("random_string");
     expect(st["result"]!.sensitive).toBe(false);
     expect(st["bcrypt_hash"]).toBeUndefined();
-    expect(Object.keys(attrs("random_id")).sort()).toEqual(["b64_std", "b64_url", "byte_length", "dec", "hex", "id", "keepers", "prefix"]);
-    expect(Object.keys(attrs("random_integer")).sort()).toEqual(["id", "keepers", "max", "min", "result", "seed"]);
-    expect(Object.keys(attrs("random_shuffle")).sort()).toEqual(["id", "input", "keepers", "result", "result_count", "seed"]);
+    expect(Object.keys(attrs("random_id")).sort()).toEqual([
+      "b64_std",
+      "b64_url",
+      "byte_length",
+      "dec",
+      "hex",
+      "id",
+      "keepers",
+      "prefix",
+    ]);
+    expect(Object.keys(attrs("random_integer")).sort()).toEqual([
+      "id",
+      "keepers",
+      "max",
+      "min",
+      "result",
+      "seed",
+    ]);
+    expect(Object.keys(attrs("random_shuffle")).sort()).toEqual([
+      "id",
+      "input",
+      "keepers",
+      "result",
+      "result_count",
+      "seed",
+    ]);
     expect(Object.keys(attrs("random_uuid")).sort()).toEqual(["id", "keepers", "result"]);
-    for (const t of TYPES) expect(attrs(t)["keepers"]).toMatchObject({ type: mapType(stringType), optional: true });
+    for (const t of TYPES)
+      expect(attrs(t)["keepers"]).toMatchObject({ type: mapType(stringType), optional: true });
   });
 });
 
@@ -71,22 +111,33 @@ describe("the contract", () => {
       ["upgradeResourceState", () => provider.upgradeResourceState("random_uuid", 0, "{}")],
     ];
     for (const [op, call] of calls) {
-      await expect(call()).rejects.toMatchObject({ code: "not_configured", message: expect.stringContaining(op) });
+      await expect(call()).rejects.toMatchObject({
+        code: "not_configured",
+        message: expect.stringContaining(op),
+      });
     }
   });
 
   test("unknown type names reject with unknown_type", async () => {
     const { provider, entry } = await configuredProvider();
     const v = nullVal(entry("random_uuid").type);
-    await expect(provider.planResourceChange("random_pet", v, v, v)).rejects.toMatchObject({ code: "unknown_type" });
-    await expect(provider.importResourceState("random_bytes", "x")).rejects.toMatchObject({ code: "unknown_type" });
-    await expect(provider.readDataSource("random_id", v)).rejects.toMatchObject({ code: "unknown_type" });
+    await expect(provider.planResourceChange("random_pet", v, v, v)).rejects.toMatchObject({
+      code: "unknown_type",
+    });
+    await expect(provider.importResourceState("random_bytes", "x")).rejects.toMatchObject({
+      code: "unknown_type",
+    });
+    await expect(provider.readDataSource("random_id", v)).rejects.toMatchObject({
+      code: "unknown_type",
+    });
   });
 
   test("a value of the wrong type rejects with schema", async () => {
     const { provider, entry } = await configuredProvider();
     const wrong = nullVal(entry("random_id").type);
-    await expect(provider.planResourceChange("random_uuid", wrong, wrong, wrong)).rejects.toMatchObject({ code: "schema" });
+    await expect(
+      provider.planResourceChange("random_uuid", wrong, wrong, wrong),
+    ).rejects.toMatchObject({ code: "schema" });
   });
 });
 
@@ -127,10 +178,17 @@ describe.each(TYPES)("%s through the full contract", (t) => {
     const changed = await plan(provider, e, state, { ...MINIMAL[t], keepers: { k: "w" } });
     expect(changed.plan.requiresReplace.map(String)).toEqual(["keepers"]);
     // UseStateForUnknown keeps the prior computed values in the replace plan itself.
-    for (const a of COMPUTED[t]) expect(changed.plan.plannedState.getAttr(a).rawEquals(state.getAttr(a))).toBe(true);
+    for (const a of COMPUTED[t])
+      expect(changed.plan.plannedState.getAttr(a).rawEquals(state.getAttr(a))).toBe(true);
     const removed = await plan(provider, e, state, { ...MINIMAL[t] });
     expect(removed.plan.requiresReplace.map(String)).toEqual(["keepers"]);
-    const nullKey = await plan(provider, e, state, { ...MINIMAL[t], keepers: new Map<string, Value>([["k", stringVal("v")], ["extra", nullVal(stringType)]]) });
+    const nullKey = await plan(provider, e, state, {
+      ...MINIMAL[t],
+      keepers: new Map<string, Value>([
+        ["k", stringVal("v")],
+        ["extra", nullVal(stringType)],
+      ]),
+    });
     expect(nullKey.plan.requiresReplace).toEqual([]);
   });
 
@@ -138,7 +196,10 @@ describe.each(TYPES)("%s through the full contract", (t) => {
     const { provider, entry } = await configuredProvider();
     const e = named(entry(t), t);
     const { state } = await create(provider, e, MINIMAL[t]);
-    const onlyNull = await plan(provider, e, state, { ...MINIMAL[t], keepers: mapVal({ a: nullVal(stringType) }) });
+    const onlyNull = await plan(provider, e, state, {
+      ...MINIMAL[t],
+      keepers: mapVal({ a: nullVal(stringType) }),
+    });
     expect(onlyNull.plan.requiresReplace).toEqual([]);
     const real = await plan(provider, e, state, { ...MINIMAL[t], keepers: { a: "1" } });
     expect(real.plan.requiresReplace.map(String)).toEqual(["keepers"]);
@@ -148,11 +209,20 @@ describe.each(TYPES)("%s through the full contract", (t) => {
     const { provider, entry } = await configuredProvider();
     const e = named(entry(t), t);
     const { state } = await create(provider, e, { ...MINIMAL[t], keepers: { k: "v" } });
-    const config = configValue(e.block, { ...MINIMAL[t], keepers: unknownVal(mapType(stringType)) });
-    const p = await provider.planResourceChange(t, state, proposedNewState(e.block, state, config), config);
+    const config = configValue(e.block, {
+      ...MINIMAL[t],
+      keepers: unknownVal(mapType(stringType)),
+    });
+    const p = await provider.planResourceChange(
+      t,
+      state,
+      proposedNewState(e.block, state, config),
+      config,
+    );
     expect(p.requiresReplace.map(String)).toEqual(["keepers"]); // the prior key is not in the (unknown) config
     expect(p.plannedState.getAttr("keepers").isKnown()).toBe(false);
-    for (const a of COMPUTED[t]) expect(p.plannedState.getAttr(a).rawEquals(state.getAttr(a))).toBe(true);
+    for (const a of COMPUTED[t])
+      expect(p.plannedState.getAttr(a).rawEquals(state.getAttr(a))).toBe(true);
   });
 });
 
@@ -161,7 +231,11 @@ test("the requiresReplace paths are attribute paths", async () => {
   const e = named(entry("random_integer"), "random_integer");
   const { state } = await create(provider, e, { min: 1, max: 10, seed: "a" });
   const { plan: p } = await plan(provider, e, state, { min: 2, max: 11, seed: "b" });
-  expect(p.requiresReplace).toEqual([Path.root.attr("max"), Path.root.attr("min"), Path.root.attr("seed")]);
+  expect(p.requiresReplace).toEqual([
+    Path.root.attr("max"),
+    Path.root.attr("min"),
+    Path.root.attr("seed"),
+  ]);
 });
 
 test("isProviderError on a diagnostics rejection carries the attribute path", async () => {

@@ -1,5 +1,10 @@
 import type { Value } from "@magma/cty";
-import { createNativeProvider, createSchemaEntry, errorDiag, type Provider } from "@magma/provider-api";
+import {
+  createNativeProvider,
+  createSchemaEntry,
+  errorDiag,
+  type Provider,
+} from "@magma/provider-api";
 import { randomIdResource } from "./random-id.js";
 import { randomIntegerResource } from "./random-integer.js";
 import { randomShuffleResource } from "./random-shuffle.js";
@@ -75,21 +80,29 @@ export function createRandomProvider(): Provider {
       dataSources: new Map(),
     }),
     configure: () => undefined,
-    planResourceChange: (typeName, prior, proposed, config) => planResource(resource(typeName), prior, proposed, config),
+    planResourceChange: (typeName, prior, proposed, config) =>
+      planResource(resource(typeName), prior, proposed, config),
     applyResourceChange(typeName, prior, planned) {
       if (planned.isNull()) return { newState: planned };
       if (!prior.isNull()) return { newState: planned }; // an in-place update stores the plan
       return resource(typeName).create(planned);
     },
     readResource: (_typeName, current: Value) => ({ newState: current }),
-    readDataSource: (typeName) => ({ diagnostics: [errorDiag(`random has no data source ${JSON.stringify(typeName)}`)] }),
+    readDataSource: (typeName) => ({
+      diagnostics: [errorDiag(`random has no data source ${JSON.stringify(typeName)}`)],
+    }),
     importResourceState(typeName, id) {
       const r = resource(typeName);
       if (r.importState === undefined) {
-        return { diagnostics: [errorDiag("Resource Import Not Implemented", `${typeName} does not support import.`)] };
+        return {
+          diagnostics: [
+            errorDiag("Resource Import Not Implemented", `${typeName} does not support import.`),
+          ],
+        };
       }
       return r.importState(id);
     },
-    upgradeResourceState: (typeName, storedVersion, rawJson) => upgradeResource(resource(typeName), storedVersion, rawJson),
+    upgradeResourceState: (typeName, storedVersion, rawJson) =>
+      upgradeResource(resource(typeName), storedVersion, rawJson),
   });
 }

@@ -31,7 +31,8 @@ export function uniformBelow(source: RandomSource, n: bigint): bigint {
 
 /** A uniformly distributed integer in `[0, n)` for a small positive `n` (at most 2^32). */
 export function uniformIndex(source: RandomSource, n: number): number {
-  if (!Number.isSafeInteger(n) || n <= 0 || n > 2 ** 32) throw new RangeError(`uniformIndex needs an integer bound in [1, 2^32], got ${n}`);
+  if (!Number.isSafeInteger(n) || n <= 0 || n > 2 ** 32)
+    throw new RangeError(`uniformIndex needs an integer bound in [1, 2^32], got ${n}`);
   if (n === 1) return 0;
   const bits = Math.ceil(Math.log2(n));
   const mask = bits >= 32 ? 0xffffffff : 2 ** bits - 1;

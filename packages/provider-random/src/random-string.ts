@@ -1,29 +1,76 @@
-import { boolType, boolVal, mapType, nullVal, numberType, objectType, objectVal, stringType, stringVal, type ObjectType, type Type, type Value } from "@magma/cty";
-import { createSchemaEntry, errorDiag, type Attribute, type Diag, type NativeApply, type NativeImport, type NativeUpgrade } from "@magma/provider-api";
+import {
+  boolType,
+  boolVal,
+  mapType,
+  nullVal,
+  numberType,
+  objectType,
+  objectVal,
+  stringType,
+  stringVal,
+  type ObjectType,
+  type Type,
+  type Value,
+} from "@magma/cty";
+import {
+  createSchemaEntry,
+  errorDiag,
+  type Attribute,
+  type Diag,
+  type NativeApply,
+  type NativeImport,
+  type NativeUpgrade,
+} from "@magma/provider-api";
 import { BCRYPT_DEFAULT_COST, BcryptFormatError, bcryptCompare, bcryptHash } from "./bcrypt.js";
 import { EmptyCharacterSetError, generateRandomString } from "./generate-string.js";
-import { attrPath, decodeOlder, int64Attr, int64Val, isSet, randomReadDiag, withAttrs, type AttrRule, type RandomResource } from "./resource-kit.js";
+import {
+  attrPath,
+  decodeOlder,
+  int64Attr,
+  int64Val,
+  isSet,
+  randomReadDiag,
+  withAttrs,
+  type AttrRule,
+  type RandomResource,
+} from "./resource-kit.js";
 import { createSecureRandom } from "./secure-random.js";
 
-const KEEPERS_DOC = "Arbitrary map of values that, when changed, will trigger recreation of the resource.";
+const KEEPERS_DOC =
+  "Arbitrary map of values that, when changed, will trigger recreation of the resource.";
 const NUMBER_DEPRECATION = "**NOTE**: This is deprecated, use `numeric` instead.";
 const MIN_NAMES = ["min_upper", "min_lower", "min_numeric", "min_special"] as const;
 const CLASS_NAMES = ["special", "upper", "lower", "numeric"] as const;
 
 function attributes(sensitive: boolean): Record<string, Attribute> {
-  const flag = (what: string): Attribute => ({ type: boolType, optional: true, computed: true, description: `Include ${what} in the result. Default value is \`true\`.` });
-  const min = (what: string): Attribute => ({ type: numberType, optional: true, computed: true, description: `Minimum number of ${what} in the result. Default value is \`0\`.` });
+  const flag = (what: string): Attribute => ({
+    type: boolType,
+    optional: true,
+    computed: true,
+    description: `Include ${what} in the result. Default value is \`true\`.`,
+  });
+  const min = (what: string): Attribute => ({
+    type: numberType,
+    optional: true,
+    computed: true,
+    description: `Minimum number of ${what} in the result. Default value is \`0\`.`,
+  });
   const out: Record<string, Attribute> = {
     keepers: { type: mapType(stringType), optional: true, description: KEEPERS_DOC },
     length: {
       type: numberType,
       required: true,
-      description: "The length of the string desired. The minimum value for length is 1 and it must also be >= (`min_upper` + `min_lower` + `min_numeric` + `min_special`).",
+      description:
+        "The length of the string desired. The minimum value for length is 1 and it must also be >= (`min_upper` + `min_lower` + `min_numeric` + `min_special`).",
     },
     special: flag("special characters (`!@#$%&*()-_=+[]{}<>:?` unless `override_special` is set)"),
     upper: flag("uppercase alphabet characters"),
     lower: flag("lowercase alphabet characters"),
-    number: { ...flag("numeric characters"), deprecated: true, deprecationMessage: NUMBER_DEPRECATION },
+    number: {
+      ...flag("numeric characters"),
+      deprecated: true,
+      deprecationMessage: NUMBER_DEPRECATION,
+    },
     numeric: flag("numeric characters"),
     min_numeric: min("numeric characters"),
     min_upper: min("uppercase alphabet characters"),
@@ -32,13 +79,21 @@ function attributes(sensitive: boolean): Record<string, Attribute> {
     override_special: {
       type: stringType,
       optional: true,
-      description: "Your own list of special characters to use instead of the default ones; `special` must still be true for them to be used.",
+      description:
+        "Your own list of special characters to use instead of the default ones; `special` must still be true for them to be used.",
     },
-    result: { type: stringType, computed: true, sensitive, description: "The generated random string." },
+    result: {
+      type: stringType,
+      computed: true,
+      sensitive,
+      description: "The generated random string.",
+    },
     id: {
       type: stringType,
       computed: true,
-      description: sensitive ? "A static value (`none`) used internally by Terraform; do not reference it." : "The generated random string.",
+      description: sensitive
+        ? "A static value (`none`) used internally by Terraform; do not reference it."
+        : "The generated random string.",
     },
   };
   if (sensitive) {
@@ -46,7 +101,8 @@ function attributes(sensitive: boolean): Record<string, Attribute> {
       type: stringType,
       computed: true,
       sensitive: true,
-      description: "A bcrypt hash of the generated string (of its first 72 bytes when it is longer).",
+      description:
+        "A bcrypt hash of the generated string (of its first 72 bytes when it is longer).",
     };
   }
   return out;
@@ -79,12 +135,29 @@ function rules(sensitive: boolean): Record<string, AttrRule> {
 function validate(config: Value): Diag[] {
   const diags: Diag[] = [];
   const length = int64Attr(config, "length", diags);
-  const mins = MIN_NAMES.map((n) => ({ name: n, v: config.getAttr(n), n: int64Attr(config, n, diags) }));
+  const mins = MIN_NAMES.map((n) => ({
+    name: n,
+    v: config.getAttr(n),
+    n: int64Attr(config, n, diags),
+  }));
   if (length !== undefined && length < 1n) {
-    diags.push(errorDiag("Invalid Attribute Value", `Attribute length value must be at least 1, got: ${length}`, attrPath("length")));
+    diags.push(
+      errorDiag(
+        "Invalid Attribute Value",
+        `Attribute length value must be at least 1, got: ${length}`,
+        attrPath("length"),
+      ),
+    );
   }
   for (const m of mins) {
-    if (m.n !== undefined && m.n < 0n) diags.push(errorDiag("Invalid Attribute Value", `Attribute ${m.name} value must be at least 0, got: ${m.n}`, attrPath(m.name)));
+    if (m.n !== undefined && m.n < 0n)
+      diags.push(
+        errorDiag(
+          "Invalid Attribute Value",
+          `Attribute ${m.name} value must be at least 0, got: ${m.n}`,
+          attrPath(m.name),
+        ),
+      );
   }
   if (length !== undefined && mins.every((m) => m.v.isKnown())) {
     const sum = mins.reduce((s, m) => s + (m.n ?? 0n), 0n);
@@ -102,7 +175,8 @@ function validate(config: Value): Diag[] {
   // be true when all of them are configured.
   const number = config.getAttr("number");
   const numeric = config.getAttr("numeric");
-  const classValue = (name: (typeof CLASS_NAMES)[number]): Value => (name === "numeric" && numeric.isNull() ? number : config.getAttr(name));
+  const classValue = (name: (typeof CLASS_NAMES)[number]): Value =>
+    name === "numeric" && numeric.isNull() ? number : config.getAttr(name);
   const allFalse = CLASS_NAMES.every((n) => {
     const v = classValue(n);
     return isSet(v) && !v.asBool();
@@ -111,7 +185,13 @@ function validate(config: Value): Diag[] {
     for (const name of [...CLASS_NAMES, "number"] as const) {
       const v = config.getAttr(name);
       if (isSet(v) && !v.asBool()) {
-        diags.push(errorDiag("Invalid Attribute Combination", "At least one attribute out of [special, upper, lower, numeric] must be specified as true", attrPath(name)));
+        diags.push(
+          errorDiag(
+            "Invalid Attribute Combination",
+            "At least one attribute out of [special, upper, lower, numeric] must be specified as true",
+            attrPath(name),
+          ),
+        );
       }
     }
   }
@@ -137,7 +217,10 @@ function paramsOf(planned: Value): Parameters<typeof generateRandomString>[0] {
 }
 
 function hashDiag(e: unknown): Diag {
-  return errorDiag("Hash Generation Error", `There was an error generating the bcrypt hash of the password.\n\nOriginal Error: ${e instanceof Error ? e.message : String(e)}`);
+  return errorDiag(
+    "Hash Generation Error",
+    `There was an error generating the bcrypt hash of the password.\n\nOriginal Error: ${e instanceof Error ? e.message : String(e)}`,
+  );
 }
 
 /** The types of the older schema versions, as hashicorp/random declared them. */
@@ -171,7 +254,9 @@ function upgradedAttrs(old: Value): Record<string, Value> {
   const orTrue = (n: string): Value => (old.getAttr(n).isNull() ? boolVal(true) : old.getAttr(n));
   const orZero = (n: string): Value => (old.getAttr(n).isNull() ? int64Val(0) : old.getAttr(n));
   const result = old.getAttr("result");
-  const length = old.getAttr("length").isNull() ? int64Val(result.isNull() ? 0 : Array.from(result.asString()).length) : old.getAttr("length");
+  const length = old.getAttr("length").isNull()
+    ? int64Val(result.isNull() ? 0 : Array.from(result.asString()).length)
+    : old.getAttr("length");
   const number = orTrue("number");
   return {
     id: old.getAttr("id"),
@@ -210,11 +295,16 @@ function createStringResource(sensitive: boolean): RandomResource {
       result = generateRandomString(paramsOf(planned), createSecureRandom());
     } catch (e) {
       if (e instanceof EmptyCharacterSetError || e instanceof RangeError) {
-        return { diagnostics: [errorDiag("Random String Generation Error", e.message, attrPath("length"))] };
+        return {
+          diagnostics: [errorDiag("Random String Generation Error", e.message, attrPath("length"))],
+        };
       }
       return { diagnostics: [randomReadDiag(e)] };
     }
-    const set: Record<string, Value> = { result: stringVal(result), id: stringVal(sensitive ? "none" : result) };
+    const set: Record<string, Value> = {
+      result: stringVal(result),
+      id: stringVal(sensitive ? "none" : result),
+    };
     if (sensitive) {
       try {
         set["bcrypt_hash"] = stringVal(bcryptHash(result, BCRYPT_DEFAULT_COST));
@@ -269,7 +359,12 @@ function createStringResource(sensitive: boolean): RandomResource {
     const password = result.isNull() ? "" : result.asString();
     if (version === 0) {
       try {
-        return { upgradedState: objectVal({ ...attrs, bcrypt_hash: stringVal(bcryptHash(password, BCRYPT_DEFAULT_COST)) }) };
+        return {
+          upgradedState: objectVal({
+            ...attrs,
+            bcrypt_hash: stringVal(bcryptHash(password, BCRYPT_DEFAULT_COST)),
+          }),
+        };
       } catch (e) {
         return { diagnostics: [hashDiag(e)] };
       }
@@ -279,17 +374,27 @@ function createStringResource(sensitive: boolean): RandomResource {
     // Version 2 (hashicorp/random 3.4.0–3.4.2) may hold a hash that does not match the result:
     // keep it when it verifies, regenerate it when it does not.
     try {
-      if (!stored.isNull() && bcryptCompare(stored.asString(), password)) return { upgradedState: objectVal({ ...attrs, bcrypt_hash: stored }) };
+      if (!stored.isNull() && bcryptCompare(stored.asString(), password))
+        return { upgradedState: objectVal({ ...attrs, bcrypt_hash: stored }) };
     } catch (e) {
       const why = e instanceof BcryptFormatError ? e.message : String(e);
       return {
         diagnostics: [
-          errorDiag("Version 3 State Upgrade Error", `An unexpected error occurred when comparing the state version 2 password and bcrypt hash.\n\nOriginal Error: ${why}`, attrPath("bcrypt_hash")),
+          errorDiag(
+            "Version 3 State Upgrade Error",
+            `An unexpected error occurred when comparing the state version 2 password and bcrypt hash.\n\nOriginal Error: ${why}`,
+            attrPath("bcrypt_hash"),
+          ),
         ],
       };
     }
     try {
-      return { upgradedState: objectVal({ ...attrs, bcrypt_hash: stringVal(bcryptHash(password, BCRYPT_DEFAULT_COST)) }) };
+      return {
+        upgradedState: objectVal({
+          ...attrs,
+          bcrypt_hash: stringVal(bcryptHash(password, BCRYPT_DEFAULT_COST)),
+        }),
+      };
     } catch (e) {
       return { diagnostics: [hashDiag(e)] };
     }
@@ -297,7 +402,6 @@ function createStringResource(sensitive: boolean): RandomResource {
 
   return { typeName, entry, rules: rules(sensitive), validate, create, importState, upgradeFrom };
 }
-
 
 /** random_string: schema version 2, upgrades from version 1. @internal */
 export const randomStringResource: RandomResource = createStringResource(false);

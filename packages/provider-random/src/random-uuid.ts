@@ -1,12 +1,23 @@
 import { mapType, nullVal, objectVal, stringType, stringVal, type Value } from "@magma/cty";
-import { createSchemaEntry, errorDiag, type NativeApply, type NativeImport } from "@magma/provider-api";
+import {
+  createSchemaEntry,
+  errorDiag,
+  type NativeApply,
+  type NativeImport,
+} from "@magma/provider-api";
 import { randomReadDiag, withAttrs, type RandomResource } from "./resource-kit.js";
 import { secureRandomUuid } from "./secure-random.js";
 
 const entry = createSchemaEntry({
-  description: "Generates a random UUID string intended to be used as a unique identifier for other resources.",
+  description:
+    "Generates a random UUID string intended to be used as a unique identifier for other resources.",
   attributes: {
-    keepers: { type: mapType(stringType), optional: true, description: "Arbitrary map of values that, when changed, will trigger recreation of the resource." },
+    keepers: {
+      type: mapType(stringType),
+      optional: true,
+      description:
+        "Arbitrary map of values that, when changed, will trigger recreation of the resource.",
+    },
     result: { type: stringType, computed: true, description: "The generated UUID in string form." },
     id: { type: stringType, computed: true, description: "The generated UUID in string form." },
   },
@@ -29,12 +40,26 @@ function importState(id: string): NativeImport {
   if (!UUID_FORM.test(id)) {
     return {
       diagnostics: [
-        errorDiag("Import Random UUID Error", `There was an error during the parsing of the UUID: ${JSON.stringify(id)} is not of the form xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (hexadecimal).`),
+        errorDiag(
+          "Import Random UUID Error",
+          `There was an error during the parsing of the UUID: ${JSON.stringify(id)} is not of the form xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (hexadecimal).`,
+        ),
       ],
     };
   }
   const u = id.toLowerCase();
-  return { resources: [{ typeName: "random_uuid", state: objectVal({ keepers: nullVal(mapType(stringType)), result: stringVal(u), id: stringVal(u) }) }] };
+  return {
+    resources: [
+      {
+        typeName: "random_uuid",
+        state: objectVal({
+          keepers: nullVal(mapType(stringType)),
+          result: stringVal(u),
+          id: stringVal(u),
+        }),
+      },
+    ],
+  };
 }
 
 /** random_uuid: schema version 0, importable by UUID. @internal */

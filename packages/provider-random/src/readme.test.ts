@@ -44,21 +44,36 @@ test("the README example type-checks", () => {
     },
     host,
   );
-  const diags = ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName === file || d.file === undefined);
+  const diags = ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file?.fileName === file || d.file === undefined);
   expect(diags.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))).toEqual([]);
 });
 
 test("the README example runs and prints the password length", async () => {
   const code = readmeExample();
   expect(code).toContain('from "@magma/provider-random"');
-  const js = ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
+  const js = ts.transpileModule(code, {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+  }).outputText;
   const body = js
     .split("\n")
     .filter((l) => !l.startsWith("import "))
     .join("\n");
   const logs: unknown[] = [];
-  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
-  const run = new AsyncFunction("nullVal", "configValue", "proposedNewState", "createRandomProvider", "console", body);
-  await run(cty.nullVal, api.configValue, api.proposedNewState, random.createRandomProvider, { log: (x: unknown) => logs.push(x) });
+  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+    ...args: string[]
+  ) => (...a: unknown[]) => Promise<void>;
+  const run = new AsyncFunction(
+    "nullVal",
+    "configValue",
+    "proposedNewState",
+    "createRandomProvider",
+    "console",
+    body,
+  );
+  await run(cty.nullVal, api.configValue, api.proposedNewState, random.createRandomProvider, {
+    log: (x: unknown) => logs.push(x),
+  });
   expect(logs).toEqual([20]);
 });

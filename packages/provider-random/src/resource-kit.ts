@@ -1,5 +1,25 @@
-import { CtyNumber, Path, boolVal, isPathError, numberVal, objectVal, unknownVal, type ObjectType, type Value } from "@magma/cty";
-import { attributeType, errorDiag, type Block, type Diag, type NativeApply, type NativeImport, type NativePlan, type NativeUpgrade, type SchemaEntry } from "@magma/provider-api";
+import {
+  CtyNumber,
+  Path,
+  boolVal,
+  isPathError,
+  numberVal,
+  objectVal,
+  unknownVal,
+  type ObjectType,
+  type Value,
+} from "@magma/cty";
+import {
+  attributeType,
+  errorDiag,
+  type Block,
+  type Diag,
+  type NativeApply,
+  type NativeImport,
+  type NativePlan,
+  type NativeUpgrade,
+  type SchemaEntry,
+} from "@magma/provider-api";
 import { decodeStateJson } from "./state-json.js";
 
 /**
@@ -70,7 +90,13 @@ export function int64Attr(obj: Value, name: string, diags: Diag[]): bigint | und
   if (!isSet(v)) return undefined;
   const n = v.asNumber();
   if (!n.isInt64()) {
-    diags.push(errorDiag("Value Conversion Error", `${name}: the value ${n.toString()} cannot be represented as a 64-bit integer.`, attrPath(name)));
+    diags.push(
+      errorDiag(
+        "Value Conversion Error",
+        `${name}: the value ${n.toString()} cannot be represented as a 64-bit integer.`,
+        attrPath(name),
+      ),
+    );
     return undefined;
   }
   return n.toBigInt();
@@ -83,7 +109,8 @@ export function int64Val(n: bigint | number): Value {
 
 function keepersRequireReplace(config: Value, state: Value): boolean {
   if (config.rawEquals(state)) return false;
-  const configEntries = config.isKnown() && !config.isNull() ? config.entries() : new Map<string, Value>();
+  const configEntries =
+    config.isKnown() && !config.isNull() ? config.entries() : new Map<string, Value>();
   if (state.isNull()) {
     // Only a configured non-null value forces replacement of a null map.
     for (const v of configEntries.values()) if (!v.isNull()) return true;
@@ -106,7 +133,13 @@ function numberNumericPlan(name: string, config: Value, diags: Diag[]): Value | 
   if (!number.isKnown() || !numeric.isKnown()) return undefined;
   if (!number.isNull() && !numeric.isNull()) {
     if (number.asBool() !== numeric.asBool()) {
-      diags.push(errorDiag("Number and numeric are both configured with different values", "number is deprecated: set numeric only.", attrPath(name)));
+      diags.push(
+        errorDiag(
+          "Number and numeric are both configured with different values",
+          "number is deprecated: set numeric only.",
+          attrPath(name),
+        ),
+      );
     }
     return undefined;
   }
@@ -129,7 +162,12 @@ function numberNumericPlan(name: string, config: Value, diags: Diag[]): Value | 
  *
  * @internal
  */
-export function planResource(resource: RandomResource, prior: Value, proposed: Value, config: Value): NativePlan {
+export function planResource(
+  resource: RandomResource,
+  prior: Value,
+  proposed: Value,
+  config: Value,
+): NativePlan {
   if (proposed.isNull()) return { plannedState: proposed };
   const diags: Diag[] = resource.validate?.(config) ?? [];
   const block: Block = resource.entry.block;
@@ -141,7 +179,11 @@ export function planResource(resource: RandomResource, prior: Value, proposed: V
   }
   if (!objectVal(planned).rawEquals(prior)) {
     for (const [name, a] of Object.entries(attrs)) {
-      if (a.computed === true && config.getAttr(name).isNull() && resource.rules[name]?.default === undefined) {
+      if (
+        a.computed === true &&
+        config.getAttr(name).isNull() &&
+        resource.rules[name]?.default === undefined
+      ) {
         planned[name] = unknownVal(attributeType(a));
       }
     }
@@ -156,7 +198,8 @@ export function planResource(resource: RandomResource, prior: Value, proposed: V
     }
     if (rule.useStateForUnknown === true && !prior.isNull()) {
       const priorV = prior.getAttr(name);
-      if (!priorV.isNull() && !planned[name]!.isKnown() && configV.isKnown()) planned[name] = priorV;
+      if (!priorV.isNull() && !planned[name]!.isKnown() && configV.isKnown())
+        planned[name] = priorV;
     }
     if (rule.replace !== undefined && !prior.isNull()) {
       const stateV = prior.getAttr(name);
@@ -171,20 +214,26 @@ export function planResource(resource: RandomResource, prior: Value, proposed: V
           replace = keepersRequireReplace(configV, stateV);
           break;
         case "unless_empty_to_null":
-          replace = configV.isKnown() && (!configV.isNull() || stateV.isNull() || stateV.asString() !== "");
+          replace =
+            configV.isKnown() && (!configV.isNull() || stateV.isNull() || stateV.asString() !== "");
           break;
       }
       if (replace) requiresReplace.push(attrPath(name));
     }
   }
-  requiresReplace.sort((a, b) => (a.toString() < b.toString() ? -1 : a.toString() > b.toString() ? 1 : 0));
+  requiresReplace.sort((a, b) =>
+    a.toString() < b.toString() ? -1 : a.toString() > b.toString() ? 1 : 0,
+  );
   return { plannedState: objectVal(planned), requiresReplace, diagnostics: diags };
 }
 
 /** The diagnostic for stored state that cannot be read with the schema it claims. */
 export function unreadableStateDiag(typeName: string, version: number, e: unknown): Diag {
   const why = isPathError(e) ? e.message : e instanceof Error ? e.message : String(e);
-  return errorDiag("Unable to Read Previously Saved State for UpgradeResourceState", `The stored ${typeName} state (schema version ${version}) could not be decoded: ${why}`);
+  return errorDiag(
+    "Unable to Read Previously Saved State for UpgradeResourceState",
+    `The stored ${typeName} state (schema version ${version}) could not be decoded: ${why}`,
+  );
 }
 
 /**
@@ -194,7 +243,11 @@ export function unreadableStateDiag(typeName: string, version: number, e: unknow
  *
  * @internal
  */
-export function upgradeResource(resource: RandomResource, storedVersion: number, rawJson: string): NativeUpgrade {
+export function upgradeResource(
+  resource: RandomResource,
+  storedVersion: number,
+  rawJson: string,
+): NativeUpgrade {
   const { typeName, entry } = resource;
   if (storedVersion === entry.version) {
     try {
@@ -216,7 +269,12 @@ export function upgradeResource(resource: RandomResource, storedVersion: number,
 }
 
 /** Decodes a stored state with an older schema's type, as a diagnostic on failure. */
-export function decodeOlder(typeName: string, version: number, rawJson: string, type: ObjectType): { value: Value } | { diag: Diag } {
+export function decodeOlder(
+  typeName: string,
+  version: number,
+  rawJson: string,
+  type: ObjectType,
+): { value: Value } | { diag: Diag } {
   try {
     return { value: decodeStateJson(rawJson, type) };
   } catch (e) {

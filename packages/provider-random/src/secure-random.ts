@@ -6,7 +6,9 @@ const MAX_CHUNK = 65536;
 function webCrypto(): RandomWebCrypto {
   const c = (globalThis as { crypto?: Partial<RandomWebCrypto> }).crypto;
   if (c === undefined || typeof c.getRandomValues !== "function") {
-    throw new Error("no cryptographically secure random number generator: the global crypto.getRandomValues (WebCrypto) is missing");
+    throw new Error(
+      "no cryptographically secure random number generator: the global crypto.getRandomValues (WebCrypto) is missing",
+    );
   }
   return c as RandomWebCrypto;
 }
@@ -21,7 +23,8 @@ function webCrypto(): RandomWebCrypto {
 export function secureRandomBytes(n: number): Uint8Array {
   const c = webCrypto();
   const out = new Uint8Array(n);
-  for (let at = 0; at < n; at += MAX_CHUNK) c.getRandomValues(out.subarray(at, Math.min(n, at + MAX_CHUNK)));
+  for (let at = 0; at < n; at += MAX_CHUNK)
+    c.getRandomValues(out.subarray(at, Math.min(n, at + MAX_CHUNK)));
   return out;
 }
 

@@ -16,17 +16,28 @@ describe("crc64Iso", () => {
 describe("SplitMix64 and xoshiro256**", () => {
   test("SplitMix64 from seed 0 gives the reference sequence", () => {
     const next = createSplitMix64(0n);
-    expect([next(), next(), next()]).toEqual([0xe220a8397b1dcdafn, 0x6e789e6aa1b965f4n, 0x06c45d188009454fn]);
+    expect([next(), next(), next()]).toEqual([
+      0xe220a8397b1dcdafn,
+      0x6e789e6aa1b965f4n,
+      0x06c45d188009454fn,
+    ]);
   });
 
   test("xoshiro256** from state {1, 2, 3, 4} gives the reference sequence", () => {
     const next = xoshiro256StarStar([1n, 2n, 3n, 4n]);
-    expect([next(), next(), next(), next()]).toEqual([11520n, 0n, 1509978240n, 1215971899390074240n]);
+    expect([next(), next(), next(), next()]).toEqual([
+      11520n,
+      0n,
+      1509978240n,
+      1215971899390074240n,
+    ]);
   });
 
   test("a seed string gives a fixed sequence (CRC-64/ISO → SplitMix64 → xoshiro256**, high halves)", () => {
     const r = createSeededRandom("hello");
-    expect([r.nextUint32(), r.nextUint32(), r.nextUint32()]).toEqual([0x6617ae10, 0x10a15b28, 0x261e920b]);
+    expect([r.nextUint32(), r.nextUint32(), r.nextUint32()]).toEqual([
+      0x6617ae10, 0x10a15b28, 0x261e920b,
+    ]);
   });
 
   test("different seeds give different sequences; the same seed the same one", () => {
@@ -74,6 +85,11 @@ describe("uniform draws", () => {
 
   test("permutation is a permutation", () => {
     const r = createSeededRandom("perm");
-    for (const n of [0, 1, 2, 7, 50]) expect(permutation(r, n).slice().sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i));
+    for (const n of [0, 1, 2, 7, 50])
+      expect(
+        permutation(r, n)
+          .slice()
+          .sort((a, b) => a - b),
+      ).toEqual(Array.from({ length: n }, (_, i) => i));
   });
 });

@@ -22,7 +22,12 @@ export function createSplitMix64(seed: bigint): () => bigint {
 
 /** xoshiro256** (Blackman and Vigna, 2018) from its 256-bit state; returns the generator of 64-bit words. */
 export function xoshiro256StarStar(state: readonly [bigint, bigint, bigint, bigint]): () => bigint {
-  let [s0, s1, s2, s3] = state.map((x) => BigInt.asUintN(64, x)) as [bigint, bigint, bigint, bigint];
+  let [s0, s1, s2, s3] = state.map((x) => BigInt.asUintN(64, x)) as [
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+  ];
   return () => {
     const result = (rotl((s1 * 5n) & MASK64, 7n) * 9n) & MASK64;
     const t = (s1 << 17n) & MASK64;

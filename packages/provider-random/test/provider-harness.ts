@@ -4,11 +4,24 @@
  * state, plan, then apply.
  */
 import { nullVal, type Value } from "@magma/cty";
-import { configValue, isProviderError, proposedNewState, type Block, type Diag, type PlainConfig, type PlannedChange, type Provider, type SchemaEntry } from "@magma/provider-api";
+import {
+  configValue,
+  isProviderError,
+  proposedNewState,
+  type Block,
+  type Diag,
+  type PlainConfig,
+  type PlannedChange,
+  type Provider,
+  type SchemaEntry,
+} from "@magma/provider-api";
 import { createRandomProvider } from "../src/index.js";
 
 /** A configured random provider and its resource schemas. */
-export async function configuredProvider(): Promise<{ provider: Provider; entry: (type: string) => SchemaEntry }> {
+export async function configuredProvider(): Promise<{
+  provider: Provider;
+  entry: (type: string) => SchemaEntry;
+}> {
   const provider = createRandomProvider();
   const schema = await provider.getSchema();
   await provider.configure(configValue(schema.provider.block, {}), "1.11.4");
@@ -23,9 +36,19 @@ export async function configuredProvider(): Promise<{ provider: Provider; entry:
 }
 
 /** One plan against a prior state (null for a create), with the config built from plain data. */
-export async function plan(provider: Provider, entry: SchemaEntry, prior: Value, plain: PlainConfig): Promise<{ config: Value; plan: PlannedChange }> {
+export async function plan(
+  provider: Provider,
+  entry: SchemaEntry,
+  prior: Value,
+  plain: PlainConfig,
+): Promise<{ config: Value; plan: PlannedChange }> {
   const config = configValue(entry.block, plain);
-  const p = await provider.planResourceChange(typeNameOf(provider, entry), prior, proposedNewState(entry.block, prior, config), config);
+  const p = await provider.planResourceChange(
+    typeNameOf(provider, entry),
+    prior,
+    proposedNewState(entry.block, prior, config),
+    config,
+  );
   return { config, plan: p };
 }
 
@@ -44,10 +67,19 @@ function typeNameOf(_provider: Provider, entry: SchemaEntry): string {
 }
 
 /** Plans and applies a create; returns the plan and the new state. */
-export async function create(provider: Provider, entry: SchemaEntry, plain: PlainConfig): Promise<{ plan: PlannedChange; state: Value; config: Value }> {
+export async function create(
+  provider: Provider,
+  entry: SchemaEntry,
+  plain: PlainConfig,
+): Promise<{ plan: PlannedChange; state: Value; config: Value }> {
   const prior = nullVal(entry.type);
   const { config, plan: p } = await plan(provider, entry, prior, plain);
-  const applied = await provider.applyResourceChange(typeNameOf(provider, entry), prior, p.plannedState, config);
+  const applied = await provider.applyResourceChange(
+    typeNameOf(provider, entry),
+    prior,
+    p.plannedState,
+    config,
+  );
   return { plan: p, state: applied.newState, config };
 }
 
