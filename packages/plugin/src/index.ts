@@ -89,6 +89,7 @@ export type {
   NativeImport,
   NativeUpgrade,
   ConformanceProblem,
+  RetryPolicy,
 } from "@magma/provider-api";
 export {
   NestingMode,
@@ -126,6 +127,8 @@ export {
   invalidResponseError,
   canceledError,
   deadlineExceededError,
+  providerNotFoundError,
+  withRetry,
   classifyApplyOutcome,
   proposedNewState,
   configValue,

@@ -53,7 +53,7 @@ export interface ProviderFactory {
   /**
    * Says what a reference denotes, without starting anything.
    *
-   * @throws ProviderError `transport` naming the directories searched when a source
+   * @throws ProviderError `provider_not_found` naming the directories searched when a source
    * address is not found.
    */
   resolve(ref: string, version?: string): Promise<ResolvedReference>;
@@ -157,12 +157,12 @@ function looksLikePath(ref: string): boolean {
   }
 }
 
-/** Identifies a binary's exact contents cheaply: real path, size, modification time, inode. */
+/** Identifies a binary's exact contents cheaply: real path, size, modification and change times, device, inode. */
 function binaryKey(binary: string): string | undefined {
   try {
     const real = realpathSync(binary);
     const s = statSync(real);
-    return `${real}\0${s.size}\0${s.mtimeMs}\0${s.ino}`;
+    return `${real}\0${s.size}\0${s.mtimeMs}\0${s.ctimeMs}\0${s.dev}\0${s.ino}`;
   } catch {
     return undefined;
   }

@@ -83,14 +83,14 @@ describe("resolveProviderBinary", () => {
     expect(c.version).toBe("3.6.3");
   });
 
-  test("not found: a transport error naming the directories searched and versions seen", async () => {
+  test("not found: a provider_not_found error naming the directories searched and versions seen", async () => {
     let err: unknown;
     try {
       await resolveProviderBinary("aws", { ...base(), version: "~> 7.0" });
     } catch (e) {
       err = e;
     }
-    expect(isProviderError(err) && err.code === "transport").toBe(true);
+    expect(isProviderError(err) && err.code === "provider_not_found").toBe(true);
     expect((err as Error).message).toContain(join(dir, "a"));
     expect((err as Error).message).toContain("5.100.0");
   });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { ProviderError } from "@magma/provider-api";
+import { providerNotFoundError } from "@magma/provider-api";
 
 /** Where to look for provider binaries; every field is optional. */
 export interface ResolveProviderOptions {
@@ -189,7 +189,7 @@ function platformDir(): string {
  * Finds a provider binary for a source address and version constraint in the plugin
  * directories (the newest matching version wins; earlier directories win ties).
  *
- * @throws ProviderError `transport` naming every directory searched when none has it.
+ * @throws ProviderError `provider_not_found` naming every directory searched when none has it.
  */
 export async function resolveProviderBinary(
   source: string,
@@ -220,10 +220,9 @@ export async function resolveProviderBinary(
     const name = `${address.hostname}/${address.namespace}/${address.type}`;
     const want = options.version === undefined ? "" : ` matching ${JSON.stringify(options.version)}`;
     const found = seen.length > 0 ? ` Versions found: ${seen.join("; ")}.` : "";
-    throw new ProviderError(
-      { code: "transport" },
-      `no provider ${name}${want} for ${platform} in any plugin directory.${found} Searched: ${dirs.join(", ")}`,
-    );
+    throw providerNotFoundError(`no provider ${name}${want} for ${platform} in any plugin directory.${found} Searched: ${dirs.join(", ")}`, {
+      searched: dirs,
+    });
   }
   return { address, version: best.v.text, binary: best.binary, foundIn: best.dir };
 }

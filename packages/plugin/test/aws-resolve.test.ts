@@ -52,25 +52,25 @@ d("dialing the AWS provider by source address", () => {
     expect(state.getAttr("dns_suffix").asString()).toBe("amazonaws.com");
   }, 120_000);
 
-  test('version "~> 4.0" finds nothing and the transport error lists the directories searched', async () => {
+  test('version "~> 4.0" finds nothing and the provider_not_found error lists the directories searched', async () => {
     const e = await rejection(
       dialProvider({ source: "hashicorp/aws", version: "~> 4.0", ...isolated }),
     );
     expect(isProviderError(e)).toBe(true);
     if (!isProviderError(e)) return;
-    expect(e.code).toBe("transport");
+    expect(e.code).toBe("provider_not_found");
     expect(e.message).toContain("~> 4.0");
     const dirs = providerSearchDirs(isolated);
     expect(dirs).toContain(PLUGIN_MIRROR);
     for (const dir of dirs) expect(e.message).toContain(dir);
   });
 
-  test("a missing binary is a transport error naming the path", async () => {
+  test("a missing binary is a provider_not_found error naming the path", async () => {
     const missing = join(tmpdir(), "magma-missing", "terraform-provider-nothing_v1.0.0");
     const e = await rejection(dialProvider({ binary: missing }));
     expect(isProviderError(e)).toBe(true);
     if (!isProviderError(e)) return;
-    expect(e.code).toBe("transport");
+    expect(e.code).toBe("provider_not_found");
     expect(e.message).toContain(missing);
   });
 });

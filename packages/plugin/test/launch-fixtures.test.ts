@@ -140,19 +140,19 @@ describe("launch failures (fixture processes)", () => {
     expect(e.message).toMatch(/longer than 65536 bytes/);
   });
 
-  test("a missing binary: transport error naming it", async () => {
+  test("a missing binary: provider_not_found naming it", async () => {
     const e = await launchFailure({ command: join(testdata, "does-not-exist"), tls: false });
-    expect(e.code).toBe("transport");
+    expect(e.code).toBe("provider_not_found");
     expect(e.message).toMatch(/cannot start plugin ".*does-not-exist": no such file/);
   });
 
-  test("a file that is not executable: transport error", async () => {
+  test("a file that is not executable: provider_not_found", async () => {
     const dir = mkdtempSync(join(tmpdir(), "magma-noexec-"));
     const file = join(dir, "plugin");
     writeFileSync(file, "#!/bin/sh\n", { mode: 0o644 });
     try {
       const e = await launchFailure({ command: file, tls: false });
-      expect(e.code).toBe("transport");
+      expect(e.code).toBe("provider_not_found");
       expect(e.message).toMatch(/permission denied/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

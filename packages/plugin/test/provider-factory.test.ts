@@ -60,7 +60,7 @@ d("the real AWS provider through the factory", () => {
   test("a version that is not there fails with the directories searched", async () => {
     const factory = createProviderFactory({ pluginDirs: ["/opt/tf-plugins"], impliedMirrors: false });
     const err = await factory.open("hashicorp/aws", { version: "~> 4.0" }).catch((e: unknown) => e);
-    expect(isProviderError(err) && err.code === "transport").toBe(true);
+    expect(isProviderError(err) && err.code === "provider_not_found").toBe(true);
     expect(String(err)).toContain("/opt/tf-plugins");
   });
 });

@@ -63,8 +63,11 @@ export {
   invalidResponseError,
   canceledError,
   deadlineExceededError,
+  providerNotFoundError,
 } from "./provider-error.js";
 export type { AnyProviderError, ProviderErrorDetail, ProviderErrorDetailOf, TypeNameKind } from "./provider-error.js";
+export { withRetry } from "./with-retry.js";
+export type { RetryPolicy } from "./with-retry.js";
 export { classifyApplyOutcome } from "./apply-outcome.js";
 export type { ApplyResponse, ApplyContext, ApplyOutcome } from "./apply-outcome.js";
 export { proposedNewState } from "./proposed-new-state.js";

@@ -32,6 +32,11 @@ export const ProviderErrorCode = {
   Canceled: "canceled",
   /** The operation ran out of time. */
   DeadlineExceeded: "deadline_exceeded",
+  /**
+   * The provider could not be found or started: no binary for the source address in any
+   * plugin directory, or the file is missing or not executable.
+   */
+  ProviderNotFound: "provider_not_found",
 } as const;
 
 /** One of the {@link ProviderErrorCode} values. */
@@ -80,7 +85,14 @@ export type ProviderErrorDetail =
   | { readonly code: "protocol_mismatch"; readonly pluginVersion: number; readonly clientVersions: readonly number[] }
   | { readonly code: "invalid_response"; readonly operation?: string; readonly path?: Path }
   | { readonly code: "canceled" }
-  | { readonly code: "deadline_exceeded"; readonly timeoutMs?: number };
+  | { readonly code: "deadline_exceeded"; readonly timeoutMs?: number }
+  | {
+      readonly code: "provider_not_found";
+      /** The binary that could not be started, when one was named. */
+      readonly binary?: string;
+      /** The directories searched for a source address, in order. */
+      readonly searched?: readonly string[];
+    };
 
 /** The detail type of one code. */
 export type ProviderErrorDetailOf<C extends ProviderErrorCode> = Extract<ProviderErrorDetail, { readonly code: C }>;
@@ -240,6 +252,20 @@ export function deadlineExceededError(message = "the operation ran out of time",
   return new ProviderError(detail, message, causeOf(options));
 }
 
+/**
+ * A `provider_not_found` error: no binary for a source address, or a binary that is missing
+ * or not executable.
+ */
+export function providerNotFoundError(
+  message: string,
+  options?: { binary?: string; searched?: readonly string[]; cause?: unknown },
+): ProviderError<"provider_not_found"> {
+  const detail: { code: "provider_not_found"; binary?: string; searched?: readonly string[] } = { code: "provider_not_found" };
+  if (options?.binary !== undefined) detail.binary = options.binary;
+  if (options?.searched !== undefined) detail.searched = Object.freeze(options.searched.slice());
+  return new ProviderError(detail, message, causeOf(options));
+}
+
 function causeOf(options: { cause?: unknown } | undefined): { cause?: unknown } | undefined {
   return options !== undefined && "cause" in options ? { cause: options.cause } : undefined;
 }
@@ -318,6 +344,7 @@ export function isRetryable(err: unknown): boolean {
     case "plugin_exited":
     case "handshake_failed":
     case "protocol_mismatch":
+    case "provider_not_found":
       return false;
   }
 }

@@ -24,6 +24,7 @@ import {
   handshakeFailedError,
   isProviderError,
   pluginExitedError,
+  providerNotFoundError,
   ProviderError,
   transportError as providerTransportError,
   type AnyProviderError,
@@ -150,5 +151,8 @@ export function errorFromSpawn(command: string, cause: unknown): PluginError {
         : cause instanceof Error
           ? cause.message
           : String(cause);
+  if (errno === "ENOENT" || errno === "EACCES") {
+    return providerNotFoundError(`cannot start plugin ${JSON.stringify(command)}: ${reason}`, { binary: command, cause });
+  }
   return transportError(`cannot start plugin ${JSON.stringify(command)}: ${reason}`, cause);
 }
