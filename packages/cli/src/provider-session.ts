@@ -106,7 +106,7 @@ export async function openProviderSession(o: ProviderSessionOptions): Promise<Pr
     origin.address = `${resolved.address.hostname}/${resolved.address.namespace}/${resolved.address.type}`;
     origin.version = resolved.version;
   } else if (resolved.kind === "native") origin.address = resolved.address;
-  const label = resolved.kind === "plugin" ? `${origin.address} ${resolved.version}` : resolved.kind === "native" ? `${resolved.address} (native)` : resolved.binary;
+  const label = resolved.kind === "plugin" ? `${origin.address} ${resolved.version}` : resolved.kind === "native" ? `${o.ref} (native)` : resolved.binary;
   o.spinner.start(`starting ${label}`);
   let live: LiveProvider;
   try {

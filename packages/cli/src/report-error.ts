@@ -74,12 +74,8 @@ function providerReport(e: AnyProviderError, schema: ProviderSchema | undefined)
           : "`magma schema <provider>` lists the types";
       return base(hint);
     }
-    case "not_configured":
-    case "no_new_state":
-    case "schema":
-    case "invalid_response":
-    case "canceled":
-    case "deadline_exceeded":
+    default:
+      // not_configured, no_new_state, schema, invalid_response, canceled, deadline_exceeded: the message says it all.
       return base();
   }
 }

@@ -350,8 +350,8 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
   } catch (e) {
     spinner.stop();
     if (e instanceof CommanderError) {
-      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help" || e.exitCode === 0) return ExitCode.Ok;
-      return ExitCode.Usage;
+      // --help and --version exit 0; everything else (including help shown for a missing command) is a usage error.
+      return e.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     }
     if (signal?.aborted === true) {
       err("error: interrupted; the provider was closed");

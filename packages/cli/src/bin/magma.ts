@@ -16,5 +16,8 @@ process.on("SIGTERM", onSignal);
 
 const code = await runCli(process.argv.slice(2), undefined, controller.signal);
 process.exitCode = code;
-// Let stdout drain, then leave even if a stray handle (a timer of a closed provider) lingers.
-setTimeout(() => process.exit(code), 50).unref();
+// Wait until stdout and stderr are flushed (pipes are asynchronous), then leave even if a
+// stray handle (a timer of a closed provider) lingers.
+await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+await new Promise<void>((resolve) => process.stderr.write("", () => resolve()));
+setTimeout(() => process.exit(code), 2000).unref();

@@ -1,0 +1,77 @@
+/**
+ * Test support: runs the built `magma` executable (dist/bin/magma.js) as a child process
+ * with piped stdio and collects its output. Every child gets its own schema cache
+ * directory (XDG_CACHE_HOME) so that runs do not share state through ~/.cache.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The built executable. */
+export const MAGMA_BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "dist", "bin", "magma.js");
+
+/** The filesystem mirror that holds the real providers on this machine image. */
+export const PLUGIN_MIRROR = "/opt/tf-plugins";
+
+/** The real AWS provider binary. */
+export const AWS_BINARY = `${PLUGIN_MIRROR}/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5`;
+
+/** Whether the AWS provider binary is present. */
+export const awsAvailable = existsSync(AWS_BINARY);
+
+/** What one run produced. */
+export interface MagmaResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const children = new Set<ChildProcess>();
+const dirs = new Set<string>();
+
+/** Runs `magma <args>`; `input` is written to its stdin. Never rejects on a non-zero exit. */
+export async function magma(
+  args: readonly string[],
+  options: { input?: string; env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {},
+): Promise<MagmaResult> {
+  const cache = mkdtempSync(join(tmpdir(), "magma-cli-cache-"));
+  dirs.add(cache);
+  const env: Record<string, string | undefined> = { ...process.env, XDG_CACHE_HOME: cache, MAGMA_PLUGIN_DIRS: undefined, ...options.env };
+  const child = spawn(process.execPath, [MAGMA_BIN, ...args], { cwd: options.cwd ?? tmpdir(), env, stdio: ["pipe", "pipe", "pipe"] });
+  children.add(child);
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (b: Buffer) => out.push(b));
+  child.stderr.on("data", (b: Buffer) => err.push(b));
+  child.stdin.end(options.input ?? "");
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 240_000);
+  try {
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once("error", reject);
+      child.once("close", (c) => resolve(c));
+    });
+    return { code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") };
+  } finally {
+    clearTimeout(timer);
+    children.delete(child);
+    rmSync(cache, { recursive: true, force: true });
+    dirs.delete(cache);
+  }
+}
+
+/** Runs magma and parses its stdout as JSON, failing with its stderr when it exits non-zero. */
+export async function magmaJson(args: readonly string[], options: Parameters<typeof magma>[1] = {}): Promise<Record<string, unknown>> {
+  const r = await magma(args, options);
+  if (r.code !== 0) throw new Error(`magma ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as Record<string, unknown>;
+}
+
+/** Kills whatever is still running and removes temporary directories (call in afterAll). */
+export function cleanUp(): void {
+  for (const c of children) c.kill("SIGKILL");
+  children.clear();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs.clear();
+}
