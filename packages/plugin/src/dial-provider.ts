@@ -2,9 +2,11 @@ import { basename } from "node:path";
 import { Value } from "@magma/cty";
 import { configValue, type PlainConfig, type Provider, type ProviderSchema } from "@magma/provider-api";
 import { launchPlugin } from "./launch.js";
-import type { PluginLogger } from "./plugin-logger.js";
+import { PluginLogLevel, PluginLogSource, type PluginLogger } from "./plugin-logger.js";
+import { safeLog } from "./internal/plugin-services.js";
+import { binaryIdentity, defaultSchemaCacheDir, readSchemaCache, writeSchemaCache, type BinaryIdentity } from "./schema-cache.js";
 import type { PluginProcess } from "./plugin-process.js";
-import { ProviderConn, type ProviderConnOptions } from "./provider-conn.js";
+import { ProviderConn, type ProviderConnOptions, type SchemaStore } from "./provider-conn.js";
 import { parseReattachProviders, reattachPlugin, type ReattachConfig } from "./reattach.js";
 import { createWireClient } from "./internal/wire/wire-client.js";
 import { protocolMismatch } from "./internal/error-map/plugin-error.js";
@@ -62,6 +64,28 @@ export interface DialProviderOptions extends ProviderLocation, ResolveProviderOp
   readonly callTimeoutMs?: number;
   /** A schema known for this binary, used when the provider allows skipping GetSchema. */
   readonly cachedSchema?: ProviderSchema;
+  /**
+   * The on-disk schema cache directory, or `false` for none. Default:
+   * `$XDG_CACHE_HOME/magma/schemas` (else `~/.cache/magma/schemas`).
+   *
+   * Each launched binary's GetSchema reply is stored there in its wire form with the
+   * protocol version, keyed to the exact binary (real path, size, mtime, ctime, device,
+   * inode and SHA-256 of its first and last MiB, all re-read at every launch) and
+   * checksummed. A later launch of the same binary uses it without GetSchema only when the
+   * stored reply has `get_provider_schema_optional`, as Terraform does; otherwise GetSchema
+   * is called and the file rewritten. Corrupt or foreign files are ignored and replaced;
+   * writes are atomic (temporary file, then rename). Not used for `reattach`.
+   */
+  readonly schemaCacheDir?: string | false;
+  /**
+   * How a cached schema is confirmed (default `identity`): `identity` trusts the binary
+   * identity above (no RPC, like Terraform's own cache); `metadata` also calls GetMetadata
+   * and requires the same server capabilities and type names. Beware: providers built with
+   * terraform-plugin-mux (hashicorp/aws 5.x among them) answer later per-type calls with
+   * "Invalid Provider Server Combination: Duplicate ... type" diagnostics once GetMetadata
+   * has been called before GetSchema, so `metadata` suits only providers without that bug.
+   */
+  readonly schemaCacheCheck?: "identity" | "metadata";
 }
 
 /** Options of {@link dialConfiguredProvider}. */
@@ -109,8 +133,8 @@ export const defaultTerraformVersion = "1.11.4";
  * its schema. The provider is not configured yet.
  *
  * @throws ProviderError `handshake_failed`, `protocol_mismatch`, `plugin_exited` (with the
- * exit status and stderr tail), `transport` (e.g. a missing or non-executable binary, with
- * the directories searched for a source address), `diagnostics` (schema errors).
+ * exit status and stderr tail), `provider_not_found` (a missing or non-executable binary, or
+ * no binary for a source address: the directories searched are named), `diagnostics` (schema errors).
  */
 export async function dialProvider(options: DialProviderOptions): Promise<LiveProvider> {
   const given = [options.binary, options.source, options.reattach].filter((x) => x !== undefined).length;
@@ -119,6 +143,7 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
   }
   let plugin: PluginProcess;
   let binary: string | undefined;
+  let store: SchemaStore | undefined;
   if (options.reattach !== undefined) {
     const config = pickReattach(options.reattach, options.source);
     const ro: { logger?: PluginLogger } = {};
@@ -126,6 +151,9 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
     plugin = await reattachPlugin(config, ro);
   } else {
     binary = options.binary ?? (await resolveProviderBinary(options.source!, options)).binary;
+    const cacheDir = options.schemaCacheDir ?? defaultSchemaCacheDir();
+    // Identify the binary and read its cache file while the provider starts.
+    if (cacheDir !== false && options.cachedSchema === undefined) store = schemaStore(cacheDir, binary, options.schemaCacheCheck ?? "identity", options.logger);
     const lo: Parameters<typeof launchPlugin>[0] = { command: binary };
     const mutable = lo as { -readonly [K in keyof typeof lo]: (typeof lo)[K] };
     if (options.protocolVersions !== undefined) mutable.protocolVersions = options.protocolVersions;
@@ -144,6 +172,7 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
     if (options.validate !== undefined) connOptions.validate = options.validate;
     if (options.callTimeoutMs !== undefined) connOptions.callTimeoutMs = options.callTimeoutMs;
     if (options.cachedSchema !== undefined) connOptions.cachedSchema = options.cachedSchema;
+    if (store !== undefined) connOptions.schemaStore = store;
     connOptions.label = binary === undefined ? "reattached provider" : basename(binary);
     const conn = new ProviderConn(createWireClient(version, plugin.transport), plugin, connOptions);
     const schema = await conn.getSchema(options.signal === undefined ? undefined : { signal: options.signal });
@@ -208,6 +237,37 @@ class PluginLiveProvider implements LiveProvider {
     });
     return this.#closing;
   }
+}
+
+/**
+ * A {@link SchemaStore} for one binary in a cache directory. The identity and the file are
+ * read at once (concurrently with the launch); the identity is read again before a write,
+ * so a binary replaced meanwhile is not cached under its old identity.
+ */
+function schemaStore(dir: string, binary: string, check: "identity" | "metadata", logger: PluginLogger | undefined): SchemaStore {
+  const identity: Promise<BinaryIdentity | undefined> = binaryIdentity(binary).catch(() => undefined);
+  const loaded = identity.then((id) => (id === undefined ? undefined : readSchemaCache(dir, id)));
+  loaded.catch(() => undefined);
+  return {
+    check,
+    load: () => loaded,
+    async save(entry) {
+      const id = await identity;
+      if (id === undefined) throw new Error(`cannot identify ${binary}`);
+      const now = await binaryIdentity(binary);
+      if (JSON.stringify(now) !== JSON.stringify(id)) throw new Error(`${binary} changed since it was launched`);
+      await writeSchemaCache(dir, id, entry);
+    },
+    report(event, detail) {
+      if (logger === undefined) return;
+      safeLog(logger, {
+        level: event === "store_failed" ? PluginLogLevel.Warn : PluginLogLevel.Debug,
+        message: `schema cache ${event}${detail === undefined ? "" : `: ${detail}`}`,
+        fields: { binary, dir },
+        source: PluginLogSource.Host,
+      });
+    },
+  };
 }
 
 function pickReattach(reattach: string | ReattachConfig, source: string | undefined): ReattachConfig {

@@ -1,4 +1,4 @@
-import { fromBinary } from "@bufbuild/protobuf";
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { CallOptions } from "@connectrpc/connect";
 import { fromMsgpack, fromJson, isPathError, nullVal, toMsgpack, type Type, type Value } from "@magma/cty";
 import {
@@ -40,7 +40,31 @@ import { pathFromProto } from "./internal/wire/attribute-path.js";
 import { diagsFromProto } from "./internal/wire/diagnostic.js";
 import type { ProtoDeferred, ProtoDiagnostic, ProtoDynamicValue, ProtoSchema, ProtoServerCapabilities } from "./internal/wire/proto-shapes.js";
 import { LazySchemaMap, schemaEntryFromProto, serverCapabilitiesFromProto } from "./internal/wire/schema.js";
+import { metadataMismatch } from "./internal/wire/schema-metadata.js";
 import type { ClientCapabilitiesInit, WireClient } from "./internal/wire/wire-client.js";
+import { LazyProviderSchemaResponseSchema, type LazyProviderSchemaResponse } from "./gen/magma/lazy/lazy_schema_pb.js";
+import type { CachedSchemaReply } from "./schema-cache.js";
+
+/**
+ * Where a {@link ProviderConn} keeps the schema reply of its exact binary between processes
+ * (see `schemaCacheDir` of `dialProvider`).
+ *
+ * @internal
+ */
+export interface SchemaStore {
+  /** The stored reply, or `undefined` (also when unreadable). */
+  load(): Promise<CachedSchemaReply | undefined>;
+  /** Stores a reply (replacing any earlier one). */
+  save(entry: CachedSchemaReply): Promise<void>;
+  /**
+   * How a stored reply is confirmed before use: `identity` (the store is keyed to the exact
+   * binary; no RPC) or `metadata` (also a GetMetadata call whose capabilities and type names
+   * must match the stored reply).
+   */
+  readonly check: "identity" | "metadata";
+  /** Told what happened: `hit`, `stale` (with the reason), `miss`, `not_optional`, `stored`, `store_failed`. */
+  report?(event: string, detail?: string): void;
+}
 
 /** Options of a {@link ProviderConn}. */
 export interface ProviderConnOptions {
@@ -66,6 +90,15 @@ export interface ProviderConnOptions {
   readonly cachedSchema?: ProviderSchema;
   /** A name for messages, such as the binary's file name. */
   readonly label?: string;
+  /**
+   * A persistent store of this binary's schema reply: used without GetSchema only when the
+   * stored reply has `get_provider_schema_optional` (and, with the `metadata` check,
+   * GetMetadata still lists the same capabilities and type names); otherwise GetSchema is
+   * called and the store rewritten.
+   *
+   * @internal
+   */
+  readonly schemaStore?: SchemaStore;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -356,8 +389,85 @@ export class ProviderConn implements Provider {
   // -------------------------------------------------------------------------------------
 
   async #fetchSchema(signal: AbortSignalLike | undefined): Promise<ProviderSchema> {
+    const store = this.#options.schemaStore;
+    if (store !== undefined) {
+      const cached = await this.#cachedSchema(store, signal);
+      if (cached !== undefined) return cached;
+    }
     const op = "GetProviderSchema";
     const r = await this.#call(op, signal, (o) => this.#wire.getProviderSchema(o));
+    const schema = this.#schemaFromReply(r);
+    if (store !== undefined) {
+      // Off the caller's path: re-encode the reply (the wire bytes of the same message) and
+      // write it once the current work has yielded.
+      setImmediate(() => {
+        let reply: Uint8Array;
+        try {
+          reply = toBinary(LazyProviderSchemaResponseSchema, r);
+        } catch (e) {
+          store.report?.("store_failed", String(e));
+          return;
+        }
+        store.save({ protocolVersion: this.#wire.version, reply }).then(
+          () => store.report?.("stored"),
+          (e: unknown) => store.report?.("store_failed", e instanceof Error ? e.message : String(e)),
+        );
+      });
+    }
+    return schema;
+  }
+
+  /** The stored schema when it may be used without GetSchema (see {@link SchemaStore}). */
+  async #cachedSchema(store: SchemaStore, signal: AbortSignalLike | undefined): Promise<ProviderSchema | undefined> {
+    let entry: CachedSchemaReply | undefined;
+    try {
+      entry = await store.load();
+    } catch {
+      entry = undefined;
+    }
+    if (entry === undefined) {
+      store.report?.("miss");
+      return undefined;
+    }
+    if (entry.protocolVersion !== this.#wire.version) {
+      store.report?.("stale", `stored for protocol ${entry.protocolVersion}, negotiated ${this.#wire.version}`);
+      return undefined;
+    }
+    let reply: LazyProviderSchemaResponse;
+    let schema: ProviderSchema;
+    try {
+      reply = fromBinary(LazyProviderSchemaResponseSchema, entry.reply);
+      schema = this.#schemaFromReply(reply);
+    } catch (e) {
+      store.report?.("stale", `the stored reply does not decode: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+    if (!schema.serverCapabilities.getProviderSchemaOptional) {
+      store.report?.("not_optional");
+      return undefined; // Terraform calls GetSchema first in every process then.
+    }
+    if (store.check === "identity") {
+      store.report?.("hit");
+      return schema;
+    }
+    let mismatch: string | undefined;
+    try {
+      const metadata = await this.#call("GetMetadata", signal, (o) => this.#wire.getMetadata(o));
+      mismatch = metadataMismatch(metadata, reply, schema.serverCapabilities);
+    } catch (e) {
+      if (signal?.aborted === true) throw e;
+      mismatch = `GetMetadata failed: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    if (mismatch !== undefined) {
+      store.report?.("stale", mismatch);
+      return undefined;
+    }
+    store.report?.("hit");
+    return schema;
+  }
+
+  #schemaFromReply(r: LazyProviderSchemaResponse): ProviderSchema {
+    const op = "GetProviderSchema";
     const diags = this.#diags(
       r.diagnostics.map((b) => decodeMessage<ProtoDiagnostic>(this.#wire.diagnosticMessage, b, op, "a diagnostic")),
       op,

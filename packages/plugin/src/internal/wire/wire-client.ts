@@ -67,6 +67,10 @@ export interface MetadataResponse extends DiagnosticsResponse {
   serverCapabilities?: ProtoServerCapabilities | undefined;
   resources: { typeName: string }[];
   dataSources: { typeName: string }[];
+  functions: { name: string }[];
+  ephemeralResources: { typeName: string }[];
+  listResources: { typeName: string }[];
+  actions: { typeName: string }[];
 }
 
 /**
