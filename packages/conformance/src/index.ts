@@ -11,7 +11,7 @@ export type { ManagedObject, ResourcePlan, PlanResourceOptions } from "./engine-
 export { RecordingProvider } from "./recording-provider.js";
 export type { RecordedCall } from "./recording-provider.js";
 export { createTerraformWorkspace, findTerraform, hclResource, AWS_BINARY, PLUGIN_MIRROR } from "./terraform-oracle.js";
-export type { TerraformInstance, TerraformRun, TerraformWorkspace, TerraformWorkspaceOptions } from "./terraform-oracle.js";
+export type { TerraformInstance, TerraformPlan, TerraformRun, TerraformWorkspace, TerraformWorkspaceOptions } from "./terraform-oracle.js";
 export { stateDifferences, stateJson, replaceGenerated } from "./compare-states.js";
 export type { AttributeDifference, Normaliser } from "./compare-states.js";
 export { awsProviderConfig, awsProviderHcl, dialAwsAgainst, AWS_MAX_RETRIES, AWS_ENDPOINT_KEYS } from "./aws-fixture.js";

@@ -78,8 +78,24 @@ export interface TerraformWorkspace {
   apply(extra?: readonly string[]): Promise<TerraformRun>;
   /** The instances in the state: `show -json` values joined with `state pull` status, schema version and private. */
   instances(): Promise<Map<string, TerraformInstance>>;
+  /**
+   * `terraform plan -out` then `show -json` of the plan file: the refreshed prior state's
+   * values per address and the planned actions per address (`["update"]`, `["create"]`,
+   * `["delete", "create"]`, `["no-op"]`, …).
+   */
+  plan(extra?: readonly string[]): Promise<TerraformPlan>;
   /** Kills running children and removes the directory. */
   close(): void;
+}
+
+/** What {@link TerraformWorkspace.plan} found. */
+export interface TerraformPlan {
+  /** The plan command's run (`-detailed-exitcode`: 0 no changes, 2 changes). */
+  readonly run: TerraformRun;
+  /** `prior_state` values per address: the state after the plan's refresh. */
+  readonly refreshed: Map<string, Record<string, unknown>>;
+  /** `resource_changes[].change.actions` per address. */
+  readonly actions: Map<string, readonly string[]>;
 }
 
 /** Creates a {@link TerraformWorkspace} (the directory is created now, nothing runs yet). */
@@ -123,6 +139,14 @@ export function createTerraformWorkspace(options: TerraformWorkspaceOptions): Te
     return r;
   };
 
+  const expectRunOneOf = async (args: readonly string[], codes: readonly number[]): Promise<TerraformRun> => {
+    const r = await run(args);
+    if (r.code === null || !codes.includes(r.code)) {
+      throw new Error(`terraform ${args.join(" ")}: expected exit ${codes.join(" or ")}, got ${String(r.code)}\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
+    }
+    return r;
+  };
+
   return {
     dir,
     writeConfig: (body) => writeFileSync(join(dir, "main.tf"), `${options.preamble}\n${body}`),
@@ -159,6 +183,15 @@ export function createTerraformWorkspace(options: TerraformWorkspaceOptions): Te
       }
       return out;
     },
+    plan: async (extra = []) => {
+      const run = await expectRunOneOf(["plan", "-out=tfplan", "-detailed-exitcode", "-input=false", "-no-color", ...extra], [0, 2]);
+      const doc = JSON.parse((await expectRun(["show", "-json", "-no-color", "tfplan"])).stdout) as PlanJson;
+      const refreshed = new Map<string, Record<string, unknown>>();
+      for (const r of doc.prior_state?.values?.root_module?.resources ?? []) if (r.mode === "managed") refreshed.set(r.address, r.values);
+      const actions = new Map<string, readonly string[]>();
+      for (const c of doc.resource_changes ?? []) actions.set(c.address, c.change.actions);
+      return { run, refreshed, actions };
+    },
     close: () => {
       for (const c of children) c.kill("SIGKILL");
       children.clear();
@@ -169,6 +202,11 @@ export function createTerraformWorkspace(options: TerraformWorkspaceOptions): Te
 
 interface ShowJson {
   readonly values?: { readonly root_module?: { readonly resources?: readonly { address: string; mode: string; type: string; values: Record<string, unknown> }[] } };
+}
+
+interface PlanJson {
+  readonly prior_state?: ShowJson;
+  readonly resource_changes?: readonly { address: string; change: { actions: readonly string[] } }[];
 }
 
 interface StateFileInstance {
