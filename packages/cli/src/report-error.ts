@@ -3,6 +3,9 @@ import { formatDiag, isProviderError, type AnyProviderError, type ProviderSchema
 import { isCliError } from "./cli-error.js";
 import { ExitCode } from "./exit-code.js";
 
+const NOT_FOUND_HINT =
+  "install it in one of the searched directories in Terraform's mirror layout (<dir>/<host>/<namespace>/<type>/<version>/<os>_<arch>/terraform-provider-<type>_v<version>), or pass --plugin-dir DIR, set MAGMA_PLUGIN_DIRS, or give the path of the binary";
+
 /** An error turned into what the CLI prints on stderr and the exit code. */
 export interface ErrorReport {
   /** `error: …` lines (one per error diagnostic; otherwise one). */
@@ -36,11 +39,14 @@ export function reportError(e: unknown, schema?: ProviderSchema): ErrorReport {
 function providerReport(e: AnyProviderError, schema: ProviderSchema | undefined): ErrorReport {
   const base = (hint?: string): ErrorReport => ({ lines: [`error: ${oneLine(e.rawMessage)} [${e.code}]`], hint, exitCode: ExitCode.Error });
   switch (e.code) {
+    case "provider_not_found": {
+      const d = e.detail;
+      if (d.binary !== undefined && d.searched === undefined) return base("check the path of the provider binary and that it is executable");
+      return base(NOT_FOUND_HINT);
+    }
     case "transport": {
       if (/in any plugin directory/.test(e.rawMessage)) {
-        return base(
-          "install it in one of the searched directories in Terraform's mirror layout (<dir>/<host>/<namespace>/<type>/<version>/<os>_<arch>/terraform-provider-<type>_v<version>), or pass --plugin-dir DIR, set MAGMA_PLUGIN_DIRS, or give the path of the binary",
-        );
+        return base(NOT_FOUND_HINT);
       }
       if (/ENOENT|EACCES|not found|no such file/i.test(e.rawMessage)) return base("check the path of the provider binary and that it is executable");
       return base();
