@@ -135,6 +135,9 @@ export async function terraform(args: readonly string[], cwd: string, env: Recor
 export function expectExit(run: TerraformRun, expected: number, what: string, env?: Record<string, string | undefined>): void {
   if (run.code === expected) return;
   const logPath = env?.["TF_LOG_PATH"];
-  const log = logPath !== undefined && existsSync(logPath) ? readFileSync(logPath, "utf8").slice(-6000) : "";
+  const text = logPath !== undefined && existsSync(logPath) ? readFileSync(logPath, "utf8") : "";
+  // The provider's own failures show up as error lines (and unparsed stderr) in terraform's log.
+  const errors = text.split("\n").filter((l) => /error|panic|exited|Error/.test(l)).slice(-40).join("\n");
+  const log = `${errors}\n--- last lines\n${text.slice(-3000)}`;
   throw new Error(`${what}: terraform exited ${run.code}, expected ${expected}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}\n--- log tail\n${log}`);
 }
