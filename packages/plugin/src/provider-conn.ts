@@ -128,6 +128,8 @@ export class ProviderConn implements Provider {
   readonly #plugin: CallErrorContext;
   readonly #options: ProviderConnOptions;
   #schema: Promise<ProviderSchema> | undefined;
+  /** The schema once {@link ProviderConn.getSchema} has resolved (saves an await per call). */
+  #resolvedSchema: ProviderSchema | undefined;
   #configured = false;
   #inflight = 0;
   #stopping: Promise<void> | undefined;
@@ -164,6 +166,12 @@ export class ProviderConn implements Provider {
           ? Promise.resolve(cached)
           : this.#fetchSchema(options?.signal);
       this.#schema = p;
+      p.then(
+        (schema) => {
+          if (this.#schema === p) this.#resolvedSchema = schema;
+        },
+        () => undefined,
+      );
       p.catch(() => {
         if (this.#schema === p) this.#schema = undefined; // let a later call try again
       });
@@ -313,7 +321,7 @@ export class ProviderConn implements Provider {
   /** {@inheritDoc @magma/provider-api#Provider.readDataSource} */
   async readDataSource(typeName: string, config: Value, options?: ReadDataSourceOptions): Promise<ReadDataSourceResult> {
     this.#requireConfigured("readDataSource");
-    const schema = await this.getSchema(options);
+    const schema = this.#resolvedSchema ?? (await this.getSchema(options));
     const entry = schema.dataSources.get(typeName);
     if (entry === undefined) throw unknownTypeError("data_source", typeName);
     const t = entry.type;
@@ -498,14 +506,14 @@ export class ProviderConn implements Provider {
   }
 
   async #resource(typeName: string, signal: AbortSignalLike | undefined): Promise<SchemaEntry> {
-    const schema = await this.getSchema(signal === undefined ? undefined : { signal });
+    const schema = this.#resolvedSchema ?? (await this.getSchema(signal === undefined ? undefined : { signal }));
     const entry = schema.resources.get(typeName);
     if (entry === undefined) throw unknownTypeError("resource", typeName);
     return entry;
   }
 
   async #providerMeta(meta: Value | undefined): Promise<ProtoDynamicValue | undefined> {
-    const schema = await this.getSchema();
+    const schema = this.#resolvedSchema ?? (await this.getSchema());
     if (schema.providerMeta === undefined) return undefined; // sent only when declared, as Terraform does
     return encode(meta ?? nullVal(schema.providerMeta.type), schema.providerMeta.type, "the provider meta");
   }
@@ -551,6 +559,18 @@ export class ProviderConn implements Provider {
    */
   async #call<T>(method: string, signal: AbortSignalLike | undefined, fn: (o: CallOptions) => Promise<T>): Promise<T> {
     if (signal?.aborted === true) throw canceledError(`the ${method} call was canceled before it started`, { cause: signal.reason });
+    const limit = this.#options.callTimeoutMs;
+    if (signal === undefined && limit === undefined) {
+      // Nothing can cancel this call: no controller, listener or timer (the hot path).
+      this.#inflight++;
+      try {
+        return await fn({});
+      } catch (e) {
+        throw await errorFromCall(e, this.#plugin, method);
+      } finally {
+        this.#inflight--;
+      }
+    }
     const controller = new AbortController();
     let why: "canceled" | "deadline" | undefined;
     const onAbort = (): void => {
@@ -559,7 +579,6 @@ export class ProviderConn implements Provider {
       this.#requestStop();
     };
     signal?.addEventListener("abort", onAbort, { once: true });
-    const limit = this.#options.callTimeoutMs;
     const timer =
       limit === undefined
         ? undefined
