@@ -102,3 +102,35 @@ describe("configValue", () => {
     }
   });
 });
+
+describe("configValue never quotes a sensitive attribute's value", () => {
+  const secret = "S3CRET-do-not-print";
+  const block = {
+    attributes: {
+      pin: { type: numberType, optional: true, sensitive: true },
+      flag: { type: boolType, optional: true, sensitive: true },
+      pins: { type: listType(numberType), optional: true, sensitive: true },
+      plain: { type: numberType, optional: true },
+    },
+  };
+  test.each([
+    [{ pin: secret }, /at \.pin: a number is required, got a string \(sensitive value not shown\)/],
+    [{ flag: secret }, /at \.flag: a bool is required, got a string \(sensitive value not shown\)/],
+    [{ pins: [1, secret] }, /at \.pins\[1\]: a number is required, got a string \(sensitive value not shown\)/],
+  ])("%j", (plain, message) => {
+    let error: unknown;
+    try {
+      configValue(block, plain);
+    } catch (e) {
+      error = e;
+    }
+    expect(isProviderError(error) && error.code).toBe("schema");
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain(secret);
+    expect(String((error as Error).cause ?? "")).not.toContain(secret);
+  });
+
+  test("a non-sensitive attribute still quotes the text (it helps)", () => {
+    expect(() => configValue(block, { plain: "twelve" })).toThrow(/a number is required, got the string "twelve"/);
+  });
+});

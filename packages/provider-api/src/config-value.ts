@@ -120,7 +120,7 @@ function attributeValue(a: Attribute, x: unknown, at: Path): Value {
   if (isAbsent(x)) return nullVal(t);
   if (x instanceof Value) return passValue(x, t, at);
   if (a.nestedType !== undefined) return nestedTypeValue(a.nestedType, x, at);
-  return convert(x, t, at);
+  return convert(x, t, at, a.sensitive === true);
 }
 
 function nestedObjectValue(n: NestedAttributeType, x: unknown, at: Path): Value {
@@ -181,8 +181,11 @@ function nestedBlockValue(nb: NestedBlock, x: unknown, at: Path): Value {
   }
 }
 
-/** Converts plain data to a value of type `t`, as Terraform converts HCL values. */
-function convert(x: unknown, t: Type, at: Path): Value {
+/**
+ * Converts plain data to a value of type `t`, as Terraform converts HCL values. With
+ * `sensitive` (a sensitive attribute), error messages never quote the given text.
+ */
+function convert(x: unknown, t: Type, at: Path, sensitive = false): Value {
   if (isAbsent(x)) return nullVal(t);
   if (x instanceof Value) return passValue(x, t, at);
   switch (t.kind) {
@@ -197,7 +200,7 @@ function convert(x: unknown, t: Type, at: Path): Value {
         try {
           return numberVal(CtyNumber.parse(x.trim() === x ? x : "?"));
         } catch (e) {
-          return fail(at, `a number is required, got the string ${JSON.stringify(x)}`, e);
+          return sensitive ? fail(at, "a number is required, got a string (sensitive value not shown)") : fail(at, `a number is required, got the string ${JSON.stringify(x)}`, e);
         }
       }
       return fail(at, `a number is required, got ${describe(x)}`);
@@ -206,20 +209,20 @@ function convert(x: unknown, t: Type, at: Path): Value {
       if (typeof x === "string") {
         if (x === "true" || x === "1") return boolVal(true);
         if (x === "false" || x === "0") return boolVal(false);
-        return fail(at, `a bool is required, got the string ${JSON.stringify(x)} (use "true" or "false")`);
+        return fail(at, `a bool is required, got ${sensitive ? "a string (sensitive value not shown)" : `the string ${JSON.stringify(x)}`} (use "true" or "false")`);
       }
       return fail(at, `a bool is required, got ${describe(x)}`);
     case "list":
     case "set": {
       if (!Array.isArray(x)) return fail(at, `a ${t.kind} is required, got ${describe(x)}`);
-      const vals = x.map((e, i) => (isAbsent(e) ? nullVal(t.element) : convert(e, t.element, at.index(i))));
+      const vals = x.map((e, i) => (isAbsent(e) ? nullVal(t.element) : convert(e, t.element, at.index(i), sensitive)));
       if (vals.length === 0) return t.kind === "list" ? listValEmpty(t.element) : setValEmpty(t.element);
       return wrapCollection(t.kind, vals, at);
     }
     case "map": {
       const es = entriesOf(x, at, "a map");
       if (es.length === 0) return mapValEmpty(t.element);
-      return wrapCollection("map", es.map(([k, e]) => [k, isAbsent(e) ? nullVal(t.element) : convert(e, t.element, at.key(k))] as const), at);
+      return wrapCollection("map", es.map(([k, e]) => [k, isAbsent(e) ? nullVal(t.element) : convert(e, t.element, at.key(k), sensitive)] as const), at);
     }
     case "object": {
       const given = new Map(entriesOf(x, at, "an object"));
@@ -228,14 +231,14 @@ function convert(x: unknown, t: Type, at: Path): Value {
       for (const n of t.attributeNames) {
         const e = given.get(n);
         if (isAbsent(e) && !given.has(n) && !t.optional.has(n)) fail(at.attr(n), `attribute ${JSON.stringify(n)} is required`);
-        out[n] = convert(e, t.attributes[n]!, at.attr(n));
+        out[n] = convert(e, t.attributes[n]!, at.attr(n), sensitive);
       }
       return objectVal(out);
     }
     case "tuple": {
       if (!Array.isArray(x)) return fail(at, `a tuple is required, got ${describe(x)}`);
       if (x.length !== t.elements.length) return fail(at, `a tuple of ${t.elements.length} elements is required, got ${x.length}`);
-      return x.length === 0 ? emptyTupleVal : tupleVal(x.map((e, i) => convert(e, t.elements[i]!, at.index(i))));
+      return x.length === 0 ? emptyTupleVal : tupleVal(x.map((e, i) => convert(e, t.elements[i]!, at.index(i), sensitive)));
     }
     case "dynamic":
       return literal(x, at);
