@@ -385,6 +385,12 @@ export class ProviderConn implements Provider {
     if (!Number.isSafeInteger(storedVersion) || storedVersion < 0) {
       throw schemaError(`stored schema version must be a non-negative integer, got ${storedVersion}`);
     }
+    if (storedVersion > entry.version) {
+      // As Terraform: state written by a newer provider cannot be read by this one.
+      throw schemaError(
+        `the stored state of ${typeName} has schema version ${storedVersion}, newer than this provider's ${entry.version}: use a newer provider`,
+      );
+    }
     const json = new TextEncoder().encode(rawJson);
     const r = await this.#call("UpgradeResourceState", options?.signal, (o) =>
       this.#wire.upgradeResourceState({ typeName, version: BigInt(storedVersion), rawState: { json } }, o),

@@ -184,6 +184,13 @@ d("the real AWS provider, configured offline: plans and error paths", () => {
       expect(e4.code).toBe("unknown_type");
     });
 
+    test("state from a newer schema version than the provider's is refused, as Terraform refuses it", async () => {
+      const { version } = live.schema.resources.get("aws_security_group_rule")!;
+      const e = await rejection(live.provider.upgradeResourceState("aws_security_group_rule", version + 1, "{}"));
+      expect(e.code).toBe("schema");
+      expect(e.message).toContain(`schema version ${version + 1}`);
+    });
+
     test('aws_vpc with cidr_block "not-a-cidr": ValidateResourceConfig rejects with an error diagnostic at cidr_block', async () => {
       const e = await rejection(planCreate("aws_vpc", { cidr_block: "not-a-cidr" }));
       expect(e.code).toBe("diagnostics");
