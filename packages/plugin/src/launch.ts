@@ -1,7 +1,7 @@
 import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { mkdtemp, chmod, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { parseHandshakeLine, type Handshake } from "./handshake.js";
 import { createClientCertificate, type ClientCertificate } from "./internal/auto-mtls/client-certificate.js";
 import { registerLiveChild } from "./internal/child-registry/child-registry.js";
@@ -172,6 +172,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   const spawn: SpawnFunction = options.spawn ?? ((c, a, o) => nodeSpawn(c, [...a], o));
   const signal = options.signal;
   if (signal?.aborted) throw canceled("plugin launch canceled", signal.reason);
+  const name = basename(options.command);
 
   const cert: ClientCertificate | undefined = useTls ? await createClientCertificate() : undefined;
   const socketDir = await mkdtemp(join(options.socketDirParent ?? tmpdir(), "magma-plugin-"));
@@ -225,7 +226,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
 
   let handshake: Handshake;
   try {
-    const line = await readHandshakeLine(child, stdout, startTimeoutMs, signal);
+    const line = await readHandshakeLine(child, stdout, startTimeoutMs, signal, name);
     if (line === undefined) {
       const status = await watcher.exitedWithin(DEFAULT_GRACE_MS);
       throw pluginExited(
@@ -235,13 +236,15 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
           panicExcerpt: monitor.panicExcerpt(),
         },
         "before we could connect (no handshake line on stdout)",
+        undefined,
+        name,
       );
     }
     try {
       handshake = parseHandshakeLine(line, versions);
     } catch (e) {
       if (isPluginError(e) && e.detail.code === "handshake_failed") {
-        throw handshakeFailed(e.message.replace(/^\[handshake_failed\] /, ""), {
+        throw handshakeFailed(`${e.message.replace(/^\[handshake_failed\] /, "")} [${name}]`, {
           line,
           stderrTail: monitor.tail(),
           cause: e,
@@ -291,8 +294,11 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
         throw pluginExited(
           { ...status, stderrTail: monitor.tail(), panicExcerpt: monitor.panicExcerpt() },
           "while we were connecting",
+          e,
+          name,
         );
       }
+      if (isPluginError(e) && e.code === "transport") throw transportError(`${e.rawMessage} [${name}]`, e.cause ?? e, e.detail.grpcCode);
       throw e;
     }
   } catch (e) {
@@ -314,7 +320,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   const exitError = (): PluginError | undefined => {
     const status = watcher.status();
     if (status === undefined) return undefined;
-    return pluginExited({ ...status, stderrTail: monitor.tail(), panicExcerpt: monitor.panicExcerpt() }, "unexpectedly");
+    return pluginExited({ ...status, stderrTail: monitor.tail(), panicExcerpt: monitor.panicExcerpt() }, "unexpectedly", undefined, name);
   };
   return {
     transport: connection.transport,
@@ -324,6 +330,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
     network: handshake.network,
     address: handshake.address,
     managed: true,
+    binary: name,
     exited: watcher.exited,
     exitStatus: () => watcher.status(),
     stderrTail: () => monitor.tail(),
@@ -374,6 +381,7 @@ function readHandshakeLine(
   stdout: NodeJS.ReadableStream,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  name: string,
 ): Promise<string | undefined> {
   return new Promise<string | undefined>((resolve, reject) => {
     let pending: Buffer[] = [];
@@ -397,7 +405,7 @@ function readHandshakeLine(
         if (size > MAX_HANDSHAKE_LINE) {
           const head = Buffer.concat(pending).subarray(0, 200).toString("utf8");
           finish(() =>
-            reject(handshakeFailed(`first stdout line is longer than ${MAX_HANDSHAKE_LINE} bytes`, { line: head })),
+            reject(handshakeFailed(`first stdout line is longer than ${MAX_HANDSHAKE_LINE} bytes [${name}]`, { line: head })),
           );
         }
         return;
@@ -420,7 +428,7 @@ function readHandshakeLine(
     const timer = setTimeout(
       () =>
         finish(() =>
-          reject(deadlineExceeded(`timeout while waiting for the plugin to start (no handshake within ${timeoutMs} ms)`, timeoutMs)),
+          reject(deadlineExceeded(`timeout while waiting for the plugin to start (no handshake within ${timeoutMs} ms) [${name}]`, timeoutMs)),
         ),
       timeoutMs,
     );

@@ -39,6 +39,8 @@ export type PluginProcess = {
   readonly address: string;
   /** Whether the host owns the process (false for reattached plugins). */
   readonly managed: boolean;
+  /** The binary's file name, for messages (undefined for a reattached plugin). */
+  readonly binary?: string | undefined;
   /**
    * Resolves when the process has exited (never rejects). For a reattached plugin the
    * process is polled, and the exit code and signal are unknown (`null`).

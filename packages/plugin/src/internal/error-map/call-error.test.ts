@@ -35,11 +35,28 @@ describe("errorFromCall", () => {
     const e = await errorFromCall(new ConnectError("Connection dropped", Code.Unavailable), dead(), "tfplugin5.Provider/ApplyResourceChange");
     expect(e.code).toBe("plugin_exited");
     expect(e.message).toBe(
-      "[plugin_exited] plugin exited and failed to respond to the tfplugin5.Provider/ApplyResourceChange call: exit code 2 (the plugin crashed)",
+      "[plugin_exited] plugin exited and failed to respond to the tfplugin5.Provider/ApplyResourceChange call: exit code 2 (the plugin crashed): panic: x",
     );
     expect(e.detail).toEqual({ code: "plugin_exited", exitCode: 2, signal: null, stderrTail: "tail", panicExcerpt: "panic: x" });
     expect(e.cause).toBeInstanceOf(ConnectError);
   });
+
+  test.each([Code.Canceled, Code.Aborted, Code.Internal, Code.Unknown])(
+    "%s from a plugin that dies under the call → plugin_exited naming the binary with the stderr tail",
+    async (code) => {
+      const status = { exitCode: null, signal: "SIGKILL" };
+      let exited = false;
+      const ctx: CallErrorContext = {
+        binary: "terraform-provider-x",
+        exited: new Promise((r) => setTimeout(() => ((exited = true), r(status)), 50)),
+        exitError: () => (exited ? pluginExited({ ...status, stderrTail: "a\n\n[WARN] b\nc", panicExcerpt: undefined }, "unexpectedly") : undefined),
+      };
+      const e = await errorFromCall(new ConnectError("stream closed", code), ctx, "tfplugin6.Provider/ReadDataSource");
+      expect(e.message).toBe(
+        "[plugin_exited] plugin exited and failed to respond to the tfplugin6.Provider/ReadDataSource call: killed by signal SIGKILL [terraform-provider-x]: a | [WARN] b | c",
+      );
+    },
+  );
 
   test("a PluginError passes through unchanged; non-Connect errors become transport", async () => {
     const original = transportError("x");

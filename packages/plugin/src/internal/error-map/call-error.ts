@@ -17,17 +17,22 @@ import {
 export type CallErrorContext = {
   readonly exited: Promise<PluginExitStatus>;
   exitError(): PluginError | undefined;
+  /** The binary's name, for messages. */
+  readonly binary?: string | undefined;
 };
 
 /** How long an UNAVAILABLE call waits for the process exit to be noticed. */
 const EXIT_SETTLE_MS = 250;
+/** gRPC codes a call ends with when the plugin process dies under it. */
+const SETTLE_CODES: ReadonlySet<Code> = new Set([Code.Unavailable, Code.Canceled, Code.Aborted, Code.Internal, Code.Unknown]);
 
 /**
- * Maps the failure of a gRPC call to a plugin into a {@link PluginError}: the caller's abort
- * → `canceled`; a timeout → `deadline_exceeded`; a call that failed because the plugin
- * process died (UNAVAILABLE, or any code once the process has exited) → `plugin_exited`
- * with exit code, signal, stderr tail and panic excerpt, in Terraform's words ("failed to
- * respond to the X call"); anything else → `transport` with the gRPC code name.
+ * Maps the failure of a gRPC call to a plugin into a {@link PluginError}: a call that failed
+ * because the plugin process died (UNAVAILABLE, CANCELED, ABORTED, INTERNAL or UNKNOWN while it
+ * exits, or any code once it has exited) → `plugin_exited` with exit code, signal, stderr
+ * tail and panic excerpt, in Terraform's words ("failed to respond to the X call"), naming
+ * the binary; otherwise CANCELED → `canceled`; a timeout → `deadline_exceeded`; anything
+ * else → `transport` with the gRPC code name.
  *
  * @param method - the RPC, e.g. `tfplugin5.Provider/GetSchema`, for the message
  * @internal
@@ -35,16 +40,19 @@ const EXIT_SETTLE_MS = 250;
 export async function errorFromCall(error: unknown, plugin: CallErrorContext, method: string): Promise<PluginError> {
   if (isPluginError(error)) return error;
   const ce = ConnectError.from(error);
-  if (ce.code === Code.Canceled) return canceled(`the ${method} call was canceled`, ce);
   if (ce.code === Code.DeadlineExceeded) return deadlineExceeded(`the ${method} call timed out: ${ce.rawMessage}`);
+  // The caller's own cancellation never gets here (the RPC layer maps it first), so a
+  // CANCELED, like UNAVAILABLE, INTERNAL or UNKNOWN, may be the connection dropping
+  // because the plugin died (a SIGKILL or a panic mid-call resets the HTTP/2 streams).
   let exit = plugin.exitError();
-  if (exit === undefined && ce.code === Code.Unavailable) {
+  if (exit === undefined && SETTLE_CODES.has(ce.code)) {
     await Promise.race([plugin.exited, new Promise((r) => setTimeout(r, EXIT_SETTLE_MS).unref())]);
     exit = plugin.exitError();
   }
   if (exit !== undefined && exit.detail.code === "plugin_exited") {
     const { code: _code, ...detail } = exit.detail;
-    return pluginExited(detail, `and failed to respond to the ${method} call`, ce);
+    return pluginExited(detail, `and failed to respond to the ${method} call`, ce, plugin.binary);
   }
+  if (ce.code === Code.Canceled) return canceled(`the ${method} call was canceled`, ce);
   return transportError(`the ${method} call failed: [${Code[ce.code]}] ${ce.rawMessage}`, ce, Code[ce.code]);
 }

@@ -109,17 +109,38 @@ export function protocolMismatch(pluginVersion: number, clientVersions: readonly
   );
 }
 
-/** @internal */
-export function pluginExited(detail: PluginExitedDetail, when: string, cause?: unknown): PluginError {
+/**
+ * A `plugin_exited` error. The message says when and how the plugin ended, names the
+ * binary (when given) and quotes the panic line, else the last stderr lines (bounded).
+ *
+ * @internal
+ */
+export function pluginExited(detail: PluginExitedDetail, when: string, cause?: unknown, binary?: string): PluginError {
   const how = detail.signal !== null ? `killed by signal ${detail.signal}` : `exit code ${String(detail.exitCode)}`;
   const crash = detail.panicExcerpt !== undefined ? " (the plugin crashed)" : "";
+  const name = binary === undefined || binary === "" ? "" : ` [${binary}]`;
+  const said = exitExcerpt(detail);
   const status: { exitCode: number | null; signal: string | null; stderrTail?: string; panicExcerpt?: string } = {
     exitCode: detail.exitCode,
     signal: detail.signal,
     stderrTail: detail.stderrTail,
   };
   if (detail.panicExcerpt !== undefined) status.panicExcerpt = detail.panicExcerpt;
-  return pluginExitedError(`plugin exited ${when}: ${how}${crash}`, status, cause === undefined ? undefined : { cause });
+  return pluginExitedError(`plugin exited ${when}: ${how}${crash}${name}${said === "" ? "" : `: ${said}`}`, status, cause === undefined ? undefined : { cause });
+}
+
+/** The panic line, else the last three non-empty stderr lines joined with ` | `; at most 400 characters. */
+function exitExcerpt(detail: PluginExitedDetail): string {
+  const lines =
+    detail.panicExcerpt !== undefined
+      ? detail.panicExcerpt.split("\n").slice(0, 1)
+      : detail.stderrTail
+          .split("\n")
+          .map((l) => l.trim())
+          .filter((l) => l !== "")
+          .slice(-3);
+  const text = lines.join(" | ");
+  return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
 
 /** @internal */
