@@ -129,7 +129,7 @@ export function pluginExited(detail: PluginExitedDetail, when: string, cause?: u
   return pluginExitedError(`plugin exited ${when}: ${how}${crash}${name}${said === "" ? "" : `: ${said}`}`, status, cause === undefined ? undefined : { cause });
 }
 
-/** The panic line, else the last three non-empty stderr lines joined with ` | `; at most 400 characters. */
+/** The panic line, else the last three non-empty stderr lines (each cut at 120 characters) joined with ` | `; at most 400 characters. */
 function exitExcerpt(detail: PluginExitedDetail): string {
   const lines =
     detail.panicExcerpt !== undefined
@@ -138,7 +138,8 @@ function exitExcerpt(detail: PluginExitedDetail): string {
           .split("\n")
           .map((l) => l.trim())
           .filter((l) => l !== "")
-          .slice(-3);
+          .slice(-3)
+          .map((l) => (l.length > 120 ? `${l.slice(0, 120)}…` : l));
   const text = lines.join(" | ");
   return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
