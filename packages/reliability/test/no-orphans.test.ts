@@ -1,0 +1,135 @@
+// Item 2 — no orphans: a host that dials several providers at once (dialProvider) and then
+// ends normally, by an uncaught exception or unhandled rejection, by SIGTERM or by SIGINT
+// (which providers ignore) leaves no provider process and no socket directory. And what
+// happens when the host is SIGKILLed (nothing can run in it then): documented, measured.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { AWS_BINARY, faultWorkspace, isGone, readRecord, waitUntil } from "./support.js";
+
+const host = fileURLToPath(new URL("./testdata/multi-host.mjs", import.meta.url));
+let ws: ReturnType<typeof faultWorkspace>;
+let n = 0;
+beforeAll(() => {
+  ws = faultWorkspace();
+});
+afterAll(() => ws.cleanup());
+
+interface Run {
+  readonly pids: number[];
+  readonly socketDirs: string[];
+  readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly stderr: () => string;
+  kill(signal: NodeJS.Signals): void;
+}
+
+async function startHost(mode: string, binaries: string[], detached = false): Promise<Run> {
+  const recordDir = join(ws.dir, `host-${++n}`);
+  mkdirSync(recordDir);
+  const child = spawn(process.execPath, [host, mode, recordDir, ...binaries], { stdio: ["ignore", "pipe", "pipe"], detached });
+  let stderr = "";
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const { pids } = await new Promise<{ pids: number[] }>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+      const nl = out.indexOf("\n");
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as { pids: number[] });
+    });
+    void exit.then((s) => reject(new Error(`host ended early (${JSON.stringify(s)}): ${stderr}`)));
+  });
+  const socketDirs = readdirSync(recordDir)
+    .map((f) => readRecord(join(recordDir, f)).find((e) => e.event === "env")?.env?.["PLUGIN_UNIX_SOCKET_DIR"])
+    .filter((d): d is string => d !== undefined);
+  return { pids, socketDirs, exit, stderr: () => stderr, kill: (s) => child.kill(s) };
+}
+
+function cleanup(run: Run | undefined): void {
+  if (run === undefined) return;
+  run.kill("SIGKILL");
+  for (const pid of run.pids) {
+    if (isGone(pid)) continue;
+    // A provider that outlived its host: remove its socket directory too (from its environment).
+    const dir = /(?:^|\0)PLUGIN_UNIX_SOCKET_DIR=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, "utf8"))?.[1];
+    process.kill(pid, "SIGKILL");
+    if (dir !== undefined && /magma-plugin-/.test(dir)) rmSync(dir, { recursive: true, force: true });
+  }
+  for (const d of run.socketDirs) rmSync(d, { recursive: true, force: true });
+}
+
+const endings = [
+  ["exits normally (process.exit)", "exit", undefined, { code: 0, signal: null }],
+  ["throws an uncaught exception", "throw", undefined, { code: 1, signal: null }],
+  ["has an unhandled rejection", "reject", undefined, { code: 1, signal: null }],
+  ["gets SIGTERM", "wait", "SIGTERM", { code: null, signal: "SIGTERM" }],
+  ["gets SIGINT (which providers ignore)", "wait", "SIGINT", { code: null, signal: "SIGINT" }],
+] as const;
+
+describe("no orphans: a host with three providers dialed at once", () => {
+  test.each(endings)("the host %s: no provider process, no socket directory", async (_name, mode, signal, expected) => {
+    let run: Run | undefined;
+    try {
+      run = await startHost(mode, [ws.binary, ws.binary, ws.binary]);
+      expect(run.pids).toHaveLength(3);
+      expect(run.socketDirs).toHaveLength(3);
+      for (const pid of run.pids) expect(isGone(pid)).toBe(false);
+      for (const d of run.socketDirs) expect(existsSync(d)).toBe(true);
+      if (signal !== undefined) run.kill(signal);
+      expect(await run.exit).toEqual(expected);
+      for (const pid of run.pids) expect(await waitUntil(() => isGone(pid))).toBe(true);
+      for (const d of run.socketDirs) expect(existsSync(d)).toBe(false);
+      if (mode === "throw") expect(run.stderr()).toMatch(/the host crashed/);
+    } finally {
+      cleanup(run);
+    }
+  }, 60_000);
+});
+
+describe("the host is SIGKILLed (no code runs in it): what is left", () => {
+  test("a provider keeps running (idle) after its host is SIGKILLed, and its socket directory stays", async () => {
+    let run: Run | undefined;
+    try {
+      run = await startHost("wait", [ws.binary]);
+      run.kill("SIGKILL");
+      expect(await run.exit).toEqual({ code: null, signal: "SIGKILL" });
+      // Measured: nothing tells the provider; it would end only when it next writes to a closed pipe.
+      expect(await waitUntil(() => isGone(run!.pids[0]!), 3000)).toBe(false);
+      expect(existsSync(run.socketDirs[0]!)).toBe(true);
+    } finally {
+      cleanup(run);
+    }
+  }, 60_000);
+
+  test("the mitigation: providers share the host's process group, so killing the group (kill -9 -PGID, a supervisor, a CI runner) ends them too", async () => {
+    let run: Run | undefined;
+    let hostPid = 0;
+    try {
+      run = await startHost("wait", [ws.binary, ws.binary], true);
+      const pgrp = (pid: number): number => Number(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[2]);
+      hostPid = pgrp(run.pids[0]!);
+      for (const pid of run.pids) expect(pgrp(pid)).toBe(hostPid);
+      process.kill(-hostPid, "SIGKILL");
+      expect(await run.exit).toEqual({ code: null, signal: "SIGKILL" });
+      for (const pid of run.pids) expect(await waitUntil(() => isGone(pid))).toBe(true);
+      // The socket directories are left: removed by the next sweep (see docs/reliability.md).
+      for (const d of run.socketDirs) expect(existsSync(d)).toBe(true);
+    } finally {
+      cleanup(run);
+    }
+  }, 60_000);
+
+  const awsTest = existsSync(AWS_BINARY) ? test : test.skip;
+  awsTest("the real AWS provider (go-plugin) keeps running after the host's SIGKILL", async () => {
+    let run: Run | undefined;
+    try {
+      run = await startHost("wait", [AWS_BINARY]);
+      run.kill("SIGKILL");
+      await run.exit;
+      expect(await waitUntil(() => isGone(run!.pids[0]!), 3000)).toBe(false);
+    } finally {
+      cleanup(run);
+    }
+  }, 90_000);
+});
