@@ -68,6 +68,7 @@ export {
   emptyObjectVal,
   tupleVal,
   emptyTupleVal,
+  markWithPaths,
 } from "./value.js";
 export type { Refinements, NumberBound, PathMarks } from "./value.js";
 export { Path } from "./path.js";

@@ -30,6 +30,7 @@ import {
   stringVal,
   tupleVal,
   unknownVal,
+  markWithPaths,
   type Value,
 } from "./value.js";
 
@@ -231,4 +232,24 @@ test("toString renders values readably", () => {
     objectVal({ a: stringVal("x"), b: unknownVal(stringType, { notNull: true, stringPrefix: "p-" }) }).toString(),
   ).toBe('{a = "x", b = unknown(string; not null, prefix "p-")}');
   expect(setVal([numberVal(2), numberVal(1)]).mark(Mark.Sensitive).toString()).toBe("sensitive(toset([1, 2]))");
+});
+
+describe("markWithPaths", () => {
+  test("restores what unmarkDeep took off, skipping paths that are gone", () => {
+    const v = objectVal({
+      a: stringVal("x").mark(Mark.Sensitive),
+      l: listVal([numberVal(1), numberVal(2).mark("other")]),
+      m: mapVal({ k: stringVal("s").mark(Mark.Sensitive) }),
+      t: tupleVal([boolVal(true).mark(Mark.Sensitive)]),
+    }).mark("outer");
+    const { value, paths } = v.unmarkDeep();
+    expect(markWithPaths(value, paths).rawEquals(v)).toBe(true);
+    const gone = markWithPaths(emptyObjectVal, [{ path: Path.root.attr("nope").index(3), marks: new Set(["x"]) }]);
+    expect(gone.rawEquals(emptyObjectVal)).toBe(true);
+  });
+  test("a path into a set marks the set", () => {
+    const s = objectVal({ s: setVal([stringVal("a")]) });
+    const marked = markWithPaths(s, [{ path: Path.root.attr("s").index(0), marks: new Set([Mark.Sensitive]) }]);
+    expect(marked.getAttr("s").isMarked(Mark.Sensitive)).toBe(true);
+  });
 });

@@ -911,3 +911,46 @@ function render(v: Value): string {
   return s;
 }
 
+
+/**
+ * Puts marks back at paths (go-cty's `MarkWithPaths`), the inverse of
+ * {@link Value.unmarkDeep}: `markWithPaths(v.unmarkDeep().value, v.unmarkDeep().paths)`
+ * equals `v` for values without marks inside sets. A path that does not exist in the value
+ * (or goes through a null or unknown) is skipped; a path into a set marks the set.
+ */
+export function markWithPaths(value: Value, paths: readonly PathMarks[]): Value {
+  let out = value;
+  for (const { path, marks } of paths) out = markAt(out, path, 0, marks);
+  return out;
+}
+
+function markAt(v: Value, path: Path, i: number, marks: ReadonlySet<string>): Value {
+  if (i === path.steps.length) return v.mark(...marks);
+  if (v._s !== KNOWN) return v;
+  const step = path.steps[i]!;
+  const t = v.type;
+  let next: Value;
+  if (t.kind === "set") return v.mark(...marks);
+  if (step.kind === "attr" && t.kind === "object") {
+    const idx = attrIndex(t, step.name);
+    if (idx < 0) return v;
+    const vals = (v._v as Value[]).slice();
+    vals[idx] = markAt(vals[idx]!, path, i + 1, marks);
+    next = new Value(t, KNOWN, Object.freeze(vals), undefined);
+  } else if (step.kind === "index" && (t.kind === "list" || t.kind === "tuple")) {
+    const vals = (v._v as Value[]).slice();
+    if (step.index >= vals.length) return v;
+    vals[step.index] = markAt(vals[step.index]!, path, i + 1, marks);
+    next = new Value(t, KNOWN, Object.freeze(vals), undefined);
+  } else if (step.kind === "key" && t.kind === "map") {
+    const m = v._v as ReadonlyMap<string, Value>;
+    const e = m.get(step.key);
+    if (e === undefined) return v;
+    const copy = new Map(m);
+    copy.set(step.key, markAt(e, path, i + 1, marks));
+    next = new Value(t, KNOWN, copy, undefined);
+  } else {
+    return v;
+  }
+  return v._m === undefined ? next : next.mark(...v._m);
+}

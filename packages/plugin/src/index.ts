@@ -131,6 +131,7 @@ export {
   withRetry,
   classifyApplyOutcome,
   proposedNewState,
+  normalizeLegacyObject,
   configValue,
   createNativeProvider,
   valueConformance,

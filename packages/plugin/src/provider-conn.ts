@@ -9,6 +9,7 @@ import {
   diagnosticsError,
   hasErrors,
   invalidResponseError,
+  normalizeLegacyObject,
   notConfiguredError,
   schemaError,
   unknownTypeError,
@@ -306,7 +307,10 @@ export class ProviderConn implements Provider {
     const r = await this.#call("ReadResource", options?.signal, (o) => this.#wire.readResource(req, o));
     const diags = this.#diags(r.diagnostics, "ReadResource");
     if (hasErrors(diags)) throw diagnosticsError(diags, `read of ${typeName}`);
-    const newState = decode(r.newState, t, "ReadResource", "new state");
+    // Terraform normalises every read object (NormalizeObjectFromLegacySDK): block
+    // collections are never null or unknown in the state it records.
+    const read = decode(r.newState, t, "ReadResource", "new state");
+    const newState = read.isNull() ? read : normalizeLegacyObject(entry.block, read);
     const deferred = deferredFromProto(r.deferred, "ReadResource");
     if (newState.isNull() && deferred === undefined) return null; // the object is gone
     const out: { -readonly [K in keyof ReadResourceResult]: ReadResourceResult[K] } = {

@@ -71,6 +71,7 @@ export type { RetryPolicy } from "./with-retry.js";
 export { classifyApplyOutcome } from "./apply-outcome.js";
 export type { ApplyResponse, ApplyContext, ApplyOutcome } from "./apply-outcome.js";
 export { proposedNewState } from "./proposed-new-state.js";
+export { normalizeLegacyObject } from "./normalize-legacy-object.js";
 export { configValue } from "./config-value.js";
 export type { PlainConfig } from "./config-value.js";
 
