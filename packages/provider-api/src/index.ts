@@ -40,7 +40,7 @@ export type {
   UpgradeResult,
 } from "./provider.js";
 export { NestingMode, StringKind, noServerCapabilities, impliedType, attributeType, nestedBlockType, emptyBlockValue, emptyNestedBlockValue, createSchemaEntry, resourceSchema, dataSourceSchema } from "./schema.js";
-export type { ObjectNestingMode, Attribute, NestedAttributeType, NestedBlock, Block, SchemaEntry, ServerCapabilities, ProviderSchema } from "./schema.js";
+export type { ObjectNestingMode, Attribute, NestedAttributeType, NestedBlock, Block, SchemaEntry, ServerCapabilities, FunctionParameter, FunctionSignature, ProviderSchema } from "./schema.js";
 export { DeferredReason } from "./plan.js";
 export type { PlannedChange, Deferred } from "./plan.js";
 export { Severity, errorDiag, warningDiag, hasErrors, warningsOf, formatDiag } from "./diagnostic.js";

@@ -33,8 +33,13 @@ import {
 import { dataSourceSchema, noServerCapabilities, resourceSchema, type ProviderSchema, type SchemaEntry, type ServerCapabilities } from "./schema.js";
 import { valueConformance } from "./value-conformance.js";
 
-/** What a native provider's `getSchema` returns: a {@link ProviderSchema} whose capabilities and warnings may be left out. */
-export type NativeSchema = Omit<ProviderSchema, "serverCapabilities" | "warnings"> & {
+/**
+ * What a native provider's `getSchema` returns: a {@link ProviderSchema} whose capabilities
+ * and warnings may be left out. It cannot declare ephemeral resources or functions: the
+ * contract has no operations to open or call them, so a native provider has none (the
+ * wrapper's schema never carries them).
+ */
+export type NativeSchema = Omit<ProviderSchema, "serverCapabilities" | "warnings" | "ephemeralResources" | "functions"> & {
   readonly serverCapabilities?: Partial<ServerCapabilities>;
   readonly warnings?: readonly Diag[];
 };

@@ -154,6 +154,47 @@ export const noServerCapabilities: ServerCapabilities = Object.freeze({
   generateResourceConfig: false,
 });
 
+/**
+ * One parameter of a provider-defined function (tfplugin's `Function.Parameter`). Arguments
+ * are positional: the name is for documentation and messages only.
+ */
+export interface FunctionParameter {
+  /** The parameter's name (may be empty). */
+  readonly name: string;
+  /** The cty type every argument must conform to (`dynamic` for any). */
+  readonly type: Type;
+  /** What the parameter means. */
+  readonly description?: string;
+  /** The format of `description` (default plain). */
+  readonly descriptionKind?: StringKind;
+  /** The function accepts a null argument here (default false: Terraform rejects null before calling). */
+  readonly allowNullValue?: boolean;
+  /** The function accepts an unknown argument here (default false: the result is unknown without a call). */
+  readonly allowUnknownValues?: boolean;
+}
+
+/**
+ * The signature and documentation of a provider-defined function (tfplugin's `Function`,
+ * protocol 5.5/6.5 and later; its name is its key in `ProviderSchema.functions`). Called in
+ * Terraform as `provider::<local name>::<function name>(…)`.
+ */
+export interface FunctionSignature {
+  /** The positional parameters, in order (default none). */
+  readonly parameters: readonly FunctionParameter[];
+  /** The parameter that takes any further arguments, when the function is variadic. */
+  readonly variadicParameter?: FunctionParameter;
+  /** The cty type of the result. */
+  readonly returnType: Type;
+  /** A short, one-line description. */
+  readonly summary?: string;
+  /** What the function does. */
+  readonly description?: string;
+  /** The format of `description` (default plain). */
+  readonly descriptionKind?: StringKind;
+  /** Set when the function is deprecated: why, and what to use instead. */
+  readonly deprecationMessage?: string;
+}
+
 /** Everything a provider's `getSchema` returns. */
 export interface ProviderSchema {
   /** The schema of the provider's own configuration. */
@@ -164,6 +205,18 @@ export interface ProviderSchema {
   readonly resources: ReadonlyMap<string, SchemaEntry>;
   /** Data sources by name. */
   readonly dataSources: ReadonlyMap<string, SchemaEntry>;
+  /**
+   * Ephemeral resource types by name (protocol 5.7/6.7 and later), when the source of the
+   * schema knows them; absent means none are declared. Described only: the `Provider`
+   * contract has no operations for them (open, renew, close).
+   */
+  readonly ephemeralResources?: ReadonlyMap<string, SchemaEntry>;
+  /**
+   * Provider-defined functions by name (protocol 5.5/6.5 and later), when the source of the
+   * schema knows them; absent means none are declared. Described only: the `Provider`
+   * contract has no operation to call them.
+   */
+  readonly functions?: ReadonlyMap<string, FunctionSignature>;
   /** What the server supports. */
   readonly serverCapabilities: ServerCapabilities;
   /** Warnings returned with the schema. */
