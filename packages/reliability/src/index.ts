@@ -9,3 +9,5 @@ export { FaultMode, FaultOperation, isFaultMode, isFaultOperation } from "./faul
 export { createFaultProvider, faultDataEntry, faultDataType, faultProviderEntry, faultThingEntry, faultThingType } from "./fault-provider.js";
 export type { FaultHooks, FaultProviderSettings } from "./fault-provider.js";
 export { faultProviderMain, writeFaultProviderLauncher } from "./write-fault-provider-launcher.js";
+export { emptyStats, fuzzTargets, typeArb } from "./fuzz-targets.js";
+export type { FuzzLimits, FuzzStats, FuzzTarget } from "./fuzz-targets.js";
