@@ -180,7 +180,7 @@ function schemaFromWire(bytes: Uint8Array): unknown {
   try {
     message = fromBinary(schemaMessage, bytes);
   } catch (cause) {
-    if (!(cause instanceof Error)) throw cause;
+    // Anything fromBinary throws (also a TypeError for invalid UTF-8) is caught, as ProviderConn's decodeMessage does.
     throw invalidResponseError("the provider schema does not decode", { operation: "GetProviderSchema", cause });
   }
   return schemaEntryFromProto(message as Parameters<typeof schemaEntryFromProto>[0], "fuzzed schema");
