@@ -32,10 +32,12 @@ export { ProviderConn } from "./provider-conn.js";
 export type { ProviderConnOptions } from "./provider-conn.js";
 export { resolveProviderBinary, parseProviderSource, versionMatches, providerSearchDirs } from "./resolve-provider.js";
 export type { ResolveProviderOptions, ResolvedProvider, ProviderAddress } from "./resolve-provider.js";
-export { providerSchemaToTerraformJson, type TerraformProviderSchemaJson, type TerraformSchemaJson, type TerraformBlockJson, type TerraformBlockTypeJson, type TerraformAttributeJson, type TerraformNestedTypeJson, type TerraformTypeJson } from "./terraform-schema-json.js";
+export { providerSchemaToTerraformJson, type TerraformProviderSchemaJson, type TerraformSchemaJson, type TerraformBlockJson, type TerraformBlockTypeJson, type TerraformAttributeJson, type TerraformNestedTypeJson, type TerraformTypeJson, type TerraformFunctionJson, type TerraformFunctionParameterJson } from "./terraform-schema-json.js";
 export { PluginLogLevel, PluginLogSource, discardPluginLogger } from "./plugin-logger.js";
 export type { PluginLogEntry, PluginLogger } from "./plugin-logger.js";
 export { parseReattachProviders } from "./reattach.js";
+export { reapOrphanedProviders, ReapOutcome } from "./reap-orphaned-providers.js";
+export type { ReapOrphanedProvidersOptions, ReapedProvider } from "./reap-orphaned-providers.js";
 export type { ReattachConfig } from "./reattach.js";
 
 // The contract, re-exported unchanged from @magma/provider-api.
@@ -66,6 +68,8 @@ export type {
   Block,
   SchemaEntry,
   ServerCapabilities,
+  FunctionParameter,
+  FunctionSignature,
   ProviderSchema,
   PlannedChange,
   Deferred,

@@ -39,7 +39,8 @@ import {
 import { errorFromCall, type CallErrorContext } from "./internal/error-map/call-error.js";
 import { pathFromProto } from "./internal/wire/attribute-path.js";
 import { diagsFromProto } from "./internal/wire/diagnostic.js";
-import type { ProtoDeferred, ProtoDiagnostic, ProtoDynamicValue, ProtoSchema, ProtoServerCapabilities } from "./internal/wire/proto-shapes.js";
+import { functionFromProto } from "./internal/wire/function.js";
+import type { ProtoDeferred, ProtoDiagnostic, ProtoDynamicValue, ProtoFunction, ProtoSchema, ProtoServerCapabilities } from "./internal/wire/proto-shapes.js";
 import { LazySchemaMap, schemaEntryFromProto, serverCapabilitiesFromProto } from "./internal/wire/schema.js";
 import { metadataMismatch } from "./internal/wire/schema-metadata.js";
 import type { ClientCapabilitiesInit, WireClient } from "./internal/wire/wire-client.js";
@@ -497,6 +498,13 @@ export class ProviderConn implements Provider {
       provider,
       resources: new LazySchemaMap(new Map(Object.entries(r.resourceSchemas)), this.#wire.schemaMessage, "resource"),
       dataSources: new LazySchemaMap(new Map(Object.entries(r.dataSourceSchemas)), this.#wire.schemaMessage, "data source"),
+      ephemeralResources: new LazySchemaMap(new Map(Object.entries(r.ephemeralResourceSchemas)), this.#wire.schemaMessage, "ephemeral resource"),
+      functions: new Map(
+        Object.entries(r.functions).map(([name, bytes]) => [
+          name,
+          functionFromProto(decodeMessage<ProtoFunction>(this.#wire.functionMessage, bytes, op, `function ${JSON.stringify(name)}`), name),
+        ]),
+      ),
       serverCapabilities: serverCapabilitiesFromProto(
         r.serverCapabilities.length === 0
           ? undefined

@@ -89,7 +89,7 @@ d("the schema cache with the real AWS provider", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** Dials, waits for the cache write when one is due, and returns the cache events. */
-  async function dialOnce(): Promise<{ events: string[]; resources: number; vpcType: string }> {
+  async function dialOnce(): Promise<{ events: string[]; resources: number; vpcType: string; ephemeral: string[]; arnParse: string }> {
     const events: string[] = [];
     let stored: () => void = () => {};
     const storedP = new Promise<void>((r) => (stored = r));
@@ -107,7 +107,14 @@ d("the schema cache with the real AWS provider", () => {
     });
     try {
       if (events.includes("miss") || events.includes("stale")) await storedP;
-      return { events, resources: live.schema.resources.size, vpcType: typeToJson(live.schema.resources.get("aws_vpc")!.type) };
+      const arnParse = live.schema.functions?.get("arn_parse");
+      return {
+        events,
+        resources: live.schema.resources.size,
+        vpcType: typeToJson(live.schema.resources.get("aws_vpc")!.type),
+        ephemeral: [...(live.schema.ephemeralResources?.keys() ?? [])].sort(),
+        arnParse: arnParse === undefined ? "" : `${arnParse.parameters.map((p) => `${p.name}:${typeToJson(p.type)}`).join(",")}->${typeToJson(arnParse.returnType)}`,
+      };
     } finally {
       await live.close();
     }
@@ -121,6 +128,11 @@ d("the schema cache with the real AWS provider", () => {
     expect(second.events).toEqual(["hit"]);
     expect(second.resources).toBe(first.resources);
     expect(second.vpcType).toBe(first.vpcType);
+    // The stored reply is the whole reply: ephemeral resources and functions come back too.
+    expect(first.ephemeral).toHaveLength(7);
+    expect(second.ephemeral).toEqual(first.ephemeral);
+    expect(first.arnParse).toBe('arn:"string"->["object",{"account_id":"string","partition":"string","region":"string","resource":"string","service":"string"}]');
+    expect(second.arnParse).toBe(first.arnParse);
 
     const file = join(dir, readdirSync(dir)[0]!);
     const bytes = readFileSync(file);

@@ -12,6 +12,7 @@ import {
   createSchemaEntry,
   noServerCapabilities,
   type Block,
+  type FunctionSignature,
   type ProviderSchema,
 } from "@magma/provider-api";
 import { blockFromProto } from "./internal/wire/schema.js";
@@ -262,5 +263,58 @@ describe("providerSchemaToTerraformJson", () => {
       },
       description_kind: "markdown",
     });
+  });
+
+  test("ephemeral_resource_schemas and functions come after data_source_schemas, names sorted; absent or empty maps are left out", () => {
+    const base = providerSchema({ dataSources: { d: {} } });
+    const fn: FunctionSignature = { parameters: [], returnType: stringType };
+    const json = providerSchemaToTerraformJson({
+      ...base,
+      ephemeralResources: new Map([
+        ["z_token", createSchemaEntry({ attributes: { v: { type: stringType, computed: true, sensitive: true } } }, 2)],
+        ["a_secret", createSchemaEntry({})],
+      ]),
+      functions: new Map([
+        ["upper", fn],
+        ["lower", fn],
+      ]),
+    });
+    expect(JSON.stringify(json)).toBe(
+      '{"provider":{"version":0,"block":{"description_kind":"plain"}},' +
+        '"data_source_schemas":{"d":{"version":0,"block":{"description_kind":"plain"}}},' +
+        '"ephemeral_resource_schemas":{"a_secret":{"version":0,"block":{"description_kind":"plain"}},' +
+        '"z_token":{"version":2,"block":{"attributes":{"v":{"type":"string","description_kind":"plain","computed":true,"sensitive":true}},"description_kind":"plain"}}},' +
+        '"functions":{"lower":{"return_type":"string"},"upper":{"return_type":"string"}}}',
+    );
+    const empty = providerSchemaToTerraformJson({ ...base, ephemeralResources: new Map(), functions: new Map() });
+    expect(Object.keys(empty)).toEqual(["provider", "data_source_schemas"]);
+  });
+
+  test("functions: description, summary, deprecation_message, return_type, parameters, variadic_parameter in Go's order; is_nullable only when true; no description kinds", () => {
+    const fn: FunctionSignature = {
+      // Written in another order than Terraform's on purpose.
+      variadicParameter: { name: "rest", type: dynamicType, allowNullValue: true, allowUnknownValues: true, descriptionKind: "markdown" },
+      returnType: objectType({ b: stringType, a: listType(numberType) }),
+      parameters: [
+        { name: "first", type: setType(stringType), description: "The first.", descriptionKind: "markdown", allowUnknownValues: true },
+        { name: "", type: boolType, allowNullValue: false },
+      ],
+      deprecationMessage: "Use other.",
+      summary: "f Function",
+      descriptionKind: "markdown",
+      description: "Does *f*.",
+    };
+    const json = providerSchemaToTerraformJson({ ...providerSchema({}), functions: new Map([["f", fn]]) });
+    expect(JSON.stringify(json.functions)).toBe(
+      '{"f":{"description":"Does *f*.","summary":"f Function","deprecation_message":"Use other.",' +
+        '"return_type":["object",{"a":["list","number"],"b":"string"}],' +
+        '"parameters":[{"name":"first","description":"The first.","type":["set","string"]},{"type":"bool"}],' +
+        '"variadic_parameter":{"name":"rest","is_nullable":true,"type":"dynamic"}}}',
+    );
+    const bare = providerSchemaToTerraformJson({
+      ...providerSchema({}),
+      functions: new Map<string, FunctionSignature>([["g", { parameters: [], returnType: numberType, summary: "", description: "", deprecationMessage: "" }]]),
+    });
+    expect(JSON.stringify(bare.functions)).toBe('{"g":{"return_type":"number"}}');
   });
 });

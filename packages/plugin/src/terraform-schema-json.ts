@@ -2,6 +2,8 @@ import { typeToJson, type Type } from "@magma/cty";
 import type {
   Attribute,
   Block,
+  FunctionParameter,
+  FunctionSignature,
   NestedAttributeType,
   NestedBlock,
   ProviderSchema,
@@ -65,9 +67,40 @@ export interface TerraformSchemaJson {
   readonly block: TerraformBlockJson;
 }
 
+/** One parameter of a provider-defined function as Terraform prints it. */
+export interface TerraformFunctionParameterJson {
+  /** Absent when empty. */
+  readonly name?: string;
+  /** Absent when empty. */
+  readonly description?: string;
+  /** Present (true) only when the function accepts a null argument here. */
+  readonly is_nullable?: true;
+  /** The cty type every argument must conform to. */
+  readonly type: TerraformTypeJson;
+}
+
 /**
- * A provider's entry under `provider_schemas` in `terraform providers schema -json`, limited
- * to what a {@link ProviderSchema} carries.
+ * A provider-defined function's signature as Terraform prints it. Terraform 1.11.4 prints no
+ * description kind and nothing about unknown values.
+ */
+export interface TerraformFunctionJson {
+  /** Absent when empty. */
+  readonly description?: string;
+  /** Absent when empty. */
+  readonly summary?: string;
+  /** Present only for a deprecated function. */
+  readonly deprecation_message?: string;
+  /** The cty type of the result. */
+  readonly return_type: TerraformTypeJson;
+  /** Absent when the function has no positional parameters. */
+  readonly parameters?: readonly TerraformFunctionParameterJson[];
+  /** Absent unless the function is variadic. */
+  readonly variadic_parameter?: TerraformFunctionParameterJson;
+}
+
+/**
+ * A provider's entry under `provider_schemas` in `terraform providers schema -json`
+ * (Terraform 1.11.4: these five sections, each but `provider` absent when empty).
  */
 export interface TerraformProviderSchemaJson {
   readonly provider: TerraformSchemaJson;
@@ -75,6 +108,10 @@ export interface TerraformProviderSchemaJson {
   readonly resource_schemas?: Readonly<Record<string, TerraformSchemaJson>>;
   /** Absent when the provider has no data sources. */
   readonly data_source_schemas?: Readonly<Record<string, TerraformSchemaJson>>;
+  /** Absent when the provider has no ephemeral resource types. */
+  readonly ephemeral_resource_schemas?: Readonly<Record<string, TerraformSchemaJson>>;
+  /** Absent when the provider has no functions. */
+  readonly functions?: Readonly<Record<string, TerraformFunctionJson>>;
 }
 
 /**
@@ -87,10 +124,17 @@ export interface TerraformProviderSchemaJson {
  * `encoding/json` writes them (struct fields in declaration order, map keys sorted by
  * UTF-8 bytes), so `JSON.stringify` of the result matches Terraform's key order.
  *
- * Lossy: deprecation messages are not printed (Terraform 1.11.4 prints only `deprecated`),
- * and `provider_meta`, server capabilities and warnings have no place in this format. What
- * Terraform prints but a {@link ProviderSchema} does not carry is left out:
- * `ephemeral_resource_schemas` and `functions`.
+ * Ephemeral resource types are printed like resources under `ephemeral_resource_schemas`.
+ * Functions are printed under `functions` as Terraform's function signatures:
+ * `description`, `summary` and `deprecation_message` (each left out when empty),
+ * `return_type` (cty type JSON), `parameters` (left out when there are none) and
+ * `variadic_parameter` (left out unless variadic); each parameter has `name` and
+ * `description` (left out when empty), `is_nullable` (only when true) and `type`.
+ *
+ * Lossy: deprecation messages of attributes and blocks are not printed (Terraform 1.11.4
+ * prints only `deprecated`); description kinds of functions and their parameters and
+ * whether a parameter allows unknown values are not printed either; and `provider_meta`,
+ * server capabilities and warnings have no place in this format.
  */
 export function providerSchemaToTerraformJson(schema: ProviderSchema): TerraformProviderSchemaJson {
   const out: {
@@ -100,7 +144,37 @@ export function providerSchemaToTerraformJson(schema: ProviderSchema): Terraform
   };
   if (schema.resources.size > 0) out.resource_schemas = entriesJson(schema.resources);
   if (schema.dataSources.size > 0) out.data_source_schemas = entriesJson(schema.dataSources);
+  if (schema.ephemeralResources !== undefined && schema.ephemeralResources.size > 0) {
+    out.ephemeral_resource_schemas = entriesJson(schema.ephemeralResources);
+  }
+  if (schema.functions !== undefined && schema.functions.size > 0) {
+    const fns: Record<string, TerraformFunctionJson> = {};
+    for (const name of sortedKeys(schema.functions.keys())) fns[name] = functionJson(schema.functions.get(name)!);
+    out.functions = fns;
+  }
   return out;
+}
+
+function functionJson(f: FunctionSignature): TerraformFunctionJson {
+  // Built in the order of Terraform's struct fields.
+  const out: { -readonly [K in keyof TerraformFunctionJson]?: TerraformFunctionJson[K] } = {};
+  if (f.description !== undefined && f.description !== "") out.description = f.description;
+  if (f.summary !== undefined && f.summary !== "") out.summary = f.summary;
+  if (f.deprecationMessage !== undefined && f.deprecationMessage !== "") out.deprecation_message = f.deprecationMessage;
+  out.return_type = typeJson(f.returnType);
+  if (f.parameters.length > 0) out.parameters = f.parameters.map(parameterJson);
+  if (f.variadicParameter !== undefined) out.variadic_parameter = parameterJson(f.variadicParameter);
+  return out as TerraformFunctionJson;
+}
+
+function parameterJson(p: FunctionParameter): TerraformFunctionParameterJson {
+  // Built in the order of Terraform's struct fields.
+  const out: { -readonly [K in keyof TerraformFunctionParameterJson]?: TerraformFunctionParameterJson[K] } = {};
+  if (p.name !== "") out.name = p.name;
+  if (p.description !== undefined && p.description !== "") out.description = p.description;
+  if (p.allowNullValue === true) out.is_nullable = true;
+  out.type = typeJson(p.type);
+  return out as TerraformFunctionParameterJson;
 }
 
 function entriesJson(

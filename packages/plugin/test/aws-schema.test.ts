@@ -1,7 +1,8 @@
 /**
  * The real AWS provider's schema through magma vs Terraform 1.11.4 as the oracle:
- * `providerSchemaToTerraformJson` must reproduce `terraform providers schema -json` for the
- * provider, every resource type and every data source, and each entry's implied type must
+ * `providerSchemaToTerraformJson` must reproduce the whole object `terraform providers schema
+ * -json` prints for the provider (provider, every resource type, data source and ephemeral
+ * resource type, every function), and each entry's implied type must
  * equal the type computed independently from Terraform's JSON. The same (unconfigured)
  * process then shows that every operation but getSchema refuses to run before configure
  * without reaching the provider.
@@ -26,8 +27,8 @@ interface TerraformProviderJson {
   provider: { version: number; block: JsonBlock };
   resource_schemas: Record<string, { version: number; block: JsonBlock }>;
   data_source_schemas: Record<string, { version: number; block: JsonBlock }>;
-  ephemeral_resource_schemas?: Record<string, unknown>;
-  functions?: Record<string, unknown>;
+  ephemeral_resource_schemas: Record<string, { version: number; block: JsonBlock }>;
+  functions: Record<string, unknown>;
 }
 
 d("the AWS provider schema vs terraform providers schema -json", () => {
@@ -64,7 +65,7 @@ d("the AWS provider schema vs terraform providers schema -json", () => {
     ws?.dispose();
   });
 
-  test("terraform prints exactly the sections magma renders, plus ephemeral resources and functions (not carried)", () => {
+  test("terraform prints five sections, and magma's schema carries every one: 1,526 resources, 608 data sources, 7 ephemeral resources, 3 functions", () => {
     expect(Object.keys(terraform)).toEqual([
       "provider",
       "resource_schemas",
@@ -74,33 +75,42 @@ d("the AWS provider schema vs terraform providers schema -json", () => {
     ]);
     expect(Object.keys(terraform.resource_schemas)).toHaveLength(1526);
     expect(Object.keys(terraform.data_source_schemas)).toHaveLength(608);
-    expect([...live.schema.resources.keys()].sort()).toEqual(
-      Object.keys(terraform.resource_schemas).sort(),
-    );
-    expect([...live.schema.dataSources.keys()].sort()).toEqual(
-      Object.keys(terraform.data_source_schemas).sort(),
-    );
+    expect(Object.keys(terraform.ephemeral_resource_schemas)).toHaveLength(7);
+    expect(Object.keys(terraform.functions)).toEqual(["arn_build", "arn_parse", "trim_iam_role_path"]);
+    const names = (m: ReadonlyMap<string, unknown> | undefined): string[] => [...(m?.keys() ?? [])].sort();
+    expect(names(live.schema.resources)).toEqual(Object.keys(terraform.resource_schemas).sort());
+    expect(names(live.schema.dataSources)).toEqual(Object.keys(terraform.data_source_schemas).sort());
+    expect(names(live.schema.ephemeralResources)).toEqual(Object.keys(terraform.ephemeral_resource_schemas).sort());
+    expect(names(live.schema.functions)).toEqual(Object.keys(terraform.functions).sort());
+    // What the contract's FunctionSignature holds for one of them.
+    const arnParse = live.schema.functions!.get("arn_parse")!;
+    expect(arnParse.parameters.map((p) => [p.name, typeString(p.type)])).toEqual([["arn", "string"]]);
+    expect(typeString(arnParse.returnType)).toMatch(/^object\(/);
+    expect(arnParse.summary).toBe("arn_parse Function");
   });
 
-  test("providerSchemaToTerraformJson equals terraform's output for the provider, all 1,526 resources and 608 data sources (values and key order)", () => {
+  test("providerSchemaToTerraformJson equals terraform's whole output (provider, resources, data sources, ephemeral resources, functions; values and key order)", () => {
     const ours = providerSchemaToTerraformJson(live.schema);
-    const { ephemeral_resource_schemas: _e, functions: _f, ...theirs } = terraform;
-    // Per type first, so a failure names the types that differ.
+    // Per entry first, so a failure names the entries that differ.
     const differing: string[] = [];
     const check = (what: string, a: unknown, b: unknown): void => {
       if (JSON.stringify(a) !== JSON.stringify(b)) differing.push(what);
     };
-    check("provider", ours.provider, theirs.provider);
-    for (const [name, s] of Object.entries(theirs.resource_schemas))
-      check(`resource ${name}`, ours.resource_schemas?.[name], s);
-    for (const [name, s] of Object.entries(theirs.data_source_schemas))
-      check(`data source ${name}`, ours.data_source_schemas?.[name], s);
+    check("provider", ours.provider, terraform.provider);
+    const sections = ["resource_schemas", "data_source_schemas", "ephemeral_resource_schemas", "functions"] as const;
+    for (const section of sections) {
+      const theirs = terraform[section] as Record<string, unknown>;
+      const mine = (ours[section] ?? {}) as Record<string, unknown>;
+      for (const name of new Set([...Object.keys(theirs), ...Object.keys(mine)])) check(`${section} ${name}`, mine[name], theirs[name]);
+    }
     expect(differing).toEqual([]);
-    // The whole object, key order included (terraform writes Go's order; so must we).
-    expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
+    // The whole object, nothing filtered out, key order included (terraform writes Go's order; so must we).
+    expect(Object.keys(ours)).toEqual(Object.keys(terraform));
+    expect(ours).toEqual(terraform);
+    expect(JSON.stringify(ours)).toBe(JSON.stringify(terraform));
   });
 
-  test("every SchemaEntry.type equals the implied type computed from terraform's JSON block (protocol D2)", () => {
+  test("every SchemaEntry.type (resources, data sources, ephemeral resources) equals the implied type computed from terraform's JSON block (protocol D2)", () => {
     const wrong: string[] = [];
     const check = (
       what: string,
@@ -123,8 +133,14 @@ d("the AWS provider schema vs terraform providers schema -json", () => {
       check(`data source ${name}`, live.schema.dataSources.get(name)!.type, s.block);
       n++;
     }
+    for (const [name, s] of Object.entries(terraform.ephemeral_resource_schemas)) {
+      const entry = live.schema.ephemeralResources!.get(name)!;
+      expect(entry.version).toBe(s.version);
+      check(`ephemeral resource ${name}`, entry.type, s.block);
+      n++;
+    }
     expect(wrong).toEqual([]);
-    expect(n).toBe(1526 + 608);
+    expect(n).toBe(1526 + 608 + 7);
     // Spot checks that the comparison sees real structure.
     expect(live.schema.resources.get("aws_security_group_rule")!.version).toBe(2);
     expect(typeString(live.schema.resources.get("aws_vpc")!.type.attributes["cidr_block"]!)).toBe(

@@ -56,6 +56,32 @@ export interface ProtoSchema {
   block?: ProtoBlock | undefined;
 }
 
+/** `Function.Parameter`. */
+export interface ProtoFunctionParameter {
+  name: string;
+  type: Uint8Array;
+  allowNullValue: boolean;
+  allowUnknownValues: boolean;
+  description: string;
+  descriptionKind: number;
+}
+
+/** `Function.Return`. */
+export interface ProtoFunctionReturn {
+  type: Uint8Array;
+}
+
+/** `Function` (a provider-defined function's signature). */
+export interface ProtoFunction {
+  parameters: ProtoFunctionParameter[];
+  variadicParameter?: ProtoFunctionParameter | undefined;
+  return?: ProtoFunctionReturn | undefined;
+  summary: string;
+  description: string;
+  descriptionKind: number;
+  deprecationMessage: string;
+}
+
 /** `AttributePath.Step`. */
 export interface ProtoPathStep {
   selector:

@@ -40,7 +40,15 @@ const OBJECT_NESTING: Record<number, ObjectNestingMode | undefined> = {
 const typeCache = new Map<string, ReturnType<typeof typeFromJson>>();
 const utf8 = new TextDecoder();
 
-function parseType(bytes: Uint8Array, where: () => string, path: Path): ReturnType<typeof typeFromJson> {
+/**
+ * Reads a cty type from its wire form (type JSON bytes), memoised.
+ *
+ * @param path The attribute path for the error (none for a function's types).
+ * @param what What the type is, for the message (default `attribute type`).
+ * @throws ProviderError `schema` naming `where()`, `what` and the text when it is not cty type JSON.
+ * @internal
+ */
+export function typeFromProto(bytes: Uint8Array, where: () => string, path: Path | undefined, what = "attribute type"): ReturnType<typeof typeFromJson> {
   let text = "";
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!;
@@ -57,12 +65,17 @@ function parseType(bytes: Uint8Array, where: () => string, path: Path): ReturnTy
     if (typeCache.size < 10_000) typeCache.set(text, t);
     return t;
   } catch (e) {
-    if (isPathError(e)) throw schemaError(`${where()}: attribute type ${JSON.stringify(text)} is not cty type JSON: ${e.reason}`, { path, cause: e });
+    if (isPathError(e)) throw schemaError(`${where()}: ${what} ${JSON.stringify(text)} is not cty type JSON: ${e.reason}`, path === undefined ? { cause: e } : { path, cause: e });
     throw e;
   }
 }
 
-function stringKind(k: number): StringKind {
+/**
+ * Reads a wire `StringKind` (1 is markdown; anything else plain).
+ *
+ * @internal
+ */
+export function stringKindFromProto(k: number): StringKind {
   return k === 1 ? StringKind.Markdown : StringKind.Plain;
 }
 
@@ -78,7 +91,7 @@ function attributeFromProto(a: ProtoAttribute, where: () => string, path: Path):
     if (a.type.length > 0) throw schemaError(`${where()}: attribute has both a type and a nested type`, { path });
   } else {
     if (a.type.length === 0) throw schemaError(`${where()}: attribute has no type`, { path });
-    out.type = parseType(a.type, where, path);
+    out.type = typeFromProto(a.type, where, path);
   }
   if (a.required) out.required = true;
   if (a.optional) out.optional = true;
@@ -89,7 +102,7 @@ function attributeFromProto(a: ProtoAttribute, where: () => string, path: Path):
   if (a.deprecationMessage !== "") out.deprecationMessage = a.deprecationMessage;
   if (a.description !== "") out.description = a.description;
   // Kept without a description too when it says markdown: Terraform prints it either way.
-  if (a.description !== "" || a.descriptionKind === 1) out.descriptionKind = stringKind(a.descriptionKind);
+  if (a.description !== "" || a.descriptionKind === 1) out.descriptionKind = stringKindFromProto(a.descriptionKind);
   return out;
 }
 
@@ -144,7 +157,7 @@ export function blockFromProto(b: ProtoBlock, where: () => string, path: Path = 
     out.blockTypes = blocks;
   }
   if (b.description !== "") out.description = b.description;
-  if (b.description !== "" || b.descriptionKind === 1) out.descriptionKind = stringKind(b.descriptionKind);
+  if (b.description !== "" || b.descriptionKind === 1) out.descriptionKind = stringKindFromProto(b.descriptionKind);
   if (b.deprecated) out.deprecated = true;
   if (b.deprecationMessage !== "") out.deprecationMessage = b.deprecationMessage;
   return out;

@@ -86,6 +86,8 @@ export interface WireClient {
   readonly schemaMessage: DescMessage;
   readonly diagnosticMessage: DescMessage;
   readonly serverCapabilitiesMessage: DescMessage;
+  /** The version's `Function` message, for the function signatures of the schema reply. */
+  readonly functionMessage: DescMessage;
   getProviderSchema(o: CallOptions): Promise<LazyProviderSchemaResponse>;
   getMetadata(o: CallOptions): Promise<MetadataResponse>;
   validateProviderConfig(config: ProtoDynamicValue, o: CallOptions): Promise<DiagnosticsResponse>;
@@ -174,6 +176,7 @@ export function createWireClient(version: 5 | 6, transport: Transport): WireClie
       schemaMessage: v5.SchemaSchema,
       diagnosticMessage: v5.DiagnosticSchema,
       serverCapabilitiesMessage: v5.ServerCapabilitiesSchema,
+      functionMessage: v5.FunctionSchema,
       getProviderSchema: (o) => unaryLazy(transport, schemaMethod, o),
       getMetadata: (o) => c.getMetadata({}, o),
       validateProviderConfig: (config, o) => c.prepareProviderConfig({ config }, o),
@@ -196,6 +199,7 @@ export function createWireClient(version: 5 | 6, transport: Transport): WireClie
     schemaMessage: v6.SchemaSchema,
     diagnosticMessage: v6.DiagnosticSchema,
     serverCapabilitiesMessage: v6.ServerCapabilitiesSchema,
+    functionMessage: v6.FunctionSchema,
     getProviderSchema: (o) => unaryLazy(transport, schemaMethod, o),
     getMetadata: (o) => c.getMetadata({}, o),
     validateProviderConfig: (config, o) => c.validateProviderConfig({ config }, o),
