@@ -5,6 +5,7 @@ import { basename, dirname, join } from "node:path";
 import { parseHandshakeLine, type Handshake } from "./handshake.js";
 import { createClientCertificate, type ClientCertificate } from "./internal/auto-mtls/client-certificate.js";
 import { registerLiveChild } from "./internal/child-registry/child-registry.js";
+import { binaryForms, ownerRecordFor, processCmdline, SOCKET_DIR_PREFIX, writeOwnerRecord } from "./internal/child-registry/owner-record.js";
 import {
   canceled,
   deadlineExceeded,
@@ -21,6 +22,7 @@ import { requestShutdown, safeLog, startStdioReader, type StdioReader } from "./
 import { createGrpcConnection, type GrpcConnection } from "./internal/transport/grpc-connection.js";
 import { discardPluginLogger, PluginLogLevel, PluginLogSource, type PluginLogger } from "./plugin-logger.js";
 import type { ClosePluginOptions, PluginProcess } from "./plugin-process.js";
+import { reapOrphanedProvidersOnce } from "./reap-orphaned-providers.js";
 
 /**
  * Terraform's go-plugin magic cookie (key and value), the same for protocol 5 and 6.
@@ -94,7 +96,12 @@ export type LaunchPluginOptions = {
   readonly spawn?: SpawnFunction;
   /** Cancels the launch (the process is killed; rejects with `canceled`). */
   readonly signal?: AbortSignal;
-  /** Parent of the private socket directory (default: the OS temp dir). Keep it short: socket paths are limited to ~104 bytes. */
+  /**
+   * Parent of the private socket directory (default: the OS temp dir). Keep it short:
+   * socket paths are limited to ~104 bytes. The first launch in a process that uses a
+   * parent reaps the orphaned providers of SIGKILLed hosts found there (see
+   * `reapOrphanedProviders`).
+   */
   readonly socketDirParent?: string;
   /** The largest message accepted from the plugin (default 2^31 − 1). */
   readonly readMaxBytes?: number;
@@ -144,8 +151,10 @@ const MAX_HANDSHAKE_LINE = 64 * 1024;
 /**
  * Launches a provider binary exactly as go-plugin's client does and connects to it.
  *
- * Makes the AutoMTLS client certificate (unless disabled), creates a private 0700 socket
- * directory, spawns the binary with the go-plugin environment (see
+ * Reaps the orphans of SIGKILLed hosts once per process (see `reapOrphanedProviders`),
+ * makes the AutoMTLS client certificate (unless disabled), creates a private 0700 socket
+ * directory holding an `owner.json` (host and provider pid, start times, binary, command
+ * line: what the reaper checks), spawns the binary with the go-plugin environment (see
  * {@link buildPluginEnvironment}), reads exactly the first stdout line (then keeps
  * draining stdout and stderr for the life of the process), validates the handshake,
  * connects over HTTP/2 (unix socket or 127.0.0.1 tcp, AutoMTLS or plaintext), and opens
@@ -174,9 +183,21 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   if (signal?.aborted) throw canceled("plugin launch canceled", signal.reason);
   const name = basename(options.command);
 
+  const socketDirParent = options.socketDirParent ?? tmpdir();
+  await reapOrphanedProvidersOnce([tmpdir(), socketDirParent]);
   const cert: ClientCertificate | undefined = useTls ? await createClientCertificate() : undefined;
-  const socketDir = await mkdtemp(join(options.socketDirParent ?? tmpdir(), "magma-plugin-"));
+  const socketDir = await mkdtemp(join(socketDirParent, SOCKET_DIR_PREFIX));
   await chmod(socketDir, 0o700);
+  // Who made the directory, for the reaper of a later host should this one be SIGKILLed.
+  const binary = binaryForms(options.command, options.cwd);
+  const recordOwner = (pid: number | undefined, cmdline: string[] | null = null): void => {
+    try {
+      writeOwnerRecord(socketDir, ownerRecordFor(binary, pid, cmdline));
+    } catch {
+      // Best effort: without the record the directory is merely never reaped.
+    }
+  };
+  recordOwner(undefined);
 
   const env = buildPluginEnvironment({
     ...(options.env !== undefined ? { base: options.env } : {}),
@@ -210,6 +231,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
 
   // The pid is known synchronously when spawn succeeded; otherwise an 'error' follows.
   const pid = child.pid;
+  if (pid !== undefined) recordOwner(pid);
   const paths = [socketDir];
   const unregister = pid !== undefined ? registerLiveChild({ pid, kill: true, paths }) : () => {};
   const cleanup = async (): Promise<void> => {
@@ -307,6 +329,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
     throw e;
   }
 
+  if (pid !== undefined) recordOwner(pid, processCmdline(pid));
   const stdio: StdioReader = startStdioReader(connection.transport, logger, pid);
   safeLog(logger, {
     level: PluginLogLevel.Debug,
