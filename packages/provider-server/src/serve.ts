@@ -133,6 +133,8 @@ const NOT_A_PLUGIN =
  * error "Cannot import non-existent remote object". Validate* and PrepareProviderConfig
  * check that the configuration decodes; StopProvider cancels the calls in flight (their
  * `signal` fires). The server announces `plan_destroy` and `get_provider_schema_optional`.
+ * Ephemeral resource types and functions of the schema are not served (left out of
+ * GetProviderSchema and GetMetadata): the contract has no operations for them.
  *
  * @param provider The provider, or a function making it (called once, after the cookie check).
  * @throws {@link ServeError} `not_a_plugin` (with `exit: false`), `invalid_environment`,

@@ -8,7 +8,7 @@ import { Path, nullVal, typeEquals, unknownVal, stringType } from "@magma/cty";
 import { dialProvider, type Block, type LiveProvider } from "@magma/plugin";
 import { configValue, isProviderError, proposedNewState, type Provider, type ProviderSchema } from "@magma/provider-api";
 import { createMemoryProvider } from "@magma/provider-api/testing";
-import { fixtureLauncher, start, tempDir, type Child } from "./support/harness.js";
+import { describedOnlyProvider, fixtureLauncher, start, tempDir, type Child } from "./support/harness.js";
 
 let tmp: { dir: string; cleanup(): void };
 let executable: string;
@@ -116,6 +116,32 @@ describe.each([
   test("negotiates, reads the native schema, and runs every operation", async () => {
     live = await dialProvider({ binary: executable, protocolVersions: [version], tls, startTimeoutMs: 60_000 });
     expect(live.protocolVersion).toBe(version);
+    expectSameSchema(live.schema);
+    await lifecycle(live);
+  });
+});
+
+describe("a Provider whose schema also describes ephemeral resources and functions", () => {
+  let live: LiveProvider | undefined;
+  let launcher: string;
+  beforeAll(() => {
+    launcher = fixtureLauncher(tmp.dir, [5, 6], describedOnlyProvider, "createProvider", "described").executable;
+  });
+  afterEach(async () => {
+    await live?.close();
+    live = undefined;
+  });
+
+  test.each([6, 5] as const)("protocol %d: the server advertises neither (the contract cannot open or call them); everything else is served", async (version) => {
+    // The fixture really does describe them.
+    const described = await ((await import(describedOnlyProvider)) as { createProvider(): Provider }).createProvider().getSchema();
+    expect(described.ephemeralResources?.size).toBe(1);
+    expect(described.functions?.size).toBe(1);
+
+    live = await dialProvider({ binary: launcher, protocolVersions: [version], startTimeoutMs: 60_000 });
+    // The client reads both fields of the reply (as it does from hashicorp/aws): here they are empty.
+    expect(live.schema.ephemeralResources?.size).toBe(0);
+    expect(live.schema.functions?.size).toBe(0);
     expectSameSchema(live.schema);
     await lifecycle(live);
   });

@@ -113,6 +113,9 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
       "GetProviderSchema",
       async () => {
         const s = await schema();
+        // Ephemeral resources and functions, which a ProviderSchema may describe, are left
+        // out on purpose: the contract has no operations to open, renew, close or call them,
+        // so advertising them would have Terraform send RPCs this server cannot answer.
         const map = (m: ReadonlyMap<string, SchemaEntry>): Record<string, ProtoSchema> => {
           const out: Record<string, ProtoSchema> = {};
           for (const [k, e] of m) out[k] = schemaEntryToProto(e, version);

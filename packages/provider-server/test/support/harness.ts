@@ -14,6 +14,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The fixture provider module: the in-memory provider with a file-backed store. */
 export const storedMemoryProvider = join(here, "../testdata/stored-memory-provider.mjs");
 
+/** A fixture provider whose schema also describes an ephemeral resource type and a function. */
+export const describedOnlyProvider = join(here, "../testdata/described-only-provider.mjs");
+
 /** Terraform's magic cookie. */
 export const MAGIC_COOKIE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
 
