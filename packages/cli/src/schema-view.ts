@@ -21,8 +21,9 @@ const LIST_LIMIT = 60;
 
 /**
  * A readable summary of a provider schema: origin, protocol, the counts of resource types
- * and data sources (with their names when there are at most 60 of each), the server
- * capabilities, and the provider configuration's attributes.
+ * and data sources, and of ephemeral resource types and functions when there are any (with
+ * their names when there are at most 60 of each), the server capabilities, and the provider
+ * configuration's attributes.
  */
 export function renderSchemaSummary(schema: ProviderSchema, origin: ProviderOrigin): string {
   const lines: string[] = [];
@@ -37,11 +38,15 @@ export function renderSchemaSummary(schema: ProviderSchema, origin: ProviderOrig
   const pa = Object.keys(schema.provider.block.attributes ?? {}).length;
   const pb = Object.keys(schema.provider.block.blockTypes ?? {}).length;
   lines.push(`  configuration: ${pa} attribute${pa === 1 ? "" : "s"}, ${pb} block${pb === 1 ? "" : "s"}`);
-  for (const [label, map] of [
+  const sections: [string, ReadonlyMap<string, unknown>][] = [
     ["resources", schema.resources],
     ["data sources", schema.dataSources],
-  ] as const) {
-    lines.push(`  ${`${label}:`.padEnd(15)}${map.size}`);
+  ];
+  // Shown only when the provider declares any (a plugin may; a native provider cannot).
+  if (schema.ephemeralResources !== undefined && schema.ephemeralResources.size > 0) sections.push(["ephemeral resources", schema.ephemeralResources]);
+  if (schema.functions !== undefined && schema.functions.size > 0) sections.push(["functions", schema.functions]);
+  for (const [label, map] of sections) {
+    lines.push(`  ${`${label}:`.padEnd(14)} ${map.size}`);
     if (map.size > 0 && map.size <= LIST_LIMIT) for (const name of [...map.keys()].sort()) lines.push(`    ${name}`);
   }
   if (schema.resources.size > LIST_LIMIT || schema.dataSources.size > LIST_LIMIT) {
@@ -56,7 +61,7 @@ export function renderSchemaSummary(schema: ProviderSchema, origin: ProviderOrig
  * description, then every attribute with its type and flags (required, optional, computed,
  * sensitive, write-only, deprecated) and every nested block with its nesting and limits.
  */
-export function renderSchemaEntry(kind: "resource" | "data source" | "provider", name: string, entry: SchemaEntry): string {
+export function renderSchemaEntry(kind: "resource" | "data source" | "ephemeral resource" | "provider", name: string, entry: SchemaEntry): string {
   const lines = [`${kind} ${name} (schema version ${entry.version})`];
   if (entry.block.description !== undefined && entry.block.description !== "") lines.push(...wrap(entry.block.description, 90).map((l) => `  ${l}`));
   lines.push(...blockTree(entry.block, ""));

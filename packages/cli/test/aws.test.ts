@@ -14,7 +14,7 @@ withTerraform("magma schema hashicorp/aws --json vs terraform providers schema -
   afterAll(() => ws?.dispose());
 
   test(
-    "the same keys and values for the provider, every resource and every data source",
+    "the whole object: provider, every resource, data source and ephemeral resource, every function (values and key order)",
     async () => {
       ws = TerraformWorkspace.create("magma-cli-tf-");
       ws.write("main.tf", AWS_OFFLINE_HCL);
@@ -22,19 +22,49 @@ withTerraform("magma schema hashicorp/aws --json vs terraform providers schema -
       const tf = (await ws.json(["providers", "schema", "-json"])) as { provider_schemas: Record<string, Record<string, unknown>> };
       const theirs = tf.provider_schemas[AWS_ADDRESS]!;
       const ours = await magmaJson(["schema", "hashicorp/aws", "--json", "--plugin-dir", PLUGIN_MIRROR, "--provider-version", "5.100.0"]);
-      expect(Object.keys(ours)).toEqual(["provider", "resource_schemas", "data_source_schemas"]);
-      // Terraform also prints parts magma's schema does not carry (functions, ephemeral resources, ...).
-      const carried = Object.fromEntries(Object.keys(ours).map((k) => [k, theirs[k]]));
+      expect(Object.keys(ours)).toEqual(["provider", "resource_schemas", "data_source_schemas", "ephemeral_resource_schemas", "functions"]);
       expect(Object.keys(ours["resource_schemas"] as object).length).toBeGreaterThan(1000);
-      expect(ours).toEqual(carried);
+      expect(Object.keys(ours["ephemeral_resource_schemas"] as object)).toHaveLength(7);
+      expect(Object.keys(ours["functions"] as object)).toEqual(["arn_build", "arn_parse", "trim_iam_role_path"]);
+      expect(ours).toEqual(theirs);
       // Key order too: what JSON.stringify writes is what terraform wrote.
-      expect(JSON.stringify(ours["provider"])).toBe(JSON.stringify(theirs["provider"]));
+      expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
+
+      // One type that is a resource, a data source and an ephemeral resource: all three entries.
+      const one = await magmaJson(["schema", "hashicorp/aws", "aws_ssm_parameter", "--json", "--plugin-dir", PLUGIN_MIRROR, "--provider-version", "5.100.0"]);
+      const entry = (section: string): unknown => (theirs[section] as Record<string, unknown>)["aws_ssm_parameter"];
+      expect(Object.keys(one)).toEqual(["resource_schema", "data_source_schema", "ephemeral_resource_schema"]);
+      expect(JSON.stringify(one)).toBe(
+        JSON.stringify({
+          resource_schema: entry("resource_schemas"),
+          data_source_schema: entry("data_source_schemas"),
+          ephemeral_resource_schema: entry("ephemeral_resource_schemas"),
+        }),
+      );
     },
     600_000,
   );
 });
 
 withAws("magma with hashicorp/aws", () => {
+  test(
+    "the human schema summary counts and lists the ephemeral resources and functions; one type shows its ephemeral resource tree",
+    async () => {
+      const r = await magma(["schema", "hashicorp/aws", "-o", "human", "--plugin-dir", PLUGIN_MIRROR, "--provider-version", "5.100.0"]);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^ {2}resources: {5}1526$/m);
+      expect(r.stdout).toMatch(/^ {2}data sources: {2}608$/m);
+      expect(r.stdout).toMatch(/^ {2}ephemeral resources: 7\n {4}aws_cognito_identity_openid_token_for_developer_identity\n/m);
+      expect(r.stdout).toMatch(/^ {2}functions: {5}3\n {4}arn_build\n {4}arn_parse\n {4}trim_iam_role_path\n/m);
+      const one = await magma(["schema", "hashicorp/aws", "aws_eks_cluster_auth", "-o", "human", "--plugin-dir", PLUGIN_MIRROR, "--provider-version", "5.100.0"]);
+      expect(one.code).toBe(0);
+      // A data source and an ephemeral resource by that name: both trees, in that order.
+      expect(one.stdout).toMatch(/^data source aws_eks_cluster_auth \(schema version 0\)\n[^]*\nephemeral resource aws_eks_cluster_auth \(schema version 0\)\n[^]*token/);
+    },
+    300_000,
+  );
+
   test(
     "data aws_partition and aws_region, configured offline with --provider-config",
     async () => {
