@@ -1,6 +1,6 @@
 import type { Value } from "@magma/cty";
 import { startFakeAws } from "@magma/fake-aws";
-import { createProviderFactory, formatDiag, isProviderError, type Diag, type PlainConfig } from "@magma/plugin";
+import { createProviderFactory, formatDiag, isProviderError, type Block, type Diag, type PlainConfig } from "@magma/plugin";
 import {
   applyPlan,
   buildConfig,
@@ -159,7 +159,7 @@ async function lifecycle(
     say(abbreviate(renderSchemaEntry("resource", l.type, entry)).trimEnd());
 
     step(2, "configure");
-    say(`provider config: ${Object.keys(providerConfig).length === 0 ? "{} (this provider has no settings)" : JSON.stringify(redact(providerConfig))}`);
+    say(`provider config: ${Object.keys(providerConfig).length === 0 ? "{} (this provider has no settings)" : JSON.stringify(redact(session.schema.provider.block, providerConfig))}`);
     const config = buildConfig("provider config", session.schema.provider, providerConfig);
     const configured = await session.provider.configure(config, "1.11.4", o.signal === undefined ? undefined : { signal: o.signal });
     warnings(say, configured.warnings);
@@ -173,7 +173,8 @@ async function lifecycle(
     warnings(say, create.change.warnings);
 
     step(4, "apply");
-    cmd(`magma apply ${l.ref} ${l.type}${pc} --config '${JSON.stringify(l.config)}' > state.json`);
+    // stdout has sensitive values as null; --out keeps the full state (mode 0600) for --from.
+    cmd(`magma apply ${l.ref} ${l.type}${pc} --config '${JSON.stringify(l.config)}' --out state.json`);
     const applied = await applyPlan(s, create);
     expect(!applied.state.isNull() && applied.state.isWhollyKnown(), "apply returned no state or one with unknown values");
     say(`Apply complete: ${addr} created.`);
@@ -228,9 +229,18 @@ function warnings(say: (s?: string) => void, ws: readonly Diag[]): void {
   for (const w of ws) say(formatDiag(w).replace(/\s*\n\s*/g, " "));
 }
 
-function redact(c: PlainConfig): PlainConfig {
+/** Credentials hidden even where the schema does not mark them sensitive (hashicorp/aws marks none of its settings). */
+const CREDENTIAL_NAMES: ReadonlySet<string> = new Set(["access_key", "secret_key", "token"]);
+
+/**
+ * The configuration with the values of the block's sensitive attributes (and of the
+ * well-known credential settings) shown as `(sensitive value)`.
+ */
+function redact(block: Block, c: PlainConfig): PlainConfig {
   const out: Record<string, unknown> = { ...c };
-  for (const k of ["access_key", "secret_key"]) if (k in out) out[k] = "(sensitive)";
+  for (const [k, v] of Object.entries(out)) {
+    if (v !== undefined && v !== null && (block.attributes?.[k]?.sensitive === true || CREDENTIAL_NAMES.has(k))) out[k] = "(sensitive value)";
+  }
   return out;
 }
 

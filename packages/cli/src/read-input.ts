@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, fchmodSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { CliError, CliErrorCode } from "./cli-error.js";
 import { parseJsonText, type JsonNode } from "./json-text.js";
 
@@ -31,6 +31,27 @@ export function readJsonObjectInput(what: string, arg: string): JsonNode & { kin
   const node = readJsonInput(what, arg);
   if (node.kind !== "object") throw new CliError(CliErrorCode.BadInput, `${what}: expected a JSON object, got ${describeNode(node)}`);
   return node;
+}
+
+/**
+ * Writes text to a file readable by its owner only (mode 0600, like a state file: it may
+ * hold sensitive values); an existing file is truncated and set to 0600 too.
+ *
+ * @param what Names the option in errors (`--out`).
+ * @throws {@link CliError} `bad_input` when the file cannot be written.
+ */
+export function writePrivateFile(what: string, file: string, text: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "w", 0o600);
+    fchmodSync(fd, 0o600);
+    writeSync(fd, text);
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such directory" : (e as Error).message;
+    throw new CliError(CliErrorCode.BadInput, `${what}: cannot write ${JSON.stringify(file)}: ${reason}`, { cause: e });
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** Decodes standard base64 (as `private` is written); empty text is empty bytes. @throws {@link CliError} `bad_input`. */

@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import type { Value } from "@magma/cty";
-import { formatDiag, type Diag, type PlainConfig, type ProviderSchema, type SchemaEntry } from "@magma/provider-api";
-import { providerSchemaToTerraformJson } from "@magma/plugin";
+import { formatDiag, type Block, type Diag, type PlainConfig, type ProviderSchema, type SchemaEntry } from "@magma/provider-api";
+import { tmpdir } from "node:os";
+import { providerSchemaToTerraformJson, reapOrphanedProviders } from "@magma/plugin";
 import { CliError, CliErrorCode } from "./cli-error.js";
 import { runDemo } from "./demo.js";
 import { ExitCode } from "./exit-code.js";
-import { jsonNodeToPlain, parseJsonText, stringifyJson, type JsonNode } from "./json-text.js";
+import { jsonNodeToPlain, parseJsonText, RawJson, stringifyJson, type JsonNode } from "./json-text.js";
 import {
   applyPlan,
   buildConfig,
@@ -24,9 +25,10 @@ import {
 } from "./operations.js";
 import { renderPlanDiff, renderState } from "./plan-diff.js";
 import { LogLevels, openProviderSession, type LogLevel, type ProviderSession } from "./provider-session.js";
-import { decodeBase64, describeNode, encodeBase64, readInputText, readJsonInput, readJsonObjectInput } from "./read-input.js";
+import { decodeBase64, describeNode, encodeBase64, readInputText, readJsonInput, readJsonObjectInput, writePrivateFile } from "./read-input.js";
 import { reportError } from "./report-error.js";
 import { renderSchemaEntry, renderSchemaSummary } from "./schema-view.js";
+import { assertNotRedacted, redactDocument, sensitiveStrings, sensitiveValues } from "./sensitive-json.js";
 import { Spinner } from "./spinner.js";
 import { diagToJson, unknownMask, valueFromJson, valueToJson } from "./value-json.js";
 
@@ -60,6 +62,8 @@ interface CommonOptions {
   logLevel?: LogLevel;
   output?: "human" | "json";
   json?: boolean;
+  out?: string;
+  showSensitive?: boolean;
   name?: string;
 }
 
@@ -93,8 +97,12 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo(), s
   const printWarnings = (o: CommonOptions, warnings: readonly Diag[]): void => {
     if (!jsonMode(o)) for (const w of warnings) err(formatDiag(w).replace(/\s*\n\s*/g, " "));
   };
-  const out = (o: CommonOptions, human: () => string, json: () => unknown): void => {
-    io.stdout.write(jsonMode(o) ? `${stringifyJson(json())}\n` : human());
+  // --out FILE gets the full JSON; stdout gets the human form, or the JSON with sensitive
+  // values replaced by null (unless --show-sensitive).
+  const out = (o: CommonOptions, human: () => string, json: () => object): void => {
+    const doc = jsonMode(o) || o.out !== undefined ? (json() as Record<string, unknown>) : undefined;
+    if (o.out !== undefined) writePrivateFile("--out", o.out, `${stringifyJson(doc)}\n`);
+    io.stdout.write(doc !== undefined && jsonMode(o) ? `${stringifyJson(o.showSensitive === true ? doc : redactDocument(doc))}\n` : human());
   };
 
   const withSession = async (ref: string, o: CommonOptions, configure: boolean, body: (s: ProviderSession) => Promise<void>): Promise<void> => {
@@ -141,6 +149,8 @@ plugin_cache_dir and filesystem mirrors, terraform.d/plugins, ~/.terraform.d/plu
 XDG data dirs), a path to a provider binary, or a native provider's name (random).
 
 Output is human-readable on a terminal and JSON when stdout is piped; --output or --json chooses.
+JSON on stdout has sensitive values replaced by null (marked true in "sensitive_values")
+unless --show-sensitive; --out FILE writes the full JSON (mode 0600) for --from and --plan.
 Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
     );
 
@@ -149,7 +159,9 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
       .option("--provider-version <constraint>", 'version constraint for a source address, e.g. "~> 5.0"')
       .addOption(new Option("--log-level <level>", "show the provider's log lines at this level and above on stderr").choices(LogLevels).default("off"))
       .addOption(new Option("-o, --output <format>", "human or json (default: human on a terminal, json when piped)").choices(["human", "json"]))
-      .option("--json", "same as --output json");
+      .option("--json", "same as --output json")
+      .option("--out <file>", "also write the full JSON output, sensitive values included, to this file (mode 0600) for --from / --plan")
+      .option("--show-sensitive", "print sensitive values in the JSON output (by default they are null, marked in sensitive_values)");
     if (configure) c.option("--provider-config <json>", "provider configuration: inline JSON, @FILE, a file path, or - (default {})");
     return c.exitOverride();
   };
@@ -279,14 +291,16 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
         const entry = dataSourceEntry(s, type);
         const result = await readData(s, type, configInput(o, entry));
         printWarnings(o, result.warnings);
-        out(o, () => stateHuman(entry, result.state), () => ({ type, state: valueToJson(result.state, entry.type), warnings: result.warnings.map(diagToJson) }));
+        out(o, () => stateHuman(entry, result.state), () => ({ type, ...valuesJson(entry.block, { state: valueToJson(result.state, entry.type) }), warnings: result.warnings.map(diagToJson) }));
       });
     });
 
   // import
   common(program.command("import").argument("<provider>").argument("<type>", "a resource type"))
     .summary("import an existing object by id")
-    .description("Imports the object and reads it, as terraform import does. JSON: {type, id, state, private, warnings} (plus `others` when the provider returned more objects).")
+    .description(
+      "Imports the object and reads it, as terraform import does. JSON: {type, id, state, private, warnings, sensitive_values} (plus `others` when the provider returned more objects); an id that is a sensitive value of the imported state is hidden like it.",
+    )
     .requiredOption("--id <id>", "the import id")
     .option("--no-read", "skip the read after the import")
     .action(async (ref: string, type: string, o: ResourceOptions) => {
@@ -297,15 +311,24 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
         const first = objects.find((x) => x.typeName === type) ?? objects[0]!;
         const others = objects.filter((x) => x !== first);
         const entryOf = (t: string): SchemaEntry => resourceEntry(s, t);
+        // An id that is a sensitive value of what was imported (random_password's id is the password) is hidden like it.
+        const secretId = objects.some((x) => {
+          const st = valueToJson(x.state, entryOf(x.typeName).type);
+          return sensitiveStrings(st, sensitiveValues(entryOf(x.typeName).block, st)).includes(o.id!);
+        });
         out(
           o,
-          () => `Import successful: ${first.typeName} ${JSON.stringify(o.id)}.\n${stateHuman(entryOf(first.typeName), first.state)}`,
-          () => ({
-            type: first.typeName,
-            id: o.id,
-            ...stateJson(entryOf(first.typeName), { ...first, warnings }),
-            others: others.length === 0 ? undefined : others.map((x) => ({ type: x.typeName, ...stateJson(entryOf(x.typeName), x) })),
-          }),
+          () => `Import successful: ${first.typeName} ${secretId ? "(sensitive value)" : JSON.stringify(o.id)}.\n${stateHuman(entryOf(first.typeName), first.state)}`,
+          () => {
+            const { sensitive_values, ...rest } = stateJson(entryOf(first.typeName), { ...first, warnings });
+            return {
+              type: first.typeName,
+              id: secretId ? new RawJson(JSON.stringify(o.id)) : o.id,
+              ...rest,
+              others: others.length === 0 ? undefined : others.map((x) => ({ type: x.typeName, ...stateJson(entryOf(x.typeName), x) })),
+              sensitive_values: secretId ? { id: true, ...(sensitive_values as object) } : sensitive_values,
+            };
+          },
         );
       });
     });
@@ -328,8 +351,31 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
         const entry = resourceEntry(s, type);
         const result = await upgradeResource(s, type, version, raw);
         printWarnings(o, result.warnings);
-        out(o, () => stateHuman(entry, result.state), () => ({ type, state: valueToJson(result.state, entry.type), warnings: result.warnings.map(diagToJson) }));
+        out(o, () => stateHuman(entry, result.state), () => ({ type, ...valuesJson(entry.block, { state: valueToJson(result.state, entry.type) }), warnings: result.warnings.map(diagToJson) }));
       });
+    });
+
+  // reap
+  program
+    .command("reap")
+    .summary("end providers left running by a SIGKILLed magma and remove their socket directories")
+    .description(
+      "A host killed with SIGKILL cannot stop its providers: they keep running, idle, and their private socket directories (magma-plugin-*) stay. This looks in the temp dir (and each --socket-dir-parent) for such directories of hosts that are no longer running, SIGKILLs each recorded provider that is still the same process (start time and command line checked; nothing else is ever signalled), and removes the directory. Launches do the same lazily, once per process.\nJSON: {reaped: [{directory, host_pid, provider_pid, binary, outcome}]}, outcome one of killed, gone, not_recorded, different_process, unverified.",
+    )
+    .option("--socket-dir-parent <dir>", "also look in this directory (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+    .addOption(new Option("-o, --output <format>", "human or json (default: human on a terminal, json when piped)").choices(["human", "json"]))
+    .option("--json", "same as --output json")
+    .exitOverride()
+    .action(async (o: CommonOptions & { socketDirParent?: string[] }) => {
+      const reaped = await reapOrphanedProviders({ directories: [tmpdir(), ...(o.socketDirParent ?? [])] });
+      out(
+        o,
+        () =>
+          reaped.length === 0
+            ? "Nothing to reap: no socket directory of a magma that is no longer running.\n"
+            : reaped.map((r) => `${r.directory}: host ${r.hostPid} gone; provider ${r.providerPid ?? "(not recorded)"} ${r.binary}: ${r.outcome.replace("_", " ")}; directory removed\n`).join(""),
+        () => ({ reaped: reaped.map((r) => ({ directory: r.directory, host_pid: r.hostPid, provider_pid: r.providerPid, binary: r.binary, outcome: r.outcome })) }),
+      );
     });
 
   // demo
@@ -394,7 +440,15 @@ function stateHuman(entry: SchemaEntry, state: Value): string {
 }
 
 function stateJson(entry: SchemaEntry, r: StateOutcome): Record<string, unknown> {
-  return { state: valueToJson(r.state, entry.type), private: encodeBase64(r.private), warnings: r.warnings.map(diagToJson) };
+  const { sensitive_values, ...values } = valuesJson(entry.block, { state: valueToJson(r.state, entry.type) });
+  return { ...values, private: encodeBase64(r.private), warnings: r.warnings.map(diagToJson), sensitive_values };
+}
+
+/** The values with their `sensitive_values` companion (one mask per member). */
+function valuesJson(block: Block, values: Record<string, RawJson>): Record<string, unknown> {
+  const masks: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(values)) masks[k] = sensitiveValues(block, v);
+  return { ...values, sensitive_values: masks };
 }
 
 function configInput(o: ResourceOptions, entry: SchemaEntry): Value {
@@ -410,6 +464,7 @@ function priorInput(o: ResourceOptions, entry: SchemaEntry, required = false): {
     const doc = readJsonObjectInput("--from", o.from);
     const st = doc.members.get("state");
     if (st === undefined) throw new CliError(CliErrorCode.BadInput, "--from: the JSON has no \"state\" member (give the output of apply, read, import or upgrade)");
+    assertNotRedacted("--from", doc, ["state"]);
     r.prior = valueFromJson("--from: state", st.raw, entry.type);
     const p = doc.members.get("private");
     if (p !== undefined && p.kind === "string") r.priorPrivate = decodeBase64("--from: private", p.value);
@@ -427,14 +482,19 @@ function priorInput(o: ResourceOptions, entry: SchemaEntry, required = false): {
 
 function planJson(plan: PlanOutcome): Record<string, unknown> {
   const t = plan.entry.type;
+  const prior = valueToJson(plan.prior, t);
+  const config = valueToJson(plan.config, t);
+  const planned = valueToJson(plan.change.plannedState, t);
+  const { sensitive_values } = valuesJson(plan.entry.block, { prior_state: prior, config, planned_state: planned });
   return {
     type: plan.typeName,
     action: plan.action,
-    prior_state: valueToJson(plan.prior, t),
+    prior_state: prior,
     prior_private: encodeBase64(plan.priorPrivate),
-    config: valueToJson(plan.config, t),
-    planned_state: valueToJson(plan.change.plannedState, t),
+    config,
+    planned_state: planned,
     after_unknown: unknownMask(plan.change.plannedState),
+    sensitive_values,
     requires_replace: plan.change.requiresReplace.map((p) => p.toString()),
     replacing: plan.replacing.map((p) => p.toString()),
     planned_private: encodeBase64(plan.change.plannedPrivate),
@@ -455,6 +515,7 @@ function savedPlan(file: string, type: string, entry: SchemaEntry): PlanOutcome 
     return v.value;
   };
   if (str("type") !== type) throw new CliError(CliErrorCode.BadInput, `--plan: the plan is for ${str("type")}, not ${type}`);
+  assertNotRedacted("--plan", doc, ["prior_state", "config", "planned_state"]);
   const action = str("action");
   if (!Object.values(PlanAction).includes(action as PlanAction)) throw new CliError(CliErrorCode.BadInput, `--plan: unknown action ${JSON.stringify(action)}`);
   const t = entry.type;

@@ -1,6 +1,6 @@
 // The built `magma` executable, run as a child process against the native random provider:
 // every command, its JSON and human forms, chaining through files and stdin, and bad input.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -27,7 +27,7 @@ const file = (name: string, content: unknown): string => {
 type State = Record<string, unknown>;
 
 describe("help, version and usage errors", () => {
-  test.each(["schema", "plan", "apply", "destroy", "read", "data", "import", "upgrade", "demo"])("magma %s --help", async (cmd) => {
+  test.each(["schema", "plan", "apply", "destroy", "read", "data", "import", "upgrade", "reap", "demo"])("magma %s --help", async (cmd) => {
     const r = await magma([cmd, "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Usage: magma ${cmd}`);
@@ -37,7 +37,7 @@ describe("help, version and usage errors", () => {
   test("magma --help lists every command, the provider forms and the exit codes", async () => {
     const r = await magma(["--help"]);
     expect(r.code).toBe(0);
-    for (const c of ["schema", "plan", "apply", "destroy", "read", "data", "import", "upgrade", "demo"]) expect(r.stdout).toContain(`  ${c} `);
+    for (const c of ["schema", "plan", "apply", "destroy", "read", "data", "import", "upgrade", "reap", "demo"]) expect(r.stdout).toContain(`  ${c} `);
     expect(r.stdout).toContain("MAGMA_PLUGIN_DIRS");
     expect(r.stdout).toContain("Exit codes: 0 ok, 1 error, 2 usage error");
   });
@@ -157,7 +157,7 @@ describe("the lifecycle of random_string through JSON files", () => {
     expect((replaced["state"] as State)["result"]).not.toBe(state["result"]);
 
     const destroyed = await magmaJson(["destroy", "random", "random_string", "--from", file("replaced.json", replaced)]);
-    expect(destroyed).toEqual({ type: "random_string", action: "delete", state: null, private: "", warnings: [] });
+    expect(destroyed).toEqual({ type: "random_string", action: "delete", state: null, private: "", warnings: [], sensitive_values: { state: false } });
   });
 
   test("--config and --state from standard input", async () => {
@@ -220,6 +220,148 @@ describe("the lifecycle of random_string through JSON files", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("[unknown_type]");
     expect(r.stderr).toContain("random_string is a resource type");
+  });
+});
+
+describe("sensitive values: null on stdout (sensitive_values marks them), full in --out files (0600)", () => {
+  // random_password's result (and bcrypt_hash) are sensitive; random_string has none.
+  const never = (secrets: readonly string[], ...outputs: { stdout: string; stderr: string }[]): void => {
+    for (const o of outputs) for (const s of secrets) {
+      expect(o.stdout).not.toContain(s);
+      expect(o.stderr).not.toContain(s);
+    }
+  };
+  const read = (p: string): Record<string, unknown> => JSON.parse(readFileSync(p, "utf8")) as Record<string, unknown>;
+
+  test("apply → plan → apply --plan → read → import → destroy: no secret on stdout or stderr, human or JSON; --out keeps them", async () => {
+    const stateFile = join(dir, "pw-state.json");
+    const applied = await magma(["apply", "random", "random_password", "--config", '{"length": 20, "special": false}', "--out", stateFile]);
+    expect(applied.code).toBe(0);
+    expect(statSync(stateFile).mode & 0o777).toBe(0o600);
+    const full = read(stateFile);
+    const result = (full["state"] as State)["result"] as string;
+    const hash = (full["state"] as State)["bcrypt_hash"] as string;
+    expect(result).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(hash).toMatch(/^\$2a\$/);
+    expect(full["sensitive_values"]).toEqual({ state: { result: true, bcrypt_hash: true } });
+    // stdout: the same document with the sensitive values null.
+    const shown = JSON.parse(applied.stdout) as Record<string, unknown>;
+    expect((shown["state"] as State)["result"]).toBeNull();
+    expect((shown["state"] as State)["bcrypt_hash"]).toBeNull();
+    expect((shown["state"] as State)["length"]).toBe(20);
+    expect(shown["sensitive_values"]).toEqual(full["sensitive_values"]);
+    const secrets = [result, hash];
+
+    const outputs = [applied];
+    const planFile = join(dir, "pw-plan.json");
+    const plan = await magma(["plan", "random", "random_password", "--from", stateFile, "--config", '{"length": 24, "special": false}', "--out", planFile]);
+    expect(plan.code).toBe(0);
+    outputs.push(plan);
+    const planDoc = JSON.parse(plan.stdout) as Record<string, unknown>;
+    expect(planDoc["action"]).toBe("replace");
+    expect((planDoc["prior_state"] as State)["result"]).toBeNull();
+    expect(planDoc["sensitive_values"]).toEqual({ prior_state: { result: true, bcrypt_hash: true }, config: {}, planned_state: {} });
+    expect((read(planFile)["prior_state"] as State)["result"]).toBe(result);
+    expect(statSync(planFile).mode & 0o777).toBe(0o600);
+
+    const state2 = join(dir, "pw-state2.json");
+    const replaced = await magma(["apply", "random", "random_password", "--plan", planFile, "--out", state2]);
+    expect(replaced.code).toBe(0);
+    outputs.push(replaced);
+    const result2 = (read(state2)["state"] as State)["result"] as string;
+    expect(result2).toMatch(/^[A-Za-z0-9]{24}$/);
+    secrets.push(result2, (read(state2)["state"] as State)["bcrypt_hash"] as string);
+
+    for (const args of [
+      ["read", "random", "random_password", "--from", state2],
+      ["read", "random", "random_password", "--from", state2, "-o", "human"],
+      ["plan", "random", "random_password", "--from", state2, "--config", '{"length": 24, "special": false}', "-o", "human"],
+      ["plan", "random", "random_password", "--from", state2, "--config", '{"length": 25}', "-o", "human"],
+      ["apply", "random", "random_password", "--plan", planFile, "-o", "human"],
+      ["import", "random", "random_password", "--id", result2],
+      ["import", "random", "random_password", "--id", result2, "-o", "human"],
+      ["destroy", "random", "random_password", "--from", state2],
+    ]) {
+      const r = await magma(args);
+      expect([args, r.code]).toEqual([args, 0]);
+      outputs.push(r);
+      if (args[0] === "import" && !args.includes("human")) {
+        // The id is the password: the imported state shows it as null, with the mark.
+        const imported = JSON.parse(r.stdout) as Record<string, unknown>;
+        expect((imported["state"] as State)["result"]).toBeNull();
+        expect((imported["sensitive_values"] as State)["state"]).toEqual({ result: true, bcrypt_hash: true });
+      }
+    }
+    never(secrets, ...outputs);
+  });
+
+  test("--show-sensitive prints the values on stdout", async () => {
+    const r = await magmaJson(["apply", "random", "random_password", "--config", '{"length": 10}', "--show-sensitive"]);
+    expect((r["state"] as State)["result"]).toMatch(/^.{10}$/);
+    expect(r["sensitive_values"]).toEqual({ state: { result: true, bcrypt_hash: true } });
+  });
+
+  test("--from and --plan refuse a redacted output, with the hint", async () => {
+    const redactedState = file("pw-redacted.json", (await magma(["apply", "random", "random_password", "--config", '{"length": 10}'])).stdout);
+    for (const args of [
+      ["read", "random", "random_password", "--from", redactedState],
+      ["destroy", "random", "random_password", "--from", redactedState],
+      ["plan", "random", "random_password", "--from", redactedState, "--config", '{"length": 10}'],
+    ]) {
+      const r = await magma(args);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe("error: --from: the JSON is a redacted output: the sensitive value at state.result was printed as null\nhint: write it with --out FILE or --show-sensitive\n");
+    }
+    const fullState = join(dir, "pw-full.json");
+    expect((await magma(["apply", "random", "random_password", "--config", '{"length": 10}', "--out", fullState])).code).toBe(0);
+    const redactedPlan = file("pw-plan-redacted.json", (await magma(["plan", "random", "random_password", "--from", fullState, "--config", '{"length": 11}'])).stdout);
+    const r = await magma(["apply", "random", "random_password", "--plan", redactedPlan]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("--plan: the JSON is a redacted output: the sensitive value at prior_state.result was printed as null");
+    expect(r.stderr).toContain("hint: write it with --out FILE or --show-sensitive");
+    // The same output printed with --show-sensitive chains.
+    const shown = file("pw-shown.json", (await magma(["apply", "random", "random_password", "--config", '{"length": 10}', "--show-sensitive"])).stdout);
+    expect((await magma(["read", "random", "random_password", "--from", shown])).code).toBe(0);
+  });
+
+  test("--out replaces an existing file's mode with 0600 and works with the human form; an unwritable --out is a clear error", async () => {
+    const p = file("pw-existing.json", "old");
+    spawnSync("chmod", ["644", p]);
+    const h = await magma(["apply", "random", "random_password", "--config", '{"length": 9}', "--out", p, "-o", "human"]);
+    expect(h.code).toBe(0);
+    expect(h.stdout).toMatch(/result\s+= \(sensitive value\)/);
+    expect(statSync(p).mode & 0o777).toBe(0o600);
+    expect((read(p)["state"] as State)["result"]).toMatch(/^.{9}$/);
+    const bad = await magma(["apply", "random", "random_password", "--config", '{"length": 9}', "--out", join(dir, "no", "such", "dir.json")]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("error: --out: cannot write");
+  });
+
+  test("nested: a sensitive attribute inside a block is masked at its path", async () => {
+    // random_string has no sensitive attribute: its mask is the shape only, nothing is nulled.
+    const j = await magmaJson(["apply", "random", "random_string", "--config", '{"length": 5, "keepers": {"a": "b"}}']);
+    expect(j["sensitive_values"]).toEqual({ state: { keepers: {} } });
+    expect((j["state"] as State)["result"]).toMatch(/^.{5}$/);
+  });
+});
+
+describe("reap", () => {
+  test("magma reap: JSON lists what was reaped (a dead host's directory in --socket-dir-parent), human says so", async () => {
+    const parent = mkdtempSync(join(dir, "reap-"));
+    const dead = spawnSync("true").pid!;
+    const sock = join(parent, "magma-plugin-test1");
+    spawnSync("mkdir", ["-m", "700", sock]);
+    writeFileSync(
+      join(sock, "owner.json"),
+      JSON.stringify({ kind: "magma-provider-socket-dir", hostPid: dead, hostStartTime: null, providerPid: null, providerStartTime: null, binary: ["/x/terraform-provider-y"], cmdline: null }),
+    );
+    const j = await magmaJson(["reap", "--socket-dir-parent", parent]);
+    expect(j["reaped"]).toEqual(expect.arrayContaining([{ directory: sock, host_pid: dead, provider_pid: null, binary: "/x/terraform-provider-y", outcome: "not_recorded" }]));
+    expect(existsSync(sock)).toBe(false);
+    const h = await magma(["reap", "--socket-dir-parent", parent, "-o", "human"]);
+    expect(h.code).toBe(0);
+    expect(h.stdout).not.toContain(parent);
   });
 });
 

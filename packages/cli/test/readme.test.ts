@@ -3,9 +3,9 @@
 // with `magma` on PATH running the built executable, and must exit 0. A trailing comment
 // such as `# -/+ … # forces replacement` names what the human form shows: the same command
 // run with `-o human` must print each `…`-separated part. Lines naming hashicorp/aws are
-// skipped where that provider's binary is absent.
+// skipped where that provider's binary is absent. A `--out FILE` must be JSON with mode 0600.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -80,6 +80,12 @@ function check(line: ExampleLine): void {
   if (r.code !== 0) throw new Error(`\`${line.command}\` exited ${r.code}\n--- stderr\n${r.stderr}`);
   // Output redirected to a file is the JSON form.
   const to = /> *(\S+)\s*$/.exec(line.command)?.[1];
+  // A --out file is the full JSON output, readable by its owner only.
+  const outFile = /--out +(\S+)/.exec(line.command)?.[1];
+  if (outFile !== undefined) {
+    expect(statSync(join(work, outFile)).mode & 0o777).toBe(0o600);
+    expect(() => JSON.parse(readFileSync(join(work, outFile), "utf8")) as unknown).not.toThrow();
+  }
   if (to !== undefined) expect(() => JSON.parse(readFileSync(join(work, to), "utf8")) as unknown).not.toThrow();
   else if (line.comment !== undefined) {
     const human = sh(`${line.command} -o human`);
