@@ -1,11 +1,15 @@
 // Item 2 — no orphans: a host that dials several providers at once (dialProvider) and then
 // ends normally, by an uncaught exception or unhandled rejection, by SIGTERM or by SIGINT
 // (which providers ignore) leaves no provider process and no socket directory. And what
-// happens when the host is SIGKILLed (nothing can run in it then): documented, measured.
+// happens when the host is SIGKILLed (nothing can run in it then): documented, measured, and
+// the mitigation: a later host's reapOrphanedProviders (called, or lazily at its first launch)
+// ends the orphaned providers and removes their socket directories. The SIGKILL tests give
+// each host its own TMPDIR, so that no other process's reaper sweeps what they measure.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { reapOrphanedProviders, ReapOutcome } from "@magma/plugin";
 import { AWS_BINARY, faultWorkspace, isGone, readRecord, waitUntil } from "./support.js";
 
 const host = fileURLToPath(new URL("./testdata/multi-host.mjs", import.meta.url));
@@ -24,10 +28,16 @@ interface Run {
   kill(signal: NodeJS.Signals): void;
 }
 
-async function startHost(mode: string, binaries: string[], detached = false): Promise<Run> {
+/** A fresh temp dir for a host (its TMPDIR: where its providers' socket directories go). */
+function privateTmp(): string {
+  return mkdtempSync(join(ws.dir, "tmp-"));
+}
+
+async function startHost(mode: string, binaries: string[], detached = false, tmp?: string): Promise<Run> {
   const recordDir = join(ws.dir, `host-${++n}`);
   mkdirSync(recordDir);
-  const child = spawn(process.execPath, [host, mode, recordDir, ...binaries], { stdio: ["ignore", "pipe", "pipe"], detached });
+  const env = tmp === undefined ? process.env : { ...process.env, TMPDIR: tmp };
+  const child = spawn(process.execPath, [host, mode, recordDir, ...binaries], { stdio: ["ignore", "pipe", "pipe"], detached, env });
   let stderr = "";
   child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
@@ -91,7 +101,7 @@ describe("the host is SIGKILLed (no code runs in it): what is left", () => {
   test("a provider keeps running (idle) after its host is SIGKILLed, and its socket directory stays", async () => {
     let run: Run | undefined;
     try {
-      run = await startHost("wait", [ws.binary]);
+      run = await startHost("wait", [ws.binary], false, privateTmp());
       run.kill("SIGKILL");
       expect(await run.exit).toEqual({ code: null, signal: "SIGKILL" });
       // Measured: nothing tells the provider; it would end only when it next writes to a closed pipe.
@@ -106,14 +116,14 @@ describe("the host is SIGKILLed (no code runs in it): what is left", () => {
     let run: Run | undefined;
     let hostPid = 0;
     try {
-      run = await startHost("wait", [ws.binary, ws.binary], true);
+      run = await startHost("wait", [ws.binary, ws.binary], true, privateTmp());
       const pgrp = (pid: number): number => Number(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[2]);
       hostPid = pgrp(run.pids[0]!);
       for (const pid of run.pids) expect(pgrp(pid)).toBe(hostPid);
       process.kill(-hostPid, "SIGKILL");
       expect(await run.exit).toEqual({ code: null, signal: "SIGKILL" });
       for (const pid of run.pids) expect(await waitUntil(() => isGone(pid))).toBe(true);
-      // The socket directories are left: removed by the next sweep (see docs/reliability.md).
+      // The socket directories are left: removed by the next reap (below).
       for (const d of run.socketDirs) expect(existsSync(d)).toBe(true);
     } finally {
       cleanup(run);
@@ -124,12 +134,88 @@ describe("the host is SIGKILLed (no code runs in it): what is left", () => {
   awsTest("the real AWS provider (go-plugin) keeps running after the host's SIGKILL", async () => {
     let run: Run | undefined;
     try {
-      run = await startHost("wait", [AWS_BINARY]);
+      run = await startHost("wait", [AWS_BINARY], false, privateTmp());
       run.kill("SIGKILL");
       await run.exit;
       expect(await waitUntil(() => isGone(run!.pids[0]!), 3000)).toBe(false);
     } finally {
       cleanup(run);
+    }
+  }, 90_000);
+});
+
+describe("the mitigation: a later host reaps what a SIGKILLed host left", () => {
+  async function orphans(binaries: string[]): Promise<{ run: Run; tmp: string }> {
+    const tmp = privateTmp();
+    const run = await startHost("wait", binaries, false, tmp);
+    run.kill("SIGKILL");
+    expect(await run.exit).toEqual({ code: null, signal: "SIGKILL" });
+    expect(await waitUntil(() => run.pids.some((pid) => isGone(pid)), 1000)).toBe(false);
+    for (const d of run.socketDirs) expect(existsSync(d)).toBe(true);
+    return { run, tmp };
+  }
+
+  test("reapOrphanedProviders (in this process, a new host): each provider pid is gone and its socket directory removed", async () => {
+    let o: { run: Run; tmp: string } | undefined;
+    try {
+      o = await orphans([ws.binary, ws.binary]);
+      const reaped = await reapOrphanedProviders({ directories: [o.tmp] });
+      expect(reaped.map((r) => r.outcome)).toEqual([ReapOutcome.Killed, ReapOutcome.Killed]);
+      expect(reaped.map((r) => r.providerPid).sort()).toEqual([...o.run.pids].sort());
+      expect(reaped.map((r) => r.directory).sort()).toEqual([...o.run.socketDirs].sort());
+      for (const r of reaped) expect(r.binary).toBe(ws.binary);
+      for (const pid of o.run.pids) expect(await waitUntil(() => isGone(pid))).toBe(true);
+      for (const d of o.run.socketDirs) expect(existsSync(d)).toBe(false);
+      // A second sweep finds nothing.
+      expect(await reapOrphanedProviders({ directories: [o.tmp] })).toEqual([]);
+    } finally {
+      cleanup(o?.run);
+    }
+  }, 60_000);
+
+  test("lazily: the first launch of the next host process (same temp dir) reaps them", async () => {
+    let o: { run: Run; tmp: string } | undefined;
+    let next: Run | undefined;
+    try {
+      o = await orphans([ws.binary]);
+      next = await startHost("exit", [ws.binary], false, o.tmp);
+      expect(await next.exit).toEqual({ code: 0, signal: null });
+      expect(await waitUntil(() => isGone(o!.run.pids[0]!))).toBe(true);
+      expect(existsSync(o.run.socketDirs[0]!)).toBe(false);
+      expect(readdirSync(o.tmp).filter((f) => f.startsWith("magma-plugin-"))).toEqual([]);
+    } finally {
+      cleanup(o?.run);
+      cleanup(next);
+    }
+  }, 60_000);
+
+  test("a live host's providers are untouched", async () => {
+    let run: Run | undefined;
+    try {
+      const tmp = privateTmp();
+      run = await startHost("wait", [ws.binary, ws.binary], false, tmp);
+      expect(await reapOrphanedProviders({ directories: [tmp] })).toEqual([]);
+      for (const pid of run.pids) expect(isGone(pid)).toBe(false);
+      for (const d of run.socketDirs) expect(existsSync(d)).toBe(true);
+      run.kill("SIGTERM");
+      expect(await run.exit).toEqual({ code: null, signal: "SIGTERM" });
+    } finally {
+      cleanup(run);
+    }
+  }, 60_000);
+
+  const awsTest = existsSync(AWS_BINARY) ? test : test.skip;
+  awsTest("the real AWS provider left by a SIGKILLed host is reaped", async () => {
+    let o: { run: Run; tmp: string } | undefined;
+    try {
+      o = await orphans([AWS_BINARY]);
+      const reaped = await reapOrphanedProviders({ directories: [o.tmp] });
+      expect(reaped.map((r) => [r.providerPid, r.outcome])).toEqual([[o.run.pids[0], ReapOutcome.Killed]]);
+      expect(await waitUntil(() => isGone(o!.run.pids[0]!))).toBe(true);
+      expect(reaped[0]!.directory.startsWith(join(o.tmp, "magma-plugin-"))).toBe(true);
+      expect(existsSync(reaped[0]!.directory)).toBe(false);
+    } finally {
+      cleanup(o?.run);
     }
   }, 90_000);
 });

@@ -1,8 +1,8 @@
 // Item 4 — security: AutoMTLS on by default and a client without the certificate refused;
 // the private socket directory is 0700; the provider's environment is exactly the documented
 // one; sensitive values and provider-config secrets stay out of magma's log lines, its error
-// messages and the CLI's human output.
-import { existsSync, readdirSync, statSync } from "node:fs";
+// messages and the CLI's output (human, and JSON unless --show-sensitive; --out files are 0600).
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { connect as http2Connect } from "node:http2";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
@@ -47,7 +47,7 @@ async function closing<T>(live: LiveProvider, fn: () => Promise<T>): Promise<T> 
 }
 
 describe("AutoMTLS and the socket", () => {
-  test("AutoMTLS is on by default; the socket dir is 0700 and holds only the socket; a client without the certificate is refused", async () => {
+  test("AutoMTLS is on by default; the socket dir is 0700 and holds only the socket and owner.json (0600); a client without the certificate is refused", async () => {
     const saved = process.env["TF_DISABLE_PLUGIN_TLS"];
     delete process.env["TF_DISABLE_PLUGIN_TLS"];
     const { live, env, socketDir } = await dial().finally(() => {
@@ -57,8 +57,11 @@ describe("AutoMTLS and the socket", () => {
       expect(env["PLUGIN_CLIENT_CERT"]).toMatch(/^-----BEGIN CERTIFICATE-----\n/);
       expect(statSync(socketDir).mode & 0o777).toBe(0o700);
       const files = readdirSync(socketDir);
-      expect(files).toHaveLength(1);
-      const socket = join(socketDir, files[0]!);
+      expect(files).toHaveLength(2);
+      expect(files).toContain("owner.json"); // for the reaper of a later host (docs/reliability.md)
+      expect(statSync(join(socketDir, "owner.json")).mode & 0o777).toBe(0o600);
+      const socket = join(socketDir, files.find((f) => f !== "owner.json")!);
+      expect(statSync(socket).isSocket()).toBe(true);
 
       // TLS without a client certificate: the server refuses (TLS alert "certificate required").
       const tlsOutcome = await new Promise<string>((resolve) => {
@@ -238,11 +241,66 @@ describe("secrets in the magma CLI", () => {
     expect(bad.out() + bad.err()).not.toContain(SECRET_KEY);
   });
 
-  test("JSON output carries sensitive values in clear, as terraform show -json does (it is the state the next command reads)", async () => {
+  test("JSON output: sensitive values (a sensitive attribute, and a data source value holding the provider-config secret) are null, marked in sensitive_values; --show-sensitive prints them", async () => {
+    const pc = JSON.stringify({ secret_key: SECRET_KEY });
     const j = io();
-    expect(await runCli(["apply", ws.binary, faultThingType, "--json", "--provider-config", JSON.stringify({ secret_key: SECRET_KEY }), "--config", JSON.stringify({ name: "a", secret: SECRET_ATTR })], j.io)).toBe(0);
-    const doc = JSON.parse(j.out()) as { state: { secret: string } };
-    expect(doc.state.secret).toBe(SECRET_ATTR);
+    expect(await runCli(["apply", ws.binary, faultThingType, "--json", "--provider-config", pc, "--config", JSON.stringify({ name: "a", secret: SECRET_ATTR })], j.io)).toBe(0);
+    const doc = JSON.parse(j.out()) as { state: { secret: string | null; name: string }; sensitive_values: unknown };
+    expect(doc.state).toEqual(expect.objectContaining({ name: "a", secret: null }));
+    expect(doc.sensitive_values).toEqual({ state: { secret: true } });
+    expect(j.out() + j.err()).not.toContain(SECRET_ATTR);
     expect(j.out() + j.err()).not.toContain(SECRET_KEY);
+
+    const d = io();
+    expect(await runCli(["data", ws.binary, faultDataType, "--json", "--provider-config", pc, "--config", '{"name":"n"}'], d.io)).toBe(0);
+    expect(JSON.parse(d.out())).toEqual(expect.objectContaining({ state: { name: "n", token: null }, sensitive_values: { state: { token: true } } }));
+    expect(d.out() + d.err()).not.toContain(SECRET_KEY);
+
+    const shown = io();
+    expect(await runCli(["data", ws.binary, faultDataType, "--json", "--show-sensitive", "--provider-config", pc, "--config", '{"name":"n"}'], shown.io)).toBe(0);
+    expect((JSON.parse(shown.out()) as { state: { token: string } }).state.token).toBe(`token:${SECRET_KEY}:n`);
+  });
+
+  test("every command, JSON and human: neither secret on stdout or stderr; --out files (0600) hold them and chain", async () => {
+    const pc = JSON.stringify({ secret_key: SECRET_KEY });
+    const stateFile = join(ws.dir, "cli-state.json");
+    const planFile = join(ws.dir, "cli-plan.json");
+    const runs: [string[], ReturnType<typeof io>][] = [];
+    const run = async (args: string[]): Promise<ReturnType<typeof io>> => {
+      const r = io();
+      expect([args.join(" "), await runCli(args, r.io)]).toEqual([args.join(" "), 0]);
+      runs.push([args, r]);
+      return r;
+    };
+    const thing = ["--provider-config", pc, "--config", JSON.stringify({ name: "a", secret: SECRET_ATTR })];
+    for (const format of ["json", "human"]) {
+      await run(["plan", ws.binary, faultThingType, "-o", format, ...thing]);
+      await run(["plan", ws.binary, faultThingType, "-o", format, ...thing, "--out", planFile]);
+      await run(["apply", ws.binary, faultThingType, "-o", format, "--provider-config", pc, "--plan", planFile, "--out", stateFile]);
+      await run(["read", ws.binary, faultThingType, "-o", format, "--provider-config", pc, "--from", stateFile]);
+      await run(["plan", ws.binary, faultThingType, "-o", format, ...thing, "--from", stateFile]);
+      await run(["data", ws.binary, faultDataType, "-o", format, "--provider-config", pc, "--config", '{"name":"n"}']);
+      await run(["destroy", ws.binary, faultThingType, "-o", format, "--provider-config", pc, "--from", stateFile]);
+      await run(["schema", ws.binary, faultThingType, "-o", format]);
+    }
+    for (const [args, r] of runs) {
+      for (const secret of [SECRET_ATTR, SECRET_KEY]) expect([args.join(" "), r.out() + r.err()]).toEqual([args.join(" "), expect.not.stringContaining(secret)]);
+    }
+    // The files written with --out: mode 0600, the full values.
+    for (const f of [planFile, stateFile]) expect(statSync(f).mode & 0o777).toBe(0o600);
+    expect(readFileSync(planFile, "utf8")).toContain(SECRET_ATTR);
+    expect(readFileSync(stateFile, "utf8")).toContain(SECRET_ATTR);
+  });
+
+  test("--from with a redacted output fails with the hint", async () => {
+    const pc = JSON.stringify({ secret_key: SECRET_KEY });
+    const a = io();
+    expect(await runCli(["apply", ws.binary, faultThingType, "--json", "--provider-config", pc, "--config", JSON.stringify({ name: "a", secret: SECRET_ATTR })], a.io)).toBe(0);
+    const redacted = join(ws.dir, "cli-redacted.json");
+    writeFileSync(redacted, a.out());
+    const r = io();
+    expect(await runCli(["read", ws.binary, faultThingType, "--json", "--provider-config", pc, "--from", redacted], r.io)).toBe(1);
+    expect(r.err()).toBe("error: --from: the JSON is a redacted output: the sensitive value at state.secret was printed as null\nhint: write it with --out FILE or --show-sensitive\n");
+    expect(r.out()).toBe("");
   });
 });
