@@ -576,7 +576,7 @@ export class ProviderConn implements Provider {
    * (StopProvider), as Terraform does on interrupt.
    */
   async #call<T>(method: string, signal: AbortSignalLike | undefined, fn: (o: CallOptions) => Promise<T>): Promise<T> {
-    if (signal?.aborted === true) throw canceledError(`the ${method} call was canceled before it started`, { cause: signal.reason });
+    if (signal?.aborted === true) throw canceledError(`the ${method} call was canceled before it started${this.#where()}`, { cause: signal.reason });
     const limit = this.#options.callTimeoutMs;
     if (signal === undefined && limit === undefined) {
       // Nothing can cancel this call: no controller, listener or timer (the hot path).
@@ -609,14 +609,19 @@ export class ProviderConn implements Provider {
     try {
       return await fn({ signal: controller.signal });
     } catch (e) {
-      if (why === "canceled") throw canceledError(`the ${method} call was canceled`, { cause: e });
-      if (why === "deadline") throw deadlineExceededError(`the ${method} call did not finish within ${limit} ms`, { timeoutMs: limit!, cause: e });
+      if (why === "canceled") throw canceledError(`the ${method} call was canceled${this.#where()}`, { cause: e });
+      if (why === "deadline") throw deadlineExceededError(`the ${method} call did not finish within ${limit} ms${this.#where()}`, { timeoutMs: limit!, cause: e });
       throw await errorFromCall(e, this.#plugin, method);
     } finally {
       this.#inflight--;
       if (timer !== undefined) clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
     }
+  }
+
+  /** ` [binary]` for messages, when the connection has a label. */
+  #where(): string {
+    return this.#options.label === undefined ? "" : ` [${this.#options.label}]`;
   }
 
   #requestStop(): void {

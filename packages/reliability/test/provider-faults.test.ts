@@ -92,8 +92,8 @@ describe("faults inside a call", () => {
   );
 
   test.each([
-    ["an AbortSignal", "canceled", /^\[canceled\] the ReadDataSource call was canceled$/],
-    ["callTimeoutMs", "deadline_exceeded", /^\[deadline_exceeded\] the ReadDataSource call did not finish within 1000 ms$/],
+    ["an AbortSignal", "canceled", /^\[canceled\] the ReadDataSource call was canceled \[terraform-provider-fault[^\]]*\]$/],
+    ["callTimeoutMs", "deadline_exceeded", /^\[deadline_exceeded\] the ReadDataSource call did not finish within 1000 ms \[terraform-provider-fault[^\]]*\]$/],
   ])("a hanging call ended by %s: StopProvider reaches the provider, %s, the provider stays usable", async (how, code, message) => {
     const { record, options } = faultOptions(FaultMode.Hang, FaultOperation.ReadDataSource, how === "callTimeoutMs" ? { callTimeoutMs: 1000 } : {});
     const live = await dialConfiguredProvider(options);
