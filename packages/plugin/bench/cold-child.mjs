@@ -62,6 +62,25 @@ if (mode === "dial") {
   } finally {
     await p.close();
   }
+} else if (mode === "decode") {
+  // The decode half of the schema cost, in a fresh process (cold JIT): the GetSchema reply's
+  // bytes (as received; here read from the schema cache file) decoded by ProviderConn and made
+  // usable, exactly as after a GetSchema call, with no process and no network involved.
+  const { parseSchemaCache, binaryIdentity } = await import("../dist/schema-cache.js");
+  const { createWireClient } = await import("../dist/internal/wire/wire-client.js");
+  const cached = parseSchemaCache(readFileSync(process.argv[3]), await binaryIdentity(AWS));
+  const noNetwork = {
+    unary: () => Promise.reject(new Error("no RPC expected")),
+    stream: () => Promise.reject(new Error("no RPC expected")),
+  };
+  const store = { check: "identity", load: async () => cached, save: async () => undefined };
+  const conn = new plugin.ProviderConn(createWireClient(cached.protocolVersion, noNetwork), { exited: new Promise(() => {}), exitError: () => undefined }, { schemaStore: store });
+  const c0 = process.cpuUsage();
+  const schema = await conn.getSchema();
+  const used = [schema.provider.type, schema.dataSources.get("aws_partition").type, schema.resources.get("aws_ssm_parameter").type];
+  const decodeCpu = cpuMs(process.cpuUsage(c0));
+  if (used.some((t) => t === undefined)) throw new Error("schema incomplete");
+  console.log(JSON.stringify({ decodeCpuMs: decodeCpu, replyBytes: cached.reply.length }));
 } else {
   throw new Error(`unknown mode ${mode}`);
 }

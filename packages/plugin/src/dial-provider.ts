@@ -4,6 +4,7 @@ import { configValue, type PlainConfig, type Provider, type ProviderSchema } fro
 import { launchPlugin } from "./launch.js";
 import { PluginLogLevel, PluginLogSource, type PluginLogger } from "./plugin-logger.js";
 import { safeLog } from "./internal/plugin-services.js";
+import { environmentDigest, fileValidationMemory } from "./validation-memory.js";
 import { binaryIdentity, defaultSchemaCacheDir, readSchemaCache, writeSchemaCache, type BinaryIdentity } from "./schema-cache.js";
 import type { PluginProcess } from "./plugin-process.js";
 import { ProviderConn, type ProviderConnOptions, type SchemaStore } from "./provider-conn.js";
@@ -75,6 +76,13 @@ export interface DialProviderOptions extends ProviderLocation, ResolveProviderOp
    * stored reply has `get_provider_schema_optional`, as Terraform does; otherwise GetSchema
    * is called and the file rewritten. Corrupt or foreign files are ignored and replaced;
    * writes are atomic (temporary file, then rename). Not used for `reattach`.
+   *
+   * The same directory remembers provider configurations that the binary validated with no
+   * diagnostics, keyed to the binary, the configuration's bytes and a digest of the
+   * provider's environment (`<file>.validated.json`, at most 64): `configure` skips a
+   * validation whose clean answer is already known (hashicorp/aws spends seconds in
+   * PrepareProviderConfig when an `endpoints` block is set). Configurations that produced
+   * any diagnostic are validated every time.
    */
   readonly schemaCacheDir?: string | false;
   /**
@@ -144,6 +152,7 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
   let plugin: PluginProcess;
   let binary: string | undefined;
   let store: SchemaStore | undefined;
+  let memoryDir: string | undefined;
   if (options.reattach !== undefined) {
     const config = pickReattach(options.reattach, options.source);
     const ro: { logger?: PluginLogger } = {};
@@ -153,6 +162,7 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
     binary = options.binary ?? (await resolveProviderBinary(options.source!, options)).binary;
     const cacheDir = options.schemaCacheDir ?? defaultSchemaCacheDir();
     // Identify the binary and read its cache file while the provider starts.
+    if (cacheDir !== false) memoryDir = cacheDir;
     if (cacheDir !== false && options.cachedSchema === undefined) store = schemaStore(cacheDir, binary, options.schemaCacheCheck ?? "identity", options.logger);
     const lo: Parameters<typeof launchPlugin>[0] = { command: binary };
     const mutable = lo as { -readonly [K in keyof typeof lo]: (typeof lo)[K] };
@@ -173,6 +183,10 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
     if (options.callTimeoutMs !== undefined) connOptions.callTimeoutMs = options.callTimeoutMs;
     if (options.cachedSchema !== undefined) connOptions.cachedSchema = options.cachedSchema;
     if (store !== undefined) connOptions.schemaStore = store;
+    if (memoryDir !== undefined && binary !== undefined) {
+      const { env: providerEnv = process.env } = options;
+      connOptions.validationMemory = fileValidationMemory(memoryDir, binaryIdentity(binary).catch(() => undefined), version, environmentDigest(providerEnv));
+    }
     connOptions.label = binary === undefined ? "reattached provider" : basename(binary);
     const conn = new ProviderConn(createWireClient(version, plugin.transport), plugin, connOptions);
     const schema = await conn.getSchema(options.signal === undefined ? undefined : { signal: options.signal });

@@ -46,6 +46,7 @@ import { metadataMismatch } from "./internal/wire/schema-metadata.js";
 import type { ClientCapabilitiesInit, WireClient } from "./internal/wire/wire-client.js";
 import { LazyProviderSchemaResponseSchema, type LazyProviderSchemaResponse } from "./gen/magma/lazy/lazy_schema_pb.js";
 import type { CachedSchemaReply } from "./schema-cache.js";
+import type { ValidationMemory } from "./validation-memory.js";
 
 /**
  * Where a {@link ProviderConn} keeps the schema reply of its exact binary between processes
@@ -101,6 +102,14 @@ export interface ProviderConnOptions {
    * @internal
    */
   readonly schemaStore?: SchemaStore;
+  /**
+   * Provider configurations this exact binary already validated with no diagnostics (in
+   * the same environment), whose validation `configure` may skip: SDKv2's
+   * PrepareProviderConfig alone takes seconds for hashicorp/aws with an `endpoints` block.
+   *
+   * @internal
+   */
+  readonly validationMemory?: ValidationMemory;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -200,9 +209,15 @@ export class ProviderConn implements Provider {
     const dv = encode(config, schema.provider.type, "the provider configuration");
     const diags: Diag[] = [];
     if (this.#options.validate !== false) {
-      const v = await this.#call("ValidateProviderConfig", options?.signal, (o) => this.#wire.validateProviderConfig(dv, o));
-      diags.push(...this.#diags(v.diagnostics, "ValidateProviderConfig"));
-      if (hasErrors(diags)) throw diagnosticsError(diags, "configure");
+      const memory = this.#options.validationMemory;
+      const known = memory !== undefined && (await memory.isKnownValid(dv.msgpack));
+      if (!known) {
+        const v = await this.#call("ValidateProviderConfig", options?.signal, (o) => this.#wire.validateProviderConfig(dv, o));
+        diags.push(...this.#diags(v.diagnostics, "ValidateProviderConfig"));
+        if (hasErrors(diags)) throw diagnosticsError(diags, "configure");
+        // Only a validation with no diagnostics at all is remembered: warnings always show.
+        if (memory !== undefined && v.diagnostics.length === 0) memory.rememberValid(dv.msgpack).catch(() => undefined);
+      }
     }
     const r = await this.#call("ConfigureProvider", options?.signal, (o) =>
       this.#wire.configureProvider({ terraformVersion, config: dv, clientCapabilities: capabilities(options?.deferralAllowed) }, o),
