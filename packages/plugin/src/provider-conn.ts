@@ -659,9 +659,22 @@ function capabilities(deferralAllowed: boolean | undefined): ClientCapabilitiesI
   return { deferralAllowed: deferralAllowed === true, writeOnlyAttributesAllowed: true };
 }
 
+/**
+ * Encodings of values already sent, by value and type. Values are immutable, so an engine
+ * that sends the same configuration or state again (a data source read in a loop, a re-plan)
+ * does not pay for encoding it again; the bytes are never mutated after encoding.
+ */
+const encodings = new WeakMap<Value, { readonly type: Type; readonly dv: ProtoDynamicValue }>();
+/** Hex renderings of encoded configurations, for the validation cache's keys. */
+const hexes = new WeakMap<Uint8Array, string>();
+
 function encode(value: Value, type: Type, what: string): ProtoDynamicValue {
+  const hit = encodings.get(value);
+  if (hit !== undefined && hit.type === type) return hit.dv;
   try {
-    return { msgpack: toMsgpack(value, type), json: EMPTY };
+    const dv = { msgpack: toMsgpack(value, type), json: EMPTY };
+    encodings.set(value, { type, dv });
+    return dv;
   } catch (e) {
     if (isPathError(e)) {
       throw schemaError(`${what} does not conform to the schema: ${e.message}`, { path: e.path, cause: e });
@@ -700,6 +713,14 @@ function deferredFromProto(d: ProtoDeferred | undefined, operation: string): Def
 }
 
 function hex(bytes: Uint8Array): string {
+  const hit = hexes.get(bytes);
+  if (hit !== undefined) return hit;
+  const out = hexOf(bytes);
+  hexes.set(bytes, out);
+  return out;
+}
+
+function hexOf(bytes: Uint8Array): string {
   let s = "";
   for (let i = 0; i < bytes.length; i++) s += hexDigits[bytes[i]!];
   return s;
