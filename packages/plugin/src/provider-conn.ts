@@ -145,6 +145,8 @@ export class ProviderConn implements Provider {
   #inflight = 0;
   #stopping: Promise<void> | undefined;
   readonly #validated = new Map<string, readonly Diag[]>();
+  /** The same, by the encoded bytes themselves (see {@link ProviderConn.#knownValidation}). */
+  readonly #validatedBytes = new WeakMap<Uint8Array, Map<string, readonly Diag[]>>();
 
   /** @internal Made by `dialProvider`; not for direct use. */
   constructor(wire: WireClient, plugin: CallErrorContext, options: ProviderConnOptions = {}) {
@@ -243,7 +245,9 @@ export class ProviderConn implements Provider {
     const proposed = encode(proposedNewState, t, "the proposed new state");
     const cfg = encode(config, t, "the configuration");
     const warnings: Diag[] = [];
-    if (!config.isNull()) warnings.push(...(await this.#validateResource(typeName, cfg, options?.signal)));
+    if (!config.isNull()) {
+      warnings.push(...(this.#knownValidation("r", typeName, cfg) ?? (await this.#validateResource(typeName, cfg, options?.signal))));
+    }
     const req: Parameters<WireClient["planResourceChange"]>[0] = {
       typeName,
       priorState: prior,
@@ -252,7 +256,8 @@ export class ProviderConn implements Provider {
       priorPrivate: options?.priorPrivate ?? EMPTY,
       clientCapabilities: capabilities(options?.deferralAllowed),
     };
-    const meta = await this.#providerMeta(options?.providerMeta);
+    const pending = this.#providerMeta(options?.providerMeta);
+    const meta = pending instanceof Promise ? await pending : pending;
     if (meta !== undefined) req.providerMeta = meta;
     const r = await this.#call("PlanResourceChange", options?.signal, (o) => this.#wire.planResourceChange(req, o));
     const diags = [...warnings, ...this.#diags(r.diagnostics, "PlanResourceChange")];
@@ -293,7 +298,8 @@ export class ProviderConn implements Provider {
       config: encode(config, t, "the configuration"),
       plannedPrivate: options?.plannedPrivate ?? EMPTY,
     };
-    const meta = await this.#providerMeta(options?.providerMeta);
+    const pending = this.#providerMeta(options?.providerMeta);
+    const meta = pending instanceof Promise ? await pending : pending;
     if (meta !== undefined) req.providerMeta = meta;
     const r = await this.#call("ApplyResourceChange", options?.signal, (o) => this.#wire.applyResourceChange(req, o));
     const diags = this.#diags(r.diagnostics, "ApplyResourceChange");
@@ -318,7 +324,8 @@ export class ProviderConn implements Provider {
       private: options?.private ?? EMPTY,
       clientCapabilities: capabilities(options?.deferralAllowed),
     };
-    const meta = await this.#providerMeta(options?.providerMeta);
+    const pending = this.#providerMeta(options?.providerMeta);
+    const meta = pending instanceof Promise ? await pending : pending;
     if (meta !== undefined) req.providerMeta = meta;
     const r = await this.#call("ReadResource", options?.signal, (o) => this.#wire.readResource(req, o));
     const diags = this.#diags(r.diagnostics, "ReadResource");
@@ -346,13 +353,14 @@ export class ProviderConn implements Provider {
     if (entry === undefined) throw unknownTypeError("data_source", typeName);
     const t = entry.type;
     const cfg = encode(config, t, "the configuration");
-    const warnings = await this.#validateDataSource(typeName, cfg, options?.signal);
+    const warnings = this.#knownValidation("d", typeName, cfg) ?? (await this.#validateDataSource(typeName, cfg, options?.signal));
     const req: Parameters<WireClient["readDataSource"]>[0] = {
       typeName,
       config: cfg,
       clientCapabilities: capabilities(options?.deferralAllowed),
     };
-    const meta = await this.#providerMeta(options?.providerMeta);
+    const pending = this.#providerMeta(options?.providerMeta);
+    const meta = pending instanceof Promise ? await pending : pending;
     if (meta !== undefined) req.providerMeta = meta;
     const r = await this.#call("ReadDataSource", options?.signal, (o) => this.#wire.readDataSource(req, o));
     const diags = [...warnings, ...this.#diags(r.diagnostics, "ReadDataSource")];
@@ -545,34 +553,54 @@ export class ProviderConn implements Provider {
     return entry;
   }
 
-  async #providerMeta(meta: Value | undefined): Promise<ProtoDynamicValue | undefined> {
-    const schema = this.#resolvedSchema ?? (await this.getSchema());
-    if (schema.providerMeta === undefined) return undefined; // sent only when declared, as Terraform does
-    return encode(meta ?? nullVal(schema.providerMeta.type), schema.providerMeta.type, "the provider meta");
+  /** The provider meta to send: synchronous once the schema is known (no await on the hot path). */
+  #providerMeta(meta: Value | undefined): ProtoDynamicValue | undefined | Promise<ProtoDynamicValue | undefined> {
+    const metaFor = (schema: ProviderSchema): ProtoDynamicValue | undefined => {
+      if (schema.providerMeta === undefined) return undefined; // sent only when declared, as Terraform does
+      return encode(meta ?? nullVal(schema.providerMeta.type), schema.providerMeta.type, "the provider meta");
+    };
+    const known = this.#resolvedSchema;
+    return known !== undefined ? metaFor(known) : this.getSchema().then(metaFor);
   }
 
   #diags(diags: readonly ProtoDiagnostic[], operation: string): Diag[] {
     return diagsFromProto(diags, operation);
   }
 
+  /**
+   * The remembered diagnostics of a validation of exactly these bytes, found without
+   * building a key (the bytes of a value sent before are the same object), or `undefined`.
+   */
+  #knownValidation(kind: "r" | "d", typeName: string, cfg: ProtoDynamicValue): readonly Diag[] | undefined {
+    if (this.#options.validate === false) return [];
+    return this.#validatedBytes.get(cfg.msgpack)?.get(`${kind}:${typeName}`);
+  }
+
   async #validateResource(typeName: string, cfg: ProtoDynamicValue, signal: AbortSignalLike | undefined): Promise<readonly Diag[]> {
     if (this.#options.validate === false) return [];
     const key = `r:${typeName}:${hex(cfg.msgpack)}`;
     const hit = this.#validated.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) return this.#rememberBytes(cfg, `r:${typeName}`, hit);
     const r = await this.#call("ValidateResourceConfig", signal, (o) =>
       this.#wire.validateResourceConfig({ typeName, config: cfg, clientCapabilities: capabilities(false) }, o),
     );
-    return this.#remember(key, this.#diags(r.diagnostics, "ValidateResourceConfig"), `validation of ${typeName}`);
+    return this.#rememberBytes(cfg, `r:${typeName}`, this.#remember(key, this.#diags(r.diagnostics, "ValidateResourceConfig"), `validation of ${typeName}`));
   }
 
   async #validateDataSource(typeName: string, cfg: ProtoDynamicValue, signal: AbortSignalLike | undefined): Promise<readonly Diag[]> {
     if (this.#options.validate === false) return [];
     const key = `d:${typeName}:${hex(cfg.msgpack)}`;
     const hit = this.#validated.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) return this.#rememberBytes(cfg, `d:${typeName}`, hit);
     const r = await this.#call("ValidateDataResourceConfig", signal, (o) => this.#wire.validateDataResourceConfig({ typeName, config: cfg }, o));
-    return this.#remember(key, this.#diags(r.diagnostics, "ValidateDataResourceConfig"), `validation of data source ${typeName}`);
+    return this.#rememberBytes(cfg, `d:${typeName}`, this.#remember(key, this.#diags(r.diagnostics, "ValidateDataResourceConfig"), `validation of data source ${typeName}`));
+  }
+
+  #rememberBytes(cfg: ProtoDynamicValue, kind: string, diags: readonly Diag[]): readonly Diag[] {
+    let m = this.#validatedBytes.get(cfg.msgpack);
+    if (m === undefined) this.#validatedBytes.set(cfg.msgpack, (m = new Map()));
+    m.set(kind, diags);
+    return diags;
   }
 
   #remember(key: string, diags: Diag[], what: string): readonly Diag[] {
