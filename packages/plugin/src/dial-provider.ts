@@ -152,7 +152,8 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
   let plugin: PluginProcess;
   let binary: string | undefined;
   let store: SchemaStore | undefined;
-  let memoryDir: string | undefined;
+  /** The cache directory and the binary's identity, computed once for the schema and validation caches. */
+  let cache: { dir: string; identity: Promise<BinaryIdentity | undefined> } | undefined;
   if (options.reattach !== undefined) {
     const config = pickReattach(options.reattach, options.source);
     const ro: { logger?: PluginLogger } = {};
@@ -162,8 +163,10 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
     binary = options.binary ?? (await resolveProviderBinary(options.source!, options)).binary;
     const cacheDir = options.schemaCacheDir ?? defaultSchemaCacheDir();
     // Identify the binary and read its cache file while the provider starts.
-    if (cacheDir !== false) memoryDir = cacheDir;
-    if (cacheDir !== false && options.cachedSchema === undefined) store = schemaStore(cacheDir, binary, options.schemaCacheCheck ?? "identity", options.logger);
+    if (cacheDir !== false) cache = { dir: cacheDir, identity: binaryIdentity(binary).catch(() => undefined) };
+    if (cache !== undefined && options.cachedSchema === undefined) {
+      store = schemaStore(cache.dir, binary, cache.identity, options.schemaCacheCheck ?? "identity", options.logger);
+    }
     const lo: Parameters<typeof launchPlugin>[0] = { command: binary };
     const mutable = lo as { -readonly [K in keyof typeof lo]: (typeof lo)[K] };
     if (options.protocolVersions !== undefined) mutable.protocolVersions = options.protocolVersions;
@@ -183,9 +186,9 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
     if (options.callTimeoutMs !== undefined) connOptions.callTimeoutMs = options.callTimeoutMs;
     if (options.cachedSchema !== undefined) connOptions.cachedSchema = options.cachedSchema;
     if (store !== undefined) connOptions.schemaStore = store;
-    if (memoryDir !== undefined && binary !== undefined) {
+    if (cache !== undefined) {
       const { env: providerEnv = process.env } = options;
-      connOptions.validationMemory = fileValidationMemory(memoryDir, binaryIdentity(binary).catch(() => undefined), version, environmentDigest(providerEnv));
+      connOptions.validationMemory = fileValidationMemory(cache.dir, cache.identity, version, environmentDigest(providerEnv));
     }
     connOptions.label = binary === undefined ? "reattached provider" : basename(binary);
     const conn = new ProviderConn(createWireClient(version, plugin.transport), plugin, connOptions);
@@ -258,8 +261,13 @@ class PluginLiveProvider implements LiveProvider {
  * read at once (concurrently with the launch); the identity is read again before a write,
  * so a binary replaced meanwhile is not cached under its old identity.
  */
-function schemaStore(dir: string, binary: string, check: "identity" | "metadata", logger: PluginLogger | undefined): SchemaStore {
-  const identity: Promise<BinaryIdentity | undefined> = binaryIdentity(binary).catch(() => undefined);
+function schemaStore(
+  dir: string,
+  binary: string,
+  identity: Promise<BinaryIdentity | undefined>,
+  check: "identity" | "metadata",
+  logger: PluginLogger | undefined,
+): SchemaStore {
   const loaded = identity.then((id) => (id === undefined ? undefined : readSchemaCache(dir, id)));
   loaded.catch(() => undefined);
   return {
