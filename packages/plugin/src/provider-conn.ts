@@ -693,8 +693,6 @@ function capabilities(deferralAllowed: boolean | undefined): ClientCapabilitiesI
  * does not pay for encoding it again; the bytes are never mutated after encoding.
  */
 const encodings = new WeakMap<Value, { readonly type: Type; readonly dv: ProtoDynamicValue }>();
-/** Hex renderings of encoded configurations, for the validation cache's keys. */
-const hexes = new WeakMap<Uint8Array, string>();
 
 function encode(value: Value, type: Type, what: string): ProtoDynamicValue {
   const hit = encodings.get(value);
@@ -741,14 +739,6 @@ function deferredFromProto(d: ProtoDeferred | undefined, operation: string): Def
 }
 
 function hex(bytes: Uint8Array): string {
-  const hit = hexes.get(bytes);
-  if (hit !== undefined) return hit;
-  const out = hexOf(bytes);
-  hexes.set(bytes, out);
-  return out;
-}
-
-function hexOf(bytes: Uint8Array): string {
   let s = "";
   for (let i = 0; i < bytes.length; i++) s += hexDigits[bytes[i]!];
   return s;
