@@ -59,9 +59,13 @@ export function startStdioReader(transport: Transport, logger: PluginLogger, pid
 }
 
 /**
- * Calls `plugin.GRPCController/Shutdown`. The server stops before it answers, so an
- * UNAVAILABLE result counts as success; like go-plugin, every error is ignored (the caller
- * goes on to wait for the exit and kill). Returns whether the call looked successful.
+ * Calls `plugin.GRPCController/Shutdown`. The server stops before it answers, so a dropped
+ * stream or connection counts as success: UNAVAILABLE, CANCELED (the server resets the
+ * stream: "http/2 stream closed with error code CANCEL"; this call has no signal of its own,
+ * so nothing else cancels it), or a connection reset (ECONNRESET / EPIPE) that the HTTP/2
+ * client reports as INTERNAL when the socket closes mid-reply. Like go-plugin,
+ * every error is ignored (the caller goes on to wait for the exit and kill). Returns whether
+ * the call looked successful.
  *
  * @internal
  */
@@ -71,7 +75,9 @@ export async function requestShutdown(transport: Transport, timeoutMs: number): 
     await client.shutdown({}, { timeoutMs });
     return true;
   } catch (e) {
-    return ConnectError.from(e).code === Code.Unavailable;
+    const ce = ConnectError.from(e);
+    if (ce.code === Code.Unavailable || ce.code === Code.Canceled) return true;
+    return (ce.code === Code.Internal || ce.code === Code.Unknown) && /\b(ECONNRESET|EPIPE)\b/.test(ce.rawMessage);
   }
 }
 
