@@ -141,6 +141,8 @@ export class ProviderConn implements Provider {
   #schema: Promise<ProviderSchema> | undefined;
   /** The schema once {@link ProviderConn.getSchema} has resolved (saves an await per call). */
   #resolvedSchema: ProviderSchema | undefined;
+  /** The encoded null provider meta, for the schema it was encoded with. */
+  #nullMeta: { readonly schema: ProviderSchema; readonly dv: ProtoDynamicValue } | undefined;
   #configured = false;
   #inflight = 0;
   #stopping: Promise<void> | undefined;
@@ -557,7 +559,13 @@ export class ProviderConn implements Provider {
   #providerMeta(meta: Value | undefined): ProtoDynamicValue | undefined | Promise<ProtoDynamicValue | undefined> {
     const metaFor = (schema: ProviderSchema): ProtoDynamicValue | undefined => {
       if (schema.providerMeta === undefined) return undefined; // sent only when declared, as Terraform does
-      return encode(meta ?? nullVal(schema.providerMeta.type), schema.providerMeta.type, "the provider meta");
+      if (meta !== undefined) return encode(meta, schema.providerMeta.type, "the provider meta");
+      // Most calls send no meta: its null is encoded once per schema, not per call.
+      const hit = this.#nullMeta;
+      if (hit !== undefined && hit.schema === schema) return hit.dv;
+      const dv = encode(nullVal(schema.providerMeta.type), schema.providerMeta.type, "the provider meta");
+      this.#nullMeta = { schema, dv };
+      return dv;
     };
     const known = this.#resolvedSchema;
     return known !== undefined ? metaFor(known) : this.getSchema().then(metaFor);

@@ -6,9 +6,9 @@ import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { Path, nullVal, typeEquals, unknownVal, stringType } from "@magma/cty";
 import { dialProvider, type Block, type LiveProvider } from "@magma/plugin";
-import { configValue, isProviderError, proposedNewState, type Provider, type ProviderSchema } from "@magma/provider-api";
+import { configValue, isProviderError, proposedNewState, type Diag, type Provider, type ProviderSchema } from "@magma/provider-api";
 import { createMemoryProvider } from "@magma/provider-api/testing";
-import { describedOnlyProvider, fixtureLauncher, start, tempDir, type Child } from "./support/harness.js";
+import { describedOnlyProvider, fixtureLauncher, providerMetaProvider, start, tempDir, type Child } from "./support/harness.js";
 
 let tmp: { dir: string; cleanup(): void };
 let executable: string;
@@ -144,6 +144,52 @@ describe("a Provider whose schema also describes ephemeral resources and functio
     expect(live.schema.functions?.size).toBe(0);
     expectSameSchema(live.schema);
     await lifecycle(live);
+  });
+});
+
+describe("a provider that declares a provider_meta schema", () => {
+  let live: LiveProvider | undefined;
+  let launcher: string;
+  beforeAll(() => {
+    launcher = fixtureLauncher(tmp.dir, [5, 6], providerMetaProvider, "createProvider", "meta").executable;
+  });
+  afterEach(async () => {
+    await live?.close();
+    live = undefined;
+  });
+  const metaSeen = (warnings: readonly Diag[]): string[] => warnings.map((w) => w.summary).filter((s) => s.startsWith("provider_meta"));
+
+  test.each([6, 5] as const)("protocol %d: calls without a meta send its null, as Terraform does; a given meta is sent as given", async (version) => {
+    live = await dialProvider({ binary: launcher, protocolVersions: [version], startTimeoutMs: 60_000 });
+    const p = live.provider;
+    expect(live.schema.providerMeta).toBeDefined();
+    await p.configure(configValue(live.schema.provider.block, {}), "1.11.4");
+    const lookup = live.schema.dataSources.get("memory_lookup")!;
+    const item = live.schema.resources.get("memory_item")!;
+    const metaType = live.schema.providerMeta!.type;
+    const withName = configValue(live.schema.providerMeta!.block, { module_name: "mod-a" });
+
+    const config = configValue(item.block, { name: "alpha", value: "hello" });
+    const none = nullVal(item.type);
+    const plan = await p.planResourceChange("memory_item", none, proposedNewState(item.block, none, config), config);
+    expect(metaSeen(plan.warnings)).toEqual(["provider_meta null"]);
+    await p.applyResourceChange("memory_item", none, plan.plannedState, config, { plannedPrivate: plan.plannedPrivate });
+
+    const lookupConfig = configValue(lookup.block, { name: "alpha" });
+    // Twice without a meta (the second from the encoding kept for the null), then with one, then without again.
+    for (const [meta, expected] of [
+      [undefined, "provider_meta null"],
+      [undefined, "provider_meta null"],
+      [withName, 'provider_meta {"module_name":"mod-a"}'],
+      [nullVal(metaType), "provider_meta null"],
+      [undefined, "provider_meta null"],
+    ] as const) {
+      const r = await p.readDataSource("memory_lookup", lookupConfig, meta === undefined ? undefined : { providerMeta: meta });
+      expect(r.state.getAttr("value").asString()).toBe("hello");
+      expect(metaSeen(r.warnings)).toEqual([expected]);
+    }
+    const planned = await p.planResourceChange("memory_item", none, proposedNewState(item.block, none, config), config, { providerMeta: withName });
+    expect(metaSeen(planned.warnings)).toEqual(['provider_meta {"module_name":"mod-a"}']);
   });
 });
 

@@ -16,6 +16,8 @@ export const storedMemoryProvider = join(here, "../testdata/stored-memory-provid
 
 /** A fixture provider whose schema also describes an ephemeral resource type and a function. */
 export const describedOnlyProvider = join(here, "../testdata/described-only-provider.mjs");
+/** A memory provider with a provider_meta schema that reports, as a warning, the meta each read and plan got. */
+export const providerMetaProvider = join(here, "../testdata/provider-meta-provider.mjs");
 
 /** Terraform's magic cookie. */
 export const MAGIC_COOKIE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
