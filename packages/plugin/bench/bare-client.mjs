@@ -18,7 +18,7 @@ import { createClientCertificate, toPem } from "../dist/internal/auto-mtls/clien
  * Launches the binary, connects, configures it with `configMsgpack`, and returns
  * `{ readDataSource(), pid, close() }` where readDataSource sends one pre-built request.
  */
-export async function startBareClient(binary, { configMsgpack, typeName, dataConfigMsgpack }) {
+export async function startBareClient(binary, { configMsgpack, typeName, dataConfigMsgpack, providerMetaMsgpack }) {
   const cert = await createClientCertificate();
   const socketDir = mkdtempSync(join(tmpdir(), "magma-bare-"));
   const env = buildPluginEnvironment({
@@ -59,7 +59,12 @@ export async function startBareClient(binary, { configMsgpack, typeName, dataCon
     create(Configure_RequestSchema, { terraformVersion: "1.11.4", config: { msgpack: configMsgpack }, clientCapabilities: caps }),
   );
   if (conf.diagnostics.some((d) => d.severity === 1)) throw new Error(`configure failed: ${conf.diagnostics[0].summary}`);
-  const request = create(ReadDataSource_RequestSchema, { typeName, config: { msgpack: dataConfigMsgpack }, clientCapabilities: caps });
+  const request = create(ReadDataSource_RequestSchema, {
+    typeName,
+    config: { msgpack: dataConfigMsgpack },
+    clientCapabilities: caps,
+    ...(providerMetaMsgpack === undefined ? {} : { providerMeta: { msgpack: providerMetaMsgpack } }),
+  });
   return {
     pid: child.pid,
     async readDataSource() {
