@@ -184,7 +184,10 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   const name = basename(options.command);
 
   const socketDirParent = options.socketDirParent ?? tmpdir();
-  await reapOrphanedProvidersOnce([tmpdir(), socketDirParent]);
+  // The sweep for orphans of SIGKILLed hosts runs while this provider starts (it never
+  // rejects, and never touches a directory whose host is alive, such as ours); it has
+  // finished when the launch returns.
+  const reaping = reapOrphanedProvidersOnce([tmpdir(), socketDirParent]);
   const cert: ClientCertificate | undefined = useTls ? await createClientCertificate() : undefined;
   const socketDir = await mkdtemp(join(socketDirParent, SOCKET_DIR_PREFIX));
   await chmod(socketDir, 0o700);
@@ -330,6 +333,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   }
 
   if (pid !== undefined) recordOwner(pid, processCmdline(pid));
+  await reaping;
   const stdio: StdioReader = startStdioReader(connection.transport, logger, pid);
   safeLog(logger, {
     level: PluginLogLevel.Debug,

@@ -43,7 +43,7 @@ import { functionFromProto } from "./internal/wire/function.js";
 import type { ProtoDeferred, ProtoDiagnostic, ProtoDynamicValue, ProtoFunction, ProtoSchema, ProtoServerCapabilities } from "./internal/wire/proto-shapes.js";
 import { LazySchemaMap, schemaEntryFromProto, serverCapabilitiesFromProto } from "./internal/wire/schema.js";
 import { metadataMismatch } from "./internal/wire/schema-metadata.js";
-import type { ClientCapabilitiesInit, WireClient } from "./internal/wire/wire-client.js";
+import { wireMessages, type ClientCapabilitiesInit, type WireClient, type WireMessages } from "./internal/wire/wire-client.js";
 import { LazyProviderSchemaResponseSchema, type LazyProviderSchemaResponse } from "./gen/magma/lazy/lazy_schema_pb.js";
 import type { CachedSchemaReply } from "./schema-cache.js";
 import type { ValidationMemory } from "./validation-memory.js";
@@ -67,6 +67,37 @@ export interface SchemaStore {
   readonly check: "identity" | "metadata";
   /** Told what happened: `hit`, `stale` (with the reason), `miss`, `not_optional`, `stored`, `store_failed`. */
   report?(event: string, detail?: string): void;
+  /**
+   * The stored reply already decoded (see {@link prepareCachedSchema}), when the store
+   * started that early, e.g. while the provider process starts; used instead of `load`.
+   */
+  prepared?(): Promise<PreparedSchema | undefined>;
+}
+
+/**
+ * A stored schema reply decoded with its protocol version's messages, or why it does not
+ * decode.
+ *
+ * @internal
+ */
+export interface PreparedSchema {
+  readonly entry: CachedSchemaReply;
+  readonly decoded: { readonly reply: LazyProviderSchemaResponse; readonly schema: ProviderSchema } | { readonly error: string };
+}
+
+/**
+ * Decodes a stored schema reply with the messages of the protocol version it was stored
+ * for. Never throws: a reply that does not decode gives `{ error }`.
+ *
+ * @internal
+ */
+export function prepareCachedSchema(entry: CachedSchemaReply): PreparedSchema {
+  try {
+    const reply = fromBinary(LazyProviderSchemaResponseSchema, entry.reply);
+    return { entry, decoded: { reply, schema: schemaFromReply(reply, wireMessages(entry.protocolVersion)) } };
+  } catch (e) {
+    return { entry, decoded: { error: e instanceof Error ? e.message : String(e) } };
+  }
 }
 
 /** Options of a {@link ProviderConn}. */
@@ -440,7 +471,7 @@ export class ProviderConn implements Provider {
     }
     const op = "GetProviderSchema";
     const r = await this.#call(op, signal, (o) => this.#wire.getProviderSchema(o));
-    const schema = this.#schemaFromReply(r);
+    const schema = schemaFromReply(r, this.#wire);
     if (store !== undefined) {
       // Off the caller's path: re-encode the reply (the wire bytes of the same message) and
       // write it once the current work has yielded.
@@ -463,29 +494,30 @@ export class ProviderConn implements Provider {
 
   /** The stored schema when it may be used without GetSchema (see {@link SchemaStore}). */
   async #cachedSchema(store: SchemaStore, signal: AbortSignalLike | undefined): Promise<ProviderSchema | undefined> {
-    let entry: CachedSchemaReply | undefined;
+    let prepared: PreparedSchema | undefined;
     try {
-      entry = await store.load();
+      if (store.prepared !== undefined) prepared = await store.prepared();
+      else {
+        const entry = await store.load();
+        prepared = entry === undefined ? undefined : prepareCachedSchema(entry);
+      }
     } catch {
-      entry = undefined;
+      prepared = undefined;
     }
-    if (entry === undefined) {
+    if (prepared === undefined) {
       store.report?.("miss");
       return undefined;
     }
+    const { entry, decoded } = prepared;
     if (entry.protocolVersion !== this.#wire.version) {
       store.report?.("stale", `stored for protocol ${entry.protocolVersion}, negotiated ${this.#wire.version}`);
       return undefined;
     }
-    let reply: LazyProviderSchemaResponse;
-    let schema: ProviderSchema;
-    try {
-      reply = fromBinary(LazyProviderSchemaResponseSchema, entry.reply);
-      schema = this.#schemaFromReply(reply);
-    } catch (e) {
-      store.report?.("stale", `the stored reply does not decode: ${e instanceof Error ? e.message : String(e)}`);
+    if ("error" in decoded) {
+      store.report?.("stale", `the stored reply does not decode: ${decoded.error}`);
       return undefined;
     }
+    const { reply, schema } = decoded;
     if (!schema.serverCapabilities.getProviderSchemaOptional) {
       store.report?.("not_optional");
       return undefined; // Terraform calls GetSchema first in every process then.
@@ -508,40 +540,6 @@ export class ProviderConn implements Provider {
     }
     store.report?.("hit");
     return schema;
-  }
-
-  #schemaFromReply(r: LazyProviderSchemaResponse): ProviderSchema {
-    const op = "GetProviderSchema";
-    const diags = this.#diags(
-      r.diagnostics.map((b) => decodeMessage<ProtoDiagnostic>(this.#wire.diagnosticMessage, b, op, "a diagnostic")),
-      op,
-    );
-    if (hasErrors(diags)) throw diagnosticsError(diags, "getSchema");
-    if (r.provider.length === 0) throw invalidResponseError("the provider schema is missing", { operation: op });
-    const provider = schemaEntryFromProto(decodeMessage<ProtoSchema>(this.#wire.schemaMessage, r.provider, op, "the provider schema"), "provider");
-    const out: { -readonly [K in keyof ProviderSchema]: ProviderSchema[K] } = {
-      provider,
-      resources: new LazySchemaMap(new Map(Object.entries(r.resourceSchemas)), this.#wire.schemaMessage, "resource"),
-      dataSources: new LazySchemaMap(new Map(Object.entries(r.dataSourceSchemas)), this.#wire.schemaMessage, "data source"),
-      ephemeralResources: new LazySchemaMap(new Map(Object.entries(r.ephemeralResourceSchemas)), this.#wire.schemaMessage, "ephemeral resource"),
-      functions: new Map(
-        Object.entries(r.functions).map(([name, bytes]) => [
-          name,
-          functionFromProto(decodeMessage<ProtoFunction>(this.#wire.functionMessage, bytes, op, `function ${JSON.stringify(name)}`), name),
-        ]),
-      ),
-      serverCapabilities: serverCapabilitiesFromProto(
-        r.serverCapabilities.length === 0
-          ? undefined
-          : decodeMessage<ProtoServerCapabilities>(this.#wire.serverCapabilitiesMessage, r.serverCapabilities, op, "the server capabilities"),
-      ),
-      warnings: warningsOf(diags),
-    };
-    if (r.providerMeta.length > 0) {
-      const meta = decodeMessage<ProtoSchema>(this.#wire.schemaMessage, r.providerMeta, op, "the provider_meta schema");
-      if (meta.block !== undefined) out.providerMeta = schemaEntryFromProto(meta, "provider_meta");
-    }
-    return out;
   }
 
   #requireConfigured(operation: string): void {
@@ -687,6 +685,48 @@ export class ProviderConn implements Provider {
         this.#stopping = undefined;
       });
   }
+}
+
+/**
+ * The {@link ProviderSchema} of a GetSchema reply held lazily: each resource and data
+ * source type is decoded on first use.
+ *
+ * @throws ProviderError `diagnostics` when the reply carries errors, `invalid_response`
+ * when it does not decode.
+ * @internal
+ */
+export function schemaFromReply(r: LazyProviderSchemaResponse, m: WireMessages): ProviderSchema {
+  const op = "GetProviderSchema";
+  const diags = diagsFromProto(
+    r.diagnostics.map((b) => decodeMessage<ProtoDiagnostic>(m.diagnosticMessage, b, op, "a diagnostic")),
+    op,
+  );
+  if (hasErrors(diags)) throw diagnosticsError(diags, "getSchema");
+  if (r.provider.length === 0) throw invalidResponseError("the provider schema is missing", { operation: op });
+  const provider = schemaEntryFromProto(decodeMessage<ProtoSchema>(m.schemaMessage, r.provider, op, "the provider schema"), "provider");
+  const out: { -readonly [K in keyof ProviderSchema]: ProviderSchema[K] } = {
+    provider,
+    resources: new LazySchemaMap(new Map(Object.entries(r.resourceSchemas)), m.schemaMessage, "resource"),
+    dataSources: new LazySchemaMap(new Map(Object.entries(r.dataSourceSchemas)), m.schemaMessage, "data source"),
+    ephemeralResources: new LazySchemaMap(new Map(Object.entries(r.ephemeralResourceSchemas)), m.schemaMessage, "ephemeral resource"),
+    functions: new Map(
+      Object.entries(r.functions).map(([name, bytes]) => [
+        name,
+        functionFromProto(decodeMessage<ProtoFunction>(m.functionMessage, bytes, op, `function ${JSON.stringify(name)}`), name),
+      ]),
+    ),
+    serverCapabilities: serverCapabilitiesFromProto(
+      r.serverCapabilities.length === 0
+        ? undefined
+        : decodeMessage<ProtoServerCapabilities>(m.serverCapabilitiesMessage, r.serverCapabilities, op, "the server capabilities"),
+    ),
+    warnings: warningsOf(diags),
+  };
+  if (r.providerMeta.length > 0) {
+    const meta = decodeMessage<ProtoSchema>(m.schemaMessage, r.providerMeta, op, "the provider_meta schema");
+    if (meta.block !== undefined) out.providerMeta = schemaEntryFromProto(meta, "provider_meta");
+  }
+  return out;
 }
 
 function capabilities(deferralAllowed: boolean | undefined): ClientCapabilitiesInit {

@@ -74,20 +74,51 @@ export interface MetadataResponse extends DiagnosticsResponse {
 }
 
 /**
- * One client for both protocol versions: the RPCs the contract needs, under one set of
- * names, with the version's own messages behind them. Field names of these messages are
- * the same in tfplugin5 and tfplugin6; only RPC names and a few schema fields differ.
+ * The messages of a protocol version that the schema reply's lazily held bytes decode with.
  *
  * @internal
  */
-export interface WireClient {
-  readonly version: 5 | 6;
+export interface WireMessages {
   /** The version's `Schema` message, for decoding lazily held schema bytes. */
   readonly schemaMessage: DescMessage;
   readonly diagnosticMessage: DescMessage;
   readonly serverCapabilitiesMessage: DescMessage;
   /** The version's `Function` message, for the function signatures of the schema reply. */
   readonly functionMessage: DescMessage;
+}
+
+const V5_MESSAGES: WireMessages = {
+  schemaMessage: v5.SchemaSchema,
+  diagnosticMessage: v5.DiagnosticSchema,
+  serverCapabilitiesMessage: v5.ServerCapabilitiesSchema,
+  functionMessage: v5.FunctionSchema,
+};
+
+const V6_MESSAGES: WireMessages = {
+  schemaMessage: v6.SchemaSchema,
+  diagnosticMessage: v6.DiagnosticSchema,
+  serverCapabilitiesMessage: v6.ServerCapabilitiesSchema,
+  functionMessage: v6.FunctionSchema,
+};
+
+/**
+ * The {@link WireMessages} of a protocol version (no connection needed).
+ *
+ * @internal
+ */
+export function wireMessages(version: 5 | 6): WireMessages {
+  return version === 5 ? V5_MESSAGES : V6_MESSAGES;
+}
+
+/**
+ * One client for both protocol versions: the RPCs the contract needs, under one set of
+ * names, with the version's own messages behind them. Field names of these messages are
+ * the same in tfplugin5 and tfplugin6; only RPC names and a few schema fields differ.
+ *
+ * @internal
+ */
+export interface WireClient extends WireMessages {
+  readonly version: 5 | 6;
   getProviderSchema(o: CallOptions): Promise<LazyProviderSchemaResponse>;
   getMetadata(o: CallOptions): Promise<MetadataResponse>;
   validateProviderConfig(config: ProtoDynamicValue, o: CallOptions): Promise<DiagnosticsResponse>;
@@ -173,10 +204,7 @@ export function createWireClient(version: 5 | 6, transport: Transport): WireClie
     const schemaMethod = lazySchemaMethod(v5.Provider.method.getSchema as DescMethodUnary);
     return {
       version,
-      schemaMessage: v5.SchemaSchema,
-      diagnosticMessage: v5.DiagnosticSchema,
-      serverCapabilitiesMessage: v5.ServerCapabilitiesSchema,
-      functionMessage: v5.FunctionSchema,
+      ...V5_MESSAGES,
       getProviderSchema: (o) => unaryLazy(transport, schemaMethod, o),
       getMetadata: (o) => c.getMetadata({}, o),
       validateProviderConfig: (config, o) => c.prepareProviderConfig({ config }, o),
@@ -196,10 +224,7 @@ export function createWireClient(version: 5 | 6, transport: Transport): WireClie
   const schemaMethod = lazySchemaMethod(v6.Provider.method.getProviderSchema as DescMethodUnary);
   return {
     version,
-    schemaMessage: v6.SchemaSchema,
-    diagnosticMessage: v6.DiagnosticSchema,
-    serverCapabilitiesMessage: v6.ServerCapabilitiesSchema,
-    functionMessage: v6.FunctionSchema,
+    ...V6_MESSAGES,
     getProviderSchema: (o) => unaryLazy(transport, schemaMethod, o),
     getMetadata: (o) => c.getMetadata({}, o),
     validateProviderConfig: (config, o) => c.validateProviderConfig({ config }, o),
