@@ -1,83 +1,29 @@
-// The baseline of the per-call benchmark: a bare @connectrpc/connect-node gRPC client of the
-// generated tfplugin5 service, on its own provider process launched with the same
-// environment and the same kind of connection (unix socket, AutoMTLS) as magma's, sending
-// pre-built requests with pre-encoded DynamicValues. No schema, no cty, no validation.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { connect as tlsConnect } from "node:tls";
+// The baseline of the per-call benchmark: the generated tfplugin5/6 service called through a
+// bare @connectrpc/connect client with a pre-built request (pre-encoded DynamicValues): no
+// schema, no cty, no validation. It runs over the very transport (provider process, AutoMTLS
+// unix socket, HTTP/2 session) that magma's ProviderConn uses, so the two differ only in the
+// client: separate provider processes alone made single measurements differ by up to ±15 %.
 import { create } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
-import { Provider, ReadDataSource_RequestSchema, Configure_RequestSchema } from "../dist/gen/tfplugin5/tfplugin5_pb.js";
-import { buildPluginEnvironment } from "../dist/launch.js";
-import { createClientCertificate, toPem } from "../dist/internal/auto-mtls/client-certificate.js";
+import * as v5 from "../dist/gen/tfplugin5/tfplugin5_pb.js";
+import * as v6 from "../dist/gen/tfplugin6/tfplugin6_pb.js";
 
 /**
- * Launches the binary, connects, configures it with `configMsgpack`, and returns
- * `{ readDataSource(), pid, close() }` where readDataSource sends one pre-built request.
+ * Returns `readDataSource()`, which sends one pre-built ReadDataSource request over
+ * `transport` (a provider of protocol `version`, already configured) and checks the answer.
  */
-export async function startBareClient(binary, { configMsgpack, typeName, dataConfigMsgpack, providerMetaMsgpack }) {
-  const cert = await createClientCertificate();
-  const socketDir = mkdtempSync(join(tmpdir(), "magma-bare-"));
-  const env = buildPluginEnvironment({
-    protocolVersions: [5, 6],
-    minPort: 10000,
-    maxPort: 25000,
-    socketDir,
-    clientCertPem: cert.certPem,
-    sdkLogs: false,
-  });
-  const child = spawn(binary, [], { env, stdio: ["ignore", "pipe", "pipe"] });
-  child.stderr.resume();
-  const line = await new Promise((resolve, reject) => {
-    let buf = "";
-    child.stdout.on("data", (b) => {
-      if (buf === undefined) return;
-      buf += b.toString();
-      const nl = buf.indexOf("\n");
-      if (nl >= 0) {
-        resolve(buf.slice(0, nl));
-        buf = undefined;
-      }
-    });
-    child.once("exit", () => reject(new Error("provider exited before the handshake")));
-  });
-  const [, , network, address, , certB64] = line.trim().split("|");
-  if (network !== "unix") throw new Error(`unexpected network ${network}`);
-  const serverPem = toPem(Buffer.from(certB64, "base64"), "CERTIFICATE");
-  const baseUrl = "https://localhost";
-  const sessionManager = new Http2SessionManager(baseUrl, {}, {
-    createConnection: () =>
-      tlsConnect({ path: address, ca: [serverPem], cert: cert.certPem, key: cert.keyPem, servername: "localhost", ALPNProtocols: ["h2"] }),
-  });
-  const transport = createGrpcTransport({ baseUrl, sessionManager, readMaxBytes: 2 ** 31 - 1 });
-  const client = createClient(Provider, transport);
-  const caps = { deferralAllowed: false, writeOnlyAttributesAllowed: true };
-  const conf = await client.configure(
-    create(Configure_RequestSchema, { terraformVersion: "1.11.4", config: { msgpack: configMsgpack }, clientCapabilities: caps }),
-  );
-  if (conf.diagnostics.some((d) => d.severity === 1)) throw new Error(`configure failed: ${conf.diagnostics[0].summary}`);
-  const request = create(ReadDataSource_RequestSchema, {
+export function bareReadDataSource(transport, version, { typeName, dataConfigMsgpack, providerMetaMsgpack }) {
+  const gen = version === 5 ? v5 : v6;
+  const client = createClient(gen.Provider, transport);
+  const request = create(gen.ReadDataSource_RequestSchema, {
     typeName,
     config: { msgpack: dataConfigMsgpack },
-    clientCapabilities: caps,
+    clientCapabilities: { deferralAllowed: false, writeOnlyAttributesAllowed: true },
     ...(providerMetaMsgpack === undefined ? {} : { providerMeta: { msgpack: providerMetaMsgpack } }),
   });
-  return {
-    pid: child.pid,
-    async readDataSource() {
-      const r = await client.readDataSource(request);
-      if (r.diagnostics.length > 0 || r.state === undefined) throw new Error("ReadDataSource failed");
-      return r;
-    },
-    async close() {
-      sessionManager.abort();
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
-      rmSync(socketDir, { recursive: true, force: true });
-    },
+  return async function readDataSource() {
+    const r = await client.readDataSource(request);
+    if (r.diagnostics.length > 0 || r.state === undefined) throw new Error("ReadDataSource failed");
+    return r;
   };
 }

@@ -8,9 +8,9 @@
 //   2. schema cost: host CPU to decode the GetSchema reply and make the schema and the
 //      implied types in use usable (fresh process), as a fraction of the cold start (target);
 //      the same including receiving the reply over TLS/HTTP/2 (reported); peak RSS of the host
-//   3. per-call overhead: readDataSource("aws_partition") through magma vs a bare
-//      connect-node client sending the same request bytes pre-encoded (own provider process,
-//      same env, same AutoMTLS unix socket), sequential p50 and 10-way throughput,
+//   3. per-call overhead: readDataSource("aws_partition") through magma's ProviderConn vs a
+//      bare connect client sending the same request bytes pre-encoded, both over one provider
+//      process and one AutoMTLS HTTP/2 connection; sequential p50 and 10-way throughput,
 //      interleaved rounds, median of several sets
 //   4. lifecycle: create, read and destroy 25 aws_ssm_parameter against @magma/fake-aws
 //      with one provider process and concurrent calls vs terraform apply + destroy; the
@@ -30,11 +30,13 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { startFakeAws } from "@magma/fake-aws";
 import { nullVal, toMsgpack } from "@magma/cty";
 import { configValue, proposedNewState } from "@magma/provider-api";
-import { dialConfiguredProvider } from "../dist/index.js";
+import { ProviderConn, dialConfiguredProvider } from "../dist/index.js";
+import { launchPlugin } from "../dist/launch.js";
+import { createWireClient } from "../dist/internal/wire/wire-client.js";
 import { GetProviderSchema_ResponseSchema } from "../dist/gen/tfplugin5/tfplugin5_pb.js";
 import { LazyProviderSchemaResponseSchema } from "../dist/gen/magma/lazy/lazy_schema_pb.js";
 import { parseSchemaCache, binaryIdentity } from "../dist/schema-cache.js";
-import { startBareClient } from "./bare-client.mjs";
+import { bareReadDataSource } from "./bare-client.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const AWS = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
@@ -192,20 +194,23 @@ try {
   // ---------------------------------------------------------------- 3. per-call overhead
   if (SECTIONS.has(3)) {
   console.log(`\n# 3. per-call overhead: ${CALLS} sequential + ${CALLS} 10-way readDataSource("aws_partition"), interleaved rounds, ${SETS} sets`);
-  const live = await dialConfiguredProvider({ binary: AWS, config: awsConfig, schemaCacheDir: warmCache });
-  const partition = live.schema.dataSources.get("aws_partition");
-  const partitionConfig = configValue(partition.block, {});
-  const meta = live.schema.providerMeta;
-  // The same request magma (and Terraform) sends: a declared provider_meta goes as null.
-  const bare = await startBareClient(AWS, {
-    configMsgpack: toMsgpack(configValue(live.schema.provider.block, awsConfig), live.schema.provider.type),
-    typeName: "aws_partition",
-    dataConfigMsgpack: toMsgpack(partitionConfig, partition.type),
-    providerMetaMsgpack: meta === undefined ? undefined : toMsgpack(nullVal(meta.type), meta.type),
-  });
+  // magma's ProviderConn (what dialConfiguredProvider returns as `provider`) and the bare
+  // client share one provider process and one AutoMTLS HTTP/2 connection.
+  const plugin = await launchPlugin({ command: AWS });
   try {
-    const magmaCall = () => live.provider.readDataSource("aws_partition", partitionConfig);
-    const bareCall = () => bare.readDataSource();
+    const conn = new ProviderConn(createWireClient(plugin.protocolVersion, plugin.transport), plugin, {});
+    const schema = await conn.getSchema();
+    await conn.configure(configValue(schema.provider.block, awsConfig), "1.11.4");
+    const partition = schema.dataSources.get("aws_partition");
+    const partitionConfig = configValue(partition.block, {});
+    const meta = schema.providerMeta;
+    // The same request magma (and Terraform) sends: a declared provider_meta goes as null.
+    const bareCall = bareReadDataSource(plugin.transport, plugin.protocolVersion, {
+      typeName: "aws_partition",
+      dataConfigMsgpack: toMsgpack(partitionConfig, partition.type),
+      providerMetaMsgpack: meta === undefined ? undefined : toMsgpack(nullVal(meta.type), meta.type),
+    });
+    const magmaCall = () => conn.readDataSource("aws_partition", partitionConfig);
     const seq = async (fn, n, out) => {
       for (let i = 0; i < n; i++) {
         const t0 = performance.now();
@@ -226,7 +231,7 @@ try {
     for (const fn of [magmaCall, bareCall]) { await seq(fn, 200, []); await par(fn, 200); } // warm-up
     // Each set: CALLS calls per client and mode, in ROUNDS interleaved rounds (order
     // alternating); the figures are the medians over the sets, all sets in the note.
-    const ROUNDS = 10;
+    const ROUNDS = 20;
     const per = Math.ceil(CALLS / ROUNDS);
     const sets = [];
     for (let k = 0; k < SETS; k++) {
@@ -246,14 +251,13 @@ try {
     const n = per * ROUNDS;
     const mid = (f) => median(sets.map(f));
     const midSet = [...sets].sort((a, b) => a.mPar / a.bPar - b.mPar / b.bPar)[(SETS - 1) >> 1];
-    record("per-call: readDataSource(aws_partition) sequential p50 vs bare connect-node client (same request bytes)", mid((x) => x.mP50), "ms", mid((x) => x.bP50), 1.1,
+    record("per-call: readDataSource(aws_partition) sequential p50 vs a bare connect client (same request bytes, same provider process and connection)", mid((x) => x.mP50), "ms", mid((x) => x.bP50), 1.1,
       `p90 ${mid((x) => x.mP90).toFixed(3)} vs ${mid((x) => x.bP90).toFixed(3)} ms; ${n} calls each per set; p50 ratio per set ${sets.map((x) => (x.mP50 / x.bP50).toFixed(3)).join("/")}`);
     // Time for the same number of calls: magma / baseline = baseline calls/s / magma calls/s.
-    record("per-call: readDataSource(aws_partition) 10-way concurrent, total time (ratio = baseline throughput / magma throughput; the median set)", midSet.mPar, "ms", midSet.bPar, 1.1,
+    record("per-call: readDataSource(aws_partition) 10-way concurrent vs the same bare client, total time (ratio = baseline throughput / magma throughput; the median set)", midSet.mPar, "ms", midSet.bPar, 1.1,
       `magma ${(n / (midSet.mPar / 1000)).toFixed(0)} calls/s, bare client ${(n / (midSet.bPar / 1000)).toFixed(0)} calls/s; ${n} calls each per set; ratio per set ${sets.map((x) => (x.mPar / x.bPar).toFixed(3)).join("/")}`);
   } finally {
-    await bare.close();
-    await live.close();
+    await plugin.close();
   }
   }
 
