@@ -18,7 +18,7 @@
 // Writes bench/results.json; exits non-zero when a ratio misses its target. Imports the built
 // dist (the root `pnpm bench` builds first). Needs terraform on PATH and the AWS binary; skips
 // with a note otherwise. Options: MAGMA_BENCH_COLD_RUNS (default 5), MAGMA_BENCH_CALLS
-// (default 2000), MAGMA_BENCH_SETS (per-call sets, default 5), MAGMA_BENCH_TF_RUNS (default
+// (default 2000), MAGMA_BENCH_SETS (per-call sets, default 7), MAGMA_BENCH_TF_RUNS (default
 // 1), MAGMA_BENCH_SECTIONS (e.g. "3,4": only those sections; bench/results.json is then left
 // as it was; section 2 needs section 1).
 import { spawn, spawnSync } from "node:child_process";
@@ -43,7 +43,7 @@ const AWS = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_a
 const COLD_RUNS = Number(process.env.MAGMA_BENCH_COLD_RUNS ?? 5);
 const CALLS = Number(process.env.MAGMA_BENCH_CALLS ?? 2000);
 const TF_RUNS = Number(process.env.MAGMA_BENCH_TF_RUNS ?? 1);
-const SETS = Number(process.env.MAGMA_BENCH_SETS ?? 5);
+const SETS = Number(process.env.MAGMA_BENCH_SETS ?? 7);
 const RESOURCES = 25;
 const SECTIONS = new Set((process.env.MAGMA_BENCH_SECTIONS ?? "1,2,3,4").split(",").map((x) => Number(x.trim())));
 const ALL_SECTIONS = [1, 2, 3, 4].every((n) => SECTIONS.has(n));
