@@ -62,8 +62,14 @@ function cleanup(run: Run | undefined): void {
   for (const pid of run.pids) {
     if (isGone(pid)) continue;
     // A provider that outlived its host: remove its socket directory too (from its environment).
-    const dir = /(?:^|\0)PLUGIN_UNIX_SOCKET_DIR=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, "utf8"))?.[1];
-    process.kill(pid, "SIGKILL");
+    // It may still be exiting on its own, so it can vanish between the check and the read.
+    let dir: string | undefined;
+    try {
+      dir = /(?:^|\0)PLUGIN_UNIX_SOCKET_DIR=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, "utf8"))?.[1];
+      process.kill(pid, "SIGKILL");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ESRCH" && (e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
     if (dir !== undefined && /magma-plugin-/.test(dir)) rmSync(dir, { recursive: true, force: true });
   }
   for (const d of run.socketDirs) rmSync(d, { recursive: true, force: true });
