@@ -4,18 +4,11 @@
 import { stringType } from "@magma/cty";
 import { createSchemaEntry } from "@magma/provider-api";
 import { createMemoryProvider } from "@magma/provider-api/testing";
+import { delegatingProvider } from "./delegating-provider.mjs";
 
 export function createProvider() {
   const p = createMemoryProvider();
-  return {
-    ...p,
-    configure: (...args) => p.configure(...args),
-    planResourceChange: (...args) => p.planResourceChange(...args),
-    applyResourceChange: (...args) => p.applyResourceChange(...args),
-    readResource: (...args) => p.readResource(...args),
-    readDataSource: (...args) => p.readDataSource(...args),
-    importResourceState: (...args) => p.importResourceState(...args),
-    upgradeResourceState: (...args) => p.upgradeResourceState(...args),
+  return delegatingProvider(p, {
     async getSchema(options) {
       const s = await p.getSchema(options);
       return {
@@ -24,5 +17,5 @@ export function createProvider() {
         functions: new Map([["upper", { parameters: [{ name: "s", type: stringType }], returnType: stringType, summary: "upper Function" }]]),
       };
     },
-  };
+  });
 }

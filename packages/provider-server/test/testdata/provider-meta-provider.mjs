@@ -4,6 +4,7 @@
 import { stringType, toPlain } from "@magma/cty";
 import { createSchemaEntry } from "@magma/provider-api";
 import { createMemoryProvider } from "@magma/provider-api/testing";
+import { delegatingProvider } from "./delegating-provider.mjs";
 
 function seen(meta) {
   if (meta === undefined) return "provider_meta absent";
@@ -13,13 +14,7 @@ function seen(meta) {
 
 export function createProvider() {
   const p = createMemoryProvider();
-  return {
-    ...p,
-    configure: (...args) => p.configure(...args),
-    applyResourceChange: (...args) => p.applyResourceChange(...args),
-    readResource: (...args) => p.readResource(...args),
-    importResourceState: (...args) => p.importResourceState(...args),
-    upgradeResourceState: (...args) => p.upgradeResourceState(...args),
+  return delegatingProvider(p, {
     async planResourceChange(typeName, prior, proposed, config, options) {
       const r = await p.planResourceChange(typeName, prior, proposed, config, options);
       return { ...r, warnings: [...r.warnings, { severity: "warning", summary: seen(options?.providerMeta) }] };
@@ -32,5 +27,5 @@ export function createProvider() {
       const s = await p.getSchema(options);
       return { ...s, providerMeta: createSchemaEntry({ attributes: { module_name: { type: stringType, optional: true } } }) };
     },
-  };
+  });
 }
