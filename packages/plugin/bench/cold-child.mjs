@@ -73,7 +73,9 @@ if (mode === "dial") {
     unary: () => Promise.reject(new Error("no RPC expected")),
     stream: () => Promise.reject(new Error("no RPC expected")),
   };
-  const store = { check: "identity", load: async () => cached, save: async () => undefined };
+  const { prepareCachedSchema } = await import("../dist/provider-conn.js");
+  // The store decodes on demand, inside the timed getSchema call.
+  const store = { check: "identity", load: async () => prepareCachedSchema(cached), save: async () => undefined };
   const conn = new plugin.ProviderConn(createWireClient(cached.protocolVersion, noNetwork), { exited: new Promise(() => {}), exitError: () => undefined }, { schemaStore: store });
   const c0 = process.cpuUsage();
   const schema = await conn.getSchema();

@@ -268,16 +268,16 @@ function schemaStore(
   check: "identity" | "metadata",
   logger: PluginLogger | undefined,
 ): SchemaStore {
-  const loaded = identity.then((id) => (id === undefined ? undefined : readSchemaCache(dir, id)));
+  // Read and decoded as soon as the binary is identified, while the provider process is
+  // still starting (~0.2 s for hashicorp/aws), instead of after the handshake.
+  const loaded = identity.then(async (id) => {
+    const entry = id === undefined ? undefined : await readSchemaCache(dir, id);
+    return entry === undefined ? undefined : prepareCachedSchema(entry);
+  });
   loaded.catch(() => undefined);
-  // Decoded as soon as it is read, while the provider process is still starting (~0.2 s
-  // for hashicorp/aws), instead of after the handshake.
-  const prepared = loaded.then((entry) => (entry === undefined ? undefined : prepareCachedSchema(entry)));
-  prepared.catch(() => undefined);
   return {
     check,
     load: () => loaded,
-    prepared: () => prepared,
     async save(entry) {
       const id = await identity;
       if (id === undefined) throw new Error(`cannot identify ${binary}`);

@@ -1,8 +1,8 @@
 /**
- * How a ProviderConn uses a schema store: a stored reply decoded ahead of time (`prepared`)
- * or read on demand (`load`), used without GetSchema only when it decodes, was stored for
- * the negotiated protocol and says GetSchema is optional. The wire is a stub that counts
- * GetSchema calls; the stored replies are real tfplugin5/6 messages.
+ * How a ProviderConn uses a schema store: the stored reply, decoded by the store, is used
+ * without GetSchema only when it decodes, was stored for the negotiated protocol and says
+ * GetSchema is optional. The wire is a stub that counts GetSchema calls; the stored replies
+ * are real tfplugin5/6 messages.
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { typeToJson } from "@magma/cty";
@@ -56,27 +56,24 @@ function stubWire(version: 5 | 6, live: Uint8Array): { wire: WireClient; schemaC
   return { wire, schemaCalls: () => calls };
 }
 
-function store(entry: CachedSchemaReply | undefined, how: "prepared" | "load"): { store: SchemaStore; events: string[] } {
+function store(entry: CachedSchemaReply | undefined): { store: SchemaStore; events: string[] } {
   const events: string[] = [];
-  const s: { -readonly [K in keyof SchemaStore]: SchemaStore[K] } = {
-    check: "identity",
-    load: () => Promise.resolve(entry),
-    save: () => Promise.resolve(),
-    report: (event, detail) => events.push(detail === undefined ? event : `${event}: ${detail}`),
+  const prepared: Promise<PreparedSchema | undefined> = Promise.resolve(entry === undefined ? undefined : prepareCachedSchema(entry));
+  return {
+    store: {
+      check: "identity",
+      load: () => prepared,
+      save: () => Promise.resolve(),
+      report: (event, detail) => events.push(detail === undefined ? event : `${event}: ${detail}`),
+    },
+    events,
   };
-  if (how === "prepared") {
-    const prepared: Promise<PreparedSchema | undefined> = Promise.resolve(entry === undefined ? undefined : prepareCachedSchema(entry));
-    s.prepared = () => prepared;
-    // The decoded form is used instead: reading again would only repeat the work.
-    s.load = () => Promise.reject(new Error("load is not for a store that prepared its reply"));
-  }
-  return { store: s, events };
 }
 
-describe.each(["prepared", "load"] as const)("a schema store read through %s", (how) => {
+describe("a schema store", () => {
   test.each([5, 6] as const)("protocol %d: a stored reply with getProviderSchemaOptional is used without GetSchema", async (version) => {
     const { wire, schemaCalls } = stubWire(version, reply(version, true, "from_the_provider"));
-    const s = store({ protocolVersion: version, reply: reply(version, true) }, how);
+    const s = store({ protocolVersion: version, reply: reply(version, true) });
     const schema = await new ProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
     expect(s.events).toEqual(["hit"]);
     expect(schemaCalls()).toBe(0);
@@ -86,7 +83,7 @@ describe.each(["prepared", "load"] as const)("a schema store read through %s", (
 
   test("a reply stored for the other protocol version is stale: GetSchema is called", async () => {
     const { wire, schemaCalls } = stubWire(6, reply(6, true, "from_the_provider"));
-    const s = store({ protocolVersion: 5, reply: reply(5, true) }, how);
+    const s = store({ protocolVersion: 5, reply: reply(5, true) });
     const schema = await new ProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
     expect(s.events).toEqual(["stale: stored for protocol 5, negotiated 6"]);
     expect(schemaCalls()).toBe(1);
@@ -95,7 +92,7 @@ describe.each(["prepared", "load"] as const)("a schema store read through %s", (
 
   test("a reply that does not decode is stale, with the reason: GetSchema is called", async () => {
     const { wire, schemaCalls } = stubWire(5, reply(5, true));
-    const s = store({ protocolVersion: 5, reply: new Uint8Array([0x0a, 0xff, 0xff, 0xff]) }, how);
+    const s = store({ protocolVersion: 5, reply: new Uint8Array([0x0a, 0xff, 0xff, 0xff]) });
     await new ProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
     expect(s.events).toHaveLength(1);
     expect(s.events[0]).toMatch(/^stale: the stored reply does not decode: /);
@@ -104,7 +101,7 @@ describe.each(["prepared", "load"] as const)("a schema store read through %s", (
 
   test("a reply without getProviderSchemaOptional is not used (Terraform calls GetSchema then)", async () => {
     const { wire, schemaCalls } = stubWire(5, reply(5, false));
-    const s = store({ protocolVersion: 5, reply: reply(5, false) }, how);
+    const s = store({ protocolVersion: 5, reply: reply(5, false) });
     await new ProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
     expect(s.events).toEqual(["not_optional"]);
     expect(schemaCalls()).toBe(1);
@@ -112,7 +109,7 @@ describe.each(["prepared", "load"] as const)("a schema store read through %s", (
 
   test("nothing stored: a miss, and GetSchema", async () => {
     const { wire, schemaCalls } = stubWire(6, reply(6, true));
-    const s = store(undefined, how);
+    const s = store(undefined);
     await new ProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
     expect(s.events[0]).toBe("miss");
     expect(schemaCalls()).toBe(1);

@@ -55,8 +55,12 @@ import type { ValidationMemory } from "./validation-memory.js";
  * @internal
  */
 export interface SchemaStore {
-  /** The stored reply, or `undefined` (also when unreadable). */
-  load(): Promise<CachedSchemaReply | undefined>;
+  /**
+   * The stored reply decoded with {@link prepareCachedSchema}, or `undefined` (also when
+   * unreadable). A store may start reading and decoding early, e.g. while the provider
+   * process starts.
+   */
+  load(): Promise<PreparedSchema | undefined>;
   /** Stores a reply (replacing any earlier one). */
   save(entry: CachedSchemaReply): Promise<void>;
   /**
@@ -67,11 +71,6 @@ export interface SchemaStore {
   readonly check: "identity" | "metadata";
   /** Told what happened: `hit`, `stale` (with the reason), `miss`, `not_optional`, `stored`, `store_failed`. */
   report?(event: string, detail?: string): void;
-  /**
-   * The stored reply already decoded (see {@link prepareCachedSchema}), when the store
-   * started that early, e.g. while the provider process starts; used instead of `load`.
-   */
-  prepared?(): Promise<PreparedSchema | undefined>;
 }
 
 /**
@@ -496,11 +495,7 @@ export class ProviderConn implements Provider {
   async #cachedSchema(store: SchemaStore, signal: AbortSignalLike | undefined): Promise<ProviderSchema | undefined> {
     let prepared: PreparedSchema | undefined;
     try {
-      if (store.prepared !== undefined) prepared = await store.prepared();
-      else {
-        const entry = await store.load();
-        prepared = entry === undefined ? undefined : prepareCachedSchema(entry);
-      }
+      prepared = await store.load();
     } catch {
       prepared = undefined;
     }
