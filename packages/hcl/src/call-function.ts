@@ -1,0 +1,115 @@
+import { dynamicType, typeName, unknownVal, type Type, type Value } from "@magma/cty";
+import { FunctionArgError, FunctionError, type FunctionParameter, type HclFunction } from "./function.js";
+
+/**
+ * The result type of calling `fn` with `args` (go-cty's `Function.ReturnTypeForValues`):
+ * checks the argument count, nulls and type conformance, then asks the function.
+ *
+ * Arguments are expected already converted to their parameters' types (the evaluator does
+ * that, as HCL does). An argument of the dynamic pseudo-type to a parameter that does not
+ * allow it makes the result type dynamic.
+ *
+ * @throws {@link FunctionArgError} for a bad argument, {@link FunctionError} for a wrong
+ * number of arguments or a failure of the function's own type check.
+ */
+export function functionReturnType(fn: HclFunction, args: readonly Value[]): Type {
+  checkArgCount(fn, args.length);
+  const plain = args.map((a) => (a.containsMarked() ? a.unmarkDeep().value : a));
+  for (let i = 0; i < plain.length; i++) {
+    const spec = paramFor(fn, i);
+    const val = plain[i]!;
+    if (val.isNull() && spec.allowNull !== true) throw new FunctionArgError(i, "argument must not be null");
+    if (val.type.kind === "dynamic") {
+      if (spec.allowDynamicType !== true) return dynamicType;
+    } else if (!conforms(val.type, spec.type)) {
+      throw new FunctionArgError(i, `${typeName(spec.type)} required, but have ${typeName(val.type)}`);
+    }
+  }
+  try {
+    return fn.type(plain);
+  } catch (e) {
+    throw asFunctionError(e);
+  }
+}
+
+/**
+ * Calls `fn` with `args` as go-cty's `Function.Call` does: type check, then an unknown
+ * result (refined by `refineResult`) when an argument is unknown and its parameter does not
+ * allow unknowns, else the implementation's result; marks removed from arguments whose
+ * parameter does not allow marks are put on the result.
+ *
+ * @throws {@link FunctionArgError} or {@link FunctionError} when the call fails; any other
+ * exception from the implementation is wrapped in a {@link FunctionError}.
+ */
+export function callFunction(fn: HclFunction, args: readonly Value[]): Value {
+  const returnType = functionReturnType(fn, args);
+  const marks = new Set<string>();
+  const callArgs: Value[] = [];
+  let unknown = false;
+  for (let i = 0; i < args.length; i++) {
+    const spec = paramFor(fn, i);
+    let val = args[i]!;
+    if (spec.allowMarked !== true && val.containsMarked()) {
+      const { value, paths } = val.unmarkDeep();
+      for (const p of paths) for (const m of p.marks) marks.add(m);
+      val = value;
+    }
+    if (spec.allowUnknown !== true && !val.isKnown()) unknown = true;
+    callArgs.push(val);
+  }
+  let result: Value;
+  if (unknown) {
+    result = unknownVal(returnType, returnType.kind === "dynamic" ? undefined : fn.refineResult?.(returnType));
+  } else {
+    try {
+      result = fn.impl(callArgs, returnType);
+    } catch (e) {
+      throw asFunctionError(e);
+    }
+  }
+  return marks.size > 0 ? result.mark(...marks) : result;
+}
+
+function checkArgCount(fn: HclFunction, n: number): void {
+  const want = fn.params.length;
+  if (fn.varParam === undefined) {
+    if (n !== want) throw new FunctionError(`wrong number of arguments (${want} required; ${n} given)`);
+  } else if (n < want) {
+    throw new FunctionError(`wrong number of arguments (at least ${want} required; ${n} given)`);
+  }
+}
+
+function paramFor(fn: HclFunction, i: number): FunctionParameter {
+  return fn.params[i] ?? fn.varParam!;
+}
+
+function asFunctionError(e: unknown): FunctionError {
+  if (e instanceof FunctionError) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  return new FunctionError(message, { cause: e });
+}
+
+/** go-cty's `Type.TestConformance` as a predicate: dynamic in `want` accepts any type. */
+function conforms(got: Type, want: Type): boolean {
+  if (want.kind === "dynamic") return true;
+  if (got.kind !== want.kind) return false;
+  switch (want.kind) {
+    case "string":
+    case "number":
+    case "bool":
+      return true;
+    case "list":
+    case "set":
+    case "map":
+      return conforms((got as typeof want).element, want.element);
+    case "tuple": {
+      const g = got as typeof want;
+      return g.elements.length === want.elements.length && want.elements.every((e, i) => conforms(g.elements[i]!, e));
+    }
+    case "object": {
+      const g = got as typeof want;
+      if (g.attributeNames.length !== want.attributeNames.length) return false;
+      return want.attributeNames.every((n) => g.attributes[n] !== undefined && conforms(g.attributes[n], want.attributes[n]!));
+    }
+  }
+}
