@@ -147,6 +147,8 @@ export class PgBackend implements StateBackend {
   readonly schema: string;
   /** `<schema>.states`. */
   readonly table: string;
+  /** @internal The locks this backend's stores hold, by workspace. */
+  readonly held = new Map<string, HeldLock>();
 
   /** @internal Use {@link openPgBackend}. */
   constructor(pool: pg.Pool, clientConfig: pg.ClientConfig, options: ResolvedOptions, who: string, version: string) {
@@ -303,12 +305,20 @@ interface HeldLock {
 export class PgStateStore implements StateStore {
   readonly workspace: string;
   private readonly backend: PgBackend;
-  private held: HeldLock | undefined;
 
   /** @internal Use {@link PgBackend.store}. */
   constructor(backend: PgBackend, workspace: string) {
     this.backend = backend;
     this.workspace = workspace;
+  }
+
+  /** The lock this backend holds on the workspace (any store of it may release it). */
+  private get held(): HeldLock | undefined {
+    return this.backend.held.get(this.workspace);
+  }
+  private set held(h: HeldLock | undefined) {
+    if (h === undefined) this.backend.held.delete(this.workspace);
+    else this.backend.held.set(this.workspace, h);
   }
 
   /** The workspace's state bytes (the `data` column as UTF-8), or undefined when it has no row or a NULL `data`. */
@@ -353,7 +363,7 @@ export class PgStateStore implements StateStore {
    */
   async lock(request: LockRequest): Promise<string> {
     if (this.held !== undefined) {
-      throw new StateError("locked", `pg backend: workspace "${this.workspace}" is already locked by this store (${describeHolder(this.held.info)})`, this.held.info);
+      throw new StateError("locked", `pg backend: workspace "${this.workspace}" is already locked by this process (${describeHolder(this.held.info)})`, this.held.info);
     }
     let info = this.backend.newLockInfo(request);
     let client: pg.Client;
@@ -428,7 +438,7 @@ export class PgStateStore implements StateStore {
   async unlock(id: string): Promise<void> {
     const held = this.held;
     if (held === undefined || held.info.id !== id) {
-      throw new StateError("not_found", `pg backend: workspace "${this.workspace}" holds no lock with id ${id} in this store${held !== undefined ? ` (it holds ${held.info.id})` : ""}`);
+      throw new StateError("not_found", `pg backend: workspace "${this.workspace}" holds no lock with id ${id} taken through this backend${held !== undefined ? ` (it holds ${held.info.id})` : ""}`);
     }
     this.held = undefined;
     if (held.lost !== undefined) {
