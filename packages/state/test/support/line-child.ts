@@ -14,20 +14,29 @@ export interface LineChild {
   /** Resolves with the exit code or signal name. */
   readonly exited: Promise<number | string>;
   stderr(): string;
+  /** Everything read from stdout so far, including lines already taken. */
+  stdout(): string;
   /** Kills it (SIGKILL by default) and waits for the exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /** Spawns `node <script> ...args`. */
 export function spawnLineChild(script: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): LineChild {
-  const child = spawn(process.execPath, [script, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+  return spawnLineCommand(process.execPath, [script, ...args], env);
+}
+
+/** Spawns `command ...args` in `cwd`. */
+export function spawnLineCommand(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): LineChild {
+  const child = spawn(command, args, { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
   let buf = "";
+  let all = "";
   let err = "";
   let done = false;
   const lines: string[] = [];
   const waiters: { resolve(l: string): void; reject(e: Error): void }[] = [];
   child.stdout!.on("data", (d: Buffer) => {
     buf += d.toString();
+    all += d.toString();
     for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
       const line = buf.slice(0, i);
       buf = buf.slice(i + 1);
@@ -48,6 +57,7 @@ export function spawnLineChild(script: string, args: readonly string[], env: Nod
     child,
     exited,
     stderr: () => err,
+    stdout: () => all,
     send(line: string): void {
       child.stdin!.write(`${line}\n`);
     },
