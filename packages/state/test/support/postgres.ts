@@ -30,6 +30,7 @@ const USER = "postgres";
 const PASSWORD = "magma-test";
 const START_TIMEOUT_MS = 120_000;
 
+
 /** A TCP port that was free a moment ago. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -59,38 +60,57 @@ export async function startPostgres(): Promise<TestPostgres> {
   const root = mkdtempSync(join(tmpdir(), "magma-pg-"));
   // The server runs as `postgres` when we are root: it must be able to enter and write here.
   chmodSync(root, 0o777);
-  const port = await freePort();
   const log: string[] = [];
   const remember = (m: unknown): void => {
     log.push(String(m instanceof Error ? m.message : m).trimEnd());
     if (log.length > 40) log.shift();
   };
-  const pg = new EmbeddedPostgres({
-    databaseDir: join(root, "data"),
-    port,
-    user: USER,
-    password: PASSWORD,
-    persistent: false,
-    createPostgresUser: true,
-    initdbFlags: ["--encoding=UTF8", "--no-sync"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
-    onLog: remember,
-    onError: remember,
-  });
+  const server = (port: number): EmbeddedPostgres =>
+    new EmbeddedPostgres({
+      databaseDir: join(root, "data"),
+      port,
+      user: USER,
+      password: PASSWORD,
+      // We remove the directory ourselves; a failed start must not delete the initialised data.
+      persistent: true,
+      // Only root needs (and can create) the `postgres` user to run the server as.
+      createPostgresUser: process.getuid?.() === 0,
+      initdbFlags: ["--encoding=UTF8", "--no-sync"],
+      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
+      onLog: remember,
+      onError: remember,
+    });
   const fail = (stage: string, e: unknown): Error =>
     new Error(`embedded Postgres: ${stage} failed: ${e instanceof Error ? e.message : String(e ?? "the server process exited")}\nlast log lines:\n${log.join("\n")}`);
-  try {
-    await withTimeout(pg.initialise(), START_TIMEOUT_MS, "initdb");
-  } catch (e) {
-    rmSync(root, { recursive: true, force: true });
-    throw fail("initdb", e);
+  let port = await freePort();
+  let pg = server(port);
+  // Two test files starting at once on a fresh machine both try to create the `postgres` user: the loser retries.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withTimeout(pg.initialise(), START_TIMEOUT_MS, "initdb");
+      break;
+    } catch (e) {
+      rmSync(join(root, "data"), { recursive: true, force: true });
+      if (attempt < 3) continue;
+      rmSync(root, { recursive: true, force: true });
+      throw fail("initdb", e);
+    }
   }
-  try {
-    await withTimeout(pg.start(), START_TIMEOUT_MS, "server start");
-  } catch (e) {
-    await pg.stop().catch(() => undefined);
-    rmSync(root, { recursive: true, force: true });
-    throw fail("start", e);
+  // The free port may be taken by someone else before the server binds it: then take another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withTimeout(pg.start(), START_TIMEOUT_MS, "server start");
+      break;
+    } catch (e) {
+      await pg.stop().catch(() => undefined);
+      if (attempt < 3 && log.some((l) => l.includes("could not bind"))) {
+        port = await freePort();
+        pg = server(port);
+        continue;
+      }
+      rmSync(root, { recursive: true, force: true });
+      throw fail("start", e);
+    }
   }
   const url = (db: string): string => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${db}?sslmode=disable`;
   return {
