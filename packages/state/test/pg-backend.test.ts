@@ -110,6 +110,15 @@ describe("schema preparation", () => {
     await expect(openPgBackend({ env: { PG_CONN_STR: url, PG_SKIP_TABLE_CREATION: "maybe" } })).rejects.toMatchObject({ code: "io", message: expect.stringContaining("PG_SKIP_TABLE_CREATION") });
   }, SLOW);
 
+  test("a libpq key=value conn_str, and PG* variables for what it leaves out", async () => {
+    await freshDb();
+    const b = await open(`host=127.0.0.1 port=${server.port} dbname=t${dbCount} sslmode=disable`, {
+      env: { PGUSER: server.user, PGPASSWORD: server.password },
+    });
+    await b.store("default").write(bytes("{}"));
+    expect(await b.listWorkspaces()).toEqual(["default"]);
+  }, SLOW);
+
   test("a missing connection string and an unreachable server are clear errors", async () => {
     await expect(openPgBackend({ env: {} })).rejects.toMatchObject({ code: "io", message: expect.stringContaining("PG_CONN_STR") });
     await expect(openPgBackend({ connStr: `postgres://postgres:x@127.0.0.1:1/none?sslmode=disable&connect_timeout=5`, env: {} })).rejects.toMatchObject({
@@ -196,6 +205,8 @@ describe("locks in one process", () => {
     const creating = a.store("new");
     const id = await creating.lock({ operation: "init" });
     expect((await b.lockHolder("new"))?.path).toBe("-1");
+    // -1 blocks every workspace, and lockHolder says so for an existing one too.
+    expect(await b.lockHolder("existing")).toMatchObject({ id, path: "-1", operation: "init" });
     const sameNew = await lockError(b.store("new").lock({ operation: "plan" }));
     expect(sameNew.code).toBe("locked");
     expect(sameNew.message).toContain("already locked for workspace creation");

@@ -222,14 +222,21 @@ export class PgBackend implements StateBackend {
   }
 
   /**
-   * Who holds a workspace's lock right now (its row's advisory lock, or the creation lock
-   * while the workspace has no row), or undefined when nobody does.
+   * Who would keep `lock` on this workspace from succeeding right now: the holder of its row's
+   * advisory lock, else the holder of the creation lock -1 (which, as in Terraform, blocks
+   * every workspace), or undefined when nobody holds either.
    */
   async lockHolder(workspace: string): Promise<LockInfo | undefined> {
-    const key = await this.rowKey(workspace);
-    const sessions = await this.holders(key ?? CREATE_KEY);
-    const s = sessions[0];
-    return s === undefined ? undefined : holderLockInfo(s, key ?? CREATE_KEY);
+    try {
+      const rowKey = await this.rowKey(workspace);
+      for (const key of rowKey !== undefined ? [rowKey, CREATE_KEY] : [CREATE_KEY]) {
+        const s = (await this.holders(key))[0];
+        if (s !== undefined) return holderLockInfo(s, key);
+      }
+      return undefined;
+    } catch (e) {
+      throw pgError(`looking up the lock holder of workspace "${workspace}"`, e);
+    }
   }
 
   /** Closes the pool. Locks held by stores stay held until they are unlocked. */
