@@ -6,4 +6,4 @@
 
 export type { LockInfo, LockRequest, StateStore, StateBackend } from "./backend.js";
 export { StateError, StateErrorCode, isStateError } from "./state-error.js";
-export { openPgBackend, PgBackend, PgStateStore, type PgBackendOptions } from "./backends/pg.js";
+export { openPgBackend, type PgBackend, type PgBackendOptions } from "./backends/pg.js";
