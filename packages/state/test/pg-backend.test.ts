@@ -274,12 +274,15 @@ describe("locks across processes", () => {
   }
   type Outcome = { ok: true; id: string } | { ok: false; isStateError: boolean; code: string; message: string; detail: LockInfo };
 
-  test("two magma processes race for one lock: exactly one wins, the loser's error names the winner", async () => {
+  test.each([
+    ["an existing workspace (its row lock)", "default"],
+    ["a workspace with no row yet (the creation lock -1)", "fresh"],
+  ])("two magma processes race for the lock of %s: exactly one wins, the loser's error names the winner", async (_what, workspace) => {
     const url = await freshDb();
     const b = await open(url);
     await b.store("default").write(bytes("{}"));
-    const a = await child(url, "default", "race-a");
-    const c = await child(url, "default", "race-c");
+    const a = await child(url, workspace, "race-a");
+    const c = await child(url, workspace, "race-c");
     a.send("go");
     c.send("go");
     const [ra, rc] = (await Promise.all([a.nextLine(), c.nextLine()])).map((l) => JSON.parse(l) as Outcome);
@@ -299,7 +302,8 @@ describe("locks across processes", () => {
     winnerChild.send("release");
     expect(await winnerChild.nextLine()).toBe("released");
     expect(await winnerChild.exited).toBe(0);
-    expect(await b.lockHolder("default")).toBeUndefined();
+    expect(await b.lockHolder(workspace)).toBeUndefined();
+    expect(loser.detail.path).toEqual(workspace === "fresh" ? "-1" : expect.stringMatching(/^\d+$/));
   }, SLOW);
 
   test("a process killed while holding the lock: Postgres releases it with the session", async () => {

@@ -33,6 +33,7 @@ function rfc3339Now(): string {
   });
 }
 
+/** A database failure as a `StateError` of code `io` naming what was being done (a `StateError` passes through). */
 export function pgError(what: string, e: unknown): StateError {
   if (e instanceof StateError) return e;
   const m = e instanceof Error ? e.message : String(e);
