@@ -90,9 +90,9 @@ output "a" {
 }
 `,
     );
-    env = { ...process.env, TF_CLI_CONFIG_FILE: join(dir, "cli.tfrc"), CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1" };
-    delete env["TF_INPUT"];
-    delete env["TF_WORKSPACE"];
+    // None of the caller's TF_* settings (TF_LOG, TF_WORKSPACE, TF_CLI_ARGS, …): only ours.
+    env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("TF_")));
+    Object.assign(env, { TF_CLI_CONFIG_FILE: join(dir, "cli.tfrc"), CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1" });
     await tfOk(["init", "-input=false", "-no-color"]);
     await tfOk(["apply", "-input=false", "-auto-approve", "-no-color"]);
     backend = await openPgBackend({ connStr: url, env: {} });
