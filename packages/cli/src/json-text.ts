@@ -202,6 +202,15 @@ export function stringifyJson(data: unknown): string {
   return indentJson(compact(data));
 }
 
+/**
+ * {@link stringifyJson} without indentation: one line, as `JSON.stringify(data)` would
+ * write it but with {@link RawJson} pieces embedded verbatim (how `magma schema --json`
+ * prints, like terraform, unless `--pretty`).
+ */
+export function compactJson(data: unknown): string {
+  return compact(data);
+}
+
 function compact(data: unknown): string {
   if (data instanceof RawJson) return data.text;
   if (Array.isArray(data)) return `[${data.map(compact).join(",")}]`;
