@@ -16,8 +16,10 @@ export function readInputText(what: string, arg: string): string {
   if (t.startsWith("@")) return readFile(what, t.slice(1));
   if (/^[{["]/.test(t) || /^(?:-?\d[\d.eE+-]*|true|false|null)$/.test(t)) return arg;
   if (existsSync(t) && statSync(t).isFile()) return readFile(what, t);
-  // The argument is not quoted: it may be a secret given in a malformed form.
-  throw new CliError(CliErrorCode.BadInput, `${what}: the argument (${[...arg].length} characters) is neither JSON nor an existing file`, {
+  // The argument is quoted only when it is plainly meant as a path: otherwise it may be a
+  // secret given in a malformed form.
+  const shown = /^(?:\.{0,2}\/|~\/)\S*$|^\S+\.json$/.test(t) ? JSON.stringify(t) : `the argument (${[...arg].length} characters)`;
+  throw new CliError(CliErrorCode.BadInput, `${what}: ${shown} is neither JSON nor an existing file`, {
     hint: `give ${what} inline JSON ('{"key": "value"}'), @FILE, a file path, or - for standard input`,
   });
 }

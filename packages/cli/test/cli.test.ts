@@ -387,7 +387,7 @@ describe("bad input: exit 1, one line, a hint", () => {
     [["plan", "random", "random_string", "--config", "[1]"], "--config: expected a JSON object, got an array"],
     [["plan", "random", "random_string", "--config", '{"length": "x"}'], "--config: config value at .length: a number is required"],
     [["plan", "random", "random_string", "--config", '{"nope": 1}'], 'no attribute or block type named "nope"'],
-    [["plan", "random", "random_string", "--config", "/no/such/file.json"], "is neither JSON nor an existing file"],
+    [["plan", "random", "random_string", "--config", "/no/such/file.json"], '--config: "/no/such/file.json" is neither JSON nor an existing file'],
     [["plan", "random", "random_string", "--config", "@/no/such/file.json"], "cannot read"],
     [["plan", "random", "random_string", "--config", '{"length": 3}', "--private", "!!"], "--private: not base64"],
     [["read", "random", "random_string", "--state", '{"length": "abc"}'], "--state: .length: a number is required"],
