@@ -140,3 +140,7 @@ export {
   createNativeProvider,
   valueConformance,
 } from "@magma/provider-api";
+
+// Provider-defined functions, re-exported unchanged from @magma/provider-api.
+export type { FunctionCaller, CallFunctionOptions, NativeFunction, NativeFunctions, NativeFunctionContext, NativeFunctionResult } from "@magma/provider-api";
+export { isFunctionCaller, functionSignature, functionParameter, checkFunctionCall, functionCallError } from "@magma/provider-api";

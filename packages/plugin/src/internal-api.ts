@@ -11,6 +11,7 @@
 export { pathFromProto, pathToProto } from "./internal/wire/attribute-path.js";
 export { diagsFromProto, diagsToProto } from "./internal/wire/diagnostic.js";
 export { blockFromProto, blockToProto, schemaEntryFromProto, schemaEntryToProto, serverCapabilitiesFromProto } from "./internal/wire/schema.js";
+export { functionFromProto, functionToProto } from "./internal/wire/function.js";
 export type {
   ProtoAttribute,
   ProtoAttributePath,
@@ -18,6 +19,8 @@ export type {
   ProtoDeferred,
   ProtoDiagnostic,
   ProtoDynamicValue,
+  ProtoFunction,
+  ProtoFunctionParameter,
   ProtoNestedBlock,
   ProtoObject,
   ProtoPathStep,

@@ -36,7 +36,9 @@ import {
   type UpgradeOptions,
   type UpgradeResult,
 } from "@magma/provider-api";
+import { checkFunctionCall, functionSignature, type CallFunctionOptions, type FunctionCaller, type FunctionSignature } from "@magma/provider-api";
 import { errorFromCall, type CallErrorContext } from "./internal/error-map/call-error.js";
+import { functionArgumentsToProto, functionResultFromProto } from "./internal/wire/function-call.js";
 import { pathFromProto } from "./internal/wire/attribute-path.js";
 import { diagsFromProto } from "./internal/wire/diagnostic.js";
 import { functionFromProto } from "./internal/wire/function.js";
@@ -163,8 +165,11 @@ const hexDigits = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(
  * to `transport`, `plugin_exited`, `canceled` or `deadline_exceeded`. Every call but
  * `getSchema` rejects with `not_configured` before `configure` has succeeded, without
  * reaching the provider. Calls may run concurrently.
+ *
+ * It is also a {@link FunctionCaller}: `callFunction` over CallFunction (protocol 5.5/6.5
+ * and later), with no `configure` needed, as in Terraform.
  */
-export class ProviderConn implements Provider {
+export class ProviderConn implements Provider, FunctionCaller {
   readonly #wire: WireClient;
   readonly #plugin: CallErrorContext;
   readonly #options: ProviderConnOptions;
@@ -458,6 +463,43 @@ export class ProviderConn implements Provider {
     const diags = this.#diags(r.diagnostics, "UpgradeResourceState");
     if (hasErrors(diags)) throw diagnosticsError(diags, `upgrade of ${typeName}`);
     return { upgradedState: decode(r.upgradedState, entry.type, "UpgradeResourceState", "upgraded state"), warnings: warningsOf(diags) };
+  }
+
+  /**
+   * {@inheritDoc @magma/provider-api#FunctionCaller.callFunction}
+   *
+   * Over CallFunction, with the signature from the schema's `functions`: arguments checked
+   * as Terraform checks them and encoded with their parameters' types, the result decoded
+   * with the return type. Needs no `configure` (Terraform calls functions on an unconfigured
+   * provider).
+   */
+  async callFunction(name: string, args: readonly Value[], options?: CallFunctionOptions): Promise<Value> {
+    const schema = this.#resolvedSchema ?? (await this.getSchema(options));
+    const signature = functionSignature(schema, name);
+    const skipped = checkFunctionCall(name, signature, args);
+    if (skipped !== undefined) return skipped;
+    const req = { name, arguments: functionArgumentsToProto(name, signature, args) };
+    const r = await this.#call("CallFunction", options?.signal, (o) => this.#wire.callFunction(req, o));
+    return functionResultFromProto(name, signature, r, args.length);
+  }
+
+  /**
+   * The provider's function signatures as GetFunctions returns them (protocol 5.5/6.5 and
+   * later), without the rest of the schema. The schema's `functions` carry the same
+   * signatures, and Terraform itself never calls GetFunctions: prefer them. Beware:
+   * providers built with terraform-plugin-mux (hashicorp/aws 5.x among them) register their
+   * functions a second time on GetFunctions, and from then on answer every CallFunction of
+   * that process with "Duplicate function" errors.
+   *
+   * @throws ProviderError `diagnostics` when the reply carries errors, `schema` when a
+   * signature does not decode, `transport` (gRPC `unimplemented`) from an older provider.
+   */
+  async getFunctions(options?: CallFunctionOptions): Promise<{ readonly functions: ReadonlyMap<string, FunctionSignature>; readonly warnings: readonly Diag[] }> {
+    const r = await this.#call("GetFunctions", options?.signal, (o) => this.#wire.getFunctions(o));
+    const diags = this.#diags(r.diagnostics, "GetFunctions");
+    if (hasErrors(diags)) throw diagnosticsError(diags, "getFunctions");
+    const functions = new Map(Object.entries(r.functions).map(([name, f]) => [name, functionFromProto(f, name)] as const));
+    return { functions, warnings: warningsOf(diags) };
   }
 
   // -------------------------------------------------------------------------------------

@@ -4,6 +4,8 @@
  * providers alike, over cty values typed by the provider's schema.
  *
  * - {@link Provider}: the 8 operations, with their option and result types.
+ * - {@link FunctionCaller}: the optional capability of calling provider-defined functions
+ *   (not a ninth operation: {@link isFunctionCaller} tells whether a provider offers it).
  * - {@link ProviderSchema}, {@link Block}, {@link impliedType}: schemas and their wire types.
  * - {@link PlannedChange}, {@link Diag}: plan results and diagnostics.
  * - {@link ProviderError} with stable codes, {@link isProviderError}, {@link isRetryable}
@@ -39,6 +41,8 @@ export type {
   ImportedResource,
   UpgradeResult,
 } from "./provider.js";
+export { isFunctionCaller, functionSignature, functionParameter, checkFunctionCall } from "./function-caller.js";
+export type { FunctionCaller, CallFunctionOptions } from "./function-caller.js";
 export { NestingMode, StringKind, noServerCapabilities, impliedType, attributeType, nestedBlockType, emptyBlockValue, emptyNestedBlockValue, createSchemaEntry, resourceSchema, dataSourceSchema } from "./schema.js";
 export type { ObjectNestingMode, Attribute, NestedAttributeType, NestedBlock, Block, SchemaEntry, ServerCapabilities, FunctionParameter, FunctionSignature, ProviderSchema } from "./schema.js";
 export { DeferredReason } from "./plan.js";
@@ -64,6 +68,7 @@ export {
   canceledError,
   deadlineExceededError,
   providerNotFoundError,
+  functionCallError,
 } from "./provider-error.js";
 export type { AnyProviderError, ProviderErrorDetail, ProviderErrorDetailOf, TypeNameKind } from "./provider-error.js";
 export { withRetry } from "./with-retry.js";
@@ -89,6 +94,7 @@ export type {
   NativeImport,
   NativeUpgrade,
 } from "./native-provider.js";
+export type { NativeFunction, NativeFunctions, NativeFunctionContext, NativeFunctionResult } from "./native-function.js";
 
 // For transports and other libraries.
 export { valueConformance } from "./value-conformance.js";

@@ -19,7 +19,7 @@ function implWith(schema: NativeSchema): NativeProviderImpl {
 }
 
 describe("createNativeProvider's schema", () => {
-  test("never carries ephemeral resources or functions, which the contract cannot open or call", async () => {
+  test("never carries ephemeral resources, which the contract cannot open; functions need implementations", async () => {
     const fn: FunctionSignature = { parameters: [{ name: "s", type: stringType }], returnType: stringType };
     // A full ProviderSchema (as another Provider's getSchema returns it) passed off as native.
     const full: ProviderSchema = {
@@ -31,16 +31,20 @@ describe("createNativeProvider's schema", () => {
       serverCapabilities: { planDestroy: false, getProviderSchemaOptional: true, moveResourceState: false, generateResourceConfig: false },
       warnings: [],
     };
-    const schema = await createNativeProvider(implWith(full)).getSchema();
+    // Declared functions without implementations: the schema is refused.
+    await expect(createNativeProvider(implWith(full)).getSchema()).rejects.toMatchObject({
+      code: "schema",
+      message: '[schema] the schema declares function "upper" but the provider has no implementation of it',
+    });
+    const schema = await createNativeProvider({ ...implWith(full), functions: { upper: ([s]) => ({ result: s! }) } }).getSchema();
     expect(schema.ephemeralResources).toBeUndefined();
-    expect(schema.functions).toBeUndefined();
-    expect(Object.keys(schema).sort()).toEqual(["dataSources", "provider", "resources", "serverCapabilities", "warnings"]);
+    expect(schema.functions?.get("upper")).toBe(fn);
+    expect(Object.keys(schema).sort()).toEqual(["dataSources", "functions", "provider", "resources", "serverCapabilities", "warnings"]);
     expect(schema.serverCapabilities.getProviderSchemaOptional).toBe(true);
   });
 
-  test("NativeSchema has no place for them (type-level)", () => {
+  test("NativeSchema has no place for ephemeral resources (type-level)", () => {
     const base = { provider: createSchemaEntry({}), resources: new Map(), dataSources: new Map() };
-    // @ts-expect-error functions are not part of a native schema
     const a: NativeSchema = { ...base, functions: new Map<string, FunctionSignature>() };
     // @ts-expect-error ephemeral resources are not part of a native schema
     const b: NativeSchema = { ...base, ephemeralResources: new Map() };

@@ -32,14 +32,17 @@ import {
 } from "./provider-error.js";
 import { dataSourceSchema, noServerCapabilities, resourceSchema, type ProviderSchema, type SchemaEntry, type ServerCapabilities } from "./schema.js";
 import { valueConformance } from "./value-conformance.js";
+import { functionSignature, type CallFunctionOptions, type FunctionCaller } from "./function-caller.js";
+import { callNativeFunction, checkNativeFunctions, type NativeFunctions } from "./native-function.js";
 
 /**
  * What a native provider's `getSchema` returns: a {@link ProviderSchema} whose capabilities
- * and warnings may be left out. It cannot declare ephemeral resources or functions: the
- * contract has no operations to open or call them, so a native provider has none (the
- * wrapper's schema never carries them).
+ * and warnings may be left out. It cannot declare ephemeral resources: the contract has no
+ * operations to open them, so a native provider has none (the wrapper's schema never
+ * carries them). It may declare `functions`, each implemented in
+ * {@link NativeProviderImpl.functions}.
  */
-export type NativeSchema = Omit<ProviderSchema, "serverCapabilities" | "warnings" | "ephemeralResources" | "functions"> & {
+export type NativeSchema = Omit<ProviderSchema, "serverCapabilities" | "warnings" | "ephemeralResources"> & {
   readonly serverCapabilities?: Partial<ServerCapabilities>;
   readonly warnings?: readonly Diag[];
 };
@@ -137,6 +140,11 @@ export interface NativeProviderImpl {
   importResourceState(typeName: string, id: string, options: ImportOptions, ctx: NativeContext): NativeImport | Promise<NativeImport>;
   /** Upgrades a stored state; the wrapper passes the stored version and JSON text as given. */
   upgradeResourceState(typeName: string, storedVersion: number, rawJson: string, options: UpgradeOptions, ctx: NativeContext): NativeUpgrade | Promise<NativeUpgrade>;
+  /**
+   * The provider-defined functions, one per name in the schema's `functions` (and no
+   * others): called through {@link FunctionCaller.callFunction}, without `configure`.
+   */
+  readonly functions?: NativeFunctions;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -158,15 +166,24 @@ const EMPTY = new Uint8Array(0);
  * - **Exceptions** thrown by the implementation: a `ProviderError` passes through; an
  *   error carrying a network errno (`ECONNRESET`, `ETIMEDOUT`, …) becomes `transport`;
  *   anything else becomes `invalid_response` with the original as `cause`.
+ * - **Functions** ({@link FunctionCaller}): the schema's `functions` and the
+ *   implementation's `functions` must name the same functions (else `getSchema` rejects
+ *   with `schema`); `callFunction` needs no `configure`, checks the arguments as Terraform
+ *   does before calling ({@link checkFunctionCall}), and the result against the return type
+ *   (`invalid_response` when it does not fit). A provider without functions answers every
+ *   name with `unknown_type`.
  */
-export function createNativeProvider(impl: NativeProviderImpl): Provider {
+export function createNativeProvider(impl: NativeProviderImpl): Provider & FunctionCaller {
   let schemaPromise: Promise<ProviderSchema> | undefined;
   let configured = false;
 
   const loadSchema = (): Promise<ProviderSchema> => {
     schemaPromise ??= Promise.resolve()
       .then(() => impl.getSchema())
-      .then(completeSchema);
+      .then((s) => {
+        checkNativeFunctions(s.functions, impl.functions);
+        return completeSchema(s);
+      });
     const p = schemaPromise;
     p.catch(() => {
       if (schemaPromise === p) schemaPromise = undefined; // let a later call retry
@@ -338,6 +355,13 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider {
         return { upgradedState: r.upgradedState, warnings: warningsOf(diags) };
       });
     },
+
+    callFunction(name: string, args: readonly Value[], options: CallFunctionOptions = {}): Promise<Value> {
+      return guarded("callFunction", options.signal, async () => {
+        const signature = functionSignature(await loadSchema(), name);
+        return callNativeFunction(name, signature, impl.functions![name]!, args, options.signal);
+      });
+    },
   };
 }
 
@@ -350,6 +374,7 @@ function completeSchema(s: NativeSchema): ProviderSchema {
     warnings: s.warnings ?? [],
   };
   if (s.providerMeta !== undefined) out.providerMeta = s.providerMeta;
+  if (s.functions !== undefined) out.functions = s.functions;
   return Object.freeze(out);
 }
 

@@ -5,6 +5,7 @@ import {
   canceledError,
   deadlineExceededError,
   diagnosticsError,
+  functionCallError,
   handshakeFailedError,
   invalidResponseError,
   isProviderError,
@@ -54,6 +55,7 @@ describe("isRetryable", () => {
     ["handshake_failed", handshakeFailedError("bad line"), false],
     ["protocol_mismatch", protocolMismatchError(4, [5, 6]), false],
     ["provider_not_found", providerNotFoundError("no such file", { binary: "/x" }), false],
+    ["function_error", functionCallError("f", "boom", { argument: 1 }), false],
     ["a plain Error mentioning a timeout", new Error("timeout"), false],
     ["a non-error", "ECONNRESET", false],
     ["null", null, false],
@@ -110,6 +112,14 @@ describe("ProviderError", () => {
     expect(d.message).toBe('[diagnostics] configure failed: error: bad value (at tags["a"]): it is bad');
     expect(d.detail.diagnostics).toHaveLength(2);
     expect(new ProviderError({ code: "canceled" }, "stop").code).toBe("canceled");
+    expect(unknownTypeError("function", "f").message).toBe('[unknown_type] the provider has no function "f"');
+    const f = functionCallError("arn_build", "argument must not be null", { argument: 4, parameter: "resource" });
+    expect(f.detail).toEqual({ code: "function_error", functionName: "arn_build", text: "argument must not be null", argument: 4 });
+    expect(f.message).toBe('[function_error] function "arn_build": invalid value for "resource" parameter (argument 4): argument must not be null');
+    expect(functionCallError("f", "boom", { argument: 0 }).rawMessage).toBe('function "f": invalid value for the parameter (argument 0): boom');
+    const g = functionCallError("arn_parse", "arn: invalid prefix");
+    expect(g.detail).toEqual({ code: "function_error", functionName: "arn_parse", text: "arn: invalid prefix" });
+    expect(g.rawMessage).toBe('call to function "arn_parse" failed: arn: invalid prefix');
     expect(nullVal(stringType).isNull()).toBe(true);
   });
 });

@@ -37,13 +37,19 @@ export const ProviderErrorCode = {
    * plugin directory, or the file is missing or not executable.
    */
   ProviderNotFound: "provider_not_found",
+  /**
+   * A provider-defined function failed (tfplugin's `FunctionError`), or its arguments do not
+   * fit its signature; the detail names the function and, when the problem is one
+   * argument's, its index.
+   */
+  FunctionError: "function_error",
 } as const;
 
 /** One of the {@link ProviderErrorCode} values. */
 export type ProviderErrorCode = (typeof ProviderErrorCode)[keyof typeof ProviderErrorCode];
 
-/** The kinds of type name a schema has, as named in `unknown_type` errors. */
-export type TypeNameKind = "resource" | "data_source";
+/** The kinds of name a schema has, as named in `unknown_type` errors. */
+export type TypeNameKind = "resource" | "data_source" | "function";
 
 /**
  * What a {@link ProviderError} carries besides its message; the shape depends on the
@@ -92,6 +98,15 @@ export type ProviderErrorDetail =
       readonly binary?: string;
       /** The directories searched for a source address, in order. */
       readonly searched?: readonly string[];
+    }
+  | {
+      readonly code: "function_error";
+      /** The function's name (as declared in the schema's `functions`). */
+      readonly functionName: string;
+      /** What went wrong: the provider's `FunctionError.text`, or the argument check's reason. */
+      readonly text: string;
+      /** The 0-based index of the offending argument (tfplugin's `function_argument`), when the problem is one argument's. */
+      readonly argument?: number;
     };
 
 /** The detail type of one code. */
@@ -199,7 +214,7 @@ export function notConfiguredError(operation: string): ProviderError<"not_config
 
 /** An `unknown_type` error naming the kind (resource or data source) and the type name. */
 export function unknownTypeError(kind: TypeNameKind, typeName: string): ProviderError<"unknown_type"> {
-  const what = kind === "resource" ? "resource type" : "data source";
+  const what = kind === "resource" ? "resource type" : kind === "data_source" ? "data source" : "function";
   return new ProviderError({ code: "unknown_type", kind, typeName }, `the provider has no ${what} ${JSON.stringify(typeName)}`);
 }
 
@@ -266,6 +281,28 @@ export function providerNotFoundError(
   return new ProviderError(detail, message, causeOf(options));
 }
 
+/**
+ * A `function_error`: the function `functionName` failed with `text`, at argument
+ * `argument` when given. The message follows Terraform's wording: `function "<name>":
+ * invalid value for "<parameter>" parameter (argument <i>): <text>` for an argument's
+ * problem (the parameter's name when known), else `call to function "<name>" failed: <text>`.
+ */
+export function functionCallError(
+  functionName: string,
+  text: string,
+  options?: { argument?: number; parameter?: string; cause?: unknown },
+): ProviderError<"function_error"> {
+  const detail: { code: "function_error"; functionName: string; text: string; argument?: number } = { code: "function_error", functionName, text };
+  const arg = options?.argument;
+  if (arg !== undefined) detail.argument = arg;
+  const p = options?.parameter;
+  const message =
+    arg === undefined
+      ? `call to function ${JSON.stringify(functionName)} failed: ${text}`
+      : `function ${JSON.stringify(functionName)}: invalid value for ${p === undefined || p === "" ? "the" : JSON.stringify(p)} parameter (argument ${arg}): ${text}`;
+  return new ProviderError(detail, message, causeOf(options));
+}
+
 function causeOf(options: { cause?: unknown } | undefined): { cause?: unknown } | undefined {
   return options !== undefined && "cause" in options ? { cause: options.cause } : undefined;
 }
@@ -318,7 +355,7 @@ function isTransientDiag(d: Diag): boolean {
  * - everything else — notably `partially_applied` (even when its text mentions a
  *   timeout: the object exists and must be recorded, not created again), `no_new_state`,
  *   `schema`, `not_configured`, `unknown_type`, `invalid_response`, `canceled`,
- *   `plugin_exited`, `handshake_failed`, `protocol_mismatch` — and anything that is not a
+ *   `plugin_exited`, `handshake_failed`, `protocol_mismatch`, `function_error` — and anything that is not a
  *   {@link ProviderError}: false.
  */
 export function isRetryable(err: unknown): boolean {
@@ -345,6 +382,7 @@ export function isRetryable(err: unknown): boolean {
     case "handshake_failed":
     case "protocol_mismatch":
     case "provider_not_found":
+    case "function_error":
       return false;
   }
 }

@@ -32,3 +32,21 @@ test("the README example runs and prints the new id", async () => {
   await run(api.configValue, api.proposedNewState, testing.createMemoryProvider, testing.memoryItemBlock, testing.memoryProviderBlock, cty, { log: (x: unknown) => logs.push(x) });
   expect(logs).toEqual(["item-1"]);
 });
+
+test("the README's functions example runs: a result, then a function_error at argument 0", async () => {
+  const blocks = [...readFileSync(join(here, "../README.md"), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const code = blocks[1];
+  if (code === undefined) throw new Error("README has no second ts block");
+  expect(code).toContain('from "@magma/provider-api"');
+  const js = ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
+  const body = js
+    .split("\n")
+    .filter((l) => !l.startsWith("import "))
+    .join("\n");
+  const logs: unknown[][] = [];
+  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
+  const names = ["stringType", "stringVal", "createNativeProvider", "createSchemaEntry", "isFunctionCaller", "isProviderError"] as const;
+  const run = new AsyncFunction(...names, "console", body);
+  await run(cty.stringType, cty.stringVal, api.createNativeProvider, api.createSchemaEntry, api.isFunctionCaller, api.isProviderError, { log: (...x: unknown[]) => logs.push(x) });
+  expect(logs).toEqual([["ABC"], [0, "the string is empty"]]);
+});

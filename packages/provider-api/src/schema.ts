@@ -18,6 +18,7 @@ import {
   type Value,
 } from "@magma/cty";
 import type { Diag } from "./diagnostic.js";
+import type { FunctionCaller, isFunctionCaller } from "./function-caller.js";
 import { schemaError, unknownTypeError } from "./provider-error.js";
 
 /** How a nested block type repeats (tfplugin's `NestedBlock.NestingMode`). */
@@ -213,8 +214,9 @@ export interface ProviderSchema {
   readonly ephemeralResources?: ReadonlyMap<string, SchemaEntry>;
   /**
    * Provider-defined functions by name (protocol 5.5/6.5 and later), when the source of the
-   * schema knows them; absent means none are declared. Described only: the `Provider`
-   * contract has no operation to call them.
+   * schema knows them; absent means none are declared. The `Provider` contract has no
+   * operation to call them: a provider that can call them is also a {@link FunctionCaller}
+   * (see {@link isFunctionCaller}).
    */
   readonly functions?: ReadonlyMap<string, FunctionSignature>;
   /** What the server supports. */

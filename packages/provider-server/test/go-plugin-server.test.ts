@@ -101,8 +101,11 @@ describe("go-plugin server", () => {
       expect(meta.resources.map((r) => r.typeName)).toEqual(["memory_item"]);
       expect(meta.dataSources.map((r) => r.typeName)).toEqual(["memory_lookup"]);
       expect(meta.serverCapabilities).toMatchObject({ planDestroy: true, getProviderSchemaOptional: true });
-      const fn = await p6.getFunctions({}).catch((e: unknown) => ConnectError.from(e));
-      expect(fn).toMatchObject({ code: Code.Unimplemented });
+      // A native provider without functions serves none; RPCs outside the contract are UNIMPLEMENTED.
+      expect(meta.functions).toEqual([]);
+      expect((await p6.getFunctions({})).functions).toEqual({});
+      const move = await p6.moveResourceState({}).catch((e: unknown) => ConnectError.from(e));
+      expect(move).toMatchObject({ code: Code.Unimplemented });
       const stop = await p6.stopProvider({});
       expect(stop.Error).toBe("");
 

@@ -121,7 +121,7 @@ describe.each([
   });
 });
 
-describe("a Provider whose schema also describes ephemeral resources and functions", () => {
+describe("a Provider (not a FunctionCaller) whose schema also describes ephemeral resources and functions", () => {
   let live: LiveProvider | undefined;
   let launcher: string;
   beforeAll(() => {
@@ -132,7 +132,7 @@ describe("a Provider whose schema also describes ephemeral resources and functio
     live = undefined;
   });
 
-  test.each([6, 5] as const)("protocol %d: the server advertises neither (the contract cannot open or call them); everything else is served", async (version) => {
+  test.each([6, 5] as const)("protocol %d: the server advertises neither (the provider cannot open or call them); everything else is served", async (version) => {
     // The fixture really does describe them.
     const described = await ((await import(describedOnlyProvider)) as { createProvider(): Provider }).createProvider().getSchema();
     expect(described.ephemeralResources?.size).toBe(1);

@@ -2,6 +2,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { formatErrorPath, fromJson, fromMsgpack, isPathError, nullVal, toMsgpack, type Path, type Type, type Value } from "@magma/cty";
 import { diagsToProto, pathToProto, schemaEntryToProto, type ProtoDiagnostic, type ProtoDynamicValue, type ProtoSchema, type Tfplugin5Provider, type Tfplugin6Provider } from "@magma/plugin/internal";
 import { errorDiag, isProviderError, type Deferred, type Diag, type Provider, type ProviderSchema, type SchemaEntry } from "@magma/provider-api";
+import { createFunctionHandlers } from "./function-service.js";
 import type { HclogLogger } from "./hclog.js";
 
 const EMPTY = new Uint8Array(0);
@@ -58,6 +59,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
   const callSignal = (client: AbortSignal): AbortSignal => AbortSignal.any([client, stop.signal]);
 
   const trace = (rpc: string, fields: Record<string, unknown> = {}): void => logger.log("debug", `Received request`, { tf_rpc: rpc, ...fields });
+  const functions = createFunctionHandlers(provider, schema, callSignal, trace, logger);
 
   /** Runs a handler body; any thrown error becomes diagnostics on the response built by `onError`. */
   async function guard<R>(rpc: string, body: () => Promise<R>, onError: (diags: ProtoDiagnostic[], e: unknown) => R): Promise<R> {
@@ -100,6 +102,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
           serverCapabilities: SERVER_CAPABILITIES,
           resources: [...s.resources.keys()].map((typeName) => ({ typeName })),
           dataSources: [...s.dataSources.keys()].map((typeName) => ({ typeName })),
+          functions: [...functions.served(s).keys()].map((name) => ({ name })),
           diagnostics: diagsToProto(s.warnings),
         };
       },
@@ -113,9 +116,10 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
       "GetProviderSchema",
       async () => {
         const s = await schema();
-        // Ephemeral resources and functions, which a ProviderSchema may describe, are left
-        // out on purpose: the contract has no operations to open, renew, close or call them,
-        // so advertising them would have Terraform send RPCs this server cannot answer.
+        // Ephemeral resources, which a ProviderSchema may describe, are left out on purpose:
+        // the contract has no operations to open, renew or close them, so advertising them
+        // would have Terraform send RPCs this server cannot answer. Functions are served
+        // only by a provider that can call them (a FunctionCaller).
         const map = (m: ReadonlyMap<string, SchemaEntry>): Record<string, ProtoSchema> => {
           const out: Record<string, ProtoSchema> = {};
           for (const [k, e] of m) out[k] = schemaEntryToProto(e, version);
@@ -125,6 +129,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
           provider: schemaEntryToProto(s.provider, version),
           resourceSchemas: map(s.resources),
           dataSourceSchemas: map(s.dataSources),
+          functions: functions.toProto(s),
           serverCapabilities: SERVER_CAPABILITIES,
           diagnostics: diagsToProto(s.warnings),
         };
@@ -390,6 +395,8 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
 
   const common = {
     getMetadata,
+    getFunctions: functions.getFunctions,
+    callFunction: functions.callFunction,
     readResource,
     planResourceChange,
     applyResourceChange,

@@ -16,6 +16,8 @@ export const storedMemoryProvider = join(here, "../testdata/stored-memory-provid
 
 /** A fixture provider whose schema also describes an ephemeral resource type and a function. */
 export const describedOnlyProvider = join(here, "../testdata/described-only-provider.mjs");
+/** A native provider with provider-defined functions and nothing else. */
+export const functionProvider = join(here, "../testdata/function-provider.mjs");
 /** A memory provider with a provider_meta schema that reports, as a warning, the meta each read and plan got. */
 export const providerMetaProvider = join(here, "../testdata/provider-meta-provider.mjs");
 

@@ -1,4 +1,5 @@
-import { schemaError, type FunctionParameter, type FunctionSignature } from "@magma/provider-api";
+import { typeToJson } from "@magma/cty";
+import { StringKind, schemaError, type FunctionParameter, type FunctionSignature } from "@magma/provider-api";
 import type { ProtoFunction, ProtoFunctionParameter } from "./proto-shapes.js";
 import { stringKindFromProto, typeFromProto } from "./schema.js";
 
@@ -44,5 +45,37 @@ export function functionFromProto(f: ProtoFunction, name: string): FunctionSigna
   if (f.description !== "") out.description = f.description;
   if (f.description !== "" || f.descriptionKind === 1) out.descriptionKind = stringKindFromProto(f.descriptionKind);
   if (f.deprecationMessage !== "") out.deprecationMessage = f.deprecationMessage;
+  return out;
+}
+
+const utf8 = new TextEncoder();
+
+function parameterToProto(p: FunctionParameter): ProtoFunctionParameter {
+  return {
+    name: p.name,
+    type: utf8.encode(typeToJson(p.type)),
+    allowNullValue: p.allowNullValue === true,
+    allowUnknownValues: p.allowUnknownValues === true,
+    description: p.description ?? "",
+    descriptionKind: p.descriptionKind === StringKind.Markdown ? 1 : 0,
+  };
+}
+
+/**
+ * Writes a {@link FunctionSignature} as a wire `Function` (the same fields in tfplugin5
+ * and tfplugin6): the inverse of {@link functionFromProto}.
+ *
+ * @internal
+ */
+export function functionToProto(f: FunctionSignature): ProtoFunction {
+  const out: ProtoFunction = {
+    parameters: f.parameters.map(parameterToProto),
+    return: { type: utf8.encode(typeToJson(f.returnType)) },
+    summary: f.summary ?? "",
+    description: f.description ?? "",
+    descriptionKind: f.descriptionKind === StringKind.Markdown ? 1 : 0,
+    deprecationMessage: f.deprecationMessage ?? "",
+  };
+  if (f.variadicParameter !== undefined) out.variadicParameter = parameterToProto(f.variadicParameter);
   return out;
 }

@@ -8,6 +8,7 @@ import type {
   ProtoDeferred,
   ProtoDiagnostic,
   ProtoDynamicValue,
+  ProtoFunction,
   ProtoServerCapabilities,
 } from "./proto-shapes.js";
 
@@ -71,6 +72,17 @@ export interface MetadataResponse extends DiagnosticsResponse {
   ephemeralResources: { typeName: string }[];
   listResources: { typeName: string }[];
   actions: { typeName: string }[];
+}
+
+/** Response of GetFunctions (protocol 5.5/6.5 and later). @internal */
+export interface GetFunctionsResponse extends DiagnosticsResponse {
+  functions: { [name: string]: ProtoFunction };
+}
+
+/** Response of CallFunction (protocol 5.5/6.5 and later). @internal */
+export interface CallFunctionResponse {
+  result?: ProtoDynamicValue | undefined;
+  error?: { text: string; functionArgument?: bigint | undefined } | undefined;
 }
 
 /**
@@ -177,6 +189,8 @@ export interface WireClient extends WireMessages {
     o: CallOptions,
   ): Promise<UpgradeResponse>;
   stopProvider(o: CallOptions): Promise<{ Error: string }>;
+  getFunctions(o: CallOptions): Promise<GetFunctionsResponse>;
+  callFunction(req: { name: string; arguments: ProtoDynamicValue[] }, o: CallOptions): Promise<CallFunctionResponse>;
 }
 
 function lazySchemaMethod(real: DescMethodUnary): DescMethodUnary<DescMessage, typeof LazyProviderSchemaResponseSchema> {
@@ -218,6 +232,8 @@ export function createWireClient(version: 5 | 6, transport: Transport): WireClie
       importResourceState: (req, o) => c.importResourceState(req, o),
       upgradeResourceState: (req, o) => c.upgradeResourceState(req, o),
       stopProvider: (o) => c.stop({}, o),
+      getFunctions: (o) => c.getFunctions({}, o),
+      callFunction: (req, o) => c.callFunction(req, o),
     };
   }
   const c = createClient(v6.Provider, transport);
@@ -238,5 +254,7 @@ export function createWireClient(version: 5 | 6, transport: Transport): WireClie
     importResourceState: (req, o) => c.importResourceState(req, o),
     upgradeResourceState: (req, o) => c.upgradeResourceState(req, o),
     stopProvider: (o) => c.stopProvider({}, o),
+    getFunctions: (o) => c.getFunctions({}, o),
+    callFunction: (req, o) => c.callFunction(req, o),
   };
 }
