@@ -98,3 +98,32 @@ export function formatProviderConfig(a: ProviderConfigAddress): string {
   if (a.alias !== undefined) out += "." + a.alias;
   return out;
 }
+
+/**
+ * Parses the legacy provider configuration form of Terraform 0.12 states (`provider.aws`,
+ * `module.m.provider.aws.west`) as Terraform does when reading such a state: the provider
+ * gets the legacy namespace `-` (`terraform` becomes `terraform.io/builtin/terraform`).
+ *
+ * @throws StateError `invalid_address`.
+ */
+export function parseLegacyProviderConfig(text: string): ProviderConfigAddress {
+  const [path, rest] = takeModulePrefix(text, parseTraversal(text));
+  if (path.some((s) => s.key !== undefined)) bad(text, "a provider address cannot contain module indexes");
+  const first = rest[0];
+  if (rest.length < 2 || rest.length > 3 || first === undefined || first.kind === "index" || first.name !== "provider") {
+    bad(text, 'it must be "provider.<type>" optionally followed by an alias');
+  }
+  const t = rest[1]!;
+  if (t.kind !== "attr") bad(text, 'the prefix "provider." must be followed by a provider type name');
+  const provider: ProviderSource =
+    t.name === "terraform"
+      ? { hostname: "terraform.io", namespace: "builtin", type: "terraform" }
+      : { hostname: DEFAULT_PROVIDER_HOST, namespace: "-", type: t.name };
+  let alias: string | undefined;
+  if (rest.length === 3) {
+    const a = rest[2]!;
+    if (a.kind !== "attr") bad(text, "the provider type must be followed by a configuration alias name");
+    alias = a.name;
+  }
+  return { module: path.map((s) => s.name), provider, alias };
+}
