@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, readSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, readSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import type { LockInfo, LockRequest, StateBackend, StateStore } from "../backend.js";
 import { fcntlLocker } from "../internal/fcntl-lock.js";
+import { goQuote } from "../internal/go-json.js";
 import { StateError, isStateError } from "../state-error.js";
 import { TERRAFORM_VERSION } from "../state-file.js";
 
@@ -23,7 +24,6 @@ export interface LocalBackendOptions {
 interface Held {
   readonly fd: number;
   readonly info: LockInfo;
-  readonly created: boolean;
   readonly owner: LocalStateStore;
 }
 
@@ -160,7 +160,7 @@ export class LocalStateStore implements StateStore {
     }
     // Not locked by this process: take the lock for the duration of the write, so a write
     // never lands while terraform (or another magma) holds it.
-    const { fd, created } = this.#open();
+    const { fd } = this.#open();
     let locked = false;
     try {
       locked = fcntlLocker().tryLock(fd);
@@ -169,7 +169,6 @@ export class LocalStateStore implements StateStore {
     } finally {
       if (locked) fcntlLocker().unlock(fd);
       closeSync(fd);
-      if (!locked && created) this.#removeIfEmpty();
     }
   }
 
@@ -192,22 +191,12 @@ export class LocalStateStore implements StateStore {
     }
   }
 
-  #open(): { fd: number; created: boolean } {
+  #open(): { fd: number } {
     try {
       mkdirSync(dirname(this.path), { recursive: true, mode: 0o755 });
-      const created = !existsSync(this.path);
-      const fd = openSync(this.path, constants.O_RDWR | constants.O_CREAT, 0o666);
-      return { fd, created };
+      return { fd: openSync(this.path, constants.O_RDWR | constants.O_CREAT, 0o666) };
     } catch (e) {
       throw ioError(`cannot open the state file ${this.path}`, e);
-    }
-  }
-
-  #removeIfEmpty(): void {
-    try {
-      if (statSync(this.path).size === 0) unlinkSync(this.path);
-    } catch {
-      // already gone
     }
   }
 
@@ -251,7 +240,7 @@ export class LocalStateStore implements StateStore {
   async lock(request: LockRequest): Promise<string> {
     await Promise.resolve();
     if (held.has(this.path)) throw this.#lockedError(undefined);
-    const { fd, created } = this.#open();
+    const { fd } = this.#open();
     let ok = false;
     try {
       ok = fcntlLocker().tryLock(fd);
@@ -262,7 +251,6 @@ export class LocalStateStore implements StateStore {
     if (!ok) {
       const err = this.#lockedError(fd);
       closeSync(fd);
-      if (created) this.#removeIfEmpty();
       throw err;
     }
     const info: LockInfo = {
@@ -274,25 +262,28 @@ export class LocalStateStore implements StateStore {
       created: rfc3339Nano(new Date()),
       path: this.displayPath,
     };
-    held.set(this.path, { fd, info, created, owner: this });
+    held.set(this.path, { fd, info, owner: this });
     try {
-      const json = JSON.stringify({ ID: info.id, Operation: info.operation, Info: info.info, Who: info.who, Version: info.version, Created: info.created, Path: info.path });
+      // Go's json.Marshal of statemgr.LockInfo (field order, HTML-safe escaping).
+      const fields: [string, string][] = [["ID", info.id], ["Operation", info.operation], ["Info", info.info], ["Who", info.who], ["Version", info.version], ["Created", info.created], ["Path", info.path]];
+      const json = `{${fields.map(([k, v]) => `"${k}":${goQuote(v)}`).join(",")}}`;
       writeFileSync(this.lockInfoPath, json, { mode: 0o600 });
     } catch (e) {
-      this.#release(fd, created);
+      this.#release(fd);
       throw ioError(`cannot write the lock info ${this.lockInfoPath}`, e);
     }
     return info.id;
   }
 
-  #release(fd: number, created: boolean): void {
+  #release(fd: number): void {
     held.delete(this.path);
     rmSync(this.lockInfoPath, { force: true });
+    // An empty state file this lock created stays: removing it (before or after unlocking)
+    // could leave a waiting process locking a detached inode. Empty means "no state" to both tools.
     try {
       fcntlLocker().unlock(fd);
     } finally {
       closeSync(fd);
-      if (created) this.#removeIfEmpty();
     }
   }
 
@@ -301,7 +292,7 @@ export class LocalStateStore implements StateStore {
     const h = held.get(this.path);
     if (h === undefined || h.owner !== this) throw new StateError("not_found", `the state ${this.path} is not locked by this store`);
     if (h.info.id !== id) throw new StateError("lock_id_mismatch", `cannot unlock ${this.path}: lock ID ${JSON.stringify(id)} does not match the held lock ${JSON.stringify(h.info.id)}`, { detail: h.info });
-    this.#release(h.fd, h.created);
+    this.#release(h.fd);
   }
 
   /**
@@ -314,7 +305,7 @@ export class LocalStateStore implements StateStore {
     const h = held.get(this.path);
     if (h !== undefined) {
       if (h.info.id !== id) throw new StateError("lock_id_mismatch", `cannot force-unlock ${this.path}: lock ID ${JSON.stringify(id)} does not match the held lock ${JSON.stringify(h.info.id)}`, { detail: h.info });
-      this.#release(h.fd, h.created);
+      this.#release(h.fd);
       return;
     }
     await Promise.resolve();

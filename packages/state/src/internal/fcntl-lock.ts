@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import type * as KoffiModule from "koffi";
 import { StateError } from "../state-error.js";
 
 /**
@@ -46,7 +47,7 @@ export function fcntlLocker(): FcntlLocker {
   if (process.platform !== "linux") {
     throw new StateError("io", `file locking compatible with Terraform is implemented for Linux only, not ${process.platform}`);
   }
-  type Koffi = typeof import("koffi");
+  type Koffi = typeof KoffiModule;
   let koffi: Koffi;
   let fcntl: (...args: unknown[]) => number;
   try {
