@@ -50,16 +50,18 @@ export function fcntlLocker(): FcntlLocker {
   type Koffi = typeof KoffiModule;
   let koffi: Koffi;
   let fcntl: (...args: unknown[]) => number;
+  let flockPtr: unknown;
   try {
     koffi = createRequire(import.meta.url)("koffi") as Koffi;
     const libc = koffi.load("libc.so.6");
     // struct flock { short l_type; short l_whence; off_t l_start; off_t l_len; pid_t l_pid; } (64-bit off_t)
-    koffi.struct("magma_flock", { l_type: "short", l_whence: "short", l_start: "int64_t", l_len: "int64_t", l_pid: "int" });
+    // Anonymous: koffi's type names are global to the process, and this module may be loaded twice.
+    flockPtr = koffi.pointer(koffi.struct({ l_type: "short", l_whence: "short", l_start: "int64_t", l_len: "int64_t", l_pid: "int" }));
     fcntl = libc.func("int fcntl(int fd, int cmd, ...)") as unknown as (...args: unknown[]) => number;
   } catch (e) {
     throw new StateError("io", `cannot load libc's fcntl for state locking: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
-  const call = (fd: number, cmd: number, lock: Flock): number => fcntl(fd, cmd, "magma_flock *", lock);
+  const call = (fd: number, cmd: number, lock: Flock): number => fcntl(fd, cmd, flockPtr, lock);
   const whole = (type: number): Flock => ({ l_type: type, l_whence: 0, l_start: 0, l_len: 0, l_pid: 0 });
   cached = {
     tryLock(fd) {
@@ -75,7 +77,7 @@ export function fcntlLocker(): FcntlLocker {
       const probe = whole(F_WRLCK);
       const out: Flock[] = [probe];
       // koffi copies an object passed by pointer back when it is wrapped in an array ([in/out]).
-      if (fcntl(fd, F_GETLK, koffi.inout(koffi.pointer("magma_flock")), out) !== 0) return undefined;
+      if (fcntl(fd, F_GETLK, koffi.inout(flockPtr as Parameters<Koffi["inout"]>[0]), out) !== 0) return undefined;
       const res = out[0]!;
       return res.l_type === F_UNLCK ? undefined : res.l_pid;
     },
