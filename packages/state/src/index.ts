@@ -12,6 +12,8 @@ export type { WriteStateFileOptions } from "./write-state-file.js";
 export { newStateFile, TERRAFORM_VERSION } from "./state-file.js";
 export type { StateFile, OutputState, ResourceState, InstanceObjectState, CheckResultState, CheckObjectState, CheckStatus } from "./state-file.js";
 export { loadState, saveState, withStateLock } from "./persist-state.js";
+export { decodeOutput, encodeOutput } from "./output-value.js";
+export type { DecodedOutput } from "./output-value.js";
 
 // Addresses.
 export { parseResourceInstance, parseResource, formatResourceInstance, formatResource } from "./address/resource-address.js";

@@ -9,7 +9,7 @@ export const TERRAFORM_VERSION = "1.11.4";
 /**
  * One root module output value. The value and its cty type are kept as the JSON text the
  * file holds (go-cty's JSON encodings), so a value is written back exactly as it was read;
- * decode them with `typeFromJson`/`fromJson` of `@magma/cty` (or {@link decodeOutput}).
+ * decode them with `decodeOutput` (or `typeFromJson`/`fromJson` of `@magma/cty`).
  */
 export interface OutputState {
   /** The value, as go-cty JSON of `typeJson`. */

@@ -167,9 +167,9 @@ export class JsonReader {
     const stack: number[] = [];
     let expectValue = true;
     for (;;) {
-      this.ws();
-      const c = text.charCodeAt(this.pos);
       if (expectValue) {
+        this.ws();
+        const c = text.charCodeAt(this.pos);
         if (c === 0x22) {
           STRING.lastIndex = this.pos;
           if (!STRING.test(text)) this.fail("invalid string");
