@@ -3,6 +3,7 @@ import type { InstanceKey } from "./address/instance-key.js";
 import { parseModuleInstance, type ModuleInstanceAddress } from "./address/module-address.js";
 import { parseLegacyProviderConfig, parseProviderConfig, type ProviderConfigAddress } from "./address/provider-address.js";
 import { formatResource, formatResourceInstance, parseResource } from "./address/resource-address.js";
+import { markCanonical } from "./internal/canonical-attributes.js";
 import { JsonReader } from "./internal/json-reader.js";
 import { StateError, isStateError } from "./state-error.js";
 import type { CheckObjectState, CheckResultState, CheckStatus, InstanceObjectState, OutputState, ResourceState, StateFile } from "./state-file.js";
@@ -201,6 +202,7 @@ function readInstance(r: JsonReader): InstanceObjectState {
   let deposed = "";
   let schemaVersion = 0;
   let attributesJson: string | undefined;
+  let attributesBase: number | undefined;
   let attributesFlat: Map<string, string> | undefined;
   let sensitiveAttributesJson: string | undefined;
   let priv: Uint8Array | undefined;
@@ -223,7 +225,17 @@ function readInstance(r: JsonReader): InstanceObjectState {
       case "status": status = r.optString("status"); return;
       case "deposed": deposed = r.optString("deposed"); return;
       case "schema_version": schemaVersion = r.uint("schema_version"); return;
-      case "attributes": attributesJson = r.raw(); return;
+      case "attributes": {
+        const c = r.canonicalRaw();
+        if (c === undefined) {
+          attributesJson = r.raw();
+          attributesBase = undefined;
+        } else {
+          attributesJson = c.json;
+          attributesBase = c.base;
+        }
+        return;
+      }
       case "attributes_flat": {
         const m = new Map<string, string>();
         attributesFlat = r.object("attributes_flat", (k) => m.set(k, r.string(`attributes_flat ${JSON.stringify(k)}`))) ? m : undefined;
@@ -267,7 +279,7 @@ function readInstance(r: JsonReader): InstanceObjectState {
   if (status !== "" && status !== "tainted") r.fail(`an instance has the invalid status ${JSON.stringify(status)}`, at);
   if (deposed !== "" && deposed.length !== 8) r.fail(`an instance has the deposed key ${JSON.stringify(deposed)}, which is not 8 characters`, at);
   if (attributesJson === undefined && attributesFlat === undefined) attributesJson = "{}";
-  return {
+  const o: InstanceObjectState = {
     indexKey,
     deposed: deposed === "" ? undefined : deposed,
     tainted: status === "tainted",
@@ -279,6 +291,8 @@ function readInstance(r: JsonReader): InstanceObjectState {
     dependencies,
     createBeforeDestroy,
   };
+  if (attributesJson !== undefined && attributesBase !== undefined) markCanonical(o, attributesJson, attributesBase);
+  return o;
 }
 
 function checkPaths(raw: string, r: JsonReader, at: number): void {

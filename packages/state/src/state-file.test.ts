@@ -66,6 +66,17 @@ describe("state file v4", () => {
     expect(formatStateFile(file)).toBe(TF_WRITTEN);
   });
 
+  it("re-bases attributes printed at another depth", () => {
+    const shifted = TF_WRITTEN.replace(/\n/g, "\n  ");
+    expect(formatStateFile(readStateFile(shifted)!)).toBe(TF_WRITTEN);
+    const text = '{"version":4,"serial":1,"lineage":"l","resources":[{"mode":"managed","type":"t","name":"n","provider":"provider[\\"registry.terraform.io/hashicorp/t\\"]","instances":[{"schema_version":0,"attributes":{\n  "a": [\n    1\n  ]\n}}]}]}';
+    const f = readStateFile(text)!;
+    expect(formatStateFile(f)).toContain('"attributes": {\n            "a": [\n              1\n            ]\n          },');
+    // A replaced attributes string is printed in full, whatever it looks like.
+    f.resources[0]!.instances[0]!.attributesJson = '{"b":{"c":"<"}}';
+    expect(formatStateFile(f)).toContain('"attributes": {\n            "b": {\n              "c": "\\u003c"\n            }\n          },');
+  });
+
   it("keeps deposed objects, private data, flatmap attributes and legacy provider addresses", () => {
     const text = JSON.stringify({
       version: 4,

@@ -31,8 +31,10 @@ export interface InstanceObjectState {
   /** The version of the resource type's schema the attributes were written with. */
   schemaVersion: number;
   /**
-   * The object's attributes as JSON text, kept raw until a schema is at hand (what
-   * `UpgradeResourceState` takes as `raw_state.json`); undefined only for legacy flatmap objects.
+   * The object's attributes as JSON text, kept undecoded until a schema is at hand (what
+   * `UpgradeResourceState` takes as `raw_state.json`); undefined only for legacy flatmap
+   * objects. Read from a file it is the text the file holds; any valid JSON may be put here,
+   * the writer prints it as Terraform does.
    */
   attributesJson: string | undefined;
   /** Legacy (state v3) flatmap attributes, when the object has them. */

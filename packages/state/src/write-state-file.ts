@@ -1,6 +1,7 @@
 import { compareBytes, compareInstanceKeys } from "./address/instance-key.js";
 import { formatModuleInstance } from "./address/module-address.js";
 import { formatProviderConfig } from "./address/provider-address.js";
+import { appendAttributes } from "./internal/canonical-attributes.js";
 import { appendIndented, goQuote } from "./internal/go-json.js";
 import { TERRAFORM_VERSION, type InstanceObjectState, type ResourceState, type StateFile } from "./state-file.js";
 
@@ -137,7 +138,7 @@ function writeInstance(o: InstanceObjectState, out: string[]): void {
   out.push(String(o.schemaVersion));
   if (o.attributesJson !== undefined && o.attributesJson !== "") {
     key('"attributes": ');
-    appendIndented(o.attributesJson, 5, out);
+    appendAttributes(o, o.attributesJson, 5, out);
   }
   if (o.attributesFlat !== undefined && o.attributesFlat.size > 0) {
     key('"attributes_flat": {');

@@ -3,6 +3,14 @@ import { StateError } from "../state-error.js";
 const WS = /[ \t\n\r]*/y;
 const STRING = /"[^"\\\u0000-\u001f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\u0000-\u001f]*)*"/y;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+// A string as Go writes it: no raw <, >, &, U+2028, U+2029 (Go escapes them).
+const CANON_STRING = /"[^"\\\u0000-\u001f<>&\u2028\u2029]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\u0000-\u001f<>&\u2028\u2029]*)*"/y;
+const INDENTS: string[] = [];
+
+/** "\n" followed by `n` spaces (cached). @internal */
+export function newlineIndent(n: number): string {
+  return (INDENTS[n] ??= "\n" + " ".repeat(n));
+}
 
 /**
  * A strict, schema-directed JSON reader over one text: the state file reader walks the
@@ -151,6 +159,114 @@ export class JsonReader {
       if (d === "]") return true;
       if (d !== ",") this.fail('expected "," or "]"', this.pos - 1);
     }
+  }
+
+  /**
+   * Validates one JSON value and returns its text and the indentation (in spaces) of its
+   * closing bracket when the file holds it exactly as Go's MarshalIndent prints it (two-space
+   * indentation, HTML characters escaped), else undefined (then use {@link raw} on the same span).
+   */
+  canonicalRaw(): { readonly json: string; readonly base: number } | undefined {
+    this.ws();
+    const start = this.pos;
+    const text = this.text;
+    const open = text.charCodeAt(start);
+    if (open !== 0x7b && open !== 0x5b) return undefined;
+    // The indentation of the first member tells the depth the value was printed at.
+    let base = -1;
+    if (text.charCodeAt(start + 1) === 0x0a) {
+      let j = start + 2;
+      while (text.charCodeAt(j) === 0x20) j++;
+      base = j - (start + 2) - 2;
+    }
+    if (base < 0 || base % 2 !== 0) {
+      this.skip();
+      const span = text.slice(start, this.pos);
+      if (span === "{}" || span === "[]") return { json: span, base: 0 };
+      this.pos = start;
+      return undefined;
+    }
+    if (!this.skipCanonical(base)) {
+      this.pos = start;
+      return undefined;
+    }
+    return { json: text.slice(start, this.pos), base };
+  }
+
+  /** Like skip, but succeeds only when all whitespace is exactly Go's indentation at `base` spaces. */
+  private skipCanonical(base: number): boolean {
+    const text = this.text;
+    const stack: number[] = [];
+    let expectValue = true;
+    const at = (ws: string): boolean => {
+      if (!text.startsWith(ws, this.pos)) return false;
+      this.pos += ws.length;
+      const c = text.charCodeAt(this.pos);
+      return c !== 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x0d;
+    };
+    for (;;) {
+      if (expectValue) {
+        const c = text.charCodeAt(this.pos);
+        if (c === 0x22) {
+          CANON_STRING.lastIndex = this.pos;
+          if (!CANON_STRING.test(text)) return false;
+          this.pos = CANON_STRING.lastIndex;
+        } else if (c === 0x7b || c === 0x5b) {
+          const close = c === 0x7b ? 0x7d : 0x5d;
+          if (text.charCodeAt(this.pos + 1) === close) {
+            this.pos += 2;
+          } else {
+            this.pos++;
+            stack.push(c);
+            if (!at(newlineIndent(base + stack.length * 2))) return false;
+            if (c === 0x7b && !this.canonKey()) return false;
+            continue;
+          }
+        } else if (c === 0x74) {
+          if (!text.startsWith("true", this.pos)) return false;
+          this.pos += 4;
+        } else if (c === 0x66) {
+          if (!text.startsWith("false", this.pos)) return false;
+          this.pos += 5;
+        } else if (c === 0x6e) {
+          if (!text.startsWith("null", this.pos)) return false;
+          this.pos += 4;
+        } else {
+          NUMBER.lastIndex = this.pos;
+          if (!NUMBER.test(text)) return false;
+          this.pos = NUMBER.lastIndex;
+        }
+      }
+      if (stack.length === 0) return true;
+      const d = text.charCodeAt(this.pos);
+      const top = stack[stack.length - 1]!;
+      if (d === 0x2c) {
+        this.pos++;
+        if (!at(newlineIndent(base + stack.length * 2))) return false;
+        if (top === 0x7b && !this.canonKey()) return false;
+        expectValue = true;
+        continue;
+      }
+      if (!at(newlineIndent(base + (stack.length - 1) * 2))) return false;
+      const e = text.charCodeAt(this.pos);
+      if ((top === 0x7b && e === 0x7d) || (top === 0x5b && e === 0x5d)) {
+        this.pos++;
+        stack.pop();
+        expectValue = false;
+        continue;
+      }
+      return false;
+    }
+  }
+
+  private canonKey(): boolean {
+    CANON_STRING.lastIndex = this.pos;
+    if (this.text.charCodeAt(this.pos) !== 0x22 || !CANON_STRING.test(this.text)) return false;
+    this.pos = CANON_STRING.lastIndex;
+    if (!this.text.startsWith(": ", this.pos)) return false;
+    this.pos += 2;
+    const c = this.text.charCodeAt(this.pos);
+    return c !== 0x20 && c !== 0x0a;
   }
 
   /** Validates one JSON value of any kind and returns its raw text. */
