@@ -10,7 +10,6 @@ import type { CheckObjectState, CheckResultState, CheckStatus, InstanceObjectSta
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const VERSION = /^v?[0-9]+(?:\.[0-9]+)*(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
-const decoder = new TextDecoder("utf-8");
 
 function corrupt(why: string, cause?: unknown): never {
   throw new StateError("corrupt", `the state file is not valid: ${why}`, cause === undefined ? {} : { cause });
@@ -30,7 +29,7 @@ export interface ReadStateFileOptions {
  *   above 4, or `corrupt` naming what is wrong and where (never a partial result).
  */
 export function readStateFile(bytes: Uint8Array | string, options: ReadStateFileOptions = {}): StateFile | undefined {
-  const text = typeof bytes === "string" ? bytes : decoder.decode(bytes);
+  const text = typeof bytes === "string" ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   if (text.length === 0) return undefined;
   const source = options.source ?? "the state file";
   if (text.charCodeAt(0) === 0xfeff) corrupt(`${source} starts with a byte order mark`);
@@ -109,14 +108,21 @@ export function readStateFile(bytes: Uint8Array | string, options: ReadStateFile
 function sniffVersion(text: string, source: string): number {
   const r = new JsonReader(text, source);
   let version: number | undefined;
-  r.object("the state", (key) => {
-    if (key === "version") {
-      const at = r.pos;
-      if (r.peek() !== "-" && !/[0-9]/.test(r.peek())) r.fail("the version must be a positive whole number", at);
-      version = r.uint("version");
-    } else r.raw();
-  });
-  r.end();
+  // Terraform writes "version" first: stop there (the full read validates the rest).
+  const found = {};
+  try {
+    r.object("the state", (key) => {
+      if (key === "version") {
+        const at = r.pos;
+        if (r.peek() !== "-" && !/[0-9]/.test(r.peek())) r.fail("the version must be a positive whole number", at);
+        version = r.uint("version");
+        throw found;
+      } else r.raw();
+    });
+    r.end();
+  } catch (e) {
+    if (e !== found) throw e;
+  }
   if (version === undefined) corrupt(`${source} has no "version" attribute, which identifies its format`);
   return version;
 }

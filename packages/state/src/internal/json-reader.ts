@@ -5,6 +5,8 @@ const STRING = /"[^"\\\u0000-\u001f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\u
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 // A string as Go writes it: no raw <, >, &, U+2028, U+2029 (Go escapes them).
 const CANON_STRING = /"[^"\\\u0000-\u001f<>&\u2028\u2029]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\u0000-\u001f<>&\u2028\u2029]*)*"/y;
+const CANON_KEY = new RegExp(`${CANON_STRING.source}: `, "y");
+const CANON_SCALAR = new RegExp(`(?:${CANON_STRING.source}|${NUMBER.source}|true|false|null|\\{\\}|\\[\\])`, "y");
 const INDENTS: string[] = [];
 
 /** "\n" followed by `n` spaces (cached). @internal */
@@ -34,6 +36,8 @@ export class JsonReader {
   }
 
   ws(): void {
+    const c = this.text.charCodeAt(this.pos);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
     WS.lastIndex = this.pos;
     WS.test(this.text);
     this.pos = WS.lastIndex;
@@ -193,80 +197,55 @@ export class JsonReader {
     return { json: text.slice(start, this.pos), base };
   }
 
-  /** Like skip, but succeeds only when all whitespace is exactly Go's indentation at `base` spaces. */
+  /**
+   * Like skip, but line by line, and succeeds only when the value is exactly as Go's
+   * MarshalIndent prints it with its closing bracket `base` spaces in. The value starts with an
+   * opening bracket followed by a newline.
+   */
   private skipCanonical(base: number): boolean {
     const text = this.text;
-    const stack: number[] = [];
-    let expectValue = true;
-    const at = (ws: string): boolean => {
-      if (!text.startsWith(ws, this.pos)) return false;
-      this.pos += ws.length;
-      const c = text.charCodeAt(this.pos);
-      return c !== 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x0d;
-    };
+    let pos = this.pos;
+    const closers: number[] = [text.charCodeAt(pos) === 0x7b ? 0x7d : 0x5d];
+    pos++;
     for (;;) {
-      if (expectValue) {
-        const c = text.charCodeAt(this.pos);
-        if (c === 0x22) {
-          CANON_STRING.lastIndex = this.pos;
-          if (!CANON_STRING.test(text)) return false;
-          this.pos = CANON_STRING.lastIndex;
-        } else if (c === 0x7b || c === 0x5b) {
-          const close = c === 0x7b ? 0x7d : 0x5d;
-          if (text.charCodeAt(this.pos + 1) === close) {
-            this.pos += 2;
-          } else {
-            this.pos++;
-            stack.push(c);
-            if (!at(newlineIndent(base + stack.length * 2))) return false;
-            if (c === 0x7b && !this.canonKey()) return false;
-            continue;
-          }
-        } else if (c === 0x74) {
-          if (!text.startsWith("true", this.pos)) return false;
-          this.pos += 4;
-        } else if (c === 0x66) {
-          if (!text.startsWith("false", this.pos)) return false;
-          this.pos += 5;
-        } else if (c === 0x6e) {
-          if (!text.startsWith("null", this.pos)) return false;
-          this.pos += 4;
-        } else {
-          NUMBER.lastIndex = this.pos;
-          if (!NUMBER.test(text)) return false;
-          this.pos = NUMBER.lastIndex;
+      // A member line.
+      const depth = closers.length;
+      const ind = newlineIndent(base + depth * 2);
+      if (!text.startsWith(ind, pos)) return false;
+      pos += ind.length;
+      if (closers[depth - 1] === 0x7d) {
+        CANON_KEY.lastIndex = pos;
+        if (!CANON_KEY.test(text)) return false;
+        pos = CANON_KEY.lastIndex;
+      }
+      const c = text.charCodeAt(pos);
+      if ((c === 0x7b || c === 0x5b) && text.charCodeAt(pos + 1) === 0x0a) {
+        closers.push(c === 0x7b ? 0x7d : 0x5d);
+        pos++;
+        continue;
+      }
+      CANON_SCALAR.lastIndex = pos;
+      if (!CANON_SCALAR.test(text)) return false;
+      pos = CANON_SCALAR.lastIndex;
+      // After a value: a comma and the next member, or closing lines.
+      for (;;) {
+        if (text.charCodeAt(pos) === 0x2c) {
+          pos++;
+          break;
+        }
+        const n = closers.length;
+        const ci = newlineIndent(base + (n - 1) * 2);
+        if (!text.startsWith(ci, pos)) return false;
+        pos += ci.length;
+        if (text.charCodeAt(pos) !== closers[n - 1]) return false;
+        pos++;
+        closers.pop();
+        if (closers.length === 0) {
+          this.pos = pos;
+          return true;
         }
       }
-      if (stack.length === 0) return true;
-      const d = text.charCodeAt(this.pos);
-      const top = stack[stack.length - 1]!;
-      if (d === 0x2c) {
-        this.pos++;
-        if (!at(newlineIndent(base + stack.length * 2))) return false;
-        if (top === 0x7b && !this.canonKey()) return false;
-        expectValue = true;
-        continue;
-      }
-      if (!at(newlineIndent(base + (stack.length - 1) * 2))) return false;
-      const e = text.charCodeAt(this.pos);
-      if ((top === 0x7b && e === 0x7d) || (top === 0x5b && e === 0x5d)) {
-        this.pos++;
-        stack.pop();
-        expectValue = false;
-        continue;
-      }
-      return false;
     }
-  }
-
-  private canonKey(): boolean {
-    CANON_STRING.lastIndex = this.pos;
-    if (this.text.charCodeAt(this.pos) !== 0x22 || !CANON_STRING.test(this.text)) return false;
-    this.pos = CANON_STRING.lastIndex;
-    if (!this.text.startsWith(": ", this.pos)) return false;
-    this.pos += 2;
-    const c = this.text.charCodeAt(this.pos);
-    return c !== 0x20 && c !== 0x0a;
   }
 
   /** Validates one JSON value of any kind and returns its raw text. */
