@@ -50,6 +50,7 @@ export function readStateFile(bytes: Uint8Array | string, options: ReadStateFile
   }
   const file: StateFile = { terraformVersion: "", serial: 0, lineage: "", outputs: new Map(), resources: [], checkResults: undefined };
   const byAddress = new Map<string, ResourceState>();
+  const cache: AddressCache = { modules: new Map(), providers: new Map() };
   r.object("the state", (key) => {
     switch (key) {
       case "version":
@@ -77,7 +78,7 @@ export function readStateFile(bytes: Uint8Array | string, options: ReadStateFile
         byAddress.clear();
         file.resources = [];
         r.array("resources", () => {
-          const rs = readResource(r);
+          const rs = readResource(r, cache);
           const addr = `${formatResource(rs)}`;
           const prev = byAddress.get(addr);
           if (prev === undefined) {
@@ -147,7 +148,13 @@ function readOutput(r: JsonReader, name: string): OutputState {
   return { valueJson, typeJson, sensitive };
 }
 
-function readResource(r: JsonReader): ResourceState {
+/** Parsed module and provider addresses of one read (resources repeat them). */
+interface AddressCache {
+  readonly modules: Map<string, ModuleInstanceAddress>;
+  readonly providers: Map<string, ProviderConfigAddress>;
+}
+
+function readResource(r: JsonReader, cache: AddressCache): ResourceState {
   const at = r.pos;
   let moduleText = "";
   let mode = "";
@@ -171,30 +178,30 @@ function readResource(r: JsonReader): ResourceState {
     }
   });
   if (mode !== "managed" && mode !== "data") r.fail(`resource ${JSON.stringify(type)} ${JSON.stringify(name)} has mode ${JSON.stringify(mode)}, which is not supported`, at);
-  let module: ModuleInstanceAddress;
-  try {
-    module = parseModuleInstance(moduleText);
-  } catch (e) {
-    r.fail(`resource ${type}.${name} has an invalid module address: ${msg(e)}`, at);
-  }
-  let provider: ProviderConfigAddress;
-  try {
-    provider = parseProviderConfig(providerText);
-  } catch (e) {
+  let module = cache.modules.get(moduleText);
+  if (module === undefined) {
     try {
-      provider = parseLegacyProviderConfig(providerText);
-    } catch {
-      r.fail(`resource ${type}.${name} has an invalid provider address: ${msg(e)}`, at);
+      module = parseModuleInstance(moduleText);
+    } catch (e) {
+      r.fail(`resource ${type}.${name} has an invalid module address: ${msg(e)}`, at);
     }
+    cache.modules.set(moduleText, module);
   }
-  const rs: ResourceState = { module, mode, type, name, provider, instances };
-  // Validate the address parts by printing and parsing them back.
-  try {
-    parseResource(formatResource(rs));
-  } catch (e) {
-    r.fail(`invalid resource address: ${msg(e)}`, at);
+  let provider = cache.providers.get(providerText);
+  if (provider === undefined) {
+    try {
+      provider = parseProviderConfig(providerText);
+    } catch (e) {
+      try {
+        provider = parseLegacyProviderConfig(providerText);
+      } catch {
+        r.fail(`resource ${type}.${name} has an invalid provider address: ${msg(e)}`, at);
+      }
+    }
+    cache.providers.set(providerText, provider);
   }
-  return rs;
+  // Like Terraform, the type and name are taken as they are.
+  return { module, mode, type, name, provider, instances };
 }
 
 function msg(e: unknown): string {

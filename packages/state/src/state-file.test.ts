@@ -77,6 +77,16 @@ describe("state file v4", () => {
     expect(formatStateFile(f)).toContain('"attributes": {\n            "b": {\n              "c": "\\u003c"\n            }\n          },');
   });
 
+  it("prints attributes that are pretty but not as Go prints them as Terraform would", () => {
+    const base = readStateFile(TF_WRITTEN)!;
+    const r = base.resources.find((x) => x.type === "random_id")!;
+    const attrs = JSON.parse(r.instances[0]!.attributesJson!) as Record<string, unknown>;
+    // Four-space indentation and a raw "<": not Go's form, so the writer re-indents and escapes.
+    const text = TF_WRITTEN.replace(/"attributes": \{[^}]*\}/, `"attributes": ${JSON.stringify(attrs, null, 4)}`);
+    expect(text).not.toBe(TF_WRITTEN);
+    expect(formatStateFile(readStateFile(text)!)).toBe(TF_WRITTEN);
+  });
+
   it("keeps deposed objects, private data, flatmap attributes and legacy provider addresses", () => {
     const text = JSON.stringify({
       version: 4,
