@@ -11,6 +11,7 @@ import { createLocalBackend, type LocalStateStore } from "../src/backends/local.
 import { loadState, saveState } from "../src/persist-state.js";
 import { readStateFile } from "../src/read-state-file.js";
 import { isStateError, type StateError } from "../src/state-error.js";
+import { newStateFile } from "../src/state-file.js";
 import { writeStateFile } from "../src/write-state-file.js";
 import { expectExit, findTerraform, terraformWorkspace, type TerraformWorkspace } from "./support/terraform.js";
 
@@ -196,6 +197,25 @@ d("terraform and magma on one local state", () => {
     expect(after.outputs.get("big")?.valueJson).toBe("12345678901234567890");
     expectExit(await ws.tf("plan", "-detailed-exitcode", "-no-color"), 0, "plan after all");
   }, 400_000);
+
+  test("workspaces: terraform's are magma's and magma's are terraform's", async () => {
+    const backend = createLocalBackend({ dir: ws.dir });
+    expectExit(await ws.tf("workspace", "new", "-no-color", "dev"), 0, "workspace new");
+    expect(await backend.listWorkspaces()).toEqual(["default", "dev"]);
+    await saveState(backend.store("stage"), newStateFile());
+    const list = await ws.tf("workspace", "list", "-no-color");
+    expectExit(list, 0, "workspace list");
+    expect(list.stdout).toMatch(/^\s+stage$/m);
+    expectExit(await ws.tf("workspace", "select", "-no-color", "stage"), 0, "workspace select");
+    const state = await ws.tf("state", "list", "-no-color");
+    expectExit(state, 0, "state list in magma's workspace");
+    expect(state.stdout.trim()).toBe("");
+    expectExit(await ws.tf("workspace", "select", "-no-color", "default"), 0, "workspace select default");
+    await backend.deleteWorkspace("stage");
+    await backend.deleteWorkspace("dev");
+    const after = await ws.tf("workspace", "list", "-no-color");
+    expect(after.stdout).not.toMatch(/stage|dev/);
+  }, 300_000);
 
   test("a truncated state is refused by magma (and by terraform) and left untouched", async () => {
     const good = readFileSync(store.path);

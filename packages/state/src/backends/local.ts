@@ -134,6 +134,7 @@ export class LocalStateStore implements StateStore {
     return `${this.path}.magma-new`;
   }
 
+  /** The state file's bytes, or undefined when it is missing or empty (no state). */
   async read(): Promise<Uint8Array | undefined> {
     await Promise.resolve();
     try {
@@ -150,6 +151,12 @@ export class LocalStateStore implements StateStore {
     }
   }
 
+  /**
+   * Replaces the state file's bytes durably (journal, `.backup`, in-place write, fsync). Without
+   * a lock of this store, the lock is taken for the duration of the write.
+   *
+   * @throws StateError `locked` when another process, tool or store holds the lock; `io`.
+   */
   async write(bytes: Uint8Array): Promise<void> {
     await Promise.resolve();
     const h = held.get(this.path);
@@ -237,6 +244,12 @@ export class LocalStateStore implements StateStore {
     return new StateError("locked", `the state ${this.path} is locked by ${by}${inProcess !== undefined ? " in this process" : ""}`, info === undefined ? {} : { detail: info });
   }
 
+  /**
+   * Takes Terraform's lock on the state file (fcntl) and records who holds it in
+   * `.terraform.tfstate.lock.info`; returns the lock's id.
+   *
+   * @throws StateError `locked` naming the holder.
+   */
   async lock(request: LockRequest): Promise<string> {
     await Promise.resolve();
     if (held.has(this.path)) throw this.#lockedError(undefined);
@@ -287,6 +300,11 @@ export class LocalStateStore implements StateStore {
     }
   }
 
+  /**
+   * Releases the lock this store took.
+   *
+   * @throws StateError `not_found` when this store holds no lock, `lock_id_mismatch` for another id.
+   */
   async unlock(id: string): Promise<void> {
     await Promise.resolve();
     const h = held.get(this.path);
