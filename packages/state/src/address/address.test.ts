@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { isStateError } from "../state-error.js";
 import { formatInstanceKey, quoteHcl } from "./instance-key.js";
 import { formatModuleInstance, parseModuleInstance } from "./module-address.js";
@@ -133,5 +134,21 @@ describe("instance keys", () => {
     expect(quoteHcl("${a}")).toBe('"$${a}"');
     expect(quoteHcl("\u2028")).toBe('"\\u2028"');
     expect(quoteHcl("\u{1F600}")).toBe('"\u{1F600}"');
+  });
+});
+
+describe("address round trips (property)", () => {
+  const ident = fc.stringMatching(/^[a-z_][a-z0-9_-]{0,8}$/).filter((s) => !["module", "data", "ephemeral", "resource", "count", "each", "local", "path", "self", "terraform", "var", "template", "lazy", "arg"].includes(s));
+  const key = fc.oneof(fc.constant(undefined), fc.nat({ max: 100000 }), fc.string({ unit: "binary", maxLength: 12 }));
+
+  it("prints then parses any resource instance address back to itself", () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ name: ident, key }), { maxLength: 3 }), fc.constantFrom("managed", "data", "ephemeral" as const), ident, ident, key, (module, mode, type, name, k) => {
+        const addr = { module, mode, type, name, key: k };
+        const text = formatResourceInstance(addr);
+        expect(parseResourceInstance(text)).toEqual(addr);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
