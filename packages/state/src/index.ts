@@ -14,6 +14,7 @@ export type { StateFile, OutputState, ResourceState, InstanceObjectState, CheckR
 export { loadState, saveState, withStateLock } from "./persist-state.js";
 export { decodeOutput, encodeOutput } from "./output-value.js";
 export type { DecodedOutput } from "./output-value.js";
+export { decodeSensitivePaths, encodeSensitivePaths } from "./sensitive-paths.js";
 
 // Addresses.
 export { parseResourceInstance, parseResource, formatResourceInstance, formatResource } from "./address/resource-address.js";

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { fromJson, typeFromJson } from "@magma/cty";
 import { formatResourceInstance } from "./address/resource-address.js";
 import { readStateFile } from "./read-state-file.js";
+import { decodeSensitivePaths, encodeSensitivePaths } from "./sensitive-paths.js";
 import { isStateError } from "./state-error.js";
 import { newStateFile } from "./state-file.js";
 import { formatStateFile } from "./write-state-file.js";
@@ -125,6 +126,16 @@ describe("state file v4", () => {
     expect(Buffer.from(file.resources[0]!.instances[0]!.private!).toString()).toBe("hello");
     // Writing what was written changes nothing.
     expect(formatStateFile(readStateFile(out)!)).toBe(out);
+  });
+
+  it("decodes and encodes sensitive paths", () => {
+    const file = readStateFile(TF_WRITTEN)!;
+    const pw = file.resources.find((r) => r.type === "random_password")!.instances[0]!;
+    const paths = decodeSensitivePaths(pw.sensitiveAttributesJson);
+    expect(paths.map(String)).toContain("result");
+    const json = '[[{"type":"get_attr","value":"a"},{"type":"index","value":{"value":0,"type":"number"}},{"type":"index","value":{"value":"k","type":"string"}}]]';
+    expect(encodeSensitivePaths(decodeSensitivePaths(json))).toBe(json);
+    expect(() => decodeSensitivePaths('[[{"type":"index","value":{"value":true,"type":"bool"}}]]')).toThrow(/\[corrupt\]/);
   });
 
   it("writes a new state Terraform can read", () => {
