@@ -68,6 +68,8 @@ test("two processes race for one lock: exactly one wins, the loser's error names
   await new Promise((r) => setTimeout(r, 1500));
   writeFileSync(go, "");
   const results = await Promise.all(racers.map((r) => r.line));
+  writeFileSync(`${go}.release`, "");
+  await Promise.all(racers.map((r) => r.exited));
   const winners = results.filter((r) => r["ok"] === true);
   const losers = results.filter((r) => r["ok"] === false);
   expect(winners).toHaveLength(1);

@@ -41,6 +41,20 @@ interface Flock {
 
 let cached: FcntlLocker | undefined;
 
+function loadLibc(koffi: typeof KoffiModule): ReturnType<typeof KoffiModule.load> {
+  // glibc, then musl (Alpine) under its usual names.
+  const names = ["libc.so.6", `libc.musl-${process.arch === "x64" ? "x86_64" : process.arch === "arm64" ? "aarch64" : process.arch}.so.1`, "libc.so"];
+  let last: unknown;
+  for (const name of names) {
+    try {
+      return koffi.load(name);
+    } catch (e) {
+      last = e;
+    }
+  }
+  throw last;
+}
+
 /** The process-wide fcntl locker (loads libc on first use). */
 export function fcntlLocker(): FcntlLocker {
   if (cached !== undefined) return cached;
@@ -53,7 +67,7 @@ export function fcntlLocker(): FcntlLocker {
   let flockPtr: unknown;
   try {
     koffi = createRequire(import.meta.url)("koffi") as Koffi;
-    const libc = koffi.load("libc.so.6");
+    const libc = loadLibc(koffi);
     // struct flock { short l_type; short l_whence; off_t l_start; off_t l_len; pid_t l_pid; } (64-bit off_t)
     // Anonymous: koffi's type names are global to the process, and this module may be loaded twice.
     flockPtr = koffi.pointer(koffi.struct({ l_type: "short", l_whence: "short", l_start: "int64_t", l_len: "int64_t", l_pid: "int" }));

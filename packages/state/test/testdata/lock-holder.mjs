@@ -1,7 +1,7 @@
 // A separate process that uses @magma/state's local backend (built dist):
 //   node lock-holder.mjs <dir> hold            lock, print {"id"}, hold until killed
-//   node lock-holder.mjs <dir> race <goFile>   wait for <goFile>, try to lock, print the outcome,
-//                                              hold 3 s if it won, then unlock and exit
+//   node lock-holder.mjs <dir> race <goFile>   wait for <goFile>, try to lock, print the outcome;
+//                                              if it won, hold until <goFile>.release exists, then unlock
 import { existsSync } from "node:fs";
 import { createLocalBackend } from "../../dist/index.js";
 
@@ -17,7 +17,7 @@ if (mode === "hold") {
   try {
     const id = await store.lock({ operation: "magma-test-race", info: `pid ${process.pid}` });
     process.stdout.write(JSON.stringify({ ok: true, id, pid: process.pid }) + "\n");
-    await new Promise((r) => setTimeout(r, 3000));
+    while (!existsSync(`${goFile}.release`)) await new Promise((r) => setTimeout(r, 20));
     await store.unlock(id);
   } catch (e) {
     process.stdout.write(JSON.stringify({ ok: false, code: e.code, message: e.message, detail: e.detail, pid: process.pid }) + "\n");
