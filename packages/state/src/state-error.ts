@@ -1,54 +1,71 @@
 import type { LockInfo } from "./backend.js";
 
-/**
- * The stable codes of {@link StateError}. Switch on `error.code`; the message text may change
- * between versions, the codes do not.
- */
+/** The stable codes of {@link StateError}. */
 export const StateErrorCode = {
-  /** Another process or tool holds the lock; the detail is the holder's {@link LockInfo}. */
+  /** The state is locked by someone else; `detail` is the holder's {@link LockInfo} when known. */
   Locked: "locked",
-  /** The stored bytes are not a valid state (or bytes to store are not valid text). */
+  /** The stored state is not valid JSON or not a valid state file; it was left untouched. */
   Corrupt: "corrupt",
-  /** A state format version this package does not read. */
+  /** The state file's format version is not 4 (versions 1–3 need an older Terraform; >4 a newer one). */
   UnsupportedVersion: "unsupported_version",
-  /** The state to write belongs to another lineage than the stored one. */
+  /** A write would replace a state of another lineage. */
   LineageMismatch: "lineage_mismatch",
-  /** The state to write is older than the stored one. */
+  /** A write would replace a state with a newer serial. */
   SerialRegression: "serial_regression",
-  /** A workspace, state or lock that does not exist. */
+  /** A workspace, lock or object that was asked for does not exist. */
   NotFound: "not_found",
-  /** The storage failed: file system, network or database. */
+  /** Reading or writing the storage failed (file system, network, database). */
   Io: "io",
+  /** An unlock named a lock id that does not match the held lock. */
+  LockIdMismatch: "lock_id_mismatch",
+  /** An address (resource, instance, module, provider) is malformed. */
+  InvalidAddress: "invalid_address",
+  /** A caller passed a bad argument (e.g. an invalid workspace name, deleting "default"). */
+  InvalidArgument: "invalid_argument",
 } as const;
 
 /** One of the {@link StateErrorCode} values. */
 export type StateErrorCode = (typeof StateErrorCode)[keyof typeof StateErrorCode];
 
+/** Options of the {@link StateError} constructor. */
+export interface StateErrorOptions {
+  /** For `locked`: the holder's lock info, when it could be read. */
+  readonly detail?: LockInfo;
+  /** The underlying error, kept as `Error.cause`. */
+  readonly cause?: unknown;
+}
+
 /**
- * How reading, writing or locking a state failed: a stable `code`, a message naming what and
- * where, and for `locked` the holder's {@link LockInfo} in `detail`.
+ * The one error class of `@magma/state` (both the local and the pg backend, the state file
+ * codec and the address parser). The message starts with `[code]` and names what and where;
+ * `code` is stable. Check with {@link isStateError}, never `instanceof`.
  */
 export class StateError extends Error {
-  override readonly name = "StateError";
-  /** The stable code. */
+  /** Always `"StateError"`. */
+  override readonly name = "StateError" as const;
+  /** What kind of failure this is. */
   readonly code: StateErrorCode;
-  /** The message without the `[code]` prefix. */
-  readonly rawMessage: string;
-  /** For `locked`: the holder's lock info. */
+  /** For `locked`: who holds the lock (when known). */
   readonly detail: LockInfo | undefined;
 
-  /** Builds an error; the message is prefixed with `[code]`. */
-  constructor(code: StateErrorCode, message: string, detail?: LockInfo, options?: { cause?: unknown }) {
-    super(`[${code}] ${message}`, options);
+  /**
+   * @param code - the stable error code.
+   * @param message - what was wrong and where (the `[code] ` prefix is added here).
+   * @param options - `detail` (the lock holder) and `cause`.
+   */
+  constructor(code: StateErrorCode, message: string, options: StateErrorOptions = {}) {
+    super(`[${code}] ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.rawMessage = message;
-    this.detail = detail;
+    this.detail = options.detail;
   }
 }
 
-/** Whether `e` is a {@link StateError}, checked by shape (so duplicated package copies match). */
-export function isStateError(e: unknown): e is StateError {
-  if (typeof e !== "object" || e === null) return false;
-  const r = e as Record<string, unknown>;
-  return r["name"] === "StateError" && typeof r["code"] === "string" && Object.values(StateErrorCode).includes(r["code"] as StateErrorCode);
+/** Whether `x` is a {@link StateError} (by shape, so duplicated package copies still match). */
+export function isStateError(x: unknown): x is StateError {
+  return (
+    typeof x === "object" &&
+    x !== null &&
+    (x as { name?: unknown }).name === "StateError" &&
+    typeof (x as { code?: unknown }).code === "string"
+  );
 }

@@ -22,7 +22,7 @@ test(
   "the README's pg example runs: it locks, reads, writes and lists through PG_CONN_STR",
   async () => {
     const readme = readFileSync(join(here, "../README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## Postgres backend"));
+    const section = readme.slice(readme.indexOf("### pg ("));
     const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
     expect(code).toContain('from "@magma/state"');
     const url = await server!.createDatabase("readme");

@@ -37,7 +37,7 @@ function rfc3339Now(): string {
 export function pgError(what: string, e: unknown): StateError {
   if (e instanceof StateError) return e;
   const m = e instanceof Error ? e.message : String(e);
-  return new StateError("io", `pg backend: ${what}: ${m}`, undefined, { cause: e });
+  return new StateError("io", `pg backend: ${what}: ${m}`, { cause: e });
 }
 
 /** Postgres errors a concurrent `CREATE … IF NOT EXISTS` can still raise (duplicate catalog rows). */
@@ -284,7 +284,7 @@ export class PgStateStoreImpl implements StateStore {
    */
   async lock(request: LockRequest): Promise<string> {
     if (this.held !== undefined) {
-      throw new StateError("locked", `pg backend: workspace "${this.workspace}" is already locked by this process (${describeHolder(this.held.info)})`, this.held.info);
+      throw new StateError("locked", `pg backend: workspace "${this.workspace}" is already locked by this process (${describeHolder(this.held.info)})`, { detail: this.held.info });
     }
     let info = this.backend.newLockInfo(request);
     let client: pg.Client;
@@ -345,7 +345,7 @@ export class PgStateStoreImpl implements StateStore {
         throw new StateError(
           "locked",
           `pg backend: ${failure!.message}: workspace "${this.workspace}" in ${t} (Postgres advisory lock ${failure!.key}) is ${who}`,
-          hinfo,
+          hinfo === undefined ? {} : { detail: hinfo },
         );
       }
     }

@@ -1,0 +1,135 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadState, saveState, withStateLock } from "../persist-state.js";
+import { readStateFile } from "../read-state-file.js";
+import { isStateError, type StateError } from "../state-error.js";
+import { newStateFile, type StateFile } from "../state-file.js";
+import { formatStateFile } from "../write-state-file.js";
+import { createLocalBackend } from "./local.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "magma-local-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function rejection(p: Promise<unknown>): Promise<StateError> {
+  try {
+    await p;
+  } catch (e) {
+    if (isStateError(e)) return e;
+    throw e;
+  }
+  throw new Error("expected a StateError");
+}
+
+function withOutput(f: StateFile, name: string, value: string): StateFile {
+  const outputs = new Map(f.outputs);
+  outputs.set(name, { valueJson: JSON.stringify(value), typeJson: '"string"', sensitive: false });
+  return { ...f, outputs };
+}
+
+describe("local backend", () => {
+  it("stores the default workspace in terraform.tfstate and keeps the previous version as .backup", async () => {
+    const store = createLocalBackend({ dir }).store("default");
+    expect(await store.read()).toBeUndefined();
+    const s1 = await saveState(store, withOutput(newStateFile(), "a", "1"));
+    expect(s1.serial).toBe(1);
+    const first = readFileSync(join(dir, "terraform.tfstate"), "utf8");
+    expect(first).toBe(formatStateFile(s1));
+    expect(existsSync(join(dir, "terraform.tfstate.backup"))).toBe(false);
+
+    const s2 = await saveState(store, withOutput(s1, "a", "2"));
+    expect(s2.serial).toBe(2);
+    expect(readFileSync(join(dir, "terraform.tfstate.backup"), "utf8")).toBe(first);
+    expect((await loadState(store))!.outputs.get("a")!.valueJson).toBe('"2"');
+    expect(existsSync(store.journalPath)).toBe(false);
+
+    // Unchanged content is not written again.
+    const s3 = await saveState(store, s2);
+    expect(s3.serial).toBe(2);
+  });
+
+  it("refuses another lineage and an older serial", async () => {
+    const store = createLocalBackend({ dir }).store("default");
+    const s1 = await saveState(store, withOutput(newStateFile(), "a", "1"));
+    const s2 = await saveState(store, withOutput(s1, "a", "2"));
+    const before = readFileSync(store.path);
+    expect((await rejection(saveState(store, withOutput(newStateFile(), "a", "x")))).code).toBe("lineage_mismatch");
+    expect((await rejection(saveState(store, withOutput(s1, "a", "3")))).code).toBe("serial_regression");
+    expect(readFileSync(store.path)).toEqual(before);
+    expect((await saveState(store, withOutput(s2, "a", "3"))).serial).toBe(3);
+  });
+
+  it("refuses a corrupt or truncated state and leaves it untouched", async () => {
+    const store = createLocalBackend({ dir }).store("default");
+    const good = formatStateFile({ ...withOutput(newStateFile(), "a", "1"), serial: 4 });
+    for (const bad of [good.slice(0, good.length - 10), "{not json", '{"version": 3, "serial": 1}']) {
+      writeFileSync(store.path, bad);
+      const e = await rejection(saveState(store, readStateFile(good)!));
+      expect(["corrupt", "unsupported_version"]).toContain(e.code);
+      expect(readFileSync(store.path, "utf8")).toBe(bad);
+      expect((await rejection(loadState(store))).code).toBe(e.code);
+      expect(existsSync(`${store.path}.backup`)).toBe(false);
+    }
+  });
+
+  it("keeps workspaces in terraform.tfstate.d/<name>/", async () => {
+    const backend = createLocalBackend({ dir });
+    expect(await backend.listWorkspaces()).toEqual(["default"]);
+    await saveState(backend.store("prod"), newStateFile());
+    await saveState(backend.store("dev"), newStateFile());
+    expect(existsSync(join(dir, "terraform.tfstate.d", "prod", "terraform.tfstate"))).toBe(true);
+    expect(await backend.listWorkspaces()).toEqual(["default", "dev", "prod"]);
+    await backend.deleteWorkspace("dev");
+    expect(await backend.listWorkspaces()).toEqual(["default", "prod"]);
+    expect((await rejection(backend.deleteWorkspace("default"))).code).toBe("invalid_argument");
+    expect((await rejection(backend.deleteWorkspace("nope"))).code).toBe("not_found");
+    expect(() => backend.store("a/b")).toThrow(/invalid workspace name/);
+  });
+
+  it("locks: a second lock is refused naming the holder; unlock needs the right id", async () => {
+    const backend = createLocalBackend({ dir });
+    const a = backend.store("default");
+    const b = createLocalBackend({ dir }).store("default");
+    const id = await a.lock({ operation: "OperationTypeApply", info: "first" });
+    const info = JSON.parse(readFileSync(join(dir, ".terraform.tfstate.lock.info"), "utf8")) as Record<string, string>;
+    expect(Object.keys(info)).toEqual(["ID", "Operation", "Info", "Who", "Version", "Created", "Path"]);
+    expect(info).toMatchObject({ ID: id, Operation: "OperationTypeApply", Info: "first", Path: "terraform.tfstate" });
+    expect(info["Created"]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+
+    const e = await rejection(b.lock({ operation: "x" }));
+    expect(e.code).toBe("locked");
+    expect(e.detail?.id).toBe(id);
+    expect(e.message).toContain(id);
+    expect((await rejection(b.write(new Uint8Array([1])))).code).toBe("locked");
+    // Reading through another store of this process goes through the locked descriptor.
+    await a.write(Buffer.from(formatStateFile(newStateFile())));
+    expect(await b.read()).toBeDefined();
+
+    expect((await rejection(a.unlock("wrong"))).code).toBe("lock_id_mismatch");
+    await a.unlock(id);
+    expect(existsSync(join(dir, ".terraform.tfstate.lock.info"))).toBe(false);
+    const id2 = await b.lock({ operation: "y" });
+    await b.unlock(id2);
+    expect((await rejection(b.unlock(id2))).code).toBe("not_found");
+  });
+
+  it("force-unlock releases this process's lock by id and refuses an unknown id", async () => {
+    const store = createLocalBackend({ dir }).store("default");
+    const id = await store.lock({ operation: "x" });
+    expect((await rejection(store.forceUnlock("other"))).code).toBe("lock_id_mismatch");
+    await store.forceUnlock(id);
+    expect((await rejection(store.forceUnlock(id))).code).toBe("not_found");
+  });
+
+  it("withStateLock releases the lock when the work fails", async () => {
+    const store = createLocalBackend({ dir }).store("default");
+    await expect(withStateLock(store, { operation: "x" }, () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    const id = await store.lock({ operation: "y" });
+    await store.unlock(id);
+    // A lock taken on a state that did not exist, and never written, leaves at most an empty file: no state.
+    expect(await store.read()).toBeUndefined();
+  });
+});

@@ -1,0 +1,405 @@
+import { randomUUID } from "node:crypto";
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, readSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { hostname, userInfo } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import type { LockInfo, LockRequest, StateBackend, StateStore } from "../backend.js";
+import { fcntlLocker } from "../internal/fcntl-lock.js";
+import { goQuote } from "../internal/go-json.js";
+import { StateError, isStateError } from "../state-error.js";
+import { TERRAFORM_VERSION } from "../state-file.js";
+
+/** Options of {@link createLocalBackend}. */
+export interface LocalBackendOptions {
+  /** The working directory (where terraform runs). */
+  readonly dir: string;
+  /** The default workspace's state file, relative to `dir`. Default `terraform.tfstate` (Terraform's `path`). */
+  readonly path?: string;
+  /** The directory of the other workspaces, relative to `dir`. Default `terraform.tfstate.d` (Terraform's `workspace_dir`). */
+  readonly workspaceDir?: string;
+  /** The version written into lock info. Default {@link TERRAFORM_VERSION}. */
+  readonly version?: string;
+}
+
+/** A held lock of this process: the locked descriptor is the only one this process may use on the file. */
+interface Held {
+  readonly fd: number;
+  readonly info: LockInfo;
+  readonly owner: LocalStateStore;
+}
+
+// fcntl locks belong to the process: a second descriptor closed anywhere in the process
+// releases them. So the process keeps one registry of what it holds, by absolute path.
+const held = new Map<string, Held>();
+
+const WORKSPACE_NAME = /^[A-Za-z0-9_.~-]+$/;
+
+function ioError(what: string, e: unknown): StateError {
+  if (isStateError(e)) return e;
+  return new StateError("io", `${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+}
+
+function rfc3339Nano(d: Date): string {
+  // Go's time.RFC3339Nano: fractional seconds without trailing zeros.
+  return d.toISOString().replace(/\.?0*Z$/, "Z");
+}
+
+function fsyncDir(dir: string): void {
+  const fd = openSync(dir, constants.O_RDONLY);
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readAll(fd: number): Uint8Array {
+  const size = fstatSync(fd).size;
+  const buf = Buffer.alloc(size);
+  let off = 0;
+  while (off < size) {
+    const n = readSync(fd, buf, off, size - off, off);
+    if (n === 0) break;
+    off += n;
+  }
+  return buf.subarray(0, off);
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  let off = 0;
+  while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off, off);
+}
+
+/** Writes `bytes` to `path` atomically: a temp file in the same directory, fsync, rename, fsync of the directory. */
+function writeAtomic(path: string, bytes: Uint8Array, mode = 0o644): void {
+  const tmp = `${path}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  try {
+    writeAll(fd, bytes);
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  closeSync(fd);
+  try {
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  fsyncDir(dirname(path));
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+}
+
+/**
+ * The state of one workspace in a local file, shared safely with Terraform's `local` backend:
+ * the same files (`terraform.tfstate`, `terraform.tfstate.backup`,
+ * `.terraform.tfstate.lock.info`) and the same lock, a POSIX `fcntl` write lock on the state
+ * file itself, so terraform and magma exclude each other.
+ */
+export class LocalStateStore implements StateStore {
+  /** The workspace this store holds. */
+  readonly workspace: string;
+  /** The state file's absolute path. */
+  readonly path: string;
+  /** The path recorded in lock info (relative to the working directory, as Terraform records it). */
+  readonly displayPath: string;
+  readonly #version: string;
+
+  /** Use {@link createLocalBackend}; this is for a single state file outside of a backend. */
+  constructor(workspace: string, path: string, displayPath: string, version: string) {
+    this.workspace = workspace;
+    this.path = resolve(path);
+    this.displayPath = displayPath;
+    this.#version = version;
+  }
+
+  /** `terraform.tfstate.backup`: the previous version, written before each change. */
+  get backupPath(): string {
+    return `${this.path}.backup`;
+  }
+
+  /** `.terraform.tfstate.lock.info`: who holds the lock (Terraform's `lockInfoPath`). */
+  get lockInfoPath(): string {
+    const name = basename(this.path);
+    return join(dirname(this.path), `.${name.startsWith(".") ? name.slice(1) : name}.lock.info`);
+  }
+
+  /** Where a write keeps the complete new state until the state file itself is written. */
+  get journalPath(): string {
+    return `${this.path}.magma-new`;
+  }
+
+  /** The state file's bytes, or undefined when it is missing or empty (no state). */
+  async read(): Promise<Uint8Array | undefined> {
+    await Promise.resolve();
+    try {
+      const h = held.get(this.path);
+      if (h !== undefined) {
+        const bytes = readAll(h.fd);
+        return bytes.length === 0 ? undefined : bytes;
+      }
+      if (!existsSync(this.path)) return undefined;
+      const bytes = readFileSync(this.path);
+      return bytes.length === 0 ? undefined : bytes;
+    } catch (e) {
+      throw ioError(`cannot read the state file ${this.path}`, e);
+    }
+  }
+
+  /**
+   * Replaces the state file's bytes durably (journal, `.backup`, in-place write, fsync). Without
+   * a lock of this store, the lock is taken for the duration of the write.
+   *
+   * @throws StateError `locked` when another process, tool or store holds the lock; `io`.
+   */
+  async write(bytes: Uint8Array): Promise<void> {
+    await Promise.resolve();
+    const h = held.get(this.path);
+    if (h !== undefined) {
+      if (h.owner !== this) throw this.#lockedError(undefined);
+      this.#writeLocked(h.fd, bytes);
+      return;
+    }
+    // Not locked by this process: take the lock for the duration of the write, so a write
+    // never lands while terraform (or another magma) holds it.
+    const { fd } = this.#open();
+    let locked = false;
+    try {
+      locked = fcntlLocker().tryLock(fd);
+      if (!locked) throw this.#lockedError(fd);
+      this.#writeLocked(fd, bytes);
+    } finally {
+      if (locked) fcntlLocker().unlock(fd);
+      closeSync(fd);
+    }
+  }
+
+  #writeLocked(fd: number, bytes: Uint8Array): void {
+    try {
+      const previous = readAll(fd);
+      if (sameBytes(previous, bytes)) return;
+      if (previous.length > 0) writeAtomic(this.backupPath, previous);
+      // The state file is written in place, like Terraform does: the lock is on its inode, and a
+      // rename would leave a waiting terraform locking (and then writing) a detached inode. The
+      // complete new state is journaled first, so a crash mid-write loses nothing.
+      writeAtomic(this.journalPath, bytes, 0o600);
+      writeAll(fd, bytes);
+      ftruncateSync(fd, bytes.length);
+      fsyncSync(fd);
+      unlinkSync(this.journalPath);
+      fsyncDir(dirname(this.path));
+    } catch (e) {
+      throw ioError(`cannot write the state file ${this.path}`, e);
+    }
+  }
+
+  #open(): { fd: number } {
+    try {
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o755 });
+      return { fd: openSync(this.path, constants.O_RDWR | constants.O_CREAT, 0o666) };
+    } catch (e) {
+      throw ioError(`cannot open the state file ${this.path}`, e);
+    }
+  }
+
+  /** The lock info recorded next to the state, if readable. */
+  readLockInfo(): LockInfo | undefined {
+    let text: string;
+    try {
+      text = readFileSync(this.lockInfoPath, "utf8");
+    } catch {
+      return undefined;
+    }
+    try {
+      const j = JSON.parse(text) as Record<string, unknown>;
+      const s = (k: string): string => (typeof j[k] === "string" ? (j[k] as string) : "");
+      return { id: s("ID"), operation: s("Operation"), info: s("Info"), who: s("Who"), version: s("Version"), created: s("Created"), path: s("Path") };
+    } catch {
+      return undefined;
+    }
+  }
+
+  #lockedError(fd: number | undefined): StateError {
+    const inProcess = held.get(this.path)?.info;
+    const info = inProcess ?? this.readLockInfo();
+    let pid: number | undefined;
+    if (inProcess === undefined && fd !== undefined) {
+      try {
+        pid = fcntlLocker().holder(fd);
+      } catch {
+        pid = undefined;
+      }
+    }
+    const by =
+      info !== undefined && info.id !== ""
+        ? `${info.who} (lock ID ${info.id}, operation ${JSON.stringify(info.operation)}, ${info.version}, created ${info.created}${info.info === "" ? "" : `, info ${JSON.stringify(info.info)}`})`
+        : pid !== undefined
+          ? `process ${pid}, which recorded no lock information`
+          : "another holder, which recorded no lock information";
+    return new StateError("locked", `the state ${this.path} is locked by ${by}${inProcess !== undefined ? " in this process" : ""}`, info === undefined ? {} : { detail: info });
+  }
+
+  /**
+   * Takes Terraform's lock on the state file (fcntl) and records who holds it in
+   * `.terraform.tfstate.lock.info`; returns the lock's id.
+   *
+   * @throws StateError `locked` naming the holder.
+   */
+  async lock(request: LockRequest): Promise<string> {
+    await Promise.resolve();
+    if (held.has(this.path)) throw this.#lockedError(undefined);
+    const { fd } = this.#open();
+    let ok = false;
+    try {
+      ok = fcntlLocker().tryLock(fd);
+    } catch (e) {
+      closeSync(fd);
+      throw e;
+    }
+    if (!ok) {
+      const err = this.#lockedError(fd);
+      closeSync(fd);
+      throw err;
+    }
+    const info: LockInfo = {
+      id: randomUUID(),
+      operation: request.operation,
+      info: request.info ?? "",
+      who: `${safeUser()}@${hostname()}`,
+      version: this.#version,
+      created: rfc3339Nano(new Date()),
+      path: this.displayPath,
+    };
+    held.set(this.path, { fd, info, owner: this });
+    try {
+      // Go's json.Marshal of statemgr.LockInfo (field order, HTML-safe escaping).
+      const fields: [string, string][] = [["ID", info.id], ["Operation", info.operation], ["Info", info.info], ["Who", info.who], ["Version", info.version], ["Created", info.created], ["Path", info.path]];
+      const json = `{${fields.map(([k, v]) => `"${k}":${goQuote(v)}`).join(",")}}`;
+      writeFileSync(this.lockInfoPath, json, { mode: 0o600 });
+    } catch (e) {
+      this.#release(fd);
+      throw ioError(`cannot write the lock info ${this.lockInfoPath}`, e);
+    }
+    return info.id;
+  }
+
+  #release(fd: number): void {
+    held.delete(this.path);
+    rmSync(this.lockInfoPath, { force: true });
+    // An empty state file this lock created stays: removing it (before or after unlocking)
+    // could leave a waiting process locking a detached inode. Empty means "no state" to both tools.
+    try {
+      fcntlLocker().unlock(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * Releases the lock this store took.
+   *
+   * @throws StateError `not_found` when this store holds no lock, `lock_id_mismatch` for another id.
+   */
+  async unlock(id: string): Promise<void> {
+    await Promise.resolve();
+    const h = held.get(this.path);
+    if (h === undefined || h.owner !== this) throw new StateError("not_found", `the state ${this.path} is not locked by this store`);
+    if (h.info.id !== id) throw new StateError("lock_id_mismatch", `cannot unlock ${this.path}: lock ID ${JSON.stringify(id)} does not match the held lock ${JSON.stringify(h.info.id)}`, { detail: h.info });
+    this.#release(h.fd);
+  }
+
+  /**
+   * Terraform's `force-unlock` for a local state: releases this process's lock with that id,
+   * or removes the lock info a dead holder left behind. A local lock held by a live process
+   * cannot be broken (the operating system keeps it until that process ends): that is refused
+   * with `locked`, naming the holder.
+   */
+  async forceUnlock(id: string): Promise<void> {
+    const h = held.get(this.path);
+    if (h !== undefined) {
+      if (h.info.id !== id) throw new StateError("lock_id_mismatch", `cannot force-unlock ${this.path}: lock ID ${JSON.stringify(id)} does not match the held lock ${JSON.stringify(h.info.id)}`, { detail: h.info });
+      this.#release(h.fd);
+      return;
+    }
+    await Promise.resolve();
+    const info = this.readLockInfo();
+    if (existsSync(this.path)) {
+      const fd = openSync(this.path, constants.O_RDWR);
+      try {
+        const pid = fcntlLocker().holder(fd);
+        if (pid !== undefined) {
+          const err = this.#lockedError(fd);
+          throw new StateError("locked", `${err.message.replace(/^\[locked\] /, "")}; process ${pid} holds it, and a local lock cannot be broken while its process lives`, info === undefined ? {} : { detail: info });
+        }
+      } finally {
+        closeSync(fd);
+      }
+    }
+    if (info === undefined) throw new StateError("not_found", `the state ${this.path} is not locked`);
+    if (info.id !== id) throw new StateError("lock_id_mismatch", `cannot force-unlock ${this.path}: lock ID ${JSON.stringify(id)} does not match the recorded lock ${JSON.stringify(info.id)}`, { detail: info });
+    rmSync(this.lockInfoPath, { force: true });
+  }
+}
+
+function safeUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return "";
+  }
+}
+
+/** A {@link StateBackend} over local files, laid out as Terraform's `local` backend lays them out. */
+export interface LocalBackend extends StateBackend {
+  /** The store of one workspace. */
+  store(workspace: string): LocalStateStore;
+}
+
+/**
+ * Terraform's `local` backend: the default workspace in `<dir>/terraform.tfstate`, others in
+ * `<dir>/terraform.tfstate.d/<name>/terraform.tfstate`.
+ */
+export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
+  const dir = resolve(options.dir);
+  const statePath = options.path ?? "terraform.tfstate";
+  const wsDir = options.workspaceDir ?? "terraform.tfstate.d";
+  const version = options.version ?? TERRAFORM_VERSION;
+  const checkName = (name: string): void => {
+    if (!WORKSPACE_NAME.test(name)) throw new StateError("invalid_argument", `invalid workspace name ${JSON.stringify(name)}: use letters, digits, "-", "_", "." and "~"`);
+  };
+  return {
+    async listWorkspaces() {
+      await Promise.resolve();
+      let names: string[] = [];
+      try {
+        names = readdirSync(join(dir, wsDir), { withFileTypes: true })
+          .filter((e) => e.isDirectory() && e.name !== "default")
+          .map((e) => e.name);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw ioError(`cannot list ${join(dir, wsDir)}`, e);
+      }
+      return ["default", ...names.sort()];
+    },
+    async deleteWorkspace(name) {
+      await Promise.resolve();
+      checkName(name);
+      if (name === "default") throw new StateError("invalid_argument", 'the "default" workspace cannot be deleted');
+      const path = join(dir, wsDir, name);
+      if (!existsSync(path)) throw new StateError("not_found", `workspace ${JSON.stringify(name)} does not exist`);
+      const file = resolve(path, basename(statePath));
+      if (held.has(file)) throw new StateError("locked", `workspace ${JSON.stringify(name)} is locked by this process`, { detail: held.get(file)!.info });
+      rmSync(path, { recursive: true, force: true });
+    },
+    store(workspace) {
+      checkName(workspace);
+      if (workspace === "default") return new LocalStateStore(workspace, join(dir, statePath), statePath, version);
+      const rel = join(wsDir, workspace, basename(statePath));
+      return new LocalStateStore(workspace, join(dir, rel), rel, version);
+    },
+  };
+}
