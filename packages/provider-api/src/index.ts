@@ -34,6 +34,8 @@ export type {
   ConfigureResult,
   ApplyResult,
   ReadResourceResult,
+  ReadResourceFound,
+  ReadResourceGone,
   ReadDataSourceResult,
   ImportResult,
   ImportedResource,

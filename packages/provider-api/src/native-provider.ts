@@ -1,4 +1,4 @@
-import { formatErrorPath, type Path, type Type, type Value } from "@magma/cty";
+import { formatErrorPath, nullVal, type Path, type Type, type Value } from "@magma/cty";
 import { classifyApplyOutcome } from "./apply-outcome.js";
 import { hasErrors, warningsOf, type Diag } from "./diagnostic.js";
 import type { Deferred, PlannedChange } from "./plan.js";
@@ -16,6 +16,7 @@ import type {
   ReadDataSourceOptions,
   ReadDataSourceResult,
   ReadResourceOptions,
+  ReadResourceFound,
   ReadResourceResult,
   UpgradeOptions,
   UpgradeResult,
@@ -76,7 +77,7 @@ export interface NativeApply extends NativeDiagnostics {
 
 /** What a native `readResource` returns. */
 export interface NativeRead extends NativeDiagnostics {
-  /** The current state, or null (or absent) when the object is gone. */
+  /** The current state, or null (or absent) when the object is gone (warnings still reach the caller). */
   readonly newState?: Value | null;
   /** Private state that replaces the stored one (default: the one passed in). */
   readonly private?: Uint8Array;
@@ -259,7 +260,7 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider {
       });
     },
 
-    readResource(typeName, currentState, options = {}): Promise<ReadResourceResult | null> {
+    readResource(typeName, currentState, options = {}): Promise<ReadResourceResult> {
       const op = "readResource";
       return guarded(op, options.signal, async () => {
         const entry = await entryFor(op, "resource", typeName);
@@ -268,10 +269,13 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider {
         const diags = r.diagnostics ?? [];
         if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
         checkDeferral(op, r.deferred, options.deferralAllowed);
-        if (r.newState === undefined || r.newState === null || r.newState.isNull()) return null;
-        expectOutput(op, "newState", r.newState, entry.type);
-        const out: { -readonly [K in keyof ReadResourceResult]: ReadResourceResult[K] } = {
-          newState: r.newState,
+        const newState = r.newState ?? nullVal(entry.type);
+        // A null state is the object gone — unless the read was deferred (it may send no state).
+        if (newState.isNull() && r.deferred === undefined) return { gone: true, warnings: warningsOf(diags) };
+        expectOutput(op, "newState", newState, entry.type);
+        const out: { -readonly [K in keyof ReadResourceFound]: ReadResourceFound[K] } = {
+          gone: false,
+          newState,
           private: r.private ?? options.private ?? EMPTY,
           warnings: warningsOf(diags),
         };

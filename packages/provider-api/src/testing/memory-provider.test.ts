@@ -73,7 +73,7 @@ describe("memory provider lifecycle", () => {
     expect([...applied.private].length).toBeGreaterThan(0);
 
     const read = await p.readResource("memory_item", applied.newState, { private: applied.private });
-    expect(read!.newState.rawEquals(applied.newState)).toBe(true);
+    expect(!read.gone && read.newState.rawEquals(applied.newState)).toBe(true);
 
     const upd = await applyConfig(p, applied.newState, { name: "alpha", value: "v2", tags: { env: "test" }, rule: [{ port: 80 }] });
     expect(upd.plan.requiresReplace).toEqual([]);
@@ -95,7 +95,7 @@ describe("memory provider lifecycle", () => {
     expect(destroyPlan.plannedState.isNull()).toBe(true);
     const gone = await p.applyResourceChange("memory_item", upd.applied.newState, nullVal(t), nullVal(t));
     expect(gone.newState.isNull()).toBe(true);
-    expect(await p.readResource("memory_item", upd.applied.newState)).toBeNull();
+    expect(await p.readResource("memory_item", upd.applied.newState)).toEqual({ gone: true, warnings: [] });
   });
 
   test("apply failures: fail → diagnostics, fail-after-create → partially_applied, warn → warning kept", async () => {
@@ -120,9 +120,10 @@ describe("memory provider lifecycle", () => {
     const { applied } = await applyConfig(p, nullVal(t), { name: "a" });
     const id = applied.newState.getAttr("id").asString();
     p.items.set(id, objectVal({ ...applied.newState.attributes(), value: stringVal("drifted") }));
-    expect((await p.readResource("memory_item", applied.newState))!.newState.getAttr("value").rawEquals(stringVal("drifted"))).toBe(true);
+    const drifted = await p.readResource("memory_item", applied.newState);
+    expect(!drifted.gone && drifted.newState.getAttr("value").rawEquals(stringVal("drifted"))).toBe(true);
     p.items.delete(id);
-    expect(await p.readResource("memory_item", applied.newState)).toBeNull();
+    expect(await p.readResource("memory_item", applied.newState)).toEqual({ gone: true, warnings: [] });
   });
 
   test("upgrade from version 0 renames data to value; a newer stored version is a schema error", async () => {
@@ -179,7 +180,15 @@ describe("createNativeProvider", () => {
       if (!isProviderError(e) || e.code !== "diagnostics") throw e;
       expect(e.detail.diagnostics.map((d) => d.severity)).toEqual(["error", "warning"]);
     }
-    expect((await p.readResource("x_r", state))!.warnings.map((w) => w.summary)).toEqual(["read warning"]);
+    expect((await p.readResource("x_r", state)).warnings.map((w) => w.summary)).toEqual(["read warning"]);
+  });
+
+  test("a read that finds the object gone resolves to gone, with its warnings; a deferred read with no state is not gone", async () => {
+    const p = await ready(base({ readResource: () => ({ newState: null, diagnostics: [warningDiag("object vanished", "deleted outside", Path.root.attr("v"))] }) }));
+    const r = await p.readResource("x_r", state);
+    expect(r).toEqual({ gone: true, warnings: [warningDiag("object vanished", "deleted outside", Path.root.attr("v"))] });
+    const q = await ready(base({ readResource: () => ({ newState: null, deferred: { reason: "absent_prereq" } }) }));
+    expect(await q.readResource("x_r", state, { deferralAllowed: true })).toMatchObject({ gone: false, deferred: { reason: "absent_prereq" } });
   });
 
   test("outputs that do not fit, missing states and unallowed deferrals are invalid_response", async () => {
@@ -192,7 +201,7 @@ describe("createNativeProvider", () => {
     );
     expect(await codeOf(p.planResourceChange("x_r", state, state, state))).toBe("invalid_response");
     expect(await codeOf(p.readResource("x_r", state))).toBe("invalid_response");
-    expect((await p.readResource("x_r", state, { deferralAllowed: true }))!.deferred).toEqual({ reason: "absent_prereq" });
+    expect(await p.readResource("x_r", state, { deferralAllowed: true })).toMatchObject({ gone: false, deferred: { reason: "absent_prereq" } });
     expect(await codeOf(p.upgradeResourceState("x_r", 0, "{}"))).toBe("invalid_response");
   });
 
