@@ -31,6 +31,8 @@ import {
   schemaError,
   transportError,
 } from "./provider-error.js";
+import { assertObjectCompatible } from "./object-compatible.js";
+import { assertPlanValid } from "./plan-valid.js";
 import { dataSourceSchema, noServerCapabilities, resourceSchema, type ProviderSchema, type SchemaEntry, type ServerCapabilities } from "./schema.js";
 import { valueConformance } from "./value-conformance.js";
 
@@ -151,6 +153,13 @@ const EMPTY = new Uint8Array(0);
  *   implementation is called.
  * - **Inputs** that do not fit the schema's implied type reject with `schema` (naming the
  *   argument and path); **outputs** that do not fit reject with `invalid_response`.
+ * - **Plans and apply results** that Terraform would reject reject with
+ *   `invalid_response` carrying the path of the first problem and Terraform's wording:
+ *   a plan that fails {@link assertPlanValid} (a configured value changed, an unknown
+ *   where the configuration is known, …), and a create's or update's new state that
+ *   fails {@link assertObjectCompatible} (unknowns left, a planned value changed). As in
+ *   Terraform, a provider that sets `legacyTypeSystem` is let through (except for
+ *   unknowns left after apply).
  * - **Diagnostics:** error diagnostics reject with `diagnostics` (all diagnostics
  *   attached); warnings are returned on the result. Apply's outcome is
  *   {@link classifyApplyOutcome}'s.
@@ -229,6 +238,7 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider {
         if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
         if (r.plannedState === undefined) throw invalidResponseError(`${op} of ${typeName} returned no planned state`, { operation: op });
         expectOutput(op, "plannedState", r.plannedState, entry.type);
+        rejectInvalid(op, typeName, assertPlanValid(entry.block, priorState, config, r.plannedState, { legacyTypeSystem: r.legacyTypeSystem ?? false, address: typeName }));
         checkDeferral(op, r.deferred, options.deferralAllowed);
         const out: { -readonly [K in keyof PlannedChange]: PlannedChange[K] } = {
           plannedState: r.plannedState,
@@ -256,6 +266,9 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider {
           { typeName, type: entry.type, isDelete: plannedState.isNull() },
         );
         if (!outcome.ok) throw outcome.error;
+        if (!plannedState.isNull()) {
+          rejectInvalid(op, typeName, assertObjectCompatible(entry.block, plannedState, outcome.result.newState, { legacyTypeSystem: outcome.result.legacyTypeSystem, address: typeName }));
+        }
         return outcome.result;
       });
     },
@@ -365,6 +378,16 @@ function expectInput(operation: string, argument: string, value: Value, type: Ty
 function expectOutput(operation: string, what: string, value: Value, type: Type): void {
   const p = valueConformance(value, type);
   if (p !== undefined) throw invalidResponseError(`${operation} returned a ${what} that does not fit the schema at ${what}${formatErrorPath(p.path)}: ${p.reason}`, { operation, path: p.path });
+}
+
+/** Rejects with `invalid_response` (at the first problem's path) when Terraform would reject the answer. */
+function rejectInvalid(operation: string, typeName: string, diags: readonly Diag[]): void {
+  const errors = diags.filter((d) => d.severity === "error");
+  if (errors.length === 0) return;
+  const details = errors.map((d) => (d.detail ?? "").split("\n\n")[0]).join(" ");
+  const options: { operation: string; path?: Path } = { operation };
+  if (errors[0]!.attribute !== undefined) options.path = errors[0]!.attribute;
+  throw invalidResponseError(`${operation} of ${typeName}: ${errors[0]!.summary}: ${details}`, options);
 }
 
 function checkDeferral(operation: string, deferred: Deferred | undefined, allowed: boolean | undefined): void {
