@@ -191,6 +191,29 @@ describe("createNativeProvider", () => {
     expect(await q.readResource("x_r", state, { deferralAllowed: true })).toMatchObject({ gone: false, deferred: { reason: "absent_prereq" } });
   });
 
+  test("a plan that ignores the config, or an apply that leaves unknowns or changes a planned value, is invalid_response at the path", async () => {
+    const config = objectVal({ id: nullVal(stringType), v: stringVal("asked") });
+    const planned = objectVal({ id: unknownVal(stringType), v: stringVal("asked") });
+    const ignoring = await ready(base({ planResourceChange: (_n, _p, proposed) => ({ plannedState: objectVal({ ...proposed.attributes(), v: stringVal("not-what-you-asked") }) }) }));
+    const e = await ignoring.planResourceChange("x_r", nullVal(t), config, config).catch((x: unknown) => x);
+    expect(isProviderError(e) && e.code).toBe("invalid_response");
+    if (isProviderError(e) && e.code === "invalid_response") {
+      expect(e.detail.path?.toString()).toBe("v");
+      expect(e.message).toContain('planned value cty.StringVal("not-what-you-asked") does not match config value cty.StringVal("asked")');
+    }
+    // the same plan from a legacy-type-system provider is tolerated, as Terraform does
+    const legacy = await ready(base({ planResourceChange: (_n, _p, proposed) => ({ plannedState: objectVal({ ...proposed.attributes(), v: stringVal("x") }), legacyTypeSystem: true }) }));
+    expect((await legacy.planResourceChange("x_r", nullVal(t), config, config)).plannedState.getAttr("v").asString()).toBe("x");
+
+    const unknownAfter = await ready(base({ applyResourceChange: (_n, _p, p) => ({ newState: p }) }));
+    const u = await unknownAfter.applyResourceChange("x_r", nullVal(t), planned, config).catch((x: unknown) => x);
+    expect(isProviderError(u) && u.code === "invalid_response" && u.message).toContain("Provider returned invalid result object after apply");
+    const changed = await ready(base({ applyResourceChange: () => ({ newState: objectVal({ id: stringVal("1"), v: stringVal("other") }) }) }));
+    const c = await changed.applyResourceChange("x_r", nullVal(t), planned, config).catch((x: unknown) => x);
+    expect(isProviderError(c) && c.code === "invalid_response" && c.detail.path?.toString()).toBe("v");
+    expect(isProviderError(c) && c.message).toContain('.v: was cty.StringVal("asked"), but now cty.StringVal("other")');
+  });
+
   test("outputs that do not fit, missing states and unallowed deferrals are invalid_response", async () => {
     const p = await ready(
       base({
