@@ -71,13 +71,14 @@ describe("assertObjectCompatible (Terraform's AssertObjectCompatible table)", ()
     ]);
   });
 
-  test("diagnostics: unknowns left after apply are one error, even for a legacy type system, and stop the checks", () => {
-    const diags = assertObjectCompatible(block, v(u, "a"), v(u, "b"), { legacyTypeSystem: true, address: "probe_item.a" });
-    expect(diags).toHaveLength(1);
-    expect(diags[0]!.severity).toBe("error");
-    expect(diags[0]!.summary).toBe("Provider returned invalid result object after apply");
+  test("diagnostics: each unknown left after apply is an error, even for a legacy type system, and stops the checks", () => {
+    const diags = assertObjectCompatible(block, v(u, "a"), v(u, "b", nullVal(str), unknownVal(numberType)), { legacyTypeSystem: true, address: "probe_item.a" });
+    expect(diags.map((d) => [d.severity, d.summary, d.attribute?.toString()])).toEqual([
+      ["error", "Provider returned invalid result object after apply", "id"],
+      ["error", "Provider returned invalid result object after apply", "n"],
+    ]);
     expect(diags[0]!.detail).toBe(
-      "After the apply operation, the provider still indicated an unknown value for probe_item.a. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository. Terraform will still save the other known object values in the state.",
+      "After the apply operation, the provider still indicated an unknown value for probe_item.a.id. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository. Terraform will still save the other known object values in the state.",
     );
   });
 

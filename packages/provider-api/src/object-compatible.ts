@@ -8,9 +8,10 @@ import type { Block } from "./schema.js";
  * Terraform's checks of an apply result against its plan (run on every
  * `ApplyResourceChange` answer of a create or update that reported no errors):
  *
- * 1. the new state must be wholly known — otherwise one diagnostic, summary "Provider
- *    returned invalid result object after apply" (an error even for legacy-type-system
- *    providers), and no further checks, as in Terraform;
+ * 1. the new state must be wholly known — otherwise one diagnostic per unknown value,
+ *    summary "Provider returned invalid result object after apply", detail naming
+ *    `<address><path>` (an error even for legacy-type-system providers), and no further
+ *    checks, as in Terraform;
  * 2. core's `objchange.AssertObjectCompatible`: `actual` must be a valid completion of
  *    `planned` — every known planned value unchanged (a sensitive attribute is only
  *    named), unknowns resolved within their refinements, no block or element appearing
@@ -30,14 +31,14 @@ import type { Block } from "./schema.js";
 export function assertObjectCompatible(block: Block, planned: Value, actual: Value, options: ObjectChangeCheckOptions = {}): Diag[] {
   const address = options.address ?? "the resource";
   if (!actual.isNull() && !actual.isWhollyKnown()) {
-    return [
+    return unknownSteps(actual, []).map((steps) =>
       problemDiag(
         false,
         "Provider returned invalid result object after apply",
-        `After the apply operation, the provider still indicated an unknown value for ${address}. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository. Terraform will still save the other known object values in the state.`,
-        [],
+        `After the apply operation, the provider still indicated an unknown value for ${address}${formatProblemPath(steps)}. All values must be known after apply, so this is always a bug in the provider and should be reported in the provider's own repository. Terraform will still save the other known object values in the state.`,
+        steps,
       ),
-    ];
+    );
   }
   const who = options.provider !== undefined ? `provider ${goQuote(options.provider)}` : "the provider";
   return compatibilityProblems(block, planned, actual).map((p) => {
@@ -136,6 +137,25 @@ function checkObject(block: Block, planned: Value, actual: Value, path: readonly
         break;
       }
     }
+  }
+}
+
+/** The paths of the unknown values in `v`, depth first. */
+function unknownSteps(v: Value, path: readonly ProblemStep[]): ProblemStep[][] {
+  if (!v.isKnown()) return [[...path]];
+  if (v.isNull()) return [];
+  switch (v.type.kind) {
+    case "object":
+      return v.type.attributeNames.flatMap((name) => unknownSteps(v.getAttr(name), [...path, { kind: "attr", name }]));
+    case "list":
+    case "tuple":
+      return v.elements().flatMap((e, i) => unknownSteps(e, [...path, { kind: "index", index: i }]));
+    case "map":
+      return [...v.entries()].flatMap(([key, e]) => unknownSteps(e, [...path, { kind: "key", key }]));
+    case "set":
+      return v.elements().flatMap((e) => unknownSteps(e, [...path, { kind: "set", element: e }]));
+    default:
+      return [];
   }
 }
 

@@ -9,8 +9,8 @@
 //   a misbehaviour that the wrapped native provider would reject, injected here, after
 //   `createNativeProvider`'s checks, so that terraform sees it:
 //   "ignore-config" plans `value` = "not-what-you-asked"; "unknown-after-apply" leaves `id`
-//   unknown in the apply result; "changed-after-apply" applies `size` = 99 although 1 was
-//   planned.
+//   unknown in the apply result ("unknowns-after-apply": `id` and `size`);
+//   "changed-after-apply" applies `size` = 99 although 1 was planned.
 // - A gone read: a `probe_item` whose `value` is "gone" reads as gone, with the warning
 //   "probe_item vanished".
 import { dynamicType, nullVal, numberType, numberVal, objectVal, stringType, stringVal, unknownVal } from "@magma/cty";
@@ -118,6 +118,7 @@ export function createProvider() {
     async applyResourceChange(typeName, prior, planned, config, options) {
       const r = await native.applyResourceChange(typeName, prior, planned, config, options);
       if (mode(config) === "unknown-after-apply") return { ...r, newState: withAttr(r.newState, "id", unknownVal(stringType)) };
+      if (mode(config) === "unknowns-after-apply") return { ...r, newState: withAttr(withAttr(r.newState, "id", unknownVal(stringType)), "size", unknownVal(numberType)) };
       if (mode(config) === "changed-after-apply") return { ...r, newState: withAttr(r.newState, "size", numberVal(99)) };
       return r;
     },
@@ -128,4 +129,10 @@ function fromRaw(raw) {
   const o = JSON.parse(raw);
   const s = (x) => (typeof x === "string" ? stringVal(x) : nullVal(stringType));
   return objectVal({ id: s(o.id), value: s(o.value), mode: s(o.mode), size: typeof o.size === "number" ? numberVal(o.size) : nullVal(numberType) });
+}
+
+/** The probe provider without `probe_data` (whose v6 nested attributes protocol 5 cannot carry). */
+export function createItemProvider() {
+  const p = createProvider();
+  return { ...p, getSchema: async (...a) => ({ ...(await p.getSchema(...a)), dataSources: new Map() }) };
 }
