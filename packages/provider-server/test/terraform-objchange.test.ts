@@ -241,7 +241,9 @@ resource "probe_item" "g" {
     expectExit(await tf("apply", "-auto-approve", "-no-color"), 0, "apply", env);
     const plan = await tf("plan", "-no-color", "-detailed-exitcode");
     expectExit(plan, 2, "plan", env);
-    expect(squash(plan.stdout + plan.stderr)).toContain("Warning: probe_item vanished it was deleted outside terraform");
+    const out = squash(plan.stdout + plan.stderr);
+    expect(out).toContain("Warning: probe_item vanished with probe_item.g,");
+    expect(out).toContain("it was deleted outside terraform");
     expect(plan.stdout).toContain("probe_item.g will be created");
   });
 });
