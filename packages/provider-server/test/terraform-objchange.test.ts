@@ -4,7 +4,8 @@
  *
  * - the plan of a data source whose read must wait for apply (Terraform plans it with a
  *   wholly unknown prior) equals `proposedNewState(block, unknown, config)`;
- * - a plan that ignores its configuration, an apply that leaves unknowns and one that
+ * - a plan that ignores its configuration, plans with a nested block (or block element)
+ *   unknown, an apply that leaves unknowns and one that
  *   changes a planned value — injected after `createNativeProvider`'s checks, so that
  *   terraform sees them — are rejected by terraform with exactly the diagnostics that
  *   `assertPlanValid` and `assertObjectCompatible` give for the same values, and a
@@ -62,6 +63,7 @@ const probeItemBlock: Block = {
   },
 };
 const itemType = impliedType(probeItemBlock);
+const probeBlocksBlock: Block = { attributes: { mode: { type: str, optional: true } }, blockTypes: { b: { nesting: "list", block: { attributes: { c: { type: str, optional: true } } } } } };
 
 /** terraform's `after` of a planned value: unknown object attributes left out, unknown elements null. */
 function after(v: Value): unknown {
@@ -179,7 +181,7 @@ data "probe_data" "d" {
     expect(planned.after_unknown).toMatchObject({ lst: [{ c: true }], one: { c: true }, mp: { k1: {} } });
   });
 
-  test("a plan that ignores the config: terraform and assertPlanValid reject it with the same diagnostic", async () => {
+  test("a plan that ignores the config or plans blocks unknown: terraform and assertPlanValid reject it with the same diagnostics", async () => {
     const tf = await workdir(`
 resource "probe_item" "bad" {
   value = "asked"
@@ -188,6 +190,14 @@ resource "probe_item" "bad" {
 resource "probe_item" "good" {
   value = "asked"
 }
+resource "probe_blocks" "u" {
+  mode = "unknown-block"
+  b { c = "x" }
+}
+resource "probe_blocks" "e" {
+  mode = "unknown-element"
+  b { c = "x" }
+}
 `);
     const plan = await tf("plan", "-no-color");
     expectExit(plan, 1, "plan", env);
@@ -195,9 +205,22 @@ resource "probe_item" "good" {
     const plannedBy = (mode: string, value: string): Value => objectVal({ id: unknownVal(str), value: stringVal(value), mode: stringVal(mode), size: numberVal(1) });
     const bad = assertPlanValid(probeItemBlock, nullVal(itemType), config("ignore-config"), plannedBy("ignore-config", "not-what-you-asked"), { provider: PROVIDER, address: "probe_item.bad" });
     expect(bad).toHaveLength(1);
+    // nested blocks planned unknown, as a whole or element by element
+    const blocksType = impliedType(probeBlocksBlock);
+    const elem = blocksType.attributes["b"]!;
+    const blocksConfig = (mode: string): Value => objectVal({ mode: stringVal(mode), b: listVal([objectVal({ c: stringVal("x") })]) });
+    const unknownBlock = assertPlanValid(probeBlocksBlock, nullVal(blocksType), blocksConfig("unknown-block"), objectVal({ mode: stringVal("unknown-block"), b: unknownVal(elem) }), { provider: PROVIDER, address: "probe_blocks.u" });
+    const unknownElement = assertPlanValid(
+      probeBlocksBlock,
+      nullVal(blocksType),
+      blocksConfig("unknown-element"),
+      objectVal({ mode: stringVal("unknown-element"), b: listVal([unknownVal(elem.kind === "list" ? elem.element : elem)]) }),
+      { provider: PROVIDER, address: "probe_blocks.e" },
+    );
+    expect([...unknownBlock, ...unknownElement].map((x) => x.attribute?.toString())).toEqual(["b", "b[0]"]);
     const out = squash(plan.stderr);
-    expect(out).toContain(printed(bad[0]!));
-    expect(out.match(/Error: /g)).toHaveLength(1);
+    for (const diag of [...bad, ...unknownBlock, ...unknownElement]) expect(out).toContain(printed(diag));
+    expect(out.match(/Error: /g)).toHaveLength(3);
     // the well-behaved plan passes both
     expect(assertPlanValid(probeItemBlock, nullVal(itemType), config(""), plannedBy("", "asked"), { provider: PROVIDER, address: "probe_item.good" })).toEqual([]);
     expect(out).not.toContain("probe_item.good");

@@ -11,9 +11,11 @@
 //   "ignore-config" plans `value` = "not-what-you-asked"; "unknown-after-apply" leaves `id`
 //   unknown in the apply result ("unknowns-after-apply": `id` and `size`);
 //   "changed-after-apply" applies `size` = 99 although 1 was planned.
+// - `probe_blocks` (resource): a `mode` and a list block `b`; mode "unknown-block" plans `b`
+//   as unknown, "unknown-element" plans its element as unknown (injected as above).
 // - A gone read: a `probe_item` whose `value` is "gone" reads as gone, with the warning
 //   "probe_item vanished".
-import { dynamicType, nullVal, numberType, numberVal, objectVal, stringType, stringVal, unknownVal } from "@magma/cty";
+import { listVal, dynamicType, nullVal, numberType, numberVal, objectVal, stringType, stringVal, unknownVal } from "@magma/cty";
 import { createNativeProvider, createSchemaEntry, warningDiag } from "@magma/provider-api";
 
 const member = { a: { type: stringType, optional: true }, c: { type: stringType, computed: true } };
@@ -69,12 +71,12 @@ export function createProvider() {
   const native = createNativeProvider({
     getSchema: () => ({
       provider: createSchemaEntry({}),
-      resources: new Map([["probe_item", itemEntry]]),
+      resources: new Map([["probe_item", itemEntry], ["probe_blocks", createSchemaEntry({ attributes: { mode: { type: stringType, optional: true } }, blockTypes: { b: { nesting: "list", block: { attributes: { c: { type: stringType, optional: true } } } } } })]]),
       dataSources: new Map([["probe_data", createSchemaEntry(probeDataBlock)]]),
     }),
     configure: () => ({}),
     planResourceChange: (_t, _prior, proposed) => {
-      if (proposed.isNull()) return { plannedState: proposed };
+      if (proposed.isNull() || !proposed.type.attributes.id) return { plannedState: proposed };
       let planned = proposed;
       if (planned.getAttr("id").isNull()) planned = withAttr(planned, "id", unknownVal(stringType));
       if (planned.getAttr("size").isNull()) planned = withAttr(planned, "size", numberVal(1));
@@ -112,6 +114,8 @@ export function createProvider() {
     upgradeResourceState: (...a) => native.upgradeResourceState(...a),
     async planResourceChange(typeName, prior, proposed, config, options) {
       const r = await native.planResourceChange(typeName, prior, proposed, config, options);
+      if (mode(config) === "unknown-block") return { ...r, plannedState: withAttr(r.plannedState, "b", unknownVal(r.plannedState.type.attributes.b)) };
+      if (mode(config) === "unknown-element") return { ...r, plannedState: withAttr(r.plannedState, "b", listVal([unknownVal(r.plannedState.type.attributes.b.element)])) };
       if (mode(config) === "ignore-config") return { ...r, plannedState: withAttr(r.plannedState, "value", stringVal("not-what-you-asked")) };
       return r;
     },
