@@ -223,7 +223,7 @@ d("lifecycle against terraform 1.11.4 (aws_ssm_parameter, aws_cloudwatch_log_gro
   );
 
   test(
-    "destroy: every object is deleted, the fake is empty, and a read of the last state returns null",
+    "destroy: every object is deleted, the fake is empty, and a read of the last state says gone",
     async () => {
       const last = new Map(objects);
       for (const [name, r] of Object.entries(V3)) {
