@@ -161,14 +161,14 @@ export async function destroyResource(target: OperationTarget, typeName: string,
   return applyPlan(target, await planResource(target, typeName, input));
 }
 
-/** Refreshes an object; `state` is null when it no longer exists. */
+/** Refreshes an object; `state` is null when it no longer exists (the warnings sent with that answer are kept). */
 export async function readResource(target: OperationTarget, typeName: string, state: Value, priv?: Uint8Array): Promise<StateOutcome> {
   const entry = resourceEntry(target, typeName);
   const opts: { signal?: AbortSignal; private?: Uint8Array } = {};
   if (target.signal !== undefined) opts.signal = target.signal;
   if (priv !== undefined) opts.private = priv;
   const r = await target.provider.readResource(typeName, state, opts);
-  if (r === null) return { state: nullVal(entry.type), private: new Uint8Array(), warnings: [] };
+  if (r.gone) return { state: nullVal(entry.type), private: new Uint8Array(), warnings: r.warnings };
   return { state: r.newState, private: r.private, warnings: r.warnings };
 }
 

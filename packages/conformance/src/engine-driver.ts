@@ -95,7 +95,7 @@ export class EngineDriver {
   async refresh(obj: ManagedObject): Promise<ManagedObject | null> {
     const upgraded = await this.upgrade(obj);
     const read = await this.#provider.readResource(obj.typeName, upgraded.state, { private: upgraded.private });
-    if (read === null) return null;
+    if (read.gone) return null;
     return { typeName: obj.typeName, state: read.newState, private: read.private, schemaVersion: upgraded.schemaVersion };
   }
 
@@ -178,7 +178,7 @@ export class EngineDriver {
     if (imported.resources.length !== 1) throw new Error(`Multiple import states not supported (${imported.resources.length} for ${typeName})`);
     const [r] = imported.resources as [(typeof imported.resources)[number]];
     const read = await this.#provider.readResource(typeName, r.state, { private: r.private });
-    if (read === null) throw new Error(`Cannot import non-existent remote object (${typeName} ${JSON.stringify(id)})`);
+    if (read.gone) throw new Error(`Cannot import non-existent remote object (${typeName} ${JSON.stringify(id)})`);
     return { typeName, state: read.newState, private: read.private, schemaVersion: this.entry(typeName).version };
   }
 

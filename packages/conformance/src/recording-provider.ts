@@ -113,11 +113,11 @@ export class RecordingProvider implements Provider {
   }
 
   /** {@inheritDoc @magma/provider-api#Provider.readResource} */
-  readResource(typeName: string, currentState: Value, options?: ReadResourceOptions): Promise<ReadResourceResult | null> {
+  readResource(typeName: string, currentState: Value, options?: ReadResourceOptions): Promise<ReadResourceResult> {
     return this.#record(
       { operation: "readResource", typeName, sentPrivate: options?.private ?? new Uint8Array(0) },
       () => this.#inner.readResource(typeName, currentState, options),
-      (r) => (r === null ? [] : [r.private]),
+      (r) => (r.gone ? [] : [r.private]),
     );
   }
 

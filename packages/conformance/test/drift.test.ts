@@ -75,9 +75,9 @@ d("drift against terraform 1.11.4 (aws_ssm_parameter)", () => {
     async () => {
       await changeBehindItsBack(fake);
       const read = await live.provider.readResource("aws_ssm_parameter", obj!.state, { private: obj!.private });
-      expect(read).not.toBeNull();
-      expect(read!.newState.getAttr("value").asString()).toBe("changed elsewhere");
-      expect(read!.newState.getAttr("version").asNumber().toNumber()).toBe(2);
+      if (read.gone) throw new Error("the parameter is gone");
+      expect(read.newState.getAttr("value").asString()).toBe("changed elsewhere");
+      expect(read.newState.getAttr("version").asNumber().toNumber()).toBe(2);
 
       const plan = await engine.plan("aws_ssm_parameter", obj, CONFIG);
       expect(plan.action).toBe(PlanAction.Update);
@@ -100,10 +100,10 @@ d("drift against terraform 1.11.4 (aws_ssm_parameter)", () => {
   );
 
   test(
-    "deleted behind its back: readResource returns null, and the next plan creates it again",
+    "deleted behind its back: readResource says gone, and the next plan creates it again",
     async () => {
       await deleteBehindItsBack(fake);
-      expect(await live.provider.readResource("aws_ssm_parameter", obj!.state, { private: obj!.private })).toBeNull();
+      expect(await live.provider.readResource("aws_ssm_parameter", obj!.state, { private: obj!.private })).toMatchObject({ gone: true });
       const plan = await engine.plan("aws_ssm_parameter", obj, CONFIG);
       expect(plan.prior).toBeNull();
       expect(plan.action).toBe(PlanAction.Create);

@@ -151,8 +151,8 @@ d("lifecycle against terraform 1.11.4 (aws_ssm_parameter, aws_cloudwatch_log_gro
       for (const [name, r] of Object.entries(V1)) {
         const obj = objects.get(name)!;
         const read = await live.provider.readResource(r.type, obj.state, { private: obj.private });
-        expect(read).not.toBeNull();
-        expect([name, stateDifferences(stateJson(read!.newState, engine.entry(r.type).type), stateJson(obj.state, engine.entry(r.type).type))]).toEqual([name, []]);
+        if (read.gone) throw new Error(`${name} is gone`);
+        expect([name, stateDifferences(stateJson(read.newState, engine.entry(r.type).type), stateJson(obj.state, engine.entry(r.type).type))]).toEqual([name, []]);
         const plan = await engine.plan(r.type, obj, r.config);
         expect([name, plan.action]).toEqual([name, PlanAction.NoOp]);
       }
@@ -223,7 +223,7 @@ d("lifecycle against terraform 1.11.4 (aws_ssm_parameter, aws_cloudwatch_log_gro
   );
 
   test(
-    "destroy: every object is deleted, the fake is empty, and a read of the last state returns null",
+    "destroy: every object is deleted, the fake is empty, and a read of the last state says gone",
     async () => {
       const last = new Map(objects);
       for (const [name, r] of Object.entries(V3)) {
@@ -234,7 +234,7 @@ d("lifecycle against terraform 1.11.4 (aws_ssm_parameter, aws_cloudwatch_log_gro
       expect(fake.isEmpty()).toBe(true);
       for (const [name, r] of Object.entries(V3)) {
         const obj = last.get(name)!;
-        expect([name, await live.provider.readResource(r.type, obj.state, { private: obj.private })]).toEqual([name, null]);
+        expect([name, (await live.provider.readResource(r.type, obj.state, { private: obj.private })).gone]).toEqual([name, true]);
       }
 
       const tf = await oracle.get("destroy");

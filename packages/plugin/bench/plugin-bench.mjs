@@ -309,7 +309,7 @@ try {
         }));
         if (fake.state().ssmParameters.length !== RESOURCES) throw new Error("magma did not create the parameters");
         const read = await Promise.all(created.map((c) => p.readResource("aws_ssm_parameter", c.newState, { private: c.private })));
-        if (read.some((r) => r === null || r.newState.getAttr("value").isNull())) throw new Error("a read lost a parameter");
+        if (read.some((r) => r.gone || r.newState.getAttr("value").isNull())) throw new Error("a read lost a parameter");
         await Promise.all(read.map(async (r) => {
           const nul = nullVal(t);
           const plan = await p.planResourceChange("aws_ssm_parameter", r.newState, nul, nul, { priorPrivate: r.private });

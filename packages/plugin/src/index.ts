@@ -57,6 +57,8 @@ export type {
   ConfigureResult,
   ApplyResult,
   ReadResourceResult,
+  ReadResourceFound,
+  ReadResourceGone,
   ReadDataSourceResult,
   ImportResult,
   ImportedResource,

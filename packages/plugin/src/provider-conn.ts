@@ -31,6 +31,7 @@ import {
   type ReadDataSourceOptions,
   type ReadDataSourceResult,
   type ReadResourceOptions,
+  type ReadResourceFound,
   type ReadResourceResult,
   type SchemaEntry,
   type UpgradeOptions,
@@ -351,7 +352,7 @@ export class ProviderConn implements Provider, FunctionCaller {
   }
 
   /** {@inheritDoc @magma/provider-api#Provider.readResource} */
-  async readResource(typeName: string, currentState: Value, options?: ReadResourceOptions): Promise<ReadResourceResult | null> {
+  async readResource(typeName: string, currentState: Value, options?: ReadResourceOptions): Promise<ReadResourceResult> {
     this.#requireConfigured("readResource");
     const entry = await this.#resource(typeName, options?.signal);
     const t = entry.type;
@@ -372,8 +373,11 @@ export class ProviderConn implements Provider, FunctionCaller {
     const read = decode(r.newState, t, "ReadResource", "new state");
     const newState = read.isNull() ? read : normalizeLegacyObject(entry.block, read);
     const deferred = deferredFromProto(r.deferred, "ReadResource");
-    if (newState.isNull() && deferred === undefined) return null; // the object is gone
-    const out: { -readonly [K in keyof ReadResourceResult]: ReadResourceResult[K] } = {
+    // A null state is the object gone (not an error; the warnings still reach the caller) —
+    // unless the read was deferred.
+    if (newState.isNull() && deferred === undefined) return { gone: true, warnings: warningsOf(diags) };
+    const out: { -readonly [K in keyof ReadResourceFound]: ReadResourceFound[K] } = {
+      gone: false,
       newState,
       private: r.private,
       warnings: warningsOf(diags),

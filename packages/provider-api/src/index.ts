@@ -13,6 +13,8 @@
  * - {@link createNativeProvider}: write a provider in TypeScript; the wrapper enforces
  *   the contract (configure first, known type names, value types, diagnostics).
  * - {@link proposedNewState} and {@link configValue}: build what Terraform would send.
+ * - {@link assertPlanValid} and {@link assertObjectCompatible}: Terraform's checks of a
+ *   provider's plans and apply results, with Terraform's wording.
  *
  * An in-memory provider for tests is on the `@magma/provider-api/testing` subpath.
  *
@@ -36,6 +38,8 @@ export type {
   ConfigureResult,
   ApplyResult,
   ReadResourceResult,
+  ReadResourceFound,
+  ReadResourceGone,
   ReadDataSourceResult,
   ImportResult,
   ImportedResource,
@@ -76,6 +80,9 @@ export type { RetryPolicy } from "./with-retry.js";
 export { classifyApplyOutcome } from "./apply-outcome.js";
 export type { ApplyResponse, ApplyContext, ApplyOutcome } from "./apply-outcome.js";
 export { proposedNewState } from "./proposed-new-state.js";
+export { assertPlanValid } from "./plan-valid.js";
+export { assertObjectCompatible } from "./object-compatible.js";
+export type { ObjectChangeCheckOptions } from "./object-change-problem.js";
 export { normalizeLegacyObject } from "./normalize-legacy-object.js";
 export { configValue } from "./config-value.js";
 export type { PlainConfig } from "./config-value.js";

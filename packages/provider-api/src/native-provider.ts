@@ -1,4 +1,4 @@
-import { formatErrorPath, type Path, type Type, type Value } from "@magma/cty";
+import { formatErrorPath, nullVal, type Path, type Type, type Value } from "@magma/cty";
 import { classifyApplyOutcome } from "./apply-outcome.js";
 import { hasErrors, warningsOf, type Diag } from "./diagnostic.js";
 import type { Deferred, PlannedChange } from "./plan.js";
@@ -16,6 +16,7 @@ import type {
   ReadDataSourceOptions,
   ReadDataSourceResult,
   ReadResourceOptions,
+  ReadResourceFound,
   ReadResourceResult,
   UpgradeOptions,
   UpgradeResult,
@@ -30,6 +31,8 @@ import {
   schemaError,
   transportError,
 } from "./provider-error.js";
+import { assertObjectCompatible } from "./object-compatible.js";
+import { assertPlanValid } from "./plan-valid.js";
 import { dataSourceSchema, noServerCapabilities, resourceSchema, type ProviderSchema, type SchemaEntry, type ServerCapabilities } from "./schema.js";
 import { valueConformance } from "./value-conformance.js";
 import { functionSignature, type CallFunctionOptions, type FunctionCaller } from "./function-caller.js";
@@ -79,7 +82,7 @@ export interface NativeApply extends NativeDiagnostics {
 
 /** What a native `readResource` returns. */
 export interface NativeRead extends NativeDiagnostics {
-  /** The current state, or null (or absent) when the object is gone. */
+  /** The current state, or null (or absent) when the object is gone (warnings still reach the caller). */
   readonly newState?: Value | null;
   /** Private state that replaces the stored one (default: the one passed in). */
   readonly private?: Uint8Array;
@@ -158,6 +161,13 @@ const EMPTY = new Uint8Array(0);
  *   implementation is called.
  * - **Inputs** that do not fit the schema's implied type reject with `schema` (naming the
  *   argument and path); **outputs** that do not fit reject with `invalid_response`.
+ * - **Plans and apply results** that Terraform would reject reject with
+ *   `invalid_response` carrying the path of the first problem and Terraform's wording:
+ *   a plan that fails {@link assertPlanValid} (a configured value changed, an unknown
+ *   where the configuration is known, …), and a create's or update's new state that
+ *   fails {@link assertObjectCompatible} (unknowns left, a planned value changed). As in
+ *   Terraform, a provider that sets `legacyTypeSystem` is let through (except for
+ *   unknowns left after apply).
  * - **Diagnostics:** error diagnostics reject with `diagnostics` (all diagnostics
  *   attached); warnings are returned on the result. Apply's outcome is
  *   {@link classifyApplyOutcome}'s.
@@ -245,6 +255,7 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
         if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
         if (r.plannedState === undefined) throw invalidResponseError(`${op} of ${typeName} returned no planned state`, { operation: op });
         expectOutput(op, "plannedState", r.plannedState, entry.type);
+        rejectInvalid(op, typeName, assertPlanValid(entry.block, priorState, config, r.plannedState, { legacyTypeSystem: r.legacyTypeSystem ?? false, address: typeName }));
         checkDeferral(op, r.deferred, options.deferralAllowed);
         const out: { -readonly [K in keyof PlannedChange]: PlannedChange[K] } = {
           plannedState: r.plannedState,
@@ -272,11 +283,14 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
           { typeName, type: entry.type, isDelete: plannedState.isNull() },
         );
         if (!outcome.ok) throw outcome.error;
+        if (!plannedState.isNull()) {
+          rejectInvalid(op, typeName, assertObjectCompatible(entry.block, plannedState, outcome.result.newState, { legacyTypeSystem: outcome.result.legacyTypeSystem, address: typeName }));
+        }
         return outcome.result;
       });
     },
 
-    readResource(typeName, currentState, options = {}): Promise<ReadResourceResult | null> {
+    readResource(typeName, currentState, options = {}): Promise<ReadResourceResult> {
       const op = "readResource";
       return guarded(op, options.signal, async () => {
         const entry = await entryFor(op, "resource", typeName);
@@ -285,10 +299,13 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
         const diags = r.diagnostics ?? [];
         if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
         checkDeferral(op, r.deferred, options.deferralAllowed);
-        if (r.newState === undefined || r.newState === null || r.newState.isNull()) return null;
-        expectOutput(op, "newState", r.newState, entry.type);
-        const out: { -readonly [K in keyof ReadResourceResult]: ReadResourceResult[K] } = {
-          newState: r.newState,
+        const newState = r.newState ?? nullVal(entry.type);
+        // A null state is the object gone — unless the read was deferred (it may send no state).
+        if (newState.isNull() && r.deferred === undefined) return { gone: true, warnings: warningsOf(diags) };
+        expectOutput(op, "newState", newState, entry.type);
+        const out: { -readonly [K in keyof ReadResourceFound]: ReadResourceFound[K] } = {
+          gone: false,
+          newState,
           private: r.private ?? options.private ?? EMPTY,
           warnings: warningsOf(diags),
         };
@@ -386,6 +403,16 @@ function expectInput(operation: string, argument: string, value: Value, type: Ty
 function expectOutput(operation: string, what: string, value: Value, type: Type): void {
   const p = valueConformance(value, type);
   if (p !== undefined) throw invalidResponseError(`${operation} returned a ${what} that does not fit the schema at ${what}${formatErrorPath(p.path)}: ${p.reason}`, { operation, path: p.path });
+}
+
+/** Rejects with `invalid_response` (at the first problem's path) when Terraform would reject the answer. */
+function rejectInvalid(operation: string, typeName: string, diags: readonly Diag[]): void {
+  const errors = diags.filter((d) => d.severity === "error");
+  if (errors.length === 0) return;
+  const details = errors.map((d) => (d.detail ?? "").split("\n\n")[0]).join(" ");
+  const options: { operation: string; path?: Path } = { operation };
+  if (errors[0]!.attribute !== undefined) options.path = errors[0]!.attribute;
+  throw invalidResponseError(`${operation} of ${typeName}: ${errors[0]!.summary}: ${details}`, options);
 }
 
 function checkDeferral(operation: string, deferred: Deferred | undefined, allowed: boolean | undefined): void {

@@ -51,10 +51,11 @@ function state(plain: Record<string, unknown>): Value {
 }
 
 describe("proposedNewState (hand-built cases)", () => {
-  test("both null → null; null config (destroy) → null", () => {
+  test("both null → null; null config (destroy) → null; null config with an unknown prior → the prior", () => {
     expect(proposedNewState(block, nullVal(t), nullVal(t)).rawEquals(nullVal(t))).toBe(true);
     const prior = state({ id: "i", name: "n" });
     expect(proposedNewState(block, prior, nullVal(t)).rawEquals(nullVal(t))).toBe(true);
+    expect(proposedNewState(block, unknownVal(t), nullVal(t)).rawEquals(unknownVal(t))).toBe(true);
   });
 
   test("create: the proposal equals the config (computed attributes stay null)", () => {
@@ -202,6 +203,244 @@ describe("proposedNewState (hand-built cases)", () => {
     expect(v.getAttr("lst").rawEquals(listValEmpty(impliedType(block.blockTypes!["lst"]!.block)))).toBe(true);
     expect(mapVal({ x: numberVal(1) }).type.kind).toBe("map");
     expect(listVal([s("a")]).length()).toBe(1);
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Cases derived from Terraform's TestProposedNew (internal/plans/objchange/objchange_test.go)
+// and from terraform 1.11.4's plan of a deferred data source (its prior is wholly unknown;
+// test/terraform-objchange.test.ts in @magma/provider-server checks that plan against this
+// function end to end).
+
+describe("proposedNewState (Terraform's ProposedNew table)", () => {
+  const str = stringType;
+  const obj = cty.objectType;
+  const member: Record<string, Attribute> = { a: { type: str, optional: true }, c: { type: str, computed: true } };
+  const m = (a: Value, c: Value): Value => objectVal({ a, c });
+  const nul = nullVal(str);
+  const same = (got: Value, want: Value): void => {
+    if (!got.rawEquals(want)) expect(got.toString()).toBe(want.toString());
+    expect(got.rawEquals(want)).toBe(true);
+  };
+
+  test("no prior: unset computed attributes are null, an explicit unknown in config is kept", () => {
+    const b: Block = {
+      attributes: {
+        foo: { type: str, optional: true },
+        bar: { type: str, computed: true },
+        bloop: { computed: true, nestedType: { nesting: "single", attributes: { blop: { type: str, required: true } } } },
+      },
+      blockTypes: { baz: { nesting: "single", block: { attributes: { boz: { type: str, optional: true, computed: true }, biz: { type: str, optional: true, computed: true } } } } },
+    };
+    const config = objectVal({ foo: s("hello"), bar: nul, bloop: nullVal(obj({ blop: str })), baz: objectVal({ boz: s("world"), biz: unknownVal(str) }) });
+    same(proposedNewState(b, nullVal(impliedType(b)), config), config);
+  });
+
+  test("prior attributes: computed and optional+computed unset keep the prior, set ones take config", () => {
+    const b: Block = {
+      attributes: {
+        foo: { type: str, optional: true },
+        bar: { type: str, computed: true },
+        baz: { type: str, optional: true, computed: true },
+        boz: { type: str, optional: true, computed: true },
+        bloop: { optional: true, nestedType: { nesting: "single", attributes: { blop: { type: str, required: true } } } },
+      },
+    };
+    const prior = objectVal({ foo: s("bonjour"), bar: s("petit dejeuner"), baz: s("grande dejeuner"), boz: s("a la monde"), bloop: objectVal({ blop: s("glub") }) });
+    const config = objectVal({ foo: s("hello"), bar: nul, baz: nul, boz: s("world"), bloop: objectVal({ blop: s("bleep") }) });
+    same(proposedNewState(b, prior, config), objectVal({ foo: s("hello"), bar: s("petit dejeuner"), baz: s("grande dejeuner"), boz: s("world"), bloop: objectVal({ blop: s("bleep") }) }));
+  });
+
+  test("prior optional+computed nested single set to null: null (the prior holds a non-computed value)", () => {
+    const b: Block = { attributes: { bloop: { optional: true, computed: true, nestedType: { nesting: "single", attributes: { blop: { type: str, required: true }, bleep: { type: str, optional: true } } } } } };
+    const t2 = obj({ blop: str, bleep: str });
+    same(proposedNewState(b, objectVal({ bloop: objectVal({ blop: s("glub"), bleep: nul }) }), objectVal({ bloop: nullVal(t2) })), objectVal({ bloop: nullVal(t2) }));
+  });
+
+  test("computed within optional+computed: the nested computed values of the prior are kept", () => {
+    const inner: Attribute = { optional: true, nestedType: { nesting: "single", attributes: { optional: { type: str, optional: true }, computed: { type: str, computed: true } } } };
+    const b: Block = { attributes: { list_obj: { optional: true, computed: true, nestedType: { nesting: "list", attributes: { obj: inner } } } } };
+    const o = (opt: string, comp: Value): Value => objectVal({ obj: objectVal({ optional: s(opt), computed: comp }) });
+    const prior = objectVal({ list_obj: listVal([o("prior", s("prior computed"))]) });
+    same(proposedNewState(b, prior, objectVal({ list_obj: listVal([o("prior", nul)]) })), prior);
+    const t2 = impliedType(b).attributes["list_obj"]!;
+    same(proposedNewState(b, prior, objectVal({ list_obj: nullVal(t2) })), objectVal({ list_obj: nullVal(t2) }));
+  });
+
+  test("config add within optional+computed set: prior elements pair by their non-computed values, the new one gets null", () => {
+    const inner: Attribute = { optional: true, nestedType: { nesting: "single", attributes: { optional: { type: str, optional: true }, computed: { type: str, computed: true } } } };
+    const b: Block = { attributes: { set_obj: { optional: true, computed: true, nestedType: { nesting: "set", attributes: { obj: inner } } } } };
+    const o = (opt: string, comp: Value): Value => objectVal({ obj: objectVal({ optional: s(opt), computed: comp }) });
+    const prior = objectVal({ set_obj: setVal([o("first", s("first computed")), o("second", s("second computed"))]) });
+    const config = objectVal({ set_obj: setVal([o("first", nul), o("second", nul), o("third", nul)]) });
+    same(proposedNewState(b, prior, config), objectVal({ set_obj: setVal([o("first", s("first computed")), o("second", s("second computed")), o("third", nul)]) }));
+  });
+
+  test("unknown prior nested objects, null config: the unknown prior (how data sources are planned)", () => {
+    const b: Block = {
+      attributes: { list: { computed: true, nestedType: { nesting: "list", attributes: { list: { computed: true, nestedType: { nesting: "list", attributes: { foo: { type: str, optional: true } } } } } } } },
+    };
+    const t2 = impliedType(b);
+    same(proposedNewState(b, unknownVal(t2), nullVal(t2)), unknownVal(t2));
+    // and a null prior with a null config stays null; a known prior with a null config is a destroy: null
+    same(proposedNewState(b, nullVal(t2), nullVal(t2)), nullVal(t2));
+  });
+
+  test("prior null nested objects: map and list nested attributes take the config", () => {
+    const listOf = (n: string): Attribute => ({ optional: true, nestedType: { nesting: "list", attributes: { foo: { type: str, optional: true } } }, description: n });
+    const b: Block = {
+      attributes: {
+        single: { optional: true, nestedType: { nesting: "single", attributes: { list: listOf("l") } } },
+        map: { optional: true, nestedType: { nesting: "map", attributes: { map: listOf("m") } } },
+      },
+    };
+    const l = listVal([objectVal({ foo: s("a") }), objectVal({ foo: s("b") })]);
+    const config = objectVal({ single: objectVal({ list: l }), map: mapVal({ one: objectVal({ map: l }) }) });
+    same(proposedNewState(b, nullVal(impliedType(b)), config), config);
+  });
+
+  // Every nesting with a computed member `c`, as in the probe provider's `probe_data`.
+  const every: Block = {
+    attributes: {
+      name: { type: str, required: true },
+      c: { type: str, computed: true },
+      dyn: { type: cty.dynamicType, optional: true },
+      nm: { optional: true, nestedType: { nesting: "map", attributes: member } },
+      nl: { optional: true, nestedType: { nesting: "list", attributes: member } },
+      ns: { optional: true, nestedType: { nesting: "set", attributes: member } },
+      nsingle: { optional: true, nestedType: { nesting: "single", attributes: member } },
+    },
+    blockTypes: {
+      mp: { nesting: "map", block: { attributes: member } },
+      lst: { nesting: "list", block: { attributes: member } },
+      st: { nesting: "set", block: { attributes: member } },
+      one: { nesting: "single", block: { attributes: member } },
+    },
+  };
+  const everyType = impliedType(every);
+  const everyConfig = (name: Value): Value =>
+    objectVal({
+      name,
+      c: nul,
+      dyn: objectVal({ k: s("v") }),
+      nm: mapVal({ k1: m(s("x"), nul) }),
+      nl: listVal([m(s("y"), nul)]),
+      ns: setVal([m(s("z"), nul)]),
+      nsingle: m(s("s"), nul),
+      mp: mapVal({ k1: m(s("m"), nul) }),
+      lst: listVal([m(s("l"), nul)]),
+      st: setVal([m(s("t"), nul)]),
+      one: m(s("o"), nul),
+    });
+
+  test("wholly unknown prior (terraform 1.11.4's deferred data source): computed members of list and single nesting become unknown; map keys and set elements absent from the prior take the config (null)", () => {
+    const u = unknownVal(str);
+    same(
+      proposedNewState(every, unknownVal(everyType), everyConfig(u)),
+      objectVal({
+        name: u,
+        c: u,
+        dyn: objectVal({ k: s("v") }),
+        nm: mapVal({ k1: m(s("x"), nul) }),
+        nl: listVal([m(s("y"), u)]),
+        ns: setVal([m(s("z"), nul)]),
+        nsingle: m(s("s"), u),
+        mp: mapVal({ k1: m(s("m"), nul) }),
+        lst: listVal([m(s("l"), u)]),
+        st: setVal([m(s("t"), nul)]),
+        one: m(s("o"), u),
+      }),
+    );
+  });
+
+  test("known prior: keys and elements absent from it get null computed members; present ones keep theirs", () => {
+    const prior = objectVal({
+      name: s("n"),
+      c: s("pc"),
+      dyn: objectVal({ k: s("v") }),
+      nm: mapVal({ k0: m(s("x"), s("c0")) }),
+      nl: listVal([m(s("y"), s("cl"))]),
+      ns: setVal([m(s("other"), s("cs"))]),
+      nsingle: m(s("s"), s("c1")),
+      mp: mapVal({ k1: m(s("m"), s("cm")), k9: m(s("gone"), s("c9")) }),
+      lst: listValEmpty(obj({ a: str, c: str })),
+      st: setVal([m(s("t"), s("ct"))]),
+      one: m(s("o"), s("co")),
+    });
+    same(
+      proposedNewState(every, prior, everyConfig(s("n"))),
+      objectVal({
+        name: s("n"),
+        c: s("pc"),
+        dyn: objectVal({ k: s("v") }),
+        nm: mapVal({ k1: m(s("x"), nul) }),
+        nl: listVal([m(s("y"), s("cl"))]),
+        ns: setVal([m(s("z"), nul)]),
+        nsingle: m(s("s"), s("c1")),
+        mp: mapVal({ k1: m(s("m"), s("cm")) }),
+        lst: listVal([m(s("l"), nul)]),
+        st: setVal([m(s("t"), s("ct"))]),
+        one: m(s("o"), s("co")),
+      }),
+    );
+  });
+
+  test("unknown below a known root: an unknown nested collection in the prior makes list members unknown, map and set members null", () => {
+    const known = proposedNewState(every, nullVal(everyType), everyConfig(s("n")));
+    const prior = objectVal({
+      ...known.attributes(),
+      c: s("pc"),
+      nl: unknownVal(everyType.attributes["nl"]!),
+      nm: unknownVal(everyType.attributes["nm"]!),
+      lst: unknownVal(everyType.attributes["lst"]!),
+      mp: unknownVal(everyType.attributes["mp"]!),
+      st: unknownVal(everyType.attributes["st"]!),
+      nsingle: unknownVal(everyType.attributes["nsingle"]!),
+    });
+    const got = proposedNewState(every, prior, everyConfig(s("n")));
+    const u = unknownVal(str);
+    same(got.getAttr("c"), s("pc"));
+    same(got.getAttr("nl"), listVal([m(s("y"), u)]));
+    same(got.getAttr("lst"), listVal([m(s("l"), u)]));
+    same(got.getAttr("nsingle"), m(s("s"), u));
+    same(got.getAttr("nm"), mapVal({ k1: m(s("x"), nul) }));
+    same(got.getAttr("mp"), mapVal({ k1: m(s("m"), nul) }));
+    same(got.getAttr("st"), setVal([m(s("t"), nul)]));
+  });
+
+  test("dynamic-typed attributes: list blocks are tuples and map blocks objects, paired by index and key", () => {
+    const b: Block = {
+      attributes: { top: { type: cty.dynamicType, optional: true, computed: true } },
+      blockTypes: {
+        foo: { nesting: "list", block: { attributes: { bar: { type: str, optional: true, computed: true }, baz: { type: cty.dynamicType, optional: true, computed: true } } } },
+        bar: { nesting: "map", block: { attributes: { d: { type: cty.dynamicType, optional: true }, c: { type: str, computed: true } } } },
+      },
+    };
+    const t2 = impliedType(b);
+    expect(t2.attributes["foo"]!.kind).toBe("dynamic");
+    const prior = objectVal({
+      top: s("prior top"),
+      foo: cty.tupleVal([objectVal({ bar: s("beep"), baz: s("boop") })]),
+      bar: objectVal({ k: objectVal({ d: numberVal(1), c: s("ck") }) }),
+    });
+    const config = objectVal({
+      top: nullVal(cty.dynamicType),
+      foo: cty.tupleVal([objectVal({ bar: s("bap"), baz: nullVal(cty.dynamicType) }), objectVal({ bar: s("blep"), baz: nullVal(cty.dynamicType) })]),
+      bar: objectVal({ k: objectVal({ d: numberVal(1), c: nul }), n: objectVal({ d: s("new"), c: nul }) }),
+    });
+    same(
+      proposedNewState(b, prior, config),
+      objectVal({
+        top: s("prior top"),
+        foo: cty.tupleVal([objectVal({ bar: s("bap"), baz: s("boop") }), objectVal({ bar: s("blep"), baz: nullVal(cty.dynamicType) })]),
+        bar: objectVal({ k: objectVal({ d: numberVal(1), c: s("ck") }), n: objectVal({ d: s("new"), c: nul }) }),
+      }),
+    );
+    // with a wholly unknown prior, the tuple's elements recurse into unknowns
+    const planned = proposedNewState(b, unknownVal(t2), config);
+    same(planned.getAttr("top"), unknownVal(cty.dynamicType));
+    same(planned.getAttr("foo").index(1).getAttr("baz"), unknownVal(cty.dynamicType));
+    same(planned.getAttr("bar").getAttr("n").getAttr("c"), nul);
   });
 });
 

@@ -7,27 +7,36 @@ import { attributeType, emptyBlockValue, type Attribute, type Block, type Nested
  * `proposed_new_state` to `planResourceChange`. Engines use it so that providers see the
  * same proposal for creates and updates as under Terraform.
  *
- * - a null config (a destroy) → null: Terraform sends a null proposal for a destroy
- *   (core's `ProposedNew` would return the prior, but is not called there); a null prior
- *   (a create) is replaced by {@link emptyBlockValue}(block);
+ * - a null config: with a null or unknown prior, the prior (Terraform plans a data source
+ *   whose read must wait for apply with a wholly unknown prior); with a known prior (a
+ *   destroy) null, as Terraform sends for a destroy (core's `ProposedNew` would return
+ *   the prior, but is not called there); a null prior (a create) is replaced by
+ *   {@link emptyBlockValue}(block);
  * - an attribute takes the prior value when it is computed and null in config — except
  *   an optional v6 nested attribute whose prior holds a non-null, non-computed leaf,
  *   which keeps config's null; a v6 nested attribute otherwise recurses into its objects;
  *   every other attribute takes the config value, even null;
- * - nested blocks: an unknown config is taken as is; `single` stays null when null in
- *   config, else recurses; `group` recurses; `list` pairs elements by index (extra config
- *   elements are taken as is); `map` pairs by key; `set` pairs each config element with
- *   the first unused prior element that could have produced it (all differences are in
- *   computed attributes that are null in config; refinements ignored), and unpaired
- *   elements get a null prior.
+ * - nested blocks and nested attribute types: an unknown config is taken as is; `single`
+ *   stays null when null in config, else recurses; `group` recurses; `list` pairs
+ *   elements by index (extra config elements are taken as is); `map` pairs by key, and a
+ *   key absent from the prior takes the config element as is; `set` pairs each config
+ *   element with the first unused prior element that could have produced it (all
+ *   differences are in computed attributes that are null in config; refinements
+ *   ignored), and unpaired elements recurse with a null prior;
+ * - unknown priors, wholly or below a known root, propagate as Terraform's do: an unknown
+ *   object or list gives unknown attributes and elements, so computed members that are
+ *   null in config become unknown under `single`, `group` and `list` nesting; an unknown
+ *   map or set has no keys or elements to pair with, so its computed members stay null
+ *   (what terraform 1.11.4 plans for a deferred data source);
+ * - list and map blocks of dynamic-typed content (tuples and objects) pair the same way.
  *
- * @param prior The prior state (null on create); wholly known.
- * @param config The configuration value; may contain unknowns, or be null for a destroy.
+ * @param prior The prior state: null on create; may be unknown, wholly or in part.
+ * @param config The configuration value; may contain unknowns, or be null.
  * Both must be of `impliedType(block)`.
  * @throws {@link PathError} from cty when a value does not have the block's implied type.
  */
 export function proposedNewState(block: Block, prior: Value, config: Value): Value {
-  if (config.isNull()) return prior.isNull() ? prior : nullVal(prior.type);
+  if (config.isNull()) return prior.isNull() || !prior.isKnown() ? prior : nullVal(prior.type);
   return proposedNew(block, prior, config);
 }
 
@@ -97,9 +106,15 @@ function proposedNewList(schema: Nested, prior: Value, config: Value): Value {
   const priorLen = prior.isKnown() && !prior.isNull() ? prior.length() : 0;
   const vals = config.elements().map((configEV, i) => {
     if (prior.isKnown() && (prior.isNull() || i >= priorLen)) return configEV;
-    return proposedNewElement(schema, prior.index(i), configEV);
+    return proposedNewElement(schema, unknownPriorElement(prior, i, configEV), configEV);
   });
   return config.type.kind === "tuple" ? tupleVal(vals) : listVal(vals);
+}
+
+/** Element `i` of a list or tuple prior; of an unknown tuple prior shorter than config, an unknown of the config element's type. */
+function unknownPriorElement(prior: Value, i: number, configEV: Value): Value {
+  if (!prior.isKnown() && prior.type.kind === "tuple" && i >= prior.type.elements.length) return unknownVal(configEV.type);
+  return prior.index(i);
 }
 
 function proposedNewMap(schema: Nested, prior: Value, config: Value): Value {

@@ -100,9 +100,11 @@ export interface ApplyResult {
   readonly warnings: readonly Diag[];
 }
 
-/** The result of {@link Provider.readResource} for an object that still exists. */
-export interface ReadResourceResult {
-  /** The current state of the object, never null (a gone object is a `null` result instead). */
+/** The result of {@link Provider.readResource} when the object still exists (`gone: false`). */
+export interface ReadResourceFound {
+  /** False: the object exists and `newState` is its current state. */
+  readonly gone: false;
+  /** The current state of the object; null only together with `deferred` (a deferred read may send no state). */
   readonly newState: Value;
   /** Opaque private state that replaces the stored one. */
   readonly private: Uint8Array;
@@ -111,6 +113,24 @@ export interface ReadResourceResult {
   /** Set when the provider deferred the read. */
   readonly deferred?: Deferred;
 }
+
+/**
+ * The result of {@link Provider.readResource} when the object no longer exists
+ * (`gone: true`; on the wire, a null new state). Not an error: the caller drops the
+ * object from its state. The warnings sent with that answer travel here.
+ */
+export interface ReadResourceGone {
+  /** True: the object no longer exists. */
+  readonly gone: true;
+  /** Warning diagnostics sent with the answer. */
+  readonly warnings: readonly Diag[];
+}
+
+/**
+ * The result of {@link Provider.readResource}: the object found, or gone — told apart by
+ * `gone`, and both carrying the warnings.
+ */
+export type ReadResourceResult = ReadResourceFound | ReadResourceGone;
 
 /** The result of {@link Provider.readDataSource}. */
 export interface ReadDataSourceResult {
@@ -200,10 +220,11 @@ export interface Provider {
   applyResourceChange(typeName: string, priorState: Value, plannedState: Value, config: Value, options?: ApplyOptions): Promise<ApplyResult>;
 
   /**
-   * Refreshes an object. Resolves to `null` when the object no longer exists, which is
-   * not an error (the caller drops it from its state).
+   * Refreshes an object. Resolves to `{ gone: true, warnings }` when the object no longer
+   * exists, which is not an error (the caller drops it from its state); otherwise to
+   * `{ gone: false, newState, … }`. Warnings come back in both cases.
    */
-  readResource(typeName: string, currentState: Value, options?: ReadResourceOptions): Promise<ReadResourceResult | null>;
+  readResource(typeName: string, currentState: Value, options?: ReadResourceOptions): Promise<ReadResourceResult>;
 
   /** Reads a data source with its configuration. */
   readDataSource(typeName: string, config: Value, options?: ReadDataSourceOptions): Promise<ReadDataSourceResult>;

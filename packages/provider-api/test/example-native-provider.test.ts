@@ -15,7 +15,8 @@ test("the example native provider creates, reads, imports and destroys a greetin
   const { newState } = await provider.applyResourceChange("example_greeting", prior, plan.plannedState, config);
   expect(newState.getAttr("text").asString()).toBe("Hi, Ada!");
   expect(greetings.get("Ada")).toBe("Hi, Ada!");
-  expect((await provider.readResource("example_greeting", newState))!.newState.rawEquals(newState)).toBe(true);
+  const read = await provider.readResource("example_greeting", newState);
+  expect(!read.gone && read.newState.rawEquals(newState)).toBe(true);
   expect((await provider.importResourceState("example_greeting", "Ada"))!.resources).toHaveLength(1);
 
   const empty = configValue(entry.block, { name: "" });
@@ -24,6 +25,6 @@ test("the example native provider creates, reads, imports and destroys a greetin
   expect(isProviderError(await provider.applyResourceChange("example_greeting", prior, bad.plannedState, empty).catch((e: unknown) => e))).toBe(true);
 
   await provider.applyResourceChange("example_greeting", newState, nullVal(entry.type), nullVal(entry.type));
-  expect(await provider.readResource("example_greeting", newState)).toBeNull();
+  expect(await provider.readResource("example_greeting", newState)).toEqual({ gone: true, warnings: [] });
   expect(nullVal(stringType).isNull()).toBe(true);
 });

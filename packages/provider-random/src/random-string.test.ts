@@ -182,7 +182,9 @@ describe.each(["random_string", "random_password"] as const)("%s", (t) => {
   test("after import, a configuration matching the defaults plans no change", async () => {
     const { provider, e } = await setup();
     const imported = (await provider.importResourceState(t, "abcdef"))!.resources[0]!.state;
-    const read = (await provider.readResource(t, imported))!.newState;
+    const found = await provider.readResource(t, imported);
+    if (found.gone) throw new Error("the imported string is gone");
+    const read = found.newState;
     const { plan: p } = await plan(provider, e, read, { length: 6 });
     expect(p.requiresReplace).toEqual([]);
     expect(p.plannedState.rawEquals(read)).toBe(true);

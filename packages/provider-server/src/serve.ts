@@ -129,7 +129,7 @@ const NOT_A_PLUGIN =
  * contract's errors become diagnostics (`diagnostics` errors give their own; a
  * `partially_applied` apply sends its new state together with its errors, so Terraform
  * keeps the object, tainted on create; other errors give one error diagnostic); a
- * `readResource` of `null` is a null new state; an `importResourceState` of `null` is the
+ * `readResource` that finds the object gone is a null new state with its warnings; an `importResourceState` of `null` is the
  * error "Cannot import non-existent remote object". Validate* and PrepareProviderConfig
  * check that the configuration decodes; StopProvider cancels the calls in flight (their
  * `signal` fires). The server announces `plan_destroy` and `get_provider_schema_optional`.

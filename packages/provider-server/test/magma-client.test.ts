@@ -60,7 +60,7 @@ async function lifecycle(live: LiveProvider): Promise<void> {
   expect(state.getAttr("size").asNumber().toString()).toBe("5");
 
   const read = await p.readResource("memory_item", state, { private: applied.private });
-  expect(read!.newState.rawEquals(state)).toBe(true);
+  expect(!read.gone && read.newState.rawEquals(state)).toBe(true);
 
   const data = await p.readDataSource("memory_lookup", configValue(lookup.block, { name: "alpha" }));
   expect(data.state.getAttr("value").asString()).toBe("hello");
@@ -93,12 +93,14 @@ async function lifecycle(live: LiveProvider): Promise<void> {
   expect(up.upgradedState.getAttr("value").asString()).toBe("legacy");
 
   // Destroy: planned null, applied null, then gone.
-  const current = (await p.readResource("memory_item", state))!.newState;
+  const reread = await p.readResource("memory_item", state);
+  if (reread.gone) throw new Error("memory_item is gone before its destroy");
+  const current = reread.newState;
   const destroy = await p.planResourceChange("memory_item", current, none, none);
   expect(destroy.plannedState.isNull()).toBe(true);
   const gone = await p.applyResourceChange("memory_item", current, none, none);
   expect(gone.newState.isNull()).toBe(true);
-  expect(await p.readResource("memory_item", current)).toBeNull();
+  expect(await p.readResource("memory_item", current)).toEqual({ gone: true, warnings: [] });
 }
 
 describe.each([

@@ -73,7 +73,7 @@ describe("memory provider lifecycle", () => {
     expect([...applied.private].length).toBeGreaterThan(0);
 
     const read = await p.readResource("memory_item", applied.newState, { private: applied.private });
-    expect(read!.newState.rawEquals(applied.newState)).toBe(true);
+    expect(!read.gone && read.newState.rawEquals(applied.newState)).toBe(true);
 
     const upd = await applyConfig(p, applied.newState, { name: "alpha", value: "v2", tags: { env: "test" }, rule: [{ port: 80 }] });
     expect(upd.plan.requiresReplace).toEqual([]);
@@ -95,7 +95,7 @@ describe("memory provider lifecycle", () => {
     expect(destroyPlan.plannedState.isNull()).toBe(true);
     const gone = await p.applyResourceChange("memory_item", upd.applied.newState, nullVal(t), nullVal(t));
     expect(gone.newState.isNull()).toBe(true);
-    expect(await p.readResource("memory_item", upd.applied.newState)).toBeNull();
+    expect(await p.readResource("memory_item", upd.applied.newState)).toEqual({ gone: true, warnings: [] });
   });
 
   test("apply failures: fail → diagnostics, fail-after-create → partially_applied, warn → warning kept", async () => {
@@ -120,9 +120,10 @@ describe("memory provider lifecycle", () => {
     const { applied } = await applyConfig(p, nullVal(t), { name: "a" });
     const id = applied.newState.getAttr("id").asString();
     p.items.set(id, objectVal({ ...applied.newState.attributes(), value: stringVal("drifted") }));
-    expect((await p.readResource("memory_item", applied.newState))!.newState.getAttr("value").rawEquals(stringVal("drifted"))).toBe(true);
+    const drifted = await p.readResource("memory_item", applied.newState);
+    expect(!drifted.gone && drifted.newState.getAttr("value").rawEquals(stringVal("drifted"))).toBe(true);
     p.items.delete(id);
-    expect(await p.readResource("memory_item", applied.newState)).toBeNull();
+    expect(await p.readResource("memory_item", applied.newState)).toEqual({ gone: true, warnings: [] });
   });
 
   test("upgrade from version 0 renames data to value; a newer stored version is a schema error", async () => {
@@ -179,7 +180,38 @@ describe("createNativeProvider", () => {
       if (!isProviderError(e) || e.code !== "diagnostics") throw e;
       expect(e.detail.diagnostics.map((d) => d.severity)).toEqual(["error", "warning"]);
     }
-    expect((await p.readResource("x_r", state))!.warnings.map((w) => w.summary)).toEqual(["read warning"]);
+    expect((await p.readResource("x_r", state)).warnings.map((w) => w.summary)).toEqual(["read warning"]);
+  });
+
+  test("a read that finds the object gone resolves to gone, with its warnings; a deferred read with no state is not gone", async () => {
+    const p = await ready(base({ readResource: () => ({ newState: null, diagnostics: [warningDiag("object vanished", "deleted outside", Path.root.attr("v"))] }) }));
+    const r = await p.readResource("x_r", state);
+    expect(r).toEqual({ gone: true, warnings: [warningDiag("object vanished", "deleted outside", Path.root.attr("v"))] });
+    const q = await ready(base({ readResource: () => ({ newState: null, deferred: { reason: "absent_prereq" } }) }));
+    expect(await q.readResource("x_r", state, { deferralAllowed: true })).toMatchObject({ gone: false, deferred: { reason: "absent_prereq" } });
+  });
+
+  test("a plan that ignores the config, or an apply that leaves unknowns or changes a planned value, is invalid_response at the path", async () => {
+    const config = objectVal({ id: nullVal(stringType), v: stringVal("asked") });
+    const planned = objectVal({ id: unknownVal(stringType), v: stringVal("asked") });
+    const ignoring = await ready(base({ planResourceChange: (_n, _p, proposed) => ({ plannedState: objectVal({ ...proposed.attributes(), v: stringVal("not-what-you-asked") }) }) }));
+    const e = await ignoring.planResourceChange("x_r", nullVal(t), config, config).catch((x: unknown) => x);
+    expect(isProviderError(e) && e.code).toBe("invalid_response");
+    if (isProviderError(e) && e.code === "invalid_response") {
+      expect(e.detail.path?.toString()).toBe("v");
+      expect(e.message).toContain('planned value cty.StringVal("not-what-you-asked") does not match config value cty.StringVal("asked")');
+    }
+    // the same plan from a legacy-type-system provider is tolerated, as Terraform does
+    const legacy = await ready(base({ planResourceChange: (_n, _p, proposed) => ({ plannedState: objectVal({ ...proposed.attributes(), v: stringVal("x") }), legacyTypeSystem: true }) }));
+    expect((await legacy.planResourceChange("x_r", nullVal(t), config, config)).plannedState.getAttr("v").asString()).toBe("x");
+
+    const unknownAfter = await ready(base({ applyResourceChange: (_n, _p, p) => ({ newState: p }) }));
+    const u = await unknownAfter.applyResourceChange("x_r", nullVal(t), planned, config).catch((x: unknown) => x);
+    expect(isProviderError(u) && u.code === "invalid_response" && u.message).toContain("Provider returned invalid result object after apply");
+    const changed = await ready(base({ applyResourceChange: () => ({ newState: objectVal({ id: stringVal("1"), v: stringVal("other") }) }) }));
+    const c = await changed.applyResourceChange("x_r", nullVal(t), planned, config).catch((x: unknown) => x);
+    expect(isProviderError(c) && c.code === "invalid_response" && c.detail.path?.toString()).toBe("v");
+    expect(isProviderError(c) && c.message).toContain('.v: was cty.StringVal("asked"), but now cty.StringVal("other")');
   });
 
   test("outputs that do not fit, missing states and unallowed deferrals are invalid_response", async () => {
@@ -192,7 +224,7 @@ describe("createNativeProvider", () => {
     );
     expect(await codeOf(p.planResourceChange("x_r", state, state, state))).toBe("invalid_response");
     expect(await codeOf(p.readResource("x_r", state))).toBe("invalid_response");
-    expect((await p.readResource("x_r", state, { deferralAllowed: true }))!.deferred).toEqual({ reason: "absent_prereq" });
+    expect(await p.readResource("x_r", state, { deferralAllowed: true })).toMatchObject({ gone: false, deferred: { reason: "absent_prereq" } });
     expect(await codeOf(p.upgradeResourceState("x_r", 0, "{}"))).toBe("invalid_response");
   });
 

@@ -216,7 +216,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
           deferralAllowed: req.clientCapabilities?.deferralAllowed === true,
           ...(await meta(req.providerMeta)),
         });
-        if (r === null) return { newState: encode(nullVal(entry.type), entry.type), private: EMPTY, diagnostics: [] };
+        if (r.gone) return { newState: encode(nullVal(entry.type), entry.type), private: EMPTY, diagnostics: diagsToProto(r.warnings) };
         const out: Record<string, unknown> = { newState: encode(r.newState, entry.type), private: r.private, diagnostics: diagsToProto(r.warnings) };
         if (r.deferred !== undefined) out["deferred"] = { reason: DEFERRED_NUMBER[r.deferred.reason] };
         return out;
