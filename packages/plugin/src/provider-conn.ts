@@ -3,9 +3,7 @@ import type { CallOptions } from "@connectrpc/connect";
 import { fromMsgpack, fromJson, isPathError, nullVal, toMsgpack, type Type, type Value } from "@magma/cty";
 import {
   DeferredReason,
-  canceledError,
   classifyApplyOutcome,
-  deadlineExceededError,
   diagnosticsError,
   hasErrors,
   invalidResponseError,
@@ -47,6 +45,7 @@ import { wireMessages, type ClientCapabilitiesInit, type WireClient, type WireMe
 import { LazyProviderSchemaResponseSchema, type LazyProviderSchemaResponse } from "./gen/magma/lazy/lazy_schema_pb.js";
 import type { CachedSchemaReply } from "./schema-cache.js";
 import type { ValidationMemory } from "./validation-memory.js";
+import { CallGate, type CallGateOptions } from "./internal/call-gate.js";
 
 /**
  * Where a {@link ProviderConn} keeps the schema reply of its exact binary between processes
@@ -110,11 +109,24 @@ export interface ProviderConnOptions {
    */
   readonly validate?: boolean;
   /**
-   * A time limit for each call in milliseconds; when it passes, the provider is asked to
-   * stop (StopProvider) and the call rejects with `deadline_exceeded`. Default: none, as in
-   * Terraform.
+   * A time limit for each call in milliseconds, counted from the call's start (time spent
+   * waiting for a free slot included); when it passes, that call alone is cancelled (its
+   * HTTP/2 stream is reset; the provider is not asked to stop) and it rejects with
+   * `deadline_exceeded`. Default: none, as in Terraform.
    */
   readonly callTimeoutMs?: number;
+  /**
+   * The most calls sent to the provider at once (default 128); later calls wait in arrival
+   * order. Unbounded, hashicorp/aws left calls unsettled from ~12,000 concurrent calls on.
+   */
+  readonly maxConcurrentCalls?: number;
+  /**
+   * The gate the calls go through, when its owner must reach it (to settle the calls on
+   * close); made from `maxConcurrentCalls`, `callTimeoutMs` and `label` otherwise.
+   *
+   * @internal
+   */
+  readonly callGate?: CallGate;
   /**
    * A schema already known for this exact binary (from a cache). It is used without a
    * GetSchema call only when it says the provider has `getProviderSchemaOptional`;
@@ -174,8 +186,7 @@ export class ProviderConn implements Provider {
   /** The encoded null provider meta, for the schema it was encoded with. */
   #nullMeta: { readonly schema: ProviderSchema; readonly dv: ProtoDynamicValue } | undefined;
   #configured = false;
-  #inflight = 0;
-  #stopping: Promise<void> | undefined;
+  readonly #gate: CallGate;
   readonly #validated = new Map<string, readonly Diag[]>();
   /** The same, by the encoded bytes themselves (see {@link ProviderConn.#knownValidation}). */
   readonly #validatedBytes = new WeakMap<Uint8Array, Map<string, readonly Diag[]>>();
@@ -185,6 +196,7 @@ export class ProviderConn implements Provider {
     this.#wire = wire;
     this.#plugin = plugin;
     this.#options = options;
+    this.#gate = options.callGate ?? new CallGate(plugin, callGateOptions(options));
   }
 
   /** The negotiated protocol version (5 or 6). */
@@ -197,9 +209,9 @@ export class ProviderConn implements Provider {
     return this.#configured;
   }
 
-  /** How many calls are under way. */
+  /** How many calls are under way: sent and not yet answered, or waiting to be sent. */
   get inflight(): number {
-    return this.#inflight;
+    return this.#gate.active + this.#gate.queued;
   }
 
   /** {@inheritDoc @magma/provider-api#Provider.getSchema} */
@@ -225,8 +237,13 @@ export class ProviderConn implements Provider {
   }
 
   /**
-   * Asks the provider to stop the operations under way (StopProvider / Stop). Resolves
-   * once it answered; a provider error text is returned (empty when it stopped cleanly).
+   * Asks the provider to stop every operation under way (StopProvider / Stop): the one
+   * provider-wide cancellation, as Terraform sends it when the whole operation is
+   * interrupted. Per-call signals and time limits never send it. Beware: SDKv2 providers
+   * (hashicorp/aws among them) cancel every call in flight and keep their stop context
+   * cancelled afterwards, so later calls on this process may fail too; close it after.
+   * Not queued behind other calls. Resolves once the provider answered, with its error
+   * text (empty when it stopped cleanly).
    */
   async stop(): Promise<string> {
     try {
@@ -615,70 +632,12 @@ export class ProviderConn implements Provider {
   }
 
   /**
-   * Runs one RPC with cancellation, the optional per-call time limit, and error mapping.
-   * When the caller's signal aborts or the time limit passes, the provider is asked to stop
-   * (StopProvider), as Terraform does on interrupt.
+   * Runs one RPC through the connection's {@link CallGate}: bounded concurrency, the
+   * caller's cancellation and the optional per-call time limit (each cancels only this
+   * call's stream, never the provider), error mapping, and settling when the connection ends.
    */
-  async #call<T>(method: string, signal: AbortSignalLike | undefined, fn: (o: CallOptions) => Promise<T>): Promise<T> {
-    if (signal?.aborted === true) throw canceledError(`the ${method} call was canceled before it started${this.#where()}`, { cause: signal.reason });
-    const limit = this.#options.callTimeoutMs;
-    if (signal === undefined && limit === undefined) {
-      // Nothing can cancel this call: no controller, listener or timer (the hot path).
-      this.#inflight++;
-      try {
-        return await fn({});
-      } catch (e) {
-        throw await errorFromCall(e, this.#plugin, method);
-      } finally {
-        this.#inflight--;
-      }
-    }
-    const controller = new AbortController();
-    let why: "canceled" | "deadline" | undefined;
-    const onAbort = (): void => {
-      why ??= "canceled";
-      controller.abort(signal?.reason);
-      this.#requestStop();
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const timer =
-      limit === undefined
-        ? undefined
-        : setTimeout(() => {
-            why ??= "deadline";
-            controller.abort(new Error(`timed out after ${limit} ms`));
-            this.#requestStop();
-          }, limit);
-    this.#inflight++;
-    try {
-      return await fn({ signal: controller.signal });
-    } catch (e) {
-      if (why === "canceled") throw canceledError(`the ${method} call was canceled${this.#where()}`, { cause: e });
-      if (why === "deadline") throw deadlineExceededError(`the ${method} call did not finish within ${limit} ms${this.#where()}`, { timeoutMs: limit!, cause: e });
-      throw await errorFromCall(e, this.#plugin, method);
-    } finally {
-      this.#inflight--;
-      if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-    }
-  }
-
-  /** ` [binary]` for messages, when the connection has a label. */
-  #where(): string {
-    return this.#options.label === undefined ? "" : ` [${this.#options.label}]`;
-  }
-
-  #requestStop(): void {
-    if (this.#stopping !== undefined) return;
-    this.#stopping = this.#wire
-      .stopProvider({})
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .finally(() => {
-        this.#stopping = undefined;
-      });
+  #call<T>(method: string, signal: AbortSignalLike | undefined, fn: (o: CallOptions) => Promise<T>): Promise<T> {
+    return this.#gate.run(method, signal, fn);
   }
 }
 
@@ -721,6 +680,14 @@ export function schemaFromReply(r: LazyProviderSchemaResponse, m: WireMessages):
     const meta = decodeMessage<ProtoSchema>(m.schemaMessage, r.providerMeta, op, "the provider_meta schema");
     if (meta.block !== undefined) out.providerMeta = schemaEntryFromProto(meta, "provider_meta");
   }
+  return out;
+}
+
+function callGateOptions(options: ProviderConnOptions): CallGateOptions {
+  const out: { -readonly [K in keyof CallGateOptions]: CallGateOptions[K] } = {};
+  if (options.maxConcurrentCalls !== undefined) out.maxConcurrentCalls = options.maxConcurrentCalls;
+  if (options.callTimeoutMs !== undefined) out.callTimeoutMs = options.callTimeoutMs;
+  if (options.label !== undefined) out.label = options.label;
   return out;
 }
 

@@ -13,7 +13,7 @@ import { parseProviderSource, resolveProviderBinary, type ResolvedProvider } fro
 export type NativeProviderConstructor = () => Provider | Promise<Provider>;
 
 /** Options of {@link createProviderFactory}: defaults for every provider it opens. */
-export type ProviderFactoryOptions = Omit<DialProviderOptions, "binary" | "source" | "version" | "reattach" | "cachedSchema" | "signal"> & {
+export type ProviderFactoryOptions = Omit<DialProviderOptions, "binary" | "source" | "version" | "reattach" | "cachedSchema" | "signal" | "stopSignal"> & {
   /** Native providers by source address or name (`"random"`, `"magma/random"`), served in-process. */
   readonly natives?: Readonly<Record<string, NativeProviderConstructor>>;
 };
@@ -135,6 +135,8 @@ async function openNative(create: NativeProviderConstructor): Promise<LiveProvid
     protocolVersion: undefined,
     pid: undefined,
     binary: undefined,
+    // The contract has no provider-wide stop: a native provider's calls end by their own signals.
+    stop: () => Promise.resolve(""),
     close: () => Promise.resolve(),
   };
 }

@@ -94,7 +94,7 @@ describe("faults inside a call", () => {
   test.each([
     ["an AbortSignal", "canceled", /^\[canceled\] the ReadDataSource call was canceled \[terraform-provider-fault[^\]]*\]$/],
     ["callTimeoutMs", "deadline_exceeded", /^\[deadline_exceeded\] the ReadDataSource call did not finish within 1000 ms \[terraform-provider-fault[^\]]*\]$/],
-  ])("a hanging call ended by %s: StopProvider reaches the provider, %s, the provider stays usable", async (how, code, message) => {
+  ])("a hanging call ended by %s: %s, only that call's stream is cancelled (no StopProvider); stop() is the explicit provider-wide action; the provider stays usable", async (how, code, message) => {
     const { record, options } = faultOptions(FaultMode.Hang, FaultOperation.ReadDataSource, how === "callTimeoutMs" ? { callTimeoutMs: 1000 } : {});
     const live = await dialConfiguredProvider(options);
     await withLive(live, async (l) => {
@@ -105,7 +105,11 @@ describe("faults inside a call", () => {
       const e = await call;
       expect(e.code).toBe(code);
       expect(e.message).toMatch(message);
-      // The hang ignores the call's own cancellation: it ends only because StopProvider arrived.
+      // Cancelling one call must not stop the provider (SDKv2 would fail every other call in flight).
+      await new Promise((r) => setTimeout(r, 500));
+      expect(readRecord(record).map((x) => x.event)).not.toContain("stop-received");
+      // The hang ignores the call's own cancellation: it ends only because StopProvider arrives, sent by stop().
+      await l.stop();
       expect(await waitUntil(() => readRecord(record).some((x) => x.event === "returned:readDataSource"))).toBe(true);
       const events = readRecord(record).map((x) => x.event);
       expect(events.indexOf("stop-received")).toBeGreaterThan(events.indexOf("hang:readDataSource"));
