@@ -185,7 +185,7 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
     // Identify the binary and read its cache file while the provider starts.
     if (cacheDir !== false) cache = { dir: cacheDir, identity: binaryIdentity(binary).catch(() => undefined) };
     if (cache !== undefined && options.cachedSchema === undefined) {
-      store = schemaStore(cache.dir, binary, cache.identity, options.schemaCacheCheck ?? "identity", options.logger);
+      store = schemaStore(cache.dir, binary, cache.identity, options.schemaCacheCheck ?? "identity", options.logger, options.signal);
     }
     const lo: Parameters<typeof launchPlugin>[0] = { command: binary };
     const mutable = lo as { -readonly [K in keyof typeof lo]: (typeof lo)[K] };
@@ -308,11 +308,12 @@ function schemaStore(
   identity: Promise<BinaryIdentity | undefined>,
   check: "identity" | "metadata",
   logger: PluginLogger | undefined,
+  signal: AbortSignal | undefined,
 ): SchemaStore {
   // Read and decoded as soon as the binary is identified, while the provider process is
   // still starting (~0.2 s for hashicorp/aws), instead of after the handshake.
   const loaded = identity.then(async (id) => {
-    const entry = id === undefined ? undefined : await readSchemaCache(dir, id);
+    const entry = id === undefined ? undefined : await readSchemaCache(dir, id, { signal });
     return entry === undefined ? undefined : prepareCachedSchema(entry);
   });
   loaded.catch(() => undefined);

@@ -257,6 +257,7 @@ export class ProviderConn implements Provider {
   /** {@inheritDoc @magma/provider-api#Provider.configure} */
   async configure(config: Value, terraformVersion: string, options?: ConfigureOptions): Promise<ConfigureResult> {
     const schema = await this.getSchema(options);
+    this.#plugin.secrets?.rememberProviderConfig(schema.provider.block, config);
     const dv = encode(config, schema.provider.type, "the provider configuration");
     const diags: Diag[] = [];
     if (this.#options.validate !== false) {
@@ -289,6 +290,7 @@ export class ProviderConn implements Provider {
   ): Promise<PlannedChange> {
     this.#requireConfigured("planResourceChange");
     const entry = await this.#resource(typeName, options?.signal);
+    this.#see(entry, priorState, proposedNewState, config);
     const t = entry.type;
     const prior = encode(priorState, t, "the prior state");
     const proposed = encode(proposedNewState, t, "the proposed new state");
@@ -312,6 +314,7 @@ export class ProviderConn implements Provider {
     const diags = [...warnings, ...this.#diags(r.diagnostics, "PlanResourceChange")];
     if (hasErrors(diags)) throw diagnosticsError(diags, `plan of ${typeName}`);
     const plannedState = decode(r.plannedState, t, "PlanResourceChange", "planned state");
+    this.#see(entry, plannedState);
     const requiresReplace = r.requiresReplace.map((p, i) => {
       const path = pathFromProto(p, "PlanResourceChange");
       if (path === undefined) throw invalidResponseError(`requires_replace path ${i} is empty`, { operation: "PlanResourceChange" });
@@ -339,6 +342,7 @@ export class ProviderConn implements Provider {
   ): Promise<ApplyResult> {
     this.#requireConfigured("applyResourceChange");
     const entry = await this.#resource(typeName, options?.signal);
+    this.#see(entry, plannedState, config);
     const t = entry.type;
     const req: Parameters<WireClient["applyResourceChange"]>[0] = {
       typeName,
@@ -354,6 +358,7 @@ export class ProviderConn implements Provider {
     const diags = this.#diags(r.diagnostics, "ApplyResourceChange");
     // Decode the new state before judging the outcome: a partial apply must carry it.
     const newState = r.newState === undefined ? undefined : decode(r.newState, t, "ApplyResourceChange", "new state");
+    if (newState !== undefined) this.#see(entry, newState);
     const outcome = classifyApplyOutcome(
       { newState, private: r.private, diagnostics: diags, legacyTypeSystem: r.legacyTypeSystem },
       { typeName, type: t, isDelete: plannedState.isNull() },
@@ -366,6 +371,7 @@ export class ProviderConn implements Provider {
   async readResource(typeName: string, currentState: Value, options?: ReadResourceOptions): Promise<ReadResourceResult | null> {
     this.#requireConfigured("readResource");
     const entry = await this.#resource(typeName, options?.signal);
+    this.#see(entry, currentState);
     const t = entry.type;
     const req: Parameters<WireClient["readResource"]>[0] = {
       typeName,
@@ -383,6 +389,7 @@ export class ProviderConn implements Provider {
     // collections are never null or unknown in the state it records.
     const read = decode(r.newState, t, "ReadResource", "new state");
     const newState = read.isNull() ? read : normalizeLegacyObject(entry.block, read);
+    this.#see(entry, newState);
     const deferred = deferredFromProto(r.deferred, "ReadResource");
     if (newState.isNull() && deferred === undefined) return null; // the object is gone
     const out: { -readonly [K in keyof ReadResourceResult]: ReadResourceResult[K] } = {
@@ -400,6 +407,7 @@ export class ProviderConn implements Provider {
     const schema = this.#resolvedSchema ?? (await this.getSchema(options));
     const entry = schema.dataSources.get(typeName);
     if (entry === undefined) throw unknownTypeError("data_source", typeName);
+    this.#see(entry, config);
     const t = entry.type;
     const cfg = encode(config, t, "the configuration");
     const warnings = this.#knownValidation("d", typeName, cfg) ?? (await this.#validateDataSource(typeName, cfg, options?.signal));
@@ -418,6 +426,7 @@ export class ProviderConn implements Provider {
       state: decode(r.state, t, "ReadDataSource", "state"),
       warnings: warningsOf(diags),
     };
+    this.#see(entry, out.state);
     const deferred = deferredFromProto(r.deferred, "ReadDataSource");
     if (deferred !== undefined) out.deferred = deferred;
     return out;
@@ -445,6 +454,7 @@ export class ProviderConn implements Provider {
         });
       }
       const state = decode(ir.state, own.type, "ImportResourceState", `state of imported resource ${i}`);
+      this.#see(own, state);
       if (state.isNull()) {
         throw invalidResponseError(`imported resource ${i} (${ir.typeName}) has a null state`, { operation: "ImportResourceState" });
       }
@@ -474,7 +484,9 @@ export class ProviderConn implements Provider {
     );
     const diags = this.#diags(r.diagnostics, "UpgradeResourceState");
     if (hasErrors(diags)) throw diagnosticsError(diags, `upgrade of ${typeName}`);
-    return { upgradedState: decode(r.upgradedState, entry.type, "UpgradeResourceState", "upgraded state"), warnings: warningsOf(diags) };
+    const upgradedState = decode(r.upgradedState, entry.type, "UpgradeResourceState", "upgraded state");
+    this.#see(entry, upgradedState);
+    return { upgradedState, warnings: warningsOf(diags) };
   }
 
   // -------------------------------------------------------------------------------------
@@ -552,6 +564,13 @@ export class ProviderConn implements Provider {
     }
     store.report?.("hit");
     return schema;
+  }
+
+  /** Records the sensitive values of these values of one type, to keep them out of crash reports. */
+  #see(entry: SchemaEntry, ...values: Value[]): void {
+    const secrets = this.#plugin.secrets;
+    if (secrets === undefined) return;
+    for (const v of values) secrets.rememberSensitive(entry.block, v);
   }
 
   #requireConfigured(operation: string): void {

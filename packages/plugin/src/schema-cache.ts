@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { open, mkdir, readFile, rename, rm, writeFile, realpath, stat } from "node:fs/promises";
+import { open, mkdir, rename, rm, writeFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { readRegularFile } from "./internal/read-regular-file.js";
 
 /**
  * What identifies one provider binary's exact contents cheaply: its real path, size,
@@ -41,6 +42,11 @@ const FORMAT = 1;
 const MIB = 1024 * 1024;
 /** A header longer than this is not ours. */
 const MAX_HEADER = 64 * 1024;
+/**
+ * The largest cache file read (hashicorp/aws 5.100.0's is 4.9 MB); a larger one is ignored,
+ * so a file replaced by something huge (or a link to `/dev/zero`) cannot exhaust memory.
+ */
+export const MAX_SCHEMA_CACHE_BYTES = 128 * MIB;
 
 /**
  * The default schema cache directory: `$XDG_CACHE_HOME/magma/schemas`, else
@@ -113,12 +119,14 @@ interface CacheHeader {
  * Reads the cached schema reply of a binary. Returns `undefined` when there is none, or
  * when the file is not exactly what {@link writeSchemaCache} writes for this identity
  * (wrong magic, format, identity, length or checksum): such a file is ignored (and will be
- * replaced by the next write).
+ * replaced by the next write). Only a regular file (not a symbolic link, FIFO or device) of
+ * at most {@link MAX_SCHEMA_CACHE_BYTES} is read, without blocking, and the read stops
+ * (giving `undefined`) when `signal` aborts.
  */
-export async function readSchemaCache(dir: string, id: BinaryIdentity): Promise<CachedSchemaReply | undefined> {
+export async function readSchemaCache(dir: string, id: BinaryIdentity, options: { readonly signal?: AbortSignal | undefined } = {}): Promise<CachedSchemaReply | undefined> {
   let data: Buffer;
   try {
-    data = await readFile(schemaCacheFile(dir, id));
+    data = await readRegularFile(schemaCacheFile(dir, id), { maxBytes: MAX_SCHEMA_CACHE_BYTES, signal: options.signal });
   } catch {
     return undefined;
   }
