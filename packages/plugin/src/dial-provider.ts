@@ -80,8 +80,11 @@ export interface DialProviderOptions extends ProviderLocation, ResolveProviderOp
    *
    * Each launched binary's GetSchema reply is stored there in its wire form with the
    * protocol version, keyed to the exact binary (real path, size, mtime, ctime, device,
-   * inode and SHA-256 of its first and last MiB, all re-read at every launch) and
-   * checksummed. A later launch of the same binary uses it without GetSchema only when the
+   * inode and SHA-256 of its first and last MiB, all re-read at every launch; for a script
+   * launcher, the same of every file it declares with a `LAUNCHER_TARGET_MARK` comment, as
+   * `writeProviderLauncher` declares its provider module) and checksummed. Only a regular
+   * file of at most 128 MiB is read (never a FIFO, device or symbolic link), and the read
+   * honours `signal`. A later launch of the same binary uses it without GetSchema only when the
    * stored reply has `get_provider_schema_optional`, as Terraform does; otherwise GetSchema
    * is called and the file rewritten. Corrupt or foreign files are ignored and replaced;
    * writes are atomic (temporary file, then rename). Not used for `reattach`.
@@ -94,6 +97,13 @@ export interface DialProviderOptions extends ProviderLocation, ResolveProviderOp
    * any diagnostic are validated every time.
    */
   readonly schemaCacheDir?: string | false;
+  /**
+   * `false` turns every schema cache off: no on-disk schema cache or validation memory (as
+   * `schemaCacheDir: false`), and a provider factory neither reuses nor keeps
+   * schemas in memory, so each launch calls GetSchema. Use it while editing a provider
+   * whose launcher does not declare every file it runs (`LAUNCHER_TARGET_MARK`). Default `true`.
+   */
+  readonly schemaCache?: boolean;
   /**
    * How a cached schema is confirmed (default `identity`): `identity` trusts the binary
    * identity above (no RPC, like Terraform's own cache); `metadata` also calls GetMetadata
@@ -181,7 +191,7 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
     plugin = await reattachPlugin(config, ro);
   } else {
     binary = options.binary ?? (await resolveProviderBinary(options.source!, options)).binary;
-    const cacheDir = options.schemaCacheDir ?? defaultSchemaCacheDir();
+    const cacheDir = options.schemaCache === false ? false : (options.schemaCacheDir ?? defaultSchemaCacheDir());
     // Identify the binary and read its cache file while the provider starts.
     if (cacheDir !== false) cache = { dir: cacheDir, identity: binaryIdentity(binary).catch(() => undefined) };
     if (cache !== undefined && options.cachedSchema === undefined) {

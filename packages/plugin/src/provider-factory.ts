@@ -8,6 +8,7 @@ import {
   type LiveProvider,
 } from "./dial-provider.js";
 import { parseProviderSource, resolveProviderBinary, type ResolvedProvider } from "./resolve-provider.js";
+import { launcherTargetsSync } from "./launcher-targets.js";
 
 /** Makes a native provider instance; called once per {@link ProviderFactory.open}. */
 export type NativeProviderConstructor = () => Provider | Promise<Provider>;
@@ -96,7 +97,7 @@ export function createProviderFactory(options: ProviderFactoryOptions = {}): Pro
       live = await openNative(natives.get(resolved.address)!);
     } else {
       const binary = resolved.binary;
-      const key = binaryKey(binary);
+      const key = dialDefaults.schemaCache === false ? undefined : binaryKey(binary);
       const cached = key === undefined ? undefined : schemas.get(key);
       const dial: { -readonly [K in keyof DialProviderOptions]: DialProviderOptions[K] } = { ...dialDefaults, binary };
       if (cached !== undefined) dial.cachedSchema = cached;
@@ -159,12 +160,19 @@ function looksLikePath(ref: string): boolean {
   }
 }
 
-/** Identifies a binary's exact contents cheaply: real path, size, modification and change times, device, inode. */
+/**
+ * Identifies a binary's exact contents cheaply: real path, size, modification and change
+ * times, device, inode; for a script launcher, the same of each file it declares (see
+ * `LAUNCHER_TARGET_MARK`).
+ */
 function binaryKey(binary: string): string | undefined {
-  try {
-    const real = realpathSync(binary);
+  const keyOf = (file: string): string => {
+    const real = realpathSync(file);
     const s = statSync(real);
     return `${real}\0${s.size}\0${s.mtimeMs}\0${s.ctimeMs}\0${s.dev}\0${s.ino}`;
+  };
+  try {
+    return [keyOf(binary), ...launcherTargetsSync(binary).map(keyOf)].join("\n");
   } catch {
     return undefined;
   }

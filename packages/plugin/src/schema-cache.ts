@@ -3,6 +3,7 @@ import { open, mkdir, rename, rm, writeFile, realpath, stat } from "node:fs/prom
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { readRegularFile } from "./internal/read-regular-file.js";
+import { launcherTargets } from "./launcher-targets.js";
 
 /**
  * What identifies one provider binary's exact contents cheaply: its real path, size,
@@ -27,6 +28,12 @@ export interface BinaryIdentity {
   readonly head: string;
   /** Hex SHA-256 of the last MiB. */
   readonly tail: string;
+  /**
+   * For a script launcher that declares the files it runs (see `LAUNCHER_TARGET_MARK`),
+   * their identities, so that editing the provider module behind an unchanged launcher
+   * gives another identity. Absent for a compiled binary.
+   */
+  readonly targets?: readonly BinaryIdentity[];
 }
 
 /** One schema reply as kept in the cache. */
@@ -70,12 +77,20 @@ async function digestRange(fd: Awaited<ReturnType<typeof open>>, position: numbe
 }
 
 /**
- * Reads the {@link BinaryIdentity} of a file (two 1 MiB reads, two stats).
+ * Reads the {@link BinaryIdentity} of a file (two 1 MiB reads, two stats), with those of
+ * the files it declares when it is a script launcher (see `LAUNCHER_TARGET_MARK`).
  *
- * @throws the file system's error (ENOENT, EACCES) when the file cannot be read.
+ * @throws the file system's error (ENOENT, EACCES) when the file or a declared file cannot be read.
  */
 export async function binaryIdentity(binary: string): Promise<BinaryIdentity> {
-  const path = await realpath(binary);
+  const own = await fileIdentity(binary);
+  const declared = await launcherTargets(own.path);
+  if (declared.length === 0) return own;
+  return { ...own, targets: await Promise.all(declared.map((t) => fileIdentity(t))) };
+}
+
+async function fileIdentity(file: string): Promise<BinaryIdentity> {
+  const path = await realpath(file);
   const fd = await open(path, "r");
   try {
     const before = await fd.stat();
@@ -96,8 +111,10 @@ export async function binaryIdentity(binary: string): Promise<BinaryIdentity> {
 }
 
 function identityKey(id: BinaryIdentity): string {
-  // Fixed key order, so the same identity always gives the same text.
-  return JSON.stringify([id.path, id.size, id.mtimeMs, id.ctimeMs, id.ino, id.dev, id.head, id.tail]);
+  // Fixed key order, so the same identity always gives the same text (and a binary without
+  // declared targets keeps the key it had before targets existed).
+  const own = [id.path, id.size, id.mtimeMs, id.ctimeMs, id.ino, id.dev, id.head, id.tail];
+  return JSON.stringify(id.targets === undefined || id.targets.length === 0 ? own : [...own, id.targets.map(identityKey)]);
 }
 
 /**
