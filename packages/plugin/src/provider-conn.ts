@@ -46,6 +46,7 @@ import { LazyProviderSchemaResponseSchema, type LazyProviderSchemaResponse } fro
 import type { CachedSchemaReply } from "./schema-cache.js";
 import type { ValidationMemory } from "./validation-memory.js";
 import { CallGate, type CallGateOptions } from "./internal/call-gate.js";
+import { ValidationCache } from "./internal/validation-cache.js";
 
 /**
  * Where a {@link ProviderConn} keeps the schema reply of its exact binary between processes
@@ -104,8 +105,9 @@ export interface ProviderConnOptions {
    * Validate configurations as Terraform does before using them: ValidateProviderConfig /
    * PrepareProviderConfig before Configure, ValidateResourceConfig before each plan,
    * ValidateDataResourceConfig before each data-source read. A successful validation of
-   * the same type and configuration bytes is remembered (up to 1,000 entries), so repeated
-   * calls with one configuration validate once. Default `true`.
+   * the same type and configuration bytes is remembered (by a SHA-256 digest of the bytes;
+   * up to 1,000 entries and 4 MiB), so repeated calls with one configuration validate
+   * once. Default `true`.
    */
   readonly validate?: boolean;
   /**
@@ -155,14 +157,12 @@ export interface ProviderConnOptions {
 }
 
 const EMPTY = new Uint8Array(0);
-const VALIDATION_CACHE_LIMIT = 1000;
 const DEFERRED_REASONS: Record<number, Deferred["reason"] | undefined> = {
   0: DeferredReason.Unknown,
   1: DeferredReason.ResourceConfigUnknown,
   2: DeferredReason.ProviderConfigUnknown,
   3: DeferredReason.AbsentPrereq,
 };
-const hexDigits = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 /**
  * The {@link Provider} contract over a tfplugin5 or tfplugin6 connection: one
@@ -187,7 +187,7 @@ export class ProviderConn implements Provider {
   #nullMeta: { readonly schema: ProviderSchema; readonly dv: ProtoDynamicValue } | undefined;
   #configured = false;
   readonly #gate: CallGate;
-  readonly #validated = new Map<string, readonly Diag[]>();
+  readonly #validated = new ValidationCache();
   /** The same, by the encoded bytes themselves (see {@link ProviderConn.#knownValidation}). */
   readonly #validatedBytes = new WeakMap<Uint8Array, Map<string, readonly Diag[]>>();
 
@@ -615,7 +615,7 @@ export class ProviderConn implements Provider {
 
   async #validateResource(typeName: string, cfg: ProtoDynamicValue, signal: AbortSignalLike | undefined): Promise<readonly Diag[]> {
     if (this.#options.validate === false) return [];
-    const key = `r:${typeName}:${hex(cfg.msgpack)}`;
+    const key = this.#validated.keyOf("r", typeName, cfg.msgpack);
     const hit = this.#validated.get(key);
     if (hit !== undefined) return this.#rememberBytes(cfg, `r:${typeName}`, hit);
     const r = await this.#call("ValidateResourceConfig", signal, (o) =>
@@ -626,7 +626,7 @@ export class ProviderConn implements Provider {
 
   async #validateDataSource(typeName: string, cfg: ProtoDynamicValue, signal: AbortSignalLike | undefined): Promise<readonly Diag[]> {
     if (this.#options.validate === false) return [];
-    const key = `d:${typeName}:${hex(cfg.msgpack)}`;
+    const key = this.#validated.keyOf("d", typeName, cfg.msgpack);
     const hit = this.#validated.get(key);
     if (hit !== undefined) return this.#rememberBytes(cfg, `d:${typeName}`, hit);
     const r = await this.#call("ValidateDataResourceConfig", signal, (o) => this.#wire.validateDataResourceConfig({ typeName, config: cfg }, o));
@@ -642,10 +642,6 @@ export class ProviderConn implements Provider {
 
   #remember(key: string, diags: Diag[], what: string): readonly Diag[] {
     if (hasErrors(diags)) throw diagnosticsError(diags, what);
-    if (this.#validated.size >= VALIDATION_CACHE_LIMIT) {
-      const oldest = this.#validated.keys().next().value;
-      if (oldest !== undefined) this.#validated.delete(oldest);
-    }
     this.#validated.set(key, diags);
     return diags;
   }
@@ -765,10 +761,4 @@ function deferredFromProto(d: ProtoDeferred | undefined, operation: string): Def
   const reason = DEFERRED_REASONS[d.reason];
   if (reason === undefined) throw invalidResponseError(`unknown deferral reason ${d.reason}`, { operation });
   return { reason };
-}
-
-function hex(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i++) s += hexDigits[bytes[i]!];
-  return s;
 }
