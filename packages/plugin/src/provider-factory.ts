@@ -9,6 +9,7 @@ import {
 } from "./dial-provider.js";
 import { parseProviderSource, resolveProviderBinary, type ResolvedProvider } from "./resolve-provider.js";
 import { launcherTargetsSync } from "./launcher-targets.js";
+import { checkRecycleOptions, RecyclingLiveProvider, type RecycleOptions } from "./recycling-live-provider.js";
 
 /** Makes a native provider instance; called once per {@link ProviderFactory.open}. */
 export type NativeProviderConstructor = () => Provider | Promise<Provider>;
@@ -17,6 +18,15 @@ export type NativeProviderConstructor = () => Provider | Promise<Provider>;
 export type ProviderFactoryOptions = Omit<DialProviderOptions, "binary" | "source" | "version" | "reattach" | "cachedSchema" | "signal" | "stopSignal"> & {
   /** Native providers by source address or name (`"random"`, `"magma/random"`), served in-process. */
   readonly natives?: Readonly<Record<string, NativeProviderConstructor>>;
+  /**
+   * Replace each provider process it opens after some use (not native providers): after
+   * `afterCalls` calls, or once its resident set exceeds `afterRssBytes`. New calls then
+   * wait for the calls under way, a fresh process is started and configured as the old one
+   * was, and the old one is closed; the `LiveProvider` and its `provider` stay the same
+   * objects. For long-lived hosts: hashicorp/aws's heap grows about 17 KiB per
+   * ReadDataSource. Default: never.
+   */
+  readonly recycle?: RecycleOptions;
 };
 
 /** Options of one {@link ProviderFactory.open} call. */
@@ -67,6 +77,8 @@ export interface ProviderFactory {
 /**
  * Makes a {@link ProviderFactory}.
  *
+ * @throws TypeError when a `recycle` limit is not a positive integer.
+ *
  * ```ts
  * const factory = createProviderFactory({ pluginDirs: ["/opt/tf-plugins"], natives: { random: createRandomProvider } });
  * const aws = await factory.open("hashicorp/aws", { version: "~> 5.0", config: { region: "us-east-1" } });
@@ -75,7 +87,8 @@ export interface ProviderFactory {
 export function createProviderFactory(options: ProviderFactoryOptions = {}): ProviderFactory {
   const natives = new Map<string, NativeProviderConstructor>();
   const schemas = new Map<string, ProviderSchema>();
-  const { natives: initial, ...dialDefaults } = options;
+  const { natives: initial, recycle, ...dialDefaults } = options;
+  if (recycle !== undefined) checkRecycleOptions(recycle);
 
   const register = (name: string, create: NativeProviderConstructor): void => {
     natives.set(nativeKey(name), create);
@@ -104,6 +117,11 @@ export function createProviderFactory(options: ProviderFactoryOptions = {}): Pro
       if (o.signal !== undefined) dial.signal = o.signal;
       live = await dialProvider(dial);
       if (key !== undefined) schemas.set(key, live.schema);
+      if (recycle !== undefined) {
+        const { signal: _launchOnly, ...again } = dial;
+        const schema = live.schema;
+        live = new RecyclingLiveProvider(live, () => dialProvider({ ...again, cachedSchema: schema }), recycle);
+      }
     }
     if (o.config === undefined) return live;
     try {
