@@ -50,7 +50,7 @@ d("crash errors hold no secret (hashicorp/aws with TF_LOG=DEBUG, fake-aws)", () 
       await live.provider.applyResourceChange("aws_ssm_parameter", prior, plan.plannedState, config, { plannedPrivate: plan.plannedPrivate });
       expect(fake.state().ssmParameters.find((p) => p.name === "/magma/secure")?.value).toBe(SECURE_VALUE);
 
-      const slow = fake.inject({ action: "GetParameter", delayMs: 30_000 });
+      const slow = fake.inject({ action: "GetParameter", delayMs: 10_000 });
       const data = live.schema.dataSources.get("aws_ssm_parameter")!;
       const call = live.provider.readDataSource("aws_ssm_parameter", configValue(data.block, { name: "/magma/secure" })).then(
         () => undefined,
