@@ -120,6 +120,25 @@ describe("faults inside a call", () => {
   });
 });
 
+test("stopSignal given to dialProvider is the provider-wide stop: aborting it sends StopProvider, which ends a hanging call", async () => {
+  const stop = new AbortController();
+  const { record, options } = faultOptions(FaultMode.Hang, FaultOperation.ReadDataSource, { stopSignal: stop.signal });
+  const live = await dialConfiguredProvider(options);
+  await withLive(live, async (l) => {
+    const call = l.provider.readDataSource(faultDataType, dataConfig(l)).then(
+      () => "returned",
+      (e: unknown) => String(e),
+    );
+    expect(await waitUntil(() => readRecord(record).some((e) => e.event === "hang:readDataSource"))).toBe(true);
+    stop.abort();
+    expect(await waitUntil(() => readRecord(record).some((x) => x.event === "stop-received"))).toBe(true);
+    expect(await waitUntil(() => readRecord(record).some((x) => x.event === "returned:readDataSource"))).toBe(true);
+    // The provider answers the stopped call itself (as SDKv2's "context canceled").
+    expect(await call).toBe("ProviderError: [diagnostics] read of data source fault_data failed: error: Operation canceled: readDataSource was canceled");
+  });
+  await expectNothingLeft(record);
+});
+
 describe("faults before or at the handshake", () => {
   test("exit before the handshake (the provider expects another magic cookie): plugin_exited, exit code 1, go-plugin's text", async () => {
     const { record, options } = faultOptions(FaultMode.WrongCookie);
