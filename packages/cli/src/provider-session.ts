@@ -47,6 +47,8 @@ export interface ProviderSessionOptions {
   readonly log: (line: string) => void;
   /** Cancels the launch and every call. */
   readonly signal?: AbortSignal;
+  /** `false` (`--no-schema-cache`): no schema cache or validation memory is read or written. */
+  readonly schemaCache?: boolean;
 }
 
 /** An open provider with what the commands need; close it when done. */
@@ -91,6 +93,7 @@ export async function openProviderSession(o: ProviderSessionOptions): Promise<Pr
     environment: o.env,
     env,
     natives: nativeProviders,
+    ...(o.schemaCache === false ? { schemaCache: false } : {}),
     logger: {
       log(entry: PluginLogEntry) {
         if (level === "off" || (LEVEL_RANK[entry.level] ?? 0) < LEVEL_RANK[level]!) return;

@@ -64,6 +64,7 @@ interface CommonOptions {
   json?: boolean;
   out?: string;
   showSensitive?: boolean;
+  schemaCache?: boolean;
   name?: string;
   pretty?: boolean;
 }
@@ -121,6 +122,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo(), s
       ...(providerConfig === undefined ? {} : { providerConfig }),
       ...(o.logLevel === undefined ? {} : { logLevel: o.logLevel }),
       ...(signal === undefined ? {} : { signal }),
+      ...(o.schemaCache === false ? { schemaCache: false } : {}),
     };
     const session = await openProviderSession(so);
     schema = session.schema;
@@ -164,7 +166,8 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
       .addOption(new Option("-o, --output <format>", "human or json (default: human on a terminal, json when piped)").choices(["human", "json"]))
       .option("--json", "same as --output json")
       .option("--out <file>", "also write the full JSON output, sensitive values included, to this file (mode 0600) for --from / --plan")
-      .option("--show-sensitive", "print sensitive values in the JSON output (by default they are null, marked in sensitive_values)");
+      .option("--show-sensitive", "print sensitive values in the JSON output (by default they are null, marked in sensitive_values)")
+      .option("--no-schema-cache", "neither read nor write magma's schema cache (each run asks the provider for its schema): for a provider under development");
     if (configure) c.option("--provider-config <json>", "provider configuration: inline JSON, @FILE, a file path, or - (default {})");
     return c.exitOverride();
   };

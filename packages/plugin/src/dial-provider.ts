@@ -10,6 +10,7 @@ import type { PluginProcess } from "./plugin-process.js";
 import { ProviderConn, prepareCachedSchema, type ProviderConnOptions, type SchemaStore } from "./provider-conn.js";
 import { parseReattachProviders, reattachPlugin, type ReattachConfig } from "./reattach.js";
 import { createWireClient } from "./internal/wire/wire-client.js";
+import { CallGate, type CallGateOptions } from "./internal/call-gate.js";
 import { protocolMismatch } from "./internal/error-map/plugin-error.js";
 import { resolveProviderBinary, type ResolveProviderOptions } from "./resolve-provider.js";
 
@@ -63,6 +64,14 @@ export interface DialProviderOptions extends ProviderLocation, ResolveProviderOp
   readonly validate?: boolean;
   /** See {@link ProviderConnOptions.callTimeoutMs} (default: none). */
   readonly callTimeoutMs?: number;
+  /** See {@link ProviderConnOptions.maxConcurrentCalls} (default 128). */
+  readonly maxConcurrentCalls?: number;
+  /**
+   * The provider-wide cancellation: when it aborts, StopProvider is sent (as Terraform does
+   * when the whole operation is interrupted), cancelling every call in flight; see
+   * {@link LiveProvider.stop}. A call's own `signal` cancels only that call.
+   */
+  readonly stopSignal?: AbortSignal;
   /** A schema known for this binary, used when the provider allows skipping GetSchema. */
   readonly cachedSchema?: ProviderSchema;
   /**
@@ -71,8 +80,11 @@ export interface DialProviderOptions extends ProviderLocation, ResolveProviderOp
    *
    * Each launched binary's GetSchema reply is stored there in its wire form with the
    * protocol version, keyed to the exact binary (real path, size, mtime, ctime, device,
-   * inode and SHA-256 of its first and last MiB, all re-read at every launch) and
-   * checksummed. A later launch of the same binary uses it without GetSchema only when the
+   * inode and SHA-256 of its first and last MiB, all re-read at every launch; for a script
+   * launcher, the same of every file it declares with a `LAUNCHER_TARGET_MARK` comment, as
+   * `writeProviderLauncher` declares its provider module) and checksummed. Only a regular
+   * file of at most 128 MiB is read (never a FIFO, device or symbolic link), and the read
+   * honours `signal`. A later launch of the same binary uses it without GetSchema only when the
    * stored reply has `get_provider_schema_optional`, as Terraform does; otherwise GetSchema
    * is called and the file rewritten. Corrupt or foreign files are ignored and replaced;
    * writes are atomic (temporary file, then rename). Not used for `reattach`.
@@ -85,6 +97,13 @@ export interface DialProviderOptions extends ProviderLocation, ResolveProviderOp
    * any diagnostic are validated every time.
    */
   readonly schemaCacheDir?: string | false;
+  /**
+   * `false` turns every schema cache off: no on-disk schema cache or validation memory (as
+   * `schemaCacheDir: false`), and a provider factory neither reuses nor keeps
+   * schemas in memory, so each launch calls GetSchema. Use it while editing a provider
+   * whose launcher does not declare every file it runs (`LAUNCHER_TARGET_MARK`). Default `true`.
+   */
+  readonly schemaCache?: boolean;
   /**
    * How a cached schema is confirmed (default `identity`): `identity` trusts the binary
    * identity above (no RPC, like Terraform's own cache); `metadata` also calls GetMetadata
@@ -126,9 +145,20 @@ export interface LiveProvider {
   /** The executable, when magma launched it. */
   readonly binary: string | undefined;
   /**
-   * Shuts the provider down as Terraform does: StopProvider if calls are under way, then
-   * GRPCController.Shutdown (UNAVAILABLE counts as success), up to 2 s for the exit, then
-   * SIGKILL; removes the socket. Idempotent; never rejects.
+   * Asks the provider to stop every operation under way (StopProvider): the provider-wide
+   * cancellation, unlike a call's own `signal`, which cancels only that call. SDKv2
+   * providers (hashicorp/aws) fail every call in flight with "context canceled" and stay
+   * stopped for later calls, so close the provider after it. Resolves with the provider's
+   * error text (empty when it stopped cleanly); a native provider has no provider-wide
+   * stop and resolves `""` at once.
+   */
+  stop(): Promise<string>;
+  /**
+   * Shuts the provider down as Terraform does: calls still waiting for a slot reject with
+   * `canceled` at once, later calls are refused with `canceled`; StopProvider if calls are
+   * under way, then GRPCController.Shutdown (UNAVAILABLE counts as success), up to 2 s for
+   * the exit, then SIGKILL; removes the socket. Calls cut off reject with `canceled`.
+   * Idempotent; never rejects.
    */
   close(): Promise<void>;
 }
@@ -161,11 +191,11 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
     plugin = await reattachPlugin(config, ro);
   } else {
     binary = options.binary ?? (await resolveProviderBinary(options.source!, options)).binary;
-    const cacheDir = options.schemaCacheDir ?? defaultSchemaCacheDir();
+    const cacheDir = options.schemaCache === false ? false : (options.schemaCacheDir ?? defaultSchemaCacheDir());
     // Identify the binary and read its cache file while the provider starts.
     if (cacheDir !== false) cache = { dir: cacheDir, identity: binaryIdentity(binary).catch(() => undefined) };
     if (cache !== undefined && options.cachedSchema === undefined) {
-      store = schemaStore(cache.dir, binary, cache.identity, options.schemaCacheCheck ?? "identity", options.logger);
+      store = schemaStore(cache.dir, binary, cache.identity, options.schemaCacheCheck ?? "identity", options.logger, options.signal);
     }
     const lo: Parameters<typeof launchPlugin>[0] = { command: binary };
     const mutable = lo as { -readonly [K in keyof typeof lo]: (typeof lo)[K] };
@@ -191,9 +221,14 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
       connOptions.validationMemory = fileValidationMemory(cache.dir, cache.identity, version, environmentDigest(providerEnv));
     }
     connOptions.label = binary === undefined ? "reattached provider" : basename(binary);
+    const gateOptions: { -readonly [K in keyof CallGateOptions]: CallGateOptions[K] } = { label: connOptions.label };
+    if (options.maxConcurrentCalls !== undefined) gateOptions.maxConcurrentCalls = options.maxConcurrentCalls;
+    if (options.callTimeoutMs !== undefined) gateOptions.callTimeoutMs = options.callTimeoutMs;
+    const gate = new CallGate(plugin, gateOptions);
+    connOptions.callGate = gate;
     const conn = new ProviderConn(createWireClient(version, plugin.transport), plugin, connOptions);
     const schema = await conn.getSchema(options.signal === undefined ? undefined : { signal: options.signal });
-    return new PluginLiveProvider(conn, schema, plugin, binary);
+    return new PluginLiveProvider(conn, schema, plugin, binary, gate, options.stopSignal);
   } catch (e) {
     await plugin.close();
     throw e;
@@ -227,13 +262,25 @@ class PluginLiveProvider implements LiveProvider {
   readonly schema: ProviderSchema;
   readonly binary: string | undefined;
   readonly #plugin: PluginProcess;
+  readonly #gate: CallGate;
   #closing: Promise<void> | undefined;
 
-  constructor(conn: ProviderConn, schema: ProviderSchema, plugin: PluginProcess, binary: string | undefined) {
+  constructor(conn: ProviderConn, schema: ProviderSchema, plugin: PluginProcess, binary: string | undefined, gate: CallGate, stopSignal: AbortSignal | undefined) {
     this.provider = conn;
     this.schema = schema;
     this.#plugin = plugin;
     this.binary = binary;
+    this.#gate = gate;
+    if (stopSignal !== undefined) {
+      const onStop = (): void => void this.stop().catch(() => undefined);
+      if (stopSignal.aborted) onStop();
+      else stopSignal.addEventListener("abort", onStop, { once: true });
+      void plugin.exited.then(() => stopSignal.removeEventListener("abort", onStop));
+    }
+  }
+
+  stop(): Promise<string> {
+    return this.provider.stop();
   }
 
   get protocolVersion(): 5 | 6 {
@@ -245,13 +292,17 @@ class PluginLiveProvider implements LiveProvider {
   }
 
   close(): Promise<void> {
-    this.#closing ??= this.#plugin.close({
-      beforeShutdown: async () => {
-        if (this.provider.inflight > 0) {
-          await Promise.race([this.provider.stop().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
-        }
-      },
-    });
+    this.#closing ??= (async () => {
+      this.#gate.closing();
+      await this.#plugin.close({
+        beforeShutdown: async () => {
+          if (this.provider.inflight > 0) {
+            await Promise.race([this.provider.stop().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
+          }
+        },
+      });
+      this.#gate.closed();
+    })();
     return this.#closing;
   }
 }
@@ -267,11 +318,12 @@ function schemaStore(
   identity: Promise<BinaryIdentity | undefined>,
   check: "identity" | "metadata",
   logger: PluginLogger | undefined,
+  signal: AbortSignal | undefined,
 ): SchemaStore {
   // Read and decoded as soon as the binary is identified, while the provider process is
   // still starting (~0.2 s for hashicorp/aws), instead of after the handshake.
   const loaded = identity.then(async (id) => {
-    const entry = id === undefined ? undefined : await readSchemaCache(dir, id);
+    const entry = id === undefined ? undefined : await readSchemaCache(dir, id, { signal });
     return entry === undefined ? undefined : prepareCachedSchema(entry);
   });
   loaded.catch(() => undefined);

@@ -36,6 +36,8 @@ export { providerSchemaToTerraformJson, type TerraformProviderSchemaJson, type T
 export { PluginLogLevel, PluginLogSource, discardPluginLogger } from "./plugin-logger.js";
 export type { PluginLogEntry, PluginLogger } from "./plugin-logger.js";
 export { parseReattachProviders } from "./reattach.js";
+export { LAUNCHER_TARGET_MARK, launcherTargets } from "./launcher-targets.js";
+export type { RecycleOptions } from "./recycling-live-provider.js";
 export { reapOrphanedProviders, ReapOutcome } from "./reap-orphaned-providers.js";
 export type { ReapOrphanedProvidersOptions, ReapedProvider } from "./reap-orphaned-providers.js";
 export type { ReattachConfig } from "./reattach.js";

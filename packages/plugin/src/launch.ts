@@ -18,6 +18,7 @@ import {
   type PluginExitStatus,
 } from "./internal/error-map/plugin-error.js";
 import { StderrMonitor } from "./internal/log/stderr-monitor.js";
+import { reportableTail, SecretRedactor } from "./internal/log/secret-redactor.js";
 import { requestShutdown, safeLog, startStdioReader, type StdioReader } from "./internal/plugin-services.js";
 import { createGrpcConnection, type GrpcConnection } from "./internal/transport/grpc-connection.js";
 import { discardPluginLogger, PluginLogLevel, PluginLogSource, type PluginLogger } from "./plugin-logger.js";
@@ -245,6 +246,12 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   void watcher.exited.then(cleanup);
 
   const monitor = new StderrMonitor(logger, PluginLogSource.Stderr, pid);
+  // What errors may quote of stderr: no TRACE/DEBUG/INFO lines, no secret the connection saw.
+  const secrets = new SecretRedactor();
+  const reportable = (): { stderrTail: string; panicExcerpt: string | undefined } => {
+    const panic = monitor.panicExcerpt();
+    return { stderrTail: secrets.redact(reportableTail(monitor.tail())), panicExcerpt: panic === undefined ? undefined : secrets.redact(panic) };
+  };
   stderr.on("data", (chunk: Buffer) => monitor.push(chunk));
   stderr.on("end", () => monitor.end());
   watcher.attachStderr(stderr);
@@ -255,11 +262,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
     if (line === undefined) {
       const status = await watcher.exitedWithin(DEFAULT_GRACE_MS);
       throw pluginExited(
-        {
-          ...(status ?? { exitCode: null, signal: null }),
-          stderrTail: monitor.tail(),
-          panicExcerpt: monitor.panicExcerpt(),
-        },
+        { ...(status ?? { exitCode: null, signal: null }), ...reportable() },
         "before we could connect (no handshake line on stdout)",
         undefined,
         name,
@@ -271,7 +274,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
       if (isPluginError(e) && e.detail.code === "handshake_failed") {
         throw handshakeFailed(`${e.message.replace(/^\[handshake_failed\] /, "")} [${name}]`, {
           line,
-          stderrTail: monitor.tail(),
+          stderrTail: reportable().stderrTail,
           cause: e,
         });
       }
@@ -292,7 +295,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
     if (handshake.serverCertificate !== undefined) {
       if (cert === undefined) {
         throw handshakeFailed("the plugin offered TLS, but AutoMTLS is off (no client certificate was sent)", {
-          stderrTail: monitor.tail(),
+          stderrTail: reportable().stderrTail,
         });
       }
       tls = { serverCertificate: handshake.serverCertificate, clientCertPem: cert.certPem, clientKeyPem: cert.keyPem };
@@ -317,7 +320,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
       const status = await watcher.exitedWithin(100);
       if (status !== undefined) {
         throw pluginExited(
-          { ...status, stderrTail: monitor.tail(), panicExcerpt: monitor.panicExcerpt() },
+          { ...status, ...reportable() },
           "while we were connecting",
           e,
           name,
@@ -347,7 +350,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   const exitError = (): PluginError | undefined => {
     const status = watcher.status();
     if (status === undefined) return undefined;
-    return pluginExited({ ...status, stderrTail: monitor.tail(), panicExcerpt: monitor.panicExcerpt() }, "unexpectedly", undefined, name);
+    return pluginExited({ ...status, ...reportable() }, "unexpectedly", undefined, name);
   };
   return {
     transport: connection.transport,
@@ -362,6 +365,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
     exitStatus: () => watcher.status(),
     stderrTail: () => monitor.tail(),
     panicExcerpt: () => monitor.panicExcerpt(),
+    secrets,
     exitError,
     close(closeOptions: ClosePluginOptions = {}): Promise<void> {
       closing ??= (async () => {

@@ -1,5 +1,6 @@
 import type { Transport } from "@connectrpc/connect";
 import type { PluginError, PluginExitStatus } from "./internal/error-map/plugin-error.js";
+import type { SecretRedactor } from "./internal/log/secret-redactor.js";
 
 /**
  * Options of {@link PluginProcess.close}.
@@ -48,13 +49,20 @@ export type PluginProcess = {
   readonly exited: Promise<PluginExitStatus>;
   /** The exit status, once the process has exited. */
   exitStatus(): PluginExitStatus | undefined;
-  /** The last lines of the plugin's stderr (bounded, at most ~64 KiB / 200 lines). */
+  /**
+   * The secrets this connection saw, redacted from the stderr text its errors carry (absent
+   * for a reattached plugin, whose stderr is not ours).
+   */
+  readonly secrets?: SecretRedactor;
+  /** The last lines of the plugin's stderr (bounded, at most ~64 KiB / 200 lines), unredacted: for the logger, never for errors. */
   stderrTail(): string;
   /** The Go crash report (from `panic: ` / `fatal error: ` to the end, bounded), if any. */
   panicExcerpt(): string | undefined;
   /**
    * A `plugin_exited` error describing the exit (code, signal, stderr tail, panic
-   * excerpt), or `undefined` while the process runs.
+   * excerpt), or `undefined` while the process runs. Its tail holds only warning, error
+   * and unlevelled lines, with the secrets the connection saw and anything credential-like
+   * redacted.
    */
   exitError(): PluginError | undefined;
   /**

@@ -3,9 +3,7 @@ import type { CallOptions } from "@connectrpc/connect";
 import { fromMsgpack, fromJson, isPathError, nullVal, toMsgpack, type Type, type Value } from "@magma/cty";
 import {
   DeferredReason,
-  canceledError,
   classifyApplyOutcome,
-  deadlineExceededError,
   diagnosticsError,
   hasErrors,
   invalidResponseError,
@@ -50,6 +48,8 @@ import { wireMessages, type ClientCapabilitiesInit, type WireClient, type WireMe
 import { LazyProviderSchemaResponseSchema, type LazyProviderSchemaResponse } from "./gen/magma/lazy/lazy_schema_pb.js";
 import type { CachedSchemaReply } from "./schema-cache.js";
 import type { ValidationMemory } from "./validation-memory.js";
+import { CallGate, type CallGateOptions } from "./internal/call-gate.js";
+import { ValidationCache } from "./internal/validation-cache.js";
 
 /**
  * Where a {@link ProviderConn} keeps the schema reply of its exact binary between processes
@@ -108,16 +108,30 @@ export interface ProviderConnOptions {
    * Validate configurations as Terraform does before using them: ValidateProviderConfig /
    * PrepareProviderConfig before Configure, ValidateResourceConfig before each plan,
    * ValidateDataResourceConfig before each data-source read. A successful validation of
-   * the same type and configuration bytes is remembered (up to 1,000 entries), so repeated
-   * calls with one configuration validate once. Default `true`.
+   * the same type and configuration bytes is remembered (by a SHA-256 digest of the bytes;
+   * up to 1,000 entries and 4 MiB), so repeated calls with one configuration validate
+   * once. Default `true`.
    */
   readonly validate?: boolean;
   /**
-   * A time limit for each call in milliseconds; when it passes, the provider is asked to
-   * stop (StopProvider) and the call rejects with `deadline_exceeded`. Default: none, as in
-   * Terraform.
+   * A time limit for each call in milliseconds, counted from the call's start (time spent
+   * waiting for a free slot included); when it passes, that call alone is cancelled (its
+   * HTTP/2 stream is reset; the provider is not asked to stop) and it rejects with
+   * `deadline_exceeded`. Default: none, as in Terraform.
    */
   readonly callTimeoutMs?: number;
+  /**
+   * The most calls sent to the provider at once (default 128); later calls wait in arrival
+   * order. Unbounded, hashicorp/aws left calls unsettled from ~12,000 concurrent calls on.
+   */
+  readonly maxConcurrentCalls?: number;
+  /**
+   * The gate the calls go through, when its owner must reach it (to settle the calls on
+   * close); made from `maxConcurrentCalls`, `callTimeoutMs` and `label` otherwise.
+   *
+   * @internal
+   */
+  readonly callGate?: CallGate;
   /**
    * A schema already known for this exact binary (from a cache). It is used without a
    * GetSchema call only when it says the provider has `getProviderSchemaOptional`;
@@ -146,14 +160,12 @@ export interface ProviderConnOptions {
 }
 
 const EMPTY = new Uint8Array(0);
-const VALIDATION_CACHE_LIMIT = 1000;
 const DEFERRED_REASONS: Record<number, Deferred["reason"] | undefined> = {
   0: DeferredReason.Unknown,
   1: DeferredReason.ResourceConfigUnknown,
   2: DeferredReason.ProviderConfigUnknown,
   3: DeferredReason.AbsentPrereq,
 };
-const hexDigits = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 /**
  * The {@link Provider} contract over a tfplugin5 or tfplugin6 connection: one
@@ -180,9 +192,8 @@ export class ProviderConn implements Provider, FunctionCaller {
   /** The encoded null provider meta, for the schema it was encoded with. */
   #nullMeta: { readonly schema: ProviderSchema; readonly dv: ProtoDynamicValue } | undefined;
   #configured = false;
-  #inflight = 0;
-  #stopping: Promise<void> | undefined;
-  readonly #validated = new Map<string, readonly Diag[]>();
+  readonly #gate: CallGate;
+  readonly #validated = new ValidationCache();
   /** The same, by the encoded bytes themselves (see {@link ProviderConn.#knownValidation}). */
   readonly #validatedBytes = new WeakMap<Uint8Array, Map<string, readonly Diag[]>>();
 
@@ -191,6 +202,7 @@ export class ProviderConn implements Provider, FunctionCaller {
     this.#wire = wire;
     this.#plugin = plugin;
     this.#options = options;
+    this.#gate = options.callGate ?? new CallGate(plugin, callGateOptions(options));
   }
 
   /** The negotiated protocol version (5 or 6). */
@@ -203,9 +215,9 @@ export class ProviderConn implements Provider, FunctionCaller {
     return this.#configured;
   }
 
-  /** How many calls are under way. */
+  /** How many calls are under way: sent and not yet answered, or waiting to be sent. */
   get inflight(): number {
-    return this.#inflight;
+    return this.#gate.active + this.#gate.queued;
   }
 
   /** {@inheritDoc @magma/provider-api#Provider.getSchema} */
@@ -231,8 +243,13 @@ export class ProviderConn implements Provider, FunctionCaller {
   }
 
   /**
-   * Asks the provider to stop the operations under way (StopProvider / Stop). Resolves
-   * once it answered; a provider error text is returned (empty when it stopped cleanly).
+   * Asks the provider to stop every operation under way (StopProvider / Stop): the one
+   * provider-wide cancellation, as Terraform sends it when the whole operation is
+   * interrupted. Per-call signals and time limits never send it. Beware: SDKv2 providers
+   * (hashicorp/aws among them) cancel every call in flight and keep their stop context
+   * cancelled afterwards, so later calls on this process may fail too; close it after.
+   * Not queued behind other calls. Resolves once the provider answered, with its error
+   * text (empty when it stopped cleanly).
    */
   async stop(): Promise<string> {
     try {
@@ -246,6 +263,7 @@ export class ProviderConn implements Provider, FunctionCaller {
   /** {@inheritDoc @magma/provider-api#Provider.configure} */
   async configure(config: Value, terraformVersion: string, options?: ConfigureOptions): Promise<ConfigureResult> {
     const schema = await this.getSchema(options);
+    this.#plugin.secrets?.rememberProviderConfig(schema.provider.block, config);
     const dv = encode(config, schema.provider.type, "the provider configuration");
     const diags: Diag[] = [];
     if (this.#options.validate !== false) {
@@ -278,6 +296,7 @@ export class ProviderConn implements Provider, FunctionCaller {
   ): Promise<PlannedChange> {
     this.#requireConfigured("planResourceChange");
     const entry = await this.#resource(typeName, options?.signal);
+    this.#see(entry, priorState, proposedNewState, config);
     const t = entry.type;
     const prior = encode(priorState, t, "the prior state");
     const proposed = encode(proposedNewState, t, "the proposed new state");
@@ -301,6 +320,7 @@ export class ProviderConn implements Provider, FunctionCaller {
     const diags = [...warnings, ...this.#diags(r.diagnostics, "PlanResourceChange")];
     if (hasErrors(diags)) throw diagnosticsError(diags, `plan of ${typeName}`);
     const plannedState = decode(r.plannedState, t, "PlanResourceChange", "planned state");
+    this.#see(entry, plannedState);
     const requiresReplace = r.requiresReplace.map((p, i) => {
       const path = pathFromProto(p, "PlanResourceChange");
       if (path === undefined) throw invalidResponseError(`requires_replace path ${i} is empty`, { operation: "PlanResourceChange" });
@@ -328,6 +348,7 @@ export class ProviderConn implements Provider, FunctionCaller {
   ): Promise<ApplyResult> {
     this.#requireConfigured("applyResourceChange");
     const entry = await this.#resource(typeName, options?.signal);
+    this.#see(entry, plannedState, config);
     const t = entry.type;
     const req: Parameters<WireClient["applyResourceChange"]>[0] = {
       typeName,
@@ -343,6 +364,7 @@ export class ProviderConn implements Provider, FunctionCaller {
     const diags = this.#diags(r.diagnostics, "ApplyResourceChange");
     // Decode the new state before judging the outcome: a partial apply must carry it.
     const newState = r.newState === undefined ? undefined : decode(r.newState, t, "ApplyResourceChange", "new state");
+    if (newState !== undefined) this.#see(entry, newState);
     const outcome = classifyApplyOutcome(
       { newState, private: r.private, diagnostics: diags, legacyTypeSystem: r.legacyTypeSystem },
       { typeName, type: t, isDelete: plannedState.isNull() },
@@ -355,6 +377,7 @@ export class ProviderConn implements Provider, FunctionCaller {
   async readResource(typeName: string, currentState: Value, options?: ReadResourceOptions): Promise<ReadResourceResult> {
     this.#requireConfigured("readResource");
     const entry = await this.#resource(typeName, options?.signal);
+    this.#see(entry, currentState);
     const t = entry.type;
     const req: Parameters<WireClient["readResource"]>[0] = {
       typeName,
@@ -372,6 +395,7 @@ export class ProviderConn implements Provider, FunctionCaller {
     // collections are never null or unknown in the state it records.
     const read = decode(r.newState, t, "ReadResource", "new state");
     const newState = read.isNull() ? read : normalizeLegacyObject(entry.block, read);
+    this.#see(entry, newState);
     const deferred = deferredFromProto(r.deferred, "ReadResource");
     // A null state is the object gone (not an error; the warnings still reach the caller) —
     // unless the read was deferred.
@@ -392,6 +416,7 @@ export class ProviderConn implements Provider, FunctionCaller {
     const schema = this.#resolvedSchema ?? (await this.getSchema(options));
     const entry = schema.dataSources.get(typeName);
     if (entry === undefined) throw unknownTypeError("data_source", typeName);
+    this.#see(entry, config);
     const t = entry.type;
     const cfg = encode(config, t, "the configuration");
     const warnings = this.#knownValidation("d", typeName, cfg) ?? (await this.#validateDataSource(typeName, cfg, options?.signal));
@@ -410,6 +435,7 @@ export class ProviderConn implements Provider, FunctionCaller {
       state: decode(r.state, t, "ReadDataSource", "state"),
       warnings: warningsOf(diags),
     };
+    this.#see(entry, out.state);
     const deferred = deferredFromProto(r.deferred, "ReadDataSource");
     if (deferred !== undefined) out.deferred = deferred;
     return out;
@@ -437,6 +463,7 @@ export class ProviderConn implements Provider, FunctionCaller {
         });
       }
       const state = decode(ir.state, own.type, "ImportResourceState", `state of imported resource ${i}`);
+      this.#see(own, state);
       if (state.isNull()) {
         throw invalidResponseError(`imported resource ${i} (${ir.typeName}) has a null state`, { operation: "ImportResourceState" });
       }
@@ -466,7 +493,9 @@ export class ProviderConn implements Provider, FunctionCaller {
     );
     const diags = this.#diags(r.diagnostics, "UpgradeResourceState");
     if (hasErrors(diags)) throw diagnosticsError(diags, `upgrade of ${typeName}`);
-    return { upgradedState: decode(r.upgradedState, entry.type, "UpgradeResourceState", "upgraded state"), warnings: warningsOf(diags) };
+    const upgradedState = decode(r.upgradedState, entry.type, "UpgradeResourceState", "upgraded state");
+    this.#see(entry, upgradedState);
+    return { upgradedState, warnings: warningsOf(diags) };
   }
 
   /**
@@ -583,6 +612,13 @@ export class ProviderConn implements Provider, FunctionCaller {
     return schema;
   }
 
+  /** Records the sensitive values of these values of one type, to keep them out of crash reports. */
+  #see(entry: SchemaEntry, ...values: Value[]): void {
+    const secrets = this.#plugin.secrets;
+    if (secrets === undefined) return;
+    for (const v of values) secrets.rememberSensitive(entry.block, v);
+  }
+
   #requireConfigured(operation: string): void {
     if (!this.#configured) throw notConfiguredError(operation);
   }
@@ -625,7 +661,7 @@ export class ProviderConn implements Provider, FunctionCaller {
 
   async #validateResource(typeName: string, cfg: ProtoDynamicValue, signal: AbortSignalLike | undefined): Promise<readonly Diag[]> {
     if (this.#options.validate === false) return [];
-    const key = `r:${typeName}:${hex(cfg.msgpack)}`;
+    const key = this.#validated.keyOf("r", typeName, cfg.msgpack);
     const hit = this.#validated.get(key);
     if (hit !== undefined) return this.#rememberBytes(cfg, `r:${typeName}`, hit);
     const r = await this.#call("ValidateResourceConfig", signal, (o) =>
@@ -636,7 +672,7 @@ export class ProviderConn implements Provider, FunctionCaller {
 
   async #validateDataSource(typeName: string, cfg: ProtoDynamicValue, signal: AbortSignalLike | undefined): Promise<readonly Diag[]> {
     if (this.#options.validate === false) return [];
-    const key = `d:${typeName}:${hex(cfg.msgpack)}`;
+    const key = this.#validated.keyOf("d", typeName, cfg.msgpack);
     const hit = this.#validated.get(key);
     if (hit !== undefined) return this.#rememberBytes(cfg, `d:${typeName}`, hit);
     const r = await this.#call("ValidateDataResourceConfig", signal, (o) => this.#wire.validateDataResourceConfig({ typeName, config: cfg }, o));
@@ -652,79 +688,17 @@ export class ProviderConn implements Provider, FunctionCaller {
 
   #remember(key: string, diags: Diag[], what: string): readonly Diag[] {
     if (hasErrors(diags)) throw diagnosticsError(diags, what);
-    if (this.#validated.size >= VALIDATION_CACHE_LIMIT) {
-      const oldest = this.#validated.keys().next().value;
-      if (oldest !== undefined) this.#validated.delete(oldest);
-    }
     this.#validated.set(key, diags);
     return diags;
   }
 
   /**
-   * Runs one RPC with cancellation, the optional per-call time limit, and error mapping.
-   * When the caller's signal aborts or the time limit passes, the provider is asked to stop
-   * (StopProvider), as Terraform does on interrupt.
+   * Runs one RPC through the connection's {@link CallGate}: bounded concurrency, the
+   * caller's cancellation and the optional per-call time limit (each cancels only this
+   * call's stream, never the provider), error mapping, and settling when the connection ends.
    */
-  async #call<T>(method: string, signal: AbortSignalLike | undefined, fn: (o: CallOptions) => Promise<T>): Promise<T> {
-    if (signal?.aborted === true) throw canceledError(`the ${method} call was canceled before it started${this.#where()}`, { cause: signal.reason });
-    const limit = this.#options.callTimeoutMs;
-    if (signal === undefined && limit === undefined) {
-      // Nothing can cancel this call: no controller, listener or timer (the hot path).
-      this.#inflight++;
-      try {
-        return await fn({});
-      } catch (e) {
-        throw await errorFromCall(e, this.#plugin, method);
-      } finally {
-        this.#inflight--;
-      }
-    }
-    const controller = new AbortController();
-    let why: "canceled" | "deadline" | undefined;
-    const onAbort = (): void => {
-      why ??= "canceled";
-      controller.abort(signal?.reason);
-      this.#requestStop();
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const timer =
-      limit === undefined
-        ? undefined
-        : setTimeout(() => {
-            why ??= "deadline";
-            controller.abort(new Error(`timed out after ${limit} ms`));
-            this.#requestStop();
-          }, limit);
-    this.#inflight++;
-    try {
-      return await fn({ signal: controller.signal });
-    } catch (e) {
-      if (why === "canceled") throw canceledError(`the ${method} call was canceled${this.#where()}`, { cause: e });
-      if (why === "deadline") throw deadlineExceededError(`the ${method} call did not finish within ${limit} ms${this.#where()}`, { timeoutMs: limit!, cause: e });
-      throw await errorFromCall(e, this.#plugin, method);
-    } finally {
-      this.#inflight--;
-      if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-    }
-  }
-
-  /** ` [binary]` for messages, when the connection has a label. */
-  #where(): string {
-    return this.#options.label === undefined ? "" : ` [${this.#options.label}]`;
-  }
-
-  #requestStop(): void {
-    if (this.#stopping !== undefined) return;
-    this.#stopping = this.#wire
-      .stopProvider({})
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .finally(() => {
-        this.#stopping = undefined;
-      });
+  #call<T>(method: string, signal: AbortSignalLike | undefined, fn: (o: CallOptions) => Promise<T>): Promise<T> {
+    return this.#gate.run(method, signal, fn);
   }
 }
 
@@ -767,6 +741,14 @@ export function schemaFromReply(r: LazyProviderSchemaResponse, m: WireMessages):
     const meta = decodeMessage<ProtoSchema>(m.schemaMessage, r.providerMeta, op, "the provider_meta schema");
     if (meta.block !== undefined) out.providerMeta = schemaEntryFromProto(meta, "provider_meta");
   }
+  return out;
+}
+
+function callGateOptions(options: ProviderConnOptions): CallGateOptions {
+  const out: { -readonly [K in keyof CallGateOptions]: CallGateOptions[K] } = {};
+  if (options.maxConcurrentCalls !== undefined) out.maxConcurrentCalls = options.maxConcurrentCalls;
+  if (options.callTimeoutMs !== undefined) out.callTimeoutMs = options.callTimeoutMs;
+  if (options.label !== undefined) out.label = options.label;
   return out;
 }
 
@@ -825,10 +807,4 @@ function deferredFromProto(d: ProtoDeferred | undefined, operation: string): Def
   const reason = DEFERRED_REASONS[d.reason];
   if (reason === undefined) throw invalidResponseError(`unknown deferral reason ${d.reason}`, { operation });
   return { reason };
-}
-
-function hex(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i++) s += hexDigits[bytes[i]!];
-  return s;
 }

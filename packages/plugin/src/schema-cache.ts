@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { open, mkdir, readFile, rename, rm, writeFile, realpath, stat } from "node:fs/promises";
+import { open, mkdir, rename, rm, writeFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { readRegularFile } from "./internal/read-regular-file.js";
+import { launcherTargets } from "./launcher-targets.js";
 
 /**
  * What identifies one provider binary's exact contents cheaply: its real path, size,
@@ -26,6 +28,12 @@ export interface BinaryIdentity {
   readonly head: string;
   /** Hex SHA-256 of the last MiB. */
   readonly tail: string;
+  /**
+   * For a script launcher that declares the files it runs (see `LAUNCHER_TARGET_MARK`),
+   * their identities, so that editing the provider module behind an unchanged launcher
+   * gives another identity. Absent for a compiled binary.
+   */
+  readonly targets?: readonly BinaryIdentity[];
 }
 
 /** One schema reply as kept in the cache. */
@@ -41,6 +49,11 @@ const FORMAT = 1;
 const MIB = 1024 * 1024;
 /** A header longer than this is not ours. */
 const MAX_HEADER = 64 * 1024;
+/**
+ * The largest cache file read (hashicorp/aws 5.100.0's is 4.9 MB); a larger one is ignored,
+ * so a file replaced by something huge (or a link to `/dev/zero`) cannot exhaust memory.
+ */
+export const MAX_SCHEMA_CACHE_BYTES = 128 * MIB;
 
 /**
  * The default schema cache directory: `$XDG_CACHE_HOME/magma/schemas`, else
@@ -64,12 +77,20 @@ async function digestRange(fd: Awaited<ReturnType<typeof open>>, position: numbe
 }
 
 /**
- * Reads the {@link BinaryIdentity} of a file (two 1 MiB reads, two stats).
+ * Reads the {@link BinaryIdentity} of a file (two 1 MiB reads, two stats), with those of
+ * the files it declares when it is a script launcher (see `LAUNCHER_TARGET_MARK`).
  *
- * @throws the file system's error (ENOENT, EACCES) when the file cannot be read.
+ * @throws the file system's error (ENOENT, EACCES) when the file or a declared file cannot be read.
  */
 export async function binaryIdentity(binary: string): Promise<BinaryIdentity> {
-  const path = await realpath(binary);
+  const own = await fileIdentity(binary);
+  const declared = await launcherTargets(own.path);
+  if (declared.length === 0) return own;
+  return { ...own, targets: await Promise.all(declared.map((t) => fileIdentity(t))) };
+}
+
+async function fileIdentity(file: string): Promise<BinaryIdentity> {
+  const path = await realpath(file);
   const fd = await open(path, "r");
   try {
     const before = await fd.stat();
@@ -90,8 +111,10 @@ export async function binaryIdentity(binary: string): Promise<BinaryIdentity> {
 }
 
 function identityKey(id: BinaryIdentity): string {
-  // Fixed key order, so the same identity always gives the same text.
-  return JSON.stringify([id.path, id.size, id.mtimeMs, id.ctimeMs, id.ino, id.dev, id.head, id.tail]);
+  // Fixed key order, so the same identity always gives the same text (and a binary without
+  // declared targets keeps the key it had before targets existed).
+  const own = [id.path, id.size, id.mtimeMs, id.ctimeMs, id.ino, id.dev, id.head, id.tail];
+  return JSON.stringify(id.targets === undefined || id.targets.length === 0 ? own : [...own, id.targets.map(identityKey)]);
 }
 
 /**
@@ -113,12 +136,14 @@ interface CacheHeader {
  * Reads the cached schema reply of a binary. Returns `undefined` when there is none, or
  * when the file is not exactly what {@link writeSchemaCache} writes for this identity
  * (wrong magic, format, identity, length or checksum): such a file is ignored (and will be
- * replaced by the next write).
+ * replaced by the next write). Only a regular file (not a symbolic link, FIFO or device) of
+ * at most {@link MAX_SCHEMA_CACHE_BYTES} is read, without blocking, and the read stops
+ * (giving `undefined`) when `signal` aborts.
  */
-export async function readSchemaCache(dir: string, id: BinaryIdentity): Promise<CachedSchemaReply | undefined> {
+export async function readSchemaCache(dir: string, id: BinaryIdentity, options: { readonly signal?: AbortSignal | undefined } = {}): Promise<CachedSchemaReply | undefined> {
   let data: Buffer;
   try {
-    data = await readFile(schemaCacheFile(dir, id));
+    data = await readRegularFile(schemaCacheFile(dir, id), { maxBytes: MAX_SCHEMA_CACHE_BYTES, signal: options.signal });
   } catch {
     return undefined;
   }

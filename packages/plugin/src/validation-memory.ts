@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { readRegularFile } from "./internal/read-regular-file.js";
 import { schemaCacheFile, type BinaryIdentity } from "./schema-cache.js";
 
 /**
@@ -25,6 +26,8 @@ export interface ValidationMemory {
 
 const FORMAT = 1;
 const LIMIT = 64;
+/** The largest memory file read (64 keys take ~4.3 KB); only a regular file is read, without blocking. */
+const MAX_FILE_BYTES = 64 * 1024;
 /** Variables that go-plugin sets for each launch; they do not reach a provider's validation. */
 const PER_LAUNCH = new Set(["PLUGIN_CLIENT_CERT", "PLUGIN_UNIX_SOCKET_DIR", "PLUGIN_PROTOCOL_VERSIONS", "PLUGIN_MIN_PORT", "PLUGIN_MAX_PORT"]);
 
@@ -64,7 +67,8 @@ export function fileValidationMemory(
     createHash("sha256").update(`${protocolVersion}\0${envDigest}\0`).update(config).digest("hex");
   const read = async (file: string): Promise<string[]> => {
     try {
-      const parsed = JSON.parse(await readFile(file, "utf8")) as Partial<MemoryFile>;
+      const text = (await readRegularFile(file, { maxBytes: MAX_FILE_BYTES })).toString("utf8");
+      const parsed = JSON.parse(text) as Partial<MemoryFile>;
       if (parsed.format !== FORMAT || !Array.isArray(parsed.keys)) return [];
       return parsed.keys.filter((k): k is string => typeof k === "string" && /^[0-9a-f]{64}$/.test(k));
     } catch {

@@ -94,7 +94,7 @@ describe("faults inside a call", () => {
   test.each([
     ["an AbortSignal", "canceled", /^\[canceled\] the ReadDataSource call was canceled \[terraform-provider-fault[^\]]*\]$/],
     ["callTimeoutMs", "deadline_exceeded", /^\[deadline_exceeded\] the ReadDataSource call did not finish within 1000 ms \[terraform-provider-fault[^\]]*\]$/],
-  ])("a hanging call ended by %s: StopProvider reaches the provider, %s, the provider stays usable", async (how, code, message) => {
+  ])("a hanging call ended by %s: %s, only that call's stream is cancelled (no StopProvider); stop() is the explicit provider-wide action; the provider stays usable", async (how, code, message) => {
     const { record, options } = faultOptions(FaultMode.Hang, FaultOperation.ReadDataSource, how === "callTimeoutMs" ? { callTimeoutMs: 1000 } : {});
     const live = await dialConfiguredProvider(options);
     await withLive(live, async (l) => {
@@ -105,7 +105,11 @@ describe("faults inside a call", () => {
       const e = await call;
       expect(e.code).toBe(code);
       expect(e.message).toMatch(message);
-      // The hang ignores the call's own cancellation: it ends only because StopProvider arrived.
+      // Cancelling one call must not stop the provider (SDKv2 would fail every other call in flight).
+      await new Promise((r) => setTimeout(r, 500));
+      expect(readRecord(record).map((x) => x.event)).not.toContain("stop-received");
+      // The hang ignores the call's own cancellation: it ends only because StopProvider arrives, sent by stop().
+      await l.stop();
       expect(await waitUntil(() => readRecord(record).some((x) => x.event === "returned:readDataSource"))).toBe(true);
       const events = readRecord(record).map((x) => x.event);
       expect(events.indexOf("stop-received")).toBeGreaterThan(events.indexOf("hang:readDataSource"));
@@ -114,6 +118,25 @@ describe("faults inside a call", () => {
     });
     await expectNothingLeft(record);
   });
+});
+
+test("stopSignal given to dialProvider is the provider-wide stop: aborting it sends StopProvider, which ends a hanging call", async () => {
+  const stop = new AbortController();
+  const { record, options } = faultOptions(FaultMode.Hang, FaultOperation.ReadDataSource, { stopSignal: stop.signal });
+  const live = await dialConfiguredProvider(options);
+  await withLive(live, async (l) => {
+    const call = l.provider.readDataSource(faultDataType, dataConfig(l)).then(
+      () => "returned",
+      (e: unknown) => String(e),
+    );
+    expect(await waitUntil(() => readRecord(record).some((e) => e.event === "hang:readDataSource"))).toBe(true);
+    stop.abort();
+    expect(await waitUntil(() => readRecord(record).some((x) => x.event === "stop-received"))).toBe(true);
+    expect(await waitUntil(() => readRecord(record).some((x) => x.event === "returned:readDataSource"))).toBe(true);
+    // The provider answers the stopped call itself (as SDKv2's "context canceled").
+    expect(await call).toBe("ProviderError: [diagnostics] read of data source fault_data failed: error: Operation canceled: readDataSource was canceled");
+  });
+  await expectNothingLeft(record);
 });
 
 describe("faults before or at the handshake", () => {

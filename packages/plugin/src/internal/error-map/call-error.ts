@@ -8,6 +8,7 @@ import {
   type PluginError,
   type PluginExitStatus,
 } from "./plugin-error.js";
+import type { SecretRedactor } from "../log/secret-redactor.js";
 
 /**
  * What {@link errorFromCall} needs to know about the plugin process.
@@ -19,6 +20,8 @@ export type CallErrorContext = {
   exitError(): PluginError | undefined;
   /** The binary's name, for messages. */
   readonly binary?: string | undefined;
+  /** Where the connection records the secrets it sees (see `SecretRedactor`). */
+  readonly secrets?: SecretRedactor | undefined;
 };
 
 /** How long an UNAVAILABLE call waits for the process exit to be noticed. */
