@@ -109,7 +109,7 @@ export function stringFunctions(): Record<string, HclFunction> {
       params: [str(), param("offset", numberType), param("length", numberType)],
       returns: stringType,
       refineResult: notNull,
-      impl: (a) => substr(a[0]!.asString(), intArg(a[1]!, 1, "offset"), intArg(a[2]!, 2, "length")),
+      impl: (a) => stringVal(substr(a[0]!.asString(), intArg(a[1]!, 1, "offset"), intArg(a[2]!, 2, "length"))),
     }),
     indent: fixedFunction({
       description: "Adds a given number of spaces after each newline character in the given string.",

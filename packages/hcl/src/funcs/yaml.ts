@@ -1,0 +1,288 @@
+/**
+ * `yamlencode` and `yamldecode` as Terraform has them from go-cty-yaml (a go-yaml v2 fork):
+ * the encoder is written here to reproduce go-yaml's emitter output (double-quoted strings,
+ * literal blocks for multi-line strings, sorted keys, `...` after a top-level scalar); the
+ * decoder parses with the `yaml` library (YAML 1.1) and resolves scalars as go-yaml v2 does.
+ *
+ * @internal
+ * @packageDocumentation
+ */
+
+import { type Alias, type Document, isAlias, isMap, isScalar, isSeq, parseDocument, Scalar, type Node, type YAMLMap, type YAMLSeq } from "yaml";
+import {
+  CtyNumber,
+  boolVal,
+  dynamicType,
+  emptyObjectVal,
+  emptyTupleVal,
+  nullVal,
+  numberVal,
+  objectVal,
+  stringType,
+  stringVal,
+  tupleVal,
+  type Value,
+} from "@magma/cty";
+import { entriesOf, valuesOf } from "./collection.js";
+
+// ---------------------------------------------------------------------------------------
+// Encoding
+
+function sp(n: number): string {
+  return " ".repeat(n);
+}
+
+/** go-yaml's double-quoted scalar. */
+function doubleQuoted(s: string): string {
+  let out = '"';
+  for (const c of s) {
+    const cp = c.codePointAt(0)!;
+    switch (c) {
+      case "\0":
+        out += "\\0";
+        continue;
+      case "\x07":
+        out += "\\a";
+        continue;
+      case "\b":
+        out += "\\b";
+        continue;
+      case "\t":
+        out += "\\t";
+        continue;
+      case "\n":
+        out += "\\n";
+        continue;
+      case "\v":
+        out += "\\v";
+        continue;
+      case "\f":
+        out += "\\f";
+        continue;
+      case "\r":
+        out += "\\r";
+        continue;
+      case "\x1b":
+        out += "\\e";
+        continue;
+      case '"':
+        out += '\\"';
+        continue;
+      case "\\":
+        out += "\\\\";
+        continue;
+      case "\u0085":
+        out += "\\N";
+        continue;
+      case "\u00a0":
+        out += "\\_";
+        continue;
+      case "\u2028":
+        out += "\\L";
+        continue;
+      case "\u2029":
+        out += "\\P";
+        continue;
+    }
+    const printable =
+      cp === 0x0a ||
+      (cp >= 0x20 && cp <= 0x7e) ||
+      cp === 0x85 ||
+      (cp >= 0xa0 && cp <= 0xd7ff) ||
+      (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff) ||
+      (cp >= 0x10000 && cp <= 0x10ffff);
+    if (printable) out += c;
+    else if (cp <= 0xff) out += `\\x${cp.toString(16).toUpperCase().padStart(2, "0")}`;
+    else if (cp <= 0xffff) out += `\\u${cp.toString(16).toUpperCase().padStart(4, "0")}`;
+    else out += `\\U${cp.toString(16).toUpperCase().padStart(8, "0")}`;
+  }
+  return out + '"';
+}
+
+/** Whether go-yaml would write `s` as a literal block (multi-line and block-safe). */
+function literalOK(s: string): boolean {
+  if (!s.includes("\n")) return false;
+  if (/[^\n\x20-\x7e\u0085\u00a0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u.test(s)) return false;
+  if (/ \n|\n |^ |^\n/.test(s) && /( \n)|(^ )/.test(s)) return false;
+  if (s.endsWith(" ")) return false;
+  return true;
+}
+
+function literalBlock(s: string, ind: number): string {
+  const trailing = /\n*$/.exec(s)![0].length;
+  const chomp = trailing === 0 ? "-" : trailing === 1 ? "" : "+";
+  const body = trailing === 0 ? s : s.slice(0, s.length - (trailing === 1 ? 1 : 0));
+  const lines = body.split("\n");
+  if (chomp === "+") lines.pop();
+  const indicator = s.startsWith(" ") ? "2" : "";
+  return `|${indicator}${chomp}\n` + lines.map((l) => (l === "" ? "" : sp(ind) + l)).join("\n") + (chomp === "+" ? "\n" : "") + "\n";
+}
+
+function scalarText(v: Value): string {
+  if (v.isNull()) return "null";
+  switch (v.type.kind) {
+    case "string":
+      return doubleQuoted(v.asString());
+    case "number":
+      return v.asNumber().toString();
+    case "bool":
+      return v.asBool() ? "true" : "false";
+    default:
+      throw new Error(`not a scalar: ${v.type.kind}`);
+  }
+}
+
+function isEmptyContainer(v: Value): boolean {
+  return !v.isNull() && isContainer(v) && valuesOf(v).length === 0;
+}
+
+function isContainer(v: Value): boolean {
+  const k = v.type.kind;
+  return k === "list" || k === "set" || k === "tuple" || k === "map" || k === "object";
+}
+
+function isMapping(v: Value): boolean {
+  return v.type.kind === "map" || v.type.kind === "object";
+}
+
+/** The text after "key:" or "- " for a value at block indentation `ind` (its children at ind + 2). */
+function emitValue(v: Value, ind: number, inSeq: boolean): string {
+  if (v.isNull() || !isContainer(v)) {
+    if (!v.isNull() && v.type.kind === "string" && literalOK(v.asString())) return " " + literalBlock(v.asString(), ind + 2);
+    return " " + scalarText(v) + "\n";
+  }
+  if (isEmptyContainer(v)) return isMapping(v) ? " {}\n" : " []\n";
+  if (inSeq) return " " + emitBlock(v, ind + 2, true);
+  return "\n" + emitBlock(v, isMapping(v) ? ind + 2 : ind, false);
+}
+
+/** A non-empty block mapping or sequence at indentation `ind`; the first line unindented if `inline`. */
+function emitBlock(v: Value, ind: number, inline: boolean): string {
+  let out = "";
+  let first = true;
+  const lead = () => {
+    const s = first && inline ? "" : sp(ind);
+    first = false;
+    return s;
+  };
+  if (isMapping(v)) {
+    for (const [k, e] of entriesOf(v)) out += `${lead()}${doubleQuoted(k)}:${emitValue(e, ind, false)}`;
+  } else {
+    for (const e of valuesOf(v)) out += `${lead()}-${emitValue(e, ind, true)}`;
+  }
+  return out;
+}
+
+/** go-cty-yaml's `Marshal` in block style. */
+export function yamlEncode(v: Value): string {
+  if (v.isNull()) return "null\n...\n";
+  if (!isContainer(v)) {
+    if (v.type.kind === "string") {
+      const s = v.asString();
+      if (literalOK(s)) return literalBlock(s, 2);
+      return scalarText(v) + "\n";
+    }
+    return scalarText(v) + "\n...\n";
+  }
+  if (isEmptyContainer(v)) return isMapping(v) ? "{}\n" : "[]\n";
+  return emitBlock(v, 0, false);
+}
+
+// ---------------------------------------------------------------------------------------
+// Decoding
+
+/** An error from YAML decoding, with go-yaml's wording where it can be matched. */
+export class YamlDecodeError extends Error {}
+
+const NULLS = new Set(["", "~", "null", "Null", "NULL"]);
+const TRUES = new Set(["y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"]);
+const FALSES = new Set(["n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"]);
+
+function resolvePlain(s: string): Value {
+  if (NULLS.has(s)) return nullVal(dynamicType);
+  if (TRUES.has(s)) return boolVal(true);
+  if (FALSES.has(s)) return boolVal(false);
+  if (/^[-+]?\.(inf|Inf|INF)$/.test(s)) return numberVal(s.startsWith("-") ? CtyNumber.negativeInfinity : CtyNumber.positiveInfinity);
+  const plain = s.replace(/_/g, "");
+  if (/^[-+]?(0|[1-9][0-9]*|0[0-9]+)$/.test(plain)) return numberVal(CtyNumber.parse(plain.replace(/^([-+]?)0+(?=\d)/, "$1").replace(/^\+/, "")));
+  const hex = /^([-+]?)0x([0-9a-fA-F]+)$/.exec(plain);
+  if (hex !== null) return numberVal(CtyNumber.fromBigInt((hex[1] === "-" ? -1n : 1n) * BigInt(`0x${hex[2]!}`)));
+  const bin = /^([-+]?)0b([01]+)$/.exec(plain);
+  if (bin !== null) return numberVal(CtyNumber.fromBigInt((bin[1] === "-" ? -1n : 1n) * BigInt(`0b${bin[2]!}`)));
+  if (/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(plain)) {
+    return numberVal(CtyNumber.parse(plain.replace(/^\+/, "").replace(/\.$/, "").replace(/\.(?=[eE])/, "")));
+  }
+  const ts = parseTimestamp(s);
+  if (ts !== undefined) return stringVal(ts);
+  return stringVal(s);
+}
+
+/** YAML timestamps become RFC 3339 strings, as go-yaml decodes them into `time.Time`. */
+function parseTimestamp(s: string): string | undefined {
+  const date = /^(\d{4})-(\d\d?)-(\d\d?)$/.exec(s);
+  if (date !== null) return `${date[1]}-${date[2]!.padStart(2, "0")}-${date[3]!.padStart(2, "0")}T00:00:00Z`;
+  const m = /^(\d{4})-(\d\d?)-(\d\d?)(?:[Tt]|[ \t]+)(\d\d?):(\d\d):(\d\d)(\.\d+)?(?:[ \t]*(Z|[-+]\d\d?(?::?\d\d)?))?$/.exec(s);
+  if (m === null) return undefined;
+  const frac = m[7] !== undefined ? m[7].replace(/0+$/, "") : "";
+  let zone = m[8] ?? "Z";
+  if (zone !== "Z") {
+    const z = /^([-+])(\d\d?)(?::?(\d\d))?$/.exec(zone)!;
+    zone = `${z[1]}${z[2]!.padStart(2, "0")}:${z[3] ?? "00"}`;
+    if (zone === "+00:00" || zone === "-00:00") zone = "Z";
+  }
+  return `${m[1]}-${m[2]!.padStart(2, "0")}-${m[3]!.padStart(2, "0")}T${m[4]!.padStart(2, "0")}:${m[5]}:${m[6]}${frac === "." ? "" : frac}${zone}`;
+}
+
+function decodeNode(node: Node | null, doc: Document, depth: number): Value {
+  if (depth > 1000) throw new YamlDecodeError("exceeded max depth");
+  if (node === null) return nullVal(dynamicType);
+  if (isAlias(node)) return decodeNode((node as Alias).resolve(doc) ?? null, doc, depth + 1);
+  if (isScalar(node)) {
+    const sc = node as Scalar;
+    const src = sc.source ?? String(sc.value);
+    const tag = sc.tag;
+    if (tag === "tag:yaml.org,2002:str" || tag === "!!str") return stringVal(String(src));
+    if (tag === "tag:yaml.org,2002:binary") return stringVal(Buffer.from(String(src).replace(/\s/g, ""), "base64").toString("utf8"));
+    if (sc.type === Scalar.PLAIN) return resolvePlain(String(src));
+    if (tag !== undefined && tag !== "tag:yaml.org,2002:str") return resolvePlain(String(src));
+    return stringVal(String(sc.value));
+  }
+  if (isMap(node)) {
+    const attrs = new Map<string, Value>();
+    for (const pair of (node as YAMLMap<Node, Node>).items) {
+      const kn = pair.key as Node | null;
+      const k = decodeNode(kn, doc, depth + 1);
+      if (isScalar(kn) && (kn as Scalar).source === "<<" && (kn as Scalar).type === Scalar.PLAIN) {
+        const merged = decodeNode(pair.value as Node | null, doc, depth + 1);
+        const sources = merged.type.kind === "tuple" ? merged.elements() : [merged];
+        for (const s of sources) {
+          if (s.type.kind !== "object") throw new YamlDecodeError("map merge requires map or sequence of maps as the value");
+          for (const [mk, mv] of Object.entries(s.attributes())) if (!attrs.has(mk)) attrs.set(mk, mv);
+        }
+        continue;
+      }
+      let key: string;
+      if (k.isNull()) key = "null";
+      else if (k.type.kind === "string") key = k.asString();
+      else if (k.type.kind === "number") key = k.asNumber().toString();
+      else if (k.type.kind === "bool") key = k.asBool() ? "true" : "false";
+      else throw new YamlDecodeError("only strings are allowed as mapping keys");
+      attrs.set(key, decodeNode(pair.value as Node | null, doc, depth + 1));
+    }
+    return attrs.size === 0 ? emptyObjectVal : objectVal(attrs);
+  }
+  if (isSeq(node)) {
+    const items = (node as YAMLSeq<Node>).items.map((n) => decodeNode(n, doc, depth + 1));
+    return items.length === 0 ? emptyTupleVal : tupleVal(items);
+  }
+  throw new YamlDecodeError("unsupported YAML node");
+}
+
+/** go-cty-yaml's `Unmarshal` with the implied type: objects, tuples and primitives. */
+export function yamlDecode(src: string): Value {
+  const doc = parseDocument(src, { version: "1.1", uniqueKeys: false, strict: false, prettyErrors: false, merge: false, schema: "yaml-1.1" });
+  if (doc.errors.length > 0) throw new YamlDecodeError(`on line ${doc.errors[0]!.linePos?.[0].line ?? 1}, column ${doc.errors[0]!.linePos?.[0].col ?? 1}: ${doc.errors[0]!.message.split("\n")[0]}`);
+  return decodeNode(doc.contents as Node | null, doc, 0);
+}
+
+void stringType;
