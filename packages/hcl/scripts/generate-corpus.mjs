@@ -8,10 +8,10 @@
 // <group>.tf.json (JSON syntax: "${<expr>}" templates) and <group>.json (expected values,
 // types and errors). Terraform evaluates each copy in a scratch directory that also holds a
 // copy of testdata/corpus/files/ (so `path.module` paths work):
-//   1. `terraform plan -json` until no errors: a case with an error diagnostic is recorded
-//      as an error case and left out of the next round; a case whose output is sensitive is
-//      re-declared with `sensitive = true`.
-//   2. `terraform apply` of the remaining outputs; values and types come from the state.
+//   1. `terraform apply -json` until no errors: a case with an error diagnostic (at plan or
+//      apply time) is recorded as an error case and left out of the next round; a case whose
+//      output is sensitive is re-declared with `sensitive = true`.
+//   2. Values and types of the remaining outputs come from the state of the last apply.
 // The native and JSON runs must agree (value, type, error summary); any case where they
 // differ is reported and the script exits non-zero (the native result is recorded).
 // Cases whose value is null are reported and dropped: terraform leaves null outputs out of
@@ -103,14 +103,17 @@ function evaluate(exprs, syntax) {
     for (let round = 0; round < 50 && live.length > 0; round++) {
       const { text, spans } = syntax === "native" ? nativeConfig(live) : jsonConfig(live);
       writeFileSync(join(dir, fileName), text);
-      const r = run(dir, ["plan", "-json", "-input=false", "-lock=false", "-refresh=false"]);
+      const r = run(dir, ["apply", "-auto-approve", "-json", "-input=false", "-lock=false"]);
       const diags = r.stdout
         .split("\n")
         .filter((l) => l.startsWith("{"))
         .map((l) => JSON.parse(l))
         .filter((m) => m.type === "diagnostic" && m.diagnostic.severity === "error")
         .map((m) => m.diagnostic);
-      if (diags.length === 0) break;
+      if (diags.length === 0) {
+        if (r.status !== 0) throw new Error(`${syntax}: apply failed:\n${r.stdout}\n${r.stderr}`);
+        break;
+      }
       let changed = false;
       for (const d of diags) {
         // The snippet's context names the output (`output "c5"`, `output.c5`); else the line.
@@ -137,10 +140,6 @@ function evaluate(exprs, syntax) {
       if (!changed) throw new Error(`${syntax}: no progress on diagnostics ${JSON.stringify(diags.slice(0, 3))}`);
     }
     if (live.length > 0) {
-      const { text } = syntax === "native" ? nativeConfig(live) : jsonConfig(live);
-      writeFileSync(join(dir, fileName), text);
-      const r = run(dir, ["apply", "-auto-approve", "-input=false", "-lock=false", "-json"]);
-      if (r.status !== 0) throw new Error(`${syntax}: apply failed:\n${r.stdout}\n${r.stderr}`);
       const state = JSON.parse(readFileSync(join(dir, "terraform.tfstate"), "utf8"));
       for (const c of live) {
         const o = state.outputs?.[`c${c.i}`];

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 
-import { createHash, createPrivateKey, privateDecrypt, randomUUID, constants as cryptoConstants } from "node:crypto";
+import { createHash, createPrivateKey, privateDecrypt, randomBytes, constants as cryptoConstants } from "node:crypto";
 import bcryptjs from "bcryptjs";
 import { numberType, stringType, stringVal } from "@magma/cty";
 import { FunctionArgError, FunctionError, type HclFunction } from "../function.js";
@@ -66,7 +66,11 @@ export function cryptoFunctions(): Record<string, HclFunction> {
       params: [],
       returns: stringType,
       refineResult: notNull,
-      impl: () => stringVal(randomUUID()),
+      impl: () => {
+        // hashicorp/go-uuid: 16 random bytes, no version or variant bits.
+        const x = randomBytes(16).toString("hex");
+        return stringVal(`${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`);
+      },
     }),
     uuidv5: fixedFunction({
       description: "Generates a name-based UUID, as described in RFC 4122 section 4.3.",
@@ -100,7 +104,8 @@ export function cryptoFunctions(): Record<string, HclFunction> {
             throw new FunctionArgError(1, (e as Error).message);
           }
         }
-        if (cost < 4 || cost > 31) throw new FunctionError(`error occured generating password crypto/bcrypt: cost ${cost} is outside allowed range (4,31)`);
+        if (cost < 4) cost = 10;
+        if (cost > 31) throw new FunctionError(`error occured generating password crypto/bcrypt: cost ${cost} is outside allowed range (4,31)`);
         const input = utf8(a[0]!.asString());
         if (input.length > 72) throw new FunctionError("error occured generating password bcrypt: password length exceeds 72 bytes");
         const hash = bcryptjs.hashSync(fromUtf8(input), cost);
