@@ -59,7 +59,7 @@ function parseIPv6(s: string): bigint | undefined {
 
 function parseCidr(s: string): Net {
   const slash = s.indexOf("/");
-  const bad = () => new FunctionArgError(0, `invalid CIDR expression: invalid CIDR address: ${s}`);
+  const bad = () => new FunctionError(`invalid CIDR expression: invalid CIDR address: ${s}`);
   if (slash < 0) throw bad();
   const ipText = s.slice(0, slash);
   const prefixText = s.slice(slash + 1);
@@ -118,7 +118,7 @@ function hostAddr(n: Net, num: bigint): bigint {
   let k = num;
   if (k < 0n) k += max;
   if (k < 0n || k >= max) {
-    throw new FunctionError(`prefix of ${n.prefix} does not accommodate a host numbered ${num}`);
+    throw new FunctionError(`prefix of ${n.prefix} does not accommodate a host numbered ${k}`);
   }
   return n.addr | k;
 }
@@ -126,9 +126,14 @@ function hostAddr(n: Net, num: bigint): bigint {
 function subnet(n: Net, newbits: number, num: bigint): Net {
   const newPrefix = n.prefix + newbits;
   if (newPrefix > n.bits) throw new FunctionError(`insufficient address space to extend prefix of ${n.prefix} by ${newbits}`);
-  const max = 1n << BigInt(newbits);
-  if (num < 0n || num >= max) throw new FunctionError(`prefix extension of ${newbits} does not accommodate a subnet numbered ${num}`);
-  return { ...n, addr: n.addr | (num << BigInt(n.bits - newPrefix)), prefix: newPrefix };
+  // go-cidr's SubnetBig: only numbers above the maximum are refused; a negative number or
+  // newbits goes through big.Int arithmetic (two's complement OR, then the magnitude).
+  if (newbits >= 0 && num >= 1n << BigInt(newbits)) {
+    throw new FunctionError(`prefix extension of ${newbits} does not accommodate a subnet numbered ${num}`);
+  }
+  let v = n.addr | (num << BigInt(n.bits - newPrefix));
+  if (v < 0n) v = -v;
+  return { ...n, addr: v, prefix: newPrefix };
 }
 
 function netText(n: Net): string {
@@ -138,7 +143,9 @@ function netText(n: Net): string {
 }
 
 function intArg(v: Value): bigint {
-  return truncNumber(v.asNumber());
+  const n = v.asNumber();
+  if (!n.isInteger()) throw new FunctionError("value must be a whole number");
+  return truncNumber(n);
 }
 
 /** The IP network functions, by name. */
@@ -161,7 +168,7 @@ export function cidrFunctions(): Record<string, HclFunction> {
       refineResult: notNull,
       impl: (a) => {
         const n = parseCidr(a[0]!.asString());
-        if (n.bits !== 32) throw new FunctionArgError(0, "IPv6 addresses cannot have a netmask: " + a[0]!.asString());
+        if (n.bits !== 32) throw new FunctionError("IPv6 addresses cannot have a netmask: " + a[0]!.asString());
         const mask = ((1n << BigInt(n.prefix)) - 1n) << BigInt(32 - n.prefix);
         return stringVal(formatIPv4(mask));
       },

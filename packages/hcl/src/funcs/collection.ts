@@ -186,7 +186,7 @@ export function collectionFunctions(): Record<string, HclFunction> {
       impl: (a, t) => {
         const list = a[0]!;
         const size = goInt(a[1]!, 1, "size");
-        if (size < 0) throw new FunctionArgError(1, "the size argument must be positive");
+        if (size < 0) throw new FunctionError("the size argument must be positive");
         const els = list.elements();
         if (els.length === 0) return listValEmpty(list.type);
         if (size === 0) return listVal([list]);
@@ -230,13 +230,14 @@ export function collectionFunctions(): Record<string, HclFunction> {
             throw new FunctionError("coalescelist arguments must be lists or tuples");
           }
         }
+        if (a.some((v) => v.type.kind === "tuple")) return dyn;
         return unifyTypes(a.map((v) => v.type)) ?? dyn;
       },
       impl: (a, t) => {
         for (const v of a) {
           if (!v.isKnown()) return unknownVal(t);
           if (v.isNull()) continue;
-          if (v.length() > 0) return t.kind === "dynamic" ? v : convert(v, t);
+          if (v.length() > 0) return v;
         }
         throw new FunctionError("no non-null arguments");
       },
@@ -566,7 +567,7 @@ export function collectionFunctions(): Record<string, HclFunction> {
               for (const k of v.entries().keys()) attrs.set(k, t.element);
             } else attrsKnown = false;
           } else {
-            throw new FunctionArgError(i, `arguments must be maps or objects, got ${JSON.stringify(typeName(t))}`);
+            throw new FunctionError(`arguments must be maps or objects, got ${JSON.stringify(typeName(t))}`);
           }
           if (i === 0) {
             first = t;

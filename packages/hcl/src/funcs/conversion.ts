@@ -64,12 +64,12 @@ function makeTo(want: Type, description: string): HclFunction {
         const sensitive = plain.paths.length > 0;
         const v = plain.value;
         if (v.type.kind === "string" && want.kind === "bool") {
-          const shown = sensitive ? "(sensitive value)" : goQuote(v.asString());
-          throw new FunctionArgError(0, `cannot convert ${shown} to bool; only the strings "true" or "false" are allowed`);
+          if (sensitive) throw new FunctionArgError(0, "cannot convert this sensitive string to bool");
+          throw new FunctionArgError(0, `cannot convert ${goQuote(v.asString())} to bool; only the strings "true" or "false" are allowed`);
         }
         if (v.type.kind === "string" && want.kind === "number") {
-          const shown = sensitive ? "(sensitive value)" : goQuote(v.asString());
-          throw new FunctionArgError(0, `cannot convert ${shown} to number; given string must be a decimal representation of a number`);
+          if (sensitive) throw new FunctionArgError(0, "cannot convert this sensitive string to number");
+          throw new FunctionArgError(0, `cannot convert ${goQuote(v.asString())} to number; given string must be a decimal representation of a number`);
         }
         const reason = (e as { reason?: string; message?: string }).reason ?? (e as Error).message;
         const path = (e as { path?: { toString(): string } }).path?.toString() ?? "";

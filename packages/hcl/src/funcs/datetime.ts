@@ -7,7 +7,7 @@
  */
 
 import { numberType, numberVal, stringType, stringVal } from "@magma/cty";
-import { FunctionArgError, type HclFunction } from "../function.js";
+import { FunctionArgError, FunctionError, type HclFunction } from "../function.js";
 import { fixedFunction, notNull, param } from "./helpers.js";
 import { goQuote } from "./numeric.js";
 
@@ -54,34 +54,72 @@ function daysIn(y: number, m: number): number {
 /** Parses an RFC 3339 timestamp as go-cty does; throws an Error with its message. */
 export function parseTimestamp(s: string): Timestamp {
   const fail = (what: string) => new Error(`not a valid RFC3339 timestamp: ${what}`);
-  const m = /^(\d{4})-(\d{2})-(\d{2})([Tt])(\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[-+]\d{2}:\d{2})$/.exec(s);
-  if (m === null) {
-    if (!/^\d{4}/.test(s)) return failAt(s, "2006", s);
-    if (!/^\d{4}-\d{2}-\d{2}/.test(s)) throw fail(`cannot use ${goQuote(s.slice(4))} as month`);
-    if (!/^\d{4}-\d{2}-\d{2}[Tt]/.test(s)) throw fail("missing required time introducer 'T'");
-    if (!/^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?/.test(s)) throw fail(`cannot use ${goQuote(s.slice(11))} as hour`);
-    throw fail("missing required UTC offset");
+  let p = 0;
+  const rest = () => s.slice(p);
+  const expect = (c: string) => {
+    if (p >= s.length) throw fail(`end of string where ${goQuote(c)} is expected`);
+    if (s[p] !== c) throw fail(`found ${goQuote(rest())} where ${goQuote(c)} is expected`);
+    p++;
+  };
+  const digits = (n: number, what: string, before: string): number => {
+    if (p >= s.length) throw fail(`end of string before ${before}`);
+    const t = s.slice(p, p + n);
+    if (!new RegExp(`^\\d{${n}}$`).test(t)) throw fail(`cannot use ${goQuote(rest())} as ${what}`);
+    p += n;
+    return Number(t);
+  };
+  const y = digits(4, "year", "year");
+  expect("-");
+  const moStart = p;
+  const mo = digits(2, "month", "month");
+  if (mo < 1 || mo > 12) throw fail(`cannot use ${goQuote(s.slice(moStart + 2))} as month`);
+  expect("-");
+  const d = digits(2, "day", "day");
+  if (p >= s.length || s[p] !== "T") throw fail("missing required time introducer 'T'");
+  p++;
+  const two = (what: string): number => {
+    if (p >= s.length) throw fail(`end of string before ${what}`);
+    if (!/^\d\d/.test(rest())) {
+      if (/^\d/.test(rest())) throw fail(`${what} must have exactly two digits`);
+      throw fail(`cannot use ${goQuote(rest())} as ${what}`);
+    }
+    const v = Number(s.slice(p, p + 2));
+    p += 2;
+    return v;
+  };
+  const h = two("hour");
+  if (h > 23) throw fail("hour must be between 0 and 23 inclusive");
+  expect(":");
+  const mi = two("minute");
+  if (mi > 59) throw fail("minute must be between 0 and 59 inclusive");
+  expect(":");
+  if (!/^\d\d/.test(rest())) {
+    if (p >= s.length) throw fail("end of string before second");
+    throw fail(`cannot use ${goQuote(rest())} as second`);
   }
-  const [y, mo, d, h, mi, se] = [m[1], m[2], m[3], m[5], m[6], m[7]].map(Number) as [number, number, number, number, number, number];
-  if (mo < 1 || mo > 12) throw fail(`month out of range`);
-  if (d < 1 || d > daysIn(y, mo)) throw fail(`day out of range`);
-  if (h > 23) throw fail("hour out of range");
-  if (mi > 59) throw fail("minute out of range");
-  if (se > 59) throw fail("second out of range");
-  const nanos = m[8] !== undefined ? Number(m[8].slice(1, 10).padEnd(9, "0")) : 0;
+  const se = Number(s.slice(p, p + 2));
+  p += 2;
+  if (se > 59) throw fail("second must be between 0 and 59 inclusive");
+  let nanos = 0;
+  if (s[p] === ".") {
+    const m = /^\.(\d+)/.exec(rest());
+    if (m === null) throw fail(`cannot use ${goQuote(rest())} as fractional seconds`);
+    nanos = Number(m[1]!.slice(0, 9).padEnd(9, "0"));
+    p += m[0].length;
+  }
+  if (p >= s.length) throw fail("end of string before UTC offset");
   let offset: number | undefined;
-  if (m[9] !== "Z" && m[9] !== "z") {
-    const sign = m[9]!.startsWith("-") ? -1 : 1;
-    offset = sign * (Number(m[9]!.slice(1, 3)) * 60 + Number(m[9]!.slice(4, 6)));
+  if (s[p] === "Z") p++;
+  else {
+    const m = /^([-+])(\d\d):(\d\d)/.exec(rest());
+    if (m === null) throw fail(`cannot use ${goQuote(rest())} as UTC offset`);
+    offset = (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+    p += m[0].length;
   }
+  if (p < s.length) throw fail(`extra text: ${goQuote(rest())}`);
+  if (d < 1 || d > daysIn(y, mo)) throw fail("day out of range");
   const local = BigInt(daysFromCivil(y, mo, d)) * 86400n + BigInt(h * 3600 + mi * 60 + se);
   return { seconds: local - BigInt((offset ?? 0) * 60), nanos, offset };
-}
-
-function failAt(s: string, layout: string, value: string): never {
-  throw new Error(`not a valid RFC3339 timestamp: cannot use ${goQuote(value)} as year`);
-  void s;
-  void layout;
 }
 
 interface Fields {
@@ -133,10 +171,24 @@ function formatDate(format: string, t: Timestamp): string {
         i += 2;
         continue;
       }
-      const end = format.indexOf("'", i + 1);
-      if (end < 0) throw new FunctionArgError(0, "unterminated literal '");
-      out += format.slice(i + 1, end);
-      i = end + 1;
+      // A quoted literal; '' inside it is one quote.
+      let j = i + 1;
+      let lit = "";
+      for (;;) {
+        if (j >= format.length) throw new FunctionArgError(0, "unterminated literal '");
+        if (format[j] === "'") {
+          if (format[j + 1] === "'") {
+            lit += "'";
+            j += 2;
+            continue;
+          }
+          break;
+        }
+        lit += format[j];
+        j++;
+      }
+      out += lit;
+      i = j + 1;
       continue;
     }
     if (!/[A-Za-z]/.test(c)) {
@@ -186,7 +238,7 @@ function formatDate(format: string, t: Timestamp): string {
       }
       case "A":
       case "a":
-        if (n !== 2) throw bad('must be "AA" or "aa"');
+        if (n !== 2) throw bad(c === "A" ? 'must be "AA"' : 'must be "aa"');
         out += f.h < 12 ? (c === "A" ? "AM" : "am") : c === "A" ? "PM" : "pm";
         break;
       case "m":
@@ -207,7 +259,7 @@ function formatDate(format: string, t: Timestamp): string {
         else throw bad('timezone must be Z, ZZZZ, or ZZZZZ');
         break;
       default:
-        throw new FunctionArgError(0, `invalid date format verb ${goQuote(tok)}: unsupported format verb`);
+        throw new FunctionArgError(0, `invalid date format verb ${goQuote(tok)}`);
     }
     i = j;
   }
@@ -287,12 +339,13 @@ export function datetimeFunctions(): Record<string, HclFunction> {
       returns: stringType,
       refineResult: notNull,
       impl: (a) => {
-        const t = tsArg(a[0]!.asString(), 0);
+        let t: Timestamp;
         let d: bigint;
         try {
+          t = parseTimestamp(a[0]!.asString());
           d = parseDuration(a[1]!.asString());
         } catch (e) {
-          throw new FunctionArgError(1, (e as Error).message);
+          throw new FunctionError((e as Error).message);
         }
         const totalNanos = BigInt(t.nanos) + d;
         const secs = t.seconds + totalNanos / 1000000000n - (totalNanos % 1000000000n < 0n ? 1n : 0n);

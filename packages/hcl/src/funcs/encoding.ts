@@ -41,10 +41,7 @@ export function goBase64Decode(s: string): Uint8Array | undefined {
   const t = s.replace(/[\r\n]/g, "");
   if (t.length % 4 !== 0) return undefined;
   if (!/^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(t)) return undefined;
-  const b = Buffer.from(t, "base64");
-  // Go rejects non-zero trailing bits in the last quantum.
-  if (Buffer.from(b).toString("base64") !== t) return undefined;
-  return new Uint8Array(b);
+  return new Uint8Array(Buffer.from(t, "base64"));
 }
 
 function base64(b: Uint8Array): string {
@@ -394,8 +391,8 @@ export function encodingFunctions(): Record<string, HclFunction> {
       impl: (a) => {
         const s = a[0]!.asString();
         const b = goBase64Decode(s);
-        if (b === undefined) throw new FunctionArgError(0, `failed to decode base64 data ${goQuote(s)}`);
-        if (!isValidUtf8(b)) throw new FunctionArgError(0, "the result of decoding the provided string is not valid UTF-8");
+        if (b === undefined) throw new FunctionError(`failed to decode base64 data ${goQuote(s)}`);
+        if (!isValidUtf8(b)) throw new FunctionError("the result of decoding the provided string is not valid UTF-8");
         return stringVal(fromUtf8(b));
       },
     }),

@@ -14,6 +14,7 @@ import { posix, resolve } from "node:path";
 import { boolType, boolVal, setType, setVal, setValEmpty, stringType, stringVal } from "@magma/cty";
 import { FunctionArgError, FunctionError, type HclFunction } from "../function.js";
 import { fixedFunction, fromUtf8, isValidUtf8, notNull, param } from "./helpers.js";
+import { goQuote } from "./numeric.js";
 
 /** Go's `filepath.Clean` (POSIX). */
 export function goClean(p: string): string {
@@ -70,20 +71,25 @@ function resolvePath(baseDir: string, p: string): Resolved {
   return { real: resolve(baseDir, expanded), shown: goClean(expanded) };
 }
 
-function readBytes(baseDir: string, p: string): Uint8Array {
+/**
+ * Reads a file. `file` and `filebase64` explain a missing file in Terraform's words; the
+ * hash functions pass Go's `open` error through.
+ */
+function readBytes(baseDir: string, p: string, hashing = false): Uint8Array {
   const r = resolvePath(baseDir, p);
   try {
     return readFileSync(r.real);
   } catch (e) {
     const code = (e as { code?: string }).code;
+    const goReason = code === "ENOENT" ? "no such file or directory" : code === "EISDIR" ? "is a directory" : code === "ENOTDIR" ? "not a directory" : code === "EACCES" ? "permission denied" : (e as Error).message;
+    if (hashing) throw new FunctionError(`${code === "EISDIR" ? "read" : "open"} ${r.shown}: ${goReason}`);
     if (code === "ENOENT" || code === "ENOTDIR") {
       throw new FunctionArgError(
         0,
-        `no file exists at ${r.shown}; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource`,
+        `no file exists at ${goQuote(p)}; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource`,
       );
     }
-    if (code === "EISDIR") throw new FunctionArgError(0, `failed to read file: read ${r.shown}: is a directory`);
-    throw new FunctionArgError(0, `failed to read file: ${(e as Error).message}`);
+    throw new FunctionArgError(0, `failed to read file: ${code === "EISDIR" ? "read" : "open"} ${r.shown}: ${goReason}`);
   }
 }
 
@@ -171,7 +177,7 @@ function fileHash(description: string, algo: string, enc: "hex" | "base64", base
     params: [param("path", stringType)],
     returns: stringType,
     refineResult: notNull,
-    impl: (a) => stringVal(createHash(algo).update(readBytes(baseDir, a[0]!.asString())).digest(enc)),
+    impl: (a) => stringVal(createHash(algo).update(readBytes(baseDir, a[0]!.asString(), true)).digest(enc)),
   });
 }
 
@@ -188,9 +194,8 @@ export function filesystemFunctions(baseDir: string): Record<string, HclFunction
         const p = a[0]!.asString();
         const b = readBytes(baseDir, p);
         if (!isValidUtf8(b)) {
-          throw new FunctionArgError(
-            0,
-            `contents of ${p} are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead`,
+          throw new FunctionError(
+            `contents of ${goQuote(p)} are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead`,
           );
         }
         return stringVal(fromUtf8(b));
@@ -213,8 +218,8 @@ export function filesystemFunctions(baseDir: string): Record<string, HclFunction
         if (!existsSync(r.real)) return boolVal(false);
         const st = statSync(r.real);
         if (st.isFile()) return boolVal(true);
-        if (st.isDirectory()) throw new FunctionArgError(0, `${r.shown} is a directory, not a file`);
-        throw new FunctionArgError(0, `${r.shown} is not a regular file`);
+        if (st.isDirectory()) throw new FunctionError(`${goQuote(r.shown)} is a directory, not a file`);
+        throw new FunctionError(`${goQuote(r.shown)} is not a regular file`);
       },
     }),
     fileset: fixedFunction({

@@ -144,8 +144,7 @@ export function floatResult(x: number): Value {
  * throws go-cty's message when it is not a whole number or is out of range.
  */
 export function toGoInt(n: CtyNumber): number {
-  if (n.isInfinite()) throw new Error("value must be a whole number, between -9223372036854775808 and 9223372036854775807");
-  if (!n.isInteger()) throw new Error("value must be a whole number, between -9223372036854775808 and 9223372036854775807");
+  if (n.isInfinite() || !n.isInteger()) throw new Error("value must be a whole number, between -9223372036854775808 and 9223372036854775807");
   const b = n.toBigInt();
   if (b < -(2n ** 63n) || b > 2n ** 63n - 1n) {
     throw new Error("value must be a whole number, between -9223372036854775808 and 9223372036854775807");

@@ -79,7 +79,7 @@ export function numericFunctions(): Record<string, HclFunction> {
     abs: numFn("Returns the absolute value of the given number.", absNumber),
     ceil: numFn("Returns the closest whole number that is greater than or equal to the given value.", ceilNumber),
     floor: numFn("Returns the closest whole number that is less than or equal to the given value.", floorNumber),
-    signum: numFn("Determines the sign of a number, returning -1, 0 or 1.", (n) => CtyNumber.from(n.sign())),
+    signum: numFn("Determines the sign of a number, returning -1, 0 or 1.", (n) => CtyNumber.from(Math.sign(n.isInfinite() ? n.sign() : toGoInt(n)))),
     log: fixedFunction({
       description: "Returns the logarithm of a given number in a given base.",
       params: [num(), param("base", numberType)],
@@ -157,7 +157,6 @@ export function numericFunctions(): Record<string, HclFunction> {
         else if (n.length === 2) [start, end, step] = [n[0]!, n[1]!, n[1]!.compare(n[0]!) < 0 ? minusOne : one];
         else if (n.length === 3) [start, end, step] = [n[0]!, n[1]!, n[2]!];
         else throw new FunctionError("must have one, two, or three arguments");
-        if (step.sign() === 0) throw new FunctionArgError(2, "step must not be zero");
         const down = step.sign() < 0;
         if (down && end.compare(start) > 0) throw new FunctionArgError(1, "end must be less than start when step is negative");
         if (!down && end.compare(start) < 0) throw new FunctionArgError(1, "end must be greater than start when step is positive");

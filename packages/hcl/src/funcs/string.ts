@@ -27,7 +27,7 @@ function mapRunes(s: string, f: (c: string) => string): string {
 }
 
 const upper = (s: string) => mapRunes(s, (c) => (c === "ß" ? c : c.toUpperCase()));
-const lower = (s: string) => mapRunes(s, (c) => (c === "İ" ? "i̇" : c.toLowerCase()));
+const lower = (s: string) => mapRunes(s, (c) => (c === "İ" ? "i" : c.toLowerCase()));
 /** Go's `unicode.ToTitle`: title case, which differs from upper case for a few digraphs. */
 const TITLE_SPECIAL: Readonly<Record<string, string>> = {
   Ǆ: "ǅ", ǅ: "ǅ", ǆ: "ǅ", Ǉ: "ǈ", ǈ: "ǈ", ǉ: "ǈ", Ǌ: "ǋ", ǋ: "ǋ", ǌ: "ǋ", Ǳ: "ǲ", ǲ: "ǲ", ǳ: "ǲ",
@@ -87,12 +87,8 @@ function goSplit(s: string, sep: string): string[] {
   return s.split(sep);
 }
 
-function intArg(v: Value, i: number, what: string): number {
-  try {
-    return toGoInt(v.asNumber());
-  } catch (e) {
-    throw new FunctionArgError(i, `invalid ${what}: ${(e as Error).message}`);
-  }
+function intArg(v: Value): number {
+  return toGoInt(v.asNumber());
 }
 
 /** The string functions, by name. */
@@ -109,7 +105,7 @@ export function stringFunctions(): Record<string, HclFunction> {
       params: [str(), param("offset", numberType), param("length", numberType)],
       returns: stringType,
       refineResult: notNull,
-      impl: (a) => stringVal(substr(a[0]!.asString(), intArg(a[1]!, 1, "offset"), intArg(a[2]!, 2, "length"))),
+      impl: (a) => stringVal(substr(a[0]!.asString(), intArg(a[1]!), intArg(a[2]!))),
     }),
     indent: fixedFunction({
       description: "Adds a given number of spaces after each newline character in the given string.",
@@ -117,7 +113,7 @@ export function stringFunctions(): Record<string, HclFunction> {
       returns: stringType,
       refineResult: notNull,
       impl: (a) => {
-        const n = intArg(a[0]!, 0, "spaces");
+        const n = intArg(a[0]!);
         return stringVal(a[1]!.asString().replaceAll("\n", "\n" + " ".repeat(Math.max(0, n))));
       },
     }),
@@ -136,7 +132,7 @@ export function stringFunctions(): Record<string, HclFunction> {
           const l = lists[li]!;
           if (!l.isWhollyKnown()) return unknownVal(stringType, { notNull: true });
           l.elements().forEach((e, ei) => {
-            if (e.isNull()) throw new FunctionArgError(li + 1, `element ${ei} is null`);
+            if (e.isNull()) throw new FunctionArgError(li + 1, `element ${ei} is null; cannot concatenate null values`);
             parts.push(e.asString());
           });
         }

@@ -32,69 +32,72 @@ function sp(n: number): string {
   return " ".repeat(n);
 }
 
-/** go-yaml's double-quoted scalar. */
-function doubleQuoted(s: string): string {
+const BEST_WIDTH = 80;
+
+/** go-yaml's `is_printable` for one code point. */
+function yamlPrintable(cp: number): boolean {
+  return cp === 0x0a || (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff);
+}
+
+const ESCAPES: Readonly<Record<number, string>> = {
+  0x00: "0",
+  0x07: "a",
+  0x08: "b",
+  0x09: "t",
+  0x0a: "n",
+  0x0b: "v",
+  0x0c: "f",
+  0x0d: "r",
+  0x1b: "e",
+  0x22: '"',
+  0x5c: "\\",
+  0x85: "N",
+  0xa0: "_",
+  0x2028: "L",
+  0x2029: "P",
+};
+
+/**
+ * go-yaml's double-quoted scalar, starting at output column `column`: escapes what is not
+ * printable, and folds at a space once past column 80 (continuing at `indent`).
+ */
+function doubleQuoted(s: string, column = 0, indent = 2): string {
   let out = '"';
-  for (const c of s) {
+  let col = column + 1;
+  let spaces = false;
+  const cps = [...s];
+  for (let i = 0; i < cps.length; i++) {
+    const c = cps[i]!;
     const cp = c.codePointAt(0)!;
-    switch (c) {
-      case "\0":
-        out += "\\0";
-        continue;
-      case "\x07":
-        out += "\\a";
-        continue;
-      case "\b":
-        out += "\\b";
-        continue;
-      case "\t":
-        out += "\\t";
-        continue;
-      case "\n":
-        out += "\\n";
-        continue;
-      case "\v":
-        out += "\\v";
-        continue;
-      case "\f":
-        out += "\\f";
-        continue;
-      case "\r":
-        out += "\\r";
-        continue;
-      case "\x1b":
-        out += "\\e";
-        continue;
-      case '"':
-        out += '\\"';
-        continue;
-      case "\\":
-        out += "\\\\";
-        continue;
-      case "\u0085":
-        out += "\\N";
-        continue;
-      case "\u00a0":
-        out += "\\_";
-        continue;
-      case "\u2028":
-        out += "\\L";
-        continue;
-      case "\u2029":
-        out += "\\P";
-        continue;
+    const isBreak = cp === 0x0a || cp === 0x0d || cp === 0x85 || cp === 0x2028 || cp === 0x2029;
+    if (!yamlPrintable(cp) || isBreak || c === '"' || c === "\\") {
+      const e = ESCAPES[cp];
+      let text: string;
+      if (e !== undefined) text = `\\${e}`;
+      else if (cp <= 0xff) text = `\\x${cp.toString(16).toUpperCase().padStart(2, "0")}`;
+      else if (cp <= 0xffff) text = `\\u${cp.toString(16).toUpperCase().padStart(4, "0")}`;
+      else text = `\\U${cp.toString(16).toUpperCase().padStart(8, "0")}`;
+      out += text;
+      col += text.length;
+      spaces = false;
+    } else if (c === " ") {
+      if (!spaces && col > BEST_WIDTH && i > 0 && i < cps.length - 1) {
+        out += "\n" + " ".repeat(indent);
+        col = indent;
+        if (cps[i + 1] === " ") {
+          out += "\\";
+          col++;
+        }
+      } else {
+        out += c;
+        col++;
+      }
+      spaces = true;
+    } else {
+      out += c;
+      col++;
+      spaces = false;
     }
-    const printable =
-      cp === 0x0a ||
-      (cp >= 0x20 && cp <= 0x7e) ||
-      cp === 0x85 ||
-      (cp >= 0xa0 && cp <= 0xd7ff) ||
-      (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff) ||
-      (cp >= 0x10000 && cp <= 0x10ffff);
-    if (printable) out += c;
-    else if (cp <= 0xff) out += `\\x${cp.toString(16).toUpperCase().padStart(2, "0")}`;
-    else if (cp <= 0xffff) out += `\\u${cp.toString(16).toUpperCase().padStart(4, "0")}`;
-    else out += `\\U${cp.toString(16).toUpperCase().padStart(8, "0")}`;
   }
   return out + '"';
 }
@@ -102,9 +105,11 @@ function doubleQuoted(s: string): string {
 /** Whether go-yaml would write `s` as a literal block (multi-line and block-safe). */
 function literalOK(s: string): boolean {
   if (!s.includes("\n")) return false;
-  if (/[^\n\x20-\x7e\u0085\u00a0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u.test(s)) return false;
-  if (/ \n|\n |^ |^\n/.test(s) && /( \n)|(^ )/.test(s)) return false;
-  if (s.endsWith(" ")) return false;
+  for (const c of s) {
+    const cp = c.codePointAt(0)!;
+    if (!yamlPrintable(cp) || cp === 0x85 || cp === 0x2028 || cp === 0x2029 || cp === 0x0d) return false;
+  }
+  if (s.endsWith(" ") || s.includes(" \n")) return false;
   return true;
 }
 
@@ -115,14 +120,14 @@ function literalBlock(s: string, ind: number): string {
   const lines = body.split("\n");
   if (chomp === "+") lines.pop();
   const indicator = s.startsWith(" ") ? "2" : "";
-  return `|${indicator}${chomp}\n` + lines.map((l) => (l === "" ? "" : sp(ind) + l)).join("\n") + (chomp === "+" ? "\n" : "") + "\n";
+  return `|${indicator}${chomp}\n` + lines.map((l) => (l === "" ? "" : sp(ind) + l)).join("\n") + "\n";
 }
 
-function scalarText(v: Value): string {
+function scalarText(v: Value, column = 0, indent = 2): string {
   if (v.isNull()) return "null";
   switch (v.type.kind) {
     case "string":
-      return doubleQuoted(v.asString());
+      return doubleQuoted(v.asString(), column, indent);
     case "number":
       return v.asNumber().toString();
     case "bool":
@@ -145,11 +150,14 @@ function isMapping(v: Value): boolean {
   return v.type.kind === "map" || v.type.kind === "object";
 }
 
-/** The text after "key:" or "- " for a value at block indentation `ind` (its children at ind + 2). */
-function emitValue(v: Value, ind: number, inSeq: boolean): string {
+/**
+ * The text after "key:" or "-" for a value at block indentation `ind` (its children at
+ * ind + 2); `column` is where that prefix ends.
+ */
+function emitValue(v: Value, ind: number, inSeq: boolean, column: number): string {
   if (v.isNull() || !isContainer(v)) {
     if (!v.isNull() && v.type.kind === "string" && literalOK(v.asString())) return " " + literalBlock(v.asString(), ind + 2);
-    return " " + scalarText(v) + "\n";
+    return " " + scalarText(v, column + 1, ind + 2) + "\n";
   }
   if (isEmptyContainer(v)) return isMapping(v) ? " {}\n" : " []\n";
   if (inSeq) return " " + emitBlock(v, ind + 2, true);
@@ -166,9 +174,12 @@ function emitBlock(v: Value, ind: number, inline: boolean): string {
     return s;
   };
   if (isMapping(v)) {
-    for (const [k, e] of entriesOf(v)) out += `${lead()}${doubleQuoted(k)}:${emitValue(e, ind, false)}`;
+    for (const [k, e] of entriesOf(v)) {
+      const key = doubleQuoted(k, ind, ind + 2);
+      out += `${lead()}${key}:${emitValue(e, ind, false, ind + key.length + 1)}`;
+    }
   } else {
-    for (const e of valuesOf(v)) out += `${lead()}-${emitValue(e, ind, true)}`;
+    for (const e of valuesOf(v)) out += `${lead()}-${emitValue(e, ind, true, ind + 1)}`;
   }
   return out;
 }
@@ -203,12 +214,12 @@ function resolvePlain(s: string): Value {
   if (TRUES.has(s)) return boolVal(true);
   if (FALSES.has(s)) return boolVal(false);
   if (/^[-+]?\.(inf|Inf|INF)$/.test(s)) return numberVal(s.startsWith("-") ? CtyNumber.negativeInfinity : CtyNumber.positiveInfinity);
-  const plain = s.replace(/_/g, "");
+  const plain = s;
+  const oct = /^([-+]?)0o([0-7]+)$/.exec(plain);
+  if (oct !== null) return numberVal(CtyNumber.fromBigInt((oct[1] === "-" ? -1n : 1n) * BigInt(`0o${oct[2]!}`)));
   if (/^[-+]?(0|[1-9][0-9]*|0[0-9]+)$/.test(plain)) return numberVal(CtyNumber.parse(plain.replace(/^([-+]?)0+(?=\d)/, "$1").replace(/^\+/, "")));
   const hex = /^([-+]?)0x([0-9a-fA-F]+)$/.exec(plain);
   if (hex !== null) return numberVal(CtyNumber.fromBigInt((hex[1] === "-" ? -1n : 1n) * BigInt(`0x${hex[2]!}`)));
-  const bin = /^([-+]?)0b([01]+)$/.exec(plain);
-  if (bin !== null) return numberVal(CtyNumber.fromBigInt((bin[1] === "-" ? -1n : 1n) * BigInt(`0b${bin[2]!}`)));
   if (/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(plain)) {
     return numberVal(CtyNumber.parse(plain.replace(/^\+/, "").replace(/\.$/, "").replace(/\.(?=[eE])/, "")));
   }
@@ -221,16 +232,15 @@ function resolvePlain(s: string): Value {
 function parseTimestamp(s: string): string | undefined {
   const date = /^(\d{4})-(\d\d?)-(\d\d?)$/.exec(s);
   if (date !== null) return `${date[1]}-${date[2]!.padStart(2, "0")}-${date[3]!.padStart(2, "0")}T00:00:00Z`;
-  const m = /^(\d{4})-(\d\d?)-(\d\d?)(?:[Tt]|[ \t]+)(\d\d?):(\d\d):(\d\d)(\.\d+)?(?:[ \t]*(Z|[-+]\d\d?(?::?\d\d)?))?$/.exec(s);
+  const m = /^(\d{4})-(\d\d?)-(\d\d?)[Tt](\d\d?):(\d\d):(\d\d)(\.\d+)?(Z|[-+]\d\d?(?::?\d\d)?)$/.exec(s);
   if (m === null) return undefined;
-  const frac = m[7] !== undefined ? m[7].replace(/0+$/, "") : "";
   let zone = m[8] ?? "Z";
   if (zone !== "Z") {
     const z = /^([-+])(\d\d?)(?::?(\d\d))?$/.exec(zone)!;
     zone = `${z[1]}${z[2]!.padStart(2, "0")}:${z[3] ?? "00"}`;
     if (zone === "+00:00" || zone === "-00:00") zone = "Z";
   }
-  return `${m[1]}-${m[2]!.padStart(2, "0")}-${m[3]!.padStart(2, "0")}T${m[4]!.padStart(2, "0")}:${m[5]}:${m[6]}${frac === "." ? "" : frac}${zone}`;
+  return `${m[1]}-${m[2]!.padStart(2, "0")}-${m[3]!.padStart(2, "0")}T${m[4]!.padStart(2, "0")}:${m[5]}:${m[6]}${zone}`;
 }
 
 function decodeNode(node: Node | null, doc: Document, depth: number): Value {
@@ -241,6 +251,7 @@ function decodeNode(node: Node | null, doc: Document, depth: number): Value {
     const sc = node as Scalar;
     const src = sc.source ?? String(sc.value);
     const tag = sc.tag;
+    if (sc.type !== Scalar.PLAIN) return stringVal(String(sc.value));
     if (tag === "tag:yaml.org,2002:str" || tag === "!!str") return stringVal(String(src));
     if (tag === "tag:yaml.org,2002:binary") return stringVal(Buffer.from(String(src).replace(/\s/g, ""), "base64").toString("utf8"));
     if (sc.type === Scalar.PLAIN) return resolvePlain(String(src));
@@ -282,6 +293,7 @@ function decodeNode(node: Node | null, doc: Document, depth: number): Value {
 export function yamlDecode(src: string): Value {
   const doc = parseDocument(src, { version: "1.1", uniqueKeys: false, strict: false, prettyErrors: false, merge: false, schema: "yaml-1.1" });
   if (doc.errors.length > 0) throw new YamlDecodeError(`on line ${doc.errors[0]!.linePos?.[0].line ?? 1}, column ${doc.errors[0]!.linePos?.[0].col ?? 1}: ${doc.errors[0]!.message.split("\n")[0]}`);
+  if (doc.contents === null && !/^---/m.test(src)) throw new YamlDecodeError("on line 1, column 1: missing start of document");
   return decodeNode(doc.contents as Node | null, doc, 0);
 }
 
