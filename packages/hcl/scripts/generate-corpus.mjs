@@ -31,6 +31,83 @@ const filesDir = join(outDir, "files");
 
 const terraform = process.env.TERRAFORM ?? "terraform";
 
+/** A JSON number kept as its exact text (state numbers can have more digits than a float64). */
+class RawNumber {
+  constructor(text) {
+    this.text = text;
+  }
+}
+
+/** JSON.parse that keeps every number as a {@link RawNumber}. */
+function parseExact(text) {
+  let i = 0;
+  const ws = () => {
+    while (/\s/.test(text[i] ?? "")) i++;
+  };
+  const value = () => {
+    ws();
+    const c = text[i];
+    if (c === "{") {
+      i++;
+      const out = {};
+      ws();
+      if (text[i] === "}") {
+        i++;
+        return out;
+      }
+      for (;;) {
+        ws();
+        const k = value();
+        ws();
+        i++; // :
+        out[k] = value();
+        ws();
+        if (text[i++] === "}") return out;
+      }
+    }
+    if (c === "[") {
+      i++;
+      const out = [];
+      ws();
+      if (text[i] === "]") {
+        i++;
+        return out;
+      }
+      for (;;) {
+        out.push(value());
+        ws();
+        if (text[i++] === "]") return out;
+      }
+    }
+    if (c === '"') {
+      const m = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(i));
+      i += m[0].length;
+      return JSON.parse(m[0]);
+    }
+    const m = /^(?:true|false|null|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)/.exec(text.slice(i));
+    i += m[0].length;
+    if (m[0] === "true") return true;
+    if (m[0] === "false") return false;
+    if (m[0] === "null") return null;
+    return new RawNumber(m[0]);
+  };
+  return value();
+}
+
+/** JSON.stringify (two-space indent) that writes {@link RawNumber}s as their text. */
+function stringifyExact(v, indent = "") {
+  if (v instanceof RawNumber) return v.text;
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  const inner = indent + "  ";
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "[]";
+    return `[\n${v.map((e) => inner + stringifyExact(e, inner)).join(",\n")}\n${indent}]`;
+  }
+  const keys = Object.keys(v).filter((k) => v[k] !== undefined);
+  if (keys.length === 0) return "{}";
+  return `{\n${keys.map((k) => `${inner}${JSON.stringify(k)}: ${stringifyExact(v[k], inner)}`).join(",\n")}\n${indent}}`;
+}
+
 function run(cwd, args) {
   const cliConfig = join(cwd, ".terraformrc");
   if (!existsSync(cliConfig)) writeFileSync(cliConfig, "");
@@ -140,7 +217,7 @@ function evaluate(exprs, syntax) {
       if (!changed) throw new Error(`${syntax}: no progress on diagnostics ${JSON.stringify(diags.slice(0, 3))}`);
     }
     if (live.length > 0) {
-      const state = JSON.parse(readFileSync(join(dir, "terraform.tfstate"), "utf8"));
+      const state = parseExact(readFileSync(join(dir, "terraform.tfstate"), "utf8"));
       for (const c of live) {
         const o = state.outputs?.[`c${c.i}`];
         if (o === undefined) results.set(c.i, { null: true });
@@ -154,7 +231,7 @@ function evaluate(exprs, syntax) {
 }
 
 function same(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return stringifyExact(a) === stringifyExact(b);
 }
 
 function generate(group) {
@@ -173,7 +250,7 @@ function generate(group) {
       return;
     }
     const agree = n.error !== undefined ? j.error !== undefined && j.error.summary === n.error.summary : same(n, j);
-    if (!agree) problems.push(`${group}[${i}] ${expr}: native ${JSON.stringify(n)} but JSON ${JSON.stringify(j)}`);
+    if (!agree) problems.push(`${group}[${i}] ${expr}: native ${stringifyExact(n)} but JSON ${stringifyExact(j)}`);
     cases.push(n.error !== undefined ? { expr, error: n.error } : { expr, ...n });
   });
   const kept = cases.map((c) => c.expr);
@@ -184,7 +261,7 @@ function generate(group) {
   };
   writeFileSync(join(outDir, `${group}.tf`), tf);
   writeFileSync(join(outDir, `${group}.tf.json`), JSON.stringify(tfJson, null, 2) + "\n");
-  writeFileSync(join(outDir, `${group}.json`), JSON.stringify({ group, cases }, null, 2) + "\n");
+  writeFileSync(join(outDir, `${group}.json`), stringifyExact({ group, cases }) + "\n");
   const errors = cases.filter((c) => c.error).length;
   console.log(`${group}: ${cases.length} cases (${errors} errors)`);
   return problems;
