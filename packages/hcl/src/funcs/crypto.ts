@@ -127,11 +127,17 @@ export function cryptoFunctions(): Record<string, HclFunction> {
         } catch {
           throw new FunctionArgError(1, "invalid private key: ssh: no key found");
         }
+        // Raw RSA, then PKCS #1 v1.5 unpadding here: Node refuses PKCS #1 v1.5 decryption
+        // padding itself (CVE-2023-46809), and Terraform uses exactly that scheme.
+        let em: Uint8Array;
         try {
-          return stringVal(fromUtf8(privateDecrypt({ key, padding: cryptoConstants.RSA_PKCS1_PADDING }, bytes)));
+          em = privateDecrypt({ key, padding: cryptoConstants.RSA_NO_PADDING }, bytes);
         } catch {
           throw new FunctionError("failed to decrypt: crypto/rsa: decryption error");
         }
+        const sep = em.indexOf(0, 2);
+        if (em[0] !== 0 || em[1] !== 2 || sep < 10) throw new FunctionError("failed to decrypt: crypto/rsa: decryption error");
+        return stringVal(fromUtf8(em.subarray(sep + 1)));
       },
     }),
   };

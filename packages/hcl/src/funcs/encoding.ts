@@ -72,28 +72,71 @@ function goGzip(data: Uint8Array): Uint8Array {
   return Buffer.concat([header, body, final, trailer]);
 }
 
-// IANA names Terraform accepts that Node can encode or decode here.
-const ENCODINGS: Readonly<Record<string, string>> = {
+// Encodings by IANA name. UTF-8/16, ISO-8859-1 and US-ASCII are handled here; any other
+// name the WHATWG Encoding Standard knows (windows-125x, Shift_JIS, EUC-JP, GBK, Big5, …)
+// decodes with TextDecoder and encodes through a reverse table built from it.
+const SPECIAL: Readonly<Record<string, string>> = {
   "utf-8": "utf-8",
   utf8: "utf-8",
-  "csutf8": "utf-8",
+  csutf8: "utf-8",
   "utf-16le": "utf-16le",
   "utf-16be": "utf-16be",
-  "utf-16": "utf-16be",
+  "utf-16": "utf-16",
   "iso-8859-1": "latin1",
   "iso_8859-1": "latin1",
+  "iso_8859-1:1987": "latin1",
+  "iso-ir-100": "latin1",
   latin1: "latin1",
   l1: "latin1",
+  ibm819: "latin1",
+  cp819: "latin1",
+  csisolatin1: "latin1",
   "us-ascii": "ascii",
   ascii: "ascii",
-  "windows-1252": "windows-1252",
-  cp1252: "windows-1252",
+  "iso646-us": "ascii",
+  csascii: "ascii",
 };
 
 function encodingFor(name: string, argIndex: number): string {
-  const e = ENCODINGS[name.toLowerCase()];
-  if (e === undefined) throw new FunctionArgError(argIndex, `${goQuote(name)} is not a supported IANA encoding name or alias in this Terraform version`);
-  return e;
+  const lower = name.toLowerCase();
+  const special = SPECIAL[lower];
+  if (special !== undefined) return special;
+  try {
+    return new TextDecoder(lower).encoding;
+  } catch {
+    throw new FunctionArgError(argIndex, `${goQuote(name)} is not a supported IANA encoding name or alias in this Terraform version`);
+  }
+}
+
+const reverseTables = new Map<string, Map<string, Uint8Array>>();
+
+/** Code point → bytes for a WHATWG legacy encoding, from its decoder (one- and two-byte sequences). */
+function reverseTable(enc: string): Map<string, Uint8Array> {
+  let t = reverseTables.get(enc);
+  if (t !== undefined) return t;
+  t = new Map<string, Uint8Array>();
+  const dec = new TextDecoder(enc, { fatal: true });
+  for (let a = 0; a < 256; a++) {
+    const one = Uint8Array.of(a);
+    try {
+      const c = dec.decode(one);
+      if (c.length > 0 && !t.has(c)) t.set(c, one);
+      continue;
+    } catch {
+      /* a lead byte, or unmapped */
+    }
+    for (let b = 0; b < 256; b++) {
+      const two = Uint8Array.of(a, b);
+      try {
+        const c = dec.decode(two);
+        if ([...c].length === 1 && !t.has(c)) t.set(c, two);
+      } catch {
+        /* not a character */
+      }
+    }
+  }
+  reverseTables.set(enc, t);
+  return t;
 }
 
 function encodeText(s: string, enc: string, name: string): Uint8Array {
@@ -102,21 +145,49 @@ function encodeText(s: string, enc: string, name: string): Uint8Array {
       return utf8(s);
     case "utf-16le":
       return new Uint8Array(Buffer.from(s, "utf16le"));
-    case "utf-16be": {
+    case "utf-16be":
+    case "utf-16": {
       const b = Buffer.from(s, "utf16le");
       b.swap16();
-      return enc === "utf-16be" && name.toLowerCase() === "utf-16" ? Buffer.concat([Uint8Array.from([0xfe, 0xff]), b]) : new Uint8Array(b);
+      return enc === "utf-16" ? Buffer.concat([Uint8Array.from([0xfe, 0xff]), b]) : new Uint8Array(b);
     }
-    default: {
+    case "latin1":
+    case "ascii": {
       const out: number[] = [];
       for (const c of s) {
         const cp = c.codePointAt(0)!;
-        const max = enc === "ascii" ? 0x7f : 0xff;
-        if (cp > max) throw new FunctionArgError(0, `the given string contains characters that cannot be represented in ${name}`);
+        if (cp > (enc === "ascii" ? 0x7f : 0xff)) throw unencodable(name);
         out.push(cp);
       }
       return Uint8Array.from(out);
     }
+    default: {
+      const table = reverseTable(enc);
+      const parts: Uint8Array[] = [];
+      for (const c of s) {
+        const b = table.get(c);
+        if (b === undefined) throw unencodable(name);
+        parts.push(b);
+      }
+      return Buffer.concat(parts);
+    }
+  }
+}
+
+function unencodable(name: string): FunctionArgError {
+  return new FunctionArgError(0, `the given string contains characters that cannot be represented in ${name}`);
+}
+
+function decodeText(b: Uint8Array, enc: string): string {
+  switch (enc) {
+    case "latin1":
+      return Array.from(b, (x) => String.fromCharCode(x)).join("");
+    case "ascii":
+      return Array.from(b, (x) => (x < 0x80 ? String.fromCharCode(x) : "\ufffd")).join("");
+    case "utf-16":
+      return new TextDecoder("utf-16be").decode(b);
+    default:
+      return new TextDecoder(enc).decode(b);
   }
 }
 
@@ -424,8 +495,7 @@ export function encodingFunctions(): Record<string, HclFunction> {
         const enc = encodingFor(name, 1);
         const b = goBase64Decode(a[0]!.asString());
         if (b === undefined) throw new FunctionArgError(0, "the given value is has an invalid base64 symbol at offset 0");
-        const label = enc === "ascii" ? "latin1" : enc;
-        return stringVal(new TextDecoder(label === "latin1" ? "latin1" : label).decode(b));
+        return stringVal(decodeText(b, enc));
       },
     }),
     urlencode: fixedFunction({

@@ -111,9 +111,21 @@ output "c27" {
 }
 
 output "c28" {
-  value = rsadecrypt("!!", "x")
+  value = rsadecrypt(file("${path.module}/files/ciphertext.b64"), file("${path.module}/files/key.pem"))
 }
 
 output "c29" {
+  value = rsadecrypt(file("${path.module}/files/ciphertext.b64"), "not a key")
+}
+
+output "c30" {
+  value = rsadecrypt("aGVsbG8=", file("${path.module}/files/key.pem"))
+}
+
+output "c31" {
+  value = rsadecrypt("!!", "x")
+}
+
+output "c32" {
   value = rsadecrypt("aGVsbG8=", "not a key")
 }

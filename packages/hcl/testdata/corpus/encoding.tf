@@ -51,469 +51,493 @@ output "c12" {
 }
 
 output "c13" {
-  value = textencodebase64("Hello World", "UTF-16LE")
+  value = base64gzip("the quick brown fox jumps over the lazy dog; the quick brown fox jumps over the lazy dog again and again and again")
 }
 
 output "c14" {
-  value = textencodebase64("Hello World", "UTF-8")
+  value = base64gzip("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
 }
 
 output "c15" {
-  value = textencodebase64("Hello", "utf-16be")
+  value = textencodebase64("héllo", "windows-1252")
 }
 
 output "c16" {
-  value = textencodebase64("héllo", "ISO-8859-1")
+  value = textencodebase64("hi", "US-ASCII")
 }
 
 output "c17" {
-  value = textencodebase64("hi", "nope")
+  value = textencodebase64("日本", "SHIFT_JIS")
 }
 
 output "c18" {
-  value = textdecodebase64("SABlAGwAbABvACAAVwBvAHIAbABkAA==", "UTF-16LE")
+  value = textencodebase64("hi", "UTF-16")
 }
 
 output "c19" {
-  value = textdecodebase64("aGk=", "UTF-8")
+  value = textencodebase64("Hello World", "UTF-16LE")
 }
 
 output "c20" {
-  value = textdecodebase64("aOls", "ISO-8859-1")
+  value = textencodebase64("Hello World", "UTF-8")
 }
 
 output "c21" {
-  value = textdecodebase64("aGk=", "nope")
+  value = textencodebase64("Hello", "utf-16be")
 }
 
 output "c22" {
-  value = textdecodebase64("!!", "UTF-8")
+  value = textencodebase64("héllo", "ISO-8859-1")
 }
 
 output "c23" {
-  value = urlencode("Hello World!")
+  value = textencodebase64("hi", "nope")
 }
 
 output "c24" {
-  value = urlencode("a+b=c&d/e?f#g")
+  value = textdecodebase64("SABlAGwAbABvACAAVwBvAHIAbABkAA==", "UTF-16LE")
 }
 
 output "c25" {
-  value = urlencode("~-_.")
+  value = textdecodebase64("aGk=", "UTF-8")
 }
 
 output "c26" {
-  value = urlencode("é 👍")
+  value = textdecodebase64("aOls", "ISO-8859-1")
 }
 
 output "c27" {
-  value = urlencode("")
+  value = textdecodebase64("aGk=", "nope")
 }
 
 output "c28" {
-  value = jsonencode({hello = "world"})
+  value = textdecodebase64("!!", "UTF-8")
 }
 
 output "c29" {
-  value = jsonencode("<a & b>")
+  value = urlencode("Hello World!")
 }
 
 output "c30" {
-  value = jsonencode(["a", 1, true, null])
+  value = urlencode("a+b=c&d/e?f#g")
 }
 
 output "c31" {
-  value = jsonencode({b = 1, a = 2, "c d" = [1]})
+  value = urlencode("~-_.")
 }
 
 output "c32" {
-  value = jsonencode(1.5)
+  value = urlencode("é 👍")
 }
 
 output "c33" {
-  value = jsonencode(1e30)
+  value = urlencode("")
 }
 
 output "c34" {
-  value = jsonencode(0.1)
+  value = jsonencode({hello = "world"})
 }
 
 output "c35" {
-  value = jsonencode(null)
+  value = jsonencode("<a & b>")
 }
 
 output "c36" {
-  value = jsonencode("\u2028\u2029\t\n\u0001")
+  value = jsonencode(["a", 1, true, null])
 }
 
 output "c37" {
-  value = jsonencode(tomap({a = 1}))
+  value = jsonencode({b = 1, a = 2, "c d" = [1]})
 }
 
 output "c38" {
-  value = jsonencode(toset(["b", "a"]))
+  value = jsonencode(1.5)
 }
 
 output "c39" {
-  value = jsonencode({})
+  value = jsonencode(1e30)
 }
 
 output "c40" {
-  value = jsonencode([])
+  value = jsonencode(0.1)
 }
 
 output "c41" {
-  value = jsonencode("é👍")
+  value = jsonencode(null)
 }
 
 output "c42" {
-  value = jsondecode("{\"hello\": \"world\"}")
+  value = jsonencode("\u2028\u2029\t\n\u0001")
 }
 
 output "c43" {
-  value = jsondecode("true")
+  value = jsonencode(tomap({a = 1}))
 }
 
 output "c44" {
-  value = [jsondecode("null")]
+  value = jsonencode(toset(["b", "a"]))
 }
 
 output "c45" {
-  value = jsondecode("[1, \"a\", true, null, {\"b\": [] }]")
+  value = jsonencode({})
 }
 
 output "c46" {
-  value = jsondecode("1.5e3")
+  value = jsonencode([])
 }
 
 output "c47" {
-  value = jsondecode("12345678901234567890.5")
+  value = jsonencode("é👍")
 }
 
 output "c48" {
-  value = jsondecode("\"\\u00e9\\n\"")
+  value = jsondecode("{\"hello\": \"world\"}")
 }
 
 output "c49" {
-  value = jsondecode("{\"a\":1,\"a\":2}")
+  value = jsondecode("true")
 }
 
 output "c50" {
-  value = jsondecode("{}")
+  value = [jsondecode("null")]
 }
 
 output "c51" {
-  value = jsondecode("[]")
+  value = jsondecode("[1, \"a\", true, null, {\"b\": [] }]")
 }
 
 output "c52" {
-  value = jsondecode("")
+  value = jsondecode("1.5e3")
 }
 
 output "c53" {
-  value = jsondecode("[1,")
+  value = jsondecode("12345678901234567890.5")
 }
 
 output "c54" {
-  value = jsondecode("{\"a\" 1}")
+  value = jsondecode("\"\\u00e9\\n\"")
 }
 
 output "c55" {
-  value = jsondecode("tru")
+  value = jsondecode("{\"a\":1,\"a\":2}")
 }
 
 output "c56" {
-  value = jsondecode("01")
+  value = jsondecode("{}")
 }
 
 output "c57" {
-  value = jsondecode("[1] x")
+  value = jsondecode("[]")
 }
 
 output "c58" {
-  value = jsondecode("{\"a\": 1,}")
+  value = jsondecode("")
 }
 
 output "c59" {
-  value = jsondecode("'a'")
+  value = jsondecode("[1,")
 }
 
 output "c60" {
-  value = csvdecode("a,b,c\n1,2,3\n4,5,6")
+  value = jsondecode("{\"a\" 1}")
 }
 
 output "c61" {
-  value = csvdecode("a,b\n\"x, y\",\"he said \"\"hi\"\"\"\n")
+  value = jsondecode("tru")
 }
 
 output "c62" {
-  value = csvdecode("a,b\n")
+  value = jsondecode("01")
 }
 
 output "c63" {
-  value = csvdecode("a\n1\n\n2")
+  value = jsondecode("[1] x")
 }
 
 output "c64" {
-  value = csvdecode("a,b\r\n1,2\r\n")
+  value = jsondecode("{\"a\": 1,}")
 }
 
 output "c65" {
-  value = csvdecode("a,b\n1,\"multi\nline\"")
+  value = jsondecode("'a'")
 }
 
 output "c66" {
-  value = csvdecode("")
+  value = csvdecode("a,b,c\n1,2,3\n4,5,6")
 }
 
 output "c67" {
-  value = csvdecode("a,a\n1,2")
+  value = csvdecode("a,b\n\"x, y\",\"he said \"\"hi\"\"\"\n")
 }
 
 output "c68" {
-  value = csvdecode("a,b\n1,2\n3")
+  value = csvdecode("a,b\n")
 }
 
 output "c69" {
-  value = csvdecode("a,b\n1,2,3")
+  value = csvdecode("a\n1\n\n2")
 }
 
 output "c70" {
-  value = csvdecode("a,\"b\n1,2")
+  value = csvdecode("a,b\r\n1,2\r\n")
 }
 
 output "c71" {
-  value = csvdecode("a,b\n1,x\"y")
+  value = csvdecode("a,b\n1,\"multi\nline\"")
 }
 
 output "c72" {
-  value = csvdecode(" a , b \n 1 , 2 ")
+  value = csvdecode("")
 }
 
 output "c73" {
-  value = yamlencode({a = "b", c = "d"})
+  value = csvdecode("a,a\n1,2")
 }
 
 output "c74" {
-  value = yamlencode({a = "line1\nline2", b = "x: y", c = [{d = 1.5, e = []}, "z"], f = {}, i = null, j = true, k = 1e30})
+  value = csvdecode("a,b\n1,2\n3")
 }
 
 output "c75" {
-  value = yamlencode("a\nb\n")
+  value = csvdecode("a,b\n1,2,3")
 }
 
 output "c76" {
-  value = yamlencode("a\nb")
+  value = csvdecode("a,\"b\n1,2")
 }
 
 output "c77" {
-  value = yamlencode("a\nb\n\n")
+  value = csvdecode("a,b\n1,x\"y")
 }
 
 output "c78" {
-  value = yamlencode(1)
+  value = csvdecode(" a , b \n 1 , 2 ")
 }
 
 output "c79" {
-  value = yamlencode(true)
+  value = yamlencode({a = "b", c = "d"})
 }
 
 output "c80" {
-  value = yamlencode(null)
+  value = yamlencode({a = "line1\nline2", b = "x: y", c = [{d = 1.5, e = []}, "z"], f = {}, i = null, j = true, k = 1e30})
 }
 
 output "c81" {
-  value = yamlencode("hello")
+  value = yamlencode("a\nb\n")
 }
 
 output "c82" {
-  value = yamlencode([])
+  value = yamlencode("a\nb")
 }
 
 output "c83" {
-  value = yamlencode({})
+  value = yamlencode("a\nb\n\n")
 }
 
 output "c84" {
-  value = yamlencode([[1, 2], [3]])
+  value = yamlencode(1)
 }
 
 output "c85" {
-  value = yamlencode([{a = 1, b = 2}, {c = [1]}])
+  value = yamlencode(true)
 }
 
 output "c86" {
-  value = yamlencode({a = {b = {c = "d"}}})
+  value = yamlencode(null)
 }
 
 output "c87" {
-  value = yamlencode("tab\there")
+  value = yamlencode("hello")
 }
 
 output "c88" {
-  value = yamlencode("x\u0001y\u0085z\u00a0")
+  value = yamlencode([])
 }
 
 output "c89" {
-  value = yamlencode(["é", "👍", "<&>"])
+  value = yamlencode({})
 }
 
 output "c90" {
-  value = yamlencode({"key with spaces" = 1, "1" = 2, "true" = 3})
+  value = yamlencode([[1, 2], [3]])
 }
 
 output "c91" {
-  value = yamlencode("a very long string that goes on and on and on past the eighty column limit of the emitter surely")
+  value = yamlencode([{a = 1, b = 2}, {c = [1]}])
 }
 
 output "c92" {
-  value = yamlencode({a = "  leading"})
+  value = yamlencode({a = {b = {c = "d"}}})
 }
 
 output "c93" {
-  value = yamlencode(" leading\nnext")
+  value = yamlencode("tab\there")
 }
 
 output "c94" {
-  value = yamlencode("trailing \nnext")
+  value = yamlencode("x\u0001y\u0085z\u00a0")
 }
 
 output "c95" {
-  value = yamlencode(0.1)
+  value = yamlencode(["é", "👍", "<&>"])
 }
 
 output "c96" {
-  value = yamlencode(-5)
+  value = yamlencode({"key with spaces" = 1, "1" = 2, "true" = 3})
 }
 
 output "c97" {
-  value = yamlencode(tomap({b = "1", a = "2"}))
+  value = yamlencode("a very long string that goes on and on and on past the eighty column limit of the emitter surely")
 }
 
 output "c98" {
-  value = yamlencode(toset(["b", "a"]))
+  value = yamlencode({a = "  leading"})
 }
 
 output "c99" {
-  value = yamldecode("hello: world")
+  value = yamlencode(" leading\nnext")
 }
 
 output "c100" {
-  value = yamldecode("a: yes\nb: 0x10\nc: 1e3\nd: ~\ne: [1, two]\nf: 2001-12-14\ng: 1.5\nh: 010\ni: on\n")
+  value = yamlencode("trailing \nnext")
 }
 
 output "c101" {
-  value = yamldecode("- 1\n- a\n- true\n- null\n")
+  value = yamlencode(0.1)
 }
 
 output "c102" {
-  value = yamldecode("a: 'quoted'\nb: \"dq\\n\"\nc: |\n  block\n  text\nd: >\n  folded\n  text\n")
+  value = yamlencode(-5)
 }
 
 output "c103" {
-  value = yamldecode("true")
+  value = yamlencode(tomap({b = "1", a = "2"}))
 }
 
 output "c104" {
-  value = yamldecode("")
+  value = yamlencode(toset(["b", "a"]))
 }
 
 output "c105" {
-  value = [yamldecode("~")]
+  value = yamldecode("hello: world")
 }
 
 output "c106" {
-  value = yamldecode("{a: 1, b: [x, y]}")
+  value = yamldecode("a: yes\nb: 0x10\nc: 1e3\nd: ~\ne: [1, two]\nf: 2001-12-14\ng: 1.5\nh: 010\ni: on\n")
 }
 
 output "c107" {
-  value = yamldecode("a: &x 1\nb: *x\n")
+  value = yamldecode("- 1\n- a\n- true\n- null\n")
 }
 
 output "c108" {
-  value = yamldecode("base: &b {x: 1, y: 2}\nderived:\n  <<: *b\n  y: 3\n")
+  value = yamldecode("a: 'quoted'\nb: \"dq\\n\"\nc: |\n  block\n  text\nd: >\n  folded\n  text\n")
 }
 
 output "c109" {
-  value = yamldecode("a: !!str 1\nb: !!int \"2\"\n")
+  value = yamldecode("true")
 }
 
 output "c110" {
-  value = yamldecode("a: 1\n  b: 2")
+  value = yamldecode("")
 }
 
 output "c111" {
-  value = yamldecode("[1, 2")
+  value = [yamldecode("~")]
 }
 
 output "c112" {
-  value = yamldecode("key: [")
+  value = yamldecode("{a: 1, b: [x, y]}")
 }
 
 output "c113" {
-  value = format("%v", yamldecode(".inf"))
+  value = yamldecode("a: &x 1\nb: *x\n")
 }
 
 output "c114" {
-  value = format("%v", yamldecode("-.inf"))
+  value = yamldecode("base: &b {x: 1, y: 2}\nderived:\n  <<: *b\n  y: 3\n")
 }
 
 output "c115" {
-  value = yamldecode("a: 1_000")
+  value = yamldecode("a: !!str 1\nb: !!int \"2\"\n")
 }
 
 output "c116" {
-  value = yamldecode("a: 0b101")
+  value = yamldecode("a: 1\n  b: 2")
 }
 
 output "c117" {
-  value = yamldecode("a: 2001-12-14t21:59:43.10-05:00")
+  value = yamldecode("[1, 2")
 }
 
 output "c118" {
-  value = yamldecode("a: 2001-12-14 21:59:43.10 -5")
+  value = yamldecode("key: [")
 }
 
 output "c119" {
-  value = yamldecode("a: +12")
+  value = format("%v", yamldecode(".inf"))
 }
 
 output "c120" {
-  value = yamldecode("a: .5")
+  value = format("%v", yamldecode("-.inf"))
 }
 
 output "c121" {
-  value = yamldecode("a: 0o17")
+  value = yamldecode("a: 1_000")
 }
 
 output "c122" {
-  value = yamldecode("a: 017")
+  value = yamldecode("a: 0b101")
 }
 
 output "c123" {
-  value = yamldecode("a: Y\nb: n\nc: NO\nd: Off")
+  value = yamldecode("a: 2001-12-14t21:59:43.10-05:00")
 }
 
 output "c124" {
-  value = yamldecode("a: 1\na: 2")
+  value = yamldecode("a: 2001-12-14 21:59:43.10 -5")
 }
 
 output "c125" {
-  value = yamldecode("? [1, 2]\n: x")
+  value = yamldecode("a: +12")
 }
 
 output "c126" {
-  value = yamldecode("---\na: 1\n---\nb: 2\n")
+  value = yamldecode("a: .5")
 }
 
 output "c127" {
-  value = yamldecode("a: 12345678901234567890")
+  value = yamldecode("a: 0o17")
 }
 
 output "c128" {
-  value = yamldecode("a: 1.0")
+  value = yamldecode("a: 017")
 }
 
 output "c129" {
+  value = yamldecode("a: Y\nb: n\nc: NO\nd: Off")
+}
+
+output "c130" {
+  value = yamldecode("a: 1\na: 2")
+}
+
+output "c131" {
+  value = yamldecode("? [1, 2]\n: x")
+}
+
+output "c132" {
+  value = yamldecode("---\na: 1\n---\nb: 2\n")
+}
+
+output "c133" {
+  value = yamldecode("a: 12345678901234567890")
+}
+
+output "c134" {
+  value = yamldecode("a: 1.0")
+}
+
+output "c135" {
   value = yamldecode("a:\n  - b: 1\n    c: 2\n  - d")
 }
