@@ -240,12 +240,43 @@ function toDec(n: CtyNumber): { neg: boolean; d: Dec } {
   return { neg, d: { mant: digits, exp } };
 }
 
-function roundDec(d: Dec, n: number): void {
+function bitLength(x: bigint): number {
+  return x === 0n ? 0 : x.toString(2).length;
+}
+
+/**
+ * Whether go-cty's 512-bit binary float nearest to `|n|` is above (1), below (-1) or equal
+ * to (0) the exact decimal: it decides exact decimal ties, such as `%.1f` of 0.35 (the
+ * float is a little below 0.35, so Go prints 0.3).
+ */
+function float512Direction(n: CtyNumber): number {
+  if (n.isInfinite()) return 0;
+  const { c, e } = toDecimal(n);
+  if (e >= 0 || c === 0n) return 0;
+  const a = c < 0n ? -c : c;
+  const den = 10n ** BigInt(-e);
+  let s = 512 - (bitLength(a) - bitLength(den));
+  const quotient = (sh: number): [bigint, bigint, bigint] => {
+    const num = sh >= 0 ? a << BigInt(sh) : a;
+    const d = sh >= 0 ? den : den << BigInt(-sh);
+    return [num / d, num % d, d];
+  };
+  let [q, r, d] = quotient(s);
+  while (bitLength(q) > 512) [q, r, d] = quotient(--s);
+  while (bitLength(q) < 512) [q, r, d] = quotient(++s);
+  if (r === 0n) return 0;
+  const twice = 2n * r;
+  return twice > d || (twice === d && (q & 1n) === 1n) ? 1 : -1;
+}
+
+function roundDec(d: Dec, n: number, tieDirection: () => number = () => 0): void {
   if (n < 0 || n >= d.mant.length) return;
   const m = d.mant;
   let up: boolean;
-  if (m[n] === "5" && n + 1 === m.length) up = n > 0 && (Number(m[n - 1]) & 1) !== 0;
-  else up = m[n]! >= "5";
+  if (m[n] === "5" && n + 1 === m.length) {
+    const dir = tieDirection();
+    up = dir !== 0 ? dir > 0 : n > 0 && (Number(m[n - 1]) & 1) !== 0;
+  } else up = m[n]! >= "5";
   if (up) {
     let i = n - 1;
     const ds = m.slice(0, n).split("");
@@ -311,11 +342,14 @@ export function formatFloat(n: CtyNumber, verb: string, prec: number, flags: str
     if (p < 0 && !shortest) p = 6;
     if (shortest) {
       p = verb === "e" || verb === "E" ? d.mant.length - 1 : verb === "f" ? Math.max(d.mant.length - d.exp, 0) : d.mant.length;
-    } else if (verb === "e" || verb === "E") roundDec(d, 1 + p);
-    else if (verb === "f") roundDec(d, d.exp + p);
-    else {
-      if (p === 0) p = 1;
-      roundDec(d, p);
+    } else {
+      const tie = () => (n.isFloat64() ? 0 : float512Direction(n));
+      if (verb === "e" || verb === "E") roundDec(d, 1 + p, tie);
+      else if (verb === "f") roundDec(d, d.exp + p, tie);
+      else {
+        if (p === 0) p = 1;
+        roundDec(d, p, tie);
+      }
     }
     if (verb === "e" || verb === "E") body = fmtE(d, p, verb);
     else if (verb === "f") body = fmtF(d, p);

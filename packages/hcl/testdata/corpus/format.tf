@@ -227,37 +227,105 @@ output "c56" {
 }
 
 output "c57" {
-  value = formatlist("Hello, %s!", ["Valentina", "Ander", "Olivia"])
+  value = format("%.1f", 0.15)
 }
 
 output "c58" {
-  value = formatlist("%s, %s!", "Salutations", ["Valentina", "Ander"])
+  value = format("%.2f", 1.005)
 }
 
 output "c59" {
-  value = formatlist("%s=%d", ["a", "b"], [1, 2])
+  value = format("%.0f", 0.5)
 }
 
 output "c60" {
-  value = formatlist("%s=%d", ["a", "b"], [1, 2, 3])
+  value = format("%.3e", 1234.5)
 }
 
 output "c61" {
-  value = formatlist("%s", [])
+  value = format("%.1f", 0.35)
 }
 
 output "c62" {
-  value = formatlist("plain")
+  value = format("%.20f", 0.1)
 }
 
 output "c63" {
-  value = formatlist("%s", "single")
+  value = format("%.2g", 0.125)
 }
 
 output "c64" {
-  value = formatlist("%d", ["x"])
+  value = format("%e", 1e-300)
 }
 
 output "c65" {
+  value = format("%5.1f|%-7.2e|", -0.05, 12345)
+}
+
+output "c66" {
+  value = format("%+.1e", 0)
+}
+
+output "c67" {
+  value = format("%x", 1e20)
+}
+
+output "c68" {
+  value = format("% x", 255)
+}
+
+output "c69" {
+  value = format("%#v", 1.5)
+}
+
+output "c70" {
+  value = format("%v", true)
+}
+
+output "c71" {
+  value = format("%5v", true)
+}
+
+output "c72" {
+  value = format("%.1v", "abc")
+}
+
+output "c73" {
+  value = format("%08.3s", "abcdef")
+}
+
+output "c74" {
+  value = formatlist("Hello, %s!", ["Valentina", "Ander", "Olivia"])
+}
+
+output "c75" {
+  value = formatlist("%s, %s!", "Salutations", ["Valentina", "Ander"])
+}
+
+output "c76" {
+  value = formatlist("%s=%d", ["a", "b"], [1, 2])
+}
+
+output "c77" {
+  value = formatlist("%s=%d", ["a", "b"], [1, 2, 3])
+}
+
+output "c78" {
+  value = formatlist("%s", [])
+}
+
+output "c79" {
+  value = formatlist("plain")
+}
+
+output "c80" {
+  value = formatlist("%s", "single")
+}
+
+output "c81" {
+  value = formatlist("%d", ["x"])
+}
+
+output "c82" {
   value = formatlist("%s-%s", toset(["b", "a"]), ["1", "2"])
 }
