@@ -119,7 +119,7 @@ function literalBlock(s: string, ind: number): string {
   const body = trailing === 0 ? s : s.slice(0, s.length - (trailing === 1 ? 1 : 0));
   const lines = body.split("\n");
   if (chomp === "+") lines.pop();
-  const indicator = s.startsWith(" ") ? "2" : "";
+  const indicator = s.startsWith(" ") || s.startsWith("\n") ? "2" : "";
   return `|${indicator}${chomp}\n` + lines.map((l) => (l === "" ? "" : sp(ind) + l)).join("\n") + "\n";
 }
 

@@ -419,125 +419,197 @@ output "c104" {
 }
 
 output "c105" {
-  value = yamldecode("hello: world")
+  value = yamlencode({apiVersion = "v1", kind = "ConfigMap", metadata = {name = "x", labels = {app = "y"}}, data = {"config.json" = jsonencode({a = 1})}})
 }
 
 output "c106" {
-  value = yamldecode("a: yes\nb: 0x10\nc: 1e3\nd: ~\ne: [1, two]\nf: 2001-12-14\ng: 1.5\nh: 010\ni: on\n")
+  value = yamlencode([{name = "a", ports = [{port = 80}, {port = 443}]}])
 }
 
 output "c107" {
-  value = yamldecode("- 1\n- a\n- true\n- null\n")
+  value = yamlencode({a = [[]], b = [{}], c = [[1, [2]]]})
 }
 
 output "c108" {
-  value = yamldecode("a: 'quoted'\nb: \"dq\\n\"\nc: |\n  block\n  text\nd: >\n  folded\n  text\n")
+  value = yamlencode({"" = 1})
 }
 
 output "c109" {
-  value = yamldecode("true")
+  value = yamlencode("")
 }
 
 output "c110" {
-  value = yamldecode("")
+  value = yamlencode({a = "multi\nline\n", b = ["x\ny"]})
 }
 
 output "c111" {
-  value = [yamldecode("~")]
+  value = yamlencode({a = {b = ["x\ny\n"]}})
 }
 
 output "c112" {
-  value = yamldecode("{a: 1, b: [x, y]}")
+  value = yamlencode(["- dash", "#hash", "null", "true", "1.5", "a: b", "{x}"])
 }
 
 output "c113" {
-  value = yamldecode("a: &x 1\nb: *x\n")
+  value = yamlencode({a = {b = "a long string inside a nested map that should be folded at the eighty column boundary by go-yaml"}})
 }
 
 output "c114" {
-  value = yamldecode("base: &b {x: 1, y: 2}\nderived:\n  <<: *b\n  y: 3\n")
+  value = yamlencode(["a long string inside a sequence item that should be folded at the eighty column boundary by go-yaml too"])
 }
 
 output "c115" {
-  value = yamldecode("a: !!str 1\nb: !!int \"2\"\n")
+  value = yamlencode("two  spaces  between  words  in  a  long  string  that  goes  past  the  eighty  column  limit  ok")
 }
 
 output "c116" {
-  value = yamldecode("a: 1\n  b: 2")
+  value = yamlencode({"a key that is quite long itself and pushes the value" = "to a place past the eighty column limit for sure"})
 }
 
 output "c117" {
-  value = yamldecode("[1, 2")
+  value = yamlencode("line with trailing spaces  \nnext line")
 }
 
 output "c118" {
-  value = yamldecode("key: [")
+  value = yamlencode("tab\tinside\nmultiline")
 }
 
 output "c119" {
-  value = format("%v", yamldecode(".inf"))
+  value = yamlencode("\nleading newline")
 }
 
 output "c120" {
-  value = format("%v", yamldecode("-.inf"))
+  value = yamlencode("ends with two\n\n")
 }
 
 output "c121" {
-  value = yamldecode("a: 1_000")
+  value = yamlencode(1e-7)
 }
 
 output "c122" {
-  value = yamldecode("a: 0b101")
+  value = yamlencode(123456789012345678901234567890)
 }
 
 output "c123" {
-  value = yamldecode("a: 2001-12-14t21:59:43.10-05:00")
+  value = yamldecode("hello: world")
 }
 
 output "c124" {
-  value = yamldecode("a: 2001-12-14 21:59:43.10 -5")
+  value = yamldecode("a: yes\nb: 0x10\nc: 1e3\nd: ~\ne: [1, two]\nf: 2001-12-14\ng: 1.5\nh: 010\ni: on\n")
 }
 
 output "c125" {
-  value = yamldecode("a: +12")
+  value = yamldecode("- 1\n- a\n- true\n- null\n")
 }
 
 output "c126" {
-  value = yamldecode("a: .5")
+  value = yamldecode("a: 'quoted'\nb: \"dq\\n\"\nc: |\n  block\n  text\nd: >\n  folded\n  text\n")
 }
 
 output "c127" {
-  value = yamldecode("a: 0o17")
+  value = yamldecode("true")
 }
 
 output "c128" {
-  value = yamldecode("a: 017")
+  value = yamldecode("")
 }
 
 output "c129" {
-  value = yamldecode("a: Y\nb: n\nc: NO\nd: Off")
+  value = [yamldecode("~")]
 }
 
 output "c130" {
-  value = yamldecode("a: 1\na: 2")
+  value = yamldecode("{a: 1, b: [x, y]}")
 }
 
 output "c131" {
-  value = yamldecode("? [1, 2]\n: x")
+  value = yamldecode("a: &x 1\nb: *x\n")
 }
 
 output "c132" {
-  value = yamldecode("---\na: 1\n---\nb: 2\n")
+  value = yamldecode("base: &b {x: 1, y: 2}\nderived:\n  <<: *b\n  y: 3\n")
 }
 
 output "c133" {
-  value = yamldecode("a: 12345678901234567890")
+  value = yamldecode("a: !!str 1\nb: !!int \"2\"\n")
 }
 
 output "c134" {
-  value = yamldecode("a: 1.0")
+  value = yamldecode("a: 1\n  b: 2")
 }
 
 output "c135" {
+  value = yamldecode("[1, 2")
+}
+
+output "c136" {
+  value = yamldecode("key: [")
+}
+
+output "c137" {
+  value = format("%v", yamldecode(".inf"))
+}
+
+output "c138" {
+  value = format("%v", yamldecode("-.inf"))
+}
+
+output "c139" {
+  value = yamldecode("a: 1_000")
+}
+
+output "c140" {
+  value = yamldecode("a: 0b101")
+}
+
+output "c141" {
+  value = yamldecode("a: 2001-12-14t21:59:43.10-05:00")
+}
+
+output "c142" {
+  value = yamldecode("a: 2001-12-14 21:59:43.10 -5")
+}
+
+output "c143" {
+  value = yamldecode("a: +12")
+}
+
+output "c144" {
+  value = yamldecode("a: .5")
+}
+
+output "c145" {
+  value = yamldecode("a: 0o17")
+}
+
+output "c146" {
+  value = yamldecode("a: 017")
+}
+
+output "c147" {
+  value = yamldecode("a: Y\nb: n\nc: NO\nd: Off")
+}
+
+output "c148" {
+  value = yamldecode("a: 1\na: 2")
+}
+
+output "c149" {
+  value = yamldecode("? [1, 2]\n: x")
+}
+
+output "c150" {
+  value = yamldecode("---\na: 1\n---\nb: 2\n")
+}
+
+output "c151" {
+  value = yamldecode("a: 12345678901234567890")
+}
+
+output "c152" {
+  value = yamldecode("a: 1.0")
+}
+
+output "c153" {
   value = yamldecode("a:\n  - b: 1\n    c: 2\n  - d")
 }
