@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 
-import { type Alias, type Document, isAlias, isMap, isScalar, isSeq, parseDocument, Scalar, type Node, type YAMLMap, type YAMLSeq } from "yaml";
+import { type Alias, type Document, type YAMLError, isAlias, isMap, isScalar, isSeq, parseDocument, Scalar, type Node, type YAMLMap, type YAMLSeq } from "yaml";
 import {
   CtyNumber,
   boolVal,
@@ -213,12 +213,13 @@ function resolvePlain(s: string): Value {
   if (NULLS.has(s)) return nullVal(dynamicType);
   if (TRUES.has(s)) return boolVal(true);
   if (FALSES.has(s)) return boolVal(false);
+  if (/^\.(nan|NaN|NAN)$/.test(s)) throw new YamlDecodeError("floating point NaN is not supported");
   if (/^[-+]?\.(inf|Inf|INF)$/.test(s)) return numberVal(s.startsWith("-") ? CtyNumber.negativeInfinity : CtyNumber.positiveInfinity);
   const plain = s;
   const oct = /^([-+]?)0o([0-7]+)$/.exec(plain);
   if (oct !== null) return numberVal(CtyNumber.fromBigInt((oct[1] === "-" ? -1n : 1n) * BigInt(`0o${oct[2]!}`)));
   if (/^[-+]?(0|[1-9][0-9]*|0[0-9]+)$/.test(plain)) return numberVal(CtyNumber.parse(plain.replace(/^([-+]?)0+(?=\d)/, "$1").replace(/^\+/, "")));
-  const hex = /^([-+]?)0x([0-9a-fA-F]+)$/.exec(plain);
+  const hex = /^()0x([0-9a-fA-F]+)$/.exec(plain);
   if (hex !== null) return numberVal(CtyNumber.fromBigInt((hex[1] === "-" ? -1n : 1n) * BigInt(`0x${hex[2]!}`)));
   if (/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(plain)) {
     return numberVal(CtyNumber.parse(plain.replace(/^\+/, "").replace(/\.$/, "").replace(/\.(?=[eE])/, "")));
@@ -246,14 +247,17 @@ function parseTimestamp(s: string): string | undefined {
 function decodeNode(node: Node | null, doc: Document, depth: number): Value {
   if (depth > 1000) throw new YamlDecodeError("exceeded max depth");
   if (node === null) return nullVal(dynamicType);
-  if (isAlias(node)) return decodeNode((node as Alias).resolve(doc) ?? null, doc, depth + 1);
+  if (isAlias(node)) {
+    const target = (node as Alias).resolve(doc);
+    if (target === undefined) throw new YamlDecodeError(`reference to undefined anchor ${JSON.stringify((node as Alias).source)}`);
+    return decodeNode(target, doc, depth + 1);
+  }
   if (isScalar(node)) {
     const sc = node as Scalar;
     const src = sc.source ?? String(sc.value);
     const tag = sc.tag;
-    if (sc.type !== Scalar.PLAIN) return stringVal(String(sc.value));
-    if (tag === "tag:yaml.org,2002:str" || tag === "!!str") return stringVal(String(src));
-    if (tag === "tag:yaml.org,2002:binary") return stringVal(Buffer.from(String(src).replace(/\s/g, ""), "base64").toString("utf8"));
+    if (sc.type !== Scalar.PLAIN) return stringVal(typeof sc.value === "string" ? sc.value : String(src));
+    if (tag === "tag:yaml.org,2002:str" || tag === "!!str" || tag === "tag:yaml.org,2002:binary") return stringVal(String(src));
     if (sc.type === Scalar.PLAIN) return resolvePlain(String(src));
     if (tag !== undefined && tag !== "tag:yaml.org,2002:str") return resolvePlain(String(src));
     return stringVal(String(sc.value));
@@ -273,7 +277,10 @@ function decodeNode(node: Node | null, doc: Document, depth: number): Value {
         continue;
       }
       let key: string;
-      if (k.isNull()) key = "null";
+      if (k.isNull()) {
+        const line = kn !== null && kn.range !== undefined && kn.range !== null ? src0(doc).slice(0, kn.range[0]).split("\n").length - 1 : 0;
+        throw new YamlDecodeError(`on line ${line}, column 1: mapping key cannot be null`);
+      }
       else if (k.type.kind === "string") key = k.asString();
       else if (k.type.kind === "number") key = k.asNumber().toString();
       else if (k.type.kind === "bool") key = k.asBool() ? "true" : "false";
@@ -289,10 +296,50 @@ function decodeNode(node: Node | null, doc: Document, depth: number): Value {
   throw new YamlDecodeError("unsupported YAML node");
 }
 
+/**
+ * go-yaml's wording for the syntax errors the `yaml` library reports, where the two
+ * correspond; otherwise the library's own message.
+ */
+function goYamlMessage(errors: readonly YAMLError[]): string {
+  const first = errors[0]!;
+  const line = (e: YAMLError, end = 0) => e.linePos?.[end]?.line ?? e.linePos?.[0].line ?? 1;
+  const text = first.message.split(" at line ")[0]!;
+  switch (first.code) {
+    case "MULTIPLE_DOCS":
+      return `on line ${line(first) - 1}, column 1: unexpected extra content after value`;
+    case "BLOCK_AS_IMPLICIT_KEY": {
+      const last = errors[errors.length - 1]!;
+      return `on line ${line(last, last === first ? 0 : 1)}, column 1: mapping values are not allowed in this context`;
+    }
+    case "MISSING_CHAR":
+      if (text.startsWith("Flow sequence must end")) return `on line ${line(first)}, column 1: did not find expected ',' or ']'`;
+      if (text.startsWith("Flow map must end")) return `on line ${line(first)}, column 1: did not find expected ',' or '}'`;
+      break;
+    case "BAD_INDENT":
+      if (text.startsWith("Flow sequence in block collection") || text.startsWith("Flow mapping in block collection")) {
+        return `on line ${line(first)}, column 1: did not find expected node content`;
+      }
+      break;
+    case "UNEXPECTED_TOKEN":
+      if (text.startsWith("Unexpected block-seq-ind on same line with key")) return "block sequence entries are not allowed in this context";
+      break;
+    default:
+      break;
+  }
+  return `on line ${line(first)}, column ${first.linePos?.[0].col ?? 1}: ${text}`;
+}
+
+const sources = new WeakMap<Document, string>();
+
+function src0(doc: Document): string {
+  return sources.get(doc) ?? "";
+}
+
 /** go-cty-yaml's `Unmarshal` with the implied type: objects, tuples and primitives. */
 export function yamlDecode(src: string): Value {
-  const doc = parseDocument(src, { version: "1.1", uniqueKeys: false, strict: false, prettyErrors: false, merge: false, schema: "yaml-1.1" });
-  if (doc.errors.length > 0) throw new YamlDecodeError(`on line ${doc.errors[0]!.linePos?.[0].line ?? 1}, column ${doc.errors[0]!.linePos?.[0].col ?? 1}: ${doc.errors[0]!.message.split("\n")[0]}`);
+  const doc = parseDocument(src, { version: "1.1", uniqueKeys: false, strict: false, prettyErrors: true, merge: false, schema: "yaml-1.1" });
+  sources.set(doc, src);
+  if (doc.errors.length > 0) throw new YamlDecodeError(goYamlMessage(doc.errors));
   if (doc.contents === null && !/^---/m.test(src)) throw new YamlDecodeError("on line 1, column 1: missing start of document");
   return decodeNode(doc.contents as Node | null, doc, 0);
 }

@@ -491,125 +491,205 @@ output "c122" {
 }
 
 output "c123" {
-  value = yamldecode("hello: world")
+  value = yamldecode("apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n  labels:\n    app: y\nspec:\n  containers:\n  - name: c\n    image: nginx:1.25\n    ports:\n    - containerPort: 80\n")
 }
 
 output "c124" {
-  value = yamldecode("a: yes\nb: 0x10\nc: 1e3\nd: ~\ne: [1, two]\nf: 2001-12-14\ng: 1.5\nh: 010\ni: on\n")
+  value = yamldecode("a: |-\n  x\n  y\nb: |+\n  x\n\nc: >-\n  folded\n  text\nd: >\n  p1\n\n  p2\n")
 }
 
 output "c125" {
-  value = yamldecode("- 1\n- a\n- true\n- null\n")
+  value = yamldecode("a:\nb: ''\nc: \"\"\n")
 }
 
 output "c126" {
-  value = yamldecode("a: 'quoted'\nb: \"dq\\n\"\nc: |\n  block\n  text\nd: >\n  folded\n  text\n")
+  value = yamldecode("[1e3, 1.0e+3, .5, -.5, +.5, 0777, -0x1A, 1:20, 12:30:00]")
 }
 
 output "c127" {
-  value = yamldecode("true")
+  value = yamldecode("a: .NaN")
 }
 
 output "c128" {
-  value = yamldecode("")
+  value = yamldecode("[NULL, Null, ~, null, TRUE, True, False, YES, Off]")
 }
 
 output "c129" {
-  value = [yamldecode("~")]
+  value = yamldecode("a: !!float 1\nb: !!bool yes\nc: !!null ''\n")
 }
 
 output "c130" {
-  value = yamldecode("{a: 1, b: [x, y]}")
+  value = yamldecode("a: !!binary aGVsbG8=")
 }
 
 output "c131" {
-  value = yamldecode("a: &x 1\nb: *x\n")
+  value = yamldecode("a: 'it''s'\nb: \"\\u00e9\\t\"\n")
 }
 
 output "c132" {
-  value = yamldecode("base: &b {x: 1, y: 2}\nderived:\n  <<: *b\n  y: 3\n")
+  value = yamldecode("a: 2001-12-14T21:59:43Z\nb: 2001-12-14T21:59:43.123+01:00\n")
 }
 
 output "c133" {
-  value = yamldecode("a: !!str 1\nb: !!int \"2\"\n")
+  value = yamldecode("- &a [1, 2]\n- *a\n")
 }
 
 output "c134" {
-  value = yamldecode("a: 1\n  b: 2")
+  value = yamldecode("a: *missing")
 }
 
 output "c135" {
-  value = yamldecode("[1, 2")
+  value = yamldecode("'quoted key': 1\n\"dq key\": 2\n3: three\ntrue: t\nnull: n\n")
 }
 
 output "c136" {
-  value = yamldecode("key: [")
+  value = yamldecode("a: [1, [2, [3]]]\nb: {c: {d: e}}")
 }
 
 output "c137" {
-  value = format("%v", yamldecode(".inf"))
+  value = yamldecode("# only a comment")
 }
 
 output "c138" {
-  value = format("%v", yamldecode("-.inf"))
+  value = yamldecode("--- 42")
 }
 
 output "c139" {
-  value = yamldecode("a: 1_000")
+  value = yamldecode("a: b\n...\n")
 }
 
 output "c140" {
-  value = yamldecode("a: 0b101")
+  value = yamldecode("a: b #comment\nc: 'd #e'")
 }
 
 output "c141" {
-  value = yamldecode("a: 2001-12-14t21:59:43.10-05:00")
+  value = yamldecode("a: -\nb: - x")
 }
 
 output "c142" {
-  value = yamldecode("a: 2001-12-14 21:59:43.10 -5")
+  value = yamldecode("- a\n-\n- c")
 }
 
 output "c143" {
-  value = yamldecode("a: +12")
+  value = yamldecode("hello: world")
 }
 
 output "c144" {
-  value = yamldecode("a: .5")
+  value = yamldecode("a: yes\nb: 0x10\nc: 1e3\nd: ~\ne: [1, two]\nf: 2001-12-14\ng: 1.5\nh: 010\ni: on\n")
 }
 
 output "c145" {
-  value = yamldecode("a: 0o17")
+  value = yamldecode("- 1\n- a\n- true\n- null\n")
 }
 
 output "c146" {
-  value = yamldecode("a: 017")
+  value = yamldecode("a: 'quoted'\nb: \"dq\\n\"\nc: |\n  block\n  text\nd: >\n  folded\n  text\n")
 }
 
 output "c147" {
-  value = yamldecode("a: Y\nb: n\nc: NO\nd: Off")
+  value = yamldecode("true")
 }
 
 output "c148" {
-  value = yamldecode("a: 1\na: 2")
+  value = yamldecode("")
 }
 
 output "c149" {
-  value = yamldecode("? [1, 2]\n: x")
+  value = [yamldecode("~")]
 }
 
 output "c150" {
-  value = yamldecode("---\na: 1\n---\nb: 2\n")
+  value = yamldecode("{a: 1, b: [x, y]}")
 }
 
 output "c151" {
-  value = yamldecode("a: 12345678901234567890")
+  value = yamldecode("a: &x 1\nb: *x\n")
 }
 
 output "c152" {
-  value = yamldecode("a: 1.0")
+  value = yamldecode("base: &b {x: 1, y: 2}\nderived:\n  <<: *b\n  y: 3\n")
 }
 
 output "c153" {
+  value = yamldecode("a: !!str 1\nb: !!int \"2\"\n")
+}
+
+output "c154" {
+  value = yamldecode("a: 1\n  b: 2")
+}
+
+output "c155" {
+  value = yamldecode("[1, 2")
+}
+
+output "c156" {
+  value = yamldecode("key: [")
+}
+
+output "c157" {
+  value = format("%v", yamldecode(".inf"))
+}
+
+output "c158" {
+  value = format("%v", yamldecode("-.inf"))
+}
+
+output "c159" {
+  value = yamldecode("a: 1_000")
+}
+
+output "c160" {
+  value = yamldecode("a: 0b101")
+}
+
+output "c161" {
+  value = yamldecode("a: 2001-12-14t21:59:43.10-05:00")
+}
+
+output "c162" {
+  value = yamldecode("a: 2001-12-14 21:59:43.10 -5")
+}
+
+output "c163" {
+  value = yamldecode("a: +12")
+}
+
+output "c164" {
+  value = yamldecode("a: .5")
+}
+
+output "c165" {
+  value = yamldecode("a: 0o17")
+}
+
+output "c166" {
+  value = yamldecode("a: 017")
+}
+
+output "c167" {
+  value = yamldecode("a: Y\nb: n\nc: NO\nd: Off")
+}
+
+output "c168" {
+  value = yamldecode("a: 1\na: 2")
+}
+
+output "c169" {
+  value = yamldecode("? [1, 2]\n: x")
+}
+
+output "c170" {
+  value = yamldecode("---\na: 1\n---\nb: 2\n")
+}
+
+output "c171" {
+  value = yamldecode("a: 12345678901234567890")
+}
+
+output "c172" {
+  value = yamldecode("a: 1.0")
+}
+
+output "c173" {
   value = yamldecode("a:\n  - b: 1\n    c: 2\n  - d")
 }
