@@ -341,7 +341,7 @@ export function collectionFunctions(): Record<string, HclFunction> {
     },
     element: {
       description: "Retrieves a single element from a list.",
-      params: [param("list", dyn), param("index", numberType)],
+      params: [param("list", dyn, { allowMarked: true }), param("index", numberType)],
       type: (a) => {
         const idx = a[1]!;
         if (idx.isKnown() && idx.asNumber().sign() < 0) throw new FunctionError("cannot use element function with a negative index");
@@ -368,10 +368,11 @@ export function collectionFunctions(): Record<string, HclFunction> {
           throw new FunctionError(`invalid index: ${(e as Error).message}`);
         }
         if (i < 0) throw new FunctionError("cannot use element function with a negative index");
-        const els = a[0]!.elements();
+        const list = a[0]!;
+        const els = list.unmark().elements();
         if (els.length === 0) throw new FunctionError("cannot use element function with an empty list");
         void t;
-        return els[i % els.length]!;
+        return els[i % els.length]!.mark(...list.marks);
       },
     },
     flatten: {
@@ -410,7 +411,7 @@ export function collectionFunctions(): Record<string, HclFunction> {
     },
     keys: {
       description: "Takes a map and returns a list containing the keys from that map.",
-      params: [param("inputMap", dyn, { allowUnknown: true })],
+      params: [param("inputMap", dyn, { allowUnknown: true, allowMarked: true })],
       type: (a) => {
         const t = a[0]!.type;
         if (t.kind === "map") return listType(stringType);
@@ -422,13 +423,14 @@ export function collectionFunctions(): Record<string, HclFunction> {
         throw new FunctionArgError(0, "must have map or object type");
       },
       impl: (a, t) => {
-        const m = a[0]!;
-        if (t.kind === "dynamic") return dynamicVal;
+        const marks = [...a[0]!.marks];
+        const m = a[0]!.unmark();
+        if (t.kind === "dynamic") return dynamicVal.mark(...marks);
         if (m.type.kind === "object") {
-          return tupleVal(sortedKeys((m.type as { attributeNames: readonly string[] }).attributeNames).map(stringVal));
+          return tupleVal(sortedKeys((m.type as { attributeNames: readonly string[] }).attributeNames).map(stringVal)).mark(...marks);
         }
-        if (!m.isKnown()) return unknownVal(t, { notNull: true });
-        return typedList([...m.entries().keys()].map(stringVal), stringType);
+        if (!m.isKnown()) return unknownVal(t, { notNull: true }).mark(...marks);
+        return typedList([...m.entries().keys()].map(stringVal), stringType).mark(...marks);
       },
     },
     values: {
@@ -479,8 +481,8 @@ export function collectionFunctions(): Record<string, HclFunction> {
     },
     lookup: {
       description: "Retrieves the value of a single element from a map, given its key. If the given key does not exist, the given default value is returned instead.",
-      params: [param("inputMap", dyn), param("key", stringType)],
-      varParam: param("default", dyn, { allowNull: true, allowUnknown: true, allowDynamicType: true }),
+      params: [param("inputMap", dyn, { allowMarked: true }), param("key", stringType, { allowMarked: true })],
+      varParam: param("default", dyn, { allowNull: true, allowUnknown: true, allowDynamicType: true, allowMarked: true }),
       type: (a) => {
         if (a.length > 3) throw new FunctionError(`lookup() takes two or three arguments, got ${a.length}`);
         const t = a[0]!.type;
@@ -504,14 +506,16 @@ export function collectionFunctions(): Record<string, HclFunction> {
         throw new FunctionArgError(0, "lookup() requires a map as the first argument");
       },
       impl: (a, t) => {
-        const m = a[0]!;
-        const key = a[1]!.asString();
-        if (!m.isWhollyKnown()) return unknownVal(t);
+        const marks = [...a[0]!.marks, ...a[1]!.marks];
+        const m = a[0]!.unmark();
+        const key = a[1]!.unmark().asString();
+        if (!m.isWhollyKnown()) return unknownVal(t).mark(...marks);
         if (m.type.kind === "object") {
-          if (m.hasAttr(key)) return m.getAttr(key);
-        } else if (m.entries().has(key)) return m.entries().get(key)!;
-        if (a.length === 3) return convert(a[2]!, t);
-        throw new FunctionError(`lookup failed to find key ${JSON.stringify(key)}`);
+          if (m.hasAttr(key)) return m.getAttr(key).mark(...marks);
+        } else if (m.entries().has(key)) return m.entries().get(key)!.mark(...marks);
+        if (a.length === 3) return convert(a[2]!, t).mark(...marks);
+        const shown = marks.includes("sensitive") ? "(sensitive value)" : JSON.stringify(key);
+        throw new FunctionError(`lookup failed to find key ${shown}`);
       },
     },
     matchkeys: {
@@ -702,7 +706,7 @@ export function collectionFunctions(): Record<string, HclFunction> {
     },
     slice: {
       description: "Extracts a subset of elements from a list or tuple.",
-      params: [param("list", dyn), param("start_index", numberType), param("end_index", numberType)],
+      params: [param("list", dyn, { allowMarked: true }), param("start_index", numberType), param("end_index", numberType)],
       type: (a) => {
         const t = a[0]!.type;
         if (t.kind === "set") {
@@ -717,10 +721,12 @@ export function collectionFunctions(): Record<string, HclFunction> {
         return tupleType(t.elements.slice(s, e));
       },
       impl: (a, t) => {
-        const [s, e] = sliceIndexes(a);
-        const els = a[0]!.elements().slice(s, e);
-        if (t.kind === "tuple") return els.length === 0 ? emptyTupleVal : tupleVal(els);
-        return typedList(els, elementType(t));
+        const marks = [...a[0]!.marks];
+        const list = a[0]!.unmark();
+        const [s, e] = sliceIndexes([list, a[1]!, a[2]!]);
+        const els = list.elements().slice(s, e);
+        if (t.kind === "tuple") return (els.length === 0 ? emptyTupleVal : tupleVal(els)).mark(...marks);
+        return typedList(els, elementType(t)).mark(...marks);
       },
     },
     sort: fixedFunction({

@@ -288,9 +288,246 @@ output "c69" {
 }
 
 output "c70" {
-  value = ephemeralasnull("x")
+  value = keys(sensitive({a = 1, b = 2}))
+  sensitive = true
 }
 
 output "c71" {
+  value = values(sensitive({a = 1}))
+  sensitive = true
+}
+
+output "c72" {
+  value = length(sensitive("abc"))
+  sensitive = true
+}
+
+output "c73" {
+  value = lookup(sensitive({a = "x"}), "a")
+  sensitive = true
+}
+
+output "c74" {
+  value = lookup({a = sensitive("x")}, "a")
+  sensitive = true
+}
+
+output "c75" {
+  value = merge(sensitive({a = 1}), {b = 2})
+  sensitive = true
+}
+
+output "c76" {
+  value = concat(sensitive(["a"]), ["b"])
+  sensitive = true
+}
+
+output "c77" {
+  value = tolist(sensitive(["a"]))
+  sensitive = true
+}
+
+output "c78" {
+  value = jsondecode(sensitive("{\"a\": 1}"))
+  sensitive = true
+}
+
+output "c79" {
+  value = format("%s-%s", sensitive("x"), "y")
+  sensitive = true
+}
+
+output "c80" {
+  value = element(sensitive(["a", "b"]), 1)
+  sensitive = true
+}
+
+output "c81" {
+  value = element(["a", sensitive("b")], 0)
+}
+
+output "c82" {
+  value = contains(sensitive(["a"]), "a")
+  sensitive = true
+}
+
+output "c83" {
+  value = coalesce(sensitive(""), "b")
+  sensitive = true
+}
+
+output "c84" {
+  value = join(",", [sensitive("a"), "b"])
+  sensitive = true
+}
+
+output "c85" {
+  value = split(",", sensitive("a,b"))
+  sensitive = true
+}
+
+output "c86" {
+  value = toset(sensitive(["a"]))
+  sensitive = true
+}
+
+output "c87" {
+  value = issensitive(nonsensitive(sensitive("x")))
+}
+
+output "c88" {
+  value = issensitive(upper(sensitive("x")))
+}
+
+output "c89" {
+  value = nonsensitive({a = sensitive(1)})
+  sensitive = true
+}
+
+output "c90" {
+  value = sensitive({a = 1, b = [true]})
+  sensitive = true
+}
+
+output "c91" {
+  value = one([sensitive("x")])
+  sensitive = true
+}
+
+output "c92" {
+  value = reverse([sensitive(1), 2])
+  sensitive = true
+}
+
+output "c93" {
+  value = flatten([[sensitive("a")], ["b"]])
+  sensitive = true
+}
+
+output "c94" {
+  value = zipmap(["a"], [sensitive(1)])
+  sensitive = true
+}
+
+output "c95" {
+  value = slice(["a", sensitive("b")], 0, 1)
+}
+
+output "c96" {
+  value = lookup({a = "x", b = sensitive("y")}, "a")
+}
+
+output "c97" {
+  value = one([sensitive("x")])
+  sensitive = true
+}
+
+output "c98" {
+  value = keys({a = sensitive(1)})
+}
+
+output "c99" {
+  value = length([sensitive(1)])
+}
+
+output "c100" {
+  value = length({a = sensitive(1)})
+}
+
+output "c101" {
+  value = index(["a", sensitive("b")], "a")
+  sensitive = true
+}
+
+output "c102" {
+  value = contains(["a", sensitive("b")], "a")
+  sensitive = true
+}
+
+output "c103" {
+  value = coalesce(sensitive(null), "b")
+  sensitive = true
+}
+
+output "c104" {
+  value = coalescelist([sensitive("a")], ["b"])
+  sensitive = true
+}
+
+output "c105" {
+  value = distinct(["a", sensitive("b")])
+  sensitive = true
+}
+
+output "c106" {
+  value = values({a = "x", b = sensitive("y")})
+  sensitive = true
+}
+
+output "c107" {
+  value = setproduct(["a"], [sensitive("b")])
+  sensitive = true
+}
+
+output "c108" {
+  value = merge({a = "x"}, {b = sensitive("y")})
+  sensitive = true
+}
+
+output "c109" {
+  value = flatten([["a"], [sensitive("b")]])
+  sensitive = true
+}
+
+output "c110" {
+  value = reverse(["a", sensitive("b")])
+  sensitive = true
+}
+
+output "c111" {
+  value = chunklist(["a", sensitive("b")], 1)
+  sensitive = true
+}
+
+output "c112" {
+  value = compact(["a", sensitive("")])
+  sensitive = true
+}
+
+output "c113" {
+  value = sort(["b", sensitive("a")])
+  sensitive = true
+}
+
+output "c114" {
+  value = transpose({a = [sensitive("x")]})
+  sensitive = true
+}
+
+output "c115" {
+  value = tolist(["a", sensitive("b")])
+  sensitive = true
+}
+
+output "c116" {
+  value = tomap({a = "x", b = sensitive("y")})
+  sensitive = true
+}
+
+output "c117" {
+  value = jsonencode({a = sensitive(1)})
+  sensitive = true
+}
+
+output "c118" {
+  value = zipmap(["a", "b"], ["x", sensitive("y")])
+  sensitive = true
+}
+
+output "c119" {
+  value = ephemeralasnull("x")
+}
+
+output "c120" {
   value = ephemeralasnull([1, 2])
 }
