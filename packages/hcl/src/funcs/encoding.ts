@@ -32,6 +32,7 @@ import {
 import { FunctionArgError, FunctionError, type HclFunction } from "../function.js";
 import { fixedFunction, fromUtf8, isValidUtf8, notNull, param, utf8 } from "./helpers.js";
 import { goQuote } from "./numeric.js";
+import { asGoNumber } from "./big-float.js";
 import { YamlDecodeError, yamlDecode, yamlEncode } from "./yaml.js";
 
 const str = (name = "str") => param(name, stringType);
@@ -231,7 +232,7 @@ class JsonScan {
     const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/.exec(this.s.slice(this.pos));
     if (m !== null) {
       this.pos += m[0].length;
-      return numberVal(CtyNumber.parse(m[0]));
+      return numberVal(asGoNumber(CtyNumber.parse(m[0])));
     }
     this.fail(`invalid character ${goCharQuote(c)} looking for beginning of value`);
   }

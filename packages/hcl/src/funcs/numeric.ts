@@ -7,7 +7,8 @@
 
 import { CtyNumber, convert, listType, listVal, listValEmpty, numberType, numberVal, stringType, typeName, unknownVal, type Value } from "@magma/cty";
 import { FunctionArgError, FunctionError, type HclFunction } from "../function.js";
-import { absNumber, addNumbers, ceilNumber, fixedFunction, floatResult, floorNumber, notNull, param, toGoInt } from "./helpers.js";
+import { addGoNumbers } from "./big-float.js";
+import { absNumber, ceilNumber, fixedFunction, floatResult, floorNumber, notNull, param, toGoInt } from "./helpers.js";
 
 const num = (name = "num") => param(name, numberType);
 
@@ -135,7 +136,7 @@ export function numericFunctions(): Record<string, HclFunction> {
           } catch {
             throw new FunctionArgError(0, "argument must be list, set, or tuple of number values");
           }
-          total = total === undefined ? n.asNumber() : addNumbers(total, n.asNumber());
+          total = total === undefined ? n.asNumber() : addGoNumbers(total, n.asNumber());
         }
         return numberVal(total ?? CtyNumber.zero);
       },
@@ -168,7 +169,7 @@ export function numericFunctions(): Record<string, HclFunction> {
             throw new FunctionError("more than 1024 values were generated; either decrease the difference between start and end or use a smaller step");
           }
           vals.push(numberVal(cur));
-          cur = addNumbers(cur, step);
+          cur = addGoNumbers(cur, step);
         }
         return vals.length === 0 ? listValEmpty(numberType) : listVal(vals);
       },

@@ -267,25 +267,53 @@ output "c66" {
 }
 
 output "c67" {
-  value = abs("-5")
+  value = range(0, 1, 0.1)
 }
 
 output "c68" {
-  value = abs("x")
+  value = range(0, 3, 0.3)
 }
 
 output "c69" {
-  value = ceil(1e30)
+  value = sum([0.1, 0.2, 0.3, 0.4])
 }
 
 output "c70" {
-  value = floor(-0.5)
+  value = range(1, 0, -0.25)
 }
 
 output "c71" {
-  value = abs(1.0000000000000000000001)
+  value = sum([1e-10, 1e10])
 }
 
 output "c72" {
+  value = range(0.1, 0.5, 0.1)
+}
+
+output "c73" {
+  value = sum([0.7, 0.1, 0.1])
+}
+
+output "c74" {
+  value = abs("-5")
+}
+
+output "c75" {
+  value = abs("x")
+}
+
+output "c76" {
+  value = ceil(1e30)
+}
+
+output "c77" {
+  value = floor(-0.5)
+}
+
+output "c78" {
+  value = abs(1.0000000000000000000001)
+}
+
+output "c79" {
   value = max(1, "2")
 }
