@@ -183,7 +183,7 @@ export function collectionFunctions(): Record<string, HclFunction> {
       description: "Splits a single list into fixed-size chunks, returning a list of lists.",
       params: [param("list", listType(dyn)), param("size", numberType)],
       type: (a) => listType(a[0]!.type),
-      impl: (a, t) => {
+      impl: (a) => {
         const list = a[0]!;
         const size = goInt(a[1]!, 1, "size");
         if (size < 0) throw new FunctionError("the size argument must be positive");
@@ -192,7 +192,6 @@ export function collectionFunctions(): Record<string, HclFunction> {
         if (size === 0) return listVal([list]);
         const out: Value[] = [];
         for (let i = 0; i < els.length; i += size) out.push(listVal(els.slice(i, i + size)));
-        void t;
         return listVal(out);
       },
     },
@@ -360,7 +359,7 @@ export function collectionFunctions(): Record<string, HclFunction> {
         }
         throw new FunctionError(`cannot read elements from ${typeName(t)}`);
       },
-      impl: (a, t) => {
+      impl: (a) => {
         let i: number;
         try {
           i = toGoInt(a[1]!.asNumber());
@@ -371,7 +370,6 @@ export function collectionFunctions(): Record<string, HclFunction> {
         const list = a[0]!;
         const els = list.unmark().elements();
         if (els.length === 0) throw new FunctionError("cannot use element function with an empty list");
-        void t;
         return els[i % els.length]!.mark(...list.marks);
       },
     },
@@ -827,5 +825,3 @@ function sliceIndexes(a: readonly Value[]): [number, number] {
   return [start, end];
 }
 
-void objectVal;
-void mapVal;

@@ -11,7 +11,6 @@ import {
   CtyNumber,
   boolVal,
   dynamicType,
-  dynamicVal,
   emptyObjectVal,
   emptyTupleVal,
   listType,
@@ -237,7 +236,6 @@ class JsonScan {
     this.fail(`invalid character ${goCharQuote(c)} looking for beginning of value`);
   }
   string(): string {
-    const start = this.pos;
     this.pos++;
     let out = "";
     for (;;) {
@@ -265,7 +263,6 @@ class JsonScan {
       if (c.charCodeAt(0) < 0x20) this.fail(`invalid character ${goCharQuote(c)} in string literal`);
       out += c;
       this.pos++;
-      void start;
     }
   }
   object(depth: number): Value {
@@ -365,7 +362,6 @@ function parseCsv(text: string): string[][] {
       let field = "";
       if (text[i] === '"') {
         i++;
-        const quoteLine = line;
         for (;;) {
           if (i >= n) throw new CsvError(`CSV parse error on line ${line}: extraneous or missing " in quoted-field`);
           const c = text[i]!;
@@ -388,7 +384,6 @@ function parseCsv(text: string): string[][] {
           field += c;
           i++;
         }
-        void quoteLine;
         if (i < n && text[i] !== "," && text[i] !== "\n" && !(text[i] === "\r" && text[i + 1] === "\n")) {
           throw new CsvError(`CSV parse error on line ${line}: extraneous or missing " in quoted-field`);
         }
@@ -573,4 +568,3 @@ export function encodingFunctions(): Record<string, HclFunction> {
   };
 }
 
-void dynamicVal;

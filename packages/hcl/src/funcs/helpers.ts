@@ -63,38 +63,6 @@ export function fromDecimal(d: Decimal): CtyNumber {
   return CtyNumber.parse(neg ? `-${text}` : text);
 }
 
-function align(a: Decimal, b: Decimal): [bigint, bigint, number] {
-  const e = Math.min(a.e, b.e);
-  return [a.c * 10n ** BigInt(a.e - e), b.c * 10n ** BigInt(b.e - e), e];
-}
-
-/** Exact sum of two cty numbers (infinities as in go-cty; `+Inf + -Inf` throws). */
-export function addNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
-  if (a.isInfinite() || b.isInfinite()) {
-    if (a.isInfinite() && b.isInfinite() && a.sign() !== b.sign()) throw new Error("can't compute sum of opposing infinities");
-    return a.isInfinite() ? a : b;
-  }
-  const [x, y, e] = align(toDecimal(a), toDecimal(b));
-  return fromDecimal({ c: x + y, e });
-}
-
-/** Exact difference. */
-export function subtractNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
-  return addNumbers(a, negateNumber(b));
-}
-
-/** Exact product (finite operands). */
-export function multiplyNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
-  if (a.isInfinite() || b.isInfinite()) {
-    const s = a.sign() * b.sign();
-    if (s === 0) throw new Error("can't multiply zero by infinity");
-    return s > 0 ? CtyNumber.positiveInfinity : CtyNumber.negativeInfinity;
-  }
-  const x = toDecimal(a);
-  const y = toDecimal(b);
-  return fromDecimal({ c: x.c * y.c, e: x.e + y.e });
-}
-
 /** `-n`. */
 export function negateNumber(n: CtyNumber): CtyNumber {
   if (n.isInfinite()) return n.sign() > 0 ? CtyNumber.negativeInfinity : CtyNumber.positiveInfinity;

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 
-import { CtyNumber, convert, listType, listVal, listValEmpty, numberType, numberVal, stringType, typeName, unknownVal, type Value } from "@magma/cty";
+import { CtyNumber, convert, listType, listVal, listValEmpty, numberType, numberVal, typeName, unknownVal, type Value } from "@magma/cty";
 import { FunctionArgError, FunctionError, type HclFunction } from "../function.js";
 import { addGoNumbers } from "./big-float.js";
 import { absNumber, ceilNumber, fixedFunction, floatResult, floorNumber, notNull, param, toGoInt } from "./helpers.js";
@@ -199,4 +199,3 @@ export function goQuote(s: string): string {
   return `${out}"`;
 }
 
-void stringType;

@@ -18,7 +18,6 @@ import {
   nullVal,
   numberVal,
   objectVal,
-  stringType,
   stringVal,
   tupleVal,
   type Value,
@@ -344,4 +343,3 @@ export function yamlDecode(src: string): Value {
   return decodeNode(doc.contents as Node | null, doc, 0);
 }
 
-void stringType;
