@@ -229,8 +229,10 @@ export function collectionFunctions(): Record<string, HclFunction> {
             throw new FunctionError("coalescelist arguments must be lists or tuples");
           }
         }
-        if (a.some((v) => v.type.kind === "tuple")) return dyn;
-        return unifyTypes(a.map((v) => v.type)) ?? dyn;
+        // Mixed types or an unknown argument: the result type is known only at the end.
+        if (a.some((v) => !v.isKnown())) return dyn;
+        const first = a[0]!.type;
+        return a.every((v) => typeEquals(v.type, first)) ? first : dyn;
       },
       impl: (a, t) => {
         for (const v of a) {
@@ -750,6 +752,7 @@ export function collectionFunctions(): Record<string, HclFunction> {
       returns: mapType(listType(stringType)),
       refineResult: notNull,
       impl: (a) => {
+        if (!a[0]!.isWhollyKnown()) return unknownVal(mapType(listType(stringType)), { notNull: true });
         const out = new Map<string, string[]>();
         for (const [k, l] of a[0]!.entries()) {
           if (l.isNull()) throw new FunctionError("input must not contain null list");
