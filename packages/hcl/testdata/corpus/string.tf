@@ -15,249 +15,269 @@ output "c3" {
 }
 
 output "c4" {
-  value = strrev("hello")
+  value = upper("ǆemal ŉ ﬁ ß ÿ")
 }
 
 output "c5" {
-  value = strrev("noël 👍🏽 x")
+  value = lower("ẞ ΣΑΣ Ǆ İ K")
 }
 
 output "c6" {
-  value = chomp("hello\n\n")
+  value = title("ǆemal ǉubljana ŉx")
 }
 
 output "c7" {
-  value = chomp("hello\r\n")
+  value = title("hello\tworld\nnew-line (paren) [br] o'neil 3d")
 }
 
 output "c8" {
-  value = chomp("hello\n\r")
+  value = upper("ǅ")
 }
 
 output "c9" {
-  value = chomp("no newline")
+  value = strrev("hello")
 }
 
 output "c10" {
-  value = trimspace("  \t hello \n ")
+  value = strrev("noël 👍🏽 x")
 }
 
 output "c11" {
-  value = trimspace("\u00a0x\u3000")
+  value = chomp("hello\n\n")
 }
 
 output "c12" {
-  value = trim("?!hello?!", "!?")
+  value = chomp("hello\r\n")
 }
 
 output "c13" {
-  value = trim("aaa", "a")
+  value = chomp("hello\n\r")
 }
 
 output "c14" {
-  value = trimprefix("helloworld", "hello")
+  value = chomp("no newline")
 }
 
 output "c15" {
-  value = trimprefix("helloworld", "world")
+  value = trimspace("  \t hello \n ")
 }
 
 output "c16" {
-  value = trimsuffix("helloworld", "world")
+  value = trimspace("\u00a0x\u3000")
 }
 
 output "c17" {
-  value = trimsuffix("hello", "")
+  value = trim("?!hello?!", "!?")
 }
 
 output "c18" {
-  value = startswith("hello world", "hello")
+  value = trim("aaa", "a")
 }
 
 output "c19" {
-  value = startswith("hello world", "world")
+  value = trimprefix("helloworld", "hello")
 }
 
 output "c20" {
-  value = endswith("hello world", "world")
+  value = trimprefix("helloworld", "world")
 }
 
 output "c21" {
-  value = endswith("", "")
+  value = trimsuffix("helloworld", "world")
 }
 
 output "c22" {
-  value = strcontains("hello world", "o w")
+  value = trimsuffix("hello", "")
 }
 
 output "c23" {
-  value = strcontains("hello", "z")
+  value = startswith("hello world", "hello")
 }
 
 output "c24" {
-  value = substr("hello world", 1, 4)
+  value = startswith("hello world", "world")
 }
 
 output "c25" {
-  value = substr("hello world", -5, 3)
+  value = endswith("hello world", "world")
 }
 
 output "c26" {
-  value = substr("hello world", -5, -1)
+  value = endswith("", "")
 }
 
 output "c27" {
-  value = substr("hello", 0, 0)
+  value = strcontains("hello world", "o w")
 }
 
 output "c28" {
-  value = substr("hello", 10, 2)
+  value = strcontains("hello", "z")
 }
 
 output "c29" {
-  value = substr("hello", 2, 100)
+  value = substr("hello world", 1, 4)
 }
 
 output "c30" {
-  value = substr("noël 👍🏽!", 3, 3)
+  value = substr("hello world", -5, 3)
 }
 
 output "c31" {
-  value = substr("hello", -10, 2)
+  value = substr("hello world", -5, -1)
 }
 
 output "c32" {
-  value = substr("hello", 1.5, 2)
+  value = substr("hello", 0, 0)
 }
 
 output "c33" {
-  value = indent(2, "a\nb\nc")
+  value = substr("hello", 10, 2)
 }
 
 output "c34" {
-  value = indent(4, "single")
+  value = substr("hello", 2, 100)
 }
 
 output "c35" {
-  value = indent(0, "a\nb")
+  value = substr("noël 👍🏽!", 3, 3)
 }
 
 output "c36" {
-  value = join(", ", ["a", "b", "c"])
+  value = substr("hello", -10, 2)
 }
 
 output "c37" {
-  value = join("-", ["a"], ["b", "c"])
+  value = substr("hello", 1.5, 2)
 }
 
 output "c38" {
-  value = join("", [])
+  value = indent(2, "a\nb\nc")
 }
 
 output "c39" {
-  value = join(",")
+  value = indent(4, "single")
 }
 
 output "c40" {
-  value = join(",", ["a", null])
+  value = indent(0, "a\nb")
 }
 
 output "c41" {
-  value = join(",", [1, true])
+  value = join(", ", ["a", "b", "c"])
 }
 
 output "c42" {
-  value = split(",", "a,b,c")
+  value = join("-", ["a"], ["b", "c"])
 }
 
 output "c43" {
-  value = split(",", "")
+  value = join("", [])
 }
 
 output "c44" {
-  value = split("", "abc")
+  value = join(",")
 }
 
 output "c45" {
-  value = split(", ", "a, b,c")
+  value = join(",", ["a", null])
 }
 
 output "c46" {
-  value = replace("hello world", "o", "0")
+  value = join(",", [1, true])
 }
 
 output "c47" {
-  value = replace("hello", "", "-")
+  value = split(",", "a,b,c")
 }
 
 output "c48" {
-  value = replace("hello world", "/o(.)/", "<$1>")
+  value = split(",", "")
 }
 
 output "c49" {
-  value = replace("abc", "/(?P<x>b)/", "[$x]")
+  value = split("", "abc")
 }
 
 output "c50" {
-  value = replace("aaa", "/a*/", "b")
+  value = split(", ", "a, b,c")
 }
 
 output "c51" {
-  value = replace("abc", "/[/", "x")
+  value = replace("hello world", "o", "0")
 }
 
 output "c52" {
-  value = replace("hello", "/l/", "$$")
+  value = replace("hello", "", "-")
 }
 
 output "c53" {
-  value = replace("hello", "/(l)/", "${1}x")
+  value = replace("hello world", "/o(.)/", "<$1>")
 }
 
 output "c54" {
-  value = replace("hello", "/(l)/", "$1x")
+  value = replace("abc", "/(?P<x>b)/", "[$x]")
 }
 
 output "c55" {
-  value = upper(1)
+  value = replace("aaa", "/a*/", "b")
 }
 
 output "c56" {
-  value = upper(true)
+  value = replace("abc", "/[/", "x")
 }
 
 output "c57" {
-  value = upper(null)
+  value = replace("hello", "/l/", "$$")
 }
 
 output "c58" {
-  value = upper([1])
+  value = replace("hello", "/(l)/", "${1}x")
 }
 
 output "c59" {
-  value = upper("a", "b")
+  value = replace("hello", "/(l)/", "$1x")
 }
 
 output "c60" {
-  value = upper()
+  value = upper(1)
 }
 
 output "c61" {
-  value = length("hello")
+  value = upper(true)
 }
 
 output "c62" {
-  value = length("noël 👍🏽")
+  value = upper(null)
 }
 
 output "c63" {
-  value = length("")
+  value = upper([1])
 }
 
 output "c64" {
-  value = format("%s", upper("x"))
+  value = upper("a", "b")
 }
 
 output "c65" {
+  value = upper()
+}
+
+output "c66" {
+  value = length("hello")
+}
+
+output "c67" {
+  value = length("noël 👍🏽")
+}
+
+output "c68" {
+  value = length("")
+}
+
+output "c69" {
+  value = format("%s", upper("x"))
+}
+
+output "c70" {
   value = core::upper("x")
 }
