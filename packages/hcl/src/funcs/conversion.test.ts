@@ -28,4 +28,11 @@ describe("conversion and sensitivity functions", () => {
     expect(call("upper", v).isMarked("sensitive")).toBe(true);
     expect(call("issensitive", unknownVal({ kind: "string" })).isKnown()).toBe(false);
   });
+
+  it("replaces ephemeral parts by nulls, deeply", () => {
+    const v = call("ephemeralasnull", objectVal({ a: s("x").mark("ephemeral"), b: tupleVal([s("y").mark("sensitive")]) }));
+    expect(v.getAttr("a").isNull()).toBe(true);
+    expect(v.getAttr("b").elements()[0]!.isMarked("sensitive")).toBe(true);
+    expect(call("ephemeralasnull", s("plain")).asString()).toBe("plain");
+  });
 });

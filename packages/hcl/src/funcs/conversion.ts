@@ -13,8 +13,13 @@ import {
   convert,
   dynamicType,
   listType,
+  listVal,
   mapType,
+  mapVal,
   nullVal,
+  objectVal,
+  setVal,
+  tupleVal,
   numberType,
   setType,
   stringType,
@@ -79,10 +84,33 @@ function makeTo(want: Type, description: string): HclFunction {
   };
 }
 
-/** Replaces every part of `v` marked `mark` by a null of its type, deeply. */
+/** Replaces every part of `v` marked `mark` by a null of its type, deeply (other marks stay). */
 function nullMarked(v: Value, mark: string): Value {
-  if (v.isMarked(mark)) return nullVal(v.type);
-  return v;
+  const others = [...v.marks].filter((m) => m !== mark);
+  if (v.isMarked(mark)) return nullVal(v.type).mark(...others);
+  if (!v.isKnown() || v.isNull() || !v.containsMarked()) return v;
+  const bare = v.unmark();
+  let out: Value;
+  switch (v.type.kind) {
+    case "list":
+      out = listVal(bare.elements().map((e) => nullMarked(e, mark)));
+      break;
+    case "set":
+      out = setVal(bare.elements().map((e) => nullMarked(e, mark)));
+      break;
+    case "tuple":
+      out = tupleVal(bare.elements().map((e) => nullMarked(e, mark)));
+      break;
+    case "map":
+      out = mapVal(new Map([...bare.entries()].map(([k, e]) => [k, nullMarked(e, mark)])));
+      break;
+    case "object":
+      out = objectVal(Object.fromEntries(Object.entries(bare.attributes()).map(([k, e]) => [k, nullMarked(e, mark)])));
+      break;
+    default:
+      return v;
+  }
+  return out.mark(...others);
 }
 
 /** The conversion and sensitivity functions, by name. */
