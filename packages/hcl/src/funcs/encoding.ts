@@ -178,6 +178,35 @@ function unencodable(name: string): FunctionArgError {
   return new FunctionArgError(0, `the given string contains characters that cannot be represented in ${name}`);
 }
 
+/** Where Go's base64 decoder reports corrupt input (offset of the bad quantum or byte). */
+function base64ErrorOffset(s: string): number {
+  const t = s.replace(/[\r\n]/g, "");
+  const alphabet = /[A-Za-z0-9+/]/;
+  for (let si = 0; si < t.length; si += 4) {
+    for (let j = 0; j < 4; j++) {
+      if (si + j >= t.length) return si;
+      const c = t[si + j]!;
+      if (c === "=") {
+        if (j < 2) return si + j;
+        if (j === 2 && t[si + 3] !== "=") return si + 3 < t.length ? si + 3 : si;
+        return si + 4 < t.length ? si + 4 : si;
+      }
+      if (!alphabet.test(c)) return si + j;
+    }
+  }
+  return 0;
+}
+
+/** Decodes strictly; undefined when the bytes are not text in the encoding. */
+function strictDecode(b: Uint8Array, enc: string): string | undefined {
+  try {
+    if (enc === "utf-16") return new TextDecoder("utf-16be", { fatal: true }).decode(b);
+    return new TextDecoder(enc, { fatal: true }).decode(b);
+  } catch {
+    return undefined;
+  }
+}
+
 function decodeText(b: Uint8Array, enc: string): string {
   switch (enc) {
     case "latin1":
@@ -489,8 +518,12 @@ export function encodingFunctions(): Record<string, HclFunction> {
       impl: (a) => {
         const name = a[1]!.asString();
         const enc = encodingFor(name, 1);
-        const b = goBase64Decode(a[0]!.asString());
-        if (b === undefined) throw new FunctionArgError(0, "the given value is has an invalid base64 symbol at offset 0");
+        const src = a[0]!.asString();
+        const b = goBase64Decode(src);
+        if (b === undefined) throw new FunctionArgError(0, `the given value is has an invalid base64 symbol at offset ${base64ErrorOffset(src)}`);
+        if (enc !== "latin1" && enc !== "ascii" && strictDecode(b, enc) === undefined) {
+          throw new FunctionArgError(0, `the given string contains symbols that are not defined for ${name}`);
+        }
         return stringVal(decodeText(b, enc));
       },
     }),
