@@ -199,425 +199,421 @@ output "c49" {
 }
 
 output "c50" {
-  value = element(["a", "b", "c"], -1)
-}
-
-output "c51" {
   value = element([], 0)
 }
 
-output "c52" {
+output "c51" {
   value = element(["a", 1], 1)
 }
 
-output "c53" {
+output "c52" {
   value = element(toset(["a"]), 0)
 }
 
-output "c54" {
+output "c53" {
   value = element(["a"], 1.5)
 }
 
-output "c55" {
+output "c54" {
   value = flatten([["a", "b"], [], ["c"]])
 }
 
-output "c56" {
+output "c55" {
   value = flatten([[["a", "b"], []], ["c"]])
 }
 
-output "c57" {
+output "c56" {
   value = flatten([1, [2, [3, [4]]], toset([5])])
 }
 
-output "c58" {
+output "c57" {
   value = flatten([])
 }
 
-output "c59" {
+output "c58" {
   value = flatten("a")
 }
 
-output "c60" {
+output "c59" {
   value = flatten([null, [null]])
 }
 
-output "c61" {
+output "c60" {
   value = index(["a", "b", "c"], "b")
 }
 
-output "c62" {
+output "c61" {
   value = index(["a", "b", "c"], "d")
 }
 
-output "c63" {
+output "c62" {
   value = index([], "a")
 }
 
-output "c64" {
+output "c63" {
   value = index([1, 2], "2")
 }
 
-output "c65" {
+output "c64" {
   value = index(toset(["a"]), "a")
 }
 
-output "c66" {
+output "c65" {
   value = keys({a = 1, c = 2, d = 3})
 }
 
-output "c67" {
+output "c66" {
   value = keys({})
 }
 
-output "c68" {
+output "c67" {
   value = keys(tomap({b = "1", a = "2"}))
 }
 
-output "c69" {
+output "c68" {
   value = keys([1])
 }
 
-output "c70" {
+output "c69" {
   value = values({a = 3, c = 2, d = 1})
 }
 
-output "c71" {
+output "c70" {
   value = values({})
 }
 
-output "c72" {
+output "c71" {
   value = values(tomap({b = "1", a = "2"}))
 }
 
-output "c73" {
+output "c72" {
   value = values("a")
 }
 
-output "c74" {
+output "c73" {
   value = length([])
 }
 
-output "c75" {
+output "c74" {
   value = length(["a", "b"])
 }
 
-output "c76" {
+output "c75" {
   value = length({a = 1, b = 2})
 }
 
-output "c77" {
+output "c76" {
   value = length(toset(["a", "a"]))
 }
 
-output "c78" {
+output "c77" {
   value = length(1)
 }
 
-output "c79" {
+output "c78" {
   value = length(true)
 }
 
-output "c80" {
+output "c79" {
   value = lookup({a = "ay", b = "bee"}, "a", "what?")
 }
 
-output "c81" {
+output "c80" {
   value = lookup({a = "ay", b = "bee"}, "c", "what?")
 }
 
-output "c82" {
+output "c81" {
   value = lookup({a = "ay"}, "c")
 }
 
-output "c83" {
+output "c82" {
   value = lookup({a = "ay"}, "a")
 }
 
-output "c84" {
+output "c83" {
   value = lookup(tomap({a = "ay"}), "c", 1)
 }
 
-output "c85" {
+output "c84" {
   value = lookup(tomap({a = "ay"}), "c", [1])
 }
 
-output "c86" {
+output "c85" {
   value = lookup({a = 1}, "a", 2, 3)
 }
 
-output "c87" {
+output "c86" {
   value = lookup("a", "b")
 }
 
-output "c88" {
+output "c87" {
   value = lookup({a = {b = 1}}, "a", null)
 }
 
-output "c89" {
+output "c88" {
   value = matchkeys(["i-123", "i-abc", "i-def"], ["us-west", "us-east", "us-east"], ["us-east"])
 }
 
-output "c90" {
+output "c89" {
   value = matchkeys(["a", "b"], [1, 2], [2, 3])
 }
 
-output "c91" {
+output "c90" {
   value = matchkeys(["a", "b"], [1, 2], [])
 }
 
-output "c92" {
+output "c91" {
   value = matchkeys(["a"], [1, 2], [1])
 }
 
-output "c93" {
+output "c92" {
   value = matchkeys(["a", "b"], ["1", "2"], [1])
 }
 
-output "c94" {
+output "c93" {
   value = merge({a = "b", c = "d"}, {e = "f", c = "z"})
 }
 
-output "c95" {
+output "c94" {
   value = merge({a = "b"}, {a = [1, 2], c = "z"}, {d = 3})
 }
 
-output "c96" {
+output "c95" {
   value = merge()
 }
 
-output "c97" {
+output "c96" {
   value = merge({}, {})
 }
 
-output "c98" {
+output "c97" {
   value = merge(tomap({a = "x"}), tomap({b = "y"}))
 }
 
-output "c99" {
+output "c98" {
   value = merge(tomap({a = "x"}), {b = 1})
 }
 
-output "c100" {
+output "c99" {
   value = merge({a = 1}, null)
 }
 
-output "c101" {
+output "c100" {
   value = merge({a = 1}, "b")
 }
 
-output "c102" {
+output "c101" {
   value = merge([{a = 1}, {b = 2}]...)
 }
 
-output "c103" {
+output "c102" {
   value = [one([])]
 }
 
-output "c104" {
+output "c103" {
   value = one(["hello"])
 }
 
-output "c105" {
+output "c104" {
   value = one(["hello", "goodbye"])
 }
 
-output "c106" {
+output "c105" {
   value = one(toset(["a", "a"]))
 }
 
-output "c107" {
+output "c106" {
   value = one(tolist(["x"]))
 }
 
-output "c108" {
+output "c107" {
   value = one({a = 1})
 }
 
-output "c109" {
+output "c108" {
   value = reverse([1, 2, 3])
 }
 
-output "c110" {
+output "c109" {
   value = reverse([])
 }
 
-output "c111" {
+output "c110" {
   value = reverse(["a", 1])
 }
 
-output "c112" {
+output "c111" {
   value = reverse(toset(["b", "a"]))
 }
 
-output "c113" {
+output "c112" {
   value = reverse("abc")
 }
 
-output "c114" {
+output "c113" {
   value = setintersection(["a", "b"], ["b", "c"], ["b", "d"])
 }
 
-output "c115" {
+output "c114" {
   value = setintersection(["a"], [1])
 }
 
-output "c116" {
+output "c115" {
   value = setintersection([1], [2])
 }
 
-output "c117" {
+output "c116" {
   value = setunion(["a", "b"], ["b", "c"], ["d"])
 }
 
-output "c118" {
+output "c117" {
   value = setunion(["a"], [1])
 }
 
-output "c119" {
+output "c118" {
   value = setunion([], ["a"])
 }
 
-output "c120" {
+output "c119" {
   value = setunion([], [])
 }
 
-output "c121" {
+output "c120" {
   value = setsubtract(["a", "b", "c"], ["a", "c"])
 }
 
-output "c122" {
+output "c121" {
   value = setsubtract(["a", "b"], [])
 }
 
-output "c123" {
+output "c122" {
   value = setsubtract([1, 2], ["1"])
 }
 
-output "c124" {
+output "c123" {
   value = setproduct(["development", "staging"], ["app1", "app2"])
 }
 
-output "c125" {
+output "c124" {
   value = setproduct(["a"], [1, 2])
 }
 
-output "c126" {
+output "c125" {
   value = setproduct([], ["a"])
 }
 
-output "c127" {
+output "c126" {
   value = setproduct(["a"])
 }
 
-output "c128" {
+output "c127" {
   value = setproduct(toset(["b", "a"]), ["x"])
 }
 
-output "c129" {
+output "c128" {
   value = setproduct(["a", 1], ["b"])
 }
 
-output "c130" {
+output "c129" {
   value = setproduct("a", ["b"])
 }
 
-output "c131" {
+output "c130" {
   value = slice(["a", "b", "c", "d"], 1, 3)
 }
 
-output "c132" {
+output "c131" {
   value = slice(["a", 1, true], 0, 2)
 }
 
-output "c133" {
+output "c132" {
   value = slice(["a"], 0, 0)
 }
 
-output "c134" {
+output "c133" {
   value = slice(["a", "b"], 2, 1)
 }
 
-output "c135" {
+output "c134" {
   value = slice(["a", "b"], 0, 3)
 }
 
-output "c136" {
+output "c135" {
   value = slice(["a", "b"], -1, 1)
 }
 
-output "c137" {
+output "c136" {
   value = slice(toset(["a"]), 0, 1)
 }
 
-output "c138" {
+output "c137" {
   value = slice(tolist(["a", "b", "c"]), 1, 2)
 }
 
-output "c139" {
+output "c138" {
   value = slice("abc", 0, 1)
 }
 
-output "c140" {
+output "c139" {
   value = sort(["e", "d", "a", "x", "B", "10", "9"])
 }
 
-output "c141" {
+output "c140" {
   value = sort([])
 }
 
-output "c142" {
+output "c141" {
   value = sort([3, 20, 1])
 }
 
-output "c143" {
+output "c142" {
   value = sort(["a", null])
 }
 
-output "c144" {
+output "c143" {
   value = transpose({a = ["1", "2"], b = ["2", "3"]})
 }
 
-output "c145" {
+output "c144" {
   value = transpose({})
 }
 
-output "c146" {
+output "c145" {
   value = transpose({a = []})
 }
 
-output "c147" {
+output "c146" {
   value = zipmap(["a", "b"], [1, 2])
 }
 
-output "c148" {
+output "c147" {
   value = zipmap(["a", "b"], [1, "x"])
 }
 
-output "c149" {
+output "c148" {
   value = zipmap([], [])
 }
 
-output "c150" {
+output "c149" {
   value = zipmap(["a"], [1, 2])
 }
 
-output "c151" {
+output "c150" {
   value = zipmap(["a", "a"], [1, 2])
 }
 
-output "c152" {
+output "c151" {
   value = zipmap(tolist(["a"]), tolist([1]))
 }
 
-output "c153" {
+output "c152" {
   value = zipmap(["a"], "x")
 }
 
-output "c154" {
+output "c153" {
   value = list("a")
 }
 
-output "c155" {
+output "c154" {
   value = map("a", "b")
 }
