@@ -44,6 +44,8 @@ export interface RegexMatch {
  * code and expression (`missing closing )`, `(`).
  */
 export function compileRegex(pattern: string, fail: (goMessage: string, code: string, expr: string) => Error): CompiledRegex {
+  const cached = cache.get(pattern);
+  if (cached !== undefined) return cached;
   let re: RE2JS;
   try {
     re = RE2JS.compile(pattern);
@@ -54,8 +56,15 @@ export function compileRegex(pattern: string, fail: (goMessage: string, code: st
   }
   const names: string[] = new Array<string>(re.groupCount() + 1).fill("");
   for (const [name, idx] of Object.entries(re.namedGroups())) names[idx] = name;
-  return { re, names };
+  const compiled = { re, names };
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(pattern, compiled);
+  return compiled;
 }
+
+/** Compiled patterns by source, oldest first (configurations repeat the same few). */
+const cache = new Map<string, CompiledRegex>();
+const CACHE_SIZE = 256;
 
 /** Every non-overlapping match, as Go's `FindAllStringSubmatchIndex(s, -1)` finds them. */
 export function findAll(c: CompiledRegex, s: string, limit = Infinity): RegexMatch[] {
