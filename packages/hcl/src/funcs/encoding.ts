@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 
-import { deflateRawSync, constants as zlibConstants, crc32 } from "node:zlib";
+import { crc32 } from "node:zlib";
 import {
   CtyNumber,
   boolVal,
@@ -32,6 +32,7 @@ import { FunctionArgError, FunctionError, type HclFunction } from "../function.j
 import { fixedFunction, fromUtf8, isValidUtf8, notNull, param, utf8 } from "./helpers.js";
 import { goQuote } from "./numeric.js";
 import { asGoNumber } from "./big-float.js";
+import { goDeflateFlushClose } from "./go-deflate.js";
 import { YamlDecodeError, yamlDecode, yamlEncode } from "./yaml.js";
 
 const str = (name = "str") => param(name, stringType);
@@ -60,16 +61,14 @@ function queryEscape(s: string): string {
   return out;
 }
 
-/** gzip as Go's `compress/gzip` writes it for a single Write then Close. */
+/** gzip as terraform's `base64gzip` writes it: Go's `compress/gzip` with Write, Flush, Close. */
 function goGzip(data: Uint8Array): Uint8Array {
-  const body = deflateRawSync(data, { level: 6, finishFlush: zlibConstants.Z_SYNC_FLUSH });
   const header = Uint8Array.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
-  const final = Uint8Array.from([1, 0, 0, 0xff, 0xff]);
   const trailer = new Uint8Array(8);
   const dv = new DataView(trailer.buffer);
   dv.setUint32(0, crc32(data) >>> 0, true);
   dv.setUint32(4, data.length >>> 0, true);
-  return Buffer.concat([header, body, final, trailer]);
+  return Buffer.concat([header, goDeflateFlushClose(data), trailer]);
 }
 
 // Encodings by IANA name. UTF-8/16, ISO-8859-1 and US-ASCII are handled here; any other
