@@ -33,10 +33,12 @@ export function functionReturnType(fn: HclFunction, args: readonly Value[]): Typ
 }
 
 /**
- * Calls `fn` with `args` as go-cty's `Function.Call` does: type check, then an unknown
- * result (refined by `refineResult`) when an argument is unknown and its parameter does not
- * allow unknowns, else the implementation's result; marks removed from arguments whose
- * parameter does not allow marks are put on the result.
+ * Calls `fn` with `args` as go-cty's `Function.Call` does (and HCL's function call
+ * expression around it): type check, then an unknown result (refined by `refineResult`)
+ * when an argument is unknown and its parameter does not allow unknowns, or when an
+ * argument has the dynamic pseudo-type and its parameter does not allow that, else the
+ * implementation's result; marks removed from arguments whose parameter does not allow
+ * marks are put on the result.
  *
  * @throws {@link FunctionArgError} or {@link FunctionError} when the call fails; any other
  * exception from the implementation is wrapped in a {@link FunctionError}.
@@ -44,6 +46,10 @@ export function functionReturnType(fn: HclFunction, args: readonly Value[]): Typ
 export function callFunction(fn: HclFunction, args: readonly Value[]): Value {
   const returnType = functionReturnType(fn, args);
   const marks = new Set<string>();
+  // An argument of the dynamic pseudo-type (a bare `null`, or an unknown of no known type)
+  // to a parameter that does not take one leaves the result unknown, without running the
+  // function: terraform's `format("%s", null)` is unknown, not an error.
+  const dynamicArg = args.some((a, i) => a.type.kind === "dynamic" && paramFor(fn, i).allowDynamicType !== true);
   const callArgs: Value[] = [];
   let unknown = false;
   for (let i = 0; i < args.length; i++) {
@@ -55,10 +61,16 @@ export function callFunction(fn: HclFunction, args: readonly Value[]): Value {
       val = value;
     }
     if (spec.allowUnknown !== true && !val.isKnown()) unknown = true;
+    if (dynamicArg) {
+      const { paths } = val.unmarkDeep();
+      for (const pm of paths) for (const m of pm.marks) marks.add(m);
+    }
     callArgs.push(val);
   }
   let result: Value;
-  if (unknown) {
+  if (dynamicArg) {
+    result = unknownVal(returnType);
+  } else if (unknown) {
     result = unknownVal(returnType, returnType.kind === "dynamic" ? undefined : fn.refineResult?.(returnType));
   } else {
     try {

@@ -527,6 +527,15 @@ function dynamicReplace(inT: Type, out: Type): Type {
 // ---------------------------------------------------------------------------------------
 // Unification: the most general type all the given types convert to (go-cty's `unify`).
 
+/**
+ * The most general type that every one of `types` converts to (go-cty's `convert.Unify`,
+ * or `convert.UnifyUnsafe` when `unsafe` is true), or undefined when there is none. Convert
+ * each value to the result with {@link convert}.
+ */
+export function unifyTypes(types: readonly Type[], unsafe = false): Type | undefined {
+  return unify(types, unsafe);
+}
+
 function unify(types: readonly Type[], unsafe: boolean): Type | undefined {
   if (types.length === 0) return undefined;
   let maps = 0;

@@ -1,0 +1,284 @@
+/**
+ * Filesystem functions: Terraform's `funcs/filesystem.go`. Relative paths resolve against
+ * the module directory the caller gives (`baseDir`); messages show paths as Terraform
+ * does for a root module (relative to the working directory it runs in).
+ *
+ * @internal
+ * @packageDocumentation
+ */
+
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { posix, resolve } from "node:path";
+import { boolType, boolVal, setType, setVal, setValEmpty, stringType, stringVal } from "@magma/cty";
+import { FunctionArgError, FunctionError, type HclFunction } from "../function.js";
+import { fixedFunction, fromUtf8, isValidUtf8, notNull, param } from "./helpers.js";
+import { goQuote } from "./numeric.js";
+
+/** Go's `filepath.Clean` (POSIX). */
+export function goClean(p: string): string {
+  if (p === "") return ".";
+  const rooted = p.startsWith("/");
+  const out: string[] = [];
+  for (const part of p.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (out.length > 0 && out[out.length - 1] !== "..") out.pop();
+      else if (!rooted) out.push("..");
+      continue;
+    }
+    out.push(part);
+  }
+  const s = out.join("/");
+  if (rooted) return "/" + s;
+  return s === "" ? "." : s;
+}
+
+/** Go's `filepath.Dir`. */
+function goDir(p: string): string {
+  const i = p.lastIndexOf("/");
+  return goClean(p.slice(0, i + 1));
+}
+
+/** Go's `filepath.Base`. */
+function goBase(p: string): string {
+  if (p === "") return ".";
+  let s = p.replace(/\/+$/, "");
+  if (s === "") return "/";
+  const i = s.lastIndexOf("/");
+  if (i >= 0) s = s.slice(i + 1);
+  return s;
+}
+
+/** `~` expansion as go-homedir does it. */
+function expandHome(p: string): string {
+  if (!p.startsWith("~")) return p;
+  if (p.length > 1 && p[1] !== "/") throw new FunctionError("failed to expand ~: cannot expand user-specific home dir");
+  return homedir() + p.slice(1);
+}
+
+interface Resolved {
+  /** Where to read. */
+  readonly real: string;
+  /** How Terraform names it in messages. */
+  readonly shown: string;
+}
+
+function resolvePath(baseDir: string, p: string): Resolved {
+  const expanded = expandHome(p);
+  if (expanded.startsWith("/")) return { real: goClean(expanded), shown: goClean(expanded) };
+  return { real: resolve(baseDir, expanded), shown: goClean(expanded) };
+}
+
+/**
+ * Reads a file. `file` and `filebase64` explain a missing file in Terraform's words; the
+ * hash functions pass Go's `open` error through.
+ */
+function readBytes(baseDir: string, p: string, hashing = false): Uint8Array {
+  const r = resolvePath(baseDir, p);
+  try {
+    return readFileSync(r.real);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const goReason = code === "ENOENT" ? "no such file or directory" : code === "EISDIR" ? "is a directory" : code === "ENOTDIR" ? "not a directory" : code === "EACCES" ? "permission denied" : (e as Error).message;
+    if (hashing) throw new FunctionError(`${code === "EISDIR" ? "read" : "open"} ${r.shown}: ${goReason}`);
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new FunctionArgError(
+        0,
+        `no file exists at ${goQuote(p)}; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource`,
+      );
+    }
+    throw new FunctionArgError(0, `failed to read file: ${code === "EISDIR" ? "read" : "open"} ${r.shown}: ${goReason}`);
+  }
+}
+
+function globRegex(pattern: string): RegExp {
+  let re = "";
+  let i = 0;
+  let inAlt = 0;
+  while (i < pattern.length) {
+    const c = pattern[i]!;
+    if (c === "*") {
+      if (pattern[i + 1] === "*") {
+        const atStart = i === 0 || pattern[i - 1] === "/";
+        const atEnd = i + 2 === pattern.length || pattern[i + 2] === "/";
+        if (atStart && atEnd) {
+          if (pattern[i + 2] === "/") {
+            re += "(?:[^/]*/)*";
+            i += 3;
+          } else {
+            re += ".*";
+            i += 2;
+          }
+          continue;
+        }
+      }
+      re += "[^/]*";
+      i++;
+    } else if (c === "?") {
+      re += "[^/]";
+      i++;
+    } else if (c === "[") {
+      const end = pattern.indexOf("]", i + 2);
+      if (end < 0) throw new Error("syntax error in pattern");
+      let cls = pattern.slice(i + 1, end);
+      if (cls.startsWith("!") || cls.startsWith("^")) cls = "^" + cls.slice(1);
+      re += `[${cls.replace(/\\/g, "\\\\")}]`;
+      i = end + 1;
+    } else if (c === "{") {
+      re += "(?:";
+      inAlt++;
+      i++;
+    } else if (c === "}" && inAlt > 0) {
+      re += ")";
+      inAlt--;
+      i++;
+    } else if (c === "," && inAlt > 0) {
+      re += "|";
+      i++;
+    } else if (c === "\\" && i + 1 < pattern.length) {
+      re += pattern[i + 1]!.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+      i += 2;
+    } else {
+      re += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+      i++;
+    }
+  }
+  if (inAlt > 0) throw new Error("syntax error in pattern");
+  return new RegExp(`^${re}$`, "u");
+}
+
+function walk(dir: string, prefix: string, out: string[], depth: number): void {
+  if (depth > 64) return;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names.sort()) {
+    const full = posix.join(dir, n);
+    const rel = prefix === "" ? n : `${prefix}/${n}`;
+    let st;
+    try {
+      st = statSync(full);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) walk(full, rel, out, depth + 1);
+    else if (st.isFile()) out.push(rel);
+  }
+}
+
+function fileHash(description: string, algo: string, enc: "hex" | "base64", baseDir: string): HclFunction {
+  return fixedFunction({
+    description,
+    params: [param("path", stringType)],
+    returns: stringType,
+    refineResult: notNull,
+    impl: (a) => stringVal(createHash(algo).update(readBytes(baseDir, a[0]!.asString(), true)).digest(enc)),
+  });
+}
+
+/** The filesystem functions, by name, rooted at `baseDir`. */
+export function filesystemFunctions(baseDir: string): Record<string, HclFunction> {
+  const pathParam = [param("path", stringType)];
+  return {
+    file: fixedFunction({
+      description: "Reads the contents of a file at the given path and returns them as a string.",
+      params: pathParam,
+      returns: stringType,
+      refineResult: notNull,
+      impl: (a) => {
+        const p = a[0]!.asString();
+        const b = readBytes(baseDir, p);
+        if (!isValidUtf8(b)) {
+          throw new FunctionError(
+            `contents of ${goQuote(p)} are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead`,
+          );
+        }
+        return stringVal(fromUtf8(b));
+      },
+    }),
+    filebase64: fixedFunction({
+      description: "Reads the contents of a file at the given path and returns them as a base64-encoded string.",
+      params: pathParam,
+      returns: stringType,
+      refineResult: notNull,
+      impl: (a) => stringVal(Buffer.from(readBytes(baseDir, a[0]!.asString())).toString("base64")),
+    }),
+    fileexists: fixedFunction({
+      description: "Determines whether a file exists at the given path.",
+      params: pathParam,
+      returns: boolType,
+      refineResult: notNull,
+      impl: (a) => {
+        const r = resolvePath(baseDir, a[0]!.asString());
+        if (!existsSync(r.real)) return boolVal(false);
+        const st = statSync(r.real);
+        if (st.isFile()) return boolVal(true);
+        if (st.isDirectory()) throw new FunctionError(`${goQuote(r.shown)} is a directory, not a file`);
+        throw new FunctionError(`${goQuote(r.shown)} is not a regular file`);
+      },
+    }),
+    fileset: fixedFunction({
+      description: "Enumerates a set of regular file names given a path and pattern.",
+      params: [param("path", stringType), param("pattern", stringType)],
+      returns: setType(stringType),
+      refineResult: notNull,
+      impl: (a) => {
+        const p = a[0]!.asString();
+        const pattern = a[1]!.asString();
+        const root = p.startsWith("/") ? goClean(p) : resolve(baseDir, p);
+        let re: RegExp;
+        try {
+          re = globRegex(goClean(pattern));
+        } catch (e) {
+          throw new FunctionError(`failed to glob pattern (${goClean(posix.join(p, pattern))}): ${(e as Error).message}`);
+        }
+        const files: string[] = [];
+        walk(root, "", files, 0);
+        const hits = files.filter((f) => re.test(f));
+        return hits.length === 0 ? setValEmpty(stringType) : setVal(hits.map(stringVal));
+      },
+    }),
+    filemd5: fileHash("Computes the MD5 hash of the contents of a given file.", "md5", "hex", baseDir),
+    filesha1: fileHash("Computes the SHA1 hash of the contents of a given file.", "sha1", "hex", baseDir),
+    filesha256: fileHash("Computes the SHA256 hash of the contents of a given file.", "sha256", "hex", baseDir),
+    filesha512: fileHash("Computes the SHA512 hash of the contents of a given file.", "sha512", "hex", baseDir),
+    filebase64sha256: fileHash("Computes the SHA256 hash of the contents of a given file and encodes it with Base64.", "sha256", "base64", baseDir),
+    filebase64sha512: fileHash("Computes the SHA512 hash of the contents of a given file and encodes it with Base64.", "sha512", "base64", baseDir),
+    abspath: fixedFunction({
+      description: "Converts a filesystem path to an absolute path.",
+      params: pathParam,
+      returns: stringType,
+      refineResult: notNull,
+      impl: (a) => {
+        const p = a[0]!.asString();
+        return stringVal(p.startsWith("/") ? goClean(p) : goClean(resolve(baseDir, p)));
+      },
+    }),
+    dirname: fixedFunction({
+      description: "Removes the last portion from a filesystem path.",
+      params: pathParam,
+      returns: stringType,
+      refineResult: notNull,
+      impl: (a) => stringVal(goDir(a[0]!.asString())),
+    }),
+    basename: fixedFunction({
+      description: "Removes all except the last portion from a filesystem path.",
+      params: pathParam,
+      returns: stringType,
+      refineResult: notNull,
+      impl: (a) => stringVal(goBase(a[0]!.asString())),
+    }),
+    pathexpand: fixedFunction({
+      description: "Expands a filesystem path that begins with ~ to the current user's home directory.",
+      params: pathParam,
+      returns: stringType,
+      refineResult: notNull,
+      impl: (a) => stringVal(expandHome(a[0]!.asString())),
+    }),
+  };
+}
