@@ -527,6 +527,24 @@ function dynamicReplace(inT: Type, out: Type): Type {
 // ---------------------------------------------------------------------------------------
 // Unification: the most general type all the given types convert to (go-cty's `unify`).
 
+/**
+ * The most general type that every one of `types` converts to without loss (go-cty's
+ * `convert.Unify`), or `undefined` when there is none. Convert each value to the result
+ * with {@link convert}. An empty list has no unified type.
+ */
+export function unifyTypes(types: readonly Type[]): Type | undefined {
+  return unify(types, false);
+}
+
+/**
+ * Like {@link unifyTypes} but also allowing conversions that can fail for some values,
+ * such as string to number (go-cty's `convert.UnifyUnsafe`, which HCL uses for the two
+ * results of a conditional).
+ */
+export function unifyTypesUnsafe(types: readonly Type[]): Type | undefined {
+  return unify(types, true);
+}
+
 function unify(types: readonly Type[], unsafe: boolean): Type | undefined {
   if (types.length === 0) return undefined;
   let maps = 0;

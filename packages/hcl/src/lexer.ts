@@ -1,0 +1,494 @@
+import { errorDiag, type Diagnostic } from "./diagnostic.js";
+import type { SourceMap } from "./source-range.js";
+
+/** Token kinds of HCL's native syntax (hclsyntax's `TokenType`). */
+export type TokenType =
+  | "ident"
+  | "number"
+  | "oquote"
+  | "cquote"
+  | "oheredoc"
+  | "cheredoc"
+  | "lit" // a literal piece of a template (value decoded)
+  | "interp" // ${
+  | "control" // %{
+  | "seqend" // } closing ${ or %{
+  | "{"
+  | "}"
+  | "["
+  | "]"
+  | "("
+  | ")"
+  | ","
+  | "."
+  | "..."
+  | ":"
+  | "::"
+  | "?"
+  | "="
+  | "=>"
+  | "+"
+  | "-"
+  | "*"
+  | "/"
+  | "%"
+  | "&&"
+  | "||"
+  | "!"
+  | "=="
+  | "!="
+  | "<"
+  | "<="
+  | ">"
+  | ">="
+  | "newline"
+  | "invalid"
+  | "eof";
+
+/** One token; `start`/`end` are UTF-16 offsets into the source text. */
+export interface Token {
+  readonly type: TokenType;
+  readonly start: number;
+  readonly end: number;
+  /** Decoded text of a `lit` token; the marker of a heredoc token. */
+  readonly value?: string;
+  /** A `~` strip marker: after `${`/`%{` (interp/control) or before `}` (seqend). */
+  readonly strip?: boolean;
+  /** `oheredoc`: the heredoc is the flush (`<<-`) form. */
+  readonly flush?: boolean;
+}
+
+/** Where the lexer starts: in an expression/config body, or inside a bare template. */
+export type LexMode = "normal" | "template";
+
+type Frame =
+  | { kind: "normal"; braces: number }
+  | { kind: "interp"; braces: number }
+  | { kind: "quoted" }
+  | { kind: "heredoc"; marker: string }
+  | { kind: "template" };
+
+const IDENT_START = /[\p{ID_Start}_]/u;
+const IDENT_CONT = /[\p{ID_Continue}\-]/u;
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Scans source text into tokens (the whole file at once, as hclsyntax does). Invalid input
+ * gives `invalid` tokens and diagnostics, never an exception.
+ */
+export function lex(src: SourceMap, mode: LexMode): { tokens: Token[]; diags: Diagnostic[] } {
+  const text = src.text;
+  const n = text.length;
+  const tokens: Token[] = [];
+  const diags: Diagnostic[] = [];
+  const stack: Frame[] = [mode === "normal" ? { kind: "normal", braces: 0 } : { kind: "template" }];
+  let i = 0;
+  const push = (type: TokenType, start: number, end: number, extra?: Partial<Token>): void => {
+    tokens.push(extra === undefined ? { type, start, end } : { type, start, end, ...extra });
+  };
+
+  while (i < n) {
+    const top = stack[stack.length - 1]!;
+    if (top.kind === "quoted" || top.kind === "heredoc" || top.kind === "template") {
+      i = lexTemplateText(top);
+      continue;
+    }
+    const c = text.charCodeAt(i);
+    // Whitespace
+    if (c === 32 || c === 9) {
+      i++;
+      continue;
+    }
+    if (c === 13 && text.charCodeAt(i + 1) === 10) {
+      push("newline", i, i + 2);
+      i += 2;
+      continue;
+    }
+    if (c === 10) {
+      push("newline", i, i + 1);
+      i++;
+      continue;
+    }
+    // Comments
+    if (c === 35 || (c === 47 && text.charCodeAt(i + 1) === 47)) {
+      let j = i;
+      while (j < n && text.charCodeAt(j) !== 10) j++;
+      if (j < n) {
+        const nlStart = text.charCodeAt(j - 1) === 13 ? j - 1 : j;
+        push("newline", nlStart, j + 1);
+        j++;
+      }
+      i = j;
+      continue;
+    }
+    if (c === 47 && text.charCodeAt(i + 1) === 42) {
+      const close = text.indexOf("*/", i + 2);
+      if (close < 0) {
+        diags.push(errorDiag("Unterminated comment", "There is no closing marker for this multi-line comment.", src.range(i, i + 2)));
+        i = n;
+      } else {
+        i = close + 2;
+      }
+      continue;
+    }
+    if (isDigit(c)) {
+      let j = i;
+      while (j < n && isDigit(text.charCodeAt(j))) j++;
+      if (text.charCodeAt(j) === 46 && isDigit(text.charCodeAt(j + 1))) {
+        j++;
+        while (j < n && isDigit(text.charCodeAt(j))) j++;
+      }
+      const e = text.charCodeAt(j);
+      if (e === 101 || e === 69) {
+        let k = j + 1;
+        const s = text.charCodeAt(k);
+        if (s === 43 || s === 45) k++;
+        if (isDigit(text.charCodeAt(k))) {
+          while (k < n && isDigit(text.charCodeAt(k))) k++;
+          j = k;
+        }
+      }
+      push("number", i, j);
+      i = j;
+      continue;
+    }
+    const cp = text.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    if (cp > 127 ? IDENT_START.test(ch) : (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95) {
+      let j = i + ch.length;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if ((d >= 65 && d <= 90) || (d >= 97 && d <= 122) || d === 95 || d === 45 || isDigit(d)) {
+          j++;
+          continue;
+        }
+        if (d < 128) break;
+        const dc = String.fromCodePoint(text.codePointAt(j)!);
+        if (!IDENT_CONT.test(dc)) break;
+        j += dc.length;
+      }
+      push("ident", i, j);
+      i = j;
+      continue;
+    }
+    const c2 = text.charCodeAt(i + 1);
+    switch (c) {
+      case 34: // "
+        push("oquote", i, i + 1);
+        stack.push({ kind: "quoted" });
+        i++;
+        continue;
+      case 60: // <
+        if (c2 === 60) {
+          const m = /^<<(-?)([\p{ID_Start}_][\p{ID_Continue}-]*)(\r?\n)/u.exec(text.slice(i, i + 300));
+          if (m !== null) {
+            push("oheredoc", i, i + m[0].length, { value: m[2]!, flush: m[1] === "-" });
+            stack.push({ kind: "heredoc", marker: m[2]! });
+            i += m[0].length;
+            continue;
+          }
+          push("invalid", i, i + 2);
+          diags.push(
+            errorDiag(
+              "Invalid character",
+              'This character is not used within the language. A heredoc must begin with "<<" or "<<-" followed by an identifier and a newline.',
+              src.range(i, i + 2),
+            ),
+          );
+          i += 2;
+          continue;
+        }
+        if (c2 === 61) {
+          push("<=", i, i + 2);
+          i += 2;
+        } else {
+          push("<", i, i + 1);
+          i++;
+        }
+        continue;
+      case 62: // >
+        if (c2 === 61) {
+          push(">=", i, i + 2);
+          i += 2;
+        } else {
+          push(">", i, i + 1);
+          i++;
+        }
+        continue;
+      case 61: // =
+        if (c2 === 61) {
+          push("==", i, i + 2);
+          i += 2;
+        } else if (c2 === 62) {
+          push("=>", i, i + 2);
+          i += 2;
+        } else {
+          push("=", i, i + 1);
+          i++;
+        }
+        continue;
+      case 33: // !
+        if (c2 === 61) {
+          push("!=", i, i + 2);
+          i += 2;
+        } else {
+          push("!", i, i + 1);
+          i++;
+        }
+        continue;
+      case 38: // &
+        if (c2 === 38) {
+          push("&&", i, i + 2);
+          i += 2;
+          continue;
+        }
+        break;
+      case 124: // |
+        if (c2 === 124) {
+          push("||", i, i + 2);
+          i += 2;
+          continue;
+        }
+        break;
+      case 46: // .
+        if (c2 === 46 && text.charCodeAt(i + 2) === 46) {
+          push("...", i, i + 3);
+          i += 3;
+        } else {
+          push(".", i, i + 1);
+          i++;
+        }
+        continue;
+      case 58: // :
+        if (c2 === 58) {
+          push("::", i, i + 2);
+          i += 2;
+        } else {
+          push(":", i, i + 1);
+          i++;
+        }
+        continue;
+      case 123: // {
+        (top as { braces: number }).braces++;
+        push("{", i, i + 1);
+        i++;
+        continue;
+      case 125: // }
+        if (top.kind === "interp" && top.braces === 0) {
+          push("seqend", i, i + 1);
+          stack.pop();
+          i++;
+          continue;
+        }
+        if (top.braces > 0) top.braces--;
+        push("}", i, i + 1);
+        i++;
+        continue;
+      case 126: // ~
+        if (c2 === 125 && top.kind === "interp" && top.braces === 0) {
+          push("seqend", i, i + 2, { strip: true });
+          stack.pop();
+          i += 2;
+          continue;
+        }
+        break;
+      case 91:
+      case 93:
+      case 40:
+      case 41:
+      case 44:
+      case 63:
+      case 43:
+      case 45:
+      case 42:
+      case 47:
+      case 37:
+        push(String.fromCharCode(c) as TokenType, i, i + 1);
+        i++;
+        continue;
+      default:
+        break;
+    }
+    // Anything else is not part of the language.
+    const len = ch.length;
+    push("invalid", i, i + len);
+    diags.push(invalidCharDiag(src, i, i + len, c));
+    i += len;
+  }
+  // Unclosed constructs at EOF.
+  for (let k = stack.length - 1; k >= 1; k--) {
+    const f = stack[k]!;
+    if (f.kind === "quoted") {
+      diags.push(errorDiag("Unterminated template string", "No closing marker was found for the string.", src.range(n, n)));
+    } else if (f.kind === "heredoc") {
+      diags.push(
+        errorDiag(
+          "Unterminated template string",
+          `No closing marker was found for the heredoc "${f.marker}". The closing marker must be alone on its own line.`,
+          src.range(n, n),
+        ),
+      );
+    }
+  }
+  push("eof", n, n);
+  return { tokens, diags };
+
+  /** Scans literal text and template sequence starts until the frame ends or changes. */
+  function lexTemplateText(top: Frame & { kind: "quoted" | "heredoc" | "template" }): number {
+    let j = i;
+    let buf = "";
+    let litStart = i;
+    const flush = (end: number): void => {
+      if (end > litStart || buf !== "") push("lit", litStart, end, { value: buf });
+      buf = "";
+    };
+    if (top.kind === "heredoc" && atLineStart(j)) {
+      const close = closingMarker(j, top.marker);
+      if (close !== undefined) {
+        push("cheredoc", j, close);
+        stack.pop();
+        return close;
+      }
+    }
+    while (j < n) {
+      const c = text.charCodeAt(j);
+      if (c === 36 /* $ */ || c === 37 /* % */) {
+        const next = text.charCodeAt(j + 1);
+        if (next === c && text.charCodeAt(j + 2) === 123) {
+          // $${ or %%{: a literal ${ or %{
+          buf += c === 36 ? "${" : "%{";
+          j += 3;
+          continue;
+        }
+        if (next === 123) {
+          flush(j);
+          const strip = text.charCodeAt(j + 2) === 126;
+          const end = j + (strip ? 3 : 2);
+          push(c === 36 ? "interp" : "control", j, end, strip ? { strip: true } : undefined);
+          stack.push({ kind: "interp", braces: 0 });
+          return end;
+        }
+        buf += text[j];
+        j++;
+        continue;
+      }
+      if (top.kind === "quoted") {
+        if (c === 34) {
+          flush(j);
+          push("cquote", j, j + 1);
+          stack.pop();
+          return j + 1;
+        }
+        if (c === 10 || (c === 13 && text.charCodeAt(j + 1) === 10)) {
+          // A newline ends the quoted string with an error; the parser reports it.
+          flush(j);
+          stack.pop();
+          return j;
+        }
+        if (c === 92 /* \ */) {
+          const r = escape(j);
+          buf += r.text;
+          j = r.end;
+          continue;
+        }
+        buf += text[j];
+        j++;
+        continue;
+      }
+      buf += text[j];
+      j++;
+      if (c === 10 && top.kind !== "template") {
+        // Heredoc literals are split at line ends (for `<<-` indentation and closing markers).
+        flush(j);
+        litStart = j;
+        if (top.kind === "heredoc") {
+          const close = closingMarker(j, top.marker);
+          if (close !== undefined) {
+            push("cheredoc", j, close);
+            stack.pop();
+            return close;
+          }
+        }
+      }
+    }
+    flush(j);
+    return j;
+  }
+
+  function atLineStart(j: number): boolean {
+    return j === 0 || text.charCodeAt(j - 1) === 10;
+  }
+
+  /** If a heredoc closing marker line starts at `j`, its end (before the newline). */
+  function closingMarker(j: number, marker: string): number | undefined {
+    let k = j;
+    while (k < n && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k++;
+    if (!text.startsWith(marker, k)) return undefined;
+    const e = k + marker.length;
+    if (e === n || text.charCodeAt(e) === 10 || (text.charCodeAt(e) === 13 && text.charCodeAt(e + 1) === 10)) return e;
+    return undefined;
+  }
+
+  function escape(j: number): { text: string; end: number } {
+    const e = text[j + 1];
+    switch (e) {
+      case "n":
+        return { text: "\n", end: j + 2 };
+      case "r":
+        return { text: "\r", end: j + 2 };
+      case "t":
+        return { text: "\t", end: j + 2 };
+      case '"':
+        return { text: '"', end: j + 2 };
+      case "\\":
+        return { text: "\\", end: j + 2 };
+      case "u":
+      case "U": {
+        const len = e === "u" ? 4 : 8;
+        const hex = text.slice(j + 2, j + 2 + len);
+        if (hex.length === len && /^[0-9a-fA-F]+$/.test(hex)) {
+          const code = parseInt(hex, 16);
+          if (code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)) return { text: String.fromCodePoint(code), end: j + 2 + len };
+        }
+        let k = j + 2;
+        while (k < j + 2 + len && /[0-9a-fA-F]/.test(text[k] ?? "")) k++;
+        diags.push(
+          errorDiag(
+            "Invalid escape sequence",
+            `The \\${e} escape sequence must be followed by ${len} hexadecimal digits giving a valid Unicode character.`,
+            src.range(j, k),
+          ),
+        );
+        return { text: "", end: k };
+      }
+      default: {
+        if (e === undefined || e === "\n" || e === "\r") {
+          return { text: "\\", end: j + 1 };
+        }
+        const len = String.fromCodePoint(text.codePointAt(j + 1)!).length;
+        diags.push(
+          errorDiag(
+            "Invalid escape sequence",
+            `The symbol ${JSON.stringify(text.slice(j + 1, j + 1 + len))} is not a valid escape sequence selector.`,
+            src.range(j, j + 1 + len),
+          ),
+        );
+        return { text: text.slice(j + 1, j + 1 + len), end: j + 1 + len };
+      }
+    }
+  }
+}
+
+function invalidCharDiag(src: SourceMap, start: number, end: number, c: number): Diagnostic {
+  let detail = "This character is not used within the language.";
+  if (c === 39) detail = 'Single quotes are not valid. Use double quotes (") to enclose strings.';
+  else if (c === 96) detail = 'The "`" character is not valid. To create a multi-line string, use the "heredoc" syntax, like "<<EOT".';
+  else if (c === 59) detail = "The ; character is not valid. Use newlines to separate arguments and blocks, and commas to separate items in collection values.";
+  else if (c === 38) detail = 'The & character is not valid. Use "&&" for the logical AND operator.';
+  else if (c === 124) detail = 'The | character is not valid. Use "||" for the logical OR operator.';
+  else if (c === 9) detail = "Tab characters may not be used. The recommended indentation style is two spaces per indent.";
+  return errorDiag("Invalid character", detail, src.range(start, end));
+}
