@@ -20,6 +20,7 @@ import {
   typeEquals,
   typeName,
   unknownVal,
+  type CtyNumber,
   type Refinements,
   type Type,
   type Value,
@@ -298,7 +299,7 @@ export function indexValue(coll: Value, key: Value, range: SourceRange, diags: D
             diags.push(
               errorDiag(
                 INVALID_INDEX,
-                `The given key does not identify an element in this collection value: indexing a sequence requires a whole number, but the given index (${formatG(n.toString())}) has a fractional part.`,
+                "The given key does not identify an element in this collection value: indexing a sequence requires a whole number, but the given index has a fractional part.",
                 range,
               ),
             );
@@ -308,16 +309,20 @@ export function indexValue(coll: Value, key: Value, range: SourceRange, diags: D
             diags.push(errorDiag(INVALID_INDEX, "The given key does not identify an element in this collection value: a negative number is not a valid index for a sequence.", range));
             return dynamicVal;
           }
-          diags.push(
-            errorDiag(
-              INVALID_INDEX,
-              len === 0
-                ? "The given key does not identify an element in this collection value: the collection has no elements."
-                : "The given key does not identify an element in this collection value: the given index is greater than or equal to the length of the collection.",
-              range,
-            ),
-          );
-          return dynamicVal;
+          // HCL gives the specific message only when the index equals the length (its test
+          // is index - length < 1); any larger index gets the generic message below.
+          if (n.compare(numberOf(len)) === 0) {
+            diags.push(
+              errorDiag(
+                INVALID_INDEX,
+                len === 0
+                  ? "The given key does not identify an element in this collection value: the collection has no elements."
+                  : "The given key does not identify an element in this collection value: the given index is greater than or equal to the length of the collection.",
+                range,
+              ),
+            );
+            return dynamicVal;
+          }
         }
         diags.push(errorDiag(INVALID_INDEX, "The given key does not identify an element in this collection value.", range));
         return dynamicVal;
@@ -332,12 +337,14 @@ export function indexValue(coll: Value, key: Value, range: SourceRange, diags: D
         diags.push(errorDiag(INVALID_INDEX, `The given key does not identify an element in this collection value: ${convErr(err)}.`, range));
         return dynamicVal;
       }
-      if (!coll.isKnown() || !k.unmark().isKnown()) return withMarks(dynamicVal, coll.marks);
+      if (!k.unmark().isKnown()) return withMarks(dynamicVal, coll.marks);
       const name = k.unmark().asString();
       if (ty.attributes[name] === undefined) {
-        diags.push(errorDiag(INVALID_INDEX, "The given key does not identify an element in this collection value.", range));
+        const hint = key.type.kind === "number" ? " An object only supports looking up attributes by name, not by numeric index." : "";
+        diags.push(errorDiag(INVALID_INDEX, `The given key does not identify an element in this collection value.${hint}`, range));
         return dynamicVal;
       }
+      if (!coll.isKnown()) return withMarks(unknownVal(ty.attributes[name]!), coll.marks);
       return coll.getAttr(name);
     }
     case "set":
@@ -355,15 +362,10 @@ export function indexValue(coll: Value, key: Value, range: SourceRange, diags: D
   }
 }
 
-function numberOf(n: number): import("@magma/cty").CtyNumber {
+function numberOf(n: number): CtyNumber {
   return numberVal(n).asNumber();
 }
 
-/** Go's `%g` for a decimal (enough for the index error message). */
-function formatG(text: string): string {
-  const f = Number(text);
-  return Number.isFinite(f) ? String(f) : text;
-}
 
 // ----- splat ------------------------------------------------------------------------
 

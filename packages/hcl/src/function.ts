@@ -1,4 +1,4 @@
-import type { Type, Value } from "@magma/cty";
+import type { Refinements, Type, Value } from "@magma/cty";
 
 /**
  * One parameter of an {@link HclFunction} (go-cty's `function.Parameter`).
@@ -52,7 +52,7 @@ export interface HclFunction {
    * Refinements for the unknown result of a call with unknown arguments (go-cty's
    * `RefineResult`), for example "not null".
    */
-  readonly refineResult?: (returnType: Type) => import("@magma/cty").Refinements;
+  readonly refineResult?: (returnType: Type) => Refinements;
 }
 
 /**

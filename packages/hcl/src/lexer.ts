@@ -458,7 +458,7 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: Token[]; diags: Di
         diags.push(
           errorDiag(
             "Invalid escape sequence",
-            `The \\${e} escape sequence must be followed by ${len} hexadecimal digits giving a valid Unicode character.`,
+            `The \\${e} escape sequence must be followed by ${len === 4 ? "four" : "eight"} hexadecimal digits.`,
             src.range(j, k),
           ),
         );

@@ -283,7 +283,8 @@ export function moduloNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
     return CtyNumber.fromFloat64(r === 0 ? 0 : r);
   }
   if (a.isInfinite()) return multiplyNumbers(a, b);
-  if (b.isInfinite()) return a;
+  // go-cty truncates an infinite quotient to zero, so x % 0 and x % ±∞ are x.
+  if (b.isInfinite() || b.sign() === 0) return a;
   const q = divideNumbers(a, b);
   const t = truncNumber(q);
   return subtractNumbers(a, multiplyNumbers(b, t));

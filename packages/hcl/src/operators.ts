@@ -1,4 +1,4 @@
-import { boolType, boolVal, dynamicType, numberType, numberVal, unknownVal, type Type, type Value } from "@magma/cty";
+import { boolType, boolVal, dynamicType, numberType, numberVal, unknownVal, type CtyNumber, type Type, type Value } from "@magma/cty";
 import type { BinaryOperator } from "./ast.js";
 import { FunctionError, type HclFunction } from "./function.js";
 import { addNumbers, divideNumbers, moduloNumbers, multiplyNumbers, negateNumber, NumberOpError, subtractNumbers } from "./number-ops.js";
@@ -18,7 +18,7 @@ function numberOp(description: string, f: (a: Value, b: Value) => Value): HclFun
   };
 }
 
-function arith(description: string, op: (a: import("@magma/cty").CtyNumber, b: import("@magma/cty").CtyNumber) => import("@magma/cty").CtyNumber, failure: (e: NumberOpError) => string): HclFunction {
+function arith(description: string, op: (a: CtyNumber, b: CtyNumber) => CtyNumber, failure: (e: NumberOpError) => string): HclFunction {
   return numberOp(description, (a, b) => {
     try {
       return numberVal(op(a.asNumber(), b.asNumber()));
@@ -87,7 +87,7 @@ export const BINARY_OPERATORS: Readonly<Record<BinaryOperator, { fn: HclFunction
   "-": { fn: arith("Difference.", subtractNumbers, () => "can't subtract infinity from itself"), type: numberType },
   "*": { fn: arith("Product.", multiplyNumbers, () => "can't multiply zero by infinity"), type: numberType },
   "/": {
-    fn: arith("Quotient.", divideNumbers, (e) => (e.message.includes("zero") ? "can't divide zero by zero" : "can't divide infinity by infinity")),
+    fn: arith("Quotient.", divideNumbers, () => "can't divide zero by zero or infinity by infinity"),
     type: numberType,
   },
   "%": { fn: arith("Remainder.", moduloNumbers, () => "can't use modulo with zero and infinity"), type: numberType },

@@ -5,7 +5,7 @@ import { errorDiag, type Diagnostic } from "./diagnostic.js";
 import { lex, type LexMode, type Token, type TokenType } from "./lexer.js";
 import { NativeBody } from "./native-body.js";
 import { parseNumberLiteral } from "./number-ops.js";
-import { rangeBetween, SourceMap, type SourcePos, type SourceRange } from "./source-range.js";
+import { formatRange, rangeBetween, type SourceMap, type SourcePos, type SourceRange } from "./source-range.js";
 
 /** The deepest nesting of expressions, blocks and templates the parsers accept. */
 export const MAX_NESTING_DEPTH = 200;
@@ -412,7 +412,7 @@ export class Parser {
         if (nt.type === "ident") {
           this.next();
           this.next();
-          e = this.addStep(e, { kind: "attr", name: this.text(nt), range: this.r(nt) }, nt.end);
+          e = this.addStep(e, { kind: "attr", name: this.text(nt), range: this.rr(t.start, nt.end) }, nt.end);
           continue;
         }
         if (nt.type === "number") {
@@ -420,16 +420,16 @@ export class Parser {
           this.next();
           this.next();
           const txt = this.text(nt);
-          const parts = txt.split(".");
-          let off = nt.start;
-          for (const p of parts) {
-            if (!/^\d+$/.test(p)) {
-              this.err("Invalid legacy index syntax", 'When using the legacy index syntax, chaining two indexes together is not permitted. Use the proper index syntax instead, like [1].', this.r(nt));
-              break;
-            }
-            e = this.addStep(e, { kind: "index", key: numberVal(parseNumberLiteral(p)), range: this.rr(off, off + p.length) }, off + p.length);
-            off += p.length + 1;
+          if (!/^\d+$/.test(txt)) {
+            const parts = txt.split(/[.eE+-]+/).filter((p) => p !== "");
+            this.err(
+              "Invalid legacy index syntax",
+              `When using the legacy index syntax, chaining two indexes together is not permitted. Use the proper index syntax instead, like [${parts.join("][")}].`,
+              this.r(nt),
+            );
+            continue;
           }
+          e = this.addStep(e, { kind: "index", key: numberVal(parseNumberLiteral(txt)), range: this.rr(t.start, nt.end) }, nt.end);
           continue;
         }
         if (nt.type === "*") {
@@ -646,23 +646,10 @@ export class Parser {
     }
   }
 
+  /** HCL takes `for` right after `[` or `{` as the start of a for expression, whatever follows. */
   private isForStart(): boolean {
     const t = this.peek();
-    return t.type === "ident" && this.text(t) === "for" && this.peekAfterNewlines(1).type === "ident";
-  }
-
-  private peekAfterNewlines(n: number): Token {
-    let k = this.pos;
-    let seen = 0;
-    for (;;) {
-      const t = this.toks[k]!;
-      if (t.type === "eof") return t;
-      if (t.type !== "newline") {
-        if (seen === n) return t;
-        seen++;
-      }
-      k++;
-    }
+    return t.type === "ident" && this.text(t) === "for";
   }
 
   private parseTuple(): Expression {
@@ -797,7 +784,7 @@ export class Parser {
     let group = false;
     if (isObject) {
       const arrow = this.next();
-      if (arrow.type !== "=>") return fail(arrow, "Invalid 'for' expression", "Key expression in 'for' expression must be followed by an arrow operator.");
+      if (arrow.type !== "=>") return fail(arrow, "Invalid 'for' expression", "Key expression is required when building an object.");
       keyExpr = valueExpr;
       valueExpr = this.parseExpression();
       if (this.peek().type === "...") {
@@ -1041,7 +1028,7 @@ export class Parser {
             endItem = elseR.stop;
           }
           if (endItem === undefined) {
-            this.err("Unterminated template directive", "The if directive has no corresponding endif.", it.range);
+            this.err("Unexpected end of template", `The if directive at ${formatRange(it.range)} is missing its corresponding endif directive.`, it.range);
           } else {
             i++;
           }
@@ -1051,7 +1038,7 @@ export class Parser {
         if (it.word === "for") {
           const bodyR = build(["endfor"]);
           if (bodyR.stop === undefined) {
-            this.err("Unterminated template directive", "The for directive has no corresponding endfor.", it.range);
+            this.err("Unexpected end of template", `The for directive at ${formatRange(it.range)} is missing its corresponding endfor directive.`, it.range);
           } else {
             i++;
           }
@@ -1066,11 +1053,7 @@ export class Parser {
           continue;
         }
         // else/endif/endfor with no opener here
-        this.err(
-          "Unexpected template directive",
-          `The "${it.word}" directive has no corresponding ${it.word === "endfor" ? '"for"' : '"if"'} directive.`,
-          it.range,
-        );
+        this.err(`Unexpected ${it.word} directive`, "The control directives within this template are unbalanced.", it.range);
       }
       return { parts, stop: undefined };
     };

@@ -34,7 +34,6 @@ export class SourceMap {
     this.base = base ?? { line: 1, column: 1, byte: 0 };
     this.lineStarts = [0];
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
-    // eslint-disable-next-line no-control-regex
     this.ascii = /^[\x00-\x7f]*$/.test(text);
   }
 
