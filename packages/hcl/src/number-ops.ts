@@ -10,6 +10,8 @@ import { CtyNumber } from "@magma/cty";
  */
 
 const PREC = 512;
+/** The decimal exponent range CtyNumber accepts (see its parse). */
+const MAX_DECIMAL_EXPONENT = 100_000;
 const ONE = 1n;
 
 /** A finite non-zero binary float `m * 2^e` with `|m|` of at most {@link PREC} bits, or zero (`m = 0`). */
@@ -106,6 +108,10 @@ function fromBin(b: Bin): CtyNumber {
   const negative = b.m < 0n;
   let mant = negative ? -b.m : b.m;
   let exp = b.e;
+  // Refuse numbers beyond the decimal exponent range CtyNumber supports, before printing them.
+  if (Math.abs((bitLength(mant) + exp) * Math.LOG10E * Math.LN2) > MAX_DECIMAL_EXPONENT) {
+    throw new NumberOpError(`the result is too ${bitLength(mant) + exp > 0 ? "large" : "small"} to represent`);
+  }
   if (exp >= 0 && bitLength(mant) + exp <= 53) {
     const v = Number(mant << BigInt(exp));
     return CtyNumber.fromFloat64(negative ? -v : v);
