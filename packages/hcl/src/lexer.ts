@@ -245,14 +245,19 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: Token[]; diags: Di
           i += 2;
           continue;
         }
-        break;
+        unsupported(i, 1, 'Bitwise operators are not supported. Did you mean boolean AND ("&&")?');
+        continue;
       case 124: // |
         if (c2 === 124) {
           push("||", i, i + 2);
           i += 2;
           continue;
         }
-        break;
+        unsupported(i, 1, 'Bitwise operators are not supported. Did you mean boolean OR ("||")?');
+        continue;
+      case 94: // ^
+        unsupported(i, 1, "Bitwise operators are not supported.");
+        continue;
       case 46: // .
         if (c2 === 46 && text.charCodeAt(i + 2) === 46) {
           push("...", i, i + 3);
@@ -294,7 +299,16 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: Token[]; diags: Di
           i += 2;
           continue;
         }
-        break;
+        unsupported(i, 1, 'Bitwise operators are not supported. Did you mean boolean NOT ("!")?');
+        continue;
+      case 42: // *
+        if (c2 === 42) {
+          unsupported(i, 2, '"**" is not a supported operator. Exponentiation is not supported as an operator.');
+          continue;
+        }
+        push("*", i, i + 1);
+        i++;
+        continue;
       case 91:
       case 93:
       case 40:
@@ -303,7 +317,6 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: Token[]; diags: Di
       case 63:
       case 43:
       case 45:
-      case 42:
       case 47:
       case 37:
         push(String.fromCharCode(c) as TokenType, i, i + 1);
@@ -318,23 +331,15 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: Token[]; diags: Di
     diags.push(invalidCharDiag(src, i, i + len, c));
     i += len;
   }
-  // Unclosed constructs at EOF.
-  for (let k = stack.length - 1; k >= 1; k--) {
-    const f = stack[k]!;
-    if (f.kind === "quoted") {
-      diags.push(errorDiag("Unterminated template string", "No closing marker was found for the string.", src.range(n, n)));
-    } else if (f.kind === "heredoc") {
-      diags.push(
-        errorDiag(
-          "Unterminated template string",
-          `No closing marker was found for the heredoc "${f.marker}". The closing marker must be alone on its own line.`,
-          src.range(n, n),
-        ),
-      );
-    }
-  }
+  // Unclosed strings and heredocs are reported by the parser, which finds the end of file inside them.
   push("eof", n, n);
   return { tokens, diags };
+
+  function unsupported(at: number, len: number, detail: string): void {
+    push("invalid", at, at + len);
+    diags.push(errorDiag("Unsupported operator", detail, src.range(at, at + len)));
+    i = at + len;
+  }
 
   /** Scans literal text and template sequence starts until the frame ends or changes. */
   function lexTemplateText(top: Frame & { kind: "quoted" | "heredoc" | "template" }): number {
@@ -383,8 +388,15 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: Token[]; diags: Di
           return j + 1;
         }
         if (c === 10 || (c === 13 && text.charCodeAt(j + 1) === 10)) {
-          // A newline ends the quoted string with an error; the parser reports it.
+          // A newline ends the quoted string with an error.
           flush(j);
+          diags.push(
+            errorDiag(
+              "Invalid multi-line string",
+              'Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the "heredoc" multi-line template syntax.',
+              src.range(j, j + (c === 13 ? 2 : 1)),
+            ),
+          );
           stack.pop();
           return j;
         }
@@ -486,9 +498,6 @@ function invalidCharDiag(src: SourceMap, start: number, end: number, c: number):
   let detail = "This character is not used within the language.";
   if (c === 39) detail = 'Single quotes are not valid. Use double quotes (") to enclose strings.';
   else if (c === 96) detail = 'The "`" character is not valid. To create a multi-line string, use the "heredoc" syntax, like "<<EOT".';
-  else if (c === 59) detail = "The ; character is not valid. Use newlines to separate arguments and blocks, and commas to separate items in collection values.";
-  else if (c === 38) detail = 'The & character is not valid. Use "&&" for the logical AND operator.';
-  else if (c === 124) detail = 'The | character is not valid. Use "||" for the logical OR operator.';
-  else if (c === 9) detail = "Tab characters may not be used. The recommended indentation style is two spaces per indent.";
+  else if (c === 59) detail = 'The ";" character is not valid. Use newlines to separate arguments and blocks, and commas to separate items in collection values.';
   return errorDiag("Invalid character", detail, src.range(start, end));
 }

@@ -40,7 +40,9 @@ describe("native syntax: configuration files", () => {
       ["a = 1\na = 2\n", "Attribute redefined"],
       ["block {\n", "Unclosed configuration block"],
       ["block\n{\n}\n", "Invalid block definition"],
-      ["a = \n", "Missing expression"],
+      ["a = \n", "Invalid expression"],
+      ["a = ", "Missing expression"],
+      ["a = 1,\n", "Unexpected comma after argument"],
       ["a = 'x'\n", "Invalid character"],
       ['b "x" y = 1\n', "Invalid block definition"],
     ];
@@ -126,6 +128,7 @@ describe("native syntax: expressions", () => {
       ['"abc', "Unterminated template string"],
       ['"a\nb"', "Invalid multi-line string"],
       ['"\\q"', "Invalid escape sequence"],
+      ['"%{ iff x }"', "Invalid template control keyword"],
       ["a ? b", "Missing false expression in conditional"],
       ["[for x in y]", "Invalid 'for' expression"],
       ['"%{ bogus }"', "Invalid template control keyword"],
@@ -133,7 +136,15 @@ describe("native syntax: expressions", () => {
       ['"%{ endif }"', "Unexpected endif directive"],
       ["1 2", "Extra characters after expression"],
       ["a.", "Invalid attribute name"],
-      ["{a.b = 1}", "Ambiguous attribute key"],
+      ["x[*", "Missing close bracket on splat index"],
+      ["[1, 2", "Unterminated tuple constructor expression"],
+      ["{a = 1", "Unterminated object constructor expression"],
+      ["f(1", "Unterminated function call"],
+      ["1 & 2", "Unsupported operator"],
+      ["1 ** 2", "Unsupported operator"],
+      ['"${1 2}"', "Extra characters after interpolation expression"],
+      ['"%{ if true x }y%{ endif }"', "Extra characters in if marker"],
+      ['"%{}"', "Invalid template directive"],
     ];
     for (const [src, summary] of cases) {
       const { diags } = parseExpression(src, "x.tf");

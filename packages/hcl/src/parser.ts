@@ -210,7 +210,7 @@ export class Parser {
     return new NativeBody(attrs, blocks, this.rr(end === "eof" ? 0 : open.start, endTok.end), this.src.filename);
   }
 
-  private parseBodyItem(ident: Token): Attribute | Block | undefined {
+  private parseBodyItem(ident: Token, singleLine = false): Attribute | Block | undefined {
     this.pos++;
     const name = this.text(ident);
     const after = this.toks[this.pos]!;
@@ -219,8 +219,17 @@ export class Parser {
       const expr = this.withNewlines(true, () => this.parseExpression());
       const end = this.toks[this.pos]!;
       if (end.type === "newline") this.pos++;
-      else if (end.type !== "eof" && end.type !== "}") {
-        this.err("Missing newline after argument", "An argument definition must end with a newline.", this.r(end), rangeBetween(this.r(ident), this.r(end)));
+      else if (end.type !== "eof" && !(singleLine && end.type === "}")) {
+        if (end.type === ",") {
+          this.err(
+            "Unexpected comma after argument",
+            "Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline.",
+            this.r(end),
+            rangeBetween(this.r(ident), this.r(end)),
+          );
+        } else {
+          this.err("Missing newline after argument", "An argument definition must end with a newline.", this.r(end), rangeBetween(this.r(ident), this.r(end)));
+        }
         this.recover();
       }
       return { name, expr, range: rangeBetween(this.r(ident), expr.range), nameRange: this.r(ident) };
@@ -286,7 +295,7 @@ export class Parser {
       this.enter(open);
       const attrs = new Map<string, Attribute>();
       if (afterOpen.type === "ident" && this.toks[this.pos + 1]!.type === "=") {
-        const a = this.parseBodyItem(afterOpen);
+        const a = this.parseBodyItem(afterOpen, true);
         if (a !== undefined && "expr" in a) attrs.set(a.name, a);
       } else {
         this.err("Invalid single-argument block definition", "A single-line block definition can contain only a single argument.", this.r(afterOpen));
@@ -447,10 +456,16 @@ export class Parser {
       }
       if (t.type === "[" && !attrOnly) {
         this.next();
-        const star = this.peekRaw();
-        if (star.type === "*" && this.peekRaw(1).type === "]") {
-          const close = this.peekRaw(1);
-          this.pos += 2;
+        const star = this.peek();
+        if (star.type === "*") {
+          this.next();
+          const close = this.peek();
+          if (close.type !== "]") {
+            this.err("Missing close bracket on splat index", 'The star for a full splat operator must be immediately followed by a closing bracket ("]").', this.r(close));
+            this.recoverTo("]");
+            return e;
+          }
+          this.next();
           const item: Expression = { kind: "splatItem", range: this.rr(t.start, close.end) };
           const each = this.parsePostfix(item, false);
           e = { kind: "splat", source: e, each, range: rangeBetween(e.range, each.range), markerRange: this.rr(t.start, close.end) };
@@ -557,8 +572,6 @@ export class Parser {
         const range = this.r(t);
         if (t.type === "eof") {
           this.err("Missing expression", "Expected the start of an expression, but found the end of the file.", range);
-        } else if (t.type === "newline") {
-          this.err("Missing expression", "Expected the start of an expression, but found the end of the line.", range);
         } else if (t.type !== "invalid") {
           this.err("Invalid expression", "Expected the start of an expression, but found an invalid expression token.", range);
         }
@@ -625,7 +638,15 @@ export class Parser {
             this.next();
             continue;
           }
-          this.err("Missing argument separator", "A comma is required to separate each function argument from the next.", this.r(sep), this.rr(nameTok.start, sep.end));
+          if (sep.type === "eof") {
+            this.err(
+              "Unterminated function call",
+              "There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parenthesis nesting elsewhere in this file.",
+              this.rr(nameTok.start, open.end),
+            );
+          } else {
+            this.err("Missing argument separator", "A comma is required to separate each function argument from the next.", this.r(sep), this.rr(nameTok.start, sep.end));
+          }
           this.recoverTo(")");
           close = sep;
           break;
@@ -666,7 +687,11 @@ export class Parser {
             return { kind: "tuple", items, range: this.rr(open.start, t.end) } satisfies Expression;
           }
           if (t.type === "eof") {
-            this.err("Missing close bracket", 'Expected a closing bracket ("]") to end the tuple constructor.', this.r(t), this.rr(open.start, t.end));
+            this.err(
+              "Unterminated tuple constructor expression",
+              "There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file.",
+              this.r(open),
+            );
             return { kind: "tuple", items, range: this.rr(open.start, t.end) } satisfies Expression;
           }
           items.push(this.parseExpression());
@@ -676,6 +701,14 @@ export class Parser {
             continue;
           }
           if (sep.type === "]") continue;
+          if (sep.type === "eof") {
+            this.err(
+              "Unterminated tuple constructor expression",
+              "There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file.",
+              this.r(open),
+            );
+            return { kind: "tuple", items, range: this.rr(open.start, sep.end) } satisfies Expression;
+          }
           this.err("Missing item separator", "Expected a comma to mark the beginning of the next item.", this.r(sep), this.rr(open.start, sep.end));
           this.recoverTo("]");
           return { kind: "tuple", items, range: this.rr(open.start, sep.end) } satisfies Expression;
@@ -704,18 +737,30 @@ export class Parser {
             return { kind: "object", items, range: this.rr(open.start, t.end) } satisfies Expression;
           }
           if (t.type === "eof") {
-            this.err("Missing close brace", 'Expected a closing brace ("}") to end the object constructor.', this.r(t), this.rr(open.start, t.end));
+            this.err(
+              "Unterminated object constructor expression",
+              "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+              this.r(open),
+            );
             return { kind: "object", items, range: this.rr(open.start, t.end) } satisfies Expression;
           }
           const key = this.withNewlines(false, () => this.parseObjectKey());
           const eq = this.peek();
           if (eq.type !== "=" && eq.type !== ":") {
-            if (eq.type === "," || eq.type === "}" || eq.type === "newline") {
+            if (eq.type === "," || eq.type === "newline") {
+              this.err("Missing attribute value", 'Expected an attribute value, introduced by an equals sign ("=").', this.r(eq), this.rr(open.start, eq.end));
+            } else if (eq.type === "ident") {
               this.err(
-                "Missing attribute value",
-                'Expected an attribute value, introduced by an equals sign ("=").',
+                "Missing key/value separator",
+                'Expected an equals sign ("=") to mark the beginning of the attribute value. If you intended to given an attribute name containing periods or spaces, write the name in quotes to create a string literal.',
                 this.r(eq),
-                rangeBetween(key.expr.range, this.r(eq)),
+                this.rr(open.start, eq.end),
+              );
+            } else if (eq.type === "eof") {
+              this.err(
+                "Unterminated object constructor expression",
+                "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                this.r(open),
               );
             } else {
               this.err("Missing key/value separator", 'Expected an equals sign ("=") to mark the beginning of the attribute value.', this.r(eq), rangeBetween(key.expr.range, this.r(eq)));
@@ -732,6 +777,14 @@ export class Parser {
             continue;
           }
           if (sep.type === "}") continue;
+          if (sep.type === "eof") {
+            this.err(
+              "Unterminated object constructor expression",
+              "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+              this.r(open),
+            );
+            return { kind: "object", items, range: this.rr(open.start, sep.end) } satisfies Expression;
+          }
           this.err("Missing attribute separator", "Expected a newline or comma to mark the beginning of the next attribute.", this.r(sep), this.rr(open.start, sep.end));
           this.recoverTo("}");
           return { kind: "object", items, range: this.rr(open.start, sep.end) } satisfies Expression;
@@ -742,17 +795,10 @@ export class Parser {
     }
   }
 
+  /** An object key: a bare name is a literal string; anything else (or a name in parentheses) is an expression. */
   private parseObjectKey(): { expr: Expression; isIdent: boolean } {
     const expr = this.parseExpression();
-    if (expr.kind === "traversal") {
-      if (expr.traversal.steps.length === 0) return { expr, isIdent: true };
-      this.err(
-        "Ambiguous attribute key",
-        "If this expression is intended to be a reference, wrap it in parentheses. If it's instead intended as a literal name containing periods, wrap it in quotes to create a string literal.",
-        expr.range,
-      );
-    }
-    return { expr, isIdent: false };
+    return { expr, isIdent: expr.kind === "traversal" && expr.traversal.steps.length === 0 };
   }
 
   private parseFor(open: Token, isObject: boolean): Expression {
@@ -826,17 +872,7 @@ export class Parser {
       const { items, end, unwrap } = this.parseTemplateItems(["cquote"]);
       let close = end;
       if (end.type !== "cquote") {
-        if (end.type === "newline") {
-          this.err(
-            "Invalid multi-line string",
-            'Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the "heredoc" multi-line template syntax.',
-            this.r(end),
-          );
-        } else if (end.type === "eof") {
-          // Already reported by the lexer.
-        } else {
-          this.err("Unterminated template string", "No closing marker was found for the string.", this.r(end));
-        }
+        this.err("Unterminated template string", "No closing marker was found for the string.", this.r(end), this.rr(open.start, end.end));
         close = end;
       } else {
         this.pos++;
@@ -851,6 +887,7 @@ export class Parser {
     return this.withNewlines(true, () => {
       const { items, end } = this.parseTemplateItems(["cheredoc"]);
       if (end.type === "cheredoc") this.pos++;
+      else this.err("Unterminated template string", "No closing marker was found for the string.", this.r(end), this.rr(open.start, end.end));
       if (open.flush === true) flushHeredoc(items);
       return this.buildTemplate(items, this.rr(open.start, end.end), false);
     });
@@ -891,7 +928,33 @@ export class Parser {
         const close = this.withNewlines(false, () => this.peek());
         let stripR = false;
         if (close.type !== "seqend") {
-          this.err("Extra characters after interpolation expression", 'Expected a closing brace to end the interpolation expression, but found extra characters.', this.r(close), this.rr(t.start, close.end));
+          if (close.type === "eof") {
+            this.err(
+              "Unclosed template interpolation sequence",
+              "There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression.",
+              this.r(t),
+            );
+          } else if (close.type === ":") {
+            this.err(
+              "Extra characters after interpolation expression",
+              'Template interpolation doesn\'t expect a colon at this location. Did you intend this to be a literal sequence to be processed as part of another language? If so, you can escape it by starting with "$${" instead of just "${".',
+              this.r(close),
+              this.rr(t.start, close.end),
+            );
+          } else if ((close.type === "cquote" || close.type === "oquote") && ends.includes("cquote")) {
+            this.err(
+              "Unclosed template interpolation sequence",
+              "There is no closing brace for this interpolation sequence before the end of the quoted template. This might be caused by incorrect nesting inside the given expression.",
+              this.r(t),
+            );
+          } else {
+            this.err(
+              "Extra characters after interpolation expression",
+              'Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with "$${" instead of just "${".',
+              this.r(close),
+              this.rr(t.start, close.end),
+            );
+          }
           this.recoverToSeqEnd();
         } else {
           stripR = close.strip === true;
@@ -928,12 +991,23 @@ export class Parser {
   }
 
   private parseDirective(open: Token): FlatItem | undefined {
-    const kw = this.next();
-    const word = kw.type === "ident" ? this.text(kw) : "";
+    const kw = this.peek();
+    if (kw.type !== "ident") {
+      this.err(
+        "Invalid template directive",
+        'A template directive keyword ("if", "for", etc) is expected at the beginning of a %{ sequence.',
+        this.r(kw),
+        this.rr(open.start, kw.end),
+      );
+      this.recoverToSeqEnd();
+      return undefined;
+    }
+    this.next();
+    const word = this.text(kw);
     const finish = (): { stripR: boolean; end: Token } | undefined => {
       const close = this.peek();
       if (close.type !== "seqend") {
-        this.err("Extra characters in template directive", `Expected the end of the template directive ("}"), but found extra characters.`, this.r(close), this.rr(open.start, close.end));
+        this.err(`Extra characters in ${word} marker`, "Expected a closing brace to end the sequence, but found extra characters.", this.r(close), this.rr(open.start, close.end));
         this.recoverToSeqEnd();
         return undefined;
       }
@@ -986,20 +1060,23 @@ export class Parser {
         if (f === undefined) return undefined;
         return { kind: "dir", word, coll, valueVar, ...(keyVar !== undefined ? { keyVar } : {}), range: this.rr(open.start, f.end.end), stripL, stripR: f.stripR };
       }
-      default:
+      default: {
+        const suggestion = nameSuggestion(word, ["if", "for", "else", "endif", "endfor"]);
         this.err(
           "Invalid template control keyword",
-          `"${word}" is not a valid template control keyword.`,
+          `"${word}" is not a valid template control keyword.${suggestion === undefined ? "" : ` Did you mean "${suggestion}"?`}`,
           this.r(kw),
           this.rr(open.start, kw.end),
         );
         this.recoverToSeqEnd();
         return undefined;
+      }
     }
   }
 
   private buildTemplate(items: FlatItem[], range: SourceRange, unwrap: boolean): Expression {
     if (unwrap && items[0]!.kind === "interp") return { kind: "templateWrap", expr: items[0]!.expr, range };
+    const endRange: SourceRange = { filename: range.filename, start: range.end, end: range.end };
     let i = 0;
     const build = (stopAt: readonly string[]): { parts: TemplatePart[]; stop: FlatItem | undefined } => {
       const parts: TemplatePart[] = [];
@@ -1018,28 +1095,39 @@ export class Parser {
         if (stopAt.includes(it.word)) return { parts, stop: it };
         i++;
         if (it.word === "if") {
-          const thenR = build(["else", "endif"]);
+          const thenR = build(["else", "endif", "endfor"]);
           let elseParts: TemplatePart[] = [];
           let endItem = thenR.stop;
           if (thenR.stop?.kind === "dir" && thenR.stop.word === "else") {
             i++;
-            const elseR = build(["endif"]);
+            const elseR = build(["else", "endif", "endfor"]);
             elseParts = elseR.parts;
             endItem = elseR.stop;
+            if (endItem?.kind === "dir" && endItem.word === "else") {
+              this.err("Unexpected else directive", `Already in the else clause for the if started at ${formatRange(it.range)}.`, endItem.range);
+            }
           }
           if (endItem === undefined) {
-            this.err("Unexpected end of template", `The if directive at ${formatRange(it.range)} is missing its corresponding endif directive.`, it.range);
+            this.err("Unexpected end of template", `The if directive at ${formatRange(it.range)} is missing its corresponding endif directive.`, endRange);
           } else {
+            if (endItem.kind === "dir" && endItem.word === "endfor") {
+              this.err("Unexpected endfor directive", `Expecting an endif directive for the if started at ${formatRange(it.range)}.`, endItem.range);
+            }
             i++;
           }
           parts.push({ kind: "if", cond: it.cond!, then: thenR.parts, else: elseParts, range: endItem === undefined ? it.range : rangeBetween(it.range, endItem.range) });
           continue;
         }
         if (it.word === "for") {
-          const bodyR = build(["endfor"]);
+          const bodyR = build(["endfor", "else", "endif"]);
           if (bodyR.stop === undefined) {
-            this.err("Unexpected end of template", `The for directive at ${formatRange(it.range)} is missing its corresponding endfor directive.`, it.range);
+            this.err("Unexpected end of template", `The for directive at ${formatRange(it.range)} is missing its corresponding endfor directive.`, endRange);
           } else {
+            if (bodyR.stop.kind === "dir" && bodyR.stop.word === "else") {
+              this.err("Unexpected else directive", "An else clause is not expected for a for directive.", bodyR.stop.range);
+            } else if (bodyR.stop.kind === "dir" && bodyR.stop.word === "endif") {
+              this.err("Unexpected endif directive", `Expecting an endfor directive corresponding to the for directive at ${formatRange(it.range)}.`, bodyR.stop.range);
+            }
             i++;
           }
           parts.push({
@@ -1133,3 +1221,19 @@ function flushHeredoc(items: FlatItem[]): void {
 }
 
 export type { SourcePos };
+
+/** The closest of `options` to `given` within an edit distance of 2 (HCL's `nameSuggestion`). */
+function nameSuggestion(given: string, options: readonly string[]): string | undefined {
+  for (const o of options) if (levenshtein(given, o) < 3) return o;
+  return undefined;
+}
+
+function levenshtein(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
