@@ -141,7 +141,7 @@ describe("native syntax: expressions", () => {
       ["{a = 1", "Unterminated object constructor expression"],
       ["f(1", "Unterminated function call"],
       ["1 & 2", "Unsupported operator"],
-      ["1 ** 2", "Unsupported operator"],
+      ["1 ** 2", "Invalid expression"],
       ['"${1 2}"', "Extra characters after interpolation expression"],
       ['"%{ if true x }y%{ endif }"', "Extra characters in if marker"],
       ['"%{}"', "Invalid template directive"],

@@ -1203,7 +1203,8 @@ function flushHeredoc(items: FlatItem[]): void {
         if (trimmed.length === 0 && it.value.endsWith("\n")) {
           spaces = Infinity;
         } else {
-          spaces = [...it.value.slice(0, it.value.length - trimmed.length)].length;
+          // Whitespace characters are single UTF-16 units, so the prefix length counts them.
+          spaces = it.value.length - trimmed.length;
           adjust.push(it);
         }
       } else {
@@ -1214,10 +1215,7 @@ function flushHeredoc(items: FlatItem[]): void {
     if (it.kind === "lit" && it.value.endsWith("\n")) newline = true;
   }
   if (!Number.isFinite(min)) return;
-  for (const it of adjust) {
-    const cps = [...it.value];
-    it.value = cps.slice(min).join("");
-  }
+  for (const it of adjust) it.value = it.value.slice(min);
 }
 
 export type { SourcePos };

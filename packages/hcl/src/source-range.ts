@@ -27,6 +27,7 @@ export class SourceMap {
   private readonly base: SourcePos;
   private readonly lineStarts: number[];
   private readonly ascii: boolean;
+  private lastLine = 0;
 
   constructor(filename: string, text: string, base?: SourcePos) {
     this.filename = filename;
@@ -40,12 +41,20 @@ export class SourceMap {
   /** The position of UTF-16 offset `i`. */
   pos(i: number): SourcePos {
     const starts = this.lineStarts;
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= i) lo = mid;
-      else hi = mid - 1;
+    let lo: number;
+    // Parsers ask mostly in source order: try the line of the previous answer first.
+    const last = this.lastLine;
+    if (starts[last]! <= i && (last + 1 >= starts.length || starts[last + 1]! > i)) {
+      lo = last;
+    } else {
+      lo = 0;
+      let hi = starts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid]! <= i) lo = mid;
+        else hi = mid - 1;
+      }
+      this.lastLine = lo;
     }
     const ls = starts[lo]!;
     let column: number;

@@ -53,108 +53,153 @@ output "c17" {
   value = 1 ; 2
 }
 output "c18" {
-  value = {a.b = 1}
-}
-output "c19" {
   value = "${1"
 }
-output "c20" {
+output "c19" {
   value = "%{ bogus }"
 }
-output "c21" {
+output "c20" {
   value = "%{ else }"
 }
-output "c22" {
+output "c21" {
   value = "%{ endfor }"
 }
-output "c23" {
+output "c22" {
   value = "%{ for x in [1] }"
 }
-output "c24" {
+output "c23" {
   value = "%{ if }x%{ endif }"
 }
-output "c25" {
+output "c24" {
   value = [1,,2]
 }
-output "c26" {
+output "c25" {
   value = {,}
 }
-output "c27" {
+output "c26" {
   value = f(,)
 }
-output "c28" {
+output "c27" {
   value = try(1,,2)
 }
-output "c29" {
+output "c28" {
   value = {a = }
 }
-output "c30" {
+output "c29" {
   value = {= 1}
 }
-output "c31" {
+output "c30" {
   value = [1][
 }
-output "c32" {
+output "c31" {
   value = [1][0
 }
-output "c33" {
+output "c32" {
   value = a..b
 }
-output "c34" {
+output "c33" {
   value = !
 }
-output "c35" {
+output "c34" {
   value = -
 }
-output "c36" {
+output "c35" {
   value = 1 +* 2
 }
-output "c37" {
+output "c36" {
   value = "\u12"
 }
-output "c38" {
+output "c37" {
   value = "\U1F600"
 }
-output "c39" {
+output "c38" {
   value = <<EOT
 never closed
 }
-output "c40" {
+output "c39" {
   value = {a = 1,, b = 2}
 }
-output "c41" {
+output "c40" {
   value = (1))
 }
-output "c42" {
+output "c41" {
   value = [1]]
 }
-output "c43" {
+output "c42" {
   value = null.
 }
-output "c44" {
+output "c43" {
   value = "${}"
 }
-output "c45" {
+output "c44" {
   value = "%{}"
 }
-output "c46" {
+output "c45" {
   value = f(1...)
 }
-output "c47" {
+output "c46" {
   value = {a = 1}.*.
 }
-output "c48" {
+output "c47" {
   value = x[*
 }
-output "c49" {
+output "c48" {
   value = x.*[
 }
-output "c50" {
+output "c49" {
   value = [for in [1]: 1]
 }
-output "c51" {
+output "c50" {
   value = [for x, in [1]: 1]
 }
-output "c52" {
+output "c51" {
   value = [for x y in [1]: 1]
+}
+output "c52" {
+  value = 1 ** 2
+}
+output "c53" {
+  value = 1 ^ 2
+}
+output "c54" {
+  value = ~1
+}
+output "c55" {
+  value = "%{ if true }a%{ else }b%{ else }c%{ endif }"
+}
+output "c56" {
+  value = "%{ for x in [1] }%{ else }%{ endfor }"
+}
+output "c57" {
+  value = "%{ if true }%{ endfor }"
+}
+output "c58" {
+  value = "%{ iff true }x%{ endif }"
+}
+output "c59" {
+  value = "${1 2}"
+}
+output "c60" {
+  value = "${a:b}"
+}
+output "c61" {
+  value = [1, 2
+}
+output "c62" {
+  value = {a = 1
+}
+output "c63" {
+  value = f(1
+}
+output "c64" {
+  value = {a b}
+}
+output "c65" {
+  value = {a = 1,
+}
+output "c66" {
+  value = "%{ if true x }y%{ endif }"
+}
+output "c67" {
+  value = a = 1
 }
