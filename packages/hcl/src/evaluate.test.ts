@@ -5,6 +5,7 @@ import {
   Mark,
   boolType,
   dynamicType,
+  objectType,
   listVal,
   mapVal,
   nullVal,
@@ -50,6 +51,7 @@ const scope: EvalScope = {
     s: stringVal("hello"),
     n: numberVal(2),
     u: unknownVal(stringType),
+    uo: unknownVal(objectType({ a: stringType })),
     un: unknownVal(numberType),
     secret: stringVal("hunter2").mark(Mark.Sensitive),
     obj: objectVal({ a: numberVal(1), list: listVal([stringVal("x"), stringVal("y")]) }),
@@ -100,6 +102,8 @@ describe("evaluation", () => {
 
   test("function errors are diagnostics with Terraform's wording", () => {
     expect(ev("nope(1)").details).toEqual(['There is no function named "nope".']);
+    expect(ev("uper(1)").details).toEqual(['There is no function named "uper". Did you mean "upper"?']);
+    expect(ev("sx").details).toEqual(['There is no variable named "sx". Did you mean "s"?']);
     expect(ev("upper()").summaries).toEqual(["Not enough function arguments"]);
     expect(ev("upper()").details).toEqual(['Function "upper" expects 1 argument(s). Missing value for "str".']);
     expect(ev("upper(1, 2)").details).toEqual(['Function "upper" expects only 1 argument(s).']);
@@ -171,6 +175,10 @@ describe("evaluation", () => {
     expect(ev("[for x in nul: x]").summaries).toEqual(["Iteration over null value"]);
   });
 
+  test("bare names and keywords as object keys are strings", () => {
+    expect(Object.keys(ok("{ null = 1, true = 2, s = 3, (s) = 4 }").attributes()).sort()).toEqual(["hello", "null", "s", "true"]);
+  });
+
   test("splat on a non-list wraps it; on null gives an empty tuple", () => {
     expect(ok("obj[*].a").toString()).toBe(ok("[1]").toString());
     expect(ok("nul[*]").length()).toBe(0);
@@ -201,6 +209,12 @@ describe("evaluation", () => {
     expect(ok("can(obj.a)").asBool()).toBe(true);
     expect(ok("can(u)").isKnown()).toBe(false);
     expect(ok("try(u, 1)").isKnown()).toBe(false);
+    // an argument referring to an unknown value cannot be decided yet, even if it would fail later
+    expect(ok('try(tonumber_is_absent(uo.a), 1)', { ...scope, functions: new Map() }).isKnown()).toBe(false);
+    expect(ok("can(uo.a)").isKnown()).toBe(false);
+    // a reference that fails outright is a failure, unknown or not
+    expect(ok("try(uo.nope, 1)").asNumber().toNumber()).toBe(1);
+    expect(ok("can(uo.nope)").asBool()).toBe(false);
     const failed = ev("try(obj.nope)");
     expect(failed.summaries).toEqual(["Error in function call"]);
     expect(failed.details[0]).toBe(

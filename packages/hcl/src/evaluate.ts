@@ -29,12 +29,14 @@ import { unifyUnsafe } from "@magma/cty/convert";
 import type { Expression, TemplatePart, TraversalStep } from "./ast.js";
 import { callFunction } from "./call-function.js";
 import { errorDiag, hasErrors, type Diagnostic } from "./diagnostic.js";
+import { nameSuggestion } from "./name-suggestion.js";
 import { isFunctionArgError, isFunctionError, type HclFunction } from "./function.js";
 import { evaluateJson } from "./json-expression.js";
 import { BINARY_OPERATORS, UNARY_OPERATORS } from "./operators.js";
 import type { EvalScope } from "./scope.js";
 import { formatRange, type SourceRange } from "./source-range.js";
 import { templateFile } from "./template-file.js";
+import { variables } from "./variables.js";
 
 /** The result of evaluating an expression: a value (`dynamicVal` after an error) and diagnostics. */
 export interface EvalResult {
@@ -124,7 +126,8 @@ export function evalExpr(e: Expression, ctx: Ctx, diags: Diagnostic[]): Value {
       }
       const root = lookupVar(ctx, t.root);
       if (root === undefined) {
-        diags.push(errorDiag("Unknown variable", `There is no variable named "${t.root}".`, t.rootRange));
+        const suggestion = nameSuggestion(t.root, variableNames(ctx));
+        diags.push(errorDiag("Unknown variable", `There is no variable named "${t.root}".${suggestion === undefined ? "" : ` Did you mean "${suggestion}"?`}`, t.rootRange));
         return dynamicVal;
       }
       return applySteps(root, t.steps, diags);
@@ -887,7 +890,9 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
     fn = scope.functions.get(name);
   }
   if (fn === undefined) {
-    diags.push(errorDiag("Call to unknown function", `There is no function named "${e.name}".`, e.nameRange, e.range));
+    const known = scope.functions === undefined ? [] : [...scope.functions.keys(), "try", "can", ...(scope.baseDir !== undefined ? ["templatefile"] : [])];
+    const suggestion = name.includes("::") ? undefined : nameSuggestion(name, known);
+    diags.push(errorDiag("Call to unknown function", `There is no function named "${e.name}".${suggestion === undefined ? "" : ` Did you mean "${suggestion}"?`}`, e.nameRange, e.range));
     return dynamicVal;
   }
   const local: Diagnostic[] = [];
@@ -978,13 +983,14 @@ function evalTry(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[]
   }
   const failures: Diagnostic[] = [];
   for (const a of e.args) {
+    // Terraform's try: an expression that depends on unknown values cannot be decided yet.
+    if (dependsOnUnknowns(a, ctx)) return dynamicVal;
     const local: Diagnostic[] = [];
     const v = evalExpr(a, ctx, local);
     if (hasErrors(local)) {
       failures.push(...local);
       continue;
     }
-    if (!v.isWhollyKnown()) return dynamicVal;
     return v;
   }
   let buf = "no expression succeeded:\n";
@@ -1006,9 +1012,33 @@ function evalCan(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[]
     );
     return dynamicVal;
   }
+  if (dependsOnUnknowns(e.args[0]!, ctx)) return unknownVal(boolType, { notNull: true });
   const local: Diagnostic[] = [];
-  const v = evalExpr(e.args[0]!, ctx, local);
-  if (hasErrors(local)) return boolVal(false);
-  if (!v.isWhollyKnown()) return unknownVal(boolType, { notNull: true });
-  return boolVal(true);
+  evalExpr(e.args[0]!, ctx, local);
+  return boolVal(!hasErrors(local));
+}
+
+/**
+ * Terraform's test before `try`/`can` evaluate an argument: whether any value the
+ * expression references (through a traversal that resolves) is not wholly known.
+ */
+function dependsOnUnknowns(expr: Expression, ctx: Ctx): boolean {
+  for (const t of variables(expr)) {
+    const root = lookupVar(ctx, t.root);
+    if (root === undefined) continue;
+    const scratch: Diagnostic[] = [];
+    const v = applySteps(root, t.steps, scratch);
+    if (hasErrors(scratch)) continue;
+    if (!v.isWhollyKnown()) return true;
+  }
+  return false;
+}
+
+function variableNames(ctx: Ctx): string[] {
+  const names: string[] = [];
+  for (let c: Ctx | undefined = ctx; c !== undefined; c = c.parent) if (c.vars !== undefined) names.push(...c.vars.keys());
+  const vars = ctx.scope?.variables;
+  if (vars instanceof Map) names.push(...(vars as ReadonlyMap<string, Value>).keys());
+  else if (vars !== undefined) names.push(...Object.keys(vars));
+  return names;
 }

@@ -3,6 +3,7 @@ import type { BinaryOperator, Expression, ObjectItem, TemplatePart, Traversal, T
 import type { Attribute, Block } from "./body.js";
 import { errorDiag, type Diagnostic } from "./diagnostic.js";
 import { lex, type LexMode, type Token, type TokenType } from "./lexer.js";
+import { nameSuggestion } from "./name-suggestion.js";
 import { NativeBody } from "./native-body.js";
 import { parseNumberLiteral } from "./number-ops.js";
 import { formatRange, rangeBetween, type SourceMap, type SourcePos, type SourceRange } from "./source-range.js";
@@ -797,8 +798,17 @@ export class Parser {
 
   /** An object key: a bare name is a literal string; anything else (or a name in parentheses) is an expression. */
   private parseObjectKey(): { expr: Expression; isIdent: boolean } {
+    const first = this.peek();
+    const startPos = this.pos;
     const expr = this.parseExpression();
-    return { expr, isIdent: expr.kind === "traversal" && expr.traversal.steps.length === 0 };
+    if (expr.kind === "traversal" && expr.traversal.steps.length === 0) return { expr, isIdent: true };
+    // The keywords true, false and null are names here too, as HCL takes them.
+    if (first.type === "ident" && this.pos === startPos + 1 && expr.kind === "literal") {
+      const name = this.text(first);
+      const traversal: Traversal = { root: name, rootRange: this.r(first), steps: [], range: this.r(first) };
+      return { expr: { kind: "traversal", traversal, range: this.r(first) }, isIdent: true };
+    }
+    return { expr, isIdent: false };
   }
 
   private parseFor(open: Token, isObject: boolean): Expression {
@@ -1219,19 +1229,3 @@ function flushHeredoc(items: FlatItem[]): void {
 }
 
 export type { SourcePos };
-
-/** The closest of `options` to `given` within an edit distance of 2 (HCL's `nameSuggestion`). */
-function nameSuggestion(given: string, options: readonly string[]): string | undefined {
-  for (const o of options) if (levenshtein(given, o) < 3) return o;
-  return undefined;
-}
-
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
