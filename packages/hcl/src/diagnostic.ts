@@ -1,4 +1,4 @@
-import type { SourceRange } from "./source-range.js";
+import { plainRange, type SourceRange } from "./source-range.js";
 
 /** How serious a {@link Diagnostic} is. */
 export const DiagnosticSeverity = {
@@ -36,7 +36,7 @@ export function errorDiag(summary: string, detail: string, subject?: SourceRange
     severity: "error",
     summary,
     detail,
-    ...(subject !== undefined ? { subject } : {}),
-    ...(context !== undefined ? { context } : {}),
+    ...(subject !== undefined ? { subject: plainRange(subject) } : {}),
+    ...(context !== undefined ? { context: plainRange(context) } : {}),
   };
 }

@@ -34,7 +34,7 @@ import { isFunctionArgError, isFunctionError, type HclFunction } from "./functio
 import { evaluateJson } from "./json-expression.js";
 import { BINARY_OPERATORS, UNARY_OPERATORS } from "./operators.js";
 import type { EvalScope } from "./scope.js";
-import { formatRange, type SourceRange } from "./source-range.js";
+import { formatRange, rangeBetween, type SourceRange } from "./source-range.js";
 import { templateFile } from "./template-file.js";
 import { variables } from "./variables.js";
 
@@ -484,7 +484,7 @@ export function evalConditional(condE: Expression, thenE: Expression, elseE: Exp
     resultType = unifyUnsafe([t.type, f.type]);
     convertThen = convertElse = true;
   }
-  const between: SourceRange = { filename: thenE.range.filename, start: thenE.range.start, end: elseE.range.end };
+  const between: SourceRange = rangeBetween(thenE.range, elseE.range);
   if (resultType === undefined) {
     diags.push(
       errorDiag(

@@ -1,7 +1,7 @@
 import type { JsonNode, JsonProperty } from "./ast.js";
 import type { Attribute, Block, Body, BodyContent, BodySchema } from "./body.js";
 import { errorDiag, type Diagnostic } from "./diagnostic.js";
-import { formatRange, type SourceRange } from "./source-range.js";
+import { formatRange, rangeBetween, type SourceRange } from "./source-range.js";
 
 /**
  * A JSON-syntax body (HCL's `json/spec.md`): one JSON object, or several (a root array of
@@ -55,7 +55,7 @@ export class JsonBody implements Body {
         attributes.set(p.name, {
           name: p.name,
           expr: { kind: "json", node: p.value, range: p.value.range },
-          range: { filename: p.nameNode.range.filename, start: p.nameNode.range.start, end: p.value.range.end },
+          range: rangeBetween(p.nameNode.range, p.value.range),
           nameRange: p.nameNode.range,
         });
         continue;
@@ -89,7 +89,7 @@ export class JsonBody implements Body {
       attributes.set(p.name, {
         name: p.name,
         expr: { kind: "json", node: p.value, range: p.value.range },
-        range: { filename: p.nameNode.range.filename, start: p.nameNode.range.start, end: p.value.range.end },
+        range: rangeBetween(p.nameNode.range, p.value.range),
         nameRange: p.nameNode.range,
       });
     }
@@ -143,7 +143,7 @@ function decodeBlocks(
       body: new JsonBody([v], v.range),
       typeRange: prop.nameNode.range,
       labelRanges,
-      range: { filename: v.range.filename, start: prop.nameNode.range.start, end: v.range.end },
+      range: rangeBetween(prop.nameNode.range, v.range),
     });
     return;
   }
@@ -159,7 +159,7 @@ function decodeBlocks(
         body: new JsonBody([it], it.range),
         typeRange: prop.nameNode.range,
         labelRanges,
-        range: { filename: it.range.filename, start: prop.nameNode.range.start, end: it.range.end },
+        range: rangeBetween(prop.nameNode.range, it.range),
       });
     }
     return;

@@ -51,11 +51,79 @@ export interface Token {
   readonly start: number;
   readonly end: number;
   /** Decoded text of a `lit` token; the marker of a heredoc token. */
-  readonly value?: string;
+  readonly value: string | undefined;
   /** A `~` strip marker: after `${`/`%{` (interp/control) or before `}` (seqend). */
-  readonly strip?: boolean;
+  readonly strip: boolean | undefined;
   /** `oheredoc`: the heredoc is the flush (`<<-`) form. */
-  readonly flush?: boolean;
+  readonly flush: boolean | undefined;
+}
+
+const TYPES: readonly TokenType[] = [
+  "ident", "number", "oquote", "cquote", "oheredoc", "cheredoc", "lit", "interp", "control", "seqend", "{", "}", "[", "]", "(", ")", ",", ".",
+  "...", ":", "::", "?", "=", "=>", "+", "-", "*", "/", "%", "&&", "||", "!", "==", "!=", "<", "<=", ">", ">=", "newline", "invalid", "eof",
+];
+const TYPE_CODE = new Map(TYPES.map((t, i) => [t, i]));
+
+/**
+ * The tokens of a text, kept in typed arrays (a large file has hundreds of thousands of
+ * tokens; as objects they would cost the garbage collector more than the parse). `get`
+ * makes a short-lived {@link Token} view.
+ */
+export class TokenList {
+  private types = new Uint8Array(1024);
+  private starts = new Int32Array(1024);
+  private ends = new Int32Array(1024);
+  private flags = new Uint8Array(1024);
+  private readonly values: (string | undefined)[] = [];
+  /** The number of tokens (the last is `eof`). */
+  count = 0;
+  private cacheIndex = -1;
+  private cacheToken: Token | undefined;
+
+  /** @internal */
+  push(type: TokenType, start: number, end: number, value?: string, strip?: boolean, flush?: boolean): void {
+    const i = this.count;
+    if (i === this.types.length) {
+      const grow = <T extends Uint8Array | Int32Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.types = grow(this.types);
+      this.starts = grow(this.starts);
+      this.ends = grow(this.ends);
+      this.flags = grow(this.flags);
+    }
+    this.types[i] = TYPE_CODE.get(type)!;
+    this.starts[i] = start;
+    this.ends[i] = end;
+    this.flags[i] = (strip === true ? 1 : 0) | (flush === true ? 2 : 0);
+    if (value !== undefined) this.values[i] = value;
+    this.count++;
+  }
+
+  /** The type of token `i` (`eof` past the end). */
+  type(i: number): TokenType {
+    return TYPES[this.types[Math.min(i, this.count - 1)]!]!;
+  }
+
+  /** Token `i` (the final `eof` past the end, `undefined` before the start). */
+  get(i: number): Token {
+    if (i >= this.count) i = this.count - 1;
+    if (i === this.cacheIndex) return this.cacheToken!;
+    const f = this.flags[i]!;
+    const t: Token = {
+      type: TYPES[this.types[i]!]!,
+      start: this.starts[i]!,
+      end: this.ends[i]!,
+      value: this.values[i],
+      strip: (f & 1) !== 0 ? true : undefined,
+      flush: (f & 2) !== 0 ? true : undefined,
+    };
+    this.cacheIndex = i;
+    this.cacheToken = t;
+    return t;
+  }
 }
 
 /** Where the lexer starts: in an expression/config body, or inside a bare template. */
@@ -79,16 +147,16 @@ function isDigit(c: number): boolean {
  * Scans source text into tokens (the whole file at once, as hclsyntax does). Invalid input
  * gives `invalid` tokens and diagnostics, never an exception.
  */
-export function lex(src: SourceMap, mode: LexMode): { tokens: Token[]; diags: Diagnostic[] } {
+export function lex(src: SourceMap, mode: LexMode): { tokens: TokenList; diags: Diagnostic[] } {
   const text = src.text;
   const n = text.length;
-  const tokens: Token[] = [];
+  const tokens = new TokenList();
   const diags: Diagnostic[] = [];
   const stack: Frame[] = [mode === "normal" ? { kind: "normal", braces: 0 } : { kind: "template" }];
   let i = 0;
   // Every token has the same shape (one hidden class for the engine).
   const push = (type: TokenType, start: number, end: number, extra?: { value?: string; strip?: boolean; flush?: boolean }): void => {
-    tokens.push({ type, start, end, value: extra?.value, strip: extra?.strip, flush: extra?.flush } as Token);
+    tokens.push(type, start, end, extra?.value, extra?.strip, extra?.flush);
   };
 
   while (i < n) {

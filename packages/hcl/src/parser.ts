@@ -2,7 +2,7 @@ import { boolVal, dynamicType, nullVal, numberVal, stringVal, type Value } from 
 import type { BinaryOperator, Expression, ObjectItem, TemplatePart, Traversal, TraversalStep } from "./ast.js";
 import type { Attribute, Block } from "./body.js";
 import { errorDiag, type Diagnostic } from "./diagnostic.js";
-import { lex, type LexMode, type Token, type TokenType } from "./lexer.js";
+import { lex, type LexMode, type Token, type TokenList, type TokenType } from "./lexer.js";
 import { nameSuggestion } from "./name-suggestion.js";
 import { NativeBody } from "./native-body.js";
 import { parseNumberLiteral } from "./number-ops.js";
@@ -48,7 +48,7 @@ type FlatItem =
 /** Parses native-syntax text. One instance per text. @internal */
 export class Parser {
   private readonly src: SourceMap;
-  private readonly toks: Token[];
+  private readonly toks: TokenList;
   readonly diags: Diagnostic[];
   private pos = 0;
   private depth = 0;
@@ -69,13 +69,13 @@ export class Parser {
 
   private peek(): Token {
     if (!this.includeNewlines) {
-      while (this.toks[this.pos]!.type === "newline") this.pos++;
+      while (this.toks.type(this.pos) === "newline") this.pos++;
     }
-    return this.toks[this.pos]!;
+    return this.toks.get(this.pos);
   }
 
   private peekRaw(offset = 0): Token {
-    return this.toks[Math.min(this.pos + offset, this.toks.length - 1)]!;
+    return this.toks.get(this.pos + offset);
   }
 
   private next(): Token {
@@ -130,7 +130,7 @@ export class Parser {
   private recover(): void {
     let nest = 0;
     for (;;) {
-      const t = this.toks[this.pos]!;
+      const t = this.toks.get(this.pos);
       if (t.type === "eof") return;
       if (t.type === "{" || t.type === "[" || t.type === "(" || t.type === "oquote" || t.type === "oheredoc" || t.type === "interp" || t.type === "control") nest++;
       else if (t.type === "}" || t.type === "]" || t.type === ")" || t.type === "cquote" || t.type === "cheredoc" || t.type === "seqend") {
@@ -159,8 +159,8 @@ export class Parser {
     const startTok = this.peekRaw();
     let last: Token = startTok;
     for (;;) {
-      let t = this.toks[this.pos]!;
-      while (t.type === "newline") t = this.toks[++this.pos]!;
+      let t = this.toks.get(this.pos);
+      while (t.type === "newline") t = this.toks.get(++this.pos);
       if (t.type === end) break;
       if (t.type === "eof") {
         this.err(
@@ -189,7 +189,7 @@ export class Parser {
       }
       const item = this.parseBodyItem(t);
       if (item === undefined) continue;
-      last = this.toks[Math.max(this.pos - 1, 0)]!;
+      last = this.toks.get(Math.max(this.pos - 1, 0));
       if ("expr" in item) {
         const prev = attrs.get(item.name);
         if (prev !== undefined) {
@@ -206,7 +206,7 @@ export class Parser {
       }
     }
     this.depth--;
-    const endTok = this.toks[this.pos]!;
+    const endTok = this.toks.get(this.pos);
     void last;
     return new NativeBody(attrs, blocks, this.rr(end === "eof" ? 0 : open.start, endTok.end), this.src.filename);
   }
@@ -214,11 +214,11 @@ export class Parser {
   private parseBodyItem(ident: Token, singleLine = false): Attribute | Block | undefined {
     this.pos++;
     const name = this.text(ident);
-    const after = this.toks[this.pos]!;
+    const after = this.toks.get(this.pos);
     if (after.type === "=") {
       this.pos++;
       const expr = this.withNewlines(true, () => this.parseExpression());
-      const end = this.toks[this.pos]!;
+      const end = this.toks.get(this.pos);
       if (end.type === "newline") this.pos++;
       else if (end.type !== "eof" && !(singleLine && end.type === "}")) {
         if (end.type === ",") {
@@ -239,7 +239,7 @@ export class Parser {
     const labels: string[] = [];
     const labelRanges: SourceRange[] = [];
     for (;;) {
-      const t = this.toks[this.pos]!;
+      const t = this.toks.get(this.pos);
       if (t.type === "{") break;
       if (t.type === "ident") {
         labels.push(this.text(t));
@@ -248,14 +248,14 @@ export class Parser {
         continue;
       }
       if (t.type === "oquote") {
-        const lit = this.toks[this.pos + 1]!;
+        const lit = this.toks.get(this.pos + 1);
         if (lit.type === "cquote") {
           labels.push("");
           labelRanges.push(this.rr(t.start, lit.end));
           this.pos += 2;
           continue;
         }
-        const close = this.toks[this.pos + 2]!;
+        const close = this.toks.get(this.pos + 2);
         if (lit.type === "lit" && close.type === "cquote") {
           labels.push(lit.value ?? "");
           labelRanges.push(this.rr(t.start, close.end));
@@ -285,24 +285,24 @@ export class Parser {
       this.recover();
       return undefined;
     }
-    const open = this.toks[this.pos]!;
+    const open = this.toks.get(this.pos);
     this.pos++;
     let body: NativeBody;
-    const afterOpen = this.toks[this.pos]!;
+    const afterOpen = this.toks.get(this.pos);
     if (afterOpen.type === "newline" || afterOpen.type === "}") {
       body = this.parseBody("}", open);
     } else {
       // Single-line block: at most one argument, then "}".
       this.enter(open);
       const attrs = new Map<string, Attribute>();
-      if (afterOpen.type === "ident" && this.toks[this.pos + 1]!.type === "=") {
+      if (afterOpen.type === "ident" && this.toks.get(this.pos + 1).type === "=") {
         const a = this.parseBodyItem(afterOpen, true);
         if (a !== undefined && "expr" in a) attrs.set(a.name, a);
       } else {
         this.err("Invalid single-argument block definition", "A single-line block definition can contain only a single argument.", this.r(afterOpen));
         this.recover();
       }
-      const closeTok = this.toks[this.pos]!;
+      const closeTok = this.toks.get(this.pos);
       if (closeTok.type !== "}") {
         this.err(
           "Invalid single-argument block definition",
@@ -314,9 +314,9 @@ export class Parser {
       this.depth--;
       body = new NativeBody(attrs, [], this.rr(open.start, closeTok.end), this.src.filename);
     }
-    const close = this.toks[this.pos]!;
+    const close = this.toks.get(this.pos);
     if (close.type === "}") this.pos++;
-    const end = this.toks[this.pos]!;
+    const end = this.toks.get(this.pos);
     if (end.type === "newline") this.pos++;
     else if (end.type !== "eof" && end.type !== "}") {
       this.err("Missing newline after block definition", "A block definition must end with a newline.", this.r(end));
@@ -495,7 +495,7 @@ export class Parser {
   private recoverTo(type: TokenType): void {
     let nest = 0;
     for (;;) {
-      const t = this.toks[this.pos]!;
+      const t = this.toks.get(this.pos);
       if (t.type === "eof") return;
       if (t.type === type && nest === 0) {
         this.pos++;
@@ -511,7 +511,7 @@ export class Parser {
   }
 
   private addStep(e: Expression, step: TraversalStep, end: number): Expression {
-    const range: SourceRange = { filename: e.range.filename, start: e.range.start, end: this.src.pos(end) };
+    const range: SourceRange = rangeBetween(e.range, this.rr(end, end));
     if (e.kind === "traversal") {
       const traversal: Traversal = { ...e.traversal, steps: [...e.traversal.steps, step], range };
       return { kind: "traversal", traversal, range };
@@ -586,7 +586,7 @@ export class Parser {
     let name = this.text(nameTok);
     let last = nameTok;
     while (this.peekRaw().type === "::") {
-      const sep = this.toks[this.pos++]!;
+      const sep = this.toks.get(this.pos++);
       const part = this.peekRaw();
       if (part.type !== "ident") {
         this.err("Missing function name", "Function scope resolution symbol :: must be followed by a function name in this scope.", this.r(part), this.rr(nameTok.start, sep.end));
@@ -919,14 +919,14 @@ export class Parser {
     const items: FlatItem[] = [];
     let end: Token;
     for (;;) {
-      const t = this.toks[this.pos]!;
+      const t = this.toks.get(this.pos);
       if (ends.includes(t.type)) {
         end = t;
         break;
       }
       if (t.type === "lit") {
         this.pos++;
-        const prev = this.toks[this.pos - 2];
+        const prev = this.pos >= 2 ? this.toks.get(this.pos - 2) : undefined;
         const lineStart = prev === undefined || prev.type === "oheredoc" || (prev.type === "lit" && (prev.value ?? "").endsWith("\n"));
         items.push({ kind: "lit", value: t.value ?? "", range: this.r(t), start: t.start, lineStart });
         continue;
@@ -993,7 +993,7 @@ export class Parser {
 
   private recoverToSeqEnd(): void {
     for (;;) {
-      const t = this.toks[this.pos]!;
+      const t = this.toks.get(this.pos);
       if (t.type === "eof" || t.type === "cquote" || t.type === "cheredoc") return;
       this.pos++;
       if (t.type === "seqend") return;

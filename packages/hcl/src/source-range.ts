@@ -74,10 +74,53 @@ export class SourceMap {
     return { line: this.base.line + lo, column, byte: this.base.byte + byte };
   }
 
-  /** The range between UTF-16 offsets `start` and `end`. */
+  /**
+   * The range between UTF-16 offsets `start` and `end`. Its positions are computed when first
+   * read: parsers make a range for every node, and most are never looked at.
+   */
   range(start: number, end: number): SourceRange {
-    return { filename: this.filename, start: this.pos(start), end: this.pos(end) };
+    return new LazyRange(this, start, end);
   }
+}
+
+/** A {@link SourceRange} whose positions are computed on first use. @internal */
+export class LazyRange implements SourceRange {
+  /** @internal */
+  readonly map: SourceMap;
+  /** @internal */
+  readonly s: number;
+  /** @internal */
+  readonly e: number;
+  private startPos: SourcePos | undefined;
+  private endPos: SourcePos | undefined;
+
+  constructor(map: SourceMap, s: number, e: number) {
+    this.map = map;
+    this.s = s;
+    this.e = e;
+  }
+
+  get filename(): string {
+    return this.map.filename;
+  }
+
+  get start(): SourcePos {
+    return (this.startPos ??= this.map.pos(this.s));
+  }
+
+  get end(): SourcePos {
+    return (this.endPos ??= this.map.pos(this.e));
+  }
+
+  /** A plain object for JSON.stringify and structural comparison. */
+  toJSON(): SourceRange {
+    return plainRange(this);
+  }
+}
+
+/** A copy of a range as a plain object (no lazy getters). */
+export function plainRange(r: SourceRange): SourceRange {
+  return { filename: r.filename, start: { ...r.start }, end: { ...r.end } };
 }
 
 /** The UTF-8 length of `s.slice(from, to)`. */
@@ -97,6 +140,7 @@ export function utf8Length(s: string, from: number, to: number): number {
 
 /** The smallest range covering both `a` and `b` (HCL's `hcl.RangeBetween`). */
 export function rangeBetween(a: SourceRange, b: SourceRange): SourceRange {
+  if (a instanceof LazyRange && b instanceof LazyRange && a.map === b.map) return new LazyRange(a.map, Math.min(a.s, b.s), Math.max(a.e, b.e));
   return { filename: a.filename, start: a.start.byte <= b.start.byte ? a.start : b.start, end: a.end.byte >= b.end.byte ? a.end : b.end };
 }
 
