@@ -229,7 +229,7 @@ describe("evaluation", () => {
     const s: EvalScope = { ...scope, baseDir: dir };
     expect(ok('templatefile("t.tftpl", { name = "you", items = [1, 2] })', s).asString()).toBe("Hello, you! 1 2\n");
     expect(ev('templatefile("missing.tftpl", {})', s).summaries).toEqual(["Invalid function argument"]);
-    expect(ev('templatefile("bad.tftpl", {})', s).summaries).toEqual(["Error in function call"]);
+    expect(ev('templatefile("bad.tftpl", {})', s).details).toEqual(['Invalid value for "vars" parameter: vars map does not contain key "nope", referenced at bad.tftpl:1,3-7.']);
     expect(ev('templatefile("t.tftpl", 1)', s).summaries).toEqual(["Invalid function argument"]);
   });
 

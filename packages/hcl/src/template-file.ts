@@ -6,6 +6,7 @@ import { errorDiag, hasErrors, type Diagnostic } from "./diagnostic.js";
 import { evalExpr, iterate, type Ctx } from "./evaluate.js";
 import { Parser } from "./parser.js";
 import { SourceMap, formatRange } from "./source-range.js";
+import { variables } from "./variables.js";
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
@@ -78,9 +79,23 @@ export function templateFile(e: Expression & { kind: "call" }, ctx: Ctx, diags: 
   if (hasErrors(p.diags)) {
     const d = p.diags.find((x) => x.severity === "error")!;
     diags.push(
-      errorDiag("Invalid function argument", `Invalid value for "path" parameter: failed to parse template: ${d.subject !== undefined ? `${formatRange(d.subject)}: ` : ""}${d.summary}; ${d.detail}.`, e.args[0]!.range, e.range),
+      errorDiag("Error in function call", `Call to function "${e.name}" failed: ${d.subject !== undefined ? `${formatRange(d.subject)}: ` : ""}${d.summary}; ${d.detail}.`, e.range, e.range),
     );
     return dynamicVal;
+  }
+  // Every variable the template refers to must be in vars (Terraform checks before evaluating).
+  for (const t of variables(tmpl)) {
+    if (!vars.has(t.root)) {
+      diags.push(
+        errorDiag(
+          "Invalid function argument",
+          `Invalid value for "vars" parameter: vars map does not contain key "${t.root}", referenced at ${formatRange(t.rootRange)}.`,
+          e.args[1]!.range,
+          e.range,
+        ),
+      );
+      return dynamicVal;
+    }
   }
   const inner: Ctx = { scope: { ...(ctx.scope ?? {}), variables: vars }, vars: undefined, parent: undefined, splatItem: undefined, noTemplateFile: true };
   const tdiags: Diagnostic[] = [];
