@@ -62,7 +62,7 @@ const TYPES: readonly TokenType[] = [
   "ident", "number", "oquote", "cquote", "oheredoc", "cheredoc", "lit", "interp", "control", "seqend", "{", "}", "[", "]", "(", ")", ",", ".",
   "...", ":", "::", "?", "=", "=>", "+", "-", "*", "/", "%", "&&", "||", "!", "==", "!=", "<", "<=", ">", ">=", "newline", "invalid", "eof",
 ];
-const TYPE_CODE = new Map(TYPES.map((t, i) => [t, i]));
+const TYPE_CODE = Object.fromEntries(TYPES.map((t, i) => [t, i])) as Record<TokenType, number>;
 
 /**
  * The tokens of a text, kept in typed arrays (a large file has hundreds of thousands of
@@ -79,6 +79,8 @@ export class TokenList {
   count = 0;
   private cacheIndex = -1;
   private cacheToken: Token | undefined;
+  private cacheIndex2 = -1;
+  private cacheToken2: Token | undefined;
 
   /** @internal */
   push(type: TokenType, start: number, end: number, value?: string, strip?: boolean, flush?: boolean): void {
@@ -94,7 +96,7 @@ export class TokenList {
       this.ends = grow(this.ends);
       this.flags = grow(this.flags);
     }
-    this.types[i] = TYPE_CODE.get(type)!;
+    this.types[i] = TYPE_CODE[type];
     this.starts[i] = start;
     this.ends[i] = end;
     this.flags[i] = (strip === true ? 1 : 0) | (flush === true ? 2 : 0);
@@ -111,6 +113,7 @@ export class TokenList {
   get(i: number): Token {
     if (i >= this.count) i = this.count - 1;
     if (i === this.cacheIndex) return this.cacheToken!;
+    if (i === this.cacheIndex2) return this.cacheToken2!;
     const f = this.flags[i]!;
     const t: Token = {
       type: TYPES[this.types[i]!]!,
@@ -120,6 +123,8 @@ export class TokenList {
       strip: (f & 1) !== 0 ? true : undefined,
       flush: (f & 2) !== 0 ? true : undefined,
     };
+    this.cacheIndex2 = this.cacheIndex;
+    this.cacheToken2 = this.cacheToken;
     this.cacheIndex = i;
     this.cacheToken = t;
     return t;
@@ -155,8 +160,8 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: TokenList; diags: 
   const stack: Frame[] = [mode === "normal" ? { kind: "normal", braces: 0 } : { kind: "template" }];
   let i = 0;
   // Every token has the same shape (one hidden class for the engine).
-  const push = (type: TokenType, start: number, end: number, extra?: { value?: string; strip?: boolean; flush?: boolean }): void => {
-    tokens.push(type, start, end, extra?.value, extra?.strip, extra?.flush);
+  const push = (type: TokenType, start: number, end: number, value?: string, strip?: boolean, flush?: boolean): void => {
+    tokens.push(type, start, end, value, strip, flush);
   };
 
   while (i < n) {
@@ -253,7 +258,7 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: TokenList; diags: 
         if (c2 === 60) {
           const m = /^<<(-?)([\p{ID_Start}_][\p{ID_Continue}-]*)(\r?\n)/u.exec(text.slice(i, i + 300));
           if (m !== null) {
-            push("oheredoc", i, i + m[0].length, { value: m[2]!, flush: m[1] === "-" });
+            push("oheredoc", i, i + m[0].length, m[2]!, false, m[1] === "-");
             stack.push({ kind: "heredoc", marker: m[2]! });
             i += m[0].length;
             continue;
@@ -362,7 +367,7 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: TokenList; diags: 
         continue;
       case 126: // ~
         if (c2 === 125 && top.kind === "interp" && top.braces === 0) {
-          push("seqend", i, i + 2, { strip: true });
+          push("seqend", i, i + 2, undefined, true);
           stack.pop();
           i += 2;
           continue;
@@ -417,7 +422,7 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: TokenList; diags: 
     };
     const flush = (end: number): void => {
       take();
-      if (end > litStart || buf !== "") push("lit", litStart, end, { value: buf });
+      if (end > litStart || buf !== "") push("lit", litStart, end, buf);
       buf = "";
       seg = end;
     };
@@ -445,7 +450,7 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: TokenList; diags: 
           flush(j);
           const strip = text.charCodeAt(j + 2) === 126;
           const end = j + (strip ? 3 : 2);
-          push(c === 36 ? "interp" : "control", j, end, strip ? { strip: true } : undefined);
+          push(c === 36 ? "interp" : "control", j, end, undefined, strip);
           stack.push({ kind: "interp", braces: 0 });
           return end;
         }

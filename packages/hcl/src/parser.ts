@@ -888,7 +888,7 @@ export class Parser {
         this.pos++;
       }
       const range = this.rr(open.start, close.end);
-      return this.buildTemplate(items, range, unwrap);
+      return this.buildTemplate(items, range, unwrap, close.start);
     });
   }
 
@@ -899,7 +899,7 @@ export class Parser {
       if (end.type === "cheredoc") this.pos++;
       else this.err("Unterminated template string", "No closing marker was found for the string.", this.r(end), this.rr(open.start, end.end));
       if (open.flush === true) flushHeredoc(items);
-      return this.buildTemplate(items, this.rr(open.start, end.end), false);
+      return this.buildTemplate(items, this.rr(open.start, end.end), false, end.start);
     });
   }
 
@@ -909,7 +909,7 @@ export class Parser {
       () =>
         this.withNewlines(true, () => {
           const { items, end, unwrap } = this.parseTemplateItems(["eof"]);
-          return this.buildTemplate(items, this.rr(0, end.end), unwrap);
+          return this.buildTemplate(items, this.rr(0, end.end), unwrap, end.start);
         }),
       () => this.invalidExpr(0, this.src.text.length),
     );
@@ -1084,9 +1084,9 @@ export class Parser {
     }
   }
 
-  private buildTemplate(items: FlatItem[], range: SourceRange, unwrap: boolean): Expression {
+  private buildTemplate(items: FlatItem[], range: SourceRange, unwrap: boolean, endOffset: number): Expression {
     if (unwrap && items[0]!.kind === "interp") return { kind: "templateWrap", expr: items[0]!.expr, range };
-    const endRange: SourceRange = { filename: range.filename, start: range.end, end: range.end };
+    const endRange: SourceRange = this.rr(endOffset, endOffset);
     let i = 0;
     const build = (stopAt: readonly string[]): { parts: TemplatePart[]; stop: FlatItem | undefined } => {
       const parts: TemplatePart[] = [];
