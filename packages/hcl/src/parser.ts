@@ -74,6 +74,12 @@ export class Parser {
     return this.toks.get(this.pos);
   }
 
+  /** The next token after any newlines (skipping them), whatever the current newline mode. */
+  private peekSkippingNewlines(): Token {
+    while (this.toks.type(this.pos) === "newline") this.pos++;
+    return this.toks.get(this.pos);
+  }
+
   private peekRaw(offset = 0): Token {
     return this.toks.get(this.pos + offset);
   }
@@ -339,7 +345,7 @@ export class Parser {
     return this.guard(
       () => {
         const e = this.withNewlines(false, () => this.parseExpression());
-        const t = this.withNewlines(false, () => this.peek());
+        const t = this.peekSkippingNewlines();
         if (t.type !== "eof") {
           this.err("Extra characters after expression", "An expression was successfully parsed, but extra characters were found after it.", this.r(t));
         }
@@ -473,12 +479,13 @@ export class Parser {
           continue;
         }
         const key = this.withNewlines(false, () => this.parseExpression());
-        const close = this.withNewlines(false, () => this.peek());
+        const close = this.peekSkippingNewlines();
         if (close.type !== "]") {
           this.err("Missing close bracket on index", "The index operator must end with a closing bracket (\"]\").", this.r(close), rangeBetween(this.r(t), this.r(close)));
           this.recoverTo("]");
         } else {
-          this.withNewlines(false, () => this.next());
+          this.peekSkippingNewlines();
+          this.next();
         }
         const lit = staticKey(key);
         if (lit !== undefined) {
@@ -549,13 +556,14 @@ export class Parser {
         this.enter(t);
         try {
           const inner = this.withNewlines(false, () => this.parseExpression());
-          const close = this.withNewlines(false, () => this.peek());
+          const close = this.peekSkippingNewlines();
           if (close.type !== ")") {
             this.err("Unbalanced parentheses", "Expected a closing parenthesis to terminate the expression.", this.r(close), rangeBetween(this.r(t), this.r(close)));
             this.recoverTo(")");
             return { kind: "paren", expr: inner, range: rangeBetween(this.r(t), inner.range) };
           }
-          this.withNewlines(false, () => this.next());
+          this.peekSkippingNewlines();
+          this.next();
           return { kind: "paren", expr: inner, range: this.rr(t.start, close.end) };
         } finally {
           this.depth--;
@@ -935,7 +943,7 @@ export class Parser {
         this.pos++;
         this.enter(t);
         const expr = this.withNewlines(false, () => this.parseExpression());
-        const close = this.withNewlines(false, () => this.peek());
+        const close = this.peekSkippingNewlines();
         let stripR = false;
         if (close.type !== "seqend") {
           if (close.type === "eof") {
