@@ -71,10 +71,6 @@ export function evaluate(expr: Expression, scope?: EvalScope): EvalResult {
   return { value, diags };
 }
 
-/** @internal */
-export function rootCtx(scope: EvalScope | undefined): Ctx {
-  return { scope, vars: undefined, parent: undefined, splatItem: undefined };
-}
 
 function child(ctx: Ctx, vars: ReadonlyMap<string, Value>): Ctx {
   return { scope: ctx.scope, vars, parent: ctx, splatItem: ctx.splatItem, ...(ctx.noTemplateFile === true ? { noTemplateFile: true } : {}) };
@@ -553,7 +549,7 @@ function describeMismatch(a: Type, b: Type): string {
   } else if (a.kind === "tuple" && b.kind === "tuple") {
     if (a.elements.length !== b.elements.length) return `The 'true' tuple has length ${a.elements.length}, but the 'false' tuple has length ${b.elements.length}`;
     for (let i = 0; i < a.elements.length; i++) {
-      if (!typeEquals(a.elements[i]!, b.elements[i]!)) return `Mismatched tuple element types at index ${i}: ${describeMismatch(a.elements[i]!, b.elements[i]!)}`;
+      if (!typeEquals(a.elements[i]!, b.elements[i]!)) return `Type mismatch for tuple element ${i}: ${describeMismatch(a.elements[i]!, b.elements[i]!)}`;
     }
   }
   const an = typeName(a);
