@@ -22,5 +22,5 @@ export type { Expression, Traversal, TraversalStep, TemplatePart, ObjectItem, Bi
 export { DiagnosticSeverity, hasErrors } from "./diagnostic.js";
 export type { Diagnostic } from "./diagnostic.js";
 export type { SourcePos, SourceRange } from "./source-range.js";
-export { formatRange } from "./source-range.js";
+export { formatRange, plainRange } from "./source-range.js";
 export { MAX_NESTING_DEPTH } from "./parser.js";
