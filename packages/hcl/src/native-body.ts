@@ -1,5 +1,6 @@
 import type { Attribute, Block, Body, BodyContent, BodySchema } from "./body.js";
 import { errorDiag, type Diagnostic } from "./diagnostic.js";
+import { nameSuggestion } from "./name-suggestion.js";
 import type { SourceRange } from "./source-range.js";
 
 /**
@@ -33,12 +34,18 @@ export class NativeBody implements Body {
     const blockTypes = new Set((schema.blocks ?? []).map((b) => b.type));
     for (const [name, a] of rest.attributes) {
       if (rest.hidden.has(name)) continue;
-      const hint = blockTypes.has(name) ? ` Did you mean to define a block of type "${name}"?` : "";
+      const close = nameSuggestion(name, [...attrNames]);
+      const hint = blockTypes.has(name) ? ` Did you mean to define a block of type "${name}"?` : close !== undefined ? ` Did you mean "${close}"?` : "";
       diags.push(errorDiag("Unsupported argument", `An argument named "${name}" is not expected here.${hint}`, a.nameRange));
     }
     for (const b of rest.blocks) {
       if (rest.hidden.has(`\0block:${b.type}`)) continue;
-      const hint = attrNames.has(b.type) ? ` Did you mean to define argument "${b.type}"? If so, use the equals sign to assign it a value.` : "";
+      const close = nameSuggestion(b.type, [...blockTypes]);
+      const hint = attrNames.has(b.type)
+        ? ` Did you mean to define argument "${b.type}"? If so, use the equals sign to assign it a value.`
+        : close !== undefined
+          ? ` Did you mean "${close}"?`
+          : "";
       diags.push(errorDiag("Unsupported block type", `Blocks of type "${b.type}" are not expected here.${hint}`, b.typeRange));
     }
     return { content, diags };
