@@ -79,6 +79,14 @@ describe("JSON syntax bodies", () => {
     expect([...first.remain.justAttributes().attributes.keys()]).toEqual(["b"]);
   });
 
+  test("diagnostics inside a JSON string template point into the JSON file, past escapes", () => {
+    const { expr } = parseJsonExpression('{\n  "a": "\\t\\u00e9${nope}"\n}', "p.tf.json");
+    const r = evaluate(expr, { variables: {} });
+    expect(r.diags.map((d) => d.summary)).toEqual(["Unknown variable"]);
+    // "nope" starts at column 19 of line 2: `  "a": "\t\u00e9${` is 18 characters (decoded, 12)
+    expect(r.diags[0]!.subject).toEqual({ filename: "p.tf.json", start: { line: 2, column: 19, byte: 20 }, end: { line: 2, column: 23, byte: 24 } });
+  });
+
   test("bad JSON and a non-object root are diagnostics with positions", () => {
     expect(parseJsonConfig('{"a": }', "x.tf.json").diags[0]!.subject!.start.column).toBe(7);
     expect(parseJsonConfig("[1]", "x.tf.json").diags.map((d) => d.summary)).toEqual(["Root value must be object"]);

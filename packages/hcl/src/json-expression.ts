@@ -4,24 +4,40 @@ import { errorDiag, hasErrors, type Diagnostic } from "./diagnostic.js";
 import { evalExpr, type Ctx } from "./evaluate.js";
 import { parseNumberLiteral } from "./number-ops.js";
 import { Parser } from "./parser.js";
-import { SourceMap } from "./source-range.js";
+import { EmbeddedSourceMap, LazyRange, SourceMap } from "./source-range.js";
 
 const templates = new WeakMap<JsonNode, { expr: Expression; diags: Diagnostic[] }>();
 
 /**
  * The template a JSON string stands for (its `${…}` and `%{…}` sequences; `$${` and `%%{`
- * are literal), parsed once and cached. Positions count from the string's opening quote;
- * escapes in the JSON text make later columns approximate.
+ * are literal), parsed once and cached. Positions are those of the JSON file, past any
+ * escape sequences in the string.
  */
 export function jsonStringTemplate(node: JsonNode & { type: "string" }): { expr: Expression; diags: Diagnostic[] } {
   let t = templates.get(node);
   if (t === undefined) {
-    const p = new Parser(new SourceMap(node.range.filename, node.value, node.innerRange.start), "template");
+    const inner = node.innerRange;
+    const map =
+      inner instanceof LazyRange ? new EmbeddedSourceMap(node.value, inner.map, inner.s, node.raw === node.value ? undefined : rawOffsets(node.raw, node.value.length)) : new SourceMap(inner.filename, node.value, inner.start);
+    const p = new Parser(map, "template");
     const expr = p.parseWholeTemplate();
     t = { expr, diags: p.diags };
     templates.set(node, t);
   }
   return t;
+}
+
+/** For each UTF-16 offset of a decoded JSON string, the offset in its raw (escaped) text. */
+function rawOffsets(raw: string, decodedLength: number): Int32Array {
+  const offsets = new Int32Array(decodedLength + 1);
+  let r = 0;
+  let d = 0;
+  while (r < raw.length && d < decodedLength) {
+    offsets[d++] = r;
+    r += raw.charCodeAt(r) === 92 ? (raw[r + 1] === "u" ? 6 : 2) : 1;
+  }
+  while (d <= decodedLength) offsets[d++] = raw.length;
+  return offsets;
 }
 
 /** @internal Evaluates a JSON-syntax value (HCL's JSON `expression.Value`). */

@@ -149,3 +149,26 @@ export function formatRange(r: SourceRange): string {
   if (r.start.line === r.end.line) return `${r.filename}:${r.start.line},${r.start.column}-${r.end.column}`;
   return `${r.filename}:${r.start.line},${r.start.column}-${r.end.line},${r.end.column}`;
 }
+
+/**
+ * Positions of a text embedded in another file, such as the template inside a JSON string:
+ * offset `i` of the embedded text is offset `start + offsets[i]` of the file (`offsets` maps
+ * past escape sequences; without it the texts align one to one).
+ */
+export class EmbeddedSourceMap extends SourceMap {
+  private readonly outer: SourceMap;
+  private readonly startOffset: number;
+  private readonly offsets: Int32Array | undefined;
+
+  constructor(text: string, outer: SourceMap, startOffset: number, offsets?: Int32Array) {
+    super(outer.filename, text);
+    this.outer = outer;
+    this.startOffset = startOffset;
+    this.offsets = offsets;
+  }
+
+  override pos(i: number): SourcePos {
+    const o = this.offsets === undefined ? i : this.offsets[Math.min(i, this.offsets.length - 1)]!;
+    return this.outer.pos(this.startOffset + o);
+  }
+}

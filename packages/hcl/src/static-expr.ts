@@ -1,7 +1,7 @@
 import type { Expression, Traversal } from "./ast.js";
 import { errorDiag, type Diagnostic } from "./diagnostic.js";
 import { Parser } from "./parser.js";
-import { SourceMap } from "./source-range.js";
+import { EmbeddedSourceMap, LazyRange, SourceMap } from "./source-range.js";
 
 /**
  * The elements of a static list expression (HCL's `hcl.ExprList`), for arguments such as
@@ -27,7 +27,9 @@ export function absTraversalForExpr(expr: Expression): { traversal: Traversal | 
   const e = unwrapParens(expr);
   if (e.kind === "traversal") return { traversal: e.traversal, diags: [] };
   if (e.kind === "json" && e.node.type === "string") {
-    const p = new Parser(new SourceMap(e.node.range.filename, e.node.value, e.node.innerRange.start), "normal");
+    const inner = e.node.innerRange;
+    const map = inner instanceof LazyRange && e.node.raw === e.node.value ? new EmbeddedSourceMap(e.node.value, inner.map, inner.s) : new SourceMap(inner.filename, e.node.value, inner.start);
+    const p = new Parser(map, "normal");
     const parsed = p.parseStandaloneExpression();
     if (p.diags.length === 0 && parsed.kind === "traversal") return { traversal: parsed.traversal, diags: [] };
     return {
