@@ -25,7 +25,7 @@ import {
   tupleVal,
   unknownVal,
 } from "../value.js";
-import { canConvert, convert, fromPlain, toPlain } from "./index.js";
+import { canConvert, convert, fromPlain, toPlain, unify, unifyUnsafe } from "./index.js";
 
 function thrown(f: () => unknown): PathError {
   try {
@@ -209,5 +209,21 @@ describe("toPlain", () => {
     const p = toPlain(v) as Record<string, unknown>;
     expect(Object.keys(p)).toEqual(["__proto__"]);
     expect(Object.getPrototypeOf(p)).toBe(Object.prototype);
+  });
+});
+
+describe("unify and unifyUnsafe (go-cty's convert.Unify / UnifyUnsafe)", () => {
+  test("the most general type the given types convert to", () => {
+    expect(unify([numberType, numberType])).toEqual(numberType);
+    expect(unify([numberType, stringType])).toEqual(stringType);
+    expect(unify([listType(numberType), listType(stringType)])).toEqual(listType(stringType));
+    expect(unify([objectType({ a: numberType }), objectType({ b: numberType })])).toEqual(mapType(numberType));
+    expect(unify([])).toBeUndefined();
+  });
+
+  test("unsafe unification also allows conversions that can fail for some values", () => {
+    expect(unify([boolType, numberType])).toBeUndefined();
+    expect(unifyUnsafe([stringType, boolType])).toEqual(stringType);
+    expect(unifyUnsafe([tupleType([numberType]), objectType({ a: numberType })])).toBeUndefined();
   });
 });

@@ -244,7 +244,7 @@ function tupleToSequence(
   }
   let ety = wantEty;
   if (ety.kind === "dynamic") {
-    const u = unify(etys, unsafe);
+    const u = unifyWith(etys, unsafe);
     if (u === undefined) return undefined;
     if (u.kind === "dynamic" && !etys.every((t) => t.kind === "dynamic")) return undefined;
     ety = u;
@@ -280,7 +280,7 @@ function objectToMap(inT: ObjectType, wantEty: Type, unsafe: boolean): Conversio
   if (names.length === 0) return () => mapValEmpty(withoutOptional(wantEty));
   let ety = wantEty;
   if (ety.kind === "dynamic") {
-    const u = unify(
+    const u = unifyWith(
       names.map((n) => inT.attributes[n]!),
       unsafe,
     );
@@ -418,7 +418,7 @@ function tupleToTuple(inT: TupleType, outT: TupleType, unsafe: boolean): Convers
 }
 
 function unifyListElements(elems: Value[], path: Path, unsafe: boolean): Value[] {
-  const u = unify(
+  const u = unifyWith(
     elems.map((e) => e.type),
     unsafe,
   );
@@ -442,7 +442,7 @@ function unifyMapElements(
   path: Path,
   unsafe: boolean,
 ): Map<string, Value> {
-  const u = unify(
+  const u = unifyWith(
     [...elems.values()].map((e) => e.type),
     unsafe,
   );
@@ -484,7 +484,7 @@ function dynamicReplace(inT: Type, out: Type): Type {
       if (inT.kind === "map") et = dynamicReplace(inT.element, out.element);
       else if (inT.kind === "object") {
         et = dynamicReplace(
-          unify(
+          unifyWith(
             inT.attributeNames.map((n) => inT.attributes[n]!),
             true,
           ) ?? dynamicType,
@@ -510,7 +510,7 @@ function dynamicReplace(inT: Type, out: Type): Type {
       let et: Type = dynamicType;
       if (inT.kind === "set" || inT.kind === "list") et = dynamicReplace(inT.element, out.element);
       else if (inT.kind === "tuple")
-        et = dynamicReplace(unify(inT.elements, true) ?? dynamicType, out.element);
+        et = dynamicReplace(unifyWith(inT.elements, true) ?? dynamicType, out.element);
       return out.kind === "set" ? setType(et) : listType(et);
     }
     case "tuple":
@@ -528,15 +528,24 @@ function dynamicReplace(inT: Type, out: Type): Type {
 // Unification: the most general type all the given types convert to (go-cty's `unify`).
 
 /**
- * The most general type that every one of `types` converts to (go-cty's `convert.Unify`,
- * or `convert.UnifyUnsafe` when `unsafe` is true), or undefined when there is none. Convert
- * each value to the result with {@link convert}.
+ * The most general type that every one of `types` converts to without loss (go-cty's
+ * `convert.Unify`), or `undefined` when there is none. Convert each value to the result
+ * with {@link convert}. An empty list has no unified type.
  */
-export function unifyTypes(types: readonly Type[], unsafe = false): Type | undefined {
-  return unify(types, unsafe);
+export function unify(types: readonly Type[]): Type | undefined {
+  return unifyWith(types, false);
 }
 
-function unify(types: readonly Type[], unsafe: boolean): Type | undefined {
+/**
+ * Like {@link unify} but also allowing conversions that can fail for some values,
+ * such as string to number (go-cty's `convert.UnifyUnsafe`, which HCL uses for the two
+ * results of a conditional).
+ */
+export function unifyUnsafe(types: readonly Type[]): Type | undefined {
+  return unifyWith(types, true);
+}
+
+function unifyWith(types: readonly Type[], unsafe: boolean): Type | undefined {
   if (types.length === 0) return undefined;
   let maps = 0;
   let lists = 0;
@@ -561,7 +570,7 @@ function unify(types: readonly Type[], unsafe: boolean): Type | undefined {
       unsafe,
     );
     if (asMap !== undefined) {
-      const u = unify(
+      const u = unifyWith(
         types.map((t) => (t.kind === "object" ? asMap : t)),
         unsafe,
       );
@@ -575,7 +584,7 @@ function unify(types: readonly Type[], unsafe: boolean): Type | undefined {
       unsafe,
     );
     if (asList !== undefined) {
-      const u = unify(
+      const u = unifyWith(
         types.map((t) => (t.kind === "tuple" ? asList : t)),
         unsafe,
       );
@@ -608,7 +617,7 @@ function unifyCollections(
   hasDynamic: boolean,
 ): Type | undefined {
   if (hasDynamic) return dynamicType;
-  const et = unify(
+  const et = unifyWith(
     types.map((t) => (t as { element: Type }).element),
     unsafe,
   );
@@ -629,7 +638,7 @@ function unifyObjects(types: readonly ObjectType[], unsafe: boolean): Type | und
   }
   const attrs = new Map<string, Type>();
   for (const n of first.attributeNames) {
-    const u = unify(
+    const u = unifyWith(
       types.map((t) => t.attributes[n]!),
       unsafe,
     );
@@ -644,7 +653,7 @@ function unifyObjectsToMap(types: readonly Type[], unsafe: boolean): Type | unde
   const all: Type[] = [];
   for (const t of types)
     if (t.kind === "object") for (const n of t.attributeNames) all.push(t.attributes[n]!);
-  const et = unify(all, unsafe);
+  const et = unifyWith(all, unsafe);
   if (et === undefined) return undefined;
   const ret = mapType(et);
   return allConvert(types, ret, unsafe) ? ret : undefined;
@@ -656,7 +665,7 @@ function unifyTuples(types: readonly TupleType[], unsafe: boolean): Type | undef
     return unifyTuplesToList(types, unsafe);
   const elems: Type[] = [];
   for (let i = 0; i < first.elements.length; i++) {
-    const u = unify(
+    const u = unifyWith(
       types.map((t) => t.elements[i]!),
       unsafe,
     );
@@ -670,7 +679,7 @@ function unifyTuples(types: readonly TupleType[], unsafe: boolean): Type | undef
 function unifyTuplesToList(types: readonly Type[], unsafe: boolean): Type | undefined {
   const all: Type[] = [];
   for (const t of types) if (t.kind === "tuple") all.push(...t.elements);
-  const et = unify(all, unsafe);
+  const et = unifyWith(all, unsafe);
   if (et === undefined) return undefined;
   const ret = listType(et);
   return allConvert(types, ret, unsafe) ? ret : undefined;

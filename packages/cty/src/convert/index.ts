@@ -13,7 +13,7 @@
  * @packageDocumentation
  */
 
-export { convert, canConvert, unifyTypes } from "./convert.js";
+export { convert, canConvert, unify, unifyUnsafe } from "./convert.js";
 export { fromPlain } from "./from-plain.js";
 export type { PlainInput } from "./from-plain.js";
 export { toPlain } from "./to-plain.js";

@@ -37,7 +37,7 @@ import {
   tupleVal,
   typeEquals,
   typeName,
-  unifyTypes,
+  unifyUnsafe,
   unknownVal,
   type Type,
   type Value,
@@ -126,7 +126,7 @@ function setOperationType(args: readonly Value[]): Type {
     etys.push(ety);
   }
   if (etys.length === 0) return setType(dyn);
-  const u = unifyTypes(etys, true);
+  const u = unifyUnsafe(etys);
   if (u === undefined) throw new FunctionError("given sets must all have compatible element types");
   return setType(u);
 }
@@ -200,10 +200,7 @@ export function collectionFunctions(): Record<string, HclFunction> {
       params: [],
       varParam: param("vals", dyn, { allowNull: true, allowUnknown: true, allowDynamicType: true }),
       type: (a) => {
-        const u = unifyTypes(
-          a.map((v) => v.type),
-          true,
-        );
+        const u = unifyUnsafe(a.map((v) => v.type));
         if (u === undefined) throw new FunctionError("all arguments must have the same type");
         return u;
       },
@@ -272,7 +269,7 @@ export function collectionFunctions(): Record<string, HclFunction> {
             etys.push(v.type.element);
           }
           if (allLists) {
-            const u = unifyTypes(etys, true);
+            const u = unifyUnsafe(etys);
             if (u === undefined) throw new FunctionError("all arguments must be lists or tuples; got " + typeName(a[0]!.type));
             return listType(u);
           }
@@ -522,14 +519,14 @@ export function collectionFunctions(): Record<string, HclFunction> {
       description: "Constructs a new list by taking a subset of elements from one list whose indexes match the corresponding indexes of values in another list.",
       params: [param("values", listType(dyn)), param("keys", listType(dyn)), param("searchset", listType(dyn))],
       type: (a) => {
-        const u = unifyTypes([a[1]!.type, a[2]!.type], true);
+        const u = unifyUnsafe([a[1]!.type, a[2]!.type]);
         if (u === undefined) throw new FunctionError("keys and searchset must be of the same type");
         return a[0]!.type;
       },
       impl: (a, t) => {
         const ety = elementType(t);
         if (a[0]!.length() !== a[1]!.length()) throw new FunctionError("length of keys and values should be equal");
-        const u = unifyTypes([a[1]!.type, a[2]!.type], true)!;
+        const u = unifyUnsafe([a[1]!.type, a[2]!.type])!;
         const keys = convert(a[1]!, u);
         const search = convert(a[2]!, u);
         if (search.length() === 0) return listValEmpty(ety);
@@ -671,7 +668,7 @@ export function collectionFunctions(): Record<string, HclFunction> {
             lists++;
             if (t.elements.length === 0) etys.push(dyn);
             else {
-              const u = unifyTypes(t.elements, true);
+              const u = unifyUnsafe(t.elements);
               if (u === undefined) throw new FunctionArgError(i, "a set or a list is required");
               etys.push(u);
             }

@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { toJson, typeToJson } from "@magma/cty";
+import { CORPUS_KNOWN_DIFFERENCES } from "../corpus-scope.js";
 import { terraformFunctions } from "./index.js";
 import { parseExactJson } from "./test-support/exact-json.js";
 import { Diagnostic, Unsupported, miniEval } from "./test-support/mini-eval.js";
@@ -21,10 +22,6 @@ interface Case {
 const corpusDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "testdata", "corpus");
 const funcs = terraformFunctions({ baseDir: corpusDir });
 
-/** Cases whose exact result cannot be reproduced here, with the reason (see README). */
-const KNOWN_DIFFERENCES: ReadonlyMap<string, string> = new Map([
-  ['cidrhost("::ffff:10.0.0.0/104", 5)', "go-cidr treats an IPv4-mapped IPv6 prefix as 32 bits wide and produces a mangled address"],
-]);
 
 function outcome(c: Case): unknown {
   try {
@@ -51,7 +48,7 @@ const groups = readdirSync(corpusDir)
 describe.each(groups)("corpus group %s", (group) => {
   // Numbers stay exact text on both sides (state values can have 150+ digits).
   const { cases } = parseExactJson(readFileSync(join(corpusDir, `${group}.json`), "utf8")) as { cases: Case[] };
-  const runnable = cases.filter((c) => !KNOWN_DIFFERENCES.has(c.expr));
+  const runnable = cases.filter((c) => !CORPUS_KNOWN_DIFFERENCES.has(c.expr));
   it.each(runnable.map((c) => [c.expr, c] as const))("%s", (_expr, c) => {
     const got = outcome(c);
     // Every case must be within the small evaluator's reach.

@@ -1,0 +1,42 @@
+import { plainRange, type SourceRange } from "./source-range.js";
+
+/** How serious a {@link Diagnostic} is. */
+export const DiagnosticSeverity = {
+  Error: "error",
+  Warning: "warning",
+} as const;
+/** `"error"` or `"warning"`. */
+export type DiagnosticSeverity = (typeof DiagnosticSeverity)[keyof typeof DiagnosticSeverity];
+
+/**
+ * A problem found while parsing or evaluating (HCL's `hcl.Diagnostic`): Terraform's summary
+ * and detail wording, the range of the offending source (`subject`) and optionally a wider
+ * range around it (`context`).
+ */
+export interface Diagnostic {
+  readonly severity: DiagnosticSeverity;
+  /** A short summary such as `Invalid expression`. */
+  readonly summary: string;
+  /** A sentence or two saying what is wrong and what was expected. */
+  readonly detail: string;
+  /** The source the problem is about. */
+  readonly subject?: SourceRange;
+  /** A wider range the problem is part of (e.g. the whole binary operation). */
+  readonly context?: SourceRange;
+}
+
+/** True when any of the diagnostics is an error. */
+export function hasErrors(diags: readonly Diagnostic[]): boolean {
+  return diags.some((d) => d.severity === "error");
+}
+
+/** An error diagnostic. */
+export function errorDiag(summary: string, detail: string, subject?: SourceRange, context?: SourceRange): Diagnostic {
+  return {
+    severity: "error",
+    summary,
+    detail,
+    ...(subject !== undefined ? { subject: plainRange(subject) } : {}),
+    ...(context !== undefined ? { context: plainRange(context) } : {}),
+  };
+}

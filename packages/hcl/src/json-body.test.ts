@@ -1,0 +1,121 @@
+import { numberVal, objectVal, stringVal } from "@magma/cty";
+import { evaluate } from "./evaluate.js";
+import { parseConfig, parseJsonConfig, parseJsonExpression } from "./parse.js";
+import { absTraversalForExpr, exprAsKeyword, exprList } from "./static-expr.js";
+import { variables } from "./variables.js";
+
+const schema = {
+  attributes: [{ name: "count" }],
+  blocks: [
+    { type: "resource", labelNames: ["type", "name"] },
+    { type: "locals" },
+    { type: "output", labelNames: ["name"] },
+  ],
+};
+
+describe("JSON syntax bodies", () => {
+  test("properties are attributes or blocks according to the schema; // is a comment", () => {
+    const text = JSON.stringify({
+      "//": "generated",
+      count: 2,
+      resource: { aws_instance: { web: { ami: "ami-${var.n}", "//": "x" }, db: [{ a: 1 }, { a: 2 }] } },
+      locals: [{ x: 1 }, { y: "${local.x}" }],
+    });
+    const { body, diags } = parseConfig(text, "main.tf.json");
+    expect(diags).toEqual([]);
+    expect(body.syntax).toBe("json");
+    const { content, diags: cd } = body.content(schema);
+    expect(cd).toEqual([]);
+    expect([...content.attributes.keys()]).toEqual(["count"]);
+    expect(content.blocks.map((b) => [b.type, ...b.labels])).toEqual([
+      ["resource", "aws_instance", "web"],
+      ["resource", "aws_instance", "db"],
+      ["resource", "aws_instance", "db"],
+      ["locals"],
+      ["locals"],
+    ]);
+    const web = content.blocks[0]!.body.justAttributes();
+    expect([...web.attributes.keys()]).toEqual(["ami"]);
+    const ami = web.attributes.get("ami")!.expr;
+    expect(variables(ami).map((t) => t.root)).toEqual(["var"]);
+    const v = evaluate(ami, { variables: { var: objectVal({ n: numberVal(7) }) } });
+    expect(v.diags).toEqual([]);
+    expect(v.value.asString()).toBe("ami-7");
+  });
+
+  test("strings are templates in a scope and literal without one; $${ and %%{ escape", () => {
+    const { expr } = parseJsonExpression('{"a": "x${1 + 1}", "b": "$${no}%%{no}", "c": [1, true, null]}');
+    const r = evaluate(expr, { variables: {}, functions: new Map() });
+    expect(r.diags).toEqual([]);
+    expect(r.value.getAttr("a").asString()).toBe("x2");
+    expect(r.value.getAttr("b").asString()).toBe("${no}%{no}");
+    expect(r.value.getAttr("c").type.kind).toBe("tuple");
+    const literal = evaluate(expr);
+    expect(literal.value.getAttr("a").asString()).toBe("x${1 + 1}");
+  });
+
+  test("unsupported properties, label errors and duplicates are diagnostics", () => {
+    const { body } = parseJsonConfig('{"nope": 1, "resource": {"t": 1}, "count": 1}', "e.tf.json");
+    const { diags } = body.content(schema);
+    expect(diags.map((d) => d.summary)).toEqual(["Incorrect JSON value type", "Extraneous JSON object property"]);
+    expect(diags[1]!.detail).toBe('No argument or block type is named "nope".');
+    expect(diags[1]!.subject).toEqual({ filename: "e.tf.json", start: { line: 1, column: 2, byte: 1 }, end: { line: 1, column: 8, byte: 7 } });
+    const dup = parseJsonConfig('{"count": 1, "count": 2}', "d.tf.json").body.content(schema);
+    expect(dup.diags.map((d) => d.summary)).toEqual(["Duplicate argument"]);
+  });
+
+  test("unexpected names get a suggestion, in both syntaxes", () => {
+    const s = { attributes: [{ name: "count" }], blocks: [{ type: "lifecycle" }] };
+    expect(parseConfig('{"cout": 1}', "s.tf.json").body.content(s).diags[0]!.detail).toBe('No argument or block type is named "cout". Did you mean "count"?');
+    expect(parseConfig("cout = 1\n", "s.tf").body.content(s).diags[0]!.detail).toBe('An argument named "cout" is not expected here. Did you mean "count"?');
+    expect(parseConfig("lifecycl {\n}\n", "s.tf").body.content(s).diags[0]!.detail).toBe('Blocks of type "lifecycl" are not expected here. Did you mean "lifecycle"?');
+    expect(parseConfig("lifecycle = 1\n", "s.tf").body.content(s).diags[0]!.detail).toBe('An argument named "lifecycle" is not expected here. Did you mean to define a block of type "lifecycle"?');
+  });
+
+  test("partial content leaves the rest for a later stage; missing required arguments", () => {
+    const { body } = parseJsonConfig('{"a": 1, "b": 2}', "p.tf.json");
+    const first = body.partialContent({ attributes: [{ name: "a" }, { name: "z", required: true }] });
+    expect(first.diags.map((d) => d.summary)).toEqual(["Missing required argument"]);
+    expect([...first.remain.justAttributes().attributes.keys()]).toEqual(["b"]);
+  });
+
+  test("diagnostics inside a JSON string template point into the JSON file, past escapes", () => {
+    const { expr } = parseJsonExpression('{\n  "a": "\\t\\u00e9${nope}"\n}', "p.tf.json");
+    const r = evaluate(expr, { variables: {} });
+    expect(r.diags.map((d) => d.summary)).toEqual(["Unknown variable"]);
+    // "nope" starts at column 19 of line 2: `  "a": "\t\u00e9${` is 18 characters (decoded, 12)
+    expect(r.diags[0]!.subject).toEqual({ filename: "p.tf.json", start: { line: 2, column: 19, byte: 20 }, end: { line: 2, column: 23, byte: 24 } });
+  });
+
+  test("bad JSON and a non-object root are diagnostics with positions", () => {
+    expect(parseJsonConfig('{"a": }', "x.tf.json").diags[0]!.subject!.start.column).toBe(7);
+    expect(parseJsonConfig("[1]", "x.tf.json").diags.map((d) => d.summary)).toEqual(["Root value must be object"]);
+    expect(parseJsonConfig("[".repeat(10000), "x.tf.json").diags.map((d) => d.summary)).toEqual(["Nesting too deep"]);
+  });
+
+  test("reference-only forms: depends_on, provider, ignore_changes", () => {
+    const { body } = parseJsonConfig('{"depends_on": ["aws_instance.web", "module.m"], "provider": "aws.west", "ignore_changes": "all", "bad": ["${x}"]}', "r.tf.json");
+    const attrs = body.justAttributes().attributes;
+    const list = exprList(attrs.get("depends_on")!.expr);
+    const refs = list.items.map((i) => absTraversalForExpr(i).traversal);
+    expect(refs.map((t) => [t!.root, ...t!.steps.map((s) => (s.kind === "attr" ? s.name : ""))])).toEqual([
+      ["aws_instance", "web"],
+      ["module", "m"],
+    ]);
+    expect(absTraversalForExpr(attrs.get("provider")!.expr).traversal!.root).toBe("aws");
+    expect(exprAsKeyword(attrs.get("ignore_changes")!.expr)).toBe("all");
+    const bad = exprList(attrs.get("bad")!.expr).items[0]!;
+    expect(absTraversalForExpr(bad).diags.map((d) => d.summary)).toEqual(["Invalid expression"]);
+  });
+
+  test("native and JSON bodies decode the same way", () => {
+    const native = parseConfig('resource "t" "n" {\n  a = "v"\n}\n', "m.tf").body.content(schema).content;
+    const json = parseConfig('{"resource": {"t": {"n": {"a": "v"}}}}', "m.tf.json").body.content(schema).content;
+    for (const c of [native, json]) {
+      expect(c.blocks.map((b) => [b.type, ...b.labels])).toEqual([["resource", "t", "n"]]);
+      const a = c.blocks[0]!.body.content({ attributes: [{ name: "a", required: true }] });
+      expect(a.diags).toEqual([]);
+      expect(evaluate(a.content.attributes.get("a")!.expr, { variables: {} }).value.rawEquals(stringVal("v"))).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,55 @@
+import { CtyNumber } from "@magma/cty";
+import { addNumbers, divideNumbers, moduloNumbers, multiplyNumbers, negateNumber, NumberOpError, parseNumberLiteral, subtractNumbers } from "./number-ops.js";
+
+const n = (s: string): CtyNumber => CtyNumber.parse(s);
+
+describe("go-cty's 512-bit arithmetic", () => {
+  test("division rounds to 512 bits and prints the shortest decimal (terraform's 1/3)", () => {
+    expect(divideNumbers(n("1"), n("3")).toString()).toBe(
+      "0.33333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333335",
+    );
+    expect(divideNumbers(n("2"), n("3")).toString()).toBe(
+      "0.6666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666667",
+    );
+    expect(divideNumbers(n("10"), n("4")).toString()).toBe("2.5");
+  });
+
+  test("results round as in terraform: 1/3*3 is 1, 0.1+0.2 is 0.3, 10/3*3 is 10", () => {
+    expect(multiplyNumbers(divideNumbers(n("1"), n("3")), n("3")).toString()).toBe("1");
+    expect(addNumbers(n("0.1"), n("0.2")).toString()).toBe("0.3");
+    expect(multiplyNumbers(divideNumbers(n("10"), n("3")), n("3")).toString()).toBe("10");
+    // terraform 1.11.4 stores 1-0.9 as exactly this: cancellation leaves the 512-bit error visible
+    expect(subtractNumbers(n("1"), n("0.9")).toString()).toBe(
+      "0.10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000003",
+    );
+  });
+
+  test("big integers stay exact", () => {
+    expect(multiplyNumbers(n("100000000000000000000"), n("3")).toString()).toBe("300000000000000000000");
+    expect(addNumbers(n("9007199254740992"), n("1")).toString()).toBe("9007199254740993");
+  });
+
+  test("modulo takes the sign of the dividend; x % 0 is x", () => {
+    expect(moduloNumbers(n("-7"), n("3")).toString()).toBe("-1");
+    expect(moduloNumbers(n("7"), n("-3")).toString()).toBe("1");
+    expect(moduloNumbers(n("5.5"), n("2")).toString()).toBe("1.5");
+    expect(moduloNumbers(n("5"), n("0")).toString()).toBe("5");
+  });
+
+  test("infinities follow big.Float; invalid operations throw NumberOpError", () => {
+    expect(divideNumbers(n("1"), n("0"))).toBe(CtyNumber.positiveInfinity);
+    expect(divideNumbers(n("-1"), n("0"))).toBe(CtyNumber.negativeInfinity);
+    expect(() => divideNumbers(n("0"), n("0"))).toThrow(NumberOpError);
+    expect(() => addNumbers(CtyNumber.positiveInfinity, CtyNumber.negativeInfinity)).toThrow(NumberOpError);
+    expect(() => multiplyNumbers(CtyNumber.zero, CtyNumber.positiveInfinity)).toThrow(NumberOpError);
+    expect(negateNumber(CtyNumber.positiveInfinity)).toBe(CtyNumber.negativeInfinity);
+  });
+
+  test("long literals round to 512 bits, short ones are exact", () => {
+    expect(parseNumberLiteral("0.1").toString()).toBe("0.1");
+    const pi = "3.14159265358979323846264338327950288419716939937510";
+    expect(parseNumberLiteral(pi).toString()).toBe(pi.replace(/0$/, ""));
+    const long = "1." + "1".repeat(200);
+    expect(parseNumberLiteral(long).toString().length).toBeLessThan(170);
+  });
+});

@@ -1,0 +1,91 @@
+import type { Expression } from "./ast.js";
+import type { Body } from "./body.js";
+import { errorDiag, type Diagnostic } from "./diagnostic.js";
+import { JsonBody } from "./json-body.js";
+import { parseJsonNode } from "./json-parser.js";
+import type { NativeBody } from "./native-body.js";
+import { Parser } from "./parser.js";
+import { SourceMap, type SourcePos } from "./source-range.js";
+
+/** The result of parsing a configuration file. */
+export interface ParsedConfig {
+  /** The file's body; partial when there are errors. */
+  readonly body: Body;
+  readonly diags: Diagnostic[];
+}
+
+/** The result of parsing an expression or template. */
+export interface ParsedExpression {
+  /** The expression; when there are errors, a best-effort tree that evaluates to an unknown. */
+  readonly expr: Expression;
+  readonly diags: Diagnostic[];
+}
+
+/**
+ * Parses a configuration file, choosing the syntax by file name as Terraform does: JSON
+ * for names ending in `.json` (`main.tf.json`), native syntax otherwise.
+ */
+export function parseConfig(text: string, filename: string): ParsedConfig {
+  return filename.endsWith(".json") ? parseJsonConfig(text, filename) : parseNativeConfig(text, filename);
+}
+
+/** Parses a native-syntax (`.tf`) file: attributes and blocks. */
+export function parseNativeConfig(text: string, filename: string): { body: NativeBody; diags: Diagnostic[] } {
+  const p = new Parser(new SourceMap(filename, text), "normal");
+  const body = p.parseFile();
+  return { body, diags: p.diags };
+}
+
+/**
+ * Parses a JSON-syntax (`.tf.json`) file. The root must be an object (or an array of
+ * objects); its properties become attributes or blocks only when decoded against a schema
+ * (see {@link Body.content}).
+ */
+export function parseJsonConfig(text: string, filename: string): { body: JsonBody; diags: Diagnostic[] } {
+  const src = new SourceMap(filename, text);
+  const { node, diags } = parseJsonNode(src);
+  const range = src.range(0, text.length);
+  if (node === undefined) return { body: new JsonBody([], range), diags };
+  const objects: (typeof node & { type: "object" })[] = [];
+  if (node.type === "object") objects.push(node);
+  else if (node.type === "array" && node.items.every((i) => i.type === "object")) objects.push(...(node.items as (typeof node & { type: "object" })[]));
+  else {
+    diags.push(
+      errorDiag("Root value must be object", "The root value in a JSON-based configuration must be either a JSON object or a JSON array of objects.", node.range),
+    );
+  }
+  return { body: new JsonBody(objects, range), diags };
+}
+
+/**
+ * Parses a native-syntax expression such as `var.a + 1` or `"${x}-y"`. `start` is where
+ * the text begins in its file (for diagnostics), by default line 1, column 1.
+ */
+export function parseExpression(text: string, filename = "<expr>", start?: SourcePos): ParsedExpression {
+  const p = new Parser(new SourceMap(filename, text, start), "normal");
+  const expr = p.parseStandaloneExpression();
+  return { expr, diags: p.diags };
+}
+
+/**
+ * Parses a bare template (the contents of a `templatefile` file, or of a JSON string):
+ * literal text with `${…}` interpolations and `%{if}`/`%{for}` directives. A template that
+ * is exactly one interpolation evaluates to that expression's value, unconverted.
+ */
+export function parseTemplate(text: string, filename = "<template>", start?: SourcePos): ParsedExpression {
+  const p = new Parser(new SourceMap(filename, text, start), "template");
+  const expr = p.parseWholeTemplate();
+  return { expr, diags: p.diags };
+}
+
+/**
+ * Parses a JSON value as a JSON-syntax expression (what a `.tf.json` attribute holds):
+ * strings are templates, arrays tuples, objects objects.
+ */
+export function parseJsonExpression(text: string, filename = "<expr.json>"): ParsedExpression {
+  const src = new SourceMap(filename, text);
+  const { node, diags } = parseJsonNode(src);
+  const range = src.range(0, text.length);
+  if (node === undefined) return { expr: { kind: "json", node: { type: "null", range }, range }, diags };
+  return { expr: { kind: "json", node, range: node.range }, diags };
+}

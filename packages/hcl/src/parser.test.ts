@@ -1,0 +1,170 @@
+import type { Expression } from "./ast.js";
+import type { NativeBody } from "./native-body.js";
+import { plainRange } from "./source-range.js";
+import { MAX_NESTING_DEPTH } from "./parser.js";
+import { parseExpression, parseNativeConfig, parseTemplate } from "./parse.js";
+
+function expr(src: string): Expression {
+  const { expr, diags } = parseExpression(src, "t.tf");
+  expect(diags).toEqual([]);
+  return expr;
+}
+
+describe("native syntax: configuration files", () => {
+  test("attributes and blocks with labels, with ranges", () => {
+    const { body, diags } = parseNativeConfig('a = 1\nresource "aws_x" "y" {\n  b = "c"\n  nested {\n  }\n}\nsingle { x = 1 }\n', "main.tf");
+    expect(diags).toEqual([]);
+    expect([...body.attributes.keys()]).toEqual(["a"]);
+    const a = body.attributes.get("a")!;
+    expect(plainRange(a.nameRange)).toEqual({ filename: "main.tf", start: { line: 1, column: 1, byte: 0 }, end: { line: 1, column: 2, byte: 1 } });
+    expect(a.expr.range.start).toEqual({ line: 1, column: 5, byte: 4 });
+    expect(body.blocks.map((b) => [b.type, b.labels])).toEqual([
+      ["resource", ["aws_x", "y"]],
+      ["single", []],
+    ]);
+    const res = body.blocks[0]!.body as NativeBody;
+    expect([...res.attributes.keys()]).toEqual(["b"]);
+    expect(res.blocks.map((b) => b.type)).toEqual(["nested"]);
+    expect(body.blocks[0]!.labelRanges[0]!.start).toEqual({ line: 2, column: 10, byte: 15 });
+  });
+
+  test("comments of every kind are skipped; a line comment ends the line", () => {
+    const { body, diags } = parseNativeConfig("# one\na = 1 // two\n/* three\n*/ b = 2 # four\n", "c.tf");
+    expect(diags).toEqual([]);
+    expect([...body.attributes.keys()]).toEqual(["a", "b"]);
+  });
+
+  test("errors say what was expected, with where", () => {
+    const cases: [string, string][] = [
+      ["a = 1 b = 2\n", "Missing newline after argument"],
+      ['"a" = 1\n', "Argument or block definition required"],
+      ["a = 1\na = 2\n", "Attribute redefined"],
+      ["block {\n", "Unclosed configuration block"],
+      ["block\n{\n}\n", "Invalid block definition"],
+      ["a = \n", "Invalid expression"],
+      ["a = ", "Missing expression"],
+      ["a = 1,\n", "Unexpected comma after argument"],
+      ["a = 'x'\n", "Invalid character"],
+      ['b "x" y = 1\n', "Invalid block definition"],
+    ];
+    for (const [src, summary] of cases) {
+      const { diags } = parseNativeConfig(src, "e.tf");
+      expect(diags.map((d) => d.summary)).toContain(summary);
+      for (const d of diags) {
+        expect(d.subject?.filename).toBe("e.tf");
+        expect(d.detail.length).toBeGreaterThan(10);
+      }
+    }
+  });
+
+  test("the redefinition error names where the argument was first set", () => {
+    const { diags } = parseNativeConfig("a = 1\na = 2\n", "e.tf");
+    expect(diags[0]!.detail).toBe('The argument "a" was already set at e.tf:1,1-2. Each argument may be set only once.');
+    expect(diags[0]!.subject!.start.line).toBe(2);
+  });
+});
+
+describe("native syntax: expressions", () => {
+  test("operator precedence and associativity", () => {
+    const e = expr("1 + 2 * 3 - 4");
+    expect(e.kind).toBe("binary");
+    if (e.kind !== "binary") return;
+    expect(e.op).toBe("-");
+    expect(e.left.kind === "binary" && e.left.op).toBe("+");
+    const c = expr("a || b && c == d < e + f * g");
+    expect(c.kind === "binary" && c.op).toBe("||");
+  });
+
+  test("traversals keep static steps; dynamic indexes become index nodes", () => {
+    const e = expr('aws_instance.web[0].tags["Name"]');
+    expect(e.kind).toBe("traversal");
+    if (e.kind === "traversal") expect(e.traversal.steps.map((s) => (s.kind === "attr" ? s.name : s.key.toString()))).toHaveLength(4);
+    expect(expr("a[b]").kind).toBe("index");
+    expect(expr("a.0").kind).toBe("traversal");
+    expect(parseExpression("a.0.1").diags.map((d) => d.summary)).toEqual(["Invalid legacy index syntax"]);
+  });
+
+  test("splats, legacy and full", () => {
+    const full = expr("a[*].b[0]");
+    expect(full.kind).toBe("splat");
+    const legacy = expr("a.*.b[0]");
+    // the legacy splat takes only attribute steps: [0] applies to its result
+    expect(legacy.kind).toBe("relative");
+  });
+
+  test("function calls: namespaces and expansion", () => {
+    const e = expr("provider::aws::arn_parse(x)");
+    expect(e.kind === "call" && e.name).toBe("provider::aws::arn_parse");
+    const f = expr("f(1, [2]...)");
+    expect(f.kind === "call" && f.expandFinal).toBe(true);
+  });
+
+  test("for expressions, conditionals, objects with newlines", () => {
+    expect(expr("[for k, v in m: v if k != \"x\"]").kind).toBe("for");
+    expect(expr("{ for x in l : x => x... }").kind).toBe("for");
+    expect(expr("a ? b : c ? d : e").kind).toBe("conditional");
+    const o = expr("{\n  a = 1\n  \"b\" = 2, c: 3\n}");
+    expect(o.kind === "object" && o.items.length).toBe(3);
+  });
+
+  test("a template that is only an interpolation unwraps", () => {
+    expect(expr('"${x}"').kind).toBe("templateWrap");
+    expect(expr('"a${x}"').kind).toBe("template");
+  });
+
+  test("heredocs: plain and flush", () => {
+    expect(expr("<<EOT\nhello\nEOT").kind).toBe("template");
+    const t = parseTemplate("a ${b} %{ if c }d%{ else }e%{ endif }");
+    expect(t.diags).toEqual([]);
+  });
+
+  test("expression errors", () => {
+    const cases: [string, string][] = [
+      ["1 +", "Missing expression"],
+      ["(1", "Unbalanced parentheses"],
+      ["[1 2]", "Missing item separator"],
+      ["{a = 1 b = 2}", "Missing attribute separator"],
+      ["f(1 2)", "Missing argument separator"],
+      ["f(a..., b)", "Missing closing parenthesis"],
+      ['"abc', "Unterminated template string"],
+      ['"a\nb"', "Invalid multi-line string"],
+      ['"\\q"', "Invalid escape sequence"],
+      ['"%{ iff x }"', "Invalid template control keyword"],
+      ["a ? b", "Missing false expression in conditional"],
+      ["[for x in y]", "Invalid 'for' expression"],
+      ['"%{ bogus }"', "Invalid template control keyword"],
+      ['"%{ if x }"', "Unexpected end of template"],
+      ['"%{ endif }"', "Unexpected endif directive"],
+      ["1 2", "Extra characters after expression"],
+      ["a.", "Invalid attribute name"],
+      ["x[*", "Missing close bracket on splat index"],
+      ["[1, 2", "Unterminated tuple constructor expression"],
+      ["{a = 1", "Unterminated object constructor expression"],
+      ["f(1", "Unterminated function call"],
+      ["1 & 2", "Unsupported operator"],
+      ["1 ** 2", "Invalid expression"],
+      ['"${1 2}"', "Extra characters after interpolation expression"],
+      ['"%{ if true x }y%{ endif }"', "Extra characters in if marker"],
+      ['"%{}"', "Invalid template directive"],
+    ];
+    for (const [src, summary] of cases) {
+      const { diags } = parseExpression(src, "x.tf");
+      expect([src, diags.map((d) => d.summary)]).toEqual([src, expect.arrayContaining([summary])]);
+    }
+  });
+
+  test("deep nesting is a diagnostic, not a stack overflow", () => {
+    for (const open of ["(", "[", "{a=", "-", "!", "f(", '"${']) {
+      const src = open.repeat(MAX_NESTING_DEPTH * 50);
+      const { diags } = parseExpression(src, "deep.tf");
+      expect(diags.some((d) => d.summary === "Nesting too deep")).toBe(true);
+    }
+    const { diags } = parseNativeConfig("a {\n".repeat(5000), "deep.tf");
+    expect(diags.some((d) => d.summary === "Nesting too deep")).toBe(true);
+  });
+
+  test("columns count characters and bytes count UTF-8", () => {
+    const { diags } = parseExpression('"é" +', "u.tf");
+    expect(diags[0]!.subject!.start).toEqual({ line: 1, column: 6, byte: 6 });
+  });
+});

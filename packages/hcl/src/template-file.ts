@@ -1,0 +1,112 @@
+import { readFileSync, statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { convert, dynamicVal, stringType, type Value } from "@magma/cty";
+import type { Expression } from "./ast.js";
+import { errorDiag, hasErrors, type Diagnostic } from "./diagnostic.js";
+import { evalExpr, iterate, type Ctx } from "./evaluate.js";
+import { Parser } from "./parser.js";
+import { SourceMap, formatRange } from "./source-range.js";
+import { variables } from "./variables.js";
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/**
+ * Terraform's `templatefile(path, vars)`: reads the file (relative paths against
+ * `baseDir`), parses it as a template and evaluates it with only `vars` as variables and
+ * the caller's functions (except `templatefile` itself). @internal
+ */
+export function templateFile(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[], baseDir: string): Value {
+  if (e.args.length !== 2 || e.expandFinal) {
+    diags.push(
+      e.args.length < 2
+        ? errorDiag("Not enough function arguments", `Function "${e.name}" expects 2 argument(s). Missing value for "${e.args.length === 0 ? "path" : "vars"}".`, e.closeParenRange, e.range)
+        : errorDiag("Too many function arguments", `Function "${e.name}" expects only 2 argument(s).`, e.args[2]?.range ?? e.range, e.range),
+    );
+    return dynamicVal;
+  }
+  const local: Diagnostic[] = [];
+  const pathV = evalExpr(e.args[0]!, ctx, local);
+  const varsV = evalExpr(e.args[1]!, ctx, local);
+  diags.push(...local);
+  if (hasErrors(local)) return dynamicVal;
+  if (!pathV.isKnown() || !varsV.isWhollyKnown()) return dynamicVal;
+  let path: string;
+  try {
+    path = convert(pathV.unmark(), stringType).asString();
+  } catch (err) {
+    diags.push(errorDiag("Invalid function argument", `Invalid value for "path" parameter: ${err instanceof Error ? err.message : String(err)}.`, e.args[0]!.range, e.range));
+    return dynamicVal;
+  }
+  const vk = varsV.type.kind;
+  if (varsV.isNull() || (vk !== "object" && vk !== "map")) {
+    diags.push(errorDiag("Invalid function argument", `Invalid value for "vars" parameter: invalid vars value: must be a map.`, e.args[1]!.range, e.range));
+    return dynamicVal;
+  }
+  const vars = new Map<string, Value>();
+  for (const [k, v] of iterate(varsV.unmark())) {
+    const name = k.asString();
+    if (!IDENT.test(name)) {
+      diags.push(
+        errorDiag(
+          "Invalid function argument",
+          `Invalid value for "vars" parameter: invalid template variable name "${name}": must start with a letter, followed by zero or more letters, digits, and underscores.`,
+          e.args[1]!.range,
+          e.range,
+        ),
+      );
+      return dynamicVal;
+    }
+    vars.set(name, varsV.marks.size > 0 ? v.mark(...varsV.marks) : v);
+  }
+  const full = isAbsolute(path) ? path : resolve(baseDir, path);
+  let text: string;
+  try {
+    if (!statSync(full).isFile()) throw new Error("not a file");
+    text = readFileSync(full, "utf8");
+  } catch {
+    diags.push(
+      errorDiag(
+        "Invalid function argument",
+        `Invalid value for "path" parameter: no file exists at "${path}"; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource.`,
+        e.args[0]!.range,
+        e.range,
+      ),
+    );
+    return dynamicVal;
+  }
+  const p = new Parser(new SourceMap(path, text), "template");
+  const tmpl = p.parseWholeTemplate();
+  if (hasErrors(p.diags)) {
+    const d = p.diags.find((x) => x.severity === "error")!;
+    diags.push(
+      errorDiag("Error in function call", `Call to function "${e.name}" failed: ${d.subject !== undefined ? `${formatRange(d.subject)}: ` : ""}${d.summary}; ${d.detail}.`, e.range, e.range),
+    );
+    return dynamicVal;
+  }
+  // Every variable the template refers to must be in vars (Terraform checks before evaluating).
+  for (const t of variables(tmpl)) {
+    if (!vars.has(t.root)) {
+      diags.push(
+        errorDiag(
+          "Invalid function argument",
+          `Invalid value for "vars" parameter: vars map does not contain key "${t.root}", referenced at ${formatRange(t.rootRange)}.`,
+          e.args[1]!.range,
+          e.range,
+        ),
+      );
+      return dynamicVal;
+    }
+  }
+  const inner: Ctx = { scope: { ...(ctx.scope ?? {}), variables: vars }, vars: undefined, parent: undefined, splatItem: undefined, noTemplateFile: true };
+  const tdiags: Diagnostic[] = [];
+  const out = evalExpr(tmpl, inner, tdiags);
+  if (hasErrors(tdiags)) {
+    const d = tdiags.find((x) => x.severity === "error")!;
+    diags.push(
+      errorDiag("Error in function call", `Call to function "${e.name}" failed: ${d.subject !== undefined ? `${formatRange(d.subject)}: ` : ""}${d.summary}; ${d.detail}.`, e.range, e.range),
+    );
+    return dynamicVal;
+  }
+  const marks = [...pathV.marks];
+  return marks.length > 0 ? out.mark(...marks) : out;
+}
