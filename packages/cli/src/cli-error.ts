@@ -8,6 +8,8 @@ export const CliErrorCode = {
   BadInput: "bad_input",
   /** An operation's result is not what the command needs (e.g. an import found nothing) (exit 1). */
   NotFound: "not_found",
+  /** An optional package a command needs is not installed (`@magma/fake-aws` for `magma demo`'s AWS part) (exit 1). */
+  NotInstalled: "not_installed",
 } as const;
 
 /** One of the {@link CliErrorCode} values. */

@@ -1,5 +1,5 @@
 import type { Value } from "@magma/cty";
-import { startFakeAws } from "@magma/fake-aws";
+import type * as FakeAwsModule from "@magma/fake-aws";
 import { createProviderFactory, formatDiag, isProviderError, type Block, type Diag, type PlainConfig } from "@magma/plugin";
 import {
   applyPlan,
@@ -13,6 +13,7 @@ import {
   type PlanOutcome,
   type StateOutcome,
 } from "./operations.js";
+import { CliError, CliErrorCode } from "./cli-error.js";
 import { renderPlanDiff, renderState } from "./plan-diff.js";
 import { openProviderSession, pluginDirsFrom, type ProviderSession } from "./provider-session.js";
 import { renderSchemaEntry, renderSchemaSummary } from "./schema-view.js";
@@ -91,6 +92,7 @@ export async function runDemo(o: DemoOptions): Promise<void> {
   }
   say("\n═══ Part 2: the real hashicorp/aws provider against a local fake AWS ═══");
   say(`provider binary: ${found}`);
+  const { startFakeAws } = await loadFakeAws();
   const fake = await startFakeAws();
   try {
     say(`fake AWS endpoint (@magma/fake-aws): ${fake.url}`);
@@ -248,4 +250,23 @@ function redact(block: Block, c: PlainConfig): PlainConfig {
 function abbreviate(text: string, max = 24): string {
   const lines = text.trimEnd().split("\n");
   return lines.length <= max ? text : `${lines.slice(0, max).join("\n")}\n    … (${lines.length - max} more lines)`;
+}
+
+/**
+ * `@magma/fake-aws`, loaded only when the demo's AWS part runs: it is a test server, an
+ * optional peer dependency of the CLI, so that no other command needs it (or loads it).
+ *
+ * @throws {@link CliError} `not_installed` when the package cannot be found.
+ */
+async function loadFakeAws(): Promise<typeof FakeAwsModule> {
+  try {
+    return await import("@magma/fake-aws");
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code !== "ERR_MODULE_NOT_FOUND" || !String((e as Error).message).includes("@magma/fake-aws")) throw e;
+    throw new CliError(CliErrorCode.NotInstalled, "the demo's hashicorp/aws part needs @magma/fake-aws (the local fake AWS endpoint), which is not installed", {
+      hint: "install it next to @magma/cli (npm install @magma/fake-aws), or run `magma demo --no-aws`",
+      cause: e,
+    });
+  }
 }

@@ -44,5 +44,5 @@ export type { ErrorReport } from "./report-error.js";
 export { Spinner } from "./spinner.js";
 export type { SpinnerStream } from "./spinner.js";
 export { valueToJson, valueFromJson, unknownMask, nullifyUnknowns, diagToJson } from "./value-json.js";
-export { parseJsonText, jsonNodeToPlain, stringifyJson, indentJson, RawJson } from "./json-text.js";
+export { parseJsonText, jsonNodeToPlain, stringifyJson, compactJson, indentJson, RawJson } from "./json-text.js";
 export type { JsonNode } from "./json-text.js";

@@ -16,6 +16,11 @@ export type JsonNode =
 /**
  * Parses JSON text (RFC 8259), keeping each node's source text.
  *
+ * A syntax error names the line and column and what was found there by kind only (`found
+ * a letter`, `found a digit`; JSON punctuation is shown as itself), never quoting the
+ * input: every JSON input of the CLI (`--provider-config`, `--config`, states and plans)
+ * may hold secrets.
+ *
  * @param what Names the input in errors (`--config`).
  * @throws {@link CliError} `bad_input` naming the input, the line and column, and what was expected.
  */
@@ -25,7 +30,7 @@ export function parseJsonText(text: string, what: string): JsonNode {
     const before = text.slice(0, i);
     const line = before.split("\n").length;
     const col = i - before.lastIndexOf("\n");
-    const near = i >= text.length ? "at end of input" : `near ${JSON.stringify(text.slice(i, i + 12))}`;
+    const near = i >= text.length ? "at end of input" : `(found ${describeChar(text.codePointAt(i)!)})`;
     throw new CliError(CliErrorCode.BadInput, `${what}: invalid JSON at line ${line} column ${col} ${near}: ${msg}`, {
       hint: `give ${what} inline JSON ('{"key": "value"}'), @FILE, a file path, or - for standard input`,
     });
@@ -49,11 +54,15 @@ export function parseJsonText(text: string, what: string): JsonNode {
       for (;;) {
         ws();
         if (text[i] !== '"') fail("expected a string key");
+        const keyAt = i;
         const key = str();
+        if (members.has(key)) {
+          i = keyAt;
+          fail("duplicate key (the key is written twice in one object)");
+        }
         ws();
         if (text[i] !== ":") fail('expected ":"');
         i++;
-        if (members.has(key)) fail(`duplicate key ${JSON.stringify(key)}`);
         members.set(key, value(depth + 1));
         ws();
         if (text[i] === ",") {
@@ -135,9 +144,24 @@ export function parseJsonText(text: string, what: string): JsonNode {
 }
 
 /**
+ * What a character is, for syntax errors that must not quote the input: JSON's
+ * punctuation as itself, anything else by its kind.
+ */
+function describeChar(c: number): string {
+  const ch = String.fromCodePoint(c);
+  if ("{}[],:\"".includes(ch)) return `'${ch}'`;
+  if (c >= 0x30 && c <= 0x39) return "a digit";
+  if (/\p{L}/u.test(ch)) return "a letter";
+  if (c < 0x20 || c === 0x7f) return "a control character";
+  if (/\s/u.test(ch)) return "white space";
+  return "a symbol";
+}
+
+/**
  * Plain data for a node: objects, arrays, strings, booleans and null as usual; a number
  * is a JS number when that is exact, else a {@link CtyNumber} (so `configValue` keeps
- * `18446744073709551616` exact).
+ * `18446744073709551616` exact). Objects have a null prototype, so that every key —
+ * `__proto__` and `constructor` included — is an own property as it was written.
  */
 export function jsonNodeToPlain(node: JsonNode): unknown {
   switch (node.kind) {
@@ -153,7 +177,7 @@ export function jsonNodeToPlain(node: JsonNode): unknown {
     case "array":
       return node.items.map(jsonNodeToPlain);
     case "object": {
-      const o: Record<string, unknown> = {};
+      const o = Object.create(null) as Record<string, unknown>;
       for (const [k, v] of node.members) o[k] = jsonNodeToPlain(v);
       return o;
     }
@@ -176,6 +200,15 @@ export class RawJson {
  */
 export function stringifyJson(data: unknown): string {
   return indentJson(compact(data));
+}
+
+/**
+ * {@link stringifyJson} without indentation: one line, as `JSON.stringify(data)` would
+ * write it but with {@link RawJson} pieces embedded verbatim (how `magma schema --json`
+ * prints, like terraform, unless `--pretty`).
+ */
+export function compactJson(data: unknown): string {
+  return compact(data);
 }
 
 function compact(data: unknown): string {

@@ -1,5 +1,5 @@
 import type { Path, Value } from "@magma/cty";
-import type { Attribute, Block, NestedBlock } from "@magma/provider-api";
+import type { Attribute, Block, NestedAttributeType, NestedBlock } from "@magma/provider-api";
 import { PlanAction, type PlanOutcome } from "./operations.js";
 
 /** Options of {@link renderPlanDiff}. */
@@ -9,6 +9,38 @@ export interface RenderPlanOptions {
 }
 
 type Sym = "+" | "-" | "~" | " ";
+
+/**
+ * Where a value is sensitive, from the schema: `true` (all of it), `false` (none of it),
+ * per attribute of an object (a v6 nested attribute's members), or the same for every
+ * element of a list, set or map (nested attributes of those nestings).
+ */
+type Sens = boolean | { readonly attrs: ReadonlyMap<string, Sens> } | { readonly each: Sens };
+
+/** The sensitivity of an attribute's value, following nested attribute types to any depth. */
+function attributeSens(a: Attribute): Sens {
+  if (a.sensitive === true) return true;
+  if (a.nestedType === undefined) return false;
+  return nestedSens(a.nestedType);
+}
+
+function nestedSens(n: NestedAttributeType): Sens {
+  const attrs = new Map<string, Sens>();
+  for (const [k, a] of Object.entries(n.attributes)) {
+    const x = attributeSens(a);
+    if (x !== false) attrs.set(k, x);
+  }
+  if (attrs.size === 0) return false;
+  const obj: Sens = { attrs };
+  return n.nesting === "single" ? obj : { each: obj };
+}
+
+/** The sensitivity of an object's attribute or a map's value (`key`), or of a list or set element (no key). */
+function sub(sens: Sens, key?: string): Sens {
+  if (typeof sens === "boolean") return sens;
+  if ("each" in sens) return sens.each;
+  return key === undefined ? false : (sens.attrs.get(key) ?? false);
+}
 
 const HEADERS: Readonly<Record<PlanAction, [string, string]>> = {
   "no-op": ["has no changes", "  "],
@@ -75,7 +107,7 @@ function blockBody(block: Block, before: Value | undefined, after: Value | undef
   for (const s of shown) {
     const p = path === "" ? s.name : `${path}.${s.name}`;
     const suffix = forces.has(p) ? " # forces replacement" : "";
-    out.push(...entry(s.sym, s.name.padEnd(width), s.b, s.f, s.a.sensitive === true, indent, suffix));
+    out.push(...entry(s.sym, s.name.padEnd(width), s.b, s.f, attributeSens(s.a), indent, suffix));
   }
   for (const [name, nb] of Object.entries(block.blockTypes ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     out.push(...nestedBlocks(name, nb, attr(before, name), after === undefined ? undefined : after.isKnown() ? after.getAttr(name) : undefined, indent, path === "" ? name : `${path}.${name}`, forces));
@@ -123,37 +155,37 @@ function symbolFor(b: Value | undefined, f: Value | undefined): Sym {
 }
 
 /** Lines of one `key = value` entry (possibly multi-line for collections). */
-function entry(sym: Sym, key: string, b: Value | undefined, f: Value | undefined, sensitive: boolean, indent: number, suffix: string): string[] {
+function entry(sym: Sym, key: string, b: Value | undefined, f: Value | undefined, sens: Sens, indent: number, suffix: string): string[] {
   const lead = `${pad(indent)}${sym} ${key} = `;
-  if (sensitive) return [`${lead}(sensitive value)${suffix}`];
+  if (sens === true) return [`${lead}(sensitive value)${suffix}`];
   if (f !== undefined && !f.isKnown()) {
-    return [b === undefined ? `${lead}(known after apply)${suffix}` : `${lead}${inline(b)} -> (known after apply)${suffix}`];
+    return [b === undefined ? `${lead}(known after apply)${suffix}` : `${lead}${inlineValue(b, sens)} -> (known after apply)${suffix}`];
   }
   const isColl = (v: Value | undefined): boolean => v !== undefined && v.isKnown() && !v.isNull() && ["map", "object", "list", "set", "tuple"].includes(v.type.kind);
   if (sym === "~" && isColl(b) && isColl(f) && b!.type.kind === f!.type.kind) {
-    return [`${lead}${open(f!)}${suffix}`, ...collectionDiff(b!, f!, indent + 4), `${pad(indent + 2)}${close(f!)}`];
+    return [`${lead}${open(f!)}${suffix}`, ...collectionDiff(b!, f!, indent + 4, sens), `${pad(indent + 2)}${close(f!)}`];
   }
-  if (sym === "+") return block(lead, f!, "+", indent, "", suffix);
-  if (sym === "-") return block(lead, b!, "-", indent, " -> null", suffix);
-  return [`${lead}${inline(b!)} -> ${inline(f!)}${suffix}`];
+  if (sym === "+") return block(lead, f!, "+", indent, "", suffix, sens);
+  if (sym === "-") return block(lead, b!, "-", indent, " -> null", suffix, sens);
+  return [`${lead}${inlineValue(b!, sens)} -> ${inlineValue(f!, sens)}${suffix}`];
 }
 
 /** A whole value added or removed, collections spread over lines. */
-function block(lead: string, v: Value, sym: "+" | "-", indent: number, tail: string, suffix: string): string[] {
+function block(lead: string, v: Value, sym: "+" | "-", indent: number, tail: string, suffix: string, sens: Sens): string[] {
   const kind = v.type.kind;
-  if (!v.isKnown() || !["map", "object", "list", "set", "tuple"].includes(kind) || v.length() === 0) return [`${lead}${inline(v)}${tail}${suffix}`];
+  if (sens === true || !v.isKnown() || !["map", "object", "list", "set", "tuple"].includes(kind) || v.length() === 0) return [`${lead}${inlineValue(v, sens)}${tail}${suffix}`];
   const inner: string[] = [];
   if (kind === "map" || kind === "object") {
     const entries = kind === "map" ? [...v.entries()] : Object.entries(v.attributes());
     const width = Math.max(...entries.map(([k]) => key(k, kind).length));
-    for (const [k, e] of entries) inner.push(...block(`${pad(indent + 4)}${sym} ${key(k, kind).padEnd(width)} = `, e, sym, indent + 4, "", ""));
+    for (const [k, e] of entries) inner.push(...block(`${pad(indent + 4)}${sym} ${key(k, kind).padEnd(width)} = `, e, sym, indent + 4, "", "", sub(sens, k)));
   } else {
-    for (const e of v.elements()) inner.push(...block(`${pad(indent + 4)}${sym} `, e, sym, indent + 4, "", "").map((l) => l.replace(/ = $/, "")));
+    for (const e of v.elements()) inner.push(...block(`${pad(indent + 4)}${sym} `, e, sym, indent + 4, "", "", sub(sens)).map((l) => l.replace(/ = $/, "")));
   }
   return [`${lead}${open(v)}${suffix}`, ...inner, `${pad(indent + 2)}${close(v)}${tail}`];
 }
 
-function collectionDiff(b: Value, f: Value, indent: number): string[] {
+function collectionDiff(b: Value, f: Value, indent: number, sens: Sens): string[] {
   const out: string[] = [];
   const kind = f.type.kind;
   let hidden = 0;
@@ -172,14 +204,14 @@ function collectionDiff(b: Value, f: Value, indent: number): string[] {
         if (bx !== undefined) hidden++;
         continue;
       }
-      out.push(...entry(sym, key(k, kind).padEnd(width), bx, fx, false, indent, ""));
+      out.push(...entry(sym, key(k, kind).padEnd(width), bx, fx, sub(sens, k), indent, ""));
     }
   } else {
     const bs = b.elements();
     const fs = f.elements();
-    for (const x of bs) if (!fs.some((y) => y.rawEquals(x))) out.push(`${pad(indent)}- ${inline(x)},`);
+    for (const x of bs) if (!fs.some((y) => y.rawEquals(x))) out.push(`${pad(indent)}- ${inlineValue(x, sub(sens))},`);
     for (const y of fs) {
-      if (!bs.some((x) => x.rawEquals(y))) out.push(`${pad(indent)}+ ${inline(y)},`);
+      if (!bs.some((x) => x.rawEquals(y))) out.push(`${pad(indent)}+ ${inlineValue(y, sub(sens))},`);
       else hidden++;
     }
   }
@@ -199,8 +231,14 @@ function close(v: Value): string {
   return ["map", "object"].includes(v.type.kind) ? "}" : "]";
 }
 
-/** A value on one line, HCL-style. */
+/** A value on one line, HCL-style (with no schema: nothing is taken as sensitive). */
 export function inline(v: Value): string {
+  return inlineValue(v, false);
+}
+
+/** {@link inline} where the parts that `sensitive` marks show as `(sensitive value)`. */
+function inlineValue(v: Value, sensitive: Sens): string {
+  if (sensitive === true) return "(sensitive value)";
   if (!v.isKnown()) return "(known after apply)";
   if (v.isNull()) return "null";
   switch (v.type.kind) {
@@ -213,11 +251,11 @@ export function inline(v: Value): string {
     case "list":
     case "set":
     case "tuple":
-      return `[${v.elements().map(inline).join(", ")}]`;
+      return `[${v.elements().map((e) => inlineValue(e, sub(sensitive))).join(", ")}]`;
     case "map":
-      return `{${[...v.entries()].map(([k, e]) => ` ${JSON.stringify(k)} = ${inline(e)}`).join(",")} }`.replace("{ }", "{}");
+      return `{${[...v.entries()].map(([k, e]) => ` ${JSON.stringify(k)} = ${inlineValue(e, sub(sensitive, k))}`).join(",")} }`.replace("{ }", "{}");
     case "object":
-      return `{${Object.entries(v.attributes()).map(([k, e]) => ` ${key(k, "object")} = ${inline(e)}`).join(",")} }`.replace("{ }", "{}");
+      return `{${Object.entries(v.attributes()).map(([k, e]) => ` ${key(k, "object")} = ${inlineValue(e, sub(sensitive, k))}`).join(",")} }`.replace("{ }", "{}");
     default:
       return v.toString();
   }
@@ -225,7 +263,8 @@ export function inline(v: Value): string {
 
 /**
  * An object's state as `name = value` lines (sorted; nested blocks as `name { … }`),
- * sensitive attributes shown as `(sensitive value)` and null attributes left out.
+ * sensitive attributes (also inside nested attributes, at any depth) shown as
+ * `(sensitive value)` and null attributes left out.
  */
 export function renderState(block: Block, state: Value, indent = 2): string[] {
   const out: string[] = [];
@@ -234,7 +273,7 @@ export function renderState(block: Block, state: Value, indent = 2): string[] {
     .filter(([name]) => !state.getAttr(name).isNull())
     .sort(([a], [b]) => (a < b ? -1 : 1));
   const width = Math.max(0, ...attrs.map(([n]) => n.length));
-  for (const [name, a] of attrs) out.push(`${pad(indent)}${name.padEnd(width)} = ${a.sensitive === true ? "(sensitive value)" : inline(state.getAttr(name))}`);
+  for (const [name, a] of attrs) out.push(`${pad(indent)}${name.padEnd(width)} = ${inlineValue(state.getAttr(name), attributeSens(a))}`);
   for (const [name, nb] of Object.entries(block.blockTypes ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
     const v = state.getAttr(name);
     if (v.isNull() || !v.isKnown()) continue;

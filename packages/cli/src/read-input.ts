@@ -16,7 +16,10 @@ export function readInputText(what: string, arg: string): string {
   if (t.startsWith("@")) return readFile(what, t.slice(1));
   if (/^[{["]/.test(t) || /^(?:-?\d[\d.eE+-]*|true|false|null)$/.test(t)) return arg;
   if (existsSync(t) && statSync(t).isFile()) return readFile(what, t);
-  throw new CliError(CliErrorCode.BadInput, `${what}: ${JSON.stringify(shorten(arg))} is neither JSON nor an existing file`, {
+  // The argument is quoted only when it is plainly meant as a path: otherwise it may be a
+  // secret given in a malformed form.
+  const shown = /^(?:\.{0,2}\/|~\/)\S*$|^\S+\.json$/.test(t) ? JSON.stringify(t) : `the argument (${[...arg].length} characters)`;
+  throw new CliError(CliErrorCode.BadInput, `${what}: ${shown} is neither JSON nor an existing file`, {
     hint: `give ${what} inline JSON ('{"key": "value"}'), @FILE, a file path, or - for standard input`,
   });
 }
@@ -58,7 +61,10 @@ export function writePrivateFile(what: string, file: string, text: string): void
 export function decodeBase64(what: string, text: string): Uint8Array {
   const t = text.trim();
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(t) || t.length % 4 === 1) {
-    throw new CliError(CliErrorCode.BadInput, `${what}: not base64: ${JSON.stringify(shorten(t))}`, { hint: "private state is standard base64, as magma prints it" });
+    // Private state may hold secrets: say where, never what.
+    const bad = /[^A-Za-z0-9+/=]/.exec(t);
+    const where = bad === null ? `its length (${t.length}) or padding is wrong` : `a character that is not base64 at offset ${bad.index}`;
+    throw new CliError(CliErrorCode.BadInput, `${what}: not base64: ${where}`, { hint: "private state is standard base64, as magma prints it" });
   }
   return new Uint8Array(Buffer.from(t, "base64"));
 }
@@ -74,14 +80,52 @@ export function describeNode(node: JsonNode): string {
 }
 
 function readFile(what: string, file: string | 0): string {
+  let bytes: Uint8Array;
   try {
-    return readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch (e) {
     const reason = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message;
     throw new CliError(CliErrorCode.BadInput, `${what}: cannot read ${file === 0 ? "standard input" : JSON.stringify(file)}: ${reason}`, { cause: e });
   }
+  return decodeUtf8(what, file === 0 ? "standard input" : JSON.stringify(file), bytes);
 }
 
-function shorten(s: string): string {
-  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes UTF-8 strictly, as Terraform reads its files: invalid bytes are an error
+ * naming the source and the byte offset of the first bad sequence, never U+FFFD.
+ *
+ * @param what Names the option in errors (`--config`).
+ * @param source Names the file (quoted) or `standard input`.
+ * @throws {@link CliError} `bad_input`.
+ */
+export function decodeUtf8(what: string, source: string, bytes: Uint8Array): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch (e) {
+    throw new CliError(CliErrorCode.BadInput, `${what}: ${source} is not valid UTF-8: invalid byte sequence at byte offset ${invalidUtf8Offset(bytes)}`, {
+      hint: "save the file as UTF-8",
+      cause: e,
+    });
+  }
+}
+
+/**
+ * The offset of the first byte that does not start a well-formed UTF-8 sequence (as the
+ * Unicode standard defines it: no overlong forms, no surrogates, nothing above U+10FFFF),
+ * or the length when all of it is well formed.
+ */
+export function invalidUtf8Offset(bytes: Uint8Array): number {
+  let i = 0;
+  const cont = (j: number, lo = 0x80, hi = 0xbf): boolean => j < bytes.length && bytes[j]! >= lo && bytes[j]! <= hi;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    if (b < 0x80) i += 1;
+    else if (b >= 0xc2 && b <= 0xdf && cont(i + 1)) i += 2;
+    else if (b === 0xe0 ? cont(i + 1, 0xa0) && cont(i + 2) : b === 0xed ? cont(i + 1, 0x80, 0x9f) && cont(i + 2) : b >= 0xe1 && b <= 0xef && cont(i + 1) && cont(i + 2)) i += 3;
+    else if (b === 0xf0 ? cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3) : b === 0xf4 ? cont(i + 1, 0x80, 0x8f) && cont(i + 2) && cont(i + 3) : b >= 0xf1 && b <= 0xf3 && cont(i + 1) && cont(i + 2) && cont(i + 3)) i += 4;
+    else return i;
+  }
+  return i;
 }

@@ -7,7 +7,7 @@ import { providerSchemaToTerraformJson, reapOrphanedProviders } from "@magma/plu
 import { CliError, CliErrorCode } from "./cli-error.js";
 import { runDemo } from "./demo.js";
 import { ExitCode } from "./exit-code.js";
-import { jsonNodeToPlain, parseJsonText, RawJson, stringifyJson, type JsonNode } from "./json-text.js";
+import { compactJson, jsonNodeToPlain, parseJsonText, RawJson, stringifyJson, type JsonNode } from "./json-text.js";
 import {
   applyPlan,
   buildConfig,
@@ -65,6 +65,7 @@ interface CommonOptions {
   out?: string;
   showSensitive?: boolean;
   name?: string;
+  pretty?: boolean;
 }
 
 interface ResourceOptions extends CommonOptions {
@@ -98,11 +99,13 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo(), s
     if (!jsonMode(o)) for (const w of warnings) err(formatDiag(w).replace(/\s*\n\s*/g, " "));
   };
   // --out FILE gets the full JSON; stdout gets the human form, or the JSON with sensitive
-  // values replaced by null (unless --show-sensitive).
-  const out = (o: CommonOptions, human: () => string, json: () => object): void => {
+  // values replaced by null (unless --show-sensitive). JSON is indented, except where
+  // `compact` says otherwise (schema: compact unless --pretty, as terraform prints it).
+  const out = (o: CommonOptions, human: () => string, json: () => object, compact = false): void => {
     const doc = jsonMode(o) || o.out !== undefined ? (json() as Record<string, unknown>) : undefined;
-    if (o.out !== undefined) writePrivateFile("--out", o.out, `${stringifyJson(doc)}\n`);
-    io.stdout.write(doc !== undefined && jsonMode(o) ? `${stringifyJson(o.showSensitive === true ? doc : redactDocument(doc))}\n` : human());
+    const text = (d: unknown): string => (compact ? compactJson(d) : stringifyJson(d));
+    if (o.out !== undefined) writePrivateFile("--out", o.out, `${text(doc)}\n`);
+    io.stdout.write(doc !== undefined && jsonMode(o) ? `${text(o.showSensitive === true ? doc : redactDocument(doc))}\n` : human());
   };
 
   const withSession = async (ref: string, o: CommonOptions, configure: boolean, body: (s: ProviderSession) => Promise<void>): Promise<void> => {
@@ -176,12 +179,14 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
   common(program.command("schema").argument("<provider>").argument("[type]", "a resource type, data source or ephemeral resource type"), false)
     .summary("show a provider's schema")
     .description(
-      "Without a type: a summary (protocol, counts of resources, data sources, ephemeral resources and functions, capabilities). With a type: its attributes and blocks as a tree (as a resource, data source and ephemeral resource, whichever it is).\nThe JSON form is exactly the object `terraform providers schema -json` prints under provider_schemas.<address> (or the one type's entry).",
+      "Without a type: a summary (protocol, counts of resources, data sources, ephemeral resources and functions, capabilities). With a type: its attributes and blocks as a tree (as a resource, data source and ephemeral resource, whichever it is).\nThe JSON form is exactly the object `terraform providers schema -json` prints under provider_schemas.<address> (or the one type's entry), compact on one line as terraform prints it; --pretty indents it.",
     )
+    .option("--pretty", "indent the JSON output for reading (default: compact, one line)")
     .action(async (ref: string, type: string | undefined, o: CommonOptions) => {
+      const compact = o.pretty !== true;
       await withSession(ref, o, false, async (s) => {
         if (type === undefined) {
-          out(o, () => renderSchemaSummary(s.schema, s.origin), () => providerSchemaToTerraformJson(s.schema));
+          out(o, () => renderSchemaSummary(s.schema, s.origin), () => providerSchemaToTerraformJson(s.schema), compact);
           return;
         }
         const r = s.schema.resources.get(type);
@@ -206,6 +211,7 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
             if (e !== undefined) j["ephemeral_resource_schema"] = all.ephemeral_resource_schemas?.[type];
             return j;
           },
+          compact,
         );
       });
     });
@@ -383,7 +389,7 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
     .command("demo")
     .summary("a narrated lifecycle on the native random provider, then on hashicorp/aws against a local fake AWS")
     .description(
-      "Schema, configure, plan, apply, read, import, a replacing plan and destroy: first with the native random provider, then with the real hashicorp/aws provider against a local fake AWS endpoint (@magma/fake-aws), when its binary is found (--plugin-dir, MAGMA_PLUGIN_DIRS, Terraform's directories).",
+      "Schema, configure, plan, apply, read, import, a replacing plan and destroy: first with the native random provider, then with the real hashicorp/aws provider against a local fake AWS endpoint (@magma/fake-aws, an optional package, loaded only here), when its binary is found (--plugin-dir, MAGMA_PLUGIN_DIRS, Terraform's directories).",
     )
     .option("--plugin-dir <dir>", "search this directory first for hashicorp/aws (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
     .option("--no-aws", "skip the hashicorp/aws part")

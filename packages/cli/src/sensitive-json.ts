@@ -97,7 +97,7 @@ function firstRedacted(value: JsonNode, mask: JsonNode, path: string): string | 
 
 function blockMask(block: Block, node: JsonNode): unknown {
   if (node.kind !== "object") return false;
-  const out: Record<string, unknown> = {};
+  const out = nullRecord();
   for (const [name, a] of Object.entries(block.attributes ?? {})) {
     const v = node.members.get(name);
     if (v === undefined) continue;
@@ -132,7 +132,7 @@ function nestedMask(nesting: NestingMode, v: JsonNode, each: (x: JsonNode) => un
       return v.kind === "array" ? v.items.map(each) : false;
     case "map": {
       if (v.kind !== "object") return false;
-      const out: Record<string, unknown> = {};
+      const out = nullRecord();
       for (const [k, x] of v.members) out[k] = each(x);
       return out;
     }
@@ -143,7 +143,7 @@ function nestedMask(nesting: NestingMode, v: JsonNode, each: (x: JsonNode) => un
 function shape(v: JsonNode): unknown {
   if (v.kind === "array") return v.items.map(shape);
   if (v.kind === "object") {
-    const out: Record<string, unknown> = {};
+    const out = nullRecord();
     for (const [k, x] of v.members) {
       const m = shape(x);
       if (m !== false) out[k] = m;
@@ -163,4 +163,13 @@ function redact(node: JsonNode, mask: unknown): string {
     return `[${node.items.map((v, i) => redact(v, mask[i])).join(",")}]`;
   }
   return node.raw;
+}
+
+/**
+ * An empty object without a prototype: a mask keyed by map keys must keep every key as
+ * an own property (`out["__proto__"] = …` on a plain object sets its prototype instead,
+ * and the sensitive value under that key would be printed).
+ */
+function nullRecord(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>;
 }

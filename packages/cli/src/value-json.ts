@@ -37,7 +37,8 @@ export function unknownMask(value: Value): unknown {
     case "object":
     case "map": {
       const entries = value.type.kind === "object" ? Object.entries(value.attributes()) : [...value.entries()];
-      const out: Record<string, unknown> = {};
+      // No prototype: a map key `__proto__` must stay an own member of the mask.
+      const out = Object.create(null) as Record<string, unknown>;
       for (const [k, v] of entries) {
         const m = unknownMask(v);
         if (m !== false) out[k] = m;

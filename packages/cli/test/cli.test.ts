@@ -102,6 +102,22 @@ describe("schema", () => {
     expect(Object.keys(j)).toEqual(["resource_schema"]);
   });
 
+  test("the JSON is compact (one line, as terraform prints it) unless --pretty, on stdout and in --out", async () => {
+    for (const args of [["schema", "random"], ["schema", "random", "random_string"]]) {
+      const compact = await magma([...args, "--json"]);
+      const pretty = await magma([...args, "--json", "--pretty"]);
+      expect([compact.code, pretty.code]).toEqual([0, 0]);
+      const doc = JSON.parse(compact.stdout) as unknown;
+      expect(compact.stdout).toBe(`${JSON.stringify(doc)}\n`);
+      expect(pretty.stdout).toBe(`${JSON.stringify(doc, null, 2)}\n`);
+    }
+    const outFile = join(dir, "schema-out.json");
+    const r = await magma(["schema", "random", "-o", "human", "--out", outFile]);
+    expect(r.stdout).toContain("provider registry.terraform.io/magma/random");
+    const text = readFileSync(outFile, "utf8");
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text))}\n`);
+  });
+
   test("unknown type: exit 1, unknown_type, suggestions", async () => {
     const r = await magma(["schema", "random", "random_strin"]);
     expect(r.code).toBe(1);
@@ -371,7 +387,7 @@ describe("bad input: exit 1, one line, a hint", () => {
     [["plan", "random", "random_string", "--config", "[1]"], "--config: expected a JSON object, got an array"],
     [["plan", "random", "random_string", "--config", '{"length": "x"}'], "--config: config value at .length: a number is required"],
     [["plan", "random", "random_string", "--config", '{"nope": 1}'], 'no attribute or block type named "nope"'],
-    [["plan", "random", "random_string", "--config", "/no/such/file.json"], "is neither JSON nor an existing file"],
+    [["plan", "random", "random_string", "--config", "/no/such/file.json"], '--config: "/no/such/file.json" is neither JSON nor an existing file'],
     [["plan", "random", "random_string", "--config", "@/no/such/file.json"], "cannot read"],
     [["plan", "random", "random_string", "--config", '{"length": 3}', "--private", "!!"], "--private: not base64"],
     [["read", "random", "random_string", "--state", '{"length": "abc"}'], "--state: .length: a number is required"],

@@ -17,6 +17,9 @@ const DECIMAL_SYNTAX = /^([+-])?(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?
 
 const f64Buffer = new DataView(new ArrayBuffer(8));
 
+/** The brand every copy of this package's `CtyNumber` carries. */
+const NUMBER_BRAND: symbol = Symbol.for("@magma/cty.CtyNumber@1");
+
 /**
  * An exact cty number: an arbitrary-precision decimal, or positive or negative infinity.
  *
@@ -30,6 +33,14 @@ const f64Buffer = new DataView(new ArrayBuffer(8));
  * Instances are immutable. Negative zero is normalised to zero; NaN is not a cty number.
  */
 export class CtyNumber {
+  /**
+   * `x instanceof CtyNumber` holds for numbers made by any copy of `@magma/cty` with the
+   * same brand (a registered symbol), so that two installed copies exchange numbers.
+   */
+  static [Symbol.hasInstance](x: unknown): boolean {
+    return typeof x === "object" && x !== null && (x as Record<symbol, unknown>)[NUMBER_BRAND] === true;
+  }
+
   /**
    * The value as a float64 when it is one exactly (`_c === undefined`), or ±Infinity.
    * @internal
@@ -273,6 +284,8 @@ export class CtyNumber {
     return this.toString();
   }
 }
+
+Object.defineProperty(CtyNumber.prototype, NUMBER_BRAND, { value: true });
 
 /** The float64 that is exactly `c * 10^e`, or undefined when there is none. */
 function exactFloat64(c: bigint, e: number): number | undefined {

@@ -65,6 +65,9 @@ type State = typeof KNOWN | typeof NULL | typeof UNKNOWN;
 
 const NO_MARKS: ReadonlySet<string> = new Set<string>();
 
+/** The brand every copy of this package's `Value` carries (see `Value[Symbol.hasInstance]`). */
+const VALUE_BRAND: symbol = Symbol.for("@magma/cty.Value@1");
+
 /**
  * An immutable cty value: a typed null, an unknown (possibly refined), or a known value of
  * its type. Values may carry marks such as `sensitive`; marks travel through navigation and
@@ -78,6 +81,16 @@ const NO_MARKS: ReadonlySet<string> = new Set<string>();
  * go-cty.
  */
 export class Value {
+  /**
+   * `x instanceof Value` holds for values made by any copy of `@magma/cty` with the same
+   * brand (a registered symbol), so that two installed copies of this package exchange
+   * values. The brand names the layout of the internal fields, which only changes with a
+   * major version.
+   */
+  static [Symbol.hasInstance](x: unknown): boolean {
+    return typeof x === "object" && x !== null && (x as Record<symbol, unknown>)[VALUE_BRAND] === true;
+  }
+
   /** The value's type. */
   readonly type: Type;
   /** @internal */
@@ -352,6 +365,8 @@ export class Value {
 
 // ---------------------------------------------------------------------------------------
 // Factories
+
+Object.defineProperty(Value.prototype, VALUE_BRAND, { value: true });
 
 /** A known string; normalised to Unicode NFC, as go-cty's `StringVal` does. */
 export function stringVal(s: string): Value {

@@ -5,3 +5,5 @@
  */
 
 export type { LockInfo, LockRequest, StateStore, StateBackend } from "./backend.js";
+export { StateError, StateErrorCode, isStateError } from "./state-error.js";
+export { openPgBackend, type PgBackend, type PgBackendOptions } from "./backends/pg.js";

@@ -34,7 +34,7 @@ const dirs = new Set<string>();
 /** Runs `magma <args>`; `input` is written to its stdin. Never rejects on a non-zero exit. */
 export async function magma(
   args: readonly string[],
-  options: { input?: string; env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {},
+  options: { input?: string | Uint8Array; env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {},
 ): Promise<MagmaResult> {
   const cache = mkdtempSync(join(tmpdir(), "magma-cli-cache-"));
   dirs.add(cache);
