@@ -1,10 +1,11 @@
+import { bodyContent, bodyPartial } from "./hcl-fixups.js";
 import { boolType, convert, dynamicType, isPathError, stringType, type Value } from "@magma/cty";
 import { absTraversalForExpr, evaluate, parseExpression, type Block, type Diagnostic, type Expression } from "@magma/hcl";
 import { BAD_IDENTIFIER_DETAIL, defRange, errorDiag, validIdentifier, warningDiag } from "./diagnostics.js";
 import { decodeCheckRule, decodeProviderConfigRef, decodeResourceBlock, providerRefFromTraversal } from "./decode-resource.js";
 import { exprMap } from "./decode-terraform.js";
 import type { Check, CheckRule, Import, Local, ModuleCall, Moved, Output, PassedProviderConfig, ProviderConfig, Removed, Resource, Variable } from "./model.js";
-import { staticBool, staticString, traversalList } from "./static-decode.js";
+import { staticBool, staticString, staticTraversal, traversalList } from "./static-decode.js";
 import { applyTypeDefaults, typeConstraint } from "./type-expr.js";
 import { parseVersionConstraints, type VersionConstraint } from "./version-constraint.js";
 
@@ -29,7 +30,7 @@ export function decodeVariableBlock(block: Block, override: boolean, diags: Diag
   if (RESERVED_VARIABLE_NAMES.has(name)) {
     diags.push(errorDiag("Invalid variable name", `The variable name ${JSON.stringify(name)} is reserved due to its special meaning inside module blocks.`, block.labelRanges[0]));
   }
-  const { content, diags: d } = block.body.content({
+  const { content, diags: d } = bodyContent(block.body, {
     attributes: [{ name: "description" }, { name: "default" }, { name: "type" }, { name: "sensitive" }, { name: "nullable" }, { name: "ephemeral" }],
     blocks: [{ type: "validation" }],
   });
@@ -110,7 +111,7 @@ function quotedText(e: Expression): string {
 export function decodeOutputBlock(block: Block, override: boolean, diags: Diagnostic[]): Output & { readonly set: ReadonlySet<string> } {
   const name = block.labels[0]!;
   if (!validIdentifier(name)) diags.push(errorDiag("Invalid output name", BAD_IDENTIFIER_DETAIL, block.labelRanges[0]));
-  const { content, diags: d } = block.body.content({
+  const { content, diags: d } = bodyContent(block.body, {
     attributes: [{ name: "description" }, { name: "value", required: !override }, { name: "sensitive" }, { name: "ephemeral" }, { name: "depends_on" }],
     blocks: [{ type: "precondition" }, { type: "postcondition" }],
   });
@@ -155,7 +156,7 @@ export function decodeLocalsBlock(block: Block, diags: Diagnostic[]): Local[] {
 export function decodeProviderBlock(block: Block, diags: Diagnostic[]): ProviderConfig {
   const name = block.labels[0]!;
   if (!validIdentifier(name)) diags.push(errorDiag("Invalid provider local name", `${JSON.stringify(name)} is an invalid provider local name: ${BAD_IDENTIFIER_DETAIL}`, block.labelRanges[0]));
-  const { content, remain, diags: d } = block.body.partialContent({ attributes: [{ name: "alias" }, { name: "version" }], blocks: [{ type: "_" }] });
+  const { content, remain, diags: d } = bodyPartial(block.body, { attributes: [{ name: "alias" }, { name: "version" }], blocks: [{ type: "_" }] });
   diags.push(...d);
   let alias: string | undefined;
   let aliasRange: ProviderConfig["aliasRange"];
@@ -198,7 +199,7 @@ export function decodeProviderBlock(block: Block, diags: Diagnostic[]): Provider
 export function decodeModuleBlock(block: Block, override: boolean, diags: Diagnostic[]): ModuleCall {
   const name = block.labels[0]!;
   if (!validIdentifier(name)) diags.push(errorDiag("Invalid module instance name", BAD_IDENTIFIER_DETAIL, block.labelRanges[0]));
-  const { content, remain, diags: d } = block.body.partialContent({
+  const { content, remain, diags: d } = bodyPartial(block.body, {
     attributes: [{ name: "source", required: !override }, { name: "version" }, { name: "count" }, { name: "for_each" }, { name: "depends_on" }, { name: "providers" }],
     blocks: [{ type: "_" }, { type: "lifecycle" }, { type: "locals" }, { type: "provider", labelNames: ["type"] }],
   });
@@ -260,21 +261,20 @@ export function decodeModuleBlock(block: Block, override: boolean, diags: Diagno
 
 /** Decodes a `moved` block. @internal */
 export function decodeMovedBlock(block: Block, diags: Diagnostic[]): Moved | undefined {
-  const { content, diags: d } = block.body.content({ attributes: [{ name: "from", required: true }, { name: "to", required: true }] });
+  const { content, diags: d } = bodyContent(block.body, { attributes: [{ name: "from", required: true }, { name: "to", required: true }] });
   diags.push(...d);
   const from = content.attributes.get("from");
   const to = content.attributes.get("to");
   if (from === undefined || to === undefined) return undefined;
-  const f = absTraversalForExpr(from.expr);
-  const t = absTraversalForExpr(to.expr);
-  diags.push(...f.diags, ...t.diags);
-  if (f.traversal === undefined || t.traversal === undefined) return undefined;
-  return { from: f.traversal, to: t.traversal, declRange: block.typeRange };
+  const f = staticTraversal(from.expr, diags);
+  const t = staticTraversal(to.expr, diags);
+  if (f === undefined || t === undefined) return undefined;
+  return { from: f, to: t, declRange: block.typeRange };
 }
 
 /** Decodes an `import` block. @internal */
 export function decodeImportBlock(block: Block, diags: Diagnostic[]): Import | undefined {
-  const { content, diags: d } = block.body.content({
+  const { content, diags: d } = bodyContent(block.body, {
     attributes: [{ name: "provider" }, { name: "id" }, { name: "to", required: true }, { name: "for_each" }, { name: "identity" }],
   });
   diags.push(...d);
@@ -304,7 +304,7 @@ export function decodeImportBlock(block: Block, diags: Diagnostic[]): Import | u
 
 /** Decodes a `removed` block. @internal */
 export function decodeRemovedBlock(block: Block, diags: Diagnostic[]): Removed | undefined {
-  const { content, diags: d } = block.body.content({
+  const { content, diags: d } = bodyContent(block.body, {
     attributes: [{ name: "from", required: true }],
     blocks: [{ type: "lifecycle" }, { type: "provisioner", labelNames: ["type"] }, { type: "connection" }],
   });
@@ -312,7 +312,7 @@ export function decodeRemovedBlock(block: Block, diags: Diagnostic[]): Removed |
   let destroy = true;
   for (const b of content.blocks) {
     if (b.type === "lifecycle") {
-      const lc = b.body.content({ attributes: [{ name: "destroy" }] });
+      const lc = bodyContent(b.body, { attributes: [{ name: "destroy" }] });
       diags.push(...lc.diags);
       destroy = staticBool(lc.content.attributes.get("destroy"), boolType, diags) ?? true;
     } else {
@@ -321,17 +321,16 @@ export function decodeRemovedBlock(block: Block, diags: Diagnostic[]): Removed |
   }
   const from = content.attributes.get("from");
   if (from === undefined) return undefined;
-  const f = absTraversalForExpr(from.expr);
-  diags.push(...f.diags);
-  if (f.traversal === undefined) return undefined;
-  return { from: f.traversal, destroy, declRange: block.typeRange };
+  const f = staticTraversal(from.expr, diags);
+  if (f === undefined) return undefined;
+  return { from: f, destroy, declRange: block.typeRange };
 }
 
 /** Decodes a `check` block. @internal */
 export function decodeCheckBlock(block: Block, diags: Diagnostic[]): Check {
   const name = block.labels[0]!;
   if (!validIdentifier(name)) diags.push(errorDiag("Invalid check block name", BAD_IDENTIFIER_DETAIL, block.labelRanges[0]));
-  const { content, diags: d } = block.body.content({ blocks: [{ type: "data", labelNames: ["type", "name"] }, { type: "assert" }] });
+  const { content, diags: d } = bodyContent(block.body, { blocks: [{ type: "data", labelNames: ["type", "name"] }, { type: "assert" }] });
   diags.push(...d);
   let dataResource: Resource | undefined;
   const asserts: CheckRule[] = [];

@@ -1,9 +1,10 @@
+import { bodyContent, bodyPartial } from "./hcl-fixups.js";
 import { boolType, stringType } from "@magma/cty";
-import { absTraversalForExpr, exprAsKeyword, exprList, type Attribute, type Block, type BodySchema, type Diagnostic, type Expression, type Traversal } from "@magma/hcl";
+import { exprAsKeyword, exprList, type Attribute, type Block, type BodySchema, type Diagnostic, type Expression, type Traversal } from "@magma/hcl";
 import { BAD_IDENTIFIER_DETAIL, defRange, errorDiag, validIdentifier } from "./diagnostics.js";
 import type { CheckRule, ManagedResourceSettings, ProviderConfigRef, Resource } from "./model.js";
 import { impliedProvider, resourceTypeProviderName } from "./provider-addr.js";
-import { staticBool, traversalList } from "./static-decode.js";
+import { staticBool, staticTraversal, traversalList } from "./static-decode.js";
 
 const RESOURCE_SCHEMA: BodySchema = {
   attributes: [{ name: "count" }, { name: "for_each" }, { name: "provider" }, { name: "depends_on" }],
@@ -19,7 +20,7 @@ const CHECK_RULE: BodySchema = { attributes: [{ name: "condition", required: tru
 
 /** Decodes a `precondition`/`postcondition`/`validation`/`assert` block. @internal */
 export function decodeCheckRule(block: Block, diags: Diagnostic[]): CheckRule | undefined {
-  const { content, diags: d } = block.body.content(CHECK_RULE);
+  const { content, diags: d } = bodyContent(block.body, CHECK_RULE);
   diags.push(...d);
   const condition = content.attributes.get("condition");
   const errorMessage = content.attributes.get("error_message");
@@ -29,14 +30,16 @@ export function decodeCheckRule(block: Block, diags: Diagnostic[]): CheckRule | 
 
 /** Decodes a `provider = aws.west` reference (Terraform's `decodeProviderConfigRef`). @internal */
 export function decodeProviderConfigRef(attr: Attribute, diags: Diagnostic[]): ProviderConfigRef | undefined {
-  const t = absTraversalForExpr(attr.expr);
-  if (t.traversal === undefined) {
+  const d: Diagnostic[] = [];
+  const t = staticTraversal(attr.expr, d);
+  if (t === undefined) {
     diags.push(
       errorDiag("Invalid provider configuration reference", "The provider argument requires a provider type name, optionally followed by a period and then a configuration alias.", attr.expr.range),
     );
     return undefined;
   }
-  return providerRefFromTraversal(t.traversal, attr.expr.range, diags);
+  diags.push(...d);
+  return providerRefFromTraversal(t, attr.expr.range, diags);
 }
 
 /** A provider configuration reference from a traversal. @internal */
@@ -60,7 +63,7 @@ export function decodeResourceBlock(block: Block, mode: Resource["mode"], diags:
   const name = block.labels[1]!;
   if (!validIdentifier(type)) diags.push(errorDiag("Invalid resource type name", BAD_IDENTIFIER_DETAIL, block.labelRanges[0]));
   if (!validIdentifier(name)) diags.push(errorDiag(mode === "data" ? "Invalid data source name" : "Invalid resource name", BAD_IDENTIFIER_DETAIL, block.labelRanges[1]));
-  const { content, remain, diags: d } = block.body.partialContent(RESOURCE_SCHEMA);
+  const { content, remain, diags: d } = bodyPartial(block.body, RESOURCE_SCHEMA);
   diags.push(...d);
   const count = content.attributes.get("count");
   const forEach = content.attributes.get("for_each");
@@ -91,7 +94,7 @@ export function decodeResourceBlock(block: Block, mode: Resource["mode"], diags:
           continue;
         }
         seenLifecycle = b;
-        const lc = b.body.content(MANAGED_LIFECYCLE);
+        const lc = bodyContent(b.body, MANAGED_LIFECYCLE);
         diags.push(...lc.diags);
         for (const rb of lc.content.blocks) {
           const rule = decodeCheckRule(rb, diags);
@@ -180,18 +183,8 @@ function decodeManagedLifecycle(attrs: ReadonlyMap<string, Attribute>, diags: Di
           );
           continue;
         }
-        const t = absTraversalForExpr(item);
-        if (t.traversal === undefined) {
-          diags.push(
-            errorDiag(
-              "Invalid expression",
-              "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.",
-              item.range,
-            ),
-          );
-          continue;
-        }
-        ignoreChanges.push(t.traversal);
+        const t = staticTraversal(item, diags);
+        if (t !== undefined) ignoreChanges.push(t);
       }
     }
   }

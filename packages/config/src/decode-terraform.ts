@@ -1,3 +1,4 @@
+import { bodyContent, bodyPartial } from "./hcl-fixups.js";
 import { stringType } from "@magma/cty";
 import { absTraversalForExpr, evaluate, exprList, type Block, type Diagnostic, type Expression } from "@magma/hcl";
 import { defRange, errorDiag } from "./diagnostics.js";
@@ -19,7 +20,7 @@ export const SUPPORTED_BACKENDS: readonly string[] = ["local", "pg"];
 
 /** Decodes a `terraform` block (Terraform's `terraformBlockSchema`). @internal */
 export function decodeTerraformBlock(block: Block, diags: Diagnostic[]): TerraformBlock {
-  const { content, diags: d } = block.body.content({
+  const { content, diags: d } = bodyContent(block.body, {
     attributes: [{ name: "required_version" }, { name: "experiments" }, { name: "language" }],
     blocks: [{ type: "required_providers" }, { type: "provider_meta", labelNames: ["provider"] }, { type: "backend", labelNames: ["type"] }, { type: "cloud" }],
   });
@@ -29,7 +30,7 @@ export function decodeTerraformBlock(block: Block, diags: Diagnostic[]): Terrafo
   if (rv !== undefined) {
     const s = staticString(rv, stringType, diags);
     if (s !== undefined) {
-      const cs = parseVersionConstraints(s, rv.expr.range);
+      const cs = parseVersionConstraints(s, rv.range);
       if (cs === undefined) {
         diags.push(errorDiag("Invalid version constraint", "This string does not use correct version constraint syntax.", rv.expr.range));
       } else out.requiredVersion.push(...cs);
@@ -50,7 +51,7 @@ export function decodeTerraformBlock(block: Block, diags: Diagnostic[]): Terrafo
         out.requiredProviders.push(...decodeRequiredProviders(b, diags));
         break;
       case "provider_meta": {
-        const { remain } = b.body.partialContent({});
+        const { remain } = bodyPartial(b.body, {});
         out.providerMetas.push({ provider: b.labels[0]!, config: remain, declRange: defRange(b) });
         break;
       }

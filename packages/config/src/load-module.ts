@@ -1,3 +1,4 @@
+import { bodyContent } from "./hcl-fixups.js";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfig, type Block, type Body, type Diagnostic } from "@magma/hcl";
@@ -95,7 +96,7 @@ function decodeFileBody(filename: string, body: Body, override: boolean, diags: 
     removed: [],
     checks: [],
   };
-  const { content, diags: d } = body.content(FILE_SCHEMA);
+  const { content, diags: d } = bodyContent(body, FILE_SCHEMA);
   diags.push(...d);
   for (const b of content.blocks) {
     switch (b.type) {

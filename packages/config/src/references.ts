@@ -78,8 +78,16 @@ export function parseRef(t: Traversal): { ref?: Reference; diags: Diagnostic[] }
       return named("var", "input variable");
     case "local":
       return named("local", "local value");
-    case "module":
-      return named("module", "module call");
+    case "module": {
+      const r = named("module", "module call");
+      if (r.ref === undefined) return r;
+      // A module output reference covers the output name (`module.m.out`, `module.m[0].out`).
+      let n = 1;
+      if (t.steps[n]?.kind === "index") n++;
+      if (t.steps[n]?.kind === "attr") n++;
+      else n = 1;
+      return { ref: make(r.ref.subject, n), diags: r.diags };
+    }
     case "count":
       return named("count", "count");
     case "each":
