@@ -25,6 +25,13 @@ function fix(body: Body, schema: BodySchema, diags: readonly Diagnostic[]): Diag
         if (s !== undefined) return { ...d, detail: `${d.detail} Did you mean ${JSON.stringify(s)}?` };
       }
     }
+    if (d.summary === "Extraneous JSON object property") {
+      const m = /^No argument or block type is named "([^"]*)"\.$/.exec(d.detail);
+      if (m !== null) {
+        const s = nameSuggestion(m[1]!, [...attrNames, ...blockTypes]);
+        if (s !== undefined) return { ...d, detail: `${d.detail.slice(0, -1)}. Did you mean ${JSON.stringify(s)}?` };
+      }
+    }
     if (d.summary === "Missing required argument" && d.subject !== undefined && body.syntax === "native") {
       return { ...d, subject: openBrace(body.range) };
     }
