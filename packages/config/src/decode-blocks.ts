@@ -1,27 +1,15 @@
 import { bodyContent, bodyPartial } from "./hcl-fixups.js";
 import { boolType, convert, dynamicType, isPathError, stringType, type Value } from "@magma/cty";
-import { absTraversalForExpr, evaluate, parseExpression, type Block, type Diagnostic, type Expression } from "@magma/hcl";
+import { absTraversalForExpr, evaluate, type Block, type Diagnostic, type Expression } from "@magma/hcl";
 import { BAD_IDENTIFIER_DETAIL, defRange, errorDiag, validIdentifier, warningDiag } from "./diagnostics.js";
 import { decodeCheckRule, decodeProviderConfigRef, decodeResourceBlock, providerRefFromTraversal } from "./decode-resource.js";
 import { exprMap } from "./decode-terraform.js";
 import type { Check, CheckRule, Import, Local, ModuleCall, Moved, Output, PassedProviderConfig, ProviderConfig, Removed, Resource, Variable } from "./model.js";
-import { staticBool, staticString, staticTraversal, traversalList } from "./static-decode.js";
+import { shimJsonExpression, staticBool, staticString, staticTraversal, traversalList } from "./static-decode.js";
 import { applyTypeDefaults, typeConstraint } from "./type-expr.js";
 import { parseVersionConstraints, type VersionConstraint } from "./version-constraint.js";
 
 const RESERVED_VARIABLE_NAMES = new Set(["source", "version", "providers", "count", "for_each", "lifecycle", "depends_on", "locals"]);
-
-/**
- * A JSON-syntax string holding a static expression (Terraform's `shimTraversalInString`):
- * parsed as native syntax where it is; other expressions are returned as they are. @internal
- */
-export function shimJsonExpression(expr: Expression): Expression {
-  if (expr.kind === "json" && expr.node.type === "string") {
-    const p = parseExpression(expr.node.value, expr.node.range.filename, expr.node.innerRange.start);
-    if (p.diags.length === 0) return p.expr;
-  }
-  return expr;
-}
 
 /** Decodes a `variable` block (Terraform's `decodeVariableBlock`). @internal */
 export function decodeVariableBlock(block: Block, override: boolean, diags: Diagnostic[]): Variable & { readonly set: ReadonlySet<string> } {

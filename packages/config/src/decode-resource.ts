@@ -4,7 +4,7 @@ import { exprAsKeyword, exprList, type Attribute, type Block, type BodySchema, t
 import { BAD_IDENTIFIER_DETAIL, defRange, errorDiag, validIdentifier } from "./diagnostics.js";
 import type { CheckRule, ManagedResourceSettings, ProviderConfigRef, Resource } from "./model.js";
 import { impliedProvider, resourceTypeProviderName } from "./provider-addr.js";
-import { staticBool, staticTraversal, traversalList } from "./static-decode.js";
+import { shimJsonExpression, staticBool, staticTraversal, traversalList } from "./static-decode.js";
 
 const RESOURCE_SCHEMA: BodySchema = {
   attributes: [{ name: "count" }, { name: "for_each" }, { name: "provider" }, { name: "depends_on" }],
@@ -193,7 +193,7 @@ function decodeManagedLifecycle(attrs: ReadonlyMap<string, Attribute>, diags: Di
   if (rtb !== undefined) {
     const list = exprList(rtb.expr);
     diags.push(...list.diags);
-    replaceTriggeredBy.push(...list.items);
+    replaceTriggeredBy.push(...list.items.map(shimJsonExpression));
   }
   void stringType;
   return { createBeforeDestroy, createBeforeDestroySet: cbd !== undefined, preventDestroy, ignoreChanges, ignoreAllChanges, replaceTriggeredBy };

@@ -105,3 +105,16 @@ export function expressionList(expr: Expression, diags: Diagnostic[]): Expressio
   diags.push(...list.diags);
   return list.items;
 }
+
+/**
+ * A JSON-syntax string holding a static expression (Terraform's `shimTraversalInString`):
+ * parsed as native syntax where it is; other expressions are returned as they are. @internal
+ */
+export function shimJsonExpression(expr: Expression): Expression {
+  if (expr.kind === "json" && expr.node.type === "string") {
+    const p = parseExpression(expr.node.value, expr.node.range.filename, expr.node.innerRange.start);
+    if (p.diags.length === 0) return p.expr;
+  }
+  return expr;
+}
+
