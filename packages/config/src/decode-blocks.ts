@@ -254,8 +254,8 @@ export function decodeMovedBlock(block: Block, diags: Diagnostic[]): Moved | und
   const from = content.attributes.get("from");
   const to = content.attributes.get("to");
   if (from === undefined || to === undefined) return undefined;
-  const f = staticTraversal(from.expr, diags);
-  const t = staticTraversal(to.expr, diags);
+  const f = staticTraversal(from.expr, diags, false);
+  const t = staticTraversal(to.expr, diags, false);
   if (f === undefined || t === undefined) return undefined;
   return { from: f, to: t, declRange: block.typeRange };
 }
@@ -309,7 +309,7 @@ export function decodeRemovedBlock(block: Block, diags: Diagnostic[]): Removed |
   }
   const from = content.attributes.get("from");
   if (from === undefined) return undefined;
-  const f = staticTraversal(from.expr, diags);
+  const f = staticTraversal(from.expr, diags, false);
   if (f === undefined) return undefined;
   return { from: f, destroy, declRange: block.typeRange };
 }
@@ -335,7 +335,7 @@ export function decodeCheckBlock(block: Block, diags: Diagnostic[]): Check {
     }
   }
   if (asserts.length === 0) {
-    diags.push(errorDiag("Zero assert blocks", "Check blocks must have at least one assert block.", block.labelRanges[0] ?? block.typeRange));
+    diags.push(errorDiag("Zero assert blocks", "Check blocks must have at least one assert block.", defRange(block)));
   }
   return { name, ...(dataResource !== undefined ? { dataResource } : {}), asserts, declRange: defRange(block) };
 }

@@ -1,6 +1,6 @@
 import { bodyContent, bodyPartial } from "./hcl-fixups.js";
 import { boolType, stringType } from "@magma/cty";
-import { exprAsKeyword, exprList, type Attribute, type Block, type BodySchema, type Diagnostic, type Expression, type Traversal } from "@magma/hcl";
+import { exprAsKeyword, variables, exprList, type Attribute, type Block, type BodySchema, type Diagnostic, type Expression, type Traversal } from "@magma/hcl";
 import { BAD_IDENTIFIER_DETAIL, defRange, errorDiag, validIdentifier } from "./diagnostics.js";
 import type { CheckRule, ManagedResourceSettings, ProviderConfigRef, Resource } from "./model.js";
 import { impliedProvider, resourceTypeProviderName } from "./provider-addr.js";
@@ -24,6 +24,15 @@ export function decodeCheckRule(block: Block, diags: Diagnostic[]): CheckRule | 
   diags.push(...d);
   const condition = content.attributes.get("condition");
   const errorMessage = content.attributes.get("error_message");
+  if (condition !== undefined && variables(condition.expr).length === 0 && block.type !== "validation") {
+    diags.push(
+      errorDiag(
+        `Invalid ${block.type} expression`,
+        "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
+        condition.expr.range,
+      ),
+    );
+  }
   if (condition === undefined || errorMessage === undefined) return undefined;
   return { condition: condition.expr, errorMessage: errorMessage.expr, declRange: block.typeRange };
 }
@@ -173,7 +182,7 @@ function decodeManagedLifecycle(attrs: ReadonlyMap<string, Attribute>, diags: Di
       const list = exprList(ic.expr);
       diags.push(...list.diags);
       for (const item of list.items) {
-        if (exprAsKeyword(item) === "all" || (item.kind === "json" && item.node.type === "string" && item.node.value === "*")) {
+        if ((item.kind === "json" && item.node.type === "string" && item.node.value === "*") || (item.kind === "template" && item.parts.length === 1 && item.parts[0]!.kind === "lit" && item.parts[0]!.value === "*")) {
           diags.push(
             errorDiag(
               "Invalid ignore_changes ruleset",

@@ -128,6 +128,7 @@ function decodeRequiredProviders(block: Block, diags: Diagnostic[]): RequiredPro
   const out: RequiredProvider[] = [];
   for (const attr of attributes.values()) {
     let source: string | undefined;
+    let sourceRange = attr.expr.range;
     let versionConstraints: VersionConstraint[] = [];
     const aliases: ProviderConfigRef[] = [];
     const v = evaluate(attr.expr);
@@ -148,7 +149,10 @@ function decodeRequiredProviders(block: Block, diags: Diagnostic[]): RequiredPro
           const sv = evaluate(it.value);
           if (sv.diags.length > 0 || sv.value.type.kind !== "string" || !sv.value.isKnown() || sv.value.isNull()) {
             diags.push(errorDiag("Invalid source", "Source must be specified as a string.", it.value.range));
-          } else source = sv.value.asString();
+          } else {
+            source = sv.value.asString();
+            sourceRange = it.value.range;
+          }
           break;
         }
         case "version": {
@@ -185,7 +189,7 @@ function decodeRequiredProviders(block: Block, diags: Diagnostic[]): RequiredPro
     let provider = impliedProvider(attr.name);
     if (source !== undefined) {
       const p = parseProviderSource(source);
-      if ("error" in p) diags.push(errorDiag("Invalid provider source string", p.error, attr.expr.range));
+      if ("error" in p) diags.push(errorDiag("Invalid provider source string", p.error, sourceRange));
       else provider = p.addr;
     }
     out.push({

@@ -289,7 +289,7 @@ class ModuleBuilder {
       const prev = this.checks.get(c.value.name);
       if (prev !== undefined) {
         diags.push(
-          errorDiag("Duplicate check block", `A check block named ${JSON.stringify(c.value.name)} was already defined at ${at(prev.declRange)}. Check blocks must have unique names within a module.`, c.value.declRange),
+          errorDiag(`Duplicate check ${JSON.stringify(c.value.name)} configuration`, `A check block named ${JSON.stringify(c.value.name)} was already declared at ${at(prev.declRange)}. Check blocks must be unique within each module.`, c.value.declRange),
         );
         continue;
       }

@@ -17,7 +17,7 @@ const STATIC_REF_DETAIL =
  * in JSON syntax a string holding one (ranges from the opening quote, as Terraform's shim
  * gives them). @internal
  */
-export function staticTraversal(expr: Expression, diags: Diagnostic[]): Traversal | undefined {
+export function staticTraversal(expr: Expression, diags: Diagnostic[], allowQuoted = true): Traversal | undefined {
   let e = expr;
   while (e.kind === "paren") e = e.expr;
   if (e.kind === "json" && e.node.type === "string") {
@@ -26,7 +26,7 @@ export function staticTraversal(expr: Expression, diags: Diagnostic[]): Traversa
     diags.push(errorDiag("Invalid expression", STATIC_REF_DETAIL, e.range));
     return undefined;
   }
-  if (e.kind === "template" && e.parts.length === 1 && e.parts[0]!.kind === "lit") {
+  if (allowQuoted && e.kind === "template" && e.parts.length === 1 && e.parts[0]!.kind === "lit") {
     const lit = e.parts[0]!;
     const p = parseExpression(lit.value, e.range.filename, lit.range.start);
     if (p.diags.length === 0 && p.expr.kind === "traversal") {

@@ -52,9 +52,18 @@ export function typeConstraint(expr: Expression): TypeConstraint {
     if (e.node.type !== "string") {
       return { type: dynamicType, diags: [errorDiag(INVALID, "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string).", e.range)] };
     }
-    const parsed = parseExpression(e.node.value, e.node.range.filename, e.node.innerRange.start);
+    // Terraform parses the string's value from the opening quote's position; problems
+    // with the whole expression point at the whole JSON string.
+    const parsed = parseExpression(e.node.value, e.node.range.filename, e.node.range.start);
     if (parsed.diags.length > 0) return { type: dynamicType, diags: parsed.diags };
-    e = parsed.expr;
+    const whole = e.range;
+    const inner = parsed.expr.range;
+    const diags: Diagnostic[] = [];
+    const r = decode(parsed.expr, false, diags);
+    const mapped = diags.map((d) =>
+      d.subject !== undefined && d.subject.start.byte === inner.start.byte && d.subject.end.byte === inner.end.byte ? { ...d, subject: whole } : d,
+    );
+    return { type: r.type, ...(r.defaults !== undefined ? { defaults: r.defaults } : {}), diags: mapped };
   }
   const diags: Diagnostic[] = [];
   const r = decode(e, false, diags);

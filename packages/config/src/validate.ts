@@ -76,14 +76,8 @@ function validateModule(c: Config, diags: Diagnostic[]): void {
     }
     return out;
   };
-  const rules = (rs: readonly CheckRule[]): Expression[] => rs.flatMap((r) => [r.condition, r.errorMessage]);
-
-  const resource = (r: Resource, addr: string): void => {
-    const ctx: RefContext = { count: r.count !== undefined, forEach: r.forEach !== undefined, self: false, selfAddr: addr };
-    check([r.count, r.forEach], [], { count: false, forEach: false, self: false });
-    check(rules(r.preconditions), travRefs(bodyTraversals(r.config, RESOURCE_META)), ctx);
-    check(rules(r.postconditions), [], { ...ctx, self: true });
-    for (const t of r.dependsOn) {
+  const dependsOn = (ts: readonly Traversal[], ctx: RefContext): void => {
+    for (const t of ts) {
       const p = parseRef(t);
       diags.push(...p.diags);
       if (p.ref === undefined) continue;
@@ -102,6 +96,15 @@ function validateModule(c: Config, diags: Diagnostic[]): void {
       }
       checkRef(c, p.ref, ctx, diags);
     }
+  };
+  const rules = (rs: readonly CheckRule[]): Expression[] => rs.flatMap((r) => [r.condition, r.errorMessage]);
+
+  const resource = (r: Resource, addr: string): void => {
+    const ctx: RefContext = { count: r.count !== undefined, forEach: r.forEach !== undefined, self: false, selfAddr: addr };
+    check([r.count, r.forEach], [], { count: false, forEach: false, self: false });
+    check(rules(r.preconditions), travRefs(bodyTraversals(r.config, RESOURCE_META)), ctx);
+    check(rules(r.postconditions), [], { ...ctx, self: true });
+    dependsOn(r.dependsOn, ctx);
     if (r.providerConfigRef?.alias !== undefined) {
       const key = `${r.providerConfigRef.name}.${r.providerConfigRef.alias}`;
       const declaredAlias = [...m.requiredProviders.values()].some((rp) => rp.configurationAliases.some((a) => a.name === r.providerConfigRef?.name && a.alias === r.providerConfigRef.alias));
@@ -123,12 +126,13 @@ function validateModule(c: Config, diags: Diagnostic[]): void {
   for (const [name, l] of m.locals) check([l.expr], [], { ...plain, selfAddr: `local.${name}` });
   for (const [name, o] of m.outputs) {
     check([o.expr, ...rules(o.preconditions)], [], { ...plain, selfAddr: `output.${name}` });
-    check([], travRefs(o.dependsOn), plain);
+    dependsOn(o.dependsOn, plain);
   }
   for (const [name, mc] of m.moduleCalls) {
     const ctx: RefContext = { count: mc.count !== undefined, forEach: mc.forEach !== undefined, self: false, selfAddr: `module.${name}` };
     check([mc.count, mc.forEach], [], plain);
-    check([], travRefs([...bodyTraversals(mc.config, MODULE_META), ...mc.dependsOn]), ctx);
+    check([], travRefs(bodyTraversals(mc.config, MODULE_META)), ctx);
+    dependsOn(mc.dependsOn, plain);
     const child = c.children.get(name);
     if (child !== undefined) checkModuleArgs(mc, child.module, diags);
   }

@@ -23,8 +23,14 @@ export interface DiagKey {
   readonly detail?: string;
 }
 
+/** Terraform lists a cycle's nodes in map order, which varies between runs: sort them. */
+function normalizeSummary(summary: string): string {
+  if (!summary.startsWith("Cycle: ")) return summary;
+  return `Cycle: ${summary.slice("Cycle: ".length).split(", ").sort().join(", ")}`;
+}
+
 function key(severity: string, summary: string, detail: string, r: { filename: string; start: { line: number; column: number }; end: { line: number; column: number } } | undefined): DiagKey {
-  return { severity, summary, detail, range: r === undefined ? "" : `${r.filename}:${r.start.line},${r.start.column}-${r.end.line},${r.end.column}` };
+  return { severity, summary: normalizeSummary(summary), detail, range: r === undefined ? "" : `${r.filename}:${r.start.line},${r.start.column}-${r.end.line},${r.end.column}` };
 }
 
 /** Sorts diagnostic keys for an order-independent comparison. */
