@@ -103,7 +103,17 @@ function moduleDir(parentDir: string, mc: ModuleCall, path: readonly string[], i
     }
     return dir;
   }
-  if (rec === undefined || rec.source !== mc.sourceAddr) {
+  if (rec !== undefined && normalizeSource(rec.source) !== normalizeSource(mc.sourceAddr)) {
+    diags.push(
+      errorDiag(
+        "Module source has changed",
+        `The source address was changed since this module was installed. Run "terraform init" to install all modules required by this configuration.`,
+        mc.sourceAddrRange,
+      ),
+    );
+    return undefined;
+  }
+  if (rec === undefined) {
     diags.push(
       errorDiag(
         "Module not installed",
@@ -125,4 +135,9 @@ function moduleDir(parentDir: string, mc: ModuleCall, path: readonly string[], i
 export function* walkConfig(config: Config): Generator<Config> {
   yield config;
   for (const c of config.children.values()) yield* walkConfig(c);
+}
+
+/** A registry source with and without the default host are the same module. */
+function normalizeSource(s: string): string {
+  return s.startsWith("registry.terraform.io/") ? s.slice("registry.terraform.io/".length) : s;
 }
