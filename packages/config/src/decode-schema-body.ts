@@ -42,7 +42,6 @@ export interface DecodedBody {
 /** HCL body schema for a provider schema block (plus `dynamic` when allowed). */
 export function hclSchemaFor(block: SchemaBlock, dynamic = true): BodySchema {
   const attributes = Object.entries(block.attributes ?? {})
-    .filter(([, a]) => a.required === true || a.optional === true || a.computed !== true)
     .map(([name, a]) => ({ name, required: a.required === true }));
   const blocks = Object.entries(block.blockTypes ?? {}).map(([type, nb]) => ({ type, labelNames: nb.nesting === "map" ? ["key"] : [] }));
   if (dynamic) blocks.push({ type: "dynamic", labelNames: ["type"] });
@@ -63,18 +62,11 @@ export function decodeSchemaBody(body: Body, block: SchemaBlock): { decoded: Dec
 
 function decodeInto(body: Body, block: SchemaBlock, diags: Diagnostic[]): DecodedBody {
   const schema = hclSchemaFor(block);
-  // Computed-only attributes are not arguments: name them in the schema to give Terraform's message.
-  const computedOnly = Object.entries(block.attributes ?? {}).filter(([, a]) => a.computed === true && a.optional !== true && a.required !== true);
-  const { content, diags: d } = bodyContent(body, { ...schema, attributes: [...(schema.attributes ?? []), ...computedOnly.map(([name]) => ({ name }))] });
+  // Terraform decodes computed-only attributes like optional ones (the provider's own
+  // validation refuses them); JSON bodies get no "did you mean" here, as in Terraform.
+  const { content, diags: d } = bodyContent(body, schema, false);
   diags.push(...d);
-  const attributes = new Map<string, Attribute>();
-  for (const [name, a] of content.attributes) {
-    if (computedOnly.some(([n]) => n === name)) {
-      diags.push(errorDiag("Invalid Configuration for Read-Only Attribute", `Cannot set value for this attribute as the provider has marked it as read-only. Remove the configuration line setting the value.\n\nRefer to the provider documentation or contact the provider developers for additional information about configurable and read-only attributes that are supported.`, a.nameRange));
-      continue;
-    }
-    attributes.set(name, a);
-  }
+  const attributes = new Map<string, Attribute>(content.attributes);
   const blocks = new Map<string, DecodedBlock[]>();
   const dynamicBlocks: DynamicBlock[] = [];
   for (const b of content.blocks) {

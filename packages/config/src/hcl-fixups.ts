@@ -7,7 +7,7 @@ import { nameSuggestion } from "./diagnostics.js";
  * types, and the ranges of "Missing required argument" (the block's opening brace) and
  * of missing block labels (the opening brace). @internal
  */
-function fix(body: Body, schema: BodySchema, diags: readonly Diagnostic[]): Diagnostic[] {
+function fix(body: Body, schema: BodySchema, diags: readonly Diagnostic[], jsonSuggestions = true): Diagnostic[] {
   const attrNames = (schema.attributes ?? []).map((a) => a.name);
   const blockTypes = (schema.blocks ?? []).map((b) => b.type);
   return diags.map((d) => {
@@ -25,7 +25,7 @@ function fix(body: Body, schema: BodySchema, diags: readonly Diagnostic[]): Diag
         if (s !== undefined) return { ...d, detail: `${d.detail} Did you mean ${JSON.stringify(s)}?` };
       }
     }
-    if (d.summary === "Extraneous JSON object property") {
+    if (d.summary === "Extraneous JSON object property" && jsonSuggestions) {
       const m = /^No argument or block type is named "([^"]*)"\.$/.exec(d.detail);
       if (m !== null) {
         const s = nameSuggestion(m[1]!, [...attrNames, ...blockTypes]);
@@ -53,9 +53,9 @@ function openBrace(r: SourceRange): SourceRange {
 }
 
 /** `body.content(schema)` with HCL's diagnostics. @internal */
-export function bodyContent(body: Body, schema: BodySchema): { content: BodyContent; diags: Diagnostic[] } {
+export function bodyContent(body: Body, schema: BodySchema, jsonSuggestions = true): { content: BodyContent; diags: Diagnostic[] } {
   const r = body.content(schema);
-  return { content: r.content, diags: fix(body, schema, r.diags) };
+  return { content: r.content, diags: fix(body, schema, r.diags, jsonSuggestions) };
 }
 
 /** `body.partialContent(schema)` with HCL's diagnostics. @internal */

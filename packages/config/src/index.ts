@@ -43,6 +43,9 @@ export type { VariableArg, VariableValueOptions, VariableValue } from "./variabl
 export { decodeSchemaBody, evaluateSchemaBody, hclSchemaFor } from "./decode-schema-body.js";
 export type { DecodedBody, DecodedBlock, DynamicBlock } from "./decode-schema-body.js";
 export { validateConfig, validateDir, checkCoreVersion } from "./validate.js";
+export type { SchemaLookup, ValidateOptions } from "./validate.js";
+export { blockFromSchemaJson } from "./schema-json.js";
+export type { SchemaJsonBlock, SchemaJsonAttribute } from "./schema-json.js";
 export { parseRef, referencesInExpr, subjectString } from "./references.js";
 export type { Reference, Subject } from "./references.js";
 export { graphInputs, resourceReferences, resourceProviderConfigKey } from "./graph-inputs.js";

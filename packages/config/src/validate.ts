@@ -2,7 +2,9 @@ import type { Diagnostic, Expression, Traversal } from "@magma/hcl";
 import { bodyTraversals } from "./body-walk.js";
 import { errorDiag, nameSuggestion } from "./diagnostics.js";
 import { loadConfig, walkConfig, type LoadConfigOptions } from "./load-config.js";
-import type { CheckRule, Config, Module, Resource } from "./model.js";
+import type { Block as SchemaBlock } from "@magma/provider-api";
+import { decodeSchemaBody } from "./decode-schema-body.js";
+import type { CheckRule, Config, Module, ProviderAddr, Resource } from "./model.js";
 import { parseRef, referencesInExpr, subjectString, type Reference } from "./references.js";
 import { TERRAFORM_VERSION, versionSatisfies } from "./version-constraint.js";
 
@@ -51,21 +53,35 @@ export function checkCoreVersion(config: Config): Diagnostic[] {
  * module call arguments that are not the child's variables, and provider configurations
  * that are referred to but not declared.
  */
-export function validateConfig(config: Config): Diagnostic[] {
+export function validateConfig(config: Config, options: ValidateOptions = {}): Diagnostic[] {
   const diags: Diagnostic[] = [];
-  for (const c of walkConfig(config)) validateModule(c, diags);
+  for (const c of walkConfig(config)) validateModule(c, options.schemas, diags);
   return diags;
 }
 
-function validateModule(c: Config, diags: Diagnostic[]): void {
+/** Finds the schema of a resource type, data source or ephemeral resource type of a provider. */
+export type SchemaLookup = (provider: ProviderAddr, mode: Resource["mode"], type: string) => SchemaBlock | undefined;
+
+/** Options of {@link validateConfig}. */
+export interface ValidateOptions {
+  /**
+   * Provider schemas: with them, resource and data bodies are decoded against their schema
+   * and references to their attributes are checked (as `terraform validate` does once
+   * providers are installed).
+   */
+  readonly schemas?: SchemaLookup;
+}
+
+function validateModule(c: Config, schemas: SchemaLookup | undefined, diags: Diagnostic[]): void {
   const m = c.module;
+  const schemaOf = (r: Resource | undefined): SchemaBlock | undefined => (r === undefined || schemas === undefined ? undefined : schemas(r.provider, r.mode, r.type));
   const check = (exprs: readonly (Expression | undefined)[], extra: readonly Reference[], ctx: RefContext): void => {
     for (const e of exprs) {
       const r = referencesInExpr(e);
       diags.push(...r.diags);
-      for (const ref of r.refs) checkRef(c, ref, ctx, diags);
+      for (const ref of r.refs) checkRef(c, ref, ctx, diags, schemaOf);
     }
-    for (const ref of extra) checkRef(c, ref, ctx, diags);
+    for (const ref of extra) checkRef(c, ref, ctx, diags, schemaOf);
   };
   const travRefs = (ts: readonly Traversal[]): Reference[] => {
     const out: Reference[] = [];
@@ -94,12 +110,14 @@ function validateModule(c: Config, diags: Diagnostic[]): void {
         );
         continue;
       }
-      checkRef(c, p.ref, ctx, diags);
+      checkRef(c, p.ref, ctx, diags, schemaOf);
     }
   };
   const rules = (rs: readonly CheckRule[]): Expression[] => rs.flatMap((r) => [r.condition, r.errorMessage]);
 
   const resource = (r: Resource, addr: string): void => {
+    const schema = schemaOf(r);
+    if (schema !== undefined) diags.push(...decodeSchemaBody(r.config, schema).diags);
     const ctx: RefContext = { count: r.count !== undefined, forEach: r.forEach !== undefined, self: false, selfAddr: addr };
     check([r.count, r.forEach], [], { count: false, forEach: false, self: false });
     check(rules(r.preconditions), travRefs(bodyTraversals(r.config, RESOURCE_META)), ctx);
@@ -167,7 +185,7 @@ function checkModuleArgs(mc: Config["call"] & object, child: Module, diags: Diag
   }
 }
 
-function checkRef(c: Config, ref: Reference, ctx: RefContext, diags: Diagnostic[]): void {
+function checkRef(c: Config, ref: Reference, ctx: RefContext, diags: Diagnostic[], schemaOf: (r: Resource | undefined) => SchemaBlock | undefined): void {
   const m = c.module;
   const s = ref.subject;
   switch (s.kind) {
@@ -192,6 +210,16 @@ function checkRef(c: Config, ref: Reference, ctx: RefContext, diags: Diagnostic[
       }
       return;
     case "module":
+      const child = c.children.get(s.name);
+      if (child !== undefined) {
+        // module.m.out / module.m[k].out: the output must exist.
+        let i = 1;
+        if (ref.traversal.steps[i]?.kind === "index") i++;
+        const step = ref.traversal.steps[i];
+        if (step?.kind === "attr" && !child.module.outputs.has(step.name)) {
+          diags.push(errorDiag("Unsupported attribute", `This object does not have an attribute named ${JSON.stringify(step.name)}.`, step.range));
+        }
+      }
       if (!m.moduleCalls.has(s.name)) {
         const sug = nameSuggestion(s.name, m.moduleCalls.keys());
         diags.push(
@@ -217,6 +245,22 @@ function checkRef(c: Config, ref: Reference, ctx: RefContext, diags: Diagnostic[
           ),
         );
         return;
+      }
+      const schema = schemaOf(table.get(key));
+      if (schema !== undefined) {
+        let rem = ref.remaining;
+        if (rem[0]?.kind === "index") rem = rem.slice(1);
+        const step = rem[0];
+        if (step?.kind === "attr" && schema.attributes?.[step.name] === undefined && schema.blockTypes?.[step.name] === undefined) {
+          const names = [...Object.keys(schema.attributes ?? {}), ...Object.keys(schema.blockTypes ?? {})];
+          diags.push(
+            errorDiag(
+              "Unsupported attribute",
+              `This object has no argument, nested block, or exported attribute named ${JSON.stringify(step.name)}.${suggest(step.name, names)}`,
+              step.range,
+            ),
+          );
+        }
       }
       return;
     }
@@ -325,12 +369,12 @@ function localCycles(m: Module, diags: Diagnostic[]): void {
  * schemas): decoding diagnostics first; when there are none, the version check; then the
  * static checks of {@link validateConfig}.
  */
-export function validateDir(dir: string, options: LoadConfigOptions = {}): { config: Config; diags: Diagnostic[] } {
+export function validateDir(dir: string, options: LoadConfigOptions & ValidateOptions = {}): { config: Config; diags: Diagnostic[] } {
   const { config, diags } = loadConfig(dir, options);
   const version = checkCoreVersion(config);
   if (version.length > 0) return { config, diags: version };
   if (diags.some((d) => d.severity === "error")) return { config, diags };
-  return { config, diags: [...diags, ...validateConfig(config)] };
+  return { config, diags: [...diags, ...validateConfig(config, options)] };
 }
 
 function openBrace(r: Diagnostic["subject"] & object): Diagnostic["subject"] & object {

@@ -3,6 +3,29 @@ import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import type { Diagnostic } from "@magma/hcl";
+import { blockFromSchemaJson, type SchemaJsonBlock } from "../../src/schema-json.js";
+import type { SchemaLookup } from "../../src/validate.js";
+
+/** The schemas of terraform's built-in provider, from `terraform providers schema -json`. */
+export function builtinSchemas(terraform: string): SchemaLookup {
+  const dir = mkdtempSync(join(tmpdir(), "magma-config-schema-"));
+  try {
+    writeFileSync(join(dir, "main.tf"), 'resource "terraform_data" "a" {}\n');
+    const cli = join(dir, ".terraformrc");
+    writeFileSync(cli, "");
+    const out = execFileSync(terraform, ["providers", "schema", "-json"], { cwd: dir, env: { ...process.env, TF_CLI_CONFIG_FILE: cli }, encoding: "utf8", timeout: 120_000 });
+    type Entry = { block: SchemaJsonBlock };
+    const parsed = JSON.parse(out) as { provider_schemas: Record<string, { resource_schemas?: Record<string, Entry>; data_source_schemas?: Record<string, Entry> }> };
+    const p = parsed.provider_schemas["terraform.io/builtin/terraform"]!;
+    return (provider, mode, type) => {
+      if (`${provider.hostname}/${provider.namespace}/${provider.type}` !== "terraform.io/builtin/terraform") return undefined;
+      const e = mode === "managed" ? p.resource_schemas?.[type] : mode === "data" ? p.data_source_schemas?.[type] : undefined;
+      return e === undefined ? undefined : blockFromSchemaJson(e.block);
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** The terraform binary on PATH, or undefined. */
 export function findTerraform(): string | undefined {
