@@ -1,4 +1,5 @@
-import type { Diagnostic, Expression, Traversal } from "@magma/hcl";
+import { convert, isPathError, numberType, typeName } from "@magma/cty";
+import { evaluate, type Diagnostic, type Expression, type Traversal } from "@magma/hcl";
 import { bodyTraversals } from "./body-walk.js";
 import { errorDiag, nameSuggestion } from "./diagnostics.js";
 import { loadConfig, walkConfig, type LoadConfigOptions } from "./load-config.js";
@@ -120,6 +121,7 @@ function validateModule(c: Config, schemas: SchemaLookup | undefined, diags: Dia
     if (schema !== undefined) diags.push(...decodeSchemaBody(r.config, schema).diags);
     const ctx: RefContext = { count: r.count !== undefined, forEach: r.forEach !== undefined, self: false, selfAddr: addr };
     check([r.count, r.forEach], [], { count: false, forEach: false, self: false });
+    metaValues(r.count, r.forEach, diags);
     check(rules(r.preconditions), travRefs(bodyTraversals(r.config, RESOURCE_META)), ctx);
     check(rules(r.postconditions), [], { ...ctx, self: true });
     dependsOn(r.dependsOn, ctx);
@@ -149,6 +151,7 @@ function validateModule(c: Config, schemas: SchemaLookup | undefined, diags: Dia
   for (const [name, mc] of m.moduleCalls) {
     const ctx: RefContext = { count: mc.count !== undefined, forEach: mc.forEach !== undefined, self: false, selfAddr: `module.${name}` };
     check([mc.count, mc.forEach], [], plain);
+    metaValues(mc.count, mc.forEach, diags);
     check([], travRefs(bodyTraversals(mc.config, MODULE_META)), ctx);
     dependsOn(mc.dependsOn, plain);
     const child = c.children.get(name);
@@ -384,4 +387,50 @@ function openBrace(r: Diagnostic["subject"] & object): Diagnostic["subject"] & o
 function suggest(name: string, options: readonly string[]): string {
   const s = nameSuggestion(name, options);
   return s === undefined ? "" : ` Did you mean ${JSON.stringify(s)}?`;
+}
+
+/**
+ * Checks constant `count` and `for_each` values as Terraform does when it evaluates them
+ * (expressions with references or function calls are left to the engine).
+ */
+function metaValues(count: Expression | undefined, forEach: Expression | undefined, diags: Diagnostic[]): void {
+  if (count !== undefined) {
+    const r = evaluate(count);
+    if (r.diags.length === 0 && r.value.isKnown()) {
+      let v = r.value;
+      if (v.isNull()) {
+        diags.push(errorDiag("Invalid count argument", `The given "count" argument value is null. An integer is required.`, count.range));
+      } else {
+        try {
+          v = convert(v, numberType);
+          const n = v.asNumber();
+          if (!n.isInteger()) {
+            diags.push(
+              errorDiag("Invalid count argument", `The given "count" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807.`, count.range),
+            );
+          } else if (n.sign() < 0) {
+            diags.push(errorDiag("Invalid count argument", `The given "count" argument value is unsuitable: must be greater than or equal to zero.`, count.range));
+          }
+        } catch (err) {
+          if (!isPathError(err)) throw err;
+          diags.push(errorDiag("Incorrect value type", `Invalid expression value: ${err.message}.`, count.range));
+        }
+      }
+    }
+  }
+  if (forEach !== undefined) {
+    const r = evaluate(forEach);
+    if (r.diags.length === 0 && r.value.isKnown()) {
+      const v = r.value;
+      const bad = (detail: string): void => {
+        diags.push(errorDiag("Invalid for_each argument", `The given "for_each" argument value is unsuitable: ${detail}`, forEach.range));
+      };
+      if (v.isNull()) bad(`the given "for_each" argument value is null. A map, or set of strings is allowed.`);
+      else {
+        const t = v.type;
+        const ok = t.kind === "map" || t.kind === "object" || (t.kind === "set" && (t.element.kind === "string" || t.element.kind === "dynamic"));
+        if (!ok) bad(`the "for_each" argument must be a map, or set of strings, and you have provided a value of type ${typeName(t)}.`);
+      }
+    }
+  }
 }
