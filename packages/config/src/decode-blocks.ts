@@ -197,6 +197,15 @@ export function decodeModuleBlock(block: Block, override: boolean, diags: Diagno
   }
   const src = content.attributes.get("source");
   const sourceAddr = staticString(src, stringType, diags) ?? "";
+  if (src !== undefined && sourceAddr !== "" && !plausibleModuleSource(sourceAddr)) {
+    diags.push(
+      errorDiag(
+        "Invalid module source address",
+        `Terraform failed to determine your intended installation method for remote module package ${JSON.stringify(sourceAddr)}.\n\nIf you intended this as a path relative to the current module, use "./${sourceAddr}" instead. The "./" prefix indicates that the address is a relative filesystem path.`,
+        src.expr.range,
+      ),
+    );
+  }
   let versionConstraints: VersionConstraint[] = [];
   const ver = content.attributes.get("version");
   if (ver !== undefined) {
@@ -338,4 +347,19 @@ export function decodeCheckBlock(block: Block, diags: Diagnostic[]): Check {
     diags.push(errorDiag("Zero assert blocks", "Check blocks must have at least one assert block.", defRange(block)));
   }
   return { name, ...(dataResource !== undefined ? { dataResource } : {}), asserts, declRange: defRange(block) };
+}
+
+/**
+ * Whether a module source has one of the forms Terraform installs from: a local path, a
+ * registry address (`[host/]namespace/name/system`), or a go-getter address (a `x::`
+ * forced getter, a URL, or a known host's shorthand).
+ */
+function plausibleModuleSource(s: string): boolean {
+  if (s.startsWith("./") || s.startsWith("../") || s.startsWith(".\\") || s.startsWith("..\\")) return true;
+  if (/^[a-z0-9]+::/i.test(s) || /^[a-z][a-z0-9+.-]*:\/\//i.test(s) || /^git@/.test(s)) return true;
+  if (/^(github\.com|bitbucket\.org|gitlab\.com)\//.test(s)) return true;
+  if (/\.(zip|tar\.gz|tgz|tar\.bz2|tar\.xz)$/.test(s)) return true;
+  const path = s.split("//")[0]!;
+  const parts = path.split("/");
+  return (parts.length === 3 || parts.length === 4) && parts.every((p) => /^[0-9A-Za-z][0-9A-Za-z._-]*$/.test(p));
 }
