@@ -354,7 +354,7 @@ export function decodeCheckBlock(block: Block, diags: Diagnostic[]): Check {
  * registry address (`[host/]namespace/name/system`), or a go-getter address (a `x::`
  * forced getter, a URL, or a known host's shorthand).
  */
-function plausibleModuleSource(s: string): boolean {
+export function plausibleModuleSource(s: string): boolean {
   if (s.startsWith("./") || s.startsWith("../") || s.startsWith(".\\") || s.startsWith("..\\")) return true;
   if (/^[a-z0-9]+::/i.test(s) || /^[a-z][a-z0-9+.-]*:\/\//i.test(s) || /^git@/.test(s)) return true;
   if (/^(github\.com|bitbucket\.org|gitlab\.com)\//.test(s)) return true;

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { Diagnostic } from "@magma/hcl";
+import { plausibleModuleSource } from "./decode-blocks.js";
 import { errorDiag } from "./diagnostics.js";
 import { loadModule } from "./load-module.js";
 import type { Config, ModuleCall } from "./model.js";
@@ -87,7 +88,8 @@ export function loadConfig(rootDir: string, options: LoadConfigOptions = {}): { 
 }
 
 function moduleDir(parentDir: string, mc: ModuleCall, path: readonly string[], installed: ReadonlyMap<string, InstalledModule>, root: string, diags: Diagnostic[]): string | undefined {
-  if (mc.sourceAddr === "") return undefined;
+  // An unusable source address was reported when the call was decoded.
+  if (mc.sourceAddr === "" || !plausibleModuleSource(mc.sourceAddr)) return undefined;
   const rec = installed.get(path.join("."));
   if (isLocalSource(mc.sourceAddr)) {
     const dir = rec !== undefined ? (isAbsolute(rec.dir) ? rec.dir : join(root, rec.dir)) : resolve(parentDir, mc.sourceAddr);

@@ -41,7 +41,7 @@ describe("loading never throws on bad input", () => {
       `check "c" { assert { condition = var.x } }`,
       `locals { a = }`,
       `terraform { required_providers { a = 1 } }`,
-      `terraform { required_version = 1 }`,
+      `terraform { required_version = "banana" }`,
       `provider "a" { alias = 1 }`,
       `output "o" { value = 1 \n depends_on = 1 }`,
       `resource "a_b" "c" { lifecycle { ignore_changes = 1 } }`,
