@@ -5,6 +5,7 @@ import { errorDiag, nameSuggestion } from "./diagnostics.js";
 import { loadConfig, walkConfig, type LoadConfigOptions } from "./load-config.js";
 import type { Block as SchemaBlock } from "@magma/provider-api";
 import { decodeSchemaBody } from "./decode-schema-body.js";
+import { impliedProvider } from "./provider-addr.js";
 import type { CheckRule, Config, Module, ProviderAddr, Resource } from "./model.js";
 import { parseRef, referencesInExpr, subjectString, type Reference } from "./references.js";
 import { TERRAFORM_VERSION, versionSatisfies } from "./version-constraint.js";
@@ -155,7 +156,10 @@ function validateModule(c: Config, schemas: SchemaLookup | undefined, diags: Dia
     check([], travRefs(bodyTraversals(mc.config, MODULE_META)), ctx);
     dependsOn(mc.dependsOn, plain);
     const child = c.children.get(name);
-    if (child !== undefined) checkModuleArgs(mc, child.module, diags);
+    if (child !== undefined) {
+      checkModuleArgs(mc, child.module, diags);
+      checkPassedProviders(c, mc, child, diags);
+    }
   }
   for (const p of m.providerConfigs.values()) check([], travRefs(bodyTraversals(p.config, new Set(["alias", "version"]))), plain);
   for (const v of m.variables.values()) check(rules(v.validations), [], plain);
@@ -431,6 +435,37 @@ function metaValues(count: Expression | undefined, forEach: Expression | undefin
         const ok = t.kind === "map" || t.kind === "object" || (t.kind === "set" && (t.element.kind === "string" || t.element.kind === "dynamic"));
         if (!ok) bad(`the "for_each" argument must be a map, or set of strings, and you have provided a value of type ${typeName(t)}.`);
       }
+    }
+  }
+}
+
+/**
+ * The `providers` map of a module call (Terraform's `validateProviderConfigs`): each
+ * child-side name should be one the child declares in `required_providers` (a warning
+ * otherwise), and each parent-side aliased configuration must exist in the parent.
+ */
+function checkPassedProviders(parent: Config, mc: NonNullable<Config["call"]>, child: Config, diags: Diagnostic[]): void {
+  const childAddr = child.path.map((p) => `module.${p}`).join(".");
+  for (const p of mc.providers) {
+    const name = p.inChild.name;
+    if (!child.module.requiredProviders.has(name)) {
+      diags.push({
+        severity: "warning",
+        summary: "Reference to undefined provider",
+        detail: `There is no explicit declaration for local provider name ${JSON.stringify(name)} in ${childAddr}, so Terraform is assuming you mean to pass a configuration for "hashicorp/${name}".\n\nIf you also control the child module, add a required_providers entry named ${JSON.stringify(name)} with the source address "hashicorp/${name}".`,
+        subject: p.inChild.nameRange,
+      });
+    }
+    const pa = p.inParent;
+    if (pa.alias === undefined) continue;
+    const pm = parent.module;
+    const declared =
+      pm.providerConfigs.has(`${pa.name}.${pa.alias}`) ||
+      [...pm.requiredProviders.values()].some((rp) => rp.name === pa.name && rp.configurationAliases.some((a) => a.alias === pa.alias));
+    if (!declared) {
+      const addr = pm.requiredProviders.get(pa.name)?.provider ?? impliedProvider(pa.name);
+      const prefix = parent.path.map((x) => `module.${x}.`).join("");
+      diags.push(errorDiag(`missing provider ${prefix}provider["${addr.hostname}/${addr.namespace}/${addr.type}"].${pa.alias}`, ""));
     }
   }
 }
