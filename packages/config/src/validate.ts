@@ -399,7 +399,7 @@ function suggest(name: string, options: readonly string[]): string {
  */
 function metaValues(count: Expression | undefined, forEach: Expression | undefined, diags: Diagnostic[]): void {
   if (count !== undefined) {
-    const r = evaluate(count);
+    const r = evaluate(count, { variables: {} });
     if (r.diags.length === 0 && r.value.isKnown()) {
       let v = r.value;
       if (v.isNull()) {
@@ -423,7 +423,7 @@ function metaValues(count: Expression | undefined, forEach: Expression | undefin
     }
   }
   if (forEach !== undefined) {
-    const r = evaluate(forEach);
+    const r = evaluate(forEach, { variables: {} });
     if (r.diags.length === 0 && r.value.isKnown()) {
       const v = r.value;
       const bad = (detail: string): void => {
