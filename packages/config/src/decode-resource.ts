@@ -4,6 +4,7 @@ import { exprAsKeyword, variables, exprList, type Attribute, type Block, type Bo
 import { BAD_IDENTIFIER_DETAIL, defRange, errorDiag, validIdentifier } from "./diagnostics.js";
 import type { CheckRule, ManagedResourceSettings, ProviderConfigRef, Resource } from "./model.js";
 import { impliedProvider, resourceTypeProviderName } from "./provider-addr.js";
+import { referencesInExpr } from "./references.js";
 import { shimJsonExpression, staticBool, staticTraversal, traversalList } from "./static-decode.js";
 
 const RESOURCE_SCHEMA: BodySchema = {
@@ -24,7 +25,7 @@ export function decodeCheckRule(block: Block, diags: Diagnostic[]): CheckRule | 
   diags.push(...d);
   const condition = content.attributes.get("condition");
   const errorMessage = content.attributes.get("error_message");
-  if (condition !== undefined && variables(condition.expr).length === 0 && block.type !== "validation") {
+  if (condition !== undefined && variables(condition.expr).length === 0) {
     diags.push(
       errorDiag(
         `Invalid ${block.type} expression`,
@@ -202,7 +203,26 @@ function decodeManagedLifecycle(attrs: ReadonlyMap<string, Attribute>, diags: Di
   if (rtb !== undefined) {
     const list = exprList(rtb.expr);
     diags.push(...list.diags);
-    replaceTriggeredBy.push(...list.items.map(shimJsonExpression));
+    for (const raw of list.items) {
+      const expr = shimJsonExpression(raw);
+      replaceTriggeredBy.push(expr);
+      const { refs, diags: rd } = referencesInExpr(expr);
+      diags.push(...rd);
+      let resources = 0;
+      for (const ref of refs) {
+        const s = ref.subject;
+        if (s.kind === "resource") resources++;
+        else if (s.kind === "each") {
+          if (s.name !== "key") diags.push(errorDiag("Invalid each reference in replace_triggered_by expression", "Only each.key may be used in replace_triggered_by.", expr.range));
+        } else if (s.kind === "count") {
+          if (s.name !== "index") diags.push(errorDiag("Invalid count reference in replace_triggered_by expression", "Only count.index may be used in replace_triggered_by.", expr.range));
+        } else {
+          diags.push(errorDiag("Invalid reference in replace_triggered_by expression", "Only resources, count.index, and each.key may be used in replace_triggered_by.", expr.range));
+        }
+      }
+      if (resources === 0) diags.push(errorDiag("Invalid replace_triggered_by expression", "Missing resource reference in replace_triggered_by expression.", expr.range));
+      if (resources > 1) diags.push(errorDiag("Invalid replace_triggered_by expression", "Multiple resource references in replace_triggered_by expression.", expr.range));
+    }
   }
   void stringType;
   return { createBeforeDestroy, createBeforeDestroySet: cbd !== undefined, preventDestroy, ignoreChanges, ignoreAllChanges, replaceTriggeredBy };
