@@ -1,6 +1,7 @@
 import { bodyContent, bodyPartial } from "./hcl-fixups.js";
 import { boolType, convert, dynamicType, isPathError, stringType, type Value } from "@magma/cty";
 import { absTraversalForExpr, evaluate, variables, type Block, type Diagnostic, type Expression } from "@magma/hcl";
+import { parseConfigAddress } from "./address.js";
 import { BAD_IDENTIFIER_DETAIL, defRange, errorDiag, validIdentifier, warningDiag } from "./diagnostics.js";
 import { decodeCheckRule, decodeProviderConfigRef, decodeResourceBlock, providerRefFromTraversal } from "./decode-resource.js";
 import { exprMap } from "./decode-terraform.js";
@@ -273,6 +274,11 @@ export function decodeMovedBlock(block: Block, diags: Diagnostic[]): Moved | und
   const f = staticTraversal(from.expr, diags, false);
   const t = staticTraversal(to.expr, diags, false);
   if (f === undefined || t === undefined) return undefined;
+  const fa = parseConfigAddress(f, diags);
+  const ta = parseConfigAddress(t, diags);
+  if (fa !== undefined && ta !== undefined && (fa.resource === undefined) !== (ta.resource === undefined)) {
+    diags.push(errorDiag(`Invalid "moved" addresses`, `The "from" and "to" addresses must either both refer to resources or both refer to modules.`, block.typeRange));
+  }
   return { from: f, to: t, declRange: block.typeRange };
 }
 
@@ -295,6 +301,14 @@ export function decodeImportBlock(block: Block, diags: Diagnostic[]): Import | u
   const providerAttr = content.attributes.get("provider");
   const providerConfigRef = providerAttr !== undefined ? decodeProviderConfigRef(providerAttr, diags) : undefined;
   const forEach = content.attributes.get("for_each");
+  // The target: a managed resource instance (index keys may be expressions with for_each).
+  const toTrav = staticTraversal(to.expr, [], false);
+  if (toTrav !== undefined) {
+    const ta = parseConfigAddress(toTrav, diags);
+    if (ta === undefined || ta.resource === undefined || ta.resource.mode !== "managed") {
+      diags.push(errorDiag("Invalid import address", "Only managed resources can be imported.", to.range));
+    }
+  }
   return {
     to: shimJsonExpression(to.expr),
     toRange: to.expr.range,
@@ -327,6 +341,15 @@ export function decodeRemovedBlock(block: Block, diags: Diagnostic[]): Removed |
   if (from === undefined) return undefined;
   const f = staticTraversal(from.expr, diags, false);
   if (f === undefined) return undefined;
+  const fa = parseConfigAddress(f, diags);
+  const key = fa?.resource?.key ?? fa?.modules.find((m) => m.key !== undefined)?.key;
+  if (key !== undefined) {
+    diags.push(
+      fa?.resource !== undefined
+        ? errorDiag("Resource instance keys not allowed", `Resource address must be a resource (e.g. "test_instance.foo"), not a resource instance (e.g. "test_instance.foo[1]").`, key.range)
+        : errorDiag("Module instance keys not allowed", `Module address must be a module (e.g. "module.foo"), not a module instance (e.g. "module.foo[1]").`, key.range),
+    );
+  }
   return { from: f, destroy, declRange: block.typeRange };
 }
 
