@@ -11,6 +11,8 @@ import { parseVersionConstraints, type VersionConstraint } from "./version-const
 export interface TerraformBlock {
   readonly requiredVersion: VersionConstraint[];
   readonly requiredProviders: RequiredProvider[];
+  /** The `required_providers` blocks' ranges (a module may have only one). */
+  readonly requiredProvidersRanges: Block["typeRange"][];
   readonly backends: Backend[];
   readonly providerMetas: ProviderMeta[];
 }
@@ -25,7 +27,7 @@ export function decodeTerraformBlock(block: Block, diags: Diagnostic[]): Terrafo
     blocks: [{ type: "required_providers" }, { type: "provider_meta", labelNames: ["provider"] }, { type: "backend", labelNames: ["type"] }, { type: "cloud" }],
   });
   diags.push(...d);
-  const out: TerraformBlock = { requiredVersion: [], requiredProviders: [], backends: [], providerMetas: [] };
+  const out: TerraformBlock = { requiredVersion: [], requiredProviders: [], requiredProvidersRanges: [], backends: [], providerMetas: [] };
   const rv = content.attributes.get("required_version");
   if (rv !== undefined) {
     const s = staticString(rv, stringType, diags);
@@ -49,6 +51,7 @@ export function decodeTerraformBlock(block: Block, diags: Diagnostic[]): Terrafo
     switch (b.type) {
       case "required_providers":
         out.requiredProviders.push(...decodeRequiredProviders(b, diags));
+        out.requiredProvidersRanges.push(defRange(b));
         break;
       case "provider_meta": {
         const { remain } = bodyPartial(b.body, {});

@@ -51,4 +51,6 @@ export type { Reference, Subject } from "./references.js";
 export { graphInputs, resourceReferences, resourceProviderConfigKey } from "./graph-inputs.js";
 export type { GraphInput, GraphNodeKind } from "./graph-inputs.js";
 export { bodyTraversals } from "./body-walk.js";
+export { parseConfigAddress } from "./address.js";
+export type { ConfigAddress } from "./address.js";
 export { SUPPORTED_BACKENDS } from "./decode-terraform.js";

@@ -198,7 +198,19 @@ class ModuleBuilder {
         }
         this.backend = b;
       }
-      for (const rp of t.requiredProviders) {
+      const rpRange = t.requiredProvidersRanges[0];
+      if (rpRange !== undefined && this.requiredProvidersBlock !== undefined) {
+        diags.push(
+          errorDiag(
+            "Duplicate required providers configuration",
+            `A module may have only one required providers configuration. The required providers were previously configured at ${at(this.requiredProvidersBlock)}.`,
+            rpRange,
+          ),
+        );
+      }
+      const takeProviders = rpRange === undefined || this.requiredProvidersBlock === undefined;
+      if (rpRange !== undefined && this.requiredProvidersBlock === undefined) this.requiredProvidersBlock = rpRange;
+      for (const rp of takeProviders ? t.requiredProviders : []) {
         const prev = this.requiredProviders.get(rp.name);
         if (prev !== undefined) {
           diags.push(
@@ -324,7 +336,19 @@ class ModuleBuilder {
     for (const t of f.terraform) {
       if (t.requiredVersion.length > 0) this.coreVersionConstraints = [...t.requiredVersion];
       for (const b of t.backends) this.backend = b;
-      for (const rp of t.requiredProviders) {
+      const rpRange = t.requiredProvidersRanges[0];
+      if (rpRange !== undefined && this.requiredProvidersBlock !== undefined) {
+        diags.push(
+          errorDiag(
+            "Duplicate required providers configuration",
+            `A module may have only one required providers configuration. The required providers were previously configured at ${at(this.requiredProvidersBlock)}.`,
+            rpRange,
+          ),
+        );
+      }
+      const takeProviders = rpRange === undefined || this.requiredProvidersBlock === undefined;
+      if (rpRange !== undefined && this.requiredProvidersBlock === undefined) this.requiredProvidersBlock = rpRange;
+      for (const rp of takeProviders ? t.requiredProviders : []) {
         const prev = this.requiredProviders.get(rp.name);
         if (prev === undefined) this.requiredProviders.set(rp.name, rp);
         else
