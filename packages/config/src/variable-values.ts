@@ -91,7 +91,6 @@ function readVarsFile(path: string, shownAs: string, source: VariableSource, mod
         warningDiag(
           "Value for undeclared variable",
           `The root module does not declare a variable named ${JSON.stringify(a.name)} but a value was found in file ${JSON.stringify(shownAs)}. If you meant to use this value, add a "variable" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain "global" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.`,
-          a.nameRange,
         ),
       );
       continue;

@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { objectVal, toJson, typeToJson, type Value } from "@magma/cty";
+import { formatRange } from "@magma/hcl";
+import { loadConfig } from "../src/load-config.js";
 import { loadModule } from "../src/load-module.js";
 import { collectVariableValues, type VariableArg } from "../src/variable-values.js";
 import { findTerraform } from "./support/terraform.js";
@@ -59,6 +61,28 @@ describe("variable values", () => {
     expect(missing?.detail).toBe(
       'The root module input variable "c" is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.',
     );
+  });
+
+  it("words tfvars problems as terraform plan does", () => {
+    const dir = mkdtempSync(join(tmpdir(), "magma-tfvars-diags-"));
+    try {
+      writeFileSync(join(dir, "main.tf"), `variable "n" {\n  type = number\n}\nvariable "o" {\n  type    = object({ a = string })\n  default = { a = "x" }\n}\n`);
+      writeFileSync(join(dir, "terraform.tfvars"), `nope = 1\nn = "abc"\no = { b = 1 }\n`);
+      const { config } = loadConfig(dir);
+      const r = collectVariableValues(config.module, { dir, env: {} });
+      expect(r.diags.map((d) => [d.severity, d.summary, d.detail, d.subject === undefined ? "" : formatRange(d.subject)])).toEqual([
+        [
+          "warning",
+          "Value for undeclared variable",
+          'The root module does not declare a variable named "nope" but a value was found in file "terraform.tfvars". If you meant to use this value, add a "variable" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain "global" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.',
+          "",
+        ],
+        ["error", "Invalid value for input variable", "The given value is not suitable for var.n declared at main.tf:1,1-13: a number is required.", "terraform.tfvars:2,5-10"],
+        ["error", "Invalid value for input variable", 'The given value is not suitable for var.o declared at main.tf:4,1-13: attribute "a" is required.', "terraform.tfvars:3,5-14"],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   const tf = findTerraform();
