@@ -35,6 +35,11 @@ function fix(body: Body, schema: BodySchema, diags: readonly Diagnostic[], jsonS
     if (d.summary === "Missing required argument" && d.subject !== undefined && body.syntax === "native") {
       return { ...d, subject: openBrace(body.range) };
     }
+    if (d.summary === "Missing required argument" && d.subject !== undefined && body.syntax === "json") {
+      // HCL's JSON bodies report missing items at the object's closing brace.
+      const r = body.range;
+      return { ...d, subject: { filename: r.filename, start: { line: r.end.line, column: r.end.column - 1, byte: r.end.byte - 1 }, end: r.end } };
+    }
     if (/^Missing \S+ for \S+$/.test(d.summary) && d.subject !== undefined && body.syntax === "native") {
       const blocks = (body as Body & { blocks?: readonly { labelRanges: readonly SourceRange[]; typeRange: SourceRange; body: Body }[] }).blocks ?? [];
       const subj = d.subject;
