@@ -1,0 +1,145 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import type { Diagnostic } from "@magma/hcl";
+import { plausibleModuleSource } from "./decode-blocks.js";
+import { errorDiag } from "./diagnostics.js";
+import { loadModule } from "./load-module.js";
+import type { Config, ModuleCall } from "./model.js";
+
+/** One entry of `.terraform/modules/modules.json`, as `terraform init` writes it. */
+export interface InstalledModule {
+  readonly key: string;
+  readonly source: string;
+  readonly version?: string;
+  /** The directory, relative to the root module's directory. */
+  readonly dir: string;
+}
+
+/** Reads `.terraform/modules/modules.json` under the root module; an empty list when absent. */
+export function readModuleManifest(rootDir: string): { modules: InstalledModule[]; diags: Diagnostic[] } {
+  const file = join(rootDir, ".terraform", "modules", "modules.json");
+  if (!existsSync(file)) return { modules: [], diags: [] };
+  try {
+    const parsed = JSON.parse(readFileSync(file, "utf8")) as { Modules?: { Key?: unknown; Source?: unknown; Version?: unknown; Dir?: unknown }[] };
+    const modules: InstalledModule[] = [];
+    for (const m of parsed.Modules ?? []) {
+      if (typeof m.Key !== "string" || typeof m.Dir !== "string") continue;
+      modules.push({ key: m.Key, source: typeof m.Source === "string" ? m.Source : "", ...(typeof m.Version === "string" ? { version: m.Version } : {}), dir: m.Dir });
+    }
+    return { modules, diags: [] };
+  } catch (err) {
+    return {
+      modules: [],
+      diags: [errorDiag("Failed to read module manifest", `The module manifest ${file} is not valid JSON: ${err instanceof Error ? err.message : String(err)}. Run "terraform init" again to rewrite it.`)],
+    };
+  }
+}
+
+/** Whether a module source is a local path (`./x`, `../x`). */
+export function isLocalSource(source: string): boolean {
+  return source.startsWith("./") || source.startsWith("../") || source.startsWith(".\\") || source.startsWith("..\\");
+}
+
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /**
+   * The directory file names in diagnostics are relative to (Terraform prints them
+   * relative to the working directory); default the root module's directory.
+   */
+  readonly cwd?: string;
+}
+
+/**
+ * Loads a root module and, recursively, every module it calls (Terraform's
+ * `BuildConfig`): local sources from disk; registry and git sources from the modules
+ * `terraform init` installed (`.terraform/modules/modules.json`), or else an error — magma
+ * never downloads modules.
+ */
+export function loadConfig(rootDir: string, options: LoadConfigOptions = {}): { config: Config; diags: Diagnostic[] } {
+  const root = resolve(rootDir);
+  const cwd = resolve(options.cwd ?? root);
+  const diags: Diagnostic[] = [];
+  const manifest = readModuleManifest(root);
+  diags.push(...manifest.diags);
+  const installed = new Map(manifest.modules.map((m) => [m.key, m]));
+  const display = (dir: string): string => {
+    const r = relative(cwd, dir);
+    return r === "" ? "." : r;
+  };
+  const load = (dir: string, path: readonly string[], call: ModuleCall | undefined, depth: number): Config => {
+    const shown = display(dir);
+    const { module, diags: d } = loadModule(dir, { displayDir: shown });
+    diags.push(...d);
+    const children = new Map<string, Config>();
+    for (const mc of module.moduleCalls.values()) {
+      const childPath = [...path, mc.name];
+      if (depth > 100) {
+        diags.push(errorDiag("Module call depth exceeded", `Module ${childPath.join(".")} is nested more than 100 levels deep: is there a module that calls itself?`, mc.declRange));
+        continue;
+      }
+      const childDir = moduleDir(dir, mc, childPath, installed, root, diags);
+      if (childDir === undefined) continue;
+      children.set(mc.name, load(childDir, childPath, mc, depth + 1));
+    }
+    return { module, path, children, ...(call !== undefined ? { call } : {}) };
+  };
+  const config = load(root, [], undefined, 0);
+  return { config, diags };
+}
+
+function moduleDir(parentDir: string, mc: ModuleCall, path: readonly string[], installed: ReadonlyMap<string, InstalledModule>, root: string, diags: Diagnostic[]): string | undefined {
+  // An unusable source address was reported when the call was decoded.
+  if (mc.sourceAddr === "" || !plausibleModuleSource(mc.sourceAddr)) return undefined;
+  const rec = installed.get(path.join("."));
+  if (isLocalSource(mc.sourceAddr)) {
+    const dir = rec !== undefined ? (isAbsolute(rec.dir) ? rec.dir : join(root, rec.dir)) : resolve(parentDir, mc.sourceAddr);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+      diags.push(
+        errorDiag(
+          "Unreadable module directory",
+          `The directory ${relative(root, resolve(parentDir, mc.sourceAddr)) || "."} does not exist or cannot be read.`,
+          mc.sourceAddrRange,
+        ),
+      );
+      return undefined;
+    }
+    return dir;
+  }
+  if (rec !== undefined && normalizeSource(rec.source) !== normalizeSource(mc.sourceAddr)) {
+    diags.push(
+      errorDiag(
+        "Module source has changed",
+        `The source address was changed since this module was installed. Run "terraform init" to install all modules required by this configuration.`,
+        mc.sourceAddrRange,
+      ),
+    );
+    return undefined;
+  }
+  if (rec === undefined) {
+    diags.push(
+      errorDiag(
+        "Module not installed",
+        `Module ${JSON.stringify(mc.name)} has source ${JSON.stringify(mc.sourceAddr)}, which is not a local directory, and no module installed by "terraform init" matches it in .terraform/modules/modules.json. magma never downloads modules: run "terraform init" to install it.`,
+        mc.sourceAddrRange,
+      ),
+    );
+    return undefined;
+  }
+  const dir = isAbsolute(rec.dir) ? rec.dir : join(root, rec.dir);
+  if (!existsSync(dir)) {
+    diags.push(errorDiag("Module not installed", `Module ${JSON.stringify(mc.name)} is recorded as installed in ${rec.dir}, which does not exist. Run "terraform init" to install it again.`, mc.sourceAddrRange));
+    return undefined;
+  }
+  return dir;
+}
+
+/** Every module of a configuration, depth first (the root first). */
+export function* walkConfig(config: Config): Generator<Config> {
+  yield config;
+  for (const c of config.children.values()) yield* walkConfig(c);
+}
+
+/** A registry source with and without the default host are the same module. */
+function normalizeSource(s: string): string {
+  return s.startsWith("registry.terraform.io/") ? s.slice("registry.terraform.io/".length) : s;
+}

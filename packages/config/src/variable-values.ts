@@ -1,0 +1,208 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { convert, isPathError, nullVal, stringVal, type Value } from "@magma/cty";
+import { evaluate, parseConfig, parseExpression, type Diagnostic, type SourceRange } from "@magma/hcl";
+import { at, errorDiag, warningDiag } from "./diagnostics.js";
+import type { Module, Variable } from "./model.js";
+import { applyTypeDefaults } from "./type-expr.js";
+
+/** Where a variable's value came from, lowest precedence first. */
+export const VariableSource = {
+  Default: "default",
+  Env: "env",
+  File: "file",
+  AutoFile: "auto-file",
+  Cli: "cli",
+} as const;
+/** One of the {@link VariableSource} values. */
+export type VariableSource = (typeof VariableSource)[keyof typeof VariableSource];
+
+/** A command-line argument giving values: `-var 'name=value'` or `-var-file=path`, in command-line order. */
+export type VariableArg = { readonly kind: "var"; readonly arg: string } | { readonly kind: "var-file"; readonly path: string };
+
+/** Options of {@link collectVariableValues}. */
+export interface VariableValueOptions {
+  /** The working directory, where `terraform.tfvars` and `*.auto.tfvars` are looked for. */
+  readonly dir: string;
+  /** `-var` and `-var-file` arguments, in order. */
+  readonly args?: readonly VariableArg[];
+  /** The environment to read `TF_VAR_*` from (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A root module input variable's final value and where it came from. */
+export interface VariableValue {
+  readonly value: Value;
+  readonly source: VariableSource;
+  /** The value's source range (a tfvars file's expression), when it has one. */
+  readonly range?: SourceRange;
+}
+
+interface Raw {
+  value: Value;
+  source: VariableSource;
+  range?: SourceRange;
+  /** The file or argument, for messages. */
+  origin: string;
+}
+
+/** Whether a variable's string values from the environment or `-var` are literal (`type = string` or no type). */
+function literalMode(v: Variable): boolean {
+  return !v.typeSet || v.type.kind === "string";
+}
+
+function parseRawValue(v: Variable | undefined, raw: string, name: string, origin: string, diags: Diagnostic[]): Value | undefined {
+  if (v === undefined || literalMode(v)) return stringVal(raw);
+  const p = parseExpression(raw, `<value for var.${name}>`);
+  if (p.diags.length > 0) {
+    diags.push(...p.diags);
+    return undefined;
+  }
+  const r = evaluate(p.expr);
+  if (r.diags.length > 0) {
+    diags.push(...r.diags);
+    return undefined;
+  }
+  void origin;
+  return r.value;
+}
+
+function readVarsFile(path: string, shownAs: string, source: VariableSource, module: Module, out: Map<string, Raw>, diags: Diagnostic[]): void {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    diags.push(errorDiag("Failed to read variables file", `Given variables file ${shownAs} does not exist or cannot be read: ${err instanceof Error ? err.message : String(err)}.`));
+    return;
+  }
+  const parsed = parseConfig(text, shownAs);
+  diags.push(...parsed.diags);
+  if (parsed.diags.some((d) => d.severity === "error")) return;
+  const { attributes, diags: d } = parsed.body.justAttributes();
+  diags.push(...d);
+  for (const a of attributes.values()) {
+    const r = evaluate(a.expr);
+    if (r.diags.length > 0) {
+      diags.push(...r.diags);
+      continue;
+    }
+    if (!module.variables.has(a.name)) {
+      diags.push(
+        warningDiag(
+          "Value for undeclared variable",
+          `The root module does not declare a variable named ${JSON.stringify(a.name)} but a value was found in file ${JSON.stringify(shownAs)}. If you meant to use this value, add a "variable" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain "global" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.`,
+        ),
+      );
+      continue;
+    }
+    out.set(a.name, { value: r.value, source, range: a.expr.range, origin: shownAs });
+  }
+}
+
+/**
+ * The root module's input variable values as Terraform computes them: each variable's
+ * default, overridden in turn by `TF_VAR_<name>` environment variables, `terraform.tfvars`,
+ * `terraform.tfvars.json`, `*.auto.tfvars` and `*.auto.tfvars.json` (in name order), then
+ * `-var` and `-var-file` arguments in command-line order; optional-attribute defaults
+ * applied, converted to the declared type, and marked sensitive where declared.
+ */
+export function collectVariableValues(module: Module, options: VariableValueOptions): { values: Map<string, VariableValue>; diags: Diagnostic[] } {
+  const diags: Diagnostic[] = [];
+  const raw = new Map<string, Raw>();
+  const env = options.env ?? process.env;
+  for (const [k, val] of Object.entries(env)) {
+    if (!k.startsWith("TF_VAR_") || val === undefined) continue;
+    const name = k.slice("TF_VAR_".length);
+    const v = module.variables.get(name);
+    if (v === undefined) continue; // Terraform ignores undeclared environment variables.
+    const value = parseRawValue(v, val, name, k, diags);
+    if (value !== undefined) raw.set(name, { value, source: VariableSource.Env, origin: `environment variable ${k}` });
+  }
+  for (const f of ["terraform.tfvars", "terraform.tfvars.json"]) {
+    const p = join(options.dir, f);
+    if (existsSync(p)) readVarsFile(p, f, VariableSource.File, module, raw, diags);
+  }
+  const autos = existsSync(options.dir)
+    ? readdirSync(options.dir)
+        .filter((n) => n.endsWith(".auto.tfvars") || n.endsWith(".auto.tfvars.json"))
+        .sort()
+    : [];
+  for (const f of autos) readVarsFile(join(options.dir, f), f, VariableSource.AutoFile, module, raw, diags);
+  for (const a of options.args ?? []) {
+    if (a.kind === "var-file") {
+      readVarsFile(a.path, a.path, VariableSource.Cli, module, raw, diags);
+      continue;
+    }
+    const eq = a.arg.indexOf("=");
+    if (eq <= 0) {
+      diags.push(errorDiag("Invalid -var option", `The given -var option ${JSON.stringify(a.arg)} is not correctly specified. Must be a variable name and value separated by an equals sign, like -var="key=value".`));
+      continue;
+    }
+    const name = a.arg.slice(0, eq).trim();
+    const v = module.variables.get(name);
+    if (v === undefined) {
+      diags.push(
+        errorDiag(
+          "Value for undeclared variable",
+          `A variable named ${JSON.stringify(name)} was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a "variable" block to the configuration.`,
+        ),
+      );
+      continue;
+    }
+    const value = parseRawValue(v, a.arg.slice(eq + 1), name, "-var", diags);
+    if (value !== undefined) raw.set(name, { value, source: VariableSource.Cli, origin: "-var" });
+  }
+
+  const values = new Map<string, VariableValue>();
+  for (const [name, v] of module.variables) {
+    const given = raw.get(name);
+    let value: Value;
+    let source: VariableSource = VariableSource.Default;
+    let range: SourceRange | undefined;
+    if (given === undefined || (given.value.isNull() && !v.nullable)) {
+      if (v.default === undefined) {
+        if (given !== undefined) {
+          diags.push(
+            errorDiag(
+              "Required variable not set",
+              `Unsuitable value for var.${name} set from outside of the configuration: required variable may not be set to null.`,
+              given.range ?? v.declRange,
+            ),
+          );
+        } else {
+          diags.push(
+            errorDiag(
+              "No value for required variable",
+              `The root module input variable ${JSON.stringify(name)} is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.`,
+              v.declRange,
+            ),
+          );
+        }
+        continue;
+      }
+      value = v.default;
+    } else {
+      source = given.source;
+      range = given.range;
+      let gv = given.value;
+      if (v.typeDefaults !== undefined) gv = applyTypeDefaults(gv, v.typeDefaults);
+      try {
+        value = convert(gv, v.type);
+      } catch (err) {
+        if (!isPathError(err)) throw err;
+        diags.push(
+          errorDiag(
+            "Invalid value for input variable",
+            `The given value is not suitable for var.${name} declared at ${at(v.declRange)}: ${err.message}.`,
+            given.range,
+          ),
+        );
+        continue;
+      }
+    }
+    if (value.isNull() && !value.isKnown()) value = nullVal(v.type);
+    if (v.sensitive) value = value.mark("sensitive");
+    values.set(name, { value, source, ...(range !== undefined ? { range } : {}) });
+  }
+  return { values, diags };
+}

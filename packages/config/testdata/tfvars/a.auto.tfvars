@@ -1,0 +1,2 @@
+e = "a.auto"
+f = "a.auto"

@@ -1,0 +1,1 @@
+g = "var-file"

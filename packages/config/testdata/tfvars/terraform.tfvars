@@ -1,0 +1,3 @@
+c = "tfvars"
+d = "tfvars"
+obj = { name = "web" }

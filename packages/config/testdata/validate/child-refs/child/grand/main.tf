@@ -1,0 +1,3 @@
+output "b" {
+  value = module.missing.x
+}

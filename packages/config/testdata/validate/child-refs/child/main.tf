@@ -1,0 +1,7 @@
+output "a" {
+  value = terraform_data.nope.id
+}
+
+module "g" {
+  source = "./grand"
+}
