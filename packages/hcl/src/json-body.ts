@@ -1,7 +1,6 @@
 import type { JsonNode, JsonProperty } from "./ast.js";
 import type { Attribute, Block, Body, BodyContent, BodySchema } from "./body.js";
 import { errorDiag, type Diagnostic } from "./diagnostic.js";
-import { nameSuggestion } from "./name-suggestion.js";
 import { formatRange, rangeBetween, type SourceRange } from "./source-range.js";
 
 /**
@@ -31,13 +30,13 @@ export class JsonBody implements Body {
 
   content(schema: BodySchema): { content: BodyContent; diags: Diagnostic[] } {
     const { content, remain, diags } = this.partialContent(schema);
-    const names = [...(schema.attributes ?? []).map((a) => a.name), ...(schema.blocks ?? []).map((b) => b.type)];
+    // The HCL that Terraform 1.11 bundles suggests no name here (terraform validate -json shows
+    // none for a JSON property one letter off), unlike the native syntax's "Unsupported argument".
     for (const p of (remain as JsonBody).props()) {
-      const close = nameSuggestion(p.name, names);
       diags.push(
         errorDiag(
           "Extraneous JSON object property",
-          `No argument or block type is named "${p.name}".${close !== undefined ? ` Did you mean "${close}"?` : ""}`,
+          `No argument or block type is named "${p.name}".`,
           p.nameNode.range,
           p.value.range,
         ),
