@@ -383,7 +383,9 @@ function writeStrHeaderAt(at: number, n: number): void {
 function writeString(s: string): void {
   const len = s.length;
   if (len < 32) {
-    // ASCII fast path: one header byte, one byte per character.
+    // ASCII fast path: one header byte, one byte per character. Kept because it is measured
+    // faster than TextEncoder on the hot path: ~155 ns against ~870 ns (encodeInto) for a
+    // short name or value (medians of 8 interleaved processes each); see the README.
     ensure(1 + len);
     const start = wpos + 1;
     let i = 0;
