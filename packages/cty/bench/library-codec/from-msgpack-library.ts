@@ -1,7 +1,7 @@
 // fromMsgpack with the byte layer of @msgpack/msgpack: the library's Decoder reads the bytes
 // into a plain JS tree (strings kept as bytes with rawStrings, int64/uint64 as bigint,
 // extensions through ctyExtensionCodec), which is then read with the schema type into
-// Values with the rules of ../from-msgpack.ts.
+// Values with the rules of src/msgpack/from-msgpack.ts.
 //
 // What the tree cannot say, and therefore where the errors are coarser than the hand-written
 // reader's: failures of the byte layer itself (truncated input, the reserved byte 0xc1,

@@ -1,6 +1,6 @@
 // toMsgpack with the byte layer of @msgpack/msgpack: the value is turned into the plain JS
 // tree that the library's Encoder writes with the same wire choices as go-cty (see
-// ../to-msgpack.ts for the rules), unknowns as extensions through ctyExtensionCodec.
+// src/msgpack/to-msgpack.ts for the rules), unknowns as extensions through ctyExtensionCodec.
 //
 // Wire details and how the tree makes the library meet them:
 // - integers: the library writes safe integers in [-2^31, 2^32) in the smallest form; wider
