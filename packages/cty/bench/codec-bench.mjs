@@ -20,94 +20,17 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import {
-  boolVal,
-  fromMsgpack,
-  listType,
-  listVal,
-  listValEmpty,
-  mapType,
-  mapVal,
-  nullVal,
-  numberType,
-  numberVal,
-  objectType,
-  objectVal,
-  stringType,
-  stringVal,
-  toMsgpack,
-  typeToJson,
-  unknownVal,
-  boolType,
-} from "../dist/index.js";
+import * as cty from "../dist/index.js";
+import { buildPlanValue } from "./plan-value.mjs";
+
+const { fromMsgpack, toMsgpack, typeToJson } = cty;
 
 const TARGET = 2.0;
 const ITERATIONS = Number(process.env.MAGMA_BENCH_ITERATIONS ?? 11);
 const OBJECTS = Number(process.env.MAGMA_BENCH_OBJECTS ?? 20000);
 const here = dirname(fileURLToPath(import.meta.url));
 
-const ruleType = objectType({
-  from_port: numberType,
-  to_port: numberType,
-  protocol: stringType,
-  cidr_blocks: listType(stringType),
-});
-const resourceType = objectType({
-  id: stringType,
-  arn: stringType,
-  name: stringType,
-  description: stringType,
-  instance_count: numberType,
-  cpu_ratio: numberType,
-  enabled: boolType,
-  private_ip: stringType,
-  tags: mapType(stringType),
-  security_groups: listType(stringType),
-  ingress: listType(ruleType),
-  volume_size: numberType,
-});
-const planType = listType(resourceType);
-
-function hexId(i, width) {
-  return (i * 2654435761 >>> 0).toString(16).padStart(width, "0");
-}
-
-function buildValue(n) {
-  const objects = [];
-  for (let i = 0; i < n; i++) {
-    const id = `i-${hexId(i, 8)}${hexId(i + 7, 9)}`;
-    const tags = { Name: `web-${i}`, Environment: i % 2 === 0 ? "production" : "staging", Team: `team-${i % 17}` };
-    if (i % 4 === 0) tags.CostCenter = `cc-${1000 + (i % 97)}`;
-    const rules = [];
-    for (let r = 0; r < 2; r++) {
-      rules.push(
-        objectVal({
-          from_port: numberVal(r === 0 ? 443 : 8000 + (i % 100)),
-          to_port: numberVal(r === 0 ? 443 : 8100 + (i % 100)),
-          protocol: stringVal(r === 0 ? "tcp" : "udp"),
-          cidr_blocks: r === 0 ? listVal([stringVal("10.0.0.0/16"), stringVal(`10.${i % 256}.0.0/24`)]) : listValEmpty(stringType),
-        }),
-      );
-    }
-    objects.push(
-      objectVal({
-        id: stringVal(id),
-        arn: stringVal(`arn:aws:ec2:eu-west-1:123456789012:instance/${id}`),
-        name: stringVal(`web-server-${i}`),
-        description: i % 3 === 0 ? nullVal(stringType) : stringVal(`Web server number ${i} for the ${i % 2 === 0 ? "production" : "staging"} fleet`),
-        instance_count: numberVal(i % 50),
-        cpu_ratio: numberVal(0.25 + (i % 8) * 0.5),
-        enabled: boolVal(i % 5 !== 0),
-        private_ip: i % 5 === 0 ? unknownVal(stringType) : stringVal(`10.${(i >> 8) & 255}.${i & 255}.${(i * 7) & 255}`),
-        tags: mapVal(Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, stringVal(v)]))),
-        security_groups: listVal([stringVal(`sg-${hexId(i, 8)}`), stringVal(`sg-${hexId(i + 1, 8)}`)]),
-        ingress: listVal(rules),
-        volume_size: i % 7 === 0 ? unknownVal(numberType, { notNull: true }) : numberVal(8 + (i % 120) * 10),
-      }),
-    );
-  }
-  return listVal(objects);
-}
+const { value: builtValue, type: planType } = buildPlanValue(cty, OBJECTS);
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -125,7 +48,7 @@ function time(fn) {
   return median(runs);
 }
 
-const value = buildValue(OBJECTS);
+const value = builtValue;
 const bytes = toMsgpack(value, planType);
 const plain = decode(bytes);
 // Sanity: both decoders read the same bytes, and the codec round-trips.

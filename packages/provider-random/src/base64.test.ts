@@ -28,8 +28,20 @@ describe("encodings of random_id", () => {
     ["p-9hUg==", "illegal base64 data at input byte 6"],
     ["ab+c", "illegal base64 data at input byte 2"],
     ["abcde", "not possible"],
+    ["ab c", "illegal base64 data at input byte 2"],
+    ["ab\nc", "illegal base64 data at input byte 2"],
   ])("decoding %j fails: %s", (text, why) => {
     expect(() => base64RawUrlDecode(text)).toThrow(why);
+  });
+
+  test("long inputs round-trip (btoa is fed in chunks)", () => {
+    const b = Uint8Array.from({ length: 100_003 }, (_, i) => (i * 131) & 0xff);
+    expect(base64RawUrlDecode(base64RawUrl(b))).toEqual(b);
+    expect(base64Std(b)).toBe(Buffer.from(b).toString("base64"));
+  });
+
+  test("utf8Bytes: a lone surrogate becomes U+FFFD", () => {
+    expect(Array.from(utf8Bytes("a\ud800b"))).toEqual([0x61, 0xef, 0xbf, 0xbd, 0x62]);
   });
 
   test("utf8Bytes", () => {

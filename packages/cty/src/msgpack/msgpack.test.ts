@@ -274,6 +274,13 @@ describe("encoding errors", () => {
 });
 
 describe("decoding accepted forms", () => {
+  test.each([
+    ["short", "\ufeffab"],
+    ["short, not ASCII", "\ufeffé"],
+    ["long (TextDecoder)", "\ufeff" + "x".repeat(100)],
+  ])("a leading U+FEFF is kept (%s)", (_n, s) => {
+    expect(fromMsgpack(toMsgpack(stringVal(s), stringType), stringType).asString()).toBe(s);
+  });
   test("every int width, uint64 beyond 2^53 exactly", () => {
     expect(fromMsgpack(bytes("cfffffffffffffffff"), numberType).asNumber().toString()).toBe("18446744073709551615");
     expect(fromMsgpack(bytes("cf0020000000000001"), numberType).asNumber().toString()).toBe("9007199254740993");
