@@ -54,6 +54,7 @@ beforeAll(() => {
         declaration: false,
         declarationMap: false,
         sourceMap: false,
+        inlineSources: false,
       },
       files: [join(pkg, "src", "launch.ts")],
       include: [],
