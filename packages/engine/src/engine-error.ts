@@ -1,3 +1,5 @@
+import type { Diag } from "@magma/provider-api";
+
 /** The stable codes of {@link EngineError}. */
 export const EngineErrorCode = {
   /** The dependency graph has a cycle; the message names it. */
@@ -16,6 +18,10 @@ export const EngineErrorCode = {
   InvalidProviderResponse: "invalid_provider_response",
   /** An import found nothing with the id, or the read after it found the object gone. */
   ImportNotFound: "import_not_found",
+  /** A stored object cannot be used (e.g. legacy flatmap attributes only, which magma does not upgrade). */
+  UnsupportedState: "unsupported_state",
+  /** A provider deferred an operation though the engine did not allow it. */
+  UnexpectedDeferral: "unexpected_deferral",
   /** A saved plan was made against a state that has since moved on (other lineage or serial). */
   StalePlan: "stale_plan",
   /** A saved plan file is not valid (not JSON, wrong format version, a value that does not decode). */
@@ -31,6 +37,8 @@ export interface EngineErrorOptions {
   readonly cause?: unknown;
   /** For `cycle`: the node ids of the cycle, in order (the first repeated at the end). */
   readonly cycle?: readonly string[];
+  /** The diagnostics behind the error (e.g. each invalid path of a plan), errors and warnings. */
+  readonly diagnostics?: readonly Diag[];
 }
 
 /**
@@ -44,16 +52,19 @@ export class EngineError extends Error {
   readonly code: EngineErrorCode;
   /** For `cycle`: the node ids of the cycle, the first repeated at the end. */
   readonly cycle: readonly string[] | undefined;
+  /** The diagnostics behind the error (empty when none). */
+  readonly diagnostics: readonly Diag[];
 
   /**
    * @param code - the stable error code.
    * @param message - what was wrong and where (the `[code] ` prefix is added here).
-   * @param options - `cause` and, for cycles, `cycle`.
+   * @param options - `cause`, `diagnostics` and, for cycles, `cycle`.
    */
   constructor(code: EngineErrorCode, message: string, options: EngineErrorOptions = {}) {
     super(`[${code}] ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.cycle = options.cycle;
+    this.diagnostics = options.diagnostics ?? [];
   }
 }
 
