@@ -1,9 +1,24 @@
 import { nullVal, type Path, type Value } from "@magma/cty";
 import {
+  applyInstance,
+  EngineErrorCode,
+  importInstance,
+  isEngineError,
+  isReplace,
+  PlanAction as EnginePlanAction,
+  planDestroy,
+  planInstance,
+  readDataSourceInstance,
+  refreshInstance,
+  ReplaceReason,
+  upgradeInstance,
+  type InstanceTarget,
+  type PlannedInstanceChange,
+} from "@magma/engine";
+import {
   configValue,
   dataSourceSchema,
   isProviderError,
-  proposedNewState,
   resourceSchema,
   type Diag,
   type PlainConfig,
@@ -98,9 +113,17 @@ export function dataSourceEntry(target: OperationTarget, typeName: string): Sche
   return dataSourceSchema(target.schema, typeName);
 }
 
+/** The engine's target for a CLI operation. */
+function engineTarget(target: OperationTarget): InstanceTarget {
+  return target.signal === undefined ? { provider: target.provider, schema: target.schema } : { provider: target.provider, schema: target.schema, signal: target.signal };
+}
+
 /**
- * Plans a create (`prior` null), an update or replace, or a destroy (`config` null), as
- * Terraform does: the proposed new state is ProposedNew(prior, config).
+ * Plans a create (`prior` null), an update or replace, or a destroy (`config` null), with
+ * `@magma/engine`'s `planInstance` / `planDestroy`: ProposedNew, PlanResourceChange with
+ * the prior private data, Terraform's plan validity checks, a replace only when a
+ * `requiresReplace` path really changed (its create half planned again from a null prior),
+ * and a destroy planned by the provider only when it declares `planDestroy`.
  */
 export async function planResource(
   target: OperationTarget,
@@ -109,48 +132,59 @@ export async function planResource(
 ): Promise<PlanOutcome> {
   const entry = resourceEntry(target, typeName);
   const prior = input.prior ?? nullVal(entry.type);
-  const config = input.config ?? nullVal(entry.type);
   const priorPrivate = input.priorPrivate ?? new Uint8Array();
-  const proposed = proposedNewState(entry.block, prior, config);
-  const opts: { signal?: AbortSignal; priorPrivate: Uint8Array } = { priorPrivate };
-  if (target.signal !== undefined) opts.signal = target.signal;
-  let change: PlannedChange;
-  if (config.isNull() && !target.schema.serverCapabilities.planDestroy) {
-    // Terraform plans a destroy itself for providers that do not ask to plan it.
-    change = { plannedState: nullVal(entry.type), requiresReplace: [], plannedPrivate: priorPrivate, legacyTypeSystem: false, warnings: [] };
+  const t = engineTarget(target);
+  const priorObject = prior.isNull() ? null : { state: prior, private: priorPrivate, tainted: false };
+  let planned: PlannedInstanceChange;
+  if (input.config === null) {
+    if (priorObject === null) {
+      const none = nullVal(entry.type);
+      return { typeName, entry, action: PlanAction.NoOp, prior, priorPrivate, config: none, change: { plannedState: none, requiresReplace: [], plannedPrivate: priorPrivate, legacyTypeSystem: false, warnings: [] }, replacing: [] };
+    }
+    planned = await planDestroy(t, typeName, typeName, priorObject);
   } else {
-    change = await target.provider.planResourceChange(typeName, prior, proposed, config, opts);
+    planned = await planInstance(t, { address: typeName, typeName, prior: priorObject, config: input.config });
   }
-  const replacing = prior.isNull() || change.plannedState.isNull() ? [] : change.requiresReplace.filter((p) => differsAt(prior, change.plannedState, p));
-  const action = planAction(prior, change.plannedState, replacing);
-  if (action === PlanAction.Replace) {
-    // As Terraform does: a replacement shows (and creates) what a plan from nothing gives.
-    const fresh = nullVal(entry.type);
-    const o2: { signal?: AbortSignal } = {};
-    if (target.signal !== undefined) o2.signal = target.signal;
-    const create = await target.provider.planResourceChange(typeName, fresh, proposedNewState(entry.block, fresh, config), config, o2);
-    change = { ...create, requiresReplace: change.requiresReplace, warnings: [...change.warnings, ...create.warnings] };
-  }
-  return { typeName, entry, action, prior, priorPrivate, config, change, replacing };
+  const action = isReplace(planned.action) ? PlanAction.Replace : (planned.action as Exclude<EnginePlanAction, "read" | "delete-then-create" | "create-then-delete">);
+  const change: PlannedChange = { plannedState: planned.after, requiresReplace: planned.requiresReplace, plannedPrivate: planned.plannedPrivate, legacyTypeSystem: planned.legacyTypeSystem, warnings: planned.warnings };
+  return { typeName, entry, action, prior, priorPrivate, config: planned.config, change, replacing: planned.requiresReplace };
+}
+
+/** The engine's planned change for a CLI plan (also one read back from `magma plan` JSON). */
+function instanceChange(plan: PlanOutcome): PlannedInstanceChange {
+  const action: EnginePlanAction = plan.action === PlanAction.Replace ? EnginePlanAction.DeleteThenCreate : plan.action;
+  const base: PlannedInstanceChange = {
+    address: plan.typeName,
+    mode: "managed",
+    typeName: plan.typeName,
+    action,
+    before: plan.prior,
+    after: plan.change.plannedState,
+    config: plan.config,
+    requiresReplace: plan.replacing,
+    priorPrivate: plan.priorPrivate,
+    plannedPrivate: plan.change.plannedPrivate,
+    priorTainted: false,
+    legacyTypeSystem: plan.change.legacyTypeSystem,
+    warnings: plan.change.warnings,
+  };
+  return plan.action === PlanAction.Replace ? { ...base, replaceReason: ReplaceReason.CannotUpdate } : base;
 }
 
 /**
- * Applies a plan. A replace is applied as Terraform's default destroy-then-create: the
- * prior object is destroyed, then a create is planned from the same configuration and
- * applied. A no-op returns the prior state untouched.
+ * Applies a plan with `@magma/engine`'s `applyInstance`: a create or update is planned
+ * again and must match the saved plan, then applied and its result checked; a replace is
+ * Terraform's default destroy-then-create; a no-op returns the prior state untouched.
+ *
+ * @throws the failure of the apply: the provider's `ProviderError` (`partially_applied`
+ * carries the state to keep) or an `EngineError` (an inconsistent plan or result).
  */
 export async function applyPlan(target: OperationTarget, plan: PlanOutcome): Promise<StateOutcome> {
   if (plan.action === PlanAction.NoOp) return { state: plan.prior, private: plan.priorPrivate, warnings: plan.change.warnings };
-  if (plan.action === PlanAction.Replace) {
-    const destroyed = await destroyResource(target, plan.typeName, plan.prior, plan.priorPrivate);
-    const create = await planResource(target, plan.typeName, { config: plan.config });
-    const created = await applyPlan(target, create);
-    return { ...created, warnings: [...plan.change.warnings, ...destroyed.warnings, ...created.warnings] };
-  }
-  const opts: { signal?: AbortSignal; plannedPrivate: Uint8Array } = { plannedPrivate: plan.change.plannedPrivate };
-  if (target.signal !== undefined) opts.signal = target.signal;
-  const r = await target.provider.applyResourceChange(plan.typeName, plan.prior, plan.change.plannedState, plan.config, opts);
-  return { state: r.newState, private: r.private, warnings: [...plan.change.warnings, ...r.warnings] };
+  const r = await applyInstance(engineTarget(target), instanceChange(plan));
+  if (r.error !== undefined) throw r.error;
+  const state = r.object?.state ?? nullVal(plan.entry.type);
+  return { state, private: r.object?.private ?? new Uint8Array(), warnings: [...plan.change.warnings, ...r.warnings] };
 }
 
 /** Destroys an object: plans the destroy (when the provider asks to) and applies it. */
@@ -164,17 +198,15 @@ export async function destroyResource(target: OperationTarget, typeName: string,
 /** Refreshes an object; `state` is null when it no longer exists (the warnings sent with that answer are kept). */
 export async function readResource(target: OperationTarget, typeName: string, state: Value, priv?: Uint8Array): Promise<StateOutcome> {
   const entry = resourceEntry(target, typeName);
-  const opts: { signal?: AbortSignal; private?: Uint8Array } = {};
-  if (target.signal !== undefined) opts.signal = target.signal;
-  if (priv !== undefined) opts.private = priv;
-  const r = await target.provider.readResource(typeName, state, opts);
-  if (r.gone) return { state: nullVal(entry.type), private: new Uint8Array(), warnings: r.warnings };
-  return { state: r.newState, private: r.private, warnings: r.warnings };
+  const r = await refreshInstance(engineTarget(target), typeName, typeName, { state, private: priv ?? new Uint8Array(), tainted: false });
+  if (r.object === null) return { state: nullVal(entry.type), private: new Uint8Array(), warnings: r.warnings };
+  return { state: r.object.state, private: r.object.private, warnings: r.warnings };
 }
 
-/** Reads a data source. */
+/** Reads a data source. @throws {@link CliError} `bad_input` when the configuration has unknown values. */
 export async function readData(target: OperationTarget, typeName: string, config: Value): Promise<StateOutcome> {
-  const r = await target.provider.readDataSource(typeName, config, target.signal === undefined ? undefined : { signal: target.signal });
+  const r = await readDataSourceInstance(engineTarget(target), { address: `data.${typeName}`, typeName, config });
+  if (r.kind === "deferred") throw new CliError(CliErrorCode.BadInput, `cannot read data source ${typeName}: its configuration has unknown values`);
   return { state: r.state, private: new Uint8Array(), warnings: r.warnings };
 }
 
@@ -186,40 +218,37 @@ export interface ImportedObject extends StateOutcome {
 
 /**
  * Imports an object by id and, unless `read` is false, refreshes each object found, as
- * `terraform import` does.
+ * `terraform import` does (`@magma/engine`'s `importInstance`).
  *
  * @throws {@link CliError} `not_found` when nothing has that id, or the refresh finds it gone.
  */
 export async function importResource(target: OperationTarget, typeName: string, id: string, read = true): Promise<{ readonly objects: readonly ImportedObject[]; readonly warnings: readonly Diag[] }> {
   resourceEntry(target, typeName);
+  if (read) {
+    try {
+      const r = await importInstance(engineTarget(target), typeName, typeName, id);
+      return { objects: r.objects.map((o) => ({ typeName: o.typeName, state: o.object.state, private: o.object.private, warnings: [] })), warnings: r.warnings };
+    } catch (e) {
+      if (isEngineError(e) && e.code === EngineErrorCode.ImportNotFound) throw notFound(typeName, id, /read after/.test(e.message));
+      throw e;
+    }
+  }
   const r = await target.provider.importResourceState(typeName, id, target.signal === undefined ? undefined : { signal: target.signal });
-  if (r === null || r.resources.length === 0) {
-    throw new CliError(CliErrorCode.NotFound, `cannot import ${typeName} ${JSON.stringify(id)}: the provider found no object with that id`, {
-      hint: "check the id format in the provider's documentation for this resource type",
-    });
-  }
-  const objects: ImportedObject[] = [];
-  const warnings: Diag[] = [...r.warnings];
-  for (const res of r.resources) {
-    if (!read) {
-      objects.push({ typeName: res.typeName, state: res.state, private: res.private, warnings: [] });
-      continue;
-    }
-    const refreshed = await readResource(target, res.typeName, res.state, res.private);
-    if (refreshed.state.isNull()) {
-      throw new CliError(CliErrorCode.NotFound, `cannot import ${res.typeName} ${JSON.stringify(id)}: the object does not exist (the read after the import found nothing)`);
-    }
-    warnings.push(...refreshed.warnings);
-    objects.push({ typeName: res.typeName, ...refreshed });
-  }
-  return { objects, warnings };
+  if (r === null || r.resources.length === 0) throw notFound(typeName, id, false);
+  return { objects: r.resources.map((res) => ({ typeName: res.typeName, state: res.state, private: res.private, warnings: [] })), warnings: r.warnings };
+}
+
+function notFound(typeName: string, id: string, afterRead: boolean): CliError {
+  if (afterRead) return new CliError(CliErrorCode.NotFound, `cannot import ${typeName} ${JSON.stringify(id)}: the object does not exist (the read after the import found nothing)`);
+  return new CliError(CliErrorCode.NotFound, `cannot import ${typeName} ${JSON.stringify(id)}: the provider found no object with that id`, {
+    hint: "check the id format in the provider's documentation for this resource type",
+  });
 }
 
 /** Upgrades a stored state (JSON text written with schema version `version`) to the current schema. */
 export async function upgradeResource(target: OperationTarget, typeName: string, version: number, rawJson: string): Promise<StateOutcome> {
-  resourceEntry(target, typeName);
-  const r = await target.provider.upgradeResourceState(typeName, version, rawJson, target.signal === undefined ? undefined : { signal: target.signal });
-  return { state: r.upgradedState, private: new Uint8Array(), warnings: r.warnings };
+  const r = await upgradeInstance(engineTarget(target), typeName, typeName, { schemaVersion: version, attributesJson: rawJson, private: undefined, tainted: false });
+  return { state: r.object.state, private: new Uint8Array(), warnings: r.warnings };
 }
 
 /** The action Terraform would show for a planned change. */
@@ -228,12 +257,4 @@ export function planAction(prior: Value, planned: Value, replacing: readonly Pat
   if (planned.isNull()) return PlanAction.Delete;
   if (replacing.length > 0) return PlanAction.Replace;
   return prior.rawEquals(planned) ? PlanAction.NoOp : PlanAction.Update;
-}
-
-function differsAt(a: Value, b: Value, p: Path): boolean {
-  try {
-    return !a.getPath(p).rawEquals(b.getPath(p));
-  } catch {
-    return true;
-  }
 }

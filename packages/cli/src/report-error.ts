@@ -1,5 +1,6 @@
 import { isPathError } from "@magma/cty";
 import { formatDiag, isProviderError, type AnyProviderError, type ProviderSchema } from "@magma/provider-api";
+import { isEngineError } from "@magma/engine";
 import { isCliError } from "./cli-error.js";
 import { ExitCode } from "./exit-code.js";
 
@@ -24,6 +25,11 @@ export interface ErrorReport {
 export function reportError(e: unknown, schema?: ProviderSchema): ErrorReport {
   if (isCliError(e)) return { lines: [`error: ${oneLine(e.message)}`], hint: e.hint, exitCode: e.exitCode };
   if (isProviderError(e)) return providerReport(e as AnyProviderError, schema);
+  if (isEngineError(e)) {
+    // The engine's checks of provider answers: the message, then each diagnostic behind it.
+    const lines = [`error: ${oneLine(e.message)}`, ...e.diagnostics.map((d) => `error: ${oneLine(formatDiag(d))}`)];
+    return { lines, hint: undefined, exitCode: ExitCode.Error };
+  }
   if (isPathError(e)) return { lines: [`error: ${oneLine(e.message)}`], hint: undefined, exitCode: ExitCode.Error };
   if (e instanceof TypeError && /provider source address|version constraint/.test(e.message)) {
     return {

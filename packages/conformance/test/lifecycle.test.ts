@@ -184,7 +184,7 @@ d("lifecycle against terraform 1.11.4 (aws_ssm_parameter, aws_cloudwatch_log_gro
       const plan = await engine.plan("aws_ssm_parameter", prior, V3["p"]!.config);
       expect(plan.action).toBe(PlanAction.Replace);
       expect(plan.replacePaths.map(String)).toEqual(["name"]);
-      expect(plan.replaceCreate?.plannedState.getAttr("name").asString()).toBe("/conf/p2");
+      expect(plan.change?.plannedState.getAttr("name").asString()).toBe("/conf/p2"); // the create half
       fake.resetCalls();
       objects.set("p", await engine.apply(plan));
       // Destroy before create, as Terraform does without create_before_destroy.

@@ -134,7 +134,7 @@ d("private state round trip (hashicorp/aws 5.100.0, SDKv2 resources)", () => {
       expect(plan.action).toBe(PlanAction.Replace);
       const plans = rec.callsOf("planResourceChange");
       expect(plans.map((c) => c.priorNull)).toEqual([false, true]);
-      expect(text(plans[1]?.sentPrivate)).toBe(text(plan.change?.plannedPrivate));
+      expect(text(plans[1]?.sentPrivate)).toBe(text(plans[0]?.returnedPrivate?.[0]));
       expect(text(plans[0]?.sentPrivate)).toBe(text(last("readResource").returnedPrivate?.[0]));
       const result = await engine.apply(plan);
       expect(fake.state().ssmParameters.map((p) => p.name)).toEqual(["/private/q"]);

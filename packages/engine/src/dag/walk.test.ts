@@ -1,0 +1,164 @@
+import { Graph } from "./graph.js";
+import { walkGraph } from "./walk.js";
+
+/** A promise with its resolve function, to hold visits open until the test says. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((r) => (open = r));
+  return { promise, open };
+}
+
+const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+describe("walkGraph", () => {
+  it("visits every node after its dependencies", async () => {
+    const g = new Graph<null>();
+    for (const id of ["a", "b", "c", "d", "e"]) g.add(id, null);
+    g.dependOn("b", "a").dependOn("c", "a").dependOn("d", "b").dependOn("d", "c").dependOn("e", "d");
+    const seen: string[] = [];
+    const r = await walkGraph(g, async (id) => {
+      for (const dep of g.dependencies(id)) expect(seen).toContain(dep);
+      await tick();
+      seen.push(id);
+      return id.toUpperCase();
+    });
+    expect(seen).toHaveLength(5);
+    expect(seen[0]).toBe("a");
+    expect(seen[4]).toBe("e");
+    expect([...r.done.entries()].sort()).toEqual([["a", "A"], ["b", "B"], ["c", "C"], ["d", "D"], ["e", "E"]]);
+    expect(r.failed.size + r.skipped.size + r.canceled.length).toBe(0);
+  });
+
+  it("never runs more than `parallelism` nodes at once, and does reach it", async () => {
+    const g = new Graph<null>();
+    for (let i = 0; i < 40; i++) g.add(`n${i}`, null);
+    let running = 0;
+    let max = 0;
+    const r = await walkGraph(
+      g,
+      async () => {
+        running++;
+        max = Math.max(max, running);
+        for (let i = 0; i < 3; i++) await tick();
+        running--;
+      },
+      { parallelism: 4 },
+    );
+    expect(r.done.size).toBe(40);
+    expect(max).toBe(4);
+  });
+
+  it("uses 10 as the default parallelism", async () => {
+    const g = new Graph<null>();
+    for (let i = 0; i < 25; i++) g.add(`n${i}`, null);
+    let running = 0;
+    let max = 0;
+    await walkGraph(g, async () => {
+      running++;
+      max = Math.max(max, running);
+      await tick();
+      running--;
+    });
+    expect(max).toBe(10);
+  });
+
+  it("keeps each group within its limit while other groups proceed", async () => {
+    const g = new Graph<string>();
+    for (let i = 0; i < 12; i++) g.add(`slow${i}`, "slow");
+    for (let i = 0; i < 6; i++) g.add(`fast${i}`, "fast");
+    const running = new Map<string, number>();
+    const max = new Map<string, number>();
+    const r = await walkGraph(
+      g,
+      async (_id, group) => {
+        running.set(group, (running.get(group) ?? 0) + 1);
+        max.set(group, Math.max(max.get(group) ?? 0, running.get(group)!));
+        for (let i = 0; i < 3; i++) await tick();
+        running.set(group, running.get(group)! - 1);
+      },
+      { parallelism: 5, groupOf: (id) => g.get(id), groupLimits: { slow: 2 } },
+    );
+    expect(r.done.size).toBe(18);
+    expect(max.get("slow")).toBe(2);
+    expect(max.get("fast")).toBe(3); // the 3 slots the slow group cannot use
+  });
+
+  it("skips the dependents of a failed node and finishes the independent branches", async () => {
+    const g = new Graph<null>();
+    for (const id of ["a", "b", "c", "x", "y"]) g.add(id, null);
+    g.dependOn("b", "a").dependOn("c", "b").dependOn("y", "x");
+    const boom = new Error("a failed");
+    const r = await walkGraph(g, async (id) => {
+      await tick();
+      if (id === "a") throw boom;
+      return id;
+    });
+    expect(r.failed).toEqual(new Map([["a", boom]]));
+    expect(r.skipped).toEqual(new Map([["b", { because: "a" }], ["c", { because: "a" }]]));
+    expect([...r.done.keys()].sort()).toEqual(["x", "y"]);
+    expect(r.canceled).toEqual([]);
+  });
+
+  it("treats a visit that throws synchronously as a failure", async () => {
+    const g = new Graph<null>().add("a", null).add("b", null).dependOn("b", "a");
+    const r = await walkGraph(g, (() => {
+      throw new Error("sync");
+    }) as () => Promise<void>);
+    expect([...r.failed.keys()]).toEqual(["a"]);
+    expect([...r.skipped.keys()]).toEqual(["b"]);
+  });
+
+  it("on cancellation starts nothing more, waits for the nodes in flight and reports the rest", async () => {
+    const g = new Graph<null>();
+    for (let i = 0; i < 6; i++) g.add(`n${i}`, null);
+    g.dependOn("n5", "n0");
+    const ac = new AbortController();
+    const held = gate();
+    const started: string[] = [];
+    let sawAbort = 0;
+    const walk = walkGraph(
+      g,
+      async (id, _v, ctx) => {
+        started.push(id);
+        await held.promise;
+        if (ctx.signal.aborted) sawAbort++;
+        return id;
+      },
+      { parallelism: 2, signal: ac.signal },
+    );
+    await tick();
+    expect(started).toEqual(["n0", "n1"]);
+    ac.abort(new Error("user pressed ctrl-c"));
+    held.open();
+    const r = await walk;
+    expect(started).toEqual(["n0", "n1"]);
+    expect([...r.done.keys()].sort()).toEqual(["n0", "n1"]);
+    expect(sawAbort).toBe(2);
+    expect(r.canceled).toEqual(["n2", "n3", "n4", "n5"]);
+  });
+
+  it("does nothing when the signal fired before the walk", async () => {
+    const g = new Graph<null>().add("a", null);
+    const ac = new AbortController();
+    ac.abort();
+    let visited = false;
+    const r = await walkGraph(g, async () => void (visited = true), { signal: ac.signal });
+    expect(visited).toBe(false);
+    expect(r.canceled).toEqual(["a"]);
+  });
+
+  it("refuses a cyclic graph before visiting anything, and bad limits", async () => {
+    const g = new Graph<null>().add("a", null).add("b", null).dependOn("a", "b").dependOn("b", "a");
+    let visited = false;
+    await expect(walkGraph(g, async () => void (visited = true))).rejects.toMatchObject({ code: "cycle" });
+    expect(visited).toBe(false);
+    const ok = new Graph<null>().add("a", null);
+    await expect(walkGraph(ok, async () => undefined, { parallelism: 0 })).rejects.toMatchObject({ code: "invalid_argument" });
+    await expect(walkGraph(ok, async () => undefined, { groupLimits: { p: 0.5 } })).rejects.toMatchObject({ code: "invalid_argument" });
+  });
+
+  it("walks an empty graph", async () => {
+    const r = await walkGraph(new Graph<null>(), async () => undefined);
+    expect(r.done.size + r.failed.size + r.skipped.size + r.canceled.length).toBe(0);
+  });
+});

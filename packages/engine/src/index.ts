@@ -1,0 +1,50 @@
+/**
+ * Terraform's core over magma's `Provider` contract — the layers that do not need the
+ * configuration language:
+ *
+ * - a dependency graph and its walk ({@link Graph}, {@link walkGraph}): bounded
+ *   parallelism, per-group limits, skip-after-failure, cancellation;
+ * - the per-instance steps, Terraform's way: {@link upgradeInstance}, {@link refreshInstance},
+ *   {@link planInstance}, {@link planDestroy}, {@link applyInstance},
+ *   {@link readDataSourceInstance}, {@link importInstance};
+ * - the plan model ({@link PlannedInstanceChange}, {@link Plan} with its identity) and plan
+ *   files ({@link writePlanFile}, {@link readPlanFile}, {@link assertPlanCurrent});
+ * - {@link EngineError} with stable codes.
+ *
+ * @packageDocumentation
+ */
+
+// Errors.
+export { EngineError, EngineErrorCode, isEngineError } from "./engine-error.js";
+export type { EngineErrorOptions } from "./engine-error.js";
+
+// The graph.
+export { Graph } from "./dag/graph.js";
+export { walkGraph, DEFAULT_PARALLELISM } from "./dag/walk.js";
+export type { WalkOptions, WalkResult, SkippedNode, VisitContext } from "./dag/walk.js";
+
+// Per-instance steps.
+export type { InstanceTarget, InstanceObject } from "./instance/instance-target.js";
+export { upgradeInstance } from "./instance/upgrade-instance.js";
+export type { StoredInstance, UpgradeInstanceResult } from "./instance/upgrade-instance.js";
+export { refreshInstance } from "./instance/refresh-instance.js";
+export type { RefreshInstanceResult } from "./instance/refresh-instance.js";
+export { planInstance } from "./instance/plan-instance.js";
+export type { PlanInstanceInput } from "./instance/plan-instance.js";
+export { planDestroy } from "./instance/plan-destroy.js";
+export { applyInstance } from "./instance/apply-instance.js";
+export type { ApplyInstanceOptions, ApplyInstanceResult } from "./instance/apply-instance.js";
+export { readDataSourceInstance } from "./instance/read-data-source-instance.js";
+export type { DataSourceInput, DataSourceOutcome } from "./instance/read-data-source-instance.js";
+export { importInstance } from "./instance/import-instance.js";
+export type { ImportedInstance, ImportInstanceResult } from "./instance/import-instance.js";
+export { replacePaths } from "./instance/replace-paths.js";
+export { unknownsToNull } from "./instance/unknowns-to-null.js";
+
+// The plan model.
+export { PlanAction, ReplaceReason, isReplace } from "./plan/plan-action.js";
+export type { PlannedInstanceChange } from "./plan/planned-instance-change.js";
+export { createPlan, planIdentity } from "./plan/plan.js";
+export type { Plan, PlanInput, PlanPriorState } from "./plan/plan.js";
+export { formatPlan, parsePlan, writePlanFile, readPlanFile, assertPlanCurrent, PLAN_FORMAT } from "./plan/plan-file.js";
+export type { EncodedChange, EncodedValue } from "./plan/encode-change.js";

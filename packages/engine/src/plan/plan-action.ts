@@ -1,0 +1,40 @@
+/** What a plan does to one instance, as Terraform's `plans.Action` names it. */
+export const PlanAction = {
+  /** Nothing changes. */
+  NoOp: "no-op",
+  /** A new object is created. */
+  Create: "create",
+  /** A data source is read during apply (its configuration was not known at plan). */
+  Read: "read",
+  /** The object changes in place. */
+  Update: "update",
+  /** Replace: the old object is destroyed first, then the new one created (the default). */
+  DeleteThenCreate: "delete-then-create",
+  /** Replace under `create_before_destroy`: the new object is created first, then the old one destroyed. */
+  CreateThenDelete: "create-then-delete",
+  /** The object is destroyed. */
+  Delete: "delete",
+} as const;
+
+/** One of the {@link PlanAction} values. */
+export type PlanAction = (typeof PlanAction)[keyof typeof PlanAction];
+
+/** Whether an action is one of the two replace actions. */
+export function isReplace(action: PlanAction): action is "delete-then-create" | "create-then-delete" {
+  return action === PlanAction.DeleteThenCreate || action === PlanAction.CreateThenDelete;
+}
+
+/** Why an instance is replaced, as Terraform's `ActionReason` for replaces. */
+export const ReplaceReason = {
+  /** The prior object is tainted (e.g. a create that failed part-way). */
+  Tainted: "tainted",
+  /** The user asked for it (`-replace=ADDR`). */
+  Requested: "requested",
+  /** A `replace_triggered_by` reference changed. */
+  Triggered: "triggered",
+  /** A `requiresReplace` path of the provider's plan really changed: the object cannot be updated in place. */
+  CannotUpdate: "cannot-update",
+} as const;
+
+/** One of the {@link ReplaceReason} values. */
+export type ReplaceReason = (typeof ReplaceReason)[keyof typeof ReplaceReason];

@@ -1,0 +1,74 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { applyInstance } from "../instance/apply-instance.js";
+import { planInstance } from "../instance/plan-instance.js";
+import { itemConfig, memoryTarget } from "../instance/test-support.js";
+import { assertPlanCurrent, formatPlan, parsePlan, readPlanFile, writePlanFile } from "./plan-file.js";
+import { createPlan, type Plan } from "./plan.js";
+
+const lineage = "3a1f4c2e-0000-4000-8000-000000000001";
+
+async function samplePlan(): Promise<Plan> {
+  const { target } = await memoryTarget();
+  const create = await planInstance(target, { address: "memory_item.new", typeName: "memory_item", prior: null, config: itemConfig({ name: "n", tags: { a: "b" }, rule: [{ port: 80 }] }) });
+  const made = await applyInstance(target, await planInstance(target, { address: "memory_item.old", typeName: "memory_item", prior: null, config: itemConfig({ name: "old" }) }));
+  const replace = await planInstance(target, { address: "memory_item.old", typeName: "memory_item", prior: made.object, config: itemConfig({ name: "renamed" }), createBeforeDestroy: true });
+  return createPlan({ changes: [create, replace], prior: { lineage, serial: 7 }, configDigest: "c0ffee" });
+}
+
+describe("plan files", () => {
+  it("round-trips a plan with unknowns, private data and requires-replace paths", async () => {
+    const plan = await samplePlan();
+    const back = parsePlan(formatPlan(plan));
+    expect(back.identity).toBe(plan.identity);
+    expect(back.prior).toEqual(plan.prior);
+    expect(back.changes).toHaveLength(2);
+    const [c0, c1] = [back.changes[0]!, back.changes[1]!];
+    expect(c0.action).toBe("create");
+    expect(c0.after.getAttr("id").isKnown()).toBe(false);
+    expect(c0.after.rawEquals(plan.changes[0]!.after)).toBe(true);
+    expect(c0.config.rawEquals(plan.changes[0]!.config)).toBe(true);
+    expect(c1).toMatchObject({ action: "create-then-delete", replaceReason: "cannot-update", priorTainted: false });
+    expect(c1.requiresReplace.map(String)).toEqual(plan.changes[1]!.requiresReplace.map(String));
+    expect(c1.before.rawEquals(plan.changes[1]!.before)).toBe(true);
+    expect(c1.plannedPrivate).toEqual(plan.changes[1]!.plannedPrivate);
+  });
+
+  it("has an identity that changes with the changes, the prior state and the configuration", async () => {
+    const plan = await samplePlan();
+    const again = createPlan({ changes: plan.changes, prior: plan.prior, configDigest: plan.configDigest });
+    expect(again.identity).toBe(plan.identity);
+    expect(createPlan({ changes: plan.changes, prior: { lineage, serial: 8 }, configDigest: "c0ffee" }).identity).not.toBe(plan.identity);
+    expect(createPlan({ changes: plan.changes, prior: plan.prior, configDigest: "other" }).identity).not.toBe(plan.identity);
+    expect(createPlan({ changes: plan.changes.slice(0, 1), prior: plan.prior, configDigest: "c0ffee" }).identity).not.toBe(plan.identity);
+  });
+
+  it("writes and reads a file, and refuses an edited one", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "magma-plan-"));
+    try {
+      const plan = await samplePlan();
+      const file = join(dir, "tfplan.json");
+      await writePlanFile(file, plan);
+      expect((await readPlanFile(file)).identity).toBe(plan.identity);
+      const text = await readFile(file, "utf8");
+      await writeFile(file, text.replace('"action": "create"', '"action": "no-op"'));
+      await expect(readPlanFile(file)).rejects.toMatchObject({ code: "invalid_plan_file", message: expect.stringContaining("edited or damaged") as string });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names what is wrong in a bad plan file", () => {
+    expect(() => parsePlan("{", "p.json")).toThrow(/^\[invalid_plan_file\] p\.json is not valid JSON/);
+    expect(() => parsePlan('{"format":"x"}')).toThrow(/format is "x"/);
+    expect(() => parsePlan(JSON.stringify({ format: "magma-plan/1", prior_state: { lineage, serial: 1 }, config_digest: "d", changes: [{ address: "a", mode: "weird" }] }))).toThrow(/changes\[0\]\.mode is "weird"/);
+  });
+
+  it("refuses a saved plan whose state moved on", async () => {
+    const plan = await samplePlan();
+    expect(() => assertPlanCurrent(plan, { lineage, serial: 7 })).not.toThrow();
+    expect(() => assertPlanCurrent(plan, { lineage, serial: 8 })).toThrow(expect.objectContaining({ code: "stale_plan", message: expect.stringContaining("serial 7") as string }) as Error);
+    expect(() => assertPlanCurrent(plan, { lineage: "other", serial: 7 })).toThrow(/different state/);
+  });
+});
