@@ -122,5 +122,11 @@ function record(name, value, baseline, target) {
 }
 record(`read a ${count}-instance state: readStateFile vs JSON.parse of the same bytes`, median(readM), median(readB), TARGET);
 record(`write a ${count}-instance state: writeStateFile vs JSON.stringify(…, null, 2) of the same data`, median(writeM), median(writeB), TARGET);
+// The Postgres round trip of a 10,000-instance state (reported, no target): bench/pg-bench.mjs.
+const { pgBenchFigures } = await import("./pg-bench.mjs");
+for (const r of await pgBenchFigures()) {
+  results.push(r);
+  console.log(`     ${r.name}: ${r.value} ms, baseline ${r.baseline} ms, ratio ${r.ratio} (reported)`);
+}
 writeFileSync(join(here, "results.json"), JSON.stringify(results, null, 2) + "\n");
 process.exit(missed === 0 ? 0 : 1);
