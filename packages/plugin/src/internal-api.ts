@@ -38,3 +38,6 @@ export { Provider as Tfplugin6Provider } from "./gen/tfplugin6/tfplugin6_pb.js";
 export { GRPCController } from "./gen/plugin/grpc_controller_pb.js";
 export { GRPCStdio, StdioData_Channel } from "./gen/plugin/grpc_stdio_pb.js";
 export { Health, HealthCheckResponse_ServingStatus } from "./gen/grpc/health/v1/health_pb.js";
+
+// The client over a supplied transport (in-memory protocol tests).
+export { providerConnOver } from "./internal/provider-conn-over.js";
