@@ -27,6 +27,19 @@ export type {
   ProtoSchema,
   ProtoServerCapabilities,
 } from "./internal/wire/proto-shapes.js";
+export type {
+  ApplyResponse,
+  CallFunctionResponse,
+  DiagnosticsResponse,
+  GetFunctionsResponse,
+  ImportResponse,
+  MetadataResponse,
+  PlanResponse,
+  ReadDataResponse,
+  ReadResponse,
+  SchemaResponse,
+  UpgradeResponse,
+} from "./internal/wire/wire-client.js";
 export { createClientCertificate, toPem } from "./internal/auto-mtls/client-certificate.js";
 export type { ClientCertificate } from "./internal/auto-mtls/client-certificate.js";
 export { TF_PLUGIN_MAGIC_COOKIE_KEY, TF_PLUGIN_MAGIC_COOKIE_VALUE } from "./launch.js";

@@ -1,6 +1,25 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { formatErrorPath, fromJson, fromMsgpack, isPathError, nullVal, toMsgpack, type Path, type Type, type Value } from "@magma/cty";
-import { diagsToProto, pathToProto, schemaEntryToProto, type ProtoDiagnostic, type ProtoDynamicValue, type ProtoSchema, type Tfplugin5Provider, type Tfplugin6Provider } from "@magma/plugin/internal";
+import {
+  diagsToProto,
+  pathToProto,
+  schemaEntryToProto,
+  type ApplyResponse,
+  type DiagnosticsResponse,
+  type ImportResponse,
+  type MetadataResponse,
+  type PlanResponse,
+  type ProtoDeferred,
+  type ProtoDiagnostic,
+  type ProtoDynamicValue,
+  type ProtoSchema,
+  type ReadDataResponse,
+  type ReadResponse,
+  type SchemaResponse,
+  type Tfplugin5Provider,
+  type Tfplugin6Provider,
+  type UpgradeResponse,
+} from "@magma/plugin/internal";
 import { errorDiag, isProviderError, type Deferred, type Diag, type Provider, type ProviderSchema, type SchemaEntry } from "@magma/provider-api";
 import { createFunctionHandlers } from "./function-service.js";
 import type { HclogLogger } from "./hclog.js";
@@ -17,7 +36,7 @@ interface DynamicValueIn {
   json: Uint8Array;
 }
 
-const DEFERRED_NUMBER: Record<Deferred["reason"], number> = { unknown: 0, resource_config_unknown: 1, provider_config_unknown: 2, absent_prereq: 3 };
+const DEFERRED_NUMBER = { unknown: 0, resource_config_unknown: 1, provider_config_unknown: 2, absent_prereq: 3 } as const satisfies Record<Deferred["reason"], ProtoDeferred["reason"]>;
 
 /** A problem with a request value: becomes one error diagnostic. */
 class RequestProblem extends Error {
@@ -92,7 +111,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
 
   // ---- the version-neutral handlers -----------------------------------------------------
 
-  const getMetadata = (): Promise<object> => {
+  const getMetadata = (): Promise<Partial<MetadataResponse>> => {
     trace("GetMetadata");
     return guard(
       "GetMetadata",
@@ -110,7 +129,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
     );
   };
 
-  const getProviderSchema = (version: 5 | 6) => (): Promise<object> => {
+  const getProviderSchema = (version: 5 | 6) => (): Promise<Partial<SchemaResponse>> => {
     trace("GetProviderSchema");
     return guard(
       "GetProviderSchema",
@@ -125,7 +144,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
           for (const [k, e] of m) out[k] = schemaEntryToProto(e, version);
           return out;
         };
-        const out: Record<string, unknown> = {
+        const out: SchemaResponse = {
           provider: schemaEntryToProto(s.provider, version),
           resourceSchemas: map(s.resources),
           dataSourceSchemas: map(s.dataSources),
@@ -133,14 +152,14 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
           serverCapabilities: SERVER_CAPABILITIES,
           diagnostics: diagsToProto(s.warnings),
         };
-        if (s.providerMeta !== undefined) out["providerMeta"] = schemaEntryToProto(s.providerMeta, version);
+        if (s.providerMeta !== undefined) out.providerMeta = schemaEntryToProto(s.providerMeta, version);
         return out;
       },
       (diagnostics) => ({ diagnostics }),
     );
   };
 
-  const validateProviderConfig = async (req: { config?: DynamicValueIn | undefined }): Promise<{ diagnostics: ProtoDiagnostic[] }> => {
+  const validateProviderConfig = async (req: { config?: DynamicValueIn | undefined }): Promise<DiagnosticsResponse> => {
     trace("ValidateProviderConfig");
     return guard(
       "ValidateProviderConfig",
@@ -153,13 +172,13 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
     );
   };
 
-  const prepareProviderConfig = async (req: { config?: DynamicValueIn | undefined }): Promise<object> => {
+  const prepareProviderConfig = async (req: { config?: DynamicValueIn | undefined }): Promise<DiagnosticsResponse & { preparedConfig?: ProtoDynamicValue }> => {
     const r = await validateProviderConfig(req);
     // Terraform ignores prepared_config (it only warns when it differs): hand the config back unchanged.
     return r.diagnostics.length === 0 && req.config !== undefined ? { preparedConfig: { msgpack: req.config.msgpack, json: req.config.json }, diagnostics: [] } : r;
   };
 
-  const validateResourceConfig = (req: { typeName: string; config?: DynamicValueIn | undefined }): Promise<object> => {
+  const validateResourceConfig = (req: { typeName: string; config?: DynamicValueIn | undefined }): Promise<DiagnosticsResponse> => {
     trace("ValidateResourceConfig", { tf_resource_type: req.typeName });
     return guard(
       "ValidateResourceConfig",
@@ -171,7 +190,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
     );
   };
 
-  const validateDataResourceConfig = (req: { typeName: string; config?: DynamicValueIn | undefined }): Promise<object> => {
+  const validateDataResourceConfig = (req: { typeName: string; config?: DynamicValueIn | undefined }): Promise<DiagnosticsResponse> => {
     trace("ValidateDataResourceConfig", { tf_data_source_type: req.typeName });
     return guard(
       "ValidateDataResourceConfig",
@@ -186,7 +205,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
   const configureProvider = (
     req: { terraformVersion: string; config?: DynamicValueIn | undefined; clientCapabilities?: ClientCaps | undefined },
     ctx: { signal: AbortSignal },
-  ): Promise<object> => {
+  ): Promise<DiagnosticsResponse> => {
     trace("ConfigureProvider", { tf_version: req.terraformVersion });
     return guard(
       "ConfigureProvider",
@@ -203,7 +222,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
   const readResource = (
     req: { typeName: string; currentState?: DynamicValueIn | undefined; private: Uint8Array; providerMeta?: DynamicValueIn | undefined; clientCapabilities?: ClientCaps | undefined },
     ctx: { signal: AbortSignal },
-  ): Promise<object> => {
+  ): Promise<Partial<ReadResponse>> => {
     trace("ReadResource", { tf_resource_type: req.typeName });
     return guard(
       "ReadResource",
@@ -217,8 +236,8 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
           ...(await meta(req.providerMeta)),
         });
         if (r.gone) return { newState: encode(nullVal(entry.type), entry.type), private: EMPTY, diagnostics: diagsToProto(r.warnings) };
-        const out: Record<string, unknown> = { newState: encode(r.newState, entry.type), private: r.private, diagnostics: diagsToProto(r.warnings) };
-        if (r.deferred !== undefined) out["deferred"] = { reason: DEFERRED_NUMBER[r.deferred.reason] };
+        const out: Partial<ReadResponse> = { newState: encode(r.newState, entry.type), private: r.private, diagnostics: diagsToProto(r.warnings) };
+        if (r.deferred !== undefined) out.deferred = { reason: DEFERRED_NUMBER[r.deferred.reason] };
         return out;
       },
       // No new_state on errors: Terraform keeps what it had.
@@ -237,7 +256,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
       clientCapabilities?: ClientCaps | undefined;
     },
     ctx: { signal: AbortSignal },
-  ): Promise<object> => {
+  ): Promise<Partial<PlanResponse>> => {
     trace("PlanResourceChange", { tf_resource_type: req.typeName });
     return guard(
       "PlanResourceChange",
@@ -255,14 +274,14 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
         if (proposed.isNull() && !r.plannedState.isNull()) {
           throw new RequestProblem(errorDiag("Provider produced invalid plan", `The provider planned a non-null state for a destroy of ${req.typeName}.`));
         }
-        const out: Record<string, unknown> = {
+        const out: Partial<PlanResponse> = {
           plannedState: encode(r.plannedState, entry.type),
           requiresReplace: r.requiresReplace.map(pathToProto),
           plannedPrivate: r.plannedPrivate,
           legacyTypeSystem: r.legacyTypeSystem,
           diagnostics: diagsToProto(r.warnings),
         };
-        if (r.deferred !== undefined) out["deferred"] = { reason: DEFERRED_NUMBER[r.deferred.reason] };
+        if (r.deferred !== undefined) out.deferred = { reason: DEFERRED_NUMBER[r.deferred.reason] };
         return out;
       },
       (diagnostics) => ({ diagnostics }),
@@ -279,7 +298,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
       providerMeta?: DynamicValueIn | undefined;
     },
     ctx: { signal: AbortSignal },
-  ): Promise<object> => {
+  ): Promise<Partial<ApplyResponse>> => {
     trace("ApplyResourceChange", { tf_resource_type: req.typeName });
     let type: Type | undefined;
     return guard(
@@ -309,7 +328,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
     );
   };
 
-  const importResourceState = (req: { typeName: string; id: string; clientCapabilities?: ClientCaps | undefined }, ctx: { signal: AbortSignal }): Promise<object> => {
+  const importResourceState = (req: { typeName: string; id: string; clientCapabilities?: ClientCaps | undefined }, ctx: { signal: AbortSignal }): Promise<Partial<ImportResponse>> => {
     trace("ImportResourceState", { tf_resource_type: req.typeName });
     return guard(
       "ImportResourceState",
@@ -326,7 +345,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
             ),
           );
         }
-        const out: Record<string, unknown> = {
+        const out: Partial<ImportResponse> = {
           importedResources: r.resources.map((x) => {
             const e = s.resources.get(x.typeName);
             if (e === undefined) throw new RequestProblem(errorDiag("Unknown resource type", `The import returned an object of unknown type ${JSON.stringify(x.typeName)}.`));
@@ -334,7 +353,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
           }),
           diagnostics: diagsToProto(r.warnings),
         };
-        if (r.deferred !== undefined) out["deferred"] = { reason: DEFERRED_NUMBER[r.deferred.reason] };
+        if (r.deferred !== undefined) out.deferred = { reason: DEFERRED_NUMBER[r.deferred.reason] };
         return out;
       },
       (diagnostics) => ({ diagnostics }),
@@ -344,7 +363,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
   const readDataSource = (
     req: { typeName: string; config?: DynamicValueIn | undefined; providerMeta?: DynamicValueIn | undefined; clientCapabilities?: ClientCaps | undefined },
     ctx: { signal: AbortSignal },
-  ): Promise<object> => {
+  ): Promise<Partial<ReadDataResponse>> => {
     trace("ReadDataSource", { tf_data_source_type: req.typeName });
     return guard(
       "ReadDataSource",
@@ -356,8 +375,8 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
           deferralAllowed: req.clientCapabilities?.deferralAllowed === true,
           ...(await meta(req.providerMeta)),
         });
-        const out: Record<string, unknown> = { state: encode(r.state, entry.type), diagnostics: diagsToProto(r.warnings) };
-        if (r.deferred !== undefined) out["deferred"] = { reason: DEFERRED_NUMBER[r.deferred.reason] };
+        const out: Partial<ReadDataResponse> = { state: encode(r.state, entry.type), diagnostics: diagsToProto(r.warnings) };
+        if (r.deferred !== undefined) out.deferred = { reason: DEFERRED_NUMBER[r.deferred.reason] };
         return out;
       },
       (diagnostics) => ({ diagnostics }),
@@ -367,7 +386,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
   const upgradeResourceState = (
     req: { typeName: string; version: bigint; rawState?: { json: Uint8Array; flatmap: { [k: string]: string } } | undefined },
     ctx: { signal: AbortSignal },
-  ): Promise<object> => {
+  ): Promise<Partial<UpgradeResponse>> => {
     trace("UpgradeResourceState", { tf_resource_type: req.typeName });
     return guard(
       "UpgradeResourceState",
@@ -404,7 +423,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
     readDataSource,
     upgradeResourceState,
   };
-  const v6 = {
+  const v6: ProviderHandlers["v6"] = {
     ...common,
     getProviderSchema: getProviderSchema(6),
     validateProviderConfig,
@@ -413,7 +432,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
     configureProvider,
     stopProvider,
   };
-  const v5 = {
+  const v5: ProviderHandlers["v5"] = {
     ...common,
     getSchema: getProviderSchema(5),
     prepareProviderConfig,
@@ -422,7 +441,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
     configure: configureProvider,
     stop: stopProvider,
   };
-  return { v5: v5 as unknown as ProviderHandlers["v5"], v6: v6 as unknown as ProviderHandlers["v6"] };
+  return { v5, v6 };
 }
 
 /** What the server supports: destroys are planned (the contract plans them), and the schema is static. */
