@@ -41,7 +41,7 @@ if (mode === "dial") {
   console.log(JSON.stringify(out));
 } else if (mode === "schema") {
   const { launchPlugin } = await import("../dist/launch.js");
-  const { createWireClient } = await import("../dist/internal/wire/wire-client.js");
+  const { createWireClient } = await import("@magma/tfplugin");
   const p = await launchPlugin({ command: AWS });
   try {
     const conn = new plugin.ProviderConn(createWireClient(p.protocolVersion, p.transport), p, {});
@@ -67,7 +67,7 @@ if (mode === "dial") {
   // bytes (as received; here read from the schema cache file) decoded by ProviderConn and made
   // usable, exactly as after a GetSchema call, with no process and no network involved.
   const { parseSchemaCache, binaryIdentity } = await import("../dist/schema-cache.js");
-  const { createWireClient } = await import("../dist/internal/wire/wire-client.js");
+  const { createWireClient } = await import("@magma/tfplugin");
   const cached = parseSchemaCache(readFileSync(process.argv[3]), await binaryIdentity(AWS));
   const noNetwork = {
     unary: () => Promise.reject(new Error("no RPC expected")),

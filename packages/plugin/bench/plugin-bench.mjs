@@ -32,11 +32,11 @@ import { nullVal, toMsgpack } from "@magma/cty";
 import { configValue, proposedNewState } from "@magma/provider-api";
 import { ProviderConn, dialConfiguredProvider } from "../dist/index.js";
 import { launchPlugin } from "../dist/launch.js";
-import { createWireClient } from "../dist/internal/wire/wire-client.js";
-import { GetProviderSchema_ResponseSchema } from "../dist/gen/tfplugin5/tfplugin5_pb.js";
-import { LazyProviderSchemaResponseSchema } from "../dist/gen/magma/lazy/lazy_schema_pb.js";
+import { LazyProviderSchemaResponseSchema, createWireClient, tfplugin5 } from "@magma/tfplugin";
 import { parseSchemaCache, binaryIdentity } from "../dist/schema-cache.js";
 import { bareReadDataSource } from "./bare-client.mjs";
+
+const { GetProviderSchema_ResponseSchema } = tfplugin5;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const AWS = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";

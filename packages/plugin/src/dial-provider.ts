@@ -9,7 +9,7 @@ import { binaryIdentity, defaultSchemaCacheDir, readSchemaCache, writeSchemaCach
 import type { PluginProcess } from "./plugin-process.js";
 import { ProviderConn, prepareCachedSchema, type ProviderConnOptions, type SchemaStore } from "./provider-conn.js";
 import { parseReattachProviders, reattachPlugin, type ReattachConfig } from "./reattach.js";
-import { createWireClient } from "./internal/wire/wire-client.js";
+import { createWireClient } from "@magma/tfplugin";
 import { CallGate, type CallGateOptions } from "./internal/call-gate.js";
 import { protocolMismatch } from "./internal/error-map/plugin-error.js";
 import { resolveProviderBinary, type ResolveProviderOptions } from "./resolve-provider.js";

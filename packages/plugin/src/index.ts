@@ -98,6 +98,7 @@ export type {
   NativeUpgrade,
   ConformanceProblem,
   RetryPolicy,
+  ObjectChangeCheckOptions,
 } from "@magma/provider-api";
 export {
   NestingMode,
@@ -143,6 +144,8 @@ export {
   configValue,
   createNativeProvider,
   valueConformance,
+  assertPlanValid,
+  assertObjectCompatible,
 } from "@magma/provider-api";
 
 // Provider-defined functions, re-exported unchanged from @magma/provider-api.

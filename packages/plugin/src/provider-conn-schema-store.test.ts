@@ -6,12 +6,8 @@
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { typeToJson } from "@magma/cty";
-import { LazyProviderSchemaResponseSchema } from "./gen/magma/lazy/lazy_schema_pb.js";
-import * as v5 from "./gen/tfplugin5/tfplugin5_pb.js";
-import * as v6 from "./gen/tfplugin6/tfplugin6_pb.js";
 import type { CallErrorContext } from "./internal/error-map/call-error.js";
-import type { WireClient } from "./internal/wire/wire-client.js";
-import { wireMessages } from "./internal/wire/wire-client.js";
+import { LazyProviderSchemaResponseSchema, tfplugin5 as v5, tfplugin6 as v6, wireMessages, type WireClient } from "@magma/tfplugin";
 import { ProviderConn, prepareCachedSchema, type PreparedSchema, type SchemaStore } from "./provider-conn.js";
 import type { CachedSchemaReply } from "./schema-cache.js";
 

@@ -37,15 +37,29 @@ import {
 } from "@magma/provider-api";
 import { checkFunctionCall, functionSignature, type CallFunctionOptions, type FunctionCaller, type FunctionSignature } from "@magma/provider-api";
 import { errorFromCall, type CallErrorContext } from "./internal/error-map/call-error.js";
-import { functionArgumentsToProto, functionResultFromProto } from "./internal/wire/function-call.js";
-import { pathFromProto } from "./internal/wire/attribute-path.js";
-import { diagsFromProto } from "./internal/wire/diagnostic.js";
-import { functionFromProto } from "./internal/wire/function.js";
-import type { ProtoDeferred, ProtoDiagnostic, ProtoDynamicValue, ProtoFunction, ProtoSchema, ProtoServerCapabilities } from "./internal/wire/proto-shapes.js";
-import { LazySchemaMap, schemaEntryFromProto, serverCapabilitiesFromProto } from "./internal/wire/schema.js";
-import { metadataMismatch } from "./internal/wire/schema-metadata.js";
-import { wireMessages, type ClientCapabilitiesInit, type WireClient, type WireMessages } from "./internal/wire/wire-client.js";
-import { LazyProviderSchemaResponseSchema, type LazyProviderSchemaResponse } from "./gen/magma/lazy/lazy_schema_pb.js";
+import {
+  LazyProviderSchemaResponseSchema,
+  LazySchemaMap,
+  diagsFromProto,
+  functionArgumentsToProto,
+  functionFromProto,
+  functionResultFromProto,
+  metadataMismatch,
+  pathFromProto,
+  schemaEntryFromProto,
+  serverCapabilitiesFromProto,
+  wireMessages,
+  type ClientCapabilitiesInit,
+  type LazyProviderSchemaResponse,
+  type ProtoDeferred,
+  type ProtoDiagnostic,
+  type ProtoDynamicValue,
+  type ProtoFunction,
+  type ProtoSchema,
+  type ProtoServerCapabilities,
+  type WireClient,
+  type WireMessages,
+} from "@magma/tfplugin";
 import type { CachedSchemaReply } from "./schema-cache.js";
 import type { ValidationMemory } from "./validation-memory.js";
 import { CallGate, type CallGateOptions } from "./internal/call-gate.js";

@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createClient } from "@connectrpc/connect";
 import { toBinary } from "@bufbuild/protobuf";
-import { Health, HealthCheckResponse_ServingStatus } from "../src/gen/grpc/health/v1/health_pb.js";
-import { GetProviderSchema_ResponseSchema, Provider } from "../src/gen/tfplugin5/tfplugin5_pb.js";
+import { Health, HealthCheckResponse_ServingStatus, tfplugin5 } from "@magma/tfplugin";
+
+const { GetProviderSchema_ResponseSchema, Provider } = tfplugin5;
 import { liveChildCount } from "../src/internal/child-registry/child-registry.js";
 import { isPluginError } from "../src/internal/error-map/plugin-error.js";
 import { requestShutdown } from "../src/internal/plugin-services.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@connectrpc/connect";
-import { Health, HealthCheckResponse_ServingStatus } from "../src/gen/grpc/health/v1/health_pb.js";
+import { Health, HealthCheckResponse_ServingStatus } from "@magma/tfplugin";
 import { liveChildCount } from "../src/internal/child-registry/child-registry.js";
 import { isPluginError, type PluginError } from "../src/internal/error-map/plugin-error.js";
 import { launchPlugin, type LaunchPluginOptions, type SpawnFunction } from "../src/launch.js";

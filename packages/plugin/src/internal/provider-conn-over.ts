@@ -1,8 +1,8 @@
 import type { Transport } from "@connectrpc/connect";
+import { createWireClient } from "@magma/tfplugin";
 import type { FunctionCaller, Provider } from "@magma/provider-api";
 import { ProviderConn, type ProviderConnOptions } from "../provider-conn.js";
 import type { CallErrorContext } from "./error-map/call-error.js";
-import { createWireClient } from "./wire/wire-client.js";
 
 /** The connection's view of a provider with no process behind it: it never exits. */
 const NO_PROCESS: CallErrorContext = {

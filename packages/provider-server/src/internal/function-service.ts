@@ -1,5 +1,5 @@
 import { fromJson, fromMsgpack, isPathError, nullVal, toMsgpack, type Type, type Value } from "@magma/cty";
-import { functionToProto, type GetFunctionsResponse, type ProtoDynamicValue, type ProtoFunction } from "@magma/plugin/internal";
+import { functionToProto, type GetFunctionsResponse, type ProtoDynamicValue, type ProtoFunction } from "@magma/tfplugin";
 import { functionParameter, isFunctionCaller, isProviderError, type FunctionSignature, type Provider, type ProviderSchema } from "@magma/provider-api";
 import type { HclogLogger } from "./hclog.js";
 

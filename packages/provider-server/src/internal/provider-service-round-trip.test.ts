@@ -14,7 +14,8 @@ import {
   stringVal,
   typeEquals,
 } from "@magma/cty";
-import { providerConnOver, Tfplugin5Provider, Tfplugin6Provider } from "@magma/plugin/internal";
+import { providerConnOver } from "@magma/plugin/internal";
+import { Tfplugin5Provider, Tfplugin6Provider } from "@magma/tfplugin";
 import {
   configValue,
   functionCallError,

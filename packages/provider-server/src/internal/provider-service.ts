@@ -19,7 +19,7 @@ import {
   type Tfplugin5Provider,
   type Tfplugin6Provider,
   type UpgradeResponse,
-} from "@magma/plugin/internal";
+} from "@magma/tfplugin";
 import { errorDiag, isProviderError, type Deferred, type Diag, type Provider, type ProviderSchema, type SchemaEntry } from "@magma/provider-api";
 import { createFunctionHandlers } from "./function-service.js";
 import type { HclogLogger } from "./hclog.js";

@@ -7,8 +7,8 @@
  * @packageDocumentation
  */
 
-import type { Deferred_Reason, Diagnostic_Severity, Schema_NestedBlock_NestingMode, StringKind } from "../../gen/tfplugin5/tfplugin5_pb.js";
-import type { Schema_Object_NestingMode } from "../../gen/tfplugin6/tfplugin6_pb.js";
+import type { Deferred_Reason, Diagnostic_Severity, Schema_NestedBlock_NestingMode, StringKind } from "./gen/tfplugin5/tfplugin5_pb.js";
+import type { Schema_Object_NestingMode } from "./gen/tfplugin6/tfplugin6_pb.js";
 
 /** `Schema.Attribute` (v5 and v6). */
 export interface ProtoAttribute {

@@ -1,8 +1,8 @@
 import { createClient, type CallOptions, type Transport } from "@connectrpc/connect";
 import type { DescMessage, DescMethodUnary } from "@bufbuild/protobuf";
-import { LazyProviderSchemaResponseSchema, type LazyProviderSchemaResponse } from "../../gen/magma/lazy/lazy_schema_pb.js";
-import * as v5 from "../../gen/tfplugin5/tfplugin5_pb.js";
-import * as v6 from "../../gen/tfplugin6/tfplugin6_pb.js";
+import { LazyProviderSchemaResponseSchema, type LazyProviderSchemaResponse } from "./gen/magma/lazy/lazy_schema_pb.js";
+import * as v5 from "./gen/tfplugin5/tfplugin5_pb.js";
+import * as v6 from "./gen/tfplugin6/tfplugin6_pb.js";
 import type {
   ProtoAttributePath,
   ProtoDeferred,
