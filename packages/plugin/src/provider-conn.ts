@@ -1,8 +1,7 @@
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { CallOptions } from "@connectrpc/connect";
-import { fromMsgpack, fromJson, isPathError, nullVal, toMsgpack, type Type, type Value } from "@magma/cty";
+import { isPathError, nullVal, type Type, type Value } from "@magma/cty";
 import {
-  DeferredReason,
   classifyApplyOutcome,
   diagnosticsError,
   hasErrors,
@@ -17,7 +16,6 @@ import {
   type ApplyResult,
   type ConfigureOptions,
   type ConfigureResult,
-  type Deferred,
   type Diag,
   type GetSchemaOptions,
   type ImportOptions,
@@ -40,7 +38,10 @@ import { errorFromCall, type CallErrorContext } from "./internal/error-map/call-
 import {
   LazyProviderSchemaResponseSchema,
   LazySchemaMap,
+  deferredFromProto,
   diagsFromProto,
+  dynamicValueFromProto,
+  dynamicValueToProto,
   functionArgumentsToProto,
   functionFromProto,
   functionResultFromProto,
@@ -51,7 +52,6 @@ import {
   wireMessages,
   type ClientCapabilitiesInit,
   type LazyProviderSchemaResponse,
-  type ProtoDeferred,
   type ProtoDiagnostic,
   type ProtoDynamicValue,
   type ProtoFunction,
@@ -174,13 +174,6 @@ export interface ProviderConnOptions {
 }
 
 const EMPTY = new Uint8Array(0);
-const DEFERRED_REASONS: Record<number, Deferred["reason"] | undefined> = {
-  0: DeferredReason.Unknown,
-  1: DeferredReason.ResourceConfigUnknown,
-  2: DeferredReason.ProviderConfigUnknown,
-  3: DeferredReason.AbsentPrereq,
-};
-
 /**
  * The {@link Provider} contract over a tfplugin5 or tfplugin6 connection: one
  * implementation for both protocol versions.
@@ -783,7 +776,7 @@ function encode(value: Value, type: Type, what: string): ProtoDynamicValue {
   const hit = encodings.get(value);
   if (hit !== undefined && hit.type === type) return hit.dv;
   try {
-    const dv = { msgpack: toMsgpack(value, type), json: EMPTY };
+    const dv = dynamicValueToProto(value, type);
     encodings.set(value, { type, dv });
     return dv;
   } catch (e) {
@@ -796,10 +789,7 @@ function encode(value: Value, type: Type, what: string): ProtoDynamicValue {
 
 function decode(dv: ProtoDynamicValue | undefined, type: Type, operation: string, what: string): Value {
   try {
-    if (dv === undefined) return nullVal(type);
-    if (dv.msgpack.length > 0) return fromMsgpack(dv.msgpack, type);
-    if (dv.json.length > 0) return fromJson(new TextDecoder().decode(dv.json), type);
-    return nullVal(type);
+    return dynamicValueFromProto(dv, type);
   } catch (e) {
     if (isPathError(e)) {
       throw invalidResponseError(`the ${what} does not decode: ${e.message}`, { operation, path: e.path, cause: e });
@@ -816,9 +806,3 @@ function decodeMessage<T>(schema: Parameters<typeof fromBinary>[0], bytes: Uint8
   }
 }
 
-function deferredFromProto(d: ProtoDeferred | undefined, operation: string): Deferred | undefined {
-  if (d === undefined) return undefined;
-  const reason = DEFERRED_REASONS[d.reason];
-  if (reason === undefined) throw invalidResponseError(`unknown deferral reason ${d.reason}`, { operation });
-  return { reason };
-}

@@ -35,6 +35,8 @@ export type { LazyProviderSchemaResponse } from "./gen/magma/lazy/lazy_schema_pb
 
 // ---- Conversions between wire messages and the contract -----------------------------------
 
+export { dynamicValueFromProto, dynamicValueToProto } from "./dynamic-value.js";
+export { deferredFromProto, deferredToProto } from "./deferred.js";
 export { pathFromProto, pathToProto } from "./attribute-path.js";
 export { diagsFromProto, diagsToProto } from "./diagnostic.js";
 export { functionFromProto, functionToProto } from "./function.js";

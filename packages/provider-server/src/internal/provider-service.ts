@@ -1,7 +1,10 @@
 import type { ServiceImpl } from "@connectrpc/connect";
-import { formatErrorPath, fromJson, fromMsgpack, isPathError, nullVal, toMsgpack, type Path, type Type, type Value } from "@magma/cty";
+import { formatErrorPath, isPathError, nullVal, type Path, type Type, type Value } from "@magma/cty";
 import {
+  deferredToProto,
   diagsToProto,
+  dynamicValueFromProto,
+  dynamicValueToProto,
   pathToProto,
   schemaEntryToProto,
   type ApplyResponse,
@@ -9,7 +12,6 @@ import {
   type ImportResponse,
   type MetadataResponse,
   type PlanResponse,
-  type ProtoDeferred,
   type ProtoDiagnostic,
   type ProtoDynamicValue,
   type ProtoSchema,
@@ -20,7 +22,7 @@ import {
   type Tfplugin6Provider,
   type UpgradeResponse,
 } from "@magma/tfplugin";
-import { errorDiag, isProviderError, type Deferred, type Diag, type Provider, type ProviderSchema, type SchemaEntry } from "@magma/provider-api";
+import { errorDiag, isProviderError, type Diag, type Provider, type ProviderSchema, type SchemaEntry } from "@magma/provider-api";
 import { createFunctionHandlers } from "./function-service.js";
 import type { HclogLogger } from "./hclog.js";
 
@@ -36,7 +38,6 @@ interface DynamicValueIn {
   json: Uint8Array;
 }
 
-const DEFERRED_NUMBER = { unknown: 0, resource_config_unknown: 1, provider_config_unknown: 2, absent_prereq: 3 } as const satisfies Record<Deferred["reason"], ProtoDeferred["reason"]>;
 
 /** A problem with a request value: becomes one error diagnostic. */
 class RequestProblem extends Error {
@@ -237,7 +238,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
         });
         if (r.gone) return { newState: encode(nullVal(entry.type), entry.type), private: EMPTY, diagnostics: diagsToProto(r.warnings) };
         const out: Partial<ReadResponse> = { newState: encode(r.newState, entry.type), private: r.private, diagnostics: diagsToProto(r.warnings) };
-        if (r.deferred !== undefined) out.deferred = { reason: DEFERRED_NUMBER[r.deferred.reason] };
+        if (r.deferred !== undefined) out.deferred = deferredToProto(r.deferred);
         return out;
       },
       // No new_state on errors: Terraform keeps what it had.
@@ -281,7 +282,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
           legacyTypeSystem: r.legacyTypeSystem,
           diagnostics: diagsToProto(r.warnings),
         };
-        if (r.deferred !== undefined) out.deferred = { reason: DEFERRED_NUMBER[r.deferred.reason] };
+        if (r.deferred !== undefined) out.deferred = deferredToProto(r.deferred);
         return out;
       },
       (diagnostics) => ({ diagnostics }),
@@ -353,7 +354,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
           }),
           diagnostics: diagsToProto(r.warnings),
         };
-        if (r.deferred !== undefined) out.deferred = { reason: DEFERRED_NUMBER[r.deferred.reason] };
+        if (r.deferred !== undefined) out.deferred = deferredToProto(r.deferred);
         return out;
       },
       (diagnostics) => ({ diagnostics }),
@@ -376,7 +377,7 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
           ...(await meta(req.providerMeta)),
         });
         const out: Partial<ReadDataResponse> = { state: encode(r.state, entry.type), diagnostics: diagsToProto(r.warnings) };
-        if (r.deferred !== undefined) out.deferred = { reason: DEFERRED_NUMBER[r.deferred.reason] };
+        if (r.deferred !== undefined) out.deferred = deferredToProto(r.deferred);
         return out;
       },
       (diagnostics) => ({ diagnostics }),
@@ -459,10 +460,7 @@ function hasError(diags: readonly Diag[]): boolean {
  */
 function decode(dv: DynamicValueIn | undefined, type: Type, what: string): Value {
   try {
-    if (dv === undefined) return nullVal(type);
-    if (dv.msgpack.length > 0) return fromMsgpack(dv.msgpack, type);
-    if (dv.json.length > 0) return fromJson(utf8.decode(dv.json), type);
-    return nullVal(type);
+    return dynamicValueFromProto(dv, type);
   } catch (e) {
     if (isPathError(e)) {
       const path: Path = e.path;
@@ -473,7 +471,7 @@ function decode(dv: DynamicValueIn | undefined, type: Type, what: string): Value
 }
 
 function encode(v: Value, type: Type): ProtoDynamicValue {
-  return { msgpack: toMsgpack(v, type), json: EMPTY };
+  return dynamicValueToProto(v, type);
 }
 
 const SUMMARY: Record<string, string> = {
