@@ -12,7 +12,8 @@ import { isPluginError } from "../src/internal/error-map/plugin-error.js";
 import { requestShutdown } from "../src/internal/plugin-services.js";
 import { launchPlugin, type SpawnFunction } from "../src/launch.js";
 import type { PluginLogEntry } from "../src/plugin-logger.js";
-import { parseReattachProviders, reattachPlugin } from "../src/reattach.js";
+import { parseReattachProviders } from "../src/reattach.js";
+import { reattachPlugin } from "../src/internal/reattach-plugin.js";
 
 const AWS =
   "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";

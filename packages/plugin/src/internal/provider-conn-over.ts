@@ -1,7 +1,7 @@
 import type { Transport } from "@connectrpc/connect";
 import { createWireClient } from "@magma/tfplugin";
-import type { FunctionCaller, Provider } from "@magma/provider-api";
-import { ProviderConn, type ProviderConnOptions } from "../provider-conn.js";
+import type { ProviderConn, ProviderConnOptions } from "../provider-conn.js";
+import { WireProviderConn } from "./wire-provider-conn.js";
 import type { CallErrorContext } from "./error-map/call-error.js";
 
 /** The connection's view of a provider with no process behind it: it never exits. */
@@ -20,6 +20,6 @@ const NO_PROCESS: CallErrorContext = {
  * @param version - the protocol version to speak (5 or 6); the server must serve it
  * @internal Not covered by semantic versioning: for magma's own sibling packages.
  */
-export function providerConnOver(version: 5 | 6, transport: Transport, options: ProviderConnOptions = {}): Provider & FunctionCaller & Pick<ProviderConn, "stop" | "getFunctions" | "protocolVersion"> {
-  return new ProviderConn(createWireClient(version, transport), NO_PROCESS, options);
+export function providerConnOver(version: 5 | 6, transport: Transport, options: ProviderConnOptions = {}): ProviderConn {
+  return new WireProviderConn(createWireClient(version, transport), NO_PROCESS, options);
 }
