@@ -13,7 +13,7 @@ import { parseReattachProviders, type ReattachConfig } from "./reattach.js";
 import { reattachPlugin } from "./internal/reattach-plugin.js";
 import { createWireClient } from "@magma/tfplugin";
 import { CallGate, type CallGateOptions } from "./internal/call-gate.js";
-import { protocolMismatch } from "./internal/error-map/plugin-error.js";
+import { protocolMismatch } from "./internal/error-map/protocol-mismatch.js";
 import { resolveProviderBinary, type ResolveProviderOptions } from "./resolve-provider.js";
 
 /**

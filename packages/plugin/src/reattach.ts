@@ -1,5 +1,5 @@
 import { PluginNetwork } from "./handshake.js";
-import { handshakeFailed } from "./internal/error-map/plugin-error.js";
+import { handshakeFailedError } from "@magma/provider-api";
 
 /**
  * One entry of a `TF_REATTACH_PROVIDERS` description: a provider process that is already
@@ -30,7 +30,7 @@ export type ReattachConfig = {
  * `Protocol` may be omitted or empty (grpc is assumed), `ProtocolVersion` 0 or omitted
  * means 5, `Test` defaults to false.
  *
- * @throws PluginError `handshake_failed` naming the provider and field that is wrong.
+ * @throws ProviderError `handshake_failed` naming the provider and field that is wrong.
  * @internal
  */
 export function parseReattachProviders(json: string | unknown): Record<string, ReattachConfig> {
@@ -39,14 +39,14 @@ export function parseReattachProviders(json: string | unknown): Record<string, R
     try {
       value = JSON.parse(json);
     } catch (e) {
-      throw handshakeFailed(`TF_REATTACH_PROVIDERS is not valid JSON: ${(e as Error).message}`, { cause: e });
+      throw handshakeFailedError(`TF_REATTACH_PROVIDERS is not valid JSON: ${(e as Error).message}`, { cause: e });
     }
   }
-  if (!isRecord(value)) throw handshakeFailed("TF_REATTACH_PROVIDERS must be a JSON object keyed by provider address");
+  if (!isRecord(value)) throw handshakeFailedError("TF_REATTACH_PROVIDERS must be a JSON object keyed by provider address");
   const out: Record<string, ReattachConfig> = {};
   for (const [provider, entry] of Object.entries(value)) {
     const fail = (why: string): never => {
-      throw handshakeFailed(`TF_REATTACH_PROVIDERS[${JSON.stringify(provider)}]: ${why}`);
+      throw handshakeFailedError(`TF_REATTACH_PROVIDERS[${JSON.stringify(provider)}]: ${why}`);
     };
     if (!isRecord(entry)) fail("must be an object");
     const e = entry as Record<string, unknown>;

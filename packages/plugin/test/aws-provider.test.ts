@@ -8,7 +8,7 @@ import { Health, HealthCheckResponse_ServingStatus, tfplugin5 } from "@magma/tfp
 
 const { GetProviderSchema_ResponseSchema, Provider } = tfplugin5;
 import { liveChildCount } from "../src/internal/child-registry/child-registry.js";
-import { isPluginError } from "../src/internal/error-map/plugin-error.js";
+import { isProviderError } from "@magma/provider-api";
 import { requestShutdown } from "../src/internal/plugin-services.js";
 import { launchPlugin, type SpawnFunction } from "../src/launch.js";
 import type { PluginLogEntry } from "../src/plugin-logger.js";
@@ -111,7 +111,7 @@ d("the real AWS provider (5.100.0, protocol 5)", () => {
     } catch (e) {
       error = e;
     }
-    expect(isPluginError(error) && error.code).toBe("protocol_mismatch");
+    expect(isProviderError(error) && error.code).toBe("protocol_mismatch");
     expect(String(error)).toMatch(/Plugin version: 5, Client versions: \[6\]/);
   });
 

@@ -1,4 +1,4 @@
-import { pluginExited, type PluginExitStatus } from "./error-map/plugin-error.js";
+import { pluginExited, type PluginExitStatus } from "./error-map/plugin-exited.js";
 import { requestShutdown, safeLog, startStdioReader } from "./plugin-services.js";
 import { createGrpcConnection } from "./transport/grpc-connection.js";
 import { discardPluginLogger, PluginLogLevel, PluginLogSource, type PluginLogger } from "../plugin-logger.js";
@@ -27,7 +27,7 @@ export type ReattachPluginOptions = {
  * and then SIGKILLs the pid. `exited` is found by polling the pid (exit code and signal
  * are then unknown); stderr is not ours, so `stderrTail()` is empty.
  *
- * @throws PluginError `transport` when the address cannot be connected to.
+ * @throws ProviderError `transport` when the address cannot be connected to.
  * @internal
  */
 export async function reattachPlugin(config: ReattachConfig, options: ReattachPluginOptions = {}): Promise<PluginProcess> {
