@@ -30,7 +30,8 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { startFakeAws } from "@magma/fake-aws";
 import { nullVal, toMsgpack } from "@magma/cty";
 import { configValue, proposedNewState } from "@magma/provider-api";
-import { ProviderConn, dialConfiguredProvider } from "../dist/index.js";
+import { dialConfiguredProvider } from "../dist/index.js";
+import { WireProviderConn } from "../dist/internal/wire-provider-conn.js";
 import { launchPlugin } from "../dist/launch.js";
 import { LazyProviderSchemaResponseSchema, createWireClient, tfplugin5 } from "@magma/tfplugin";
 import { parseSchemaCache, binaryIdentity } from "../dist/schema-cache.js";
@@ -198,7 +199,7 @@ try {
   // client share one provider process and one AutoMTLS HTTP/2 connection.
   const plugin = await launchPlugin({ command: AWS });
   try {
-    const conn = new ProviderConn(createWireClient(plugin.protocolVersion, plugin.transport), plugin, {});
+    const conn = new WireProviderConn(createWireClient(plugin.protocolVersion, plugin.transport), plugin, {});
     const schema = await conn.getSchema();
     await conn.configure(configValue(schema.provider.block, awsConfig), "1.11.4");
     const partition = schema.dataSources.get("aws_partition");

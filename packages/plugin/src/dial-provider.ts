@@ -8,7 +8,8 @@ import { environmentDigest, fileValidationMemory } from "./validation-memory.js"
 import { binaryIdentity, defaultSchemaCacheDir, readSchemaCache, writeSchemaCache, type BinaryIdentity } from "./schema-cache.js";
 import type { PluginProcess } from "./plugin-process.js";
 import type { ProviderConn } from "./provider-conn.js";
-import { WireProviderConn, prepareCachedSchema, type SchemaStore, type WireProviderConnOptions } from "./internal/wire-provider-conn.js";
+import { prepareCachedSchema, type SchemaStore } from "./internal/schema-store.js";
+import { WireProviderConn, type WireProviderConnOptions } from "./internal/wire-provider-conn.js";
 import { parseReattachProviders, type ReattachConfig } from "./reattach.js";
 import { reattachPlugin } from "./internal/reattach-plugin.js";
 import { createWireClient } from "@magma/tfplugin";

@@ -52,6 +52,7 @@ export {
   typeFromProto,
 } from "./schema.js";
 export { metadataMismatch } from "./schema-metadata.js";
+export { schemaFromReply } from "./schema-reply.js";
 export type {
   ProtoAttribute,
   ProtoAttributePath,

@@ -8,7 +8,8 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { typeToJson } from "@magma/cty";
 import type { CallErrorContext } from "./error-map/call-error.js";
 import { LazyProviderSchemaResponseSchema, tfplugin5 as v5, tfplugin6 as v6, wireMessages, type WireClient } from "@magma/tfplugin";
-import { WireProviderConn, prepareCachedSchema, type PreparedSchema, type SchemaStore } from "./wire-provider-conn.js";
+import { prepareCachedSchema, type PreparedSchema, type SchemaStore } from "./schema-store.js";
+import { WireProviderConn } from "./wire-provider-conn.js";
 import type { CachedSchemaReply } from "../schema-cache.js";
 
 const STRING = new TextEncoder().encode('"string"');

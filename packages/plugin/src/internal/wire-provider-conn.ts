@@ -1,4 +1,4 @@
-import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { toBinary } from "@bufbuild/protobuf";
 import type { CallOptions } from "@connectrpc/connect";
 import { isPathError, nullVal, type Type, type Value } from "@magma/cty";
 import {
@@ -37,7 +37,6 @@ import { checkFunctionCall, functionSignature, type CallFunctionOptions, type Fu
 import { errorFromCall, type CallErrorContext } from "./error-map/call-error.js";
 import {
   LazyProviderSchemaResponseSchema,
-  LazySchemaMap,
   deferredFromProto,
   diagsFromProto,
   dynamicValueFromProto,
@@ -47,75 +46,17 @@ import {
   functionResultFromProto,
   metadataMismatch,
   pathFromProto,
-  schemaEntryFromProto,
-  serverCapabilitiesFromProto,
-  wireMessages,
+  schemaFromReply,
   type ClientCapabilitiesInit,
-  type LazyProviderSchemaResponse,
   type ProtoDiagnostic,
   type ProtoDynamicValue,
-  type ProtoFunction,
-  type ProtoSchema,
-  type ProtoServerCapabilities,
   type WireClient,
-  type WireMessages,
 } from "@magma/tfplugin";
 import type { ProviderConn, ProviderConnOptions } from "../provider-conn.js";
-import type { CachedSchemaReply } from "../schema-cache.js";
+import type { PreparedSchema, SchemaStore } from "./schema-store.js";
 import type { ValidationMemory } from "../validation-memory.js";
 import { CallGate, type CallGateOptions } from "./call-gate.js";
 import { ValidationCache } from "./validation-cache.js";
-
-/**
- * Where a {@link WireProviderConn} keeps the schema reply of its exact binary between processes
- * (see `schemaCacheDir` of `dialProvider`).
- *
- * @internal
- */
-export interface SchemaStore {
-  /**
-   * The stored reply decoded with {@link prepareCachedSchema}, or `undefined` (also when
-   * unreadable). A store may start reading and decoding early, e.g. while the provider
-   * process starts.
-   */
-  load(): Promise<PreparedSchema | undefined>;
-  /** Stores a reply (replacing any earlier one). */
-  save(entry: CachedSchemaReply): Promise<void>;
-  /**
-   * How a stored reply is confirmed before use: `identity` (the store is keyed to the exact
-   * binary; no RPC) or `metadata` (also a GetMetadata call whose capabilities and type names
-   * must match the stored reply).
-   */
-  readonly check: "identity" | "metadata";
-  /** Told what happened: `hit`, `stale` (with the reason), `miss`, `not_optional`, `stored`, `store_failed`. */
-  report?(event: string, detail?: string): void;
-}
-
-/**
- * A stored schema reply decoded with its protocol version's messages, or why it does not
- * decode.
- *
- * @internal
- */
-export interface PreparedSchema {
-  readonly entry: CachedSchemaReply;
-  readonly decoded: { readonly reply: LazyProviderSchemaResponse; readonly schema: ProviderSchema } | { readonly error: string };
-}
-
-/**
- * Decodes a stored schema reply with the messages of the protocol version it was stored
- * for. Never throws: a reply that does not decode gives `{ error }`.
- *
- * @internal
- */
-export function prepareCachedSchema(entry: CachedSchemaReply): PreparedSchema {
-  try {
-    const reply = fromBinary(LazyProviderSchemaResponseSchema, entry.reply);
-    return { entry, decoded: { reply, schema: schemaFromReply(reply, wireMessages(entry.protocolVersion)) } };
-  } catch (e) {
-    return { entry, decoded: { error: e instanceof Error ? e.message : String(e) } };
-  }
-}
 
 /**
  * Options of a {@link WireProviderConn}: the public ones and those only `dialProvider` sets.
@@ -681,47 +622,6 @@ export class WireProviderConn implements ProviderConn {
   }
 }
 
-/**
- * The {@link ProviderSchema} of a GetSchema reply held lazily: each resource and data
- * source type is decoded on first use.
- *
- * @throws ProviderError `diagnostics` when the reply carries errors, `invalid_response`
- * when it does not decode.
- * @internal
- */
-export function schemaFromReply(r: LazyProviderSchemaResponse, m: WireMessages): ProviderSchema {
-  const op = "GetProviderSchema";
-  const diags = diagsFromProto(
-    r.diagnostics.map((b) => decodeMessage<ProtoDiagnostic>(m.diagnosticMessage, b, op, "a diagnostic")),
-    op,
-  );
-  if (hasErrors(diags)) throw diagnosticsError(diags, "getSchema");
-  if (r.provider.length === 0) throw invalidResponseError("the provider schema is missing", { operation: op });
-  const provider = schemaEntryFromProto(decodeMessage<ProtoSchema>(m.schemaMessage, r.provider, op, "the provider schema"), "provider");
-  const out: { -readonly [K in keyof ProviderSchema]: ProviderSchema[K] } = {
-    provider,
-    resources: new LazySchemaMap(new Map(Object.entries(r.resourceSchemas)), m.schemaMessage, "resource"),
-    dataSources: new LazySchemaMap(new Map(Object.entries(r.dataSourceSchemas)), m.schemaMessage, "data source"),
-    ephemeralResources: new LazySchemaMap(new Map(Object.entries(r.ephemeralResourceSchemas)), m.schemaMessage, "ephemeral resource"),
-    functions: new Map(
-      Object.entries(r.functions).map(([name, bytes]) => [
-        name,
-        functionFromProto(decodeMessage<ProtoFunction>(m.functionMessage, bytes, op, `function ${JSON.stringify(name)}`), name),
-      ]),
-    ),
-    serverCapabilities: serverCapabilitiesFromProto(
-      r.serverCapabilities.length === 0
-        ? undefined
-        : decodeMessage<ProtoServerCapabilities>(m.serverCapabilitiesMessage, r.serverCapabilities, op, "the server capabilities"),
-    ),
-    warnings: warningsOf(diags),
-  };
-  if (r.providerMeta.length > 0) {
-    const meta = decodeMessage<ProtoSchema>(m.schemaMessage, r.providerMeta, op, "the provider_meta schema");
-    if (meta.block !== undefined) out.providerMeta = schemaEntryFromProto(meta, "provider_meta");
-  }
-  return out;
-}
 
 function callGateOptions(options: WireProviderConnOptions): CallGateOptions {
   const out: { -readonly [K in keyof CallGateOptions]: CallGateOptions[K] } = {};
@@ -770,11 +670,4 @@ function decode(dv: ProtoDynamicValue | undefined, type: Type, operation: string
   }
 }
 
-function decodeMessage<T>(schema: Parameters<typeof fromBinary>[0], bytes: Uint8Array, operation: string, what: string): T {
-  try {
-    return fromBinary(schema, bytes) as unknown as T;
-  } catch (cause) {
-    throw invalidResponseError(`${what} does not decode`, { operation, cause });
-  }
-}
 
