@@ -5,8 +5,7 @@
 // client: separate provider processes alone made single measurements differ by up to ±15 %.
 import { create } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
-import * as v5 from "../dist/gen/tfplugin5/tfplugin5_pb.js";
-import * as v6 from "../dist/gen/tfplugin6/tfplugin6_pb.js";
+import { tfplugin5 as v5, tfplugin6 as v6 } from "@magma/tfplugin";
 
 /**
  * Returns `readDataSource()`, which sends one pre-built ReadDataSource request over

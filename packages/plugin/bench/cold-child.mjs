@@ -41,10 +41,11 @@ if (mode === "dial") {
   console.log(JSON.stringify(out));
 } else if (mode === "schema") {
   const { launchPlugin } = await import("../dist/launch.js");
-  const { createWireClient } = await import("../dist/internal/wire/wire-client.js");
+  const { WireProviderConn } = await import("../dist/internal/wire-provider-conn.js");
+  const { createWireClient } = await import("@magma/tfplugin");
   const p = await launchPlugin({ command: AWS });
   try {
-    const conn = new plugin.ProviderConn(createWireClient(p.protocolVersion, p.transport), p, {});
+    const conn = new WireProviderConn(createWireClient(p.protocolVersion, p.transport), p, {});
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     const schema = await conn.getSchema();
@@ -67,16 +68,17 @@ if (mode === "dial") {
   // bytes (as received; here read from the schema cache file) decoded by ProviderConn and made
   // usable, exactly as after a GetSchema call, with no process and no network involved.
   const { parseSchemaCache, binaryIdentity } = await import("../dist/schema-cache.js");
-  const { createWireClient } = await import("../dist/internal/wire/wire-client.js");
+  const { createWireClient } = await import("@magma/tfplugin");
   const cached = parseSchemaCache(readFileSync(process.argv[3]), await binaryIdentity(AWS));
   const noNetwork = {
     unary: () => Promise.reject(new Error("no RPC expected")),
     stream: () => Promise.reject(new Error("no RPC expected")),
   };
-  const { prepareCachedSchema } = await import("../dist/provider-conn.js");
+  const { prepareCachedSchema } = await import("../dist/internal/schema-store.js");
+  const { WireProviderConn } = await import("../dist/internal/wire-provider-conn.js");
   // The store decodes on demand, inside the timed getSchema call.
   const store = { check: "identity", load: async () => prepareCachedSchema(cached), save: async () => undefined };
-  const conn = new plugin.ProviderConn(createWireClient(cached.protocolVersion, noNetwork), { exited: new Promise(() => {}), exitError: () => undefined }, { schemaStore: store });
+  const conn = new WireProviderConn(createWireClient(cached.protocolVersion, noNetwork), { exited: new Promise(() => {}), exitError: () => undefined }, { schemaStore: store });
   const c0 = process.cpuUsage();
   const schema = await conn.getSchema();
   const used = [schema.provider.type, schema.dataSources.get("aws_partition").type, schema.resources.get("aws_ssm_parameter").type];

@@ -30,13 +30,14 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { startFakeAws } from "@magma/fake-aws";
 import { nullVal, toMsgpack } from "@magma/cty";
 import { configValue, proposedNewState } from "@magma/provider-api";
-import { ProviderConn, dialConfiguredProvider } from "../dist/index.js";
+import { dialConfiguredProvider } from "../dist/index.js";
+import { WireProviderConn } from "../dist/internal/wire-provider-conn.js";
 import { launchPlugin } from "../dist/launch.js";
-import { createWireClient } from "../dist/internal/wire/wire-client.js";
-import { GetProviderSchema_ResponseSchema } from "../dist/gen/tfplugin5/tfplugin5_pb.js";
-import { LazyProviderSchemaResponseSchema } from "../dist/gen/magma/lazy/lazy_schema_pb.js";
+import { LazyProviderSchemaResponseSchema, createWireClient, tfplugin5 } from "@magma/tfplugin";
 import { parseSchemaCache, binaryIdentity } from "../dist/schema-cache.js";
 import { bareReadDataSource } from "./bare-client.mjs";
+
+const { GetProviderSchema_ResponseSchema } = tfplugin5;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const AWS = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
@@ -198,7 +199,7 @@ try {
   // client share one provider process and one AutoMTLS HTTP/2 connection.
   const plugin = await launchPlugin({ command: AWS });
   try {
-    const conn = new ProviderConn(createWireClient(plugin.protocolVersion, plugin.transport), plugin, {});
+    const conn = new WireProviderConn(createWireClient(plugin.protocolVersion, plugin.transport), plugin, {});
     const schema = await conn.getSchema();
     await conn.configure(configValue(schema.provider.block, awsConfig), "1.11.4");
     const partition = schema.dataSources.get("aws_partition");

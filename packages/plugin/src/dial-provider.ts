@@ -7,11 +7,14 @@ import { safeLog } from "./internal/plugin-services.js";
 import { environmentDigest, fileValidationMemory } from "./validation-memory.js";
 import { binaryIdentity, defaultSchemaCacheDir, readSchemaCache, writeSchemaCache, type BinaryIdentity } from "./schema-cache.js";
 import type { PluginProcess } from "./plugin-process.js";
-import { ProviderConn, prepareCachedSchema, type ProviderConnOptions, type SchemaStore } from "./provider-conn.js";
-import { parseReattachProviders, reattachPlugin, type ReattachConfig } from "./reattach.js";
-import { createWireClient } from "./internal/wire/wire-client.js";
+import type { ProviderConn } from "./provider-conn.js";
+import { prepareCachedSchema, type SchemaStore } from "./internal/schema-store.js";
+import { WireProviderConn, type WireProviderConnOptions } from "./internal/wire-provider-conn.js";
+import { parseReattachProviders, type ReattachConfig } from "./reattach.js";
+import { reattachPlugin } from "./internal/reattach-plugin.js";
+import { createWireClient } from "@magma/tfplugin";
 import { CallGate, type CallGateOptions } from "./internal/call-gate.js";
-import { protocolMismatch } from "./internal/error-map/plugin-error.js";
+import { protocolMismatch } from "./internal/error-map/protocol-mismatch.js";
 import { resolveProviderBinary, type ResolveProviderOptions } from "./resolve-provider.js";
 
 /**
@@ -211,7 +214,7 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
   try {
     const version = plugin.protocolVersion;
     if (version !== 5 && version !== 6) throw protocolMismatch(version, [5, 6]);
-    const connOptions: { -readonly [K in keyof ProviderConnOptions]?: ProviderConnOptions[K] } = {};
+    const connOptions: { -readonly [K in keyof WireProviderConnOptions]?: WireProviderConnOptions[K] } = {};
     if (options.validate !== undefined) connOptions.validate = options.validate;
     if (options.callTimeoutMs !== undefined) connOptions.callTimeoutMs = options.callTimeoutMs;
     if (options.cachedSchema !== undefined) connOptions.cachedSchema = options.cachedSchema;
@@ -226,7 +229,7 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
     if (options.callTimeoutMs !== undefined) gateOptions.callTimeoutMs = options.callTimeoutMs;
     const gate = new CallGate(plugin, gateOptions);
     connOptions.callGate = gate;
-    const conn = new ProviderConn(createWireClient(version, plugin.transport), plugin, connOptions);
+    const conn = new WireProviderConn(createWireClient(version, plugin.transport), plugin, connOptions);
     const schema = await conn.getSchema(options.signal === undefined ? undefined : { signal: options.signal });
     return new PluginLiveProvider(conn, schema, plugin, binary, gate, options.stopSignal);
   } catch (e) {

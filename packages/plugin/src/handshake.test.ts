@@ -1,15 +1,15 @@
 import { parseHandshakeLine, splitTcpAddress } from "./handshake.js";
-import { isPluginError, type PluginError } from "./internal/error-map/plugin-error.js";
+import { isProviderError, type AnyProviderError } from "@magma/provider-api";
 
 // A real-looking DER prefix: SEQUENCE, long-form length, padded to > 50 base64 chars.
 const DER = Buffer.concat([Buffer.from([0x30, 0x82, 0x02, 0x10]), Buffer.alloc(120, 7)]);
 const CERT = DER.toString("base64").replace(/=+$/, "");
 
-function failure(line: string, offered: readonly number[] = [5, 6]): PluginError {
+function failure(line: string, offered: readonly number[] = [5, 6]): AnyProviderError {
   try {
     parseHandshakeLine(line, offered);
   } catch (e) {
-    if (isPluginError(e)) return e;
+    if (isProviderError(e)) return e;
     throw e;
   }
   throw new Error(`expected ${JSON.stringify(line)} to fail`);

@@ -1,4 +1,5 @@
-import { handshakeFailed, protocolMismatch } from "./internal/error-map/plugin-error.js";
+import { handshakeFailedError } from "@magma/provider-api";
+import { protocolMismatch } from "./internal/error-map/protocol-mismatch.js";
 
 /**
  * The network kinds a go-plugin server may listen on.
@@ -53,7 +54,7 @@ const CERT_MIN_LENGTH = 50;
  *
  * @param line - the first line the plugin printed on stdout
  * @param offeredVersions - the versions sent in `PLUGIN_PROTOCOL_VERSIONS`
- * @throws PluginError `handshake_failed` naming the bad field, or `protocol_mismatch`
+ * @throws ProviderError `handshake_failed` naming the bad field, or `protocol_mismatch`
  *   ("incompatible API version with plugin…") when the plugin chose a version we did not
  *   offer (a go-plugin server answers with its lowest version when nothing matches).
  * @internal
@@ -61,13 +62,13 @@ const CERT_MIN_LENGTH = 50;
 export function parseHandshakeLine(line: string, offeredVersions: readonly number[]): Handshake {
   const text = line.trim();
   const fail = (why: string): never => {
-    throw handshakeFailed(`${why} in handshake line ${JSON.stringify(abbreviate(text))}`, {
+    throw handshakeFailedError(`${why} in handshake line ${JSON.stringify(abbreviate(text))}`, {
       line: text,
     });
   };
   const parts = text.split("|");
   if (parts.length < 4 || text === "") {
-    throw handshakeFailed(
+    throw handshakeFailedError(
       `Unrecognized remote plugin message: ${JSON.stringify(abbreviate(text))}; ` +
         "this usually means the plugin was not built for go-plugin, or printed to stdout before the handshake",
       { line: text },

@@ -28,8 +28,7 @@ export type {
   NativeProviderConstructor,
   ResolvedReference,
 } from "./provider-factory.js";
-export { ProviderConn } from "./provider-conn.js";
-export type { ProviderConnOptions } from "./provider-conn.js";
+export type { ProviderConn, ProviderConnOptions } from "./provider-conn.js";
 export { resolveProviderBinary, parseProviderSource, versionMatches, providerSearchDirs } from "./resolve-provider.js";
 export type { ResolveProviderOptions, ResolvedProvider, ProviderAddress } from "./resolve-provider.js";
 export { providerSchemaToTerraformJson, type TerraformProviderSchemaJson, type TerraformSchemaJson, type TerraformBlockJson, type TerraformBlockTypeJson, type TerraformAttributeJson, type TerraformNestedTypeJson, type TerraformTypeJson, type TerraformFunctionJson, type TerraformFunctionParameterJson } from "./terraform-schema-json.js";
@@ -62,6 +61,8 @@ export type {
   ReadResourceFound,
   ReadResourceGone,
   ObjectChangeCheckOptions,
+  ObjectChangeProblem,
+  ProblemStep,
   ReadDataSourceResult,
   ImportResult,
   ImportedResource,
@@ -146,6 +147,8 @@ export {
   configValue,
   createNativeProvider,
   valueConformance,
+  compatibilityProblems,
+  formatProblemPath,
 } from "@magma/provider-api";
 
 // Provider-defined functions, re-exported unchanged from @magma/provider-api.

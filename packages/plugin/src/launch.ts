@@ -7,16 +7,15 @@ import { createClientCertificate, type ClientCertificate } from "./internal/auto
 import { registerLiveChild } from "./internal/child-registry/child-registry.js";
 import { binaryForms, ownerRecordFor, processCmdline, SOCKET_DIR_PREFIX, writeOwnerRecord } from "./internal/child-registry/owner-record.js";
 import {
-  canceled,
-  deadlineExceeded,
-  errorFromSpawn,
-  handshakeFailed,
-  isPluginError,
-  pluginExited,
+  canceledError,
+  deadlineExceededError,
+  handshakeFailedError,
+  isProviderError,
   transportError,
-  type PluginError,
-  type PluginExitStatus,
-} from "./internal/error-map/plugin-error.js";
+  type AnyProviderError,
+} from "@magma/provider-api";
+import { errorFromSpawn } from "./internal/error-map/error-from-spawn.js";
+import { pluginExited, type PluginExitStatus } from "./internal/error-map/plugin-exited.js";
 import { StderrMonitor } from "./internal/log/stderr-monitor.js";
 import { reportableTail, SecretRedactor } from "./internal/log/secret-redactor.js";
 import { requestShutdown, safeLog, startStdioReader, type StdioReader } from "./internal/plugin-services.js";
@@ -163,7 +162,7 @@ const MAX_HANDSHAKE_LINE = 64 * 1024;
  * `registerLiveChild`). An open plugin keeps the host's event loop alive until `close()`,
  * like an open socket.
  *
- * @throws PluginError `transport` if the binary cannot be started or connected to;
+ * @throws AnyProviderError `transport` if the binary cannot be started or connected to;
  *   `plugin_exited` if it exits before the handshake (with exit code/signal and stderr
  *   tail); `handshake_failed` for a malformed first line; `protocol_mismatch` for a
  *   version we did not offer; `deadline_exceeded` when no line arrives within
@@ -181,7 +180,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   const spawn: SpawnFunction = options.spawn ?? ((c, a, o) => nodeSpawn(c, [...a], o));
   const signal = options.signal;
-  if (signal?.aborted) throw canceled("plugin launch canceled", signal.reason);
+  if (signal?.aborted) throw canceledError("plugin launch canceled", { cause: signal.reason });
   const name = basename(options.command);
 
   const socketDirParent = options.socketDirParent ?? tmpdir();
@@ -271,8 +270,8 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
     try {
       handshake = parseHandshakeLine(line, versions);
     } catch (e) {
-      if (isPluginError(e) && e.detail.code === "handshake_failed") {
-        throw handshakeFailed(`${e.message.replace(/^\[handshake_failed\] /, "")} [${name}]`, {
+      if (isProviderError(e) && e.detail.code === "handshake_failed") {
+        throw handshakeFailedError(`${e.rawMessage} [${name}]`, {
           line,
           stderrTail: reportable().stderrTail,
           cause: e,
@@ -294,7 +293,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
     let tls: Parameters<typeof createGrpcConnection>[0]["tls"];
     if (handshake.serverCertificate !== undefined) {
       if (cert === undefined) {
-        throw handshakeFailed("the plugin offered TLS, but AutoMTLS is off (no client certificate was sent)", {
+        throw handshakeFailedError("the plugin offered TLS, but AutoMTLS is off (no client certificate was sent)", {
           stderrTail: reportable().stderrTail,
         });
       }
@@ -326,7 +325,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
           name,
         );
       }
-      if (isPluginError(e) && e.code === "transport") throw transportError(`${e.rawMessage} [${name}]`, e.cause ?? e, e.detail.grpcCode);
+      if (isProviderError(e) && e.code === "transport") throw transportError(`${e.rawMessage} [${name}]`, e.detail.grpcCode === undefined ? { cause: e.cause ?? e } : { cause: e.cause ?? e, grpcCode: e.detail.grpcCode });
       throw e;
     }
   } catch (e) {
@@ -347,7 +346,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   });
 
   let closing: Promise<void> | undefined;
-  const exitError = (): PluginError | undefined => {
+  const exitError = (): AnyProviderError | undefined => {
     const status = watcher.status();
     if (status === undefined) return undefined;
     return pluginExited({ ...status, ...reportable() }, "unexpectedly", undefined, name);
@@ -436,7 +435,7 @@ function readHandshakeLine(
         if (size > MAX_HANDSHAKE_LINE) {
           const head = Buffer.concat(pending).subarray(0, 200).toString("utf8");
           finish(() =>
-            reject(handshakeFailed(`first stdout line is longer than ${MAX_HANDSHAKE_LINE} bytes [${name}]`, { line: head })),
+            reject(handshakeFailedError(`first stdout line is longer than ${MAX_HANDSHAKE_LINE} bytes [${name}]`, { line: head })),
           );
         }
         return;
@@ -455,11 +454,11 @@ function readHandshakeLine(
       finish(() => resolve(undefined));
     };
     const onError = (e: unknown): void => finish(() => reject(errorFromSpawn(String(child.spawnfile), e)));
-    const onAbort = (): void => finish(() => reject(canceled("plugin launch canceled", signal?.reason)));
+    const onAbort = (): void => finish(() => reject(canceledError("plugin launch canceled", { cause: signal?.reason })));
     const timer = setTimeout(
       () =>
         finish(() =>
-          reject(deadlineExceeded(`timeout while waiting for the plugin to start (no handshake within ${timeoutMs} ms) [${name}]`, timeoutMs)),
+          reject(deadlineExceededError(`timeout while waiting for the plugin to start (no handshake within ${timeoutMs} ms) [${name}]`, { timeoutMs })),
         ),
       timeoutMs,
     );

@@ -1,5 +1,6 @@
 import type { Transport } from "@connectrpc/connect";
-import type { PluginError, PluginExitStatus } from "./internal/error-map/plugin-error.js";
+import type { AnyProviderError } from "@magma/provider-api";
+import type { PluginExitStatus } from "./internal/error-map/plugin-exited.js";
 import type { SecretRedactor } from "./internal/log/secret-redactor.js";
 
 /**
@@ -64,7 +65,7 @@ export type PluginProcess = {
    * and unlevelled lines, with the secrets the connection saw and anything credential-like
    * redacted.
    */
-  exitError(): PluginError | undefined;
+  exitError(): AnyProviderError | undefined;
   /**
    * Shuts the plugin down as Terraform does: the `beforeShutdown` hook,
    * `GRPCController.Shutdown` (UNAVAILABLE counts as success), closing the HTTP/2 session,

@@ -1,4 +1,4 @@
-import { isPluginError } from "./internal/error-map/plugin-error.js";
+import { isProviderError } from "@magma/provider-api";
 import { parseReattachProviders } from "./reattach.js";
 
 describe("parseReattachProviders", () => {
@@ -37,7 +37,7 @@ describe("parseReattachProviders", () => {
     } catch (e) {
       error = e;
     }
-    expect(isPluginError(error)).toBe(true);
+    expect(isProviderError(error)).toBe(true);
     expect((error as Error).message).toMatch(/^\[handshake_failed\] /);
     expect((error as Error).message).toMatch(message);
   });

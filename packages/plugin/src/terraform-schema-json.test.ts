@@ -15,8 +15,7 @@ import {
   type FunctionSignature,
   type ProviderSchema,
 } from "@magma/provider-api";
-import { blockFromProto } from "./internal/wire/schema.js";
-import type { ProtoAttribute, ProtoBlock } from "./internal/wire/proto-shapes.js";
+import { blockFromProto, type ProtoAttribute, type ProtoBlock } from "@magma/tfplugin";
 import { providerSchemaToTerraformJson } from "./terraform-schema-json.js";
 
 function providerSchema(parts: {

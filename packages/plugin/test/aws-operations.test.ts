@@ -14,7 +14,8 @@ import {
   type SchemaEntry,
 } from "@magma/provider-api";
 import { dialConfiguredProvider, type LiveProvider } from "../src/dial-provider.js";
-import { ProviderConn } from "../src/provider-conn.js";
+import { WireProviderConn } from "../src/internal/wire-provider-conn.js";
+import type { ProviderConn } from "../src/provider-conn.js";
 import { AWS_BINARY, AWS_OFFLINE_CONFIG } from "./support/terraform-runner.js";
 import { replaceUnknowns } from "./support/known-state.js";
 
@@ -68,7 +69,7 @@ d("the real AWS provider, configured offline: plans and error paths", () => {
 
   test("configured over protocol 5", () => {
     expect(live.protocolVersion).toBe(5);
-    expect(live.provider).toBeInstanceOf(ProviderConn);
+    expect(live.provider).toBeInstanceOf(WireProviderConn);
     expect((live.provider as ProviderConn).configured).toBe(true);
   });
 

@@ -4,14 +4,16 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createClient } from "@connectrpc/connect";
 import { toBinary } from "@bufbuild/protobuf";
-import { Health, HealthCheckResponse_ServingStatus } from "../src/gen/grpc/health/v1/health_pb.js";
-import { GetProviderSchema_ResponseSchema, Provider } from "../src/gen/tfplugin5/tfplugin5_pb.js";
+import { Health, HealthCheckResponse_ServingStatus, tfplugin5 } from "@magma/tfplugin";
+
+const { GetProviderSchema_ResponseSchema, Provider } = tfplugin5;
 import { liveChildCount } from "../src/internal/child-registry/child-registry.js";
-import { isPluginError } from "../src/internal/error-map/plugin-error.js";
+import { isProviderError } from "@magma/provider-api";
 import { requestShutdown } from "../src/internal/plugin-services.js";
 import { launchPlugin, type SpawnFunction } from "../src/launch.js";
 import type { PluginLogEntry } from "../src/plugin-logger.js";
-import { parseReattachProviders, reattachPlugin } from "../src/reattach.js";
+import { parseReattachProviders } from "../src/reattach.js";
+import { reattachPlugin } from "../src/internal/reattach-plugin.js";
 
 const AWS =
   "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
@@ -109,7 +111,7 @@ d("the real AWS provider (5.100.0, protocol 5)", () => {
     } catch (e) {
       error = e;
     }
-    expect(isPluginError(error) && error.code).toBe("protocol_mismatch");
+    expect(isProviderError(error) && error.code).toBe("protocol_mismatch");
     expect(String(error)).toMatch(/Plugin version: 5, Client versions: \[6\]/);
   });
 

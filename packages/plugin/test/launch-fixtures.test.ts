@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@connectrpc/connect";
-import { Health, HealthCheckResponse_ServingStatus } from "../src/gen/grpc/health/v1/health_pb.js";
+import { Health, HealthCheckResponse_ServingStatus } from "@magma/tfplugin";
 import { liveChildCount } from "../src/internal/child-registry/child-registry.js";
-import { isPluginError, type PluginError } from "../src/internal/error-map/plugin-error.js";
+import { isProviderError, type AnyProviderError } from "@magma/provider-api";
 import { launchPlugin, type LaunchPluginOptions, type SpawnFunction } from "../src/launch.js";
 import type { PluginLogEntry } from "../src/plugin-logger.js";
 
@@ -38,12 +38,12 @@ function isGone(pid: number): boolean {
   }
 }
 
-async function launchFailure(options: LaunchPluginOptions): Promise<PluginError> {
+async function launchFailure(options: LaunchPluginOptions): Promise<AnyProviderError> {
   try {
     const p = await launchPlugin(options);
     await p.close();
   } catch (e) {
-    if (isPluginError(e)) return e;
+    if (isProviderError(e)) return e;
     throw e;
   }
   throw new Error("expected the launch to fail");

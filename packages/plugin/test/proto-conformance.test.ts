@@ -1,5 +1,5 @@
 /**
- * Checks magma's own .proto files (proto/ at the repository root, generated into
+ * Checks magma's own .proto files (@magma/tfplugin's proto/, generated into its
  * src/gen/) against the descriptors of real binaries:
  *
  * - the raw FileDescriptorProtos embedded in the `terraform` binary (protocols 5.8/6.8
@@ -23,13 +23,7 @@ import {
   file_google_protobuf_timestamp,
   type FileDescriptorProto,
 } from "@bufbuild/protobuf/wkt";
-import { file_tfplugin5_tfplugin5, Provider as Provider5 } from "../src/gen/tfplugin5/tfplugin5_pb.js";
-import { file_tfplugin6_tfplugin6, Provider as Provider6 } from "../src/gen/tfplugin6/tfplugin6_pb.js";
-import { file_plugin_grpc_broker } from "../src/gen/plugin/grpc_broker_pb.js";
-import { file_plugin_grpc_controller } from "../src/gen/plugin/grpc_controller_pb.js";
-import { file_plugin_grpc_stdio } from "../src/gen/plugin/grpc_stdio_pb.js";
-import { file_grpc_health_v1_health, Health, HealthCheckResponse_ServingStatus } from "../src/gen/grpc/health/v1/health_pb.js";
-import { file_grpc_reflection_v1_reflection } from "../src/gen/grpc/reflection/v1/reflection_pb.js";
+import { Health, HealthCheckResponse_ServingStatus, grpcBrokerPb, grpcControllerPb, grpcStdioPb, healthPb, reflectionPb, tfplugin5, tfplugin6 } from "@magma/tfplugin";
 import {
   compareDescriptors,
   extractEmbeddedDescriptor,
@@ -67,13 +61,13 @@ const TERRAFORM = findOnPath("terraform");
 const OURS: readonly FileDescriptorProto[] = [
   file_google_protobuf_timestamp.proto,
   file_google_protobuf_empty.proto,
-  file_tfplugin5_tfplugin5.proto,
-  file_tfplugin6_tfplugin6.proto,
-  file_plugin_grpc_broker.proto,
-  file_plugin_grpc_controller.proto,
-  file_plugin_grpc_stdio.proto,
-  file_grpc_health_v1_health.proto,
-  file_grpc_reflection_v1_reflection.proto,
+  tfplugin5.file_tfplugin5_tfplugin5.proto,
+  tfplugin6.file_tfplugin6_tfplugin6.proto,
+  grpcBrokerPb.file_plugin_grpc_broker.proto,
+  grpcControllerPb.file_plugin_grpc_controller.proto,
+  grpcStdioPb.file_plugin_grpc_stdio.proto,
+  healthPb.file_grpc_health_v1_health.proto,
+  reflectionPb.file_grpc_reflection_v1_reflection.proto,
 ];
 
 /** Prints what a comparison found besides problems, so renames are visible in test logs. */
@@ -102,19 +96,19 @@ function nested(file: FileDescriptorProto, path: readonly string[]) {
 
 describe("generated protocol descriptors", () => {
   test("tfplugin5 declares 28 Provider and 4 Provisioner methods; tfplugin6 declares 36", () => {
-    const services5 = Object.fromEntries(file_tfplugin5_tfplugin5.services.map((s) => [s.typeName, s.methods.length]));
+    const services5 = Object.fromEntries(tfplugin5.file_tfplugin5_tfplugin5.services.map((s) => [s.typeName, s.methods.length]));
     expect(services5).toEqual({ "tfplugin5.Provider": 28, "tfplugin5.Provisioner": 4 });
-    const services6 = Object.fromEntries(file_tfplugin6_tfplugin6.services.map((s) => [s.typeName, s.methods.length]));
+    const services6 = Object.fromEntries(tfplugin6.file_tfplugin6_tfplugin6.services.map((s) => [s.typeName, s.methods.length]));
     expect(services6).toEqual({ "tfplugin6.Provider": 36 });
-    expect(Provider5.method.planResourceChange.name).toBe("PlanResourceChange");
-    expect(Provider6.method.planResourceChange.input.typeName).toBe("tfplugin6.PlanResourceChange.Request");
+    expect(tfplugin5.Provider.method.planResourceChange.name).toBe("PlanResourceChange");
+    expect(tfplugin6.Provider.method.planResourceChange.input.typeName).toBe("tfplugin6.PlanResourceChange.Request");
   });
 
   test("carry the 5.10/6.11 facts of the protocol tables", () => {
     const field = (file: FileDescriptorProto, path: string[], name: string) =>
       nested(file, path).field.find((f) => f.name === name)?.number;
-    const v5 = file_tfplugin5_tfplugin5.proto;
-    const v6 = file_tfplugin6_tfplugin6.proto;
+    const v5 = tfplugin5.file_tfplugin5_tfplugin5.proto;
+    const v6 = tfplugin6.file_tfplugin6_tfplugin6.proto;
     expect(field(v5, ["Schema", "Attribute"], "deprecation_message")).toBe(11);
     expect(field(v6, ["Schema", "Attribute"], "deprecation_message")).toBe(12);
     expect(field(v6, ["Schema", "Attribute"], "nested_type")).toBe(10);
@@ -132,7 +126,7 @@ describe("generated protocol descriptors", () => {
 });
 
 describe("compareDescriptors", () => {
-  const ours = [file_google_protobuf_timestamp.proto, file_tfplugin5_tfplugin5.proto];
+  const ours = [file_google_protobuf_timestamp.proto, tfplugin5.file_tfplugin5_tfplugin5.proto];
 
   test("finds no problem when a descriptor is compared with itself", () => {
     const report = compareDescriptors(ours, ours);
@@ -142,7 +136,7 @@ describe("compareDescriptors", () => {
   });
 
   test("reports a changed field number, type or label", () => {
-    const theirs = clone(file_tfplugin5_tfplugin5.proto);
+    const theirs = clone(tfplugin5.file_tfplugin5_tfplugin5.proto);
     const request = nested(theirs, ["PlanResourceChange", "Request"]);
     const priorPrivate = request.field.find((f) => f.name === "prior_private");
     const config = request.field.find((f) => f.name === "config");
@@ -160,7 +154,7 @@ describe("compareDescriptors", () => {
   });
 
   test("reports a missing method, a changed request type and a streaming mismatch", () => {
-    const theirs = clone(file_tfplugin5_tfplugin5.proto);
+    const theirs = clone(tfplugin5.file_tfplugin5_tfplugin5.proto);
     const provider = theirs.service.find((s) => s.name === "Provider");
     if (provider === undefined) throw new Error("fixture");
     const stop = provider.method.find((m) => m.name === "Stop");
@@ -188,13 +182,13 @@ describe("compareDescriptors", () => {
       field.typeName = ".tfplugin5.GetMetadata.EphemeralResourceMetadata";
       return ephemeral;
     };
-    const same = clone(file_tfplugin5_tfplugin5.proto);
+    const same = clone(tfplugin5.file_tfplugin5_tfplugin5.proto);
     rename(same);
     const ok = compareDescriptors([file_google_protobuf_timestamp.proto, same], ours);
     expect(ok.problems).toEqual([]);
     expect(ok.renamed).toEqual(["tfplugin5.GetMetadata.EphemeralResourceMetadata -> tfplugin5.GetMetadata.EphemeralMetadata"]);
 
-    const different = clone(file_tfplugin5_tfplugin5.proto);
+    const different = clone(tfplugin5.file_tfplugin5_tfplugin5.proto);
     const renamed = rename(different);
     const typeName = renamed.field[0];
     if (typeName === undefined) throw new Error("fixture");
@@ -344,7 +338,7 @@ describeAws("descriptors served by the live AWS provider through gRPC reflection
   test("our generated clients talk to the live provider", async () => {
     const health = await createClient(Health, live().transport).check({ service: "plugin" });
     expect(health.status).toBe(HealthCheckResponse_ServingStatus.SERVING);
-    const metadata = await createClient(Provider5, live().transport).getMetadata({});
+    const metadata = await createClient(tfplugin5.Provider, live().transport).getMetadata({});
     expect(metadata.diagnostics).toEqual([]);
     expect(metadata.resources.map((r) => r.typeName)).toContain("aws_vpc");
     expect(metadata.dataSources.length).toBeGreaterThan(100);

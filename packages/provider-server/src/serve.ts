@@ -5,18 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
-import {
-  GRPCController,
-  GRPCStdio,
-  Health,
-  HealthCheckResponse_ServingStatus,
-  StdioData_Channel,
-  TF_PLUGIN_MAGIC_COOKIE_KEY,
-  TF_PLUGIN_MAGIC_COOKIE_VALUE,
-  Tfplugin5Provider,
-  Tfplugin6Provider,
-  createClientCertificate,
-} from "@magma/plugin/internal";
+import { TF_PLUGIN_MAGIC_COOKIE_KEY, TF_PLUGIN_MAGIC_COOKIE_VALUE, createClientCertificate } from "@magma/plugin/internal";
+import { GRPCController, GRPCStdio, Health, HealthCheckResponse_ServingStatus, StdioData_Channel, Tfplugin5Provider, Tfplugin6Provider } from "@magma/tfplugin";
 import type { Provider } from "@magma/provider-api";
 import { createHclogLogger, parseLogLevel, type HclogLogger, type LineSink, type LogLevel } from "./internal/hclog.js";
 import { createProviderHandlers } from "./internal/provider-service.js";

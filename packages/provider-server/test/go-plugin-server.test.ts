@@ -9,7 +9,8 @@ import { connect as netConnect } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
-import { GRPCController, Health, HealthCheckResponse_ServingStatus, Tfplugin6Provider, createClientCertificate, toPem, type ClientCertificate } from "@magma/plugin/internal";
+import { createClientCertificate, toPem, type ClientCertificate } from "@magma/plugin/internal";
+import { GRPCController, Health, HealthCheckResponse_ServingStatus, Tfplugin6Provider } from "@magma/tfplugin";
 import { MAGIC_COOKIE, fixtureLauncher, start, tempDir, type Child } from "./support/harness.js";
 
 let tmp: { dir: string; cleanup(): void };

@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
-import { GRPCController, Tfplugin6Provider } from "@magma/plugin/internal";
+import { GRPCController, Tfplugin6Provider } from "@magma/tfplugin";
 import ts from "typescript";
 import { MAGIC_COOKIE, expectExit, findTerraform, start, tempDir, terraform, terraformEnv, type Child } from "./support/harness.js";
 

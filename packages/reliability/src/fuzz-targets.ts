@@ -15,7 +15,8 @@ import {
   tupleType,
   type Type,
 } from "@magma/cty";
-import { parseHandshakeLine, schemaEntryFromProto, schemaEntryToProto, Tfplugin6Provider } from "@magma/plugin/internal";
+import { parseHandshakeLine } from "@magma/plugin/internal";
+import { schemaEntryFromProto, schemaEntryToProto, Tfplugin6Provider } from "@magma/tfplugin";
 import { invalidResponseError, isProviderError } from "@magma/provider-api";
 import { faultDataEntry, faultProviderEntry, faultThingEntry } from "./fault-provider.js";
 

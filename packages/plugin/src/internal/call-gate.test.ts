@@ -3,7 +3,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { isProviderError } from "@magma/provider-api";
 import { CallGate } from "./call-gate.js";
 import type { CallErrorContext } from "./error-map/call-error.js";
-import { pluginExited, type PluginExitStatus } from "./error-map/plugin-error.js";
+import { pluginExited, type PluginExitStatus } from "./error-map/plugin-exited.js";
 
 /** A plugin process whose exit the test decides. */
 function processContext(): CallErrorContext & { exit(status: PluginExitStatus): void } {

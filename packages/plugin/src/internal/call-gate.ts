@@ -1,7 +1,7 @@
 import { Code, ConnectError, type CallOptions } from "@connectrpc/connect";
-import { canceledError, deadlineExceededError, type AbortSignalLike } from "@magma/provider-api";
+import { canceledError, deadlineExceededError, type AbortSignalLike, type AnyProviderError } from "@magma/provider-api";
 import { errorFromCall, type CallErrorContext } from "./error-map/call-error.js";
-import { pluginExited, type PluginError } from "./error-map/plugin-error.js";
+import { pluginExited } from "./error-map/plugin-exited.js";
 
 /**
  * The default bound on the calls one connection sends at once. Measured with hashicorp/aws
@@ -37,12 +37,12 @@ export interface CallGateOptions {
 interface Waiter {
   readonly method: string;
   start(): void;
-  fail(e: PluginError): void;
+  fail(e: AnyProviderError): void;
 }
 
 interface Running {
   readonly method: string;
-  fail(e: PluginError): void;
+  fail(e: AnyProviderError): void;
 }
 
 /**
@@ -124,7 +124,7 @@ export class CallGate {
         if (timer !== undefined) clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
       };
-      const giveUp = (e: PluginError): void => {
+      const giveUp = (e: AnyProviderError): void => {
         if (settled) return;
         if (waiter !== undefined) this.#dequeue(waiter);
         done();
@@ -152,7 +152,7 @@ export class CallGate {
             done();
             resolve(v);
           },
-          (e: PluginError) => {
+          (e: AnyProviderError) => {
             done();
             reject(e);
           },
@@ -187,7 +187,7 @@ export class CallGate {
   }
 
   /** Why a new call is refused at once, if it is. */
-  #refusal(method: string): PluginError | undefined {
+  #refusal(method: string): AnyProviderError | undefined {
     switch (this.#state) {
       case "open":
         return undefined;
@@ -249,7 +249,7 @@ export class CallGate {
     });
   }
 
-  async #mapFailure(e: unknown, method: string, why: "canceled" | "deadline" | undefined): Promise<PluginError> {
+  async #mapFailure(e: unknown, method: string, why: "canceled" | "deadline" | undefined): Promise<AnyProviderError> {
     if (why === "canceled") return canceledError(`the ${method} call was canceled${this.#where()}`, { cause: e });
     if (why === "deadline") {
       return deadlineExceededError(`the ${method} call did not finish within ${this.#limit} ms${this.#where()}`, { timeoutMs: this.#limit!, cause: e });
@@ -290,14 +290,14 @@ export class CallGate {
     }
   }
 
-  #failQueued(error: (method: string) => PluginError): void {
+  #failQueued(error: (method: string) => AnyProviderError): void {
     const waiting = this.#queue.slice(this.#head);
     this.#queue = [];
     this.#head = 0;
     for (const w of waiting) w?.fail(error(w.method));
   }
 
-  #cutOff(method: string, cause?: unknown): PluginError {
+  #cutOff(method: string, cause?: unknown): AnyProviderError {
     return canceledError(`the ${method} call was canceled: the provider${this.#where()} was closed before it answered`, cause === undefined ? undefined : { cause });
   }
 
@@ -313,7 +313,7 @@ export class CallGate {
     }, EXIT_SETTLE_MS).unref();
   }
 
-  #exited(method: string, when: string): PluginError {
+  #exited(method: string, when: string): AnyProviderError {
     const exit = this.#plugin.exitError();
     if (exit !== undefined && exit.detail.code === "plugin_exited") {
       const { code: _code, ...detail } = exit.detail;

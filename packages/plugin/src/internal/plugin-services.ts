@@ -1,6 +1,5 @@
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
-import { GRPCController } from "../gen/plugin/grpc_controller_pb.js";
-import { GRPCStdio, StdioData_Channel } from "../gen/plugin/grpc_stdio_pb.js";
+import { GRPCController, GRPCStdio, StdioData_Channel } from "@magma/tfplugin";
 import { PluginLogLevel, PluginLogSource, type PluginLogger } from "../plugin-logger.js";
 import { StderrMonitor } from "./log/stderr-monitor.js";
 

@@ -13,7 +13,10 @@ import { createClient, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { fromBinary } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema, type FileDescriptorProto } from "@bufbuild/protobuf/wkt";
-import { ServerReflection, type ServerReflectionRequest } from "../../src/gen/grpc/reflection/v1/reflection_pb.js";
+import { reflectionPb } from "@magma/tfplugin";
+
+const { ServerReflection } = reflectionPb;
+type ServerReflectionRequest = reflectionPb.ServerReflectionRequest;
 
 /** Terraform's go-plugin handshake cookie (same for protocol 5 and 6). */
 const MAGIC_COOKIE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";

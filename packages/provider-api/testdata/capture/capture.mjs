@@ -1,7 +1,7 @@
 // Records what terraform sends as PlanResourceChange requests (prior_state, config,
 // proposed_new_state) to a fake tfplugin6 provider, for the proposedNewState fixture test.
 //
-// Usage (from packages/provider-api, after `pnpm --filter @magma/plugin build`, whose
+// Usage (from packages/provider-api, after `pnpm --filter @magma/tfplugin build`, whose
 // dist holds the generated tfplugin6 code):
 //     node testdata/capture/capture.mjs            # runs terraform itself, writes proposals.json
 //     node testdata/capture/capture.mjs --serve    # only serve; prints TF_REATTACH_PROVIDERS
@@ -22,7 +22,7 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { ExtData, decode, encode } from "@msgpack/msgpack";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const gen = await import(join(here, "../../../plugin/dist/gen/tfplugin6/tfplugin6_pb.js"));
+const gen = await import(join(here, "../../../tfplugin/dist/gen/tfplugin6/tfplugin6_pb.js"));
 const schema = JSON.parse(readFileSync(join(here, "schema.json"), "utf8"));
 
 // ---- schema to protobuf -------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { fromJson, fromMsgpack, isPathError, nullVal, toMsgpack, type Type, type Value } from "@magma/cty";
-import { functionToProto, type ProtoDynamicValue, type ProtoFunction } from "@magma/plugin/internal";
+import { functionToProto, type GetFunctionsResponse, type ProtoDynamicValue, type ProtoFunction } from "@magma/tfplugin";
 import { functionParameter, isFunctionCaller, isProviderError, type FunctionSignature, type Provider, type ProviderSchema } from "@magma/provider-api";
 import type { HclogLogger } from "./hclog.js";
 
@@ -36,7 +36,7 @@ export interface FunctionHandlers {
   served(schema: ProviderSchema): ReadonlyMap<string, FunctionSignature>;
   /** The `functions` field of a GetProviderSchema response. */
   toProto(schema: ProviderSchema): Record<string, ProtoFunction>;
-  getFunctions(): Promise<object>;
+  getFunctions(): Promise<GetFunctionsResponse>;
   callFunction(req: { name: string; arguments: readonly { msgpack: Uint8Array; json: Uint8Array }[] }, ctx: { signal: AbortSignal }): Promise<CallFunctionOut>;
 }
 
@@ -60,7 +60,7 @@ export function createFunctionHandlers(
     served,
     toProto,
 
-    async getFunctions(): Promise<object> {
+    async getFunctions(): Promise<GetFunctionsResponse> {
       trace("GetFunctions");
       try {
         return { functions: toProto(await schema()), diagnostics: [] };

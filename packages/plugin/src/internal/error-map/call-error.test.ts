@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { errorFromCall, type CallErrorContext } from "./call-error.js";
-import { pluginExited, transportError, type PluginExitStatus } from "./plugin-error.js";
+import { transportError } from "@magma/provider-api";
+import { pluginExited, type PluginExitStatus } from "./plugin-exited.js";
 
 function running(): CallErrorContext {
   return { exited: new Promise<PluginExitStatus>(() => {}), exitError: () => undefined };
@@ -58,7 +59,7 @@ describe("errorFromCall", () => {
     },
   );
 
-  test("a PluginError passes through unchanged; non-Connect errors become transport", async () => {
+  test("a ProviderError passes through unchanged; non-Connect errors become transport", async () => {
     const original = transportError("x");
     expect(await errorFromCall(original, running(), "m")).toBe(original);
     expect((await errorFromCall(new Error("socket hang up"), running(), "m")).code).toBe("transport");

@@ -1,13 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import {
-  canceled,
-  deadlineExceeded,
-  isPluginError,
-  pluginExited,
-  transportError,
-  type PluginError,
-  type PluginExitStatus,
-} from "./plugin-error.js";
+import { canceledError, deadlineExceededError, isProviderError, transportError, type AnyProviderError } from "@magma/provider-api";
+import { pluginExited, type PluginExitStatus } from "./plugin-exited.js";
 import type { SecretRedactor } from "../log/secret-redactor.js";
 
 /**
@@ -17,7 +10,7 @@ import type { SecretRedactor } from "../log/secret-redactor.js";
  */
 export type CallErrorContext = {
   readonly exited: Promise<PluginExitStatus>;
-  exitError(): PluginError | undefined;
+  exitError(): AnyProviderError | undefined;
   /** The binary's name, for messages. */
   readonly binary?: string | undefined;
   /** Where the connection records the secrets it sees (see `SecretRedactor`). */
@@ -30,7 +23,7 @@ const EXIT_SETTLE_MS = 250;
 const SETTLE_CODES: ReadonlySet<Code> = new Set([Code.Unavailable, Code.Canceled, Code.Aborted, Code.Internal, Code.Unknown]);
 
 /**
- * Maps the failure of a gRPC call to a plugin into a {@link PluginError}: a call that failed
+ * Maps the failure of a gRPC call to a plugin into a {@link AnyProviderError}: a call that failed
  * because the plugin process died (UNAVAILABLE, CANCELED, ABORTED, INTERNAL or UNKNOWN while it
  * exits, or any code once it has exited) → `plugin_exited` with exit code, signal, stderr
  * tail and panic excerpt, in Terraform's words ("failed to respond to the X call"), naming
@@ -40,10 +33,10 @@ const SETTLE_CODES: ReadonlySet<Code> = new Set([Code.Unavailable, Code.Canceled
  * @param method - the RPC, e.g. `tfplugin5.Provider/GetSchema`, for the message
  * @internal
  */
-export async function errorFromCall(error: unknown, plugin: CallErrorContext, method: string): Promise<PluginError> {
-  if (isPluginError(error)) return error;
+export async function errorFromCall(error: unknown, plugin: CallErrorContext, method: string): Promise<AnyProviderError> {
+  if (isProviderError(error)) return error;
   const ce = ConnectError.from(error);
-  if (ce.code === Code.DeadlineExceeded) return deadlineExceeded(`the ${method} call timed out: ${ce.rawMessage}`);
+  if (ce.code === Code.DeadlineExceeded) return deadlineExceededError(`the ${method} call timed out: ${ce.rawMessage}`);
   // The caller's own cancellation never gets here (the RPC layer maps it first), so a
   // CANCELED, like UNAVAILABLE, INTERNAL or UNKNOWN, may be the connection dropping
   // because the plugin died (a SIGKILL or a panic mid-call resets the HTTP/2 streams).
@@ -56,6 +49,6 @@ export async function errorFromCall(error: unknown, plugin: CallErrorContext, me
     const { code: _code, ...detail } = exit.detail;
     return pluginExited(detail, `and failed to respond to the ${method} call`, ce, plugin.binary);
   }
-  if (ce.code === Code.Canceled) return canceled(`the ${method} call was canceled`, ce);
-  return transportError(`the ${method} call failed: [${Code[ce.code]}] ${ce.rawMessage}`, ce, Code[ce.code]);
+  if (ce.code === Code.Canceled) return canceledError(`the ${method} call was canceled`, { cause: ce });
+  return transportError(`the ${method} call failed: [${Code[ce.code]}] ${ce.rawMessage}`, { cause: ce, grpcCode: Code[ce.code] });
 }

@@ -4,7 +4,7 @@ import type { Transport } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { splitTcpAddress, type PluginNetwork } from "../../handshake.js";
 import { toPem } from "../auto-mtls/client-certificate.js";
-import { transportError } from "../error-map/plugin-error.js";
+import { transportError } from "@magma/provider-api";
 
 /**
  * The TLS material of an AutoMTLS connection.
@@ -98,7 +98,7 @@ export function createGrpcConnection(options: GrpcConnectionOptions): GrpcConnec
         const cause = sessionManager.error();
         throw transportError(
           `cannot connect to plugin at ${network}:${address}: ${cause instanceof Error ? cause.message : String(cause)}`,
-          cause,
+          { cause },
         );
       }
     },

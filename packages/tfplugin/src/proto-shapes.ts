@@ -7,6 +7,9 @@
  * @packageDocumentation
  */
 
+import type { Deferred_Reason, Diagnostic_Severity, Schema_NestedBlock_NestingMode, StringKind } from "./gen/tfplugin5/tfplugin5_pb.js";
+import type { Schema_Object_NestingMode } from "./gen/tfplugin6/tfplugin6_pb.js";
+
 /** `Schema.Attribute` (v5 and v6). */
 export interface ProtoAttribute {
   name: string;
@@ -16,7 +19,7 @@ export interface ProtoAttribute {
   optional: boolean;
   computed: boolean;
   sensitive: boolean;
-  descriptionKind: number;
+  descriptionKind: StringKind;
   deprecated: boolean;
   writeOnly: boolean;
   deprecationMessage: string;
@@ -27,7 +30,7 @@ export interface ProtoAttribute {
 /** v6 `Schema.Object` (a nested attribute type). */
 export interface ProtoObject {
   attributes: ProtoAttribute[];
-  nesting: number;
+  nesting: Schema_Object_NestingMode;
 }
 
 /** `Schema.Block`. */
@@ -36,7 +39,7 @@ export interface ProtoBlock {
   attributes: ProtoAttribute[];
   blockTypes: ProtoNestedBlock[];
   description: string;
-  descriptionKind: number;
+  descriptionKind: StringKind;
   deprecated: boolean;
   deprecationMessage: string;
 }
@@ -45,7 +48,7 @@ export interface ProtoBlock {
 export interface ProtoNestedBlock {
   typeName: string;
   block?: ProtoBlock | undefined;
-  nesting: number;
+  nesting: Schema_NestedBlock_NestingMode;
   minItems: bigint;
   maxItems: bigint;
 }
@@ -63,7 +66,7 @@ export interface ProtoFunctionParameter {
   allowNullValue: boolean;
   allowUnknownValues: boolean;
   description: string;
-  descriptionKind: number;
+  descriptionKind: StringKind;
 }
 
 /** `Function.Return`. */
@@ -78,7 +81,7 @@ export interface ProtoFunction {
   return?: ProtoFunctionReturn | undefined;
   summary: string;
   description: string;
-  descriptionKind: number;
+  descriptionKind: StringKind;
   deprecationMessage: string;
 }
 
@@ -98,7 +101,7 @@ export interface ProtoAttributePath {
 
 /** `Diagnostic`. */
 export interface ProtoDiagnostic {
-  severity: number;
+  severity: Diagnostic_Severity;
   summary: string;
   detail: string;
   attribute?: ProtoAttributePath | undefined;
@@ -120,5 +123,5 @@ export interface ProtoServerCapabilities {
 
 /** `Deferred`. */
 export interface ProtoDeferred {
-  reason: number;
+  reason: Deferred_Reason;
 }

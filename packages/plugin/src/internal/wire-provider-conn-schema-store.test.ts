@@ -6,14 +6,11 @@
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { typeToJson } from "@magma/cty";
-import { LazyProviderSchemaResponseSchema } from "./gen/magma/lazy/lazy_schema_pb.js";
-import * as v5 from "./gen/tfplugin5/tfplugin5_pb.js";
-import * as v6 from "./gen/tfplugin6/tfplugin6_pb.js";
-import type { CallErrorContext } from "./internal/error-map/call-error.js";
-import type { WireClient } from "./internal/wire/wire-client.js";
-import { wireMessages } from "./internal/wire/wire-client.js";
-import { ProviderConn, prepareCachedSchema, type PreparedSchema, type SchemaStore } from "./provider-conn.js";
-import type { CachedSchemaReply } from "./schema-cache.js";
+import type { CallErrorContext } from "./error-map/call-error.js";
+import { LazyProviderSchemaResponseSchema, tfplugin5 as v5, tfplugin6 as v6, wireMessages, type WireClient } from "@magma/tfplugin";
+import { prepareCachedSchema, type PreparedSchema, type SchemaStore } from "./schema-store.js";
+import { WireProviderConn } from "./wire-provider-conn.js";
+import type { CachedSchemaReply } from "../schema-cache.js";
 
 const STRING = new TextEncoder().encode('"string"');
 /** A plugin process that never exits (only GetSchema is called here). */
@@ -74,7 +71,7 @@ describe("a schema store", () => {
   test.each([5, 6] as const)("protocol %d: a stored reply with getProviderSchemaOptional is used without GetSchema", async (version) => {
     const { wire, schemaCalls } = stubWire(version, reply(version, true, "from_the_provider"));
     const s = store({ protocolVersion: version, reply: reply(version, true) });
-    const schema = await new ProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
+    const schema = await new WireProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
     expect(s.events).toEqual(["hit"]);
     expect(schemaCalls()).toBe(0);
     expect(schema.resources.get("demo_thing")?.version).toBe(1);
@@ -84,7 +81,7 @@ describe("a schema store", () => {
   test("a reply stored for the other protocol version is stale: GetSchema is called", async () => {
     const { wire, schemaCalls } = stubWire(6, reply(6, true, "from_the_provider"));
     const s = store({ protocolVersion: 5, reply: reply(5, true) });
-    const schema = await new ProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
+    const schema = await new WireProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
     expect(s.events).toEqual(["stale: stored for protocol 5, negotiated 6"]);
     expect(schemaCalls()).toBe(1);
     expect(typeToJson(schema.resources.get("demo_thing")!.type)).toBe('["object",{"from_the_provider":"string"}]');
@@ -93,7 +90,7 @@ describe("a schema store", () => {
   test("a reply that does not decode is stale, with the reason: GetSchema is called", async () => {
     const { wire, schemaCalls } = stubWire(5, reply(5, true));
     const s = store({ protocolVersion: 5, reply: new Uint8Array([0x0a, 0xff, 0xff, 0xff]) });
-    await new ProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
+    await new WireProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
     expect(s.events).toHaveLength(1);
     expect(s.events[0]).toMatch(/^stale: the stored reply does not decode: /);
     expect(schemaCalls()).toBe(1);
@@ -102,7 +99,7 @@ describe("a schema store", () => {
   test("a reply without getProviderSchemaOptional is not used (Terraform calls GetSchema then)", async () => {
     const { wire, schemaCalls } = stubWire(5, reply(5, false));
     const s = store({ protocolVersion: 5, reply: reply(5, false) });
-    await new ProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
+    await new WireProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
     expect(s.events).toEqual(["not_optional"]);
     expect(schemaCalls()).toBe(1);
   });
@@ -110,7 +107,7 @@ describe("a schema store", () => {
   test("nothing stored: a miss, and GetSchema", async () => {
     const { wire, schemaCalls } = stubWire(6, reply(6, true));
     const s = store(undefined);
-    await new ProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
+    await new WireProviderConn(wire, process_, { schemaStore: s.store }).getSchema();
     expect(s.events[0]).toBe("miss");
     expect(schemaCalls()).toBe(1);
   });

@@ -1,14 +1,15 @@
 import { createClient, type CallOptions, type Transport } from "@connectrpc/connect";
 import type { DescMessage, DescMethodUnary } from "@bufbuild/protobuf";
-import { LazyProviderSchemaResponseSchema, type LazyProviderSchemaResponse } from "../../gen/magma/lazy/lazy_schema_pb.js";
-import * as v5 from "../../gen/tfplugin5/tfplugin5_pb.js";
-import * as v6 from "../../gen/tfplugin6/tfplugin6_pb.js";
+import { LazyProviderSchemaResponseSchema, type LazyProviderSchemaResponse } from "./gen/magma/lazy/lazy_schema_pb.js";
+import * as v5 from "./gen/tfplugin5/tfplugin5_pb.js";
+import * as v6 from "./gen/tfplugin6/tfplugin6_pb.js";
 import type {
   ProtoAttributePath,
   ProtoDeferred,
   ProtoDiagnostic,
   ProtoDynamicValue,
   ProtoFunction,
+  ProtoSchema,
   ProtoServerCapabilities,
 } from "./proto-shapes.js";
 
@@ -72,6 +73,19 @@ export interface MetadataResponse extends DiagnosticsResponse {
   ephemeralResources: { typeName: string }[];
   listResources: { typeName: string }[];
   actions: { typeName: string }[];
+}
+
+/**
+ * Response of GetSchema / GetProviderSchema as a server writes it (a client reads it
+ * lazily, as `LazyProviderSchemaResponse`). @internal
+ */
+export interface SchemaResponse extends DiagnosticsResponse {
+  provider?: ProtoSchema | undefined;
+  providerMeta?: ProtoSchema | undefined;
+  resourceSchemas: { [typeName: string]: ProtoSchema };
+  dataSourceSchemas: { [typeName: string]: ProtoSchema };
+  functions: { [name: string]: ProtoFunction };
+  serverCapabilities?: ProtoServerCapabilities | undefined;
 }
 
 /** Response of GetFunctions (protocol 5.5/6.5 and later). @internal */

@@ -1,8 +1,8 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { dynamicType, listType, numberType, objectType, stringType, typeEquals, typeToJson } from "@magma/cty";
 import { isProviderError, type FunctionSignature } from "@magma/provider-api";
-import * as v5 from "../../gen/tfplugin5/tfplugin5_pb.js";
-import * as v6 from "../../gen/tfplugin6/tfplugin6_pb.js";
+import * as v5 from "./gen/tfplugin5/tfplugin5_pb.js";
+import * as v6 from "./gen/tfplugin6/tfplugin6_pb.js";
 import { functionFromProto } from "./function.js";
 import type { ProtoFunction } from "./proto-shapes.js";
 

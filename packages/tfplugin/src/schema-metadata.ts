@@ -1,5 +1,5 @@
 import type { ServerCapabilities } from "@magma/provider-api";
-import type { LazyProviderSchemaResponse } from "../../gen/magma/lazy/lazy_schema_pb.js";
+import type { LazyProviderSchemaResponse } from "./gen/magma/lazy/lazy_schema_pb.js";
 import { serverCapabilitiesFromProto } from "./schema.js";
 import type { MetadataResponse } from "./wire-client.js";
 

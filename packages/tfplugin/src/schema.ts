@@ -258,7 +258,8 @@ export function serverCapabilitiesFromProto(c: ProtoServerCapabilities | undefin
 // ---------------------------------------------------------------------------------------
 // Writing schemas (used when serving a native provider).
 
-const NESTING_NUMBER: Record<NestingMode, number> = { single: 1, list: 2, set: 3, map: 4, group: 5 };
+const OBJECT_NESTING_NUMBER = { single: 1, list: 2, set: 3, map: 4 } as const satisfies Record<ObjectNestingMode, number>;
+const NESTING_NUMBER = { single: 1, list: 2, set: 3, map: 4, group: 5 } as const satisfies Record<NestingMode, number>;
 
 function attributeToProto(name: string, a: Attribute, version: 5 | 6): ProtoAttribute {
   const out: ProtoAttribute = {
@@ -278,7 +279,7 @@ function attributeToProto(name: string, a: Attribute, version: 5 | 6): ProtoAttr
     if (version === 5) throw schemaError(`attribute ${JSON.stringify(name)} has a nested type, which protocol 5 cannot carry`);
     out.nestedType = {
       attributes: Object.entries(a.nestedType.attributes).map(([n, x]) => attributeToProto(n, x, version)),
-      nesting: NESTING_NUMBER[a.nestedType.nesting],
+      nesting: OBJECT_NESTING_NUMBER[a.nestedType.nesting],
     };
   } else if (a.type !== undefined) {
     out.type = new TextEncoder().encode(typeToJson(a.type));
