@@ -9,7 +9,7 @@ export const CORPUS_DIR: string = fileURLToPath(new URL("../testdata/corpus/", i
 
 /**
  * The functions the corpus runner evaluates with: Terraform's library rooted at the corpus
- * directory (the evaluator adds its own forms, `try`, `can` and `templatefile`).
+ * directory (the evaluator adds its own forms, `try`, `can`, `templatefile` and `templatestring`).
  */
 export function corpusFunctions(): ReadonlyMap<string, HclFunction> {
   return terraformFunctions({ baseDir: CORPUS_DIR });
