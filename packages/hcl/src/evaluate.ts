@@ -865,6 +865,20 @@ function evalTemplateFor(part: TemplatePart & { kind: "for" }, ctx: Ctx, diags: 
 
 // ----- function calls ---------------------------------------------------------------
 
+/**
+ * HCL's `Expression.StartRange`, the subject of a diagnostic about an expression as a whole
+ * (a function argument, a failed call): a call's name and opening parenthesis, a
+ * collection constructor's (or `for` expression's) opening bracket, else the whole range.
+ */
+function startRange(e: Expression): SourceRange {
+  if (e.kind === "call") return rangeBetween(e.nameRange, e.openParenRange);
+  if (e.kind === "tuple" || e.kind === "object" || e.kind === "for") {
+    const s = e.range.start;
+    return { filename: e.range.filename, start: s, end: { line: s.line, column: s.column + 1, byte: s.byte + 1 } };
+  }
+  return e.range;
+}
+
 /** The evaluator's template functions (HCL templates rendered with a separate set of variables). */
 const TEMPLATE_FUNCTIONS: ReadonlySet<string> = new Set(["templatefile", "templatestring"]);
 
@@ -912,7 +926,7 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
         const local: Diagnostic[] = [];
         for (const a of e.args) evalExpr(a, ctx, local);
         diags.push(...local);
-        if (!hasErrors(local)) diags.push(errorDiag("Error in function call", `Call to function "${e.name}" failed: ${refused}.`, rangeBetween(e.nameRange, e.openParenRange), e.range));
+        if (!hasErrors(local)) diags.push(errorDiag("Error in function call", `Call to function "${e.name}" failed: ${refused}.`, startRange(e), e.range));
         return dynamicVal;
       }
     }
@@ -931,7 +945,7 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
   const argRanges: SourceRange[] = [];
   for (const a of e.args) {
     args.push(evalExpr(a, ctx, local));
-    argRanges.push(a.range);
+    argRanges.push(startRange(a));
   }
   diags.push(...local);
   if (e.expandFinal && args.length > 0) {
@@ -1001,7 +1015,7 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
       );
     } else {
       const msg = isFunctionError(err) || err instanceof Error ? err.message : String(err);
-      diags.push(errorDiag("Error in function call", `Call to function "${e.name}" failed: ${msg}.`, e.range, e.range));
+      diags.push(errorDiag("Error in function call", `Call to function "${e.name}" failed: ${msg}.`, startRange(e), e.range));
     }
     return dynamicVal;
   }

@@ -212,6 +212,8 @@ export function cidrFunctions(): Record<string, HclFunction> {
         for (let i = 1; i < a.length; i++) {
           const newbits = Number(intArg(a[i]!));
           if (newbits < 1) throw new FunctionArgError(i, "must extend prefix by at least one bit");
+          // Terraform keeps each extension within a 32-bit subnet number, even for IPv6.
+          if (newbits > 32) throw new FunctionArgError(i, "may not extend prefix by more than 32 bits");
           const newPrefix = n.prefix + newbits;
           if (newPrefix > n.bits) {
             throw new FunctionArgError(i, `would extend prefix to ${newPrefix} bits, which is too long for an IPv${n.bits === 32 ? 4 : 6} address`);

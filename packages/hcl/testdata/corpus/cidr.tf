@@ -201,3 +201,11 @@ output "c49" {
 output "c50" {
   value = cidrsubnets("::ffff:10.0.0.0/88", 8, 16)
 }
+
+output "c51" {
+  value = cidrsubnets("fd00::/56", 33)
+}
+
+output "c52" {
+  value = cidrsubnets("fd00::/56", 16, 40)
+}

@@ -220,3 +220,15 @@ output "c53" {
 output "c54" {
   value = [for t in ["$${v}"] : can(templatestring(t, {v = "y"}))]
 }
+
+output "c55" {
+  value = [for t in ["$${cidrhost(\"x\", 1)}"] : templatestring(t, {})]
+}
+
+output "c56" {
+  value = [for t in ["$${upper([])}"] : templatestring(t, {})]
+}
+
+output "c57" {
+  value = [for t in ["$${upper()}"] : templatestring(t, {})]
+}
