@@ -76,6 +76,11 @@ export function renderTemplate(
     diags.push(failedCall(e, tdiags.find((x) => x.severity === "error")!));
     return undefined;
   }
+  if (out.isKnown() && out.isNull()) {
+    // Terraform's wording names templatestring for templatefile too.
+    diags.push(failedCall(e, errorDiag("Template result is null", "The result of the template is null, which is not a valid result for a templatestring call.", tmpl.range)));
+    return undefined;
+  }
   return out;
 }
 

@@ -4,7 +4,7 @@ import { errorDiag, hasErrors, type Diagnostic } from "./diagnostic.js";
 import { evalExpr, type Ctx } from "./evaluate.js";
 import { Parser } from "./parser.js";
 import { SourceMap, formatRange } from "./source-range.js";
-import { failedCall, renderTemplate, templateVars } from "./template-file.js";
+import { renderTemplate, templateVars } from "./template-file.js";
 
 /** The file name of a `templatestring` template in its diagnostics (Terraform's). */
 const TEMPLATE_NAME = "<templatestring argument>";
@@ -101,19 +101,6 @@ export function templateString(
   if (vars === undefined) return dynamicVal;
   const out = renderTemplate(tmpl, vars, e, ctx, diags, "templatestring");
   if (out === undefined) return dynamicVal;
-  if (out.isKnown() && out.isNull()) {
-    diags.push(
-      failedCall(
-        e,
-        errorDiag(
-          "Template result is null",
-          "The result of the template is null, which is not a valid result for a templatestring call.",
-          tmpl.range,
-        ),
-      ),
-    );
-    return dynamicVal;
-  }
   let result: Value;
   try {
     result = convert(out, stringType);
