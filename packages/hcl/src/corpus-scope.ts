@@ -9,7 +9,7 @@ export const CORPUS_DIR: string = fileURLToPath(new URL("../testdata/corpus/", i
 
 /**
  * The functions the corpus runner evaluates with: Terraform's library rooted at the corpus
- * directory (the evaluator adds its own forms, `try`, `can` and `templatefile`).
+ * directory (the evaluator adds its own forms, `try`, `can`, `templatefile` and `templatestring`).
  */
 export function corpusFunctions(): ReadonlyMap<string, HclFunction> {
   return terraformFunctions({ baseDir: CORPUS_DIR });
@@ -31,6 +31,4 @@ export function corpusScope(): EvalScope {
  * Corpus cases whose exact terraform result is not reproduced, with the reason (the README's
  * "Known differences"); both corpus runners leave them out.
  */
-export const CORPUS_KNOWN_DIFFERENCES: ReadonlyMap<string, string> = new Map([
-  ['cidrhost("::ffff:10.0.0.0/104", 5)', "go-cidr treats an IPv4-mapped IPv6 prefix as 32 bits wide and produces a mangled address"],
-]);
+export const CORPUS_KNOWN_DIFFERENCES: ReadonlyMap<string, string> = new Map<string, string>([]);

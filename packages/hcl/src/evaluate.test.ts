@@ -46,6 +46,13 @@ const picky: HclFunction = {
   },
 };
 
+const sensitiveFn: HclFunction = {
+  description: "Marks its argument sensitive.",
+  params: [{ name: "value", type: dynamicType, allowMarked: true }],
+  type: (args) => args[0]!.type,
+  impl: (args) => args[0]!.mark(Mark.Sensitive),
+};
+
 const scope: EvalScope = {
   variables: {
     s: stringVal("hello"),
@@ -231,6 +238,29 @@ describe("evaluation", () => {
     expect(ev('templatefile("missing.tftpl", {})', s).summaries).toEqual(["Invalid function argument"]);
     expect(ev('templatefile("bad.tftpl", {})', s).details).toEqual(['Invalid value for "vars" parameter: vars map does not contain key "nope", referenced at bad.tftpl:1,3-7.']);
     expect(ev('templatefile("t.tftpl", 1)', s).summaries).toEqual(["Invalid function argument"]);
+  });
+
+  test("templatestring renders a referenced string with only its vars; unknowns and marks carry over", () => {
+    const s: EvalScope = {
+      ...scope,
+      variables: { ...(scope.variables as Record<string, Value>), tmpl: stringVal("Hi ${upper(name)}"), stmpl: stringVal("<${v}>").mark(Mark.Sensitive), rec: stringVal('${templatestring(tmpl, {})}') },
+    };
+    expect(ok('templatestring(tmpl, { name = "you" })', s).asString()).toBe("Hi YOU");
+    const unknownTemplate = ok('templatestring(u, { name = "you" })', s);
+    expect([unknownTemplate.isKnown(), unknownTemplate.type.kind, unknownTemplate.refinements.notNull]).toEqual([false, "string", true]);
+    expect(ok("templatestring(tmpl, uo)", s).isKnown()).toBe(false);
+    expect(ok("templatestring(stmpl, { v = 1 })", s).marks.has(Mark.Sensitive)).toBe(true);
+    expect(ok('templatestring(tmpl, sensitive({ name = "x", other = 1 }))', { ...s, functions: new Map([...s.functions!, ["sensitive", sensitiveFn]]) }).marks.has(Mark.Sensitive)).toBe(true);
+    expect(ev('templatestring("Hi $${name}", {})', s).summaries).toEqual(["Invalid function argument"]);
+    expect(ev("templatestring(rec, { tmpl = s })", s).details).toEqual([
+      'Call to function "templatestring" failed: <templatestring argument>:1,3-18: Error in function call; Call to function "templatestring" failed: cannot recursively call templatestring from inside another template function..',
+    ]);
+    // templatestring inside a templatefile template is refused the same way.
+    const dir = mkdtempSync(join(tmpdir(), "hcl-ts-"));
+    writeFileSync(join(dir, "ts.tftpl"), "${templatestring(t, {})}");
+    expect(ev('templatefile("ts.tftpl", { t = "x" })', { ...s, baseDir: dir }).details).toEqual([
+      'Call to function "templatefile" failed: ts.tftpl:1,3-18: Error in function call; Call to function "templatestring" failed: cannot recursively call templatestring from inside another template function..',
+    ]);
   });
 
   test("never throws on hostile values", () => {

@@ -35,7 +35,8 @@ import { evaluateJson } from "./json-expression.js";
 import { BINARY_OPERATORS, UNARY_OPERATORS } from "./operators.js";
 import type { EvalScope } from "./scope.js";
 import { formatRange, rangeBetween, type SourceRange } from "./source-range.js";
-import { templateFile } from "./template-file.js";
+import { templateFile, type TemplateFunctionName } from "./template-file.js";
+import { templateString } from "./template-string.js";
 import { variables } from "./variables.js";
 
 /** The result of evaluating an expression: a value (`dynamicVal` after an error) and diagnostics. */
@@ -50,8 +51,11 @@ export interface Ctx {
   readonly vars: ReadonlyMap<string, Value> | undefined;
   readonly parent: Ctx | undefined;
   readonly splatItem: Value | undefined;
-  /** Names of functions that may not be called here (templatefile inside templatefile). */
-  readonly noTemplateFile?: boolean;
+  /**
+   * The template function whose template is being evaluated here, if any: the template
+   * functions may not be called inside it, nor (in `templatestring`) the filesystem functions.
+   */
+  readonly templateFunction?: TemplateFunctionName;
 }
 
 /**
@@ -73,7 +77,7 @@ export function evaluate(expr: Expression, scope?: EvalScope): EvalResult {
 
 
 function child(ctx: Ctx, vars: ReadonlyMap<string, Value>): Ctx {
-  return { scope: ctx.scope, vars, parent: ctx, splatItem: ctx.splatItem, ...(ctx.noTemplateFile === true ? { noTemplateFile: true } : {}) };
+  return { scope: ctx.scope, vars, parent: ctx, splatItem: ctx.splatItem, ...(ctx.templateFunction !== undefined ? { templateFunction: ctx.templateFunction } : {}) };
 }
 
 function lookupVar(ctx: Ctx, name: string): Value | undefined {
@@ -861,6 +865,38 @@ function evalTemplateFor(part: TemplatePart & { kind: "for" }, ctx: Ctx, diags: 
 
 // ----- function calls ---------------------------------------------------------------
 
+/**
+ * HCL's `Expression.StartRange`, the subject of a diagnostic about an expression as a whole
+ * (a function argument, a failed call): a call's name and opening parenthesis, a
+ * collection constructor's (or `for` expression's) opening bracket, else the whole range.
+ */
+function startRange(e: Expression): SourceRange {
+  if (e.kind === "call") return rangeBetween(e.nameRange, e.openParenRange);
+  if (e.kind === "tuple" || e.kind === "object" || e.kind === "for") {
+    const s = e.range.start;
+    return { filename: e.range.filename, start: s, end: { line: s.line, column: s.column + 1, byte: s.byte + 1 } };
+  }
+  return e.range;
+}
+
+/** The evaluator's template functions (HCL templates rendered with a separate set of variables). */
+const TEMPLATE_FUNCTIONS: ReadonlySet<string> = new Set(["templatefile", "templatestring"]);
+
+/** Terraform's filesystem functions, which a `templatestring` template may not call. */
+const FILESYSTEM_FUNCTIONS: ReadonlySet<string> = new Set([
+  "file",
+  "fileexists",
+  "fileset",
+  "filebase64",
+  "filebase64sha256",
+  "filebase64sha512",
+  "filemd5",
+  "filesha1",
+  "filesha256",
+  "filesha512",
+  "templatefile",
+]);
+
 function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[]): Value {
   const scope = ctx.scope;
   if (scope?.functions === undefined && scope?.providerFunction === undefined) {
@@ -876,17 +912,30 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
   } else if (scope.functions !== undefined) {
     if (name === "try") return evalTry(e, ctx, diags);
     if (name === "can") return evalCan(e, ctx, diags);
-    if (name === "templatefile" && !scope.functions.has("templatefile")) {
-      if (ctx.noTemplateFile === true) {
-        diags.push(errorDiag("Error in function call", `Call to function "templatefile" failed: cannot recursively call templatefile from inside another template function.`, e.range));
+    const inTemplate = ctx.templateFunction;
+    const exists = scope.functions.has(name) || name === "templatestring" || (name === "templatefile" && scope.baseDir !== undefined);
+    if (inTemplate !== undefined && exists) {
+      // Terraform replaces these functions inside a template function's template with
+      // stubs whose return type fails (after their arguments are evaluated).
+      const refused = TEMPLATE_FUNCTIONS.has(name)
+        ? `cannot recursively call ${name} from inside another template function`
+        : inTemplate === "templatestring" && FILESYSTEM_FUNCTIONS.has(name)
+          ? `cannot use filesystem access functions like ${name} in templatestring templates; consider passing the function result as a template variable instead`
+          : undefined;
+      if (refused !== undefined) {
+        const local: Diagnostic[] = [];
+        for (const a of e.args) evalExpr(a, ctx, local);
+        diags.push(...local);
+        if (!hasErrors(local)) diags.push(errorDiag("Error in function call", `Call to function "${e.name}" failed: ${refused}.`, startRange(e), e.range));
         return dynamicVal;
       }
-      if (scope.baseDir !== undefined) return templateFile(e, ctx, diags, scope.baseDir);
     }
+    if (name === "templatefile" && !scope.functions.has("templatefile") && scope.baseDir !== undefined) return templateFile(e, ctx, diags, scope.baseDir);
+    if (name === "templatestring" && !scope.functions.has("templatestring")) return templateString(e, ctx, diags);
     fn = scope.functions.get(name);
   }
   if (fn === undefined) {
-    const known = scope.functions === undefined ? [] : [...scope.functions.keys(), "try", "can", ...(scope.baseDir !== undefined ? ["templatefile"] : [])];
+    const known = scope.functions === undefined ? [] : [...scope.functions.keys(), "try", "can", "templatestring", ...(scope.baseDir !== undefined ? ["templatefile"] : [])];
     const suggestion = name.includes("::") ? undefined : nameSuggestion(name, known);
     diags.push(errorDiag("Call to unknown function", `There is no function named "${e.name}".${suggestion === undefined ? "" : ` Did you mean "${suggestion}"?`}`, e.nameRange, e.range));
     return dynamicVal;
@@ -896,7 +945,7 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
   const argRanges: SourceRange[] = [];
   for (const a of e.args) {
     args.push(evalExpr(a, ctx, local));
-    argRanges.push(a.range);
+    argRanges.push(startRange(a));
   }
   diags.push(...local);
   if (e.expandFinal && args.length > 0) {
@@ -966,7 +1015,7 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
       );
     } else {
       const msg = isFunctionError(err) || err instanceof Error ? err.message : String(err);
-      diags.push(errorDiag("Error in function call", `Call to function "${e.name}" failed: ${msg}.`, e.range, e.range));
+      diags.push(errorDiag("Error in function call", `Call to function "${e.name}" failed: ${msg}.`, startRange(e), e.range));
     }
     return dynamicVal;
   }

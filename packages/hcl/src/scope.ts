@@ -4,8 +4,8 @@ import type { HclFunction } from "./function.js";
 /**
  * What an expression can refer to (HCL's `hcl.EvalContext`). Without `variables`, any
  * reference is an error ("Variables not allowed"); without `functions`, any call is
- * ("Function calls not allowed"). The evaluator's own forms `try`, `can` and `templatefile`
- * are available whenever `functions` is given (`templatefile` only with `baseDir`), and
+ * ("Function calls not allowed"). The evaluator's own forms `try`, `can`, `templatefile` and
+ * `templatestring` are available whenever `functions` is given (`templatefile` only with `baseDir`), and
  * names may be written with Terraform's `core::` prefix.
  */
 export interface EvalScope {

@@ -10,6 +10,85 @@ import { variables } from "./variables.js";
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
+/** The evaluator's template functions, which render a template with their own variables. @internal */
+export type TemplateFunctionName = "templatefile" | "templatestring";
+
+/**
+ * The variables of a template function's `vars` argument (a known, unmarked, non-null value):
+ * it must be a map or an object whose keys are identifiers. Pushes Terraform's diagnostic
+ * and returns `undefined` otherwise. @internal
+ */
+export function templateVars(varsV: Value, e: Expression & { kind: "call" }, diags: Diagnostic[]): Map<string, Value> | undefined {
+  const vk = varsV.type.kind;
+  if (varsV.isNull() || (vk !== "object" && vk !== "map")) {
+    diags.push(errorDiag("Invalid function argument", `Invalid value for "vars" parameter: invalid vars value: must be a map.`, e.args[1]!.range, e.range));
+    return undefined;
+  }
+  const vars = new Map<string, Value>();
+  for (const [k, v] of iterate(varsV)) {
+    const name = k.asString();
+    if (!IDENT.test(name)) {
+      diags.push(
+        errorDiag(
+          "Invalid function argument",
+          `Invalid value for "vars" parameter: invalid template variable name "${name}": must start with a letter, followed by zero or more letters, digits, and underscores.`,
+          e.args[1]!.range,
+          e.range,
+        ),
+      );
+      return undefined;
+    }
+    vars.set(name, v);
+  }
+  return vars;
+}
+
+/**
+ * Renders a parsed template with only `vars` as variables, as a template function does:
+ * every variable it refers to must be in `vars` (checked before evaluating), and an error
+ * inside it fails the call with the inner diagnostic in the message. @internal
+ */
+export function renderTemplate(
+  tmpl: Expression,
+  vars: ReadonlyMap<string, Value>,
+  e: Expression & { kind: "call" },
+  ctx: Ctx,
+  diags: Diagnostic[],
+  templateFunction: TemplateFunctionName,
+): Value | undefined {
+  for (const t of variables(tmpl)) {
+    if (!vars.has(t.root)) {
+      diags.push(
+        errorDiag(
+          "Invalid function argument",
+          `Invalid value for "vars" parameter: vars map does not contain key "${t.root}", referenced at ${formatRange(t.rootRange)}.`,
+          e.args[1]!.range,
+          e.range,
+        ),
+      );
+      return undefined;
+    }
+  }
+  const inner: Ctx = { scope: { ...(ctx.scope ?? {}), variables: vars }, vars: undefined, parent: undefined, splatItem: undefined, templateFunction };
+  const tdiags: Diagnostic[] = [];
+  const out = evalExpr(tmpl, inner, tdiags);
+  if (hasErrors(tdiags)) {
+    diags.push(failedCall(e, tdiags.find((x) => x.severity === "error")!));
+    return undefined;
+  }
+  if (out.isKnown() && out.isNull()) {
+    // Terraform's wording names templatestring for templatefile too.
+    diags.push(failedCall(e, errorDiag("Template result is null", "The result of the template is null, which is not a valid result for a templatestring call.", tmpl.range)));
+    return undefined;
+  }
+  return out;
+}
+
+/** "Error in function call" with an inner diagnostic as its message (HCL's `Diagnostics.Error`). @internal */
+export function failedCall(e: Expression & { kind: "call" }, d: Diagnostic): Diagnostic {
+  return errorDiag("Error in function call", `Call to function "${e.name}" failed: ${d.subject !== undefined ? `${formatRange(d.subject)}: ` : ""}${d.summary}; ${d.detail}.`, e.range, e.range);
+}
+
 /**
  * Terraform's `templatefile(path, vars)`: reads the file (relative paths against
  * `baseDir`), parses it as a template and evaluates it with only `vars` as variables and
@@ -37,27 +116,10 @@ export function templateFile(e: Expression & { kind: "call" }, ctx: Ctx, diags: 
     diags.push(errorDiag("Invalid function argument", `Invalid value for "path" parameter: ${err instanceof Error ? err.message : String(err)}.`, e.args[0]!.range, e.range));
     return dynamicVal;
   }
-  const vk = varsV.type.kind;
-  if (varsV.isNull() || (vk !== "object" && vk !== "map")) {
-    diags.push(errorDiag("Invalid function argument", `Invalid value for "vars" parameter: invalid vars value: must be a map.`, e.args[1]!.range, e.range));
-    return dynamicVal;
-  }
+  const plainVars = templateVars(varsV.unmark(), e, diags);
+  if (plainVars === undefined) return dynamicVal;
   const vars = new Map<string, Value>();
-  for (const [k, v] of iterate(varsV.unmark())) {
-    const name = k.asString();
-    if (!IDENT.test(name)) {
-      diags.push(
-        errorDiag(
-          "Invalid function argument",
-          `Invalid value for "vars" parameter: invalid template variable name "${name}": must start with a letter, followed by zero or more letters, digits, and underscores.`,
-          e.args[1]!.range,
-          e.range,
-        ),
-      );
-      return dynamicVal;
-    }
-    vars.set(name, varsV.marks.size > 0 ? v.mark(...varsV.marks) : v);
-  }
+  for (const [name, v] of plainVars) vars.set(name, varsV.marks.size > 0 ? v.mark(...varsV.marks) : v);
   const full = isAbsolute(path) ? path : resolve(baseDir, path);
   let text: string;
   try {
@@ -77,36 +139,11 @@ export function templateFile(e: Expression & { kind: "call" }, ctx: Ctx, diags: 
   const p = new Parser(new SourceMap(path, text), "template");
   const tmpl = p.parseWholeTemplate();
   if (hasErrors(p.diags)) {
-    const d = p.diags.find((x) => x.severity === "error")!;
-    diags.push(
-      errorDiag("Error in function call", `Call to function "${e.name}" failed: ${d.subject !== undefined ? `${formatRange(d.subject)}: ` : ""}${d.summary}; ${d.detail}.`, e.range, e.range),
-    );
+    diags.push(failedCall(e, p.diags.find((x) => x.severity === "error")!));
     return dynamicVal;
   }
-  // Every variable the template refers to must be in vars (Terraform checks before evaluating).
-  for (const t of variables(tmpl)) {
-    if (!vars.has(t.root)) {
-      diags.push(
-        errorDiag(
-          "Invalid function argument",
-          `Invalid value for "vars" parameter: vars map does not contain key "${t.root}", referenced at ${formatRange(t.rootRange)}.`,
-          e.args[1]!.range,
-          e.range,
-        ),
-      );
-      return dynamicVal;
-    }
-  }
-  const inner: Ctx = { scope: { ...(ctx.scope ?? {}), variables: vars }, vars: undefined, parent: undefined, splatItem: undefined, noTemplateFile: true };
-  const tdiags: Diagnostic[] = [];
-  const out = evalExpr(tmpl, inner, tdiags);
-  if (hasErrors(tdiags)) {
-    const d = tdiags.find((x) => x.severity === "error")!;
-    diags.push(
-      errorDiag("Error in function call", `Call to function "${e.name}" failed: ${d.subject !== undefined ? `${formatRange(d.subject)}: ` : ""}${d.summary}; ${d.detail}.`, e.range, e.range),
-    );
-    return dynamicVal;
-  }
+  const out = renderTemplate(tmpl, vars, e, ctx, diags, "templatefile");
+  if (out === undefined) return dynamicVal;
   const marks = [...pathV.marks];
   return marks.length > 0 ? out.mark(...marks) : out;
 }

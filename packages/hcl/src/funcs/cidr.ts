@@ -15,7 +15,15 @@ interface Net {
   addr: bigint; // network address (host bits cleared)
   bits: 32 | 128;
   prefix: number;
-  v4mapped: boolean;
+}
+
+/**
+ * Whether a 128-bit address is IPv4-mapped (`::ffff:a.b.c.d`), i.e. Go's `net.IP.To4` gives
+ * 4 bytes for it. go-cidr then takes the address as 32 bits wide in some places while the
+ * mask stays 128 bits wide, and terraform's results for such prefixes follow from that.
+ */
+function isV4Mapped(n: Net, v: bigint): boolean {
+  return n.bits === 128 && v >> 32n === 0xffffn;
 }
 
 function parseIPv4(s: string): bigint | undefined {
@@ -65,18 +73,16 @@ function parseCidr(s: string): Net {
   const prefixText = s.slice(slash + 1);
   let bits: 32 | 128;
   let addr: bigint | undefined = parseIPv4(ipText);
-  let v4mapped = false;
   if (addr !== undefined) bits = 32;
   else {
     addr = parseIPv6(ipText);
     bits = 128;
-    if (addr !== undefined && addr >> 32n === 0xffffn) v4mapped = true;
   }
   if (addr === undefined || !/^[0-9]{1,3}$/.test(prefixText)) throw bad();
   const prefix = Number(prefixText);
   if (prefix > bits) throw bad();
   const mask = ((1n << BigInt(prefix)) - 1n) << BigInt(bits - prefix);
-  return { addr: addr & mask, bits, prefix, v4mapped };
+  return { addr: addr & mask, bits, prefix };
 }
 
 function formatIPv4(v: bigint): string {
@@ -120,7 +126,9 @@ function hostAddr(n: Net, num: bigint): bigint {
   if (k < 0n || k >= max) {
     throw new FunctionError(`prefix of ${n.prefix} does not accommodate a host numbered ${k}`);
   }
-  return n.addr | k;
+  // go-cidr's HostBig: for an IPv4-mapped network the host number is placed as if the
+  // address were 32 bits wide, but into the 16-byte address (so 96 bits too high).
+  return n.addr | (isV4Mapped(n, n.addr) ? k << 96n : k);
 }
 
 function subnet(n: Net, newbits: number, num: bigint): Net {
@@ -136,10 +144,13 @@ function subnet(n: Net, newbits: number, num: bigint): Net {
   return { ...n, addr: v, prefix: newPrefix };
 }
 
+/**
+ * Go's `net.IPNet.String`: an IPv4-mapped network address prints as IPv4 with the last 32
+ * bits of the mask (such an address only arises with a prefix of at least 96 bits).
+ */
 function netText(n: Net): string {
-  const bits = n.bits === 128 && n.v4mapped ? 32 : n.bits;
-  const prefix = n.bits === 128 && n.v4mapped ? n.prefix - 96 : n.prefix;
-  return `${n.bits === 128 && n.v4mapped ? formatIPv4(n.addr & 0xffffffffn) : formatIP(n, n.addr)}/${bits === 32 ? prefix : prefix}`;
+  if (isV4Mapped(n, n.addr)) return `${formatIPv4(n.addr & 0xffffffffn)}/${n.prefix - 96}`;
+  return `${formatIP(n, n.addr)}/${n.prefix}`;
 }
 
 function intArg(v: Value): bigint {
@@ -168,9 +179,11 @@ export function cidrFunctions(): Record<string, HclFunction> {
       refineResult: notNull,
       impl: (a) => {
         const n = parseCidr(a[0]!.asString());
-        if (n.bits !== 32) throw new FunctionError("IPv6 addresses cannot have a netmask: " + a[0]!.asString());
-        const mask = ((1n << BigInt(n.prefix)) - 1n) << BigInt(32 - n.prefix);
-        return stringVal(formatIPv4(mask));
+        const mapped = isV4Mapped(n, n.addr);
+        if (n.bits !== 32 && !mapped) throw new FunctionError("IPv6 addresses cannot have a netmask: " + a[0]!.asString());
+        const mask = ((1n << BigInt(n.prefix)) - 1n) << BigInt(n.bits - n.prefix);
+        // An IPv4-mapped network passes terraform's To4 check, but its mask is 16 bytes wide.
+        return stringVal(mapped ? formatIPv6(mask) : formatIPv4(mask));
       },
     }),
     cidrsubnet: fixedFunction({
@@ -199,9 +212,17 @@ export function cidrFunctions(): Record<string, HclFunction> {
         for (let i = 1; i < a.length; i++) {
           const newbits = Number(intArg(a[i]!));
           if (newbits < 1) throw new FunctionArgError(i, "must extend prefix by at least one bit");
+          // Terraform keeps each extension within a 32-bit subnet number, even for IPv6.
+          if (newbits > 32) throw new FunctionArgError(i, "may not extend prefix by more than 32 bits");
           const newPrefix = n.prefix + newbits;
           if (newPrefix > n.bits) {
             throw new FunctionArgError(i, `would extend prefix to ${newPrefix} bits, which is too long for an IPv${n.bits === 32 ? 4 : 6} address`);
+          }
+          if (isV4Mapped(n, n.addr)) {
+            // go-cidr's PreviousSubnet narrows an IPv4-mapped address to 4 bytes, for which a
+            // mask longer than 32 bits is invalid: the starting subnet is a nil network, and
+            // the first subnet after it is never inside the base network.
+            throw new FunctionArgError(i, `not enough remaining address space for a subnet with a prefix of ${newPrefix} bits after <nil>`);
           }
           const size = 1n << BigInt(n.bits - newPrefix);
           let start = next;

@@ -145,3 +145,67 @@ output "c35" {
 output "c36" {
   value = cidrsubnets("10.1.0.0/16", 8, 4)
 }
+
+output "c37" {
+  value = cidrhost("::ffff:10.0.0.0/120", 1)
+}
+
+output "c38" {
+  value = cidrhost("::ffff:10.0.0.0/104", -1)
+}
+
+output "c39" {
+  value = cidrhost("::ffff:10.0.0.0/104", 16777216)
+}
+
+output "c40" {
+  value = cidrhost("::ffff:a00:0/104", 5)
+}
+
+output "c41" {
+  value = cidrhost("::ffff:0:0/96", 7)
+}
+
+output "c42" {
+  value = cidrhost("::ffff:10.0.0.0/88", 5)
+}
+
+output "c43" {
+  value = cidrhost("::ffff:10.1.2.3/128", 0)
+}
+
+output "c44" {
+  value = cidrnetmask("::ffff:10.0.0.0/104")
+}
+
+output "c45" {
+  value = cidrnetmask("::ffff:10.0.0.0/88")
+}
+
+output "c46" {
+  value = cidrsubnet("::ffff:10.0.0.0/100", 4, 2)
+}
+
+output "c47" {
+  value = cidrsubnet("::ffff:10.0.0.0/88", 8, 3)
+}
+
+output "c48" {
+  value = cidrsubnet("::ffff:10.0.0.0/104", 24, 1)
+}
+
+output "c49" {
+  value = cidrsubnets("::ffff:10.0.0.0/104", 8, 8, 16)
+}
+
+output "c50" {
+  value = cidrsubnets("::ffff:10.0.0.0/88", 8, 16)
+}
+
+output "c51" {
+  value = cidrsubnets("fd00::/56", 33)
+}
+
+output "c52" {
+  value = cidrsubnets("fd00::/56", 16, 40)
+}
