@@ -163,8 +163,17 @@ describe("local backend", () => {
     it("crash before the journal is in place: the temp journal is ignored, the old state stays", async () => {
       crashed(oldState, undefined);
       writeFileSync(`${store.journalPath}.123.abcd.tmp`, encodeJournal(newState, oldState).subarray(0, 100));
+      writeFileSync(`${store.journalPath}.123.abcd0123.tmp`, encodeJournal(newState, oldState).subarray(0, 100));
       await expectRecovered(oldState);
       expect(notices).toEqual([]);
+      // The next write (under the lock) removes what the killed write left behind.
+      writeFileSync(`${store.backupPath}.123.abcd0123.tmp`, "x");
+      writeFileSync(`${store.path}.other.123.abcd0123.tmp`, "not ours");
+      await saveState(store, readStateFile(newState)!);
+      expect(existsSync(`${store.journalPath}.123.abcd.tmp`)).toBe(true); // not a name a write makes
+      expect(existsSync(`${store.backupPath}.123.abcd0123.tmp`)).toBe(false);
+      expect(existsSync(`${store.journalPath}.123.abcd0123.tmp`)).toBe(false);
+      expect(existsSync(`${store.path}.other.123.abcd0123.tmp`)).toBe(true);
     });
 
     it("torn journal (truncated at any length) and the old state: the journal is discarded", async () => {

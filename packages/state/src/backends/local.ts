@@ -316,9 +316,21 @@ export class LocalStateStore implements StateStore {
     }
   }
 
+  /**
+   * Removes the temp files (of the backup, the journal) that a write killed before its rename
+   * left behind. Only under the lock: no write of this state is under way then.
+   */
+  #removeLeftoversLocked(): void {
+    const dir = dirname(this.path);
+    const name = basename(this.path).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const leftover = new RegExp(`^${name}\\.(?:backup\\.|magma-new\\.)?\\d+\\.[0-9a-f]{8}\\.tmp$`);
+    for (const f of readdirSync(dir)) if (leftover.test(f)) rmSync(join(dir, f), { force: true });
+  }
+
   #writeLocked(fd: number, bytes: Uint8Array): void {
     try {
       this.#recoverLocked(fd);
+      this.#removeLeftoversLocked();
       const previous = readAll(fd);
       if (sameBytes(previous, bytes)) return;
       // Crash points: before the journal's rename, the state file is untouched (a leftover
