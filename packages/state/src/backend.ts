@@ -49,6 +49,11 @@ export interface StateStore {
   unlock(id: string): Promise<void>;
   /** Releases the lock with this id, whoever took it (Terraform's `force-unlock`). */
   forceUnlock(id: string): Promise<void>;
+  /**
+   * Optional: what is there to recover a corrupt stored state from (a journal, a backup), for
+   * the `corrupt` error's message; undefined when there is nothing.
+   */
+  recoveryHint?(): string | undefined;
 }
 
 /** A place where states live, one per workspace ("default" always exists). */

@@ -7,12 +7,19 @@ import { formatStateFile, writeStateFile, type WriteStateFileOptions } from "./w
 /**
  * Reads and parses the state a store holds; undefined when it has none.
  *
- * @throws StateError `corrupt` / `unsupported_version` (the stored bytes are left as they are).
+ * @throws StateError `corrupt` / `unsupported_version` (the stored bytes are left as they are;
+ *   a `corrupt` error names the store's journal and backup when they exist).
  */
 export async function loadState(store: StateStore): Promise<StateFile | undefined> {
   const bytes = await store.read();
   if (bytes === undefined) return undefined;
-  return readStateFile(bytes, { source: `the state of workspace ${JSON.stringify(store.workspace)}` });
+  try {
+    return readStateFile(bytes, { source: `the state of workspace ${JSON.stringify(store.workspace)}` });
+  } catch (e) {
+    const hint = isStateError(e) && e.code === "corrupt" ? store.recoveryHint?.() : undefined;
+    if (hint === undefined || !isStateError(e)) throw e;
+    throw new StateError("corrupt", `${e.message.replace(/^\[corrupt\] /, "")} (left untouched; ${hint})`, { cause: e });
+  }
 }
 
 function sameContent(a: StateFile, b: StateFile): boolean {

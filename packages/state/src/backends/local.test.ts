@@ -6,7 +6,8 @@ import { readStateFile } from "../read-state-file.js";
 import { isStateError, type StateError } from "../state-error.js";
 import { newStateFile, type StateFile } from "../state-file.js";
 import { formatStateFile } from "../write-state-file.js";
-import { createLocalBackend } from "./local.js";
+import { encodeJournal } from "../internal/state-journal.js";
+import { createLocalBackend, type LocalStateStore } from "./local.js";
 
 let dir: string;
 beforeEach(() => {
@@ -131,5 +132,131 @@ describe("local backend", () => {
     await store.unlock(id);
     // A lock taken on a state that did not exist, and never written, leaves at most an empty file: no state.
     expect(await store.read()).toBeUndefined();
+  });
+
+  describe("recovery from a write interrupted at each point", () => {
+    const lineage = newStateFile().lineage;
+    const state = (serial: number, value: string): Buffer => Buffer.from(formatStateFile({ ...withOutput({ ...newStateFile(), lineage }, "a", value), serial }));
+    const oldState = state(1, "old ".repeat(50));
+    const newState = state(2, "new");
+    let notices: string[];
+    let store: LocalStateStore;
+    beforeEach(() => {
+      notices = [];
+      store = createLocalBackend({ dir, onRecovery: (m) => notices.push(m) }).store("default");
+    });
+    // What every write leaves before the state file is touched: the backup of the previous version.
+    const crashed = (stateBytes: Uint8Array, journal: Uint8Array | undefined): void => {
+      writeFileSync(store.backupPath, oldState);
+      writeFileSync(store.path, stateBytes);
+      if (journal !== undefined) writeFileSync(store.journalPath, journal);
+    };
+    const expectRecovered = async (expected: Buffer): Promise<void> => {
+      const loaded = await loadState(store);
+      expect(formatStateFile(loaded!)).toBe(expected.toString());
+      // What terraform reads next: the file itself, byte for byte, and no journal left.
+      expect(readFileSync(store.path)).toEqual(expected);
+      expect(existsSync(store.journalPath)).toBe(false);
+      expect(readFileSync(store.backupPath)).toEqual(oldState);
+    };
+
+    it("crash before the journal is in place: the temp journal is ignored, the old state stays", async () => {
+      crashed(oldState, undefined);
+      writeFileSync(`${store.journalPath}.123.abcd.tmp`, encodeJournal(newState, oldState).subarray(0, 100));
+      writeFileSync(`${store.journalPath}.123.abcd0123.tmp`, encodeJournal(newState, oldState).subarray(0, 100));
+      await expectRecovered(oldState);
+      expect(notices).toEqual([]);
+      // The next write (under the lock) removes what the killed write left behind.
+      writeFileSync(`${store.backupPath}.123.abcd0123.tmp`, "x");
+      writeFileSync(`${store.path}.other.123.abcd0123.tmp`, "not ours");
+      await saveState(store, readStateFile(newState)!);
+      expect(existsSync(`${store.journalPath}.123.abcd.tmp`)).toBe(true); // not a name a write makes
+      expect(existsSync(`${store.backupPath}.123.abcd0123.tmp`)).toBe(false);
+      expect(existsSync(`${store.journalPath}.123.abcd0123.tmp`)).toBe(false);
+      expect(existsSync(`${store.path}.other.123.abcd0123.tmp`)).toBe(true);
+    });
+
+    it("torn journal (truncated at any length) and the old state: the journal is discarded", async () => {
+      const journal = encodeJournal(newState, oldState);
+      for (const cut of [0, 1, newState.length - 1, newState.length, journal.length - 1]) {
+        crashed(oldState, journal.subarray(0, cut));
+        notices = [];
+        await expectRecovered(oldState);
+        expect(notices.join()).toMatch(/incomplete journal/);
+      }
+      // A journal whose checksum does not match (a torn page inside) is not trusted either.
+      const corrupted = Buffer.from(journal);
+      corrupted[10] = corrupted[10]! ^ 1;
+      crashed(oldState, corrupted);
+      await expectRecovered(oldState);
+      // A bare state without the trailer is not a journal.
+      crashed(oldState, newState);
+      await expectRecovered(oldState);
+    });
+
+    it("complete journal, state file not touched yet: rolled forward to the new state", async () => {
+      crashed(oldState, encodeJournal(newState, oldState));
+      await expectRecovered(newState);
+      expect(notices.join()).toMatch(/completed an interrupted write/);
+    });
+
+    it("complete journal, state file torn at any point of the rewrite: rolled forward", async () => {
+      const journal = encodeJournal(newState, oldState);
+      const torn = [
+        newState.subarray(0, 1),
+        newState.subarray(0, newState.length >> 1),
+        newState.subarray(0, newState.length - 1),
+        // New state written over a longer old one, before the truncate.
+        Buffer.concat([newState, oldState.subarray(newState.length)]),
+        // Most of the new state, then the old state's rest.
+        Buffer.concat([newState.subarray(0, newState.length - 5), oldState.subarray(newState.length - 5)]),
+      ];
+      for (const t of torn) {
+        crashed(t, journal);
+        notices = [];
+        await expectRecovered(newState);
+        expect(notices.join()).toMatch(/was torn/);
+      }
+    });
+
+    it("complete journal, state file fully rewritten (journal not yet removed): the new state, journal removed", async () => {
+      crashed(newState, encodeJournal(newState, oldState));
+      await expectRecovered(newState);
+      expect(notices).toEqual([]);
+    });
+
+    it("a journal superseded by a complete state written since (terraform) is discarded", async () => {
+      const third = state(2, "terraform");
+      crashed(third, encodeJournal(newState, oldState));
+      await expectRecovered(third);
+      expect(notices.join()).toMatch(/supersedes it/);
+    });
+
+    it("read() recovers too, and so does a write, keeping the recovered state as the backup", async () => {
+      crashed(newState.subarray(0, 30), encodeJournal(newState, oldState));
+      expect(Buffer.from((await store.read())!)).toEqual(newState);
+      crashed(newState.subarray(0, 30), encodeJournal(newState, oldState));
+      const s3 = await saveState(store, withOutput(readStateFile(newState)!, "a", "three"));
+      expect(s3.serial).toBe(3);
+      expect(readFileSync(store.backupPath)).toEqual(newState);
+      expect(existsSync(store.journalPath)).toBe(false);
+    });
+
+    it("recovers under this process's lock, through another store too", async () => {
+      const id = await store.lock({ operation: "x" });
+      crashed(newState.subarray(0, 30), encodeJournal(newState, oldState));
+      const other = createLocalBackend({ dir, onRecovery: (m) => notices.push(m) }).store("default");
+      expect(Buffer.from((await other.read())!)).toEqual(newState);
+      expect(readFileSync(store.path)).toEqual(newState);
+      await store.unlock(id);
+    });
+
+    it("a corrupt state's error names the backup (and it is left untouched)", async () => {
+      crashed(Buffer.from("{torn"), undefined);
+      const e = await rejection(loadState(store));
+      expect(e.code).toBe("corrupt");
+      expect(e.message).toContain(store.backupPath);
+      expect(readFileSync(store.path, "utf8")).toBe("{torn");
+    });
   });
 });

@@ -5,6 +5,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { LockInfo, LockRequest, StateBackend, StateStore } from "../backend.js";
 import { fcntlLocker } from "../internal/fcntl-lock.js";
 import { goQuote } from "../internal/go-json.js";
+import { decodeJournal, encodeJournal, sha256Hex } from "../internal/state-journal.js";
 import { StateError, isStateError } from "../state-error.js";
 import { TERRAFORM_VERSION } from "../state-file.js";
 
@@ -18,6 +19,62 @@ export interface LocalBackendOptions {
   readonly workspaceDir?: string;
   /** The version written into lock info. Default {@link TERRAFORM_VERSION}. */
   readonly version?: string;
+  /**
+   * Told (one sentence) when a read or write finds the journal of an interrupted write and
+   * recovers from it. Default: `process.emitWarning` with code `MAGMA_STATE_RECOVERY`.
+   */
+  readonly onRecovery?: (message: string) => void;
+}
+
+/** What the journal left by an interrupted write means for the state file (see `decide`). */
+type Recovery =
+  | { readonly kind: "none" }
+  | { readonly kind: "incomplete" }
+  | { readonly kind: "done" }
+  | { readonly kind: "stale" }
+  | { readonly kind: "roll_forward"; readonly bytes: Uint8Array; readonly torn: boolean };
+
+/** Whether `bytes` hold one complete JSON value (a torn state file never does). */
+function completeJson(bytes: Uint8Array): boolean {
+  if (bytes.length === 0) return false;
+  try {
+    JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Decides, from the journal's and the state file's content, which state is the committed one.
+ * A write commits when its complete journal is in place (renamed after fsync); the state file is
+ * only touched after that, and the journal removed after the state file is fsynced.
+ */
+function decide(journalData: Uint8Array | undefined, state: Uint8Array): Recovery {
+  if (journalData === undefined) return { kind: "none" };
+  const journal = decodeJournal(journalData);
+  // Torn or truncated journal: the write never committed, and the state file was not touched.
+  if (journal === undefined) return { kind: "incomplete" };
+  const stateSha = sha256Hex(state);
+  // The state file was fully rewritten; only the journal's removal was missed.
+  if (stateSha === sha256Hex(journal.bytes)) return { kind: "done" };
+  // Committed, and the state file not touched yet.
+  if (stateSha === journal.previousSha256) return { kind: "roll_forward", bytes: journal.bytes, torn: false };
+  // Neither the old nor the new state: torn mid-rewrite, unless it is a complete state someone
+  // else (terraform) wrote after the crash, which then supersedes the journal. (A prefix of the
+  // new state that happens to be complete JSON, e.g. all but the final newline, is torn.)
+  const prefixOfNew = state.length < journal.bytes.length && sameBytes(journal.bytes.subarray(0, state.length), state);
+  if (!prefixOfNew && completeJson(state)) return { kind: "stale" };
+  return { kind: "roll_forward", bytes: journal.bytes, torn: true };
+}
+
+function readIfExists(path: string): Uint8Array | undefined {
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
 }
 
 /** A held lock of this process: the locked descriptor is the only one this process may use on the file. */
@@ -109,13 +166,15 @@ export class LocalStateStore implements StateStore {
   /** The path recorded in lock info (relative to the working directory, as Terraform records it). */
   readonly displayPath: string;
   readonly #version: string;
+  readonly #onRecovery: (message: string) => void;
 
   /** Use {@link createLocalBackend}; this is for a single state file outside of a backend. */
-  constructor(workspace: string, path: string, displayPath: string, version: string) {
+  constructor(workspace: string, path: string, displayPath: string, version: string, onRecovery?: (message: string) => void) {
     this.workspace = workspace;
     this.path = resolve(path);
     this.displayPath = displayPath;
     this.#version = version;
+    this.#onRecovery = onRecovery ?? ((message) => process.emitWarning(message, { code: "MAGMA_STATE_RECOVERY" }));
   }
 
   /** `terraform.tfstate.backup`: the previous version, written before each change. */
@@ -134,21 +193,99 @@ export class LocalStateStore implements StateStore {
     return `${this.path}.magma-new`;
   }
 
-  /** The state file's bytes, or undefined when it is missing or empty (no state). */
+  /**
+   * The state file's bytes, or undefined when it is missing or empty (no state). When the
+   * journal of an interrupted write is there, it is recovered first: under the lock (this
+   * process's, or taken for the recovery) the state file is rolled forward from a complete
+   * journal, and an incomplete or superseded journal is removed. When another process holds the
+   * lock, nothing is rewritten: the committed state (the journal's, if the write committed) is
+   * returned, and `onRecovery` says so.
+   */
   async read(): Promise<Uint8Array | undefined> {
     await Promise.resolve();
+    const orNone = (bytes: Uint8Array): Uint8Array | undefined => (bytes.length === 0 ? undefined : bytes);
     try {
       const h = held.get(this.path);
       if (h !== undefined) {
-        const bytes = readAll(h.fd);
-        return bytes.length === 0 ? undefined : bytes;
+        this.#recoverLocked(h.fd);
+        return orNone(readAll(h.fd));
       }
-      if (!existsSync(this.path)) return undefined;
-      const bytes = readFileSync(this.path);
-      return bytes.length === 0 ? undefined : bytes;
+      if (!existsSync(this.journalPath)) {
+        if (!existsSync(this.path)) return undefined;
+        return orNone(readFileSync(this.path));
+      }
+      const { fd } = this.#open();
+      try {
+        if (fcntlLocker().tryLock(fd)) {
+          try {
+            this.#recoverLocked(fd);
+            return orNone(readAll(fd));
+          } finally {
+            fcntlLocker().unlock(fd);
+          }
+        }
+        // Someone else holds the lock: recover in memory only.
+        const state = readAll(fd);
+        const r = decide(readIfExists(this.journalPath), state);
+        if (r.kind === "roll_forward") {
+          this.#onRecovery(
+            `the state file ${this.path} ${r.torn ? "is torn by" : "predates"} an interrupted write whose complete new state is in ${this.journalPath}; read that state without rewriting the file, because the lock is held by another process`,
+          );
+          return orNone(r.bytes);
+        }
+        return orNone(state);
+      } finally {
+        closeSync(fd);
+      }
     } catch (e) {
       throw ioError(`cannot read the state file ${this.path}`, e);
     }
+  }
+
+  /** Recovers from the journal of an interrupted write, holding the lock on `fd`. */
+  #recoverLocked(fd: number): void {
+    const journalData = readIfExists(this.journalPath);
+    if (journalData === undefined) return;
+    const r = decide(journalData, readAll(fd));
+    switch (r.kind) {
+      case "none":
+        return;
+      case "incomplete":
+        this.#onRecovery(`removed the incomplete journal ${this.journalPath} of an interrupted write that never committed; the state file ${this.path} keeps the previous state`);
+        break;
+      case "stale":
+        this.#onRecovery(`removed the journal ${this.journalPath} of an interrupted write: the state file ${this.path} was written since, and supersedes it`);
+        break;
+      case "done":
+        break;
+      case "roll_forward":
+        // The backup already holds the previous version (it is written before the journal).
+        writeAll(fd, r.bytes);
+        ftruncateSync(fd, r.bytes.length);
+        fsyncSync(fd);
+        this.#onRecovery(`completed an interrupted write: the state file ${this.path}${r.torn ? " was torn and" : ""} is rewritten from the journal ${this.journalPath}`);
+        break;
+    }
+    unlinkSync(this.journalPath);
+    fsyncDir(dirname(this.path));
+  }
+
+  /**
+   * What is there to recover a corrupt state from, for an error message: the journal of an
+   * interrupted write and the backup, when they exist; undefined when neither does.
+   */
+  recoveryHint(): string | undefined {
+    const parts: string[] = [];
+    const journal = readIfExists(this.journalPath);
+    if (journal !== undefined) {
+      parts.push(
+        decodeJournal(journal) === undefined
+          ? `the journal ${this.journalPath} of an interrupted write is incomplete (not a usable state)`
+          : `the journal ${this.journalPath} holds the complete state of an interrupted write (its trailing "MAGMAJ1" line is not part of the state)`,
+      );
+    }
+    if (existsSync(this.backupPath)) parts.push(`the previous version is in ${this.backupPath}`);
+    return parts.length === 0 ? undefined : parts.join("; ");
   }
 
   /**
@@ -179,15 +316,31 @@ export class LocalStateStore implements StateStore {
     }
   }
 
+  /**
+   * Removes the temp files (of the backup, the journal) that a write killed before its rename
+   * left behind. Only under the lock: no write of this state is under way then.
+   */
+  #removeLeftoversLocked(): void {
+    const dir = dirname(this.path);
+    const name = basename(this.path).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const leftover = new RegExp(`^${name}\\.(?:backup\\.|magma-new\\.)?\\d+\\.[0-9a-f]{8}\\.tmp$`);
+    for (const f of readdirSync(dir)) if (leftover.test(f)) rmSync(join(dir, f), { force: true });
+  }
+
   #writeLocked(fd: number, bytes: Uint8Array): void {
     try {
+      this.#recoverLocked(fd);
+      this.#removeLeftoversLocked();
       const previous = readAll(fd);
       if (sameBytes(previous, bytes)) return;
+      // Crash points: before the journal's rename, the state file is untouched (a leftover
+      // temp file or an incomplete journal is ignored and removed); once the complete journal
+      // is in place the write is committed, and the next read or write rolls the state file
+      // forward from it (the backup is already the previous version then).
       if (previous.length > 0) writeAtomic(this.backupPath, previous);
       // The state file is written in place, like Terraform does: the lock is on its inode, and a
-      // rename would leave a waiting terraform locking (and then writing) a detached inode. The
-      // complete new state is journaled first, so a crash mid-write loses nothing.
-      writeAtomic(this.journalPath, bytes, 0o600);
+      // rename would leave a waiting terraform locking (and then writing) a detached inode.
+      writeAtomic(this.journalPath, encodeJournal(bytes, previous), 0o600);
       writeAll(fd, bytes);
       ftruncateSync(fd, bytes.length);
       fsyncSync(fd);
@@ -369,6 +522,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
   const statePath = options.path ?? "terraform.tfstate";
   const wsDir = options.workspaceDir ?? "terraform.tfstate.d";
   const version = options.version ?? TERRAFORM_VERSION;
+  const onRecovery = options.onRecovery;
   const checkName = (name: string): void => {
     if (!WORKSPACE_NAME.test(name)) throw new StateError("invalid_argument", `invalid workspace name ${JSON.stringify(name)}: use letters, digits, "-", "_", "." and "~"`);
   };
@@ -397,9 +551,9 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     },
     store(workspace) {
       checkName(workspace);
-      if (workspace === "default") return new LocalStateStore(workspace, join(dir, statePath), statePath, version);
+      if (workspace === "default") return new LocalStateStore(workspace, join(dir, statePath), statePath, version, onRecovery);
       const rel = join(wsDir, workspace, basename(statePath));
-      return new LocalStateStore(workspace, join(dir, rel), rel, version);
+      return new LocalStateStore(workspace, join(dir, rel), rel, version, onRecovery);
     },
   };
 }

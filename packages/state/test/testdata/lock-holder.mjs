@@ -2,7 +2,11 @@
 //   node lock-holder.mjs <dir> hold            lock, print {"id"}, hold until killed
 //   node lock-holder.mjs <dir> race <goFile>   wait for <goFile>, try to lock, print the outcome;
 //                                              if it won, hold until <goFile>.release exists, then unlock
-import { existsSync } from "node:fs";
+//   node lock-holder.mjs <dir> write-loop <versionsDir>
+//                                              write the files of <versionsDir> to the state in turn,
+//                                              forever (print {"ready"} first), until killed
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createLocalBackend } from "../../dist/index.js";
 
 const [dir, mode, goFile] = process.argv.slice(2);
@@ -22,6 +26,11 @@ if (mode === "hold") {
   } catch (e) {
     process.stdout.write(JSON.stringify({ ok: false, code: e.code, message: e.message, detail: e.detail, pid: process.pid }) + "\n");
   }
+} else if (mode === "write-loop") {
+  const versions = readdirSync(goFile).sort().map((f) => readFileSync(join(goFile, f)));
+  const writer = createLocalBackend({ dir, onRecovery: () => undefined }).store("default");
+  process.stdout.write(JSON.stringify({ ready: true, pid: process.pid }) + "\n");
+  for (let i = 0; ; i = (i + 1) % versions.length) await writer.write(versions[i]);
 } else {
   throw new Error(`unknown mode ${mode}`);
 }
