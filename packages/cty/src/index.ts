@@ -75,6 +75,6 @@ export { Path } from "./path.js";
 export type { PathStep } from "./path.js";
 export { PathError, PathErrorCode, isPathError, formatErrorPath } from "./path-error.js";
 export { toJson, fromJson } from "./json/index.js";
-export { convert, canConvert, unify, unifyUnsafe, fromPlain, toPlain } from "./convert/index.js";
+export { convert, canConvert, unify, unifyUnsafe, conforms, fromPlain, toPlain } from "./convert/index.js";
 export type { PlainInput, ToPlainOptions } from "./convert/index.js";
 export { toMsgpack, fromMsgpack } from "./msgpack/index.js";

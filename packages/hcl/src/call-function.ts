@@ -1,4 +1,4 @@
-import { dynamicType, typeName, unknownVal, type Type, type Value } from "@magma/cty";
+import { conforms, dynamicType, typeName, unknownVal, type Type, type Value } from "@magma/cty";
 import { FunctionArgError, FunctionError, type FunctionParameter, type HclFunction } from "./function.js";
 
 /**
@@ -99,29 +99,4 @@ function asFunctionError(e: unknown): FunctionError {
   if (e instanceof FunctionError) return e;
   const message = e instanceof Error ? e.message : String(e);
   return new FunctionError(message, { cause: e });
-}
-
-/** go-cty's `Type.TestConformance` as a predicate: dynamic in `want` accepts any type. */
-function conforms(got: Type, want: Type): boolean {
-  if (want.kind === "dynamic") return true;
-  if (got.kind !== want.kind) return false;
-  switch (want.kind) {
-    case "string":
-    case "number":
-    case "bool":
-      return true;
-    case "list":
-    case "set":
-    case "map":
-      return conforms((got as typeof want).element, want.element);
-    case "tuple": {
-      const g = got as typeof want;
-      return g.elements.length === want.elements.length && want.elements.every((e, i) => conforms(g.elements[i]!, e));
-    }
-    case "object": {
-      const g = got as typeof want;
-      if (g.attributeNames.length !== want.attributeNames.length) return false;
-      return want.attributeNames.every((n) => g.attributes[n] !== undefined && conforms(g.attributes[n], want.attributes[n]!));
-    }
-  }
 }

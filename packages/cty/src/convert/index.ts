@@ -14,6 +14,7 @@
  */
 
 export { convert, canConvert, unify, unifyUnsafe } from "./convert.js";
+export { conforms } from "./type-utils.js";
 export { fromPlain } from "./from-plain.js";
 export type { PlainInput } from "./from-plain.js";
 export { toPlain } from "./to-plain.js";

@@ -28,7 +28,6 @@ export function withoutOptional(t: Type): Type {
 /**
  * go-cty's `Type.TestConformance` without the messages: whether a value of type `got` can be
  * used where `want` is expected without conversion (dynamic in `want` accepts any type).
- * @internal
  */
 export function conforms(got: Type, want: Type): boolean {
   if (want.kind === "dynamic") return true;

@@ -4,6 +4,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  conforms,
   boolVal,
   convert,
   dynamicType,
@@ -22,7 +23,6 @@ import {
   stringVal,
   tupleVal,
   unknownVal,
-  type Type,
   type Value,
 } from "@magma/cty";
 import { callFunction, functionReturnType } from "../call-function.js";
@@ -67,28 +67,6 @@ function argsFor(arity: number, seed: number): Value[] {
     x = Math.floor(x / samples.length) + i * 7 + 3;
   }
   return out;
-}
-
-/** go-cty's conformance: dynamic in `want` accepts anything. */
-function conforms(got: Type, want: Type): boolean {
-  if (want.kind === "dynamic") return true;
-  if (got.kind !== want.kind) return false;
-  switch (want.kind) {
-    case "list":
-    case "set":
-    case "map":
-      return conforms((got as typeof want).element, want.element);
-    case "tuple": {
-      const g = got as typeof want;
-      return g.elements.length === want.elements.length && want.elements.every((t, i) => conforms(g.elements[i]!, t));
-    }
-    case "object": {
-      const g = got as typeof want;
-      return g.attributeNames.length === want.attributeNames.length && want.attributeNames.every((n) => g.attributes[n] !== undefined && conforms(g.attributes[n], want.attributes[n]!));
-    }
-    default:
-      return true;
-  }
 }
 
 const functions = [...terraformFunctions({ baseDir, plan: true })];
