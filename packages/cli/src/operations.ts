@@ -145,7 +145,7 @@ export async function planResource(
   } else {
     planned = await planInstance(t, { address: typeName, typeName, prior: priorObject, config: input.config });
   }
-  const action = isReplace(planned.action) ? PlanAction.Replace : (planned.action as Exclude<EnginePlanAction, "read" | "delete-then-create" | "create-then-delete">);
+  const action = isReplace(planned.action) ? PlanAction.Replace : (planned.action as Exclude<EnginePlanAction, "read" | "forget" | "delete-then-create" | "create-then-delete">);
   const change: PlannedChange = { plannedState: planned.after, requiresReplace: planned.requiresReplace, plannedPrivate: planned.plannedPrivate, legacyTypeSystem: planned.legacyTypeSystem, warnings: planned.warnings };
   return { typeName, entry, action, prior, priorPrivate, config: planned.config, change, replacing: planned.requiresReplace };
 }

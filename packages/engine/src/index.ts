@@ -45,6 +45,10 @@ export { unknownsToNull } from "./instance/unknowns-to-null.js";
 export { PlanAction, ReplaceReason, isReplace } from "./plan/plan-action.js";
 export type { PlannedInstanceChange } from "./plan/planned-instance-change.js";
 export { createPlan, planIdentity } from "./plan/plan.js";
-export type { Plan, PlanInput, PlanPriorState } from "./plan/plan.js";
+export type { Plan, PlanInput, PlanPriorState, PlanMode, PlannedOutput, PlannedProvider } from "./plan/plan.js";
+
+// Providers and the apply's view of configuration.
+export type { ProviderSource, OpenedProvider, ProviderSourceOpenOptions } from "./provider-source.js";
+export type { ApplyScope, AppliedValues } from "./apply/apply-scope.js";
 export { formatPlan, parsePlan, writePlanFile, readPlanFile, assertPlanCurrent, PLAN_FORMAT } from "./plan/plan-file.js";
 export type { EncodedChange, EncodedValue } from "./plan/encode-change.js";

@@ -58,7 +58,8 @@ export interface ApplyInstanceResult {
  *   Terraform's apply has no prior object then); create-then-delete creates first and keeps
  *   the old object as `deposed` when its destroy fails (and as the current object when the
  *   create made nothing);
- * - no-op returns the prior object untouched.
+ * - no-op returns the prior object untouched;
+ * - forget calls nothing and returns no object: the instance leaves state, the remote object stays.
  *
  * Provider failures do not reject: they are in `error`. It rejects only for a programming
  * error: {@link EngineError} `invalid_argument` for a `read` change (data sources are read
@@ -76,6 +77,8 @@ export async function applyInstance(target: InstanceTarget, change: PlannedInsta
   switch (change.action) {
     case PlanAction.NoOp:
       return { object: prior, warnings: [] };
+    case PlanAction.Forget:
+      return { object: null, warnings: [] };
     case PlanAction.Delete:
       return destroy(ctx, prior!, change.plannedPrivate);
     case PlanAction.Create:

@@ -14,6 +14,8 @@ export const PlanAction = {
   CreateThenDelete: "create-then-delete",
   /** The object is destroyed. */
   Delete: "delete",
+  /** The object leaves state but is not destroyed (a `removed` block with `destroy = false`). */
+  Forget: "forget",
 } as const;
 
 /** One of the {@link PlanAction} values. */

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { Value } from "@magma/cty";
 import type { PlannedInstanceChange } from "./planned-instance-change.js";
 import { encodeChange } from "./encode-change.js";
 
@@ -8,6 +9,35 @@ export interface PlanPriorState {
   readonly lineage: string;
   /** The prior state's serial. */
   readonly serial: number;
+}
+
+/** What a plan was made for, as Terraform's plan modes. */
+export type PlanMode = "normal" | "destroy" | "refresh-only";
+
+/** A root module output as planned. */
+export interface PlannedOutput {
+  /** The output name. */
+  readonly name: string;
+  /** `create`, `update`, `delete` or `no-op`, as `terraform show -json`'s `output_changes`. */
+  readonly action: "create" | "update" | "delete" | "no-op";
+  /** The value in the prior state (null when absent). */
+  readonly before: Value;
+  /** The planned value, unknown where it depends on values known only after apply (null on delete). */
+  readonly after: Value;
+  /** Whether the output is sensitive. */
+  readonly sensitive: boolean;
+}
+
+/** A provider configuration the apply needs. */
+export interface PlannedProvider {
+  /** The absolute provider configuration address, e.g. `provider["registry.terraform.io/hashicorp/aws"].west`. */
+  readonly address: string;
+  /** The provider's source address, e.g. `registry.terraform.io/hashicorp/aws`: what the engine opens. */
+  readonly source: string;
+  /** The version constraint from `required_providers`, when given. */
+  readonly version?: string;
+  /** The absolute resource addresses its configuration depends on (it is configured after they are applied). */
+  readonly dependencies: readonly string[];
 }
 
 /**
@@ -24,6 +54,17 @@ export interface Plan {
   readonly configDigest: string;
   /** The plan identity: SHA-256 (hex) over the changes, the prior lineage and serial, and the config digest. */
   readonly identity: string;
+
+  // What the configuration-level planner adds (absent on plans built from instance changes alone).
+
+  /** The plan mode (default `normal`). */
+  readonly mode?: PlanMode;
+  /** The root module's outputs as planned. */
+  readonly outputs?: readonly PlannedOutput[];
+  /** The provider configurations the changes use. */
+  readonly providers?: readonly PlannedProvider[];
+  /** The root module's input variable values the plan was made with (a saved plan is applied with the same values). */
+  readonly variables?: Readonly<Record<string, Value>>;
 }
 
 /** The parts of a {@link Plan} that {@link createPlan} takes. */

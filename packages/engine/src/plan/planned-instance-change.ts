@@ -35,4 +35,36 @@ export interface PlannedInstanceChange {
   readonly legacyTypeSystem: boolean;
   /** The warnings of the planning calls (and the tolerated problems of a legacy provider's plan). */
   readonly warnings: readonly Diag[];
+
+  // What the configuration-level planner adds (absent on changes built by the instance steps alone).
+
+  /** The module instance the instance belongs to: `""` for the root module, else e.g. `module.net["a"]`. Default: parsed from {@link address}. */
+  readonly moduleAddress?: string;
+  /**
+   * The absolute provider configuration address, as state's `provider` field writes it:
+   * `provider["registry.terraform.io/hashicorp/aws"]`, `module.m.provider["registry.terraform.io/hashicorp/aws"].west`.
+   * The apply configures each such provider once and routes the instance's calls to it.
+   */
+  readonly providerConfig?: string;
+  /**
+   * The absolute resource addresses (without instance keys, e.g. `aws_vpc.main`,
+   * `module.m.aws_subnet.a`) this instance depends on, directly or through locals, variables,
+   * module outputs and `depends_on`: state's `dependencies`. The apply orders creates and
+   * updates after them and deletes before them.
+   */
+  readonly dependencies?: readonly string[];
+  /** Whether `create_before_destroy` applies to the instance (set in its configuration or propagated from a dependent). */
+  readonly createBeforeDestroy?: boolean;
+  /** For the delete of a deposed object (the old half of an earlier interrupted create-before-destroy): its deposed key. */
+  readonly deposedKey?: string;
+  /** The resource type's schema version, written to state with the new object. */
+  readonly schemaVersion?: number;
+  /** Set when a `moved` block renamed the instance: its address in the prior state. */
+  readonly previousAddress?: string;
+  /** Set when an `import` block adopts the object: the import id (the change then applies to the imported object). */
+  readonly importId?: string;
+  /** The paths of sensitive values in {@link after} (configuration marks and schema-sensitive attributes), for state's `sensitive_attributes` and rendering. */
+  readonly afterSensitivePaths?: readonly Path[];
+  /** The paths of sensitive values in {@link before}. */
+  readonly beforeSensitivePaths?: readonly Path[];
 }

@@ -1,0 +1,28 @@
+import type { Value } from "@magma/cty";
+import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
+
+/** The objects the apply knows so far, for re-evaluating configuration with now-known values. */
+export interface AppliedValues {
+  /**
+   * The current object of a resource instance by address (`aws_x.y[0]`,
+   * `module.m.data.aws_z.w`): the applied result, the prior object of a no-op, or the
+   * planned object (with unknowns) while it is still pending. `undefined` when the
+   * instance does not exist (deleted, or never planned).
+   */
+  instance(address: string): Value | undefined;
+}
+
+/**
+ * How the apply re-evaluates configuration once the values it references are known
+ * (Terraform evaluates each node's configuration again during apply). The configuration
+ * planner provides one for its plans; without one, the apply uses the plan's values as they
+ * are and refuses any that still hold unknowns.
+ */
+export interface ApplyScope {
+  /** The configuration of a provider (by absolute address) now, to configure it with. */
+  providerConfig(address: string, values: AppliedValues): Promise<Value>;
+  /** The configuration of a planned instance now (the apply re-plans with it when the plan's held unknowns). */
+  instanceConfig(change: PlannedInstanceChange, values: AppliedValues): Promise<Value>;
+  /** The root module's outputs after the apply. */
+  outputs(values: AppliedValues): Promise<Readonly<Record<string, { readonly value: Value; readonly sensitive: boolean }>>>;
+}
