@@ -26,6 +26,10 @@ export const EngineErrorCode = {
   StalePlan: "stale_plan",
   /** A saved plan file is not valid (not JSON, wrong format version, a value that does not decode). */
   InvalidPlanFile: "invalid_plan_file",
+  /** A provider could not be opened (not found, failed to start); the message names its address. */
+  ProviderUnavailable: "provider_unavailable",
+  /** A provider's `configure` failed; the diagnostics are carried. */
+  ProviderConfigureFailed: "provider_configure_failed",
 } as const;
 
 /** One of the {@link EngineErrorCode} values. */
