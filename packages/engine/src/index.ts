@@ -50,6 +50,8 @@ export type { Plan, PlanInput, PlanPriorState, PlanMode, PlannedOutput, PlannedP
 // Providers and the apply's view of configuration.
 export type { ProviderSource, OpenedProvider, ProviderSourceOpenOptions } from "./provider-source.js";
 export type { ApplyScope, AppliedValues } from "./apply/apply-scope.js";
+export type { CreateConflictHandler, CreateConflictInput, CreateConflictAdoption } from "./apply/create-conflict.js";
+export type { RefreshOutcome } from "./refresh/refresh-outcome.js";
 export { ProviderPool } from "./providers/provider-pool.js";
 export type { ProviderPoolOptions } from "./providers/provider-pool.js";
 export { formatPlan, parsePlan, writePlanFile, readPlanFile, assertPlanCurrent, PLAN_FORMAT } from "./plan/plan-file.js";
