@@ -7,7 +7,8 @@ import type { EngineEvent } from "../events/engine-event.js";
 import { planDestroy } from "../instance/plan-destroy.js";
 import { planInstance } from "../instance/plan-instance.js";
 import type { InstanceObject, InstanceTarget } from "../instance/instance-target.js";
-import { itemConfig, memoryTarget } from "../instance/test-support.js";
+import { itemConfig, lookupConfig, memoryTarget } from "../instance/test-support.js";
+import { readDataSourceInstance } from "../instance/read-data-source-instance.js";
 import { createPlan, type Plan, type PlannedOutput, type PlannedProvider } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import type { OpenedProvider, ProviderSource } from "../provider-source.js";
@@ -410,5 +411,40 @@ describe("applyPlan", () => {
     expect(result.success).toBe(true);
     expect(result.adoptions).toEqual([{ address: "memory_item.a", id: "pre-1", warnings: [] }]);
     expect(JSON.parse(result.state.resources[0]!.instances[0]!.attributesJson!)).toMatchObject({ id: "pre-1", name: "a" });
+  });
+
+  it("reads a deferred data source after the resource it depends on, and stores it in state", async () => {
+    const state = newStateFile();
+    const a = await item("memory_item.a", { name: "a", value: "payload" }, { dependencies: [] });
+    const deferred = await readDataSourceInstance(planner, { address: "data.memory_lookup.l", typeName: "memory_lookup", config: lookupConfig({ name: "a" }), dependsOnPendingChanges: true });
+    if (deferred.kind !== "deferred") throw new Error("expected a deferred read");
+    const read: PlannedInstanceChange = { ...deferred.change, providerConfig: MEM, dependencies: ["memory_item.a"] };
+    const { result, events } = await run(planOf(state, [read, a]), state, new RecordingSource());
+    expect(result.success).toBe(true);
+    expect(result.applied.map((r) => `${r.action} ${r.address}`)).toEqual(["create memory_item.a", "read data.memory_lookup.l"]);
+    const l = result.state.resources.find((r) => r.mode === "data")!;
+    expect(l).toMatchObject({ type: "memory_lookup", name: "l" });
+    expect(JSON.parse(l.instances[0]!.attributesJson!)).toMatchObject({ name: "a", value: "payload", id: expect.stringMatching(/^item-/) });
+    expect(events).toContainEqual(expect.objectContaining({ type: "apply_complete", address: "data.memory_lookup.l", action: "read" }));
+  });
+
+  it("moves a no-op object to its new address, forgets another, and destroys a deposed object", async () => {
+    const { state, source: first, objs } = await chain();
+    // An interrupted create-before-destroy left a deposed object of memory_item.c.
+    const old = objs.get("memory_item.a")!;
+    const withDeposed = structuredClone(state);
+    const cRes = withDeposed.resources.find((r) => r.name === "c")!;
+    cRes.instances.push({ ...cRes.instances[0]!, deposed: "0badc0de" });
+    const source = new RecordingSource(new Map([...first.memories[0]!.items]));
+    const moved = await item("memory_item.z", { name: "a", value: "v" }, { prior: old, dependencies: [], previousAddress: "memory_item.a" });
+    expect(moved.action).toBe("no-op");
+    const forget: PlannedInstanceChange = { ...(await planDestroy(planner, "memory_item.b", "memory_item", objs.get("memory_item.b")!)), action: "forget", providerConfig: MEM };
+    const deposed: PlannedInstanceChange = { ...(await planDestroy(planner, "memory_item.c", "memory_item", objs.get("memory_item.c")!)), providerConfig: MEM, deposedKey: "0badc0de", dependencies: [] };
+    const { result } = await run(planOf(withDeposed, [moved, forget, deposed]), withDeposed, source);
+    expect(result.success).toBe(true);
+    expect(source.calls).toEqual([`configure ${MEM_SOURCE}`, "delete c"]);
+    expect(addresses(result.state)).toEqual(["memory_item.c", "memory_item.z"]);
+    expect(result.applied).toContainEqual({ address: "memory_item.c", action: "delete", deposedKey: "0badc0de" });
+    expect(result.state.resources.find((r) => r.name === "z")!.instances[0]!.attributesJson).toBe(state.resources.find((r) => r.name === "a")!.instances[0]!.attributesJson);
   });
 });
