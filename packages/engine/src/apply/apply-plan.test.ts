@@ -447,4 +447,42 @@ describe("applyPlan", () => {
     expect(result.applied).toContainEqual({ address: "memory_item.c", action: "delete", deposedKey: "0badc0de" });
     expect(result.state.resources.find((r) => r.name === "z")!.instances[0]!.attributesJson).toBe(state.resources.find((r) => r.name === "a")!.instances[0]!.attributesJson);
   });
+
+  it("stops at a failed persist: the object fails, nothing more starts, the state is in the result", async () => {
+    const state = newStateFile();
+    const changes = [await item("memory_item.a", { name: "a" }, { dependencies: [] }), await item("memory_item.b", { name: "b" }, { dependencies: ["memory_item.a"] })];
+    const source = new RecordingSource();
+    const pool = new ProviderPool(source);
+    let writes = 0;
+    const result = await applyPlan(planOf(state, changes), {
+      providers: pool,
+      state,
+      persist: () => {
+        writes++;
+        return Promise.reject(new Error("disk full"));
+      },
+    });
+    await pool.close();
+    expect(result.success).toBe(false);
+    expect(result.failed).toEqual([expect.objectContaining({ address: "memory_item.a", diagnostics: [expect.objectContaining({ summary: "Failed to persist state", detail: "disk full" })] })]);
+    expect(result.skipped.map((x) => x.address)).toEqual(["memory_item.b"]);
+    expect(source.calls).toEqual([`configure ${MEM_SOURCE}`, "create a"]);
+    expect(addresses(result.state)).toEqual(["memory_item.a"]);
+    expect(writes).toBe(2); // the object's write, and the last try at the end
+    expect(result.diagnostics.filter((d) => d.summary === "Failed to persist state")).toHaveLength(2);
+  });
+
+  it("refuses a provider configuration still holding unknowns and skips the provider's objects", async () => {
+    const state = newStateFile();
+    const changes = [await item("memory_item.a", { name: "a" }, { dependencies: [] })];
+    const scope: ApplyScope = {
+      providerConfig: () => Promise.resolve(objectVal({ id_prefix: unknownVal(stringType) })),
+      instanceConfig: (c) => Promise.resolve(c.config),
+      outputs: () => Promise.resolve({}),
+    };
+    const { result, source } = await run(planOf(state, changes), state, new RecordingSource(), { scope });
+    expect(result.failed).toEqual([expect.objectContaining({ address: MEM, action: "configure", error: expect.objectContaining({ message: expect.stringMatching(/still holds unknown values/) }) })]);
+    expect(result.skipped).toEqual([{ address: "memory_item.a", action: "create", because: `provider:${MEM}` }]);
+    expect(source.calls).toEqual([]);
+  });
 });

@@ -74,9 +74,12 @@ class NodeFailure extends Error {
  * finish and are persisted, and the objects not done are listed. Outputs are computed and
  * stored when everything was applied.
  *
+ * A failed `persist` fails the object it was for (its diagnostics say "Failed to persist
+ * state") and stops the walk as a cancellation does: nothing runs ahead of the state.
+ *
  * @throws {@link EngineError} `stale_plan` when `state` is not the state the plan was made
  * against (nothing is called); `cycle` / `invalid_argument` for a plan whose graph is
- * unusable; a `persist` failure of the final write.
+ * unusable.
  */
 export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<ApplyResult> {
   assertPlanCurrent(plan, { lineage: options.state.lineage, serial: options.state.serial });
@@ -334,11 +337,10 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   const skipped: SkippedObject[] = [...walk.skipped].map(([id, s]) => ({ ...refOf(id), because: s.because }));
   const canceled = walk.canceled.map(refOf);
   const interrupted = options.signal?.aborted === true;
-  if (persistFailure !== undefined) throw persistFailure;
 
   // Outputs, when everything was applied.
   let outputs: Record<string, { value: Value; sensitive: boolean }> = {};
-  const complete = failed.length === 0 && skipped.length === 0 && canceled.length === 0;
+  const complete = failed.length === 0 && skipped.length === 0 && canceled.length === 0 && persistFailure === undefined;
   if (complete) {
     try {
       outputs = await computeOutputs(plan, options.scope, applied, store.snapshot().outputs, warn);
@@ -359,7 +361,11 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       outputs = {};
     }
   }
-  await store.flush();
+  try {
+    await store.flush();
+  } catch (e) {
+    warn(undefined, [errorDiag("Failed to persist state", `${e instanceof Error ? e.message : String(e)}; the result's state holds what could not be saved`)]);
+  }
 
   const count = (pred: (r: ApplyObjectRef) => boolean): number => appliedRefs.filter(pred).length;
   emit({
@@ -373,7 +379,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   });
 
   return {
-    success: complete && persistFailure === undefined && !diagnostics.some((d) => d.severity === "error"),
+    success: complete && !diagnostics.some((d) => d.severity === "error"),
     state: store.snapshot(),
     applied: appliedRefs,
     failed,

@@ -41,7 +41,7 @@ export interface AdoptionRecord {
 export interface ApplyResult {
   /** Whether every change was applied (nothing failed, skipped or canceled). */
   readonly success: boolean;
-  /** The state after the apply, as last persisted. */
+  /** The state after the apply: as last persisted, unless a diagnostic says "Failed to persist state" (then it holds what could not be saved). */
   readonly state: StateFile;
   /** The objects applied, in completion order. */
   readonly applied: readonly ApplyObjectRef[];
