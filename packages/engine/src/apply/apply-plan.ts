@@ -111,6 +111,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   const adoptions: AdoptionRecord[] = [];
   const diagnostics: Diag[] = [];
   const appliedRefs: ApplyObjectRef[] = [];
+  const summary: HookAction[] = []; // the actions done, for the change summary (moves without changes are not counted, as Terraform)
+  const reported = new WeakSet<NodeFailure>(); // failures whose diagnostics were reported already
   const warn = (address: string | undefined, ws: readonly Diag[]): void => {
     for (const d of ws) {
       diagnostics.push(d);
@@ -153,9 +155,13 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       const id = await fn();
       emit({ type: "apply_complete", ...base, ...(id === undefined ? {} : { idKey: "id", idValue: id }), elapsedSeconds: progress.stop() });
       appliedRefs.push(ref);
+      summary.push(ref.action);
     } catch (e) {
       const failure = e instanceof NodeFailure ? e : new NodeFailure(e, diagnosticsOf(e));
-      emit({ type: "apply_errored", ...base, elapsedSeconds: progress.stop(), diagnostics: failure.diagnostics.filter((d) => d.severity === "error") });
+      const errors = failure.diagnostics.filter((d) => d.severity === "error");
+      emit({ type: "apply_errored", ...base, elapsedSeconds: progress.stop(), diagnostics: errors });
+      warn(ref.address, errors);
+      reported.add(failure);
       throw failure;
     }
   };
@@ -224,12 +230,19 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       }
       case "apply": {
         const c = node.change;
-        const action: HookAction = c.action === PlanAction.Read ? "read" : c.action === PlanAction.Update ? "update" : c.action === PlanAction.NoOp ? "update" : "create";
+        if (c.action === PlanAction.NoOp) {
+          // A moved or imported object without changes: written at its address, nothing called, nothing to report but in the result.
+          const entry = resourceSchema(targetOf(node.provider).schema, c.typeName);
+          await finish(c, node.provider, undefined, { object: { state: c.before, private: c.priorPrivate, tainted: c.priorTainted }, warnings: [] }, entry.version, entry.type);
+          appliedRefs.push({ address: c.address, action: "update" });
+          return;
+        }
+        const action: HookAction = c.action === PlanAction.Read ? "read" : c.action === PlanAction.Update ? "update" : "create";
         await tracked({ address: c.address, action }, action === "update" ? idOf(c.before) : undefined, async () => {
           const target = targetOf(node.provider);
           let config = c.config;
-          if (c.action !== PlanAction.NoOp && !config.isWhollyKnown() && options.scope !== undefined) config = await options.scope.instanceConfig(c, applied);
-          if (c.action !== PlanAction.NoOp && !config.isWhollyKnown()) {
+          if (!config.isWhollyKnown() && options.scope !== undefined) config = await options.scope.instanceConfig(c, applied);
+          if (!config.isWhollyKnown()) {
             throw new EngineError(EngineErrorCode.InvalidArgument, `the configuration of ${c.address} still holds unknown values at apply${options.scope === undefined ? " (no apply scope was given to evaluate it)" : ""}; nothing unresolved is sent to a provider`);
           }
           if (c.action === PlanAction.Read) {
@@ -328,11 +341,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   for (const [id, e] of walk.failed) {
     const f = e instanceof NodeFailure ? e : new NodeFailure(e, diagnosticsOf(e));
     failed.push({ ...refOf(id), diagnostics: f.diagnostics, error: f.error });
-    for (const d of f.diagnostics) {
-      if (d.severity !== "error") continue;
-      diagnostics.push(d);
-      emit({ type: "diagnostic", diagnostic: d, address: refOf(id).address });
-    }
+    if (!reported.has(f)) warn(refOf(id).address, f.diagnostics.filter((d) => d.severity === "error"));
   }
   const skipped: SkippedObject[] = [...walk.skipped].map(([id, s]) => ({ ...refOf(id), because: s.because }));
   const canceled = walk.canceled.map(refOf);
@@ -367,15 +376,15 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     warn(undefined, [errorDiag("Failed to persist state", `${e instanceof Error ? e.message : String(e)}; the result's state holds what could not be saved`)]);
   }
 
-  const count = (pred: (r: ApplyObjectRef) => boolean): number => appliedRefs.filter(pred).length;
+  const count = (action: HookAction): number => summary.filter((a) => a === action).length;
   emit({
     type: "change_summary",
     operation: plan.mode === "destroy" ? "destroy" : "apply",
-    add: count((r) => r.action === "create"),
-    change: count((r) => r.action === "update"),
+    add: count("create"),
+    change: count("update"),
     import: plan.changes.filter((c) => c.importId !== undefined && appliedRefs.some((r) => r.address === c.address)).length + adoptions.length,
-    remove: count((r) => r.action === "delete"),
-    forget: count((r) => r.action === "forget"),
+    remove: count("delete"),
+    forget: count("forget"),
   });
 
   return {
