@@ -2,15 +2,17 @@
  * The apply walk with the real hashicorp/aws provider against @magma/fake-aws: three
  * dependent aws_ssm_parameter creates (one with a value known only after its dependency is
  * created, re-evaluated through an ApplyScope), persisted through a local state store after
- * every object; terraform then plans the same configuration on that state with no changes.
+ * every object; terraform then plans the same configuration on that state with no changes;
+ * a destroy plan applied from the saved state then deletes them in reverse order.
  */
-import { objectVal, unknownVal, stringType, type Value } from "@magma/cty";
+import { fromJson, objectVal, unknownVal, stringType, type Value } from "@magma/cty";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { createProviderFactory } from "@magma/plugin";
 import { configValue, resourceSchema, type ProviderSchema } from "@magma/provider-api";
 import { createLocalBackend, loadState, newStateFile, saveState, type StateFile } from "@magma/state";
 import { applyPlan } from "../src/apply/apply-plan.js";
 import type { ApplyScope } from "../src/apply/apply-scope.js";
+import { planDestroy } from "../src/instance/plan-destroy.js";
 import { planInstance } from "../src/instance/plan-instance.js";
 import { createPlan } from "../src/plan/plan.js";
 import type { PlannedInstanceChange } from "../src/plan/planned-instance-change.js";
@@ -95,7 +97,7 @@ d("applyPlan with hashicorp/aws against fake-aws", () => {
     tf?.close();
   });
 
-  it("creates dependent parameters, persists after each, and terraform plans no changes on the state", async () => {
+  it("creates dependent parameters, persists after each, terraform plans no changes on the state, and a destroy deletes them in reverse", async () => {
     // Plan with one provider instance (as the planner would).
     const planPool = new ProviderPool(source);
     let changes: PlannedInstanceChange[];
@@ -163,5 +165,30 @@ d("applyPlan with hashicorp/aws against fake-aws", () => {
     expect({ code: init.code, output: init.code === 0 ? "" : init.output }).toEqual({ code: 0, output: "" });
     const planRun = await tf.run(["plan", "-detailed-exitcode", "-input=false", "-no-color"]);
     expect({ code: planRun.code, output: planRun.code === 0 ? "" : planRun.output }).toEqual({ code: 0, output: "" });
+
+    // Destroy from the saved state: deletes in reverse dependency order (the state's dependencies).
+    const current = (await loadState(store))!;
+    const entry = resourceSchema(schema, "aws_ssm_parameter");
+    const destroyPool = new ProviderPool(source);
+    try {
+      const opened = await destroyPool.configure(AWS, AWS_SOURCE, configValue(schema.provider.block, awsConfig(fake.url)));
+      const target = { provider: opened.provider, schema, providerAddress: AWS_SOURCE };
+      const deletes: PlannedInstanceChange[] = [];
+      for (const r of current.resources) {
+        const o = r.instances[0]!;
+        const obj = { state: fromJson(o.attributesJson!, entry.type), private: o.private ?? new Uint8Array(), tainted: o.tainted };
+        deletes.push({ ...(await planDestroy(target, `aws_ssm_parameter.${r.name}`, "aws_ssm_parameter", obj)), providerConfig: AWS });
+      }
+      fake.resetCalls();
+      const destroyPlan = { ...createPlan({ changes: deletes, prior: { lineage: current.lineage, serial: current.serial }, configDigest: "aws" }), mode: "destroy" as const };
+      const gone = await applyPlan(destroyPlan, { providers: destroyPool, state: current, persist: async (s) => void (await saveState(store, s)) });
+      expect(gone.diagnostics.filter((x) => x.severity === "error")).toEqual([]);
+      expect(gone.success).toBe(true);
+    } finally {
+      await destroyPool.close();
+    }
+    expect(fake.callsOf("DeleteParameter").map((c) => c.params["Name"])).toEqual(["/magma/apply/p3", "/magma/apply/p2", "/magma/apply/p1"]);
+    expect(fake.state().ssmParameters).toEqual([]);
+    expect((await loadState(store))!.resources).toEqual([]);
   }, 300_000);
 });
