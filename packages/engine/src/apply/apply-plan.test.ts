@@ -487,4 +487,27 @@ describe("applyPlan", () => {
     expect(result.skipped).toEqual([{ address: "memory_item.a", action: "create", because: `provider:${MEM}` }]);
     expect(source.calls).toEqual([]);
   });
+
+  it("on cancellation keeps the prior object of an in-flight update that the stop made fail (as SDKv2 providers do)", async () => {
+    const { state, source: first, objs } = await chain();
+    const source = new RecordingSource(new Map([...first.memories[0]!.items]));
+    const controller = new AbortController();
+    let stopped!: (e: Error) => void;
+    const failed = new Promise<void>((_, reject) => (stopped = reject));
+    source.gates.set("a", () => {
+      controller.abort();
+      return failed;
+    });
+    source.onStop = () => stopped(new Error("context canceled"));
+    const changes = [
+      await item("memory_item.a", { name: "a", value: "w" }, { prior: objs.get("memory_item.a")!, dependencies: [] }),
+      await item("memory_item.b", { name: "b", value: "w" }, { prior: objs.get("memory_item.b")!, dependencies: ["memory_item.a"] }),
+    ];
+    const { result } = await run(planOf(state, changes), state, source, { signal: controller.signal });
+    expect(result.interrupted).toBe(true);
+    expect(result.failed).toEqual([expect.objectContaining({ address: "memory_item.a", action: "update", diagnostics: [expect.objectContaining({ severity: "error", summary: "context canceled" })] })]);
+    expect([...result.skipped, ...result.canceled].map((x) => x.address)).toEqual(["memory_item.b"]);
+    expect(source.calls).toEqual([`configure ${MEM_SOURCE}`, `stop ${MEM_SOURCE}`]);
+    expect(result.state.resources).toEqual(state.resources);
+  });
 });
