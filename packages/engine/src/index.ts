@@ -56,3 +56,27 @@ export { ProviderPool } from "./providers/provider-pool.js";
 export type { ProviderPoolOptions } from "./providers/provider-pool.js";
 export { formatPlan, parsePlan, writePlanFile, readPlanFile, assertPlanCurrent, PLAN_FORMAT } from "./plan/plan-file.js";
 export type { EncodedChange, EncodedValue } from "./plan/encode-change.js";
+
+// APPLY: the apply walk (Plan → state) and the engine's events.
+export { applyPlan } from "./apply/apply-plan.js";
+export type { ApplyPlanOptions } from "./apply/apply-plan.js";
+export type { ApplyResult, ApplyObjectRef, FailedObject, SkippedObject, AdoptionRecord } from "./apply/apply-result.js";
+export { buildApplyGraph, destroyNodeId, providerNodeId } from "./apply/apply-graph.js";
+export type { ApplyNode } from "./apply/apply-graph.js";
+export { DEFAULT_PROGRESS_INTERVAL_MS } from "./events/object-progress.js";
+export type {
+  EngineEvent,
+  EngineEventType,
+  HookAction,
+  ApplyStartEvent,
+  ApplyProgressEvent,
+  ApplyCompleteEvent,
+  ApplyErroredEvent,
+  RefreshStartEvent,
+  RefreshCompleteEvent,
+  PlannedChangeEvent,
+  ChangeSummaryEvent,
+  DiagnosticEvent,
+  ProviderConfiguredEvent,
+  OutputsEvent,
+} from "./events/engine-event.js";

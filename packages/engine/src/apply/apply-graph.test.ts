@@ -1,0 +1,78 @@
+import { nullVal, stringVal } from "@magma/cty";
+import { createPlan } from "../plan/plan.js";
+import type { PlanAction } from "../plan/plan-action.js";
+import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
+import { buildApplyGraph, providerNodeId } from "./apply-graph.js";
+
+const P = 'provider["registry.terraform.io/magma/memory"]';
+
+function change(address: string, action: PlanAction, dependencies: string[] | undefined, extra: Partial<PlannedInstanceChange> = {}): PlannedInstanceChange {
+  const empty = new Uint8Array();
+  return {
+    address,
+    mode: "managed",
+    typeName: "memory_item",
+    action,
+    before: stringVal("x"),
+    after: nullVal(stringVal("x").type),
+    config: nullVal(stringVal("x").type),
+    requiresReplace: [],
+    priorPrivate: empty,
+    plannedPrivate: empty,
+    priorTainted: false,
+    legacyTypeSystem: false,
+    warnings: [],
+    providerConfig: P,
+    ...(dependencies === undefined ? {} : { dependencies }),
+    ...extra,
+  };
+}
+
+function graphOf(changes: PlannedInstanceChange[], state: Record<string, string[]> = {}) {
+  const plan = createPlan({ changes, prior: { lineage: "l", serial: 1 }, configDigest: "" });
+  return buildApplyGraph(plan, (address) => state[address]);
+}
+
+describe("buildApplyGraph", () => {
+  it("orders creates after their dependencies' instances, with count keys, and after the provider", () => {
+    const g = graphOf([change("memory_item.a[0]", "create", []), change("memory_item.a[1]", "create", []), change("memory_item.b", "create", ["memory_item.a"])]);
+    expect(g.dependencies("memory_item.b").sort()).toEqual(["memory_item.a[0]", "memory_item.a[1]", providerNodeId(P)]);
+    expect(g.dependencies("memory_item.a[0]")).toEqual([providerNodeId(P)]);
+  });
+
+  it("orders destroys in reverse, from state dependencies when a change has none", () => {
+    const g = graphOf([change("memory_item.a", "delete", undefined), change("memory_item.b", "delete", undefined)], { "memory_item.b": ["memory_item.a"] });
+    expect(g.dependencies("memory_item.a (destroy)").sort()).toEqual(["memory_item.b (destroy)", providerNodeId(P)]);
+    expect(g.dependencies("memory_item.b (destroy)")).toEqual([providerNodeId(P)]);
+  });
+
+  it("splits replaces: delete-then-create creates after destroying; create-then-delete destroys the deposed object after the dependents' updates", () => {
+    const g = graphOf([change("memory_item.a", "delete-then-create", []), change("memory_item.b", "update", ["memory_item.a"])]);
+    expect(g.dependencies("memory_item.a")).toContain("memory_item.a (destroy)");
+    expect(g.dependencies("memory_item.b").sort()).toEqual(["memory_item.a", "memory_item.a (destroy)", providerNodeId(P)]);
+
+    const cbd = graphOf([change("memory_item.a", "create-then-delete", []), change("memory_item.b", "update", ["memory_item.a"])]);
+    expect(cbd.dependencies("memory_item.a (destroy)").sort()).toEqual(["memory_item.a", "memory_item.b", providerNodeId(P)]);
+    expect(cbd.dependencies("memory_item.b").sort()).toEqual(["memory_item.a", providerNodeId(P)]);
+  });
+
+  it("configures a provider after the resources its configuration depends on, and only providers in use", () => {
+    const plan = {
+      ...createPlan({ changes: [change("memory_item.a", "create", []), change("memory_item.n", "no-op", [])], prior: { lineage: "l", serial: 1 }, configDigest: "" }),
+      providers: [
+        { address: P, source: "registry.terraform.io/magma/memory", dependencies: [] },
+        { address: 'provider["registry.terraform.io/magma/memory"].b', source: "registry.terraform.io/magma/memory", dependencies: ["memory_item.a"] },
+        { address: 'provider["registry.terraform.io/hashicorp/unused"]', source: "registry.terraform.io/hashicorp/unused", dependencies: [] },
+      ],
+    };
+    const withB = { ...plan, changes: [...plan.changes, change("memory_item.c", "create", [], { providerConfig: 'provider["registry.terraform.io/magma/memory"].b' })] };
+    const g = buildApplyGraph(withB, () => undefined);
+    expect(g.ids().filter((id) => id.startsWith("provider:"))).toEqual([providerNodeId(P), providerNodeId('provider["registry.terraform.io/magma/memory"].b')]);
+    expect(g.dependencies(providerNodeId('provider["registry.terraform.io/magma/memory"].b'))).toEqual(["memory_item.a"]);
+    expect(g.has("memory_item.n")).toBe(false);
+  });
+
+  it("refuses two changes for one instance", () => {
+    expect(() => graphOf([change("memory_item.a", "create", []), change("memory_item.a", "update", [])])).toThrow(expect.objectContaining({ code: "invalid_argument" }));
+  });
+});

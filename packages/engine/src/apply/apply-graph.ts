@@ -1,0 +1,188 @@
+import { formatProviderSource, formatResource, parseProviderConfig, parseResourceInstance } from "@magma/state";
+import { Graph } from "../dag/graph.js";
+import { EngineError, EngineErrorCode } from "../engine-error.js";
+import { PlanAction } from "../plan/plan-action.js";
+import type { Plan, PlannedProvider } from "../plan/plan.js";
+import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
+
+/**
+ * One node of the apply graph:
+ * - `provider`: configure a provider configuration (once, before the calls that use it);
+ * - `apply`: a create, an update, a deferred data source read, or the create half of a replace;
+ * - `destroy`: a delete, the destroy half of a replace, or the destroy of a deposed object;
+ * - `forget`: drop an instance from state without destroying it.
+ */
+export type ApplyNode =
+  | { readonly kind: "provider"; readonly provider: PlannedProvider }
+  | { readonly kind: "apply"; readonly change: PlannedInstanceChange; readonly provider: string; readonly replace: boolean }
+  | {
+      readonly kind: "destroy";
+      readonly change: PlannedInstanceChange;
+      readonly provider: string;
+      /** `delete` (a plain delete, also of a deposed object), or which replace this is the destroy half of. */
+      readonly half: "delete" | "delete-then-create" | "create-then-delete";
+    }
+  | { readonly kind: "forget"; readonly change: PlannedInstanceChange };
+
+/** The id of the configure node of a provider configuration. */
+export function providerNodeId(address: string): string {
+  return `provider:${address}`;
+}
+
+/** The id of the destroy node of an instance (`aws_x.y (destroy)`, `aws_x.y (deposed object 1a2b3c4d)`), as Terraform names them. */
+export function destroyNodeId(address: string, deposedKey?: string): string {
+  return deposedKey === undefined ? `${address} (destroy)` : `${address} (deposed object ${deposedKey})`;
+}
+
+/** The absolute resource address of an instance address (its instance key dropped). */
+export function resourceOf(address: string): string {
+  return formatResource(parseResourceInstance(address));
+}
+
+/** The provider configuration address of a change: the planner's, else the implied default provider of its type in the root module. */
+export function providerOfChange(change: PlannedInstanceChange): string {
+  if (change.providerConfig !== undefined) return change.providerConfig;
+  const local = change.typeName.split("_")[0]!;
+  return `provider["registry.terraform.io/hashicorp/${local}"]`;
+}
+
+/** The provider configurations a plan needs: its `providers`, plus those only its changes name (opened by their source, configured without dependencies). */
+export function plannedProviders(plan: Plan): Map<string, PlannedProvider> {
+  const out = new Map<string, PlannedProvider>();
+  for (const p of plan.providers ?? []) out.set(p.address, p);
+  for (const c of plan.changes) {
+    const address = providerOfChange(c);
+    if (out.has(address)) continue;
+    let source: string;
+    try {
+      source = formatProviderSource(parseProviderConfig(address).provider);
+    } catch (e) {
+      throw new EngineError(EngineErrorCode.InvalidArgument, `${c.address}: invalid provider configuration address ${JSON.stringify(address)}: ${(e as Error).message}`, { cause: e });
+    }
+    out.set(address, { address, source, dependencies: [] });
+  }
+  return out;
+}
+
+/**
+ * Builds the apply graph of a plan, as Terraform's apply graph orders it:
+ *
+ * - creates, updates and deferred reads run after the create/update nodes of every instance
+ *   of the resources in their `dependencies`;
+ * - destroys run in reverse: the destroy of a resource waits for the destroys of the
+ *   instances that depend on it (from the change's `dependencies`, or the prior state's);
+ * - a create or update waits for the destroys of what it depends on (an object being
+ *   replaced delete-then-create is gone before its dependents change), except under
+ *   create-before-destroy, where the edge is reversed: the new object is created, the
+ *   dependents are updated, then the old (deposed) object is destroyed;
+ * - a delete-then-create replace is split, the create half after the destroy half; a
+ *   create-then-delete replace is split the other way round;
+ * - every node using a provider waits for the provider's configure node, which waits for
+ *   the creates and updates of the resources its configuration depends on.
+ *
+ * No-op changes get no node (nothing is called for them), except those of a moved or an
+ * imported object, whose node writes the object at its new address.
+ *
+ * @param stateDependencies - the prior state's `dependencies` of an instance (for deletes whose change carries none).
+ * @throws {@link EngineError} `invalid_argument` for an unusable address.
+ */
+export function buildApplyGraph(plan: Plan, stateDependencies: (address: string, deposedKey: string | undefined) => readonly string[] | undefined): Graph<ApplyNode> {
+  const g = new Graph<ApplyNode>();
+  const providers = plannedProviders(plan);
+  const used = new Set<string>();
+  const creators = new Map<string, string[]>(); // resource → apply node ids
+  const destroyers = new Map<string, string[]>(); // resource → destroy node ids
+  const push = (m: Map<string, string[]>, k: string, v: string): void => void (m.get(k) ?? m.set(k, []).get(k)!).push(v);
+  const deps = new Map<string, readonly string[]>(); // node id → resource dependencies
+  const resourceOfNode = new Map<string, string>();
+
+  // Provider nodes first, so that the walk starts configures as soon as it can.
+  for (const c of plan.changes) if ((c.action !== PlanAction.NoOp || recordsNoOp(c)) && c.action !== PlanAction.Forget) used.add(providerOfChange(c));
+  for (const [address, p] of providers) if (used.has(address)) g.add(providerNodeId(address), { kind: "provider", provider: p });
+
+  for (const c of plan.changes) {
+    const provider = providerOfChange(c);
+    let resource: string;
+    try {
+      resource = resourceOf(c.address);
+    } catch (e) {
+      throw new EngineError(EngineErrorCode.InvalidArgument, `invalid instance address ${JSON.stringify(c.address)} in the plan: ${(e as Error).message}`, { cause: e });
+    }
+    const addApply = (replace: boolean): string => {
+      const id = c.address;
+      if (g.has(id)) throw new EngineError(EngineErrorCode.InvalidArgument, `the plan has two changes for ${c.address}`);
+      g.add(id, { kind: "apply", change: c, provider, replace });
+      push(creators, resource, id);
+      deps.set(id, c.dependencies ?? []);
+      resourceOfNode.set(id, resource);
+      return id;
+    };
+    const addDestroy = (half: "delete" | "delete-then-create" | "create-then-delete"): string => {
+      const id = destroyNodeId(c.address, c.deposedKey);
+      if (g.has(id)) throw new EngineError(EngineErrorCode.InvalidArgument, `the plan has two destroys for ${id}`);
+      g.add(id, { kind: "destroy", change: c, provider, half });
+      push(destroyers, resource, id);
+      deps.set(id, c.dependencies ?? stateDependencies(c.address, c.deposedKey) ?? []);
+      resourceOfNode.set(id, resource);
+      return id;
+    };
+    switch (c.action) {
+      case PlanAction.NoOp:
+        // Nothing is called, but a moved or imported object is written at its new address.
+        if (recordsNoOp(c)) addApply(false);
+        break;
+      case PlanAction.Forget:
+        g.add(`${c.address} (forget)`, { kind: "forget", change: c });
+        break;
+      case PlanAction.Create:
+      case PlanAction.Update:
+      case PlanAction.Read:
+        addApply(false);
+        break;
+      case PlanAction.Delete:
+        addDestroy("delete");
+        break;
+      case PlanAction.DeleteThenCreate: {
+        const d = addDestroy("delete-then-create");
+        g.dependOn(addApply(true), d);
+        break;
+      }
+      case PlanAction.CreateThenDelete: {
+        const a = addApply(true);
+        g.dependOn(addDestroy("create-then-delete"), a);
+        break;
+      }
+    }
+  }
+
+  for (const [id, node] of [...g.ids().map((i) => [i, g.get(i)] as const)]) {
+    if (node.kind === "provider") {
+      for (const r of node.provider.dependencies) for (const a of creators.get(r) ?? []) g.dependOn(id, a);
+      continue;
+    }
+    if (node.kind === "forget") continue;
+    g.dependOn(id, providerNodeId(node.provider));
+    const own = resourceOfNode.get(id)!;
+    for (const r of deps.get(id) ?? []) {
+      if (r === own) continue;
+      if (node.kind === "apply") {
+        for (const a of creators.get(r) ?? []) g.dependOn(id, a);
+        for (const d of destroyers.get(r) ?? []) {
+          const dn = g.get(d);
+          // Create-before-destroy: the old object goes after its dependents changed; otherwise it is gone first.
+          if (dn.kind === "destroy" && dn.half === "create-then-delete") g.dependOn(d, id);
+          else g.dependOn(id, d);
+        }
+      } else {
+        // The dependency's destroy waits for this (dependent's) destroy.
+        for (const d of destroyers.get(r) ?? []) g.dependOn(d, id);
+      }
+    }
+  }
+  return g;
+}
+
+/** Whether a no-op change still writes state: the object moved (`moved` block) or is imported (`import` block). */
+export function recordsNoOp(c: PlannedInstanceChange): boolean {
+  return c.previousAddress !== undefined || c.importId !== undefined;
+}

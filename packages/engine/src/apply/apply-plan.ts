@@ -1,0 +1,477 @@
+import { randomBytes } from "node:crypto";
+import { nullVal, toJson, type Value } from "@magma/cty";
+import { dataSourceSchema, emptyBlockValue, errorDiag, isProviderError, resourceSchema, type Diag } from "@magma/provider-api";
+import { encodeOutput, encodeSensitivePaths, type OutputState, type StateFile } from "@magma/state";
+import { walkGraph } from "../dag/walk.js";
+import { EngineError, EngineErrorCode, isEngineError } from "../engine-error.js";
+import type { EngineEvent, HookAction } from "../events/engine-event.js";
+import { DEFAULT_PROGRESS_INTERVAL_MS, startObjectProgress } from "../events/object-progress.js";
+import { applyInstance, type ApplyInstanceResult } from "../instance/apply-instance.js";
+import type { InstanceObject, InstanceTarget } from "../instance/instance-target.js";
+import { readDataSourceInstance } from "../instance/read-data-source-instance.js";
+import { PlanAction } from "../plan/plan-action.js";
+import { assertPlanCurrent } from "../plan/plan-file.js";
+import type { Plan } from "../plan/plan.js";
+import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
+import type { OpenedProvider } from "../provider-source.js";
+import type { ProviderPool } from "../providers/provider-pool.js";
+import { buildApplyGraph, plannedProviders, type ApplyNode } from "./apply-graph.js";
+import type { AdoptionRecord, ApplyObjectRef, ApplyResult, FailedObject, SkippedObject } from "./apply-result.js";
+import type { ApplyScope, AppliedValues } from "./apply-scope.js";
+import { ApplyState, type StoredObject } from "./apply-state.js";
+import type { CreateConflictHandler } from "./create-conflict.js";
+
+/** Options of {@link applyPlan}. */
+export interface ApplyPlanOptions {
+  /** The providers, opened and configured per planned provider configuration (each once, before its first call). */
+  readonly providers: ProviderPool;
+  /** The prior state: it must be the one the plan was made against (same lineage and serial), else `stale_plan`. */
+  readonly state: StateFile;
+  /**
+   * Persists a state snapshot (a `StateStore` write in practice). Called after every object
+   * and awaited before the object counts as done; the snapshot's serial follows
+   * `@magma/state`'s rules (one more than the last persisted one when the content changed).
+   */
+  readonly persist: (state: StateFile) => Promise<void>;
+  /** Re-evaluates configuration with the values known so far; absent → the plan's values as they are (any still unknown is refused). */
+  readonly scope?: ApplyScope;
+  /** How many objects are applied at once at most (default 10, as Terraform's `-parallelism`). */
+  readonly parallelism?: number;
+  /** Per provider source address (`registry.terraform.io/hashicorp/aws`), how many of its objects are applied at once at most. */
+  readonly providerParallelism?: Readonly<Record<string, number>>;
+  /** Cancels: no object starts after it fires, StopProvider is sent, the calls in flight are awaited, the state persisted. */
+  readonly signal?: AbortSignal;
+  /** Receives the apply's events (start, progress, complete, errored, diagnostics, outputs, summary). */
+  readonly onEvent?: (e: EngineEvent) => void;
+  /** Called when a create fails: it may adopt an existing object in place of the create (import on create conflict). */
+  readonly onCreateConflict?: CreateConflictHandler;
+  /** How often `apply_progress` is reported for a running object, in milliseconds (default 10 000 as Terraform; 0: never). */
+  readonly progressIntervalMs?: number;
+}
+
+/** The failure of one node: its error, and the diagnostics to report for it. */
+class NodeFailure extends Error {
+  readonly error: unknown;
+  readonly diagnostics: readonly Diag[];
+  constructor(error: unknown, diagnostics: readonly Diag[]) {
+    super(error instanceof Error ? error.message : String(error));
+    this.error = error;
+    this.diagnostics = diagnostics;
+  }
+}
+
+/**
+ * Applies a plan as Terraform's apply walk does (engine.md §5–6): a dependency-graph walk
+ * (see {@link buildApplyGraph} for the order) with bounded parallelism, each provider
+ * configured once before its first call, every instance re-evaluated when its planned
+ * configuration held unknowns (the provider re-plans, and a plan incompatible with the
+ * saved one fails: "Provider produced inconsistent final plan"), nothing unknown sent to a
+ * provider, and the state persisted after every object, before the object counts as done.
+ *
+ * Failures do not reject: a failed object keeps what it left in state (a failed create is
+ * tainted), independent objects finish, its dependents are skipped, and all of it is in the
+ * result. After a cancellation, StopProvider is sent to every provider, the calls in flight
+ * finish and are persisted, and the objects not done are listed. Outputs are computed and
+ * stored when everything was applied.
+ *
+ * A failed `persist` fails the object it was for (its diagnostics say "Failed to persist
+ * state") and stops the walk as a cancellation does: nothing runs ahead of the state.
+ *
+ * @throws {@link EngineError} `stale_plan` when `state` is not the state the plan was made
+ * against (nothing is called); `cycle` / `invalid_argument` for a plan whose graph is
+ * unusable.
+ */
+export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<ApplyResult> {
+  assertPlanCurrent(plan, { lineage: options.state.lineage, serial: options.state.serial });
+  const emit = (e: EngineEvent): void => {
+    try {
+      options.onEvent?.(e);
+    } catch {
+      // A listener's failure must not break the apply.
+    }
+  };
+  const store = new ApplyState(options.state, options.persist);
+  const graph = buildApplyGraph(plan, (address, deposed) => store.get(address, deposed)?.dependencies);
+  const providers = plannedProviders(plan);
+  const pool = options.providers;
+  const intervalMs = options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
+
+  // The values known so far, for the scope: planned values while pending, then applied ones.
+  const values = new Map<string, Value>();
+  for (const c of plan.changes) {
+    if (c.action === PlanAction.Delete || c.action === PlanAction.Forget) continue;
+    if (c.deposedKey !== undefined) continue;
+    const v = c.action === PlanAction.NoOp ? c.before : c.after;
+    if (!v.isNull()) values.set(c.address, v);
+  }
+  const applied: AppliedValues = { instance: (address) => values.get(address) };
+
+  const configured = new Map<string, OpenedProvider>();
+  const deposedKeys = new Map<string, string>();
+  const adoptions: AdoptionRecord[] = [];
+  const diagnostics: Diag[] = [];
+  const appliedRefs: ApplyObjectRef[] = [];
+  const summary: HookAction[] = []; // the actions done, for the change summary (moves without changes are not counted, as Terraform)
+  const reported = new WeakSet<NodeFailure>(); // failures whose diagnostics were reported already
+  const warn = (address: string | undefined, ws: readonly Diag[]): void => {
+    for (const d of ws) {
+      diagnostics.push(d);
+      emit(address === undefined ? { type: "diagnostic", diagnostic: d } : { type: "diagnostic", diagnostic: d, address });
+    }
+  };
+
+  // Cancellation: the caller's signal, or a failed persist (nothing may run ahead of state).
+  const inner = new AbortController();
+  let stopping: Promise<ReadonlyMap<string, string>> | undefined;
+  const onAbort = (): void => {
+    inner.abort(options.signal?.reason);
+    stopping ??= pool.stopAll();
+  };
+  if (options.signal?.aborted === true) onAbort();
+  else options.signal?.addEventListener("abort", onAbort, { once: true });
+  let persistFailure: unknown;
+  const commit = async (mutate: Parameters<ApplyState["commit"]>[0]): Promise<void> => {
+    try {
+      await store.commit(mutate);
+    } catch (e) {
+      persistFailure ??= e;
+      inner.abort(e);
+      throw new NodeFailure(e, [errorDiag("Failed to persist state", e instanceof Error ? e.message : String(e))]);
+    }
+  };
+
+  const targetOf = (provider: string): InstanceTarget => {
+    const p = configured.get(provider);
+    if (p === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, `${provider} was not configured before its first call`);
+    return { provider: p.provider, schema: p.schema, providerAddress: providers.get(provider)?.source ?? provider };
+  };
+
+  /** Runs one object's operation with its events; the operation returns the object's `id` (for the events) or throws a NodeFailure. */
+  const tracked = async (ref: ApplyObjectRef & { action: HookAction }, startId: string | undefined, fn: () => Promise<string | undefined>): Promise<void> => {
+    const base = ref.deposedKey === undefined ? { address: ref.address, action: ref.action } : { address: ref.address, action: ref.action, deposedKey: ref.deposedKey };
+    emit({ type: "apply_start", ...base, ...(startId === undefined ? {} : { idKey: "id", idValue: startId }) });
+    const progress = startObjectProgress(intervalMs, (elapsedSeconds) => emit({ type: "apply_progress", ...base, elapsedSeconds }));
+    try {
+      const id = await fn();
+      emit({ type: "apply_complete", ...base, ...(id === undefined ? {} : { idKey: "id", idValue: id }), elapsedSeconds: progress.stop() });
+      appliedRefs.push(ref);
+      summary.push(ref.action);
+    } catch (e) {
+      const failure = e instanceof NodeFailure ? e : new NodeFailure(e, diagnosticsOf(e));
+      const errors = failure.diagnostics.filter((d) => d.severity === "error");
+      emit({ type: "apply_errored", ...base, elapsedSeconds: progress.stop(), diagnostics: errors });
+      warn(ref.address, errors);
+      reported.add(failure);
+      throw failure;
+    }
+  };
+
+  const finish = async (change: PlannedInstanceChange, provider: string, deposed: string | undefined, r: ApplyInstanceResult, entryVersion: number, entryType: Parameters<typeof toJson>[1]): Promise<void> => {
+    warn(change.address, r.warnings);
+    await commit((w) => {
+      if (r.object === null) w.set(change.address, provider, deposed, null);
+      else if (r.object.state !== change.before || change.previousAddress !== undefined || change.importId !== undefined) {
+        w.set(change.address, provider, deposed, stored(change, r.object, entryVersion, entryType, store.get(change.previousAddress ?? change.address, deposed)));
+      }
+      if (deposed === undefined && change.previousAddress !== undefined && change.previousAddress !== change.address) w.set(change.previousAddress, provider, undefined, null);
+      if (r.deposed !== undefined) w.set(change.address, provider, newDeposedKey(), stored(change, r.deposed, entryVersion, entryType, undefined));
+    });
+    if (deposed === undefined) {
+      if (r.object === null) values.delete(change.address);
+      else values.set(change.address, r.object.state);
+    }
+    if (r.error !== undefined) throw new NodeFailure(r.error, [...r.warnings, ...diagnosticsOf(r.error)]);
+  };
+
+  const visit = async (_id: string, node: ApplyNode): Promise<void> => {
+    switch (node.kind) {
+      case "provider": {
+        const { address, source } = node.provider;
+        try {
+          const opened = await pool.open(address, source);
+          const config = options.scope === undefined ? emptyBlockValue(opened.schema.provider.block) : await options.scope.providerConfig(address, applied);
+          if (!config.isWhollyKnown()) {
+            throw new EngineError(EngineErrorCode.InvalidArgument, `the configuration of ${address} still holds unknown values at apply; nothing unresolved is sent to a provider`);
+          }
+          configured.set(address, await pool.configure(address, source, config));
+        } catch (e) {
+          throw new NodeFailure(e, diagnosticsOf(e));
+        }
+        emit({ type: "provider_configured", provider: address, source });
+        return;
+      }
+      case "forget": {
+        const c = node.change;
+        await tracked({ address: c.address, action: "forget" }, undefined, async () => {
+          await commit((w) => w.set(c.address, "", undefined, null));
+          values.delete(c.address);
+          return undefined;
+        });
+        return;
+      }
+      case "destroy": {
+        const c = node.change;
+        const deposed = node.half === "create-then-delete" ? deposedKeys.get(c.address) : c.deposedKey;
+        if (node.half === "create-then-delete" && deposed === undefined) {
+          // The create made nothing and the old object stayed current: there is nothing deposed to destroy.
+          return;
+        }
+        const ref: ApplyObjectRef & { action: HookAction } = deposed === undefined ? { address: c.address, action: "delete" } : { address: c.address, action: "delete", deposedKey: deposed };
+        await tracked(ref, idOf(c.before), async () => {
+          const target = targetOf(node.provider);
+          const entry = resourceSchema(target.schema, c.typeName);
+          const del: PlannedInstanceChange = node.half === "delete" ? c : { ...c, action: PlanAction.Delete, after: nullVal(entry.type), config: nullVal(entry.type), plannedPrivate: c.priorPrivate };
+          const r = await applyInstance(target, del);
+          // A destroy keeps the object's stored record when it survives unchanged.
+          await finishDestroy(c, node.provider, deposed, r, entry.version, entry.type, node.half === "delete-then-create");
+          return undefined;
+        });
+        return;
+      }
+      case "apply": {
+        const c = node.change;
+        if (c.action === PlanAction.NoOp) {
+          // A moved or imported object without changes: written at its address, nothing called, nothing to report but in the result.
+          const entry = resourceSchema(targetOf(node.provider).schema, c.typeName);
+          await finish(c, node.provider, undefined, { object: { state: c.before, private: c.priorPrivate, tainted: c.priorTainted }, warnings: [] }, entry.version, entry.type);
+          appliedRefs.push({ address: c.address, action: "update" });
+          return;
+        }
+        const action: HookAction = c.action === PlanAction.Read ? "read" : c.action === PlanAction.Update ? "update" : "create";
+        await tracked({ address: c.address, action }, action === "update" ? idOf(c.before) : undefined, async () => {
+          const target = targetOf(node.provider);
+          let config = c.config;
+          if (!config.isWhollyKnown() && options.scope !== undefined) config = await options.scope.instanceConfig(c, applied);
+          if (!config.isWhollyKnown()) {
+            throw new EngineError(EngineErrorCode.InvalidArgument, `the configuration of ${c.address} still holds unknown values at apply${options.scope === undefined ? " (no apply scope was given to evaluate it)" : ""}; nothing unresolved is sent to a provider`);
+          }
+          if (c.action === PlanAction.Read) {
+            const entry = dataSourceSchema(target.schema, c.typeName);
+            const out = await readDataSourceInstance(target, { address: c.address, typeName: c.typeName, config });
+            if (out.kind !== "read") throw new EngineError(EngineErrorCode.InvalidArgument, `${c.address}: the data source read was deferred again at apply`);
+            const r: ApplyInstanceResult = { object: { state: out.state, private: new Uint8Array(), tainted: false }, warnings: out.warnings };
+            await finish(c, node.provider, undefined, r, entry.version, entry.type);
+            return idOf(out.state);
+          }
+          const entry = resourceSchema(target.schema, c.typeName);
+          let change = c;
+          if (node.replace) {
+            change = { ...c, action: PlanAction.Create, before: nullVal(entry.type), priorPrivate: new Uint8Array(), priorTainted: false };
+            if (c.action === PlanAction.CreateThenDelete) {
+              const key = newDeposedKey();
+              deposedKeys.set(c.address, key);
+              await commit((w) => w.depose(c.address, key));
+            }
+          }
+          let r = await applyInstance(target, change, { config });
+          if (r.error !== undefined && r.object === null && change.action === PlanAction.Create && options.onCreateConflict !== undefined) {
+            r = await adopt(target, change, config, r);
+          }
+          if (node.replace && c.action === PlanAction.CreateThenDelete && r.object === null) {
+            // Nothing was created: the old object is current again, and is not destroyed.
+            const key = deposedKeys.get(c.address)!;
+            deposedKeys.delete(c.address);
+            await commit((w) => w.restore(c.address, key));
+            warn(c.address, r.warnings);
+            throw new NodeFailure(r.error, [...r.warnings, ...diagnosticsOf(r.error)]);
+          }
+          await finish(change, node.provider, undefined, r, entry.version, entry.type);
+          return r.object === null ? undefined : idOf(r.object.state);
+        });
+        return;
+      }
+    }
+  };
+
+  const finishDestroy = async (c: PlannedInstanceChange, provider: string, deposed: string | undefined, r: ApplyInstanceResult, version: number, type: Parameters<typeof toJson>[1], keepValue: boolean): Promise<void> => {
+    warn(c.address, r.warnings);
+    await commit((w) => {
+      if (r.object === null) w.set(c.address, provider, deposed, null);
+      else if (r.object.state !== c.before) w.set(c.address, provider, deposed, stored(c, r.object, version, type, store.get(c.address, deposed), true));
+    });
+    if (deposed === undefined && !keepValue && r.object === null) values.delete(c.address);
+    if (r.error !== undefined) throw new NodeFailure(r.error, [...r.warnings, ...diagnosticsOf(r.error)]);
+  };
+
+  const adopt = async (target: InstanceTarget, change: PlannedInstanceChange, config: Value, failed: ApplyInstanceResult): Promise<ApplyInstanceResult> => {
+    let adoption;
+    try {
+      adoption = await options.onCreateConflict!({ target, change, config, error: failed.error });
+    } catch (e) {
+      return { ...failed, warnings: [...failed.warnings, ...diagnosticsOf(e).map((d) => ({ ...d, severity: "warning" as const, summary: `Import on create conflict failed: ${d.summary}` }))] };
+    }
+    if (adoption === undefined) return failed;
+    adoptions.push({ address: change.address, id: adoption.id, warnings: adoption.warnings });
+    return { object: adoption.object, warnings: [...failed.warnings, ...adoption.warnings] };
+  };
+
+  let walk;
+  try {
+    walk = await walkGraph(graph, visit, {
+      parallelism: options.parallelism ?? 10,
+      groupOf: (id) => {
+        const n = graph.get(id);
+        return n.kind === "apply" || n.kind === "destroy" ? providers.get(n.provider)?.source : undefined;
+      },
+      ...(options.providerParallelism === undefined ? {} : { groupLimits: options.providerParallelism }),
+      signal: inner.signal,
+    });
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+  const stops = stopping === undefined ? undefined : await stopping;
+  for (const [address, text] of stops ?? []) if (text !== "") warn(undefined, [errorDiag(`StopProvider of ${address} failed`, text)]);
+
+  const refOf = (id: string): ApplyObjectRef => {
+    const n = graph.get(id);
+    switch (n.kind) {
+      case "provider":
+        return { address: n.provider.address, action: "configure" };
+      case "forget":
+        return { address: n.change.address, action: "forget" };
+      case "destroy": {
+        const key = n.half === "create-then-delete" ? deposedKeys.get(n.change.address) : n.change.deposedKey;
+        return key === undefined ? { address: n.change.address, action: "delete" } : { address: n.change.address, action: "delete", deposedKey: key };
+      }
+      case "apply":
+        return { address: n.change.address, action: n.change.action === PlanAction.Read ? "read" : n.change.action === PlanAction.Update || n.change.action === PlanAction.NoOp ? "update" : "create" };
+    }
+  };
+  const failed: FailedObject[] = [];
+  for (const [id, e] of walk.failed) {
+    const f = e instanceof NodeFailure ? e : new NodeFailure(e, diagnosticsOf(e));
+    failed.push({ ...refOf(id), diagnostics: f.diagnostics, error: f.error });
+    if (!reported.has(f)) warn(refOf(id).address, f.diagnostics.filter((d) => d.severity === "error"));
+  }
+  const skipped: SkippedObject[] = [...walk.skipped].map(([id, s]) => ({ ...refOf(id), because: s.because }));
+  const canceled = walk.canceled.map(refOf);
+  const interrupted = options.signal?.aborted === true;
+
+  // Outputs, when everything was applied.
+  let outputs: Record<string, { value: Value; sensitive: boolean }> = {};
+  const complete = failed.length === 0 && skipped.length === 0 && canceled.length === 0 && persistFailure === undefined;
+  if (complete) {
+    try {
+      outputs = await computeOutputs(plan, options.scope, applied, store.snapshot().outputs, warn);
+      const encoded = new Map<string, OutputState>();
+      for (const [name, o] of Object.entries(outputs)) {
+        const plain = o.value.unmarkDeep().value;
+        encoded.set(name, encodeOutput(plain, plain.type, o.sensitive));
+      }
+      const prior = store.snapshot().outputs;
+      if (options.scope === undefined) for (const [name, o] of prior) if (!encoded.has(name) && !(plan.outputs ?? []).some((p) => p.name === name && p.action === "delete")) encoded.set(name, o);
+      await store.commit((w) => w.setOutputs(encoded));
+      emit({
+        type: "outputs",
+        outputs: Object.fromEntries([...encoded].map(([name, o]) => [name, o.sensitive ? { sensitive: true, typeJson: o.typeJson } : { sensitive: false, typeJson: o.typeJson, valueJson: o.valueJson }])),
+      });
+    } catch (e) {
+      warn(undefined, diagnosticsOf(e).map((d) => ({ ...d, summary: `Outputs: ${d.summary}` })));
+      outputs = {};
+    }
+  }
+  try {
+    await store.flush();
+  } catch (e) {
+    warn(undefined, [errorDiag("Failed to persist state", `${e instanceof Error ? e.message : String(e)}; the result's state holds what could not be saved`)]);
+  }
+
+  const count = (action: HookAction): number => summary.filter((a) => a === action).length;
+  emit({
+    type: "change_summary",
+    operation: plan.mode === "destroy" ? "destroy" : "apply",
+    add: count("create"),
+    change: count("update"),
+    import: plan.changes.filter((c) => c.importId !== undefined && appliedRefs.some((r) => r.address === c.address)).length + adoptions.length,
+    remove: count("delete"),
+    forget: count("forget"),
+  });
+
+  return {
+    success: complete && !diagnostics.some((d) => d.severity === "error"),
+    state: store.snapshot(),
+    applied: appliedRefs,
+    failed,
+    skipped,
+    canceled,
+    interrupted,
+    adoptions,
+    diagnostics,
+    outputs,
+  };
+}
+
+/** The outputs to store: the scope's, else the plan's wholly known planned outputs (others keep their prior value, with a warning). */
+async function computeOutputs(
+  plan: Plan,
+  scope: ApplyScope | undefined,
+  values: AppliedValues,
+  prior: ReadonlyMap<string, OutputState>,
+  warn: (address: string | undefined, ds: readonly Diag[]) => void,
+): Promise<Record<string, { value: Value; sensitive: boolean }>> {
+  if (scope !== undefined) {
+    const out = await scope.outputs(values);
+    const unknown = Object.entries(out).filter(([, o]) => !o.value.isWhollyKnown());
+    if (unknown.length > 0) throw new EngineError(EngineErrorCode.InvalidArgument, `the outputs ${unknown.map(([n]) => n).join(", ")} are still unknown after apply`);
+    return { ...out };
+  }
+  const out: Record<string, { value: Value; sensitive: boolean }> = {};
+  for (const o of plan.outputs ?? []) {
+    if (o.action === "delete") continue;
+    if (o.after.isWhollyKnown()) out[o.name] = { value: o.after, sensitive: o.sensitive };
+    else warn(undefined, [{ severity: "warning", summary: `Output ${o.name} is not stored`, detail: `Its planned value depends on values known only after apply, and no apply scope was given to evaluate it.` }]);
+  }
+  return out;
+}
+
+/** The stored record of an applied object. */
+function stored(change: PlannedInstanceChange, object: InstanceObject, schemaVersion: number, type: Parameters<typeof toJson>[1], previous: StoredObject | undefined, destroy = false): StoredObject {
+  const plain = object.state.unmarkDeep();
+  const sensitive = destroy ? (change.beforeSensitivePaths ?? []) : [...(change.afterSensitivePaths ?? []), ...plain.paths.filter((p) => p.marks.has("sensitive")).map((p) => p.path)];
+  return {
+    tainted: object.tainted,
+    schemaVersion: change.schemaVersion ?? schemaVersion,
+    attributesJson: toJson(plain.value, type),
+    attributesFlat: undefined,
+    sensitiveAttributesJson: encodeSensitivePaths(dedupePaths(sensitive)),
+    private: object.private.length > 0 ? object.private : undefined,
+    dependencies: [...(change.dependencies ?? previous?.dependencies ?? [])],
+    createBeforeDestroy: change.createBeforeDestroy ?? previous?.createBeforeDestroy ?? false,
+  };
+}
+
+function dedupePaths<P extends { toString(): string }>(paths: readonly P[]): P[] {
+  const seen = new Set<string>();
+  return paths.filter((p) => {
+    const k = p.toString();
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** A fresh deposed key: 8 hex digits, as Terraform's `states.NewDeposedKey`. */
+function newDeposedKey(): string {
+  return randomBytes(4).toString("hex");
+}
+
+/** The object's known string `id`, for events (Terraform's `id_key`/`id_value`). */
+function idOf(v: Value): string | undefined {
+  if (v.isNull() || !v.isKnown() || v.type.kind !== "object" || !("id" in v.type.attributes)) return undefined;
+  const id = v.getAttr("id").unmark();
+  return id.isKnown() && !id.isNull() && id.type.kind === "string" ? id.asString() : undefined;
+}
+
+/** The diagnostics of a failure: a provider's, an engine error's, or one made from the message. */
+export function diagnosticsOf(e: unknown): Diag[] {
+  if (isProviderError(e)) {
+    const d = (e.detail as { diagnostics?: readonly Diag[] }).diagnostics;
+    if (d !== undefined && d.length > 0) return [...d];
+    return [errorDiag(e.rawMessage)];
+  }
+  if (isEngineError(e) && e.diagnostics.length > 0) return [...e.diagnostics];
+  if (e instanceof NodeFailure) return [...e.diagnostics];
+  return [errorDiag(e instanceof Error ? e.message : String(e))];
+}
+
+
