@@ -56,3 +56,7 @@ export { ProviderPool } from "./providers/provider-pool.js";
 export type { ProviderPoolOptions } from "./providers/provider-pool.js";
 export { formatPlan, parsePlan, writePlanFile, readPlanFile, assertPlanCurrent, PLAN_FORMAT } from "./plan/plan-file.js";
 export type { EncodedChange, EncodedValue } from "./plan/encode-change.js";
+
+// SAFETY: the refresh guard, import, import on create conflict.
+export { judgeRefresh, assertRefreshSafe, DEFAULT_REFRESH_GUARD, RefreshVerdict, RefreshSuspicion } from "./refresh/refresh-guard.js";
+export type { RefreshGuardOptions, RefreshJudgement, RefreshFinding, RefreshCounts } from "./refresh/refresh-guard.js";
