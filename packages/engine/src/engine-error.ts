@@ -43,6 +43,8 @@ export const EngineErrorCode = {
   ImportMultiple: "import_multiple",
   /** An import returned an object of another resource type than the one asked for. */
   ImportTypeMismatch: "import_type_mismatch",
+  /** An import to an address that state already holds ("Resource already managed by Terraform"). */
+  AlreadyManaged: "already_managed",
 } as const;
 
 /** One of the {@link EngineErrorCode} values. */

@@ -60,3 +60,5 @@ export type { EncodedChange, EncodedValue } from "./plan/encode-change.js";
 // SAFETY: the refresh guard, import, import on create conflict.
 export { judgeRefresh, assertRefreshSafe, DEFAULT_REFRESH_GUARD, RefreshVerdict, RefreshSuspicion } from "./refresh/refresh-guard.js";
 export type { RefreshGuardOptions, RefreshJudgement, RefreshFinding, RefreshCounts } from "./refresh/refresh-guard.js";
+export { importResource } from "./import/import-resource.js";
+export type { ImportResourceInput, ImportResourceResult } from "./import/import-resource.js";
