@@ -62,5 +62,5 @@ export { judgeRefresh, assertRefreshSafe, DEFAULT_REFRESH_GUARD, RefreshVerdict,
 export type { RefreshGuardOptions, RefreshJudgement, RefreshFinding, RefreshCounts } from "./refresh/refresh-guard.js";
 export { importResource } from "./import/import-resource.js";
 export type { ImportResourceInput, ImportResourceResult } from "./import/import-resource.js";
-export { createImportOnConflict, isAlreadyExists, ALREADY_EXISTS_PATTERNS, DEFAULT_ID_RULES, DEFAULT_CONFLICT_RULES, ImportOnConflictOutcome } from "./import/import-on-conflict.js";
+export { createImportOnConflict, isAlreadyExists, ALREADY_EXISTS_PATTERNS, DEFAULT_ID_RULES, DEFAULT_IDENTITY, DEFAULT_CONFLICT_RULES, ImportOnConflictOutcome } from "./import/import-on-conflict.js";
 export type { ImportOnConflictOptions, ImportOnConflictDecision, IdRule, IdRuleInput, ConflictRule } from "./import/import-on-conflict.js";

@@ -49,6 +49,17 @@ export const DEFAULT_ID_RULES: Readonly<Record<string, string>> = Object.freeze(
 });
 
 /**
+ * The built-in identifying attributes, for types where the id alone is not enough to call
+ * the existing object "the configured one": an `aws_ssm_parameter` is identified by its name
+ * *and* its type — measured with hashicorp/aws 5.100.0, a `String` configuration would
+ * otherwise adopt a `SecureString` of the same name and overwrite its secret in place.
+ * `identity` in the options overrides these.
+ */
+export const DEFAULT_IDENTITY: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  aws_ssm_parameter: Object.freeze(["name", "type"]),
+});
+
+/**
  * The generic "already exists" recognisers, matched against the summary and detail of the
  * create's error diagnostics:
  *
@@ -90,7 +101,7 @@ export interface ImportOnConflictOptions {
   /**
    * The identifying attributes by resource type: top-level attributes whose configured (else
    * planned) value must be known, non-null and equal to the existing object's before it is
-   * adopted. Default: the id rule's attribute for an attribute rule; for the planned-`id`
+   * adopted, over {@link DEFAULT_IDENTITY}. Otherwise: the id rule's attribute for an attribute rule; for the planned-`id`
    * fallback, `id`, which must equal the planned id (the provider's own plan of the
    * configuration). Required for a type whose id rule is a function.
    */
@@ -287,7 +298,7 @@ function deriveId(rule: IdRule | undefined, input: IdRuleInput): string | undefi
 type Identity = readonly { readonly attribute: string; readonly expectedId?: string }[];
 
 function identityOf(typeName: string, rule: IdRule | undefined, id: string, options: ImportOnConflictOptions): Identity {
-  const explicit = options.identity?.[typeName];
+  const explicit = options.identity?.[typeName] ?? (typeof rule === "function" ? undefined : DEFAULT_IDENTITY[typeName]);
   if (explicit !== undefined) return explicit.map((attribute) => ({ attribute }));
   if (typeof rule === "string") return [{ attribute: rule }];
   return [{ attribute: "id", expectedId: id }];
