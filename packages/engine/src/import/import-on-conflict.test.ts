@@ -183,6 +183,20 @@ describe("createImportOnConflict: never on a guess", () => {
     expect(memory.items.get("alpha")!.rawEquals(other)).toBe(true); // untouched
   });
 
+  it("compares marked (sensitive) configuration values by value, and never prints them", async () => {
+    const { memory, target } = await conflictingTarget();
+    await existing(memory, "alpha", { name: "alpha", value: "x", tags: { owner: "them" } });
+    const input = await failedCreate(target, { name: "alpha", value: "x", tags: { owner: "us" } });
+    const marked = objectVal({ ...input.config.attributes(), tags: input.config.getAttr("tags").mark("sensitive") });
+    const { handler, decisions } = recorder({ ...byName, identity: { memory_item: ["name", "tags"] } });
+    expect(await handler({ ...input, config: marked })).toBeUndefined();
+    expect(decisions[0]!.detail).toContain("its tags differs from the configuration's (sensitive value)");
+    expect(decisions[0]!.detail).not.toContain("them");
+    const same = objectVal({ ...input.config.attributes(), name: input.config.getAttr("name").mark("sensitive") });
+    const ok = recorder({ ...byName, identity: { memory_item: ["name"] } });
+    expect(await ok.handler({ ...input, config: same })).toBeDefined();
+  });
+
   it("per-type identity attributes: an ownership tag that differs refuses; an unset one cannot confirm", async () => {
     const { memory, target } = await conflictingTarget();
     await existing(memory, "alpha", { name: "alpha", value: "x", tags: { owner: "them" } });

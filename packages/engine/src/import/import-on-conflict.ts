@@ -318,7 +318,12 @@ function identityMismatch(existing: Value, identity: Identity, config: Value, pl
     if (wanted === undefined || wanted.isNull() || !wanted.isWhollyKnown()) {
       return `its ${attribute} cannot be confirmed: the configuration's value is ${wanted === undefined || wanted.isNull() ? "null" : "not known"}`;
     }
-    if (!actual.rawEquals(wanted)) return `its ${attribute} is ${show(actual)}, the configuration's is ${show(wanted)}`;
+    const eq = actual.equals(wanted).unmark();
+    if (!(eq.isKnown() && eq.asBool())) {
+      // A sensitive configured value hides the existing object's value too (it may be as secret).
+      if (isMarked(wanted) || isMarked(actual)) return `its ${attribute} differs from the configuration's (sensitive value)`;
+      return `its ${attribute} is ${show(actual)}, the configuration's is ${show(wanted)}`;
+    }
   }
   return undefined;
 }
@@ -341,7 +346,12 @@ function knownString(v: Value): string | undefined {
   return s === "" ? undefined : s;
 }
 
+function isMarked(v: Value): boolean {
+  return v.unmarkDeep().paths.length > 0;
+}
+
 function show(v: Value): string {
+  if (isMarked(v)) return "(sensitive value)";
   return v.isNull() ? "null" : v.isKnown() && v.type.kind === "string" ? JSON.stringify(v.asString()) : v.toString();
 }
 
