@@ -111,6 +111,22 @@ describe("createImportOnConflict: adoption", () => {
     expect(decisions.map((d) => d.outcome)).toEqual(["adopted"]);
   });
 
+  it("handles the create half of a replace: the conflicting new name is adopted, the old object was already destroyed", async () => {
+    const { memory, target } = await conflictingTarget();
+    // In state: "old" (ours). Configured now: "alpha", which someone already created outside.
+    const ours = (await applyInstance(target, await planInstance(target, { address: A, typeName: "memory_item", prior: null, config: itemConfig({ name: "old", value: "v" }) }))).object!;
+    await existing(memory, "alpha", { name: "alpha", value: "outside" });
+    const config = itemConfig({ name: "alpha", value: "v" });
+    const change = await planInstance(target, { address: A, typeName: "memory_item", prior: ours, config });
+    expect(change.action).toBe("delete-then-create");
+    const r = await applyInstance(target, change);
+    expect(r.object).toBeNull(); // destroyed, then the create conflicted
+    const adoption = await createImportOnConflict(byName)({ target, change, config, error: r.error });
+    expect(adoption?.id).toBe("alpha");
+    expect(adoption!.object.state.getAttr("value").asString()).toBe("v");
+    expect([...memory.items.keys()]).toEqual(["alpha"]);
+  });
+
   it("carries the warnings of the import, read, plan and apply", async () => {
     const { memory, target } = await conflictingTarget();
     await existing(memory, "alpha", { name: "alpha", value: "old" });
