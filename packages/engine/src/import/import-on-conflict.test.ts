@@ -225,6 +225,20 @@ describe("createImportOnConflict: never on a guess", () => {
     expect(await handler(await failedCreate(target, { name: "alpha", value: "y", tags: { owner: "them" } }))).toBeDefined();
   });
 
+  it("a replace whose new object conflicts with the object being replaced does not adopt that object (it would be destroyed as deposed)", async () => {
+    const { memory, target } = await conflictingTarget();
+    const old = await existing(memory, "alpha", { name: "alpha", value: "v1" });
+    const config = itemConfig({ name: "alpha", value: "v2" });
+    const change = await planInstance(target, { address: A, typeName: "memory_item", prior: { state: old, private: new Uint8Array(), tainted: false }, config, createBeforeDestroy: true, replaceRequested: true });
+    expect(change.action).toBe("create-then-delete");
+    const r = await applyInstance(target, change);
+    expect(r.error).toBeDefined(); // the new "alpha" conflicts with the old "alpha"
+    const { handler, decisions } = recorder(byName);
+    expect(await handler({ target, change, config, error: r.error })).toBeUndefined();
+    expect(decisions.map((d) => d.outcome)).toEqual(["is-replaced-object"]);
+    expect(memory.items.get("alpha")!.rawEquals(old)).toBe(true);
+  });
+
   it("never routes a conflict to replace: an object that would have to be replaced is not adopted", async () => {
     const { memory, target, applies } = await conflictingTarget();
     // Found under the id the rule derives, matching the declared identity (value), but its name — which forces replacement — differs.

@@ -128,6 +128,12 @@ export const ImportOnConflictOutcome = {
   ImportFailed: "import-failed",
   /** The existing object's identifying attributes differ from the configuration: not adopted. */
   IdentityMismatch: "identity-mismatch",
+  /**
+   * The create was half of a replace and the existing object is the very object being
+   * replaced (its `id` equals the prior's): adopting it would let the replace destroy it, or
+   * resurrect one being destroyed. Not adopted.
+   */
+  IsReplacedObject: "is-replaced-object",
   /** The existing object could only be made to match by replacing it: not adopted (a conflict is never routed to replace). */
   WouldReplace: "would-replace",
   /** Adopted, and the remaining update (if any) applied. */
@@ -169,7 +175,8 @@ export interface ImportOnConflictDecision {
  *    then a confirming ReadResource);
  * 4. adopts it only if its identifying attributes equal the configuration's (never on a
  *    guess: a wrong adoption takes over someone else's object);
- * 5. plans the remaining change against the adopted object ({@link planInstance}); a plan
+ * 5. refuses the very object a replace is replacing (same `id` as the prior), then plans
+ *    the remaining change against the adopted object ({@link planInstance}); a plan
  *    that would replace it is refused — a conflict is never routed to replace;
  * 6. applies the remaining update ({@link applyInstance}) and resolves the adoption.
  *
@@ -234,6 +241,11 @@ export function createImportOnConflict(options: ImportOnConflictOptions = {}): C
     const mismatch = identityMismatch(imported.object.state, identity, config, change.after, address);
     if (mismatch !== undefined) {
       return report({ ...base, id, outcome: ImportOnConflictOutcome.IdentityMismatch, detail: `${address}: the existing object ${JSON.stringify(id)} was not adopted: ${mismatch}` });
+    }
+
+    const replaced = idOf(change.before);
+    if (replaced !== undefined && idOf(imported.object.state) === replaced) {
+      return report({ ...base, id, outcome: ImportOnConflictOutcome.IsReplacedObject, detail: `${address}: the existing object ${JSON.stringify(id)} is the object this change replaces (id ${JSON.stringify(replaced)}), so it cannot be adopted as its replacement` });
     }
 
     let plan;
@@ -338,6 +350,12 @@ function configuredOrPlanned(attribute: string, config: Value, planned: Value): 
 
 function assertAttribute(v: Value, attribute: string, where: string, what: string): void {
   if (!v.hasAttr(attribute)) throw new EngineError(EngineErrorCode.InvalidArgument, `import on conflict: the ${what} ${JSON.stringify(attribute)} is not an attribute of ${where}`);
+}
+
+/** The known string `id` attribute of an object, if it has one. */
+function idOf(v: Value): string | undefined {
+  if (v.isNull() || !v.isKnown() || !v.hasAttr("id")) return undefined;
+  return knownString(v.getAttr("id"));
 }
 
 function knownString(v: Value): string | undefined {
