@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { objectVal, stringVal, type Value } from "@magma/cty";
 import { diagnosticsError, errorDiag, partiallyAppliedError, transportError, warningDiag } from "@magma/provider-api";
 import type { MemoryProvider } from "@magma/provider-api/testing";
@@ -308,5 +309,21 @@ describe("isAlreadyExists", () => {
     expect(isAlreadyExists("x_thing", custom, { conflictRules: { x_thing: /E_DUPLICATE/ } })).toBe(true);
     expect(isAlreadyExists("x_thing", custom, { conflictRules: { x_thing: (ds) => ds.some((d) => d.summary.startsWith("E_DUP")) } })).toBe(true);
     expect(isAlreadyExists("x_thing", diag("already exists"), { genericPatterns: false })).toBe(false);
+  });
+
+  it("properties: a marker anywhere in an error diagnostic is recognised; warnings, other errors and disabled patterns never are", () => {
+    const marker = fc.constantFrom("ParameterAlreadyExists", "ResourceAlreadyExistsException", "already exists", "Already Exists", "StatusCode: 409", "409 Conflict", "googleapi: Error 409");
+    const text = fc.string({ maxLength: 40 }).map((t) => t.replace(/[A-Za-z0-9]$/, "$& "));
+    fc.assert(
+      fc.property(text, marker, fc.string({ maxLength: 40 }), fc.boolean(), (before, m, after, inDetail) => {
+        const line = `${before} ${m} ${after.replace(/^[A-Za-z0-9]/, " $&")}`;
+        const d = inDetail ? errorDiag("create failed", line) : errorDiag(line);
+        expect(isAlreadyExists("t", diagnosticsError([d]))).toBe(true);
+        expect(isAlreadyExists("t", diagnosticsError([warningDiag(line), errorDiag("boom")]))).toBe(false);
+        expect(isAlreadyExists("t", diagnosticsError([d]), { genericPatterns: false })).toBe(false);
+        expect(isAlreadyExists("t", transportError(line))).toBe(false);
+        expect(isAlreadyExists("t", new Error(line))).toBe(false);
+      }),
+    );
   });
 });
