@@ -153,6 +153,16 @@ describe("judgeRefresh: options", () => {
     }
   });
 
+  it("describes any failure value, even one that cannot be serialised", () => {
+    const cyclic: Record<string, unknown> = { code: "E" };
+    cyclic["self"] = cyclic;
+    const msgs = [cyclic, "plain text", { code: "Throttled" }, undefined].map((error) => judgeRefresh([{ address: "t.a", result: "failed", error }]).message);
+    expect(msgs[0]).toContain("First failure: t.a: [object Object]");
+    expect(msgs[1]).toContain("First failure: t.a: plain text");
+    expect(msgs[2]).toContain('First failure: t.a: {"code":"Throttled"}');
+    expect(msgs[3]).toContain("First failure: t.a: undefined");
+  });
+
   it("refuses an outcome with an unknown result", () => {
     expect(() => judgeRefresh([{ address: "x.y", result: "vanished" as Result }])).toThrow(/x\.y: unknown refresh result "vanished"/);
   });

@@ -170,7 +170,8 @@ const EXAMPLES = 5;
  * them in a refresh-only run. A refused refresh leaves state untouched.
  *
  * @throws {@link EngineError} `invalid_argument` for options out of range (a share outside
- * [0, 1], a count that is not a non-negative integer).
+ * [0, 1], a count that is not a non-negative integer) or an outcome whose `result` is none
+ * of the four.
  */
 export function judgeRefresh(outcomes: readonly RefreshOutcome[], options: RefreshGuardOptions = {}): RefreshJudgement {
   const o = resolveOptions(options);
@@ -313,7 +314,16 @@ function tally(c: RefreshCounts): string {
 }
 
 function errorText(e: unknown): string {
-  const s = e instanceof Error ? e.message : typeof e === "string" ? e : JSON.stringify(e) ?? String(e);
+  let s: string;
+  if (e instanceof Error) s = e.message;
+  else if (typeof e === "string") s = e;
+  else {
+    try {
+      s = JSON.stringify(e) ?? String(e);
+    } catch {
+      s = String(e); // cyclic or otherwise unserialisable
+    }
+  }
   return s.length > 300 ? `${s.slice(0, 300)}…` : s;
 }
 
