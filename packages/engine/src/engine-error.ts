@@ -30,6 +30,21 @@ export const EngineErrorCode = {
   ProviderUnavailable: "provider_unavailable",
   /** A provider's `configure` failed; the diagnostics are carried. */
   ProviderConfigureFailed: "provider_configure_failed",
+
+  // SAFETY (refresh guard, import).
+
+  /**
+   * A refresh looks like an outage rather than real changes (every or most reads failed, or
+   * an unusual share of objects "vanished"): nothing was written; the message gives the
+   * counts and example addresses. See `judgeRefresh`.
+   */
+  RefreshSuspect: "refresh_suspect",
+  /** An import found several objects for one id ("Multiple import states not supported"). */
+  ImportMultiple: "import_multiple",
+  /** An import returned an object of another resource type than the one asked for. */
+  ImportTypeMismatch: "import_type_mismatch",
+  /** An import to an address that state already holds ("Resource already managed by Terraform"). */
+  AlreadyManaged: "already_managed",
 } as const;
 
 /** One of the {@link EngineErrorCode} values. */

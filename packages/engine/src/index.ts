@@ -80,3 +80,12 @@ export type {
   ProviderConfiguredEvent,
   OutputsEvent,
 } from "./events/engine-event.js";
+// SAFETY: the refresh guard, import, import on create conflict.
+export { judgeRefresh, assertRefreshSafe, DEFAULT_REFRESH_GUARD, RefreshVerdict, RefreshSuspicion } from "./refresh/refresh-guard.js";
+export type { RefreshGuardOptions, RefreshJudgement, RefreshFinding, RefreshCounts } from "./refresh/refresh-guard.js";
+export { refreshWithOutcome } from "./refresh/refresh-with-outcome.js";
+export type { RefreshWithOutcome } from "./refresh/refresh-with-outcome.js";
+export { importResource } from "./import/import-resource.js";
+export type { ImportResourceInput, ImportResourceResult } from "./import/import-resource.js";
+export { createImportOnConflict, isAlreadyExists, ALREADY_EXISTS_PATTERNS, DEFAULT_ID_RULES, DEFAULT_IDENTITY, DEFAULT_CONFLICT_RULES, ImportOnConflictOutcome } from "./import/import-on-conflict.js";
+export type { ImportOnConflictOptions, ImportOnConflictDecision, IdRule, IdRuleInput, ConflictRule } from "./import/import-on-conflict.js";

@@ -413,6 +413,24 @@ describe("applyPlan", () => {
     expect(JSON.parse(result.state.resources[0]!.instances[0]!.attributesJson!)).toMatchObject({ id: "pre-1", name: "a" });
   });
 
+  it("records an adopted object whose remaining update failed, untainted, and fails the instance", async () => {
+    const state = newStateFile();
+    const source = new RecordingSource();
+    const change = await item("memory_item.a", { name: "a", value: "fail" }, { dependencies: [] });
+    const { result } = await run(planOf(state, [change]), state, source, {
+      onCreateConflict: (input) => {
+        const adopted = objectVal({ ...input.config.attributes(), id: stringVal("pre-2"), size: input.change.after.getAttr("size"), rule: input.change.after.getAttr("rule") });
+        return Promise.resolve({ object: { state: adopted, private: new Uint8Array(), tainted: false }, id: "pre-2", warnings: [], error: new Error("update after adoption failed") });
+      },
+    });
+    expect(result.success).toBe(false);
+    expect(result.failed.map((f) => f.address)).toEqual(["memory_item.a"]);
+    expect(result.adoptions.map((a) => a.id)).toEqual(["pre-2"]);
+    const inst = result.state.resources[0]!.instances[0]!;
+    expect(JSON.parse(inst.attributesJson!)).toMatchObject({ id: "pre-2" });
+    expect(inst.tainted).toBe(false);
+  });
+
   it("reads a deferred data source after the resource it depends on, and stores it in state", async () => {
     const state = newStateFile();
     const a = await item("memory_item.a", { name: "a", value: "payload" }, { dependencies: [] });

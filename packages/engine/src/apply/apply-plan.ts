@@ -302,7 +302,10 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     }
     if (adoption === undefined) return failed;
     adoptions.push({ address: change.address, id: adoption.id, warnings: adoption.warnings });
-    return { object: adoption.object, warnings: [...failed.warnings, ...adoption.warnings] };
+    // Adopted but its remaining update failed: state records the object as the adoption left it
+    // (not tainted: it existed before magma, and a replace would destroy it), and the instance fails.
+    const warnings = [...failed.warnings, ...adoption.warnings];
+    return adoption.error === undefined ? { object: adoption.object, warnings } : { object: adoption.object, error: adoption.error, warnings };
   };
 
   let walk;

@@ -23,6 +23,13 @@ export interface CreateConflictAdoption {
   readonly id: string;
   /** The warnings of the import, read, plan and apply calls. */
   readonly warnings: readonly Diag[];
+  /**
+   * Set when the object was adopted (confirmed as the configured one) but planning or
+   * applying the remaining update failed: `object` is still what state records (the object
+   * as adopted, or as the failed update left it), and the instance counts as failed with
+   * this error. Absent on a full success.
+   */
+  readonly error?: unknown;
 }
 
 /**

@@ -6,4 +6,12 @@ export interface RefreshOutcome {
   readonly result: "in-sync" | "changed" | "gone" | "failed";
   /** For `failed`: the failure. */
   readonly error?: unknown;
+  /**
+   * The absolute provider configuration address that read the object (state's `provider`
+   * field, e.g. `provider["registry.terraform.io/hashicorp/aws"].west`). Optional; when set,
+   * the refresh guard also judges each provider configuration's objects on their own, so
+   * that one provider's outage (wrong region, expired credentials) is not diluted by the
+   * objects of healthy providers.
+   */
+  readonly provider?: string;
 }
