@@ -56,3 +56,10 @@ export { ProviderPool } from "./providers/provider-pool.js";
 export type { ProviderPoolOptions } from "./providers/provider-pool.js";
 export { formatPlan, parsePlan, writePlanFile, readPlanFile, assertPlanCurrent, PLAN_FORMAT } from "./plan/plan-file.js";
 export type { EncodedChange, EncodedValue } from "./plan/encode-change.js";
+
+// SHOW: renderings (`terraform show -json` of states and plans, plan summaries).
+export { stateJson, STATE_JSON_FORMAT_VERSION } from "./render/state-json.js";
+export { planJson, PLAN_JSON_FORMAT_VERSION } from "./render/plan-json.js";
+export type { PlanJsonOptions, DeleteReason } from "./render/plan-json.js";
+export type { RenderSchemas } from "./render/render-schemas.js";
+export { RenderError, RenderErrorCode, isRenderError } from "./render/render-error.js";
