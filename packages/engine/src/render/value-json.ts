@@ -39,13 +39,15 @@ export function valueJson(v: Value, omitUnknown = false): string {
 
 /**
  * The attributes of an object as `attributeValues` of `terraform show -json`: each
- * attribute's JSON (unknowns omitted), keys sorted; `undefined` for a null object.
+ * attribute's JSON (unknowns omitted), keys sorted; `undefined` for a null object or one
+ * without (known) attributes, as Go's `omitempty` leaves an empty map out.
  *
  * @internal
  */
 export function attributeValuesJson(v: Value): string | undefined {
   if (v.isNull() || !v.isKnown()) return undefined;
-  return valueJson(v, true);
+  const json = valueJson(v, true);
+  return json === "{}" ? undefined : json;
 }
 
 /**
