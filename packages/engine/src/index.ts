@@ -63,3 +63,5 @@ export { planJson, PLAN_JSON_FORMAT_VERSION } from "./render/plan-json.js";
 export type { PlanJsonOptions, DeleteReason } from "./render/plan-json.js";
 export type { RenderSchemas } from "./render/render-schemas.js";
 export { RenderError, RenderErrorCode, isRenderError } from "./render/render-error.js";
+export { planSummary, countPlanChanges } from "./render/plan-summary.js";
+export type { PlanCounts, PlanSummaryOptions } from "./render/plan-summary.js";

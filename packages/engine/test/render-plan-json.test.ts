@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fromJson, nullVal, stringType, stringVal, unknownVal, type Value } from "@magma/cty";
 import { formatResourceInstance, readStateFile, type StateFile } from "@magma/state";
-import { createPlan, planDestroy, planInstance, planJson, readDataSourceInstance, type InstanceObject, type InstanceTarget, type PlannedInstanceChange, type PlannedOutput } from "../src/index.js";
+import { createPlan, planDestroy, planInstance, planJson, planSummary, readDataSourceInstance, type InstanceObject, type InstanceTarget, type PlannedInstanceChange, type PlannedOutput } from "../src/index.js";
 import { REQUIRED_PROVIDERS, findTerraform, oracleDir, oracleProviders, resourceConfig, type OracleDir } from "./support/terraform-oracle.js";
 
 const d = findTerraform() !== undefined ? describe : describe.skip;
@@ -115,6 +115,7 @@ d("planJson against terraform show -json PLANFILE", () => {
   let providers: Awaited<ReturnType<typeof oracleProviders>>;
   let state: StateFile;
   let expected: ShowPlan;
+  let planText: string;
 
   beforeAll(async () => {
     dir = oracleDir("render-plan-");
@@ -127,7 +128,7 @@ d("planJson against terraform show -json PLANFILE", () => {
     await dir.tf("taint", "memory_item.e");
     dir.write({ "main.tf": AFTER });
     // No refresh: the in-memory provider's objects live in the apply's process only.
-    await dir.tf("plan", "-refresh=false", "-no-color", "-out=tf.plan");
+    planText = await dir.tf("plan", "-refresh=false", "-no-color", "-out=tf.plan");
     expected = JSON.parse(await dir.tf("show", "-json", "tf.plan")) as ShowPlan;
     const s = readStateFile(readFileSync(join(dir.work, "terraform.tfstate"), "utf8"));
     if (s === undefined) throw new Error("no state");
@@ -174,11 +175,11 @@ d("planJson against terraform show -json PLANFILE", () => {
       { name: "secret", action: "update", before: output("secret"), after: unknownVal(stringType), sensitive: true },
     ];
     const plan = { ...createPlan({ changes, prior: { lineage: state.lineage, serial: state.serial }, configDigest: "test" }), outputs, variables: { v: stringVal("hello") } };
-    return JSON.parse(planJson(plan, { schemas: providers.schemas, priorState: state, timestamp: new Date() })) as ShowPlan;
+    return { plan, doc: JSON.parse(planJson(plan, { schemas: providers.schemas, priorState: state, timestamp: new Date() })) as ShowPlan };
   };
 
   test("resource_changes", async () => {
-    const mine = await magmaPlan();
+    const mine = (await magmaPlan()).doc;
     expect(expected.resource_changes.map((r) => [r.address, r.change.actions.join(","), r.action_reason ?? ""])).toEqual([
       ["data.memory_lookup.l", "read", "read_because_config_unknown"],
       ["memory_item.a", "update", ""],
@@ -195,11 +196,18 @@ d("planJson against terraform show -json PLANFILE", () => {
   }, 120_000);
 
   test("planned_values, output_changes, prior_state, variables and the flags", async () => {
-    const mine = await magmaPlan();
+    const mine = (await magmaPlan()).doc;
     expect(mine.planned_values).toEqual(expected.planned_values);
     expect(mine.output_changes).toEqual(expected.output_changes);
     expect(mine.prior_state).toEqual(expected.prior_state);
     expect(mine.variables).toEqual(expected.variables);
     for (const k of ["format_version", "terraform_version", "applyable", "complete", "errored"] as const) expect([k, mine[k]]).toEqual([k, expected[k]]);
+  }, 120_000);
+
+  test("planSummary is terraform's summary line", async () => {
+    const { plan } = await magmaPlan();
+    const line = planText.split("\n").find((l) => l.startsWith("Plan: "));
+    expect(line).toBe("Plan: 5 to add, 2 to change, 5 to destroy.");
+    expect(planSummary(plan)).toBe(line);
   }, 120_000);
 });
