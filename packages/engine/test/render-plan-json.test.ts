@@ -207,7 +207,7 @@ d("planJson against terraform show -json PLANFILE", () => {
   test("planSummary is terraform's summary line", async () => {
     const { plan } = await magmaPlan();
     const line = planText.split("\n").find((l) => l.startsWith("Plan: "));
-    expect(line).toBe("Plan: 5 to add, 2 to change, 5 to destroy.");
+    expect(line).toBe("Plan: 4 to add, 2 to change, 5 to destroy.");
     expect(planSummary(plan)).toBe(line);
   }, 120_000);
 });
