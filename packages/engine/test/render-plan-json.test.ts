@@ -9,7 +9,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fromJson, nullVal, stringType, stringVal, unknownVal, type Value } from "@magma/cty";
+import { Path, fromJson, nullVal, stringType, stringVal, unknownVal, type Value } from "@magma/cty";
 import { formatResourceInstance, readStateFile, type StateFile } from "@magma/state";
 import { createPlan, planDestroy, planInstance, planJson, planSummary, readDataSourceInstance, type InstanceObject, type InstanceTarget, type PlannedInstanceChange, type PlannedOutput } from "../src/index.js";
 import { REQUIRED_PROVIDERS, findTerraform, oracleDir, oracleProviders, resourceConfig, type OracleDir } from "./support/terraform-oracle.js";
@@ -77,7 +77,10 @@ resource "memory_item" "c" {
   count = 1
   name  = "c\${count.index}"
 }
-resource "memory_item" "d" { name = "delta" }
+resource "memory_item" "d" {
+  name  = "delta"
+  value = sensitive("s3cret")
+}
 resource "memory_item" "e" { name = "echo" }
 resource "memory_item" "f" {
   name = "fox2"
@@ -158,7 +161,8 @@ d("planJson against terraform show -json PLANFILE", () => {
       await planInstance(memory, { address: "memory_item.a", typeName: "memory_item", prior: prior(memory, "memory_item.a", "memory_item"), config: item({ name: "alpha", value: "world", tags: { k: "v<&>" }, rule: [{ port: 80 }] }) }),
       await planInstance(memory, { address: "memory_item.c[0]", typeName: "memory_item", prior: prior(memory, "memory_item.c[0]", "memory_item"), config: item({ name: "c0" }) }),
       await planDestroy(memory, "memory_item.c[1]", "memory_item", prior(memory, "memory_item.c[1]", "memory_item")),
-      await planInstance(memory, { address: "memory_item.d", typeName: "memory_item", prior: null, config: item({ name: "delta" }) }),
+      // The planner marks configuration-sensitive values; here the mark is set as it would.
+      { ...(await planInstance(memory, { address: "memory_item.d", typeName: "memory_item", prior: null, config: item({ name: "delta", value: "s3cret" }) })), afterSensitivePaths: [Path.root.attr("value")] },
       await planInstance(memory, { address: "memory_item.e", typeName: "memory_item", prior: prior(memory, "memory_item.e", "memory_item"), config: item({ name: "echo" }) }),
       await planInstance(memory, { address: "memory_item.f", typeName: "memory_item", prior: prior(memory, "memory_item.f", "memory_item"), config: item({ name: "fox2" }), createBeforeDestroy: true }),
       await planInstance(random, { address: "random_password.pw", typeName: "random_password", prior: prior(random, "random_password.pw", "random_password"), config: resourceConfig(random, "random_password", { length: 9 }) }),

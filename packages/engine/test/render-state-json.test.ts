@@ -29,6 +29,10 @@ resource "memory_item" "c" {
   name  = "c\${count.index}"
 }
 resource "random_password" "pw" { length = 8 }
+resource "memory_item" "hidden" {
+  name  = "hidden"
+  value = sensitive("s3cret")
+}
 resource "random_string" "s" {
   for_each = toset(["x", "y"])
   length   = 4
@@ -92,11 +96,13 @@ d("stateJson against terraform show -json", () => {
       "memory_item.a",
       "memory_item.c[0]",
       "memory_item.c[1]",
+      "memory_item.hidden",
       "random_password.pw",
       'random_string.s["x"]',
       'random_string.s["y"]',
     ]);
     expect(doc.values.root_module.resources.find((r) => r.address === "random_password.pw")?.sensitive_values).toEqual({ bcrypt_hash: true, result: true });
+    expect(doc.values.root_module.resources.find((r) => r.address === "memory_item.hidden")?.sensitive_values).toEqual({ rule: [], value: true });
     expect(doc.values.root_module.child_modules).toHaveLength(1);
     expect(expected).toContain("\\u003c\\u0026\\u003e");
   }, 120_000);
