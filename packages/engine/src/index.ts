@@ -65,3 +65,4 @@ export type { RenderSchemas } from "./render/render-schemas.js";
 export { RenderError, RenderErrorCode, isRenderError } from "./render/render-error.js";
 export { planSummary, countPlanChanges } from "./render/plan-summary.js";
 export type { PlanCounts, PlanSummaryOptions } from "./render/plan-summary.js";
+export { configurationJson } from "./render/config-json.js";

@@ -10,6 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Path, fromJson, nullVal, stringType, stringVal, unknownVal, type Value } from "@magma/cty";
+import { loadConfig } from "@magma/config";
 import { formatResourceInstance, readStateFile, type StateFile } from "@magma/state";
 import { createPlan, planDestroy, planInstance, planJson, planSummary, readDataSourceInstance, type InstanceObject, type InstanceTarget, type PlannedInstanceChange, type PlannedOutput } from "../src/index.js";
 import { REQUIRED_PROVIDERS, findTerraform, oracleDir, oracleProviders, resourceConfig, type OracleDir } from "./support/terraform-oracle.js";
@@ -108,6 +109,7 @@ interface ShowPlan {
   resource_changes: { address: string; change: { actions: string[] }; action_reason?: string }[];
   output_changes: unknown;
   prior_state: unknown;
+  configuration: unknown;
   applyable: boolean;
   complete: boolean;
   errored: boolean;
@@ -179,7 +181,9 @@ d("planJson against terraform show -json PLANFILE", () => {
       { name: "secret", action: "update", before: output("secret"), after: unknownVal(stringType), sensitive: true },
     ];
     const plan = { ...createPlan({ changes, prior: { lineage: state.lineage, serial: state.serial }, configDigest: "test" }), outputs, variables: { v: stringVal("hello") } };
-    return { plan, doc: JSON.parse(planJson(plan, { schemas: providers.schemas, priorState: state, timestamp: new Date() })) as ShowPlan };
+    const { config, diags } = loadConfig(dir.work);
+    if (diags.some((x) => x.severity === "error")) throw new Error(diags.map((x) => x.summary).join("; "));
+    return { plan, doc: JSON.parse(planJson(plan, { schemas: providers.schemas, priorState: state, config, timestamp: new Date() })) as ShowPlan };
   };
 
   test("resource_changes", async () => {
@@ -206,6 +210,11 @@ d("planJson against terraform show -json PLANFILE", () => {
     expect(mine.prior_state).toEqual(expected.prior_state);
     expect(mine.variables).toEqual(expected.variables);
     for (const k of ["format_version", "terraform_version", "applyable", "complete", "errored"] as const) expect([k, mine[k]]).toEqual([k, expected[k]]);
+  }, 120_000);
+
+  test("configuration", async () => {
+    const mine = (await magmaPlan()).doc;
+    expect(mine.configuration).toEqual(expected.configuration);
   }, 120_000);
 
   test("planSummary is terraform's summary line", async () => {

@@ -17,6 +17,8 @@ import { compareUtf8, goEscape, jsonArray, jsonMap, jsonString, jsonStruct } fro
 import { RenderError } from "./render-error.js";
 import { entryFor, normaliseSchemas, type RenderSchemas } from "./render-schemas.js";
 import { stateJsonText } from "./state-json.js";
+import { configurationJsonText } from "./config-json.js";
+import type { Config } from "@magma/config";
 import { attributeValuesJson, schemaSensitivePaths, sensitiveAsBoolJson, unknownAsBoolJson, valueJson } from "./value-json.js";
 
 /** The `format_version` of `terraform show -json` for a plan. */
@@ -46,10 +48,11 @@ export interface PlanJsonOptions {
    */
   readonly variableDefaults?: Readonly<Record<string, Value>>;
   /**
-   * The pre-rendered `configuration` document (JSON text), when the caller has one; omitted
-   * otherwise.
+   * The configuration the plan was made from (`@magma/config`'s `loadConfig`): rendered as
+   * `configuration` (see {@link configurationJson}), and its root variables' defaults shown
+   * for variables the plan does not list. Omitted when absent.
    */
-  readonly configurationJson?: string;
+  readonly config?: Config;
   /**
    * The instance addresses of each resource in the configuration, for the delete reasons:
    * `resources` maps a resource address (`module.m.aws_x.y`, no instance keys) to its
@@ -104,7 +107,8 @@ interface Located {
  * `variables`, `planned_values`, `resource_changes` (actions as Terraform lists them, e.g.
  * `["delete","create"]`; before/after with `after_unknown`, `before_sensitive`,
  * `after_sensitive`, `replace_paths`, `importing`, `previous_address`, `action_reason`),
- * `output_changes`, `prior_state`, `configuration` (when given), `timestamp`, `applyable`,
+ * `output_changes`, `prior_state`, `configuration` (when the configuration is given, see
+ * {@link configurationJson}), `timestamp`, `applyable`,
  * `complete` and `errored`. Values are decoded with the schemas' types; sensitive values
  * follow the change's sensitive paths and the schema's sensitive attributes.
  *
@@ -129,7 +133,7 @@ export function planJson(plan: Plan, options: PlanJsonOptions): string {
       ["resource_changes", resourceChangesJson(sorted, plan, options, schemas)],
       ["output_changes", outputs.length === 0 ? undefined : jsonMap(outputs.map((o) => [o.name, outputChangeJson(o)]))],
       ["prior_state", options.priorState === undefined ? undefined : priorStateJson(options.priorState, schemas)],
-      ["configuration", options.configurationJson],
+      ["configuration", options.config === undefined ? undefined : configurationJsonText(options.config, schemas)],
       ["timestamp", options.timestamp === undefined ? undefined : jsonString(formatTimestamp(options.timestamp))],
       ["applyable", String(options.applyable ?? (options.errored !== true && isApplyable(plan)))],
       ["complete", String(options.complete ?? true)],
@@ -226,6 +230,7 @@ function markedPaths(v: Value): Path[] {
 function variablesJson(plan: Plan, options: PlanJsonOptions): string | undefined {
   const vars = new Map<string, Value>(Object.entries(plan.variables ?? {}));
   for (const [k, v] of Object.entries(options.variableDefaults ?? {})) if (!vars.has(k)) vars.set(k, v);
+  for (const v of options.config?.module.variables.values() ?? []) if (!vars.has(v.name) && v.default !== undefined) vars.set(v.name, v.default);
   if (vars.size === 0) return undefined;
   return jsonMap([...vars].map(([k, v]) => [k, jsonStruct([["value", v.isKnown() ? valueJson(v.unmarkDeep().value, true) : undefined]])]));
 }
