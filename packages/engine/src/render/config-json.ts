@@ -299,6 +299,8 @@ function expressionJson(expr: Expression): string {
     let subject = subjectString(r.subject);
     const extras: string[] = [];
     if (r.subject.kind === "module") {
+      // magma's module subject names the call only: take the instance key and output from the traversal.
+      rest = r.traversal.steps.slice(1);
       const call = subject;
       let inst = call;
       if (rest[0]?.kind === "index") {
