@@ -116,3 +116,39 @@ describe("planJson", () => {
     expect(() => planJson(plan([change("memory_item.x", PlanAction.Create, { providerConfig: 'provider["example.com/other/memory"]' })]), { schemas: two })).not.toThrow();
   });
 });
+
+describe("planJson with the configuration", () => {
+  test("delete reasons follow the configuration's repetition and module calls", async () => {
+    const { mkdtempSync, writeFileSync, mkdirSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { loadConfig } = await import("@magma/config");
+    const dir = mkdtempSync(join(tmpdir(), "render-cfg-"));
+    try {
+      const req = 'terraform {\n  required_providers {\n    memory = { source = "example.com/magma/memory" }\n  }\n}\n';
+      writeFileSync(join(dir, "main.tf"), `${req}resource "memory_item" "zero" {\n  count = 0\n  name  = "z"\n}\nresource "memory_item" "one" { name = "o" }\nmodule "m" {\n  source = "./m"\n  count  = 1\n}\n`);
+      mkdirSync(join(dir, "m"));
+      writeFileSync(join(dir, "m", "main.tf"), `${req}resource "memory_item" "i" { name = "i" }\n`);
+      const { config } = loadConfig(dir);
+      const doc = render(
+        plan([
+          change("memory_item.zero[0]", PlanAction.Delete),
+          change("memory_item.one[0]", PlanAction.Delete),
+          change("module.m[0].memory_item.i", PlanAction.NoOp),
+          change("module.m[1].memory_item.i", PlanAction.Delete),
+          change("module.gone.memory_item.i", PlanAction.Delete),
+        ]),
+        { config },
+      );
+      expect(Object.fromEntries(doc.resource_changes.map((r) => [r.address, r.action_reason]))).toEqual({
+        "memory_item.zero[0]": "delete_because_count_index",
+        "memory_item.one[0]": "delete_because_wrong_repetition",
+        "module.m[0].memory_item.i": undefined,
+        "module.m[1].memory_item.i": "delete_because_no_module",
+        "module.gone.memory_item.i": "delete_because_no_module",
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

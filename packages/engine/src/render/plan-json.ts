@@ -119,10 +119,13 @@ interface Located {
  * @throws RenderError `missing_schema`, `invalid_plan` (an address that does not parse, a
  *   provider that cannot be determined), `invalid_state` (from the prior state).
  */
-export function planJson(plan: Plan, options: PlanJsonOptions): string {
+export function planJson(plan: Plan, planOptions: PlanJsonOptions): string {
+  let options = planOptions;
   const schemas = normaliseSchemas(options.schemas);
   const located = plan.changes.map((c) => locate(c, schemas, options.priorState));
   const sorted = [...located].sort(compareChanges);
+  const expansion = options.expansion ?? (options.config === undefined ? undefined : expansionFromConfig(options.config, located));
+  options = expansion === undefined ? options : { ...options, expansion };
   const outputs = plan.outputs ?? [];
   return goEscape(
     jsonStruct([
@@ -378,6 +381,42 @@ function deleteReason(l: Located, all: readonly Located[], options: PlanJsonOpti
   }
   const k = siblings[0]!.addr.key;
   return byKey(k === undefined ? "none" : typeof k === "number" ? "count" : "for_each");
+}
+
+/**
+ * The delete reasons' view of the configuration: every resource's repetition, and the module
+ * instances that exist — a module call present in the configuration, and for a call with
+ * `count`/`for_each` an instance something is still planned in (not only deleted).
+ */
+function expansionFromConfig(config: Config, located: readonly Located[]): NonNullable<PlanJsonOptions["expansion"]> {
+  const resources = new Map<string, "none" | "count" | "for_each">();
+  const visit = (c: Config): void => {
+    const prefix = c.path.map((n) => `module.${n}.`).join("");
+    for (const r of c.module.managedResources.values()) resources.set(`${prefix}${r.type}.${r.name}`, r.count !== undefined ? "count" : r.forEach !== undefined ? "for_each" : "none");
+    for (const child of c.children.values()) visit(child);
+  };
+  visit(config);
+  const live = new Set(located.filter((l) => l.change.action !== PlanAction.Delete).map((l) => l.module));
+  const modules = new Set<string>();
+  for (const l of located) {
+    for (let n = 1; n <= l.addr.module.length; n++) {
+      const steps = l.addr.module.slice(0, n);
+      const key = formatModuleInstance(steps);
+      if (n > 1 && !modules.has(formatModuleInstance(steps.slice(0, -1)))) break;
+      let c: Config | undefined = config;
+      for (const s of steps) {
+        const call: Config["call"] = c?.children.get(s.name)?.call;
+        const repeated = call !== undefined && (call.count !== undefined || call.forEach !== undefined);
+        c = c?.children.get(s.name);
+        if (c !== undefined && repeated && s.key === undefined) c = undefined;
+      }
+      const call = c?.call;
+      const repeated = call !== undefined && (call.count !== undefined || call.forEach !== undefined);
+      const inUse = [...live].some((m) => m === key || m.startsWith(`${key}.`));
+      if (c !== undefined && (!repeated || inUse)) modules.add(key);
+    }
+  }
+  return { resources, modules };
 }
 
 function outputChangeJson(o: PlannedOutput): string {
