@@ -66,3 +66,5 @@ export { RenderError, RenderErrorCode, isRenderError } from "./render/render-err
 export { planSummary, countPlanChanges } from "./render/plan-summary.js";
 export type { PlanCounts, PlanSummaryOptions } from "./render/plan-summary.js";
 export { configurationJson } from "./render/config-json.js";
+export { planText } from "./render/plan-text.js";
+export type { PlanTextOptions } from "./render/plan-text.js";

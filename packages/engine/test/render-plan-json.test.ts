@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { Path, fromJson, nullVal, stringType, stringVal, unknownVal, type Value } from "@magma/cty";
 import { loadConfig } from "@magma/config";
 import { formatResourceInstance, readStateFile, type StateFile } from "@magma/state";
-import { createPlan, planDestroy, planInstance, planJson, planSummary, readDataSourceInstance, type InstanceObject, type InstanceTarget, type PlannedInstanceChange, type PlannedOutput } from "../src/index.js";
+import { createPlan, planDestroy, planInstance, planJson, planSummary, planText, readDataSourceInstance, type InstanceObject, type InstanceTarget, type PlannedInstanceChange, type PlannedOutput } from "../src/index.js";
 import { REQUIRED_PROVIDERS, findTerraform, oracleDir, oracleProviders, resourceConfig, type OracleDir } from "./support/terraform-oracle.js";
 
 const d = findTerraform() !== undefined ? describe : describe.skip;
@@ -120,7 +120,7 @@ d("planJson against terraform show -json PLANFILE", () => {
   let providers: Awaited<ReturnType<typeof oracleProviders>>;
   let state: StateFile;
   let expected: ShowPlan;
-  let planText: string;
+  let planOutput: string;
 
   beforeAll(async () => {
     dir = oracleDir("render-plan-");
@@ -133,7 +133,7 @@ d("planJson against terraform show -json PLANFILE", () => {
     await dir.tf("taint", "memory_item.e");
     dir.write({ "main.tf": AFTER });
     // No refresh: the in-memory provider's objects live in the apply's process only.
-    planText = await dir.tf("plan", "-refresh=false", "-no-color", "-out=tf.plan");
+    planOutput = await dir.tf("plan", "-refresh=false", "-no-color", "-out=tf.plan");
     expected = JSON.parse(await dir.tf("show", "-json", "tf.plan")) as ShowPlan;
     const s = readStateFile(readFileSync(join(dir.work, "terraform.tfstate"), "utf8"));
     if (s === undefined) throw new Error("no state");
@@ -183,7 +183,7 @@ d("planJson against terraform show -json PLANFILE", () => {
     const plan = { ...createPlan({ changes, prior: { lineage: state.lineage, serial: state.serial }, configDigest: "test" }), outputs, variables: { v: stringVal("hello") } };
     const { config, diags } = loadConfig(dir.work);
     if (diags.some((x) => x.severity === "error")) throw new Error(diags.map((x) => x.summary).join("; "));
-    return { plan, doc: JSON.parse(planJson(plan, { schemas: providers.schemas, priorState: state, config, timestamp: new Date() })) as ShowPlan };
+    return { plan, config, doc: JSON.parse(planJson(plan, { schemas: providers.schemas, priorState: state, config, timestamp: new Date() })) as ShowPlan };
   };
 
   test("resource_changes", async () => {
@@ -219,8 +219,27 @@ d("planJson against terraform show -json PLANFILE", () => {
 
   test("planSummary is terraform's summary line", async () => {
     const { plan } = await magmaPlan();
-    const line = planText.split("\n").find((l) => l.startsWith("Plan: "));
+    const line = planOutput.split("\n").find((l) => l.startsWith("Plan: "));
     expect(line).toBe("Plan: 4 to add, 2 to change, 5 to destroy.");
     expect(planSummary(plan)).toBe(line);
+  }, 120_000);
+
+  test("planText is terraform's human plan", async () => {
+    const { plan, config } = await magmaPlan();
+    const expectedText = await dir.tf("show", "-no-color", "tf.plan");
+    // What the comparison covers.
+    for (const part of [
+      "+/- create replacement and then destroy",
+      "# memory_item.e is tainted, so must be replaced",
+      "# (because index [1] is out of range for count)",
+      "~ length      = 8 -> 9 # forces replacement",
+      "~ result      = (sensitive value)",
+      "+ value = (sensitive value)",
+      "# (1 unchanged block hidden)",
+      " <= data \"memory_lookup\" \"l\" {",
+      "Changes to Outputs:",
+    ])
+      expect(expectedText).toContain(part);
+    expect(planText(plan, { schemas: providers.schemas, priorState: state, config })).toBe(expectedText);
   }, 120_000);
 });

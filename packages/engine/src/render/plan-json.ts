@@ -95,7 +95,8 @@ const REPLACE_REASONS: Readonly<Record<ReplaceReason, string>> = {
   "cannot-update": "replace_because_cannot_update",
 };
 
-interface Located {
+/** @internal A change with its parsed address, module and provider. */
+export interface Located {
   readonly change: PlannedInstanceChange;
   readonly addr: ResourceInstanceAddress;
   readonly module: string;
@@ -122,10 +123,9 @@ interface Located {
 export function planJson(plan: Plan, planOptions: PlanJsonOptions): string {
   let options = planOptions;
   const schemas = normaliseSchemas(options.schemas);
-  const located = plan.changes.map((c) => locate(c, schemas, options.priorState));
-  const sorted = [...located].sort(compareChanges);
-  const expansion = options.expansion ?? (options.config === undefined ? undefined : expansionFromConfig(options.config, located));
-  options = expansion === undefined ? options : { ...options, expansion };
+  const prepared = prepareChanges(plan, options, schemas);
+  const sorted = prepared.sorted;
+  options = prepared.options;
   const outputs = plan.outputs ?? [];
   return goEscape(
     jsonStruct([
@@ -163,6 +163,14 @@ function isApplyable(plan: Plan): boolean {
     if (c.importId !== undefined) return true;
   }
   return (plan.outputs ?? []).some((o) => o.action !== "no-op");
+}
+
+/** @internal The changes located and in Terraform's order, and the options with the expansion the delete reasons use. */
+export function prepareChanges(plan: Plan, options: PlanJsonOptions, schemas: ReadonlyMap<string, ProviderSchema>): { sorted: Located[]; options: PlanJsonOptions } {
+  const located = plan.changes.map((c) => locate(c, schemas, options.priorState));
+  const sorted = [...located].sort(compareChanges);
+  const expansion = options.expansion ?? (options.config === undefined ? undefined : expansionFromConfig(options.config, located));
+  return { sorted, options: expansion === undefined ? options : { ...options, expansion } };
 }
 
 function locate(change: PlannedInstanceChange, schemas: ReadonlyMap<string, ProviderSchema>, prior: StateFile | undefined): Located {
@@ -223,7 +231,8 @@ function indexJson(addr: ResourceInstanceAddress): string | undefined {
 }
 
 /** The paths where a value itself carries the sensitive mark. */
-function markedPaths(v: Value): Path[] {
+/** @internal */
+export function markedPaths(v: Value): Path[] {
   return v
     .unmarkDeep()
     .paths.filter((p) => p.marks.has(Mark.Sensitive))
@@ -350,7 +359,8 @@ function pathJson(p: Path): string {
   return jsonArray(p.steps.map((s) => (s.kind === "attr" ? jsonString(s.name) : s.kind === "key" ? jsonString(s.key) : String(s.index))));
 }
 
-function actionReason(l: Located, all: readonly Located[], plan: Plan, options: PlanJsonOptions): string | undefined {
+/** @internal The `action_reason` (JSON text) of a change. */
+export function actionReason(l: Located, all: readonly Located[], plan: Plan, options: PlanJsonOptions): string | undefined {
   const c = l.change;
   if (c.replaceReason !== undefined) return jsonString(REPLACE_REASONS[c.replaceReason]);
   if (c.action === PlanAction.Read) return jsonString(c.config.isWhollyKnown() ? "read_because_dependency_pending" : "read_because_config_unknown");
