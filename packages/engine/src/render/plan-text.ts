@@ -217,7 +217,13 @@ function blockBody(block: Block, before: Value, after: Value, indent: number, mo
     text[0] = `${text[0]}${suffix}`;
     rows.push({ sym: diff.sym, key: name, text });
   }
-  const width = Math.max(0, ...rows.map((r) => r.key.length));
+  // Terraform aligns on every attribute present on either side, shown or hidden.
+  const present = Object.keys(block.attributes ?? {}).filter((name) => {
+    const b = get(before, name);
+    const a = after.isNull() ? undefined : after.isKnown() ? after.getAttr(name) : undefined;
+    return (b !== undefined && !b.isNull()) || (a !== undefined && (!a.isKnown() || !a.isNull())) || (!after.isNull() && !after.isKnown());
+  });
+  const width = Math.max(0, ...present.map((k) => k.length), ...rows.map((r) => r.key.length));
   const out: string[] = [];
   for (const r of rows) {
     const [first, ...rest] = r.text;
@@ -380,7 +386,11 @@ function attributeDiff(indent: number, _key: string, b: Value | undefined, a: Va
     const same = a.isKnown() && a.unmarkDeep().value.rawEquals(b.unmarkDeep().value) && isSensitive(a) === isSensitive(b);
     return same ? undefined : ["(sensitive value)"];
   }
-  if (!a.isKnown()) return [`${render(b, indent, " ").join("\n")} -> (known after apply)`];
+  if (!a.isKnown()) {
+    const lines = render(b, indent, "-");
+    lines[lines.length - 1] = `${lines[lines.length - 1]} -> (known after apply)`;
+    return lines;
+  }
   if (a.rawEquals(b)) return undefined;
   if (isCollection(a) && isCollection(b) && ["map", "object"].includes(a.type.kind) === ["map", "object"].includes(b.type.kind)) return collectionDiff(b, a, indent);
   return [`${scalar(b)} -> ${scalar(a)}`];
@@ -413,15 +423,81 @@ function collectionDiff(b: Value, a: Value, indent: number): string[] {
     const w = Math.max(0, ...rows.map(([, k]) => keyOf(k).length));
     for (const [sym, k, [first, ...rest]] of rows) lines.push(`${pad(indent + 4)}${sym} ${keyOf(k).padEnd(w)} = ${first!}`, ...rest);
   } else {
-    const bs = b.elements();
-    const as = a.elements();
-    for (const x of bs) if (!as.some((y) => y.rawEquals(x))) lines.push(`${pad(indent + 4)}- ${scalar(x)},`);
-    for (const y of as) {
-      if (!bs.some((x) => x.rawEquals(y))) lines.push(`${pad(indent + 4)}+ ${scalar(y)},`);
-      else hidden++;
-    }
+    const elements = sequenceDiff(b.elements(), a.elements(), a.type.kind === "set");
+    const hiddenLine = (n: number) => `${pad(indent + 4)}  # (${n} unchanged element${n === 1 ? "" : "s"} hidden)`;
+    elements.forEach((e, i) => {
+      if (e.sym === " ") {
+        const context = (i > 0 && elements[i - 1]!.sym !== " ") || (i < elements.length - 1 && elements[i + 1]!.sym !== " ");
+        if (!context) {
+          hidden++;
+          return;
+        }
+      }
+      if (hidden > 0) lines.push(hiddenLine(hidden));
+      hidden = 0;
+      const [first, ...rest] = e.text;
+      lines.push(`${pad(indent + 4)}${e.sym} ${first!}${rest.length === 0 ? "," : ""}`, ...rest);
+      if (rest.length > 0) lines[lines.length - 1] = `${lines[lines.length - 1]},`;
+    });
   }
   if (hidden > 0) lines.push(`${pad(indent + 4)}  # (${hidden} unchanged element${hidden === 1 ? "" : "s"} hidden)`);
   lines.push(`${pad(indent + 2)}${mapLike ? "}" : "]"}`);
   return lines;
+}
+
+/**
+ * The elements of a list (or set) change as Terraform's renderer lines them up: along the
+ * longest common subsequence, an element removed where another is added at the same place
+ * shown as one change, the rest as removed, added or unchanged.
+ */
+function sequenceDiff(before: readonly Value[], after: readonly Value[], isSet: boolean): { sym: string; text: string[] }[] {
+  const out: { sym: string; text: string[] }[] = [];
+  const common = lcs(before, after);
+  let bi = 0;
+  let ai = 0;
+  let ci = 0;
+  const eq = (x: Value, y: Value | undefined) => y !== undefined && x.rawEquals(y);
+  while (bi < before.length || ai < after.length || ci < common.length) {
+    while (bi < before.length && (ci >= common.length || !eq(before[bi]!, common[ci]))) {
+      if (!isSet && ai < after.length && (ci >= common.length || !eq(after[ai]!, common[ci]))) {
+        out.push({ sym: "~", text: attributeDiff(0, "", before[bi]!, after[ai]!, "update") ?? [scalar(after[ai]!)] });
+        bi++;
+        ai++;
+        continue;
+      }
+      out.push({ sym: "-", text: [scalar(before[bi]!)] });
+      bi++;
+    }
+    while (ai < after.length && (ci >= common.length || !eq(after[ai]!, common[ci]))) {
+      out.push({ sym: "+", text: [scalar(after[ai]!)] });
+      ai++;
+    }
+    if (ci < common.length) {
+      out.push({ sym: " ", text: [scalar(after[ai]!)] });
+      bi++;
+      ai++;
+      ci++;
+    }
+  }
+  return out;
+}
+
+/** The longest common subsequence of two value sequences (by raw equality). */
+function lcs(xs: readonly Value[], ys: readonly Value[]): Value[] {
+  const n = xs.length;
+  const m = ys.length;
+  const c: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) c[i]![j] = xs[i]!.rawEquals(ys[j]!) ? c[i + 1]![j + 1]! + 1 : Math.max(c[i + 1]![j]!, c[i]![j + 1]!);
+  const out: Value[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (xs[i]!.rawEquals(ys[j]!)) {
+      out.push(xs[i]!);
+      i++;
+      j++;
+    } else if (c[i + 1]![j]! >= c[i]![j + 1]!) i++;
+    else j++;
+  }
+  return out;
 }
