@@ -3,7 +3,7 @@
  * applied) equals `terraform show -no-color PLANFILE` of terraform's plans of the same
  * configurations: map entries changed, added and removed, nested blocks changed and added,
  * a list attribute's diff under a replace, creates with maps and blocks; and a destroy-mode
- * plan of everything.
+ * plan of everything; a plan without changes.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -104,5 +104,19 @@ d("planText against terraform show -no-color PLANFILE", () => {
       await planDestroy(random, "random_shuffle.sh", "random_shuffle", prior(random, "random_shuffle.sh", "random_shuffle")),
     ];
     expect(planText({ ...base(), changes, mode: "destroy" }, { schemas: providers.schemas, priorState: state })).toBe(expected);
+  }, 120_000);
+
+  test("a plan without changes", async () => {
+    dir.write({ "main.tf": BEFORE });
+    await dir.tf("plan", "-refresh=false", "-no-color", "-out=n.plan");
+    const expected = await dir.tf("show", "-no-color", "n.plan");
+    expect(expected).toContain("No changes. Your infrastructure matches the configuration.");
+    const { memory, random } = providers;
+    const changes = [
+      await planInstance(memory, { address: "memory_item.a", typeName: "memory_item", prior: prior(memory, "memory_item.a", "memory_item"), config: resourceConfig(memory, "memory_item", { name: "alpha", value: "v", tags: { k: "v", z: "1" }, rule: [{ port: 80 }, { port: 443 }] }) }),
+      await planInstance(random, { address: "random_shuffle.sh", typeName: "random_shuffle", prior: prior(random, "random_shuffle.sh", "random_shuffle"), config: resourceConfig(random, "random_shuffle", { input: ["a", "b", "c"], result_count: 2 }) }),
+    ];
+    expect(changes.map((c) => c.action)).toEqual(["no-op", "no-op"]);
+    expect(planText({ ...base(), changes }, { schemas: providers.schemas, priorState: state })).toBe(expected);
   }, 120_000);
 });

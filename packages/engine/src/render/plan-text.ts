@@ -10,7 +10,7 @@ import { schemaSensitivePaths } from "./value-json.js";
 
 /** Options of {@link planText}: those of `planJson` plus the terminal width. */
 export interface PlanTextOptions extends PlanJsonOptions {
-  /** The width the fixed sentences are wrapped to (default 78, Terraform's width without a terminal). */
+  /** The terminal width the fixed sentences are wrapped for (default 78, Terraform's width without a terminal; lines stay shorter than it). */
   readonly columns?: number;
 }
 
@@ -85,7 +85,8 @@ function wrap(text: string, width: number): string {
   for (const para of text.split("\n")) {
     let line = "";
     for (const word of para.split(" ")) {
-      if (line !== "" && line.length + 1 + word.length > width) {
+      // Terraform leaves the last column free: lines are at most width - 1 long.
+      if (line !== "" && line.length + 1 + word.length > width - 1) {
         lines.push(line);
         line = word;
       } else line = line === "" ? word : `${line} ${word}`;
