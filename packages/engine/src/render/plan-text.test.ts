@@ -1,11 +1,10 @@
-import { Path, listVal, nullVal, stringType, stringVal, unknownVal, type Value } from "@magma/cty";
+import { Path, listVal, mapVal, nullVal, numberVal, objectVal, stringType, stringVal, unknownVal, type Value } from "@magma/cty";
 import { impliedType, type ProviderSchema } from "@magma/provider-api";
 import { createMemoryProvider, memoryItemBlock } from "@magma/provider-api/testing";
 import { PlanAction } from "../plan/plan-action.js";
 import { createPlan, type Plan } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { planText } from "./plan-text.js";
-import { objectVal, numberVal, mapVal } from "@magma/cty";
 
 const itemType = impliedType(memoryItemBlock);
 function item(fields: Record<string, Value>): Value {
