@@ -18,6 +18,11 @@ import type { InstanceTarget } from "../../src/index.js";
 
 const require = createRequire(import.meta.url);
 
+/** The filesystem mirror holding hashicorp/aws 5.100.0. */
+export const AWS_MIRROR = "/opt/tf-plugins";
+/** The AWS provider binary, when installed. */
+export const AWS_BINARY = `${AWS_MIRROR}/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5`;
+
 /** The terraform executable on PATH, or undefined. */
 export function findTerraform(): string | undefined {
   for (const d of (process.env["PATH"] ?? "").split(delimiter)) {
@@ -53,7 +58,7 @@ export function oracleDir(prefix: string): OracleDir {
   writeProviderLauncher({ mirrorDir, hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: require.resolve("@magma/provider-api/testing"), exportName: "createMemoryProvider", protocolVersions: [6] });
   writeProviderLauncher({ mirrorDir, hostname: "example.com", namespace: "magma", type: "random", version: "1.0.0", module: require.resolve("@magma/provider-random"), exportName: "createRandomProvider", protocolVersions: [6] });
   const cli = join(dir, "cli.tfrc");
-  writeFileSync(cli, `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirrorDir)}\n    include = ["example.com/*/*"]\n  }\n}\n`);
+  writeFileSync(cli, `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirrorDir)}\n    include = ["example.com/*/*"]\n  }\n  filesystem_mirror {\n    path = ${JSON.stringify(AWS_MIRROR)}\n  }\n}\n`);
   const work = join(dir, "work");
   mkdirSync(work);
   const env = { ...process.env, TF_CLI_CONFIG_FILE: cli, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1", TF_INPUT: "0", TMPDIR: dir };
