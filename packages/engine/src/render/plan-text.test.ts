@@ -49,4 +49,32 @@ describe("planText", () => {
     expect(text).toContain('  # memory_item.x must be replaced\n-/+ resource "memory_item" "x" {\n        id    = "i-1"\n      ~ name  = "n" -> "n2" # forces replacement\n        tags  = {\n            "a" = "1"\n        }\n      ~ value = (sensitive value)\n        # (1 unchanged attribute hidden)\n\n      + rule {\n          + port     = 1\n          + protocol = "tcp"\n        }\n    }\n');
     expect(text).toContain("Plan: 1 to add, 0 to change, 1 to destroy.");
   });
+
+  test("a forgotten object, as terraform 1.11.4 prints random_password under removed { destroy = false }", async () => {
+    const { createRandomProvider } = await import("@magma/provider-random");
+    const { configValue } = await import("@magma/provider-api");
+    const random = await createRandomProvider().getSchema();
+    const entry = random.resources.get("random_password")!;
+    const state = configValue(entry.block, {
+      bcrypt_hash: "$2a$10$x",
+      id: "none",
+      length: 8,
+      lower: true,
+      min_lower: 0,
+      min_numeric: 0,
+      min_special: 0,
+      min_upper: 0,
+      number: true,
+      numeric: true,
+      result: "pw",
+      special: true,
+      upper: true,
+    });
+    const forget: PlannedInstanceChange = { ...change("random_password.pw", PlanAction.Forget, state, nullVal(entry.type)), typeName: "random_password" };
+    const text = planText(plan([forget]), { schemas: new Map([["example.com/magma/random", random]]) });
+    expect(text).toContain(
+      ' # random_password.pw will no longer be managed by Terraform, but will not be destroyed\n # (destroy = false is set in the configuration)\n . resource "random_password" "pw" {\n        id          = "none"\n        # (12 unchanged attributes hidden)\n    }\n',
+    );
+    expect(text).toContain("Plan: 0 to add, 0 to change, 0 to destroy.");
+  });
 });

@@ -76,7 +76,7 @@ function outputLine(o: PlannedOutput, width: number): string {
   const lead = `  ${sym} ${attrKey(o.name).padEnd(width)} = `;
   const b = o.sensitive ? o.before.mark(Mark.Sensitive) : o.before;
   const a = o.sensitive ? o.after.mark(Mark.Sensitive) : o.after;
-  const lines = attributeDiff(2, "", b, a, o.action === "create" ? "create" : o.action === "delete" ? "delete" : "update");
+  const lines = attributeDiff(2, b, a, o.action === "create" ? "create" : o.action === "delete" ? "delete" : "update");
   return lines === undefined ? `${lead}(known after apply)` : `${lead}${lines.join("\n")}`;
 }
 
@@ -142,7 +142,8 @@ function resourceText(l: Located, all: readonly Located[], plan: Plan, options: 
       if (reason !== undefined) lines.push(`  # (because ${deleteWhy(l, reason)})`);
       break;
     case PlanAction.Forget:
-      lines.push(`  # ${who} will no longer be managed by Terraform, but will not be destroyed`);
+      // Terraform indents these two lines by one space only.
+      lines.push(` # ${who} will no longer be managed by Terraform, but will not be destroyed`, " # (destroy = false is set in the configuration)");
       break;
     case PlanAction.NoOp:
       if (c.previousAddress !== undefined && c.previousAddress !== c.address) lines.push(`  # ${c.previousAddress} has moved to ${c.address}`);
@@ -150,11 +151,13 @@ function resourceText(l: Located, all: readonly Located[], plan: Plan, options: 
       break;
   }
   const before = markWithPaths(c.before.unmarkDeep().value, sensitivePaths(c.before, c.beforeSensitivePaths, entry.block).map((path) => ({ path, marks: SENS })));
-  const after = markWithPaths(c.after.unmarkDeep().value, sensitivePaths(c.after, c.afterSensitivePaths, entry.block).map((path) => ({ path, marks: SENS })));
-  const mode: Mode = c.action === PlanAction.Create || c.action === PlanAction.Read ? "create" : c.action === PlanAction.Delete || c.action === PlanAction.Forget ? "delete" : "update";
+  // A forgotten object is shown as it stands: unchanged, its identifying attributes only.
+  const shownAfter = c.action === PlanAction.Forget ? c.before : c.after;
+  const after = markWithPaths(shownAfter.unmarkDeep().value, sensitivePaths(shownAfter, c.action === PlanAction.Forget ? c.beforeSensitivePaths : c.afterSensitivePaths, entry.block).map((path) => ({ path, marks: SENS })));
+  const mode: Mode = c.action === PlanAction.Create || c.action === PlanAction.Read ? "create" : c.action === PlanAction.Delete ? "delete" : "update";
   const forces = new Set(c.requiresReplace.map((p) => p.toString()));
   const keyword = l.addr.mode === "data" ? "data" : "resource";
-  lines.push(`${SYMBOLS[c.action].padStart(3)} ${keyword} ${JSON.stringify(l.addr.type)} ${JSON.stringify(l.addr.name)} {`);
+  lines.push(`${c.action === PlanAction.Forget ? " ." : SYMBOLS[c.action].padStart(3)} ${keyword} ${JSON.stringify(l.addr.type)} ${JSON.stringify(l.addr.name)} {`);
   lines.push(...blockBody(entry.block, before, after, 6, mode, forces, "", true));
   lines.push("    }");
   return lines.join("\n");
@@ -301,14 +304,14 @@ function attrDiff(b: Value | undefined, a: Value | undefined, mode: Mode, unknow
   const ax = a === undefined || (a.isKnown() && a.isNull()) ? undefined : a;
   if (mode === "create" || (bx === undefined && (ax !== undefined || unknownAfter))) {
     if (ax === undefined && !unknownAfter) return undefined;
-    return { sym: "+", text: attributeDiff(indent, "", undefined, ax, "create") ?? ["(known after apply)"] };
+    return { sym: "+", text: attributeDiff(indent, undefined, ax, "create") ?? ["(known after apply)"] };
   }
   if (mode === "delete" || (ax === undefined && !unknownAfter)) {
     if (bx === undefined) return undefined;
-    return { sym: "-", text: attributeDiff(indent, "", bx, undefined, "delete") ?? [] };
+    return { sym: "-", text: attributeDiff(indent, bx, undefined, "delete") ?? [] };
   }
   if (bx === undefined && ax === undefined) return undefined;
-  const text = attributeDiff(indent, "", bx, ax, "update");
+  const text = attributeDiff(indent, bx, ax, "update");
   if (text === undefined) return { sym: " ", text: render(bx!, indent, " ") };
   return { sym: "~", text };
 }
@@ -365,7 +368,7 @@ function render(v: Value, indent: number, sym: string): string[] {
  * The text after `key = ` of one value's change, `undefined` when nothing changes (or, on
  * create, when the value is unknown).
  */
-function attributeDiff(indent: number, _key: string, b: Value | undefined, a: Value | undefined, mode: Mode): string[] | undefined {
+function attributeDiff(indent: number, b: Value | undefined, a: Value | undefined, mode: Mode): string[] | undefined {
   if (mode === "create") {
     if (a === undefined || !a.isKnown()) return undefined;
     return render(a, indent, "+");
@@ -416,7 +419,7 @@ function collectionDiff(b: Value, a: Value, indent: number): string[] {
       if (bx === undefined) rows.push(["+", k, ax!.isKnown() ? render(ax!, indent + 4, "+") : ["(known after apply)"]]);
       else if (ax === undefined) rows.push(["-", k, [...render(bx, indent + 4, "-").slice(0, -1), `${render(bx, indent + 4, "-").slice(-1)[0]!} -> null`]]);
       else {
-        const d = attributeDiff(indent + 4, k, bx, ax, "update");
+        const d = attributeDiff(indent + 4, bx, ax, "update");
         if (d === undefined) hidden++;
         else rows.push(["~", k, d]);
       }
@@ -461,7 +464,7 @@ function sequenceDiff(before: readonly Value[], after: readonly Value[], isSet: 
   while (bi < before.length || ai < after.length || ci < common.length) {
     while (bi < before.length && (ci >= common.length || !eq(before[bi]!, common[ci]))) {
       if (!isSet && ai < after.length && (ci >= common.length || !eq(after[ai]!, common[ci]))) {
-        out.push({ sym: "~", text: attributeDiff(0, "", before[bi]!, after[ai]!, "update") ?? [scalar(after[ai]!)] });
+        out.push({ sym: "~", text: attributeDiff(0, before[bi]!, after[ai]!, "update") ?? [scalar(after[ai]!)] });
         bi++;
         ai++;
         continue;
