@@ -89,3 +89,14 @@ export { importResource } from "./import/import-resource.js";
 export type { ImportResourceInput, ImportResourceResult } from "./import/import-resource.js";
 export { createImportOnConflict, isAlreadyExists, ALREADY_EXISTS_PATTERNS, DEFAULT_ID_RULES, DEFAULT_IDENTITY, DEFAULT_CONFLICT_RULES, ImportOnConflictOutcome } from "./import/import-on-conflict.js";
 export type { ImportOnConflictOptions, ImportOnConflictDecision, IdRule, IdRuleInput, ConflictRule } from "./import/import-on-conflict.js";
+// SHOW: renderings (`terraform show -json` of states and plans, plan summaries).
+export { stateJson, STATE_JSON_FORMAT_VERSION } from "./render/state-json.js";
+export { planJson, PLAN_JSON_FORMAT_VERSION } from "./render/plan-json.js";
+export type { PlanJsonOptions, DeleteReason } from "./render/plan-json.js";
+export type { RenderSchemas } from "./render/render-schemas.js";
+export { RenderError, RenderErrorCode, isRenderError } from "./render/render-error.js";
+export { planSummary, countPlanChanges } from "./render/plan-summary.js";
+export type { PlanCounts, PlanSummaryOptions } from "./render/plan-summary.js";
+export { configurationJson } from "./render/config-json.js";
+export { planText } from "./render/plan-text.js";
+export type { PlanTextOptions } from "./render/plan-text.js";

@@ -1,0 +1,80 @@
+import { Path, listVal, mapVal, nullVal, numberVal, objectVal, stringType, stringVal, unknownVal, type Value } from "@magma/cty";
+import { impliedType, type ProviderSchema } from "@magma/provider-api";
+import { createMemoryProvider, memoryItemBlock } from "@magma/provider-api/testing";
+import { PlanAction } from "../plan/plan-action.js";
+import { createPlan, type Plan } from "../plan/plan.js";
+import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
+import { planText } from "./plan-text.js";
+
+const itemType = impliedType(memoryItemBlock);
+function item(fields: Record<string, Value>): Value {
+  const base: Record<string, Value> = {};
+  for (const [k, t] of Object.entries(itemType.attributes)) base[k] = nullVal(t);
+  return objectVal({ ...base, ...fields });
+}
+function change(address: string, action: PlanAction, before: Value, after: Value, extra: Partial<PlannedInstanceChange> = {}): PlannedInstanceChange {
+  return { address, mode: "managed", typeName: "memory_item", action, before, after, config: nullVal(itemType), requiresReplace: [], priorPrivate: new Uint8Array(), plannedPrivate: new Uint8Array(), priorTainted: false, legacyTypeSystem: false, warnings: [], ...extra };
+}
+function plan(changes: PlannedInstanceChange[], extra: Partial<Plan> = {}): Plan {
+  return { ...createPlan({ changes, prior: { lineage: "l", serial: 1 }, configDigest: "c" }), ...extra };
+}
+
+let schemas: Map<string, ProviderSchema>;
+beforeAll(async () => {
+  schemas = new Map([["example.com/magma/memory", await createMemoryProvider().getSchema()]]);
+});
+
+describe("planText", () => {
+  test("no changes, per plan mode", () => {
+    expect(planText(plan([]), { schemas })).toBe(
+      "\nNo changes. Your infrastructure matches the configuration.\n\nTerraform has compared your real infrastructure against your configuration\nand found no differences, so no changes are needed.\n",
+    );
+    expect(planText(plan([], { mode: "destroy" }), { schemas })).toContain("No changes. No objects need to be destroyed.");
+  });
+
+  test("outputs only", () => {
+    const text = planText(plan([], { outputs: [{ name: "o", action: "update", before: stringVal("a"), after: stringVal("b"), sensitive: false }, { name: "long_name", action: "create", before: nullVal(stringType), after: unknownVal(stringType), sensitive: false }] }), { schemas });
+    expect(text).toBe(
+      '\nChanges to Outputs:\n  + long_name = (known after apply)\n  ~ o         = "a" -> "b"\n\nYou can apply this plan to save these new output values to the Terraform\nstate, without changing any real infrastructure.\n',
+    );
+  });
+
+  test("an update: identifying attributes kept, sensitive values hidden, forces replacement, list context", () => {
+    const before = item({ id: stringVal("i-1"), name: stringVal("n"), value: stringVal("old"), size: numberVal(1), tags: mapVal({ a: stringVal("1") }) });
+    const after = item({ id: stringVal("i-1"), name: stringVal("n2"), value: stringVal("new"), size: numberVal(1), tags: mapVal({ a: stringVal("1") }), rule: listVal([objectVal({ port: numberVal(1), protocol: stringVal("tcp") })]) });
+    const text = planText(
+      plan([change("memory_item.x", PlanAction.DeleteThenCreate, before, after, { requiresReplace: [Path.root.attr("name")], replaceReason: "cannot-update", afterSensitivePaths: [Path.root.attr("value")] })]),
+      { schemas },
+    );
+    expect(text).toContain('  # memory_item.x must be replaced\n-/+ resource "memory_item" "x" {\n        id    = "i-1"\n      ~ name  = "n" -> "n2" # forces replacement\n        tags  = {\n            "a" = "1"\n        }\n      ~ value = (sensitive value)\n        # (1 unchanged attribute hidden)\n\n      + rule {\n          + port     = 1\n          + protocol = "tcp"\n        }\n    }\n');
+    expect(text).toContain("Plan: 1 to add, 0 to change, 1 to destroy.");
+  });
+
+  test("a forgotten object, as terraform 1.11.4 prints random_password under removed { destroy = false }", async () => {
+    const { createRandomProvider } = await import("@magma/provider-random");
+    const { configValue } = await import("@magma/provider-api");
+    const random = await createRandomProvider().getSchema();
+    const entry = random.resources.get("random_password")!;
+    const state = configValue(entry.block, {
+      bcrypt_hash: "$2a$10$x",
+      id: "none",
+      length: 8,
+      lower: true,
+      min_lower: 0,
+      min_numeric: 0,
+      min_special: 0,
+      min_upper: 0,
+      number: true,
+      numeric: true,
+      result: "pw",
+      special: true,
+      upper: true,
+    });
+    const forget: PlannedInstanceChange = { ...change("random_password.pw", PlanAction.Forget, state, nullVal(entry.type)), typeName: "random_password" };
+    const text = planText(plan([forget]), { schemas: new Map([["example.com/magma/random", random]]) });
+    expect(text).toContain(
+      ' # random_password.pw will no longer be managed by Terraform, but will not be destroyed\n # (destroy = false is set in the configuration)\n . resource "random_password" "pw" {\n        id          = "none"\n        # (12 unchanged attributes hidden)\n    }\n',
+    );
+    expect(text).toContain("Plan: 0 to add, 0 to change, 0 to destroy.");
+  });
+});

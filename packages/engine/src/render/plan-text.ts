@@ -1,0 +1,507 @@
+import { Mark, markWithPaths, nullVal, type Path, type Value } from "@magma/cty";
+import type { Block, NestedBlock } from "@magma/provider-api";
+import { formatModuleInstance } from "@magma/state";
+import { PlanAction } from "../plan/plan-action.js";
+import type { Plan, PlannedOutput } from "../plan/plan.js";
+import { countPlanChanges, planSummary } from "./plan-summary.js";
+import { actionReason, markedPaths, prepareChanges, type Located, type PlanJsonOptions } from "./plan-json.js";
+import { entryFor, normaliseSchemas } from "./render-schemas.js";
+import { schemaSensitivePaths } from "./value-json.js";
+
+/** Options of {@link planText}: those of `planJson` plus the terminal width. */
+export interface PlanTextOptions extends PlanJsonOptions {
+  /** The terminal width the fixed sentences are wrapped for (default 78, Terraform's width without a terminal; lines stay shorter than it). */
+  readonly columns?: number;
+}
+
+const SENS: ReadonlySet<string> = new Set([Mark.Sensitive]);
+
+/**
+ * The human plan rendering of `terraform plan` / `terraform show PLANFILE`, without colour:
+ * the legend of the actions used, `# addr will be created` (with Terraform's reasons),
+ * `+`/`~`/`-`/`-/+`/`+/-`/`<=` bodies with `(known after apply)`, `(sensitive value)`,
+ * `# forces replacement`, the identifying attributes (`id`, `name`, `tags`) of updated
+ * objects, hidden-unchanged counts, the summary line and "Changes to Outputs".
+ *
+ * Covers attributes of primitive, list, set, map and object types and nested blocks; it does
+ * not render multi-line strings as heredocs nor JSON strings as structural diffs, as
+ * Terraform does.
+ *
+ * @throws RenderError as `planJson`.
+ */
+export function planText(plan: Plan, options: PlanTextOptions): string {
+  const schemas = normaliseSchemas(options.schemas);
+  const { sorted, options: opts } = prepareChanges(plan, options, schemas);
+  const width = options.columns ?? 78;
+  const shown = sorted.filter((l) => !(l.change.action === PlanAction.NoOp && (l.change.previousAddress ?? l.change.address) === l.change.address && l.change.importId === undefined) && !(l.change.action === PlanAction.Delete && l.addr.mode !== "managed"));
+  const outputs = (plan.outputs ?? []).filter((o) => o.action !== "no-op");
+  let out = "";
+  if (shown.length === 0 && outputs.length === 0) {
+    const summary = planSummary(plan, opts.errored === true ? { errored: true } : {});
+    const detail =
+      plan.mode === "destroy"
+        ? "Either you have not created any objects yet or the existing objects were already deleted outside of Terraform."
+        : plan.mode === "refresh-only"
+          ? "Terraform has checked that the real remote objects still match the result of your most recent changes, and found no differences."
+          : "Terraform has compared your real infrastructure against your configuration and found no differences, so no changes are needed.";
+    return `\n${summary}\n\n${wrap(detail, width)}\n`;
+  }
+  const counts = countPlanChanges(plan);
+  if (counts.add + counts.change + counts.destroy + counts.read + counts.forget > 0) {
+    out += `\n${wrap("Terraform used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:", width)}\n`;
+    const has = (a: PlanAction) => shown.some((l) => l.change.action === a);
+    if (has(PlanAction.Create)) out += "  + create\n";
+    if (has(PlanAction.Update)) out += "  ~ update in-place\n";
+    if (has(PlanAction.Delete)) out += "  - destroy\n";
+    if (has(PlanAction.DeleteThenCreate)) out += "-/+ destroy and then create replacement\n";
+    if (has(PlanAction.CreateThenDelete)) out += "+/- create replacement and then destroy\n";
+    if (has(PlanAction.Read)) out += " <= read (data resources)\n";
+  }
+  if (shown.length > 0) {
+    out += "\nTerraform will perform the following actions:\n";
+    for (const l of shown) out += `\n${resourceText(l, sorted, plan, opts, schemas)}\n`;
+    out += `\n${planSummary(plan)}\n`;
+  }
+  if (outputs.length > 0) {
+    const w = Math.max(...(plan.outputs ?? []).map((o) => attrKey(o.name).length));
+    out += "\nChanges to Outputs:\n";
+    for (const o of [...outputs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) out += `${outputLine(o, w)}\n`;
+    if (shown.length === 0) out += `\n${wrap("You can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure.", width)}\n`;
+  }
+  return out;
+}
+
+function outputLine(o: PlannedOutput, width: number): string {
+  const sym = o.action === "create" ? "+" : o.action === "delete" ? "-" : "~";
+  const lead = `  ${sym} ${attrKey(o.name).padEnd(width)} = `;
+  const b = o.sensitive ? o.before.mark(Mark.Sensitive) : o.before;
+  const a = o.sensitive ? o.after.mark(Mark.Sensitive) : o.after;
+  const lines = attributeDiff(2, b, a, o.action === "create" ? "create" : o.action === "delete" ? "delete" : "update");
+  return lines === undefined ? `${lead}(known after apply)` : `${lead}${lines.join("\n")}`;
+}
+
+function wrap(text: string, width: number): string {
+  const lines: string[] = [];
+  for (const para of text.split("\n")) {
+    let line = "";
+    for (const word of para.split(" ")) {
+      // Terraform leaves the last column free: lines are at most width - 1 long.
+      if (line !== "" && line.length + 1 + word.length > width - 1) {
+        lines.push(line);
+        line = word;
+      } else line = line === "" ? word : `${line} ${word}`;
+    }
+    lines.push(line);
+  }
+  return lines.join("\n");
+}
+
+const SYMBOLS: Readonly<Record<PlanAction, string>> = {
+  create: "+",
+  update: "~",
+  delete: "-",
+  "delete-then-create": "-/+",
+  "create-then-delete": "+/-",
+  read: "<=",
+  "no-op": " ",
+  forget: ".",
+};
+
+function resourceText(l: Located, all: readonly Located[], plan: Plan, options: PlanJsonOptions, schemas: Parameters<typeof entryFor>[0]): string {
+  const c = l.change;
+  const entry = entryFor(schemas, l.provider, l.addr.mode === "data" ? "data" : "managed", l.addr.type, c.address);
+  const reasonJson = actionReason(l, all, plan, options);
+  const reason = reasonJson === undefined ? undefined : (JSON.parse(reasonJson) as string);
+  const who = c.deposedKey === undefined ? c.address : `${c.address} (deposed object ${c.deposedKey})`;
+  const lines: string[] = [];
+  switch (c.action) {
+    case PlanAction.Create:
+      lines.push(`  # ${who} will be created`);
+      break;
+    case PlanAction.Read:
+      lines.push(`  # ${who} will be read during apply`);
+      lines.push(reason === "read_because_config_unknown" ? "  # (config refers to values not yet known)" : "  # (depends on a resource or a module with changes pending)");
+      break;
+    case PlanAction.Update:
+      lines.push(`  # ${who} will be updated in-place`);
+      break;
+    case PlanAction.DeleteThenCreate:
+    case PlanAction.CreateThenDelete:
+      lines.push(
+        c.replaceReason === "tainted"
+          ? `  # ${who} is tainted, so must be replaced`
+          : c.replaceReason === "requested"
+            ? `  # ${who} will be replaced, as requested`
+            : c.replaceReason === "triggered"
+              ? `  # ${who} will be replaced due to changes in replace_triggered_by`
+              : `  # ${who} must be replaced`,
+      );
+      break;
+    case PlanAction.Delete:
+      lines.push(`  # ${who} will be destroyed`);
+      if (reason !== undefined) lines.push(`  # (because ${deleteWhy(l, reason)})`);
+      break;
+    case PlanAction.Forget:
+      // Terraform indents these two lines by one space only.
+      lines.push(` # ${who} will no longer be managed by Terraform, but will not be destroyed`, " # (destroy = false is set in the configuration)");
+      break;
+    case PlanAction.NoOp:
+      if (c.previousAddress !== undefined && c.previousAddress !== c.address) lines.push(`  # ${c.previousAddress} has moved to ${c.address}`);
+      if (c.importId !== undefined) lines.push(`  # ${who} will be imported`);
+      break;
+  }
+  const before = markWithPaths(c.before.unmarkDeep().value, sensitivePaths(c.before, c.beforeSensitivePaths, entry.block).map((path) => ({ path, marks: SENS })));
+  // A forgotten object is shown as it stands: unchanged, its identifying attributes only.
+  const shownAfter = c.action === PlanAction.Forget ? c.before : c.after;
+  const after = markWithPaths(shownAfter.unmarkDeep().value, sensitivePaths(shownAfter, c.action === PlanAction.Forget ? c.beforeSensitivePaths : c.afterSensitivePaths, entry.block).map((path) => ({ path, marks: SENS })));
+  const mode: Mode = c.action === PlanAction.Create || c.action === PlanAction.Read ? "create" : c.action === PlanAction.Delete ? "delete" : "update";
+  const forces = new Set(c.requiresReplace.map((p) => p.toString()));
+  const keyword = l.addr.mode === "data" ? "data" : "resource";
+  lines.push(`${c.action === PlanAction.Forget ? " ." : SYMBOLS[c.action].padStart(3)} ${keyword} ${JSON.stringify(l.addr.type)} ${JSON.stringify(l.addr.name)} {`);
+  lines.push(...blockBody(entry.block, before, after, 6, mode, forces, "", true));
+  lines.push("    }");
+  return lines.join("\n");
+}
+
+function sensitivePaths(v: Value, given: readonly Path[] | undefined, block: Block): Path[] {
+  const plain = v.unmarkDeep().value;
+  return [...(given ?? []), ...markedPaths(v), ...schemaSensitivePaths(block, plain)];
+}
+
+function deleteWhy(l: Located, reason: string): string {
+  const resource = `${l.module === "" ? "" : `${l.module}.`}${l.addr.type}.${l.addr.name}`;
+  const key = l.addr.key;
+  const keyText = typeof key === "number" ? `[${key}]` : `[${JSON.stringify(key)}]`;
+  switch (reason) {
+    case "delete_because_count_index":
+      return `index ${keyText} is out of range for count`;
+    case "delete_because_each_key":
+      return `key ${keyText} is not in for_each map`;
+    case "delete_because_no_module":
+      return `${formatModuleInstance(l.addr.module)} is not in configuration`;
+    case "delete_because_wrong_repetition":
+      return key === undefined ? "resource uses count or for_each" : typeof key === "number" ? "resource does not use count" : "resource does not use for_each";
+    case "delete_because_no_move_target":
+      return `${l.change.address} was moved to an address that is not in configuration`;
+    default:
+      return `${resource} is not in configuration`;
+  }
+}
+
+type Mode = "create" | "delete" | "update";
+
+function pad(n: number): string {
+  return " ".repeat(n);
+}
+
+function attrKey(k: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(k) ? k : JSON.stringify(k);
+}
+
+const IMPORTANT = new Set(["id", "name", "tags"]);
+
+/** The lines of a block's attributes and nested blocks at `indent` (the column of the symbols). */
+function blockBody(block: Block, before: Value, after: Value, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, top: boolean): string[] {
+  const get = (v: Value, name: string): Value | undefined => (v.isNull() || !v.isKnown() ? undefined : v.getAttr(name));
+  const rows: { sym: string; key: string; text: string[] }[] = [];
+  let hidden = 0;
+  for (const name of Object.keys(block.attributes ?? {}).sort()) {
+    const b = get(before, name);
+    const a = after.isKnown() ? get(after, name) : undefined;
+    const unknownAfter = !after.isNull() && !after.isKnown();
+    const diff = attrDiff(b, unknownAfter ? undefined : a, mode, unknownAfter, indent);
+    if (diff === undefined) continue;
+    if (diff.sym === " " && !(top && IMPORTANT.has(name) && mode === "update")) {
+      hidden++;
+      continue;
+    }
+    const p = path === "" ? name : `${path}.${name}`;
+    const suffix = forces.has(p) || forces.has(`.${name}`) ? " # forces replacement" : "";
+    const text = [...diff.text];
+    text[0] = `${text[0]}${suffix}`;
+    rows.push({ sym: diff.sym, key: name, text });
+  }
+  // Terraform aligns on every attribute present on either side, shown or hidden.
+  const present = Object.keys(block.attributes ?? {}).filter((name) => {
+    const b = get(before, name);
+    const a = after.isNull() ? undefined : after.isKnown() ? after.getAttr(name) : undefined;
+    return (b !== undefined && !b.isNull()) || (a !== undefined && (!a.isKnown() || !a.isNull())) || (!after.isNull() && !after.isKnown());
+  });
+  const width = Math.max(0, ...present.map((k) => k.length), ...rows.map((r) => r.key.length));
+  const out: string[] = [];
+  for (const r of rows) {
+    const [first, ...rest] = r.text;
+    out.push(`${pad(indent)}${r.sym} ${r.key.padEnd(width)} = ${first}`, ...rest);
+  }
+  if (hidden > 0) out.push(`${pad(indent + 2)}# (${hidden} unchanged attribute${hidden === 1 ? "" : "s"} hidden)`);
+  const blockLines: string[] = [];
+  let hiddenBlocks = 0;
+  for (const name of Object.keys(block.blockTypes ?? {}).sort()) {
+    const nb = block.blockTypes![name]!;
+    const r = nestedBlocks(name, nb, get(before, name), after.isKnown() ? get(after, name) : undefined, indent, mode, forces, path === "" ? name : `${path}.${name}`);
+    blockLines.push(...r.lines);
+    hiddenBlocks += r.hidden;
+  }
+  if (blockLines.length > 0) out.push("", ...blockLines);
+  if (hiddenBlocks > 0) out.push("", `${pad(indent + 2)}# (${hiddenBlocks} unchanged block${hiddenBlocks === 1 ? "" : "s"} hidden)`);
+  return out;
+}
+
+function nestedBlocks(name: string, nb: NestedBlock, before: Value | undefined, after: Value | undefined, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string): { lines: string[]; hidden: number } {
+  const items = (v: Value | undefined): [string, Value][] => {
+    if (v === undefined || v.isNull() || !v.isKnown()) return [];
+    if (nb.nesting === "single" || nb.nesting === "group") return [["", v]];
+    if (nb.nesting === "map") return [...(v.type.kind === "map" ? v.entries() : Object.entries(v.attributes()))].map(([k, e]) => [` ${JSON.stringify(k)}`, e]);
+    return v.elements().map((e) => ["", e]);
+  };
+  const bs = items(before);
+  const as = items(after);
+  const lines: string[] = [];
+  let hidden = 0;
+  const suffix = forces.has(path) ? " # forces replacement" : "";
+  const emit = (sym: string, label: string, b: Value, a: Value, m: Mode) => {
+    lines.push(`${pad(indent)}${sym} ${name}${label} {${suffix}`, ...blockBody(nb.block, b, a, indent + 4, m, forces, path, false), `${pad(indent + 2)}}`);
+  };
+  const none = (v: Value) => v.isNull();
+  if (mode === "create") {
+    for (const [label, a] of as) emit("+", label, nullOf(a), a, "create");
+    return { lines, hidden };
+  }
+  if (mode === "delete") {
+    for (const [label, b] of bs) emit("-", label, b, nullOf(b), "delete");
+    return { lines, hidden };
+  }
+  if (nb.nesting === "set") {
+    for (const [label, b] of bs) if (!as.some(([, a]) => a.rawEquals(b))) emit("-", label, b, nullOf(b), "delete");
+    for (const [label, a] of as) {
+      if (!bs.some(([, b]) => b.rawEquals(a))) emit("+", label, nullOf(a), a, "create");
+      else hidden++;
+    }
+    return { lines, hidden };
+  }
+  const n = Math.max(bs.length, as.length);
+  for (let i = 0; i < n; i++) {
+    const b = bs[i];
+    const a = as[i];
+    if (b === undefined && a !== undefined) emit("+", a[0], nullOf(a[1]), a[1], "create");
+    else if (a === undefined && b !== undefined) emit("-", b[0], b[1], nullOf(b[1]), "delete");
+    else if (a !== undefined && b !== undefined) {
+      if (!none(a[1]) && a[1].isWhollyKnown() && a[1].rawEquals(b[1])) hidden++;
+      else emit("~", a[0], b[1], a[1], "update");
+    }
+  }
+  return { lines, hidden };
+}
+
+/** A null of the same type: the other side of a created or deleted block. */
+function nullOf(v: Value): Value {
+  return nullVal(v.type);
+}
+
+/** The diff of one attribute: its symbol and the text after `key = ` (continuation lines complete). */
+function attrDiff(b: Value | undefined, a: Value | undefined, mode: Mode, unknownAfter: boolean, indent: number): { sym: string; text: string[] } | undefined {
+  const bx = b === undefined || b.isNull() ? undefined : b;
+  const ax = a === undefined || (a.isKnown() && a.isNull()) ? undefined : a;
+  if (mode === "create" || (bx === undefined && (ax !== undefined || unknownAfter))) {
+    if (ax === undefined && !unknownAfter) return undefined;
+    return { sym: "+", text: attributeDiff(indent, undefined, ax, "create") ?? ["(known after apply)"] };
+  }
+  if (mode === "delete" || (ax === undefined && !unknownAfter)) {
+    if (bx === undefined) return undefined;
+    return { sym: "-", text: attributeDiff(indent, bx, undefined, "delete") ?? [] };
+  }
+  if (bx === undefined && ax === undefined) return undefined;
+  const text = attributeDiff(indent, bx, ax, "update");
+  if (text === undefined) return { sym: " ", text: render(bx!, indent, " ") };
+  return { sym: "~", text };
+}
+
+function isSensitive(v: Value | undefined): boolean {
+  return v !== undefined && v.isMarked(Mark.Sensitive);
+}
+
+function isCollection(v: Value): boolean {
+  return v.isKnown() && !v.isNull() && ["map", "object", "list", "set", "tuple"].includes(v.type.kind);
+}
+
+function scalar(v: Value): string {
+  if (isSensitive(v)) return "(sensitive value)";
+  if (!v.isKnown()) return "(known after apply)";
+  if (v.isNull()) return "null";
+  switch (v.type.kind) {
+    case "string":
+      return JSON.stringify(v.asString());
+    case "number":
+      return v.asNumber().toString();
+    case "bool":
+      return String(v.asBool());
+    default:
+      return isCollection(v) && v.length() === 0 ? (["map", "object"].includes(v.type.kind) ? "{}" : "[]") : v.toString();
+  }
+}
+
+/** A whole value (created, deleted or unchanged) at `indent`, collections over several lines. */
+function render(v: Value, indent: number, sym: string): string[] {
+  if (isSensitive(v) || !isCollection(v) || v.length() === 0) return [scalar(v)];
+  const mapLike = v.type.kind === "map" || v.type.kind === "object";
+  const lines = [mapLike ? "{" : "["];
+  if (mapLike) {
+    const entries = v.type.kind === "map" ? [...v.entries()] : Object.entries(v.attributes()).filter(([, e]) => !e.isNull());
+    const keyOf = (k: string) => (v.type.kind === "map" ? JSON.stringify(k) : attrKey(k));
+    const w = Math.max(...entries.map(([k]) => keyOf(k).length));
+    for (const [k, e] of entries) {
+      const [first, ...rest] = render(e, indent + 4, sym);
+      lines.push(`${pad(indent + 4)}${sym} ${keyOf(k).padEnd(w)} = ${first}`, ...rest);
+    }
+  } else {
+    for (const e of v.elements()) {
+      const [first, ...rest] = render(e, indent + 4, sym);
+      lines.push(`${pad(indent + 4)}${sym} ${first}${rest.length === 0 ? "," : ""}`, ...rest);
+      if (rest.length > 0) lines[lines.length - 1] = `${lines[lines.length - 1]},`;
+    }
+  }
+  lines.push(`${pad(indent + 2)}${mapLike ? "}" : "]"}`);
+  return lines;
+}
+
+/**
+ * The text after `key = ` of one value's change, `undefined` when nothing changes (or, on
+ * create, when the value is unknown).
+ */
+function attributeDiff(indent: number, b: Value | undefined, a: Value | undefined, mode: Mode): string[] | undefined {
+  if (mode === "create") {
+    if (a === undefined || !a.isKnown()) return undefined;
+    return render(a, indent, "+");
+  }
+  if (mode === "delete") {
+    if (b === undefined) return undefined;
+    const lines = render(b, indent, "-");
+    lines[lines.length - 1] = `${lines[lines.length - 1]} -> null`;
+    return lines;
+  }
+  if (b === undefined && a === undefined) return undefined;
+  if (b === undefined) return a!.isKnown() ? render(a!, indent, "+") : ["(known after apply)"];
+  if (a === undefined) {
+    const lines = render(b, indent, "-");
+    lines[lines.length - 1] = `${lines[lines.length - 1]} -> null`;
+    return lines;
+  }
+  if (isSensitive(a) || isSensitive(b)) {
+    const same = a.isKnown() && a.unmarkDeep().value.rawEquals(b.unmarkDeep().value) && isSensitive(a) === isSensitive(b);
+    return same ? undefined : ["(sensitive value)"];
+  }
+  if (!a.isKnown()) {
+    const lines = render(b, indent, "-");
+    lines[lines.length - 1] = `${lines[lines.length - 1]} -> (known after apply)`;
+    return lines;
+  }
+  if (a.rawEquals(b)) return undefined;
+  if (isCollection(a) && isCollection(b) && ["map", "object"].includes(a.type.kind) === ["map", "object"].includes(b.type.kind)) return collectionDiff(b, a, indent);
+  return [`${scalar(b)} -> ${scalar(a)}`];
+}
+
+function collectionDiff(b: Value, a: Value, indent: number): string[] {
+  const mapLike = a.type.kind === "map" || a.type.kind === "object";
+  const lines = [mapLike ? "{" : "["];
+  let hidden = 0;
+  if (mapLike) {
+    const be = new Map(b.type.kind === "map" ? [...b.entries()] : Object.entries(b.attributes()));
+    const ae = new Map(a.type.kind === "map" ? [...a.entries()] : Object.entries(a.attributes()));
+    const keys = [...new Set([...be.keys(), ...ae.keys()])].sort();
+    const keyOf = (k: string) => (a.type.kind === "map" ? JSON.stringify(k) : attrKey(k));
+    const rows: [string, string, string[]][] = [];
+    for (const k of keys) {
+      const bv = be.get(k);
+      const av = ae.get(k);
+      const bx = bv === undefined || bv.isNull() ? undefined : bv;
+      const ax = av === undefined || (av.isKnown() && av.isNull()) ? undefined : av;
+      if (bx === undefined && ax === undefined) continue;
+      if (bx === undefined) rows.push(["+", k, ax!.isKnown() ? render(ax!, indent + 4, "+") : ["(known after apply)"]]);
+      else if (ax === undefined) rows.push(["-", k, [...render(bx, indent + 4, "-").slice(0, -1), `${render(bx, indent + 4, "-").slice(-1)[0]!} -> null`]]);
+      else {
+        const d = attributeDiff(indent + 4, bx, ax, "update");
+        if (d === undefined) hidden++;
+        else rows.push(["~", k, d]);
+      }
+    }
+    const w = Math.max(0, ...rows.map(([, k]) => keyOf(k).length));
+    for (const [sym, k, [first, ...rest]] of rows) lines.push(`${pad(indent + 4)}${sym} ${keyOf(k).padEnd(w)} = ${first!}`, ...rest);
+  } else {
+    const elements = sequenceDiff(b.elements(), a.elements(), a.type.kind === "set");
+    const hiddenLine = (n: number) => `${pad(indent + 4)}  # (${n} unchanged element${n === 1 ? "" : "s"} hidden)`;
+    elements.forEach((e, i) => {
+      if (e.sym === " ") {
+        const context = (i > 0 && elements[i - 1]!.sym !== " ") || (i < elements.length - 1 && elements[i + 1]!.sym !== " ");
+        if (!context) {
+          hidden++;
+          return;
+        }
+      }
+      if (hidden > 0) lines.push(hiddenLine(hidden));
+      hidden = 0;
+      const [first, ...rest] = e.text;
+      lines.push(`${pad(indent + 4)}${e.sym} ${first!}${rest.length === 0 ? "," : ""}`, ...rest);
+      if (rest.length > 0) lines[lines.length - 1] = `${lines[lines.length - 1]},`;
+    });
+  }
+  if (hidden > 0) lines.push(`${pad(indent + 4)}  # (${hidden} unchanged element${hidden === 1 ? "" : "s"} hidden)`);
+  lines.push(`${pad(indent + 2)}${mapLike ? "}" : "]"}`);
+  return lines;
+}
+
+/**
+ * The elements of a list (or set) change as Terraform's renderer lines them up: along the
+ * longest common subsequence, an element removed where another is added at the same place
+ * shown as one change, the rest as removed, added or unchanged.
+ */
+function sequenceDiff(before: readonly Value[], after: readonly Value[], isSet: boolean): { sym: string; text: string[] }[] {
+  const out: { sym: string; text: string[] }[] = [];
+  const common = lcs(before, after);
+  let bi = 0;
+  let ai = 0;
+  let ci = 0;
+  const eq = (x: Value, y: Value | undefined) => y !== undefined && x.rawEquals(y);
+  while (bi < before.length || ai < after.length || ci < common.length) {
+    while (bi < before.length && (ci >= common.length || !eq(before[bi]!, common[ci]))) {
+      if (!isSet && ai < after.length && (ci >= common.length || !eq(after[ai]!, common[ci]))) {
+        out.push({ sym: "~", text: attributeDiff(0, before[bi]!, after[ai]!, "update") ?? [scalar(after[ai]!)] });
+        bi++;
+        ai++;
+        continue;
+      }
+      out.push({ sym: "-", text: [scalar(before[bi]!)] });
+      bi++;
+    }
+    while (ai < after.length && (ci >= common.length || !eq(after[ai]!, common[ci]))) {
+      out.push({ sym: "+", text: [scalar(after[ai]!)] });
+      ai++;
+    }
+    if (ci < common.length) {
+      out.push({ sym: " ", text: [scalar(after[ai]!)] });
+      bi++;
+      ai++;
+      ci++;
+    }
+  }
+  return out;
+}
+
+/** The longest common subsequence of two value sequences (by raw equality). */
+function lcs(xs: readonly Value[], ys: readonly Value[]): Value[] {
+  const n = xs.length;
+  const m = ys.length;
+  const c: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) c[i]![j] = xs[i]!.rawEquals(ys[j]!) ? c[i + 1]![j + 1]! + 1 : Math.max(c[i + 1]![j]!, c[i]![j + 1]!);
+  const out: Value[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (xs[i]!.rawEquals(ys[j]!)) {
+      out.push(xs[i]!);
+      i++;
+      j++;
+    } else if (c[i + 1]![j]! >= c[i]![j + 1]!) i++;
+    else j++;
+  }
+  return out;
+}
