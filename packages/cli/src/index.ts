@@ -12,8 +12,9 @@
  * @packageDocumentation
  */
 
-export { runCli, processIo } from "./run-cli.js";
-export type { CliIo, CliStream } from "./run-cli.js";
+export { runCli } from "./run-cli.js";
+export { processIo } from "./cli-io.js";
+export type { CliIo, CliStream } from "./cli-io.js";
 export { ExitCode } from "./exit-code.js";
 export { CliError, CliErrorCode, isCliError } from "./cli-error.js";
 export { runDemo } from "./demo.js";
