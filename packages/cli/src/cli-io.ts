@@ -14,11 +14,13 @@ export interface CliIo {
   readonly stderr: CliStream;
   /** The environment (`MAGMA_PLUGIN_DIRS`, Terraform's variables, the provider's environment). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Where confirmations are read from (`force-unlock` without `-force`). Default: none (no confirmation possible). */
+  readonly stdin?: NodeJS.ReadableStream;
   /** The working directory commands on a Terraform working directory run in. Default `process.cwd()`. */
   readonly cwd?: string;
 }
 
 /** The process's own streams and environment. */
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), stdin: process.stdin };
 }

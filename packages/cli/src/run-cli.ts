@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { processIo, type CliIo } from "./cli-io.js";
 import { createCommandContext, type RegisterCommand } from "./commands/command-context.js";
@@ -6,12 +7,16 @@ import { registerApplyCommand } from "./commands/apply.js";
 import { registerDataCommand } from "./commands/data.js";
 import { registerDemoCommand } from "./commands/demo.js";
 import { registerDestroyCommand } from "./commands/destroy.js";
+import { registerForceUnlockCommand } from "./commands/force-unlock.js";
 import { registerImportCommand } from "./commands/import.js";
+import { registerOutputCommand } from "./commands/output.js";
 import { registerPlanCommand } from "./commands/plan.js";
 import { registerReadCommand } from "./commands/read.js";
 import { registerReapCommand } from "./commands/reap.js";
 import { registerSchemaCommand } from "./commands/schema.js";
+import { registerStateCommand } from "./commands/state.js";
 import { registerUpgradeCommand } from "./commands/upgrade.js";
+import { registerWorkspaceCommand } from "./commands/workspace.js";
 import { ExitCode } from "./exit-code.js";
 import { reportError } from "./report-error.js";
 import { Spinner } from "./spinner.js";
@@ -31,6 +36,10 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerUpgradeCommand,
   registerReapCommand,
   registerDemoCommand,
+  registerOutputCommand,
+  registerStateCommand,
+  registerWorkspaceCommand,
+  registerForceUnlockCommand,
 ];
 
 /**
@@ -47,6 +56,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo(), s
   program
     .description("Drive Terraform providers (and native TypeScript providers) one operation at a time, JSON in and out.")
     .version(VERSION, "-V, --version", "print the magma version")
+    .option("--chdir <dir>", "run the working-directory commands in DIR (terraform's -chdir=DIR, given before the command)")
     .enablePositionalOptions()
     .showSuggestionAfterError(true)
     .exitOverride()
@@ -70,6 +80,10 @@ Flags may be spelled as Terraform spells them, with one dash (-json, -lock-timeo
 Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
     );
   for (const register of COMMANDS) register(program, ctx);
+  program.hook("preAction", () => {
+    const chdir = program.opts<{ chdir?: string }>().chdir;
+    if (chdir !== undefined) ctx.cwd = resolve(ctx.cwd, chdir);
+  });
 
   try {
     await program.parseAsync(normalizeTerraformFlags(argv, program), { from: "user" });

@@ -26,8 +26,8 @@ export interface CommonOptions {
 export interface CommandContext {
   /** The streams and environment. */
   readonly io: CliIo;
-  /** The working directory (`io.cwd`, else the process's). */
-  readonly cwd: string;
+  /** The working directory (`-chdir`, else `io.cwd`, else the process's). */
+  cwd: string;
   /** Fires on SIGINT/SIGTERM. */
   readonly signal: AbortSignal | undefined;
   /** Progress on a terminal. */
