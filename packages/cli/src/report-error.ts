@@ -24,6 +24,7 @@ export interface ErrorReport {
  * add one; for a crash, the panic excerpt; for an unknown type, the closest names.
  */
 export function reportError(e: unknown, schema?: ProviderSchema): ErrorReport {
+  if (isCliError(e) && e.silent) return { lines: [], hint: undefined, exitCode: e.exitCode };
   if (isCliError(e) && (e.detail !== undefined || e.plain)) {
     const body = [e.message, ...(e.detail === undefined ? [] : ["", ...e.detail.split("\n")])];
     return { lines: e.plain ? body : ["", `Error: ${body[0]!}`, ...body.slice(1), ""], hint: e.hint, exitCode: e.exitCode };

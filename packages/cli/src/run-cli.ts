@@ -9,6 +9,7 @@ import { registerDemoCommand } from "./commands/demo.js";
 import { registerDestroyCommand } from "./commands/destroy.js";
 import { registerForceUnlockCommand } from "./commands/force-unlock.js";
 import { registerImportCommand } from "./commands/import.js";
+import { registerInitCommand } from "./commands/init.js";
 import { registerOutputCommand } from "./commands/output.js";
 import { registerPlanCommand } from "./commands/plan.js";
 import { registerReadCommand } from "./commands/read.js";
@@ -16,6 +17,7 @@ import { registerReapCommand } from "./commands/reap.js";
 import { registerSchemaCommand } from "./commands/schema.js";
 import { registerStateCommand } from "./commands/state.js";
 import { registerUpgradeCommand } from "./commands/upgrade.js";
+import { registerValidateCommand } from "./commands/validate.js";
 import { registerWorkspaceCommand } from "./commands/workspace.js";
 import { ExitCode } from "./exit-code.js";
 import { reportError } from "./report-error.js";
@@ -36,6 +38,8 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerUpgradeCommand,
   registerReapCommand,
   registerDemoCommand,
+  registerInitCommand,
+  registerValidateCommand,
   registerOutputCommand,
   registerStateCommand,
   registerWorkspaceCommand,
