@@ -59,7 +59,7 @@ export function registerInitCommand(program: Command, ctx: CommandContext): void
         const { config, diags } = loadConfig(wd.dir);
         const errors = diags.filter((d) => d.severity === "error");
         if (errors.length > 0) {
-          ctx.err(formatDiagnostics(errors, wd.dir));
+          ctx.io.stderr.write(formatDiagnostics(errors, wd.dir));
           throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
         }
         ctx.print("Initializing the backend...\n");

@@ -4,7 +4,7 @@ import type { Diagnostic, SourceRange } from "@magma/hcl";
 import type { Block, ProviderSchema } from "@magma/provider-api";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { openProviderSession, nativeProviders } from "../provider-session.js";
-import { formatDiagnostics } from "../workdir/format-diagnostic.js";
+import { formatDiagnostics, snippetOf, SourceCache } from "../workdir/format-diagnostic.js";
 import { platformName } from "../workdir/install-provider.js";
 import { providerRequirements } from "../workdir/provider-requirements.js";
 import type { CommandContext } from "./command-context.js";
@@ -19,9 +19,21 @@ function rangeJson(r: SourceRange): Record<string, unknown> {
   };
 }
 
-/** One diagnostic in `terraform validate -json`'s form (without the snippet, which magma does not compute). */
-function diagJson(d: Diagnostic): Record<string, unknown> {
-  return { severity: d.severity, summary: d.summary, detail: d.detail, ...(d.subject === undefined ? {} : { range: rangeJson(d.subject) }) };
+/** One diagnostic in `terraform validate -json`'s form, with its source snippet. */
+function diagJson(d: Diagnostic, sources: SourceCache): Record<string, unknown> {
+  const snippet = d.subject === undefined ? undefined : snippetOf(sources, d.subject);
+  return {
+    severity: d.severity,
+    summary: d.summary,
+    detail: d.detail,
+    ...(d.subject === undefined ? {} : { range: rangeJson(d.subject) }),
+    ...(snippet === undefined ? {} : { snippet }),
+  };
+}
+
+/** JSON indented as Go's encoder writes it (`<`, `>`, `&` escaped). */
+function goJson(v: unknown): string {
+  return JSON.stringify(v, null, 2).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**
@@ -82,10 +94,11 @@ export function registerValidateCommand(program: Command, ctx: CommandContext): 
       const errors = diags.filter((d) => d.severity === "error").length;
       const warnings = diags.length - errors;
       if (o.json === true) {
-        const doc = { format_version: "1.0", valid: errors === 0, error_count: errors, warning_count: warnings, diagnostics: diags.map(diagJson) };
-        ctx.print(`${JSON.stringify(doc, null, 2)}\n`);
+        const sources = new SourceCache(dir);
+        const doc = { format_version: "1.0", valid: errors === 0, error_count: errors, warning_count: warnings, diagnostics: diags.map((d) => diagJson(d, sources)) };
+        ctx.print(`${goJson(doc)}\n`);
       } else {
-        if (diags.length > 0) (errors > 0 ? ctx.err : (t: string) => ctx.print(`${t}\n`))(formatDiagnostics(diags, dir));
+        if (diags.length > 0) (errors > 0 ? (t: string) => void ctx.io.stderr.write(t) : ctx.print)(formatDiagnostics(diags, dir));
         if (errors === 0) ctx.print(`Success! The configuration is valid${warnings > 0 ? ", but there were some\nvalidation warnings as shown above" : ""}.\n\n`);
       }
       if (errors > 0) throw new CliError(CliErrorCode.BadInput, `${errors} error(s) in the configuration`, { silent: true });
