@@ -39,7 +39,7 @@ export function registerForceUnlockCommand(program: Command, ctx: CommandContext
           const answer = await readLine(ctx);
           if (answer?.trim() !== "yes") {
             ctx.print("\n");
-            throw new CliError(CliErrorCode.Usage, "force-unlock cancelled.", { plain: true });
+            throw new CliError(CliErrorCode.BadInput, "force-unlock cancelled.", { plain: true });
           }
           ctx.print("\n");
         }

@@ -1,10 +1,15 @@
 import type { Command } from "commander";
 import { decodeOutput, loadState } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
-import { indentJson, RawJson, stringifyJson } from "../json-text.js";
+import { RawJson, stringifyJson } from "../json-text.js";
 import { formatValue } from "../workdir/format-value.js";
 import type { CommandContext } from "./command-context.js";
 import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+
+/** JSON text without insignificant whitespace (exact numbers and key order kept), as `terraform output -json NAME` prints it. */
+function compactJsonText(text: string): string {
+  return text.replace(/"(?:[^"\\]|\\.)*"|\s+/g, (m) => (m.startsWith('"') ? m : ""));
+}
 
 const notFound = (name: string): CliError =>
   new CliError(CliErrorCode.NotFound, `Output "${name}" not found`, {
@@ -34,7 +39,7 @@ export function registerOutputCommand(program: Command, ctx: CommandContext): vo
           const out = outputs.get(name);
           if (out === undefined) throw notFound(name);
           const d = decodeOutput(out);
-          if (o.json === true) ctx.print(`${indentJson(out.valueJson)}\n`);
+          if (o.json === true) ctx.print(`${compactJsonText(out.valueJson)}\n`);
           else if (o.raw === true) {
             const k = d.type.kind;
             if (d.value.isNull()) throw new CliError(CliErrorCode.BadInput, "Unsupported value for raw output", { detail: `The value for output value "${name}" is null, so -raw mode cannot print it.` });
