@@ -109,7 +109,9 @@ export function registerInitCommand(program: Command, ctx: CommandContext): void
         }
         const local = installed.filter((i) => previous.get(i.requirement.address)?.hashes.includes(i.hash) !== true).map((i) => providerForDisplay(i.requirement.provider));
         // Terraform's layout: the warning (which starts with a blank line) runs straight into the final message.
-        ctx.print(changed && local.length > 0 ? `\n${incompleteWarning(local)}${DONE}` : `\n${DONE}`);
+        // In automation (TF_IN_AUTOMATION) terraform leaves out the advice after the first line.
+        const done = (ctx.io.env["TF_IN_AUTOMATION"] ?? "") !== "" ? `${DONE.split("\n")[0]!}\n` : DONE;
+        ctx.print(changed && local.length > 0 ? `\n${incompleteWarning(local)}${done}` : `\n${done}`);
       });
     });
 }
