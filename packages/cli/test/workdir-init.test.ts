@@ -20,7 +20,7 @@ withTerraformAndAws("magma init with hashicorp/aws from the filesystem mirror", 
     const viaTerraform = workdir(config);
     const tf = terraform(["init", "-no-color", "-input=false"], viaTerraform);
     const viaMagma = workdir(config);
-    const env = { TF_CLI_CONFIG_FILE: mirrorCliConfig() };
+    const env = { TF_CLI_CONFIG_FILE: mirrorCliConfig(), TF_IN_AUTOMATION: "1" };
     const m = await magma(["init"], { cwd: viaMagma, env });
     expect(m.stderr).toBe("");
     expect(m.code).toBe(0);
