@@ -22,5 +22,14 @@ export interface CliIo {
 
 /** The process's own streams and environment. */
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), stdin: process.stdin };
+  // stdin is opened only when a command reads it (touching process.stdin opens a handle).
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    get stdin(): NodeJS.ReadableStream {
+      return process.stdin;
+    },
+  };
 }
