@@ -76,9 +76,13 @@ withTerraform("on a directory terraform applied", () => {
     const viaMagma = copyWorkdir(applied);
     const viaTerraform = copyWorkdir(applied);
     const steps: string[][] = [
-      ["state", "rm", "terraform_data.b[2]", "module.m"],
+      ["state", "rm", "terraform_data.b[2]", 'module.m.terraform_data.k["b"]'],
       ["state", "mv", "terraform_data.z", "terraform_data.y"],
       ["state", "mv", "terraform_data.b[1]", 'terraform_data.c["k"]'],
+      ["state", "mv", "terraform_data.b", "terraform_data.q"],
+      ["state", "mv", "module.m", "module.n"],
+      ["state", "mv", "-dry-run", "terraform_data.y", "terraform_data.x"],
+      ["state", "rm", "-dry-run", "terraform_data.y"],
     ];
     for (const s of steps) {
       const m = await magma(s, { cwd: viaMagma });

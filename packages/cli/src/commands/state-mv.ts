@@ -17,7 +17,7 @@ const sameResource = (r: ResourceState, a: ResourceInstanceAddress): boolean =>
  * Moves what `src` selects to `dst` in `state` (Terraform's `state mv` rules: a module to a
  * module, a resource to a resource or — when it has a single unkeyed instance — to an
  * instance, an instance to an instance; the destination must be free and of the same type).
- * Returns the new state and how many objects moved.
+ * Returns the new state and how many objects moved (1, as Terraform counts a move).
  *
  * @throws CliError naming the problem as Terraform does.
  */
@@ -30,19 +30,15 @@ export function moveInState(state: StateFile, src: StateSelector, dst: StateSele
   if (src.kind === "module") {
     if (dst.kind !== "module") throw moveError("Invalid state move request", `Cannot move ${src.text} to ${dst.text}: the target must also be a module.`);
     const depth = src.module.length;
-    let moved = 0;
-    const out = resources.map((r) => {
-      if (!selects(src, { ...r, key: undefined })) return r;
-      moved++;
-      return { ...r, module: [...dst.module, ...r.module.slice(depth)] };
-    });
+    const out = resources.map((r) => (selects(src, { ...r, key: undefined }) ? { ...r, module: [...dst.module, ...r.module.slice(depth)] } : r));
     const seen = new Set<string>();
     for (const r of out) {
       const t = resourceText(r);
       if (seen.has(t)) throw moveError("Invalid target address", `Cannot move to ${dst.text}: there is already a resource instance at that address in the current state.`);
       seen.add(t);
     }
-    return { state: { ...state, resources: out }, moved };
+    // Terraform counts one moved object per address moved, whatever it holds.
+    return { state: { ...state, resources: out }, moved: 1 };
   }
   if (dst.kind === "module") throw moveError("Invalid state move request", `Cannot move ${src.text} to ${dst.text}: the target must also be a resource or resource instance.`);
   const s = src.addr;
@@ -54,9 +50,8 @@ export function moveInState(state: StateFile, src: StateSelector, dst: StateSele
   const dstRes = resources.find((r) => sameResource(r, d));
   if (src.kind === "resource" && dst.kind === "resource") {
     if (dstRes !== undefined) throw moveError("Invalid target address", `Cannot move to ${dst.text}: there is already a resource at that address in the current state.`);
-    const moved = new Set(srcRes.instances.map((o) => JSON.stringify(o.indexKey ?? null))).size;
     Object.assign(srcRes, { module: d.module, name: d.name });
-    return { state: { ...state, resources }, moved };
+    return { state: { ...state, resources }, moved: 1 };
   }
   // An instance move (a resource with a single unkeyed instance counts as that instance).
   const srcKey = src.kind === "instance" ? s.key : undefined;

@@ -44,7 +44,7 @@ export function registerStateRmCommand(state: Command, ctx: CommandContext): voi
         );
         const verb = o.dryRun === true ? "Would remove" : "Removed";
         for (const r of removed) ctx.print(`${verb} ${r}\n`);
-        ctx.print(o.dryRun === true ? `Would have removed ${removed.length} resource instance(s).\n` : `Successfully removed ${removed.length} resource instance(s).\n`);
+        if (o.dryRun !== true) ctx.print(`Successfully removed ${removed.length} resource instance(s).\n`);
       });
     });
 }
