@@ -27,12 +27,25 @@ export class CliError extends Error {
   readonly code: CliErrorCode;
   /** What to do about it, if there is something to say. */
   readonly hint: string | undefined;
+  /**
+   * For the working-directory commands: the detail of a Terraform-style diagnostic. When set,
+   * the error is printed as Terraform prints it (`Error: <message>`, a blank line, the detail),
+   * or, with `plain`, as the message and detail alone (Terraform's older commands' wording).
+   */
+  readonly detail: string | undefined;
+  /** Print the message and detail without the `Error:` heading. */
+  readonly plain: boolean;
+  /** Print nothing: the command has already said what went wrong (e.g. validate's diagnostics). */
+  readonly silent: boolean;
 
   /** Makes an error; `cause` is kept as `Error.cause`. */
-  constructor(code: CliErrorCode, message: string, options: { hint?: string; cause?: unknown } = {}) {
+  constructor(code: CliErrorCode, message: string, options: { hint?: string; cause?: unknown; detail?: string; plain?: boolean; silent?: boolean } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.hint = options.hint;
+    this.detail = options.detail;
+    this.plain = options.plain === true;
+    this.silent = options.silent === true;
   }
 
   /** The process exit code for this error: 2 for usage errors, else 1. */

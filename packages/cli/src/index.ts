@@ -12,8 +12,9 @@
  * @packageDocumentation
  */
 
-export { runCli, processIo } from "./run-cli.js";
-export type { CliIo, CliStream } from "./run-cli.js";
+export { runCli } from "./run-cli.js";
+export { processIo } from "./cli-io.js";
+export type { CliIo, CliStream } from "./cli-io.js";
 export { ExitCode } from "./exit-code.js";
 export { CliError, CliErrorCode, isCliError } from "./cli-error.js";
 export { runDemo } from "./demo.js";
@@ -40,6 +41,26 @@ export type { ProviderOrigin } from "./schema-view.js";
 export { openProviderSession, nativeProviders, nativeRef, pluginDirsFrom, LogLevels } from "./provider-session.js";
 export type { ProviderSession, ProviderSessionOptions, LogLevel } from "./provider-session.js";
 export { reportError } from "./report-error.js";
+
+// The working directory (for the working-directory commands, and plan/apply later).
+export { openWorkingDir } from "./workdir/working-dir.js";
+export type { WorkingDir, OpenWorkingDirOptions } from "./workdir/working-dir.js";
+export { backendSettingsFromConfig } from "./workdir/backend-settings.js";
+export type { BackendSettings, LocalBackendSettings, PgBackendSettings } from "./workdir/backend-settings.js";
+export { acquireLock, changeState, parseDuration } from "./workdir/state-lock.js";
+export type { LockSettings, ChangeStateOptions } from "./workdir/state-lock.js";
+export { stateInstances, parseSelector, selects, compareInstanceAddrs } from "./workdir/state-objects.js";
+export type { StateInstance, StateSelector } from "./workdir/state-objects.js";
+export { providerRequirements, providerForDisplay } from "./workdir/provider-requirements.js";
+export type { ProviderRequirement } from "./workdir/provider-requirements.js";
+export { installProvider } from "./workdir/install-provider.js";
+export type { InstalledProvider } from "./workdir/install-provider.js";
+export { parseLockFile, formatLockFile, LOCK_FILE_NAME } from "./workdir/provider-lock-file.js";
+export type { LockedProvider } from "./workdir/provider-lock-file.js";
+export { packageHashV1 } from "./workdir/package-hash.js";
+export { versionConstraintsString } from "./workdir/version-constraints-string.js";
+export { formatValue } from "./workdir/format-value.js";
+export { formatDiagnostics } from "./workdir/format-diagnostic.js";
 export type { ErrorReport } from "./report-error.js";
 export { Spinner } from "./spinner.js";
 export type { SpinnerStream } from "./spinner.js";

@@ -1,6 +1,7 @@
 import { isPathError } from "@magma/cty";
 import { formatDiag, isProviderError, type AnyProviderError, type ProviderSchema } from "@magma/provider-api";
 import { isEngineError } from "@magma/engine";
+import { isStateError, type StateError } from "@magma/state";
 import { isCliError } from "./cli-error.js";
 import { ExitCode } from "./exit-code.js";
 
@@ -23,6 +24,11 @@ export interface ErrorReport {
  * add one; for a crash, the panic excerpt; for an unknown type, the closest names.
  */
 export function reportError(e: unknown, schema?: ProviderSchema): ErrorReport {
+  if (isCliError(e) && e.silent) return { lines: [], hint: undefined, exitCode: e.exitCode };
+  if (isCliError(e) && (e.detail !== undefined || e.plain)) {
+    const body = [e.message, ...(e.detail === undefined ? [] : ["", ...e.detail.split("\n")])];
+    return { lines: e.plain ? body : ["", `Error: ${body[0]!}`, ...body.slice(1), ""], hint: e.hint, exitCode: e.exitCode };
+  }
   if (isCliError(e)) return { lines: [`error: ${oneLine(e.message)}`], hint: e.hint, exitCode: e.exitCode };
   if (isProviderError(e)) return providerReport(e as AnyProviderError, schema);
   if (isEngineError(e)) {
@@ -30,6 +36,7 @@ export function reportError(e: unknown, schema?: ProviderSchema): ErrorReport {
     const lines = [`error: ${oneLine(e.message)}`, ...e.diagnostics.map((d) => `error: ${oneLine(formatDiag(d))}`)];
     return { lines, hint: undefined, exitCode: ExitCode.Error };
   }
+  if (isStateError(e)) return stateReport(e);
   if (isPathError(e)) return { lines: [`error: ${oneLine(e.message)}`], hint: undefined, exitCode: ExitCode.Error };
   if (e instanceof TypeError && /provider source address|version constraint/.test(e.message)) {
     return {
@@ -90,6 +97,35 @@ function providerReport(e: AnyProviderError, schema: ProviderSchema | undefined)
       // not_configured, no_new_state, schema, invalid_response, canceled, deadline_exceeded: the message says it all.
       return base();
   }
+}
+
+/** A state error as Terraform words it: the lock holder for a held lock, the message otherwise. */
+function stateReport(e: StateError): ErrorReport {
+  if (e.code === "locked") {
+    const i = e.detail;
+    const info =
+      i === undefined
+        ? []
+        : ["Lock Info:", `  ID:        ${i.id}`, `  Path:      ${i.path}`, `  Operation: ${i.operation}`, `  Who:       ${i.who}`, `  Version:   ${i.version}`, `  Created:   ${i.created}`, `  Info:      ${i.info}`, ""];
+    return {
+      lines: [
+        "",
+        "Error: Error acquiring the state lock",
+        "",
+        `Error message: ${e.message.replace(/^\[locked\] /, "")}`,
+        ...info,
+        "",
+        "Terraform acquires a state lock to protect the state from being written",
+        "by multiple users at the same time. Please resolve the issue above and try",
+        'again. For most commands, you can disable locking with the "-lock=false"',
+        "flag, but this is not recommended.",
+        "",
+      ],
+      hint: undefined,
+      exitCode: ExitCode.Error,
+    };
+  }
+  return { lines: ["", `Error: ${e.message.replace(/^\[[a-z_]+\] /, "")}`, ""], hint: undefined, exitCode: ExitCode.Error };
 }
 
 function oneLine(s: string): string {

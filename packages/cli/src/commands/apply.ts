@@ -1,0 +1,31 @@
+import type { Command } from "commander";
+import { applyPlan, planResource, resourceEntry } from "../operations.js";
+import { renderPlanDiff } from "../plan-diff.js";
+import type { CommandContext } from "./command-context.js";
+import { commonOptions, stateOptions, type ResourceOptions } from "./common-options.js";
+import { configInput, pastTense, priorInput, savedPlan, stateHuman, stateJson } from "./resource-io.js";
+
+/** `magma apply`: apply one resource. */
+export function registerApplyCommand(program: Command, ctx: CommandContext): void {
+  stateOptions(commonOptions(program.command("apply").argument("<provider>").argument("<type>", "a resource type")))
+    .summary("plan and apply a change to one resource")
+    .description(
+      "Plans from --config and --state (like terraform apply) and applies the plan; or applies a saved `magma plan` output with --plan.\nA replacement is destroy-then-create. The JSON form is {type, action, state, private, warnings}; its state feeds --state / --from of the next command.",
+    )
+    .option("--config <json>", "the resource configuration as a JSON object: inline, @FILE, a file path, or - (default {})")
+    .option("--plan <file>", "apply this saved `magma plan` JSON output instead of planning again")
+    .option("--name <name>", "the resource name shown in the diff", "this")
+    .action(async (ref: string, type: string, o: ResourceOptions) => {
+      await ctx.withSession(ref, o, true, async (s) => {
+        const entry = resourceEntry(s, type);
+        const plan = o.plan !== undefined ? savedPlan(o.plan, type, entry) : await planResource(s, type, { config: configInput(o, entry), ...priorInput(o, entry) });
+        const result = await applyPlan(s, plan);
+        ctx.printWarnings(o, result.warnings);
+        ctx.out(
+          o,
+          () => `${renderPlanDiff(plan, { name: o.name ?? "this" })}\nApply complete: ${type}.${o.name ?? "this"} ${pastTense(plan.action)}.\n${stateHuman(entry, result.state)}`,
+          () => ({ type, action: plan.action, ...stateJson(entry, result) }),
+        );
+      });
+    });
+}

@@ -1,0 +1,104 @@
+import type { Command } from "commander";
+import { formatDiag, type Diag, type PlainConfig, type ProviderSchema } from "@magma/provider-api";
+import type { CliIo } from "../cli-io.js";
+import { compactJson, jsonNodeToPlain, stringifyJson } from "../json-text.js";
+import { openProviderSession, type LogLevel, type ProviderSession } from "../provider-session.js";
+import { readJsonObjectInput, writePrivateFile } from "../read-input.js";
+import { redactDocument } from "../sensitive-json.js";
+import type { Spinner } from "../spinner.js";
+
+/** The options every single-operation command shares (see `commonOptions`). */
+export interface CommonOptions {
+  pluginDir?: string[];
+  providerVersion?: string;
+  providerConfig?: string;
+  logLevel?: LogLevel;
+  output?: "human" | "json";
+  json?: boolean;
+  out?: string;
+  showSensitive?: boolean;
+  schemaCache?: boolean;
+  name?: string;
+  pretty?: boolean;
+}
+
+/** What a command's action needs from the run it is part of: streams, cancellation, output helpers. */
+export interface CommandContext {
+  /** The streams and environment. */
+  readonly io: CliIo;
+  /** The working directory (`-chdir`, else `io.cwd`, else the process's). */
+  cwd: string;
+  /** Fires on SIGINT/SIGTERM. */
+  readonly signal: AbortSignal | undefined;
+  /** Progress on a terminal. */
+  readonly spinner: Spinner;
+  /** The schema of the provider last opened, for error reports ("did you mean …"). */
+  schema: ProviderSchema | undefined;
+  /** Writes one line to stderr. */
+  err(line: string): void;
+  /** Writes text to stdout as it is. */
+  print(text: string): void;
+  /** Whether the command prints JSON (`--json`, `-o json`, or stdout not a terminal). */
+  jsonMode(o: CommonOptions): boolean;
+  /** Prints warnings on stderr, one line each, in human mode. */
+  printWarnings(o: CommonOptions, warnings: readonly Diag[]): void;
+  /**
+   * Prints a result: the human form, or the JSON (sensitive values redacted unless
+   * `--show-sensitive`); `--out FILE` also gets the full JSON. `compact` prints JSON on one line.
+   */
+  out(o: CommonOptions, human: () => string, json: () => object, compact?: boolean): void;
+  /** Opens the provider `ref` (configured when `configure`), runs `body`, and closes it. */
+  withSession(ref: string, o: CommonOptions, configure: boolean, body: (s: ProviderSession) => Promise<void>): Promise<void>;
+}
+
+/** Registers one command (or command group) on the program. */
+export type RegisterCommand = (program: Command, ctx: CommandContext) => void;
+
+/** Makes the context of one `runCli` run. */
+export function createCommandContext(io: CliIo, spinner: Spinner, signal: AbortSignal | undefined): CommandContext {
+  const err = (line: string): void => void io.stderr.write(`${line}\n`);
+  const jsonMode = (o: CommonOptions): boolean => o.json === true || o.output === "json" || (o.output === undefined && io.stdout.isTTY !== true);
+  const ctx: CommandContext = {
+    io,
+    cwd: io.cwd ?? process.cwd(),
+    signal,
+    spinner,
+    schema: undefined,
+    err,
+    print: (text) => void io.stdout.write(text),
+    jsonMode,
+    printWarnings(o, warnings) {
+      if (!jsonMode(o)) for (const w of warnings) err(formatDiag(w).replace(/\s*\n\s*/g, " "));
+    },
+    out(o, human, json, compact = false) {
+      const doc = jsonMode(o) || o.out !== undefined ? (json() as Record<string, unknown>) : undefined;
+      const text = (d: unknown): string => (compact ? compactJson(d) : stringifyJson(d));
+      if (o.out !== undefined) writePrivateFile("--out", o.out, `${text(doc)}\n`);
+      io.stdout.write(doc !== undefined && jsonMode(o) ? `${text(o.showSensitive === true ? doc : redactDocument(doc))}\n` : human());
+    },
+    async withSession(ref, o, configure, body) {
+      let providerConfig: PlainConfig | undefined;
+      if (configure) providerConfig = o.providerConfig === undefined ? {} : (jsonNodeToPlain(readJsonObjectInput("--provider-config", o.providerConfig)) as PlainConfig);
+      const so: Parameters<typeof openProviderSession>[0] = {
+        ref,
+        env: io.env,
+        spinner,
+        log: err,
+        ...(o.pluginDir === undefined ? {} : { pluginDirs: o.pluginDir }),
+        ...(o.providerVersion === undefined ? {} : { providerVersion: o.providerVersion }),
+        ...(providerConfig === undefined ? {} : { providerConfig }),
+        ...(o.logLevel === undefined ? {} : { logLevel: o.logLevel }),
+        ...(signal === undefined ? {} : { signal }),
+        ...(o.schemaCache === false ? { schemaCache: false } : {}),
+      };
+      const session = await openProviderSession(so);
+      ctx.schema = session.schema;
+      try {
+        await body(session);
+      } finally {
+        await session.close();
+      }
+    },
+  };
+  return ctx;
+}

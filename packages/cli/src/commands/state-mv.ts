@@ -1,0 +1,100 @@
+import type { Command } from "commander";
+import { formatModuleInstance, type ResourceInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
+import { CliError, CliErrorCode } from "../cli-error.js";
+import { optional } from "../optional.js";
+import { changeState } from "../workdir/state-lock.js";
+import { cloneResources, parseSelector, resourceText, selects, stateInstances, type StateSelector } from "../workdir/state-objects.js";
+import type { CommandContext } from "./command-context.js";
+import { backupPath } from "./state-backup.js";
+import { lockOptions, lockSettings, quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+
+const moveError = (summary: string, detail: string): CliError => new CliError(CliErrorCode.BadInput, summary, { detail });
+
+const sameResource = (r: ResourceState, a: ResourceInstanceAddress): boolean =>
+  formatModuleInstance(r.module) === formatModuleInstance(a.module) && r.mode === a.mode && r.type === a.type && r.name === a.name;
+
+/**
+ * Moves what `src` selects to `dst` in `state` (Terraform's `state mv` rules: a module to a
+ * module, a resource to a resource or — when it has a single unkeyed instance — to an
+ * instance, an instance to an instance; the destination must be free and of the same type).
+ * Returns the new state and how many objects moved (1, as Terraform counts a move).
+ *
+ * @throws CliError naming the problem as Terraform does.
+ */
+export function moveInState(state: StateFile, src: StateSelector, dst: StateSelector): { state: StateFile; moved: number } {
+  const resources = cloneResources(state);
+  const all = stateInstances(state);
+  if (!all.some((i) => selects(src, i.addr))) {
+    throw moveError("Invalid source address", `Cannot move ${src.text}: does not match anything in the current state.`);
+  }
+  if (src.kind === "module") {
+    if (dst.kind !== "module") throw moveError("Invalid state move request", `Cannot move ${src.text} to ${dst.text}: the target must also be a module.`);
+    const depth = src.module.length;
+    const out = resources.map((r) => (selects(src, { ...r, key: undefined }) ? { ...r, module: [...dst.module, ...r.module.slice(depth)] } : r));
+    const seen = new Set<string>();
+    for (const r of out) {
+      const t = resourceText(r);
+      if (seen.has(t)) throw moveError("Invalid target address", `Cannot move to ${dst.text}: there is already a resource instance at that address in the current state.`);
+      seen.add(t);
+    }
+    // Terraform counts one moved object per address moved, whatever it holds.
+    return { state: { ...state, resources: out }, moved: 1 };
+  }
+  if (dst.kind === "module") throw moveError("Invalid state move request", `Cannot move ${src.text} to ${dst.text}: the target must also be a resource or resource instance.`);
+  const s = src.addr;
+  const d = dst.addr;
+  if (s.mode !== d.mode || s.type !== d.type) {
+    throw moveError("Invalid state move request", `Cannot move ${src.text} to ${dst.text}: resource types don't match.`);
+  }
+  const srcRes = resources.find((r) => sameResource(r, s))!;
+  const dstRes = resources.find((r) => sameResource(r, d));
+  if (src.kind === "resource" && dst.kind === "resource") {
+    if (dstRes !== undefined) throw moveError("Invalid target address", `Cannot move to ${dst.text}: there is already a resource at that address in the current state.`);
+    Object.assign(srcRes, { module: d.module, name: d.name });
+    return { state: { ...state, resources }, moved: 1 };
+  }
+  // An instance move (a resource with a single unkeyed instance counts as that instance).
+  const srcKey = src.kind === "instance" ? s.key : undefined;
+  if (src.kind === "resource" && srcRes.instances.some((o) => o.indexKey !== undefined)) {
+    throw moveError("Invalid target address", `Cannot move ${src.text} to ${dst.text}: the source is a whole resource (not a single instance) but the target is a specific instance.`);
+  }
+  if (dstRes !== undefined && dstRes.instances.some((o) => o.indexKey === d.key)) {
+    throw moveError("Invalid target address", `Cannot move to ${dst.text}: there is already a resource instance at that address in the current state.`);
+  }
+  const objs = srcRes.instances.filter((o) => o.indexKey === srcKey);
+  srcRes.instances = srcRes.instances.filter((o) => o.indexKey !== srcKey);
+  const target: ResourceState = dstRes ?? { module: d.module, mode: srcRes.mode, type: d.type, name: d.name, provider: srcRes.provider, instances: [] };
+  target.instances.push(...objs.map((o) => ({ ...o, indexKey: d.key })));
+  const next = resources.filter((r) => r.instances.length > 0);
+  if (dstRes === undefined) next.push(target);
+  return { state: { ...state, resources: next }, moved: 1 };
+}
+
+/** `magma state mv SOURCE DESTINATION`: renames objects in the state, as `terraform state mv` does. */
+export function registerStateMvCommand(state: Command, ctx: CommandContext): void {
+  quietOptions(lockOptions(statePathOption(state.command("mv").argument("<source>").argument("<destination>"))))
+    .summary("move an item in the state")
+    .description(
+      "Moves a resource instance, a resource or a module to another address in the current workspace's state (under the lock; serial bumped; the previous state copied to <state>.<unix time>.backup, or -backup=PATH, -backup=- for none).",
+    )
+    .option("--dry-run", "only print what would be moved")
+    .option("--backup <path>", "where to copy the state before the change (- for none)")
+    .action(async (source: string, destination: string, o: WorkdirOptions) => {
+      const src = parseSelector(source);
+      const dst = parseSelector(destination);
+      await withWorkingDir(ctx, o, async (wd) => {
+        let moved = 0;
+        await changeState(
+          wd.store(),
+          { operation: "OperationTypeInvalid", lock: lockSettings(o), ...optional("signal", ctx.signal), ...optional("backupPath", backupPath(wd, o.backup)) },
+          (st) => {
+            const r = moveInState(st, src, dst);
+            moved = r.moved;
+            return o.dryRun === true ? undefined : r.state;
+          },
+        );
+        if (o.dryRun === true) ctx.print(`Would move ${JSON.stringify(source)} to ${JSON.stringify(destination)}\n`);
+        else ctx.print(`Move ${JSON.stringify(source)} to ${JSON.stringify(destination)}\nSuccessfully moved ${moved} object(s).\n`);
+      });
+    });
+}

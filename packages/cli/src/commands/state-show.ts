@@ -1,0 +1,82 @@
+import type { Command } from "commander";
+import { loadState } from "@magma/state";
+import { CliError, CliErrorCode } from "../cli-error.js";
+import { goQuote } from "../workdir/format-value.js";
+import { noStateError } from "../workdir/state-lock.js";
+import { parseSelector, stateInstances } from "../workdir/state-objects.js";
+import type { CommandContext } from "./command-context.js";
+import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+
+/**
+ * Attributes of dynamic type, stored as `{"value": …, "type": …}`, of the types whose schema
+ * magma knows without a provider: Terraform's built-in `terraform_data`.
+ */
+const DYNAMIC_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = { "terraform.io/builtin/terraform terraform_data": ["input", "output", "triggers_replace"] };
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** A JSON attribute value in the nested form `terraform state show` prints (four spaces per level). */
+function jsonText(v: unknown, indent: number, sensitive: boolean): string {
+  if (sensitive) return "(sensitive value)";
+  const pad = " ".repeat(indent + 4);
+  if (typeof v === "string") return goQuote(v);
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (v === null) return "null";
+  if (Array.isArray(v)) return v.length === 0 ? "[]" : `[\n${v.map((x) => `${pad}${jsonText(x, indent + 4, false)},\n`).join("")}${" ".repeat(indent)}]`;
+  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null);
+  if (entries.length === 0) return "{}";
+  const width = Math.max(...entries.map(([k]) => (IDENT.test(k) ? k : goQuote(k)).length));
+  return `{\n${entries.map(([k, x]) => `${pad}${(IDENT.test(k) ? k : goQuote(k)).padEnd(width)} = ${jsonText(x, indent + 4, false)}\n`).join("")}${" ".repeat(indent)}}`;
+}
+
+/** The top-level attribute names marked sensitive in a state object's `sensitive_attributes`. */
+function sensitiveNames(json: string): Set<string> {
+  const out = new Set<string>();
+  for (const path of JSON.parse(json) as { type: string; value: unknown }[][]) {
+    const first = path[0];
+    if (path.length === 1 && first?.type === "get_attr" && typeof first.value === "string") out.add(first.value);
+  }
+  return out;
+}
+
+/**
+ * `magma state show ADDRESS`: one resource instance's attributes in Terraform's block form.
+ * magma prints them without the provider's schema (no provider is started): every
+ * non-null attribute, sorted and aligned, nested values in full, sensitive ones hidden.
+ */
+export function registerStateShowCommand(state: Command, ctx: CommandContext): void {
+  quietOptions(statePathOption(state.command("show").argument("<address>", "one resource instance")))
+    .summary("show a resource instance in the state")
+    .description("Prints the attributes of one resource instance of the current workspace's state; sensitive attributes are shown as (sensitive value).")
+    .action(async (address: string, o: WorkdirOptions) => {
+      const sel = parseSelector(address);
+      await withWorkingDir(ctx, o, async (wd) => {
+        const st = await loadState(wd.store());
+        if (st === undefined) throw noStateError();
+        const inst = sel.kind === "module" ? undefined : stateInstances(st).find((i) => i.text === address || (i.addr.key === sel.addr.key && i.text === sel.text));
+        const current = inst?.current;
+        if (inst === undefined || current === undefined) {
+          throw new CliError(CliErrorCode.NotFound, "No instance found for the given address!", {
+            plain: true,
+            detail:
+              'This command requires that the address references one specific instance.\nTo view the available instances, use "terraform state list". Please modify \nthe address to reference a specific instance.',
+          });
+        }
+        const attrs = JSON.parse(current.attributesJson ?? "{}") as Record<string, unknown>;
+        const provider = inst.resource.provider.provider;
+        for (const k of DYNAMIC_ATTRIBUTES[`${provider.hostname}/${provider.namespace}/${provider.type} ${inst.addr.type}`] ?? []) {
+          const v = attrs[k];
+          if (v !== null && typeof v === "object" && "value" in v) attrs[k] = (v as { value: unknown }).value;
+        }
+        const hidden = sensitiveNames(current.sensitiveAttributesJson);
+        const names = Object.keys(attrs)
+          .filter((k) => attrs[k] !== null)
+          .sort();
+        const width = Math.max(0, ...names.map((k) => k.length));
+        const kw = inst.addr.mode === "data" ? "data" : "resource";
+        let text = `# ${inst.text}:${current.tainted ? " (tainted)" : ""}\n${kw} ${goQuote(inst.addr.type)} ${goQuote(inst.addr.name)} {\n`;
+        for (const k of names) text += `    ${k.padEnd(width)} = ${jsonText(attrs[k], 4, hidden.has(k))}\n`;
+        ctx.print(`${text}}\n`);
+      });
+    });
+}

@@ -1,0 +1,106 @@
+import type { Command } from "commander";
+import { providerAddrString, validateDir, type ProviderAddr, type SchemaLookup } from "@magma/config";
+import type { Diagnostic, SourceRange } from "@magma/hcl";
+import type { Block, ProviderSchema } from "@magma/provider-api";
+import { CliError, CliErrorCode } from "../cli-error.js";
+import { openProviderSession, nativeProviders } from "../provider-session.js";
+import { formatDiagnostics, snippetOf, SourceCache } from "../workdir/format-diagnostic.js";
+import { platformName } from "../workdir/install-provider.js";
+import { providerRequirements } from "../workdir/provider-requirements.js";
+import type { CommandContext } from "./command-context.js";
+import { quietOptions, type WorkdirOptions } from "./workdir-options.js";
+import { join } from "node:path";
+
+function rangeJson(r: SourceRange): Record<string, unknown> {
+  return {
+    filename: r.filename,
+    start: { line: r.start.line, column: r.start.column, byte: r.start.byte },
+    end: { line: r.end.line, column: r.end.column, byte: r.end.byte },
+  };
+}
+
+/** One diagnostic in `terraform validate -json`'s form, with its source snippet. */
+function diagJson(d: Diagnostic, sources: SourceCache): Record<string, unknown> {
+  const snippet = d.subject === undefined ? undefined : snippetOf(sources, d.subject);
+  return {
+    severity: d.severity,
+    summary: d.summary,
+    detail: d.detail,
+    ...(d.subject === undefined ? {} : { range: rangeJson(d.subject) }),
+    ...(snippet === undefined ? {} : { snippet }),
+  };
+}
+
+/** JSON indented as Go's encoder writes it (`<`, `>`, `&` escaped). */
+function goJson(v: unknown): string {
+  return JSON.stringify(v, null, 2).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
+ * Opens each provider the configuration needs that is installed (linked under
+ * `.terraform/providers` by `init`, or native) for its schema; providers that cannot be
+ * opened are skipped (their resources are then checked without a schema).
+ */
+async function loadSchemas(ctx: CommandContext, dataDir: string, providers: readonly ProviderAddr[]): Promise<Map<string, ProviderSchema>> {
+  const out = new Map<string, ProviderSchema>();
+  for (const p of providers) {
+    const addr = providerAddrString(p);
+    const native = Object.keys(nativeProviders).find((k) => addr === `registry.terraform.io/${k}`);
+    try {
+      const s = await openProviderSession({
+        ref: native ?? addr,
+        env: ctx.io.env,
+        spinner: ctx.spinner,
+        log: () => {},
+        pluginDirs: [join(dataDir, "providers")],
+        ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+      });
+      out.set(addr, s.schema);
+      await s.close();
+    } catch {
+      // Not installed: validated without its schema.
+    }
+  }
+  return out;
+}
+
+/**
+ * `magma validate [-json]`: `terraform validate` on the working directory: the
+ * configuration's decoding and static checks, with resource bodies checked against the
+ * installed providers' schemas. Exit 1 when there are errors.
+ */
+export function registerValidateCommand(program: Command, ctx: CommandContext): void {
+  quietOptions(program.command("validate"))
+    .summary("check the configuration")
+    .description(
+      `Checks the working directory's configuration as terraform validate does, with the schemas of the providers init installed (.terraform/providers/…/${platformName()}) or native ones. -json prints terraform's validate -json document.`,
+    )
+    .option("--json", "print terraform validate -json's document")
+    .action(async (o: WorkdirOptions) => {
+      const dir = ctx.cwd;
+      const first = validateDir(dir);
+      let diags = first.diags;
+      if (!diags.some((d) => d.severity === "error")) {
+        const dataDir = join(dir, ctx.io.env["TF_DATA_DIR"] || ".terraform");
+        const schemas = await loadSchemas(ctx, dataDir, providerRequirements(first.config).map((r) => r.provider));
+        const lookup: SchemaLookup = (provider, mode, type) => {
+          const s = schemas.get(providerAddrString(provider));
+          if (s === undefined) return undefined;
+          const m = mode === "managed" ? s.resources : mode === "data" ? s.dataSources : s.ephemeralResources;
+          return (m?.get(type) as { block: Block } | undefined)?.block;
+        };
+        if (schemas.size > 0) diags = validateDir(dir, { schemas: lookup }).diags;
+      }
+      const errors = diags.filter((d) => d.severity === "error").length;
+      const warnings = diags.length - errors;
+      if (o.json === true) {
+        const sources = new SourceCache(dir);
+        const doc = { format_version: "1.0", valid: errors === 0, error_count: errors, warning_count: warnings, diagnostics: diags.map((d) => diagJson(d, sources)) };
+        ctx.print(`${goJson(doc)}\n`);
+      } else {
+        if (diags.length > 0) (errors > 0 ? (t: string) => void ctx.io.stderr.write(t) : ctx.print)(formatDiagnostics(diags, dir));
+        if (errors === 0) ctx.print(`Success! The configuration is valid${warnings > 0 ? ", but there were some\nvalidation warnings as shown above" : ""}.\n\n`);
+      }
+      if (errors > 0) throw new CliError(CliErrorCode.BadInput, `${errors} error(s) in the configuration`, { silent: true });
+    });
+}

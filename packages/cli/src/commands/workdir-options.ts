@@ -1,0 +1,49 @@
+import type { Command } from "commander";
+import { openWorkingDir, type WorkingDir } from "../workdir/working-dir.js";
+import { parseBoolFlag, parseDuration, type LockSettings } from "../workdir/state-lock.js";
+import type { CommandContext } from "./command-context.js";
+
+/** The flags of the working-directory commands (spelled `-lock=false` or `--lock=false`). */
+export interface WorkdirOptions {
+  state?: string;
+  lock?: string | boolean;
+  lockTimeout?: string;
+  backup?: string;
+  noColor?: boolean;
+  json?: boolean;
+  force?: boolean;
+  dryRun?: boolean;
+  ignoreRemoteVersion?: boolean;
+}
+
+/** Adds Terraform's `-lock[=false]` and `-lock-timeout=DURATION`. */
+export function lockOptions(c: Command): Command {
+  return c
+    .option("--lock [bool]", "take the state lock (default true; -lock=false turns it off, which is not recommended)")
+    .option("--lock-timeout <duration>", "how long to retry a held state lock, e.g. 10s (default 0s)");
+}
+
+/** Adds `-state=PATH` (the local backend's state file, Terraform's legacy flag). */
+export function statePathOption(c: Command): Command {
+  return c.option("--state <path>", "the local state file to use instead of the backend's (legacy; local backend only)");
+}
+
+/** Adds the options Terraform accepts everywhere that mean nothing to magma's plain output (`-no-color`) or its single backend version (`-ignore-remote-version`). */
+export function quietOptions(c: Command): Command {
+  return c.option("--no-color", "no colour (magma's working-directory commands print none)").option("--ignore-remote-version", "accepted for terraform compatibility (no effect)").exitOverride();
+}
+
+/** The lock settings of the flags. */
+export function lockSettings(o: WorkdirOptions): LockSettings {
+  return { lock: parseBoolFlag("-lock", o.lock, true), timeoutMs: o.lockTimeout === undefined ? 0 : parseDuration("-lock-timeout", o.lockTimeout) };
+}
+
+/** Opens the working directory (`-chdir`, or the current directory) for the command, runs `fn`, and closes it. */
+export async function withWorkingDir<T>(ctx: CommandContext, o: WorkdirOptions, fn: (wd: WorkingDir) => Promise<T>): Promise<T> {
+  const wd = await openWorkingDir({ dir: ctx.cwd, env: ctx.io.env, ...(o.state !== undefined ? { statePath: o.state } : {}) });
+  try {
+    return await fn(wd);
+  } finally {
+    await wd.close();
+  }
+}

@@ -1,0 +1,117 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Diagnostic, SourceRange } from "@magma/hcl";
+
+/** Reads configuration sources once per file, for snippets. */
+export class SourceCache {
+  readonly #dir: string;
+  readonly #files = new Map<string, string | undefined>();
+
+  /** Sources relative to `dir` (file names in diagnostics are relative to the working directory). */
+  constructor(dir: string) {
+    this.#dir = dir;
+  }
+
+  /** The file's text, or undefined when it cannot be read. */
+  text(file: string): string | undefined {
+    if (!this.#files.has(file)) {
+      try {
+        this.#files.set(file, readFileSync(resolve(this.#dir, file), "utf8"));
+      } catch {
+        this.#files.set(file, undefined);
+      }
+    }
+    return this.#files.get(file);
+  }
+}
+
+const HEADER = /^([A-Za-z_][\w-]*)((?:[ \t]+(?:"(?:[^"\\]|\\.)*"|[A-Za-z_][\w-]*))*)[ \t]*\{/;
+
+/**
+ * The header of the top-level block holding `line` (`resource "aws_x" "y"`), as HCL's
+ * `ContextString` gives it for Terraform's snippets; undefined outside any block.
+ */
+export function blockContext(text: string, line: number): string | undefined {
+  const lines = text.split("\n");
+  for (let i = Math.min(line, lines.length) - 1; i >= 0; i--) {
+    const l = lines[i]!;
+    if (i < line - 1 && /^\}/.test(l)) return undefined;
+    const m = HEADER.exec(l);
+    if (m !== null) {
+      const labels = m[2]!.trim() === "" ? [] : m[2]!.trim().split(/[ \t]+/);
+      return [m[1]!, ...labels].join(" ");
+    }
+  }
+  return undefined;
+}
+
+/** Terraform's snippet of a diagnostic's subject: the enclosing block, the subject's lines and the highlighted span in them. */
+export interface Snippet {
+  readonly context: string | null;
+  readonly code: string;
+  readonly start_line: number;
+  readonly highlight_start_offset: number;
+  readonly highlight_end_offset: number;
+  readonly values: readonly unknown[];
+}
+
+/** The snippet of `subject` (undefined when its file cannot be read). */
+export function snippetOf(sources: SourceCache, subject: SourceRange): Snippet | undefined {
+  const text = sources.text(subject.filename);
+  if (text === undefined) return undefined;
+  const bytes = Buffer.from(text, "utf8");
+  let lineStart = subject.start.byte;
+  while (lineStart > 0 && bytes[lineStart - 1] !== 0x0a) lineStart--;
+  let lineEnd = Math.max(subject.end.byte, lineStart);
+  while (lineEnd < bytes.length && bytes[lineEnd] !== 0x0a) lineEnd++;
+  const code = bytes.subarray(lineStart, lineEnd).toString("utf8").replace(/\r$/, "");
+  return {
+    context: blockContext(text, subject.start.line) ?? null,
+    code,
+    start_line: subject.start.line,
+    highlight_start_offset: subject.start.byte - lineStart,
+    highlight_end_offset: Math.min(subject.end.byte - lineStart, Buffer.byteLength(code)),
+    values: [],
+  };
+}
+
+/** Word-wraps a paragraph at `width` columns, as Terraform wraps diagnostic details (lines starting with a space are kept as they are). */
+function wrap(text: string, width: number): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      if (line.startsWith(" ") || line.length <= width) return line;
+      const out: string[] = [];
+      let cur = "";
+      for (const word of line.split(" ")) {
+        if (cur !== "" && cur.length + 1 + word.length > width) {
+          out.push(cur);
+          cur = word;
+        } else cur = cur === "" ? word : `${cur} ${word}`;
+      }
+      out.push(cur);
+      return out.join("\n");
+    })
+    .join("\n");
+}
+
+/**
+ * Diagnostics as Terraform prints them without colour: a blank line, `Error: <summary>` (or
+ * `Warning:`), the location with its block (`  on main.tf line 3, in resource "x" "y":`), the
+ * source lines (`   3: …`), and the detail wrapped at 78 columns.
+ */
+export function formatDiagnostics(diags: readonly Diagnostic[], dir: string): string {
+  const sources = new SourceCache(dir);
+  let out = "";
+  for (const d of diags) {
+    out += `\n${d.severity === "error" ? "Error" : "Warning"}: ${d.summary}\n`;
+    const s = d.subject;
+    if (s !== undefined) {
+      const snip = snippetOf(sources, s);
+      out += `\n  on ${s.filename} line ${s.start.line}${snip?.context == null ? "" : `, in ${snip.context}`}:\n`;
+      if (snip !== undefined) snip.code.split("\n").forEach((l, i) => (out += `${String(s.start.line + i).padStart(4)}: ${l}\n`));
+    }
+    if (d.detail !== "") out += `\n${wrap(d.detail, 78)}\n`;
+  }
+  return out;
+}

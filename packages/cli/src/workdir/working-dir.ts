@@ -1,0 +1,120 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { loadModule, type Module } from "@magma/config";
+import { createLocalBackend, openPgBackend, type StateBackend, type StateStore } from "@magma/state";
+import { CliError, CliErrorCode } from "../cli-error.js";
+import { backendSettingsFromConfig, type BackendSettings } from "./backend-settings.js";
+
+/** Options of {@link openWorkingDir}. */
+export interface OpenWorkingDirOptions {
+  /** The working directory (the root module). */
+  readonly dir: string;
+  /** The environment: `TF_WORKSPACE`, `TF_DATA_DIR`, `PG_*` for the pg backend. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Terraform's legacy `-state=PATH`: the local backend's state file for the default
+   * workspace (relative to `dir`), instead of the configuration's `path`.
+   */
+  readonly statePath?: string;
+}
+
+/** A Terraform working directory: its configuration's backend, its workspaces and the current one. */
+export interface WorkingDir {
+  /** The working directory's absolute path. */
+  readonly dir: string;
+  /** The data directory (`.terraform`, or `TF_DATA_DIR`), absolute. */
+  readonly dataDir: string;
+  /** The backend settings in use. */
+  readonly settings: BackendSettings;
+  /** The backend holding the workspaces' states. */
+  readonly backend: StateBackend;
+  /** True when `TF_WORKSPACE` chooses the workspace (then `.terraform/environment` is not used). */
+  readonly workspaceOverridden: boolean;
+  /** The current workspace: `TF_WORKSPACE`, else `.terraform/environment`, else `default`. */
+  currentWorkspace(): string;
+  /** Makes `name` the current workspace (writes `.terraform/environment`). */
+  selectWorkspace(name: string): void;
+  /** The state store of a workspace (default: the current one). */
+  store(workspace?: string): StateStore;
+  /** Releases the backend's resources (the pg pool). */
+  close(): Promise<void>;
+}
+
+/** Loads the root module's own files (not its modules) for the `terraform` block; configuration errors fail as Terraform's do. */
+function loadRootModule(dir: string): Module | undefined {
+  if (!existsSync(dir)) throw new CliError(CliErrorCode.BadInput, `the working directory ${dir} does not exist`);
+  const { module, diags } = loadModule(dir, { displayDir: "." });
+  const errors = diags.filter((d) => d.severity === "error");
+  if (errors.length > 0) {
+    const d = errors[0]!;
+    const where = d.subject === undefined ? "" : ` (${d.subject.filename}:${d.subject.start.line})`;
+    throw new CliError(CliErrorCode.BadInput, `the configuration is not valid: ${d.summary}${d.detail === "" ? "" : `: ${d.detail}`}${where}`, {
+      hint: "run `magma validate` to see every problem",
+    });
+  }
+  return module;
+}
+
+/**
+ * Opens a Terraform working directory as terraform does before a state command: reads the
+ * configuration's `backend` block (`local` with `path`/`workspace_dir`, `pg` with
+ * `conn_str`/`schema_name`, or the local default when there is none) and knows the current
+ * workspace (`TF_WORKSPACE`, else `.terraform/environment`, else `default`), laid out as
+ * Terraform lays it out so that terraform and magma can take turns on the directory.
+ *
+ * @throws CliError `bad_input` for an invalid configuration or backend block.
+ */
+export async function openWorkingDir(options: OpenWorkingDirOptions): Promise<WorkingDir> {
+  const dir = resolve(options.dir);
+  const module = loadRootModule(dir);
+  const settings = backendSettingsFromConfig(module?.backend);
+  const dataDir = resolve(dir, options.env["TF_DATA_DIR"] || ".terraform");
+  let backend: StateBackend;
+  let close = async (): Promise<void> => {};
+  if (settings.type === "local") {
+    backend = createLocalBackend({
+      dir,
+      ...(options.statePath !== undefined ? { path: options.statePath } : settings.path !== undefined ? { path: settings.path } : {}),
+      ...(settings.workspaceDir !== undefined ? { workspaceDir: settings.workspaceDir } : {}),
+    });
+  } else {
+    const pg = await openPgBackend({
+      env: options.env,
+      ...(settings.connStr !== undefined ? { connStr: settings.connStr } : {}),
+      ...(settings.schemaName !== undefined ? { schemaName: settings.schemaName } : {}),
+      ...(settings.skipSchemaCreation !== undefined ? { skipSchemaCreation: settings.skipSchemaCreation } : {}),
+      ...(settings.skipTableCreation !== undefined ? { skipTableCreation: settings.skipTableCreation } : {}),
+      ...(settings.skipIndexCreation !== undefined ? { skipIndexCreation: settings.skipIndexCreation } : {}),
+    });
+    backend = pg;
+    close = () => pg.close();
+  }
+  const envFile = join(dataDir, "environment");
+  const overridden = options.env["TF_WORKSPACE"];
+  const wd: WorkingDir = {
+    dir,
+    dataDir,
+    settings,
+    backend,
+    workspaceOverridden: overridden !== undefined && overridden !== "",
+    currentWorkspace() {
+      if (overridden !== undefined && overridden !== "") return overridden;
+      try {
+        const name = readFileSync(envFile, "utf8").trim();
+        return name === "" ? "default" : name;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") return "default";
+        throw new CliError(CliErrorCode.BadInput, `cannot read the current workspace from ${envFile}: ${(e as Error).message}`);
+      }
+    },
+    selectWorkspace(name) {
+      mkdirSync(dataDir, { recursive: true });
+      writeFileSync(envFile, name);
+    },
+    store(workspace) {
+      return backend.store(workspace ?? wd.currentWorkspace());
+    },
+    close,
+  };
+  return wd;
+}
