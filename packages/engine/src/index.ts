@@ -56,3 +56,19 @@ export { ProviderPool } from "./providers/provider-pool.js";
 export type { ProviderPoolOptions } from "./providers/provider-pool.js";
 export { formatPlan, parsePlan, writePlanFile, readPlanFile, assertPlanCurrent, PLAN_FORMAT } from "./plan/plan-file.js";
 export type { EncodedChange, EncodedValue } from "./plan/encode-change.js";
+
+// PLAN: configuration → Plan (evaluation scope, expansion, the plan walk, the engine facade).
+export { createEngine, configDigest } from "./engine.js";
+export type { Engine, EngineOptions, EnginePlanOptions, EnginePlanResult } from "./engine.js";
+export { planConfiguration } from "./planner/plan-configuration.js";
+export type { PlanConfigurationOptions, ConfigurationPlan } from "./planner/plan-configuration.js";
+export { createConfigApplyScope } from "./planner/config-apply-scope.js";
+export type { ConfigApplyScopeInput } from "./planner/config-apply-scope.js";
+export { PlanDiagnosticsError, isPlanDiagnosticsError } from "./planner/plan-diagnostic.js";
+export type { PlanDiagnostic } from "./planner/plan-diagnostic.js";
+export { applyIgnoreChanges, traversalPath } from "./planner/ignore-changes.js";
+export { EvalValues, buildEvalScope, resourceValue } from "./eval/eval-values.js";
+export type { ResourceValues, ScopeContext, InstanceRepetition } from "./eval/eval-values.js";
+export { evaluateExpansion, expansionInstances } from "./eval/expansion.js";
+export type { Expansion, ExpandedInstance } from "./eval/expansion.js";
+export { schemaSensitivePaths, markSensitive, splitSensitive, unionPaths } from "./eval/schema-sensitive.js";

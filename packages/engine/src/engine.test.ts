@@ -1,0 +1,261 @@
+import { Path, stringVal, toJson, type Value } from "@magma/cty";
+import { createEngine, type EnginePlanResult } from "./engine.js";
+import type { PlannedInstanceChange } from "./plan/planned-instance-change.js";
+import { configOf, item, stateOf, testSource } from "./planner/test-support.js";
+
+const PROVIDERS = `
+terraform {
+  required_providers {
+    memory = { source = "hashicorp/memory" }
+    random = { source = "hashicorp/random" }
+  }
+}
+`;
+
+function actions(r: EnginePlanResult): Record<string, string> {
+  return Object.fromEntries(r.plan.changes.map((c) => [c.address + (c.deposedKey !== undefined ? ` (deposed ${c.deposedKey})` : ""), c.action]));
+}
+
+function change(r: EnginePlanResult, address: string): PlannedInstanceChange {
+  const c = r.plan.changes.find((x) => x.address === address);
+  if (c === undefined) throw new Error(`no change for ${address}: ${Object.keys(actions(r)).join(", ")}`);
+  return c;
+}
+
+function noErrors(r: EnginePlanResult): void {
+  const errs = r.diagnostics.filter((d) => d.severity === "error");
+  expect(errs.map((d) => `${d.address ?? ""} ${d.summary}: ${d.detail}`)).toEqual([]);
+}
+
+function plain(v: Value): unknown {
+  return v.isWhollyKnown() ? JSON.parse(toJson(v, v.type)) : v.toString();
+}
+
+async function planOf(files: Record<string, string>, state: Parameters<ReturnType<typeof createEngine>["plan"]>[1], options: Parameters<ReturnType<typeof createEngine>["plan"]>[2] = {}, items = new Map<string, Value>()): Promise<EnginePlanResult> {
+  const c = configOf(files);
+  const source = testSource(items);
+  const engine = createEngine({ providers: source, cwd: c.dir });
+  try {
+    return await engine.plan(c.config, state, { env: {}, ...options });
+  } finally {
+    await engine.close();
+    c.cleanup();
+  }
+}
+
+describe("engine.plan on an empty state", () => {
+  const main = `${PROVIDERS}
+variable "prefix" {
+  type    = string
+  default = "app"
+}
+variable "secret" {
+  type      = string
+  default   = "hunter2"
+  sensitive = true
+}
+locals {
+  names = toset(["x", "y"])
+}
+resource "random_integer" "n" {
+  min = 1
+  max = 5
+}
+resource "memory_item" "counted" {
+  count = 2
+  name  = "\${var.prefix}-\${count.index}"
+}
+resource "memory_item" "each" {
+  for_each = local.names
+  name     = "\${var.prefix}-\${each.key}"
+  value    = memory_item.counted[0].id
+}
+resource "memory_item" "secret" {
+  name  = "s"
+  value = var.secret
+  tags  = { ws = terraform.workspace, mod = path.module }
+}
+data "memory_lookup" "later" {
+  name = memory_item.each["x"].id
+}
+output "ids" {
+  value = [for i in memory_item.counted : i.id]
+}
+output "sizes" {
+  value = memory_item.counted[*].size
+}
+`;
+
+  test("expands count and for_each, propagates unknowns, defers data sources with unknown config, plans outputs", async () => {
+    const r = await planOf({ "main.tf": main }, null);
+    noErrors(r);
+    expect(actions(r)).toEqual({
+      "data.memory_lookup.later": "read",
+      'memory_item.counted[0]': "create",
+      'memory_item.counted[1]': "create",
+      'memory_item.each["x"]': "create",
+      'memory_item.each["y"]': "create",
+      "memory_item.secret": "create",
+      "random_integer.n": "create",
+    });
+    const x = change(r, 'memory_item.each["x"]');
+    expect(plain(x.after.getAttr("name"))).toBe("app-x");
+    expect(x.after.getAttr("value").isKnown()).toBe(false);
+    expect(x.providerConfig).toBe('provider["registry.terraform.io/hashicorp/memory"]');
+    expect(x.dependencies).toEqual(["memory_item.counted"]);
+    expect(x.schemaVersion).toBe(1);
+    expect(x.moduleAddress).toBe("");
+    const s = change(r, "memory_item.secret");
+    expect(s.afterSensitivePaths).toEqual([Path.root.attr("value")]);
+    expect(plain(s.after.getAttr("tags"))).toEqual({ ws: "default", mod: "." });
+    expect(change(r, "data.memory_lookup.later").dependencies).toEqual(["memory_item.counted", "memory_item.each"]);
+    const outs = Object.fromEntries((r.plan.outputs ?? []).map((o) => [o.name, o]));
+    expect(outs["ids"]!.action).toBe("create");
+    expect(outs["ids"]!.after.isWhollyKnown()).toBe(false);
+    expect(plain(outs["sizes"]!.after)).toEqual([5, 5]);
+    expect(r.plan.mode).toBe("normal");
+    expect(r.plan.providers?.map((p) => p.address).sort()).toEqual(['provider["registry.terraform.io/hashicorp/memory"]', 'provider["registry.terraform.io/hashicorp/random"]']);
+    expect(r.refreshOutcomes).toEqual([]);
+  });
+
+  test("the same configuration in JSON syntax plans the same actions", async () => {
+    const json = {
+      terraform: { required_providers: { memory: { source: "hashicorp/memory" } } },
+      variable: { prefix: { type: "string", default: "app" } },
+      resource: {
+        memory_item: {
+          counted: { count: 2, name: "${var.prefix}-${count.index}" },
+          each: { for_each: ["x", "y"].reduce((o, k) => ({ ...o, [k]: k }), {}), name: "${var.prefix}-${each.value}", value: "${memory_item.counted[0].id}" },
+        },
+      },
+      data: { memory_lookup: { later: { name: '${memory_item.each["x"].id}' } } },
+    };
+    const r = await planOf({ "main.tf.json": JSON.stringify(json) }, null);
+    noErrors(r);
+    expect(actions(r)).toEqual({
+      "data.memory_lookup.later": "read",
+      "memory_item.counted[0]": "create",
+      "memory_item.counted[1]": "create",
+      'memory_item.each["x"]': "create",
+      'memory_item.each["y"]': "create",
+    });
+  });
+
+  test("an unknown count is Terraform's error", async () => {
+    const r = await planOf({ "main.tf": `${PROVIDERS}\nresource "random_integer" "n" {\n  min = 1\n  max = 3\n}\nresource "memory_item" "a" {\n  count = random_integer.n.result\n  name  = "a"\n}\n` }, null);
+    const errs = r.diagnostics.filter((d) => d.severity === "error");
+    expect(errs.map((d) => d.summary)).toEqual(["Invalid count argument"]);
+    expect(errs[0]!.detail).toContain("cannot be determined until apply");
+    expect(r.hasErrors).toBe(true);
+  });
+
+  test("a sensitive value in a non-sensitive output is refused", async () => {
+    const r = await planOf({ "main.tf": `variable "s" {\n  default   = "x"\n  sensitive = true\n}\noutput "o" {\n  value = var.s\n}\n` }, null);
+    expect(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary)).toEqual(["Output refers to sensitive values"]);
+  });
+
+  test("references to undeclared objects are errors", async () => {
+    const r = await planOf({ "main.tf": `${PROVIDERS}\nresource "memory_item" "a" {\n  name = var.nope\n  value = memory_item.b.id\n}\n` }, null);
+    expect(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary).sort()).toEqual(["Reference to undeclared input variable", "Reference to undeclared resource"]);
+  });
+});
+
+describe("engine.plan against a state", () => {
+  const a = item({ id: "i-a", name: "a", value: "one", size: 1 });
+  const b0 = item({ id: "i-b0", name: "b0", size: 2 });
+  const b1 = item({ id: "i-b1", name: "b1", size: 2 });
+  const old = item({ id: "i-old", name: "old", size: 3 });
+  const store = (): Map<string, Value> => new Map([["i-a", a], ["i-b0", b0], ["i-b1", b1], ["i-old", old]]);
+  const state = () => stateOf([["memory_item.a", a], ["memory_item.b[0]", b0], ["memory_item.b[1]", b1], ["memory_item.old", old, { dependencies: ["memory_item.a"] }]]);
+
+  test("no-op, update, count shrink, orphans, replace on a requires-replace change; refresh outcomes", async () => {
+    const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "two"\n}\nresource "memory_item" "b" {\n  count = 1\n  name  = "b\${count.index}"\n}\nresource "memory_item" "c" {\n  name = "c"\n}\n`;
+    const r = await planOf({ "main.tf": main }, state(), {}, store());
+    noErrors(r);
+    expect(actions(r)).toEqual({ "memory_item.a": "update", "memory_item.b[0]": "no-op", "memory_item.b[1]": "delete", "memory_item.c": "create", "memory_item.old": "delete" });
+    expect(change(r, "memory_item.old").dependencies).toEqual(["memory_item.a"]);
+    expect(r.refreshOutcomes.map((o) => `${o.address} ${o.result}`).sort()).toEqual(["memory_item.a in-sync", "memory_item.b[0] in-sync", "memory_item.b[1] in-sync", "memory_item.old in-sync"]);
+    expect(r.plan.prior.serial).toBe(3);
+
+    const rename = await planOf({ "main.tf": `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a2"\n  value = "one"\n}\n` }, stateOf([["memory_item.a", a]]), {}, store());
+    expect(actions(rename)).toEqual({ "memory_item.a": "delete-then-create" });
+    expect(change(rename, "memory_item.a").replaceReason).toBe("cannot-update");
+  });
+
+  test("drift and gone objects: refresh sees them; refresh=false does not", async () => {
+    const items = store();
+    items.set("i-a", item({ id: "i-a", name: "a", value: "changed outside", size: 1 }));
+    items.delete("i-b0");
+    const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "one"\n}\nresource "memory_item" "b" {\n  count = 1\n  name  = "b\${count.index}"\n}\n`;
+    const st = stateOf([["memory_item.a", a], ["memory_item.b[0]", b0]]);
+    const r = await planOf({ "main.tf": main }, st, {}, items);
+    noErrors(r);
+    expect(actions(r)).toEqual({ "memory_item.a": "update", "memory_item.b[0]": "create" });
+    expect(r.refreshOutcomes.map((o) => `${o.address} ${o.result}`).sort()).toEqual(["memory_item.a changed", "memory_item.b[0] gone"]);
+    const noRefresh = await planOf({ "main.tf": main }, st, { refresh: false }, items);
+    expect(actions(noRefresh)).toEqual({ "memory_item.a": "no-op", "memory_item.b[0]": "no-op" });
+    expect(noRefresh.refreshOutcomes).toEqual([]);
+  });
+
+  test("ignore_changes, -replace, prevent_destroy, create_before_destroy propagation", async () => {
+    const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "ignored"\n  lifecycle {\n    ignore_changes = [value]\n  }\n}\nresource "memory_item" "b" {\n  count = 1\n  name  = "b0"\n  value = memory_item.a.value\n  lifecycle {\n    create_before_destroy = true\n  }\n}\n`;
+    const st = stateOf([["memory_item.a", a], ["memory_item.b[0]", b0]]);
+    const r = await planOf({ "main.tf": main }, st, { replace: ["memory_item.a"] }, store());
+    noErrors(r);
+    expect(actions(r)).toEqual({ "memory_item.a": "create-then-delete", "memory_item.b[0]": "update" });
+    expect(change(r, "memory_item.a").replaceReason).toBe("requested");
+    expect(plain(change(r, "memory_item.a").after.getAttr("value"))).toBe("one");
+    expect(change(r, "memory_item.a").createBeforeDestroy).toBe(true);
+
+    const guarded = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "renamed"\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n`;
+    const p = await planOf({ "main.tf": guarded }, stateOf([["memory_item.a", a]]), {}, store());
+    expect(p.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary)).toEqual(["Instance cannot be destroyed"]);
+  });
+
+  test("a data source with known configuration is read at plan and its value flows into resources", async () => {
+    const main = `${PROVIDERS}\ndata "memory_lookup" "a" {\n  name = "a"\n}\nresource "memory_item" "copy" {\n  name  = "copy"\n  value = data.memory_lookup.a.value\n}\n`;
+    const r = await planOf({ "main.tf": main }, null, {}, store());
+    noErrors(r);
+    expect(actions(r)).toEqual({ "memory_item.copy": "create" });
+    expect(plain(change(r, "memory_item.copy").after.getAttr("value"))).toBe("one");
+    expect(change(r, "memory_item.copy").dependencies).toEqual(["data.memory_lookup.a"]);
+  });
+
+  test("a data source whose depends_on has pending changes is deferred", async () => {
+    const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "two"\n}\ndata "memory_lookup" "a" {\n  name       = "a"\n  depends_on = [memory_item.a]\n}\n`;
+    const r = await planOf({ "main.tf": main }, stateOf([["memory_item.a", a]]), {}, store());
+    noErrors(r);
+    expect(actions(r)).toEqual({ "data.memory_lookup.a": "read", "memory_item.a": "update" });
+  });
+
+  test("destroy mode deletes every object in state; outputs are deleted", async () => {
+    const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "one"\n}\noutput "v" {\n  value = memory_item.a.value\n}\n`;
+    const st = stateOf([["memory_item.a", a], ["memory_item.old", old]]);
+    st.outputs.set("v", { valueJson: '"one"', typeJson: '"string"', sensitive: false });
+    const c = configOf({ "main.tf": main });
+    const engine = createEngine({ providers: testSource(store()), cwd: c.dir });
+    try {
+      const r = await engine.destroy(c.config, st, { env: {} });
+      noErrors(r);
+      expect(actions(r)).toEqual({ "memory_item.a": "delete", "memory_item.old": "delete" });
+      expect(r.plan.mode).toBe("destroy");
+      expect(r.plan.outputs?.map((o) => `${o.name} ${o.action}`)).toEqual(["v delete"]);
+    } finally {
+      await engine.close();
+      c.cleanup();
+    }
+  });
+
+  test("the apply scope re-evaluates an instance's configuration with applied values", async () => {
+    const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name = "a"\n}\nresource "memory_item" "b" {\n  name  = "b"\n  value = memory_item.a.id\n}\noutput "b" {\n  value = memory_item.b.value\n}\n`;
+    const r = await planOf({ "main.tf": main }, null);
+    noErrors(r);
+    const applied = new Map<string, Value>([["memory_item.a", item({ id: "i-9", name: "a", size: 1 })]]);
+    const values = { instance: (addr: string) => applied.get(addr) };
+    const cfg = await r.applyScope.instanceConfig(change(r, "memory_item.b"), values);
+    expect(plain(cfg.getAttr("value"))).toBe("i-9");
+    applied.set("memory_item.b", item({ id: "i-10", name: "b", value: "i-9", size: 1 }));
+    const outs = await r.applyScope.outputs(values);
+    expect(outs["b"]!.value.rawEquals(stringVal("i-9"))).toBe(true);
+  });
+});
