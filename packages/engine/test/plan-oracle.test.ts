@@ -1,0 +1,269 @@
+/**
+ * magma's plan against terraform 1.11.4's on the same configuration and state: the native
+ * memory and random providers are served to terraform through @magma/provider-server, and
+ * given to magma's engine in-process. For each syntax (.tf and .tf.json): plan on an empty
+ * state, apply with terraform, then plan a changed configuration on terraform's state —
+ * the actions of every resource change must be the ones `terraform show -json` reports.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { fromJson, type Value } from "@magma/cty";
+import { impliedType } from "@magma/provider-api";
+import { createMemoryProvider, memoryItemBlock } from "@magma/provider-api/testing";
+import { createRandomProvider } from "@magma/provider-random";
+import { writeProviderLauncher } from "@magma/provider-server";
+import { readStateFile } from "@magma/state";
+import { createEngine, type EnginePlanResult, type ProviderSource } from "../src/index.js";
+import { expectExit, findTerraform, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const storedMemoryProvider = join(here, "../../provider-server/test/testdata/stored-memory-provider.mjs");
+const randomModule = createRequire(import.meta.url).resolve("@magma/provider-random");
+const d = findTerraform() !== undefined ? describe : describe.skip;
+
+
+const MEMORY = "example.com/magma/memory";
+const RANDOM = "example.com/magma/random";
+const itemType = impliedType(memoryItemBlock);
+
+/** The providers for magma: the same native providers, the memory one over terraform's item store. */
+function source(store: string): ProviderSource {
+  return {
+    async open(src) {
+      if (src === MEMORY) {
+        const saved = existsSync(store) ? (JSON.parse(readFileSync(store, "utf8")) as { items: Record<string, string> }) : { items: {} };
+        const items: [string, Value][] = Object.entries(saved.items).map(([id, json]) => [id, fromJson(json, itemType)]);
+        const p = createMemoryProvider({ items });
+        return { provider: p, schema: await p.getSchema(), stop: async () => "", close: async () => undefined };
+      }
+      if (src === RANDOM) {
+        const p = createRandomProvider();
+        return { provider: p, schema: await p.getSchema(), stop: async () => "", close: async () => undefined };
+      }
+      throw new Error(`unknown provider ${src}`);
+    },
+  };
+}
+
+// ---- the configurations, written once as data and rendered in both syntaxes.
+
+const required = { memory: { source: MEMORY, version: "1.0.0" }, random: { source: RANDOM, version: "1.0.0" } };
+
+/** Version 1: count, for_each, references with unknowns, a deferred data source, outputs. */
+const V1_TF = `
+terraform {
+  required_providers {
+    memory = { source = "${MEMORY}", version = "1.0.0" }
+    random = { source = "${RANDOM}", version = "1.0.0" }
+  }
+}
+variable "prefix" {
+  type    = string
+  default = "app"
+}
+locals {
+  envs = { dev = "d", prod = "p" }
+}
+resource "random_integer" "n" {
+  min  = 1
+  max  = 9
+  seed = "magma"
+}
+resource "memory_item" "a" {
+  name  = "a"
+  value = "one"
+}
+resource "memory_item" "counted" {
+  count = 3
+  name  = "\${var.prefix}-\${count.index}"
+  value = memory_item.a.id
+}
+resource "memory_item" "env" {
+  for_each = local.envs
+  name     = "env-\${each.key}"
+  value    = "\${each.value}-\${random_integer.n.result}"
+}
+resource "memory_item" "gone" {
+  name = "gone"
+}
+data "memory_lookup" "after_a" {
+  name = memory_item.a.id == "" ? "none" : memory_item.a.name
+}
+output "ids" {
+  value = memory_item.counted[*].id
+}
+`;
+
+const V1_JSON = {
+  terraform: { required_providers: required },
+  variable: { prefix: { type: "string", default: "app" } },
+  locals: { envs: { dev: "d", prod: "p" } },
+  resource: {
+    random_integer: { n: { min: 1, max: 9, seed: "magma" } },
+    memory_item: {
+      a: { name: "a", value: "one" },
+      counted: { count: 3, name: "${var.prefix}-${count.index}", value: "${memory_item.a.id}" },
+      env: { for_each: "${local.envs}", name: "env-${each.key}", value: "${each.value}-${random_integer.n.result}" },
+      gone: { name: "gone" },
+    },
+  },
+  data: { memory_lookup: { after_a: { name: '${memory_item.a.id == "" ? "none" : memory_item.a.name}' } } },
+  output: { ids: { value: "${memory_item.counted[*].id}" } },
+};
+
+/**
+ * Version 2 on version 1's state: an update (a.value), a count shrink (counted[2] deleted),
+ * a for_each key removed and one added, an orphan (gone), a requires-replace rename under
+ * create_before_destroy, a data source read at plan (known config) feeding a new resource,
+ * a deferred one.
+ */
+const V2_TF = `
+terraform {
+  required_providers {
+    memory = { source = "${MEMORY}", version = "1.0.0" }
+    random = { source = "${RANDOM}", version = "1.0.0" }
+  }
+}
+variable "prefix" {
+  type    = string
+  default = "app"
+}
+locals {
+  envs = { dev = "d", test = "t" }
+}
+resource "random_integer" "n" {
+  min  = 1
+  max  = 9
+  seed = "magma"
+}
+resource "memory_item" "a" {
+  name  = "a"
+  value = "two"
+}
+resource "memory_item" "counted" {
+  count = 2
+  name  = "\${var.prefix}-\${count.index}"
+  value = memory_item.a.id
+}
+resource "memory_item" "env" {
+  for_each = local.envs
+  name     = each.key == "dev" ? "env-dev-renamed" : "env-\${each.key}"
+  value    = "\${each.value}-\${random_integer.n.result}"
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+data "memory_lookup" "known" {
+  name = "a"
+}
+resource "memory_item" "copy" {
+  name  = "copy"
+  value = data.memory_lookup.known.id
+}
+data "memory_lookup" "pending" {
+  name = memory_item.copy.id
+}
+output "ids" {
+  value = memory_item.counted[*].id
+}
+`;
+
+const V2_JSON = {
+  terraform: { required_providers: required },
+  variable: { prefix: { type: "string", default: "app" } },
+  locals: { envs: { dev: "d", test: "t" } },
+  resource: {
+    random_integer: { n: { min: 1, max: 9, seed: "magma" } },
+    memory_item: {
+      a: { name: "a", value: "two" },
+      counted: { count: 2, name: "${var.prefix}-${count.index}", value: "${memory_item.a.id}" },
+      env: { for_each: "${local.envs}", name: '${each.key == "dev" ? "env-dev-renamed" : "env-${each.key}"}', value: "${each.value}-${random_integer.n.result}", lifecycle: { create_before_destroy: true } },
+      copy: { name: "copy", value: "${data.memory_lookup.known.id}" },
+    },
+  },
+  data: { memory_lookup: { known: { name: "a" }, pending: { name: "${memory_item.copy.id}" } } },
+  output: { ids: { value: "${memory_item.counted[*].id}" } },
+};
+
+const ACTIONS: Record<string, string[]> = {
+  "no-op": ["no-op"],
+  create: ["create"],
+  read: ["read"],
+  update: ["update"],
+  "delete-then-create": ["delete", "create"],
+  "create-then-delete": ["create", "delete"],
+  delete: ["delete"],
+  forget: ["forget"],
+};
+
+function magmaActions(r: EnginePlanResult): Record<string, string[]> {
+  const errs = r.diagnostics.filter((x) => x.severity === "error");
+  if (errs.length > 0) throw new Error(errs.map((x) => `${x.address ?? ""} ${x.summary}: ${x.detail}`).join("\n"));
+  return Object.fromEntries(r.plan.changes.map((c) => [c.address, ACTIONS[c.action]!]));
+}
+
+function terraformActions(showJson: string): Record<string, string[]> {
+  const plan = JSON.parse(showJson) as { resource_changes?: { address: string; change: { actions: string[] } }[] };
+  return Object.fromEntries((plan.resource_changes ?? []).map((c) => [c.address, c.change.actions]));
+}
+
+d.each([
+  ["native syntax", "main.tf", V1_TF, V2_TF],
+  ["JSON syntax", "main.tf.json", JSON.stringify(V1_JSON, null, 2), JSON.stringify(V2_JSON, null, 2)],
+] as const)("magma's plan equals terraform's (%s)", (_name, file, v1, v2) => {
+  let tmp: { dir: string; cleanup(): void };
+  let work: string;
+  let env: Record<string, string | undefined>;
+  let store: string;
+
+  beforeAll(() => {
+    tmp = tempDir("eplan-");
+    writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: storedMemoryProvider, exportName: "createProvider", protocolVersions: [6] });
+    writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "random", version: "1.0.0", module: randomModule, exportName: "createRandomProvider", protocolVersions: [6] });
+    work = join(tmp.dir, "work");
+    mkdirSync(work);
+    store = join(tmp.dir, "store.json");
+    env = terraformEnv(tmp.dir, { MEMORY_PROVIDER_STORE: store });
+  });
+  afterAll(() => tmp.cleanup());
+
+  const tf = (...args: string[]) => terraform(args, work, env);
+
+  async function bothPlans(): Promise<{ magma: Record<string, string[]>; terraform: Record<string, string[]> }> {
+    const planRun = await tf("plan", "-no-color", "-out=tfplan");
+    expectExit(planRun, 0, "plan", env);
+    const show = await tf("show", "-json", "tfplan");
+    expectExit(show, 0, "show -json", env);
+    const statePath = join(work, "terraform.tfstate");
+    const state = existsSync(statePath) ? (readStateFile(readFileSync(statePath)) ?? null) : null;
+    const engine = createEngine({ providers: source(store), cwd: work });
+    try {
+      const r = await engine.plan(work, state, { env: {} });
+      return { magma: magmaActions(r), terraform: terraformActions(show.stdout) };
+    } finally {
+      await engine.close();
+    }
+  }
+
+  test("on an empty state, then on terraform's state after a changed configuration", async () => {
+    writeFileSync(join(work, file), v1);
+    expectExit(await tf("init", "-no-color"), 0, "init", env);
+    const first = await bothPlans();
+    expect(first.magma).toEqual(first.terraform);
+    expect(first.magma["data.memory_lookup.after_a"]).toEqual(["read"]);
+    expect(first.magma['memory_item.env["prod"]']).toEqual(["create"]);
+
+    expectExit(await tf("apply", "-auto-approve", "-no-color"), 0, "apply", env);
+    rmSync(join(work, "tfplan"));
+    writeFileSync(join(work, file), v2);
+    const second = await bothPlans();
+    expect(second.magma).toEqual(second.terraform);
+    expect(second.magma["memory_item.a"]).toEqual(["update"]);
+    expect(second.magma['memory_item.env["dev"]']).toEqual(["create", "delete"]);
+    expect(second.magma["memory_item.gone"]).toEqual(["delete"]);
+    expect(second.magma["data.memory_lookup.pending"]).toEqual(["read"]);
+    expect(second.magma["data.memory_lookup.known"]).toBeUndefined();
+  }, 300_000);
+});
