@@ -212,6 +212,20 @@ describe("engine.plan against a state", () => {
     expect(p.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary)).toEqual(["Instance cannot be destroyed"]);
   });
 
+  test("replace_triggered_by fires on an update of the referenced instance or a change of the referenced attribute", async () => {
+    const main = (aValue: string, trigger: string) =>
+      `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "${aValue}"\n}\nresource "memory_item" "b" {\n  count = 2\n  name  = "b\${count.index}"\n  lifecycle {\n    replace_triggered_by = [${trigger}]\n  }\n}\n`;
+    const st = () => stateOf([["memory_item.a", a], ["memory_item.b[0]", b0], ["memory_item.b[1]", b1]]);
+    const fired = await planOf({ "main.tf": main("two", "memory_item.a") }, st(), {}, store());
+    noErrors(fired);
+    expect(actions(fired)).toEqual({ "memory_item.a": "update", "memory_item.b[0]": "delete-then-create", "memory_item.b[1]": "delete-then-create" });
+    expect(change(fired, "memory_item.b[0]").replaceReason).toBe("triggered");
+    const attr = await planOf({ "main.tf": main("two", "memory_item.a.size") }, st(), {}, store());
+    expect(actions(attr)).toEqual({ "memory_item.a": "update", "memory_item.b[0]": "no-op", "memory_item.b[1]": "no-op" });
+    const quiet = await planOf({ "main.tf": main("one", "memory_item.a") }, st(), {}, store());
+    expect(actions(quiet)).toEqual({ "memory_item.a": "no-op", "memory_item.b[0]": "no-op", "memory_item.b[1]": "no-op" });
+  });
+
   test("a data source with known configuration is read at plan and its value flows into resources", async () => {
     const main = `${PROVIDERS}\ndata "memory_lookup" "a" {\n  name = "a"\n}\nresource "memory_item" "copy" {\n  name  = "copy"\n  value = data.memory_lookup.a.value\n}\n`;
     const r = await planOf({ "main.tf": main }, null, {}, store());

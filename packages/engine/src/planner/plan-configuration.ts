@@ -1,6 +1,6 @@
 import { dynamicType, nullVal, type Path, type Value } from "@magma/cty";
 import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, subjectString, type Config, type DecodedBody, type Reference, type Resource } from "@magma/config";
-import { evaluate, type Body } from "@magma/hcl";
+import { evaluate, type Body, type Expression } from "@magma/hcl";
 import { emptyBlockValue, type Block, type SchemaEntry } from "@magma/provider-api";
 import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatProviderConfig, formatProviderSource, type InstanceObjectState, type ResourceState, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
@@ -148,6 +148,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const dataValues = new Map<string, Value>();
   const expansions = new Map<string, Expansion>();
   const values = new EvalValues();
+  /** The same values as the prior state had them (for `replace_triggered_by`): managed instances' `before`. */
+  const priorValues = new EvalValues();
   const pending = new Set<string>();
   const schemas = new Map<string, SchemaEntry>();
   const providerConfigs = new Map<string, { source: string; body?: Body; block: Block }>();
@@ -283,6 +285,23 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     return false;
   };
 
+  /**
+   * Whether a `replace_triggered_by` reference fired: its value now (with the planned
+   * objects) differs from its value over the prior objects, or is not yet known — an update
+   * or replace of a referenced instance, or a change of a referenced attribute.
+   */
+  const replaceTriggeredBy = (exprs: readonly Expression[], inst: InstanceRepetition, address: string): boolean => {
+    for (const expr of exprs) {
+      const now = evaluate(expr, scopeFor(inst));
+      const before = evaluate(expr, buildEvalScope(priorValues, options.scope, inst));
+      diagnostics.push(...throwIfErrors(now.diags, address));
+      const a = now.value.unmarkDeep().value;
+      const b = before.value.unmarkDeep().value;
+      if (!a.isWhollyKnown() || !a.rawEquals(b)) return true;
+    }
+    return false;
+  };
+
   // ---- visits
   const visitProvider = async (n: Node & { kind: "provider" }): Promise<void> => {
     const p = await pool.open(n.address, n.source);
@@ -370,6 +389,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     diagnostics.push(...throwIfErrors(ex.diags, n.key));
     expansions.set(n.key, ex.expansion);
     const instVals = new Map<number | string | undefined, Value>();
+    const priorVals = new Map<number | string | undefined, Value>();
     const stored = stateResources.get(n.key);
     const current = new Map<number | string | undefined, InstanceObjectState>();
     const deposed: InstanceObjectState[] = [];
@@ -404,6 +424,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         ),
       );
       values.resources.set(n.key, { mode: "data", type: r.type, name: r.name, expansion: ex.expansion, instances: instVals });
+      priorValues.resources.set(n.key, { mode: "data", type: r.type, name: r.name, expansion: ex.expansion, instances: instVals });
       if (failures.length > 0) throw failures[0];
       return;
     }
@@ -445,7 +466,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
           diagnostics.push(...throwIfErrors(ev.diags, address));
           const { value: rawCfg, paths: cfgPaths } = splitSensitive(ev.value);
           const cfg = applyIgnoreChanges(prior?.state ?? null, rawCfg, entry.block, ignorePaths, settings.ignoreAllChanges);
-          const c = await planInstance(target, { address, typeName: r.type, prior, config: cfg, createBeforeDestroy, replaceRequested: replace.has(address) });
+          const replaceTriggered = prior !== null && replaceTriggeredBy(settings.replaceTriggeredBy, inst, address);
+          const c = await planInstance(target, { address, typeName: r.type, prior, config: cfg, createBeforeDestroy, replaceRequested: replace.has(address), replaceTriggered });
+          if (prior !== null) priorVals.set(inst.key, markSensitive(prior.state, beforePathsOf(s!, prior.state)));
           const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(c.after, entry.block));
           record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: s === undefined ? [] : beforePathsOf(s, c.before) });
           instVals.set(inst.key, markSensitive(c.after, afterPaths));
@@ -466,6 +489,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       ),
     );
     values.resources.set(n.key, { mode: "managed", type: r.type, name: r.name, expansion: ex.expansion, instances: instVals });
+    priorValues.resources.set(n.key, { mode: "managed", type: r.type, name: r.name, expansion: ex.expansion, instances: priorVals });
     if (failures.length > 0) throw failures[0];
   };
 
