@@ -8,10 +8,9 @@ import type { StateFile } from "@magma/state";
 import type { ApplyScope } from "./apply/apply-scope.js";
 import { DEFAULT_PARALLELISM } from "./dag/walk.js";
 import { EngineError, EngineErrorCode } from "./engine-error.js";
-import type { ScopeContext } from "./eval/eval-values.js";
 import { createPlan, type Plan, type PlanMode } from "./plan/plan.js";
 import { createConfigApplyScope } from "./planner/config-apply-scope.js";
-import { planConfiguration } from "./planner/plan-configuration.js";
+import { planConfiguration, type PlanScopeContext } from "./planner/plan-configuration.js";
 import { planError, type PlanDiagnostic } from "./planner/plan-diagnostic.js";
 import type { ProviderSource } from "./provider-source.js";
 import { ProviderPool } from "./providers/provider-pool.js";
@@ -112,7 +111,7 @@ export function createEngine(options: EngineOptions): Engine {
   if (!Number.isInteger(parallelism) || parallelism < 1) throw new EngineError(EngineErrorCode.InvalidArgument, `parallelism must be an integer of at least 1, got ${parallelism}`);
   const cwd = resolve(options.cwd ?? process.cwd());
   const workspace = options.workspace ?? "default";
-  const scope: ScopeContext = { pathModule: ".", pathRoot: ".", cwd, workspace, functions: terraformFunctions({ baseDir: cwd, plan: true }) };
+  const scope: PlanScopeContext = { cwd, workspace, functions: terraformFunctions({ baseDir: cwd, plan: true }) };
   const pools = new Set<ProviderPool>();
   let closed = false;
 

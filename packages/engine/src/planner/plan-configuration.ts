@@ -1,12 +1,13 @@
 import { dynamicType, nullVal, type Path, type Value } from "@magma/cty";
-import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, subjectString, type Config, type DecodedBody, type Reference, type Resource } from "@magma/config";
-import { evaluate, type Body, type Expression } from "@magma/hcl";
+import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, subjectString, type Config, type DecodedBody, type ProviderAddr, type Reference, type Resource } from "@magma/config";
+import type { Body, Expression, HclFunction } from "@magma/hcl";
 import { emptyBlockValue, type Block, type SchemaEntry } from "@magma/provider-api";
-import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatProviderConfig, formatProviderSource, type InstanceObjectState, type ResourceState, type StateFile } from "@magma/state";
+import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
 import { walkGraph } from "../dag/walk.js";
-import { buildEvalScope, EvalValues, type InstanceRepetition, type ScopeContext } from "../eval/eval-values.js";
-import { evaluateExpansion, expansionInstances, type Expansion } from "../eval/expansion.js";
+import type { InstanceRepetition } from "../eval/eval-values.js";
+import { expansionInstances, evaluateExpansion, type Expansion } from "../eval/expansion.js";
+import { configPrefix, instancePrefix, ModuleEvaluator, type InstanceValueSource } from "../eval/module-evaluator.js";
 import { markSensitive, schemaSensitivePaths, splitSensitive, unionPaths } from "../eval/schema-sensitive.js";
 import type { InstanceObject, InstanceTarget } from "../instance/instance-target.js";
 import { planDestroy } from "../instance/plan-destroy.js";
@@ -23,15 +24,25 @@ import type { RefreshOutcome } from "../refresh/refresh-outcome.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
 import { diagnosticsOfError, planError, PlanDiagnosticsError, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
 
+/** The fixed parts of the evaluation scope. */
+export interface PlanScopeContext {
+  /** `path.cwd` (absolute); relative file paths resolve against it. */
+  readonly cwd: string;
+  /** `terraform.workspace`. */
+  readonly workspace: string;
+  /** Terraform's functions. */
+  readonly functions: ReadonlyMap<string, HclFunction>;
+}
+
 /** Options of {@link planConfiguration}. */
 export interface PlanConfigurationOptions {
-  /** The configuration (its root module is planned). */
+  /** The configuration (root module and the modules it calls). */
   readonly config: Config;
   /** The prior state; null for none. */
   readonly state: StateFile | null;
   /** The providers (opened and configured once per configuration address). */
   readonly providers: ProviderPool;
-  /** The root module's input variable values (already collected and converted; sensitive ones marked). */
+  /** The root module's input variable values (already collected and converted). */
   readonly variables: ReadonlyMap<string, Value>;
   /** The plan mode (default `normal`). */
   readonly mode?: PlanMode;
@@ -41,10 +52,22 @@ export interface PlanConfigurationOptions {
   readonly replace?: readonly string[];
   /** How many nodes are visited at once (default 10). */
   readonly parallelism?: number;
-  /** The fixed parts of the evaluation scope (paths, workspace, functions). */
-  readonly scope: ScopeContext;
+  /** The fixed parts of the evaluation scope (working directory, workspace, functions). */
+  readonly scope: PlanScopeContext;
   /** Cancels the walk. */
   readonly signal?: AbortSignal;
+}
+
+/** A provider configuration of the plan: where it is declared and how it is decoded. */
+export interface PlannedProviderConfig {
+  /** The provider's source address. */
+  readonly source: string;
+  /** The `provider` block's body (absent: an empty configuration). */
+  readonly body?: Body;
+  /** The provider's configuration schema block. */
+  readonly block: Block;
+  /** The module path the block is declared in (`[]` for the root, or for an implied configuration). */
+  readonly modulePath: readonly string[];
 }
 
 /** What {@link planConfiguration} produces. */
@@ -61,50 +84,41 @@ export interface ConfigurationPlan {
   readonly diagnostics: PlanDiagnostic[];
   /** The data source instances read during the plan, by address (their values are not changes). */
   readonly dataValues: ReadonlyMap<string, Value>;
-  /** The instance keys each resource and data source expanded to, by `type.name` / `data.type.name`. */
+  /** The expansion of each resource and data source by `<module instance>|<type.name or data.type.name>` (`|aws_x.y` in the root). */
   readonly expansions: ReadonlyMap<string, Expansion>;
-  /** The schema of each resource and data source, by `type.name` / `data.type.name`. */
+  /** The schema of each resource and data source, by configuration address (`module.m.aws_x.y`, `data.aws_z.w`). */
   readonly schemas: ReadonlyMap<string, SchemaEntry>;
-  /** Each provider configuration: its address, source, configuration body (absent: empty) and schema block. */
-  readonly providerConfigs: ReadonlyMap<string, { readonly source: string; readonly body?: Body; readonly block: Block }>;
+  /** Each provider configuration by absolute address. */
+  readonly providerConfigs: ReadonlyMap<string, PlannedProviderConfig>;
+}
+
+interface ModCtx {
+  readonly config: Config;
+  readonly path: readonly string[];
+  readonly prefix: string;
 }
 
 type Node =
-  | { readonly kind: "provider"; readonly address: string; readonly source: string; readonly body?: Body; readonly version?: string }
-  | { readonly kind: "variable"; readonly name: string }
-  | { readonly kind: "local"; readonly name: string }
-  | { readonly kind: "resource"; readonly key: string; readonly resource: Resource; readonly providerAddress: string; readonly providerSource: string }
+  | { readonly kind: "provider"; readonly address: string; readonly source: string; readonly body?: Body; readonly mod: ModCtx }
+  | { readonly kind: "variable"; readonly mod: ModCtx; readonly name: string }
+  | { readonly kind: "local"; readonly mod: ModCtx; readonly name: string }
+  | { readonly kind: "call"; readonly mod: ModCtx; readonly name: string }
+  | { readonly kind: "resource"; readonly mod: ModCtx; readonly key: string; readonly resource: Resource; readonly providerAddress: string; readonly providerSource: string }
   | { readonly kind: "orphan"; readonly key: string; readonly state: ResourceState; readonly providerAddress: string; readonly providerSource: string }
-  | { readonly kind: "output"; readonly name: string };
+  | { readonly kind: "output"; readonly mod: ModCtx; readonly name: string };
 
 /** `type.name` or `data.type.name`. */
 function resourceKey(mode: string, type: string, name: string): string {
   return `${mode === "data" ? "data." : ""}${type}.${name}`;
 }
 
-/** The graph node a reference points at, or a diagnostic when it names nothing declared. */
-function refTarget(ref: Reference, nodes: Graph<Node>): { id?: string; diag?: PlanDiagnostic } {
-  const s = ref.subject;
-  const subject = { subject: ref.range };
-  switch (s.kind) {
-    case "resource": {
-      if (s.mode === "ephemeral") return { diag: planError("Unsupported ephemeral resource", "magma does not support ephemeral resources yet.", subject) };
-      const id = resourceKey(s.mode, s.type, s.name);
-      if (nodes.has(id)) return { id };
-      const what = s.mode === "data" ? "A data resource" : "A managed resource";
-      return { diag: planError("Reference to undeclared resource", `${what} "${s.type}" "${s.name}" has not been declared in the root module.`, subject) };
-    }
-    case "var":
-      return nodes.has(`var.${s.name}`)
-        ? { id: `var.${s.name}` }
-        : { diag: planError("Reference to undeclared input variable", `An input variable with the name "${s.name}" has not been declared. This variable can be declared with a variable "${s.name}" {} block.`, subject) };
-    case "local":
-      return nodes.has(`local.${s.name}`) ? { id: `local.${s.name}` } : { diag: planError("Reference to undeclared local value", `A local value with the name "${s.name}" has not been declared.`, subject) };
-    case "module":
-      return { diag: planError("Unsupported module call", `magma does not plan module calls yet (module.${s.name}).`, subject) };
-    default:
-      return {};
-  }
+/** The output a `module.m…` reference names (`module.m.out`, `module.m[0].out`), if any. */
+function moduleOutputName(ref: Reference): string | undefined {
+  const steps = ref.traversal.steps;
+  let i = 1;
+  if (steps[i]?.kind === "index") i++;
+  const s = steps[i];
+  return s?.kind === "attr" ? s.name : undefined;
 }
 
 /** A small semaphore bounding the provider calls of the instances of one node. */
@@ -123,20 +137,55 @@ function limiter(n: number): <T>(f: () => Promise<T>) => Promise<T> {
   };
 }
 
+/** The key (`aws`, `aws.west`) of a provider configuration reference. */
+function refKey(r: { name: string; alias?: string }): string {
+  return r.alias === undefined ? r.name : `${r.name}.${r.alias}`;
+}
+
 /**
- * Plans the root module of a configuration against a prior state, as Terraform's plan walk
- * does: a graph of provider configurations, variables, locals, resources and data sources
- * (expanded to instances), outputs and orphans, edges from references, `depends_on` and
- * provider use; each provider configured once; every object in state upgraded and
- * (optionally) refreshed; every instance planned (ProposedNew → PlanResourceChange →
- * checks → action); data sources read now or deferred; orphans planned for delete.
+ * Resolves the provider configuration a module's `key` (`aws`, `aws.west`) means, as
+ * Terraform does: a `provider` block of the module itself; else what the module call's
+ * `providers` map passes; else (default configurations only) the parent's, up to the
+ * root, where an undeclared configuration is implied (empty).
+ */
+export function resolveProviderConfig(root: Config, path: readonly string[], key: string, fallback: ProviderAddr): { address: string; source: string; body?: Body; modulePath: readonly string[] } | { error: string } {
+  let c = root;
+  const chain: Config[] = [root];
+  for (const n of path) {
+    c = c.children.get(n)!;
+    chain.push(c);
+  }
+  let k = key;
+  for (let depth = path.length; depth >= 0; depth--) {
+    const mod = chain[depth]!;
+    const name = k.split(".")[0]!;
+    const alias = k.includes(".") ? k.slice(name.length + 1) : undefined;
+    const addr = mod.module.requiredProviders.get(name)?.provider ?? (depth === path.length ? fallback : impliedProvider(name));
+    const declared = mod.module.providerConfigs.get(k);
+    const modulePath = path.slice(0, depth);
+    if (declared !== undefined) return { address: formatProviderConfig({ module: modulePath, provider: addr, alias }), source: providerAddrString(addr), body: declared.config, modulePath };
+    if (depth === 0) return { address: formatProviderConfig({ module: [], provider: addr, alias }), source: providerAddrString(addr), modulePath: [] };
+    const passed = mod.call?.providers.find((p) => refKey(p.inChild) === k);
+    if (passed !== undefined) k = refKey(passed.inParent);
+    else if (alias !== undefined) return { error: `The module ${configPrefix(modulePath).slice(0, -1)} needs the provider configuration ${k} to be passed in its module call's "providers" argument.` };
+  }
+  return { error: `no provider configuration for ${key}` };
+}
+
+/**
+ * Plans a configuration against a prior state, as Terraform's plan walk does: a graph of
+ * provider configurations, variables, locals, module calls (expanded with count/for_each),
+ * resources and data sources (expanded to instances), outputs and orphans of every module;
+ * edges from references, `depends_on`, module nesting and provider use; each provider
+ * configured once; every object in state upgraded and (optionally) refreshed; every
+ * instance planned (ProposedNew → PlanResourceChange → checks → action); data sources
+ * read now or deferred; orphans planned for delete.
  *
  * Errors are returned as diagnostics (a failed node's dependents are skipped); never throws
  * for configuration or provider problems.
  */
 export async function planConfiguration(options: PlanConfigurationOptions): Promise<ConfigurationPlan> {
-  const { config, providers: pool } = options;
-  const module = config.module;
+  const { config: root, providers: pool } = options;
   const mode: PlanMode = options.mode ?? "normal";
   const refresh = options.refresh ?? true;
   const replace = new Set(options.replace ?? []);
@@ -144,93 +193,171 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const limit = limiter(parallelism);
   const diagnostics: PlanDiagnostic[] = [];
   const changes: PlannedInstanceChange[] = [];
+  const outputs: PlannedOutput[] = [];
   const refreshOutcomes: RefreshOutcome[] = [];
   const dataValues = new Map<string, Value>();
   const expansions = new Map<string, Expansion>();
-  const values = new EvalValues();
-  /** The same values as the prior state had them (for `replace_triggered_by`): managed instances' `before`. */
-  const priorValues = new EvalValues();
+  const instanceValues = new Map<string, Value>();
+  const priorInstanceValues = new Map<string, Value>();
   const pending = new Set<string>();
   const schemas = new Map<string, SchemaEntry>();
-  const providerConfigs = new Map<string, { source: string; body?: Body; block: Block }>();
+  const providerConfigs = new Map<string, PlannedProviderConfig>();
 
-  // Prior state of the root module.
-  const stateResources = new Map<string, ResourceState>();
-  for (const r of options.state?.resources ?? []) if (r.module.length === 0) stateResources.set(resourceKey(r.mode, r.type, r.name), r);
+  const source: InstanceValueSource = { expansion: (m, k) => expansions.get(`${m}|${k}`), instance: (a) => instanceValues.get(a) };
+  const evaluator = new ModuleEvaluator(root, options.variables, options.scope, source);
+  const priorEvaluator = new ModuleEvaluator(root, options.variables, options.scope, { expansion: source.expansion, instance: (a) => priorInstanceValues.get(a) });
+
+  // Prior state, by configuration address (`module.m.aws_x.y`): one entry per module instance.
+  const stateByConfig = new Map<string, ResourceState[]>();
+  for (const r of options.state?.resources ?? []) {
+    const k = `${configPrefix(r.module.map((s) => s.name))}${resourceKey(r.mode, r.type, r.name)}`;
+    const list = stateByConfig.get(k) ?? [];
+    list.push(r);
+    stateByConfig.set(k, list);
+  }
 
   // ---- the graph
   const graph = new Graph<Node>();
   const providerNodes = new Map<string, Node & { kind: "provider" }>();
-  const addProvider = (address: string, source: string, body?: Body): void => {
+  const mods: ModCtx[] = [];
+  const visitConfig = (c: Config): void => {
+    mods.push({ config: c, path: c.path, prefix: configPrefix(c.path) });
+    for (const child of c.children.values()) visitConfig(child);
+  };
+  visitConfig(root);
+  const modByPrefix = new Map(mods.map((m) => [m.prefix, m]));
+
+  const addProvider = (address: string, src: string, mod: ModCtx, body?: Body): void => {
     if (providerNodes.has(address)) return;
-    const node: Node & { kind: "provider" } = { kind: "provider", address, source, ...(body !== undefined ? { body } : {}) };
+    const node: Node & { kind: "provider" } = { kind: "provider", address, source: src, mod, ...(body !== undefined ? { body } : {}) };
     providerNodes.set(address, node);
     graph.add(address, node);
   };
-  const providerKeyAddress = new Map<string, string>();
-  for (const [key, pc] of module.providerConfigs) {
-    const addr = module.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name);
-    const address = formatProviderConfig({ module: [], provider: addr, alias: pc.alias });
-    providerKeyAddress.set(key, address);
-    addProvider(address, providerAddrString(addr), pc.config);
+  for (const mod of mods) {
+    const m = mod.config.module;
+    for (const [key, pc] of m.providerConfigs) {
+      const addr = m.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name);
+      addProvider(formatProviderConfig({ module: mod.path, provider: addr, alias: pc.alias }), providerAddrString(addr), mod, pc.config);
+      void key;
+    }
+    for (const name of m.variables.keys()) graph.add(`${mod.prefix}var.${name}`, { kind: "variable", mod, name });
+    for (const name of m.locals.keys()) graph.add(`${mod.prefix}local.${name}`, { kind: "local", mod, name });
+    for (const name of m.moduleCalls.keys()) {
+      if (!mod.config.children.has(name)) {
+        diagnostics.push(planError("Module not installed", `The module call "${name}" in ${mod.prefix === "" ? "the root module" : mod.prefix.slice(0, -1)} has no loaded module (only local sources and modules installed by terraform init are supported).`, { subject: m.moduleCalls.get(name)!.declRange }));
+        continue;
+      }
+      graph.add(`${mod.prefix}module.${name}`, { kind: "call", mod, name });
+    }
+    for (const [key, r] of [...m.managedResources, ...m.dataResources]) {
+      const resolved = resolveProviderConfig(root, mod.path, r.providerConfigRef !== undefined ? refKey(r.providerConfigRef) : providerLocalName(r), r.provider);
+      if ("error" in resolved) {
+        diagnostics.push(planError("Provider configuration not present", resolved.error, { address: `${mod.prefix}${key}`, subject: r.declRange }));
+        continue;
+      }
+      addProvider(resolved.address, resolved.source, modByPrefix.get(configPrefix(resolved.modulePath))!, resolved.body);
+      graph.add(`${mod.prefix}${key}`, { kind: "resource", mod, key, resource: r, providerAddress: resolved.address, providerSource: resolved.source });
+    }
+    for (const name of m.outputs.keys()) graph.add(`${mod.prefix}output.${name}`, { kind: "output", mod, name });
   }
-  for (const [name] of module.variables) graph.add(`var.${name}`, { kind: "variable", name });
-  for (const [name] of module.locals) graph.add(`local.${name}`, { kind: "local", name });
-  const resources = [...module.managedResources, ...module.dataResources];
-  for (const [key, r] of resources) {
-    const alias = r.providerConfigRef?.alias;
-    const providerAddress = formatProviderConfig({ module: [], provider: r.provider, alias });
-    addProvider(providerAddress, providerAddrString(r.provider));
-    graph.add(key, { kind: "resource", key, resource: r, providerAddress, providerSource: providerAddrString(r.provider) });
+  for (const [k, list] of stateByConfig) {
+    if (graph.has(k)) continue;
+    for (const s of list) {
+      if (s.mode === "data") continue;
+      const providerAddress = formatProviderConfig(s.provider);
+      addProvider(providerAddress, formatProviderSource(s.provider.provider), mods[0]!);
+      const abs = `${instancePrefix(s.module)}${resourceKey(s.mode, s.type, s.name)}`;
+      graph.add(`orphan:${abs}`, { kind: "orphan", key: abs, state: s, providerAddress, providerSource: formatProviderSource(s.provider.provider) });
+    }
   }
-  for (const [key, s] of stateResources) {
-    if (graph.has(key) || s.mode === "data") continue;
-    const providerAddress = formatProviderConfig(s.provider);
-    addProvider(providerAddress, formatProviderSource(s.provider.provider));
-    graph.add(`orphan:${key}`, { kind: "orphan", key, state: s, providerAddress, providerSource: formatProviderSource(s.provider.provider) });
-  }
-  for (const [name] of module.outputs) graph.add(`output.${name}`, { kind: "output", name });
-  for (const m of module.moduleCalls.values()) diagnostics.push(planError("Unsupported module call", `magma does not plan module calls yet: module "${m.name}".`, { subject: m.declRange }));
 
   // Edges.
-  const inputs = graphInputs(module);
-  diagnostics.push(...inputs.diags);
-  for (const input of inputs.inputs) {
-    let id: string | undefined;
-    if (input.kind === "resource" || input.kind === "data") id = input.address;
-    else if (input.kind === "local" || input.kind === "output") id = input.address;
-    else if (input.kind === "provider") id = providerKeyAddress.get(input.address.slice("provider.".length));
-    else if (input.kind === "variable") id = input.address;
-    if (id === undefined || !graph.has(id)) continue;
-    for (const ref of input.references) {
-      const t = refTarget(ref, graph);
-      if (t.diag !== undefined) diagnostics.push({ ...t.diag, address: id });
-      if (t.id !== undefined && t.id !== id) graph.dependOn(id, t.id);
+  const refTarget = (mod: ModCtx, ref: Reference): { ids: string[]; diag?: PlanDiagnostic } => {
+    const s = ref.subject;
+    const subject = { subject: ref.range };
+    const where = mod.prefix === "" ? "the root module" : mod.prefix.slice(0, -1);
+    switch (s.kind) {
+      case "resource": {
+        if (s.mode === "ephemeral") return { ids: [], diag: planError("Unsupported ephemeral resource", "magma does not support ephemeral resources yet.", subject) };
+        const id = `${mod.prefix}${resourceKey(s.mode, s.type, s.name)}`;
+        if (graph.has(id)) return { ids: [id] };
+        return { ids: [], diag: planError("Reference to undeclared resource", `${s.mode === "data" ? "A data resource" : "A managed resource"} "${s.type}" "${s.name}" has not been declared in ${where}.`, subject) };
+      }
+      case "var": {
+        const id = `${mod.prefix}var.${s.name}`;
+        return graph.has(id) ? { ids: [id] } : { ids: [], diag: planError("Reference to undeclared input variable", `An input variable with the name "${s.name}" has not been declared. This variable can be declared with a variable "${s.name}" {} block.`, subject) };
+      }
+      case "local": {
+        const id = `${mod.prefix}local.${s.name}`;
+        return graph.has(id) ? { ids: [id] } : { ids: [], diag: planError("Reference to undeclared local value", `A local value with the name "${s.name}" has not been declared.`, subject) };
+      }
+      case "module": {
+        const call = `${mod.prefix}module.${s.name}`;
+        if (!graph.has(call)) return { ids: [], diag: planError("Reference to undeclared module", `No module call named "${s.name}" is declared in ${where}.`, subject) };
+        const child = mod.config.children.get(s.name)!;
+        const out = moduleOutputName(ref);
+        const childPrefix = `${call}.`;
+        if (out !== undefined && !child.module.outputs.has(out)) return { ids: [], diag: planError("Unsupported attribute", `This object does not have an attribute named "${out}".`, subject) };
+        const outs = out !== undefined ? [out] : [...child.module.outputs.keys()];
+        return { ids: [call, ...outs.map((o) => `${childPrefix}output.${o}`)] };
+      }
+      default:
+        return { ids: [] };
+    }
+  };
+  for (const mod of mods) {
+    const inputs = graphInputs(mod.config.module);
+    diagnostics.push(...inputs.diags);
+    for (const input of inputs.inputs) {
+      let id: string | undefined;
+      if (input.kind === "resource" || input.kind === "data" || input.kind === "local" || input.kind === "output" || input.kind === "variable" || input.kind === "module") id = `${mod.prefix}${input.address}`;
+      else if (input.kind === "provider") {
+        const pc = mod.config.module.providerConfigs.get(input.address.slice("provider.".length));
+        if (pc !== undefined) {
+          const addr = mod.config.module.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name);
+          id = formatProviderConfig({ module: mod.path, provider: addr, alias: pc.alias });
+        }
+      }
+      if (id === undefined || !graph.has(id)) continue;
+      for (const ref of input.references) {
+        const t = refTarget(mod, ref);
+        if (t.diag !== undefined) diagnostics.push({ ...t.diag, address: id });
+        for (const dep of t.ids) if (dep !== id) graph.dependOn(id, dep);
+      }
     }
   }
   for (const id of graph.ids()) {
     const n = graph.get(id);
     if (n.kind === "resource" || n.kind === "orphan") graph.dependOn(id, n.providerAddress);
+    // Everything in a module instance waits for the module call's expansion (and so for its arguments' references).
+    const mod = n.kind === "orphan" ? undefined : n.mod;
+    if (mod !== undefined && mod.path.length > 0) {
+      const call = mod.prefix.slice(0, -1);
+      if (graph.has(call) && call !== id) graph.dependOn(id, call);
+    }
   }
-  if (diagnostics.some((d) => d.severity === "error")) return empty();
+  if (diagnostics.some((d) => d.severity === "error")) return result();
   const cycle = graph.findCycle();
   if (cycle !== undefined) {
     diagnostics.push(planError("Cycle", `The configuration has a dependency cycle: ${cycle.join(" → ")}.`));
-    return empty();
+    return result();
   }
 
   // create_before_destroy propagates from a resource to the resources it depends on.
   const cbd = new Map<string, boolean>();
-  for (const [key, r] of module.managedResources) cbd.set(key, r.managed?.createBeforeDestroy ?? false);
-  for (const [key, r] of module.managedResources) {
-    if (r.managed?.createBeforeDestroy !== true) continue;
-    for (const a of graph.ancestors(key)) {
+  for (const id of graph.ids()) {
+    const n = graph.get(id);
+    if (n.kind === "resource" && n.resource.managed !== undefined) cbd.set(id, n.resource.managed.createBeforeDestroy);
+  }
+  for (const [id, on] of [...cbd]) {
+    if (!on) continue;
+    for (const a of graph.ancestors(id)) {
       const n = graph.get(a);
-      if (n.kind === "resource" && n.resource.mode === "managed" && n.resource.managed?.createBeforeDestroySet !== true) cbd.set(a, true);
+      if (n.kind === "resource" && n.resource.managed !== undefined && !n.resource.managed.createBeforeDestroySet) cbd.set(a, true);
     }
   }
 
-  /** State `dependencies` of a resource: the resources and data sources it depends on, directly or through locals and variables. */
+  /** State `dependencies`: the resources and data sources a node depends on, directly or through locals, variables and modules. */
   const dependenciesOf = (id: string): string[] => {
     const out: string[] = [];
     for (const a of graph.ancestors(id)) if (graph.get(a).kind === "resource") out.push(a);
@@ -238,10 +365,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   };
 
   const opened = new Map<string, OpenedProvider>();
-  const targetOf = (address: string, source: string): InstanceTarget => {
+  const targetOf = (address: string, src: string): InstanceTarget => {
     const p = opened.get(address);
     if (p === undefined) throw new PlanDiagnosticsError([planError("Provider not configured", `The provider configuration ${address} was not configured.`, { address })]);
-    const t: { provider: OpenedProvider["provider"]; schema: OpenedProvider["schema"]; providerAddress: string; signal?: AbortSignal } = { provider: p.provider, schema: p.schema, providerAddress: source };
+    const t: { provider: OpenedProvider["provider"]; schema: OpenedProvider["schema"]; providerAddress: string; signal?: AbortSignal } = { provider: p.provider, schema: p.schema, providerAddress: src };
     if (options.signal !== undefined) t.signal = options.signal;
     return t;
   };
@@ -260,44 +387,45 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     }
   };
 
-  const scopeFor = (rep?: InstanceRepetition) => buildEvalScope(values, options.scope, rep);
-
   const decoded = new Map<string, DecodedBody>();
-  const decode = (key: string, body: Body, entry: SchemaEntry): DecodedBody => {
-    let d = decoded.get(key);
+  const decode = (id: string, body: Body, block: Block): DecodedBody => {
+    let d = decoded.get(id);
     if (d === undefined) {
-      const r = decodeSchemaBody(body, entry.block);
-      diagnostics.push(...throwIfErrors(r.diags, key));
+      const r = decodeSchemaBody(body, block);
+      diagnostics.push(...throwIfErrors(r.diags, id));
       d = r.decoded;
-      decoded.set(key, d);
+      decoded.set(id, d);
     }
     return d;
   };
 
-  const dependsOnPending = (r: Resource): boolean => {
+  const evalBody = (mod: ModCtx, mi: ModuleInstanceAddress, rep: InstanceRepetition | undefined, body: Body, d: DecodedBody, block: Block, address: string, ev: ModuleEvaluator = evaluator): Value => {
+    const scope = ev.scope(mi, rep, ev.refsOfBody(body));
+    const r = evaluateSchemaBody(d, block, scope);
+    diagnostics.push(...throwIfErrors(r.diags, address));
+    void mod;
+    return r.value;
+  };
+
+  const dependsOnPending = (mod: ModCtx, r: Resource): boolean => {
     for (const t of r.dependsOn) {
       const ref = parseRef(t).ref;
-      if (ref === undefined || ref.subject.kind !== "resource") continue;
-      const id = subjectString(ref.subject);
-      if (!graph.has(id)) continue;
-      for (const a of [id, ...graph.ancestors(id)]) if (pending.has(a)) return true;
+      if (ref === undefined) continue;
+      const ids = ref.subject.kind === "resource" ? [`${mod.prefix}${subjectString(ref.subject)}`] : ref.subject.kind === "module" ? [`${mod.prefix}module.${ref.subject.name}`] : [];
+      for (const id of ids) {
+        if (!graph.has(id)) continue;
+        for (const a of [id, ...graph.ancestors(id), ...(ref.subject.kind === "module" ? [...graph.ids()].filter((x) => x.startsWith(`${id}.`)) : [])]) if (pending.has(a)) return true;
+      }
     }
     return false;
   };
 
-  /**
-   * Whether a `replace_triggered_by` reference fired: its value now (with the planned
-   * objects) differs from its value over the prior objects, or is not yet known — an update
-   * or replace of a referenced instance, or a change of a referenced attribute.
-   */
-  const replaceTriggeredBy = (exprs: readonly Expression[], inst: InstanceRepetition, address: string): boolean => {
+  /** Whether a `replace_triggered_by` reference fired: its value over the planned objects differs from its value over the prior ones (or is unknown). */
+  const replaceTriggeredBy = (exprs: readonly Expression[], mi: ModuleInstanceAddress, inst: InstanceRepetition, address: string): boolean => {
     for (const expr of exprs) {
-      const now = evaluate(expr, scopeFor(inst));
-      const before = evaluate(expr, buildEvalScope(priorValues, options.scope, inst));
-      diagnostics.push(...throwIfErrors(now.diags, address));
-      const a = now.value.unmarkDeep().value;
-      const b = before.value.unmarkDeep().value;
-      if (!a.isWhollyKnown() || !a.rawEquals(b)) return true;
+      const now = evaluator.evaluate(mi, inst, expr, address).value.unmarkDeep().value;
+      const before = priorEvaluator.evaluate(mi, inst, expr, address).value.unmarkDeep().value;
+      if (!now.isWhollyKnown() || !now.rawEquals(before)) return true;
     }
     return false;
   };
@@ -306,137 +434,94 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const visitProvider = async (n: Node & { kind: "provider" }): Promise<void> => {
     const p = await pool.open(n.address, n.source);
     const block = p.schema.provider.block;
-    providerConfigs.set(n.address, { source: n.source, block, ...(n.body !== undefined ? { body: n.body } : {}) });
+    providerConfigs.set(n.address, { source: n.source, block, modulePath: n.mod.path, ...(n.body !== undefined ? { body: n.body } : {}) });
     let cfg: Value;
     if (n.body === undefined) cfg = emptyBlockValue(block);
     else {
-      const d = decodeSchemaBody(n.body, block);
-      diagnostics.push(...throwIfErrors(d.diags, n.address));
-      const ev = evaluateSchemaBody(d.decoded, block, scopeFor());
-      diagnostics.push(...throwIfErrors(ev.diags, n.address));
-      cfg = ev.value.unmarkDeep().value;
+      const mi = evaluator.instancesOf(n.mod.path)[0];
+      if (mi === undefined) return; // A module without instances: nothing uses the provider.
+      cfg = evalBody(n.mod, mi, undefined, n.body, decode(n.address, n.body, block), block, n.address).unmarkDeep().value;
     }
     opened.set(n.address, await pool.configure(n.address, n.source, cfg));
   };
 
-  const visitLocal = (name: string): void => {
-    const l = module.locals.get(name)!;
-    const r = evaluate(l.expr, scopeFor());
-    diagnostics.push(...throwIfErrors(r.diags, `local.${name}`));
-    values.locals.set(name, r.value);
-  };
-
-  const visitVariable = (name: string): void => {
-    const v = module.variables.get(name)!;
-    const value = options.variables.get(name) ?? v.default;
-    if (value === undefined) {
-      throw new PlanDiagnosticsError([planError("No value for required variable", `The root module input variable "${name}" is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.`, { address: `var.${name}`, subject: v.declRange })]);
-    }
-    values.variables.set(name, v.sensitive ? value.mark("sensitive") : value);
-    for (const rule of v.validations) {
-      const scope = scopeFor();
-      const c = evaluate(rule.condition, scope);
-      diagnostics.push(...throwIfErrors(c.diags, `var.${name}`));
-      const cv = c.value.unmarkDeep().value;
-      if (!cv.isKnown() || cv.isNull() || cv.asBool()) continue;
-      const m = evaluate(rule.errorMessage, scope);
-      const msg = m.value.isKnown() && !m.value.isNull() && m.value.type.kind === "string" ? m.value.unmarkDeep().value.asString() : "";
-      throw new PlanDiagnosticsError([planError("Invalid value for variable", `${msg}\n\nThis was checked by the validation rule at ${rule.declRange.filename}:${rule.declRange.start.line},${rule.declRange.start.column}-${rule.declRange.end.line},${rule.declRange.end.column}.`, { address: `var.${name}`, subject: rule.condition.range })]);
+  const visitVariable = (n: Node & { kind: "variable" }): void => {
+    const decl = n.mod.config.module.variables.get(n.name)!;
+    for (const mi of evaluator.instancesOf(n.mod.path)) {
+      const address = `${instancePrefix(mi)}var.${n.name}`;
+      evaluator.variable(mi, n.name);
+      for (const rule of decl.validations) {
+        const c = evaluator.evaluate(mi, undefined, rule.condition, address).value.unmarkDeep().value;
+        if (!c.isKnown() || c.isNull() || c.asBool()) continue;
+        const m = evaluator.evaluate(mi, undefined, rule.errorMessage, address).value.unmarkDeep().value;
+        const msg = m.isKnown() && !m.isNull() && m.type.kind === "string" ? m.asString() : "";
+        const r = rule.declRange;
+        throw new PlanDiagnosticsError([planError("Invalid value for variable", `${msg}\n\nThis was checked by the validation rule at ${r.filename}:${r.start.line},${r.start.column}-${r.end.line},${r.end.column}.`, { address, subject: rule.condition.range })]);
+      }
     }
   };
 
-  const visitOutput = (name: string): void => {
-    const o = module.outputs.get(name)!;
-    const prior = options.state?.outputs.get(name);
-    const before = prior !== undefined ? decodeOutput(prior).value : nullOf();
-    if (mode === "destroy") {
-      if (prior !== undefined) outputs.push({ name, action: "delete", before, after: nullOf(), sensitive: prior.sensitive });
+  const visitLocal = (n: Node & { kind: "local" }): void => {
+    for (const mi of evaluator.instancesOf(n.mod.path)) evaluator.local(mi, n.name);
+  };
+
+  const visitCall = (n: Node & { kind: "call" }): void => {
+    for (const mi of evaluator.instancesOf(n.mod.path)) {
+      evaluator.checkCallArguments(mi, n.name);
+      evaluator.childInstances(mi, n.name);
+    }
+  };
+
+  const visitOutput = (n: Node & { kind: "output" }): void => {
+    if (n.mod.path.length > 0) {
+      if (mode !== "destroy") for (const mi of evaluator.instancesOf(n.mod.path)) evaluator.output(mi, n.name);
       return;
     }
-    const r = evaluate(o.expr, scopeFor());
-    diagnostics.push(...throwIfErrors(r.diags, `output.${name}`));
-    const { value: after, paths } = splitSensitive(r.value);
-    if (paths.length > 0 && !o.sensitive) {
-      throw new PlanDiagnosticsError([
-        planError(
-          "Output refers to sensitive values",
-          "To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, Terraform requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true",
-          { address: `output.${name}`, subject: o.declRange },
-        ),
-      ]);
+    const o = n.mod.config.module.outputs.get(n.name)!;
+    const prior = options.state?.outputs.get(n.name);
+    const before = prior !== undefined ? decodeOutput(prior).value : nullVal(dynamicType);
+    if (mode === "destroy") {
+      if (prior !== undefined) outputs.push({ name: n.name, action: "delete", before, after: nullVal(dynamicType), sensitive: prior.sensitive });
+      return;
     }
+    const after = evaluator.output([], n.name).unmarkDeep().value;
     let action: PlannedOutput["action"] = "create";
     if (prior !== undefined) {
       const eq = after.isWhollyKnown() ? after.equals(before) : undefined;
       action = eq !== undefined && eq.isKnown() && eq.asBool() && prior.sensitive === o.sensitive ? "no-op" : "update";
     }
-    outputs.push({ name, action, before, after, sensitive: o.sensitive });
+    outputs.push({ name: n.name, action, before, after, sensitive: o.sensitive });
   };
 
   const visitResource = async (n: Node & { kind: "resource" }): Promise<void> => {
     const r = n.resource;
+    const id = `${n.mod.prefix}${n.key}`;
     const target = targetOf(n.providerAddress, n.providerSource);
     const isData = r.mode === "data";
     const entry = isData ? target.schema.dataSources.get(r.type) : target.schema.resources.get(r.type);
     if (entry === undefined) {
       throw new PlanDiagnosticsError([
-        planError(isData ? "Invalid data source" : "Invalid resource type", `The provider ${n.providerSource} does not support ${isData ? "data source" : "resource type"} "${r.type}".`, { address: n.key, subject: r.typeRange }),
+        planError(isData ? "Invalid data source" : "Invalid resource type", `The provider ${n.providerSource} does not support ${isData ? "data source" : "resource type"} "${r.type}".`, { address: id, subject: r.typeRange }),
       ]);
     }
-    schemas.set(n.key, entry);
-    const body = decode(n.key, r.config, entry);
-    const ex = evaluateExpansion(r.count, r.forEach, scopeFor());
-    diagnostics.push(...throwIfErrors(ex.diags, n.key));
-    expansions.set(n.key, ex.expansion);
-    const instVals = new Map<number | string | undefined, Value>();
-    const priorVals = new Map<number | string | undefined, Value>();
-    const stored = stateResources.get(n.key);
-    const current = new Map<number | string | undefined, InstanceObjectState>();
-    const deposed: InstanceObjectState[] = [];
-    for (const i of stored?.instances ?? []) (i.deposed === undefined ? current.set(i.indexKey, i) : deposed.push(i));
-    const wanted = expansionInstances(ex.expansion);
-    const dependencies = dependenciesOf(n.key);
-    const extra = { moduleAddress: "", providerConfig: n.providerAddress, dependencies, schemaVersion: entry.version };
+    schemas.set(id, entry);
+    const body = decode(id, r.config, entry.block);
+    const moduleInstances = evaluator.instancesOf(n.mod.path);
+    const liveModules = new Set(moduleInstances.map((mi) => formatModuleInstance(mi)));
+    const stored = stateByConfig.get(id) ?? [];
     const failures: unknown[] = [];
     const settle = async (ps: Promise<void>[]): Promise<void> => {
-      for (const r2 of await Promise.allSettled(ps)) if (r2.status === "rejected") failures.push(r2.reason);
+      for (const x of await Promise.allSettled(ps)) if (x.status === "rejected") failures.push(x.reason);
     };
-
-    if (isData) {
-      const forced = dependsOnPending(r);
-      await settle(
-        wanted.map((inst) =>
-          limit(async () => {
-            const address = `${n.key}${formatInstanceKey(inst.key)}`;
-            const ev = evaluateSchemaBody(body, entry.block, scopeFor(inst));
-            diagnostics.push(...throwIfErrors(ev.diags, address));
-            const { value: cfg, paths: cfgPaths } = splitSensitive(ev.value);
-            const out = await readDataSourceInstance(target, { address, typeName: r.type, config: cfg, dependsOnPendingChanges: forced });
-            if (out.kind === "read") {
-              dataValues.set(address, out.state);
-              instVals.set(inst.key, markSensitive(out.state, unionPaths(cfgPaths, schemaSensitivePaths(out.state, entry.block))));
-            } else {
-              const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(out.change.after, entry.block));
-              changes.push({ ...out.change, ...extra, afterSensitivePaths: afterPaths, beforeSensitivePaths: [] });
-              instVals.set(inst.key, markSensitive(out.change.after, afterPaths));
-            }
-          }),
-        ),
-      );
-      values.resources.set(n.key, { mode: "data", type: r.type, name: r.name, expansion: ex.expansion, instances: instVals });
-      priorValues.resources.set(n.key, { mode: "data", type: r.type, name: r.name, expansion: ex.expansion, instances: instVals });
-      if (failures.length > 0) throw failures[0];
-      return;
-    }
-
-    const settings = r.managed!;
-    const ignorePaths = settings.ignoreChanges.map(traversalPath);
-    const createBeforeDestroy = cbd.get(n.key) ?? false;
-    const wantedKeys = new Set(wanted.map((w) => w.key));
+    const dependencies = dependenciesOf(id);
+    const base = { providerConfig: n.providerAddress, dependencies, schemaVersion: entry.version };
+    const settings = r.managed;
+    const ignorePaths = settings?.ignoreChanges.map(traversalPath) ?? [];
+    const createBeforeDestroy = cbd.get(id) ?? false;
     const beforePathsOf = (s: InstanceObjectState, before: Value): Path[] => unionPaths(decodeSensitivePaths(s.sensitiveAttributesJson), schemaSensitivePaths(before, entry.block));
     const record = (c: PlannedInstanceChange): void => {
-      if (c.action !== PlanAction.NoOp) pending.add(n.key);
-      if (settings.preventDestroy && (c.action === PlanAction.Delete || isReplace(c.action))) {
+      if (c.action !== PlanAction.NoOp) pending.add(id);
+      if (settings?.preventDestroy === true && (c.action === PlanAction.Delete || isReplace(c.action))) {
         throw new PlanDiagnosticsError([
           planError(
             "Instance cannot be destroyed",
@@ -447,49 +532,89 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       }
       changes.push(c);
     };
+    const destroyStored = (mi: ModuleInstanceAddress, s: InstanceObjectState, prefix: string): Promise<void> =>
+      limit(async () => {
+        const address = `${prefix}${n.key}${formatInstanceKey(s.indexKey)}`;
+        const prior = await loadPrior(target, address, r.type, s, refresh && s.deposed === undefined);
+        if (prior === null) return;
+        const c = await planDestroy(target, address, r.type, prior);
+        record({ ...c, ...base, moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
+      });
 
-    await settle(
-      wanted.map((inst) =>
-        limit(async () => {
-          const address = `${n.key}${formatInstanceKey(inst.key)}`;
-          const s = current.get(inst.key);
-          const prior = s === undefined ? null : await loadPrior(target, address, r.type, s, refresh);
-          if (mode === "destroy") {
-            if (prior !== null && s !== undefined) {
-              const c = await planDestroy(target, address, r.type, prior);
-              record({ ...c, ...extra, createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [] });
-              instVals.set(inst.key, markSensitive(prior.state, beforePathsOf(s, prior.state)));
+    for (const mi of moduleInstances) {
+      const m = formatModuleInstance(mi);
+      const prefix = instancePrefix(mi);
+      const ex = evaluateExpansion(r.count, r.forEach, evaluator.scope(mi, undefined, evaluator.refsOfExprs([r.count, r.forEach])));
+      diagnostics.push(...throwIfErrors(ex.diags, `${prefix}${n.key}`));
+      expansions.set(`${m}|${n.key}`, ex.expansion);
+      const wanted = expansionInstances(ex.expansion);
+      const st = stored.find((s) => formatModuleInstance(s.module) === m);
+      const current = new Map<number | string | undefined, InstanceObjectState>();
+      const deposed: InstanceObjectState[] = [];
+      for (const i of st?.instances ?? []) (i.deposed === undefined ? current.set(i.indexKey, i) : deposed.push(i));
+      const extra = { ...base, moduleAddress: m };
+
+      if (isData) {
+        const forced = dependsOnPending(n.mod, r);
+        await settle(
+          wanted.map((inst) =>
+            limit(async () => {
+              const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
+              const { value: cfg, paths: cfgPaths } = splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
+              const out = await readDataSourceInstance(target, { address, typeName: r.type, config: cfg, dependsOnPendingChanges: forced || mode === "destroy" });
+              if (out.kind === "read") {
+                dataValues.set(address, out.state);
+                instanceValues.set(address, markSensitive(out.state, unionPaths(cfgPaths, schemaSensitivePaths(out.state, entry.block))));
+              } else {
+                const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(out.change.after, entry.block));
+                if (mode !== "destroy") changes.push({ ...out.change, ...extra, afterSensitivePaths: afterPaths, beforeSensitivePaths: [] });
+                instanceValues.set(address, markSensitive(out.change.after, afterPaths));
+              }
+              priorInstanceValues.set(address, instanceValues.get(address)!);
+            }),
+          ),
+        );
+        continue;
+      }
+
+      const wantedKeys = new Set(wanted.map((w) => w.key));
+      await settle(
+        wanted.map((inst) =>
+          limit(async () => {
+            const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
+            const s = current.get(inst.key);
+            const prior = s === undefined ? null : await loadPrior(target, address, r.type, s, refresh);
+            if (prior !== null) priorInstanceValues.set(address, markSensitive(prior.state, beforePathsOf(s!, prior.state)));
+            if (mode === "destroy") {
+              if (prior !== null && s !== undefined) {
+                const c = await planDestroy(target, address, r.type, prior);
+                record({ ...c, ...extra, createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [] });
+                instanceValues.set(address, priorInstanceValues.get(address)!);
+              }
+              return;
             }
-            return;
-          }
-          const ev = evaluateSchemaBody(body, entry.block, scopeFor(inst));
-          diagnostics.push(...throwIfErrors(ev.diags, address));
-          const { value: rawCfg, paths: cfgPaths } = splitSensitive(ev.value);
-          const cfg = applyIgnoreChanges(prior?.state ?? null, rawCfg, entry.block, ignorePaths, settings.ignoreAllChanges);
-          const replaceTriggered = prior !== null && replaceTriggeredBy(settings.replaceTriggeredBy, inst, address);
-          const c = await planInstance(target, { address, typeName: r.type, prior, config: cfg, createBeforeDestroy, replaceRequested: replace.has(address), replaceTriggered });
-          if (prior !== null) priorVals.set(inst.key, markSensitive(prior.state, beforePathsOf(s!, prior.state)));
-          const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(c.after, entry.block));
-          record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: s === undefined ? [] : beforePathsOf(s, c.before) });
-          instVals.set(inst.key, markSensitive(c.after, afterPaths));
-        }),
-      ),
-    );
-    // Instances in state that the expansion no longer has, and deposed objects: destroyed.
-    const gone = [...current].filter(([k]) => !wantedKeys.has(k)).map(([, s]) => s);
-    await settle(
-      [...gone, ...deposed].map((s) =>
-        limit(async () => {
-          const address = `${n.key}${formatInstanceKey(s.indexKey)}`;
-          const prior = await loadPrior(target, address, r.type, s, refresh && s.deposed === undefined);
-          if (prior === null) return;
-          const c = await planDestroy(target, address, r.type, prior);
-          record({ ...c, ...extra, dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
-        }),
-      ),
-    );
-    values.resources.set(n.key, { mode: "managed", type: r.type, name: r.name, expansion: ex.expansion, instances: instVals });
-    priorValues.resources.set(n.key, { mode: "managed", type: r.type, name: r.name, expansion: ex.expansion, instances: priorVals });
+            const { value: rawCfg, paths: cfgPaths } = splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
+            const cfg = applyIgnoreChanges(prior?.state ?? null, rawCfg, entry.block, ignorePaths, settings?.ignoreAllChanges ?? false);
+            const replaceTriggered = prior !== null && replaceTriggeredBy(settings?.replaceTriggeredBy ?? [], mi, inst, address);
+            const c = await planInstance(target, { address, typeName: r.type, prior, config: cfg, createBeforeDestroy, replaceRequested: replace.has(address), replaceTriggered });
+            const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(c.after, entry.block));
+            record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: s === undefined ? [] : beforePathsOf(s, c.before) });
+            instanceValues.set(address, markSensitive(c.after, afterPaths));
+          }),
+        ),
+      );
+      // Instances the expansion no longer has, and deposed objects: destroyed.
+      const gone = [...current].filter(([k]) => !wantedKeys.has(k)).map(([, s]) => s);
+      await settle([...gone, ...deposed].map((s) => destroyStored(mi, s, prefix)));
+    }
+    // Objects of module instances that no longer exist: destroyed.
+    if (!isData) {
+      for (const st of stored) {
+        const m = formatModuleInstance(st.module);
+        if (liveModules.has(m)) continue;
+        await settle(st.instances.map((s) => destroyStored(st.module, s, instancePrefix(st.module))));
+      }
+    }
     if (failures.length > 0) throw failures[0];
   };
 
@@ -497,7 +622,6 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     const target = targetOf(n.providerAddress, n.providerSource);
     const type = n.state.type;
     const entry = target.schema.resources.get(type);
-    const failures: unknown[] = [];
     const results = await Promise.allSettled(
       n.state.instances.map((s) =>
         limit(async () => {
@@ -505,45 +629,42 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
           const prior = await loadPrior(target, address, type, s, refresh && s.deposed === undefined);
           if (prior === null) return;
           const c = await planDestroy(target, address, type, prior);
-          if (mode === "normal" || mode === "destroy") {
-            pending.add(n.key);
-            changes.push({
-              ...c,
-              moduleAddress: "",
-              providerConfig: n.providerAddress,
-              dependencies: s.dependencies,
-              createBeforeDestroy: s.createBeforeDestroy,
-              ...(entry !== undefined ? { schemaVersion: entry.version } : {}),
-              beforeSensitivePaths: unionPaths(decodeSensitivePaths(s.sensitiveAttributesJson), entry === undefined ? [] : schemaSensitivePaths(c.before, entry.block)),
-              afterSensitivePaths: [],
-              ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}),
-            });
-          }
+          pending.add(n.key);
+          changes.push({
+            ...c,
+            moduleAddress: formatModuleInstance(n.state.module),
+            providerConfig: n.providerAddress,
+            dependencies: s.dependencies,
+            createBeforeDestroy: s.createBeforeDestroy,
+            ...(entry !== undefined ? { schemaVersion: entry.version } : {}),
+            beforeSensitivePaths: unionPaths(decodeSensitivePaths(s.sensitiveAttributesJson), entry === undefined ? [] : schemaSensitivePaths(c.before, entry.block)),
+            afterSensitivePaths: [],
+            ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}),
+          });
         }),
       ),
     );
-    for (const r of results) if (r.status === "rejected") failures.push(r.reason);
-    if (failures.length > 0) throw failures[0];
+    for (const x of results) if (x.status === "rejected") throw x.reason;
   };
 
-  const outputs: PlannedOutput[] = [];
   const walk = await walkGraph(
     graph,
-    async (id, n) => {
+    async (_id, n) => {
       switch (n.kind) {
         case "provider":
           return visitProvider(n);
         case "variable":
-          return visitVariable(n.name);
+          return visitVariable(n);
         case "local":
-          return visitLocal(n.name);
+          return visitLocal(n);
+        case "call":
+          return visitCall(n);
         case "resource":
           return visitResource(n);
         case "orphan":
           return visitOrphan(n);
         case "output":
-          void id;
-          return visitOutput(n.name);
+          return visitOutput(n);
       }
     },
     { parallelism, ...(options.signal !== undefined ? { signal: options.signal } : {}) },
@@ -552,22 +673,22 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   for (const id of walk.canceled) diagnostics.push(planError("Plan canceled", `The plan was canceled before ${id} was planned.`, { address: id }));
   // Outputs in state that the configuration no longer declares.
   for (const [name, o] of options.state?.outputs ?? []) {
-    if (!module.outputs.has(name)) outputs.push({ name, action: "delete", before: decodeOutput(o).value, after: nullOf(), sensitive: o.sensitive });
+    if (!root.module.outputs.has(name)) outputs.push({ name, action: "delete", before: decodeOutput(o).value, after: nullVal(dynamicType), sensitive: o.sensitive });
   }
+  return result();
 
-  changes.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : (a.deposedKey ?? "") < (b.deposedKey ?? "") ? -1 : 1));
-  outputs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const plannedProviders: PlannedProvider[] = [...providerNodes.values()]
-    .filter((p) => changes.some((c) => c.providerConfig === p.address))
-    .map((p) => ({ address: p.address, source: p.source, dependencies: dependenciesOf(p.address) }));
-  return { changes, outputs, providers: plannedProviders, refreshOutcomes, diagnostics, dataValues, expansions, schemas, providerConfigs };
-
-  function empty(): ConfigurationPlan {
-    return { changes: [], outputs: [], providers: [], refreshOutcomes: [], diagnostics, dataValues, expansions, schemas, providerConfigs };
+  function result(): ConfigurationPlan {
+    changes.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : (a.deposedKey ?? "") < (b.deposedKey ?? "") ? -1 : 1));
+    outputs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const plannedProviders: PlannedProvider[] = [...providerNodes.values()]
+      .filter((p) => changes.some((c) => c.providerConfig === p.address))
+      .map((p) => ({ address: p.address, source: p.source, dependencies: graph.has(p.address) ? dependenciesOf(p.address) : [] }));
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, diagnostics, dataValues, expansions, schemas, providerConfigs };
   }
 }
 
-/** The null of an absent output value. */
-function nullOf(): Value {
-  return nullVal(dynamicType);
+/** The provider local name a resource uses when it has no `provider` argument: its type's prefix. */
+function providerLocalName(r: Resource): string {
+  const i = r.type.indexOf("_");
+  return i < 0 ? r.type : r.type.slice(0, i);
 }

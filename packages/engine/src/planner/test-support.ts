@@ -1,12 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { toJson, type Value } from "@magma/cty";
 import { loadConfig, type Config } from "@magma/config";
 import { configValue, impliedType, type PlainConfig } from "@magma/provider-api";
 import { createMemoryProvider, memoryItemBlock } from "@magma/provider-api/testing";
 import { createRandomProvider } from "@magma/provider-random";
-import { newStateFile, parseProviderConfig, type StateFile } from "@magma/state";
+import { formatModuleInstance, newStateFile, parseProviderConfig, parseResourceInstance, type StateFile } from "@magma/state";
 import type { ProviderSource } from "../provider-source.js";
 
 /** The memory provider's source address in these tests. */
@@ -40,7 +40,10 @@ export function testSource(items: Map<string, Value> = new Map()): ProviderSourc
 /** Writes files into a fresh temp directory and loads it as a configuration. */
 export function configOf(files: Record<string, string>): { config: Config; dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), "plan-"));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
   const { config, diags } = loadConfig(dir);
   if (diags.some((d) => d.severity === "error")) throw new Error(diags.map((d) => `${d.summary}: ${d.detail}`).join("\n"));
   return { config, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
@@ -51,21 +54,19 @@ export function item(plain: PlainConfig): Value {
   return configValue(memoryItemBlock, { value: null, tags: null, rule: [], ...plain });
 }
 
-/** A state holding memory_item objects: `[address, value]` pairs (`memory_item.a`, `memory_item.b[0]`, `memory_item.c["k"]`). */
-export function stateOf(objects: readonly (readonly [string, Value, { dependencies?: string[] }?])[]): StateFile {
+/** A state holding memory_item objects: `[address, value]` pairs (`memory_item.a`, `module.m["k"].memory_item.b[0]`). */
+export function stateOf(objects: readonly (readonly [string, Value, { dependencies?: string[]; provider?: string }?])[]): StateFile {
   const s = newStateFile();
   s.serial = 3;
   const provider = parseProviderConfig(`provider["${MEMORY}"]`);
   const type = impliedType(memoryItemBlock);
   for (const [address, value, extra] of objects) {
-    const m = /^memory_item\.([a-z_0-9]+)(?:\[(\d+|"[^"]*")\])?$/.exec(address);
-    if (m === null) throw new Error(`bad address ${address}`);
-    const name = m[1]!;
-    const rawKey = m[2];
-    const indexKey = rawKey === undefined ? undefined : rawKey.startsWith('"') ? (JSON.parse(rawKey) as string) : Number(rawKey);
-    let r = s.resources.find((x) => x.name === name);
+    const a = parseResourceInstance(address);
+    const mod = formatModuleInstance(a.module);
+    const indexKey = a.key;
+    let r = s.resources.find((x) => x.name === a.name && formatModuleInstance(x.module) === mod);
     if (r === undefined) {
-      r = { module: [], mode: "managed", type: "memory_item", name, provider, instances: [] };
+      r = { module: a.module, mode: "managed", type: a.type, name: a.name, provider: extra?.provider !== undefined ? parseProviderConfig(extra.provider) : provider, instances: [] };
       s.resources.push(r);
     }
     r.instances.push({
