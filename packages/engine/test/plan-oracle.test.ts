@@ -3,7 +3,9 @@
  * memory and random providers are served to terraform through @magma/provider-server, and
  * given to magma's engine in-process. For each syntax (.tf and .tf.json): plan on an empty
  * state, apply with terraform, then plan a changed configuration on terraform's state —
- * the actions of every resource change must be the ones `terraform show -json` reports.
+ * the actions of every resource change must be the ones `terraform show -json` reports
+ * (references, count/for_each, a local module with count, data sources, orphans,
+ * create_before_destroy).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -94,6 +96,14 @@ data "memory_lookup" "after_a" {
 output "ids" {
   value = memory_item.counted[*].id
 }
+module "m" {
+  source = "./mod"
+  count  = 2
+  prefix = "m\${count.index}"
+}
+resource "memory_item" "from_module" {
+  name = "from-\${module.m[1].name}"
+}
 `;
 
 const V1_JSON = {
@@ -107,10 +117,12 @@ const V1_JSON = {
       counted: { count: 3, name: "${var.prefix}-${count.index}", value: "${memory_item.a.id}" },
       env: { for_each: "${local.envs}", name: "env-${each.key}", value: "${each.value}-${random_integer.n.result}" },
       gone: { name: "gone" },
+      from_module: { name: "from-${module.m[1].name}" },
     },
   },
   data: { memory_lookup: { after_a: { name: '${memory_item.a.id == "" ? "none" : memory_item.a.name}' } } },
   output: { ids: { value: "${memory_item.counted[*].id}" } },
+  module: { m: { source: "./mod", count: 2, prefix: "m${count.index}" } },
 };
 
 /**
@@ -168,6 +180,14 @@ data "memory_lookup" "pending" {
 output "ids" {
   value = memory_item.counted[*].id
 }
+module "m" {
+  source = "./mod"
+  count  = 1
+  prefix = "m\${count.index}"
+}
+resource "memory_item" "from_module" {
+  name = "from-\${module.m[0].name}"
+}
 `;
 
 const V2_JSON = {
@@ -181,10 +201,38 @@ const V2_JSON = {
       counted: { count: 2, name: "${var.prefix}-${count.index}", value: "${memory_item.a.id}" },
       env: { for_each: "${local.envs}", name: '${each.key == "dev" ? "env-dev-renamed" : "env-${each.key}"}', value: "${each.value}-${random_integer.n.result}", lifecycle: { create_before_destroy: true } },
       copy: { name: "copy", value: "${data.memory_lookup.known.id}" },
+      from_module: { name: "from-${module.m[0].name}" },
     },
   },
   data: { memory_lookup: { known: { name: "a" }, pending: { name: "${memory_item.copy.id}" } } },
   output: { ids: { value: "${memory_item.counted[*].id}" } },
+  module: { m: { source: "./mod", count: 1, prefix: "m${count.index}" } },
+};
+
+/** The local module both versions call (count 2, then 1). */
+const MOD_TF = `
+terraform {
+  required_providers {
+    memory = { source = "${MEMORY}", version = "1.0.0" }
+  }
+}
+variable "prefix" {
+  type = string
+}
+resource "memory_item" "x" {
+  name  = "\${var.prefix}-x"
+  value = var.prefix
+}
+output "name" {
+  value = memory_item.x.name
+}
+`;
+
+const MOD_JSON = {
+  terraform: { required_providers: { memory: { source: MEMORY, version: "1.0.0" } } },
+  variable: { prefix: { type: "string" } },
+  resource: { memory_item: { x: { name: "${var.prefix}-x", value: "${var.prefix}" } } },
+  output: { name: { value: "${memory_item.x.name}" } },
 };
 
 const ACTIONS: Record<string, string[]> = {
@@ -210,9 +258,9 @@ function terraformActions(showJson: string): Record<string, string[]> {
 }
 
 d.each([
-  ["native syntax", "main.tf", V1_TF, V2_TF],
-  ["JSON syntax", "main.tf.json", JSON.stringify(V1_JSON, null, 2), JSON.stringify(V2_JSON, null, 2)],
-] as const)("magma's plan equals terraform's (%s)", (_name, file, v1, v2) => {
+  ["native syntax", "main.tf", V1_TF, V2_TF, MOD_TF],
+  ["JSON syntax", "main.tf.json", JSON.stringify(V1_JSON, null, 2), JSON.stringify(V2_JSON, null, 2), JSON.stringify(MOD_JSON, null, 2)],
+] as const)("magma's plan equals terraform's (%s)", (_name, file, v1, v2, mod) => {
   let tmp: { dir: string; cleanup(): void };
   let work: string;
   let env: Record<string, string | undefined>;
@@ -223,7 +271,8 @@ d.each([
     writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: storedMemoryProvider, exportName: "createProvider", protocolVersions: [6] });
     writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "random", version: "1.0.0", module: randomModule, exportName: "createRandomProvider", protocolVersions: [6] });
     work = join(tmp.dir, "work");
-    mkdirSync(work);
+    mkdirSync(join(work, "mod"), { recursive: true });
+    writeFileSync(join(work, "mod", file), mod);
     store = join(tmp.dir, "store.json");
     env = terraformEnv(tmp.dir, { MEMORY_PROVIDER_STORE: store });
   });
@@ -265,5 +314,7 @@ d.each([
     expect(second.magma["memory_item.gone"]).toEqual(["delete"]);
     expect(second.magma["data.memory_lookup.pending"]).toEqual(["read"]);
     expect(second.magma["data.memory_lookup.known"]).toBeUndefined();
+    expect(second.magma["module.m[1].memory_item.x"]).toEqual(["delete"]);
+    expect(second.magma["memory_item.from_module"]).toEqual(["delete", "create"]);
   }, 300_000);
 });
