@@ -226,6 +226,16 @@ describe("engine.plan against a state", () => {
     expect(actions(quiet)).toEqual({ "memory_item.a": "no-op", "memory_item.b[0]": "no-op", "memory_item.b[1]": "no-op" });
   });
 
+  test("moved blocks rename state addresses before planning (resource, instance, chain); removed blocks forget", async () => {
+    const main = `${PROVIDERS}\nresource "memory_item" "renamed" {\n  name  = "a"\n  value = "one"\n}\nresource "memory_item" "b" {\n  for_each = toset(["b0"])\n  name     = each.key\n}\nmoved {\n  from = memory_item.a\n  to   = memory_item.tmp\n}\nmoved {\n  from = memory_item.tmp\n  to   = memory_item.renamed\n}\nmoved {\n  from = memory_item.b[0]\n  to   = memory_item.b["b0"]\n}\nremoved {\n  from = memory_item.old\n  lifecycle {\n    destroy = false\n  }\n}\n`;
+    const r = await planOf({ "main.tf": main }, state(), {}, store());
+    noErrors(r);
+    expect(actions(r)).toEqual({ 'memory_item.b["b0"]': "no-op", "memory_item.b[1]": "delete", "memory_item.old": "forget", "memory_item.renamed": "no-op" });
+    expect(change(r, "memory_item.renamed").previousAddress).toBe("memory_item.a");
+    expect(change(r, 'memory_item.b["b0"]').previousAddress).toBe("memory_item.b[0]");
+    expect(change(r, "memory_item.old").after.isNull()).toBe(true);
+  });
+
   test("a data source with known configuration is read at plan and its value flows into resources", async () => {
     const main = `${PROVIDERS}\ndata "memory_lookup" "a" {\n  name = "a"\n}\nresource "memory_item" "copy" {\n  name  = "copy"\n  value = data.memory_lookup.a.value\n}\n`;
     const r = await planOf({ "main.tf": main }, null, {}, store());

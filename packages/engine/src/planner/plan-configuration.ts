@@ -1,4 +1,4 @@
-import { dynamicType, nullVal, type Path, type Value } from "@magma/cty";
+import { dynamicType, nullVal, type Path, type Type, type Value } from "@magma/cty";
 import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, subjectString, type Config, type DecodedBody, type ProviderAddr, type Reference, type Resource } from "@magma/config";
 import type { Body, Expression, HclFunction } from "@magma/hcl";
 import { emptyBlockValue, type Block, type SchemaEntry } from "@magma/provider-api";
@@ -21,6 +21,7 @@ import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import type { OpenedProvider } from "../provider-source.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
 import type { RefreshOutcome } from "../refresh/refresh-outcome.js";
+import { applyMoves, forgetMatcher } from "./apply-moves.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
 import { diagnosticsOfError, planError, PlanDiagnosticsError, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
 
@@ -203,13 +204,18 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const schemas = new Map<string, SchemaEntry>();
   const providerConfigs = new Map<string, PlannedProviderConfig>();
 
+  const moves = applyMoves(root, options.state);
+  diagnostics.push(...moves.diagnostics);
+  const priorState = moves.state;
+  const forget = forgetMatcher(root);
+
   const source: InstanceValueSource = { expansion: (m, k) => expansions.get(`${m}|${k}`), instance: (a) => instanceValues.get(a) };
   const evaluator = new ModuleEvaluator(root, options.variables, options.scope, source);
   const priorEvaluator = new ModuleEvaluator(root, options.variables, options.scope, { expansion: source.expansion, instance: (a) => priorInstanceValues.get(a) });
 
   // Prior state, by configuration address (`module.m.aws_x.y`): one entry per module instance.
   const stateByConfig = new Map<string, ResourceState[]>();
-  for (const r of options.state?.resources ?? []) {
+  for (const r of priorState?.resources ?? []) {
     const k = `${configPrefix(r.module.map((s) => s.name))}${resourceKey(r.mode, r.type, r.name)}`;
     const list = stateByConfig.get(k) ?? [];
     list.push(r);
@@ -537,7 +543,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         const address = `${prefix}${n.key}${formatInstanceKey(s.indexKey)}`;
         const prior = await loadPrior(target, address, r.type, s, refresh && s.deposed === undefined);
         if (prior === null) return;
-        const c = await planDestroy(target, address, r.type, prior);
+        const c = forget(address) && s.deposed === undefined ? forgetChange(address, r.type, prior, entry.type) : await planDestroy(target, address, r.type, prior);
         record({ ...c, ...base, moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
       });
 
@@ -628,7 +634,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
           const address = `${n.key}${formatInstanceKey(s.indexKey)}`;
           const prior = await loadPrior(target, address, type, s, refresh && s.deposed === undefined);
           if (prior === null) return;
-          const c = await planDestroy(target, address, type, prior);
+          const c = forget(address) && s.deposed === undefined && entry !== undefined ? forgetChange(address, type, prior, entry.type) : await planDestroy(target, address, type, prior);
           pending.add(n.key);
           changes.push({
             ...c,
@@ -678,6 +684,11 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   return result();
 
   function result(): ConfigurationPlan {
+    for (let i = 0; i < changes.length; i++) {
+      const c = changes[i]!;
+      const was = c.deposedKey === undefined ? moves.previous.get(c.address) : undefined;
+      if (was !== undefined) changes[i] = { ...c, previousAddress: was };
+    }
     changes.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : (a.deposedKey ?? "") < (b.deposedKey ?? "") ? -1 : 1));
     outputs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const plannedProviders: PlannedProvider[] = [...providerNodes.values()]
@@ -685,6 +696,12 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       .map((p) => ({ address: p.address, source: p.source, dependencies: graph.has(p.address) ? dependenciesOf(p.address) : [] }));
     return { changes, outputs, providers: plannedProviders, refreshOutcomes, diagnostics, dataValues, expansions, schemas, providerConfigs };
   }
+}
+
+/** The change of a `removed { lifecycle { destroy = false } }` object: it leaves state, nothing is destroyed. */
+function forgetChange(address: string, typeName: string, prior: InstanceObject, type: Type): PlannedInstanceChange {
+  const none = nullVal(type);
+  return { address, mode: "managed", typeName, action: PlanAction.Forget, before: prior.state, after: none, config: none, requiresReplace: [], priorPrivate: prior.private, plannedPrivate: prior.private, priorTainted: prior.tainted, legacyTypeSystem: false, warnings: [] };
 }
 
 /** The provider local name a resource uses when it has no `provider` argument: its type's prefix. */
