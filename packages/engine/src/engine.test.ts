@@ -154,6 +154,21 @@ output "sizes" {
     expect(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary)).toEqual(["Output refers to sensitive values"]);
   });
 
+  test("preconditions, postconditions (self), output preconditions and check assertions", async () => {
+    const main = (minSize: number, want: string) =>
+      `${PROVIDERS}\nvariable "want" {\n  default = "${want}"\n}\nresource "memory_item" "a" {\n  name = "abc"\n  lifecycle {\n    precondition {\n      condition     = var.want != "bad"\n      error_message = "want must not be bad"\n    }\n    postcondition {\n      condition     = self.size >= ${minSize}\n      error_message = "size \${self.size} is too small"\n    }\n  }\n}\noutput "o" {\n  value = memory_item.a.size\n  precondition {\n    condition     = var.want != "out"\n    error_message = "no output"\n  }\n}\ncheck "c" {\n  assert {\n    condition     = var.want != "warn"\n    error_message = "a warning"\n  }\n}\n`;
+    const ok = await planOf({ "main.tf": main(3, "good") }, null);
+    noErrors(ok);
+    expect(ok.diagnostics).toEqual([]);
+    const summaries = (r: EnginePlanResult) => r.diagnostics.map((d) => `${d.severity} ${d.summary}: ${d.detail}`);
+    expect(summaries(await planOf({ "main.tf": main(3, "bad") }, null))).toEqual(["error Resource precondition failed: want must not be bad"]);
+    expect(summaries(await planOf({ "main.tf": main(4, "good") }, null))).toEqual(["error Resource postcondition failed: size 3 is too small"]);
+    expect(summaries(await planOf({ "main.tf": main(3, "out") }, null))).toEqual(["error Module output value precondition failed: no output"]);
+    const warned = await planOf({ "main.tf": main(3, "warn") }, null);
+    expect(summaries(warned)).toEqual(["warning Check block assertion failed: a warning"]);
+    expect(warned.hasErrors).toBe(false);
+  });
+
   test("references to undeclared objects are errors", async () => {
     const r = await planOf({ "main.tf": `${PROVIDERS}\nresource "memory_item" "a" {\n  name = var.nope\n  value = memory_item.b.id\n}\n` }, null);
     expect(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary).sort()).toEqual(["Reference to undeclared input variable", "Reference to undeclared resource"]);

@@ -1,6 +1,6 @@
 import { dynamicType, nullVal, type Path, type Type, type Value } from "@magma/cty";
-import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, subjectString, type Config, type DecodedBody, type ProviderAddr, type Reference, type Resource } from "@magma/config";
-import type { Body, Expression, HclFunction } from "@magma/hcl";
+import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, subjectString, type CheckRule, type Config, type DecodedBody, type ProviderAddr, type Reference, type Resource } from "@magma/config";
+import { evaluate, type Body, type Expression, type HclFunction } from "@magma/hcl";
 import { emptyBlockValue, type Block, type SchemaEntry } from "@magma/provider-api";
 import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
@@ -106,7 +106,8 @@ type Node =
   | { readonly kind: "call"; readonly mod: ModCtx; readonly name: string }
   | { readonly kind: "resource"; readonly mod: ModCtx; readonly key: string; readonly resource: Resource; readonly providerAddress: string; readonly providerSource: string }
   | { readonly kind: "orphan"; readonly key: string; readonly state: ResourceState; readonly providerAddress: string; readonly providerSource: string }
-  | { readonly kind: "output"; readonly mod: ModCtx; readonly name: string };
+  | { readonly kind: "output"; readonly mod: ModCtx; readonly name: string }
+  | { readonly kind: "check"; readonly mod: ModCtx; readonly name: string };
 
 /** `type.name` or `data.type.name`. */
 function resourceKey(mode: string, type: string, name: string): string {
@@ -265,6 +266,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       graph.add(`${mod.prefix}${key}`, { kind: "resource", mod, key, resource: r, providerAddress: resolved.address, providerSource: resolved.source });
     }
     for (const name of m.outputs.keys()) graph.add(`${mod.prefix}output.${name}`, { kind: "output", mod, name });
+    for (const name of m.checks.keys()) graph.add(`${mod.prefix}check.${name}`, { kind: "check", mod, name });
   }
   for (const [k, list] of stateByConfig) {
     if (graph.has(k)) continue;
@@ -316,7 +318,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     diagnostics.push(...inputs.diags);
     for (const input of inputs.inputs) {
       let id: string | undefined;
-      if (input.kind === "resource" || input.kind === "data" || input.kind === "local" || input.kind === "output" || input.kind === "variable" || input.kind === "module") id = `${mod.prefix}${input.address}`;
+      if (input.kind === "resource" || input.kind === "data" || input.kind === "local" || input.kind === "output" || input.kind === "variable" || input.kind === "module" || input.kind === "check") id = `${mod.prefix}${input.address}`;
       else if (input.kind === "provider") {
         const pc = mod.config.module.providerConfigs.get(input.address.slice("provider.".length));
         if (pc !== undefined) {
@@ -436,6 +438,42 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     return false;
   };
 
+  /**
+   * Evaluates condition rules (Terraform's `evalCheckRules`): a false condition is an error
+   * (a warning for `check` blocks) whose detail is the rule's error message; an unknown
+   * condition is left for the apply.
+   */
+  const checkRules = (rules: readonly CheckRule[], mi: ModuleInstanceAddress, rep: InstanceRepetition | undefined, address: string, summary: string, self?: Value, warnOnly = false): void => {
+    for (const rule of rules) {
+      const scopeOf = (expr: Expression) => {
+        const sc = evaluator.scope(mi, rep, evaluator.refsOfExprs([expr]));
+        return self === undefined ? sc : { ...sc, variables: { ...(sc.variables as Record<string, Value>), self } };
+      };
+      const c = evaluate(rule.condition, scopeOf(rule.condition));
+      const errs = c.diags.filter((d) => d.severity === "error");
+      if (errs.length > 0) {
+        if (warnOnly) diagnostics.push(...errs.map((d) => ({ ...d, severity: "warning" as const, address })));
+        else throwIfErrors(c.diags, address);
+        continue;
+      }
+      const cv = c.value.unmarkDeep().value;
+      if (!cv.isKnown()) continue;
+      if (cv.isNull()) {
+        const d = planError("Invalid condition result", "Condition expression must return either true or false, not null.", { address, subject: rule.condition.range });
+        if (warnOnly) diagnostics.push({ ...d, severity: "warning" });
+        else throw new PlanDiagnosticsError([d]);
+        continue;
+      }
+      if (cv.asBool()) continue;
+      const m = evaluate(rule.errorMessage, scopeOf(rule.errorMessage)).value;
+      const mv = m.unmarkDeep();
+      const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : mv.value.isKnown() && !mv.value.isNull() && mv.value.type.kind === "string" ? mv.value.asString() : "";
+      const d = planError(summary, msg, { address, subject: rule.condition.range });
+      if (warnOnly) diagnostics.push({ ...d, severity: "warning" });
+      else throw new PlanDiagnosticsError([d]);
+    }
+  };
+
   // ---- visits
   const visitProvider = async (n: Node & { kind: "provider" }): Promise<void> => {
     const p = await pool.open(n.address, n.source);
@@ -480,7 +518,12 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
 
   const visitOutput = (n: Node & { kind: "output" }): void => {
     if (n.mod.path.length > 0) {
-      if (mode !== "destroy") for (const mi of evaluator.instancesOf(n.mod.path)) evaluator.output(mi, n.name);
+      if (mode !== "destroy") {
+        for (const mi of evaluator.instancesOf(n.mod.path)) {
+          checkRules(n.mod.config.module.outputs.get(n.name)!.preconditions, mi, undefined, `${instancePrefix(mi)}output.${n.name}`, "Module output value precondition failed");
+          evaluator.output(mi, n.name);
+        }
+      }
       return;
     }
     const o = n.mod.config.module.outputs.get(n.name)!;
@@ -490,6 +533,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (prior !== undefined) outputs.push({ name: n.name, action: "delete", before, after: nullVal(dynamicType), sensitive: prior.sensitive });
       return;
     }
+    checkRules(o.preconditions, [], undefined, `output.${n.name}`, "Module output value precondition failed");
     const after = evaluator.output([], n.name).unmarkDeep().value;
     let action: PlannedOutput["action"] = "create";
     if (prior !== undefined) {
@@ -566,6 +610,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
           wanted.map((inst) =>
             limit(async () => {
               const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
+              checkRules(r.preconditions, mi, inst, address, "Resource precondition failed");
               const { value: cfg, paths: cfgPaths } = splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
               const out = await readDataSourceInstance(target, { address, typeName: r.type, config: cfg, dependsOnPendingChanges: forced || mode === "destroy" });
               if (out.kind === "read") {
@@ -577,6 +622,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 instanceValues.set(address, markSensitive(out.change.after, afterPaths));
               }
               priorInstanceValues.set(address, instanceValues.get(address)!);
+              if (out.kind === "read") checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address));
             }),
           ),
         );
@@ -599,6 +645,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               }
               return;
             }
+            checkRules(r.preconditions, mi, inst, address, "Resource precondition failed");
             const { value: rawCfg, paths: cfgPaths } = splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
             const cfg = applyIgnoreChanges(prior?.state ?? null, rawCfg, entry.block, ignorePaths, settings?.ignoreAllChanges ?? false);
             const replaceTriggered = prior !== null && replaceTriggeredBy(settings?.replaceTriggeredBy ?? [], mi, inst, address);
@@ -606,6 +653,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(c.after, entry.block));
             record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: s === undefined ? [] : beforePathsOf(s, c.before) });
             instanceValues.set(address, markSensitive(c.after, afterPaths));
+            checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address));
           }),
         ),
       );
@@ -671,6 +719,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
           return visitOrphan(n);
         case "output":
           return visitOutput(n);
+        case "check":
+          if (mode === "destroy") return;
+          for (const mi of evaluator.instancesOf(n.mod.path)) checkRules(n.mod.config.module.checks.get(n.name)!.asserts, mi, undefined, `${instancePrefix(mi)}check.${n.name}`, "Check block assertion failed", undefined, true);
+          return;
       }
     },
     { parallelism, ...(options.signal !== undefined ? { signal: options.signal } : {}) },
