@@ -251,6 +251,22 @@ describe("engine.plan against a state", () => {
     expect(change(r, "memory_item.old").after.isNull()).toBe(true);
   });
 
+  test("import blocks adopt an object into the plan (no-op or update against it); a missing id or target is an error", async () => {
+    const main = (value: string, id: string, to = "memory_item.a") => `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "${value}"\n}\nimport {\n  to = ${to}\n  id = "${id}"\n}\n`;
+    const same = await planOf({ "main.tf": main("one", "i-a") }, null, {}, store());
+    noErrors(same);
+    expect(actions(same)).toEqual({ "memory_item.a": "no-op" });
+    expect(change(same, "memory_item.a").importId).toBe("i-a");
+    const changed = await planOf({ "main.tf": main("two", "i-a") }, null, {}, store());
+    expect(actions(changed)).toEqual({ "memory_item.a": "update" });
+    const missing = await planOf({ "main.tf": main("one", "i-nope") }, null, {}, store());
+    expect(missing.diagnostics.filter((d) => d.severity === "error").map((d) => d.detail).join()).toContain("Cannot import non-existent remote object");
+    const stray = await planOf({ "main.tf": main("one", "i-a", "memory_item.zz") }, null, {}, store());
+    expect(stray.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary)).toEqual(["Configuration for import target does not exist"]);
+    const already = await planOf({ "main.tf": main("one", "i-a") }, stateOf([["memory_item.a", a]]), {}, store());
+    expect(change(already, "memory_item.a").importId).toBeUndefined();
+  });
+
   test("a data source with known configuration is read at plan and its value flows into resources", async () => {
     const main = `${PROVIDERS}\ndata "memory_lookup" "a" {\n  name = "a"\n}\nresource "memory_item" "copy" {\n  name  = "copy"\n  value = data.memory_lookup.a.value\n}\n`;
     const r = await planOf({ "main.tf": main }, null, {}, store());

@@ -1,6 +1,6 @@
 import { dynamicType, nullVal, type Path, type Type, type Value } from "@magma/cty";
-import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, subjectString, type CheckRule, type Config, type DecodedBody, type ProviderAddr, type Reference, type Resource } from "@magma/config";
-import { evaluate, type Body, type Expression, type HclFunction } from "@magma/hcl";
+import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Reference, type Resource } from "@magma/config";
+import { absTraversalForExpr, evaluate, type Body, type Expression, type HclFunction } from "@magma/hcl";
 import { emptyBlockValue, type Block, type SchemaEntry } from "@magma/provider-api";
 import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
@@ -21,7 +21,8 @@ import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import type { OpenedProvider } from "../provider-source.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
 import type { RefreshOutcome } from "../refresh/refresh-outcome.js";
-import { applyMoves, forgetMatcher } from "./apply-moves.js";
+import { importInstance } from "../instance/import-instance.js";
+import { applyMoves, forgetMatcher, traversalText } from "./apply-moves.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
 import { diagnosticsOfError, planError, PlanDiagnosticsError, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
 
@@ -209,6 +210,17 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   diagnostics.push(...moves.diagnostics);
   const priorState = moves.state;
   const forget = forgetMatcher(root);
+  /** `import` blocks of the root module by target instance address. */
+  const imports = new Map<string, Import>();
+  for (const im of root.module.imports) {
+    if (im.forEach !== undefined) {
+      diagnostics.push(planError("Unsupported import block", "magma does not support for_each in import blocks yet.", { subject: im.declRange }));
+      continue;
+    }
+    const t = absTraversalForExpr(im.to);
+    diagnostics.push(...t.diags);
+    if (t.traversal !== undefined) imports.set(traversalText(t.traversal), im);
+  }
 
   const source: InstanceValueSource = { expansion: (m, k) => expansions.get(`${m}|${k}`), instance: (a) => instanceValues.get(a) };
   const evaluator = new ModuleEvaluator(root, options.variables, options.scope, source);
@@ -635,8 +647,24 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
           limit(async () => {
             const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
             const s = current.get(inst.key);
-            const prior = s === undefined ? null : await loadPrior(target, address, r.type, s, refresh);
-            if (prior !== null) priorInstanceValues.set(address, markSensitive(prior.state, beforePathsOf(s!, prior.state)));
+            const im = s === undefined && mode === "normal" ? imports.get(address) : undefined;
+            let importId: string | undefined;
+            let prior = s === undefined ? null : await loadPrior(target, address, r.type, s, refresh);
+            if (im !== undefined) {
+              imports.delete(address);
+              if (im.id === undefined) throw new PlanDiagnosticsError([planError("Missing import id", `The import block for ${address} has no id.`, { address, subject: im.declRange })]);
+              const idv = evaluator.evaluate([], undefined, im.id, address).value.unmarkDeep().value;
+              if (!idv.isWhollyKnown() || idv.isNull() || idv.type.kind !== "string") {
+                throw new PlanDiagnosticsError([planError("Invalid import id argument", "The import ID must be a known, non-null string; it cannot depend on values known only after apply.", { address, subject: im.id.range })]);
+              }
+              importId = idv.asString();
+              const imported = await importInstance(target, address, r.type, importId);
+              if (imported.objects.length !== 1) {
+                throw new PlanDiagnosticsError([planError("Multiple import states not supported", `${address}: the import of ${JSON.stringify(importId)} returned ${imported.objects.length} objects; import blocks take exactly one.`, { address })]);
+              }
+              prior = imported.objects[0]!.object;
+            }
+            if (prior !== null) priorInstanceValues.set(address, markSensitive(prior.state, s !== undefined ? beforePathsOf(s, prior.state) : schemaSensitivePaths(prior.state, entry.block)));
             if (mode === "destroy") {
               if (prior !== null && s !== undefined) {
                 const c = await planDestroy(target, address, r.type, prior);
@@ -651,7 +679,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             const replaceTriggered = prior !== null && replaceTriggeredBy(settings?.replaceTriggeredBy ?? [], mi, inst, address);
             const c = await planInstance(target, { address, typeName: r.type, prior, config: cfg, createBeforeDestroy, replaceRequested: replace.has(address), replaceTriggered });
             const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(c.after, entry.block));
-            record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: s === undefined ? [] : beforePathsOf(s, c.before) });
+            const beforePaths = s === undefined ? (prior === null ? [] : schemaSensitivePaths(c.before, entry.block)) : beforePathsOf(s, c.before);
+            record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: beforePaths, ...(importId !== undefined ? { importId } : {}) });
             instanceValues.set(address, markSensitive(c.after, afterPaths));
             checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address));
           }),
@@ -728,6 +757,11 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     { parallelism, ...(options.signal !== undefined ? { signal: options.signal } : {}) },
   );
   for (const [id, e] of walk.failed) diagnostics.push(...diagnosticsOfError(e, id));
+  if (mode === "normal" && walk.failed.size === 0 && walk.skipped.size === 0) {
+    for (const [to, im] of imports) {
+      diagnostics.push(planError("Configuration for import target does not exist", `The configuration for the given import target ${to} does not exist. All target instances must have an associated configuration to be imported.`, { address: to, subject: im.declRange }));
+    }
+  }
   for (const id of walk.canceled) diagnostics.push(planError("Plan canceled", `The plan was canceled before ${id} was planned.`, { address: id }));
   // Outputs in state that the configuration no longer declares.
   for (const [name, o] of options.state?.outputs ?? []) {
