@@ -1,5 +1,6 @@
 import { Path, stringVal, toJson, type Value } from "@magma/cty";
 import { createEngine, type EnginePlanResult } from "./engine.js";
+import { formatPlan, parsePlan } from "./plan/plan-file.js";
 import type { PlannedInstanceChange } from "./plan/planned-instance-change.js";
 import { configOf, item, stateOf, testSource } from "./planner/test-support.js";
 
@@ -312,5 +313,36 @@ describe("engine.plan against a state", () => {
     applied.set("memory_item.b", item({ id: "i-10", name: "b", value: "i-9", size: 1 }));
     const outs = await r.applyScope.outputs(values);
     expect(outs["b"]!.value.rawEquals(stringVal("i-9"))).toBe(true);
+  });
+
+  test("a saved plan keeps the planner's fields, and its apply scope re-evaluates the configuration", async () => {
+    const main = `${PROVIDERS}\nvariable "v" {\n  default   = "vv"\n  sensitive = true\n}\ndata "memory_lookup" "a" {\n  name = "a"\n}\nresource "memory_item" "b" {\n  count = 2\n  name  = "b\${count.index}"\n  value = data.memory_lookup.a.id\n  tags  = { v = var.v }\n}\nresource "memory_item" "c" {\n  name  = "c"\n  value = memory_item.b[1].id\n}\noutput "c" {\n  value = memory_item.c.value\n}\n`;
+    const c = configOf({ "main.tf": main });
+    const engine = createEngine({ providers: testSource(store()), cwd: c.dir });
+    try {
+      const r = await engine.plan(c.config, stateOf([["memory_item.b[0]", b0]]), { env: {} });
+      noErrors(r);
+      const back = parsePlan(formatPlan(r.plan));
+      expect(back.identity).toBe(r.plan.identity);
+      expect(back.mode).toBe("normal");
+      expect(back.providers).toEqual(r.plan.providers);
+      expect(back.outputs?.map((o) => `${o.name} ${o.action}`)).toEqual(["c create"]);
+      expect(back.variables?.["v"]?.asString()).toBe("vv");
+      expect(back.dataReads?.["data.memory_lookup.a"]?.getAttr("id").asString()).toBe("i-a");
+      const b1 = back.changes.find((x) => x.address === "memory_item.b[1]")!;
+      expect(b1).toMatchObject({ moduleAddress: "", providerConfig: 'provider["registry.terraform.io/hashicorp/memory"]', dependencies: ["data.memory_lookup.a"], schemaVersion: 1, createBeforeDestroy: false });
+      expect(b1.afterSensitivePaths?.map(String)).toEqual(r.plan.changes.find((x) => x.address === "memory_item.b[1]")!.afterSensitivePaths?.map(String));
+      expect(b1.afterSensitivePaths?.length).toBe(1);
+      const scope = await engine.applyScope(c.config, back);
+      const applied = new Map<string, Value>([["memory_item.b[1]", item({ id: "i-77", name: "b1", value: "i-a", size: 2 })]]);
+      const cfg = await scope.instanceConfig(back.changes.find((x) => x.address === "memory_item.c")!, { instance: (a) => applied.get(a) });
+      expect(plain(cfg.getAttr("value"))).toBe("i-77");
+      const bcfg = await scope.instanceConfig(b1, { instance: (a) => applied.get(a) });
+      expect(plain(bcfg.getAttr("value"))).toBe("i-a");
+      expect(plain(await scope.providerConfig('provider["registry.terraform.io/hashicorp/memory"]', { instance: () => undefined }))).toEqual({ id_prefix: null });
+    } finally {
+      await engine.close();
+      c.cleanup();
+    }
   });
 });

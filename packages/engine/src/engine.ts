@@ -4,14 +4,16 @@ import { join, resolve } from "node:path";
 import { convert, isPathError, type Value } from "@magma/cty";
 import { collectVariableValues, loadConfig, moduleFiles, walkConfig, type Config, type VariableArg } from "@magma/config";
 import { terraformFunctions } from "@magma/hcl";
+import type { SchemaEntry } from "@magma/provider-api";
 import type { StateFile } from "@magma/state";
 import type { ApplyScope } from "./apply/apply-scope.js";
 import { DEFAULT_PARALLELISM } from "./dag/walk.js";
 import { EngineError, EngineErrorCode } from "./engine-error.js";
 import { createPlan, type Plan, type PlanMode } from "./plan/plan.js";
-import { createConfigApplyScope } from "./planner/config-apply-scope.js";
-import { planConfiguration, type PlanScopeContext } from "./planner/plan-configuration.js";
-import { planError, type PlanDiagnostic } from "./planner/plan-diagnostic.js";
+import { configPrefix } from "./eval/module-evaluator.js";
+import { createConfigApplyScope, plannedFromPlan } from "./planner/config-apply-scope.js";
+import { planConfiguration, resolveProviderConfig, type PlannedProviderConfig, type PlanScopeContext } from "./planner/plan-configuration.js";
+import { planError, PlanDiagnosticsError, type PlanDiagnostic } from "./planner/plan-diagnostic.js";
 import type { ProviderSource } from "./provider-source.js";
 import { ProviderPool } from "./providers/provider-pool.js";
 import type { RefreshOutcome } from "./refresh/refresh-outcome.js";
@@ -70,6 +72,12 @@ export interface Engine {
    * in the result's diagnostics.
    */
   plan(config: Config | string, state: StateFile | null, options?: EnginePlanOptions): Promise<EnginePlanResult>;
+  /**
+   * The {@link ApplyScope} of a saved plan (read back from a plan file): re-evaluates the
+   * configuration it was made from with the plan's variables, the instances it keeps and
+   * the data sources it read. Opens the providers once for their schemas.
+   */
+  applyScope(config: Config | string, plan: Plan): Promise<ApplyScope>;
   /** A destroy plan: every object in state deleted (`terraform plan -destroy`). */
   destroy(config: Config | string, state: StateFile | null, options?: Omit<EnginePlanOptions, "mode">): Promise<EnginePlanResult>;
   /** Closes every provider the engine still holds open. */
@@ -167,8 +175,43 @@ export function createEngine(options: EngineOptions): Engine {
       const base = createPlan({ changes: planned.changes, prior, configDigest: digest });
       const variableValues: Record<string, Value> = {};
       for (const [k, v] of variables) variableValues[k] = v.unmarkDeep().value;
-      const result: Plan = { ...base, mode: o.mode ?? "normal", outputs: planned.outputs, providers: planned.providers, variables: variableValues };
+      const result: Plan = { ...base, mode: o.mode ?? "normal", outputs: planned.outputs, providers: planned.providers, variables: variableValues, dataReads: Object.fromEntries(planned.dataValues) };
       return { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors: diagnostics.some((d) => d.severity === "error"), applyScope: applyScopeFor(planned) };
+    } finally {
+      pools.delete(pool);
+      await pool.close();
+    }
+  };
+
+  const applyScope = async (configOrDir: Config | string, saved: Plan): Promise<ApplyScope> => {
+    let config: Config;
+    if (typeof configOrDir === "string") {
+      const loaded = loadConfig(resolve(cwd, configOrDir));
+      const errs = loaded.diags.filter((d) => d.severity === "error");
+      if (errs.length > 0) throw new PlanDiagnosticsError(errs);
+      config = loaded.config;
+    } else config = configOrDir;
+    const pool = new ProviderPool(options.providers);
+    pools.add(pool);
+    try {
+      const schemas = new Map<string, SchemaEntry>();
+      const providerConfigs = new Map<string, PlannedProviderConfig>();
+      for (const c of walkConfig(config)) {
+        for (const [key, r] of [...c.module.managedResources, ...c.module.dataResources]) {
+          const resolved = resolveProviderConfig(config, c.path, r.providerConfigRef !== undefined ? (r.providerConfigRef.alias === undefined ? r.providerConfigRef.name : `${r.providerConfigRef.name}.${r.providerConfigRef.alias}`) : r.type.split("_")[0]!, r.provider);
+          if ("error" in resolved) throw new PlanDiagnosticsError([planError("Provider configuration not present", resolved.error, { address: `${configPrefix(c.path)}${key}` })]);
+          const schema = await pool.schema(resolved.address, resolved.source);
+          const entry = r.mode === "data" ? schema.dataSources.get(r.type) : schema.resources.get(r.type);
+          if (entry !== undefined) schemas.set(`${configPrefix(c.path)}${key}`, entry);
+          providerConfigs.set(resolved.address, { source: resolved.source, block: schema.provider.block, modulePath: resolved.modulePath, ...(resolved.body !== undefined ? { body: resolved.body } : {}) });
+        }
+      }
+      const variables = new Map<string, Value>(Object.entries(saved.variables ?? {}));
+      for (const [name, v] of config.module.variables) {
+        const val = variables.get(name);
+        if (val !== undefined && v.sensitive) variables.set(name, val.mark("sensitive"));
+      }
+      return createConfigApplyScope({ config, variables, scope, planned: { ...plannedFromPlan(saved), schemas, providerConfigs } });
     } finally {
       pools.delete(pool);
       await pool.close();
@@ -177,6 +220,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   return {
     plan,
+    applyScope,
     destroy: (config, state, o = {}) => plan(config, state, { ...o, mode: "destroy" }),
     async close(): Promise<void> {
       closed = true;

@@ -65,6 +65,12 @@ export interface Plan {
   readonly providers?: readonly PlannedProvider[];
   /** The root module's input variable values the plan was made with (a saved plan is applied with the same values). */
   readonly variables?: Readonly<Record<string, Value>>;
+  /**
+   * The data source instances read during the plan, by address (Terraform keeps them in
+   * the plan's prior state): their values are not changes, but the apply's re-evaluation
+   * of the configuration refers to them.
+   */
+  readonly dataReads?: Readonly<Record<string, Value>>;
 }
 
 /** The parts of a {@link Plan} that {@link createPlan} takes. */

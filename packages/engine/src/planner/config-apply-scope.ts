@@ -1,9 +1,11 @@
-import type { Value } from "@magma/cty";
+import { stringVal, type Value } from "@magma/cty";
 import { decodeSchemaBody, evaluateSchemaBody, type Config } from "@magma/config";
 import { emptyBlockValue } from "@magma/provider-api";
-import { parseResourceInstance } from "@magma/state";
+import { formatModuleInstance, parseResourceInstance } from "@magma/state";
 import type { AppliedValues, ApplyScope } from "../apply/apply-scope.js";
-import { evaluateExpansion, expansionInstances } from "../eval/expansion.js";
+import { evaluateExpansion, expansionInstances, type Expansion } from "../eval/expansion.js";
+import { PlanAction } from "../plan/plan-action.js";
+import type { Plan } from "../plan/plan.js";
 import { configPrefix, ModuleEvaluator } from "../eval/module-evaluator.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
@@ -20,6 +22,33 @@ export interface ConfigApplyScopeInput {
   readonly scope: PlanScopeContext;
   /** The planner's result: expansions, schemas, provider configurations, data sources read at plan. */
   readonly planned: Pick<ConfigurationPlan, "expansions" | "schemas" | "providerConfigs" | "dataValues">;
+}
+
+/**
+ * The expansions and data reads of a (saved) plan, for {@link createConfigApplyScope}:
+ * every instance the plan keeps (all changes but deletes and forgets, and the data sources
+ * read at plan), grouped by module instance and resource. A resource with no such instance
+ * is left out (its references evaluate to unknown).
+ */
+export function plannedFromPlan(plan: Plan): Pick<ConfigurationPlan, "expansions" | "dataValues"> {
+  const keys = new Map<string, (number | string | undefined)[]>();
+  const add = (address: string): void => {
+    const a = parseResourceInstance(address);
+    const id = `${formatModuleInstance(a.module)}|${a.mode === "data" ? "data." : ""}${a.type}.${a.name}`;
+    const list = keys.get(id) ?? [];
+    list.push(a.key);
+    keys.set(id, list);
+  };
+  for (const c of plan.changes) if (c.deposedKey === undefined && c.action !== PlanAction.Delete && c.action !== PlanAction.Forget) add(c.address);
+  const dataValues = new Map<string, Value>(Object.entries(plan.dataReads ?? {}));
+  for (const a of dataValues.keys()) add(a);
+  const expansions = new Map<string, Expansion>();
+  for (const [id, ks] of keys) {
+    if (ks.every((k) => k === undefined)) expansions.set(id, { kind: "single" });
+    else if (ks.every((k) => typeof k === "number")) expansions.set(id, { kind: "count", count: Math.max(...(ks as number[])) + 1 });
+    else expansions.set(id, { kind: "for_each", entries: new Map(ks.filter((k): k is string => typeof k === "string").map((k) => [k, stringVal(k)])) });
+  }
+  return { expansions, dataValues };
 }
 
 /**
