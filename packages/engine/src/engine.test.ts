@@ -208,6 +208,14 @@ describe("engine.plan against a state", () => {
     noErrors(r);
     expect(actions(r)).toEqual({ "memory_item.a": "update", "memory_item.b[0]": "create" });
     expect(r.refreshOutcomes.map((o) => `${o.address} ${o.result}`).sort()).toEqual(["memory_item.a changed", "memory_item.b[0] gone"]);
+    expect(r.plan.drift?.map((c) => `${c.address} ${c.action}`)).toEqual(["memory_item.a update", "memory_item.b[0] delete"]);
+    expect(plain(r.plan.drift![0]!.after.getAttr("value"))).toBe("changed outside");
+    const refreshOnly = await planOf({ "main.tf": main }, st, { mode: "refresh-only" }, items);
+    noErrors(refreshOnly);
+    expect(refreshOnly.plan.changes).toEqual([]);
+    expect(refreshOnly.plan.mode).toBe("refresh-only");
+    expect(refreshOnly.plan.drift?.map((c) => `${c.address} ${c.action}`)).toEqual(["memory_item.a update", "memory_item.b[0] delete"]);
+    expect(parsePlan(formatPlan(refreshOnly.plan)).drift?.map((c) => `${c.address} ${c.action}`)).toEqual(["memory_item.a update", "memory_item.b[0] delete"]);
     const noRefresh = await planOf({ "main.tf": main }, st, { refresh: false }, items);
     expect(actions(noRefresh)).toEqual({ "memory_item.a": "no-op", "memory_item.b[0]": "no-op" });
     expect(noRefresh.refreshOutcomes).toEqual([]);

@@ -175,7 +175,7 @@ export function createEngine(options: EngineOptions): Engine {
       const base = createPlan({ changes: planned.changes, prior, configDigest: digest });
       const variableValues: Record<string, Value> = {};
       for (const [k, v] of variables) variableValues[k] = v.unmarkDeep().value;
-      const result: Plan = { ...base, mode: o.mode ?? "normal", outputs: planned.outputs, providers: planned.providers, variables: variableValues, dataReads: Object.fromEntries(planned.dataValues) };
+      const result: Plan = { ...base, mode: o.mode ?? "normal", outputs: planned.outputs, providers: planned.providers, variables: variableValues, dataReads: Object.fromEntries(planned.dataValues), drift: planned.drift };
       return { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors: diagnostics.some((d) => d.severity === "error"), applyScope: applyScopeFor(planned) };
     } finally {
       pools.delete(pool);

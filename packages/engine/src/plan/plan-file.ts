@@ -24,6 +24,7 @@ export function formatPlan(plan: Plan): string {
       ...(plan.outputs !== undefined ? { outputs: plan.outputs.map((o) => ({ name: o.name, action: o.action, before: encodeValue(o.before), after: encodeValue(o.after), sensitive: o.sensitive })) } : {}),
       ...(plan.providers !== undefined ? { providers: plan.providers.map((p) => ({ address: p.address, source: p.source, ...(p.version !== undefined ? { version: p.version } : {}), dependencies: [...p.dependencies] })) } : {}),
       ...(plan.variables !== undefined ? { variables: Object.fromEntries(Object.entries(plan.variables).map(([k, v]) => [k, encodeValue(v)])) } : {}),
+      ...(plan.drift !== undefined ? { drift: plan.drift.map(encodeChange) } : {}),
       ...(plan.dataReads !== undefined ? { data_reads: Object.fromEntries(Object.entries(plan.dataReads).map(([k, v]) => [k, encodeValue(v)])) } : {}),
     },
     null,
@@ -66,10 +67,14 @@ export function parsePlan(text: string, source = "plan"): Plan {
 const MODES: readonly string[] = ["normal", "destroy", "refresh-only"];
 const OUTPUT_ACTIONS: readonly string[] = ["create", "update", "delete", "no-op"];
 
-/** The configuration-level planner's fields of a plan file (mode, outputs, providers, variables, data reads), each when present. */
-function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "mode" | "outputs" | "providers" | "variables" | "dataReads"> {
+/** The configuration-level planner's fields of a plan file (mode, outputs, providers, variables, data reads, drift), each when present. */
+function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift"> {
   const bad = (what: string): EngineError => new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: ${what}`);
-  const out: { -readonly [K in "mode" | "outputs" | "providers" | "variables" | "dataReads"]?: Plan[K] } = {};
+  const out: { -readonly [K in "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift"]?: Plan[K] } = {};
+  if (r["drift"] !== undefined) {
+    if (!Array.isArray(r["drift"])) throw bad("drift is not a list");
+    out.drift = r["drift"].map((c: unknown, i) => decodeChange(c, `${source}: drift[${i}]`));
+  }
   if (r["mode"] !== undefined) {
     if (typeof r["mode"] !== "string" || !MODES.includes(r["mode"])) throw bad(`mode is ${JSON.stringify(r["mode"])}, not a plan mode`);
     out.mode = r["mode"] as PlanMode;

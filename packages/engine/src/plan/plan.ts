@@ -71,6 +71,12 @@ export interface Plan {
    * of the configuration refers to them.
    */
   readonly dataReads?: Readonly<Record<string, Value>>;
+  /**
+   * The objects the refresh found changed or gone outside magma (Terraform's
+   * `resource_drift`; action `update` or `delete`, before = as stored, after = as read). A
+   * refresh-only plan has no changes: applying it writes these reads to state.
+   */
+  readonly drift?: readonly PlannedInstanceChange[];
 }
 
 /** The parts of a {@link Plan} that {@link createPlan} takes. */

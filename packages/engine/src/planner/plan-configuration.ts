@@ -82,6 +82,8 @@ export interface ConfigurationPlan {
   readonly providers: PlannedProvider[];
   /** How the refresh of every object in state ended. */
   readonly refreshOutcomes: RefreshOutcome[];
+  /** The objects the refresh found changed or gone outside magma (Terraform's `resource_drift`): before = as stored (upgraded), after = as read (null when gone). */
+  readonly drift: PlannedInstanceChange[];
   /** Errors and warnings; the plan is unusable when any is an error. */
   readonly diagnostics: PlanDiagnostic[];
   /** The data source instances read during the plan, by address (their values are not changes). */
@@ -198,6 +200,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const changes: PlannedInstanceChange[] = [];
   const outputs: PlannedOutput[] = [];
   const refreshOutcomes: RefreshOutcome[] = [];
+  const drift: PlannedInstanceChange[] = [];
   const dataValues = new Map<string, Value>();
   const expansions = new Map<string, Expansion>();
   const instanceValues = new Map<string, Value>();
@@ -393,18 +396,44 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     return t;
   };
 
-  const loadPrior = async (target: InstanceTarget, address: string, type: string, stored: InstanceObjectState, doRefresh: boolean): Promise<InstanceObject | null> => {
+  /** Upgrades (and refreshes) a stored object; a refresh that finds drift records it as Terraform's `resource_drift`. */
+  const loadPrior = async (target: InstanceTarget, address: string, type: string, stored: InstanceObjectState, doRefresh: boolean, meta: { moduleAddress: string; providerConfig: string; schemaVersion?: number }): Promise<InstanceObject | null> => {
     const up = await upgradeInstance(target, address, type, { schemaVersion: stored.schemaVersion, attributesJson: stored.attributesJson, private: stored.private, tainted: stored.tainted });
     if (!doRefresh) return up.object;
     const shown = stored.deposed !== undefined ? `${address} (deposed ${stored.deposed})` : address;
+    let r;
     try {
-      const r = await refreshInstance(target, address, type, up.object);
-      refreshOutcomes.push({ address: shown, result: r.object === null ? "gone" : r.drifted ? "changed" : "in-sync" });
-      return r.object;
+      r = await refreshInstance(target, address, type, up.object);
     } catch (e) {
       refreshOutcomes.push({ address: shown, result: "failed", error: e });
       throw e;
     }
+    refreshOutcomes.push({ address: shown, result: r.object === null ? "gone" : r.drifted ? "changed" : "in-sync" });
+    if (r.drifted) {
+      const none = nullVal(up.object.state.type);
+      drift.push({
+        address,
+        mode: "managed",
+        typeName: type,
+        action: r.object === null ? PlanAction.Delete : PlanAction.Update,
+        before: up.object.state,
+        after: r.object?.state ?? none,
+        config: none,
+        requiresReplace: [],
+        priorPrivate: up.object.private,
+        plannedPrivate: r.object?.private ?? new Uint8Array(),
+        priorTainted: up.object.tainted,
+        legacyTypeSystem: false,
+        warnings: [...r.warnings],
+        moduleAddress: meta.moduleAddress,
+        providerConfig: meta.providerConfig,
+        dependencies: stored.dependencies,
+        createBeforeDestroy: stored.createBeforeDestroy,
+        ...(meta.schemaVersion !== undefined ? { schemaVersion: meta.schemaVersion } : {}),
+        ...(stored.deposed !== undefined ? { deposedKey: stored.deposed } : {}),
+      });
+    }
+    return r.object;
   };
 
   const decoded = new Map<string, DecodedBody>();
@@ -597,8 +626,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     const destroyStored = (mi: ModuleInstanceAddress, s: InstanceObjectState, prefix: string): Promise<void> =>
       limit(async () => {
         const address = `${prefix}${n.key}${formatInstanceKey(s.indexKey)}`;
-        const prior = await loadPrior(target, address, r.type, s, refresh && s.deposed === undefined);
-        if (prior === null) return;
+        const prior = await loadPrior(target, address, r.type, s, refresh && s.deposed === undefined, { ...base, moduleAddress: formatModuleInstance(mi) });
+        if (prior === null || mode === "refresh-only") return;
         const c = forget(address) && s.deposed === undefined ? forgetChange(address, r.type, prior, entry.type) : await planDestroy(target, address, r.type, prior);
         record({ ...c, ...base, moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
       });
@@ -630,7 +659,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 instanceValues.set(address, markSensitive(out.state, unionPaths(cfgPaths, schemaSensitivePaths(out.state, entry.block))));
               } else {
                 const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(out.change.after, entry.block));
-                if (mode !== "destroy") changes.push({ ...out.change, ...extra, afterSensitivePaths: afterPaths, beforeSensitivePaths: [] });
+                if (mode === "normal") changes.push({ ...out.change, ...extra, afterSensitivePaths: afterPaths, beforeSensitivePaths: [] });
                 instanceValues.set(address, markSensitive(out.change.after, afterPaths));
               }
               priorInstanceValues.set(address, instanceValues.get(address)!);
@@ -649,7 +678,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             const s = current.get(inst.key);
             const im = s === undefined && mode === "normal" ? imports.get(address) : undefined;
             let importId: string | undefined;
-            let prior = s === undefined ? null : await loadPrior(target, address, r.type, s, refresh);
+            let prior = s === undefined ? null : await loadPrior(target, address, r.type, s, refresh || mode === "refresh-only", extra);
             if (im !== undefined) {
               imports.delete(address);
               if (im.id === undefined) throw new PlanDiagnosticsError([planError("Missing import id", `The import block for ${address} has no id.`, { address, subject: im.declRange })]);
@@ -665,6 +694,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               prior = imported.objects[0]!.object;
             }
             if (prior !== null) priorInstanceValues.set(address, markSensitive(prior.state, s !== undefined ? beforePathsOf(s, prior.state) : schemaSensitivePaths(prior.state, entry.block)));
+            if (mode === "refresh-only") {
+              if (prior !== null) instanceValues.set(address, priorInstanceValues.get(address)!);
+              return;
+            }
             if (mode === "destroy") {
               if (prior !== null && s !== undefined) {
                 const c = await planDestroy(target, address, r.type, prior);
@@ -709,8 +742,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       n.state.instances.map((s) =>
         limit(async () => {
           const address = `${n.key}${formatInstanceKey(s.indexKey)}`;
-          const prior = await loadPrior(target, address, type, s, refresh && s.deposed === undefined);
-          if (prior === null) return;
+          const prior = await loadPrior(target, address, type, s, refresh && s.deposed === undefined, { moduleAddress: formatModuleInstance(n.state.module), providerConfig: n.providerAddress, ...(entry !== undefined ? { schemaVersion: entry.version } : {}) });
+          if (prior === null || mode === "refresh-only") return;
           const c = forget(address) && s.deposed === undefined && entry !== undefined ? forgetChange(address, type, prior, entry.type) : await planDestroy(target, address, type, prior);
           pending.add(n.key);
           changes.push({
@@ -780,7 +813,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     const plannedProviders: PlannedProvider[] = [...providerNodes.values()]
       .filter((p) => changes.some((c) => c.providerConfig === p.address))
       .map((p) => ({ address: p.address, source: p.source, dependencies: graph.has(p.address) ? dependenciesOf(p.address) : [] }));
-    return { changes, outputs, providers: plannedProviders, refreshOutcomes, diagnostics, dataValues, expansions, schemas, providerConfigs };
+    drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, expansions, schemas, providerConfigs };
   }
 }
 
