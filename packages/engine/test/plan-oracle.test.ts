@@ -235,6 +235,48 @@ const MOD_JSON = {
   output: { name: { value: "${memory_item.x.name}" } },
 };
 
+/**
+ * Version 3 on version 1's state (after `terraform state rm 'memory_item.env["prod"]'`):
+ * a moved resource, a module removed with destroy = false (forget), ignore_changes hiding
+ * an update, an import block re-adopting the removed object.
+ */
+function v3Tf(importId: string): string {
+  return V1_TF.replace('resource "memory_item" "gone" {', 'resource "memory_item" "kept" {')
+    .replace('module "m" {\n  source = "./mod"\n  count  = 2\n  prefix = "m\${count.index}"\n}\n', "")
+    .replace('resource "memory_item" "from_module" {\n  name = "from-\${module.m[1].name}"\n}\n', 'resource "memory_item" "from_module" {\n  name = "from-m1-x"\n}\n')
+    .replace('resource "memory_item" "a" {\n  name  = "a"\n  value = "one"\n}', 'resource "memory_item" "a" {\n  name  = "a"\n  value = "ignored"\n  lifecycle {\n    ignore_changes = [value]\n  }\n}')
+    .concat(`
+moved {
+  from = memory_item.gone
+  to   = memory_item.kept
+}
+removed {
+  from = module.m
+  lifecycle {
+    destroy = false
+  }
+}
+import {
+  to = memory_item.env["prod"]
+  id = "${importId}"
+}
+`);
+}
+
+function v3Json(importId: string): string {
+  const j = JSON.parse(JSON.stringify(V1_JSON)) as { resource: { memory_item: Record<string, unknown> }; module?: unknown } & Record<string, unknown>;
+  const items = j.resource.memory_item;
+  items["kept"] = items["gone"];
+  delete items["gone"];
+  items["from_module"] = { name: "from-m1-x" };
+  items["a"] = { name: "a", value: "ignored", lifecycle: { ignore_changes: ["value"] } };
+  delete j.module;
+  j["moved"] = [{ from: "memory_item.gone", to: "memory_item.kept" }];
+  j["removed"] = [{ from: "module.m", lifecycle: { destroy: false } }];
+  j["import"] = [{ to: 'memory_item.env["prod"]', id: importId }];
+  return JSON.stringify(j, null, 2);
+}
+
 const ACTIONS: Record<string, string[]> = {
   "no-op": ["no-op"],
   create: ["create"],
@@ -246,21 +288,29 @@ const ACTIONS: Record<string, string[]> = {
   forget: ["forget"],
 };
 
+/** Per address: the actions, then `moved from …` and `import …` when the change has them. */
 function magmaActions(r: EnginePlanResult): Record<string, string[]> {
   const errs = r.diagnostics.filter((x) => x.severity === "error");
   if (errs.length > 0) throw new Error(errs.map((x) => `${x.address ?? ""} ${x.summary}: ${x.detail}`).join("\n"));
-  return Object.fromEntries(r.plan.changes.map((c) => [c.address, ACTIONS[c.action]!]));
+  return Object.fromEntries(
+    r.plan.changes.map((c) => [c.address, [...ACTIONS[c.action]!, ...(c.previousAddress !== undefined ? [`moved from ${c.previousAddress}`] : []), ...(c.importId !== undefined ? [`import ${c.importId}`] : [])]]),
+  );
 }
 
 function terraformActions(showJson: string): Record<string, string[]> {
-  const plan = JSON.parse(showJson) as { resource_changes?: { address: string; change: { actions: string[] } }[] };
-  return Object.fromEntries((plan.resource_changes ?? []).map((c) => [c.address, c.change.actions]));
+  const plan = JSON.parse(showJson) as { resource_changes?: { address: string; previous_address?: string; change: { actions: string[]; importing?: { id: string } } }[] };
+  return Object.fromEntries(
+    (plan.resource_changes ?? []).map((c) => [
+      c.address,
+      [...c.change.actions, ...(c.previous_address !== undefined ? [`moved from ${c.previous_address}`] : []), ...(c.change.importing !== undefined ? [`import ${c.change.importing.id}`] : [])],
+    ]),
+  );
 }
 
 d.each([
-  ["native syntax", "main.tf", V1_TF, V2_TF, MOD_TF],
-  ["JSON syntax", "main.tf.json", JSON.stringify(V1_JSON, null, 2), JSON.stringify(V2_JSON, null, 2), JSON.stringify(MOD_JSON, null, 2)],
-] as const)("magma's plan equals terraform's (%s)", (_name, file, v1, v2, mod) => {
+  ["native syntax", "main.tf", V1_TF, V2_TF, MOD_TF, v3Tf],
+  ["JSON syntax", "main.tf.json", JSON.stringify(V1_JSON, null, 2), JSON.stringify(V2_JSON, null, 2), JSON.stringify(MOD_JSON, null, 2), v3Json],
+] as const)("magma's plan equals terraform's (%s)", (_name, file, v1, v2, mod, v3) => {
   let tmp: { dir: string; cleanup(): void };
   let work: string;
   let env: Record<string, string | undefined>;
@@ -316,5 +366,16 @@ d.each([
     expect(second.magma["data.memory_lookup.known"]).toBeUndefined();
     expect(second.magma["module.m[1].memory_item.x"]).toEqual(["delete"]);
     expect(second.magma["memory_item.from_module"]).toEqual(["delete", "create"]);
+
+    const tfState = JSON.parse(readFileSync(join(work, "terraform.tfstate"), "utf8")) as { resources: { name: string; instances: { index_key?: string; attributes: { id: string } }[] }[] };
+    const prodId = tfState.resources.find((r) => r.name === "env")!.instances.find((i) => i.index_key === "prod")!.attributes.id;
+    expectExit(await tf("state", "rm", 'memory_item.env["prod"]'), 0, "state rm", env);
+    writeFileSync(join(work, file), v3(prodId));
+    const third = await bothPlans();
+    expect(third.magma).toEqual(third.terraform);
+    expect(third.magma["memory_item.kept"]).toEqual(["no-op", "moved from memory_item.gone"]);
+    expect(third.magma["module.m[0].memory_item.x"]).toEqual(["forget"]);
+    expect(third.magma["memory_item.a"]).toEqual(["no-op"]);
+    expect(third.magma['memory_item.env["prod"]']).toEqual(["no-op", `import ${prodId}`]);
   }, 300_000);
 });

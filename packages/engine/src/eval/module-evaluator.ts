@@ -290,7 +290,8 @@ export class ModuleEvaluator {
       const o = this.configAt(mi.map((s) => s.name)).module.outputs.get(name)!;
       const address = `${instancePrefix(mi)}output.${name}`;
       const v = this.evaluate(mi, undefined, o.expr, address).value;
-      if (!o.sensitive && v.unmarkDeep().paths.some((p) => p.marks.has(Mark.Sensitive))) {
+      // Terraform requires `sensitive = true` of root module outputs only; a child module's outputs keep their marks.
+      if (mi.length === 0 && !o.sensitive && v.unmarkDeep().paths.some((p) => p.marks.has(Mark.Sensitive))) {
         throw new PlanDiagnosticsError([
           planError(
             "Output refers to sensitive values",
