@@ -8,7 +8,7 @@ const PROVIDERS = `
 terraform {
   required_providers {
     memory = { source = "hashicorp/memory" }
-    random = { source = "hashicorp/random" }
+    random = { source = "hashicorp/random", version = "~> 3.0" }
   }
 }
 `;
@@ -116,6 +116,7 @@ output "sizes" {
     expect(plain(outs["sizes"]!.after)).toEqual([5, 5]);
     expect(r.plan.mode).toBe("normal");
     expect(r.plan.providers?.map((p) => p.address).sort()).toEqual(['provider["registry.terraform.io/hashicorp/memory"]', 'provider["registry.terraform.io/hashicorp/random"]']);
+    expect(r.plan.providers?.find((p) => p.source === "registry.terraform.io/hashicorp/random")?.version).toBe("~> 3.0");
     expect(r.refreshOutcomes).toEqual([]);
   });
 

@@ -248,6 +248,17 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   };
   visitConfig(root);
   const modByPrefix = new Map(mods.map((m) => [m.prefix, m]));
+  // Version constraints by provider source (from every module's required_providers), for opening and for the plan.
+  const versions = new Map<string, string[]>();
+  for (const mod of mods) {
+    for (const rp of mod.config.module.requiredProviders.values()) {
+      const src = providerAddrString(rp.provider);
+      const list = versions.get(src) ?? [];
+      for (const c of rp.versionConstraints) if (!list.includes(c.text)) list.push(c.text);
+      versions.set(src, list);
+    }
+  }
+  for (const [src, list] of versions) if (list.length > 0) pool.setVersion(src, list.join(", "));
 
   const addProvider = (address: string, src: string, mod: ModCtx, body?: Body): void => {
     if (providerNodes.has(address)) return;
@@ -812,7 +823,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     outputs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const plannedProviders: PlannedProvider[] = [...providerNodes.values()]
       .filter((p) => changes.some((c) => c.providerConfig === p.address))
-      .map((p) => ({ address: p.address, source: p.source, dependencies: graph.has(p.address) ? dependenciesOf(p.address) : [] }));
+      .map((p) => {
+        const v = versions.get(p.source) ?? [];
+        return { address: p.address, source: p.source, ...(v.length > 0 ? { version: v.join(", ") } : {}), dependencies: graph.has(p.address) ? dependenciesOf(p.address) : [] };
+      });
     drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
     return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, expansions, schemas, providerConfigs };
   }
