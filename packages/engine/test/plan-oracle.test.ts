@@ -177,6 +177,16 @@ resource "memory_item" "copy" {
 data "memory_lookup" "pending" {
   name = memory_item.copy.id
 }
+data "memory_lookup" "via_ref" {
+  name = memory_item.a.name
+}
+data "memory_lookup" "via_depends_on" {
+  name       = "a"
+  depends_on = [memory_item.a]
+}
+data "memory_lookup" "via_data" {
+  name = data.memory_lookup.via_depends_on.name
+}
 output "ids" {
   value = memory_item.counted[*].id
 }
@@ -204,7 +214,15 @@ const V2_JSON = {
       from_module: { name: "from-${module.m[0].name}" },
     },
   },
-  data: { memory_lookup: { known: { name: "a" }, pending: { name: "${memory_item.copy.id}" } } },
+  data: {
+    memory_lookup: {
+      known: { name: "a" },
+      pending: { name: "${memory_item.copy.id}" },
+      via_ref: { name: "${memory_item.a.name}" },
+      via_depends_on: { name: "a", depends_on: ["memory_item.a"] },
+      via_data: { name: "${data.memory_lookup.via_depends_on.name}" },
+    },
+  },
   output: { ids: { value: "${memory_item.counted[*].id}" } },
   module: { m: { source: "./mod", count: 1, prefix: "m${count.index}" } },
 };
@@ -364,6 +382,9 @@ d.each([
     expect(second.magma["memory_item.gone"]).toEqual(["delete"]);
     expect(second.magma["data.memory_lookup.pending"]).toEqual(["read"]);
     expect(second.magma["data.memory_lookup.known"]).toBeUndefined();
+    expect(second.magma["data.memory_lookup.via_depends_on"]).toEqual(["read"]);
+    expect(second.magma["data.memory_lookup.via_ref"]).toEqual(["read"]);
+    expect(second.magma["data.memory_lookup.via_data"]).toBeUndefined();
     expect(second.magma["module.m[1].memory_item.x"]).toEqual(["delete"]);
     expect(second.magma["memory_item.from_module"]).toEqual(["delete", "create"]);
 

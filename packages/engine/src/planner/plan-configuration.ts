@@ -1,5 +1,5 @@
 import { dynamicType, nullVal, type Path, type Type, type Value } from "@magma/cty";
-import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Reference, type Resource } from "@magma/config";
+import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Reference, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, type Body, type Expression, type HclFunction } from "@magma/hcl";
 import { emptyBlockValue, type Block, type SchemaEntry } from "@magma/provider-api";
 import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
@@ -467,15 +467,30 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     return r.value;
   };
 
+  /**
+   * Whether a data source must wait for the apply though its configuration is known
+   * (Terraform's `forcePlanReadData` over the dependencies `attachDataResourceDependsOn`
+   * gives it): a managed resource it refers to directly in its configuration, or names in
+   * `depends_on`, has pending changes; for a `depends_on` naming a module (or anything but a
+   * resource), any managed resource that one depends on. Data sources never force it.
+   */
   const dependsOnPending = (mod: ModCtx, r: Resource): boolean => {
+    const direct: string[] = [];
+    const indirect: string[] = [];
     for (const t of r.dependsOn) {
       const ref = parseRef(t).ref;
       if (ref === undefined) continue;
-      const ids = ref.subject.kind === "resource" ? [`${mod.prefix}${subjectString(ref.subject)}`] : ref.subject.kind === "module" ? [`${mod.prefix}module.${ref.subject.name}`] : [];
-      for (const id of ids) {
-        if (!graph.has(id)) continue;
-        for (const a of [id, ...graph.ancestors(id), ...(ref.subject.kind === "module" ? [...graph.ids()].filter((x) => x.startsWith(`${id}.`)) : [])]) if (pending.has(a)) return true;
+      if (ref.subject.kind === "resource") direct.push(`${mod.prefix}${subjectString(ref.subject)}`);
+      else if (ref.subject.kind === "module") {
+        const call = `${mod.prefix}module.${ref.subject.name}`;
+        indirect.push(call, ...[...graph.ids()].filter((x) => x.startsWith(`${call}.`)));
       }
+    }
+    for (const ref of resourceReferences(r)) if (ref.subject.kind === "resource" && ref.subject.mode === "managed") direct.push(`${mod.prefix}${subjectString(ref.subject)}`);
+    if (direct.some((id) => pending.has(id))) return true;
+    for (const id of indirect) {
+      if (!graph.has(id)) continue;
+      for (const a of [id, ...graph.ancestors(id)]) if (pending.has(a)) return true;
     }
     return false;
   };
