@@ -348,7 +348,7 @@ d.each([
 
   const tf = (...args: string[]) => terraform(args, work, env);
 
-  async function bothPlans(): Promise<{ magma: Record<string, string[]>; terraform: Record<string, string[]> }> {
+  async function bothPlans(): Promise<{ magma: Record<string, string[]>; terraform: Record<string, string[]>; plan: EnginePlanResult["plan"] }> {
     const planRun = await tf("plan", "-no-color", "-out=tfplan");
     expectExit(planRun, 0, "plan", env);
     const show = await tf("show", "-json", "tfplan");
@@ -358,7 +358,7 @@ d.each([
     const engine = createEngine({ providers: source(store), cwd: work });
     try {
       const r = await engine.plan(work, state, { env: {} });
-      return { magma: magmaActions(r), terraform: terraformActions(show.stdout) };
+      return { magma: magmaActions(r), terraform: terraformActions(show.stdout), plan: r.plan };
     } finally {
       await engine.close();
     }
@@ -374,6 +374,18 @@ d.each([
 
     expectExit(await tf("apply", "-auto-approve", "-no-color"), 0, "apply", env);
     rmSync(join(work, "tfplan"));
+    // The state dependencies terraform recorded are the ones magma planned.
+    const applied = JSON.parse(readFileSync(join(work, "terraform.tfstate"), "utf8")) as { resources: { module?: string; mode: string; type: string; name: string; instances: { index_key?: string | number; dependencies?: string[] }[] }[] };
+    const recorded: Record<string, string[]> = {};
+    for (const r of applied.resources) {
+      if (r.mode !== "managed") continue;
+      for (const i of r.instances) {
+        const key = i.index_key === undefined ? "" : typeof i.index_key === "number" ? `[${i.index_key}]` : `[${JSON.stringify(i.index_key)}]`;
+        recorded[`${r.module !== undefined ? `${r.module}.` : ""}${r.type}.${r.name}${key}`] = [...(i.dependencies ?? [])].sort();
+      }
+    }
+    const planned = Object.fromEntries(first.plan.changes.filter((c) => c.mode === "managed").map((c) => [c.address, [...(c.dependencies ?? [])]]));
+    expect(planned).toEqual(recorded);
     writeFileSync(join(work, file), v2);
     const second = await bothPlans();
     expect(second.magma).toEqual(second.terraform);
