@@ -1,4 +1,4 @@
-import type { Config } from "@magma/config";
+import { walkConfig, type Config } from "@magma/config";
 import type { Traversal } from "@magma/hcl";
 import { formatInstanceKey, formatModuleInstance, parseModuleInstance, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
 import { planError, type PlanDiagnostic } from "./plan-diagnostic.js";
@@ -48,6 +48,11 @@ function endpoint(t: Traversal): Endpoint {
   return last?.kind === "index" ? { kind: "instance", module: a.module, mode: a.mode, type: a.type, name: a.name, key: a.key } : { kind: "resource", module: a.module, mode: a.mode, type: a.type, name: a.name };
 }
 
+/** An endpoint of a module's `moved` block, made absolute within one instance of the module. */
+function within(mi: ModuleInstanceAddress, e: Endpoint): Endpoint {
+  return mi.length === 0 ? e : { ...e, module: [...mi, ...e.module] };
+}
+
 function sameModule(a: ModuleInstanceAddress, b: ModuleInstanceAddress): boolean {
   return formatModuleInstance(a) === formatModuleInstance(b);
 }
@@ -63,8 +68,9 @@ function address(r: ResourceState, i: InstanceObjectState): string {
 }
 
 /**
- * Applies the root module's `moved` blocks to a copy of the state, as Terraform does
- * before planning: each block, in order (and again until nothing moves, for chains),
+ * Applies the `moved` blocks of every module to a copy of the state, as Terraform does
+ * before planning (a module's blocks within each of its instances the state holds): each
+ * block, in order (and again until nothing moves, for chains),
  * renames the objects at `from` (a module instance, a resource or one instance) to `to`
  * when nothing is at `to` yet. Returns the moved state and, for every moved instance, its
  * previous address by new address.
@@ -72,21 +78,32 @@ function address(r: ResourceState, i: InstanceObjectState): string {
 export function applyMoves(config: Config, state: StateFile | null): { state: StateFile | null; previous: Map<string, string>; diagnostics: PlanDiagnostic[] } {
   const previous = new Map<string, string>();
   const diagnostics: PlanDiagnostic[] = [];
-  if (state === null || config.module.moved.length === 0) return { state, previous, diagnostics };
+  const withMoves = [...walkConfig(config)].filter((c) => c.module.moved.length > 0);
+  if (state === null || withMoves.length === 0) return { state, previous, diagnostics };
   const resources: ResourceState[] = state.resources.map((r) => ({ ...r, instances: r.instances.map((i) => ({ ...i })) }));
   const out: StateFile = { ...state, resources };
   const moves: { from: Endpoint; to: Endpoint }[] = [];
-  for (const m of config.module.moved) {
-    try {
-      const from = endpoint(m.from);
-      const to = endpoint(m.to);
-      if (from.kind !== to.kind) {
-        diagnostics.push(planError("Invalid \"moved\" addresses", `Cannot move ${traversalText(m.from)} to ${traversalText(m.to)}: both must be modules, resources, or resource instances.`, { subject: m.declRange }));
-        continue;
+  for (const c of withMoves) {
+    // A module's moved blocks apply within each of its instances that the state holds.
+    const instances = new Map<string, ModuleInstanceAddress>();
+    if (c.path.length === 0) instances.set("", []);
+    for (const r of resources) {
+      if (r.module.length < c.path.length || !c.path.every((n, i) => r.module[i]!.name === n)) continue;
+      const mi = r.module.slice(0, c.path.length);
+      instances.set(formatModuleInstance(mi), mi);
+    }
+    for (const m of c.module.moved) {
+      try {
+        const from = endpoint(m.from);
+        const to = endpoint(m.to);
+        if (from.kind !== to.kind) {
+          diagnostics.push(planError("Invalid \"moved\" addresses", `Cannot move ${traversalText(m.from)} to ${traversalText(m.to)}: both must be modules, resources, or resource instances.`, { subject: m.declRange }));
+          continue;
+        }
+        for (const mi of instances.values()) moves.push({ from: within(mi, from), to: within(mi, to) });
+      } catch (e) {
+        diagnostics.push(planError("Invalid \"moved\" address", e instanceof Error ? e.message : String(e), { subject: m.declRange }));
       }
-      moves.push({ from, to });
-    } catch (e) {
-      diagnostics.push(planError("Invalid \"moved\" address", e instanceof Error ? e.message : String(e), { subject: m.declRange }));
     }
   }
   const record = (before: Map<InstanceObjectState, string>): void => {
