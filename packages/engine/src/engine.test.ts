@@ -171,6 +171,20 @@ output "sizes" {
     expect(warned.hasErrors).toBe(false);
   });
 
+  test("variables: required without a value, validation, -var arguments and direct values", async () => {
+    const main = `variable "n" {\n  type = number\n  validation {\n    condition     = var.n < 10\n    error_message = "n must be below 10"\n  }\n}\noutput "o" {\n  value = var.n * 2\n}\n`;
+    const missing = await planOf({ "main.tf": main }, null);
+    expect(missing.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary)).toEqual(["No value for required variable"]);
+    const invalid = await planOf({ "main.tf": main }, null, { variableArgs: [{ kind: "var", arg: "n=12" }] });
+    expect(invalid.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.summary}: ${d.detail.split("\n")[0]}`)).toEqual(["Invalid value for variable: n must be below 10"]);
+    const viaArg = await planOf({ "main.tf": main }, null, { variableArgs: [{ kind: "var", arg: "n=4" }] });
+    noErrors(viaArg);
+    expect(plain(viaArg.plan.outputs![0]!.after)).toBe(8);
+    const direct = await planOf({ "main.tf": main }, null, { variables: { n: stringVal("3") } });
+    expect(plain(direct.plan.outputs![0]!.after)).toBe(6);
+    expect(plain(direct.plan.variables!["n"]!)).toBe(3);
+  });
+
   test("references to undeclared objects are errors", async () => {
     const r = await planOf({ "main.tf": `${PROVIDERS}\nresource "memory_item" "a" {\n  name = var.nope\n  value = memory_item.b.id\n}\n` }, null);
     expect(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary).sort()).toEqual(["Reference to undeclared input variable", "Reference to undeclared resource"]);
@@ -275,6 +289,30 @@ describe("engine.plan against a state", () => {
     expect(stray.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary)).toEqual(["Configuration for import target does not exist"]);
     const already = await planOf({ "main.tf": main("one", "i-a") }, stateOf([["memory_item.a", a]]), {}, store());
     expect(change(already, "memory_item.a").importId).toBeUndefined();
+  });
+
+  test("a tainted object is replaced; a deposed object is destroyed with its deposed key", async () => {
+    const st = stateOf([["memory_item.a", a], ["memory_item.b[0]", b0]]);
+    st.resources[0]!.instances[0]!.tainted = true;
+    st.resources[1]!.instances.push({ ...st.resources[1]!.instances[0]!, deposed: "00000001", attributesJson: st.resources[1]!.instances[0]!.attributesJson!.replace("i-b0", "i-b1") });
+    const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "one"\n}\nresource "memory_item" "b" {\n  count = 1\n  name  = "b0"\n}\n`;
+    const r = await planOf({ "main.tf": main }, st, {}, store());
+    noErrors(r);
+    expect(actions(r)).toEqual({ "memory_item.a": "delete-then-create", "memory_item.b[0]": "no-op", "memory_item.b[0] (deposed 00000001)": "delete" });
+    expect(change(r, "memory_item.a").replaceReason).toBe("tainted");
+    expect(r.refreshOutcomes.map((o) => o.address).sort()).toEqual(["memory_item.a", "memory_item.b[0]"]);
+  });
+
+  test("an unavailable provider and a canceled plan are diagnostics, not exceptions", async () => {
+    const r = await planOf({ "main.tf": `resource "nothere_thing" "x" {\n  name = "x"\n}\n` }, null);
+    const errs = r.diagnostics.filter((d) => d.severity === "error");
+    expect(errs.map((d) => d.summary)).toEqual(["provider_unavailable"]);
+    expect(errs[0]!.detail).toContain('provider["registry.terraform.io/hashicorp/nothere"]');
+    const aborted = new AbortController();
+    aborted.abort(new Error("stop"));
+    const canceled = await planOf({ "main.tf": `${PROVIDERS}\nresource "memory_item" "a" {\n  name = "a"\n}\n` }, null, { signal: aborted.signal });
+    expect(canceled.hasErrors).toBe(true);
+    expect(canceled.plan.changes).toEqual([]);
   });
 
   test("a data source with known configuration is read at plan and its value flows into resources", async () => {

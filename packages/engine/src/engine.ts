@@ -136,7 +136,9 @@ export function createEngine(options: EngineOptions): Engine {
     const digest = configDigest(config);
     const variables = new Map<string, Value>();
     const collected = collectVariableValues(config.module, { dir: cwd, ...(o.variableArgs !== undefined ? { args: o.variableArgs } : {}), ...(o.env !== undefined ? { env: o.env } : {}) });
-    diagnostics.push(...collected.diags);
+    // A value given directly satisfies a required variable.
+    const given = new Set(Object.keys(o.variables ?? {}));
+    diagnostics.push(...collected.diags.filter((d) => !(d.summary === "No value for required variable" && [...given].some((n) => d.detail.includes(`variable ${JSON.stringify(n)} is not set`)))));
     for (const [name, v] of collected.values) variables.set(name, v.value);
     for (const [name, raw] of Object.entries(o.variables ?? {})) {
       const decl = config.module.variables.get(name);
