@@ -324,6 +324,14 @@ describe("engine.plan against a state", () => {
     expect(change(r, "memory_item.copy").dependencies).toEqual(["data.memory_lookup.a"]);
   });
 
+  test("a data source scoped in a check block that cannot be read is a warning", async () => {
+    const main = `${PROVIDERS}\ncheck "exists" {\n  data "memory_lookup" "x" {\n    name = "nope"\n  }\n  assert {\n    condition     = data.memory_lookup.x.id != ""\n    error_message = "missing"\n  }\n}\n`;
+    const r = await planOf({ "main.tf": main }, null, {}, store());
+    expect(r.hasErrors).toBe(false);
+    expect(r.diagnostics.map((d) => d.severity)).toEqual(["warning"]);
+    expect(r.diagnostics[0]!.summary).toContain("check.exists");
+  });
+
   test("a data source whose depends_on has pending changes is deferred", async () => {
     const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "two"\n}\ndata "memory_lookup" "a" {\n  name       = "a"\n  depends_on = [memory_item.a]\n}\n`;
     const r = await planOf({ "main.tf": main }, stateOf([["memory_item.a", a]]), {}, store());

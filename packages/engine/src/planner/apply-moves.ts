@@ -1,6 +1,7 @@
 import { walkConfig, type Config } from "@magma/config";
 import type { Traversal } from "@magma/hcl";
 import { formatInstanceKey, formatModuleInstance, parseModuleInstance, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
+import { configPrefix } from "../eval/module-evaluator.js";
 import { planError, type PlanDiagnostic } from "./plan-diagnostic.js";
 
 /** A traversal (`module.a["k"].aws_x.y[0]`) as address text. */
@@ -163,11 +164,12 @@ export function applyMoves(config: Config, state: StateFile | null): { state: St
 }
 
 /**
- * The `removed` blocks of the root module that forget (`destroy = false`): whether an
+ * The `removed` blocks (of every module) that forget (`destroy = false`): whether an
  * absolute instance address (`module.m[0].aws_x.y["k"]`) lies under one of them.
  */
 export function forgetMatcher(config: Config): (instanceAddress: string) => boolean {
-  const targets = config.module.removed.filter((r) => !r.destroy).map((r) => traversalText(r.from));
+  const targets: string[] = [];
+  for (const c of walkConfig(config)) for (const r of c.module.removed) if (!r.destroy) targets.push(`${configPrefix(c.path)}${traversalText(r.from)}`);
   if (targets.length === 0) return () => false;
   return (a) => {
     const noKeys = a.replace(/\[[^\]]*\]/g, "");

@@ -118,14 +118,15 @@ describe("modules", () => {
     expect(m.get('module.net["a"].memory_item.x[1]')!.action).toBe("create");
   });
 
-  test("a module's moved blocks apply within each of its instances", async () => {
+  test("a module's moved and removed blocks apply within each of its instances", async () => {
     const a0 = item({ id: "i-1", name: "a-mod-0", size: 7 });
-    const st = stateOf([['module.net["a"].memory_item.old[0]', a0]]);
-    const c = configOf({ "main.tf": ROOT, "mod/main.tf": `${MOD}\nmoved {\n  from = memory_item.old\n  to   = memory_item.x\n}\n` });
+    const st = stateOf([['module.net["a"].memory_item.old[0]', a0], ['module.net["b"].memory_item.legacy', a0]]);
+    const c = configOf({ "main.tf": ROOT, "mod/main.tf": `${MOD}\nmoved {\n  from = memory_item.old\n  to   = memory_item.x\n}\nremoved {\n  from = memory_item.legacy\n  lifecycle {\n    destroy = false\n  }\n}\n` });
     const engine = createEngine({ providers: testSource(new Map([["i-1", a0]])), cwd: c.dir });
     try {
       const m = byAddress(await engine.plan(c.config, st, { env: {} }));
       expect(m.get('module.net["a"].memory_item.x[0]')).toMatchObject({ action: "no-op", previousAddress: 'module.net["a"].memory_item.old[0]' });
+      expect(m.get('module.net["b"].memory_item.legacy')).toMatchObject({ action: "forget", moduleAddress: 'module.net["b"]' });
     } finally {
       await engine.close();
       c.cleanup();

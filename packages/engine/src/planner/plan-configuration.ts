@@ -1,4 +1,4 @@
-import { dynamicType, nullVal, type Path, type Type, type Value } from "@magma/cty";
+import { dynamicType, nullVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
 import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Reference, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, type Body, type Expression, type HclFunction } from "@magma/hcl";
 import { emptyBlockValue, type Block, type SchemaEntry } from "@magma/provider-api";
@@ -679,7 +679,17 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
               checkRules(r.preconditions, mi, inst, address, "Resource precondition failed");
               const { value: cfg, paths: cfgPaths } = splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
-              const out = await readDataSourceInstance(target, { address, typeName: r.type, config: cfg, dependsOnPendingChanges: forced || mode === "destroy" });
+              let out;
+              try {
+                out = await readDataSourceInstance(target, { address, typeName: r.type, config: cfg, dependsOnPendingChanges: forced || mode === "destroy" });
+              } catch (e) {
+                // A data source scoped in a check block only warns when it cannot be read.
+                if (r.inCheck === undefined) throw e;
+                diagnostics.push(...diagnosticsOfError(e, address).map((d) => ({ ...d, severity: "warning" as const, summary: `Check block data source read failed (check.${r.inCheck}): ${d.summary}` })));
+                instanceValues.set(address, unknownVal(entry.type));
+                priorInstanceValues.set(address, unknownVal(entry.type));
+                return;
+              }
               if (out.kind === "read") {
                 dataValues.set(address, out.state);
                 instanceValues.set(address, markSensitive(out.state, unionPaths(cfgPaths, schemaSensitivePaths(out.state, entry.block))));
