@@ -315,6 +315,15 @@ describe("engine.plan against a state", () => {
     expect(canceled.plan.changes).toEqual([]);
   });
 
+  test("import blocks with for_each import one instance per element", async () => {
+    const main = `${PROVIDERS}\nlocals {\n  ids = { a = "i-a", b0 = "i-b0" }\n}\nresource "memory_item" "e" {\n  for_each = local.ids\n  name     = each.key\n}\nimport {\n  for_each = local.ids\n  to       = memory_item.e[each.key]\n  id       = each.value\n}\n`;
+    const r = await planOf({ "main.tf": main }, null, {}, store());
+    noErrors(r);
+    expect(actions(r)).toEqual({ 'memory_item.e["a"]': "update", 'memory_item.e["b0"]': "no-op" });
+    expect(change(r, 'memory_item.e["a"]').importId).toBe("i-a");
+    expect(change(r, 'memory_item.e["b0"]').importId).toBe("i-b0");
+  });
+
   test("a data source with known configuration is read at plan and its value flows into resources", async () => {
     const main = `${PROVIDERS}\ndata "memory_lookup" "a" {\n  name = "a"\n}\nresource "memory_item" "copy" {\n  name  = "copy"\n  value = data.memory_lookup.a.value\n}\n`;
     const r = await planOf({ "main.tf": main }, null, {}, store());

@@ -213,17 +213,43 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   diagnostics.push(...moves.diagnostics);
   const priorState = moves.state;
   const forget = forgetMatcher(root);
-  /** `import` blocks of the root module by target instance address. */
-  const imports = new Map<string, Import>();
-  for (const im of root.module.imports) {
-    if (im.forEach !== undefined) {
-      diagnostics.push(planError("Unsupported import block", "magma does not support for_each in import blocks yet.", { subject: im.declRange }));
-      continue;
+  /**
+   * `import` blocks of the root module by target instance address, with the repetition
+   * their `id` is evaluated with (`each.key`/`each.value` under `for_each`). Resolved on
+   * first use: a `for_each` is evaluated then (it must be known at plan).
+   */
+  let importTargets: Map<string, { im: Import; rep?: InstanceRepetition }> | undefined;
+  const resolveImports = (): Map<string, { im: Import; rep?: InstanceRepetition }> => {
+    if (importTargets !== undefined) return importTargets;
+    importTargets = new Map();
+    for (const im of root.module.imports) {
+      try {
+        if (im.forEach === undefined) {
+          const t = absTraversalForExpr(im.to);
+          diagnostics.push(...t.diags);
+          if (t.traversal !== undefined) importTargets.set(traversalText(t.traversal), { im });
+          continue;
+        }
+        const ex = evaluateExpansion(undefined, im.forEach, evaluator.scope([], undefined, evaluator.refsOfExprs([im.forEach])));
+        throwIfErrors(ex.diags, "import");
+        for (const inst of expansionInstances(ex.expansion)) {
+          const rep: InstanceRepetition = inst.eachValue !== undefined ? { key: inst.key, eachValue: inst.eachValue } : { key: inst.key };
+          const to = im.to.kind === "index" ? absTraversalForExpr(im.to.collection).traversal : absTraversalForExpr(im.to).traversal;
+          if (to === undefined) throw new PlanDiagnosticsError([planError("Invalid import address", "The import target must be a resource address, indexed by each.key or each.value under for_each.", { subject: im.toRange })]);
+          let key = "";
+          if (im.to.kind === "index") {
+            const kv = evaluator.evaluate([], rep, im.to.key, "import").value.unmarkDeep().value;
+            if (!kv.isWhollyKnown() || kv.isNull()) throw new PlanDiagnosticsError([planError("Invalid import address", "The import target's instance key must be known at plan.", { subject: im.to.key.range })]);
+            key = formatInstanceKey(kv.type.kind === "number" ? kv.asNumber().toNumber() : kv.asString());
+          }
+          importTargets.set(`${traversalText(to)}${key}`, { im, rep });
+        }
+      } catch (e) {
+        diagnostics.push(...diagnosticsOfError(e, "import"));
+      }
     }
-    const t = absTraversalForExpr(im.to);
-    diagnostics.push(...t.diags);
-    if (t.traversal !== undefined) imports.set(traversalText(t.traversal), im);
-  }
+    return importTargets;
+  };
 
   const source: InstanceValueSource = { expansion: (m, k) => expansions.get(`${m}|${k}`), instance: (a) => instanceValues.get(a) };
   const evaluator = new ModuleEvaluator(root, options.variables, options.scope, source);
@@ -712,13 +738,14 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
           limit(async () => {
             const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
             const s = current.get(inst.key);
-            const im = s === undefined && mode === "normal" ? imports.get(address) : undefined;
+            const importTarget = s === undefined && mode === "normal" ? resolveImports().get(address) : undefined;
+            const im = importTarget?.im;
             let importId: string | undefined;
             let prior = s === undefined ? null : await loadPrior(target, address, r.type, s, refresh || mode === "refresh-only", extra);
             if (im !== undefined) {
-              imports.delete(address);
+              resolveImports().delete(address);
               if (im.id === undefined) throw new PlanDiagnosticsError([planError("Missing import id", `The import block for ${address} has no id.`, { address, subject: im.declRange })]);
-              const idv = evaluator.evaluate([], undefined, im.id, address).value.unmarkDeep().value;
+              const idv = evaluator.evaluate([], importTarget?.rep, im.id, address).value.unmarkDeep().value;
               if (!idv.isWhollyKnown() || idv.isNull() || idv.type.kind !== "string") {
                 throw new PlanDiagnosticsError([planError("Invalid import id argument", "The import ID must be a known, non-null string; it cannot depend on values known only after apply.", { address, subject: im.id.range })]);
               }
@@ -827,7 +854,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   );
   for (const [id, e] of walk.failed) diagnostics.push(...diagnosticsOfError(e, id));
   if (mode === "normal" && walk.failed.size === 0 && walk.skipped.size === 0) {
-    for (const [to, im] of imports) {
+    for (const [to, { im }] of resolveImports()) {
       diagnostics.push(planError("Configuration for import target does not exist", `The configuration for the given import target ${to} does not exist. All target instances must have an associated configuration to be imported.`, { address: to, subject: im.declRange }));
     }
   }
