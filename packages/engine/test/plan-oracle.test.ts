@@ -96,6 +96,13 @@ data "memory_lookup" "after_a" {
 output "ids" {
   value = memory_item.counted[*].id
 }
+output "secret" {
+  value     = var.prefix
+  sensitive = true
+}
+output "static" {
+  value = "same"
+}
 module "m" {
   source = "./mod"
   count  = 2
@@ -121,7 +128,7 @@ const V1_JSON = {
     },
   },
   data: { memory_lookup: { after_a: { name: '${memory_item.a.id == "" ? "none" : memory_item.a.name}' } } },
-  output: { ids: { value: "${memory_item.counted[*].id}" } },
+  output: { ids: { value: "${memory_item.counted[*].id}" }, secret: { value: "${var.prefix}", sensitive: true }, static: { value: "same" } },
   module: { m: { source: "./mod", count: 2, prefix: "m${count.index}" } },
 };
 
@@ -315,6 +322,16 @@ function magmaActions(r: EnginePlanResult): Record<string, string[]> {
   );
 }
 
+/** The root outputs' actions, as `output.<name>` keys. */
+function magmaOutputActions(r: EnginePlanResult): Record<string, string[]> {
+  return Object.fromEntries((r.plan.outputs ?? []).map((o) => [`output.${o.name}`, [o.action]]));
+}
+
+function terraformOutputActions(showJson: string): Record<string, string[]> {
+  const plan = JSON.parse(showJson) as { output_changes?: Record<string, { actions: string[] }> };
+  return Object.fromEntries(Object.entries(plan.output_changes ?? {}).map(([k, v]) => [`output.${k}`, v.actions]));
+}
+
 function terraformActions(showJson: string): Record<string, string[]> {
   const plan = JSON.parse(showJson) as { resource_changes?: { address: string; previous_address?: string; change: { actions: string[]; importing?: { id: string } } }[] };
   return Object.fromEntries(
@@ -358,7 +375,7 @@ d.each([
     const engine = createEngine({ providers: source(store), cwd: work });
     try {
       const r = await engine.plan(work, state, { env: {} });
-      return { magma: magmaActions(r), terraform: terraformActions(show.stdout), plan: r.plan };
+      return { magma: { ...magmaActions(r), ...magmaOutputActions(r) }, terraform: { ...terraformActions(show.stdout), ...terraformOutputActions(show.stdout) }, plan: r.plan };
     } finally {
       await engine.close();
     }
