@@ -30,6 +30,19 @@ export interface EncodedChange {
   readonly planned_private: string;
   readonly prior_tainted: boolean;
   readonly legacy_type_system: boolean;
+  // The configuration-level planner's fields, present when set.
+  readonly module_address?: string;
+  readonly provider_config?: string;
+  readonly dependencies?: readonly string[];
+  readonly create_before_destroy?: boolean;
+  readonly deposed_key?: string;
+  readonly schema_version?: number;
+  readonly previous_address?: string;
+  readonly import_id?: string;
+  /** Terraform's path JSON. */
+  readonly after_sensitive_paths?: string;
+  /** Terraform's path JSON. */
+  readonly before_sensitive_paths?: string;
 }
 
 /** Encodes a change for a plan file and the plan identity. */
@@ -48,7 +61,20 @@ export function encodeChange(c: PlannedInstanceChange): EncodedChange {
     prior_tainted: c.priorTainted,
     legacy_type_system: c.legacyTypeSystem,
   };
-  return c.replaceReason === undefined ? out : { ...out, replace_reason: c.replaceReason };
+  return {
+    ...out,
+    ...(c.replaceReason !== undefined ? { replace_reason: c.replaceReason } : {}),
+    ...(c.moduleAddress !== undefined ? { module_address: c.moduleAddress } : {}),
+    ...(c.providerConfig !== undefined ? { provider_config: c.providerConfig } : {}),
+    ...(c.dependencies !== undefined ? { dependencies: [...c.dependencies] } : {}),
+    ...(c.createBeforeDestroy !== undefined ? { create_before_destroy: c.createBeforeDestroy } : {}),
+    ...(c.deposedKey !== undefined ? { deposed_key: c.deposedKey } : {}),
+    ...(c.schemaVersion !== undefined ? { schema_version: c.schemaVersion } : {}),
+    ...(c.previousAddress !== undefined ? { previous_address: c.previousAddress } : {}),
+    ...(c.importId !== undefined ? { import_id: c.importId } : {}),
+    ...(c.afterSensitivePaths !== undefined ? { after_sensitive_paths: encodeSensitivePaths(c.afterSensitivePaths) } : {}),
+    ...(c.beforeSensitivePaths !== undefined ? { before_sensitive_paths: encodeSensitivePaths(c.beforeSensitivePaths) } : {}),
+  };
 }
 
 /**
@@ -95,17 +121,57 @@ export function decodeChange(raw: unknown, where: string): PlannedInstanceChange
     legacyTypeSystem: bool("legacy_type_system"),
     warnings: [],
   };
-  if (r["replace_reason"] === undefined) return out;
-  const reason = str("replace_reason");
-  if (!(Object.values(ReplaceReason) as string[]).includes(reason)) throw bad(`${where}.replace_reason`, `is ${JSON.stringify(reason)}, not a replace reason`);
-  return { ...out, replaceReason: reason as ReplaceReason };
+  const opt = <T,>(k: string, check: (v: unknown) => v is T, what: string): T | undefined => {
+    const v = r[k];
+    if (v === undefined) return undefined;
+    if (!check(v)) throw bad(`${where}.${k}`, `is not ${what}`);
+    return v;
+  };
+  const isStr = (v: unknown): v is string => typeof v === "string";
+  const paths = (k: string) => {
+    const v = opt(k, isStr, "a string");
+    if (v === undefined) return undefined;
+    try {
+      return decodeSensitivePaths(v);
+    } catch (e) {
+      throw bad(`${where}.${k}`, `is not a list of paths (${(e as Error).message})`, e);
+    }
+  };
+  const reason = opt("replace_reason", isStr, "a string");
+  if (reason !== undefined && !(Object.values(ReplaceReason) as string[]).includes(reason)) throw bad(`${where}.replace_reason`, `is ${JSON.stringify(reason)}, not a replace reason`);
+  const moduleAddress = opt("module_address", isStr, "a string");
+  const providerConfig = opt("provider_config", isStr, "a string");
+  const dependencies = opt("dependencies", (v): v is string[] => Array.isArray(v) && v.every(isStr), "a list of strings");
+  const createBeforeDestroy = opt("create_before_destroy", (v): v is boolean => typeof v === "boolean", "a boolean");
+  const deposedKey = opt("deposed_key", isStr, "a string");
+  const schemaVersion = opt("schema_version", (v): v is number => Number.isSafeInteger(v), "an integer");
+  const previousAddress = opt("previous_address", isStr, "a string");
+  const importId = opt("import_id", isStr, "a string");
+  const afterSensitivePaths = paths("after_sensitive_paths");
+  const beforeSensitivePaths = paths("before_sensitive_paths");
+  return {
+    ...out,
+    ...(reason !== undefined ? { replaceReason: reason as ReplaceReason } : {}),
+    ...(moduleAddress !== undefined ? { moduleAddress } : {}),
+    ...(providerConfig !== undefined ? { providerConfig } : {}),
+    ...(dependencies !== undefined ? { dependencies } : {}),
+    ...(createBeforeDestroy !== undefined ? { createBeforeDestroy } : {}),
+    ...(deposedKey !== undefined ? { deposedKey } : {}),
+    ...(schemaVersion !== undefined ? { schemaVersion } : {}),
+    ...(previousAddress !== undefined ? { previousAddress } : {}),
+    ...(importId !== undefined ? { importId } : {}),
+    ...(afterSensitivePaths !== undefined ? { afterSensitivePaths } : {}),
+    ...(beforeSensitivePaths !== undefined ? { beforeSensitivePaths } : {}),
+  };
 }
 
-function encodeValue(v: Value): EncodedValue {
+/** Encodes a value for a plan file (type JSON and base64 msgpack, unknowns kept). */
+export function encodeValue(v: Value): EncodedValue {
   return { type: typeToJson(v.type), msgpack: Buffer.from(toMsgpack(v, v.type)).toString("base64") };
 }
 
-function decodeValue(raw: unknown, where: string): Value {
+/** Decodes a value of a plan file. @throws {@link EngineError} `invalid_plan_file`. */
+export function decodeValue(raw: unknown, where: string): Value {
   const r = raw as { type?: unknown; msgpack?: unknown } | null;
   if (typeof r !== "object" || r === null || typeof r.type !== "string" || typeof r.msgpack !== "string") throw bad(where, "is not a {type, msgpack} value");
   try {

@@ -1,7 +1,8 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
-import { decodeChange, encodeChange } from "./encode-change.js";
-import { planIdentity, type Plan, type PlanPriorState } from "./plan.js";
+import type { Value } from "@magma/cty";
+import { decodeChange, decodeValue, encodeChange, encodeValue } from "./encode-change.js";
+import { planIdentity, type Plan, type PlanMode, type PlannedOutput, type PlannedProvider, type PlanPriorState } from "./plan.js";
 
 /** The format marker of magma's saved plans. */
 export const PLAN_FORMAT = "magma-plan/1";
@@ -19,6 +20,12 @@ export function formatPlan(plan: Plan): string {
       prior_state: { lineage: plan.prior.lineage, serial: plan.prior.serial },
       config_digest: plan.configDigest,
       changes: plan.changes.map(encodeChange),
+      ...(plan.mode !== undefined ? { mode: plan.mode } : {}),
+      ...(plan.outputs !== undefined ? { outputs: plan.outputs.map((o) => ({ name: o.name, action: o.action, before: encodeValue(o.before), after: encodeValue(o.after), sensitive: o.sensitive })) } : {}),
+      ...(plan.providers !== undefined ? { providers: plan.providers.map((p) => ({ address: p.address, source: p.source, ...(p.version !== undefined ? { version: p.version } : {}), dependencies: [...p.dependencies] })) } : {}),
+      ...(plan.variables !== undefined ? { variables: Object.fromEntries(Object.entries(plan.variables).map(([k, v]) => [k, encodeValue(v)])) } : {}),
+      ...(plan.drift !== undefined ? { drift: plan.drift.map(encodeChange) } : {}),
+      ...(plan.dataReads !== undefined ? { data_reads: Object.fromEntries(Object.entries(plan.dataReads).map(([k, v]) => [k, encodeValue(v)])) } : {}),
     },
     null,
     2,
@@ -54,7 +61,56 @@ export function parsePlan(text: string, source = "plan"): Plan {
   if (r["identity"] !== identity) {
     throw new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: the content does not match the plan identity ${JSON.stringify(r["identity"])} (computed ${identity}); the plan was edited or damaged`);
   }
-  return { ...input, identity };
+  return { ...input, identity, ...plannerFields(r, source) };
+}
+
+const MODES: readonly string[] = ["normal", "destroy", "refresh-only"];
+const OUTPUT_ACTIONS: readonly string[] = ["create", "update", "delete", "no-op"];
+
+/** The configuration-level planner's fields of a plan file (mode, outputs, providers, variables, data reads, drift), each when present. */
+function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift"> {
+  const bad = (what: string): EngineError => new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: ${what}`);
+  const out: { -readonly [K in "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift"]?: Plan[K] } = {};
+  if (r["drift"] !== undefined) {
+    if (!Array.isArray(r["drift"])) throw bad("drift is not a list");
+    out.drift = r["drift"].map((c: unknown, i) => decodeChange(c, `${source}: drift[${i}]`));
+  }
+  if (r["mode"] !== undefined) {
+    if (typeof r["mode"] !== "string" || !MODES.includes(r["mode"])) throw bad(`mode is ${JSON.stringify(r["mode"])}, not a plan mode`);
+    out.mode = r["mode"] as PlanMode;
+  }
+  if (r["outputs"] !== undefined) {
+    if (!Array.isArray(r["outputs"])) throw bad("outputs is not a list");
+    out.outputs = r["outputs"].map((o: unknown, i): PlannedOutput => {
+      const x = o as Record<string, unknown> | null;
+      if (typeof x !== "object" || x === null || typeof x["name"] !== "string" || typeof x["action"] !== "string" || !OUTPUT_ACTIONS.includes(x["action"]) || typeof x["sensitive"] !== "boolean") {
+        throw bad(`outputs[${i}] is not {name, action, before, after, sensitive}`);
+      }
+      return { name: x["name"], action: x["action"] as PlannedOutput["action"], before: decodeValue(x["before"], `outputs[${i}].before`), after: decodeValue(x["after"], `outputs[${i}].after`), sensitive: x["sensitive"] };
+    });
+  }
+  if (r["providers"] !== undefined) {
+    if (!Array.isArray(r["providers"])) throw bad("providers is not a list");
+    out.providers = r["providers"].map((p: unknown, i): PlannedProvider => {
+      const x = p as Record<string, unknown> | null;
+      const deps = x?.["dependencies"];
+      if (typeof x !== "object" || x === null || typeof x["address"] !== "string" || typeof x["source"] !== "string" || !Array.isArray(deps) || !deps.every((d) => typeof d === "string") || (x["version"] !== undefined && typeof x["version"] !== "string")) {
+        throw bad(`providers[${i}] is not {address, source, version?, dependencies}`);
+      }
+      return { address: x["address"], source: x["source"], dependencies: deps as string[], ...(typeof x["version"] === "string" ? { version: x["version"] } : {}) };
+    });
+  }
+  const valueMap = (k: string): Record<string, Value> | undefined => {
+    const v = r[k];
+    if (v === undefined) return undefined;
+    if (typeof v !== "object" || v === null || Array.isArray(v)) throw bad(`${k} is not an object`);
+    return Object.fromEntries(Object.entries(v).map(([name, e]) => [name, decodeValue(e, `${k}.${name}`)]));
+  };
+  const variables = valueMap("variables");
+  if (variables !== undefined) out.variables = variables;
+  const dataReads = valueMap("data_reads");
+  if (dataReads !== undefined) out.dataReads = dataReads;
+  return out;
 }
 
 /** Writes a plan to a file (atomically: a temporary file renamed over it). */

@@ -65,6 +65,18 @@ export interface Plan {
   readonly providers?: readonly PlannedProvider[];
   /** The root module's input variable values the plan was made with (a saved plan is applied with the same values). */
   readonly variables?: Readonly<Record<string, Value>>;
+  /**
+   * The data source instances read during the plan, by address (Terraform keeps them in
+   * the plan's prior state): their values are not changes, but the apply's re-evaluation
+   * of the configuration refers to them.
+   */
+  readonly dataReads?: Readonly<Record<string, Value>>;
+  /**
+   * The objects the refresh found changed or gone outside magma (Terraform's
+   * `resource_drift`; action `update` or `delete`, before = as stored, after = as read). A
+   * refresh-only plan has no changes: applying it writes these reads to state.
+   */
+  readonly drift?: readonly PlannedInstanceChange[];
 }
 
 /** The parts of a {@link Plan} that {@link createPlan} takes. */

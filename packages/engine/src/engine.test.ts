@@ -1,0 +1,412 @@
+import { Path, stringVal, toJson, type Value } from "@magma/cty";
+import { createEngine, type EnginePlanResult } from "./engine.js";
+import { formatPlan, parsePlan } from "./plan/plan-file.js";
+import type { PlannedInstanceChange } from "./plan/planned-instance-change.js";
+import { configOf, item, stateOf, testSource } from "./planner/test-support.js";
+
+const PROVIDERS = `
+terraform {
+  required_providers {
+    memory = { source = "hashicorp/memory" }
+    random = { source = "hashicorp/random", version = "~> 3.0" }
+  }
+}
+`;
+
+function actions(r: EnginePlanResult): Record<string, string> {
+  return Object.fromEntries(r.plan.changes.map((c) => [c.address + (c.deposedKey !== undefined ? ` (deposed ${c.deposedKey})` : ""), c.action]));
+}
+
+function change(r: EnginePlanResult, address: string): PlannedInstanceChange {
+  const c = r.plan.changes.find((x) => x.address === address);
+  if (c === undefined) throw new Error(`no change for ${address}: ${Object.keys(actions(r)).join(", ")}`);
+  return c;
+}
+
+function noErrors(r: EnginePlanResult): void {
+  const errs = r.diagnostics.filter((d) => d.severity === "error");
+  expect(errs.map((d) => `${d.address ?? ""} ${d.summary}: ${d.detail}`)).toEqual([]);
+}
+
+function plain(v: Value): unknown {
+  return v.isWhollyKnown() ? JSON.parse(toJson(v, v.type)) : v.toString();
+}
+
+async function planOf(files: Record<string, string>, state: Parameters<ReturnType<typeof createEngine>["plan"]>[1], options: Parameters<ReturnType<typeof createEngine>["plan"]>[2] = {}, items = new Map<string, Value>()): Promise<EnginePlanResult> {
+  const c = configOf(files);
+  const source = testSource(items);
+  const engine = createEngine({ providers: source, cwd: c.dir });
+  try {
+    return await engine.plan(c.config, state, { env: {}, ...options });
+  } finally {
+    await engine.close();
+    c.cleanup();
+  }
+}
+
+describe("engine.plan on an empty state", () => {
+  const main = `${PROVIDERS}
+variable "prefix" {
+  type    = string
+  default = "app"
+}
+variable "secret" {
+  type      = string
+  default   = "hunter2"
+  sensitive = true
+}
+locals {
+  names = toset(["x", "y"])
+}
+resource "random_integer" "n" {
+  min = 1
+  max = 5
+}
+resource "memory_item" "counted" {
+  count = 2
+  name  = "\${var.prefix}-\${count.index}"
+}
+resource "memory_item" "each" {
+  for_each = local.names
+  name     = "\${var.prefix}-\${each.key}"
+  value    = memory_item.counted[0].id
+}
+resource "memory_item" "secret" {
+  name  = "s"
+  value = var.secret
+  tags  = { ws = terraform.workspace, mod = path.module }
+}
+data "memory_lookup" "later" {
+  name = memory_item.each["x"].id
+}
+output "ids" {
+  value = [for i in memory_item.counted : i.id]
+}
+output "sizes" {
+  value = memory_item.counted[*].size
+}
+`;
+
+  test("expands count and for_each, propagates unknowns, defers data sources with unknown config, plans outputs", async () => {
+    const r = await planOf({ "main.tf": main }, null);
+    noErrors(r);
+    expect(actions(r)).toEqual({
+      "data.memory_lookup.later": "read",
+      'memory_item.counted[0]': "create",
+      'memory_item.counted[1]': "create",
+      'memory_item.each["x"]': "create",
+      'memory_item.each["y"]': "create",
+      "memory_item.secret": "create",
+      "random_integer.n": "create",
+    });
+    const x = change(r, 'memory_item.each["x"]');
+    expect(plain(x.after.getAttr("name"))).toBe("app-x");
+    expect(x.after.getAttr("value").isKnown()).toBe(false);
+    expect(x.providerConfig).toBe('provider["registry.terraform.io/hashicorp/memory"]');
+    expect(x.dependencies).toEqual(["memory_item.counted"]);
+    expect(x.schemaVersion).toBe(1);
+    expect(x.moduleAddress).toBe("");
+    const s = change(r, "memory_item.secret");
+    expect(s.afterSensitivePaths).toEqual([Path.root.attr("value")]);
+    expect(plain(s.after.getAttr("tags"))).toEqual({ ws: "default", mod: "." });
+    expect(change(r, "data.memory_lookup.later").dependencies).toEqual(["memory_item.counted", "memory_item.each"]);
+    const outs = Object.fromEntries((r.plan.outputs ?? []).map((o) => [o.name, o]));
+    expect(outs["ids"]!.action).toBe("create");
+    expect(outs["ids"]!.after.isWhollyKnown()).toBe(false);
+    expect(plain(outs["sizes"]!.after)).toEqual([5, 5]);
+    expect(r.plan.mode).toBe("normal");
+    expect(r.plan.providers?.map((p) => p.address).sort()).toEqual(['provider["registry.terraform.io/hashicorp/memory"]', 'provider["registry.terraform.io/hashicorp/random"]']);
+    expect(r.plan.providers?.find((p) => p.source === "registry.terraform.io/hashicorp/random")?.version).toBe("~> 3.0");
+    expect(r.refreshOutcomes).toEqual([]);
+  });
+
+  test("the same configuration in JSON syntax plans the same actions", async () => {
+    const json = {
+      terraform: { required_providers: { memory: { source: "hashicorp/memory" } } },
+      variable: { prefix: { type: "string", default: "app" } },
+      resource: {
+        memory_item: {
+          counted: { count: 2, name: "${var.prefix}-${count.index}" },
+          each: { for_each: ["x", "y"].reduce((o, k) => ({ ...o, [k]: k }), {}), name: "${var.prefix}-${each.value}", value: "${memory_item.counted[0].id}" },
+        },
+      },
+      data: { memory_lookup: { later: { name: '${memory_item.each["x"].id}' } } },
+    };
+    const r = await planOf({ "main.tf.json": JSON.stringify(json) }, null);
+    noErrors(r);
+    expect(actions(r)).toEqual({
+      "data.memory_lookup.later": "read",
+      "memory_item.counted[0]": "create",
+      "memory_item.counted[1]": "create",
+      'memory_item.each["x"]': "create",
+      'memory_item.each["y"]': "create",
+    });
+  });
+
+  test("an unknown count is Terraform's error", async () => {
+    const r = await planOf({ "main.tf": `${PROVIDERS}\nresource "random_integer" "n" {\n  min = 1\n  max = 3\n}\nresource "memory_item" "a" {\n  count = random_integer.n.result\n  name  = "a"\n}\n` }, null);
+    const errs = r.diagnostics.filter((d) => d.severity === "error");
+    expect(errs.map((d) => d.summary)).toEqual(["Invalid count argument"]);
+    expect(errs[0]!.detail).toContain("cannot be determined until apply");
+    expect(r.hasErrors).toBe(true);
+  });
+
+  test("a sensitive value in a non-sensitive output is refused", async () => {
+    const r = await planOf({ "main.tf": `variable "s" {\n  default   = "x"\n  sensitive = true\n}\noutput "o" {\n  value = var.s\n}\n` }, null);
+    expect(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary)).toEqual(["Output refers to sensitive values"]);
+  });
+
+  test("preconditions, postconditions (self), output preconditions and check assertions", async () => {
+    const main = (minSize: number, want: string) =>
+      `${PROVIDERS}\nvariable "want" {\n  default = "${want}"\n}\nresource "memory_item" "a" {\n  name = "abc"\n  lifecycle {\n    precondition {\n      condition     = var.want != "bad"\n      error_message = "want must not be bad"\n    }\n    postcondition {\n      condition     = self.size >= ${minSize}\n      error_message = "size \${self.size} is too small"\n    }\n  }\n}\noutput "o" {\n  value = memory_item.a.size\n  precondition {\n    condition     = var.want != "out"\n    error_message = "no output"\n  }\n}\ncheck "c" {\n  assert {\n    condition     = var.want != "warn"\n    error_message = "a warning"\n  }\n}\n`;
+    const ok = await planOf({ "main.tf": main(3, "good") }, null);
+    noErrors(ok);
+    expect(ok.diagnostics).toEqual([]);
+    const summaries = (r: EnginePlanResult) => r.diagnostics.map((d) => `${d.severity} ${d.summary}: ${d.detail}`);
+    expect(summaries(await planOf({ "main.tf": main(3, "bad") }, null))).toEqual(["error Resource precondition failed: want must not be bad"]);
+    expect(summaries(await planOf({ "main.tf": main(4, "good") }, null))).toEqual(["error Resource postcondition failed: size 3 is too small"]);
+    expect(summaries(await planOf({ "main.tf": main(3, "out") }, null))).toEqual(["error Module output value precondition failed: no output"]);
+    const warned = await planOf({ "main.tf": main(3, "warn") }, null);
+    expect(summaries(warned)).toEqual(["warning Check block assertion failed: a warning"]);
+    expect(warned.hasErrors).toBe(false);
+  });
+
+  test("variables: required without a value, validation, -var arguments and direct values", async () => {
+    const main = `variable "n" {\n  type = number\n  validation {\n    condition     = var.n < 10\n    error_message = "n must be below 10"\n  }\n}\noutput "o" {\n  value = var.n * 2\n}\n`;
+    const missing = await planOf({ "main.tf": main }, null);
+    expect(missing.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary)).toEqual(["No value for required variable"]);
+    const invalid = await planOf({ "main.tf": main }, null, { variableArgs: [{ kind: "var", arg: "n=12" }] });
+    expect(invalid.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.summary}: ${d.detail.split("\n")[0]}`)).toEqual(["Invalid value for variable: n must be below 10"]);
+    const viaArg = await planOf({ "main.tf": main }, null, { variableArgs: [{ kind: "var", arg: "n=4" }] });
+    noErrors(viaArg);
+    expect(plain(viaArg.plan.outputs![0]!.after)).toBe(8);
+    const direct = await planOf({ "main.tf": main }, null, { variables: { n: stringVal("3") } });
+    expect(plain(direct.plan.outputs![0]!.after)).toBe(6);
+    expect(plain(direct.plan.variables!["n"]!)).toBe(3);
+  });
+
+  test("references to undeclared objects are errors", async () => {
+    const r = await planOf({ "main.tf": `${PROVIDERS}\nresource "memory_item" "a" {\n  name = var.nope\n  value = memory_item.b.id\n}\n` }, null);
+    expect(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary).sort()).toEqual(["Reference to undeclared input variable", "Reference to undeclared resource"]);
+  });
+});
+
+describe("engine.plan against a state", () => {
+  const a = item({ id: "i-a", name: "a", value: "one", size: 1 });
+  const b0 = item({ id: "i-b0", name: "b0", size: 2 });
+  const b1 = item({ id: "i-b1", name: "b1", size: 2 });
+  const old = item({ id: "i-old", name: "old", size: 3 });
+  const store = (): Map<string, Value> => new Map([["i-a", a], ["i-b0", b0], ["i-b1", b1], ["i-old", old]]);
+  const state = () => stateOf([["memory_item.a", a], ["memory_item.b[0]", b0], ["memory_item.b[1]", b1], ["memory_item.old", old, { dependencies: ["memory_item.a"] }]]);
+
+  test("no-op, update, count shrink, orphans, replace on a requires-replace change; refresh outcomes", async () => {
+    const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "two"\n}\nresource "memory_item" "b" {\n  count = 1\n  name  = "b\${count.index}"\n}\nresource "memory_item" "c" {\n  name = "c"\n}\n`;
+    const r = await planOf({ "main.tf": main }, state(), {}, store());
+    noErrors(r);
+    expect(actions(r)).toEqual({ "memory_item.a": "update", "memory_item.b[0]": "no-op", "memory_item.b[1]": "delete", "memory_item.c": "create", "memory_item.old": "delete" });
+    expect(change(r, "memory_item.old").dependencies).toEqual(["memory_item.a"]);
+    expect(r.refreshOutcomes.map((o) => `${o.address} ${o.result}`).sort()).toEqual(["memory_item.a in-sync", "memory_item.b[0] in-sync", "memory_item.b[1] in-sync", "memory_item.old in-sync"]);
+    expect(r.plan.prior.serial).toBe(3);
+
+    const rename = await planOf({ "main.tf": `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a2"\n  value = "one"\n}\n` }, stateOf([["memory_item.a", a]]), {}, store());
+    expect(actions(rename)).toEqual({ "memory_item.a": "delete-then-create" });
+    expect(change(rename, "memory_item.a").replaceReason).toBe("cannot-update");
+  });
+
+  test("drift and gone objects: refresh sees them; refresh=false does not", async () => {
+    const items = store();
+    items.set("i-a", item({ id: "i-a", name: "a", value: "changed outside", size: 1 }));
+    items.delete("i-b0");
+    const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "one"\n}\nresource "memory_item" "b" {\n  count = 1\n  name  = "b\${count.index}"\n}\n`;
+    const st = stateOf([["memory_item.a", a], ["memory_item.b[0]", b0]]);
+    const r = await planOf({ "main.tf": main }, st, {}, items);
+    noErrors(r);
+    expect(actions(r)).toEqual({ "memory_item.a": "update", "memory_item.b[0]": "create" });
+    expect(r.refreshOutcomes.map((o) => `${o.address} ${o.result}`).sort()).toEqual(["memory_item.a changed", "memory_item.b[0] gone"]);
+    expect(r.plan.drift?.map((c) => `${c.address} ${c.action}`)).toEqual(["memory_item.a update", "memory_item.b[0] delete"]);
+    expect(plain(r.plan.drift![0]!.after.getAttr("value"))).toBe("changed outside");
+    const refreshOnly = await planOf({ "main.tf": main }, st, { mode: "refresh-only" }, items);
+    noErrors(refreshOnly);
+    expect(refreshOnly.plan.changes).toEqual([]);
+    expect(refreshOnly.plan.mode).toBe("refresh-only");
+    expect(refreshOnly.plan.drift?.map((c) => `${c.address} ${c.action}`)).toEqual(["memory_item.a update", "memory_item.b[0] delete"]);
+    expect(parsePlan(formatPlan(refreshOnly.plan)).drift?.map((c) => `${c.address} ${c.action}`)).toEqual(["memory_item.a update", "memory_item.b[0] delete"]);
+    const noRefresh = await planOf({ "main.tf": main }, st, { refresh: false }, items);
+    expect(actions(noRefresh)).toEqual({ "memory_item.a": "no-op", "memory_item.b[0]": "no-op" });
+    expect(noRefresh.refreshOutcomes).toEqual([]);
+  });
+
+  test("ignore_changes, -replace, prevent_destroy, create_before_destroy propagation", async () => {
+    const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "ignored"\n  lifecycle {\n    ignore_changes = [value]\n  }\n}\nresource "memory_item" "b" {\n  count = 1\n  name  = "b0"\n  value = memory_item.a.value\n  lifecycle {\n    create_before_destroy = true\n  }\n}\n`;
+    const st = stateOf([["memory_item.a", a], ["memory_item.b[0]", b0]]);
+    const r = await planOf({ "main.tf": main }, st, { replace: ["memory_item.a"] }, store());
+    noErrors(r);
+    expect(actions(r)).toEqual({ "memory_item.a": "create-then-delete", "memory_item.b[0]": "update" });
+    expect(change(r, "memory_item.a").replaceReason).toBe("requested");
+    expect(plain(change(r, "memory_item.a").after.getAttr("value"))).toBe("one");
+    expect(change(r, "memory_item.a").createBeforeDestroy).toBe(true);
+
+    const guarded = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "renamed"\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n`;
+    const p = await planOf({ "main.tf": guarded }, stateOf([["memory_item.a", a]]), {}, store());
+    expect(p.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary)).toEqual(["Instance cannot be destroyed"]);
+  });
+
+  test("replace_triggered_by fires on an update of the referenced instance or a change of the referenced attribute", async () => {
+    const main = (aValue: string, trigger: string) =>
+      `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "${aValue}"\n}\nresource "memory_item" "b" {\n  count = 2\n  name  = "b\${count.index}"\n  lifecycle {\n    replace_triggered_by = [${trigger}]\n  }\n}\n`;
+    const st = () => stateOf([["memory_item.a", a], ["memory_item.b[0]", b0], ["memory_item.b[1]", b1]]);
+    const fired = await planOf({ "main.tf": main("two", "memory_item.a") }, st(), {}, store());
+    noErrors(fired);
+    expect(actions(fired)).toEqual({ "memory_item.a": "update", "memory_item.b[0]": "delete-then-create", "memory_item.b[1]": "delete-then-create" });
+    expect(change(fired, "memory_item.b[0]").replaceReason).toBe("triggered");
+    const attr = await planOf({ "main.tf": main("two", "memory_item.a.size") }, st(), {}, store());
+    expect(actions(attr)).toEqual({ "memory_item.a": "update", "memory_item.b[0]": "no-op", "memory_item.b[1]": "no-op" });
+    const quiet = await planOf({ "main.tf": main("one", "memory_item.a") }, st(), {}, store());
+    expect(actions(quiet)).toEqual({ "memory_item.a": "no-op", "memory_item.b[0]": "no-op", "memory_item.b[1]": "no-op" });
+  });
+
+  test("moved blocks rename state addresses before planning (resource, instance, chain); removed blocks forget", async () => {
+    const main = `${PROVIDERS}\nresource "memory_item" "renamed" {\n  name  = "a"\n  value = "one"\n}\nresource "memory_item" "b" {\n  for_each = toset(["b0"])\n  name     = each.key\n}\nmoved {\n  from = memory_item.a\n  to   = memory_item.tmp\n}\nmoved {\n  from = memory_item.tmp\n  to   = memory_item.renamed\n}\nmoved {\n  from = memory_item.b[0]\n  to   = memory_item.b["b0"]\n}\nremoved {\n  from = memory_item.old\n  lifecycle {\n    destroy = false\n  }\n}\n`;
+    const r = await planOf({ "main.tf": main }, state(), {}, store());
+    noErrors(r);
+    expect(actions(r)).toEqual({ 'memory_item.b["b0"]': "no-op", "memory_item.b[1]": "delete", "memory_item.old": "forget", "memory_item.renamed": "no-op" });
+    expect(change(r, "memory_item.renamed").previousAddress).toBe("memory_item.a");
+    expect(change(r, 'memory_item.b["b0"]').previousAddress).toBe("memory_item.b[0]");
+    expect(change(r, "memory_item.old").after.isNull()).toBe(true);
+  });
+
+  test("import blocks adopt an object into the plan (no-op or update against it); a missing id or target is an error", async () => {
+    const main = (value: string, id: string, to = "memory_item.a") => `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "${value}"\n}\nimport {\n  to = ${to}\n  id = "${id}"\n}\n`;
+    const same = await planOf({ "main.tf": main("one", "i-a") }, null, {}, store());
+    noErrors(same);
+    expect(actions(same)).toEqual({ "memory_item.a": "no-op" });
+    expect(change(same, "memory_item.a").importId).toBe("i-a");
+    const changed = await planOf({ "main.tf": main("two", "i-a") }, null, {}, store());
+    expect(actions(changed)).toEqual({ "memory_item.a": "update" });
+    const missing = await planOf({ "main.tf": main("one", "i-nope") }, null, {}, store());
+    expect(missing.diagnostics.filter((d) => d.severity === "error").map((d) => d.detail).join()).toContain("Cannot import non-existent remote object");
+    const stray = await planOf({ "main.tf": main("one", "i-a", "memory_item.zz") }, null, {}, store());
+    expect(stray.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary)).toEqual(["Configuration for import target does not exist"]);
+    const already = await planOf({ "main.tf": main("one", "i-a") }, stateOf([["memory_item.a", a]]), {}, store());
+    expect(change(already, "memory_item.a").importId).toBeUndefined();
+  });
+
+  test("a tainted object is replaced; a deposed object is destroyed with its deposed key", async () => {
+    const st = stateOf([["memory_item.a", a], ["memory_item.b[0]", b0]]);
+    st.resources[0]!.instances[0]!.tainted = true;
+    st.resources[1]!.instances.push({ ...st.resources[1]!.instances[0]!, deposed: "00000001", attributesJson: st.resources[1]!.instances[0]!.attributesJson!.replace("i-b0", "i-b1") });
+    const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "one"\n}\nresource "memory_item" "b" {\n  count = 1\n  name  = "b0"\n}\n`;
+    const r = await planOf({ "main.tf": main }, st, {}, store());
+    noErrors(r);
+    expect(actions(r)).toEqual({ "memory_item.a": "delete-then-create", "memory_item.b[0]": "no-op", "memory_item.b[0] (deposed 00000001)": "delete" });
+    expect(change(r, "memory_item.a").replaceReason).toBe("tainted");
+    expect(r.refreshOutcomes.map((o) => o.address).sort()).toEqual(["memory_item.a", "memory_item.b[0]"]);
+  });
+
+  test("an unavailable provider and a canceled plan are diagnostics, not exceptions", async () => {
+    const r = await planOf({ "main.tf": `resource "nothere_thing" "x" {\n  name = "x"\n}\n` }, null);
+    const errs = r.diagnostics.filter((d) => d.severity === "error");
+    expect(errs.map((d) => d.summary)).toEqual(["provider_unavailable"]);
+    expect(errs[0]!.detail).toContain('provider["registry.terraform.io/hashicorp/nothere"]');
+    const aborted = new AbortController();
+    aborted.abort(new Error("stop"));
+    const canceled = await planOf({ "main.tf": `${PROVIDERS}\nresource "memory_item" "a" {\n  name = "a"\n}\n` }, null, { signal: aborted.signal });
+    expect(canceled.hasErrors).toBe(true);
+    expect(canceled.plan.changes).toEqual([]);
+  });
+
+  test("import blocks with for_each import one instance per element", async () => {
+    const main = `${PROVIDERS}\nlocals {\n  ids = { a = "i-a", b0 = "i-b0" }\n}\nresource "memory_item" "e" {\n  for_each = local.ids\n  name     = each.key\n}\nimport {\n  for_each = local.ids\n  to       = memory_item.e[each.key]\n  id       = each.value\n}\n`;
+    const r = await planOf({ "main.tf": main }, null, {}, store());
+    noErrors(r);
+    expect(actions(r)).toEqual({ 'memory_item.e["a"]': "update", 'memory_item.e["b0"]': "no-op" });
+    expect(change(r, 'memory_item.e["a"]').importId).toBe("i-a");
+    expect(change(r, 'memory_item.e["b0"]').importId).toBe("i-b0");
+  });
+
+  test("a data source with known configuration is read at plan and its value flows into resources", async () => {
+    const main = `${PROVIDERS}\ndata "memory_lookup" "a" {\n  name = "a"\n}\nresource "memory_item" "copy" {\n  name  = "copy"\n  value = data.memory_lookup.a.value\n}\n`;
+    const r = await planOf({ "main.tf": main }, null, {}, store());
+    noErrors(r);
+    expect(actions(r)).toEqual({ "memory_item.copy": "create" });
+    expect(plain(change(r, "memory_item.copy").after.getAttr("value"))).toBe("one");
+    expect(change(r, "memory_item.copy").dependencies).toEqual(["data.memory_lookup.a"]);
+  });
+
+  test("a data source scoped in a check block that cannot be read is a warning", async () => {
+    const main = `${PROVIDERS}\ncheck "exists" {\n  data "memory_lookup" "x" {\n    name = "nope"\n  }\n  assert {\n    condition     = data.memory_lookup.x.id != ""\n    error_message = "missing"\n  }\n}\n`;
+    const r = await planOf({ "main.tf": main }, null, {}, store());
+    expect(r.hasErrors).toBe(false);
+    expect(r.diagnostics.map((d) => d.severity)).toEqual(["warning"]);
+    expect(r.diagnostics[0]!.summary).toContain("check.exists");
+  });
+
+  test("a data source whose depends_on has pending changes is deferred", async () => {
+    const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "two"\n}\ndata "memory_lookup" "a" {\n  name       = "a"\n  depends_on = [memory_item.a]\n}\n`;
+    const r = await planOf({ "main.tf": main }, stateOf([["memory_item.a", a]]), {}, store());
+    noErrors(r);
+    expect(actions(r)).toEqual({ "data.memory_lookup.a": "read", "memory_item.a": "update" });
+  });
+
+  test("destroy mode deletes every object in state; outputs are deleted", async () => {
+    const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name  = "a"\n  value = "one"\n}\noutput "v" {\n  value = memory_item.a.value\n}\n`;
+    const st = stateOf([["memory_item.a", a], ["memory_item.old", old]]);
+    st.outputs.set("v", { valueJson: '"one"', typeJson: '"string"', sensitive: false });
+    const c = configOf({ "main.tf": main });
+    const engine = createEngine({ providers: testSource(store()), cwd: c.dir });
+    try {
+      const r = await engine.destroy(c.config, st, { env: {} });
+      noErrors(r);
+      expect(actions(r)).toEqual({ "memory_item.a": "delete", "memory_item.old": "delete" });
+      expect(r.plan.mode).toBe("destroy");
+      expect(r.plan.outputs?.map((o) => `${o.name} ${o.action}`)).toEqual(["v delete"]);
+    } finally {
+      await engine.close();
+      c.cleanup();
+    }
+  });
+
+  test("the apply scope re-evaluates an instance's configuration with applied values", async () => {
+    const main = `${PROVIDERS}\nresource "memory_item" "a" {\n  name = "a"\n}\nresource "memory_item" "b" {\n  name  = "b"\n  value = memory_item.a.id\n}\noutput "b" {\n  value = memory_item.b.value\n}\n`;
+    const r = await planOf({ "main.tf": main }, null);
+    noErrors(r);
+    const applied = new Map<string, Value>([["memory_item.a", item({ id: "i-9", name: "a", size: 1 })]]);
+    const values = { instance: (addr: string) => applied.get(addr) };
+    const cfg = await r.applyScope.instanceConfig(change(r, "memory_item.b"), values);
+    expect(plain(cfg.getAttr("value"))).toBe("i-9");
+    applied.set("memory_item.b", item({ id: "i-10", name: "b", value: "i-9", size: 1 }));
+    const outs = await r.applyScope.outputs(values);
+    expect(outs["b"]!.value.rawEquals(stringVal("i-9"))).toBe(true);
+  });
+
+  test("a saved plan keeps the planner's fields, and its apply scope re-evaluates the configuration", async () => {
+    const main = `${PROVIDERS}\nvariable "v" {\n  default   = "vv"\n  sensitive = true\n}\ndata "memory_lookup" "a" {\n  name = "a"\n}\nresource "memory_item" "b" {\n  count = 2\n  name  = "b\${count.index}"\n  value = data.memory_lookup.a.id\n  tags  = { v = var.v }\n}\nresource "memory_item" "c" {\n  name  = "c"\n  value = memory_item.b[1].id\n}\noutput "c" {\n  value = memory_item.c.value\n}\n`;
+    const c = configOf({ "main.tf": main });
+    const engine = createEngine({ providers: testSource(store()), cwd: c.dir });
+    try {
+      const r = await engine.plan(c.config, stateOf([["memory_item.b[0]", b0]]), { env: {} });
+      noErrors(r);
+      const back = parsePlan(formatPlan(r.plan));
+      expect(back.identity).toBe(r.plan.identity);
+      expect(back.mode).toBe("normal");
+      expect(back.providers).toEqual(r.plan.providers);
+      expect(back.outputs?.map((o) => `${o.name} ${o.action}`)).toEqual(["c create"]);
+      expect(back.variables?.["v"]?.asString()).toBe("vv");
+      expect(back.dataReads?.["data.memory_lookup.a"]?.getAttr("id").asString()).toBe("i-a");
+      const b1 = back.changes.find((x) => x.address === "memory_item.b[1]")!;
+      expect(b1).toMatchObject({ moduleAddress: "", providerConfig: 'provider["registry.terraform.io/hashicorp/memory"]', dependencies: ["data.memory_lookup.a"], schemaVersion: 1, createBeforeDestroy: false });
+      expect(b1.afterSensitivePaths?.map(String)).toEqual(r.plan.changes.find((x) => x.address === "memory_item.b[1]")!.afterSensitivePaths?.map(String));
+      expect(b1.afterSensitivePaths?.length).toBe(1);
+      const scope = await engine.applyScope(c.config, back);
+      const applied = new Map<string, Value>([["memory_item.b[1]", item({ id: "i-77", name: "b1", value: "i-a", size: 2 })]]);
+      const cfg = await scope.instanceConfig(back.changes.find((x) => x.address === "memory_item.c")!, { instance: (a) => applied.get(a) });
+      expect(plain(cfg.getAttr("value"))).toBe("i-77");
+      const bcfg = await scope.instanceConfig(b1, { instance: (a) => applied.get(a) });
+      expect(plain(bcfg.getAttr("value"))).toBe("i-a");
+      expect(plain(await scope.providerConfig('provider["registry.terraform.io/hashicorp/memory"]', { instance: () => undefined }))).toEqual({ id_prefix: null });
+    } finally {
+      await engine.close();
+      c.cleanup();
+    }
+  });
+});

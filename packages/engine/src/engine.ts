@@ -1,0 +1,233 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { convert, isPathError, type Value } from "@magma/cty";
+import { collectVariableValues, loadConfig, moduleFiles, walkConfig, type Config, type VariableArg } from "@magma/config";
+import { terraformFunctions } from "@magma/hcl";
+import type { SchemaEntry } from "@magma/provider-api";
+import type { StateFile } from "@magma/state";
+import type { ApplyScope } from "./apply/apply-scope.js";
+import { DEFAULT_PARALLELISM } from "./dag/walk.js";
+import { EngineError, EngineErrorCode } from "./engine-error.js";
+import { createPlan, type Plan, type PlanMode } from "./plan/plan.js";
+import { configPrefix } from "./eval/module-evaluator.js";
+import { createConfigApplyScope, plannedFromPlan } from "./planner/config-apply-scope.js";
+import { planConfiguration, resolveProviderConfig, type PlannedProviderConfig, type PlanScopeContext } from "./planner/plan-configuration.js";
+import { planError, PlanDiagnosticsError, type PlanDiagnostic } from "./planner/plan-diagnostic.js";
+import type { ProviderSource } from "./provider-source.js";
+import { ProviderPool } from "./providers/provider-pool.js";
+import type { RefreshOutcome } from "./refresh/refresh-outcome.js";
+
+/** Options of {@link createEngine}. */
+export interface EngineOptions {
+  /** Where providers come from (by source address); `@magma/plugin`'s `ProviderFactory` fits. */
+  readonly providers: ProviderSource;
+  /** How many graph nodes are visited at once (default 10, as Terraform's `-parallelism`). */
+  readonly parallelism?: number;
+  /** `terraform.workspace` (default `"default"`). */
+  readonly workspace?: string;
+  /** The working directory: `path.cwd`, where relative file paths and `*.tfvars` are looked up (default `process.cwd()`). */
+  readonly cwd?: string;
+  /** The Terraform version reported to providers (default `"1.11.4"`). */
+  readonly terraformVersion?: string;
+}
+
+/** Options of {@link Engine.plan}. */
+export interface EnginePlanOptions {
+  /** The plan mode (default `normal`; see also {@link Engine.destroy}). */
+  readonly mode?: PlanMode;
+  /** Refresh every object in state before planning (default true, as `-refresh=true`). */
+  readonly refresh?: boolean;
+  /** Instance addresses to replace (`-replace=ADDR`). */
+  readonly replace?: readonly string[];
+  /** `-var` / `-var-file` arguments, in command-line order. */
+  readonly variableArgs?: readonly VariableArg[];
+  /** Root variable values given directly (they override every other source; converted to the declared type). */
+  readonly variables?: Readonly<Record<string, Value>>;
+  /** The environment `TF_VAR_*` values are read from (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Cancels the plan. */
+  readonly signal?: AbortSignal;
+}
+
+/** The result of {@link Engine.plan}. */
+export interface EnginePlanResult {
+  /** The plan (usable only when {@link diagnostics} hold no error). */
+  readonly plan: Plan;
+  /** How the refresh of every object in state ended, for the refresh guard. */
+  readonly refreshOutcomes: readonly RefreshOutcome[];
+  /** Errors and warnings of loading, evaluating and planning. */
+  readonly diagnostics: readonly PlanDiagnostic[];
+  /** Whether any diagnostic is an error. */
+  readonly hasErrors: boolean;
+  /** How the apply re-evaluates this plan's configuration with now-known values. */
+  readonly applyScope: ApplyScope;
+}
+
+/** Terraform's core over magma's providers: plan a configuration against a state. */
+export interface Engine {
+  /**
+   * Plans a configuration (a loaded {@link Config}, or a directory to load) against a prior
+   * state (null for none). Never throws for configuration or provider problems: they are
+   * in the result's diagnostics.
+   */
+  plan(config: Config | string, state: StateFile | null, options?: EnginePlanOptions): Promise<EnginePlanResult>;
+  /**
+   * The {@link ApplyScope} of a saved plan (read back from a plan file): re-evaluates the
+   * configuration it was made from with the plan's variables, the instances it keeps and
+   * the data sources it read. Opens the providers once for their schemas.
+   */
+  applyScope(config: Config | string, plan: Plan): Promise<ApplyScope>;
+  /** A destroy plan: every object in state deleted (`terraform plan -destroy`). */
+  destroy(config: Config | string, state: StateFile | null, options?: Omit<EnginePlanOptions, "mode">): Promise<EnginePlanResult>;
+  /** Closes every provider the engine still holds open. */
+  close(): Promise<void>;
+}
+
+/** A digest (hex SHA-256) over every configuration file of every module, by path and content. */
+export function configDigest(config: Config): string {
+  const h = createHash("sha256");
+  for (const c of walkConfig(config)) {
+    const dir = c.module.sourceDir;
+    let files: string[];
+    try {
+      const f = moduleFiles(dir);
+      files = [...f.primary, ...f.override];
+    } catch {
+      continue;
+    }
+    for (const f of files) {
+      const p = f.startsWith("/") ? f : join(dir, f);
+      h.update(`${c.path.join(".")}\0${f}\0`);
+      try {
+        h.update(readFileSync(p));
+      } catch {
+        h.update("\0missing\0");
+      }
+    }
+  }
+  return h.digest("hex");
+}
+
+/**
+ * Makes an engine: `plan`, `destroy` (plans) and `close`. Each plan opens its providers
+ * from the {@link ProviderSource} (one instance per provider configuration, configured
+ * once) and closes them when it ends.
+ */
+export function createEngine(options: EngineOptions): Engine {
+  const parallelism = options.parallelism ?? DEFAULT_PARALLELISM;
+  if (!Number.isInteger(parallelism) || parallelism < 1) throw new EngineError(EngineErrorCode.InvalidArgument, `parallelism must be an integer of at least 1, got ${parallelism}`);
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const workspace = options.workspace ?? "default";
+  const scope: PlanScopeContext = { cwd, workspace, functions: terraformFunctions({ baseDir: cwd, plan: true }) };
+  const pools = new Set<ProviderPool>();
+  let closed = false;
+
+  const plan = async (configOrDir: Config | string, state: StateFile | null, o: EnginePlanOptions = {}): Promise<EnginePlanResult> => {
+    if (closed) throw new EngineError(EngineErrorCode.InvalidArgument, "the engine is closed");
+    const diagnostics: PlanDiagnostic[] = [];
+    let config: Config;
+    if (typeof configOrDir === "string") {
+      const loaded = loadConfig(resolve(cwd, configOrDir));
+      diagnostics.push(...loaded.diags);
+      config = loaded.config;
+    } else config = configOrDir;
+    const prior = { lineage: state?.lineage ?? "", serial: state?.serial ?? 0 };
+    const digest = configDigest(config);
+    const variables = new Map<string, Value>();
+    const collected = collectVariableValues(config.module, { dir: cwd, ...(o.variableArgs !== undefined ? { args: o.variableArgs } : {}), ...(o.env !== undefined ? { env: o.env } : {}) });
+    // A value given directly satisfies a required variable.
+    const given = new Set(Object.keys(o.variables ?? {}));
+    diagnostics.push(...collected.diags.filter((d) => !(d.summary === "No value for required variable" && [...given].some((n) => d.detail.includes(`variable ${JSON.stringify(n)} is not set`)))));
+    for (const [name, v] of collected.values) variables.set(name, v.value);
+    for (const [name, raw] of Object.entries(o.variables ?? {})) {
+      const decl = config.module.variables.get(name);
+      if (decl === undefined) {
+        diagnostics.push(planError("Value for undeclared variable", `A variable named "${name}" was assigned, but the root module does not declare a variable of that name.`, { address: `var.${name}` }));
+        continue;
+      }
+      try {
+        variables.set(name, convert(raw, decl.type));
+      } catch (e) {
+        if (!isPathError(e)) throw e;
+        diagnostics.push(planError("Invalid value for input variable", `The given value is not suitable for var.${name}: ${e.message}.`, { address: `var.${name}` }));
+      }
+    }
+    const applyScopeFor = (planned: Parameters<typeof createConfigApplyScope>[0]["planned"]): ApplyScope => createConfigApplyScope({ config, variables, scope, planned });
+    const emptyPlanned = { expansions: new Map(), schemas: new Map(), providerConfigs: new Map(), dataValues: new Map() };
+    if (diagnostics.some((d) => d.severity === "error")) {
+      return { plan: { ...createPlan({ changes: [], prior, configDigest: digest }), mode: o.mode ?? "normal" }, refreshOutcomes: [], diagnostics, hasErrors: true, applyScope: applyScopeFor(emptyPlanned) };
+    }
+    const pool = new ProviderPool(options.providers, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
+    pools.add(pool);
+    try {
+      const planned = await planConfiguration({
+        config,
+        state,
+        providers: pool,
+        variables,
+        mode: o.mode ?? "normal",
+        refresh: o.refresh ?? true,
+        ...(o.replace !== undefined ? { replace: o.replace } : {}),
+        parallelism,
+        scope,
+        ...(o.signal !== undefined ? { signal: o.signal } : {}),
+      });
+      diagnostics.push(...planned.diagnostics);
+      const base = createPlan({ changes: planned.changes, prior, configDigest: digest });
+      const variableValues: Record<string, Value> = {};
+      for (const [k, v] of variables) variableValues[k] = v.unmarkDeep().value;
+      const result: Plan = { ...base, mode: o.mode ?? "normal", outputs: planned.outputs, providers: planned.providers, variables: variableValues, dataReads: Object.fromEntries(planned.dataValues), drift: planned.drift };
+      return { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors: diagnostics.some((d) => d.severity === "error"), applyScope: applyScopeFor(planned) };
+    } finally {
+      pools.delete(pool);
+      await pool.close();
+    }
+  };
+
+  const applyScope = async (configOrDir: Config | string, saved: Plan): Promise<ApplyScope> => {
+    let config: Config;
+    if (typeof configOrDir === "string") {
+      const loaded = loadConfig(resolve(cwd, configOrDir));
+      const errs = loaded.diags.filter((d) => d.severity === "error");
+      if (errs.length > 0) throw new PlanDiagnosticsError(errs);
+      config = loaded.config;
+    } else config = configOrDir;
+    const pool = new ProviderPool(options.providers);
+    pools.add(pool);
+    try {
+      const schemas = new Map<string, SchemaEntry>();
+      const providerConfigs = new Map<string, PlannedProviderConfig>();
+      for (const c of walkConfig(config)) {
+        for (const [key, r] of [...c.module.managedResources, ...c.module.dataResources]) {
+          const resolved = resolveProviderConfig(config, c.path, r.providerConfigRef !== undefined ? (r.providerConfigRef.alias === undefined ? r.providerConfigRef.name : `${r.providerConfigRef.name}.${r.providerConfigRef.alias}`) : r.type.split("_")[0]!, r.provider);
+          if ("error" in resolved) throw new PlanDiagnosticsError([planError("Provider configuration not present", resolved.error, { address: `${configPrefix(c.path)}${key}` })]);
+          const schema = await pool.schema(resolved.address, resolved.source);
+          const entry = r.mode === "data" ? schema.dataSources.get(r.type) : schema.resources.get(r.type);
+          if (entry !== undefined) schemas.set(`${configPrefix(c.path)}${key}`, entry);
+          providerConfigs.set(resolved.address, { source: resolved.source, block: schema.provider.block, modulePath: resolved.modulePath, ...(resolved.body !== undefined ? { body: resolved.body } : {}) });
+        }
+      }
+      const variables = new Map<string, Value>(Object.entries(saved.variables ?? {}));
+      for (const [name, v] of config.module.variables) {
+        const val = variables.get(name);
+        if (val !== undefined && v.sensitive) variables.set(name, val.mark("sensitive"));
+      }
+      return createConfigApplyScope({ config, variables, scope, planned: { ...plannedFromPlan(saved), schemas, providerConfigs } });
+    } finally {
+      pools.delete(pool);
+      await pool.close();
+    }
+  };
+
+  return {
+    plan,
+    applyScope,
+    destroy: (config, state, o = {}) => plan(config, state, { ...o, mode: "destroy" }),
+    async close(): Promise<void> {
+      closed = true;
+      await Promise.all([...pools].map((p) => p.close()));
+      pools.clear();
+    },
+  };
+}

@@ -1,0 +1,325 @@
+import { relative } from "node:path";
+import { convert, dynamicVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
+import { applyTypeDefaults, bodyTraversals, parseRef, referencesInExpr, type Config, type Reference } from "@magma/config";
+import { evaluate, type Attribute, type Body, type Diagnostic, type EvalScope, type Expression, type HclFunction } from "@magma/hcl";
+import { formatInstanceKey, formatModuleInstance, type ModuleInstanceAddress } from "@magma/state";
+import { PlanDiagnosticsError, planError, throwIfErrors } from "../planner/plan-diagnostic.js";
+import { resourceValue, type InstanceRepetition } from "./eval-values.js";
+import { evaluateExpansion, expansionInstances, type Expansion } from "./expansion.js";
+
+/** Where a {@link ModuleEvaluator} gets resource instances from (the plan walk, or the apply). */
+export interface InstanceValueSource {
+  /** The expansion of a resource (`type.name`, `data.type.name`) in a module instance, once known. */
+  expansion(moduleInstance: string, resourceKey: string): Expansion | undefined;
+  /** The current value of a resource instance by absolute address (`module.m[0].aws_x.y["k"]`); undefined when unknown or absent. */
+  instance(address: string): Value | undefined;
+}
+
+/** The parts of the scope that do not depend on the module. */
+export interface EvaluatorContext {
+  /** `path.cwd` (absolute) and the directory relative paths resolve against. */
+  readonly cwd: string;
+  /** `terraform.workspace`. */
+  readonly workspace: string;
+  /** Terraform's functions. */
+  readonly functions: ReadonlyMap<string, HclFunction>;
+}
+
+/** Meta-arguments of a module block that are not input variables. */
+const MODULE_META = new Set(["source", "version", "count", "for_each", "depends_on", "providers", "_", "lifecycle", "locals", "provider"]);
+
+/** The module instance address of a module instance's child. */
+export function childInstance(parent: ModuleInstanceAddress, name: string, key: number | string | undefined): ModuleInstanceAddress {
+  return [...parent, { name, key }];
+}
+
+/** `module.a.module.b.` style prefix of a configuration path (`""` for the root). */
+export function configPrefix(path: readonly string[]): string {
+  return path.map((n) => `module.${n}.`).join("");
+}
+
+/** The instance prefix of a module instance (`module.m["a"].`, `""` for the root). */
+export function instancePrefix(mi: ModuleInstanceAddress): string {
+  const s = formatModuleInstance(mi);
+  return s === "" ? "" : `${s}.`;
+}
+
+/**
+ * Evaluates the named values of every module instance of a configuration on demand, as
+ * Terraform's evaluator does for a `lang.Scope`: input variables (root values, or the
+ * module call's arguments evaluated in the parent instance, converted, defaulted and
+ * marked sensitive), locals, module call values (objects of outputs; tuples or objects of
+ * them when repeated), outputs, and resources from an {@link InstanceValueSource}. Only
+ * what an expression refers to is evaluated; results are memoized.
+ */
+export class ModuleEvaluator {
+  readonly #root: Config;
+  readonly #rootVariables: ReadonlyMap<string, Value>;
+  readonly #ctx: EvaluatorContext;
+  readonly #source: InstanceValueSource;
+  readonly #memo = new Map<string, Value>();
+  readonly #children = new Map<string, { expansion: Expansion; instances: { mi: ModuleInstanceAddress; rep: InstanceRepetition }[] }>();
+  readonly #reps = new Map<string, InstanceRepetition>();
+  readonly #callArgs = new Map<string, ReadonlyMap<string, Attribute>>();
+
+  /** @param rootVariables the root module's variable values (sensitive ones marked). */
+  constructor(root: Config, rootVariables: ReadonlyMap<string, Value>, ctx: EvaluatorContext, source: InstanceValueSource) {
+    this.#root = root;
+    this.#rootVariables = rootVariables;
+    this.#ctx = ctx;
+    this.#source = source;
+  }
+
+  /** The configuration of a module path (`[]` for the root). */
+  configAt(path: readonly string[]): Config {
+    let c = this.#root;
+    for (const n of path) {
+      const next = c.children.get(n);
+      if (next === undefined) throw new PlanDiagnosticsError([planError("Module not installed", `The module ${configPrefix(path).slice(0, -1)} is not in the configuration.`)]);
+      c = next;
+    }
+    return c;
+  }
+
+  /** The instances of a module path, expanding every module call on the way (root: `[[]]`). */
+  instancesOf(path: readonly string[]): ModuleInstanceAddress[] {
+    let out: ModuleInstanceAddress[] = [[]];
+    for (let i = 0; i < path.length; i++) {
+      const name = path[i]!;
+      const next: ModuleInstanceAddress[] = [];
+      for (const mi of out) for (const c of this.childInstances(mi, name).instances) next.push(c.mi);
+      out = next;
+    }
+    return out;
+  }
+
+  /** The expansion of a module call in a parent instance, and its child instances. */
+  childInstances(parent: ModuleInstanceAddress, name: string): { expansion: Expansion; instances: { mi: ModuleInstanceAddress; rep: InstanceRepetition }[] } {
+    const id = `${formatModuleInstance(parent)}|${name}`;
+    const known = this.#children.get(id);
+    if (known !== undefined) return known;
+    const call = this.configAt(parent.map((s) => s.name)).module.moduleCalls.get(name);
+    if (call === undefined) throw new PlanDiagnosticsError([planError("Reference to undeclared module", `No module call named "${name}" is declared in ${formatModuleInstance(parent) || "the root module"}.`)]);
+    const exprs = [call.count, call.forEach].filter((e): e is Expression => e !== undefined);
+    const ex = evaluateExpansion(call.count, call.forEach, this.scope(parent, undefined, this.refsOfExprs(exprs)));
+    throwIfErrors(ex.diags, `${instancePrefix(parent)}module.${name}`);
+    const instances = expansionInstances(ex.expansion).map((inst) => {
+      const mi = childInstance(parent, name, inst.key);
+      const rep: InstanceRepetition = inst.eachValue !== undefined ? { key: inst.key, eachValue: inst.eachValue } : { key: inst.key };
+      this.#reps.set(formatModuleInstance(mi), rep);
+      return { mi, rep };
+    });
+    const r = { expansion: ex.expansion, instances };
+    this.#children.set(id, r);
+    return r;
+  }
+
+  /** The references of expressions. */
+  refsOfExprs(exprs: readonly (Expression | undefined)[]): Reference[] {
+    const out: Reference[] = [];
+    for (const e of exprs) out.push(...referencesInExpr(e).refs);
+    return out;
+  }
+
+  /** The references of a body (dynamic iterators excluded), skipping the given meta-arguments. */
+  refsOfBody(body: Body, skip: ReadonlySet<string> = new Set()): Reference[] {
+    const out: Reference[] = [];
+    for (const t of bodyTraversals(body, skip)) {
+      const r = parseRef(t).ref;
+      if (r !== undefined) out.push(r);
+    }
+    return out;
+  }
+
+  /**
+   * The scope of a module instance for expressions making the given references: only the
+   * referenced named values are evaluated. `rep` gives `count.index` / `each.*`.
+   */
+  scope(mi: ModuleInstanceAddress, rep: InstanceRepetition | undefined, refs: readonly Reference[]): EvalScope {
+    const config = this.configAt(mi.map((s) => s.name));
+    const module = config.module;
+    const vars = new Map<string, Record<string, Value>>();
+    const group = (root: string, name: string, v: Value): void => {
+      let cur = vars.get(root);
+      if (cur === undefined) vars.set(root, (cur = {}));
+      cur[name] = v;
+    };
+    const data: Record<string, Record<string, Value>> = {};
+    for (const ref of refs) {
+      const s = ref.subject;
+      switch (s.kind) {
+        case "var":
+          if (module.variables.has(s.name)) group("var", s.name, this.variable(mi, s.name));
+          break;
+        case "local":
+          if (module.locals.has(s.name)) group("local", s.name, this.local(mi, s.name));
+          break;
+        case "module":
+          if (module.moduleCalls.has(s.name)) group("module", s.name, this.moduleValue(mi, s.name));
+          break;
+        case "resource": {
+          if (s.mode === "managed" && module.managedResources.has(`${s.type}.${s.name}`)) group(s.type, s.name, this.resource(mi, `${s.type}.${s.name}`));
+          else if (s.mode === "data" && module.dataResources.has(`data.${s.type}.${s.name}`)) (data[s.type] ??= {})[s.name] = this.resource(mi, `data.${s.type}.${s.name}`);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    const out: Record<string, Value> = {};
+    for (const [k, v] of vars) out[k] = objectVal(v);
+    if (Object.keys(data).length > 0) out["data"] = objectVal(Object.fromEntries(Object.entries(data).map(([t, m]) => [t, objectVal(m)])));
+    const pathModule = mi.length === 0 ? "." : relative(this.#ctx.cwd, config.module.sourceDir) || ".";
+    const pathRoot = relative(this.#ctx.cwd, this.#root.module.sourceDir) || ".";
+    out["path"] = objectVal({ module: stringVal(pathModule), root: stringVal(pathRoot), cwd: stringVal(this.#ctx.cwd) });
+    out["terraform"] = objectVal({ workspace: stringVal(this.#ctx.workspace) });
+    if (rep !== undefined) {
+      if (typeof rep.key === "number") out["count"] = objectVal({ index: numberVal(rep.key) });
+      else if (typeof rep.key === "string") out["each"] = objectVal({ key: stringVal(rep.key), value: rep.eachValue ?? stringVal(rep.key) });
+    }
+    return { variables: out, functions: this.#ctx.functions, baseDir: this.#ctx.cwd };
+  }
+
+  /** Evaluates an expression in a module instance. @throws PlanDiagnosticsError on errors. */
+  evaluate(mi: ModuleInstanceAddress, rep: InstanceRepetition | undefined, expr: Expression, address: string): { value: Value; warnings: Diagnostic[] } {
+    const r = evaluate(expr, this.scope(mi, rep, this.refsOfExprs([expr])));
+    return { value: r.value, warnings: throwIfErrors(r.diags, address) };
+  }
+
+  #memoize(id: string, f: () => Value): Value {
+    const v = this.#memo.get(id);
+    if (v !== undefined) return v;
+    const out = f();
+    this.#memo.set(id, out);
+    return out;
+  }
+
+  /** A resource's value in a module instance: object, tuple (count) or object by key (for_each). */
+  resource(mi: ModuleInstanceAddress, key: string): Value {
+    const m = formatModuleInstance(mi);
+    const expansion = this.#source.expansion(m, key);
+    if (expansion === undefined) return dynamicVal;
+    const prefix = instancePrefix(mi);
+    const instances = new Map<number | string | undefined, Value>();
+    for (const inst of expansionInstances(expansion)) {
+      const v = this.#source.instance(`${prefix}${key}${formatInstanceKey(inst.key)}`);
+      if (v !== undefined) instances.set(inst.key, v);
+    }
+    const isData = key.startsWith("data.");
+    const [type, name] = (isData ? key.slice(5) : key).split(".") as [string, string];
+    return resourceValue({ mode: isData ? "data" : "managed", type, name, expansion, instances });
+  }
+
+  /** An input variable's value in a module instance (sensitive ones marked). */
+  variable(mi: ModuleInstanceAddress, name: string): Value {
+    return this.#memoize(`${formatModuleInstance(mi)}|var.${name}`, () => {
+      const config = this.configAt(mi.map((s) => s.name));
+      const decl = config.module.variables.get(name)!;
+      const address = `${instancePrefix(mi)}var.${name}`;
+      let value: Value | undefined;
+      if (mi.length === 0) value = this.#rootVariables.get(name);
+      else {
+        const parent = mi.slice(0, -1);
+        const call = config.call!;
+        const args = this.#args(formatModuleInstance(parent), call.name, call.config);
+        const attr = args.get(name);
+        if (attr !== undefined) {
+          const rep = this.#reps.get(formatModuleInstance(mi));
+          const r = evaluate(attr.expr, this.scope(parent, rep, this.refsOfExprs([attr.expr])));
+          throwIfErrors(r.diags, address);
+          value = r.value;
+          try {
+            const { value: plain, paths } = value.unmarkDeep();
+            let converted = convert(plain, decl.type);
+            if (decl.typeDefaults !== undefined) converted = applyTypeDefaults(converted, decl.typeDefaults);
+            value = paths.some((p) => p.marks.has(Mark.Sensitive)) ? converted.mark(Mark.Sensitive) : converted;
+          } catch (e) {
+            if (!isPathError(e)) throw e;
+            throw new PlanDiagnosticsError([planError("Invalid value for input variable", `The given value is not suitable for ${address} declared at ${decl.declRange.filename}:${decl.declRange.start.line},${decl.declRange.start.column}-${decl.declRange.end.line},${decl.declRange.end.column}: ${e.message}.`, { address, subject: attr.expr.range })]);
+          }
+          if (value.isNull() && !decl.nullable) value = decl.default;
+        }
+      }
+      value ??= decl.default;
+      if (value === undefined) {
+        throw new PlanDiagnosticsError([
+          mi.length === 0
+            ? planError("No value for required variable", `The root module input variable "${name}" is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.`, { address, subject: decl.declRange })
+            : planError("Missing required argument", `The argument "${name}" is required, but no definition was found.`, { address, subject: this.configAt(mi.map((s) => s.name)).call!.declRange }),
+        ]);
+      }
+      return decl.sensitive ? value.mark(Mark.Sensitive) : value;
+    });
+  }
+
+  #args(parent: string, name: string, body: Body): ReadonlyMap<string, Attribute> {
+    const id = `${parent}|${name}`;
+    let a = this.#callArgs.get(id);
+    if (a === undefined) {
+      const r = body.justAttributes();
+      const all = new Map(r.attributes);
+      for (const m of MODULE_META) all.delete(m);
+      a = all;
+      this.#callArgs.set(id, a);
+    }
+    return a;
+  }
+
+  /** Checks a module call's arguments: each must name an input variable of the module. */
+  checkCallArguments(parent: ModuleInstanceAddress, name: string): void {
+    const pc = this.configAt(parent.map((s) => s.name));
+    const call = pc.module.moduleCalls.get(name);
+    const child = pc.children.get(name);
+    if (call === undefined || child === undefined) return;
+    const args = this.#args(formatModuleInstance(parent), name, call.config);
+    const bad = [...args.values()].filter((a) => !child.module.variables.has(a.name));
+    if (bad.length > 0) throw new PlanDiagnosticsError(bad.map((a) => planError("Unsupported argument", `An argument named "${a.name}" is not expected here.`, { address: `${instancePrefix(parent)}module.${name}`, subject: a.nameRange })));
+  }
+
+  /** A local value in a module instance. */
+  local(mi: ModuleInstanceAddress, name: string): Value {
+    return this.#memoize(`${formatModuleInstance(mi)}|local.${name}`, () => {
+      const l = this.configAt(mi.map((s) => s.name)).module.locals.get(name)!;
+      return this.evaluate(mi, undefined, l.expr, `${instancePrefix(mi)}local.${name}`).value;
+    });
+  }
+
+  /** An output's value in a module instance (marks kept). */
+  output(mi: ModuleInstanceAddress, name: string): Value {
+    return this.#memoize(`${formatModuleInstance(mi)}|output.${name}`, () => {
+      const o = this.configAt(mi.map((s) => s.name)).module.outputs.get(name)!;
+      const address = `${instancePrefix(mi)}output.${name}`;
+      const v = this.evaluate(mi, undefined, o.expr, address).value;
+      // Terraform requires `sensitive = true` of root module outputs only; a child module's outputs keep their marks.
+      if (mi.length === 0 && !o.sensitive && v.unmarkDeep().paths.some((p) => p.marks.has(Mark.Sensitive))) {
+        throw new PlanDiagnosticsError([
+          planError(
+            "Output refers to sensitive values",
+            "To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, Terraform requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true",
+            { address, subject: o.declRange },
+          ),
+        ]);
+      }
+      return o.sensitive ? v.mark(Mark.Sensitive) : v;
+    });
+  }
+
+  /** A module call's value in a parent instance: an object of the child's outputs, a tuple (count) or object (for_each) of them. */
+  moduleValue(parent: ModuleInstanceAddress, name: string): Value {
+    const { expansion, instances } = this.childInstances(parent, name);
+    const child = this.configAt([...parent.map((s) => s.name), name]);
+    const objectOf = (mi: ModuleInstanceAddress): Value => {
+      const outs: Record<string, Value> = {};
+      for (const o of child.module.outputs.keys()) outs[o] = this.output(mi, o);
+      return Object.keys(outs).length === 0 ? emptyObjectVal : objectVal(outs);
+    };
+    switch (expansion.kind) {
+      case "single":
+        return objectOf(instances[0]!.mi);
+      case "count":
+        return instances.length === 0 ? emptyTupleVal : tupleVal(instances.map((i) => objectOf(i.mi)));
+      case "for_each":
+        return instances.length === 0 ? emptyObjectVal : objectVal(Object.fromEntries(instances.map((i) => [String(i.rep.key), objectOf(i.mi)])));
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import { stringVal, type Value } from "@magma/cty";
+import { decodeSchemaBody, evaluateSchemaBody, type Config } from "@magma/config";
+import { emptyBlockValue } from "@magma/provider-api";
+import { formatModuleInstance, parseResourceInstance } from "@magma/state";
+import type { AppliedValues, ApplyScope } from "../apply/apply-scope.js";
+import { evaluateExpansion, expansionInstances, type Expansion } from "../eval/expansion.js";
+import { PlanAction } from "../plan/plan-action.js";
+import type { Plan } from "../plan/plan.js";
+import { configPrefix, ModuleEvaluator } from "../eval/module-evaluator.js";
+import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
+import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
+import type { ConfigurationPlan, PlanScopeContext } from "./plan-configuration.js";
+import { throwIfErrors } from "./plan-diagnostic.js";
+
+/** What {@link createConfigApplyScope} needs besides the configuration. */
+export interface ConfigApplyScopeInput {
+  /** The configuration the plan was made from. */
+  readonly config: Config;
+  /** The root module's variable values the plan was made with. */
+  readonly variables: ReadonlyMap<string, Value>;
+  /** The fixed parts of the scope. */
+  readonly scope: PlanScopeContext;
+  /** The planner's result: expansions, schemas, provider configurations, data sources read at plan. */
+  readonly planned: Pick<ConfigurationPlan, "expansions" | "schemas" | "providerConfigs" | "dataValues">;
+}
+
+/**
+ * The expansions and data reads of a (saved) plan, for {@link createConfigApplyScope}:
+ * every instance the plan keeps (all changes but deletes and forgets, and the data sources
+ * read at plan), grouped by module instance and resource. A resource with no such instance
+ * is left out (its references evaluate to unknown).
+ */
+export function plannedFromPlan(plan: Plan): Pick<ConfigurationPlan, "expansions" | "dataValues"> {
+  const keys = new Map<string, (number | string | undefined)[]>();
+  const add = (address: string): void => {
+    const a = parseResourceInstance(address);
+    const id = `${formatModuleInstance(a.module)}|${a.mode === "data" ? "data." : ""}${a.type}.${a.name}`;
+    const list = keys.get(id) ?? [];
+    list.push(a.key);
+    keys.set(id, list);
+  };
+  for (const c of plan.changes) if (c.deposedKey === undefined && c.action !== PlanAction.Delete && c.action !== PlanAction.Forget) add(c.address);
+  const dataValues = new Map<string, Value>(Object.entries(plan.dataReads ?? {}));
+  for (const a of dataValues.keys()) add(a);
+  const expansions = new Map<string, Expansion>();
+  for (const [id, ks] of keys) {
+    if (ks.every((k) => k === undefined)) expansions.set(id, { kind: "single" });
+    else if (ks.every((k) => typeof k === "number")) expansions.set(id, { kind: "count", count: Math.max(...(ks as number[])) + 1 });
+    else expansions.set(id, { kind: "for_each", entries: new Map(ks.filter((k): k is string => typeof k === "string").map((k) => [k, stringVal(k)])) });
+  }
+  return { expansions, dataValues };
+}
+
+/**
+ * The planner's {@link ApplyScope}: re-evaluates the configuration (every module instance)
+ * with the values the apply knows so far — variables as planned, every resource instance's
+ * current object from {@link AppliedValues} (data sources read at plan from the plan) — to
+ * give an instance's configuration (with `ignore_changes` applied against its prior), a
+ * provider's configuration and the root outputs.
+ */
+export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope {
+  const { config, planned } = input;
+  const evaluatorOf = (applied: AppliedValues): ModuleEvaluator =>
+    new ModuleEvaluator(config, input.variables, input.scope, {
+      expansion: (m, k) => planned.expansions.get(`${m}|${k}`),
+      instance: (a) => applied.instance(a) ?? planned.dataValues.get(a),
+    });
+
+  return {
+    async providerConfig(address: string, applied: AppliedValues): Promise<Value> {
+      const pc = planned.providerConfigs.get(address);
+      if (pc === undefined) throw new Error(`no provider configuration ${address} in the plan's configuration`);
+      if (pc.body === undefined) return emptyBlockValue(pc.block);
+      const ev = evaluatorOf(applied);
+      const mi = ev.instancesOf(pc.modulePath)[0] ?? [];
+      const d = decodeSchemaBody(pc.body, pc.block);
+      throwIfErrors(d.diags, address);
+      const r = evaluateSchemaBody(d.decoded, pc.block, ev.scope(mi, undefined, ev.refsOfBody(pc.body)));
+      throwIfErrors(r.diags, address);
+      return r.value.unmarkDeep().value;
+    },
+
+    async instanceConfig(change: PlannedInstanceChange, applied: AppliedValues): Promise<Value> {
+      const addr = parseResourceInstance(change.address);
+      const path = addr.module.map((s) => s.name);
+      const key = `${addr.mode === "data" ? "data." : ""}${addr.type}.${addr.name}`;
+      const ev = evaluatorOf(applied);
+      const module = ev.configAt(path).module;
+      const r = addr.mode === "data" ? module.dataResources.get(key) : module.managedResources.get(key);
+      const entry = planned.schemas.get(`${configPrefix(path)}${key}`);
+      if (r === undefined || entry === undefined) throw new Error(`${change.address} is not in the plan's configuration`);
+      const ex = evaluateExpansion(r.count, r.forEach, ev.scope(addr.module, undefined, ev.refsOfExprs([r.count, r.forEach])));
+      throwIfErrors(ex.diags, change.address);
+      const inst = expansionInstances(ex.expansion).find((i) => i.key === addr.key);
+      if (inst === undefined) throw new Error(`${change.address} is no longer in the expansion of ${key}`);
+      const d = decodeSchemaBody(r.config, entry.block);
+      throwIfErrors(d.diags, change.address);
+      const ev2 = evaluateSchemaBody(d.decoded, entry.block, ev.scope(addr.module, inst, ev.refsOfBody(r.config)));
+      throwIfErrors(ev2.diags, change.address);
+      const cfg = ev2.value.unmarkDeep().value;
+      const m = r.managed;
+      if (m === undefined || change.before.isNull()) return cfg;
+      return applyIgnoreChanges(change.before, cfg, entry.block, m.ignoreChanges.map(traversalPath), m.ignoreAllChanges);
+    },
+
+    async outputs(applied: AppliedValues): Promise<Readonly<Record<string, { readonly value: Value; readonly sensitive: boolean }>>> {
+      const ev = evaluatorOf(applied);
+      const out: Record<string, { value: Value; sensitive: boolean }> = {};
+      for (const [name, o] of config.module.outputs) out[name] = { value: ev.output([], name).unmarkDeep().value, sensitive: o.sensitive };
+      return out;
+    },
+  };
+}

@@ -1,0 +1,897 @@
+import { dynamicType, nullVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
+import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Reference, type Resource } from "@magma/config";
+import { absTraversalForExpr, evaluate, type Body, type Expression, type HclFunction } from "@magma/hcl";
+import { emptyBlockValue, type Block, type SchemaEntry } from "@magma/provider-api";
+import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
+import { Graph } from "../dag/graph.js";
+import { walkGraph } from "../dag/walk.js";
+import type { InstanceRepetition } from "../eval/eval-values.js";
+import { expansionInstances, evaluateExpansion, type Expansion } from "../eval/expansion.js";
+import { configPrefix, instancePrefix, ModuleEvaluator, type InstanceValueSource } from "../eval/module-evaluator.js";
+import { markSensitive, schemaSensitivePaths, splitSensitive, unionPaths } from "../eval/schema-sensitive.js";
+import type { InstanceObject, InstanceTarget } from "../instance/instance-target.js";
+import { planDestroy } from "../instance/plan-destroy.js";
+import { planInstance } from "../instance/plan-instance.js";
+import { readDataSourceInstance } from "../instance/read-data-source-instance.js";
+import { refreshInstance } from "../instance/refresh-instance.js";
+import { upgradeInstance } from "../instance/upgrade-instance.js";
+import { isReplace, PlanAction } from "../plan/plan-action.js";
+import type { PlanMode, PlannedOutput, PlannedProvider } from "../plan/plan.js";
+import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
+import type { OpenedProvider } from "../provider-source.js";
+import type { ProviderPool } from "../providers/provider-pool.js";
+import type { RefreshOutcome } from "../refresh/refresh-outcome.js";
+import { importInstance } from "../instance/import-instance.js";
+import { applyMoves, forgetMatcher, traversalText } from "./apply-moves.js";
+import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
+import { diagnosticsOfError, planError, PlanDiagnosticsError, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
+
+/** The fixed parts of the evaluation scope. */
+export interface PlanScopeContext {
+  /** `path.cwd` (absolute); relative file paths resolve against it. */
+  readonly cwd: string;
+  /** `terraform.workspace`. */
+  readonly workspace: string;
+  /** Terraform's functions. */
+  readonly functions: ReadonlyMap<string, HclFunction>;
+}
+
+/** Options of {@link planConfiguration}. */
+export interface PlanConfigurationOptions {
+  /** The configuration (root module and the modules it calls). */
+  readonly config: Config;
+  /** The prior state; null for none. */
+  readonly state: StateFile | null;
+  /** The providers (opened and configured once per configuration address). */
+  readonly providers: ProviderPool;
+  /** The root module's input variable values (already collected and converted). */
+  readonly variables: ReadonlyMap<string, Value>;
+  /** The plan mode (default `normal`). */
+  readonly mode?: PlanMode;
+  /** Refresh every object in state before planning (default true). */
+  readonly refresh?: boolean;
+  /** Instance addresses to replace (`-replace=ADDR`). */
+  readonly replace?: readonly string[];
+  /** How many nodes are visited at once (default 10). */
+  readonly parallelism?: number;
+  /** The fixed parts of the evaluation scope (working directory, workspace, functions). */
+  readonly scope: PlanScopeContext;
+  /** Cancels the walk. */
+  readonly signal?: AbortSignal;
+}
+
+/** A provider configuration of the plan: where it is declared and how it is decoded. */
+export interface PlannedProviderConfig {
+  /** The provider's source address. */
+  readonly source: string;
+  /** The `provider` block's body (absent: an empty configuration). */
+  readonly body?: Body;
+  /** The provider's configuration schema block. */
+  readonly block: Block;
+  /** The module path the block is declared in (`[]` for the root, or for an implied configuration). */
+  readonly modulePath: readonly string[];
+}
+
+/** What {@link planConfiguration} produces. */
+export interface ConfigurationPlan {
+  /** The per-instance changes (no-ops included), in address order. */
+  readonly changes: PlannedInstanceChange[];
+  /** The root module's outputs as planned. */
+  readonly outputs: PlannedOutput[];
+  /** The provider configurations used. */
+  readonly providers: PlannedProvider[];
+  /** How the refresh of every object in state ended. */
+  readonly refreshOutcomes: RefreshOutcome[];
+  /** The objects the refresh found changed or gone outside magma (Terraform's `resource_drift`): before = as stored (upgraded), after = as read (null when gone). */
+  readonly drift: PlannedInstanceChange[];
+  /** Errors and warnings; the plan is unusable when any is an error. */
+  readonly diagnostics: PlanDiagnostic[];
+  /** The data source instances read during the plan, by address (their values are not changes). */
+  readonly dataValues: ReadonlyMap<string, Value>;
+  /** The expansion of each resource and data source by `<module instance>|<type.name or data.type.name>` (`|aws_x.y` in the root). */
+  readonly expansions: ReadonlyMap<string, Expansion>;
+  /** The schema of each resource and data source, by configuration address (`module.m.aws_x.y`, `data.aws_z.w`). */
+  readonly schemas: ReadonlyMap<string, SchemaEntry>;
+  /** Each provider configuration by absolute address. */
+  readonly providerConfigs: ReadonlyMap<string, PlannedProviderConfig>;
+}
+
+interface ModCtx {
+  readonly config: Config;
+  readonly path: readonly string[];
+  readonly prefix: string;
+}
+
+type Node =
+  | { readonly kind: "provider"; readonly address: string; readonly source: string; readonly body?: Body; readonly mod: ModCtx }
+  | { readonly kind: "variable"; readonly mod: ModCtx; readonly name: string }
+  | { readonly kind: "local"; readonly mod: ModCtx; readonly name: string }
+  | { readonly kind: "call"; readonly mod: ModCtx; readonly name: string }
+  | { readonly kind: "resource"; readonly mod: ModCtx; readonly key: string; readonly resource: Resource; readonly providerAddress: string; readonly providerSource: string }
+  | { readonly kind: "orphan"; readonly key: string; readonly state: ResourceState; readonly providerAddress: string; readonly providerSource: string }
+  | { readonly kind: "output"; readonly mod: ModCtx; readonly name: string }
+  | { readonly kind: "check"; readonly mod: ModCtx; readonly name: string };
+
+/** `type.name` or `data.type.name`. */
+function resourceKey(mode: string, type: string, name: string): string {
+  return `${mode === "data" ? "data." : ""}${type}.${name}`;
+}
+
+/** The output a `module.m…` reference names (`module.m.out`, `module.m[0].out`), if any. */
+function moduleOutputName(ref: Reference): string | undefined {
+  const steps = ref.traversal.steps;
+  let i = 1;
+  if (steps[i]?.kind === "index") i++;
+  const s = steps[i];
+  return s?.kind === "attr" ? s.name : undefined;
+}
+
+/** A small semaphore bounding the provider calls of the instances of one node. */
+function limiter(n: number): <T>(f: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  return async <T,>(f: () => Promise<T>): Promise<T> => {
+    if (running >= n) await new Promise<void>((r) => queue.push(r));
+    running++;
+    try {
+      return await f();
+    } finally {
+      running--;
+      queue.shift()?.();
+    }
+  };
+}
+
+/** The key (`aws`, `aws.west`) of a provider configuration reference. */
+function refKey(r: { name: string; alias?: string }): string {
+  return r.alias === undefined ? r.name : `${r.name}.${r.alias}`;
+}
+
+/**
+ * Resolves the provider configuration a module's `key` (`aws`, `aws.west`) means, as
+ * Terraform does: a `provider` block of the module itself; else what the module call's
+ * `providers` map passes; else (default configurations only) the parent's, up to the
+ * root, where an undeclared configuration is implied (empty).
+ */
+export function resolveProviderConfig(root: Config, path: readonly string[], key: string, fallback: ProviderAddr): { address: string; source: string; body?: Body; modulePath: readonly string[] } | { error: string } {
+  let c = root;
+  const chain: Config[] = [root];
+  for (const n of path) {
+    c = c.children.get(n)!;
+    chain.push(c);
+  }
+  let k = key;
+  for (let depth = path.length; depth >= 0; depth--) {
+    const mod = chain[depth]!;
+    const name = k.split(".")[0]!;
+    const alias = k.includes(".") ? k.slice(name.length + 1) : undefined;
+    const addr = mod.module.requiredProviders.get(name)?.provider ?? (depth === path.length ? fallback : impliedProvider(name));
+    const declared = mod.module.providerConfigs.get(k);
+    const modulePath = path.slice(0, depth);
+    if (declared !== undefined) return { address: formatProviderConfig({ module: modulePath, provider: addr, alias }), source: providerAddrString(addr), body: declared.config, modulePath };
+    if (depth === 0) return { address: formatProviderConfig({ module: [], provider: addr, alias }), source: providerAddrString(addr), modulePath: [] };
+    const passed = mod.call?.providers.find((p) => refKey(p.inChild) === k);
+    if (passed !== undefined) k = refKey(passed.inParent);
+    else if (alias !== undefined) return { error: `The module ${configPrefix(modulePath).slice(0, -1)} needs the provider configuration ${k} to be passed in its module call's "providers" argument.` };
+  }
+  return { error: `no provider configuration for ${key}` };
+}
+
+/**
+ * Plans a configuration against a prior state, as Terraform's plan walk does: a graph of
+ * provider configurations, variables, locals, module calls (expanded with count/for_each),
+ * resources and data sources (expanded to instances), outputs and orphans of every module;
+ * edges from references, `depends_on`, module nesting and provider use; each provider
+ * configured once; every object in state upgraded and (optionally) refreshed; every
+ * instance planned (ProposedNew → PlanResourceChange → checks → action); data sources
+ * read now or deferred; orphans planned for delete.
+ *
+ * Errors are returned as diagnostics (a failed node's dependents are skipped); never throws
+ * for configuration or provider problems.
+ */
+export async function planConfiguration(options: PlanConfigurationOptions): Promise<ConfigurationPlan> {
+  const { config: root, providers: pool } = options;
+  const mode: PlanMode = options.mode ?? "normal";
+  const refresh = options.refresh ?? true;
+  const replace = new Set(options.replace ?? []);
+  const parallelism = options.parallelism ?? 10;
+  const limit = limiter(parallelism);
+  const diagnostics: PlanDiagnostic[] = [];
+  const changes: PlannedInstanceChange[] = [];
+  const outputs: PlannedOutput[] = [];
+  const refreshOutcomes: RefreshOutcome[] = [];
+  const drift: PlannedInstanceChange[] = [];
+  const dataValues = new Map<string, Value>();
+  const expansions = new Map<string, Expansion>();
+  const instanceValues = new Map<string, Value>();
+  const priorInstanceValues = new Map<string, Value>();
+  const pending = new Set<string>();
+  const schemas = new Map<string, SchemaEntry>();
+  const providerConfigs = new Map<string, PlannedProviderConfig>();
+
+  const moves = applyMoves(root, options.state);
+  diagnostics.push(...moves.diagnostics);
+  const priorState = moves.state;
+  const forget = forgetMatcher(root);
+  /**
+   * `import` blocks of the root module by target instance address, with the repetition
+   * their `id` is evaluated with (`each.key`/`each.value` under `for_each`). Resolved on
+   * first use: a `for_each` is evaluated then (it must be known at plan).
+   */
+  let importTargets: Map<string, { im: Import; rep?: InstanceRepetition }> | undefined;
+  const resolveImports = (): Map<string, { im: Import; rep?: InstanceRepetition }> => {
+    if (importTargets !== undefined) return importTargets;
+    importTargets = new Map();
+    for (const im of root.module.imports) {
+      try {
+        if (im.forEach === undefined) {
+          const t = absTraversalForExpr(im.to);
+          diagnostics.push(...t.diags);
+          if (t.traversal !== undefined) importTargets.set(traversalText(t.traversal), { im });
+          continue;
+        }
+        const ex = evaluateExpansion(undefined, im.forEach, evaluator.scope([], undefined, evaluator.refsOfExprs([im.forEach])));
+        throwIfErrors(ex.diags, "import");
+        for (const inst of expansionInstances(ex.expansion)) {
+          const rep: InstanceRepetition = inst.eachValue !== undefined ? { key: inst.key, eachValue: inst.eachValue } : { key: inst.key };
+          const to = im.to.kind === "index" ? absTraversalForExpr(im.to.collection).traversal : absTraversalForExpr(im.to).traversal;
+          if (to === undefined) throw new PlanDiagnosticsError([planError("Invalid import address", "The import target must be a resource address, indexed by each.key or each.value under for_each.", { subject: im.toRange })]);
+          let key = "";
+          if (im.to.kind === "index") {
+            const kv = evaluator.evaluate([], rep, im.to.key, "import").value.unmarkDeep().value;
+            if (!kv.isWhollyKnown() || kv.isNull()) throw new PlanDiagnosticsError([planError("Invalid import address", "The import target's instance key must be known at plan.", { subject: im.to.key.range })]);
+            key = formatInstanceKey(kv.type.kind === "number" ? kv.asNumber().toNumber() : kv.asString());
+          }
+          importTargets.set(`${traversalText(to)}${key}`, { im, rep });
+        }
+      } catch (e) {
+        diagnostics.push(...diagnosticsOfError(e, "import"));
+      }
+    }
+    return importTargets;
+  };
+
+  const source: InstanceValueSource = { expansion: (m, k) => expansions.get(`${m}|${k}`), instance: (a) => instanceValues.get(a) };
+  const evaluator = new ModuleEvaluator(root, options.variables, options.scope, source);
+  const priorEvaluator = new ModuleEvaluator(root, options.variables, options.scope, { expansion: source.expansion, instance: (a) => priorInstanceValues.get(a) });
+
+  // Prior state, by configuration address (`module.m.aws_x.y`): one entry per module instance.
+  const stateByConfig = new Map<string, ResourceState[]>();
+  for (const r of priorState?.resources ?? []) {
+    const k = `${configPrefix(r.module.map((s) => s.name))}${resourceKey(r.mode, r.type, r.name)}`;
+    const list = stateByConfig.get(k) ?? [];
+    list.push(r);
+    stateByConfig.set(k, list);
+  }
+
+  // ---- the graph
+  const graph = new Graph<Node>();
+  const providerNodes = new Map<string, Node & { kind: "provider" }>();
+  const mods: ModCtx[] = [];
+  const visitConfig = (c: Config): void => {
+    mods.push({ config: c, path: c.path, prefix: configPrefix(c.path) });
+    for (const child of c.children.values()) visitConfig(child);
+  };
+  visitConfig(root);
+  const modByPrefix = new Map(mods.map((m) => [m.prefix, m]));
+  // Version constraints by provider source (from every module's required_providers), for opening and for the plan.
+  const versions = new Map<string, string[]>();
+  for (const mod of mods) {
+    for (const rp of mod.config.module.requiredProviders.values()) {
+      const src = providerAddrString(rp.provider);
+      const list = versions.get(src) ?? [];
+      for (const c of rp.versionConstraints) if (!list.includes(c.text)) list.push(c.text);
+      versions.set(src, list);
+    }
+  }
+  for (const [src, list] of versions) if (list.length > 0) pool.setVersion(src, list.join(", "));
+
+  const addProvider = (address: string, src: string, mod: ModCtx, body?: Body): void => {
+    if (providerNodes.has(address)) return;
+    const node: Node & { kind: "provider" } = { kind: "provider", address, source: src, mod, ...(body !== undefined ? { body } : {}) };
+    providerNodes.set(address, node);
+    graph.add(address, node);
+  };
+  for (const mod of mods) {
+    const m = mod.config.module;
+    for (const [key, pc] of m.providerConfigs) {
+      const addr = m.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name);
+      addProvider(formatProviderConfig({ module: mod.path, provider: addr, alias: pc.alias }), providerAddrString(addr), mod, pc.config);
+      void key;
+    }
+    for (const name of m.variables.keys()) graph.add(`${mod.prefix}var.${name}`, { kind: "variable", mod, name });
+    for (const name of m.locals.keys()) graph.add(`${mod.prefix}local.${name}`, { kind: "local", mod, name });
+    for (const name of m.moduleCalls.keys()) {
+      if (!mod.config.children.has(name)) {
+        diagnostics.push(planError("Module not installed", `The module call "${name}" in ${mod.prefix === "" ? "the root module" : mod.prefix.slice(0, -1)} has no loaded module (only local sources and modules installed by terraform init are supported).`, { subject: m.moduleCalls.get(name)!.declRange }));
+        continue;
+      }
+      graph.add(`${mod.prefix}module.${name}`, { kind: "call", mod, name });
+    }
+    for (const [key, r] of [...m.managedResources, ...m.dataResources]) {
+      const resolved = resolveProviderConfig(root, mod.path, r.providerConfigRef !== undefined ? refKey(r.providerConfigRef) : providerLocalName(r), r.provider);
+      if ("error" in resolved) {
+        diagnostics.push(planError("Provider configuration not present", resolved.error, { address: `${mod.prefix}${key}`, subject: r.declRange }));
+        continue;
+      }
+      addProvider(resolved.address, resolved.source, modByPrefix.get(configPrefix(resolved.modulePath))!, resolved.body);
+      graph.add(`${mod.prefix}${key}`, { kind: "resource", mod, key, resource: r, providerAddress: resolved.address, providerSource: resolved.source });
+    }
+    for (const name of m.outputs.keys()) graph.add(`${mod.prefix}output.${name}`, { kind: "output", mod, name });
+    for (const name of m.checks.keys()) graph.add(`${mod.prefix}check.${name}`, { kind: "check", mod, name });
+  }
+  for (const [k, list] of stateByConfig) {
+    if (graph.has(k)) continue;
+    for (const s of list) {
+      if (s.mode === "data") continue;
+      const providerAddress = formatProviderConfig(s.provider);
+      addProvider(providerAddress, formatProviderSource(s.provider.provider), mods[0]!);
+      const abs = `${instancePrefix(s.module)}${resourceKey(s.mode, s.type, s.name)}`;
+      graph.add(`orphan:${abs}`, { kind: "orphan", key: abs, state: s, providerAddress, providerSource: formatProviderSource(s.provider.provider) });
+    }
+  }
+
+  // Edges.
+  const refTarget = (mod: ModCtx, ref: Reference): { ids: string[]; diag?: PlanDiagnostic } => {
+    const s = ref.subject;
+    const subject = { subject: ref.range };
+    const where = mod.prefix === "" ? "the root module" : mod.prefix.slice(0, -1);
+    switch (s.kind) {
+      case "resource": {
+        if (s.mode === "ephemeral") return { ids: [], diag: planError("Unsupported ephemeral resource", "magma does not support ephemeral resources yet.", subject) };
+        const id = `${mod.prefix}${resourceKey(s.mode, s.type, s.name)}`;
+        if (graph.has(id)) return { ids: [id] };
+        return { ids: [], diag: planError("Reference to undeclared resource", `${s.mode === "data" ? "A data resource" : "A managed resource"} "${s.type}" "${s.name}" has not been declared in ${where}.`, subject) };
+      }
+      case "var": {
+        const id = `${mod.prefix}var.${s.name}`;
+        return graph.has(id) ? { ids: [id] } : { ids: [], diag: planError("Reference to undeclared input variable", `An input variable with the name "${s.name}" has not been declared. This variable can be declared with a variable "${s.name}" {} block.`, subject) };
+      }
+      case "local": {
+        const id = `${mod.prefix}local.${s.name}`;
+        return graph.has(id) ? { ids: [id] } : { ids: [], diag: planError("Reference to undeclared local value", `A local value with the name "${s.name}" has not been declared.`, subject) };
+      }
+      case "module": {
+        const call = `${mod.prefix}module.${s.name}`;
+        if (!graph.has(call)) return { ids: [], diag: planError("Reference to undeclared module", `No module call named "${s.name}" is declared in ${where}.`, subject) };
+        const child = mod.config.children.get(s.name)!;
+        const out = moduleOutputName(ref);
+        const childPrefix = `${call}.`;
+        if (out !== undefined && !child.module.outputs.has(out)) return { ids: [], diag: planError("Unsupported attribute", `This object does not have an attribute named "${out}".`, subject) };
+        const outs = out !== undefined ? [out] : [...child.module.outputs.keys()];
+        return { ids: [call, ...outs.map((o) => `${childPrefix}output.${o}`)] };
+      }
+      default:
+        return { ids: [] };
+    }
+  };
+  for (const mod of mods) {
+    const inputs = graphInputs(mod.config.module);
+    diagnostics.push(...inputs.diags);
+    for (const input of inputs.inputs) {
+      let id: string | undefined;
+      if (input.kind === "resource" || input.kind === "data" || input.kind === "local" || input.kind === "output" || input.kind === "variable" || input.kind === "module" || input.kind === "check") id = `${mod.prefix}${input.address}`;
+      else if (input.kind === "provider") {
+        const pc = mod.config.module.providerConfigs.get(input.address.slice("provider.".length));
+        if (pc !== undefined) {
+          const addr = mod.config.module.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name);
+          id = formatProviderConfig({ module: mod.path, provider: addr, alias: pc.alias });
+        }
+      }
+      if (id === undefined || !graph.has(id)) continue;
+      for (const ref of input.references) {
+        const t = refTarget(mod, ref);
+        if (t.diag !== undefined) diagnostics.push({ ...t.diag, address: id });
+        for (const dep of t.ids) if (dep !== id) graph.dependOn(id, dep);
+      }
+    }
+  }
+  for (const id of graph.ids()) {
+    const n = graph.get(id);
+    if (n.kind === "resource" || n.kind === "orphan") graph.dependOn(id, n.providerAddress);
+    // Everything in a module instance waits for the module call's expansion (and so for its arguments' references).
+    const mod = n.kind === "orphan" ? undefined : n.mod;
+    if (mod !== undefined && mod.path.length > 0) {
+      const call = mod.prefix.slice(0, -1);
+      if (graph.has(call) && call !== id) graph.dependOn(id, call);
+    }
+  }
+  if (diagnostics.some((d) => d.severity === "error")) return result();
+  const cycle = graph.findCycle();
+  if (cycle !== undefined) {
+    diagnostics.push(planError("Cycle", `The configuration has a dependency cycle: ${cycle.join(" → ")}.`));
+    return result();
+  }
+
+  // create_before_destroy propagates from a resource to the resources it depends on.
+  const cbd = new Map<string, boolean>();
+  for (const id of graph.ids()) {
+    const n = graph.get(id);
+    if (n.kind === "resource" && n.resource.managed !== undefined) cbd.set(id, n.resource.managed.createBeforeDestroy);
+  }
+  for (const [id, on] of [...cbd]) {
+    if (!on) continue;
+    for (const a of graph.ancestors(id)) {
+      const n = graph.get(a);
+      if (n.kind === "resource" && n.resource.managed !== undefined && !n.resource.managed.createBeforeDestroySet) cbd.set(a, true);
+    }
+  }
+
+  /** State `dependencies`: the resources and data sources a node depends on, directly or through locals, variables and modules. */
+  const dependenciesOf = (id: string): string[] => {
+    const out: string[] = [];
+    for (const a of graph.ancestors(id)) if (graph.get(a).kind === "resource") out.push(a);
+    return out.sort();
+  };
+
+  const opened = new Map<string, OpenedProvider>();
+  const targetOf = (address: string, src: string): InstanceTarget => {
+    const p = opened.get(address);
+    if (p === undefined) throw new PlanDiagnosticsError([planError("Provider not configured", `The provider configuration ${address} was not configured.`, { address })]);
+    const t: { provider: OpenedProvider["provider"]; schema: OpenedProvider["schema"]; providerAddress: string; signal?: AbortSignal } = { provider: p.provider, schema: p.schema, providerAddress: src };
+    if (options.signal !== undefined) t.signal = options.signal;
+    return t;
+  };
+
+  /** Upgrades (and refreshes) a stored object; a refresh that finds drift records it as Terraform's `resource_drift`. */
+  const loadPrior = async (target: InstanceTarget, address: string, type: string, stored: InstanceObjectState, doRefresh: boolean, meta: { moduleAddress: string; providerConfig: string; schemaVersion?: number }): Promise<InstanceObject | null> => {
+    const up = await upgradeInstance(target, address, type, { schemaVersion: stored.schemaVersion, attributesJson: stored.attributesJson, private: stored.private, tainted: stored.tainted });
+    if (!doRefresh) return up.object;
+    const shown = stored.deposed !== undefined ? `${address} (deposed ${stored.deposed})` : address;
+    let r;
+    try {
+      r = await refreshInstance(target, address, type, up.object);
+    } catch (e) {
+      refreshOutcomes.push({ address: shown, result: "failed", error: e });
+      throw e;
+    }
+    refreshOutcomes.push({ address: shown, result: r.object === null ? "gone" : r.drifted ? "changed" : "in-sync" });
+    if (r.drifted) {
+      const none = nullVal(up.object.state.type);
+      drift.push({
+        address,
+        mode: "managed",
+        typeName: type,
+        action: r.object === null ? PlanAction.Delete : PlanAction.Update,
+        before: up.object.state,
+        after: r.object?.state ?? none,
+        config: none,
+        requiresReplace: [],
+        priorPrivate: up.object.private,
+        plannedPrivate: r.object?.private ?? new Uint8Array(),
+        priorTainted: up.object.tainted,
+        legacyTypeSystem: false,
+        warnings: [...r.warnings],
+        moduleAddress: meta.moduleAddress,
+        providerConfig: meta.providerConfig,
+        dependencies: stored.dependencies,
+        createBeforeDestroy: stored.createBeforeDestroy,
+        ...(meta.schemaVersion !== undefined ? { schemaVersion: meta.schemaVersion } : {}),
+        ...(stored.deposed !== undefined ? { deposedKey: stored.deposed } : {}),
+      });
+    }
+    return r.object;
+  };
+
+  const decoded = new Map<string, DecodedBody>();
+  const decode = (id: string, body: Body, block: Block): DecodedBody => {
+    let d = decoded.get(id);
+    if (d === undefined) {
+      const r = decodeSchemaBody(body, block);
+      diagnostics.push(...throwIfErrors(r.diags, id));
+      d = r.decoded;
+      decoded.set(id, d);
+    }
+    return d;
+  };
+
+  const evalBody = (mod: ModCtx, mi: ModuleInstanceAddress, rep: InstanceRepetition | undefined, body: Body, d: DecodedBody, block: Block, address: string, ev: ModuleEvaluator = evaluator): Value => {
+    const scope = ev.scope(mi, rep, ev.refsOfBody(body));
+    const r = evaluateSchemaBody(d, block, scope);
+    diagnostics.push(...throwIfErrors(r.diags, address));
+    void mod;
+    return r.value;
+  };
+
+  /**
+   * Whether a data source must wait for the apply though its configuration is known
+   * (Terraform's `forcePlanReadData` over the dependencies `attachDataResourceDependsOn`
+   * gives it): a managed resource it refers to directly in its configuration, or names in
+   * `depends_on`, has pending changes; for a `depends_on` naming a module (or anything but a
+   * resource), any managed resource that one depends on. Data sources never force it.
+   */
+  const dependsOnPending = (mod: ModCtx, r: Resource): boolean => {
+    const direct: string[] = [];
+    const indirect: string[] = [];
+    for (const t of r.dependsOn) {
+      const ref = parseRef(t).ref;
+      if (ref === undefined) continue;
+      if (ref.subject.kind === "resource") direct.push(`${mod.prefix}${subjectString(ref.subject)}`);
+      else if (ref.subject.kind === "module") {
+        const call = `${mod.prefix}module.${ref.subject.name}`;
+        indirect.push(call, ...[...graph.ids()].filter((x) => x.startsWith(`${call}.`)));
+      }
+    }
+    for (const ref of resourceReferences(r)) if (ref.subject.kind === "resource" && ref.subject.mode === "managed") direct.push(`${mod.prefix}${subjectString(ref.subject)}`);
+    if (direct.some((id) => pending.has(id))) return true;
+    for (const id of indirect) {
+      if (!graph.has(id)) continue;
+      for (const a of [id, ...graph.ancestors(id)]) if (pending.has(a)) return true;
+    }
+    return false;
+  };
+
+  /** Whether a `replace_triggered_by` reference fired: its value over the planned objects differs from its value over the prior ones (or is unknown). */
+  const replaceTriggeredBy = (exprs: readonly Expression[], mi: ModuleInstanceAddress, inst: InstanceRepetition, address: string): boolean => {
+    for (const expr of exprs) {
+      const now = evaluator.evaluate(mi, inst, expr, address).value.unmarkDeep().value;
+      const before = priorEvaluator.evaluate(mi, inst, expr, address).value.unmarkDeep().value;
+      if (!now.isWhollyKnown() || !now.rawEquals(before)) return true;
+    }
+    return false;
+  };
+
+  /**
+   * Evaluates condition rules (Terraform's `evalCheckRules`): a false condition is an error
+   * (a warning for `check` blocks) whose detail is the rule's error message; an unknown
+   * condition is left for the apply.
+   */
+  const checkRules = (rules: readonly CheckRule[], mi: ModuleInstanceAddress, rep: InstanceRepetition | undefined, address: string, summary: string, self?: Value, warnOnly = false): void => {
+    for (const rule of rules) {
+      const scopeOf = (expr: Expression) => {
+        const sc = evaluator.scope(mi, rep, evaluator.refsOfExprs([expr]));
+        return self === undefined ? sc : { ...sc, variables: { ...(sc.variables as Record<string, Value>), self } };
+      };
+      const c = evaluate(rule.condition, scopeOf(rule.condition));
+      const errs = c.diags.filter((d) => d.severity === "error");
+      if (errs.length > 0) {
+        if (warnOnly) diagnostics.push(...errs.map((d) => ({ ...d, severity: "warning" as const, address })));
+        else throwIfErrors(c.diags, address);
+        continue;
+      }
+      const cv = c.value.unmarkDeep().value;
+      if (!cv.isKnown()) continue;
+      if (cv.isNull()) {
+        const d = planError("Invalid condition result", "Condition expression must return either true or false, not null.", { address, subject: rule.condition.range });
+        if (warnOnly) diagnostics.push({ ...d, severity: "warning" });
+        else throw new PlanDiagnosticsError([d]);
+        continue;
+      }
+      if (cv.asBool()) continue;
+      const m = evaluate(rule.errorMessage, scopeOf(rule.errorMessage)).value;
+      const mv = m.unmarkDeep();
+      const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : mv.value.isKnown() && !mv.value.isNull() && mv.value.type.kind === "string" ? mv.value.asString() : "";
+      const d = planError(summary, msg, { address, subject: rule.condition.range });
+      if (warnOnly) diagnostics.push({ ...d, severity: "warning" });
+      else throw new PlanDiagnosticsError([d]);
+    }
+  };
+
+  // ---- visits
+  const visitProvider = async (n: Node & { kind: "provider" }): Promise<void> => {
+    const p = await pool.open(n.address, n.source);
+    const block = p.schema.provider.block;
+    providerConfigs.set(n.address, { source: n.source, block, modulePath: n.mod.path, ...(n.body !== undefined ? { body: n.body } : {}) });
+    let cfg: Value;
+    if (n.body === undefined) cfg = emptyBlockValue(block);
+    else {
+      const mi = evaluator.instancesOf(n.mod.path)[0];
+      if (mi === undefined) return; // A module without instances: nothing uses the provider.
+      cfg = evalBody(n.mod, mi, undefined, n.body, decode(n.address, n.body, block), block, n.address).unmarkDeep().value;
+    }
+    opened.set(n.address, await pool.configure(n.address, n.source, cfg));
+  };
+
+  const visitVariable = (n: Node & { kind: "variable" }): void => {
+    const decl = n.mod.config.module.variables.get(n.name)!;
+    for (const mi of evaluator.instancesOf(n.mod.path)) {
+      const address = `${instancePrefix(mi)}var.${n.name}`;
+      evaluator.variable(mi, n.name);
+      for (const rule of decl.validations) {
+        const c = evaluator.evaluate(mi, undefined, rule.condition, address).value.unmarkDeep().value;
+        if (!c.isKnown() || c.isNull() || c.asBool()) continue;
+        const m = evaluator.evaluate(mi, undefined, rule.errorMessage, address).value.unmarkDeep().value;
+        const msg = m.isKnown() && !m.isNull() && m.type.kind === "string" ? m.asString() : "";
+        const r = rule.declRange;
+        throw new PlanDiagnosticsError([planError("Invalid value for variable", `${msg}\n\nThis was checked by the validation rule at ${r.filename}:${r.start.line},${r.start.column}-${r.end.line},${r.end.column}.`, { address, subject: rule.condition.range })]);
+      }
+    }
+  };
+
+  const visitLocal = (n: Node & { kind: "local" }): void => {
+    for (const mi of evaluator.instancesOf(n.mod.path)) evaluator.local(mi, n.name);
+  };
+
+  const visitCall = (n: Node & { kind: "call" }): void => {
+    for (const mi of evaluator.instancesOf(n.mod.path)) {
+      evaluator.checkCallArguments(mi, n.name);
+      evaluator.childInstances(mi, n.name);
+    }
+  };
+
+  const visitOutput = (n: Node & { kind: "output" }): void => {
+    if (n.mod.path.length > 0) {
+      if (mode !== "destroy") {
+        for (const mi of evaluator.instancesOf(n.mod.path)) {
+          checkRules(n.mod.config.module.outputs.get(n.name)!.preconditions, mi, undefined, `${instancePrefix(mi)}output.${n.name}`, "Module output value precondition failed");
+          evaluator.output(mi, n.name);
+        }
+      }
+      return;
+    }
+    const o = n.mod.config.module.outputs.get(n.name)!;
+    const prior = options.state?.outputs.get(n.name);
+    const before = prior !== undefined ? decodeOutput(prior).value : nullVal(dynamicType);
+    if (mode === "destroy") {
+      if (prior !== undefined) outputs.push({ name: n.name, action: "delete", before, after: nullVal(dynamicType), sensitive: prior.sensitive });
+      return;
+    }
+    checkRules(o.preconditions, [], undefined, `output.${n.name}`, "Module output value precondition failed");
+    const after = evaluator.output([], n.name).unmarkDeep().value;
+    let action: PlannedOutput["action"] = "create";
+    if (prior !== undefined) {
+      const eq = after.isWhollyKnown() ? after.equals(before) : undefined;
+      action = eq !== undefined && eq.isKnown() && eq.asBool() && prior.sensitive === o.sensitive ? "no-op" : "update";
+    }
+    outputs.push({ name: n.name, action, before, after, sensitive: o.sensitive });
+  };
+
+  const visitResource = async (n: Node & { kind: "resource" }): Promise<void> => {
+    const r = n.resource;
+    const id = `${n.mod.prefix}${n.key}`;
+    const target = targetOf(n.providerAddress, n.providerSource);
+    const isData = r.mode === "data";
+    const entry = isData ? target.schema.dataSources.get(r.type) : target.schema.resources.get(r.type);
+    if (entry === undefined) {
+      throw new PlanDiagnosticsError([
+        planError(isData ? "Invalid data source" : "Invalid resource type", `The provider ${n.providerSource} does not support ${isData ? "data source" : "resource type"} "${r.type}".`, { address: id, subject: r.typeRange }),
+      ]);
+    }
+    schemas.set(id, entry);
+    const body = decode(id, r.config, entry.block);
+    const moduleInstances = evaluator.instancesOf(n.mod.path);
+    const liveModules = new Set(moduleInstances.map((mi) => formatModuleInstance(mi)));
+    const stored = stateByConfig.get(id) ?? [];
+    const failures: unknown[] = [];
+    const settle = async (ps: Promise<void>[]): Promise<void> => {
+      for (const x of await Promise.allSettled(ps)) if (x.status === "rejected") failures.push(x.reason);
+    };
+    const dependencies = dependenciesOf(id);
+    const base = { providerConfig: n.providerAddress, dependencies, schemaVersion: entry.version };
+    const settings = r.managed;
+    const ignorePaths = settings?.ignoreChanges.map(traversalPath) ?? [];
+    const createBeforeDestroy = cbd.get(id) ?? false;
+    const beforePathsOf = (s: InstanceObjectState, before: Value): Path[] => unionPaths(decodeSensitivePaths(s.sensitiveAttributesJson), schemaSensitivePaths(before, entry.block));
+    const record = (c: PlannedInstanceChange): void => {
+      if (c.action !== PlanAction.NoOp) pending.add(id);
+      if (settings?.preventDestroy === true && (c.action === PlanAction.Delete || isReplace(c.action))) {
+        throw new PlanDiagnosticsError([
+          planError(
+            "Instance cannot be destroyed",
+            `Resource ${c.address} has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target option.`,
+            { address: c.address, subject: r.declRange },
+          ),
+        ]);
+      }
+      changes.push(c);
+    };
+    const destroyStored = (mi: ModuleInstanceAddress, s: InstanceObjectState, prefix: string): Promise<void> =>
+      limit(async () => {
+        const address = `${prefix}${n.key}${formatInstanceKey(s.indexKey)}`;
+        const prior = await loadPrior(target, address, r.type, s, refresh && s.deposed === undefined, { ...base, moduleAddress: formatModuleInstance(mi) });
+        if (prior === null || mode === "refresh-only") return;
+        const c = forget(address) && s.deposed === undefined ? forgetChange(address, r.type, prior, entry.type) : await planDestroy(target, address, r.type, prior);
+        record({ ...c, ...base, moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
+      });
+
+    for (const mi of moduleInstances) {
+      const m = formatModuleInstance(mi);
+      const prefix = instancePrefix(mi);
+      const ex = evaluateExpansion(r.count, r.forEach, evaluator.scope(mi, undefined, evaluator.refsOfExprs([r.count, r.forEach])));
+      diagnostics.push(...throwIfErrors(ex.diags, `${prefix}${n.key}`));
+      expansions.set(`${m}|${n.key}`, ex.expansion);
+      const wanted = expansionInstances(ex.expansion);
+      const st = stored.find((s) => formatModuleInstance(s.module) === m);
+      const current = new Map<number | string | undefined, InstanceObjectState>();
+      const deposed: InstanceObjectState[] = [];
+      for (const i of st?.instances ?? []) (i.deposed === undefined ? current.set(i.indexKey, i) : deposed.push(i));
+      const extra = { ...base, moduleAddress: m };
+
+      if (isData) {
+        const forced = dependsOnPending(n.mod, r);
+        await settle(
+          wanted.map((inst) =>
+            limit(async () => {
+              const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
+              checkRules(r.preconditions, mi, inst, address, "Resource precondition failed");
+              const { value: cfg, paths: cfgPaths } = splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
+              let out;
+              try {
+                out = await readDataSourceInstance(target, { address, typeName: r.type, config: cfg, dependsOnPendingChanges: forced || mode === "destroy" });
+              } catch (e) {
+                // A data source scoped in a check block only warns when it cannot be read.
+                if (r.inCheck === undefined) throw e;
+                diagnostics.push(...diagnosticsOfError(e, address).map((d) => ({ ...d, severity: "warning" as const, summary: `Check block data source read failed (check.${r.inCheck}): ${d.summary}` })));
+                instanceValues.set(address, unknownVal(entry.type));
+                priorInstanceValues.set(address, unknownVal(entry.type));
+                return;
+              }
+              if (out.kind === "read") {
+                dataValues.set(address, out.state);
+                instanceValues.set(address, markSensitive(out.state, unionPaths(cfgPaths, schemaSensitivePaths(out.state, entry.block))));
+              } else {
+                const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(out.change.after, entry.block));
+                if (mode === "normal") changes.push({ ...out.change, ...extra, afterSensitivePaths: afterPaths, beforeSensitivePaths: [] });
+                instanceValues.set(address, markSensitive(out.change.after, afterPaths));
+              }
+              priorInstanceValues.set(address, instanceValues.get(address)!);
+              if (out.kind === "read") checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address));
+            }),
+          ),
+        );
+        continue;
+      }
+
+      const wantedKeys = new Set(wanted.map((w) => w.key));
+      await settle(
+        wanted.map((inst) =>
+          limit(async () => {
+            const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
+            const s = current.get(inst.key);
+            const importTarget = s === undefined && mode === "normal" ? resolveImports().get(address) : undefined;
+            const im = importTarget?.im;
+            let importId: string | undefined;
+            let prior = s === undefined ? null : await loadPrior(target, address, r.type, s, refresh || mode === "refresh-only", extra);
+            if (im !== undefined) {
+              resolveImports().delete(address);
+              if (im.id === undefined) throw new PlanDiagnosticsError([planError("Missing import id", `The import block for ${address} has no id.`, { address, subject: im.declRange })]);
+              const idv = evaluator.evaluate([], importTarget?.rep, im.id, address).value.unmarkDeep().value;
+              if (!idv.isWhollyKnown() || idv.isNull() || idv.type.kind !== "string") {
+                throw new PlanDiagnosticsError([planError("Invalid import id argument", "The import ID must be a known, non-null string; it cannot depend on values known only after apply.", { address, subject: im.id.range })]);
+              }
+              importId = idv.asString();
+              const imported = await importInstance(target, address, r.type, importId);
+              if (imported.objects.length !== 1) {
+                throw new PlanDiagnosticsError([planError("Multiple import states not supported", `${address}: the import of ${JSON.stringify(importId)} returned ${imported.objects.length} objects; import blocks take exactly one.`, { address })]);
+              }
+              prior = imported.objects[0]!.object;
+            }
+            if (prior !== null) priorInstanceValues.set(address, markSensitive(prior.state, s !== undefined ? beforePathsOf(s, prior.state) : schemaSensitivePaths(prior.state, entry.block)));
+            if (mode === "refresh-only") {
+              if (prior !== null) instanceValues.set(address, priorInstanceValues.get(address)!);
+              return;
+            }
+            if (mode === "destroy") {
+              if (prior !== null && s !== undefined) {
+                const c = await planDestroy(target, address, r.type, prior);
+                record({ ...c, ...extra, createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [] });
+                instanceValues.set(address, priorInstanceValues.get(address)!);
+              }
+              return;
+            }
+            checkRules(r.preconditions, mi, inst, address, "Resource precondition failed");
+            const { value: rawCfg, paths: cfgPaths } = splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
+            const cfg = applyIgnoreChanges(prior?.state ?? null, rawCfg, entry.block, ignorePaths, settings?.ignoreAllChanges ?? false);
+            const replaceTriggered = prior !== null && replaceTriggeredBy(settings?.replaceTriggeredBy ?? [], mi, inst, address);
+            const c = await planInstance(target, { address, typeName: r.type, prior, config: cfg, createBeforeDestroy, replaceRequested: replace.has(address), replaceTriggered });
+            const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(c.after, entry.block));
+            const beforePaths = s === undefined ? (prior === null ? [] : schemaSensitivePaths(c.before, entry.block)) : beforePathsOf(s, c.before);
+            record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: beforePaths, ...(importId !== undefined ? { importId } : {}) });
+            instanceValues.set(address, markSensitive(c.after, afterPaths));
+            checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address));
+          }),
+        ),
+      );
+      // Instances the expansion no longer has, and deposed objects: destroyed.
+      const gone = [...current].filter(([k]) => !wantedKeys.has(k)).map(([, s]) => s);
+      await settle([...gone, ...deposed].map((s) => destroyStored(mi, s, prefix)));
+    }
+    // Objects of module instances that no longer exist: destroyed.
+    if (!isData) {
+      for (const st of stored) {
+        const m = formatModuleInstance(st.module);
+        if (liveModules.has(m)) continue;
+        await settle(st.instances.map((s) => destroyStored(st.module, s, instancePrefix(st.module))));
+      }
+    }
+    if (failures.length > 0) throw failures[0];
+  };
+
+  const visitOrphan = async (n: Node & { kind: "orphan" }): Promise<void> => {
+    const target = targetOf(n.providerAddress, n.providerSource);
+    const type = n.state.type;
+    const entry = target.schema.resources.get(type);
+    const results = await Promise.allSettled(
+      n.state.instances.map((s) =>
+        limit(async () => {
+          const address = `${n.key}${formatInstanceKey(s.indexKey)}`;
+          const prior = await loadPrior(target, address, type, s, refresh && s.deposed === undefined, { moduleAddress: formatModuleInstance(n.state.module), providerConfig: n.providerAddress, ...(entry !== undefined ? { schemaVersion: entry.version } : {}) });
+          if (prior === null || mode === "refresh-only") return;
+          const c = forget(address) && s.deposed === undefined && entry !== undefined ? forgetChange(address, type, prior, entry.type) : await planDestroy(target, address, type, prior);
+          pending.add(n.key);
+          changes.push({
+            ...c,
+            moduleAddress: formatModuleInstance(n.state.module),
+            providerConfig: n.providerAddress,
+            dependencies: s.dependencies,
+            createBeforeDestroy: s.createBeforeDestroy,
+            ...(entry !== undefined ? { schemaVersion: entry.version } : {}),
+            beforeSensitivePaths: unionPaths(decodeSensitivePaths(s.sensitiveAttributesJson), entry === undefined ? [] : schemaSensitivePaths(c.before, entry.block)),
+            afterSensitivePaths: [],
+            ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}),
+          });
+        }),
+      ),
+    );
+    for (const x of results) if (x.status === "rejected") throw x.reason;
+  };
+
+  const walk = await walkGraph(
+    graph,
+    async (_id, n) => {
+      switch (n.kind) {
+        case "provider":
+          return visitProvider(n);
+        case "variable":
+          return visitVariable(n);
+        case "local":
+          return visitLocal(n);
+        case "call":
+          return visitCall(n);
+        case "resource":
+          return visitResource(n);
+        case "orphan":
+          return visitOrphan(n);
+        case "output":
+          return visitOutput(n);
+        case "check":
+          if (mode === "destroy") return;
+          for (const mi of evaluator.instancesOf(n.mod.path)) checkRules(n.mod.config.module.checks.get(n.name)!.asserts, mi, undefined, `${instancePrefix(mi)}check.${n.name}`, "Check block assertion failed", undefined, true);
+          return;
+      }
+    },
+    { parallelism, ...(options.signal !== undefined ? { signal: options.signal } : {}) },
+  );
+  for (const [id, e] of walk.failed) diagnostics.push(...diagnosticsOfError(e, id));
+  if (mode === "normal" && walk.failed.size === 0 && walk.skipped.size === 0) {
+    for (const [to, { im }] of resolveImports()) {
+      diagnostics.push(planError("Configuration for import target does not exist", `The configuration for the given import target ${to} does not exist. All target instances must have an associated configuration to be imported.`, { address: to, subject: im.declRange }));
+    }
+  }
+  for (const id of walk.canceled) diagnostics.push(planError("Plan canceled", `The plan was canceled before ${id} was planned.`, { address: id }));
+  // Outputs in state that the configuration no longer declares.
+  for (const [name, o] of options.state?.outputs ?? []) {
+    if (!root.module.outputs.has(name)) outputs.push({ name, action: "delete", before: decodeOutput(o).value, after: nullVal(dynamicType), sensitive: o.sensitive });
+  }
+  return result();
+
+  function result(): ConfigurationPlan {
+    for (let i = 0; i < changes.length; i++) {
+      const c = changes[i]!;
+      const was = c.deposedKey === undefined ? moves.previous.get(c.address) : undefined;
+      if (was !== undefined) changes[i] = { ...c, previousAddress: was };
+    }
+    changes.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : (a.deposedKey ?? "") < (b.deposedKey ?? "") ? -1 : 1));
+    outputs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const plannedProviders: PlannedProvider[] = [...providerNodes.values()]
+      .filter((p) => changes.some((c) => c.providerConfig === p.address))
+      .map((p) => {
+        const v = versions.get(p.source) ?? [];
+        return { address: p.address, source: p.source, ...(v.length > 0 ? { version: v.join(", ") } : {}), dependencies: graph.has(p.address) ? dependenciesOf(p.address) : [] };
+      });
+    drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, expansions, schemas, providerConfigs };
+  }
+}
+
+/** The change of a `removed { lifecycle { destroy = false } }` object: it leaves state, nothing is destroyed. */
+function forgetChange(address: string, typeName: string, prior: InstanceObject, type: Type): PlannedInstanceChange {
+  const none = nullVal(type);
+  return { address, mode: "managed", typeName, action: PlanAction.Forget, before: prior.state, after: none, config: none, requiresReplace: [], priorPrivate: prior.private, plannedPrivate: prior.private, priorTainted: prior.tainted, legacyTypeSystem: false, warnings: [] };
+}
+
+/** The provider local name a resource uses when it has no `provider` argument: its type's prefix. */
+function providerLocalName(r: Resource): string {
+  const i = r.type.indexOf("_");
+  return i < 0 ? r.type : r.type.slice(0, i);
+}

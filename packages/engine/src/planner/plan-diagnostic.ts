@@ -1,0 +1,50 @@
+import type { Diagnostic } from "@magma/hcl";
+import { isEngineError } from "../engine-error.js";
+
+/** A problem found while planning: HCL's diagnostic shape, plus the object it is about. */
+export interface PlanDiagnostic extends Diagnostic {
+  /** The address of the object the problem is about (`aws_x.y[0]`, `var.v`, `output.o`, a provider config address), when it is about one. */
+  readonly address?: string;
+}
+
+/**
+ * An error that carries diagnostics (configuration problems, Terraform's wording): how a
+ * planner node fails. Checked by shape (`name === "PlanDiagnosticsError"`).
+ */
+export class PlanDiagnosticsError extends Error {
+  /** Always `"PlanDiagnosticsError"`. */
+  override readonly name = "PlanDiagnosticsError" as const;
+  /** The diagnostics (at least one error). */
+  readonly diagnostics: readonly PlanDiagnostic[];
+
+  /** Makes the error from its diagnostics; the message joins their summaries and details. */
+  constructor(diagnostics: readonly PlanDiagnostic[]) {
+    super(diagnostics.map((d) => `${d.address !== undefined ? `${d.address}: ` : ""}${d.summary}: ${d.detail}`).join("\n"));
+    this.diagnostics = diagnostics;
+  }
+}
+
+/** Whether `x` is a {@link PlanDiagnosticsError} (by shape). */
+export function isPlanDiagnosticsError(x: unknown): x is PlanDiagnosticsError {
+  return typeof x === "object" && x !== null && (x as { name?: unknown }).name === "PlanDiagnosticsError" && Array.isArray((x as { diagnostics?: unknown }).diagnostics);
+}
+
+/** An error diagnostic. */
+export function planError(summary: string, detail: string, extra: { address?: string; subject?: Diagnostic["subject"] } = {}): PlanDiagnostic {
+  return { severity: "error", summary, detail, ...(extra.subject !== undefined ? { subject: extra.subject } : {}), ...(extra.address !== undefined ? { address: extra.address } : {}) };
+}
+
+/** Throws when the diagnostics hold an error; returns the warnings otherwise. */
+export function throwIfErrors(diags: readonly Diagnostic[], address?: string): PlanDiagnostic[] {
+  const withAddr = diags.map((d) => (address !== undefined ? { ...d, address } : d));
+  if (diags.some((d) => d.severity === "error")) throw new PlanDiagnosticsError(withAddr);
+  return withAddr;
+}
+
+/** The diagnostics of a failed node: its own diagnostics, or one error made from an engine or provider error. */
+export function diagnosticsOfError(e: unknown, address: string): PlanDiagnostic[] {
+  if (isPlanDiagnosticsError(e)) return [...e.diagnostics];
+  const message = e instanceof Error ? e.message : String(e);
+  const summary = isEngineError(e) ? e.code : (e as { code?: unknown })?.code !== undefined ? String((e as { code: unknown }).code) : "error";
+  return [{ severity: "error", summary, detail: message, address }];
+}
