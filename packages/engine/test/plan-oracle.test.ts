@@ -365,8 +365,8 @@ d.each([
 
   const tf = (...args: string[]) => terraform(args, work, env);
 
-  async function bothPlans(): Promise<{ magma: Record<string, string[]>; terraform: Record<string, string[]>; plan: EnginePlanResult["plan"] }> {
-    const planRun = await tf("plan", "-no-color", "-out=tfplan");
+  async function bothPlans(destroy = false): Promise<{ magma: Record<string, string[]>; terraform: Record<string, string[]>; plan: EnginePlanResult["plan"] }> {
+    const planRun = await tf("plan", "-no-color", ...(destroy ? ["-destroy"] : []), "-out=tfplan");
     expectExit(planRun, 0, "plan", env);
     const show = await tf("show", "-json", "tfplan");
     expectExit(show, 0, "show -json", env);
@@ -374,7 +374,7 @@ d.each([
     const state = existsSync(statePath) ? (readStateFile(readFileSync(statePath)) ?? null) : null;
     const engine = createEngine({ providers: source(store), cwd: work });
     try {
-      const r = await engine.plan(work, state, { env: {} });
+      const r = await engine.plan(work, state, { env: {}, ...(destroy ? { mode: "destroy" as const } : {}) });
       return { magma: { ...magmaActions(r), ...magmaOutputActions(r) }, terraform: { ...terraformActions(show.stdout), ...terraformOutputActions(show.stdout) }, plan: r.plan };
     } finally {
       await engine.close();
@@ -403,6 +403,9 @@ d.each([
     }
     const planned = Object.fromEntries(first.plan.changes.filter((c) => c.mode === "managed").map((c) => [c.address, [...(c.dependencies ?? [])]]));
     expect(planned).toEqual(recorded);
+    const destroy = await bothPlans(true);
+    expect(destroy.magma).toEqual(destroy.terraform);
+    expect(destroy.magma["module.m[1].memory_item.x"]).toEqual(["delete"]);
     writeFileSync(join(work, file), v2);
     const second = await bothPlans();
     expect(second.magma).toEqual(second.terraform);
