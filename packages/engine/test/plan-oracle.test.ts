@@ -4,8 +4,10 @@
  * given to magma's engine in-process. For each syntax (.tf and .tf.json): plan on an empty
  * state, apply with terraform, then plan a changed configuration on terraform's state —
  * the actions of every resource change must be the ones `terraform show -json` reports
- * (references, count/for_each, a local module with count, data sources, orphans,
- * create_before_destroy).
+ * (references, count/for_each, a local module with count, data sources read or deferred,
+ * orphans, create_before_destroy, moved/removed/import blocks, ignore_changes, outputs),
+ * a destroy plan, and a refresh-only plan's drift; and the state dependencies terraform
+ * records are the ones magma planned.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -365,8 +367,8 @@ d.each([
 
   const tf = (...args: string[]) => terraform(args, work, env);
 
-  async function bothPlans(): Promise<{ magma: Record<string, string[]>; terraform: Record<string, string[]>; plan: EnginePlanResult["plan"] }> {
-    const planRun = await tf("plan", "-no-color", "-out=tfplan");
+  async function bothPlans(destroy = false): Promise<{ magma: Record<string, string[]>; terraform: Record<string, string[]>; plan: EnginePlanResult["plan"] }> {
+    const planRun = await tf("plan", "-no-color", ...(destroy ? ["-destroy"] : []), "-out=tfplan");
     expectExit(planRun, 0, "plan", env);
     const show = await tf("show", "-json", "tfplan");
     expectExit(show, 0, "show -json", env);
@@ -374,14 +376,14 @@ d.each([
     const state = existsSync(statePath) ? (readStateFile(readFileSync(statePath)) ?? null) : null;
     const engine = createEngine({ providers: source(store), cwd: work });
     try {
-      const r = await engine.plan(work, state, { env: {} });
+      const r = await engine.plan(work, state, { env: {}, ...(destroy ? { mode: "destroy" as const } : {}) });
       return { magma: { ...magmaActions(r), ...magmaOutputActions(r) }, terraform: { ...terraformActions(show.stdout), ...terraformOutputActions(show.stdout) }, plan: r.plan };
     } finally {
       await engine.close();
     }
   }
 
-  test("on an empty state, then on terraform's state after a changed configuration", async () => {
+  test("plans on an empty state, then on terraform's state: changed configurations, destroy, refresh-only drift", async () => {
     writeFileSync(join(work, file), v1);
     expectExit(await tf("init", "-no-color"), 0, "init", env);
     const first = await bothPlans();
@@ -403,6 +405,9 @@ d.each([
     }
     const planned = Object.fromEntries(first.plan.changes.filter((c) => c.mode === "managed").map((c) => [c.address, [...(c.dependencies ?? [])]]));
     expect(planned).toEqual(recorded);
+    const destroy = await bothPlans(true);
+    expect(destroy.magma).toEqual(destroy.terraform);
+    expect(destroy.magma["module.m[1].memory_item.x"]).toEqual(["delete"]);
     writeFileSync(join(work, file), v2);
     const second = await bothPlans();
     expect(second.magma).toEqual(second.terraform);
@@ -427,5 +432,29 @@ d.each([
     expect(third.magma["module.m[0].memory_item.x"]).toEqual(["forget"]);
     expect(third.magma["memory_item.a"]).toEqual(["no-op"]);
     expect(third.magma['memory_item.env["prod"]']).toEqual(["no-op", `import ${prodId}`]);
-  }, 300_000);
+
+    // Drift outside both tools: an item changed, another deleted; a refresh-only plan reports the same drift.
+    const saved = JSON.parse(readFileSync(store, "utf8")) as { serial: number; items: Record<string, string> };
+    for (const [id, text] of Object.entries(saved.items)) {
+      const v = JSON.parse(text) as { name: string; value: string | null };
+      if (v.name === "a") saved.items[id] = JSON.stringify({ ...v, value: "drifted" });
+      if (v.name === "app-2") delete saved.items[id];
+    }
+    writeFileSync(store, JSON.stringify(saved));
+    writeFileSync(join(work, file), v1);
+    expectExit(await tf("plan", "-no-color", "-refresh-only", "-out=tfplan"), 0, "plan -refresh-only", env);
+    const show = await tf("show", "-json", "tfplan");
+    expectExit(show, 0, "show -json", env);
+    const tfDrift = Object.fromEntries(((JSON.parse(show.stdout) as { resource_drift?: { address: string; change: { actions: string[] } }[] }).resource_drift ?? []).map((c) => [c.address, c.change.actions]));
+    const engine = createEngine({ providers: source(store), cwd: work });
+    try {
+      const r = await engine.plan(work, readStateFile(readFileSync(join(work, "terraform.tfstate"))) ?? null, { env: {}, mode: "refresh-only" });
+      expect(r.diagnostics.filter((x) => x.severity === "error")).toEqual([]);
+      expect(r.plan.changes).toEqual([]);
+      expect(Object.fromEntries((r.plan.drift ?? []).map((c) => [c.address, ACTIONS[c.action]!]))).toEqual(tfDrift);
+      expect(tfDrift).toEqual({ "memory_item.a": ["update"], "memory_item.counted[2]": ["delete"] });
+    } finally {
+      await engine.close();
+    }
+  }, 600_000);
 });
