@@ -105,8 +105,16 @@ export class Value {
   /** @internal */
   readonly _m: ReadonlySet<string> | undefined;
 
-  /** @internal Use the factory functions. */
-  constructor(type: Type, state: State, payload: unknown, marks: ReadonlySet<string> | undefined) {
+  /**
+   * Makes a value from its parts, unchecked. For this package's factories and codecs.
+   * @internal
+   */
+  static _new(type: Type, state: State, payload: unknown, marks: ReadonlySet<string> | undefined): Value {
+    return new Value(type, state, payload, marks);
+  }
+
+  /** Use the factory functions ({@link stringVal}, {@link objectVal}, …) or the codecs. */
+  private constructor(type: Type, state: State, payload: unknown, marks: ReadonlySet<string> | undefined) {
     this.type = type;
     this._s = state;
     this._v = payload;
@@ -170,13 +178,13 @@ export class Value {
     const next = new Set(this._m ?? NO_MARKS);
     for (const m of marks) next.add(m);
     if (this._m !== undefined && next.size === this._m.size) return this;
-    return new Value(this.type, this._s, this._v, next);
+    return Value._new(this.type, this._s, this._v, next);
   }
 
   /** A copy of this value without its own marks (marks inside it stay). */
   unmark(): Value {
     if (this._m === undefined) return this;
-    return new Value(this.type, this._s, this._v, undefined);
+    return Value._new(this.type, this._s, this._v, undefined);
   }
 
   /**
@@ -371,7 +379,7 @@ Object.defineProperty(Value.prototype, VALUE_BRAND, { value: true });
 /** A known string; normalised to Unicode NFC, as go-cty's `StringVal` does. */
 export function stringVal(s: string): Value {
   if (typeof s !== "string") throw new PathError(PathErrorCode.TypeMismatch, Path.root, `stringVal needs a string, got ${typeof s}`);
-  return new Value(stringType, KNOWN, normaliseString(s), undefined);
+  return Value._new(stringType, KNOWN, normaliseString(s), undefined);
 }
 
 /**
@@ -379,7 +387,7 @@ export function stringVal(s: string): Value {
  * its shortest decimal form; see {@link CtyNumber.from}).
  */
 export function numberVal(n: CtyNumber | bigint | number | string): Value {
-  return new Value(numberType, KNOWN, CtyNumber.from(n), undefined);
+  return Value._new(numberType, KNOWN, CtyNumber.from(n), undefined);
 }
 
 /** A known bool. */
@@ -390,7 +398,7 @@ export function boolVal(b: boolean): Value {
 
 /** A typed null. */
 export function nullVal(type: Type): Value {
-  return new Value(type, NULL, null, undefined);
+  return Value._new(type, NULL, null, undefined);
 }
 
 /**
@@ -402,13 +410,13 @@ export function nullVal(type: Type): Value {
  */
 export function unknownVal(type: Type, refinements?: Refinements): Value {
   if (refinements === undefined || isEmptyRefinements(refinements)) {
-    return new Value(type, UNKNOWN, undefined, undefined);
+    return Value._new(type, UNKNOWN, undefined, undefined);
   }
-  return new Value(type, UNKNOWN, checkRefinements(type, refinements), undefined);
+  return Value._new(type, UNKNOWN, checkRefinements(type, refinements), undefined);
 }
 
 /** The unknown value of unknown type (go-cty's `DynamicVal`). */
-export const dynamicVal: Value = new Value(dynamicType, UNKNOWN, undefined, undefined);
+export const dynamicVal: Value = Value._new(dynamicType, UNKNOWN, undefined, undefined);
 
 /**
  * A non-empty list; every element must have the same type (unknowns of the dynamic type
@@ -419,12 +427,12 @@ export const dynamicVal: Value = new Value(dynamicType, UNKNOWN, undefined, unde
 export function listVal(elements: readonly Value[]): Value {
   if (elements.length === 0) throw new PathError(PathErrorCode.TypeMismatch, Path.root, "listVal needs at least one element; use listValEmpty(type)");
   const et = commonElementType(elements, "list");
-  return new Value(listType(et), KNOWN, Object.freeze(elements.slice()), undefined);
+  return Value._new(listType(et), KNOWN, Object.freeze(elements.slice()), undefined);
 }
 
 /** The empty list of the element type. */
 export function listValEmpty(element: Type): Value {
-  return new Value(listType(element), KNOWN, EMPTY_ARRAY, undefined);
+  return Value._new(listType(element), KNOWN, EMPTY_ARRAY, undefined);
 }
 
 /**
@@ -445,12 +453,12 @@ export function setVal(elements: readonly Value[]): Value {
     }
     return value;
   });
-  return new Value(setType(et), KNOWN, normaliseSetElements(et, clean), marks);
+  return Value._new(setType(et), KNOWN, normaliseSetElements(et, clean), marks);
 }
 
 /** The empty set of the element type. */
 export function setValEmpty(element: Type): Value {
-  return new Value(setType(element), KNOWN, EMPTY_ARRAY, undefined);
+  return Value._new(setType(element), KNOWN, EMPTY_ARRAY, undefined);
 }
 
 /**
@@ -468,12 +476,12 @@ export function mapVal(entries: Readonly<Record<string, Value>> | ReadonlyMap<st
   list.sort((a, b) => compareUtf8(a[0], b[0]));
   const m = new Map<string, Value>();
   for (const [k, v] of list) m.set(normaliseString(k), v);
-  return new Value(mapType(et), KNOWN, m, undefined);
+  return Value._new(mapType(et), KNOWN, m, undefined);
 }
 
 /** The empty map of the element type. */
 export function mapValEmpty(element: Type): Value {
-  return new Value(mapType(element), KNOWN, EMPTY_MAP, undefined);
+  return Value._new(mapType(element), KNOWN, EMPTY_MAP, undefined);
 }
 
 /** A known object; its type is derived from the attributes' types. */
@@ -486,20 +494,20 @@ export function objectVal(attributes: Readonly<Record<string, Value>> | Readonly
   }
   const t = entries.length === 0 ? emptyObjectType : objectType(types);
   const byName = new Map(entries);
-  return new Value(t, KNOWN, Object.freeze(t.attributeNames.map((n) => byName.get(n)!)), undefined);
+  return Value._new(t, KNOWN, Object.freeze(t.attributeNames.map((n) => byName.get(n)!)), undefined);
 }
 
 /** The empty object, `{}`. */
-export const emptyObjectVal: Value = new Value(emptyObjectType, KNOWN, Object.freeze([]), undefined);
+export const emptyObjectVal: Value = Value._new(emptyObjectType, KNOWN, Object.freeze([]), undefined);
 
 /** A known tuple; its type is derived from the elements' types. */
 export function tupleVal(elements: readonly Value[]): Value {
   if (elements.length === 0) return emptyTupleVal;
-  return new Value(tupleType(elements.map((e) => e.type)), KNOWN, Object.freeze(elements.slice()), undefined);
+  return Value._new(tupleType(elements.map((e) => e.type)), KNOWN, Object.freeze(elements.slice()), undefined);
 }
 
 /** The empty tuple, `[]`. */
-export const emptyTupleVal: Value = new Value(emptyTupleType, KNOWN, Object.freeze([]), undefined);
+export const emptyTupleVal: Value = Value._new(emptyTupleType, KNOWN, Object.freeze([]), undefined);
 
 /**
  * Makes a known value from a payload that the caller guarantees to be valid for the type.
@@ -507,7 +515,7 @@ export const emptyTupleVal: Value = new Value(emptyTupleType, KNOWN, Object.free
  * @internal
  */
 export function knownValueUnchecked(type: Type, payload: unknown): Value {
-  return new Value(type, KNOWN, payload, undefined);
+  return Value._new(type, KNOWN, payload, undefined);
 }
 
 /**
@@ -585,8 +593,8 @@ export function checkRefinements(type: Type, r: Refinements): Refinements {
 // ---------------------------------------------------------------------------------------
 // Internals
 
-const TRUE = new Value(boolType, KNOWN, true, undefined);
-const FALSE = new Value(boolType, KNOWN, false, undefined);
+const TRUE = Value._new(boolType, KNOWN, true, undefined);
+const FALSE = Value._new(boolType, KNOWN, false, undefined);
 const EMPTY_ARRAY: readonly Value[] = Object.freeze([]);
 const EMPTY_MAP: ReadonlyMap<string, Value> = new Map();
 
@@ -672,7 +680,7 @@ function unmarkDeepAt(v: Value, path: Path, out: PathMarks[], inSet: boolean): V
       if (n !== e) changed = true;
       return n;
     });
-    if (changed) result = new Value(t, KNOWN, Object.freeze(next), undefined);
+    if (changed) result = Value._new(t, KNOWN, Object.freeze(next), undefined);
   } else if (t.kind === "map") {
     const m = v._v as ReadonlyMap<string, Value>;
     let changed = false;
@@ -682,7 +690,7 @@ function unmarkDeepAt(v: Value, path: Path, out: PathMarks[], inSet: boolean): V
       if (n !== e) changed = true;
       next.set(k, n);
     }
-    if (changed) result = new Value(t, KNOWN, next, undefined);
+    if (changed) result = Value._new(t, KNOWN, next, undefined);
   }
   return result;
 }
@@ -951,19 +959,19 @@ function markAt(v: Value, path: Path, i: number, marks: ReadonlySet<string>): Va
     if (idx < 0) return v;
     const vals = (v._v as Value[]).slice();
     vals[idx] = markAt(vals[idx]!, path, i + 1, marks);
-    next = new Value(t, KNOWN, Object.freeze(vals), undefined);
+    next = Value._new(t, KNOWN, Object.freeze(vals), undefined);
   } else if (step.kind === "index" && (t.kind === "list" || t.kind === "tuple")) {
     const vals = (v._v as Value[]).slice();
     if (step.index >= vals.length) return v;
     vals[step.index] = markAt(vals[step.index]!, path, i + 1, marks);
-    next = new Value(t, KNOWN, Object.freeze(vals), undefined);
+    next = Value._new(t, KNOWN, Object.freeze(vals), undefined);
   } else if (step.kind === "key" && t.kind === "map") {
     const m = v._v as ReadonlyMap<string, Value>;
     const e = m.get(step.key);
     if (e === undefined) return v;
     const copy = new Map(m);
     copy.set(step.key, markAt(e, path, i + 1, marks));
-    next = new Value(t, KNOWN, copy, undefined);
+    next = Value._new(t, KNOWN, copy, undefined);
   } else {
     return v;
   }

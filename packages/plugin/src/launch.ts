@@ -27,11 +27,11 @@ import { reapOrphanedProvidersOnce } from "./reap-orphaned-providers.js";
 /**
  * Terraform's go-plugin magic cookie (key and value), the same for protocol 5 and 6.
  *
- * @internal
+ * Sibling-only: exported through `@magma/plugin/internal`, outside semantic versioning.
  */
 export const TF_PLUGIN_MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
 
-/** @internal */
+/** The magic cookie's value (see {@link TF_PLUGIN_MAGIC_COOKIE_KEY}). Sibling-only. */
 export const TF_PLUGIN_MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
 
 /**
