@@ -13,22 +13,9 @@ import {
   type TupleType,
   type Type,
 } from "../type.js";
-import {
-  emptyTupleVal,
-  listVal,
-  listValEmpty,
-  mapVal,
-  mapValEmpty,
-  nullVal,
-  objectVal,
-  setVal,
-  setValEmpty,
-  stringVal,
-  tupleVal,
-  unknownVal,
-  type Refinements,
-  type Value,
-} from "../value.js";
+import { emptyTupleVal, listVal, listValEmpty, mapVal, mapValEmpty, nullVal, objectVal, setVal, setValEmpty, stringVal, tupleVal, unknownVal } from "../construction.js";
+import type { Refinements } from "../refinements.js";
+import type { Value } from "../value.js";
 import { stringToBool, stringToNumber } from "./primitive-conversions.js";
 import { constraintName, withoutOptional } from "./type-utils.js";
 

@@ -1,6 +1,7 @@
 import { typeToJson } from "../type-json.js";
 import { hasDynamicTypes, type Type } from "../type.js";
-import { nullVal, unknownVal, type Value } from "../value.js";
+import { nullVal, unknownVal } from "../construction.js";
+import type { Value } from "../value.js";
 import { utf8Encode } from "./utf8.js";
 
 /** Kind codes of a {@link CodecPlan}: small integers so that hot switches compile to jump tables. */

@@ -17,22 +17,11 @@ import { Path } from "../path.js";
 import { typeFromJson } from "../type-json.js";
 import { numberType, objectType, stringType, type Type } from "../type.js";
 import { compareUtf8 } from "../internal/compare-utf8.js";
-import {
-  boolVal,
-  dynamicVal,
-  emptyObjectVal,
-  emptyTupleVal,
-  knownValueUnchecked,
-  listVal,
-  mapVal,
-  normaliseSetElements,
-  normaliseString,
-  setVal,
-  tupleVal,
-  unknownVal,
-  type Refinements,
-  type Value,
-} from "../value.js";
+import { boolVal, dynamicVal, emptyObjectVal, emptyTupleVal, knownValueUnchecked, listVal, mapVal, setVal, tupleVal, unknownVal } from "../construction.js";
+import { normaliseString } from "../internal/normalise-string.js";
+import type { Refinements } from "../refinements.js";
+import { normaliseSetElements } from "../set-order.js";
+import type { Value } from "../value.js";
 import { Fail, failFrom, withStep } from "./fail.js";
 import { K_BOOL, K_DYNAMIC, K_LIST, K_MAP, K_NUMBER, K_OBJECT, K_SET, K_STRING, K_TUPLE, codecPlanFor, type CodecPlan } from "./codec-plan.js";
 import { utf8Decode } from "./utf8.js";
