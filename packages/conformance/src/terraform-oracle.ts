@@ -1,28 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
+import { findTerraform, terraformEnv, writeTerraformCliConfig } from "@magma/test-support";
 
-/** The filesystem mirror that holds the real providers on the test machines. */
-export const PLUGIN_MIRROR = "/opt/tf-plugins";
-
-/** The real hashicorp/aws 5.100.0 provider binary (protocol 5.8). */
-export const AWS_BINARY = `${PLUGIN_MIRROR}/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5`;
-
-/** The path of the `terraform` executable on PATH, or undefined. */
-export function findTerraform(): string | undefined {
-  for (const dir of (process.env["PATH"] ?? "").split(delimiter)) {
-    if (dir === "") continue;
-    const p = join(dir, "terraform");
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
+// Where the binaries are (configurable by environment) is test-support's; re-exported here for this package's tests.
+export { AWS_BINARY, findTerraform, PLUGIN_MIRROR } from "@magma/test-support";
 
 /** What one terraform command did. */
 export interface TerraformRun {
@@ -101,18 +84,14 @@ export interface TerraformPlan {
 /** Creates a {@link TerraformWorkspace} (the directory is created now, nothing runs yet). */
 export function createTerraformWorkspace(options: TerraformWorkspaceOptions): TerraformWorkspace {
   const dir = mkdtempSync(join(tmpdir(), "magma-conformance-tf-"));
-  const cliConfig = join(dir, "cli.tfrc");
-  writeFileSync(cliConfig, `provider_installation {\n  filesystem_mirror {\n    path = "${PLUGIN_MIRROR}"\n  }\n}\n`);
+  const cliConfig = writeTerraformCliConfig(dir);
   const timeout = options.commandTimeoutMs ?? 300_000;
   const children = new Set<ChildProcess>();
 
   const run = (args: readonly string[]): Promise<TerraformRun> =>
     new Promise((resolve, reject) => {
-      const env: NodeJS.ProcessEnv = { ...process.env, TF_CLI_CONFIG_FILE: cliConfig, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" };
-      delete env["TF_REATTACH_PROVIDERS"];
-      delete env["TF_LOG"];
-      delete env["TF_PLUGIN_CACHE_DIR"];
-      const child = spawn("terraform", [...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+      const env = terraformEnv(cliConfig);
+      const child = spawn(findTerraform() ?? "terraform", [...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
       children.add(child);
       let stdout = "";
       let stderr = "";

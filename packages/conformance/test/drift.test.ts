@@ -3,17 +3,15 @@
 // `null` and the next plan creates it again. The out-of-band changes are plain SSM JSON
 // requests to the fake. terraform 1.11.4 sees the same drift on its own fake: its plan's
 // refreshed prior state is compared attribute by attribute, and its planned actions too.
-import { existsSync } from "node:fs";
+import { hasTerraformAndAws } from "@magma/test-support";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import type { LiveProvider } from "@magma/plugin";
 import {
-  AWS_BINARY,
   EngineDriver,
   PlanAction,
   awsProviderHcl,
   createTerraformWorkspace,
   dialAwsAgainst,
-  findTerraform,
   hclResource,
   stateDifferences,
   stateJson,
@@ -24,7 +22,7 @@ import {
 import { ssmCall } from "./support/fake-http.js";
 import { StepLog } from "./support/step-log.js";
 
-const d = existsSync(AWS_BINARY) && findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraformAndAws() ? describe : describe.skip;
 const LONG = 600_000;
 const ADDRESS = "aws_ssm_parameter.p";
 const CONFIG = { name: "/drift/p", type: "String", value: "v1", description: "managed", tags: { env: "dev" } };

@@ -4,16 +4,14 @@
 // compared attribute by attribute with `terraform show -json`, and its private state and
 // schema version with the state file's. The terraform run goes on in the background while
 // magma works; each test awaits the terraform step it compares with.
-import { existsSync } from "node:fs";
+import { hasTerraformAndAws } from "@magma/test-support";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import type { LiveProvider } from "@magma/plugin";
 import {
-  AWS_BINARY,
   EngineDriver,
   PlanAction,
   createTerraformWorkspace,
   dialAwsAgainst,
-  findTerraform,
   awsProviderHcl,
   hclResource,
   replaceGenerated,
@@ -25,7 +23,7 @@ import {
 } from "../src/index.js";
 import { StepLog } from "./support/step-log.js";
 
-const d = existsSync(AWS_BINARY) && findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraformAndAws() ? describe : describe.skip;
 const LONG = 600_000;
 
 /** The fake's allocation ids are random per instance: the one generated value that differs. */

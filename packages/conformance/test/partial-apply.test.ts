@@ -3,18 +3,16 @@
 // a tainted instance in state), so a later destroy releases it and nothing is orphaned; a
 // create that fails before anything exists leaves nothing behind. magma and terraform 1.11.4
 // run the same configuration with the same injected fault against two fresh fakes.
-import { existsSync } from "node:fs";
+import { hasTerraformAndAws } from "@magma/test-support";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { isProviderError, type LiveProvider } from "@magma/plugin";
 import {
-  AWS_BINARY,
   AWS_MAX_RETRIES,
   EngineDriver,
   PlanAction,
   awsProviderHcl,
   createTerraformWorkspace,
   dialAwsAgainst,
-  findTerraform,
   hclResource,
   replaceGenerated,
   stateDifferences,
@@ -25,7 +23,7 @@ import {
 } from "../src/index.js";
 import { StepLog } from "./support/step-log.js";
 
-const d = existsSync(AWS_BINARY) && findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraformAndAws() ? describe : describe.skip;
 const LONG = 600_000;
 const normalise = replaceGenerated([[/eipalloc-[0-9a-f]{17}/g, "eipalloc-<generated>"]]);
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);

@@ -4,13 +4,13 @@
 // follows the import; a replace's create plan gets the first plan's private (C5). The
 // provider really reads those bytes: corrupt ones are refused. The private state magma
 // stores is also compared with terraform's state file in lifecycle.test.ts.
-import { existsSync } from "node:fs";
+import { hasAwsProvider } from "@magma/test-support";
 import { nullVal } from "@magma/cty";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { isProviderError, type LiveProvider } from "@magma/plugin";
-import { AWS_BINARY, EngineDriver, PlanAction, RecordingProvider, dialAwsAgainst, type RecordedCall } from "../src/index.js";
+import { EngineDriver, PlanAction, RecordingProvider, dialAwsAgainst, type RecordedCall } from "../src/index.js";
 
-const d = existsSync(AWS_BINARY) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 const LONG = 300_000;
 /** The key under which SDKv2 keeps resource timeouts in private state. */
 const TIMEOUTS_KEY = "e2bfb730-ecaa-11e6-8f88-34363bc7c4c0";

@@ -49,9 +49,8 @@ export type {
 } from "./type.js";
 export { typeToJson, typeFromJson, typeFromJsonValue } from "./type-json.js";
 export { CtyNumber } from "./number.js";
+export { Value } from "./value.js";
 export {
-  Value,
-  Mark,
   stringVal,
   numberVal,
   boolVal,
@@ -68,9 +67,10 @@ export {
   emptyObjectVal,
   tupleVal,
   emptyTupleVal,
-  markWithPaths,
-} from "./value.js";
-export type { Refinements, NumberBound, PathMarks } from "./value.js";
+} from "./construction.js";
+export { Mark, markWithPaths } from "./marks.js";
+export type { PathMarks } from "./marks.js";
+export type { Refinements, NumberBound } from "./refinements.js";
 export { Path } from "./path.js";
 export type { PathStep } from "./path.js";
 export { PathError, PathErrorCode, isPathError, formatErrorPath } from "./path-error.js";

@@ -13,26 +13,9 @@ import {
   tupleType,
   type Type,
 } from "./type.js";
-import {
-  boolVal,
-  dynamicVal,
-  emptyObjectVal,
-  listVal,
-  listValEmpty,
-  Mark,
-  mapVal,
-  mapValEmpty,
-  nullVal,
-  numberVal,
-  objectVal,
-  setVal,
-  setValEmpty,
-  stringVal,
-  tupleVal,
-  unknownVal,
-  markWithPaths,
-  type Value,
-} from "./value.js";
+import { boolVal, dynamicVal, emptyObjectVal, listVal, listValEmpty, mapVal, mapValEmpty, nullVal, numberVal, objectVal, setVal, setValEmpty, stringVal, tupleVal, unknownVal } from "./construction.js";
+import { Mark, markWithPaths } from "./marks.js";
+import type { Value } from "./value.js";
 
 function thrown(f: () => unknown): PathError {
   try {

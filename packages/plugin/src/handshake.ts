@@ -2,9 +2,7 @@ import { handshakeFailedError } from "@magma/provider-api";
 import { protocolMismatch } from "./internal/error-map/protocol-mismatch.js";
 
 /**
- * The network kinds a go-plugin server may listen on.
- *
- * @internal
+ * The network kinds a go-plugin server may listen on (a field of `ReattachConfig`).
  */
 export const PluginNetwork = {
   /** A unix domain socket (Linux, macOS). */
@@ -13,13 +11,13 @@ export const PluginNetwork = {
   Tcp: "tcp",
 } as const;
 
-/** @internal */
+/** One of {@link PluginNetwork}'s values. */
 export type PluginNetwork = (typeof PluginNetwork)[keyof typeof PluginNetwork];
 
 /**
  * A parsed go-plugin handshake line (`CORE|APP|NET|ADDR|PROTO|CERT[|MUX]`).
  *
- * @internal
+ * Sibling-only (what `parseHandshakeLine` of `@magma/plugin/internal` returns).
  */
 export type Handshake = {
   /** The go-plugin core protocol version; always 1. */
@@ -57,7 +55,7 @@ const CERT_MIN_LENGTH = 50;
  * @throws ProviderError `handshake_failed` naming the bad field, or `protocol_mismatch`
  *   ("incompatible API version with plugin…") when the plugin chose a version we did not
  *   offer (a go-plugin server answers with its lowest version when nothing matches).
- * @internal
+ * Sibling-only: exported through `@magma/plugin/internal`, outside semantic versioning.
  */
 export function parseHandshakeLine(line: string, offeredVersions: readonly number[]): Handshake {
   const text = line.trim();

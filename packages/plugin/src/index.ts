@@ -17,29 +17,32 @@
  * @packageDocumentation
  */
 
-// For end users.
+// For end users: open providers, find them, describe their schemas, see their logs.
 export { dialProvider, dialConfiguredProvider, defaultTerraformVersion } from "./dial-provider.js";
 export type { DialProviderOptions, DialConfiguredProviderOptions, LiveProvider, ProviderLocation } from "./dial-provider.js";
 export { createProviderFactory } from "./provider-factory.js";
-export type {
-  ProviderFactory,
-  ProviderFactoryOptions,
-  OpenProviderOptions,
-  NativeProviderConstructor,
-  ResolvedReference,
-} from "./provider-factory.js";
+export type { ProviderFactory, ProviderFactoryOptions, OpenProviderOptions, NativeProviderFactoryFn, ResolvedReference } from "./provider-factory.js";
 export type { ProviderConn, ProviderConnOptions } from "./provider-conn.js";
-export { resolveProviderBinary, parseProviderSource, versionMatches, providerSearchDirs } from "./resolve-provider.js";
+export { resolveProviderBinary, parseProviderSource, matchesVersionConstraint, providerSearchDirs } from "./resolve-provider.js";
 export type { ResolveProviderOptions, ResolvedProvider, ProviderAddress } from "./resolve-provider.js";
 export { providerSchemaToTerraformJson, type TerraformProviderSchemaJson, type TerraformSchemaJson, type TerraformBlockJson, type TerraformBlockTypeJson, type TerraformAttributeJson, type TerraformNestedTypeJson, type TerraformTypeJson, type TerraformFunctionJson, type TerraformFunctionParameterJson } from "./terraform-schema-json.js";
 export { PluginLogLevel, PluginLogSource, discardPluginLogger } from "./plugin-logger.js";
 export type { PluginLogEntry, PluginLogger } from "./plugin-logger.js";
-export { parseReattachProviders } from "./reattach.js";
-export { LAUNCHER_TARGET_MARK, launcherTargets } from "./launcher-targets.js";
 export type { RecycleOptions } from "./recycling-live-provider.js";
+
+// Transport and process plumbing (as connect-es lists its transport helpers apart): the
+// go-plugin side of a provider process — debug-mode reattach (`TF_REATTACH_PROVIDERS`),
+// launcher scripts, sockets of providers whose parent died. Most users need none of these.
+export { parseReattachProviders } from "./reattach.js";
+export type { ReattachConfig } from "./reattach.js";
+export type { PluginNetwork } from "./handshake.js";
+export { LAUNCHER_TARGET_MARK, launcherTargets } from "./launcher-targets.js";
 export { reapOrphanedProviders, ReapOutcome } from "./reap-orphaned-providers.js";
 export type { ReapOrphanedProvidersOptions, ReapedProvider } from "./reap-orphaned-providers.js";
-export type { ReattachConfig } from "./reattach.js";
+
+// Deprecated names, kept for one release.
+export { versionMatches } from "./resolve-provider.js";
+export type { NativeProviderConstructor } from "./provider-factory.js";
 
 // The contract, re-exported unchanged from @magma/provider-api.
 export type {
@@ -83,6 +86,7 @@ export type {
   AnyProviderError,
   ProviderErrorDetail,
   ProviderErrorDetailOf,
+  SchemaEntryKind,
   TypeNameKind,
   ApplyResponse,
   ApplyContext,

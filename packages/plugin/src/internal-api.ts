@@ -4,8 +4,9 @@
  * (which both take from `@magma/tfplugin`): the go-plugin certificate generator, the
  * handshake, and the client over a supplied transport for in-memory protocol tests.
  *
- * @internal Not covered by semantic versioning: for magma's own sibling packages only.
- * Nothing from here may appear in a public `.d.ts` of another package.
+ * Not covered by semantic versioning: for magma's own sibling packages only. Nothing from
+ * here may appear in a public `.d.ts` of another package. (This comment has no internal tag: with
+ * `stripInternal` this comment would remove the first export from the declarations.)
  * @packageDocumentation
  */
 

@@ -27,11 +27,11 @@ import { reapOrphanedProvidersOnce } from "./reap-orphaned-providers.js";
 /**
  * Terraform's go-plugin magic cookie (key and value), the same for protocol 5 and 6.
  *
- * @internal
+ * Sibling-only: exported through `@magma/plugin/internal`, outside semantic versioning.
  */
 export const TF_PLUGIN_MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
 
-/** @internal */
+/** The magic cookie's value (see {@link TF_PLUGIN_MAGIC_COOKIE_KEY}). Sibling-only. */
 export const TF_PLUGIN_MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
 
 /**
@@ -171,40 +171,106 @@ const MAX_HANDSHAKE_LINE = 64 * 1024;
  * @internal
  */
 export async function launchPlugin(options: LaunchPluginOptions): Promise<PluginProcess> {
+  const settings = launchSettings(options);
+  // The sweep for orphans of SIGKILLed hosts runs while this provider starts (it never
+  // rejects, and never touches a directory whose host is alive, such as ours); it has
+  // finished when the launch returns.
+  const reaping = reapOrphanedProvidersOnce([tmpdir(), settings.socketDirParent]);
+  const cert: ClientCertificate | undefined = settings.useTls ? await createClientCertificate() : undefined;
+  const socket = await makeSocketDir(options, settings.socketDirParent);
+  const started = await spawnPlugin(options, settings, socket, cert);
+  const handshake = await awaitHandshake(started, settings);
+  const connection = await connectToPlugin(started, handshake, cert, options, settings.name);
+  const { pid } = started;
+  if (pid !== undefined) socket.recordOwner(pid, processCmdline(pid));
+  await reaping;
+  return pluginProcess(started, handshake, connection, cert, options, settings);
+}
+
+/** The launch options with their defaults applied. */
+interface LaunchSettings {
+  readonly versions: readonly number[];
+  readonly logger: PluginLogger;
+  readonly useTls: boolean;
+  readonly startTimeoutMs: number;
+  readonly spawn: SpawnFunction;
+  readonly signal: AbortSignal | undefined;
+  readonly name: string;
+  readonly socketDirParent: string;
+}
+
+/** Step 1: checks the options and applies the defaults. */
+function launchSettings(options: LaunchPluginOptions): LaunchSettings {
   const versions = options.protocolVersions ?? [5, 6];
   if (versions.length === 0 || versions.some((v) => !Number.isInteger(v) || v < 1)) {
     throw new TypeError(`launchPlugin: protocolVersions must be positive integers, got [${versions.join(", ")}]`);
   }
-  const logger = options.logger ?? discardPluginLogger;
-  const useTls = options.tls ?? !process.env["TF_DISABLE_PLUGIN_TLS"];
-  const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
-  const spawn: SpawnFunction = options.spawn ?? ((c, a, o) => nodeSpawn(c, [...a], o));
   const signal = options.signal;
   if (signal?.aborted) throw canceledError("plugin launch canceled", { cause: signal.reason });
-  const name = basename(options.command);
+  return {
+    versions,
+    logger: options.logger ?? discardPluginLogger,
+    useTls: options.tls ?? !process.env["TF_DISABLE_PLUGIN_TLS"],
+    startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+    spawn: options.spawn ?? ((c, a, o) => nodeSpawn(c, [...a], o)),
+    signal,
+    name: basename(options.command),
+    socketDirParent: options.socketDirParent ?? tmpdir(),
+  };
+}
 
-  const socketDirParent = options.socketDirParent ?? tmpdir();
-  // The sweep for orphans of SIGKILLed hosts runs while this provider starts (it never
-  // rejects, and never touches a directory whose host is alive, such as ours); it has
-  // finished when the launch returns.
-  const reaping = reapOrphanedProvidersOnce([tmpdir(), socketDirParent]);
-  const cert: ClientCertificate | undefined = useTls ? await createClientCertificate() : undefined;
-  const socketDir = await mkdtemp(join(socketDirParent, SOCKET_DIR_PREFIX));
-  await chmod(socketDir, 0o700);
+/** The private socket directory and its owner record. */
+interface SocketDir {
+  readonly dir: string;
+  /** (Re)writes `owner.json`: best effort, without it the directory is merely never reaped. */
+  recordOwner(pid: number | undefined, cmdline?: string[] | null): void;
+}
+
+/** Step 2: a private 0700 socket directory holding an owner record (for a later host's reaper). */
+async function makeSocketDir(options: LaunchPluginOptions, parent: string): Promise<SocketDir> {
+  const dir = await mkdtemp(join(parent, SOCKET_DIR_PREFIX));
+  await chmod(dir, 0o700);
   // Who made the directory, for the reaper of a later host should this one be SIGKILLed.
   const binary = binaryForms(options.command, options.cwd);
   const recordOwner = (pid: number | undefined, cmdline: string[] | null = null): void => {
     try {
-      writeOwnerRecord(socketDir, ownerRecordFor(binary, pid, cmdline));
+      writeOwnerRecord(dir, ownerRecordFor(binary, pid, cmdline));
     } catch {
       // Best effort: without the record the directory is merely never reaped.
     }
   };
   recordOwner(undefined);
+  return { dir, recordOwner };
+}
 
+/** A spawned plugin process, watched, with its stderr monitored. */
+interface StartedPlugin {
+  readonly child: ChildProcess;
+  readonly watcher: ChildWatcher;
+  readonly stdout: NonNullable<ChildProcess["stdout"]>;
+  readonly pid: number | undefined;
+  readonly socketDir: string;
+  /** Paths removed when the process is gone (the socket directory, a stray socket). */
+  readonly paths: string[];
+  /** Removes `paths` and unregisters the child. */
+  cleanup(): Promise<void>;
+  readonly monitor: StderrMonitor;
+  readonly secrets: SecretRedactor;
+  /** What errors may quote of stderr: no TRACE/DEBUG/INFO lines, no secret the connection saw. */
+  reportable(): { stderrTail: string; panicExcerpt: string | undefined };
+  /** Kills the process, waits for it, and cleans up (every failure after the spawn). */
+  abandon(): Promise<void>;
+}
+
+/**
+ * Step 3: spawns the binary with the go-plugin environment, registers it so it cannot
+ * outlive the host, and starts draining and monitoring stderr.
+ */
+async function spawnPlugin(options: LaunchPluginOptions, settings: LaunchSettings, socket: SocketDir, cert: ClientCertificate | undefined): Promise<StartedPlugin> {
+  const socketDir = socket.dir;
   const env = buildPluginEnvironment({
     ...(options.env !== undefined ? { base: options.env } : {}),
-    protocolVersions: versions,
+    protocolVersions: settings.versions,
     minPort: options.minPort ?? 10000,
     maxPort: options.maxPort ?? 25000,
     socketDir,
@@ -214,7 +280,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
 
   let child: ChildProcess;
   try {
-    child = spawn(options.command, options.args ?? [], {
+    child = settings.spawn(options.command, options.args ?? [], {
       env,
       ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
       stdio: ["ignore", "pipe", "pipe"],
@@ -224,7 +290,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
     await rm(socketDir, { recursive: true, force: true });
     throw errorFromSpawn(options.command, e);
   }
-  const watcher = watchChild(child, logger);
+  const watcher = watchChild(child, settings.logger);
   const { stdout, stderr } = child;
   if (stdout === null || stderr === null) {
     child.kill("SIGKILL");
@@ -234,7 +300,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
 
   // The pid is known synchronously when spawn succeeded; otherwise an 'error' follows.
   const pid = child.pid;
-  if (pid !== undefined) recordOwner(pid);
+  if (pid !== undefined) socket.recordOwner(pid);
   const paths = [socketDir];
   const unregister = pid !== undefined ? registerLiveChild({ pid, kill: true, paths }) : () => {};
   const cleanup = async (): Promise<void> => {
@@ -244,7 +310,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   // On any exit (crash included), remove the socket file a killed plugin leaves behind.
   void watcher.exited.then(cleanup);
 
-  const monitor = new StderrMonitor(logger, PluginLogSource.Stderr, pid);
+  const monitor = new StderrMonitor(settings.logger, PluginLogSource.Stderr, pid);
   // What errors may quote of stderr: no TRACE/DEBUG/INFO lines, no secret the connection saw.
   const secrets = new SecretRedactor();
   const reportable = (): { stderrTail: string; panicExcerpt: string | undefined } => {
@@ -254,47 +320,60 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   stderr.on("data", (chunk: Buffer) => monitor.push(chunk));
   stderr.on("end", () => monitor.end());
   watcher.attachStderr(stderr);
+  const abandon = async (): Promise<void> => {
+    await killAndWait(child, watcher);
+    await cleanup();
+  };
+  return { child, watcher, stdout, pid, socketDir, paths, cleanup, monitor, secrets, reportable, abandon };
+}
 
-  let handshake: Handshake;
+/** Step 4: reads exactly the first stdout line and validates the handshake (the process is abandoned on failure). */
+async function awaitHandshake(p: StartedPlugin, settings: LaunchSettings): Promise<Handshake> {
+  const { name } = settings;
   try {
-    const line = await readHandshakeLine(child, stdout, startTimeoutMs, signal, name);
+    const line = await readHandshakeLine(p.child, p.stdout, settings.startTimeoutMs, settings.signal, name);
     if (line === undefined) {
-      const status = await watcher.exitedWithin(DEFAULT_GRACE_MS);
+      const status = await p.watcher.exitedWithin(DEFAULT_GRACE_MS);
       throw pluginExited(
-        { ...(status ?? { exitCode: null, signal: null }), ...reportable() },
+        { ...(status ?? { exitCode: null, signal: null }), ...p.reportable() },
         "before we could connect (no handshake line on stdout)",
         undefined,
         name,
       );
     }
+    let handshake: Handshake;
     try {
-      handshake = parseHandshakeLine(line, versions);
+      handshake = parseHandshakeLine(line, settings.versions);
     } catch (e) {
       if (isProviderError(e) && e.detail.code === "handshake_failed") {
         throw handshakeFailedError(`${e.rawMessage} [${name}]`, {
           line,
-          stderrTail: reportable().stderrTail,
+          stderrTail: p.reportable().stderrTail,
           cause: e,
         });
       }
       throw e;
     }
-    if (handshake.network === "unix" && dirname(handshake.address) !== socketDir) {
-      paths.push(handshake.address); // An older go-plugin ignored PLUGIN_UNIX_SOCKET_DIR.
+    if (handshake.network === "unix" && dirname(handshake.address) !== p.socketDir) {
+      p.paths.push(handshake.address); // An older go-plugin ignored PLUGIN_UNIX_SOCKET_DIR.
     }
+    return handshake;
   } catch (e) {
-    await killAndWait(child, watcher);
-    await cleanup();
+    await p.abandon();
     throw e;
   }
+}
 
-  let connection: GrpcConnection;
+/** Step 5: connects over HTTP/2 (unix socket or tcp, AutoMTLS or plaintext); the process is abandoned on failure. */
+async function connectToPlugin(p: StartedPlugin, handshake: Handshake, cert: ClientCertificate | undefined, options: LaunchPluginOptions, name: string): Promise<GrpcConnection> {
+  const logger = options.logger ?? discardPluginLogger;
+  const { pid } = p;
   try {
     let tls: Parameters<typeof createGrpcConnection>[0]["tls"];
     if (handshake.serverCertificate !== undefined) {
       if (cert === undefined) {
         throw handshakeFailedError("the plugin offered TLS, but AutoMTLS is off (no client certificate was sent)", {
-          stderrTail: reportable().stderrTail,
+          stderrTail: p.reportable().stderrTail,
         });
       }
       tls = { serverCertificate: handshake.serverCertificate, clientCertPem: cert.certPem, clientKeyPem: cert.keyPem };
@@ -307,7 +386,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
         ...(pid !== undefined ? { pid } : {}),
       });
     }
-    connection = createGrpcConnection({
+    const connection = createGrpcConnection({
       network: handshake.network,
       address: handshake.address,
       tls,
@@ -316,10 +395,10 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
     try {
       await connection.open();
     } catch (e) {
-      const status = await watcher.exitedWithin(100);
+      const status = await p.watcher.exitedWithin(100);
       if (status !== undefined) {
         throw pluginExited(
-          { ...status, ...reportable() },
+          { ...status, ...p.reportable() },
           "while we were connecting",
           e,
           name,
@@ -328,14 +407,17 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
       if (isProviderError(e) && e.code === "transport") throw transportError(`${e.rawMessage} [${name}]`, e.detail.grpcCode === undefined ? { cause: e.cause ?? e } : { cause: e.cause ?? e, grpcCode: e.detail.grpcCode });
       throw e;
     }
+    return connection;
   } catch (e) {
-    await killAndWait(child, watcher);
-    await cleanup();
+    await p.abandon();
     throw e;
   }
+}
 
-  if (pid !== undefined) recordOwner(pid, processCmdline(pid));
-  await reaping;
+/** Step 6: opens the `GRPCStdio` stream and assembles the handle, whose `close` shuts the plugin down as go-plugin does. */
+function pluginProcess(p: StartedPlugin, handshake: Handshake, connection: GrpcConnection, cert: ClientCertificate | undefined, options: LaunchPluginOptions, settings: LaunchSettings): PluginProcess {
+  const { logger, name } = settings;
+  const { child, watcher, monitor, secrets, pid } = p;
   const stdio: StdioReader = startStdioReader(connection.transport, logger, pid);
   safeLog(logger, {
     level: PluginLogLevel.Debug,
@@ -349,7 +431,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   const exitError = (): AnyProviderError | undefined => {
     const status = watcher.status();
     if (status === undefined) return undefined;
-    return pluginExited({ ...status, ...reportable() }, "unexpectedly", undefined, name);
+    return pluginExited({ ...status, ...p.reportable() }, "unexpectedly", undefined, name);
   };
   return {
     transport: connection.transport,
@@ -390,7 +472,7 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
           await killAndWait(child, watcher);
         }
         await watcher.exited;
-        await cleanup();
+        await p.cleanup();
         await stdio.done;
       })();
       return closing;

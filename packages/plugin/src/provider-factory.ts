@@ -11,13 +11,19 @@ import { parseProviderSource, resolveProviderBinary, type ResolvedProvider } fro
 import { launcherTargetsSync } from "./launcher-targets.js";
 import { checkRecycleOptions, RecyclingLiveProvider, type RecycleOptions } from "./recycling-live-provider.js";
 
-/** Makes a native provider instance; called once per {@link ProviderFactory.open}. */
-export type NativeProviderConstructor = () => Provider | Promise<Provider>;
+/** Makes a native provider instance (a plain function, not a class); called once per {@link ProviderFactory.open}. */
+export type NativeProviderFactoryFn = () => Provider | Promise<Provider>;
+
+/**
+ * @deprecated Renamed {@link NativeProviderFactoryFn} (it is a factory function, not a
+ * constructor); this alias goes in the next minor release.
+ */
+export type NativeProviderConstructor = NativeProviderFactoryFn;
 
 /** Options of {@link createProviderFactory}: defaults for every provider it opens. */
 export type ProviderFactoryOptions = Omit<DialProviderOptions, "binary" | "source" | "version" | "reattach" | "cachedSchema" | "signal" | "stopSignal"> & {
   /** Native providers by source address or name (`"random"`, `"magma/random"`), served in-process. */
-  readonly natives?: Readonly<Record<string, NativeProviderConstructor>>;
+  readonly natives?: Readonly<Record<string, NativeProviderFactoryFn>>;
   /**
    * Replace each provider process it opens after some use (not native providers): after
    * `afterCalls` calls, or once its resident set exceeds `afterRssBytes`. New calls then
@@ -60,7 +66,7 @@ export type ResolvedReference =
  */
 export interface ProviderFactory {
   /** Registers a native provider under a source address or name (replacing any earlier one). */
-  register(name: string, create: NativeProviderConstructor): void;
+  register(name: string, create: NativeProviderFactoryFn): void;
   /**
    * Says what a reference denotes, without starting anything.
    *
@@ -85,12 +91,12 @@ export interface ProviderFactory {
  * ```
  */
 export function createProviderFactory(options: ProviderFactoryOptions = {}): ProviderFactory {
-  const natives = new Map<string, NativeProviderConstructor>();
+  const natives = new Map<string, NativeProviderFactoryFn>();
   const schemas = new Map<string, ProviderSchema>();
   const { natives: initial, recycle, ...dialDefaults } = options;
   if (recycle !== undefined) checkRecycleOptions(recycle);
 
-  const register = (name: string, create: NativeProviderConstructor): void => {
+  const register = (name: string, create: NativeProviderFactoryFn): void => {
     natives.set(nativeKey(name), create);
   };
   for (const [name, create] of Object.entries(initial ?? {})) register(name, create);
@@ -144,7 +150,7 @@ export function createProviderFactory(options: ProviderFactoryOptions = {}): Pro
   };
 }
 
-async function openNative(create: NativeProviderConstructor): Promise<LiveProvider> {
+async function openNative(create: NativeProviderFactoryFn): Promise<LiveProvider> {
   const provider = await create();
   const schema = await provider.getSchema();
   return {

@@ -4,8 +4,6 @@ import { handshakeFailedError } from "@magma/provider-api";
 /**
  * One entry of a `TF_REATTACH_PROVIDERS` description: a provider process that is already
  * running (debug mode, or a test harness).
- *
- * @internal
  */
 export type ReattachConfig = {
   /** The RPC protocol; only `grpc`. */
@@ -31,7 +29,6 @@ export type ReattachConfig = {
  * means 5, `Test` defaults to false.
  *
  * @throws ProviderError `handshake_failed` naming the provider and field that is wrong.
- * @internal
  */
 export function parseReattachProviders(json: string | unknown): Record<string, ReattachConfig> {
   let value: unknown = json;

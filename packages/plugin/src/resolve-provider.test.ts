@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isProviderError } from "@magma/provider-api";
-import { parseProviderSource, providerSearchDirs, resolveProviderBinary, versionMatches } from "./resolve-provider.js";
+import { matchesVersionConstraint, parseProviderSource, providerSearchDirs, resolveProviderBinary, versionMatches } from "./resolve-provider.js";
 
 describe("parseProviderSource", () => {
   test.each([
@@ -19,7 +19,7 @@ describe("parseProviderSource", () => {
   });
 });
 
-describe("versionMatches", () => {
+describe("matchesVersionConstraint", () => {
   test.each<[string, string | undefined, boolean]>([
     ["5.100.0", undefined, true],
     ["5.100.0", "5.100.0", true],
@@ -38,10 +38,14 @@ describe("versionMatches", () => {
     ["5.2.0", "> 5.1", true],
     ["5.1.0", "<= 5.1", true],
   ])("%s against %p is %p", (v, c, want) => {
-    expect(versionMatches(v, c)).toBe(want);
+    expect(matchesVersionConstraint(v, c)).toBe(want);
   });
   test("a malformed constraint is a TypeError", () => {
-    expect(() => versionMatches("1.0.0", ">= x")).toThrow(TypeError);
+    expect(() => matchesVersionConstraint("1.0.0", ">= x")).toThrow(TypeError);
+  });
+
+  test("the deprecated name versionMatches is the same function", () => {
+    expect(versionMatches).toBe(matchesVersionConstraint);
   });
 });
 

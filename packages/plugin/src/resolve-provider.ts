@@ -95,7 +95,7 @@ function compareVersions(a: Version, b: Version): number {
  *
  * @throws TypeError for a malformed constraint.
  */
-export function versionMatches(version: string, constraint: string | undefined): boolean {
+export function matchesVersionConstraint(version: string, constraint: string | undefined): boolean {
   const v = parseVersion(version);
   if (v === undefined) return false;
   if (constraint === undefined || constraint.trim() === "") return v.pre === "";
@@ -138,6 +138,14 @@ export function versionMatches(version: string, constraint: string | undefined):
   }
   return v.pre === "" || exactPrerelease;
 }
+
+/**
+ * Tests a version against a Terraform version constraint.
+ *
+ * @deprecated Renamed {@link matchesVersionConstraint} (what it matches was not in the name);
+ * this alias goes in the next minor release.
+ */
+export const versionMatches: (version: string, constraint: string | undefined) => boolean = matchesVersionConstraint;
 
 /** The directories searched for providers, in order, given the options. */
 export function providerSearchDirs(options: ResolveProviderOptions = {}): string[] {
@@ -207,7 +215,7 @@ export async function resolveProviderBinary(
       const v = parseVersion(entry);
       if (v === undefined) continue;
       seen.push(`${v.text} in ${dir}`);
-      if (!versionMatches(v.text, options.version)) continue;
+      if (!matchesVersionConstraint(v.text, options.version)) continue;
       const pdir = join(base, entry, platform);
       const exe = safeReaddir(pdir).find((f) => f === `terraform-provider-${address.type}` || f.startsWith(`terraform-provider-${address.type}_`));
       if (exe === undefined) continue;

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync, copyFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { typeToJson } from "@magma/cty";
@@ -12,8 +12,8 @@ import {
   schemaCacheFile,
   writeSchemaCache,
 } from "./schema-cache.js";
+import { AWS_BINARY, hasAwsProvider } from "@magma/test-support";
 
-const AWS = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
 
 describe("schema cache files", () => {
   let dir: string;
@@ -80,7 +80,7 @@ describe("schema cache files", () => {
   });
 });
 
-const d = existsSync(AWS) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 d("the schema cache with the real AWS provider", () => {
   let dir: string;
   beforeAll(() => {
@@ -94,7 +94,7 @@ d("the schema cache with the real AWS provider", () => {
     let stored: () => void = () => {};
     const storedP = new Promise<void>((r) => (stored = r));
     const live = await dialProvider({
-      binary: AWS,
+      binary: AWS_BINARY,
       schemaCacheDir: dir,
       logger: {
         log(e: PluginLogEntry) {

@@ -5,13 +5,12 @@
  * when the connection is closed (`canceled`) or the process dies (`plugin_exited`).
  * The cheap call is ReadDataSource of aws_partition (no network).
  */
-import { existsSync } from "node:fs";
 import { configValue, isProviderError } from "@magma/provider-api";
 import { dialConfiguredProvider, type LiveProvider } from "../src/dial-provider.js";
 import type { ProviderConn } from "../src/provider-conn.js";
-import { AWS_BINARY, AWS_OFFLINE_CONFIG } from "./support/terraform-runner.js";
+import { AWS_BINARY, AWS_OFFLINE_CONFIG, hasAwsProvider } from "@magma/test-support";
 
-const d = existsSync(AWS_BINARY) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 const LONG = 600_000;
 const CALLS = 20_000;
 

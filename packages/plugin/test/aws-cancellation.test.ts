@@ -5,14 +5,13 @@
  * afterwards, so a StopProvider sent for one aborted call would fail an unrelated create
  * ("context canceled", no state) and later calls.
  */
-import { existsSync } from "node:fs";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { nullVal } from "@magma/cty";
 import { configValue, isProviderError, proposedNewState, type AnyProviderError } from "@magma/provider-api";
 import { dialConfiguredProvider, type LiveProvider } from "../src/dial-provider.js";
-import { AWS_BINARY, AWS_OFFLINE_CONFIG } from "./support/terraform-runner.js";
+import { AWS_BINARY, AWS_OFFLINE_CONFIG, hasAwsProvider } from "@magma/test-support";
 
-const d = existsSync(AWS_BINARY) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 const LONG = 180_000;
 
 async function rejection(p: Promise<unknown>): Promise<AnyProviderError> {

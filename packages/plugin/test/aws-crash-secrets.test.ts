@@ -4,16 +4,15 @@
  * `console.error(err)` and `JSON.stringify(err)`. hashicorp/aws runs with TF_LOG=DEBUG
  * against fake-aws, writes a SecureString, and is SIGKILLed during a later call.
  */
-import { existsSync } from "node:fs";
 import { inspect } from "node:util";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { nullVal } from "@magma/cty";
 import { configValue, isProviderError, proposedNewState, type AnyProviderError } from "@magma/provider-api";
 import { dialConfiguredProvider, type LiveProvider } from "../src/dial-provider.js";
 import type { PluginLogEntry } from "../src/plugin-logger.js";
-import { AWS_BINARY, AWS_OFFLINE_CONFIG } from "./support/terraform-runner.js";
+import { AWS_BINARY, AWS_OFFLINE_CONFIG, hasAwsProvider } from "@magma/test-support";
 
-const d = existsSync(AWS_BINARY) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 const LONG = 180_000;
 const SECURE_VALUE = "HUNTER2-SECRET-VALUE-31337";
 const ACCESS_KEY = "AKIAIOSFODNN7MAGMA01";

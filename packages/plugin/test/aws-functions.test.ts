@@ -12,9 +12,9 @@ import { nullVal, stringType, stringVal, toJson, typeToJson, unknownVal, type Va
 import { isFunctionCaller, isProviderError } from "@magma/provider-api";
 import { dialProvider, type LiveProvider } from "../src/dial-provider.js";
 import type { ProviderConn } from "../src/provider-conn.js";
-import { AWS_BINARY, TerraformWorkspace, terraformAndAwsAvailable } from "./support/terraform-runner.js";
+import { AWS_BINARY, hasTerraformAndAws, TerraformWorkspace } from "@magma/test-support";
 
-const d = terraformAndAwsAvailable() ? describe : describe.skip;
+const d = hasTerraformAndAws() ? describe : describe.skip;
 
 const REQUIRED = `
 terraform {

@@ -4,14 +4,14 @@
  * configuration validated), instead of hanging or reading without end.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dialConfiguredProvider } from "../src/dial-provider.js";
 import { binaryIdentity, schemaCacheFile } from "../src/schema-cache.js";
-import { AWS_BINARY, AWS_OFFLINE_CONFIG } from "./support/terraform-runner.js";
+import { AWS_BINARY, AWS_OFFLINE_CONFIG, hasAwsProvider } from "@magma/test-support";
 
-const d = existsSync(AWS_BINARY) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 
 d("dialing hashicorp/aws with hostile cache files", () => {
   let dir: string;

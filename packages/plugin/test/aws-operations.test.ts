@@ -3,7 +3,6 @@
  * made: plans, validation and the offline flags need no network). One provider process for
  * the whole file.
  */
-import { existsSync } from "node:fs";
 import { Path, listVal, nullVal, objectVal, stringVal, type Value } from "@magma/cty";
 import {
   configValue,
@@ -16,10 +15,10 @@ import {
 import { dialConfiguredProvider, type LiveProvider } from "../src/dial-provider.js";
 import { WireProviderConn } from "../src/internal/wire-provider-conn.js";
 import type { ProviderConn } from "../src/provider-conn.js";
-import { AWS_BINARY, AWS_OFFLINE_CONFIG } from "./support/terraform-runner.js";
 import { replaceUnknowns } from "./support/known-state.js";
+import { AWS_BINARY, AWS_OFFLINE_CONFIG, hasAwsProvider } from "@magma/test-support";
 
-const d = existsSync(AWS_BINARY) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 
 async function rejection(p: Promise<unknown>): Promise<AnyProviderError> {
   const e: unknown = await p.then(

@@ -14,10 +14,9 @@ import { launchPlugin, type SpawnFunction } from "../src/launch.js";
 import type { PluginLogEntry } from "../src/plugin-logger.js";
 import { parseReattachProviders } from "../src/reattach.js";
 import { reattachPlugin } from "../src/internal/reattach-plugin.js";
+import { AWS_BINARY, hasAwsProvider } from "@magma/test-support";
 
-const AWS =
-  "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
-const d = existsSync(AWS) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 
 function isGone(pid: number): boolean {
   try {
@@ -54,7 +53,7 @@ d("the real AWS provider (5.100.0, protocol 5)", () => {
       socketDir = (options.env as Record<string, string>)["PLUGIN_UNIX_SOCKET_DIR"]!;
       return spawn(command, [...args], options);
     };
-    const p = await launchPlugin({ command: AWS, tls, spawn: recording, logger: { log: (e) => entries.push(e) } });
+    const p = await launchPlugin({ command: AWS_BINARY, tls, spawn: recording, logger: { log: (e) => entries.push(e) } });
     try {
       expect(p.protocolVersion).toBe(5);
       expect(p.tls).toBe(tls);
@@ -83,7 +82,7 @@ d("the real AWS provider (5.100.0, protocol 5)", () => {
 
   test("close() shuts the provider down as Terraform does (no kill needed)", async () => {
     const entries: PluginLogEntry[] = [];
-    const p = await launchPlugin({ command: AWS, logger: { log: (e) => entries.push(e) } });
+    const p = await launchPlugin({ command: AWS_BINARY, logger: { log: (e) => entries.push(e) } });
     await p.close();
     expect(await p.exited).toEqual({ exitCode: 0, signal: null });
     expect(isGone(p.pid)).toBe(true);
@@ -92,7 +91,7 @@ d("the real AWS provider (5.100.0, protocol 5)", () => {
   });
 
   test("GetSchema's 4.9 MB reply passes the raised receive limit (over AutoMTLS)", async () => {
-    const p = await launchPlugin({ command: AWS });
+    const p = await launchPlugin({ command: AWS_BINARY });
     try {
       const provider = createClient(Provider, p.transport);
       const schema = await provider.getSchema({});
@@ -106,7 +105,7 @@ d("the real AWS provider (5.100.0, protocol 5)", () => {
   test("offering only protocol 6: the provider answers 5, reported as protocol_mismatch", async () => {
     let error: unknown;
     try {
-      const p = await launchPlugin({ command: AWS, protocolVersions: [6], tls: false });
+      const p = await launchPlugin({ command: AWS_BINARY, protocolVersions: [6], tls: false });
       await p.close();
     } catch (e) {
       error = e;
@@ -118,7 +117,7 @@ d("the real AWS provider (5.100.0, protocol 5)", () => {
   describe("reattach to a provider in debug mode", () => {
     async function startDebugProvider() {
       const dir = mkdtempSync(join(tmpdir(), "magma-debug-"));
-      const child = spawn(AWS, ["-debug"], { env: { ...process.env, TMPDIR: dir }, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(AWS_BINARY, ["-debug"], { env: { ...process.env, TMPDIR: dir }, stdio: ["ignore", "pipe", "pipe"] });
       child.stderr.resume();
       let out = "";
       const json = await new Promise<string>((resolve, reject) => {

@@ -3,13 +3,12 @@
  * process after N calls or once its resident set exceeds M bytes, when idle; the
  * LiveProvider and its provider stay the same objects and stay configured.
  */
-import { existsSync } from "node:fs";
 import { configValue } from "@magma/provider-api";
 import { createProviderFactory } from "../src/provider-factory.js";
 import type { LiveProvider } from "../src/dial-provider.js";
-import { AWS_BINARY, AWS_OFFLINE_CONFIG } from "./support/terraform-runner.js";
+import { AWS_BINARY, AWS_OFFLINE_CONFIG, hasAwsProvider } from "@magma/test-support";
 
-const d = existsSync(AWS_BINARY) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 const LONG = 300_000;
 
 function alive(pid: number): boolean {

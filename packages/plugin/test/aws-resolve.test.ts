@@ -3,15 +3,14 @@
  * of a missing binary or an unmatched version constraint. One provider process (the
  * resolved one) for the whole file.
  */
-import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configValue, isProviderError } from "@magma/provider-api";
 import { dialConfiguredProvider, dialProvider, type LiveProvider } from "../src/dial-provider.js";
 import { providerSearchDirs } from "../src/resolve-provider.js";
-import { AWS_BINARY, AWS_OFFLINE_CONFIG, PLUGIN_MIRROR } from "./support/terraform-runner.js";
+import { AWS_BINARY, AWS_OFFLINE_CONFIG, hasAwsProvider, PLUGIN_MIRROR } from "@magma/test-support";
 
-const d = existsSync(AWS_BINARY) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 
 // Resolution must not depend on the host's CLI configuration or home directory.
 const isolated = {

@@ -13,15 +13,10 @@ import { dialProvider, type LiveProvider } from "../src/dial-provider.js";
 import type { PluginLogEntry } from "../src/plugin-logger.js";
 import type { ProviderConn } from "../src/provider-conn.js";
 import { providerSchemaToTerraformJson } from "../src/terraform-schema-json.js";
-import {
-  AWS_ADDRESS,
-  AWS_BINARY,
-  TerraformWorkspace,
-  terraformAndAwsAvailable,
-} from "./support/terraform-runner.js";
 import { impliedTypeOfJsonBlock, type JsonBlock } from "./support/terraform-schema-type.js";
+import { AWS_ADDRESS, AWS_BINARY, hasTerraformAndAws, TerraformWorkspace } from "@magma/test-support";
 
-const d = terraformAndAwsAvailable() ? describe : describe.skip;
+const d = hasTerraformAndAws() ? describe : describe.skip;
 
 interface TerraformProviderJson {
   provider: { version: number; block: JsonBlock };

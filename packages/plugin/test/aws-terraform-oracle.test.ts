@@ -10,16 +10,9 @@
 import { toJson } from "@magma/cty";
 import { configValue, type PlainConfig } from "@magma/provider-api";
 import { dialConfiguredProvider, type LiveProvider } from "../src/dial-provider.js";
-import {
-  AWS_ADDRESS,
-  AWS_BINARY,
-  AWS_OFFLINE_CONFIG,
-  AWS_OFFLINE_HCL,
-  TerraformWorkspace,
-  terraformAndAwsAvailable,
-} from "./support/terraform-runner.js";
+import { AWS_ADDRESS, AWS_BINARY, AWS_OFFLINE_CONFIG, AWS_OFFLINE_HCL, hasTerraformAndAws, TerraformWorkspace } from "@magma/test-support";
 
-const d = terraformAndAwsAvailable() ? describe : describe.skip;
+const d = hasTerraformAndAws() ? describe : describe.skip;
 
 interface ShownResource {
   address: string;

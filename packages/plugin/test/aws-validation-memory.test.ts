@@ -1,14 +1,14 @@
 // A provider configuration that this exact binary validated with no diagnostics, in the
 // same environment, is not validated again by a later process: SDKv2's
 // PrepareProviderConfig takes seconds for hashicorp/aws with an `endpoints` block.
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configValue } from "@magma/provider-api";
 import { dialProvider } from "../src/dial-provider.js";
 import type { PluginLogEntry } from "../src/plugin-logger.js";
+import { AWS_BINARY, hasAwsProvider } from "@magma/test-support";
 
-const AWS = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
 const base = {
   region: "us-east-1",
   access_key: "test",
@@ -23,7 +23,7 @@ const base = {
 /** Dials with SDK logs on, configures, and returns the RPC names the provider logged. */
 async function configureOnce(cacheDir: string, config: Record<string, unknown>, env: Record<string, string | undefined> = process.env): Promise<string[]> {
   const entries: PluginLogEntry[] = [];
-  const live = await dialProvider({ binary: AWS, schemaCacheDir: cacheDir, sdkLogs: true, env, logger: { log: (e) => entries.push(e) } });
+  const live = await dialProvider({ binary: AWS_BINARY, schemaCacheDir: cacheDir, sdkLogs: true, env, logger: { log: (e) => entries.push(e) } });
   try {
     await live.provider.configure(configValue(live.schema.provider.block, config), "1.11.4");
   } finally {
@@ -32,7 +32,7 @@ async function configureOnce(cacheDir: string, config: Record<string, unknown>, 
   return [...new Set(entries.map((e) => e.fields?.["tf_rpc"]).filter((x): x is string => typeof x === "string"))];
 }
 
-(existsSync(AWS) ? describe : describe.skip)("remembered provider-config validations (real AWS provider)", () => {
+(hasAwsProvider() ? describe : describe.skip)("remembered provider-config validations (real AWS provider)", () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "magma-validation-"));

@@ -3,14 +3,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { AWS_BINARY, hasAwsProvider } from "@magma/test-support";
 
 // Launches a plugin from a separate host process, ends the host in various ways, and checks
 // that neither the plugin process nor its socket directory survives.
 
 const pkg = fileURLToPath(new URL("..", import.meta.url));
 const testdata = join(pkg, "test", "testdata");
-const AWS =
-  "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
 
 function isGone(pid: number): boolean {
   try {
@@ -71,7 +70,7 @@ afterAll(() => {
 });
 
 const plugins: [string, string, string][] = [["fixture gRPC plugin", join(testdata, "fake-plugin.mjs"), "off"]];
-if (existsSync(AWS)) plugins.push(["AWS provider", AWS, "on"]);
+if (hasAwsProvider()) plugins.push(["AWS provider", AWS_BINARY, "on"]);
 else test.skip("AWS provider (binary absent)", () => {});
 
 const endings = [

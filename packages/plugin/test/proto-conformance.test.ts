@@ -10,8 +10,7 @@
  * service method the binaries have must exist in ours and agree. Types that only differ
  * by name but have an identical wire shape are reported, not failed.
  */
-import { accessSync, constants, existsSync, readFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { readFileSync } from "node:fs";
 import { create, createFileRegistry, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import {
@@ -35,27 +34,12 @@ import {
   listServices,
   type PlaintextPlugin,
 } from "./support/plaintext-plugin.js";
+import { AWS_BINARY, findTerraform, hasAwsProvider, hasTerraform } from "@magma/test-support";
 
-const AWS_PROVIDER =
-  process.env["MAGMA_AWS_PROVIDER"] ??
-  "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
+// MAGMA_AWS_PROVIDER was this file's own override; MAGMA_AWS_PROVIDER_BINARY (test-support) is the shared one.
+const AWS_PROVIDER = process.env["MAGMA_AWS_PROVIDER"] ?? AWS_BINARY;
 
-/** The `terraform` executable on PATH, if any. */
-function findOnPath(name: string): string | undefined {
-  for (const dir of (process.env["PATH"] ?? "").split(delimiter)) {
-    if (dir === "") continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-const TERRAFORM = findOnPath("terraform");
+const TERRAFORM = findTerraform();
 
 /** All of magma's descriptor files, plus the well-known types they import. */
 const OURS: readonly FileDescriptorProto[] = [
@@ -202,7 +186,7 @@ describe("compareDescriptors", () => {
   });
 });
 
-const describeTerraform = TERRAFORM !== undefined ? describe : describe.skip;
+const describeTerraform = hasTerraform() ? describe : describe.skip;
 
 describeTerraform("descriptors embedded in the terraform binary", () => {
   let binary: Uint8Array | undefined;
@@ -258,7 +242,7 @@ describeTerraform("descriptors embedded in the terraform binary", () => {
   });
 });
 
-const describeAws = existsSync(AWS_PROVIDER) ? describe : describe.skip;
+const describeAws = process.env["MAGMA_AWS_PROVIDER"] !== undefined || hasAwsProvider() ? describe : describe.skip;
 
 describeAws("descriptors served by the live AWS provider through gRPC reflection", () => {
   let plugin: PlaintextPlugin | undefined;

@@ -1,10 +1,9 @@
-import { existsSync } from "node:fs";
 import { configValue, isProviderError } from "@magma/provider-api";
 import { createMemoryProvider } from "@magma/provider-api/testing";
 import { nullVal, stringVal } from "@magma/cty";
 import { createProviderFactory } from "../src/provider-factory.js";
+import { AWS_BINARY, hasAwsProvider } from "@magma/test-support";
 
-const AWS = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
 const awsConfig = {
   region: "us-east-1",
   access_key: "test",
@@ -28,12 +27,12 @@ describe("native providers", () => {
   });
 });
 
-const d = existsSync(AWS) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 d("the real AWS provider through the factory", () => {
   test("resolves by source address, configures, and reuses the schema for the same binary", async () => {
     const factory = createProviderFactory({ pluginDirs: ["/opt/tf-plugins"], impliedMirrors: false });
     const r = await factory.resolve("hashicorp/aws", "~> 5.0");
-    expect(r).toMatchObject({ kind: "plugin", version: "5.100.0", binary: AWS });
+    expect(r).toMatchObject({ kind: "plugin", version: "5.100.0", binary: AWS_BINARY });
     const first = await factory.open("hashicorp/aws", { version: "~> 5.0", config: awsConfig });
     try {
       expect(first.kind).toBe("plugin");
@@ -45,9 +44,9 @@ d("the real AWS provider through the factory", () => {
       await first.close();
     }
     expect(factory.cachedSchemas).toBe(1);
-    const second = await factory.open(AWS, { config: awsConfig });
+    const second = await factory.open(AWS_BINARY, { config: awsConfig });
     try {
-      // AWS declares get_provider_schema_optional: the cached schema is used as is.
+      // AWS_BINARY declares get_provider_schema_optional: the cached schema is used as is.
       expect(second.schema).toBe(first.schema);
       const part = second.schema.dataSources.get("aws_partition")!;
       const read = await second.provider.readDataSource("aws_partition", configValue(part.block, {}));

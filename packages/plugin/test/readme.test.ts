@@ -1,13 +1,13 @@
 // Runs the README's example as a user would: compiled with the package's strict settings
 // against the built package (self-referenced by name), then executed with node.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { hasAwsProvider, PLUGIN_MIRROR } from "@magma/test-support";
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), "..");
-const AWS = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
 
 function example(): string {
   const m = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(pkg, "README.md"), "utf8"));
@@ -39,7 +39,7 @@ test("the README example type-checks under the strict settings", () => {
   }
 });
 
-(existsSync(AWS) ? test : test.skip)("the README example runs against the real AWS provider", () => {
+(hasAwsProvider() ? test : test.skip)("the README example runs against the real AWS provider", () => {
   const dir = join(pkg, ".readme-run");
   mkdirSync(dir, { recursive: true });
   try {
@@ -48,7 +48,7 @@ test("the README example type-checks under the strict settings", () => {
     writeFileSync(file, js);
     const out = execFileSync(process.execPath, [file], {
       cwd: pkg,
-      env: { ...process.env, TF_PLUGIN_CACHE_DIR: "/opt/tf-plugins" },
+      env: { ...process.env, TF_PLUGIN_CACHE_DIR: PLUGIN_MIRROR },
       encoding: "utf8",
       timeout: 120_000,
     });

@@ -58,23 +58,18 @@ export {
   ProviderErrorCode,
   isProviderError,
   isRetryable,
-  transportError,
   diagnosticsError,
   noNewStateError,
   partiallyAppliedError,
   schemaError,
   notConfiguredError,
   unknownTypeError,
-  pluginExitedError,
-  handshakeFailedError,
-  protocolMismatchError,
-  invalidResponseError,
   canceledError,
   deadlineExceededError,
   providerNotFoundError,
   functionCallError,
 } from "./provider-error.js";
-export type { AnyProviderError, ProviderErrorDetail, ProviderErrorDetailOf, TypeNameKind } from "./provider-error.js";
+export type { AnyProviderError, ProviderErrorDetail, ProviderErrorDetailOf, SchemaEntryKind, TypeNameKind } from "./provider-error.js";
 export { withRetry } from "./with-retry.js";
 export type { RetryPolicy } from "./with-retry.js";
 export { classifyApplyOutcome } from "./apply-outcome.js";
@@ -84,7 +79,6 @@ export { assertPlanValid } from "./plan-valid.js";
 export { assertObjectCompatible, compatibilityProblems } from "./object-compatible.js";
 export { formatProblemPath } from "./object-change-problem.js";
 export type { ObjectChangeCheckOptions, ObjectChangeProblem, ProblemStep } from "./object-change-problem.js";
-export { normalizeLegacyObject } from "./normalize-legacy-object.js";
 export { configValue } from "./config-value.js";
 export type { PlainConfig } from "./config-value.js";
 
@@ -104,6 +98,10 @@ export type {
 } from "./native-provider.js";
 export type { NativeFunction, NativeFunctions, NativeFunctionContext, NativeFunctionResult } from "./native-function.js";
 
-// For transports and other libraries.
+// For transports and other libraries (as connect-es lists its transport helpers apart):
+// the errors a transport raises for process, handshake and wire failures, the legacy type
+// system's normalisation, and value conformance for checking decoded values.
+export { transportError, pluginExitedError, handshakeFailedError, protocolMismatchError, invalidResponseError } from "./provider-error.js";
+export { normalizeLegacyObject } from "./normalize-legacy-object.js";
 export { valueConformance } from "./value-conformance.js";
 export type { ConformanceProblem } from "./value-conformance.js";

@@ -48,8 +48,14 @@ export const ProviderErrorCode = {
 /** One of the {@link ProviderErrorCode} values. */
 export type ProviderErrorCode = (typeof ProviderErrorCode)[keyof typeof ProviderErrorCode];
 
-/** The kinds of name a schema has, as named in `unknown_type` errors. */
-export type TypeNameKind = "resource" | "data_source" | "function";
+/** The kinds of entry a provider schema has (resource, data source, function), as `unknown_type` errors name them. */
+export type SchemaEntryKind = "resource" | "data_source" | "function";
+
+/**
+ * @deprecated Renamed {@link SchemaEntryKind} (it is the kind of schema entry a type name
+ * names); this alias goes in the next minor release.
+ */
+export type TypeNameKind = SchemaEntryKind;
 
 /**
  * What a {@link ProviderError} carries besides its message; the shape depends on the
@@ -75,7 +81,7 @@ export type ProviderErrorDetail =
     }
   | { readonly code: "schema"; readonly path?: Path }
   | { readonly code: "not_configured"; readonly operation: string }
-  | { readonly code: "unknown_type"; readonly kind: TypeNameKind; readonly typeName: string }
+  | { readonly code: "unknown_type"; readonly kind: SchemaEntryKind; readonly typeName: string }
   | {
       readonly code: "plugin_exited";
       /** The exit code, or `null` when a signal ended the process (or it is not known). */
@@ -213,7 +219,7 @@ export function notConfiguredError(operation: string): ProviderError<"not_config
 }
 
 /** An `unknown_type` error naming the kind (resource or data source) and the type name. */
-export function unknownTypeError(kind: TypeNameKind, typeName: string): ProviderError<"unknown_type"> {
+export function unknownTypeError(kind: SchemaEntryKind, typeName: string): ProviderError<"unknown_type"> {
   const what = kind === "resource" ? "resource type" : kind === "data_source" ? "data source" : "function";
   return new ProviderError({ code: "unknown_type", kind, typeName }, `the provider has no ${what} ${JSON.stringify(typeName)}`);
 }

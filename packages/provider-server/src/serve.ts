@@ -131,29 +131,117 @@ const NOT_A_PLUGIN =
  * `listen_failed`, `provider_failed`.
  */
 export async function serve(provider: Provider | (() => Provider | Promise<Provider>), options: ServeOptions = {}): Promise<ProviderServer> {
-  const env = options.env ?? process.env;
-  const stdout: LineSink = options.stdout ?? process.stdout;
-  const stderr: LineSink = options.stderr ?? process.stderr;
-  const exit = options.exit ?? true;
-  const debug = options.debug === true;
-  const level: LogLevel = options.logLevel ?? parseLogLevel(env["TF_LOG_PROVIDER"]) ?? parseLogLevel(env["TF_LOG"]) ?? "info";
-  const logger = createHclogLogger(stderr, level, options.name ?? "provider");
+  const io = serveIo(options);
+  const { env, logger, debug, exit } = io;
+  checkInvocation(io, options);
+  const version = chooseVersion(options, env, debug);
+  const impl = await resolveProvider(provider);
 
-  if (!debug && env[TF_PLUGIN_MAGIC_COOKIE_KEY] !== TF_PLUGIN_MAGIC_COOKIE_VALUE) {
-    stderr.write(NOT_A_PLUGIN);
-    if (exit) process.exit(1);
+  // AutoMTLS when the client asks for it.
+  const clientCertPem = debug ? undefined : env["PLUGIN_CLIENT_CERT"];
+  const tls = clientCertPem !== undefined && clientCertPem.trim() !== "" ? await createClientCertificate() : undefined;
+  const { socketPath, ownDir } = socketLocation(env, debug);
+
+  const forwarder = new StdioForwarder();
+  let closing: Promise<void> | undefined;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((r) => (resolveClosed = r));
+  const onShutdown = (): void => {
+    void close().then(() => {
+      if (exit) process.exit(0);
+    });
+  };
+  const handler = connectNodeAdapter({
+    routes: pluginRoutes(version, createProviderHandlers(impl, logger), forwarder, logger, onShutdown),
+    grpc: true,
+    connect: false,
+    grpcWeb: false,
+    readMaxBytes: MAX_MESSAGE,
+    writeMaxBytes: MAX_MESSAGE,
+    fallback: unimplemented,
+  });
+  const { server, sessions } = await listen(handler, tls, clientCertPem, socketPath, logger);
+  applySocketGroup(socketPath, env["PLUGIN_UNIX_SOCKET_GROUP"], logger);
+
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      forwarder.end();
+      server.close(() => resolve());
+      for (const s of sessions) s.destroy();
+      setTimeout(resolve, 1000).unref();
+    }).then(() => {
+      rmSync(socketPath, { force: true });
+      if (ownDir !== undefined) rmSync(ownDir, { recursive: true, force: true });
+      resolveClosed();
+    });
+    return closing;
+  };
+
+  const { line, reattach } = announcement(options, debug, version, socketPath, tls);
+  logger.log("debug", "plugin address", { address: socketPath, network: "unix", protocol_version: version, tls: tls !== undefined });
+  io.stdout.write(`${line}\n`);
+  if (exit) attachToProcess(io, options, line, forwarder, close);
+
+  return {
+    protocolVersion: version,
+    network: "unix",
+    address: socketPath,
+    tls: tls !== undefined,
+    line,
+    reattach,
+    closed,
+    close,
+  };
+}
+
+/** Where {@link serve} reads and writes, and how it behaves: the options with their defaults. */
+interface ServeIo {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdout: LineSink;
+  readonly stderr: LineSink;
+  readonly exit: boolean;
+  readonly debug: boolean;
+  readonly logger: HclogLogger;
+}
+
+/** Step 1: the environment, the output sinks and the hclog logger. */
+function serveIo(options: ServeOptions): ServeIo {
+  const env = options.env ?? process.env;
+  const stderr: LineSink = options.stderr ?? process.stderr;
+  const level: LogLevel = options.logLevel ?? parseLogLevel(env["TF_LOG_PROVIDER"]) ?? parseLogLevel(env["TF_LOG"]) ?? "info";
+  return {
+    env,
+    stdout: options.stdout ?? process.stdout,
+    stderr,
+    exit: options.exit ?? true,
+    debug: options.debug === true,
+    logger: createHclogLogger(stderr, level, options.name ?? "provider"),
+  };
+}
+
+/** Step 2: started by Terraform (the magic cookie), or in debug mode with a provider address. */
+function checkInvocation(io: ServeIo, options: ServeOptions): void {
+  if (!io.debug && io.env[TF_PLUGIN_MAGIC_COOKIE_KEY] !== TF_PLUGIN_MAGIC_COOKIE_VALUE) {
+    io.stderr.write(NOT_A_PLUGIN);
+    if (io.exit) process.exit(1);
     throw new ServeError("not_a_plugin", "TF_PLUGIN_MAGIC_COOKIE is missing or wrong: this program is a Terraform provider and must be started by Terraform");
   }
-  if (debug && (options.providerAddress === undefined || options.providerAddress === "")) {
+  if (io.debug && (options.providerAddress === undefined || options.providerAddress === "")) {
     throw new ServeError("invalid_options", "debug mode needs providerAddress (the key of the TF_REATTACH_PROVIDERS entry, e.g. registry.terraform.io/magma/random)");
   }
+}
 
+/** Step 3: the protocol version (the highest supported in debug mode, else negotiated). */
+function chooseVersion(options: ServeOptions, env: Readonly<Record<string, string | undefined>>, debug: boolean): ServedProtocolVersion {
   const supported: ServedProtocolVersion[] = [...new Set<ServedProtocolVersion>(options.protocolVersions ?? [5, 6])].sort((a, b) => a - b);
   if (supported.length === 0 || supported.some((v) => v !== 5 && v !== 6)) {
     throw new ServeError("invalid_options", `protocolVersions must be a non-empty list of 5 and 6, got ${JSON.stringify(options.protocolVersions)}`);
   }
-  const version = debug ? supported[supported.length - 1]! : negotiate(supported, env["PLUGIN_PROTOCOL_VERSIONS"]);
+  return debug ? supported[supported.length - 1]! : negotiate(supported, env["PLUGIN_PROTOCOL_VERSIONS"]);
+}
 
+/** Step 4: the provider (the factory is called once, after the cookie check). */
+async function resolveProvider(provider: Provider | (() => Provider | Promise<Provider>)): Promise<Provider> {
   let impl: Provider;
   try {
     impl = typeof provider === "function" ? await provider() : provider;
@@ -163,12 +251,11 @@ export async function serve(provider: Provider | (() => Provider | Promise<Provi
   if (typeof impl !== "object" || impl === null || typeof impl.getSchema !== "function" || typeof impl.planResourceChange !== "function") {
     throw new ServeError("provider_failed", "serve needs a Provider (an object with the 8 operations of @magma/provider-api)");
   }
+  return impl;
+}
 
-  // AutoMTLS when the client asks for it.
-  const clientCertPem = debug ? undefined : env["PLUGIN_CLIENT_CERT"];
-  const tls = clientCertPem !== undefined && clientCertPem.trim() !== "" ? await createClientCertificate() : undefined;
-
-  // The socket.
+/** Step 5: the socket path (in `PLUGIN_UNIX_SOCKET_DIR`, or a directory of its own in debug mode). */
+function socketLocation(env: Readonly<Record<string, string | undefined>>, debug: boolean): { socketPath: string; ownDir: string | undefined } {
   let socketDir = env["PLUGIN_UNIX_SOCKET_DIR"] || tmpdir();
   let ownDir: string | undefined;
   if (debug) {
@@ -179,14 +266,18 @@ export async function serve(provider: Provider | (() => Provider | Promise<Provi
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
     throw new ServeError("invalid_environment", `the socket path ${socketPath} is longer than ${MAX_SOCKET_PATH} bytes; set PLUGIN_UNIX_SOCKET_DIR to a shorter directory`);
   }
+  return { socketPath, ownDir };
+}
 
-  const forwarder = new StdioForwarder();
-  const handlers = createProviderHandlers(impl, logger);
-  let closing: Promise<void> | undefined;
-  let resolveClosed!: () => void;
-  const closed = new Promise<void>((r) => (resolveClosed = r));
-
-  const routes = (router: ConnectRouter): void => {
+/** Step 6: the services: the provider, health, the controller (shutdown) and stdio. */
+function pluginRoutes(
+  version: ServedProtocolVersion,
+  handlers: ReturnType<typeof createProviderHandlers>,
+  forwarder: StdioForwarder,
+  logger: HclogLogger,
+  onShutdown: () => void,
+): (router: ConnectRouter) => void {
+  return (router: ConnectRouter): void => {
     if (version === 6) router.service(Tfplugin6Provider, handlers.v6);
     else router.service(Tfplugin5Provider, handlers.v5);
     router.service(Health, {
@@ -199,11 +290,7 @@ export async function serve(provider: Provider | (() => Provider | Promise<Provi
       shutdown() {
         logger.log("debug", "plugin received shutdown request");
         // Reply first, then stop and exit (go-plugin stops before replying; clients accept either).
-        setTimeout(() => {
-          void close().then(() => {
-            if (exit) process.exit(0);
-          });
-        }, 5);
+        setTimeout(onShutdown, 5);
         return {};
       },
     });
@@ -217,16 +304,16 @@ export async function serve(provider: Provider | (() => Provider | Promise<Provi
       },
     });
   };
-  const handler = connectNodeAdapter({
-    routes,
-    grpc: true,
-    connect: false,
-    grpcWeb: false,
-    readMaxBytes: MAX_MESSAGE,
-    writeMaxBytes: MAX_MESSAGE,
-    fallback: unimplemented,
-  });
+}
 
+/** Step 7: the HTTP/2 server (AutoMTLS or plaintext), listening on the socket. */
+async function listen(
+  handler: ReturnType<typeof connectNodeAdapter>,
+  tls: Awaited<ReturnType<typeof createClientCertificate>> | undefined,
+  clientCertPem: string | undefined,
+  socketPath: string,
+  logger: HclogLogger,
+): Promise<{ server: Http2Server | Http2SecureServer; sessions: Set<Http2Session> }> {
   let server: Http2Server | Http2SecureServer;
   try {
     server = tls === undefined
@@ -263,60 +350,40 @@ export async function serve(provider: Provider | (() => Provider | Promise<Provi
     });
   });
   server.on("error", (e: Error) => logger.log("error", "server error", { error: e.message }));
-  applySocketGroup(socketPath, env["PLUGIN_UNIX_SOCKET_GROUP"], logger);
+  return { server, sessions };
+}
 
-  const close = (): Promise<void> => {
-    closing ??= new Promise<void>((resolve) => {
-      forwarder.end();
-      server.close(() => resolve());
-      for (const s of sessions) s.destroy();
-      setTimeout(resolve, 1000).unref();
-    }).then(() => {
-      rmSync(socketPath, { force: true });
-      if (ownDir !== undefined) rmSync(ownDir, { recursive: true, force: true });
-      resolveClosed();
-    });
-    return closing;
-  };
-
-  let line: string;
-  let reattach: string | undefined;
+/** Step 8: what goes on stdout: the handshake line, or in debug mode the `TF_REATTACH_PROVIDERS` line. */
+function announcement(
+  options: ServeOptions,
+  debug: boolean,
+  version: ServedProtocolVersion,
+  socketPath: string,
+  tls: Awaited<ReturnType<typeof createClientCertificate>> | undefined,
+): { line: string; reattach: string | undefined } {
   if (debug) {
-    reattach = JSON.stringify({
+    const reattach = JSON.stringify({
       [options.providerAddress!]: { Protocol: "grpc", ProtocolVersion: version, Pid: process.pid, Test: true, Addr: { Network: "unix", String: socketPath } },
     });
-    line = `TF_REATTACH_PROVIDERS='${reattach}'`;
+    return { line: `TF_REATTACH_PROVIDERS='${reattach}'`, reattach };
+  }
+  const cert = tls === undefined ? "" : Buffer.from(tls.der).toString("base64").replace(/=+$/, "");
+  return { line: [CORE_PROTOCOL_VERSION, version, "unix", socketPath, "grpc", cert].join("|"), reattach: undefined };
+}
+
+/** Step 9 (when `exit`): signals, and stdout redirected into GRPCStdio (or the debug-mode banner). */
+function attachToProcess(io: ServeIo, options: ServeOptions, line: string, forwarder: StdioForwarder, close: () => Promise<void>): void {
+  if (io.debug) {
+    process.stderr.write(
+      `Provider ${options.providerAddress} started in debug mode. To attach Terraform, set in its environment:\n\n\t${line}\n\nStop with Ctrl-C.\n`,
+    );
+    const stop = (): void => void close().then(() => process.exit(0));
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
   } else {
-    const cert = tls === undefined ? "" : Buffer.from(tls.der).toString("base64").replace(/=+$/, "");
-    line = [CORE_PROTOCOL_VERSION, version, "unix", socketPath, "grpc", cert].join("|");
+    process.on("SIGINT", () => io.logger.log("debug", "plugin received interrupt signal, ignoring"));
+    if (io.stdout === process.stdout) redirectStdout(forwarder);
   }
-  logger.log("debug", "plugin address", { address: socketPath, network: "unix", protocol_version: version, tls: tls !== undefined });
-  stdout.write(`${line}\n`);
-
-  if (exit) {
-    if (debug) {
-      process.stderr.write(
-        `Provider ${options.providerAddress} started in debug mode. To attach Terraform, set in its environment:\n\n\t${line}\n\nStop with Ctrl-C.\n`,
-      );
-      const stop = (): void => void close().then(() => process.exit(0));
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-    } else {
-      process.on("SIGINT", () => logger.log("debug", "plugin received interrupt signal, ignoring"));
-      if (stdout === process.stdout) redirectStdout(forwarder);
-    }
-  }
-
-  return {
-    protocolVersion: version,
-    network: "unix",
-    address: socketPath,
-    tls: tls !== undefined,
-    line,
-    reattach,
-    closed,
-    close,
-  };
 }
 
 /** The highest shared version; when none is shared, the lowest supported one (go-plugin's answer). */

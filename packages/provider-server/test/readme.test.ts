@@ -15,7 +15,8 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { GRPCController, Tfplugin6Provider } from "@magma/tfplugin";
 import ts from "typescript";
-import { MAGIC_COOKIE, expectExit, findTerraform, start, tempDir, terraform, terraformEnv, type Child } from "./support/harness.js";
+import { MAGIC_COOKIE, expectExit, start, tempDir, terraform, terraformEnv, type Child } from "./support/harness.js";
+import { hasTerraform } from "@magma/test-support";
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -106,7 +107,7 @@ describe("the README example run", () => {
     expect(existsSync(socket)).toBe(false);
   });
 
-  (findTerraform() !== undefined ? test : test.skip)("terraform init installs it from the mirror; apply and destroy a random_string", async () => {
+  (hasTerraform() ? test : test.skip)("terraform init installs it from the mirror; apply and destroy a random_string", async () => {
     const work = join(tmp.dir, "work");
     mkdirSync(work);
     writeFileSync(

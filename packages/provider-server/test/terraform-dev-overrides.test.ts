@@ -7,9 +7,10 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expectExit, findTerraform, fixtureLauncher, tempDir, terraform, terraformEnv } from "./support/harness.js";
+import { expectExit, fixtureLauncher, tempDir, terraform, terraformEnv } from "./support/harness.js";
+import { hasTerraform, writeTerraformCliConfig } from "@magma/test-support";
 
-const d = findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraform() ? describe : describe.skip;
 
 // No version of the launcher matches "~> 9.0": dev overrides skip version selection.
 const MAIN_TF = `
@@ -46,8 +47,7 @@ d("terraform with the launcher directory as a dev_overrides directory", () => {
     store = join(tmp.dir, "store.json");
     // The CLI configuration of the issue: the overridden provider from a local directory,
     // every other provider as usual (none here, so nothing is ever fetched).
-    const cli = join(tmp.dir, "dev.tfrc");
-    writeFileSync(cli, `provider_installation {\n  dev_overrides {\n    "example.com/magma/memory" = ${JSON.stringify(overrideDir)}\n  }\n  direct {}\n}\n`);
+    const cli = writeTerraformCliConfig(tmp.dir, { fileName: "dev.tfrc", devOverrides: { "example.com/magma/memory": overrideDir }, direct: true });
     env = { ...terraformEnv(tmp.dir, { MEMORY_PROVIDER_STORE: store }), TF_CLI_CONFIG_FILE: cli };
   });
   afterAll(() => tmp.cleanup());

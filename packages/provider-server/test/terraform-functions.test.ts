@@ -12,9 +12,10 @@ import { join } from "node:path";
 import { listVal, nullVal, numberVal, objectVal, stringType, stringVal, toJson, tupleVal, typeToJson, boolVal, type Value } from "@magma/cty";
 import { dialProvider, providerSchemaToTerraformJson, type LiveProvider } from "@magma/plugin";
 import { isFunctionCaller, type FunctionCaller, type Provider } from "@magma/provider-api";
-import { expectExit, findTerraform, fixtureLauncher, functionProvider, tempDir, terraform, terraformEnv } from "./support/harness.js";
+import { expectExit, fixtureLauncher, functionProvider, tempDir, terraform, terraformEnv } from "./support/harness.js";
+import { hasTerraform } from "@magma/test-support";
 
-const d = findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraform() ? describe : describe.skip;
 const fixture = functionProvider;
 
 const REQUIRED = `

@@ -8,10 +8,11 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createMemoryProvider } from "@magma/provider-api/testing";
-import { expectExit, findTerraform, fixtureLauncher, start, tempDir, terraform, terraformEnv, type Child } from "./support/harness.js";
+import { expectExit, fixtureLauncher, start, tempDir, terraform, terraformEnv, type Child } from "./support/harness.js";
+import { hasTerraform } from "@magma/test-support";
 import { terraformSchemaJson } from "./support/terraform-schema-json.js";
 
-const d = findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraform() ? describe : describe.skip;
 
 const MAIN_TF = `
 terraform {

@@ -19,9 +19,10 @@ import { fileURLToPath } from "node:url";
 import { nullVal, numberType, numberVal, objectVal, setVal, mapVal, listVal, stringType, stringVal, unknownVal, dynamicType, type Value } from "@magma/cty";
 import { dialProvider, type LiveProvider } from "@magma/plugin";
 import { assertObjectCompatible, assertPlanValid, createSchemaEntry, impliedType, proposedNewState, type Block, type Diag } from "@magma/provider-api";
-import { expectExit, findTerraform, fixtureLauncher, tempDir, terraform, terraformEnv } from "./support/harness.js";
+import { expectExit, fixtureLauncher, tempDir, terraform, terraformEnv } from "./support/harness.js";
+import { hasTerraform } from "@magma/test-support";
 
-const d = findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraform() ? describe : describe.skip;
 
 const probeModule = join(dirname(fileURLToPath(import.meta.url)), "testdata/objchange-provider.mjs");
 const PROVIDER = "example.com/magma/probe";

@@ -8,10 +8,11 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { createRandomProvider } from "@magma/provider-random";
 import { writeProviderLauncher } from "../src/index.js";
-import { expectExit, findTerraform, tempDir, terraform, terraformEnv } from "./support/harness.js";
+import { expectExit, tempDir, terraform, terraformEnv } from "./support/harness.js";
+import { hasTerraform } from "@magma/test-support";
 import { terraformSchemaJson } from "./support/terraform-schema-json.js";
 
-const d = findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraform() ? describe : describe.skip;
 const randomModule = createRequire(import.meta.url).resolve("@magma/provider-random");
 
 const MAIN_TF = `

@@ -1,20 +1,7 @@
 import { create, fromBinary, toBinary, type DescMessage } from "@bufbuild/protobuf";
 import fc from "fast-check";
-import {
-  boolType,
-  dynamicType,
-  fromJson,
-  fromMsgpack,
-  isPathError,
-  listType,
-  mapType,
-  numberType,
-  objectType,
-  setType,
-  stringType,
-  tupleType,
-  type Type,
-} from "@magma/cty";
+import { ctyAnyTypeArb } from "@magma/test-support/cty-arbitraries";
+import { fromJson, fromMsgpack, isPathError, type Type } from "@magma/cty";
 import { parseHandshakeLine } from "@magma/plugin/internal";
 import { schemaEntryFromProto, schemaEntryToProto, Tfplugin6Provider } from "@magma/tfplugin";
 import { invalidResponseError, isProviderError } from "@magma/provider-api";
@@ -74,20 +61,8 @@ function check(stats: FuzzStats, limits: FuzzLimits, typed: (e: unknown) => bool
   if (ms > limits.maxCaseMs) throw new Error(`one case took ${ms.toFixed(0)} ms (limit ${limits.maxCaseMs} ms)`);
 }
 
-const nameArb = fc.oneof(fc.constantFrom("a", "b", "id", "é"), fc.string({ maxLength: 3 }));
-
-/** Arbitrary cty types, a few levels deep, the dynamic type included. */
-export const typeArb: fc.Arbitrary<Type> = fc.letrec<{ t: Type }>((tie) => ({
-  t: fc.oneof(
-    { maxDepth: 3, depthIdentifier: "t" },
-    fc.constantFrom<Type>(stringType, numberType, boolType, dynamicType),
-    tie("t").map(listType),
-    tie("t").map(setType),
-    tie("t").map(mapType),
-    fc.dictionary(nameArb, tie("t"), { maxKeys: 3 }).map((a) => objectType(a)),
-    fc.array(tie("t"), { maxLength: 3 }).map(tupleType),
-  ),
-})).t;
+/** Arbitrary cty types, a few levels deep, the dynamic type included (test-support's). */
+export const typeArb: fc.Arbitrary<Type> = ctyAnyTypeArb;
 
 /** Mutations of a valid byte string: flips, truncation, insertion, a huge declared length. */
 function mutated(base: fc.Arbitrary<Uint8Array>): fc.Arbitrary<Uint8Array> {

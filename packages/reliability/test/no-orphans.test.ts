@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { reapOrphanedProviders, ReapOutcome } from "@magma/plugin";
-import { AWS_BINARY, faultWorkspace, isGone, readRecord, waitUntil } from "./support.js";
+import { AWS_BINARY, hasAwsProvider } from "@magma/test-support";
+import { faultWorkspace, isGone, readRecord, waitUntil } from "./support.js";
 
 const host = fileURLToPath(new URL("./testdata/multi-host.mjs", import.meta.url));
 let ws: ReturnType<typeof faultWorkspace>;
@@ -136,7 +137,7 @@ describe("the host is SIGKILLed (no code runs in it): what is left", () => {
     }
   }, 60_000);
 
-  const awsTest = existsSync(AWS_BINARY) ? test : test.skip;
+  const awsTest = hasAwsProvider() ? test : test.skip;
   awsTest("the real AWS provider (go-plugin) keeps running after the host's SIGKILL", async () => {
     let run: Run | undefined;
     try {
@@ -210,7 +211,7 @@ describe("the mitigation: a later host reaps what a SIGKILLed host left", () => 
     }
   }, 60_000);
 
-  const awsTest = existsSync(AWS_BINARY) ? test : test.skip;
+  const awsTest = hasAwsProvider() ? test : test.skip;
   awsTest("the real AWS provider left by a SIGKILLed host is reaped", async () => {
     let o: { run: Run; tmp: string } | undefined;
     try {

@@ -1,12 +1,11 @@
 // Item 5 — retries: withRetry over isRetryable, against the local AWS endpoint's throttling
 // fault through the real hashicorp/aws provider (max_retries = 1, so the SDK gives up at
 // once and the throttling reaches magma as diagnostics): throttled twice, then success.
-import { existsSync } from "node:fs";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { configValue, dialConfiguredProvider, isRetryable, withRetry, type LiveProvider } from "@magma/plugin";
-import { AWS_BINARY } from "./support.js";
+import { AWS_BINARY, awsFakeConfig, hasAwsProvider } from "@magma/test-support";
 
-const d = existsSync(AWS_BINARY) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 
 d("withRetry against a throttling fault (hashicorp/aws, @magma/fake-aws)", () => {
   let fake: FakeAws;
@@ -15,17 +14,7 @@ d("withRetry against a throttling fault (hashicorp/aws, @magma/fake-aws)", () =>
     fake = await startFakeAws();
     live = await dialConfiguredProvider({
       binary: AWS_BINARY,
-      config: {
-        region: "us-east-1",
-        access_key: "test",
-        secret_key: "test",
-        skip_credentials_validation: true,
-        skip_requesting_account_id: true,
-        skip_metadata_api_check: "true",
-        skip_region_validation: true,
-        max_retries: 1,
-        endpoints: [{ ssm: fake.url, sts: fake.url }],
-      },
+      config: awsFakeConfig(fake.url, { maxRetries: 1, endpoints: ["ssm", "sts"] }),
     });
     const res = await fetch(fake.url, {
       method: "POST",

@@ -4,9 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeFaultProviderLauncher } from "../src/write-fault-provider-launcher.js";
 
-/** The real AWS provider (tests that need it are skipped without it). */
-export const AWS_BINARY = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
-
 /** A temp dir with the fault provider's launcher, removed by `cleanup`. */
 export function faultWorkspace(): { dir: string; binary: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), "magma-rel-"));

@@ -12,19 +12,8 @@ import {
   stringType,
   tupleType,
 } from "../type.js";
-import {
-  Mark,
-  boolVal,
-  listVal,
-  mapVal,
-  nullVal,
-  numberVal,
-  objectVal,
-  setVal,
-  stringVal,
-  tupleVal,
-  unknownVal,
-} from "../value.js";
+import { boolVal, listVal, mapVal, nullVal, numberVal, objectVal, setVal, stringVal, tupleVal, unknownVal } from "../construction.js";
+import { Mark } from "../marks.js";
 import { canConvert, convert, fromPlain, toPlain, unify, unifyUnsafe } from "./index.js";
 
 function thrown(f: () => unknown): PathError {

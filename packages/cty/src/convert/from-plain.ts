@@ -2,23 +2,8 @@ import { CtyNumber } from "../number.js";
 import { Path } from "../path.js";
 import { PathError, PathErrorCode, formatErrorPath, isPathError } from "../path-error.js";
 import { dynamicType, type ObjectType, type Type } from "../type.js";
-import {
-  Value,
-  boolVal,
-  emptyObjectVal,
-  emptyTupleVal,
-  listVal,
-  listValEmpty,
-  mapVal,
-  mapValEmpty,
-  nullVal,
-  numberVal,
-  objectVal,
-  setVal,
-  setValEmpty,
-  stringVal,
-  tupleVal,
-} from "../value.js";
+import { boolVal, emptyObjectVal, emptyTupleVal, listVal, listValEmpty, mapVal, mapValEmpty, nullVal, numberVal, objectVal, setVal, setValEmpty, stringVal, tupleVal } from "../construction.js";
+import { Value } from "../value.js";
 import { convert } from "./convert.js";
 import { stringToBool, stringToNumber } from "./primitive-conversions.js";
 import { constraintName } from "./type-utils.js";

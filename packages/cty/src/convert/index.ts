@@ -13,7 +13,8 @@
  * @packageDocumentation
  */
 
-export { convert, canConvert, unify, unifyUnsafe } from "./convert.js";
+export { convert, canConvert } from "./convert.js";
+export { unify, unifyUnsafe } from "./unify.js";
 export { conforms } from "./type-utils.js";
 export { fromPlain } from "./from-plain.js";
 export type { PlainInput } from "./from-plain.js";

@@ -1,7 +1,8 @@
 import { parseGoNumber } from "./parse-go-number.js";
 import type { Path } from "../path.js";
 import { PathError, PathErrorCode, isPathError } from "../path-error.js";
-import { boolVal, numberVal, type Value } from "../value.js";
+import { boolVal, numberVal } from "../construction.js";
+import type { Value } from "../value.js";
 
 /**
  * String to number, as go-cty's unsafe primitive conversion (and its JSON decoder for a

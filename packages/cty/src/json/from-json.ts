@@ -3,21 +3,8 @@ import { Path } from "../path.js";
 import { PathError, PathErrorCode, isPathError } from "../path-error.js";
 import { typeFromJsonValue } from "../type-json.js";
 import type { ObjectType, TupleType, Type } from "../type.js";
-import {
-  boolVal,
-  emptyTupleVal,
-  listVal,
-  listValEmpty,
-  mapVal,
-  mapValEmpty,
-  nullVal,
-  objectVal,
-  setVal,
-  setValEmpty,
-  stringVal,
-  tupleVal,
-  type Value,
-} from "../value.js";
+import { boolVal, emptyTupleVal, listVal, listValEmpty, mapVal, mapValEmpty, nullVal, objectVal, setVal, setValEmpty, stringVal, tupleVal } from "../construction.js";
+import type { Value } from "../value.js";
 import { parseJsonTree, type JsonFault, type JsonNode } from "./parse-json-tree.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

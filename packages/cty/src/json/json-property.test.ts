@@ -18,22 +18,8 @@ import {
   tupleType,
   type Type,
 } from "../type.js";
-import {
-  boolVal,
-  emptyTupleVal,
-  listVal,
-  listValEmpty,
-  mapVal,
-  mapValEmpty,
-  nullVal,
-  numberVal,
-  objectVal,
-  setVal,
-  setValEmpty,
-  stringVal,
-  tupleVal,
-  type Value,
-} from "../value.js";
+import { boolVal, emptyTupleVal, listVal, listValEmpty, mapVal, mapValEmpty, nullVal, numberVal, objectVal, setVal, setValEmpty, stringVal, tupleVal } from "../construction.js";
+import type { Value } from "../value.js";
 import { fromJson, toJson } from "./index.js";
 
 const RUNS = Number(process.env["MAGMA_FUZZ_RUNS"] ?? "2000");

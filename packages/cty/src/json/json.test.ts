@@ -14,23 +14,9 @@ import {
   tupleType,
   type Type,
 } from "../type.js";
-import {
-  Mark,
-  boolVal,
-  emptyObjectVal,
-  emptyTupleVal,
-  listVal,
-  listValEmpty,
-  mapVal,
-  nullVal,
-  numberVal,
-  objectVal,
-  setVal,
-  stringVal,
-  tupleVal,
-  unknownVal,
-  type Value,
-} from "../value.js";
+import { boolVal, emptyObjectVal, emptyTupleVal, listVal, listValEmpty, mapVal, nullVal, numberVal, objectVal, setVal, stringVal, tupleVal, unknownVal } from "../construction.js";
+import { Mark } from "../marks.js";
+import type { Value } from "../value.js";
 import { fromJson, toJson } from "./index.js";
 
 function thrown(f: () => unknown): PathError {

@@ -17,24 +17,13 @@ import { Path } from "../path.js";
 import { typeFromJson } from "../type-json.js";
 import { numberType, objectType, stringType, type Type } from "../type.js";
 import { compareUtf8 } from "../internal/compare-utf8.js";
-import {
-  boolVal,
-  dynamicVal,
-  emptyObjectVal,
-  emptyTupleVal,
-  knownValueUnchecked,
-  listVal,
-  mapVal,
-  normaliseSetElements,
-  normaliseString,
-  setVal,
-  tupleVal,
-  unknownVal,
-  type Refinements,
-  type Value,
-} from "../value.js";
+import { boolVal, dynamicVal, emptyObjectVal, emptyTupleVal, knownValueUnchecked, listVal, mapVal, setVal, tupleVal, unknownVal } from "../construction.js";
+import { normaliseString } from "../internal/normalise-string.js";
+import type { Refinements } from "../refinements.js";
+import { normaliseSetElements } from "../set-order.js";
+import type { Value } from "../value.js";
 import { Fail, failFrom, withStep } from "./fail.js";
-import { K_BOOL, K_DYNAMIC, K_LIST, K_MAP, K_NUMBER, K_OBJECT, K_SET, K_STRING, K_TUPLE, planFor, type Plan } from "./plan.js";
+import { K_BOOL, K_DYNAMIC, K_LIST, K_MAP, K_NUMBER, K_OBJECT, K_SET, K_STRING, K_TUPLE, codecPlanFor, type CodecPlan } from "./codec-plan.js";
 import { utf8Decode } from "./utf8.js";
 
 /**
@@ -85,7 +74,7 @@ export function fromMsgpack(bytes: Uint8Array, type: Type): Value {
   if (!(bytes instanceof Uint8Array)) {
     throw new PathError(PathErrorCode.TypeMismatch, Path.root, "fromMsgpack needs the bytes as a Uint8Array");
   }
-  const plan = planFor(type);
+  const plan = codecPlanFor(type);
   const saved = { buf, view, pos, end };
   buf = bytes;
   view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -106,7 +95,7 @@ export function fromMsgpack(bytes: Uint8Array, type: Type): Value {
   }
 }
 
-function decode(p: Plan, depth: number): Value {
+function decode(p: CodecPlan, depth: number): Value {
   if (pos >= end) throw truncated();
   const b = buf[pos]!;
   if ((b >= 0xd4 && b <= 0xd8) || (b >= 0xc7 && b <= 0xc9)) return decodeUnknown(p, b);
@@ -341,7 +330,7 @@ function readMapLen(b: number): number {
   return n;
 }
 
-function decodeListOrSet(p: Plan, b: number, depth: number): Value {
+function decodeListOrSet(p: CodecPlan, b: number, depth: number): Value {
   const isList = p.k === K_LIST;
   const n = readArrayLen(b);
   if (n < 0) throw mismatch(isList ? "list" : "set", b);
@@ -363,7 +352,7 @@ function decodeListOrSet(p: Plan, b: number, depth: number): Value {
   return viaCore(() => setVal(arr));
 }
 
-function decodeMap(p: Plan, b: number, depth: number): Value {
+function decodeMap(p: CodecPlan, b: number, depth: number): Value {
   const n = readMapLen(b);
   if (n < 0) throw mismatch("map", b);
   if (n === 0) return knownValueUnchecked(p.t, EMPTY_MAP);
@@ -400,7 +389,7 @@ function readKey(what: string): string {
   return readStrBody(n);
 }
 
-function decodeObject(p: Plan, b: number, depth: number): Value {
+function decodeObject(p: CodecPlan, b: number, depth: number): Value {
   const n = readMapLen(b);
   if (n < 0) throw mismatch("object", b);
   if (n === 0) return emptyObjectVal; // go-cty: a 0-length map is the empty object, whatever the type
@@ -429,7 +418,7 @@ function decodeObject(p: Plan, b: number, depth: number): Value {
 }
 
 /** Object entries in any order, from entry `i` on; checks for unknown, repeated and missing attributes. */
-function slowObject(p: Plan, done: (Value | undefined)[], i: number, n: number, depth: number): Value[] {
+function slowObject(p: CodecPlan, done: (Value | undefined)[], i: number, n: number, depth: number): Value[] {
   const names = p.names;
   const count = names.length;
   const vals: (Value | undefined)[] = new Array<Value | undefined>(count).fill(undefined);
@@ -472,7 +461,7 @@ function matchBytes(s: Uint8Array): boolean {
   return true;
 }
 
-function decodeTuple(p: Plan, b: number, depth: number): Value {
+function decodeTuple(p: CodecPlan, b: number, depth: number): Value {
   const n = readArrayLen(b);
   if (n < 0) throw mismatch("tuple", b);
   if (n === 0) return emptyTupleVal; // go-cty: a 0-length array is the empty tuple, whatever the type
@@ -495,7 +484,7 @@ function decodeTuple(p: Plan, b: number, depth: number): Value {
 // ---------------------------------------------------------------------------------------
 // Dynamic and unknown
 
-const dynamicPlans = new Map<string, Plan>();
+const dynamicPlans = new Map<string, CodecPlan>();
 
 function decodeDynamic(b: number, depth: number): Value {
   const n = readArrayLen(b);
@@ -520,7 +509,7 @@ function decodeDynamic(b: number, depth: number): Value {
     } catch (e) {
       throw failFrom(e);
     }
-    plan = planFor(t);
+    plan = codecPlanFor(t);
     if (dynamicPlans.size >= 1024) dynamicPlans.clear();
     dynamicPlans.set(text, plan);
   }
@@ -571,7 +560,7 @@ function readExtHeader(b: number): number {
   return len;
 }
 
-function decodeUnknown(p: Plan, b: number): Value {
+function decodeUnknown(p: CodecPlan, b: number): Value {
   const len = readExtHeader(b);
   const code = buf[pos - 1]!;
   const start = pos;
@@ -581,7 +570,7 @@ function decodeUnknown(p: Plan, b: number): Value {
   return decodeRefinements(p, start, start + len);
 }
 
-function decodeRefinements(p: Plan, start: number, stop: number): Value {
+function decodeRefinements(p: CodecPlan, start: number, stop: number): Value {
   const savedPos = pos;
   const savedEnd = end;
   pos = start;

@@ -17,24 +17,9 @@ import {
   tupleType,
   type Type,
 } from "../type.js";
-import {
-  boolVal,
-  dynamicVal,
-  listVal,
-  listValEmpty,
-  mapVal,
-  mapValEmpty,
-  nullVal,
-  numberVal,
-  objectVal,
-  setVal,
-  setValEmpty,
-  stringVal,
-  tupleVal,
-  unknownVal,
-  type Refinements,
-  type Value,
-} from "../value.js";
+import { boolVal, dynamicVal, listVal, listValEmpty, mapVal, mapValEmpty, nullVal, numberVal, objectVal, setVal, setValEmpty, stringVal, tupleVal, unknownVal } from "../construction.js";
+import type { Refinements } from "../refinements.js";
+import type { Value } from "../value.js";
 import { fromMsgpack, toMsgpack } from "./index.js";
 
 const FUZZ_RUNS = Number(process.env.MAGMA_FUZZ_RUNS ?? 2000);

@@ -14,26 +14,10 @@ import {
   tupleType,
   type Type,
 } from "../type.js";
-import {
-  boolVal,
-  dynamicVal,
-  emptyObjectVal,
-  listVal,
-  listValEmpty,
-  Mark,
-  mapVal,
-  mapValEmpty,
-  nullVal,
-  numberVal,
-  objectVal,
-  setVal,
-  setValEmpty,
-  stringVal,
-  tupleVal,
-  unknownVal,
-  type Refinements,
-  type Value,
-} from "../value.js";
+import { boolVal, dynamicVal, emptyObjectVal, listVal, listValEmpty, mapVal, mapValEmpty, nullVal, numberVal, objectVal, setVal, setValEmpty, stringVal, tupleVal, unknownVal } from "../construction.js";
+import { Mark } from "../marks.js";
+import type { Refinements } from "../refinements.js";
+import type { Value } from "../value.js";
 import { fromMsgpack as rootFrom, toMsgpack as rootTo } from "../index.js";
 import { fromMsgpack, MSGPACK_MAX_DEPTH, toMsgpack } from "./index.js";
 

@@ -13,9 +13,10 @@ import { type CtyNumber } from "../number.js";
 import { PathError, PathErrorCode } from "../path-error.js";
 import { Path } from "../path.js";
 import { type Type } from "../type.js";
-import { Value, type Refinements } from "../value.js";
+import type { Refinements } from "../refinements.js";
+import { Value } from "../value.js";
 import { Fail, withStep } from "./fail.js";
-import { K_BOOL, K_DYNAMIC, K_LIST, K_MAP, K_NUMBER, K_OBJECT, K_SET, K_STRING, K_TUPLE, planFor, type Plan } from "./plan.js";
+import { K_BOOL, K_DYNAMIC, K_LIST, K_MAP, K_NUMBER, K_OBJECT, K_SET, K_STRING, K_TUPLE, codecPlanFor, type CodecPlan } from "./codec-plan.js";
 import { textEncoder } from "./utf8.js";
 
 /** Deepest nesting {@link toMsgpack} writes before failing with `invalid_value`. */
@@ -56,7 +57,7 @@ export function toMsgpack(value: Value, type: Type): Uint8Array {
   if (!(value instanceof Value)) {
     throw new PathError(PathErrorCode.TypeMismatch, Path.root, "toMsgpack needs a cty Value");
   }
-  const plan = planFor(type);
+  const plan = codecPlanFor(type);
   // toMsgpack never calls back into user code, so it is never re-entered: the scratch
   // buffer is free here.
   out = scratch;
@@ -77,7 +78,7 @@ export function toMsgpack(value: Value, type: Type): Uint8Array {
   }
 }
 
-function enc(v: Value, p: Plan, depth: number): void {
+function enc(v: Value, p: CodecPlan, depth: number): void {
   const vt = v.type;
   if (p.k === K_DYNAMIC) {
     if (vt.kind === "dynamic") {
@@ -87,7 +88,7 @@ function enc(v: Value, p: Plan, depth: number): void {
       return;
     }
     if (depth >= MAX_DEPTH) throw tooDeep();
-    const vp = planFor(vt);
+    const vp = codecPlanFor(vt);
     const json = vp.typeJson();
     ensure(6 + json.length);
     out[wpos++] = 0x92;

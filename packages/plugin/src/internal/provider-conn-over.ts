@@ -18,7 +18,7 @@ const NO_PROCESS: CallErrorContext = {
  * the same errors, with no process, socket or TLS. For in-memory protocol tests.
  *
  * @param version - the protocol version to speak (5 or 6); the server must serve it
- * @internal Not covered by semantic versioning: for magma's own sibling packages.
+ * Sibling-only: exported through `@magma/plugin/internal`, outside semantic versioning.
  */
 export function providerConnOver(version: 5 | 6, transport: Transport, options: ProviderConnOptions = {}): ProviderConn {
   return new WireProviderConn(createWireClient(version, transport), NO_PROCESS, options);

@@ -61,3 +61,26 @@ export class ValidationCache {
     this.#bytes += bytes;
   }
 }
+
+/**
+ * Validations remembered by the encoded bytes themselves: the bytes of a value sent before
+ * are the same object, so a repeat is found without hashing. Held weakly (gone with the bytes).
+ *
+ * @internal
+ */
+export class ValidationsByBytes {
+  readonly #byBytes = new WeakMap<Uint8Array, Map<string, readonly Diag[]>>();
+
+  /** The remembered diagnostics of the validation `key` (kind and type name) of these bytes, or undefined. */
+  get(bytes: Uint8Array, key: string): readonly Diag[] | undefined {
+    return this.#byBytes.get(bytes)?.get(key);
+  }
+
+  /** Remembers the diagnostics of validation `key` of these bytes, and returns them. */
+  remember(bytes: Uint8Array, key: string, diags: readonly Diag[]): readonly Diag[] {
+    let m = this.#byBytes.get(bytes);
+    if (m === undefined) this.#byBytes.set(bytes, (m = new Map()));
+    m.set(key, diags);
+    return diags;
+  }
+}

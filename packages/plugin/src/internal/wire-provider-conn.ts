@@ -1,4 +1,3 @@
-import { toBinary } from "@bufbuild/protobuf";
 import type { CallOptions } from "@connectrpc/connect";
 import { isPathError, nullVal, type Type, type Value } from "@magma/cty";
 import {
@@ -36,7 +35,6 @@ import {
 import { checkFunctionCall, functionSignature, type CallFunctionOptions, type FunctionCaller, type FunctionSignature } from "@magma/provider-api";
 import { errorFromCall, type CallErrorContext } from "./error-map/call-error.js";
 import {
-  LazyProviderSchemaResponseSchema,
   deferredFromProto,
   diagsFromProto,
   dynamicValueFromProto,
@@ -44,7 +42,6 @@ import {
   functionArgumentsToProto,
   functionFromProto,
   functionResultFromProto,
-  metadataMismatch,
   pathFromProto,
   schemaFromReply,
   type ClientCapabilitiesInit,
@@ -53,10 +50,11 @@ import {
   type WireClient,
 } from "@magma/tfplugin";
 import type { ProviderConn, ProviderConnOptions } from "../provider-conn.js";
-import type { PreparedSchema, SchemaStore } from "./schema-store.js";
+import type { SchemaStore } from "./schema-store.js";
+import { loadStoredSchema, saveSchemaReply } from "./schema-source.js";
 import type { ValidationMemory } from "../validation-memory.js";
 import { CallGate, type CallGateOptions } from "./call-gate.js";
-import { ValidationCache } from "./validation-cache.js";
+import { ValidationCache, ValidationsByBytes } from "./validation-cache.js";
 
 /**
  * Options of a {@link WireProviderConn}: the public ones and those only `dialProvider` sets.
@@ -115,7 +113,7 @@ export class WireProviderConn implements ProviderConn {
   readonly #gate: CallGate;
   readonly #validated = new ValidationCache();
   /** The same, by the encoded bytes themselves (see {@link WireProviderConn.#knownValidation}). */
-  readonly #validatedBytes = new WeakMap<Uint8Array, Map<string, readonly Diag[]>>();
+  readonly #validatedBytes = new ValidationsByBytes();
 
   /** @internal Made by `dialProvider`; not for direct use. */
   constructor(wire: WireClient, plugin: CallErrorContext, options: WireProviderConnOptions = {}) {
@@ -466,70 +464,13 @@ export class WireProviderConn implements ProviderConn {
     const op = "GetProviderSchema";
     const r = await this.#call(op, signal, (o) => this.#wire.getProviderSchema(o));
     const schema = schemaFromReply(r, this.#wire);
-    if (store !== undefined) {
-      // Off the caller's path: re-encode the reply (the wire bytes of the same message) and
-      // write it once the current work has yielded.
-      setImmediate(() => {
-        let reply: Uint8Array;
-        try {
-          reply = toBinary(LazyProviderSchemaResponseSchema, r);
-        } catch (e) {
-          store.report?.("store_failed", String(e));
-          return;
-        }
-        store.save({ protocolVersion: this.#wire.version, reply }).then(
-          () => store.report?.("stored"),
-          (e: unknown) => store.report?.("store_failed", e instanceof Error ? e.message : String(e)),
-        );
-      });
-    }
+    if (store !== undefined) saveSchemaReply(store, this.#wire.version, r);
     return schema;
   }
 
-  /** The stored schema when it may be used without GetSchema (see {@link SchemaStore}). */
-  async #cachedSchema(store: SchemaStore, signal: AbortSignalLike | undefined): Promise<ProviderSchema | undefined> {
-    let prepared: PreparedSchema | undefined;
-    try {
-      prepared = await store.load();
-    } catch {
-      prepared = undefined;
-    }
-    if (prepared === undefined) {
-      store.report?.("miss");
-      return undefined;
-    }
-    const { entry, decoded } = prepared;
-    if (entry.protocolVersion !== this.#wire.version) {
-      store.report?.("stale", `stored for protocol ${entry.protocolVersion}, negotiated ${this.#wire.version}`);
-      return undefined;
-    }
-    if ("error" in decoded) {
-      store.report?.("stale", `the stored reply does not decode: ${decoded.error}`);
-      return undefined;
-    }
-    const { reply, schema } = decoded;
-    if (!schema.serverCapabilities.getProviderSchemaOptional) {
-      store.report?.("not_optional");
-      return undefined; // Terraform calls GetSchema first in every process then.
-    }
-    if (store.check === "identity") {
-      store.report?.("hit");
-      return schema;
-    }
-    let mismatch: string | undefined;
-    try {
-      const metadata = await this.#call("GetMetadata", signal, (o) => this.#wire.getMetadata(o));
-      mismatch = metadataMismatch(metadata, reply, schema.serverCapabilities);
-    } catch (e) {
-      if (signal?.aborted === true) throw e;
-      mismatch = `GetMetadata failed: ${e instanceof Error ? e.message : String(e)}`;
-    }
-    if (mismatch !== undefined) {
-      store.report?.("stale", mismatch);
-      return undefined;
-    }
-    store.report?.("hit");
-    return schema;
+  /** The stored schema when it may be used without GetSchema (see `loadStoredSchema`). */
+  #cachedSchema(store: SchemaStore, signal: AbortSignalLike | undefined): Promise<ProviderSchema | undefined> {
+    return loadStoredSchema(store, this.#wire.version, () => this.#call("GetMetadata", signal, (o) => this.#wire.getMetadata(o)), signal);
   }
 
   /** Records the sensitive values of these values of one type, to keep them out of crash reports. */
@@ -576,7 +517,7 @@ export class WireProviderConn implements ProviderConn {
    */
   #knownValidation(kind: "r" | "d", typeName: string, cfg: ProtoDynamicValue): readonly Diag[] | undefined {
     if (this.#options.validate === false) return [];
-    return this.#validatedBytes.get(cfg.msgpack)?.get(`${kind}:${typeName}`);
+    return this.#validatedBytes.get(cfg.msgpack, `${kind}:${typeName}`);
   }
 
   async #validateResource(typeName: string, cfg: ProtoDynamicValue, signal: AbortSignalLike | undefined): Promise<readonly Diag[]> {
@@ -600,10 +541,7 @@ export class WireProviderConn implements ProviderConn {
   }
 
   #rememberBytes(cfg: ProtoDynamicValue, kind: string, diags: readonly Diag[]): readonly Diag[] {
-    let m = this.#validatedBytes.get(cfg.msgpack);
-    if (m === undefined) this.#validatedBytes.set(cfg.msgpack, (m = new Map()));
-    m.set(kind, diags);
-    return diags;
+    return this.#validatedBytes.remember(cfg.msgpack, kind, diags);
   }
 
   #remember(key: string, diags: Diag[], what: string): readonly Diag[] {

@@ -3,10 +3,11 @@
  * always killed, and terraform runs with a private CLI configuration.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { findTerraform, PLUGIN_MIRROR, terraformEnv as terraformEnvFor, writeTerraformCliConfig } from "@magma/test-support";
 import { writeProviderLauncher, type ProviderLauncher, type ServedProtocolVersion } from "../../src/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -24,14 +25,8 @@ export const providerMetaProvider = join(here, "../testdata/provider-meta-provid
 /** Terraform's magic cookie. */
 export const MAGIC_COOKIE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
 
-/** The terraform executable on PATH, or undefined. */
-export function findTerraform(): string | undefined {
-  for (const d of (process.env["PATH"] ?? "").split(delimiter)) {
-    const p = join(d, "terraform");
-    if (d !== "" && existsSync(p)) return p;
-  }
-  return undefined;
-}
+/** The terraform executable (test-support: `MAGMA_TERRAFORM` or PATH), or undefined. */
+export { findTerraform } from "@magma/test-support";
 
 /** A temp directory removed by `cleanup`. Short paths keep unix socket paths under the limit. */
 export function tempDir(prefix: string): { dir: string; cleanup(): void } {
@@ -97,23 +92,14 @@ export function start(command: string, args: readonly string[], env: Record<stri
 
 /** The environment terraform runs with: a private CLI config that prefers the test mirror. */
 export function terraformEnv(dir: string, extra: Record<string, string> = {}): Record<string, string | undefined> {
-  const cli = join(dir, "cli.tfrc");
-  writeFileSync(
-    cli,
-    `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(join(dir, "mirror"))}\n    include = ["example.com/*/*"]\n  }\n  filesystem_mirror {\n    path = "/opt/tf-plugins"\n  }\n}\n`,
-  );
-  return {
-    ...process.env,
-    TF_CLI_CONFIG_FILE: cli,
-    TF_IN_AUTOMATION: "1",
-    CHECKPOINT_DISABLE: "1",
-    TF_INPUT: "0",
+  const cli = writeTerraformCliConfig(dir, { mirrors: [{ path: join(dir, "mirror"), include: ["example.com/*/*"] }, { path: PLUGIN_MIRROR }] });
+  return terraformEnvFor(cli, {
     TMPDIR: dir,
     // Provider logs (and what go-plugin reads from the provider's stderr) for failure reports.
     TF_LOG_PROVIDER: "debug",
     TF_LOG_PATH: join(dir, "terraform.log"),
     ...extra,
-  };
+  });
 }
 
 /** The result of one terraform run. */

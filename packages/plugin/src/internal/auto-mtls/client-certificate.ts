@@ -3,7 +3,7 @@ import { createHash, generateKeyPair, randomBytes, sign, type KeyObject } from "
 /**
  * A client certificate for go-plugin's AutoMTLS, with its private key.
  *
- * @internal
+ * Sibling-only: exported through `@magma/plugin/internal`, outside semantic versioning.
  */
 export type ClientCertificate = {
   /** The certificate in PEM form (what goes into `PLUGIN_CLIENT_CERT`). */
@@ -99,7 +99,7 @@ function generateP521(): Promise<{ publicKey: KeyObject; privateKey: KeyObject }
  * milliseconds, with no X.509 library to load.
  *
  * @param now - the reference time (defaults to the current time)
- * @internal
+ * Sibling-only: exported through `@magma/plugin/internal`, outside semantic versioning.
  */
 export async function createClientCertificate(now: Date = new Date()): Promise<ClientCertificate> {
   const { publicKey, privateKey } = await generateP521();
@@ -141,7 +141,7 @@ export async function createClientCertificate(now: Date = new Date()): Promise<C
 /**
  * Encodes DER bytes as PEM with the given label.
  *
- * @internal
+ * Sibling-only: exported through `@magma/plugin/internal`, outside semantic versioning.
  */
 export function toPem(der: Uint8Array, label: string): string {
   const b64 = Buffer.from(der).toString("base64");

@@ -1,9 +1,10 @@
 import { typeToJson } from "../type-json.js";
 import { hasDynamicTypes, type Type } from "../type.js";
-import { nullVal, unknownVal, type Value } from "../value.js";
+import { nullVal, unknownVal } from "../construction.js";
+import type { Value } from "../value.js";
 import { utf8Encode } from "./utf8.js";
 
-/** Kind codes of a {@link Plan}: small integers so that hot switches compile to jump tables. */
+/** Kind codes of a {@link CodecPlan}: small integers so that hot switches compile to jump tables. */
 export const K_STRING = 0;
 export const K_NUMBER = 1;
 export const K_BOOL = 2;
@@ -32,7 +33,7 @@ const KIND_CODE = {
  * Plans are cached per type object, so a schema type reused across calls compiles once.
  * @internal
  */
-export class Plan {
+export class CodecPlan {
   readonly k: number;
   readonly t: Type;
   /**
@@ -42,9 +43,9 @@ export class Plan {
    */
   readonly dyn: boolean;
   /** Element plan of a list, set or map (else undefined). */
-  el: Plan | undefined = undefined;
+  el: CodecPlan | undefined = undefined;
   /** Element plans of a tuple, attribute plans of an object (in attributeNames order). */
-  items: Plan[] = [];
+  items: CodecPlan[] = [];
   /** Object attribute names, in attributeNames (UTF-8) order. */
   names: readonly string[] = [];
   /** Each attribute name as a complete msgpack str (header + UTF-8 bytes). */
@@ -77,13 +78,13 @@ export class Plan {
   }
 }
 
-const cache = new WeakMap<Type, Plan>();
+const cache = new WeakMap<Type, CodecPlan>();
 
 /**
  * The plan of a type, compiled on first use and cached per type object.
  * @internal
  */
-export function planFor(t: Type): Plan {
+export function codecPlanFor(t: Type): CodecPlan {
   let p = cache.get(t);
   if (p === undefined) {
     p = compile(t);
@@ -91,8 +92,8 @@ export function planFor(t: Type): Plan {
   return p;
 }
 
-function compile(t: Type): Plan {
-  const p = new Plan(t);
+function compile(t: Type): CodecPlan {
+  const p = new CodecPlan(t);
   // Cache before compiling children: types are trees, but this keeps the cost linear even
   // when the same type object is shared by many attributes.
   cache.set(t, p);
@@ -100,14 +101,14 @@ function compile(t: Type): Plan {
     case "list":
     case "set":
     case "map":
-      p.el = planFor(t.element);
+      p.el = codecPlanFor(t.element);
       break;
     case "tuple":
-      p.items = t.elements.map(planFor);
+      p.items = t.elements.map(codecPlanFor);
       break;
     case "object": {
       p.names = t.attributeNames;
-      p.items = t.attributeNames.map((n) => planFor(t.attributes[n]!));
+      p.items = t.attributeNames.map((n) => codecPlanFor(t.attributes[n]!));
       p.nameStr = t.attributeNames.map(msgpackStr);
       p.nameIndex = new Map(t.attributeNames.map((n, i) => [n, i]));
       break;

@@ -1,0 +1,38 @@
+/**
+ * Private test support shared by magma's packages (never published): where the real
+ * binaries are, terraform runs with a private CLI configuration, and provider configurations
+ * that never reach AWS. The cty arbitraries are at `@magma/test-support/cty-arbitraries`.
+ * @packageDocumentation
+ */
+export {
+  AWS_ADDRESS,
+  AWS_BINARY,
+  AWS_PROVIDER_VERSION,
+  MissingBinaryError,
+  PLUGIN_MIRROR,
+  REQUIRE_BINARIES_ENV,
+  binariesRequired,
+  findAwsProvider,
+  findTerraform,
+  hasAwsProvider,
+  hasTerraform,
+  hasTerraformAndAws,
+} from "./binaries.js";
+export {
+  terraformCliConfigText,
+  terraformEnv,
+  writeTerraformCliConfig,
+} from "./terraform-cli-config.js";
+export type { FilesystemMirror, TerraformCliConfigOptions } from "./terraform-cli-config.js";
+export { TerraformRunError, TerraformWorkspace } from "./terraform-workspace.js";
+export type { TerraformResult, TerraformWorkspaceOptions } from "./terraform-workspace.js";
+export {
+  AWS_FAKE_ENDPOINT_KEYS,
+  AWS_FAKE_MAX_RETRIES,
+  AWS_OFFLINE_CONFIG,
+  AWS_OFFLINE_HCL,
+  AWS_REQUIRED_PROVIDERS_HCL,
+  awsFakeConfig,
+  awsFakeHcl,
+} from "./aws-configs.js";
+export type { AwsFakeOptions } from "./aws-configs.js";
