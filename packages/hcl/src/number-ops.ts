@@ -310,7 +310,11 @@ function truncNumber(n: CtyNumber): CtyNumber {
 export function parseNumberLiteral(text: string): CtyNumber {
   const n = CtyNumber.parse(text);
   if (n.isFloat64() || n.isInfinite()) return n;
-  const s = n.toString().replace(/^-/, "").replace(".", "").replace(/^0+/, "");
+  // Significant digits only: trailing zeros (1e99999's 99,999) are the exponent's, not the
+  // mantissa's. Up to 150 significant digits the literal is the shortest decimal of its 512-bit
+  // rounding, as Go prints it; rounding it through bigints of 100,000 digits took seconds and
+  // gave 999…9 for 1e99999.
+  const s = n.toString().replace(/^-/, "").replace(".", "").replace(/^0+/, "").replace(/0+$/, "");
   if (s.length <= 150) return n;
   return fromBin(toBin(n));
 }
