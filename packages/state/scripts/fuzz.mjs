@@ -15,7 +15,7 @@
 // prototype.
 //
 //   node scripts/fuzz.mjs [cases=100000] [seed]        (after the build: uses dist/)
-//   env: MAGMA_FUZZ_RUNS, MAGMA_FUZZ_SEED, MAGMA_FUZZ_CASE_MS (default 10000)
+//   env: MAGMA_FUZZ_RUNS, MAGMA_FUZZ_SEED, MAGMA_FUZZ_CASE_MS (default 30000)
 //
 // src/fuzz.test.ts runs MAGMA_FUZZ_RUNS (default 1,000) cases of the same property on the sources.
 import { createHash } from "node:crypto";
@@ -386,7 +386,7 @@ export function stateProperty(lib, limits, stats, guard, onCase = () => {}) {
 async function main() {
   const runs = Number(process.argv[2] ?? process.env.MAGMA_FUZZ_RUNS ?? 100_000);
   const seed = Number(process.argv[3] ?? process.env.MAGMA_FUZZ_SEED ?? Date.now() % 2 ** 31);
-  const maxCaseMs = Number(process.env.MAGMA_FUZZ_CASE_MS ?? 10000);
+  const maxCaseMs = Number(process.env.MAGMA_FUZZ_CASE_MS ?? 30000);
   const lib = await import("../dist/index.js");
   const stats = emptyStats();
   const guard = pollutionGuard();
