@@ -516,12 +516,20 @@ async function main() {
   const guard = pollutionGuard();
   console.log(`config fuzz: ${runs} cases, seed ${seed}, case limit ${maxCaseMs} ms`);
   const started = performance.now();
+  // Stopped early (SIGINT/SIGTERM): say what ran.
+  for (const sig of ["SIGINT", "SIGTERM"]) {
+    process.once(sig, () => {
+      console.log(`stopped by ${sig} after ${stats.runs} cases in ${((performance.now() - started) / 1000).toFixed(1)} s (seed ${seed}): no failure so far; slowest ${stats.slowestMs.toFixed(0)} ms; ${stats.ok} without error diagnostics`);
+      cleanup();
+      process.exit(130);
+    });
+  }
   const timer = setInterval(() => {}, 1 << 30);
   let failed = false;
   try {
     const details = fc.check(
       configProperty(lib, hcl, cty, { maxCaseMs }, stats, guard, () => {
-        if (stats.runs % 10_000 === 0) console.log(`  ${stats.runs} cases, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+        if (stats.runs % 1000 === 0) console.log(`  ${stats.runs} cases, ${((performance.now() - started) / 1000).toFixed(0)} s, ${stats.ok} without error diagnostics, slowest ${stats.slowestMs.toFixed(0)} ms`);
       }),
       { numRuns: runs, seed, endOnFailure: process.env.MAGMA_FUZZ_SHRINK !== "1" },
     );

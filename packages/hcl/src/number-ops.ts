@@ -235,8 +235,23 @@ export function addNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
 export function negateNumber(a: CtyNumber): CtyNumber {
   if (a.isInfinite()) return inf(-a.sign());
   if (a.sign() === 0) return a;
+  return CtyNumber.parse(negatedText(a));
+}
+
+/**
+ * The decimal text of `-a` in exponent form without trailing zeros (`-15e-100000`, not the
+ * 100,000 digits of the plain form, which took seconds to parse back). @internal
+ */
+export function negatedText(a: CtyNumber): string {
   const t = a.toString();
-  return CtyNumber.parse(t.startsWith("-") ? t.slice(1) : `-${t}`);
+  const negative = t.startsWith("-");
+  const body = negative ? t.slice(1) : t;
+  const dot = body.indexOf(".");
+  const frac = dot < 0 ? "" : body.slice(dot + 1);
+  const digits = ((dot < 0 ? body : body.slice(0, dot)) + frac).replace(/^0+/, "");
+  const trimmed = digits.replace(/0+$/, "");
+  if (trimmed === "") return "0";
+  return `${negative ? "" : "-"}${trimmed}e${digits.length - trimmed.length - frac.length}`;
 }
 
 /** `a - b`. */

@@ -5,7 +5,7 @@ import { errorDiag, type Diagnostic } from "./diagnostic.js";
 import { lex, type LexMode, type Token, type TokenList, type TokenType } from "./lexer.js";
 import { nameSuggestion } from "./name-suggestion.js";
 import { NativeBody } from "./native-body.js";
-import { parseNumberLiteral } from "./number-ops.js";
+import { negatedText, parseNumberLiteral } from "./number-ops.js";
 import { formatRange, rangeBetween, type SourceMap, type SourcePos, type SourceRange } from "./source-range.js";
 
 /** The deepest nesting of expressions, blocks and templates the parsers accept. */
@@ -427,7 +427,7 @@ export class Parser {
         const operand = this.parseUnary();
         if (t.type === "-" && operand.kind === "literal" && operand.value.type.kind === "number" && operand.value.isKnown() && !operand.value.isNull()) {
           const n = operand.value.asNumber();
-          const neg = n.sign() === 0 ? n : parseNumberLiteral(n.toString().startsWith("-") ? n.toString().slice(1) : `-${n.toString()}`);
+          const neg = n.sign() === 0 ? n : parseNumberLiteral(negatedText(n));
           return { kind: "literal", value: numberVal(neg), range: rangeBetween(this.r(t), operand.range) };
         }
         return { kind: "unary", op: t.type, operand, range: rangeBetween(this.r(t), operand.range) };
