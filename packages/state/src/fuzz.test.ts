@@ -15,9 +15,9 @@ interface Support {
   pollutionGuard(): unknown;
 }
 
-const RUNS = Number(process.env["MAGMA_FUZZ_RUNS"] ?? 1000);
+const RUNS = Number(process.env["MAGMA_FUZZ_RUNS"] ?? 500);
 
-// MAGMA_FUZZ_RUNS cases (default 1,000) of scripts/fuzz.mjs's property (which runs 100,000 by
+// MAGMA_FUZZ_RUNS cases (default 500) of scripts/fuzz.mjs's property (which runs 100,000 by
 // hand): readStateFile, what a read state is used for (outputs, sensitive paths, writing it back
 // and reading that back until a fixed point), the address parsers, and the local backend's read
 // path with journal recovery give a state or a StateError only — no other exception, no case
