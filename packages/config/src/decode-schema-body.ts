@@ -39,6 +39,14 @@ export interface DecodedBody {
   readonly range: SourceRange;
 }
 
+/**
+ * `record[key]` when `key` is the record's own property: a name from the configuration such
+ * as `constructor` or `__proto__` must not find what every object inherits. @internal
+ */
+export function ownEntry<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 /** HCL body schema for a provider schema block (plus `dynamic` when allowed). */
 export function hclSchemaFor(block: SchemaBlock, dynamic = true): BodySchema {
   const attributes = Object.entries(block.attributes ?? {})
@@ -72,7 +80,7 @@ function decodeInto(body: Body, block: SchemaBlock, diags: Diagnostic[]): Decode
   for (const b of content.blocks) {
     if (b.type === "dynamic") {
       const blockType = b.labels[0]!;
-      const nb = block.blockTypes?.[blockType];
+      const nb = ownEntry(block.blockTypes, blockType);
       if (nb === undefined) {
         diags.push(errorDiag("Unsupported block type", `Blocks of type ${JSON.stringify(blockType)} are not expected here.`, b.labelRanges[0]));
         continue;
@@ -105,7 +113,7 @@ function decodeInto(body: Body, block: SchemaBlock, diags: Diagnostic[]): Decode
       });
       continue;
     }
-    const nb = block.blockTypes?.[b.type];
+    const nb = ownEntry(block.blockTypes, b.type);
     if (nb === undefined) continue;
     const list = blocks.get(b.type) ?? [];
     if ((nb.nesting === "single" || nb.nesting === "group") && list.length > 0) {
@@ -144,26 +152,26 @@ export function evaluateSchemaBody(decoded: DecodedBody, block: SchemaBlock, sco
 }
 
 function evalBody(decoded: DecodedBody, block: SchemaBlock, scope: EvalScope | undefined, diags: Diagnostic[]): Value {
-  const attrs: Record<string, Value> = {};
+  const attrs = new Map<string, Value>();
   for (const [name, a] of Object.entries(block.attributes ?? {})) {
     const ty = attributeType(a);
     const written = decoded.attributes.get(name);
     if (written === undefined) {
-      attrs[name] = nullVal(ty);
+      attrs.set(name, nullVal(ty));
       continue;
     }
     const r = evaluate(written.expr, scope);
     diags.push(...r.diags);
     try {
-      attrs[name] = convert(r.value, ty);
+      attrs.set(name, convert(r.value, ty));
     } catch (err) {
       if (!isPathError(err)) throw err;
       diags.push(errorDiag("Incorrect attribute value type", `Inappropriate value for attribute ${JSON.stringify(name)}: ${err.message}.`, written.expr.range));
-      attrs[name] = unknownVal(ty);
+      attrs.set(name, unknownVal(ty));
     }
   }
   for (const [type, nb] of Object.entries(block.blockTypes ?? {})) {
-    attrs[type] = evalBlocks(type, nb, decoded, scope, diags);
+    attrs.set(type, evalBlocks(type, nb, decoded, scope, diags));
   }
   return objectVal(attrs);
 }

@@ -148,7 +148,8 @@ function decode(expr: Expression, inObjectAttr: boolean, diags: Diagnostic[]): D
         diags.push(errorDiag(INVALID, "Object type constructor requires a map whose keys are attribute names and whose values are the corresponding attribute types.", arg.range));
         return { type: dynamicType };
       }
-      const attrs: Record<string, Type> = {};
+      // A Map: attribute names such as "__proto__" or "constructor" are names like any other.
+      const attrs = new Map<string, Type>();
       const optional: string[] = [];
       const defaultValues = new Map<string, Value>();
       const children = new Map<string, TypeDefaults>();
@@ -165,7 +166,7 @@ function decode(expr: Expression, inObjectAttr: boolean, diags: Diagnostic[]): D
           continue;
         }
         const d = decode(item.value, true, diags);
-        attrs[key] = d.type;
+        attrs.set(key, d.type);
         if (d.optional === true) optional.push(key);
         if (d.defaultValue !== undefined) defaultValues.set(key, d.defaultValue);
         if (d.defaults !== undefined) children.set(key, d.defaults);
@@ -232,23 +233,24 @@ export function applyTypeDefaults(value: Value, d: TypeDefaults): Value {
   const t = value.type;
   switch (t.kind) {
     case "object": {
-      const attrs: Record<string, Value> = { ...value.attributes() };
+      // A Map: attribute names such as "__proto__" or "constructor" are names like any other.
+      const attrs = new Map<string, Value>(Object.entries(value.attributes()));
       if (d.type.kind === "map") {
         // A map constraint given an object value: each attribute is an element.
         const child = d.children.get("");
         if (child === undefined) return value;
-        for (const [k, v] of Object.entries(attrs)) attrs[k] = applyTypeDefaults(v, child);
+        for (const [k, v] of attrs) attrs.set(k, applyTypeDefaults(v, child));
         return objectVal(attrs).mark(...value.marks);
       }
       const want = d.type.kind === "object" ? d.type : undefined;
       for (const [name, dv] of d.defaultValues) {
-        const cur = attrs[name];
-        if (cur === undefined || cur.isNull()) attrs[name] = dv;
+        const cur = attrs.get(name);
+        if (cur === undefined || cur.isNull()) attrs.set(name, dv);
       }
       if (want !== undefined) {
         for (const [name, child] of d.children) {
-          const cur = attrs[name];
-          if (cur !== undefined) attrs[name] = applyTypeDefaults(cur, child);
+          const cur = attrs.get(name);
+          if (cur !== undefined) attrs.set(name, applyTypeDefaults(cur, child));
         }
       }
       return objectVal(attrs).mark(...value.marks);

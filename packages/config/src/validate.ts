@@ -4,7 +4,7 @@ import { bodyTraversals } from "./body-walk.js";
 import { errorDiag, nameSuggestion } from "./diagnostics.js";
 import { loadConfig, walkConfig, type LoadConfigOptions } from "./load-config.js";
 import type { Block as SchemaBlock } from "@magma/provider-api";
-import { decodeSchemaBody } from "./decode-schema-body.js";
+import { decodeSchemaBody, ownEntry } from "./decode-schema-body.js";
 import { impliedProvider } from "./provider-addr.js";
 import type { CheckRule, Config, Module, ProviderAddr, Resource } from "./model.js";
 import { parseRef, referencesInExpr, subjectString, type Reference } from "./references.js";
@@ -258,7 +258,7 @@ function checkRef(c: Config, ref: Reference, ctx: RefContext, diags: Diagnostic[
         let rem = ref.remaining;
         if (rem[0]?.kind === "index") rem = rem.slice(1);
         const step = rem[0];
-        if (step?.kind === "attr" && schema.attributes?.[step.name] === undefined && schema.blockTypes?.[step.name] === undefined) {
+        if (step?.kind === "attr" && ownEntry(schema.attributes, step.name) === undefined && ownEntry(schema.blockTypes, step.name) === undefined) {
           const names = [...Object.keys(schema.attributes ?? {}), ...Object.keys(schema.blockTypes ?? {})];
           diags.push(
             errorDiag(

@@ -1,5 +1,6 @@
 import { CtyNumber } from "@magma/cty";
-import { addNumbers, divideNumbers, moduloNumbers, multiplyNumbers, negateNumber, NumberOpError, parseNumberLiteral, subtractNumbers } from "./number-ops.js";
+import { addNumbers, divideNumbers, moduloNumbers, multiplyNumbers, negatedText, negateNumber, NumberOpError, parseNumberLiteral, subtractNumbers } from "./number-ops.js";
+import { parseExpression } from "./parse.js";
 
 const n = (s: string): CtyNumber => CtyNumber.parse(s);
 
@@ -52,4 +53,28 @@ describe("go-cty's 512-bit arithmetic", () => {
     const long = "1." + "1".repeat(200);
     expect(parseNumberLiteral(long).toString().length).toBeLessThan(170);
   });
+
+  test("a literal with few significant digits and a huge exponent is exact, and quick (fuzz finding)", () => {
+    // terraform 1.11.4: length(tostring(1e99999)) is 100000, substr(…, 0, 20) "10000000000000000000".
+    // Before: rounded through 100,000-digit bigints (about 0.3 s a literal on the loaded
+    // machine: a 918-byte file of 100 of them took 34 s to load) into 999…9 (99,999 digits).
+    const n = parseNumberLiteral("1e99999").toString();
+    expect([n.length, n.slice(0, 20)]).toEqual([100_000, "10000000000000000000"]);
+    expect(parseNumberLiteral("-1.5e99998").toString()).toBe(`-15${"0".repeat(99_997)}`);
+    for (let i = 1; i < 200; i++) parseNumberLiteral(`${i % 9 + 1}.${i}e99998`);
+  }, 60_000);
+
+  test("negation keeps huge and tiny numbers exact without printing them in full (fuzz finding)", () => {
+    // Before: -x was parsed back from x's plain text (100,000 digits for 1.5e-99999): 7.5 s.
+    expect(negatedText(CtyNumber.parse("1.5e-99999"))).toBe("-15e-100000");
+    expect(negatedText(CtyNumber.parse("-1e99999"))).toBe("1e99999");
+    expect(negatedText(CtyNumber.parse("120.50"))).toBe("-1205e-1");
+    expect(negatedText(CtyNumber.parse("0.001"))).toBe("-1e-3");
+    for (const x of ["1.5e-99999", "1e99999", "-2.25", "7", "1e-3"]) {
+      expect(negateNumber(negateNumber(CtyNumber.parse(x))).equals(CtyNumber.parse(x))).toBe(true);
+    }
+    const { expr, diags } = parseExpression(Array(50).fill("-1.5e-99999").join(" * 0 + "), "n.tf");
+    expect(diags).toEqual([]);
+    expect(expr.kind).toBe("binary");
+  }, 60_000);
 });

@@ -217,6 +217,8 @@ function inf(sign: number): CtyNumber {
 
 /** `a + b` as go-cty computes it. */
 export function addNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
+  const absorbed = absorbedSum(a, b);
+  if (absorbed !== undefined) return absorbed;
   if (isSmallInt(a) && isSmallInt(b)) {
     const r = a.toNumber() + b.toNumber();
     if (Number.isSafeInteger(r)) return CtyNumber.fromFloat64(r);
@@ -235,8 +237,23 @@ export function addNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
 export function negateNumber(a: CtyNumber): CtyNumber {
   if (a.isInfinite()) return inf(-a.sign());
   if (a.sign() === 0) return a;
+  return CtyNumber.parse(negatedText(a));
+}
+
+/**
+ * The decimal text of `-a` in exponent form without trailing zeros (`-15e-100000`, not the
+ * 100,000 digits of the plain form, which took seconds to parse back). @internal
+ */
+export function negatedText(a: CtyNumber): string {
   const t = a.toString();
-  return CtyNumber.parse(t.startsWith("-") ? t.slice(1) : `-${t}`);
+  const negative = t.startsWith("-");
+  const body = negative ? t.slice(1) : t;
+  const dot = body.indexOf(".");
+  const frac = dot < 0 ? "" : body.slice(dot + 1);
+  const digits = ((dot < 0 ? body : body.slice(0, dot)) + frac).replace(/^0+/, "");
+  const trimmed = digits.replace(/0+$/, "");
+  if (trimmed === "") return "0";
+  return `${negative ? "" : "-"}${trimmed}e${digits.length - trimmed.length - frac.length}`;
 }
 
 /** `a - b`. */
@@ -310,7 +327,38 @@ function truncNumber(n: CtyNumber): CtyNumber {
 export function parseNumberLiteral(text: string): CtyNumber {
   const n = CtyNumber.parse(text);
   if (n.isFloat64() || n.isInfinite()) return n;
-  const s = n.toString().replace(/^-/, "").replace(".", "").replace(/^0+/, "");
+  // Significant digits only: trailing zeros (1e99999's 99,999) are the exponent's, not the
+  // mantissa's. Up to 150 significant digits the literal is the shortest decimal of its 512-bit
+  // rounding, as Go prints it; rounding it through bigints of 100,000 digits took seconds and
+  // gave 999…9 for 1e99999.
+  const s = n.toString().replace(/^-/, "").replace(".", "").replace(/^0+/, "").replace(/0+$/, "");
   if (s.length <= 150) return n;
   return fromBin(toBin(n));
+}
+
+/** The decimal magnitude (position of the first significant digit) and significant digits of a finite non-zero number. */
+function decimalShape(n: CtyNumber): { readonly magnitude: number; readonly significant: number } {
+  const t = n.toString().replace(/^-/, "");
+  const dot = t.indexOf(".");
+  const int = dot < 0 ? t : t.slice(0, dot);
+  const frac = dot < 0 ? "" : t.slice(dot + 1);
+  const magnitude = int !== "0" ? int.length : -(frac.length - frac.replace(/^0+/, "").length);
+  const significant = (int + frac).replace(/^0+/, "").replace(/0+$/, "").length;
+  return { magnitude, significant };
+}
+
+/**
+ * `a + b` when one of them is too small to change the other at 512 bits: the larger, when it
+ * has at most 150 significant digits (then it is its own shortest decimal) and the smaller is
+ * more than 160 decimal places below it (under half an ulp). Otherwise undefined. Adding 1 to
+ * 1e99999 took about 0.3 s through bigints of 100,000 digits; range(-1e99999, 0) made 1,024
+ * such additions before failing. @internal
+ */
+export function absorbedSum(a: CtyNumber, b: CtyNumber): CtyNumber | undefined {
+  if (a.isInfinite() || b.isInfinite() || a.sign() === 0 || b.sign() === 0) return undefined;
+  const x = decimalShape(a);
+  const y = decimalShape(b);
+  if (x.magnitude - y.magnitude > 160 && x.significant <= 150) return a;
+  if (y.magnitude - x.magnitude > 160 && y.significant <= 150) return b;
+  return undefined;
 }

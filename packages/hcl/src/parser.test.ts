@@ -3,6 +3,8 @@ import type { NativeBody } from "./native-body.js";
 import { plainRange } from "./source-range.js";
 import { MAX_NESTING_DEPTH } from "./parser.js";
 import { parseExpression, parseNativeConfig, parseTemplate } from "./parse.js";
+import { evaluate } from "./evaluate.js";
+import { variables } from "./variables.js";
 
 function expr(src: string): Expression {
   const { expr, diags } = parseExpression(src, "t.tf");
@@ -162,6 +164,38 @@ describe("native syntax: expressions", () => {
     const { diags } = parseNativeConfig("a {\n".repeat(5000), "deep.tf");
     expect(diags.some((d) => d.summary === "Nesting too deep")).toBe(true);
   });
+
+  test("long operator, splat and index chains and nested template directives are too deep, not a stack overflow (fuzz findings)", () => {
+    // Before: each of these parsed (without a nesting count) into a tree as deep as the chain,
+    // and walking it (evaluate, variables) threw RangeError: Maximum call stack size exceeded.
+    const deep = [
+      Array(20_000).fill("1").join(" + "),
+      Array(20_000).fill("var.a").join(" == "),
+      `var.a${"[*]".repeat(20_000)}`,
+      `var.a${".*.b".repeat(20_000)}`,
+      `var.a${"[var.b]".repeat(20_000)}`,
+      `"${"%{if true}".repeat(3000)}x${"%{endif}".repeat(3000)}"`,
+      `"${"%{for x in [1]}".repeat(3000)}"`,
+    ];
+    for (const src of deep) {
+      const { expr, diags } = parseExpression(src, "deep.tf");
+      expect([src.slice(0, 20), diags.some((d) => d.summary === "Nesting too deep")]).toEqual([src.slice(0, 20), true]);
+      evaluate(expr, { variables: {}, functions: new Map() });
+      variables(expr);
+    }
+    // Within the limit, chains still parse and evaluate.
+    const ok = parseExpression(Array(150).fill("1").join(" + "), "ok.tf");
+    expect(ok.diags).toEqual([]);
+    expect(evaluate(ok.expr, { variables: {} }).value.asNumber().toString()).toBe("150");
+  });
+
+  test("a long attribute chain parses in linear time (fuzz finding: 20,000 steps took 28 s)", () => {
+    // Quadratic copying of the steps took minutes here (past the time limit); linear, milliseconds.
+    const src = `var.a${".b[0]".repeat(50_000)}`;
+    const { expr, diags } = parseExpression(src, "long.tf");
+    expect(diags).toEqual([]);
+    expect(expr.kind === "traversal" && expr.traversal.steps.length).toBe(100_001);
+  }, 60_000);
 
   test("columns count characters and bytes count UTF-8", () => {
     const { diags } = parseExpression('"é" +', "u.tf");

@@ -5,7 +5,7 @@ import { errorDiag, type Diagnostic } from "./diagnostic.js";
 import { lex, type LexMode, type Token, type TokenList, type TokenType } from "./lexer.js";
 import { nameSuggestion } from "./name-suggestion.js";
 import { NativeBody } from "./native-body.js";
-import { parseNumberLiteral } from "./number-ops.js";
+import { negatedText, parseNumberLiteral } from "./number-ops.js";
 import { formatRange, rangeBetween, type SourceMap, type SourcePos, type SourceRange } from "./source-range.js";
 
 /** The deepest nesting of expressions, blocks and templates the parsers accept. */
@@ -28,6 +28,17 @@ const BINARY_LEVEL: Partial<Record<TokenType, number>> = {
 };
 
 class TooDeep extends Error {}
+
+/** The state of one chain of postfix operators (see `Parser.parsePostfix`). */
+interface PostfixChain {
+  /** Whether the expression so far was made by `addStep` in this chain (its steps array is the chain's to extend). */
+  owned: boolean;
+  /**
+   * Splats and computed indexes nest the tree one level each (`a[*][*]…`, `a[b][c]…`): they
+   * count towards the nesting limit, like brackets; undone when the chain ends.
+   */
+  nested: number;
+}
 
 /** Flat template items before the if/for tree is built. */
 type FlatItem =
@@ -388,13 +399,22 @@ export class Parser {
 
   private parseBinary(minLevel: number): Expression {
     let left = this.parseUnary();
-    for (;;) {
-      const t = this.peek();
-      const level = BINARY_LEVEL[t.type];
-      if (level === undefined || level < minLevel) return left;
-      this.next();
-      const right = this.parseBinary(level + 1);
-      left = { kind: "binary", op: t.type as BinaryOperator, left, right, range: rangeBetween(left.range, right.range) };
+    // Each operator of a chain (`a + b + c …`) nests the tree one level deeper on the left:
+    // it counts towards the nesting limit, so that no walk over the tree overflows the stack.
+    let chain = 0;
+    try {
+      for (;;) {
+        const t = this.peek();
+        const level = BINARY_LEVEL[t.type];
+        if (level === undefined || level < minLevel) return left;
+        this.next();
+        this.enter(t);
+        chain++;
+        const right = this.parseBinary(level + 1);
+        left = { kind: "binary", op: t.type as BinaryOperator, left, right, range: rangeBetween(left.range, right.range) };
+      }
+    } finally {
+      this.depth -= chain;
     }
   }
 
@@ -407,7 +427,7 @@ export class Parser {
         const operand = this.parseUnary();
         if (t.type === "-" && operand.kind === "literal" && operand.value.type.kind === "number" && operand.value.isKnown() && !operand.value.isNull()) {
           const n = operand.value.asNumber();
-          const neg = n.sign() === 0 ? n : parseNumberLiteral(n.toString().startsWith("-") ? n.toString().slice(1) : `-${n.toString()}`);
+          const neg = n.sign() === 0 ? n : parseNumberLiteral(negatedText(n));
           return { kind: "literal", value: numberVal(neg), range: rangeBetween(this.r(t), operand.range) };
         }
         return { kind: "unary", op: t.type, operand, range: rangeBetween(this.r(t), operand.range) };
@@ -420,6 +440,15 @@ export class Parser {
 
   /** Attribute access, indexes and splats after a term. */
   private parsePostfix(from: Expression, attrOnly = false): Expression {
+    const chain: PostfixChain = { owned: false, nested: 0 };
+    try {
+      return this.postfixLoop(from, attrOnly, chain);
+    } finally {
+      this.depth -= chain.nested;
+    }
+  }
+
+  private postfixLoop(from: Expression, attrOnly: boolean, chain: PostfixChain): Expression {
     let e = from;
     for (;;) {
       const t = this.peek();
@@ -428,7 +457,8 @@ export class Parser {
         if (nt.type === "ident") {
           this.next();
           this.next();
-          e = this.addStep(e, { kind: "attr", name: this.text(nt), range: this.rr(t.start, nt.end) }, nt.end);
+          e = this.addStep(e, { kind: "attr", name: this.text(nt), range: this.rr(t.start, nt.end) }, nt.end, chain.owned);
+          chain.owned = true;
           continue;
         }
         if (nt.type === "number") {
@@ -445,13 +475,17 @@ export class Parser {
             );
             continue;
           }
-          e = this.addStep(e, { kind: "index", key: numberVal(parseNumberLiteral(txt)), range: this.rr(t.start, nt.end) }, nt.end);
+          e = this.addStep(e, { kind: "index", key: numberVal(parseNumberLiteral(txt)), range: this.rr(t.start, nt.end) }, nt.end, chain.owned);
+          chain.owned = true;
           continue;
         }
         if (nt.type === "*") {
           if (attrOnly) return e;
           this.next();
           this.next();
+          this.enter(nt);
+          chain.nested++;
+          chain.owned = false;
           const item: Expression = { kind: "splatItem", range: this.rr(t.start, nt.end) };
           const each = this.parsePostfix(item, true);
           e = { kind: "splat", source: e, each, range: rangeBetween(e.range, each.range), markerRange: this.rr(t.start, nt.end) };
@@ -473,6 +507,9 @@ export class Parser {
             return e;
           }
           this.next();
+          this.enter(close);
+          chain.nested++;
+          chain.owned = false;
           const item: Expression = { kind: "splatItem", range: this.rr(t.start, close.end) };
           const each = this.parsePostfix(item, false);
           e = { kind: "splat", source: e, each, range: rangeBetween(e.range, each.range), markerRange: this.rr(t.start, close.end) };
@@ -489,8 +526,12 @@ export class Parser {
         }
         const lit = staticKey(key);
         if (lit !== undefined) {
-          e = this.addStep(e, { kind: "index", key: lit, range: this.rr(t.start, close.end) }, close.end);
+          e = this.addStep(e, { kind: "index", key: lit, range: this.rr(t.start, close.end) }, close.end, chain.owned);
+          chain.owned = true;
         } else {
+          this.enter(t);
+          chain.nested++;
+          chain.owned = false;
           e = { kind: "index", collection: e, key, range: rangeBetween(e.range, this.r(close)), bracketRange: this.rr(t.start, close.end) };
         }
         continue;
@@ -517,13 +558,24 @@ export class Parser {
     }
   }
 
-  private addStep(e: Expression, step: TraversalStep, end: number): Expression {
+  /**
+   * Appends a step to a traversal. `owned` says that `e` came from an earlier addStep of the
+   * same postfix chain and is referenced nowhere else: its steps array is then extended in
+   * place, so that a chain of n steps costs O(n), not O(n²).
+   */
+  private addStep(e: Expression, step: TraversalStep, end: number, owned: boolean): Expression {
     const range: SourceRange = rangeBetween(e.range, this.rr(end, end));
     if (e.kind === "traversal") {
-      const traversal: Traversal = { ...e.traversal, steps: [...e.traversal.steps, step], range };
+      const steps = owned ? (e.traversal.steps as TraversalStep[]) : [...e.traversal.steps];
+      steps.push(step);
+      const traversal: Traversal = { ...e.traversal, steps, range };
       return { kind: "traversal", traversal, range };
     }
-    if (e.kind === "relative") return { kind: "relative", source: e.source, steps: [...e.steps, step], range };
+    if (e.kind === "relative") {
+      const steps = owned ? (e.steps as TraversalStep[]) : [...e.steps];
+      steps.push(step);
+      return { kind: "relative", source: e.source, steps, range };
+    }
     return { kind: "relative", source: e, steps: [step], range };
   }
 
@@ -1096,7 +1148,7 @@ export class Parser {
     if (unwrap && items[0]!.kind === "interp") return { kind: "templateWrap", expr: items[0]!.expr, range };
     const endRange: SourceRange = this.rr(endOffset, endOffset);
     let i = 0;
-    const build = (stopAt: readonly string[]): { parts: TemplatePart[]; stop: FlatItem | undefined } => {
+    const build = (stopAt: readonly string[], nesting: number): { parts: TemplatePart[]; stop: FlatItem | undefined } => {
       const parts: TemplatePart[] = [];
       while (i < items.length) {
         const it = items[i]!;
@@ -1112,13 +1164,19 @@ export class Parser {
         }
         if (stopAt.includes(it.word)) return { parts, stop: it };
         i++;
+        // Directives nest in the tree as deep as they are written: they count towards the
+        // nesting limit like brackets do (the flat items were parsed one level deep each).
+        if ((it.word === "if" || it.word === "for") && this.depth + nesting >= MAX_NESTING_DEPTH) {
+          this.err("Nesting too deep", `The configuration nests expressions, blocks or templates more than ${MAX_NESTING_DEPTH} levels deep here.`, it.range);
+          throw new TooDeep();
+        }
         if (it.word === "if") {
-          const thenR = build(["else", "endif", "endfor"]);
+          const thenR = build(["else", "endif", "endfor"], nesting + 1);
           let elseParts: TemplatePart[] = [];
           let endItem = thenR.stop;
           if (thenR.stop?.kind === "dir" && thenR.stop.word === "else") {
             i++;
-            const elseR = build(["else", "endif", "endfor"]);
+            const elseR = build(["else", "endif", "endfor"], nesting + 1);
             elseParts = elseR.parts;
             endItem = elseR.stop;
             if (endItem?.kind === "dir" && endItem.word === "else") {
@@ -1137,7 +1195,7 @@ export class Parser {
           continue;
         }
         if (it.word === "for") {
-          const bodyR = build(["endfor", "else", "endif"]);
+          const bodyR = build(["endfor", "else", "endif"], nesting + 1);
           if (bodyR.stop === undefined) {
             this.err("Unexpected end of template", `The for directive at ${formatRange(it.range)} is missing its corresponding endfor directive.`, endRange);
           } else {
@@ -1163,7 +1221,7 @@ export class Parser {
       }
       return { parts, stop: undefined };
     };
-    const { parts } = build([]);
+    const { parts } = build([], 0);
     return { kind: "template", parts, range };
   }
 }

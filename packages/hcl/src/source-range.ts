@@ -28,6 +28,13 @@ export class SourceMap {
   private readonly lineStarts: number[];
   private readonly ascii: boolean;
   private lastLine = 0;
+  /** UTF-8 byte offsets of the line starts (non-ASCII texts only). */
+  private readonly lineBytes: number[] = [];
+  /**
+   * The last non-ASCII lookup (UTF-16 offset, column, byte): a later lookup on the same line at
+   * or after it scans on from there, so that a long line costs linear time, not quadratic.
+   */
+  private cursor = { line: -1, i: 0, column: 1, byte: 0 };
 
   constructor(filename: string, text: string, base?: SourcePos) {
     this.filename = filename;
@@ -36,6 +43,26 @@ export class SourceMap {
     this.lineStarts = [0];
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
     this.ascii = /^[\x00-\x7f]*$/.test(text);
+    if (!this.ascii) {
+      // One pass of utf8Length's loop over the whole text, noting the count at each line start.
+      let n = 0;
+      let k = 0;
+      const starts = this.lineStarts;
+      for (let j = 0; ; j++) {
+        while (k < starts.length && starts[k]! <= j) {
+          this.lineBytes.push(n);
+          k++;
+        }
+        if (j >= text.length) break;
+        const c = text.charCodeAt(j);
+        if (c < 0x80) n += 1;
+        else if (c < 0x800) n += 2;
+        else if (c >= 0xd800 && c <= 0xdbff) {
+          n += 4;
+          j++;
+        } else n += 3;
+      }
+    }
   }
 
   /** The position of UTF-16 offset `i`. */
@@ -63,12 +90,17 @@ export class SourceMap {
       column = i - ls + 1;
       byte = i;
     } else {
-      column = 1;
-      for (let j = ls; j < i; j++) {
+      const cur = this.cursor;
+      const from = cur.line === lo && cur.i <= i ? cur : { i: ls, column: 1, byte: this.lineBytes[lo]! };
+      column = from.column;
+      for (let j = from.i; j < i; j++) {
         const c = this.text.charCodeAt(j);
         if (c < 0xdc00 || c > 0xdfff) column++;
       }
-      byte = utf8Length(this.text, 0, i);
+      byte = from.byte + utf8Length(this.text, from.i, i);
+      // Not after a high surrogate: utf8Length counted (and skipped) the unit at i with it.
+      const prev = i > 0 ? this.text.charCodeAt(i - 1) : 0;
+      if (prev < 0xd800 || prev > 0xdbff) this.cursor = { line: lo, i, column, byte };
     }
     if (lo === 0) return { line: this.base.line, column: this.base.column + column - 1, byte: this.base.byte + byte };
     return { line: this.base.line + lo, column, byte: this.base.byte + byte };

@@ -145,6 +145,29 @@ describe("state file v4", () => {
     );
   });
 
+  it("refuses JSON nested deeper than Go's limit of 10,000 levels, as Terraform does (fuzz finding)", () => {
+    // Before: any depth was read, and a 135 kB state of 10,000-deep attributes was written back
+    // as 184 MB (MarshalIndent indents every level) in seconds. The attributes value opens at
+    // depth 6 (state, resources, resource, instances, instance, attributes).
+    const state = (n: number, pretty: boolean): string => {
+      const v = pretty ? `${Array.from({ length: n }, (_, i) => `[\n${"  ".repeat(i + 6)}`).join("")}1${Array.from({ length: n }, (_, i) => `\n${"  ".repeat(n - i + 4)}]`).join("")}` : `${"[".repeat(n)}1${"]".repeat(n)}`;
+      return `{"version":4,"serial":1,"lineage":"x","resources":[{"mode":"managed","type":"a_b","name":"c","provider":"provider[\\"registry.terraform.io/hashicorp/a\\"]","instances":[{"schema_version":0,"attributes":{"x":${v}}}]}]}`;
+    };
+    expect(readStateFile(state(9994, false))!.resources[0]!.instances[0]!.attributesJson).toMatch(/^\{"x":\[{9994}1/);
+    for (const pretty of [false, true]) {
+      let error: unknown;
+      try {
+        readStateFile(state(9995, pretty));
+      } catch (e) {
+        error = e;
+      }
+      expect(isStateError(error) && error.code).toBe("corrupt");
+      expect((error as Error).message).toMatch(/more than 10000 levels deep .*exceeded max depth/);
+    }
+    // Anywhere in the file, also where the reader only skips (an unknown key, the version sniffing).
+    expect(() => readStateFile(`{"extra": ${"[".repeat(10_000)}${"]".repeat(10_000)}, "version": 4}`)).toThrow(/exceeded max depth/);
+  });
+
   it("returns undefined for an empty file", () => {
     expect(readStateFile(new Uint8Array())).toBeUndefined();
   });

@@ -10,6 +10,7 @@
 
 import { CtyNumber } from "@magma/cty";
 import { toDecimal } from "./helpers.js";
+import { absorbedSum } from "../number-ops.js";
 
 const PREC = 512;
 const TOP = 1n << BigInt(PREC);
@@ -125,6 +126,8 @@ export function addGoNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
     if (a.isInfinite() && b.isInfinite() && a.sign() !== b.sign()) throw new Error("can't compute sum of opposing infinities");
     return a.isInfinite() ? a : b;
   }
+  const absorbed = absorbedSum(a, b);
+  if (absorbed !== undefined) return absorbed;
   if (a.isInteger() && b.isInteger()) {
     const s = a.toBigInt() + b.toBigInt();
     if (bitLength(s < 0n ? -s : s) <= PREC) return CtyNumber.fromBigInt(s);

@@ -28,6 +28,14 @@ describe("encoding functions", () => {
     expect(callError("csvdecode", s(""))).toMatchObject({ message: "missing header line" });
   });
 
+  it("decodes CSV columns named like Object.prototype's members (fuzz finding)", () => {
+    // Before: "constructor" was a "duplicate column name" and "__proto__" was silently dropped.
+    const v = call("csvdecode", s("constructor,__proto__,toString\n1,2,3\n"));
+    const row = v.elements()[0]!;
+    expect([row.getAttr("constructor").asString(), row.getAttr("__proto__").asString(), row.getAttr("toString").asString()]).toEqual(["1", "2", "3"]);
+    expect(callError("csvdecode", s("__proto__,__proto__\n1,2\n"))).toMatchObject({ message: 'duplicate column name "__proto__"' });
+  });
+
   it("writes YAML as go-yaml's emitter does", () => {
     expect(call("yamlencode", objectVal({ a: s("line1\nline2"), b: s("x: y"), c: tupleVal([objectVal({ d: n("1.5"), e: tupleVal([]) }), s("z")]) })).asString()).toBe(
       '"a": |-\n  line1\n  line2\n"b": "x: y"\n"c":\n- "d": 1.5\n  "e": []\n- "z"\n',

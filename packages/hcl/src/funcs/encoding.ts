@@ -458,10 +458,11 @@ function csvType(text: string): Type {
     } else throw e;
   }
   if (rows.length === 0) throw new FunctionError("missing header line");
-  const attrs: Record<string, Type> = {};
+  // A Map: column names such as "constructor" or "__proto__" are names like any other.
+  const attrs = new Map<string, Type>();
   for (const h of rows[0]!) {
-    if (attrs[h] !== undefined) throw new FunctionError(`duplicate column name ${goQuote(h)}`);
-    attrs[h] = stringType;
+    if (attrs.has(h)) throw new FunctionError(`duplicate column name ${goQuote(h)}`);
+    attrs.set(h, stringType);
   }
   return listType(objectType(attrs));
 }

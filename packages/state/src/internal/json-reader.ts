@@ -8,6 +8,12 @@ const CANON_STRING = /"[^"\\\u0000-\u001f<>&\u2028\u2029]*(?:\\(?:["\\/bfnrt]|u[
 const CANON_KEY = new RegExp(`${CANON_STRING.source}: `, "y");
 const CANON_SCALAR = new RegExp(`(?:${CANON_STRING.source}|${NUMBER.source}|true|false|null|\\{\\}|\\[\\])`, "y");
 const INDENTS: string[] = [];
+/**
+ * The deepest nesting of objects and arrays Go's encoding/json accepts (`maxNestingDepth`),
+ * counted from the top of the document: Terraform refuses a deeper state ("exceeded max
+ * depth"), and so does this reader. @internal
+ */
+export const MAX_JSON_DEPTH = 10000;
 
 /** "\n" followed by `n` spaces (cached). @internal */
 export function newlineIndent(n: number): string {
@@ -23,6 +29,8 @@ export function newlineIndent(n: number): string {
  */
 export class JsonReader {
   pos = 0;
+  /** The objects and arrays open around the reader (the callbacks of object/array). */
+  private depth = 0;
   readonly text: string;
   readonly what: string;
 
@@ -126,9 +134,11 @@ export class JsonReader {
       return false;
     }
     if (c !== "{") this.fail(`${field} must be an object`);
+    this.open();
     this.pos++;
     if (this.peek() === "}") {
       this.pos++;
+      this.depth--;
       return true;
     }
     for (;;) {
@@ -138,9 +148,21 @@ export class JsonReader {
       onKey(key);
       const d = this.peek();
       this.pos++;
-      if (d === "}") return true;
+      if (d === "}") {
+        this.depth--;
+        return true;
+      }
       if (d !== ",") this.fail('expected "," or "}"', this.pos - 1);
     }
+  }
+
+  /** Enters an object or array of the document (failing beyond Go's depth limit). */
+  private open(): void {
+    if (++this.depth > MAX_JSON_DEPTH) this.tooDeep();
+  }
+
+  private tooDeep(): never {
+    this.fail(`the JSON nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep (Go's and so Terraform's limit: "exceeded max depth")`);
   }
 
   /** Reads an array, calling `onItem` with the reader positioned at each item. Returns false for null. */
@@ -151,16 +173,21 @@ export class JsonReader {
       return false;
     }
     if (c !== "[") this.fail(`${field} must be an array`);
+    this.open();
     this.pos++;
     if (this.peek() === "]") {
       this.pos++;
+      this.depth--;
       return true;
     }
     for (let i = 0; ; i++) {
       onItem(i);
       const d = this.peek();
       this.pos++;
-      if (d === "]") return true;
+      if (d === "]") {
+        this.depth--;
+        return true;
+      }
       if (d !== ",") this.fail('expected "," or "]"', this.pos - 1);
     }
   }
@@ -205,6 +232,7 @@ export class JsonReader {
   private skipCanonical(base: number): boolean {
     const text = this.text;
     let pos = this.pos;
+    if (this.depth + 1 > MAX_JSON_DEPTH) return false;
     const closers: number[] = [text.charCodeAt(pos) === 0x7b ? 0x7d : 0x5d];
     pos++;
     for (;;) {
@@ -220,6 +248,8 @@ export class JsonReader {
       }
       const c = text.charCodeAt(pos);
       if ((c === 0x7b || c === 0x5b) && text.charCodeAt(pos + 1) === 0x0a) {
+        // Too deep: not canonical here; skip() then fails with the error.
+        if (this.depth + closers.length + 1 > MAX_JSON_DEPTH) return false;
         closers.push(c === 0x7b ? 0x7d : 0x5d);
         pos++;
         continue;
@@ -270,6 +300,7 @@ export class JsonReader {
           if (!STRING.test(text)) this.fail("invalid string");
           this.pos = STRING.lastIndex;
         } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+          if (this.depth + stack.length + 1 > MAX_JSON_DEPTH) this.tooDeep();
           this.pos++;
           this.ws();
           const close = c === 0x7b ? 0x7d : 0x5d;

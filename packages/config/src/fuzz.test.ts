@@ -1,0 +1,36 @@
+import fc from "fast-check";
+import * as cty from "@magma/cty";
+import * as hcl from "@magma/hcl";
+import * as lib from "./index.js";
+
+interface Stats {
+  runs: number;
+  ok: number;
+  withErrors: number;
+}
+interface FuzzModule {
+  configProperty(l: typeof lib, h: typeof hcl, c: typeof cty, limits: { maxCaseMs: number }, stats: Stats, guard: unknown): fc.IPropertyWithHooks<[unknown]>;
+  emptyStats(): Stats;
+  pollutionGuard(): unknown;
+  cleanup(): void;
+}
+
+const RUNS = Number(process.env["MAGMA_FUZZ_RUNS"] ?? 400);
+
+// MAGMA_FUZZ_RUNS cases (default 400) of scripts/fuzz.mjs's property (which runs 100,000 by
+// hand): the loader in both syntaxes, validation, graph inputs, evaluation and variable values
+// give diagnostics only — no exception, no case over 30 s, Object.prototype and the other
+// built-ins untouched, no result object with a made-up prototype.
+test(`${RUNS} fuzzed configurations give diagnostics only`, async () => {
+  const fuzz = (await import("../scripts/fuzz.mjs" as string)) as FuzzModule;
+  const support = (await import("../scripts/fuzz-support.mjs" as string)) as Pick<FuzzModule, "emptyStats" | "pollutionGuard">;
+  const stats = support.emptyStats();
+  try {
+    fc.assert(fuzz.configProperty(lib, hcl, cty, { maxCaseMs: 30_000 }, stats, support.pollutionGuard()), { numRuns: RUNS, seed: 20261201, endOnFailure: true });
+  } finally {
+    fuzz.cleanup();
+  }
+  expect(stats.runs).toBe(RUNS);
+  expect(stats.withErrors).toBeGreaterThan(0);
+  expect(stats.ok).toBeGreaterThan(0);
+}, 600_000);

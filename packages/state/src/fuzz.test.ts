@@ -1,0 +1,38 @@
+import fc from "fast-check";
+import * as lib from "./index.js";
+
+interface Stats {
+  runs: number;
+  ok: number;
+  withErrors: number;
+}
+interface FuzzModule {
+  stateProperty(l: typeof lib, limits: { maxCaseMs: number }, stats: Stats, guard: unknown): fc.IAsyncPropertyWithHooks<[unknown]>;
+  cleanup(): void;
+}
+interface Support {
+  emptyStats(): Stats;
+  pollutionGuard(): unknown;
+}
+
+const RUNS = Number(process.env["MAGMA_FUZZ_RUNS"] ?? 500);
+
+// MAGMA_FUZZ_RUNS cases (default 500) of scripts/fuzz.mjs's property (which runs 100,000 by
+// hand): readStateFile, what a read state is used for (outputs, sensitive paths, writing it back
+// and reading that back until a fixed point), the address parsers, and the local backend's read
+// path with journal recovery give a state or a StateError only — no other exception, no case
+// over 30 s, Object.prototype and the other built-ins untouched, no result object with a
+// made-up prototype.
+test(`${RUNS} fuzzed state files give a state or a StateError only`, async () => {
+  const fuzz = (await import("../scripts/fuzz.mjs" as string)) as FuzzModule;
+  const support = (await import("../scripts/fuzz-support.mjs" as string)) as Support;
+  const stats = support.emptyStats();
+  try {
+    await fc.assert(fuzz.stateProperty(lib, { maxCaseMs: 30_000 }, stats, support.pollutionGuard()), { numRuns: RUNS, seed: 20261201, endOnFailure: true });
+  } finally {
+    fuzz.cleanup();
+  }
+  expect(stats.runs).toBe(RUNS);
+  expect(stats.withErrors).toBeGreaterThan(0);
+  expect(stats.ok).toBeGreaterThan(0);
+}, 600_000);
