@@ -1,0 +1,89 @@
+// Timed child processes: terraform in a working directory with its own CLI configuration, and
+// magma's worker script. Wall time is measured here, from spawn to exit.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const WORKER = join(here, "magma-worker.mjs");
+export const MAGMA_CLI = join(here, "../../cli/dist/bin/magma.js");
+export const AWS_BINARY = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
+const GNU_TIME = "/usr/bin/time";
+
+export const terraformOnPath = () => (process.env.PATH ?? "").split(delimiter).some((d) => d !== "" && existsSync(join(d, "terraform")));
+
+/** Runs a command; resolves {ms, code, stdout, stderr, maxRssKiB (with /usr/bin/time, else undefined)}. */
+export function timed(command, args, { cwd, env = process.env, rss = false, timeoutMs = 900_000 } = {}) {
+  const useTime = rss && existsSync(GNU_TIME);
+  const rssFile = useTime ? join(mkdtempSync(join(tmpdir(), "magma-bench-rss-")), "rss") : undefined;
+  const [cmd, argv] = useTime ? [GNU_TIME, ["-f", "%M", "-o", rssFile, command, ...args]] : [command, args];
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(cmd, argv, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (b) => (stdout += b));
+    child.stderr.on("data", (b) => (stderr += b));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on("close", async (code) => {
+      const ms = performance.now() - t0;
+      clearTimeout(timer);
+      let maxRssKiB;
+      if (rssFile !== undefined) {
+        const { readFileSync } = await import("node:fs");
+        const text = existsSync(rssFile) ? readFileSync(rssFile, "utf8").trim().split("\n").pop() : "";
+        maxRssKiB = Number(text) || undefined;
+        rmSync(dirname(rssFile), { recursive: true, force: true });
+      }
+      resolve({ ms, code, stdout, stderr, maxRssKiB });
+    });
+  });
+}
+
+/** Throws with the command's output unless it exited with one of `codes`. */
+export function expectCode(run, what, codes = [0]) {
+  if (!codes.includes(run.code)) throw new Error(`${what} exited ${run.code}:\n${(run.stdout + run.stderr).slice(-3000)}`);
+  return run;
+}
+
+/** The environment terraform runs with: a CLI configuration of its own with the given filesystem mirrors. */
+export function terraformEnv(dir, mirrors = ["/opt/tf-plugins"]) {
+  const cli = join(dir, ".bench-cli.tfrc");
+  writeFileSync(cli, `provider_installation {\n${mirrors.map((m) => `  filesystem_mirror {\n    path = ${JSON.stringify(m)}\n  }\n`).join("")}}\n`);
+  const env = { ...process.env, TF_CLI_CONFIG_FILE: cli, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1", TF_INPUT: "0" };
+  delete env.TF_LOG;
+  delete env.TF_LOG_PATH;
+  delete env.TF_REATTACH_PROVIDERS;
+  return env;
+}
+
+/** Runs `terraform <args>` in `dir` (timed; with peak RSS when asked). */
+export function terraform(dir, env, args, options = {}) {
+  return timed("terraform", [...args, "-no-color"], { cwd: dir, env, ...options });
+}
+
+/** Runs magma's worker (`magma-worker.mjs <op> <dir> [runs]`) in a fresh node process; adds its JSON report as `report`. */
+export async function worker(op, dir, { runs, env = process.env, nodeArgs = [] } = {}) {
+  const run = await timed(process.execPath, [...nodeArgs, WORKER, op, dir, ...(runs !== undefined ? [String(runs)] : [])], { env });
+  expectCode(run, `magma worker ${op} ${dir}`);
+  const line = run.stdout.trim().split("\n").pop();
+  return { ...run, report: JSON.parse(line) };
+}
+
+/**
+ * Whether the `magma` CLI can apply a configuration (`magma apply -auto-approve`): its help
+ * must exist and mention -auto-approve. Returns undefined when it can, else why not.
+ */
+export async function magmaCliApply() {
+  if (!existsSync(MAGMA_CLI)) return `skipped: ${MAGMA_CLI} is not built`;
+  const help = await timed(process.execPath, [MAGMA_CLI, "apply", "--help"], {});
+  if (!/auto-approve/.test(help.stdout + help.stderr)) return "skipped: magma apply not available (packages/cli/dist/bin/magma.js has no configuration apply with -auto-approve)";
+  return undefined;
+}
