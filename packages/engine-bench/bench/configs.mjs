@@ -50,19 +50,19 @@ export function writeSsmChains(dir, url, { chains = 10, length = 10, prefix = "/
 
 /**
  * Case 4: `total` native random_* instances: a quarter each of random_string (count),
- * random_integer (for_each), random_id (count) and random_pet (for_each).
+ * random_integer (for_each), random_id (count) and random_uuid (for_each).
  */
 export function writeRandomScale(dir, total) {
   const q = Math.floor(total / 4);
   const keys = (n, p) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${p}${i}`, String(i)]));
   write(dir, {
     terraform: { required_providers: { random: { source: RANDOM_SOURCE, version: "1.0.0" } } },
-    locals: { ints: keys(q, "k"), pets: keys(total - 3 * q, "p") },
+    locals: { ints: keys(q, "k"), uuids: keys(total - 3 * q, "u") },
     resource: {
       random_string: { s: { count: q, length: 16, special: false } },
       random_integer: { n: { for_each: "${local.ints}", min: 1, max: 1000000, seed: "${each.key}" } },
       random_id: { id: { count: q, byte_length: 8, keepers: { index: "${count.index}" } } },
-      random_pet: { pet: { for_each: "${local.pets}", length: 2, prefix: "${each.value}" } },
+      random_uuid: { u: { for_each: "${local.uuids}", keepers: { key: "${each.key}" } } },
     },
   });
 }

@@ -11,10 +11,14 @@
 //   validate load + validate <dir> with the providers' schemas (as `terraform validate`)
 // Prints one JSON line on stdout: {op, ms (the operation, inside the process), phases
 // (ms by phase), changes, maxRssKiB (process.resourceUsage().maxRSS)} — for warm an array
-// of cycles. Set MAGMA_BENCH_PERSIST=none to skip the state writes (profiling only).
+// of cycles. MAGMA_BENCH_PERSIST: "local" (default) saves the state after every object;
+// "none" skips the writes (the engine still makes each snapshot: its own floor); "last"
+// saves only the final snapshot (untimed set-up of large states).
 import { performance } from "node:perf_hooks";
 import { resolve } from "node:path";
-import { loadConfig, validateConfig } from "@magma/config";
+import { decodeSchemaBody, evaluateSchemaBody, loadConfig, validateConfig } from "@magma/config";
+import { dynamicType, numberType, objectVal, unknownVal } from "@magma/cty";
+import { terraformFunctions } from "@magma/hcl";
 import { ProviderPool, applyPlan, createEngine } from "@magma/engine";
 import { createProviderFactory } from "@magma/plugin";
 import { createMemoryProvider } from "@magma/provider-api/testing";
@@ -65,6 +69,7 @@ export async function runOnce(op, dir, providers, parallelism = 10) {
     const pool = new ProviderPool(providers);
     let persistMs = 0;
     let persists = 0;
+    let last;
     let result;
     try {
       result = await applyPlan(planned.plan, {
@@ -74,7 +79,8 @@ export async function runOnce(op, dir, providers, parallelism = 10) {
         parallelism,
         persist: async (s) => {
           const p0 = performance.now();
-          if (persistMode !== "none") await saveState(store, s);
+          if (persistMode === "local") await saveState(store, s);
+          else if (persistMode === "last") last = s;
           persistMs += performance.now() - p0;
           persists++;
         },
@@ -82,6 +88,7 @@ export async function runOnce(op, dir, providers, parallelism = 10) {
     } finally {
       await pool.close();
     }
+    if (last !== undefined) await saveState(store, last);
     lap("apply");
     phases.applyPersist = persistMs;
     phases.persists = persists;
@@ -117,9 +124,31 @@ export async function validateOnce(dir, factory) {
     },
   });
   const t3 = performance.now();
-  const errors = errorsOf([...loaded.diags, ...diags]);
+  // Evaluate every resource body against its schema as `terraform validate` does: variables
+  // at their defaults, every resource (and count.index/each) unknown.
+  const m = loaded.config.module;
+  const vars = {};
+  for (const [name, v] of m.variables) vars[name] = v.default ?? unknownVal(dynamicType);
+  const roots = { var: objectVal(vars), count: objectVal({ index: unknownVal(numberType) }), each: objectVal({ key: unknownVal(dynamicType), value: unknownVal(dynamicType) }) };
+  const byType = new Map();
+  for (const r of m.managedResources.values()) byType.set(r.type, { ...(byType.get(r.type) ?? {}), [r.name]: unknownVal(dynamicType) });
+  for (const [type, names] of byType) roots[type] = objectVal(names);
+  const scope = { variables: roots, functions: terraformFunctions({ baseDir: dir }) };
+  const evalDiags = [];
+  let evaluated = 0;
+  for (const r of m.managedResources.values()) {
+    const s = schemas.get(`${r.provider.hostname}/${r.provider.namespace}/${r.provider.type}`);
+    const block = s?.resources.get(r.type)?.block;
+    if (block === undefined) continue;
+    const decoded = decodeSchemaBody(r.config, block);
+    evalDiags.push(...decoded.diags);
+    evalDiags.push(...evaluateSchemaBody(decoded.decoded, block, scope).diags);
+    evaluated++;
+  }
+  const t4 = performance.now();
+  const errors = errorsOf([...loaded.diags, ...diags, ...evalDiags]);
   if (errors.length > 0) throw new Error(`validate ${dir}: ${errors.slice(0, 3).join("; ")}`);
-  return { ms: t3 - t0, phases: { load: t1 - t0, schemas: t2 - t1, validate: t3 - t2 }, changes: 0 };
+  return { ms: t4 - t0, phases: { load: t1 - t0, schemas: t2 - t1, validate: t3 - t2, evaluate: t4 - t3 }, changes: 0, evaluated };
 }
 
 async function main() {
