@@ -1,8 +1,7 @@
 // Timed child processes: terraform in a working directory with its own CLI configuration, and
 // magma's worker script. Wall time is measured here, from spawn to exit.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -11,15 +10,53 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const WORKER = join(here, "magma-worker.mjs");
 export const MAGMA_CLI = join(here, "../../cli/dist/bin/magma.js");
 export const AWS_BINARY = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
-const GNU_TIME = "/usr/bin/time";
 
 export const terraformOnPath = () => (process.env.PATH ?? "").split(delimiter).some((d) => d !== "" && existsSync(join(d, "terraform")));
 
-/** Runs a command; resolves {ms, code, stdout, stderr, maxRssKiB (with /usr/bin/time, else undefined)}. */
+/** VmHWM (peak resident set) of a process in KiB, from /proc; undefined once it is gone. */
+function vmHwm(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m === null ? undefined : Number(m[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pids of a process's descendants, from /proc/<pid>/task/<tid>/children. */
+function descendants(pid) {
+  const out = [];
+  const visit = (p) => {
+    let tasks = [];
+    try {
+      tasks = readdirSync(`/proc/${p}/task`);
+    } catch {
+      return;
+    }
+    for (const t of tasks) {
+      let kids = "";
+      try {
+        kids = readFileSync(`/proc/${p}/task/${t}/children`, "utf8");
+      } catch {
+        continue;
+      }
+      for (const k of kids.trim().split(/\s+/).filter(Boolean)) {
+        out.push(Number(k));
+        visit(Number(k));
+      }
+    }
+  };
+  visit(pid);
+  return out;
+}
+
+/**
+ * Runs a command; resolves {ms, code, stdout, stderr, maxRssKiB, treeRssKiB}. With `rss`:
+ * `maxRssKiB` is the process's own peak (VmHWM, sampled every 100 ms from /proc until it
+ * exits) and `treeRssKiB` adds its descendants' peaks (e.g. terraform's provider plugins).
+ */
 export function timed(command, args, { cwd, env = process.env, rss = false, timeoutMs = 900_000 } = {}) {
-  const useTime = rss && existsSync(GNU_TIME);
-  const rssFile = useTime ? join(mkdtempSync(join(tmpdir(), "magma-bench-rss-")), "rss") : undefined;
-  const [cmd, argv] = useTime ? [GNU_TIME, ["-f", "%M", "-o", rssFile, command, ...args]] : [command, args];
+  const [cmd, argv] = [command, args];
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(cmd, argv, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -28,21 +65,26 @@ export function timed(command, args, { cwd, env = process.env, rss = false, time
     child.stdout.on("data", (b) => (stdout += b));
     child.stderr.on("data", (b) => (stderr += b));
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    const peaks = new Map();
+    const sample = () => {
+      for (const pid of [child.pid, ...descendants(child.pid)]) {
+        const h = vmHwm(pid);
+        if (h !== undefined) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, h));
+      }
+    };
+    const sampler = rss ? setInterval(sample, 100) : undefined;
+    if (rss) child.on("spawn", sample);
     child.on("error", (e) => {
       clearTimeout(timer);
       reject(e);
     });
-    child.on("close", async (code) => {
+    child.on("close", (code) => {
       const ms = performance.now() - t0;
       clearTimeout(timer);
-      let maxRssKiB;
-      if (rssFile !== undefined) {
-        const { readFileSync } = await import("node:fs");
-        const text = existsSync(rssFile) ? readFileSync(rssFile, "utf8").trim().split("\n").pop() : "";
-        maxRssKiB = Number(text) || undefined;
-        rmSync(dirname(rssFile), { recursive: true, force: true });
-      }
-      resolve({ ms, code, stdout, stderr, maxRssKiB });
+      if (sampler !== undefined) clearInterval(sampler);
+      const maxRssKiB = rss ? peaks.get(child.pid) : undefined;
+      const treeRssKiB = rss ? [...peaks.values()].reduce((a, b) => a + b, 0) : undefined;
+      resolve({ ms, code, stdout, stderr, maxRssKiB, treeRssKiB });
     });
   });
 }
