@@ -13,10 +13,10 @@ export const AWS_BINARY = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5
 
 export const terraformOnPath = () => (process.env.PATH ?? "").split(delimiter).some((d) => d !== "" && existsSync(join(d, "terraform")));
 
-/** VmHWM (peak resident set) of a process in KiB, from /proc; undefined once it is gone. */
-function vmHwm(pid) {
+/** VmHWM (peak resident set) or VmRSS (current) of a process in KiB, from /proc; undefined once it is gone. */
+function vm(pid, field) {
   try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return m === null ? undefined : Number(m[1]);
   } catch {
     return undefined;
@@ -53,7 +53,8 @@ function descendants(pid) {
 /**
  * Runs a command; resolves {ms, code, stdout, stderr, maxRssKiB, treeRssKiB}. With `rss`:
  * `maxRssKiB` is the process's own peak (VmHWM, sampled every 100 ms from /proc until it
- * exits) and `treeRssKiB` adds its descendants' peaks (e.g. terraform's provider plugins).
+ * exits) and `treeRssKiB` the highest sum of the resident sets of it and its descendants
+ * (e.g. terraform's provider plugins) seen in those samples.
  */
 export function timed(command, args, { cwd, env = process.env, rss = false, timeoutMs = 900_000 } = {}) {
   const [cmd, argv] = [command, args];
@@ -65,12 +66,13 @@ export function timed(command, args, { cwd, env = process.env, rss = false, time
     child.stdout.on("data", (b) => (stdout += b));
     child.stderr.on("data", (b) => (stderr += b));
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    const peaks = new Map();
+    let own = 0;
+    let tree = 0;
     const sample = () => {
-      for (const pid of [child.pid, ...descendants(child.pid)]) {
-        const h = vmHwm(pid);
-        if (h !== undefined) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, h));
-      }
+      own = Math.max(own, vm(child.pid, "VmHWM") ?? 0);
+      let sum = 0;
+      for (const pid of [child.pid, ...descendants(child.pid)]) sum += vm(pid, "VmRSS") ?? 0;
+      tree = Math.max(tree, sum, own);
     };
     const sampler = rss ? setInterval(sample, 100) : undefined;
     if (rss) child.on("spawn", sample);
@@ -82,8 +84,8 @@ export function timed(command, args, { cwd, env = process.env, rss = false, time
       const ms = performance.now() - t0;
       clearTimeout(timer);
       if (sampler !== undefined) clearInterval(sampler);
-      const maxRssKiB = rss ? peaks.get(child.pid) : undefined;
-      const treeRssKiB = rss ? [...peaks.values()].reduce((a, b) => a + b, 0) : undefined;
+      const maxRssKiB = rss && own > 0 ? own : undefined;
+      const treeRssKiB = rss && tree > 0 ? tree : undefined;
       resolve({ ms, code, stdout, stderr, maxRssKiB, treeRssKiB });
     });
   });
