@@ -29,7 +29,11 @@ function write(dir, doc) {
  * Cases 1–3: `chains` chains of `length` aws_ssm_parameter; each link's value is the
  * previous link's ARN (known only after it is created), so each chain is applied in order.
  */
-export function writeSsmChains(dir, url, { chains = 10, length = 10, prefix = "/magma/bench" } = {}) {
+export function writeSsmChains(
+  dir,
+  url,
+  { chains = 10, length = 10, prefix = "/magma/bench" } = {},
+) {
   const params = {};
   for (let c = 0; c < chains; c++) {
     for (let i = 0; i < length; i++) {
@@ -54,13 +58,16 @@ export function writeSsmChains(dir, url, { chains = 10, length = 10, prefix = "/
  */
 export function writeRandomScale(dir, total) {
   const q = Math.floor(total / 4);
-  const keys = (n, p) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${p}${i}`, String(i)]));
+  const keys = (n, p) =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`${p}${i}`, String(i)]));
   write(dir, {
     terraform: { required_providers: { random: { source: RANDOM_SOURCE, version: "1.0.0" } } },
     locals: { ints: keys(q, "k"), uuids: keys(total - 3 * q, "u") },
     resource: {
       random_string: { s: { count: q, length: 16, special: false } },
-      random_integer: { n: { for_each: "${local.ints}", min: 1, max: 1000000, seed: "${each.key}" } },
+      random_integer: {
+        n: { for_each: "${local.ints}", min: 1, max: 1000000, seed: "${each.key}" },
+      },
       random_id: { id: { count: q, byte_length: 8, keepers: { index: "${count.index}" } } },
       random_uuid: { u: { for_each: "${local.uuids}", keepers: { key: "${each.key}" } } },
     },
@@ -93,7 +100,13 @@ export function writeGeneratedAws(dir, resources) {
   doc.variable.zones = { default: ["a", "b"] };
   doc.variable.sgs = { default: ["sg-1", "", "sg-2"] };
   doc.resource.aws_vpc = { main: { cidr_block: "10.0.0.0/16" } };
-  doc.resource.aws_subnet = { main: { count: 8, vpc_id: "${aws_vpc.main.id}", cidr_block: "${cidrsubnet(aws_vpc.main.cidr_block, 8, count.index)}" } };
+  doc.resource.aws_subnet = {
+    main: {
+      count: 8,
+      vpc_id: "${aws_vpc.main.id}",
+      cidr_block: "${cidrsubnet(aws_vpc.main.cidr_block, 8, count.index)}",
+    },
+  };
   for (const r of Object.values(doc.resource.aws_instance)) delete r["//"];
   write(dir, doc);
 }

@@ -33,7 +33,10 @@ export const MEMORY_SOURCE = "example.com/magma/memory";
 export function benchProviderSource() {
   return createProviderFactory({
     pluginDirs: PLUGIN_DIRS,
-    natives: { [RANDOM_SOURCE]: createRandomProvider, [MEMORY_SOURCE]: () => createMemoryProvider() },
+    natives: {
+      [RANDOM_SOURCE]: createRandomProvider,
+      [MEMORY_SOURCE]: () => createMemoryProvider(),
+    },
   });
 }
 
@@ -61,7 +64,10 @@ export async function runOnce(op, dir, providers, parallelism = 10) {
     const loadErrors = errorsOf(loaded.diags);
     if (loadErrors.length > 0) throw new Error(`loading ${dir}: ${loadErrors.join("; ")}`);
     lap("load");
-    const planned = op === "destroy" ? await engine.destroy(loaded.config, state) : await engine.plan(loaded.config, state);
+    const planned =
+      op === "destroy"
+        ? await engine.destroy(loaded.config, state)
+        : await engine.plan(loaded.config, state);
     lap("plan");
     if (planned.hasErrors) throw new Error(`plan: ${errorsOf(planned.diagnostics).join("; ")}`);
     const changes = planned.plan.changes.filter((c) => c.action !== "no-op").length;
@@ -93,7 +99,8 @@ export async function runOnce(op, dir, providers, parallelism = 10) {
     phases.applyPersist = persistMs;
     phases.persists = persists;
     const failed = errorsOf(result.diagnostics);
-    if (!result.success || failed.length > 0) throw new Error(`apply: ${failed.join("; ") || "not successful"}`);
+    if (!result.success || failed.length > 0)
+      throw new Error(`apply: ${failed.join("; ") || "not successful"}`);
     return { ms: performance.now() - t0, phases, changes };
   } finally {
     await engine.close();
@@ -129,9 +136,14 @@ export async function validateOnce(dir, factory) {
   const m = loaded.config.module;
   const vars = {};
   for (const [name, v] of m.variables) vars[name] = v.default ?? unknownVal(dynamicType);
-  const roots = { var: objectVal(vars), count: objectVal({ index: unknownVal(numberType) }), each: objectVal({ key: unknownVal(dynamicType), value: unknownVal(dynamicType) }) };
+  const roots = {
+    var: objectVal(vars),
+    count: objectVal({ index: unknownVal(numberType) }),
+    each: objectVal({ key: unknownVal(dynamicType), value: unknownVal(dynamicType) }),
+  };
   const byType = new Map();
-  for (const r of m.managedResources.values()) byType.set(r.type, { ...(byType.get(r.type) ?? {}), [r.name]: unknownVal(dynamicType) });
+  for (const r of m.managedResources.values())
+    byType.set(r.type, { ...(byType.get(r.type) ?? {}), [r.name]: unknownVal(dynamicType) });
   for (const [type, names] of byType) roots[type] = objectVal(names);
   const scope = { variables: roots, functions: terraformFunctions({ baseDir: dir }) };
   const evalDiags = [];
@@ -148,12 +160,18 @@ export async function validateOnce(dir, factory) {
   const t4 = performance.now();
   const errors = errorsOf([...loaded.diags, ...diags, ...evalDiags]);
   if (errors.length > 0) throw new Error(`validate ${dir}: ${errors.slice(0, 3).join("; ")}`);
-  return { ms: t4 - t0, phases: { load: t1 - t0, schemas: t2 - t1, validate: t3 - t2, evaluate: t4 - t3 }, changes: 0, evaluated };
+  return {
+    ms: t4 - t0,
+    phases: { load: t1 - t0, schemas: t2 - t1, validate: t3 - t2, evaluate: t4 - t3 },
+    changes: 0,
+    evaluated,
+  };
 }
 
 async function main() {
   const [op, dirArg, runsArg] = process.argv.slice(2);
-  if (op === undefined || dirArg === undefined) throw new Error("usage: magma-worker.mjs <apply|plan|destroy|warm|validate> <dir> [runs]");
+  if (op === undefined || dirArg === undefined)
+    throw new Error("usage: magma-worker.mjs <apply|plan|destroy|warm|validate> <dir> [runs]");
   const dir = resolve(dirArg);
   const factory = benchProviderSource();
   let out;
@@ -179,7 +197,9 @@ async function main() {
 
 if (process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].split("/").pop())) {
   main().catch((e) => {
-    process.stderr.write(`magma-worker: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    process.stderr.write(
+      `magma-worker: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+    );
     process.exit(1);
   });
 }

@@ -9,14 +9,20 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 export const WORKER = join(here, "magma-worker.mjs");
 export const MAGMA_CLI = join(here, "../../cli/dist/bin/magma.js");
-export const AWS_BINARY = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
+export const AWS_BINARY =
+  "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
 
-export const terraformOnPath = () => (process.env.PATH ?? "").split(delimiter).some((d) => d !== "" && existsSync(join(d, "terraform")));
+export const terraformOnPath = () =>
+  (process.env.PATH ?? "")
+    .split(delimiter)
+    .some((d) => d !== "" && existsSync(join(d, "terraform")));
 
 /** VmHWM (peak resident set) or VmRSS (current) of a process in KiB, from /proc; undefined once it is gone. */
 function vm(pid, field) {
   try {
-    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(
+      readFileSync(`/proc/${pid}/status`, "utf8"),
+    );
     return m === null ? undefined : Number(m[1]);
   } catch {
     return undefined;
@@ -56,7 +62,11 @@ function descendants(pid) {
  * exits) and `treeRssKiB` the highest sum of the resident sets of it and its descendants
  * (e.g. terraform's provider plugins) seen in those samples.
  */
-export function timed(command, args, { cwd, env = process.env, rss = false, timeoutMs = 900_000 } = {}) {
+export function timed(
+  command,
+  args,
+  { cwd, env = process.env, rss = false, timeoutMs = 900_000 } = {},
+) {
   const [cmd, argv] = [command, args];
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
@@ -93,15 +103,25 @@ export function timed(command, args, { cwd, env = process.env, rss = false, time
 
 /** Throws with the command's output unless it exited with one of `codes`. */
 export function expectCode(run, what, codes = [0]) {
-  if (!codes.includes(run.code)) throw new Error(`${what} exited ${run.code}:\n${(run.stdout + run.stderr).slice(-3000)}`);
+  if (!codes.includes(run.code))
+    throw new Error(`${what} exited ${run.code}:\n${(run.stdout + run.stderr).slice(-3000)}`);
   return run;
 }
 
 /** The environment terraform runs with: a CLI configuration of its own with the given filesystem mirrors. */
 export function terraformEnv(dir, mirrors = ["/opt/tf-plugins"]) {
   const cli = join(dir, ".bench-cli.tfrc");
-  writeFileSync(cli, `provider_installation {\n${mirrors.map((m) => `  filesystem_mirror {\n    path = ${JSON.stringify(m)}\n  }\n`).join("")}}\n`);
-  const env = { ...process.env, TF_CLI_CONFIG_FILE: cli, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1", TF_INPUT: "0" };
+  writeFileSync(
+    cli,
+    `provider_installation {\n${mirrors.map((m) => `  filesystem_mirror {\n    path = ${JSON.stringify(m)}\n  }\n`).join("")}}\n`,
+  );
+  const env = {
+    ...process.env,
+    TF_CLI_CONFIG_FILE: cli,
+    TF_IN_AUTOMATION: "1",
+    CHECKPOINT_DISABLE: "1",
+    TF_INPUT: "0",
+  };
   delete env.TF_LOG;
   delete env.TF_LOG_PATH;
   delete env.TF_REATTACH_PROVIDERS;
@@ -115,7 +135,11 @@ export function terraform(dir, env, args, options = {}) {
 
 /** Runs magma's worker (`magma-worker.mjs <op> <dir> [runs]`) in a fresh node process; adds its JSON report as `report`. */
 export async function worker(op, dir, { runs, env = process.env, nodeArgs = [] } = {}) {
-  const run = await timed(process.execPath, [...nodeArgs, WORKER, op, dir, ...(runs !== undefined ? [String(runs)] : [])], { env });
+  const run = await timed(
+    process.execPath,
+    [...nodeArgs, WORKER, op, dir, ...(runs !== undefined ? [String(runs)] : [])],
+    { env },
+  );
   expectCode(run, `magma worker ${op} ${dir}`);
   const line = run.stdout.trim().split("\n").pop();
   return { ...run, report: JSON.parse(line) };
@@ -128,6 +152,7 @@ export async function worker(op, dir, { runs, env = process.env, nodeArgs = [] }
 export async function magmaCliApply() {
   if (!existsSync(MAGMA_CLI)) return `skipped: ${MAGMA_CLI} is not built`;
   const help = await timed(process.execPath, [MAGMA_CLI, "apply", "--help"], {});
-  if (!/auto-approve/.test(help.stdout + help.stderr)) return "skipped: magma apply not available (packages/cli/dist/bin/magma.js has no configuration apply with -auto-approve)";
+  if (!/auto-approve/.test(help.stdout + help.stderr))
+    return "skipped: magma apply not available (packages/cli/dist/bin/magma.js has no configuration apply with -auto-approve)";
   return undefined;
 }

@@ -12,13 +12,21 @@ const parent = new Map();
 for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 const self = new Map();
 const dt = prof.timeDeltas;
-for (let i = 0; i < prof.samples.length; i++) self.set(prof.samples[i], (self.get(prof.samples[i]) ?? 0) + (dt[i] ?? 0));
+for (let i = 0; i < prof.samples.length; i++)
+  self.set(prof.samples[i], (self.get(prof.samples[i]) ?? 0) + (dt[i] ?? 0));
 const total = [...self.values()].reduce((a, b) => a + b, 0);
-const key = (n) => `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.replace(/^.*\/packages\//, "").replace(/^file:\/\//, "")}:${n.callFrame.lineNumber + 1}`;
+const key = (n) =>
+  `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.replace(/^.*\/packages\//, "").replace(/^file:\/\//, "")}:${n.callFrame.lineNumber + 1}`;
 const pkg = (n) => {
   const u = n.callFrame.url;
   const m = /packages\/([^/]+)\//.exec(u) ?? /node_modules\/(@[^/]+\/[^/]+|[^/]+)\//.exec(u);
-  return m ? m[1] : u.startsWith("node:") ? "node" : n.callFrame.functionName.startsWith("(") ? n.callFrame.functionName : "other";
+  return m
+    ? m[1]
+    : u.startsWith("node:")
+      ? "node"
+      : n.callFrame.functionName.startsWith("(")
+        ? n.callFrame.functionName
+        : "other";
 };
 const selfBy = new Map();
 const pkgBy = new Map();
@@ -37,7 +45,10 @@ for (const [id, t] of self) {
 }
 const show = (title, m, n) => {
   console.log(`${title}:`);
-  for (const [k, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, n)) console.log(`  ${(t / 1000).toFixed(0).padStart(7)} ms ${((100 * t) / total).toFixed(1).padStart(5)}%  ${k}`);
+  for (const [k, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, n))
+    console.log(
+      `  ${(t / 1000).toFixed(0).padStart(7)} ms ${((100 * t) / total).toFixed(1).padStart(5)}%  ${k}`,
+    );
 };
 console.log(`total sampled ${(total / 1000).toFixed(0)} ms`);
 show("self time by package", pkgBy, 15);
