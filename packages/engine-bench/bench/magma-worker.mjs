@@ -142,8 +142,10 @@ export async function validateOnce(dir, factory) {
     each: objectVal({ key: unknownVal(dynamicType), value: unknownVal(dynamicType) }),
   };
   const byType = new Map();
-  for (const r of m.managedResources.values())
-    byType.set(r.type, { ...(byType.get(r.type) ?? {}), [r.name]: unknownVal(dynamicType) });
+  for (const r of m.managedResources.values()) {
+    if (!byType.has(r.type)) byType.set(r.type, {});
+    byType.get(r.type)[r.name] = unknownVal(dynamicType);
+  }
   for (const [type, names] of byType) roots[type] = objectVal(names);
   const scope = { variables: roots, functions: terraformFunctions({ baseDir: dir }) };
   const evalDiags = [];
