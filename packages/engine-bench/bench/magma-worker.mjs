@@ -1,0 +1,207 @@
+#!/usr/bin/env node
+// One magma operation through the engine API, in its own process (as a `magma` command would
+// run it): `node magma-worker.mjs <op> <dir> [runs]`.
+//   apply    plan (with refresh) the configuration in <dir> against <dir>/terraform.tfstate,
+//            then apply it, persisting the state after every object (saveState to the local
+//            backend, as `magma apply` does)
+//   plan     a plan with refresh; nothing applied
+//   destroy  a destroy plan, applied
+//   warm     one untimed apply/plan/destroy cycle, then <runs> timed cycles, all in this
+//            process (providers' schemas cached by the factory, modules loaded, JIT warm)
+//   validate load + validate <dir> with the providers' schemas (as `terraform validate`)
+// Prints one JSON line on stdout: {op, ms (the operation, inside the process), phases
+// (ms by phase), changes, maxRssKiB (process.resourceUsage().maxRSS)} — for warm an array
+// of cycles. MAGMA_BENCH_PERSIST: "local" (default) saves the state after every object;
+// "none" skips the writes (the engine still makes each snapshot: its own floor); "last"
+// saves only the final snapshot (untimed set-up of large states).
+import { performance } from "node:perf_hooks";
+import { resolve } from "node:path";
+import { decodeSchemaBody, evaluateSchemaBody, loadConfig, validateConfig } from "@magma/config";
+import { dynamicType, numberType, objectVal, unknownVal } from "@magma/cty";
+import { terraformFunctions } from "@magma/hcl";
+import { ProviderPool, applyPlan, createEngine } from "@magma/engine";
+import { createProviderFactory } from "@magma/plugin";
+import { createMemoryProvider } from "@magma/provider-api/testing";
+import { createRandomProvider } from "@magma/provider-random";
+import { createLocalBackend, loadState, newStateFile, saveState } from "@magma/state";
+
+export const PLUGIN_DIRS = ["/opt/tf-plugins"];
+export const RANDOM_SOURCE = "example.com/magma/random";
+export const MEMORY_SOURCE = "example.com/magma/memory";
+
+/** The provider source every magma figure uses: the filesystem mirror, and the native providers. */
+export function benchProviderSource() {
+  return createProviderFactory({
+    pluginDirs: PLUGIN_DIRS,
+    natives: {
+      [RANDOM_SOURCE]: createRandomProvider,
+      [MEMORY_SOURCE]: () => createMemoryProvider(),
+    },
+  });
+}
+
+function errorsOf(diags) {
+  return diags.filter((d) => d.severity === "error").map((d) => `${d.summary}: ${d.detail ?? ""}`);
+}
+
+/** Plans (and for apply/destroy applies) once; returns {ms, phases, changes}. */
+export async function runOnce(op, dir, providers, parallelism = 10) {
+  const store = createLocalBackend({ dir }).store("default");
+  const persistMode = process.env.MAGMA_BENCH_PERSIST ?? "local";
+  const t0 = performance.now();
+  const phases = {};
+  let t = t0;
+  const lap = (name) => {
+    const now = performance.now();
+    phases[name] = (phases[name] ?? 0) + (now - t);
+    t = now;
+  };
+  const state = (await loadState(store)) ?? newStateFile();
+  lap("readState");
+  const engine = createEngine({ providers, parallelism, cwd: dir });
+  try {
+    const loaded = loadConfig(dir);
+    const loadErrors = errorsOf(loaded.diags);
+    if (loadErrors.length > 0) throw new Error(`loading ${dir}: ${loadErrors.join("; ")}`);
+    lap("load");
+    const planned =
+      op === "destroy"
+        ? await engine.destroy(loaded.config, state)
+        : await engine.plan(loaded.config, state);
+    lap("plan");
+    if (planned.hasErrors) throw new Error(`plan: ${errorsOf(planned.diagnostics).join("; ")}`);
+    const changes = planned.plan.changes.filter((c) => c.action !== "no-op").length;
+    if (op === "plan") return { ms: performance.now() - t0, phases, changes };
+    const pool = new ProviderPool(providers);
+    let persistMs = 0;
+    let persists = 0;
+    let last;
+    let result;
+    try {
+      result = await applyPlan(planned.plan, {
+        providers: pool,
+        state,
+        scope: planned.applyScope,
+        parallelism,
+        persist: async (s) => {
+          const p0 = performance.now();
+          if (persistMode === "local") await saveState(store, s);
+          else if (persistMode === "last") last = s;
+          persistMs += performance.now() - p0;
+          persists++;
+        },
+      });
+    } finally {
+      await pool.close();
+    }
+    if (last !== undefined) await saveState(store, last);
+    lap("apply");
+    phases.applyPersist = persistMs;
+    phases.persists = persists;
+    const failed = errorsOf(result.diagnostics);
+    if (!result.success || failed.length > 0)
+      throw new Error(`apply: ${failed.join("; ") || "not successful"}`);
+    return { ms: performance.now() - t0, phases, changes };
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Loads and validates a directory with its providers' schemas (opened through the factory). */
+export async function validateOnce(dir, factory) {
+  const t0 = performance.now();
+  const loaded = loadConfig(dir);
+  const t1 = performance.now();
+  const schemas = new Map();
+  for (const c of [loaded.config]) {
+    for (const r of [...c.module.managedResources.values()]) {
+      const key = `${r.provider.hostname}/${r.provider.namespace}/${r.provider.type}`;
+      if (!schemas.has(key)) {
+        const live = await factory.open(key);
+        schemas.set(key, live.schema);
+        await live.close();
+      }
+    }
+  }
+  const t2 = performance.now();
+  const diags = validateConfig(loaded.config, {
+    schemas: (p, mode, type) => {
+      const s = schemas.get(`${p.hostname}/${p.namespace}/${p.type}`);
+      return (mode === "data" ? s?.dataSources.get(type) : s?.resources.get(type))?.block;
+    },
+  });
+  const t3 = performance.now();
+  // Evaluate every resource body against its schema as `terraform validate` does: variables
+  // at their defaults, every resource (and count.index/each) unknown.
+  const m = loaded.config.module;
+  const vars = {};
+  for (const [name, v] of m.variables) vars[name] = v.default ?? unknownVal(dynamicType);
+  const roots = {
+    var: objectVal(vars),
+    count: objectVal({ index: unknownVal(numberType) }),
+    each: objectVal({ key: unknownVal(dynamicType), value: unknownVal(dynamicType) }),
+  };
+  const byType = new Map();
+  for (const r of m.managedResources.values()) {
+    if (!byType.has(r.type)) byType.set(r.type, {});
+    byType.get(r.type)[r.name] = unknownVal(dynamicType);
+  }
+  for (const [type, names] of byType) roots[type] = objectVal(names);
+  const scope = { variables: roots, functions: terraformFunctions({ baseDir: dir }) };
+  const evalDiags = [];
+  let evaluated = 0;
+  for (const r of m.managedResources.values()) {
+    const s = schemas.get(`${r.provider.hostname}/${r.provider.namespace}/${r.provider.type}`);
+    const block = s?.resources.get(r.type)?.block;
+    if (block === undefined) continue;
+    const decoded = decodeSchemaBody(r.config, block);
+    evalDiags.push(...decoded.diags);
+    evalDiags.push(...evaluateSchemaBody(decoded.decoded, block, scope).diags);
+    evaluated++;
+  }
+  const t4 = performance.now();
+  const errors = errorsOf([...loaded.diags, ...diags, ...evalDiags]);
+  if (errors.length > 0) throw new Error(`validate ${dir}: ${errors.slice(0, 3).join("; ")}`);
+  return {
+    ms: t4 - t0,
+    phases: { load: t1 - t0, schemas: t2 - t1, validate: t3 - t2, evaluate: t4 - t3 },
+    changes: 0,
+    evaluated,
+  };
+}
+
+async function main() {
+  const [op, dirArg, runsArg] = process.argv.slice(2);
+  if (op === undefined || dirArg === undefined)
+    throw new Error("usage: magma-worker.mjs <apply|plan|destroy|warm|validate> <dir> [runs]");
+  const dir = resolve(dirArg);
+  const factory = benchProviderSource();
+  let out;
+  if (op === "warm") {
+    const runs = Number(runsArg ?? 3);
+    const cycle = async () => ({
+      apply: await runOnce("apply", dir, factory),
+      plan: await runOnce("plan", dir, factory),
+      destroy: await runOnce("destroy", dir, factory),
+    });
+    await cycle();
+    const cycles = [];
+    for (let i = 0; i < runs; i++) cycles.push(await cycle());
+    out = { op, cycles };
+  } else if (op === "validate") {
+    out = { op, ...(await validateOnce(dir, factory)) };
+  } else if (op === "apply" || op === "plan" || op === "destroy") {
+    out = { op, ...(await runOnce(op, dir, factory)) };
+  } else throw new Error(`unknown operation ${op}`);
+  out.maxRssKiB = process.resourceUsage().maxRSS;
+  process.stdout.write(JSON.stringify(out) + "\n");
+}
+
+if (process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].split("/").pop())) {
+  main().catch((e) => {
+    process.stderr.write(
+      `magma-worker: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+    );
+    process.exit(1);
+  });
+}
