@@ -1,4 +1,4 @@
-import { formatModuleInstance, formatStateFile, parseProviderConfig, parseResourceInstance, type InstanceObjectState, type ResourceInstanceAddress, type StateFile } from "@magma/state";
+import { formatModuleInstance, parseProviderConfig, parseResourceInstance, type InstanceObjectState, type ResourceInstanceAddress, type StateFile } from "@magma/state";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 
 /** What the apply writes for one object: an instance object of state without its key and deposed key. */
@@ -6,16 +6,25 @@ export type StoredObject = Omit<InstanceObjectState, "indexKey" | "deposed">;
 
 /**
  * The apply's in-memory state and its persistence: every change to an object goes through
- * {@link ApplyState.commit}, which applies it and awaits `persist` with a snapshot, one at a
- * time and in order, so that nothing the apply reports as done is ahead of the persisted
- * state. The serial follows `@magma/state`'s rules (`saveState`): it goes up by one for
- * every persisted snapshot whose content changed; an unchanged state is not written again.
+ * {@link ApplyState.commit}, which applies it in memory at once and resolves only when a
+ * `persist` of a snapshot holding it has completed, so that nothing the apply reports as
+ * done is ahead of the persisted state.
+ *
+ * Writes are group commits: one write at a time, and the commits that arrive while a write
+ * is under way all go into the next one. Under load (many objects finishing together) this
+ * writes the state far fewer times than once per object, and never acknowledges an object
+ * before a write holding it is durable. The serial follows `@magma/state`'s rules
+ * (`saveState`): it goes up by one for every persisted snapshot; a state no commit changed
+ * is not written again.
  */
 export class ApplyState {
   readonly #state: StateFile;
   readonly #persist: (state: StateFile) => Promise<void>;
-  #queue: Promise<void> = Promise.resolve();
-  #persistedContent: string;
+  /** The write under way or last finished (never rejects). */
+  #writing: Promise<void> = Promise.resolve();
+  /** The next write, which takes every commit made before it starts. */
+  #next: Promise<void> | undefined;
+  #dirty = false;
   #persistedSerial: number;
   #persists = 0;
 
@@ -23,7 +32,6 @@ export class ApplyState {
   constructor(prior: StateFile, persist: (state: StateFile) => Promise<void>) {
     this.#state = structuredClone(prior);
     this.#persist = persist;
-    this.#persistedContent = content(prior);
     this.#persistedSerial = prior.serial;
   }
 
@@ -46,33 +54,48 @@ export class ApplyState {
   }
 
   /**
-   * Applies `mutate` to the state and persists it (after every earlier commit), awaiting the
-   * write. A failed write rejects (the change stays in memory and goes with the next write).
+   * Applies `mutate` to the state now and resolves once a write holding the change has
+   * been persisted (the write after every one under way). A failed write rejects every
+   * commit it held; their changes stay in memory and go with the next write.
    */
   commit(mutate: (w: StateWriter) => void): Promise<void> {
-    const run = async (): Promise<void> => {
+    try {
       mutate(this.#writer());
-      await this.#flush();
-    };
-    const p = this.#queue.then(run, run);
-    this.#queue = p.catch(() => undefined);
-    return p;
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.#scheduleWrite();
   }
 
-  /** Persists the state as it is (after every earlier commit) when it changed since the last write, e.g. at the end of a walk. */
+  /** Persists the state as it is (after every write under way) when a commit changed it since the last write, e.g. at the end of a walk. */
   flush(): Promise<void> {
-    return this.commit(() => undefined);
+    return this.#scheduleWrite();
   }
 
-  async #flush(): Promise<void> {
-    const now = content(this.#state);
-    if (now === this.#persistedContent) return; // nothing changed: nothing to write, the serial stays
+  #scheduleWrite(): Promise<void> {
+    if (this.#next === undefined) {
+      const next = this.#writing.then(() => this.#write());
+      this.#next = next;
+      this.#writing = next.catch(() => undefined);
+    }
+    return this.#next;
+  }
+
+  async #write(): Promise<void> {
+    this.#next = undefined; // commits from now on go into the following write
+    if (!this.#dirty) return; // nothing changed: nothing to write, the serial stays
+    this.#dirty = false;
     const serial = this.#persistedSerial + 1;
     this.#state.serial = serial;
     const snap = structuredClone(this.#state);
     this.#persists++;
-    await this.#persist(snap);
-    this.#persistedContent = now;
+    try {
+      await this.#persist(snap);
+    } catch (e) {
+      this.#dirty = true;
+      this.#state.serial = this.#persistedSerial;
+      throw e;
+    }
     this.#persistedSerial = serial;
   }
 
@@ -87,7 +110,10 @@ export class ApplyState {
       let r = this.#find(a);
       if (object === null) {
         if (r === undefined) return;
-        r.instances = r.instances.filter((i) => !(sameKey(i.indexKey, a.key) && i.deposed === deposed));
+        const kept = r.instances.filter((i) => !(sameKey(i.indexKey, a.key) && i.deposed === deposed));
+        if (kept.length === r.instances.length) return;
+        this.#dirty = true;
+        r.instances = kept;
         if (r.instances.length === 0) this.#state.resources = this.#state.resources.filter((x) => x !== r);
         return;
       }
@@ -98,6 +124,7 @@ export class ApplyState {
       } else {
         r.provider = parseProviderConfig(provider);
       }
+      this.#dirty = true;
       const full: InstanceObjectState = { ...object, indexKey: a.key, deposed };
       const i = r.instances.findIndex((x) => sameKey(x.indexKey, a.key) && x.deposed === deposed);
       if (i >= 0) r.instances[i] = full;
@@ -108,17 +135,25 @@ export class ApplyState {
       depose: (address, key) => {
         const a = parseResourceInstance(address);
         const o = this.#find(a)?.instances.find((i) => sameKey(i.indexKey, a.key) && i.deposed === undefined);
-        if (o !== undefined) o.deposed = key;
+        if (o !== undefined) {
+          o.deposed = key;
+          this.#dirty = true;
+        }
       },
       restore: (address, key) => {
         const a = parseResourceInstance(address);
         const r = this.#find(a);
         if (r === undefined || r.instances.some((i) => sameKey(i.indexKey, a.key) && i.deposed === undefined)) return;
         const o = r.instances.find((i) => sameKey(i.indexKey, a.key) && i.deposed === key);
-        if (o !== undefined) o.deposed = undefined;
+        if (o !== undefined) {
+          o.deposed = undefined;
+          this.#dirty = true;
+        }
       },
       setOutputs: (outputs) => {
-        this.#state.outputs = new Map(outputs);
+        const next = new Map(outputs);
+        if (JSON.stringify([...this.#state.outputs]) !== JSON.stringify([...next])) this.#dirty = true;
+        this.#state.outputs = next;
       },
     };
   }
@@ -138,8 +173,4 @@ export interface StateWriter {
 
 function sameKey(a: number | string | undefined, b: number | string | undefined): boolean {
   return a === b;
-}
-
-function content(f: StateFile): string {
-  return formatStateFile({ ...f, serial: 0, lineage: "" });
 }
