@@ -5,8 +5,13 @@ import { convert, isPathError, type Value } from "@magma/cty";
 import { collectVariableValues, loadConfig, moduleFiles, walkConfig, type Config, type VariableArg } from "@magma/config";
 import { terraformFunctions } from "@magma/hcl";
 import type { SchemaEntry } from "@magma/provider-api";
-import type { StateFile } from "@magma/state";
+import { loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
+import { applyPlan } from "./apply/apply-plan.js";
+import type { ApplyResult } from "./apply/apply-result.js";
 import type { ApplyScope } from "./apply/apply-scope.js";
+import type { CreateConflictHandler } from "./apply/create-conflict.js";
+import type { EngineEvent } from "./events/engine-event.js";
+import { assertRefreshSafe } from "./refresh/refresh-guard.js";
 import { DEFAULT_PARALLELISM } from "./dag/walk.js";
 import { EngineError, EngineErrorCode } from "./engine-error.js";
 import { createPlan, type Plan, type PlanMode } from "./plan/plan.js";
@@ -17,6 +22,10 @@ import { planError, PlanDiagnosticsError, type PlanDiagnostic } from "./planner/
 import type { ProviderSource } from "./provider-source.js";
 import { ProviderPool } from "./providers/provider-pool.js";
 import type { RefreshOutcome } from "./refresh/refresh-outcome.js";
+import { PlanAction } from "./plan/plan-action.js";
+import { countPlanChanges } from "./render/plan-summary.js";
+import type { PlannedChangeEvent } from "./events/engine-event.js";
+import { isEngineError } from "./engine-error.js";
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
@@ -48,6 +57,38 @@ export interface EnginePlanOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Cancels the plan. */
   readonly signal?: AbortSignal;
+  /**
+   * Writes the refresh even when the refresh guard finds it suspect (most reads failed, an
+   * unusual share of objects gone): `assertRefreshSafe`'s `allowMassLoss`. Default false.
+   */
+  readonly allowMassLoss?: boolean;
+  /** Receives the plan's events: `refresh_start`/`refresh_complete` per object, `planned_change` per change, `change_summary`. */
+  readonly onEvent?: (e: EngineEvent) => void;
+}
+
+/** Options of {@link Engine.apply}. */
+export interface EngineApplyOptions {
+  /**
+   * The prior state the plan was made against (null or absent for a plan made against no
+   * state). With a {@link store} and no state, the store's state is read.
+   */
+  readonly state?: StateFile | null;
+  /** Where every snapshot is saved (under `saveState`'s rules); the caller holds its lock. */
+  readonly store?: StateStore;
+  /** Persists every snapshot instead of a store (awaited before the object counts as done). */
+  readonly persist?: (state: StateFile) => Promise<void>;
+  /** The configuration a saved plan was made from, for its {@link ApplyScope} (not needed for an {@link EnginePlanResult}). */
+  readonly config?: Config | string;
+  /** How many objects are applied at once (default: the engine's parallelism). */
+  readonly parallelism?: number;
+  /** Per provider source address, how many of its objects are applied at once. */
+  readonly providerParallelism?: Readonly<Record<string, number>>;
+  /** Cancels the apply (StopProvider, calls in flight awaited and persisted). */
+  readonly signal?: AbortSignal;
+  /** Receives the apply's events. */
+  readonly onEvent?: (e: EngineEvent) => void;
+  /** Adopts an existing object when a create fails (see `createImportOnConflict`). */
+  readonly onCreateConflict?: CreateConflictHandler;
 }
 
 /** The result of {@link Engine.plan}. */
@@ -78,6 +119,17 @@ export interface Engine {
    * the data sources it read. Opens the providers once for their schemas.
    */
   applyScope(config: Config | string, plan: Plan): Promise<ApplyScope>;
+  /**
+   * Applies a plan: the result of {@link plan} (its apply scope is used), or a saved plan
+   * with `options.config` (its scope is {@link applyScope}). The state is persisted after every
+   * object through `options.store` or `options.persist` (one of them is required). Opens its
+   * own providers and closes them at the end. Failures of objects do not reject: they are in
+   * the result.
+   *
+   * @throws {@link EngineError} `invalid_argument` for a plan with errors, no way to persist,
+   * a saved plan without its configuration; `stale_plan` when the state is not the plan's.
+   */
+  apply(plan: EnginePlanResult | Plan, options: EngineApplyOptions): Promise<ApplyResult>;
   /** A destroy plan: every object in state deleted (`terraform plan -destroy`). */
   destroy(config: Config | string, state: StateFile | null, options?: Omit<EnginePlanOptions, "mode">): Promise<EnginePlanResult>;
   /** Closes every provider the engine still holds open. */
@@ -174,11 +226,22 @@ export function createEngine(options: EngineOptions): Engine {
         ...(o.signal !== undefined ? { signal: o.signal } : {}),
       });
       diagnostics.push(...planned.diagnostics);
+      // The refresh guard: a refresh that lost most reads or an unusual share of objects is refused (nothing is planned from it).
+      if (o.refresh ?? true) {
+        try {
+          assertRefreshSafe(planned.refreshOutcomes, { allowMassLoss: o.allowMassLoss ?? false });
+        } catch (e) {
+          if (!isEngineError(e)) throw e;
+          diagnostics.push(planError("Refusing to use the refresh", e.message));
+        }
+      }
       const base = createPlan({ changes: planned.changes, prior, configDigest: digest });
       const variableValues: Record<string, Value> = {};
       for (const [k, v] of variables) variableValues[k] = v.unmarkDeep().value;
       const result: Plan = { ...base, mode: o.mode ?? "normal", outputs: planned.outputs, providers: planned.providers, variables: variableValues, dataReads: Object.fromEntries(planned.dataValues), drift: planned.drift };
-      return { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors: diagnostics.some((d) => d.severity === "error"), applyScope: applyScopeFor(planned) };
+      const hasErrors = diagnostics.some((d) => d.severity === "error");
+      if (o.onEvent !== undefined && !hasErrors) emitPlanEvents(result, planned.refreshOutcomes, o.onEvent);
+      return { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors, applyScope: applyScopeFor(planned) };
     } finally {
       pools.delete(pool);
       await pool.close();
@@ -220,8 +283,50 @@ export function createEngine(options: EngineOptions): Engine {
     }
   };
 
+  const apply = async (planOrResult: EnginePlanResult | Plan, o: EngineApplyOptions): Promise<ApplyResult> => {
+    if (closed) throw new EngineError(EngineErrorCode.InvalidArgument, "the engine is closed");
+    const result = "applyScope" in planOrResult ? planOrResult : undefined;
+    if (result?.hasErrors === true) throw new EngineError(EngineErrorCode.InvalidArgument, "the plan has errors (see its diagnostics); it cannot be applied");
+    let plan = result?.plan ?? (planOrResult as Plan);
+    const { store } = o;
+    if (store === undefined && o.persist === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, "apply needs a store or a persist callback: the state is saved after every object");
+    let scope = result?.applyScope;
+    if (scope === undefined) {
+      if (o.config === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, "a saved plan is applied with the configuration it was made from (options.config)");
+      scope = await applyScope(o.config, plan);
+    }
+    let state = o.state ?? null;
+    if (o.state === undefined && store !== undefined) state = (await loadState(store)) ?? null;
+    if (state === null) {
+      // A plan made against no state: the first write starts a fresh lineage.
+      if (plan.prior.lineage !== "" || plan.prior.serial !== 0) throw new EngineError(EngineErrorCode.StalePlan, `Saved plan is for a different state: the plan was made against lineage ${plan.prior.lineage}, there is no state`);
+      state = newStateFile();
+      plan = { ...plan, prior: { lineage: state.lineage, serial: state.serial } };
+    }
+    const persist = o.persist ?? (async (s: StateFile): Promise<void> => void (await saveState(store!, s)));
+    const pool = new ProviderPool(options.providers, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
+    pools.add(pool);
+    try {
+      return await applyPlan(plan, {
+        providers: pool,
+        state,
+        persist,
+        scope,
+        parallelism: o.parallelism ?? parallelism,
+        ...(o.providerParallelism !== undefined ? { providerParallelism: o.providerParallelism } : {}),
+        ...(o.signal !== undefined ? { signal: o.signal } : {}),
+        ...(o.onEvent !== undefined ? { onEvent: o.onEvent } : {}),
+        ...(o.onCreateConflict !== undefined ? { onCreateConflict: o.onCreateConflict } : {}),
+      });
+    } finally {
+      pools.delete(pool);
+      await pool.close();
+    }
+  };
+
   return {
     plan,
+    apply,
     applyScope,
     destroy: (config, state, o = {}) => plan(config, state, { ...o, mode: "destroy" }),
     async close(): Promise<void> {
@@ -230,4 +335,44 @@ export function createEngine(options: EngineOptions): Engine {
       pools.clear();
     },
   };
+}
+
+/** The plan-time events of a finished plan: each refresh, each change, the summary. */
+function emitPlanEvents(plan: Plan, refreshOutcomes: readonly RefreshOutcome[], onEvent: (e: EngineEvent) => void): void {
+  const emit = (e: EngineEvent): void => {
+    try {
+      onEvent(e);
+    } catch {
+      // A listener's failure must not break the plan.
+    }
+  };
+  for (const r of refreshOutcomes) {
+    if (r.result === "failed") continue;
+    emit({ type: "refresh_start", address: r.address });
+    emit({ type: "refresh_complete", address: r.address });
+  }
+  for (const c of plan.changes) {
+    const moved = c.previousAddress !== undefined && c.previousAddress !== c.address;
+    let action: PlannedChangeEvent["action"];
+    switch (c.action) {
+      case PlanAction.NoOp:
+        if (c.importId !== undefined) action = "import";
+        else if (moved) action = "move";
+        else continue;
+        break;
+      case PlanAction.DeleteThenCreate:
+      case PlanAction.CreateThenDelete:
+        action = "replace";
+        break;
+      case PlanAction.Delete:
+        if (c.mode !== "managed") continue;
+        action = "delete";
+        break;
+      default:
+        action = c.action;
+    }
+    emit({ type: "planned_change", address: c.address, action, ...(c.replaceReason !== undefined ? { reason: c.replaceReason } : {}), ...(moved ? { previousAddress: c.previousAddress } : {}) });
+  }
+  const n = countPlanChanges(plan);
+  emit({ type: "change_summary", operation: plan.mode === "destroy" ? "destroy" : "plan", add: n.add, change: n.change, import: n.import, remove: n.destroy, forget: n.forget });
 }

@@ -442,10 +442,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     try {
       r = await refreshInstance(target, address, type, up.object);
     } catch (e) {
-      refreshOutcomes.push({ address: shown, result: "failed", error: e });
+      refreshOutcomes.push({ address: shown, result: "failed", error: e, provider: meta.providerConfig });
       throw e;
     }
-    refreshOutcomes.push({ address: shown, result: r.object === null ? "gone" : r.drifted ? "changed" : "in-sync" });
+    refreshOutcomes.push({ address: shown, result: r.object === null ? "gone" : r.drifted ? "changed" : "in-sync", provider: meta.providerConfig });
     if (r.drifted) {
       const none = nullVal(up.object.state.type);
       drift.push({
