@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { convert, isPathError, type Value } from "@magma/cty";
 import { collectVariableValues, loadConfig, moduleFiles, walkConfig, type Config, type VariableArg } from "@magma/config";
 import { terraformFunctions } from "@magma/hcl";
-import type { SchemaEntry } from "@magma/provider-api";
+import type { ProviderSchema, SchemaEntry } from "@magma/provider-api";
 import { loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
 import { applyPlan } from "./apply/apply-plan.js";
 import type { ApplyResult } from "./apply/apply-result.js";
@@ -103,6 +103,8 @@ export interface EnginePlanResult {
   readonly hasErrors: boolean;
   /** How the apply re-evaluates this plan's configuration with now-known values. */
   readonly applyScope: ApplyScope;
+  /** The schemas of the plan's providers by source address, for the renderers (`planText`, `planJson`). */
+  readonly schemas: ReadonlyMap<string, ProviderSchema>;
 }
 
 /** Terraform's core over magma's providers: plan a configuration against a state. */
@@ -208,7 +210,7 @@ export function createEngine(options: EngineOptions): Engine {
     const applyScopeFor = (planned: Parameters<typeof createConfigApplyScope>[0]["planned"]): ApplyScope => createConfigApplyScope({ config, variables, scope, planned });
     const emptyPlanned = { expansions: new Map(), schemas: new Map(), providerConfigs: new Map(), dataValues: new Map() };
     if (diagnostics.some((d) => d.severity === "error")) {
-      return { plan: { ...createPlan({ changes: [], prior, configDigest: digest }), mode: o.mode ?? "normal" }, refreshOutcomes: [], diagnostics, hasErrors: true, applyScope: applyScopeFor(emptyPlanned) };
+      return { plan: { ...createPlan({ changes: [], prior, configDigest: digest }), mode: o.mode ?? "normal" }, refreshOutcomes: [], diagnostics, hasErrors: true, applyScope: applyScopeFor(emptyPlanned), schemas: new Map() };
     }
     const pool = new ProviderPool(options.providers, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
     pools.add(pool);
@@ -241,7 +243,16 @@ export function createEngine(options: EngineOptions): Engine {
       const result: Plan = { ...base, mode: o.mode ?? "normal", outputs: planned.outputs, providers: planned.providers, variables: variableValues, dataReads: Object.fromEntries(planned.dataValues), drift: planned.drift };
       const hasErrors = diagnostics.some((d) => d.severity === "error");
       if (o.onEvent !== undefined && !hasErrors) emitPlanEvents(result, planned.refreshOutcomes, o.onEvent);
-      return { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors, applyScope: applyScopeFor(planned) };
+      const schemas = new Map<string, ProviderSchema>();
+      for (const p of planned.providers) {
+        if (schemas.has(p.source)) continue;
+        try {
+          schemas.set(p.source, await pool.schema(p.address, p.source));
+        } catch {
+          // A provider that could not be opened is in the diagnostics already.
+        }
+      }
+      return { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors, applyScope: applyScopeFor(planned), schemas };
     } finally {
       pools.delete(pool);
       await pool.close();
