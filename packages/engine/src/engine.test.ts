@@ -538,3 +538,33 @@ describe("engine.apply", () => {
     }
   });
 });
+
+describe("engine.import", () => {
+  test("imports an existing object into state at a configured address; the next plan has no changes; Terraform's refusals", async () => {
+    const main = `${PROVIDERS}\nresource "memory_item" "x" {\n  count = 1\n  name  = "x"\n}\n`;
+    const c = configOf({ "main.tf": main });
+    const source = sharedSource(new Map([["i-x", item({ id: "i-x", name: "x", size: 1 })]]));
+    const engine = createEngine({ providers: source, cwd: c.dir });
+    try {
+      const saved: StateFile[] = [];
+      const r = await engine.import(c.config, null, "memory_item.x[0]", "i-x", { env: {}, persist: async (s) => void saved.push(s) });
+      expect(r.imported.object.state.getAttr("name").asString()).toBe("x");
+      expect(saved).toHaveLength(1);
+      expect(saved[0]!.serial).toBe(1);
+      const inst = r.state.resources.find((x) => x.name === "x")?.instances[0];
+      expect(inst?.indexKey).toBe(0);
+      expect(JSON.parse(inst?.attributesJson ?? "{}")).toMatchObject({ id: "i-x", name: "x" });
+      const again = await engine.plan(c.config, r.state, { env: {} });
+      noErrors(again);
+      expect(actions(again)).toEqual({ "memory_item.x[0]": "no-op" });
+
+      await expect(engine.import(c.config, r.state, "memory_item.x[0]", "i-x", { env: {}, persist: async () => undefined })).rejects.toMatchObject({ code: "already_managed" });
+      await expect(engine.import(c.config, null, "memory_item.y", "i-x", { env: {}, persist: async () => undefined })).rejects.toMatchObject({ name: "PlanDiagnosticsError", message: expect.stringContaining("Configuration for import target does not exist") });
+      await expect(engine.import(c.config, null, "memory_item.x[0]", "i-missing", { env: {}, persist: async () => undefined })).rejects.toMatchObject({ code: "import_not_found" });
+      await expect(engine.import(c.config, null, "memory_item.x[0]", "i-x", { env: {} })).rejects.toMatchObject({ code: "invalid_argument" });
+    } finally {
+      await engine.close();
+      c.cleanup();
+    }
+  });
+});

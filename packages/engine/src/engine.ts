@@ -1,17 +1,19 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { convert, isPathError, type Value } from "@magma/cty";
+import { convert, isPathError, toJson, type Value } from "@magma/cty";
 import { collectVariableValues, loadConfig, moduleFiles, walkConfig, type Config, type VariableArg } from "@magma/config";
 import { terraformFunctions } from "@magma/hcl";
 import type { ProviderSchema, SchemaEntry } from "@magma/provider-api";
-import { loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
+import { encodeSensitivePaths, loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
 import { applyPlan } from "./apply/apply-plan.js";
 import type { ApplyResult } from "./apply/apply-result.js";
 import type { ApplyScope } from "./apply/apply-scope.js";
 import type { CreateConflictHandler } from "./apply/create-conflict.js";
 import type { EngineEvent } from "./events/engine-event.js";
 import { assertRefreshSafe } from "./refresh/refresh-guard.js";
+import { ApplyState } from "./apply/apply-state.js";
+import { importResource, type ImportResourceResult } from "./import/import-resource.js";
 import { DEFAULT_PARALLELISM } from "./dag/walk.js";
 import { EngineError, EngineErrorCode } from "./engine-error.js";
 import { createPlan, type Plan, type PlanMode } from "./plan/plan.js";
@@ -107,6 +109,24 @@ export interface EnginePlanResult {
   readonly schemas: ReadonlyMap<string, ProviderSchema>;
 }
 
+/** Options of {@link Engine.import}: how the new state is persisted, and the plan options the provider configuration is evaluated with. */
+export interface EngineImportOptions extends Pick<EnginePlanOptions, "variableArgs" | "variables" | "env" | "signal"> {
+  /** Where the new state is saved (under `saveState`'s rules); the caller holds its lock. */
+  readonly store?: StateStore;
+  /** Persists the new state instead of a store. */
+  readonly persist?: (state: StateFile) => Promise<void>;
+}
+
+/** The result of {@link Engine.import}. */
+export interface EngineImportResult {
+  /** The state with the imported object (as persisted). */
+  readonly state: StateFile;
+  /** The imported object, as `importResource` returned it. */
+  readonly imported: ImportResourceResult;
+  /** Warnings of planning the configuration (for the provider configuration) and of the import. */
+  readonly diagnostics: readonly PlanDiagnostic[];
+}
+
 /** Terraform's core over magma's providers: plan a configuration against a state. */
 export interface Engine {
   /**
@@ -132,6 +152,17 @@ export interface Engine {
    * a saved plan without its configuration; `stale_plan` when the state is not the plan's.
    */
   apply(plan: EnginePlanResult | Plan, options: EngineApplyOptions): Promise<ApplyResult>;
+  /**
+   * `terraform import ADDRESS ID`: the configuration must declare the address (a resource
+   * instance of the root or a child module); its provider configuration is evaluated as a
+   * plan does (without refreshing), the object is imported and read (`importResource`), and
+   * the state with it is persisted through `options.store` or `options.persist`.
+   *
+   * @throws {@link PlanDiagnosticsError} when the configuration does not plan, or does not
+   * declare the address ("Configuration for import target does not exist"); `importResource`'s
+   * errors (`already_managed`, `import_not_found`, …); `invalid_argument` without a way to persist.
+   */
+  import(config: Config | string, state: StateFile | null, address: string, id: string, options: EngineImportOptions): Promise<EngineImportResult>;
   /** A destroy plan: every object in state deleted (`terraform plan -destroy`). */
   destroy(config: Config | string, state: StateFile | null, options?: Omit<EnginePlanOptions, "mode">): Promise<EnginePlanResult>;
   /** Closes every provider the engine still holds open. */
@@ -335,9 +366,58 @@ export function createEngine(options: EngineOptions): Engine {
     }
   };
 
+  const importOne = async (configOrDir: Config | string, state: StateFile | null, address: string, id: string, o: EngineImportOptions): Promise<EngineImportResult> => {
+    const { store } = o;
+    if (store === undefined && o.persist === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, "import needs a store or a persist callback to save the state");
+    const planOptions: EnginePlanOptions = {
+      refresh: false,
+      ...(o.variableArgs !== undefined ? { variableArgs: o.variableArgs } : {}),
+      ...(o.variables !== undefined ? { variables: o.variables } : {}),
+      ...(o.env !== undefined ? { env: o.env } : {}),
+      ...(o.signal !== undefined ? { signal: o.signal } : {}),
+    };
+    const planned = await plan(configOrDir, state, planOptions);
+    if (planned.hasErrors) throw new PlanDiagnosticsError(planned.diagnostics.filter((d) => d.severity === "error"));
+    const change = planned.plan.changes.find((c) => c.address === address && c.deposedKey === undefined && c.mode === "managed");
+    if (change === undefined || change.providerConfig === undefined) {
+      throw new PlanDiagnosticsError([planError("Configuration for import target does not exist", `The configuration for the given import target ${address} does not exist. All target instances must have an associated configuration to be imported.`, { address })]);
+    }
+    const providerConfig = change.providerConfig;
+    const provider = planned.plan.providers?.find((p) => p.address === providerConfig);
+    if (provider === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, `${address}: the plan has no provider ${providerConfig}`);
+    const pool = new ProviderPool(options.providers, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
+    pools.add(pool);
+    try {
+      const providerValue = await planned.applyScope.providerConfig(providerConfig, { instance: () => undefined });
+      if (!providerValue.isWhollyKnown()) throw new EngineError(EngineErrorCode.InvalidArgument, `${address}: the configuration of ${providerConfig} depends on values not known before apply; import needs it known`);
+      const opened = await pool.configure(providerConfig, provider.source, providerValue);
+      const prior = state ?? newStateFile();
+      const writer = new ApplyState(prior, o.persist ?? (async (s: StateFile): Promise<void> => void (await saveState(store!, s))));
+      const imported = await importResource({ provider: opened.provider, schema: opened.schema, providerAddress: provider.source }, { address, typeName: change.typeName, id, alreadyManaged: writer.get(address, undefined) !== undefined });
+      const plain = imported.object.state.unmarkDeep();
+      await writer.commit((w) =>
+        w.set(address, providerConfig, undefined, {
+          tainted: false,
+          schemaVersion: imported.schemaVersion,
+          attributesJson: toJson(plain.value, plain.value.type),
+          attributesFlat: undefined,
+          sensitiveAttributesJson: encodeSensitivePaths(plain.paths.filter((x) => x.marks.has("sensitive")).map((x) => x.path)),
+          private: imported.object.private.length > 0 ? imported.object.private : undefined,
+          dependencies: [...(change.dependencies ?? [])],
+          createBeforeDestroy: change.createBeforeDestroy ?? false,
+        }),
+      );
+      return { state: writer.snapshot(), imported, diagnostics: [...planned.diagnostics, ...imported.warnings.map((d) => ({ ...d, detail: d.detail ?? "", address }))] };
+    } finally {
+      pools.delete(pool);
+      await pool.close();
+    }
+  };
+
   return {
     plan,
     apply,
+    import: importOne,
     applyScope,
     destroy: (config, state, o = {}) => plan(config, state, { ...o, mode: "destroy" }),
     async close(): Promise<void> {
