@@ -465,9 +465,16 @@ describe("engine.apply", () => {
       expect(source.items.size).toBe(2);
       const n = applied.state.outputs.get("v");
       expect(n?.valueJson).toBe(JSON.stringify(String(applied.outputs["v"]!.value.asString())));
-      const again = await engine.plan(c.config, applied.state, { env: {} });
+      const refreshEvents: string[] = [];
+      const again = await engine.plan(c.config, applied.state, { env: {}, onEvent: (e) => void refreshEvents.push(e.type === "refresh_start" || e.type === "refresh_complete" ? `${e.type} ${e.address} ${e.idValue ?? ""}` : e.type) });
       noErrors(again);
       expect(again.plan.changes.filter((x) => x.action !== "no-op")).toEqual([]);
+      const id0 = applied.state.resources.find((x) => x.name === "a")!.instances.map((i) => (JSON.parse(i.attributesJson ?? "{}") as { id: string }).id)[0]!;
+      expect(refreshEvents.filter((e) => e.startsWith("refresh_")).sort()).toEqual(
+        expect.arrayContaining([`refresh_complete memory_item.a[0] ${id0}`, `refresh_start memory_item.a[0] ${id0}`]),
+      );
+      expect(refreshEvents.filter((e) => e.startsWith("refresh_"))).toHaveLength(6);
+      expect(refreshEvents.at(-1)).toBe("change_summary");
       await expect(engine.apply(first, { persist: async () => undefined, state: applied.state })).rejects.toMatchObject({ code: "stale_plan" });
       await expect(engine.apply(first.plan, { persist: async () => undefined })).rejects.toMatchObject({ code: "invalid_argument" });
       await expect(engine.apply(first, {})).rejects.toMatchObject({ code: "invalid_argument" });

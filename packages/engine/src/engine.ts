@@ -257,6 +257,7 @@ export function createEngine(options: EngineOptions): Engine {
         parallelism,
         scope,
         ...(o.signal !== undefined ? { signal: o.signal } : {}),
+        ...(o.onEvent !== undefined ? { onRefresh: refreshEvents(o.onEvent) } : {}),
       });
       diagnostics.push(...planned.diagnostics);
       // The refresh guard: a refresh that lost most reads or an unusual share of objects is refused (nothing is planned from it).
@@ -273,7 +274,7 @@ export function createEngine(options: EngineOptions): Engine {
       for (const [k, v] of variables) variableValues[k] = v.unmarkDeep().value;
       const result: Plan = { ...base, mode: o.mode ?? "normal", outputs: planned.outputs, providers: planned.providers, variables: variableValues, dataReads: Object.fromEntries(planned.dataValues), drift: planned.drift };
       const hasErrors = diagnostics.some((d) => d.severity === "error");
-      if (o.onEvent !== undefined && !hasErrors) emitPlanEvents(result, planned.refreshOutcomes, o.onEvent);
+      if (o.onEvent !== undefined && !hasErrors) emitPlanEvents(result, o.onEvent);
       const schemas = new Map<string, ProviderSchema>();
       for (const p of planned.providers) {
         if (schemas.has(p.source)) continue;
@@ -428,8 +429,13 @@ export function createEngine(options: EngineOptions): Engine {
   };
 }
 
-/** The plan-time events of a finished plan: each refresh, each change, the summary. */
-function emitPlanEvents(plan: Plan, refreshOutcomes: readonly RefreshOutcome[], onEvent: (e: EngineEvent) => void): void {
+/** The refresh events, as each object's refresh starts and completes. */
+function refreshEvents(onEvent: (e: EngineEvent) => void): (phase: "start" | "complete", address: string, id: string | undefined) => void {
+  return (phase, address, id) => onEvent({ type: phase === "start" ? "refresh_start" : "refresh_complete", address, ...(id === undefined ? {} : { idKey: "id", idValue: id }) });
+}
+
+/** The plan-time events of a finished plan: each change, the summary. */
+function emitPlanEvents(plan: Plan, onEvent: (e: EngineEvent) => void): void {
   const emit = (e: EngineEvent): void => {
     try {
       onEvent(e);
@@ -437,11 +443,6 @@ function emitPlanEvents(plan: Plan, refreshOutcomes: readonly RefreshOutcome[], 
       // A listener's failure must not break the plan.
     }
   };
-  for (const r of refreshOutcomes) {
-    if (r.result === "failed") continue;
-    emit({ type: "refresh_start", address: r.address });
-    emit({ type: "refresh_complete", address: r.address });
-  }
   for (const c of plan.changes) {
     const moved = c.previousAddress !== undefined && c.previousAddress !== c.address;
     let action: PlannedChangeEvent["action"];
