@@ -1,8 +1,15 @@
-import { Path, stringVal, toJson, type Value } from "@magma/cty";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { objectVal, Path, stringVal, toJson, type Value } from "@magma/cty";
+import type { Provider } from "@magma/provider-api";
+import { createMemoryProvider } from "@magma/provider-api/testing";
+import { createLocalBackend, loadState, type StateFile } from "@magma/state";
 import { createEngine, type EnginePlanResult } from "./engine.js";
+import type { ProviderSource } from "./provider-source.js";
 import { formatPlan, parsePlan } from "./plan/plan-file.js";
 import type { PlannedInstanceChange } from "./plan/planned-instance-change.js";
-import { configOf, item, stateOf, testSource } from "./planner/test-support.js";
+import { configOf, item, MEMORY, stateOf, testSource } from "./planner/test-support.js";
 
 const PROVIDERS = `
 terraform {
@@ -404,6 +411,164 @@ describe("engine.plan against a state", () => {
       const bcfg = await scope.instanceConfig(b1, { instance: (a) => applied.get(a) });
       expect(plain(bcfg.getAttr("value"))).toBe("i-a");
       expect(plain(await scope.providerConfig('provider["registry.terraform.io/hashicorp/memory"]', { instance: () => undefined }))).toEqual({ id_prefix: null });
+    } finally {
+      await engine.close();
+      c.cleanup();
+    }
+  });
+});
+
+/** A memory provider source whose objects outlive each provider instance (ids stay unique across instances). */
+function sharedSource(items = new Map<string, Value>()): ProviderSource & { readonly items: Map<string, Value> } {
+  let serial = 0;
+  const inner = testSource(items);
+  return {
+    items,
+    async open(source: string) {
+      if (source !== MEMORY) return inner.open(source);
+      const n = ++serial;
+      const p = createMemoryProvider({ items });
+      const provider: Provider = {
+        ...p,
+        configure: (config, ...rest) => p.configure(objectVal({ ...config.attributes(), id_prefix: stringVal(`m${n}-`) }), ...rest),
+        applyResourceChange: async (...args) => {
+          try {
+            return await p.applyResourceChange(...args);
+          } finally {
+            items.clear();
+            for (const [k, v] of p.items) items.set(k, v);
+          }
+        },
+      };
+      return { provider, schema: await p.getSchema(), stop: async () => "", close: async () => undefined };
+    },
+  };
+}
+
+describe("engine.apply", () => {
+  const main = `${PROVIDERS}\nresource "random_integer" "n" {\n  min = 1\n  max = 9\n}\nresource "memory_item" "a" {\n  count = 2\n  name  = "a\${count.index}"\n  value = tostring(random_integer.n.result)\n}\noutput "v" {\n  value = memory_item.a[1].value\n}\n`;
+
+  test("plan, apply through a persist callback, plan again: no changes; the state was persisted after every object", async () => {
+    const c = configOf({ "main.tf": main });
+    const source = sharedSource();
+    const engine = createEngine({ providers: source, cwd: c.dir });
+    try {
+      const events: string[] = [];
+      const first = await engine.plan(c.config, null, { env: {}, onEvent: (e) => events.push(e.type === "planned_change" ? `${e.type} ${e.address} ${e.action}` : e.type) });
+      noErrors(first);
+      expect(events).toEqual(["planned_change memory_item.a[0] create", "planned_change memory_item.a[1] create", "planned_change random_integer.n create", "change_summary"]);
+      const saved: StateFile[] = [];
+      const applied = await engine.apply(first, { persist: async (s) => void saved.push(s) });
+      expect(applied.diagnostics).toEqual([]);
+      expect(applied.success).toBe(true);
+      expect(saved.length).toBeGreaterThanOrEqual(3);
+      expect(source.items.size).toBe(2);
+      const n = applied.state.outputs.get("v");
+      expect(n?.valueJson).toBe(JSON.stringify(String(applied.outputs["v"]!.value.asString())));
+      const refreshEvents: string[] = [];
+      const again = await engine.plan(c.config, applied.state, { env: {}, onEvent: (e) => void refreshEvents.push(e.type === "refresh_start" || e.type === "refresh_complete" ? `${e.type} ${e.address} ${e.idValue ?? ""}` : e.type) });
+      noErrors(again);
+      expect(again.plan.changes.filter((x) => x.action !== "no-op")).toEqual([]);
+      const id0 = applied.state.resources.find((x) => x.name === "a")!.instances.map((i) => (JSON.parse(i.attributesJson ?? "{}") as { id: string }).id)[0]!;
+      expect(refreshEvents.filter((e) => e.startsWith("refresh_")).sort()).toEqual(
+        expect.arrayContaining([`refresh_complete memory_item.a[0] ${id0}`, `refresh_start memory_item.a[0] ${id0}`]),
+      );
+      expect(refreshEvents.filter((e) => e.startsWith("refresh_"))).toHaveLength(6);
+      expect(refreshEvents.at(-1)).toBe("change_summary");
+      await expect(engine.apply(first, { persist: async () => undefined, state: applied.state })).rejects.toMatchObject({ code: "stale_plan" });
+      await expect(engine.apply(first.plan, { persist: async () => undefined })).rejects.toMatchObject({ code: "invalid_argument" });
+      await expect(engine.apply(first, {})).rejects.toMatchObject({ code: "invalid_argument" });
+    } finally {
+      await engine.close();
+      c.cleanup();
+    }
+  });
+
+  test("a saved plan applies into a StateStore with its configuration; a refresh-only apply writes the refreshed objects", async () => {
+    const c = configOf({ "main.tf": main });
+    const source = sharedSource();
+    const engine = createEngine({ providers: source, cwd: c.dir });
+    const dir = mkdtempSync(join(tmpdir(), "engine-apply-"));
+    try {
+      const store = createLocalBackend({ dir }).store("default");
+      const first = await engine.plan(c.dir, null, { env: {} });
+      noErrors(first);
+      const saved = parsePlan(formatPlan(first.plan));
+      const r = await engine.apply(saved, { store, config: c.dir });
+      expect(r.success).toBe(true);
+      const stored = await loadState(store);
+      expect(stored?.serial).toBeGreaterThanOrEqual(1);
+      expect(stored?.resources.map((x) => x.name).sort()).toEqual(["a", "n"]);
+
+      // Drift outside magma: a refresh-only plan has no changes; its apply writes what was read.
+      const [id0, obj] = [...source.items].find(([, v]) => v.getAttr("name").asString() === "a0")!;
+      source.items.set(id0, objectVal({ ...obj.attributes(), value: stringVal("outside") }));
+      const refresh = await engine.plan(c.dir, stored!, { env: {}, mode: "refresh-only" });
+      noErrors(refresh);
+      expect(refresh.plan.changes).toEqual([]);
+      expect(refresh.plan.drift?.map((x) => `${x.address} ${x.action}`)).toEqual(["memory_item.a[0] update"]);
+      const rr = await engine.apply(refresh, { store });
+      expect(rr.diagnostics).toEqual([]);
+      expect(rr.success).toBe(true);
+      const after = await loadState(store);
+      expect(after!.serial).toBe(stored!.serial + 1);
+      const a0 = after!.resources.find((x) => x.name === "a")!.instances.find((i) => i.indexKey === 0)!;
+      expect(JSON.parse(a0.attributesJson ?? "{}").value).toBe("outside");
+      const normal = await engine.plan(c.dir, after!, { env: {} });
+      expect(actions(normal)["memory_item.a[0]"]).toBe("update");
+    } finally {
+      await engine.close();
+      c.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the refresh guard refuses a plan whose refresh found most objects gone, unless allowMassLoss", async () => {
+    const c = configOf({ "main.tf": main });
+    const source = sharedSource();
+    const engine = createEngine({ providers: source, cwd: c.dir });
+    try {
+      const first = await engine.plan(c.config, null, { env: {} });
+      const r = await engine.apply(first, { persist: async () => undefined });
+      expect(r.success).toBe(true);
+      source.items.clear();
+      const refused = await engine.plan(c.config, r.state, { env: {} });
+      expect(refused.hasErrors).toBe(true);
+      expect(refused.diagnostics.find((d) => d.severity === "error")?.summary).toBe("Refusing to use the refresh");
+      await expect(engine.apply(refused, { persist: async () => undefined, state: r.state })).rejects.toMatchObject({ code: "invalid_argument" });
+      const allowed = await engine.plan(c.config, r.state, { env: {}, allowMassLoss: true });
+      noErrors(allowed);
+      expect(actions(allowed)).toMatchObject({ "memory_item.a[0]": "create", "memory_item.a[1]": "create" });
+    } finally {
+      await engine.close();
+      c.cleanup();
+    }
+  });
+});
+
+describe("engine.import", () => {
+  test("imports an existing object into state at a configured address; the next plan has no changes; Terraform's refusals", async () => {
+    const main = `${PROVIDERS}\nresource "memory_item" "x" {\n  count = 1\n  name  = "x"\n}\n`;
+    const c = configOf({ "main.tf": main });
+    const source = sharedSource(new Map([["i-x", item({ id: "i-x", name: "x", size: 1 })]]));
+    const engine = createEngine({ providers: source, cwd: c.dir });
+    try {
+      const saved: StateFile[] = [];
+      const r = await engine.import(c.config, null, "memory_item.x[0]", "i-x", { env: {}, persist: async (s) => void saved.push(s) });
+      expect(r.imported.object.state.getAttr("name").asString()).toBe("x");
+      expect(saved).toHaveLength(1);
+      expect(saved[0]!.serial).toBe(1);
+      const inst = r.state.resources.find((x) => x.name === "x")?.instances[0];
+      expect(inst?.indexKey).toBe(0);
+      expect(JSON.parse(inst?.attributesJson ?? "{}")).toMatchObject({ id: "i-x", name: "x" });
+      const again = await engine.plan(c.config, r.state, { env: {} });
+      noErrors(again);
+      expect(actions(again)).toEqual({ "memory_item.x[0]": "no-op" });
+
+      await expect(engine.import(c.config, r.state, "memory_item.x[0]", "i-x", { env: {}, persist: async () => undefined })).rejects.toMatchObject({ code: "already_managed" });
+      await expect(engine.import(c.config, null, "memory_item.y", "i-x", { env: {}, persist: async () => undefined })).rejects.toMatchObject({ name: "PlanDiagnosticsError", message: expect.stringContaining("Configuration for import target does not exist") });
+      await expect(engine.import(c.config, null, "memory_item.x[0]", "i-missing", { env: {}, persist: async () => undefined })).rejects.toMatchObject({ code: "import_not_found" });
+      await expect(engine.import(c.config, null, "memory_item.x[0]", "i-x", { env: {} })).rejects.toMatchObject({ code: "invalid_argument" });
     } finally {
       await engine.close();
       c.cleanup();

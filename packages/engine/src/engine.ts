@@ -1,12 +1,19 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { convert, isPathError, type Value } from "@magma/cty";
+import { convert, isPathError, toJson, type Value } from "@magma/cty";
 import { collectVariableValues, loadConfig, moduleFiles, walkConfig, type Config, type VariableArg } from "@magma/config";
 import { terraformFunctions } from "@magma/hcl";
-import type { SchemaEntry } from "@magma/provider-api";
-import type { StateFile } from "@magma/state";
+import type { ProviderSchema, SchemaEntry } from "@magma/provider-api";
+import { encodeSensitivePaths, loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
+import { applyPlan } from "./apply/apply-plan.js";
+import type { ApplyResult } from "./apply/apply-result.js";
 import type { ApplyScope } from "./apply/apply-scope.js";
+import type { CreateConflictHandler } from "./apply/create-conflict.js";
+import type { EngineEvent } from "./events/engine-event.js";
+import { assertRefreshSafe } from "./refresh/refresh-guard.js";
+import { ApplyState } from "./apply/apply-state.js";
+import { importResource, type ImportResourceResult } from "./import/import-resource.js";
 import { DEFAULT_PARALLELISM } from "./dag/walk.js";
 import { EngineError, EngineErrorCode } from "./engine-error.js";
 import { createPlan, type Plan, type PlanMode } from "./plan/plan.js";
@@ -17,6 +24,10 @@ import { planError, PlanDiagnosticsError, type PlanDiagnostic } from "./planner/
 import type { ProviderSource } from "./provider-source.js";
 import { ProviderPool } from "./providers/provider-pool.js";
 import type { RefreshOutcome } from "./refresh/refresh-outcome.js";
+import { PlanAction } from "./plan/plan-action.js";
+import { countPlanChanges } from "./render/plan-summary.js";
+import type { PlannedChangeEvent } from "./events/engine-event.js";
+import { isEngineError } from "./engine-error.js";
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
@@ -48,6 +59,38 @@ export interface EnginePlanOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Cancels the plan. */
   readonly signal?: AbortSignal;
+  /**
+   * Writes the refresh even when the refresh guard finds it suspect (most reads failed, an
+   * unusual share of objects gone): `assertRefreshSafe`'s `allowMassLoss`. Default false.
+   */
+  readonly allowMassLoss?: boolean;
+  /** Receives the plan's events: `refresh_start`/`refresh_complete` per object, `planned_change` per change, `change_summary`. */
+  readonly onEvent?: (e: EngineEvent) => void;
+}
+
+/** Options of {@link Engine.apply}. */
+export interface EngineApplyOptions {
+  /**
+   * The prior state the plan was made against (null or absent for a plan made against no
+   * state). With a {@link store} and no state, the store's state is read.
+   */
+  readonly state?: StateFile | null;
+  /** Where every snapshot is saved (under `saveState`'s rules); the caller holds its lock. */
+  readonly store?: StateStore;
+  /** Persists every snapshot instead of a store (awaited before the object counts as done). */
+  readonly persist?: (state: StateFile) => Promise<void>;
+  /** The configuration a saved plan was made from, for its {@link ApplyScope} (not needed for an {@link EnginePlanResult}). */
+  readonly config?: Config | string;
+  /** How many objects are applied at once (default: the engine's parallelism). */
+  readonly parallelism?: number;
+  /** Per provider source address, how many of its objects are applied at once. */
+  readonly providerParallelism?: Readonly<Record<string, number>>;
+  /** Cancels the apply (StopProvider, calls in flight awaited and persisted). */
+  readonly signal?: AbortSignal;
+  /** Receives the apply's events. */
+  readonly onEvent?: (e: EngineEvent) => void;
+  /** Adopts an existing object when a create fails (see `createImportOnConflict`). */
+  readonly onCreateConflict?: CreateConflictHandler;
 }
 
 /** The result of {@link Engine.plan}. */
@@ -62,6 +105,26 @@ export interface EnginePlanResult {
   readonly hasErrors: boolean;
   /** How the apply re-evaluates this plan's configuration with now-known values. */
   readonly applyScope: ApplyScope;
+  /** The schemas of the plan's providers by source address, for the renderers (`planText`, `planJson`). */
+  readonly schemas: ReadonlyMap<string, ProviderSchema>;
+}
+
+/** Options of {@link Engine.import}: how the new state is persisted, and the plan options the provider configuration is evaluated with. */
+export interface EngineImportOptions extends Pick<EnginePlanOptions, "variableArgs" | "variables" | "env" | "signal"> {
+  /** Where the new state is saved (under `saveState`'s rules); the caller holds its lock. */
+  readonly store?: StateStore;
+  /** Persists the new state instead of a store. */
+  readonly persist?: (state: StateFile) => Promise<void>;
+}
+
+/** The result of {@link Engine.import}. */
+export interface EngineImportResult {
+  /** The state with the imported object (as persisted). */
+  readonly state: StateFile;
+  /** The imported object, as `importResource` returned it. */
+  readonly imported: ImportResourceResult;
+  /** Warnings of planning the configuration (for the provider configuration) and of the import. */
+  readonly diagnostics: readonly PlanDiagnostic[];
 }
 
 /** Terraform's core over magma's providers: plan a configuration against a state. */
@@ -78,6 +141,28 @@ export interface Engine {
    * the data sources it read. Opens the providers once for their schemas.
    */
   applyScope(config: Config | string, plan: Plan): Promise<ApplyScope>;
+  /**
+   * Applies a plan: the result of {@link plan} (its apply scope is used), or a saved plan
+   * with `options.config` (its scope is {@link applyScope}). The state is persisted after every
+   * object through `options.store` or `options.persist` (one of them is required). Opens its
+   * own providers and closes them at the end. Failures of objects do not reject: they are in
+   * the result.
+   *
+   * @throws {@link EngineError} `invalid_argument` for a plan with errors, no way to persist,
+   * a saved plan without its configuration; `stale_plan` when the state is not the plan's.
+   */
+  apply(plan: EnginePlanResult | Plan, options: EngineApplyOptions): Promise<ApplyResult>;
+  /**
+   * `terraform import ADDRESS ID`: the configuration must declare the address (a resource
+   * instance of the root or a child module); its provider configuration is evaluated as a
+   * plan does (without refreshing), the object is imported and read (`importResource`), and
+   * the state with it is persisted through `options.store` or `options.persist`.
+   *
+   * @throws {@link PlanDiagnosticsError} when the configuration does not plan, or does not
+   * declare the address ("Configuration for import target does not exist"); `importResource`'s
+   * errors (`already_managed`, `import_not_found`, …); `invalid_argument` without a way to persist.
+   */
+  import(config: Config | string, state: StateFile | null, address: string, id: string, options: EngineImportOptions): Promise<EngineImportResult>;
   /** A destroy plan: every object in state deleted (`terraform plan -destroy`). */
   destroy(config: Config | string, state: StateFile | null, options?: Omit<EnginePlanOptions, "mode">): Promise<EnginePlanResult>;
   /** Closes every provider the engine still holds open. */
@@ -156,7 +241,7 @@ export function createEngine(options: EngineOptions): Engine {
     const applyScopeFor = (planned: Parameters<typeof createConfigApplyScope>[0]["planned"]): ApplyScope => createConfigApplyScope({ config, variables, scope, planned });
     const emptyPlanned = { expansions: new Map(), schemas: new Map(), providerConfigs: new Map(), dataValues: new Map() };
     if (diagnostics.some((d) => d.severity === "error")) {
-      return { plan: { ...createPlan({ changes: [], prior, configDigest: digest }), mode: o.mode ?? "normal" }, refreshOutcomes: [], diagnostics, hasErrors: true, applyScope: applyScopeFor(emptyPlanned) };
+      return { plan: { ...createPlan({ changes: [], prior, configDigest: digest }), mode: o.mode ?? "normal" }, refreshOutcomes: [], diagnostics, hasErrors: true, applyScope: applyScopeFor(emptyPlanned), schemas: new Map() };
     }
     const pool = new ProviderPool(options.providers, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
     pools.add(pool);
@@ -172,13 +257,34 @@ export function createEngine(options: EngineOptions): Engine {
         parallelism,
         scope,
         ...(o.signal !== undefined ? { signal: o.signal } : {}),
+        ...(o.onEvent !== undefined ? { onRefresh: refreshEvents(o.onEvent) } : {}),
       });
       diagnostics.push(...planned.diagnostics);
+      // The refresh guard: a refresh that lost most reads or an unusual share of objects is refused (nothing is planned from it).
+      if (o.refresh ?? true) {
+        try {
+          assertRefreshSafe(planned.refreshOutcomes, { allowMassLoss: o.allowMassLoss ?? false });
+        } catch (e) {
+          if (!isEngineError(e)) throw e;
+          diagnostics.push(planError("Refusing to use the refresh", e.message));
+        }
+      }
       const base = createPlan({ changes: planned.changes, prior, configDigest: digest });
       const variableValues: Record<string, Value> = {};
       for (const [k, v] of variables) variableValues[k] = v.unmarkDeep().value;
       const result: Plan = { ...base, mode: o.mode ?? "normal", outputs: planned.outputs, providers: planned.providers, variables: variableValues, dataReads: Object.fromEntries(planned.dataValues), drift: planned.drift };
-      return { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors: diagnostics.some((d) => d.severity === "error"), applyScope: applyScopeFor(planned) };
+      const hasErrors = diagnostics.some((d) => d.severity === "error");
+      if (o.onEvent !== undefined && !hasErrors) emitPlanEvents(result, o.onEvent);
+      const schemas = new Map<string, ProviderSchema>();
+      for (const p of planned.providers) {
+        if (schemas.has(p.source)) continue;
+        try {
+          schemas.set(p.source, await pool.schema(p.address, p.source));
+        } catch {
+          // A provider that could not be opened is in the diagnostics already.
+        }
+      }
+      return { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors, applyScope: applyScopeFor(planned), schemas };
     } finally {
       pools.delete(pool);
       await pool.close();
@@ -220,8 +326,99 @@ export function createEngine(options: EngineOptions): Engine {
     }
   };
 
+  const apply = async (planOrResult: EnginePlanResult | Plan, o: EngineApplyOptions): Promise<ApplyResult> => {
+    if (closed) throw new EngineError(EngineErrorCode.InvalidArgument, "the engine is closed");
+    const result = "applyScope" in planOrResult ? planOrResult : undefined;
+    if (result?.hasErrors === true) throw new EngineError(EngineErrorCode.InvalidArgument, "the plan has errors (see its diagnostics); it cannot be applied");
+    let plan = result?.plan ?? (planOrResult as Plan);
+    const { store } = o;
+    if (store === undefined && o.persist === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, "apply needs a store or a persist callback: the state is saved after every object");
+    let scope = result?.applyScope;
+    if (scope === undefined) {
+      if (o.config === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, "a saved plan is applied with the configuration it was made from (options.config)");
+      scope = await applyScope(o.config, plan);
+    }
+    let state = o.state ?? null;
+    if (o.state === undefined && store !== undefined) state = (await loadState(store)) ?? null;
+    if (state === null) {
+      // A plan made against no state: the first write starts a fresh lineage.
+      if (plan.prior.lineage !== "" || plan.prior.serial !== 0) throw new EngineError(EngineErrorCode.StalePlan, `Saved plan is for a different state: the plan was made against lineage ${plan.prior.lineage}, there is no state`);
+      state = newStateFile();
+      plan = { ...plan, prior: { lineage: state.lineage, serial: state.serial } };
+    }
+    const persist = o.persist ?? (async (s: StateFile): Promise<void> => void (await saveState(store!, s)));
+    const pool = new ProviderPool(options.providers, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
+    pools.add(pool);
+    try {
+      return await applyPlan(plan, {
+        providers: pool,
+        state,
+        persist,
+        scope,
+        parallelism: o.parallelism ?? parallelism,
+        ...(o.providerParallelism !== undefined ? { providerParallelism: o.providerParallelism } : {}),
+        ...(o.signal !== undefined ? { signal: o.signal } : {}),
+        ...(o.onEvent !== undefined ? { onEvent: o.onEvent } : {}),
+        ...(o.onCreateConflict !== undefined ? { onCreateConflict: o.onCreateConflict } : {}),
+      });
+    } finally {
+      pools.delete(pool);
+      await pool.close();
+    }
+  };
+
+  const importOne = async (configOrDir: Config | string, state: StateFile | null, address: string, id: string, o: EngineImportOptions): Promise<EngineImportResult> => {
+    const { store } = o;
+    if (store === undefined && o.persist === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, "import needs a store or a persist callback to save the state");
+    const planOptions: EnginePlanOptions = {
+      refresh: false,
+      ...(o.variableArgs !== undefined ? { variableArgs: o.variableArgs } : {}),
+      ...(o.variables !== undefined ? { variables: o.variables } : {}),
+      ...(o.env !== undefined ? { env: o.env } : {}),
+      ...(o.signal !== undefined ? { signal: o.signal } : {}),
+    };
+    const planned = await plan(configOrDir, state, planOptions);
+    if (planned.hasErrors) throw new PlanDiagnosticsError(planned.diagnostics.filter((d) => d.severity === "error"));
+    const change = planned.plan.changes.find((c) => c.address === address && c.deposedKey === undefined && c.mode === "managed");
+    if (change === undefined || change.providerConfig === undefined) {
+      throw new PlanDiagnosticsError([planError("Configuration for import target does not exist", `The configuration for the given import target ${address} does not exist. All target instances must have an associated configuration to be imported.`, { address })]);
+    }
+    const providerConfig = change.providerConfig;
+    const provider = planned.plan.providers?.find((p) => p.address === providerConfig);
+    if (provider === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, `${address}: the plan has no provider ${providerConfig}`);
+    const pool = new ProviderPool(options.providers, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
+    pools.add(pool);
+    try {
+      const providerValue = await planned.applyScope.providerConfig(providerConfig, { instance: () => undefined });
+      if (!providerValue.isWhollyKnown()) throw new EngineError(EngineErrorCode.InvalidArgument, `${address}: the configuration of ${providerConfig} depends on values not known before apply; import needs it known`);
+      const opened = await pool.configure(providerConfig, provider.source, providerValue);
+      const prior = state ?? newStateFile();
+      const writer = new ApplyState(prior, o.persist ?? (async (s: StateFile): Promise<void> => void (await saveState(store!, s))));
+      const imported = await importResource({ provider: opened.provider, schema: opened.schema, providerAddress: provider.source }, { address, typeName: change.typeName, id, alreadyManaged: writer.get(address, undefined) !== undefined });
+      const plain = imported.object.state.unmarkDeep();
+      await writer.commit((w) =>
+        w.set(address, providerConfig, undefined, {
+          tainted: false,
+          schemaVersion: imported.schemaVersion,
+          attributesJson: toJson(plain.value, plain.value.type),
+          attributesFlat: undefined,
+          sensitiveAttributesJson: encodeSensitivePaths(plain.paths.filter((x) => x.marks.has("sensitive")).map((x) => x.path)),
+          private: imported.object.private.length > 0 ? imported.object.private : undefined,
+          dependencies: [...(change.dependencies ?? [])],
+          createBeforeDestroy: change.createBeforeDestroy ?? false,
+        }),
+      );
+      return { state: writer.snapshot(), imported, diagnostics: [...planned.diagnostics, ...imported.warnings.map((d) => ({ ...d, detail: d.detail ?? "", address }))] };
+    } finally {
+      pools.delete(pool);
+      await pool.close();
+    }
+  };
+
   return {
     plan,
+    apply,
+    import: importOne,
     applyScope,
     destroy: (config, state, o = {}) => plan(config, state, { ...o, mode: "destroy" }),
     async close(): Promise<void> {
@@ -230,4 +427,44 @@ export function createEngine(options: EngineOptions): Engine {
       pools.clear();
     },
   };
+}
+
+/** The refresh events, as each object's refresh starts and completes. */
+function refreshEvents(onEvent: (e: EngineEvent) => void): (phase: "start" | "complete", address: string, id: string | undefined) => void {
+  return (phase, address, id) => onEvent({ type: phase === "start" ? "refresh_start" : "refresh_complete", address, ...(id === undefined ? {} : { idKey: "id", idValue: id }) });
+}
+
+/** The plan-time events of a finished plan: each change, the summary. */
+function emitPlanEvents(plan: Plan, onEvent: (e: EngineEvent) => void): void {
+  const emit = (e: EngineEvent): void => {
+    try {
+      onEvent(e);
+    } catch {
+      // A listener's failure must not break the plan.
+    }
+  };
+  for (const c of plan.changes) {
+    const moved = c.previousAddress !== undefined && c.previousAddress !== c.address;
+    let action: PlannedChangeEvent["action"];
+    switch (c.action) {
+      case PlanAction.NoOp:
+        if (c.importId !== undefined) action = "import";
+        else if (moved) action = "move";
+        else continue;
+        break;
+      case PlanAction.DeleteThenCreate:
+      case PlanAction.CreateThenDelete:
+        action = "replace";
+        break;
+      case PlanAction.Delete:
+        if (c.mode !== "managed") continue;
+        action = "delete";
+        break;
+      default:
+        action = c.action;
+    }
+    emit({ type: "planned_change", address: c.address, action, ...(c.replaceReason !== undefined ? { reason: c.replaceReason } : {}), ...(moved ? { previousAddress: c.previousAddress } : {}) });
+  }
+  const n = countPlanChanges(plan);
+  emit({ type: "change_summary", operation: plan.mode === "destroy" ? "destroy" : "plan", add: n.add, change: n.change, import: n.import, remove: n.destroy, forget: n.forget });
 }

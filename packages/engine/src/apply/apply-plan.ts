@@ -308,6 +308,31 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     return adoption.error === undefined ? { object: adoption.object, warnings } : { object: adoption.object, error: adoption.error, warnings };
   };
 
+  // The refreshed objects (drift) not otherwise changed by the plan are written as read, as
+  // Terraform's apply starts from the plan's refreshed prior state (a refresh-only plan is only this).
+  const changed = new Set<string>();
+  for (const c of plan.changes) {
+    changed.add(`${c.address}\0${c.deposedKey ?? ""}`);
+    if (c.previousAddress !== undefined) changed.add(`${c.previousAddress}\0${c.deposedKey ?? ""}`);
+  }
+  const drift = (plan.drift ?? []).filter((d) => !changed.has(`${d.address}\0${d.deposedKey ?? ""}`));
+  if (drift.length > 0) {
+    try {
+      await commit((w) => {
+        for (const d of drift) {
+          const previous = store.get(d.address, d.deposedKey);
+          if (previous === undefined) continue;
+          const provider = d.providerConfig ?? "";
+          if (d.after.isNull()) w.set(d.address, provider, d.deposedKey, null);
+          else w.set(d.address, provider, d.deposedKey, stored(d, { state: d.after, private: d.plannedPrivate, tainted: d.priorTainted }, d.schemaVersion ?? previous.schemaVersion, d.after.type, previous));
+        }
+      });
+    } catch (e) {
+      const f = e instanceof NodeFailure ? e : new NodeFailure(e, diagnosticsOf(e));
+      warn(undefined, f.diagnostics);
+    }
+  }
+
   let walk;
   try {
     walk = await walkGraph(graph, visit, {
@@ -355,14 +380,16 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   const complete = failed.length === 0 && skipped.length === 0 && canceled.length === 0 && persistFailure === undefined;
   if (complete) {
     try {
-      outputs = await computeOutputs(plan, options.scope, applied, store.snapshot().outputs, warn);
+      // A refresh-only plan changes nothing: its planned outputs are the refreshed values.
+      const outputScope = plan.mode === "refresh-only" ? undefined : options.scope;
+      outputs = await computeOutputs(plan, outputScope, applied, store.snapshot().outputs, warn);
       const encoded = new Map<string, OutputState>();
       for (const [name, o] of Object.entries(outputs)) {
         const plain = o.value.unmarkDeep().value;
         encoded.set(name, encodeOutput(plain, plain.type, o.sensitive));
       }
       const prior = store.snapshot().outputs;
-      if (options.scope === undefined) for (const [name, o] of prior) if (!encoded.has(name) && !(plan.outputs ?? []).some((p) => p.name === name && p.action === "delete")) encoded.set(name, o);
+      if (outputScope === undefined) for (const [name, o] of prior) if (!encoded.has(name) && !(plan.outputs ?? []).some((p) => p.name === name && p.action === "delete")) encoded.set(name, o);
       await store.commit((w) => w.setOutputs(encoded));
       emit({
         type: "outputs",

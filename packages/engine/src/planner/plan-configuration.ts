@@ -58,6 +58,8 @@ export interface PlanConfigurationOptions {
   readonly scope: PlanScopeContext;
   /** Cancels the walk. */
   readonly signal?: AbortSignal;
+  /** Told when each object's refresh starts and completes (`refresh_start` / `refresh_complete`). */
+  readonly onRefresh?: (phase: "start" | "complete", address: string, id: string | undefined) => void;
 }
 
 /** A provider configuration of the plan: where it is declared and how it is decoded. */
@@ -439,13 +441,22 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     if (!doRefresh) return up.object;
     const shown = stored.deposed !== undefined ? `${address} (deposed ${stored.deposed})` : address;
     let r;
+    const notify = (phase: "start" | "complete", v: Value | undefined): void => {
+      try {
+        options.onRefresh?.(phase, shown, stringId(v));
+      } catch {
+        // A listener's failure must not break the plan.
+      }
+    };
+    notify("start", up.object.state);
     try {
       r = await refreshInstance(target, address, type, up.object);
     } catch (e) {
-      refreshOutcomes.push({ address: shown, result: "failed", error: e });
+      refreshOutcomes.push({ address: shown, result: "failed", error: e, provider: meta.providerConfig });
       throw e;
     }
-    refreshOutcomes.push({ address: shown, result: r.object === null ? "gone" : r.drifted ? "changed" : "in-sync" });
+    refreshOutcomes.push({ address: shown, result: r.object === null ? "gone" : r.drifted ? "changed" : "in-sync", provider: meta.providerConfig });
+    notify("complete", r.object?.state);
     if (r.drifted) {
       const none = nullVal(up.object.state.type);
       drift.push({
@@ -894,4 +905,11 @@ function forgetChange(address: string, typeName: string, prior: InstanceObject, 
 function providerLocalName(r: Resource): string {
   const i = r.type.indexOf("_");
   return i < 0 ? r.type : r.type.slice(0, i);
+}
+
+/** An object's known string `id` (for refresh events). */
+function stringId(v: Value | undefined): string | undefined {
+  if (v === undefined || v.isNull() || !v.isKnown() || v.type.kind !== "object" || !("id" in v.type.attributes)) return undefined;
+  const id = v.getAttr("id").unmark();
+  return id.isKnown() && !id.isNull() && id.type.kind === "string" ? id.asString() : undefined;
 }
