@@ -1,0 +1,226 @@
+// Issue 20 item 2 at the engine API level: provider faults mid-walk with the real
+// hashicorp/aws provider against @magma/fake-aws, planned with createEngine and applied with
+// applyPlan, every snapshot persisted to a local-backend StateStore. After every scenario the
+// objects the endpoint holds are compared with state: each exactly once, nothing created twice.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { objectVal, stringVal } from "@magma/cty";
+import { createImportOnConflict, type Engine } from "@magma/engine";
+import { startFakeAws, type FakeAws } from "@magma/fake-aws";
+import type { ApplyResult as ProviderApplyResult } from "@magma/provider-api";
+import { createLocalBackend, loadState, type StateStore } from "@magma/state";
+import { isGone, waitUntil, AWS_BINARY } from "./support.js";
+import { awsProviderHcl, chainsHcl, childPids, engineFor, fakeNames, planAndApply, recordingSource, stateObjects, workDir, type AnswerHook, type RecordedCall } from "./engine-support.js";
+
+const d = existsSync(AWS_BINARY) ? describe : describe.skip;
+const LONG = 240_000;
+
+d("provider faults mid-walk (createEngine + applyPlan, hashicorp/aws, fake-aws)", () => {
+  let fake: FakeAws;
+  let stateRoot: string;
+  const calls: RecordedCall[] = [];
+  let hook: AnswerHook | undefined;
+  const source = recordingSource(AWS_BINARY, calls, () => hook);
+  const cleanups: (() => void)[] = [];
+
+  beforeAll(async () => {
+    fake = await startFakeAws();
+    stateRoot = mkdtempSync(join(tmpdir(), "magma-engrel-state-"));
+  });
+  afterAll(async () => {
+    for (const c of cleanups) c();
+    await fake?.close();
+    if (stateRoot !== undefined) rmSync(stateRoot, { recursive: true, force: true });
+  });
+
+  function scenario(prefix: string, branches: number, extra = ""): { dir: string; store: StateStore; engine: Engine } {
+    const w = workDir({ "main.tf": `${awsProviderHcl(fake.url)}\n${chainsHcl(prefix, branches)}\n${extra}` });
+    const engine = engineFor(source, w.dir);
+    cleanups.push(() => w.cleanup());
+    cleanups.push(() => void engine.close());
+    const store = createLocalBackend({ dir: join(stateRoot, prefix.replace(/\//g, "_")) }).store("default");
+    return { dir: w.dir, store, engine };
+  }
+
+  /** Every object at the endpoint is in state exactly once, and nothing else is. */
+  async function expectConverged(store: StateStore, prefix: string, count: number): Promise<void> {
+    const state = await loadState(store);
+    const objs = stateObjects(state);
+    expect(objs.filter((o) => o.tainted || o.deposed)).toEqual([]);
+    expect(objs.map((o) => o.name)).toEqual(fakeNames(fake, prefix));
+    expect(new Set(objs.map((o) => o.name)).size).toBe(count);
+    // Nothing created twice: per name, the successful creates are one more than the successful deletes.
+    const mine = (c: { params: Record<string, unknown> }): boolean => String(c.params["Name"]).startsWith(`${prefix}/`);
+    const creates = fake.callsOf("PutParameter").filter((c) => mine(c) && c.errorCode === undefined && c.params["Overwrite"] !== true);
+    const deletes = fake.callsOf("DeleteParameter").filter((c) => mine(c) && c.errorCode === undefined);
+    const net = new Map<string, number>();
+    for (const c of creates) net.set(String(c.params["Name"]), (net.get(String(c.params["Name"])) ?? 0) + 1);
+    for (const c of deletes) net.set(String(c.params["Name"]), (net.get(String(c.params["Name"])) ?? 0) - 1);
+    expect([...net].filter(([, n]) => n !== 1)).toEqual([]);
+  }
+
+  test(
+    "throttling is retried by the provider under its max_retries budget and the apply converges",
+    async () => {
+      const prefix = "/thr";
+      const { dir, store, engine } = scenario(prefix, 3);
+      const fault = fake.inject({ action: "PutParameter", nth: 2, times: 1, error: { code: "ThrottlingException", message: "Rate exceeded", status: 400 } });
+      const r = await planAndApply(engine, source, dir, store);
+      expect(r.planned.diagnostics.filter((x) => x.severity === "error")).toEqual([]);
+      expect(r.result!.failed).toEqual([]);
+      expect(r.result!.success).toBe(true);
+      expect(fault.hits).toBe(1);
+      await expectConverged(store, prefix, 9);
+      // The budget: an always-throttled create surfaces after max_retries (2) attempts, as an error on that object.
+      const { dir: dir2, store: store2, engine: engine2 } = scenario("/thr2", 1);
+      const always = fake.inject({ action: "PutParameter", times: "always", error: { code: "ThrottlingException", message: "Rate exceeded", status: 400 } });
+      try {
+        const r2 = await planAndApply(engine2, source, dir2, store2);
+        expect(r2.result!.failed.map((f) => f.address)).toEqual(["aws_ssm_parameter.a0"]);
+        expect(r2.result!.skipped.map((s) => s.address).sort()).toEqual(["aws_ssm_parameter.b0", "aws_ssm_parameter.c0"]);
+        expect(always.hits).toBe(2);
+        expect(JSON.stringify(r2.result!.failed[0]!.diagnostics)).toMatch(/ThrottlingException|Rate exceeded/);
+      } finally {
+        always.remove();
+      }
+      expect(fakeNames(fake, "/thr2")).toEqual([]);
+      expect(stateObjects(await loadState(store2))).toEqual([]);
+    },
+    LONG,
+  );
+
+  test(
+    "a 500 on one create: the other branches finish, its dependents are skipped, finished objects are persisted; the next apply converges",
+    async () => {
+      const prefix = "/err";
+      const { dir, store, engine } = scenario(prefix, 4);
+      // parallelism 1: the provider's two attempts (max_retries = 2) are consecutive PutParameter calls of one object.
+      const fault = fake.inject({ action: "PutParameter", nth: 3, times: 2, error: { code: "InternalError", message: "boom", status: 500 } });
+      const r = await planAndApply(engine, source, dir, store, { parallelism: 1 });
+      expect(fault.hits).toBe(2);
+      const failedNames = [...new Set(fake.callsOf("PutParameter").filter((c) => c.errorCode === "InternalError").map((c) => String(c.params["Name"])))];
+      expect(failedNames).toHaveLength(1);
+      const [, , kind, branch] = /^\/err\/(([abc])(\d))$/.exec(failedNames[0]!)!;
+      const failedAddr = `aws_ssm_parameter.${kind}${branch}`;
+      const res = r.result!;
+      expect(res.success).toBe(false);
+      expect(res.failed.map((f) => f.address)).toEqual([failedAddr]);
+      const dependents = kind === "a" ? [`aws_ssm_parameter.b${branch}`, `aws_ssm_parameter.c${branch}`] : kind === "b" ? [`aws_ssm_parameter.c${branch}`] : [];
+      expect(res.skipped.map((s) => s.address).sort()).toEqual(dependents);
+      expect(res.applied.filter((a) => a.action === "create")).toHaveLength(12 - 1 - dependents.length);
+      // What finished is in the persisted state, and only that.
+      const persisted = stateObjects(await loadState(store));
+      expect(persisted.map((o) => o.name)).toEqual(fakeNames(fake, prefix));
+      expect(persisted).toHaveLength(12 - 1 - dependents.length);
+      const again = await planAndApply(engine, source, dir, store);
+      expect(again.result!.success).toBe(true);
+      expect(again.result!.applied.filter((a) => a.action === "create").map((a) => a.address).sort()).toEqual([failedAddr, ...dependents].sort());
+      await expectConverged(store, prefix, 12);
+    },
+    LONG,
+  );
+
+  test(
+    "a partial create (created, then its read fails) is kept tainted and replaced by the next plan and apply",
+    async () => {
+      const prefix = "/part";
+      const { dir, store, engine } = scenario(prefix, 1);
+      const fault = fake.inject({ action: "GetParameter", nth: 1, times: 2, error: { code: "InternalError", message: "read failed", status: 500 } });
+      const r = await planAndApply(engine, source, dir, store, { parallelism: 1 });
+      expect(fault.hits).toBe(2);
+      expect(r.result!.failed.map((f) => f.address)).toEqual(["aws_ssm_parameter.a0"]);
+      const persisted = stateObjects(await loadState(store));
+      expect(persisted.map((o) => [o.name, o.tainted])).toEqual([[`${prefix}/a0`, true]]);
+      expect(fakeNames(fake, prefix)).toEqual([`${prefix}/a0`]);
+      const again = await planAndApply(engine, source, dir, store);
+      const change = again.planned.plan.changes.find((c) => c.address === "aws_ssm_parameter.a0")!;
+      expect(change.action).toBe("delete-then-create");
+      expect(again.result!.success).toBe(true);
+      expect(fake.callsOf("DeleteParameter").map((c) => c.params["Name"])).toEqual([`${prefix}/a0`]);
+      await expectConverged(store, prefix, 3);
+    },
+    LONG,
+  );
+
+  test(
+    "the provider SIGKILLed mid-apply: a typed error naming the object, finished objects persisted; a fresh apply converges, nothing created twice",
+    async () => {
+      const prefix = "/kill";
+      const { dir, store, engine } = scenario(prefix, 3);
+      // The 4th create is held 6 s at the endpoint (then it lands: the object exists though nobody saw the answer).
+      const held = fake.inject({ action: "PutParameter", nth: 4, times: 1, delayMs: 6_000 });
+      const before = new Set(childPids(AWS_BINARY));
+      const killed: number[] = [];
+      const watcher = (async () => {
+        await waitUntil(() => held.hits >= 1, 200_000);
+        const pid = childPids(AWS_BINARY).find((p) => !before.has(p));
+        if (pid !== undefined) {
+          process.kill(pid, "SIGKILL");
+          killed.push(pid);
+        }
+      })();
+      const r = await planAndApply(engine, source, dir, store, { parallelism: 1 });
+      await watcher;
+      expect(killed).toHaveLength(1);
+      expect(await waitUntil(() => isGone(killed[0]!))).toBe(true);
+      const res = r.result!;
+      expect(res.success).toBe(false);
+      const failed = res.failed.map((f) => ({ address: f.address, code: (f.error as { code?: string }).code, message: (f.error as Error).message }));
+      // The object in flight fails naming the call; the objects started after it fail too (the provider is gone); all typed.
+      expect(failed.every((f) => f.code === "plugin_exited" && /killed by signal SIGKILL/.test(f.message))).toBe(true);
+      const inFlight = failed.filter((f) => /ApplyResourceChange call/.test(f.message));
+      expect(inFlight).toHaveLength(1);
+      expect(inFlight[0]!.address).toMatch(/^aws_ssm_parameter\.[abc]\d$/);
+      const events = r.events.filter((e) => e.type === "apply_errored").map((e) => (e as { address?: string }).address);
+      expect(events).toContain(inFlight[0]!.address);
+      // The held create lands after the provider is gone (the endpoint could not answer it): the endpoint holds an object state does not know.
+      const heldName = `${prefix}/${inFlight[0]!.address.split(".")[1]!}`;
+      expect(await waitUntil(() => fakeNames(fake, prefix).includes(heldName), 30_000)).toBe(true);
+      expect(stateObjects(await loadState(store)).map((o) => o.name)).not.toContain(heldName);
+      // Every object that finished before the kill is in state.
+      const persisted = stateObjects(await loadState(store));
+      expect(persisted.map((o) => o.address).sort()).toEqual(res.applied.filter((a) => a.action === "create").map((a) => a.address).sort());
+      expect(persisted.length).toBeGreaterThanOrEqual(3);
+      // A fresh plan + apply: the create conflict is adopted (import on create conflict), nothing is created twice.
+      const again = await planAndApply(engine, source, dir, store, { onCreateConflict: createImportOnConflict({ types: ["aws_ssm_parameter"] }) });
+      expect(again.result!.failed).toEqual([]);
+      expect(again.result!.adoptions.map((a) => a.id)).toEqual([heldName]);
+      await expectConverged(store, prefix, 9);
+    },
+    LONG,
+  );
+
+  test(
+    "a provider answer breaking the result checks: Terraform's error, and the object is saved",
+    async () => {
+      const prefix = "/bad";
+      const { dir, store, engine } = scenario(prefix, 1);
+      // A native wrapper over the real provider: its apply answer changes a known planned value
+      // and claims the modern type system (legacy providers are exempt from the check).
+      hook = (op, args, answer) => {
+        if (op !== "applyResourceChange") return answer;
+        void args;
+        const a = answer as ProviderApplyResult;
+        if (a.newState.getAttr("name").asString() !== `${prefix}/a0`) return answer;
+        const changed: ProviderApplyResult = { ...a, legacyTypeSystem: false, newState: objectVal({ ...a.newState.attributes(), description: stringVal("changed by the provider") }) };
+        return changed;
+      };
+      let r;
+      try {
+        r = await planAndApply(engine, source, dir, store, { parallelism: 1 });
+      } finally {
+        hook = undefined;
+      }
+      const res = r.result!;
+      expect(res.failed.map((f) => f.address)).toEqual(["aws_ssm_parameter.a0"]);
+      const text = res.failed[0]!.diagnostics.map((x) => `${x.summary}: ${x.detail}`).join("\n");
+      expect(text).toContain("Provider produced inconsistent result after apply");
+      expect(text).toContain(".description");
+      const persisted = stateObjects(await loadState(store));
+      expect(persisted.map((o) => o.name)).toEqual([`${prefix}/a0`]);
+      expect(fakeNames(fake, prefix)).toEqual([`${prefix}/a0`]);
+    },
+    LONG,
+  );
+});
