@@ -192,6 +192,41 @@ d("provider faults mid-walk (createEngine + applyPlan, hashicorp/aws, fake-aws)"
   );
 
   test(
+    "a provider call hanging mid-apply, ended by cancellation: StopProvider, the object named, finished objects persisted; a fresh apply converges",
+    async () => {
+      const prefix = "/hang";
+      const { dir, store, engine } = scenario(prefix, 2);
+      // The 3rd create hangs at the endpoint (20 s, then an error: it never lands).
+      const held = fake.inject({ action: "PutParameter", nth: 3, times: 1, delayMs: 20_000, error: { code: "InternalError", message: "late", status: 500 } });
+      const ac = new AbortController();
+      const watcher = (async () => {
+        await waitUntil(() => held.hits >= 1, 200_000);
+        ac.abort(new Error("operator cancel"));
+      })();
+      const r = await planAndApply(engine, source, dir, store, { parallelism: 1, signal: ac.signal });
+      await watcher;
+      const res = r.result!;
+      expect(res.interrupted).toBe(true);
+      expect(res.success).toBe(false);
+      const named = [...res.failed, ...res.canceled].map((f) => f.address);
+      // The call in flight ends with the provider's "context canceled" (StopProvider reached it), naming the object.
+      const inFlight = res.failed.filter((f) => /context canceled/.test((f.error as Error).message));
+      expect(inFlight).toHaveLength(1);
+      expect((inFlight[0]!.error as Error).message).toContain(`${prefix}/${inFlight[0]!.address.split(".")[1]!}`);
+      expect(res.skipped.length + res.canceled.length).toBeGreaterThanOrEqual(1);
+      expect(named.length).toBeGreaterThanOrEqual(1);
+      const persisted = stateObjects(await loadState(store));
+      expect(persisted.map((o) => o.address).sort()).toEqual(res.applied.filter((a) => a.action === "create").map((a) => a.address).sort());
+      expect(persisted.map((o) => o.name)).toEqual(fakeNames(fake, prefix));
+      expect(persisted).toHaveLength(2);
+      const again = await planAndApply(engine, source, dir, store);
+      expect(again.result!.success).toBe(true);
+      await expectConverged(store, prefix, 6);
+    },
+    LONG,
+  );
+
+  test(
     "a provider answer breaking the result checks: Terraform's error, and the object is saved",
     async () => {
       const prefix = "/bad";
