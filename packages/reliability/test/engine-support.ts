@@ -196,3 +196,30 @@ export function stateObjects(state: StateFile | undefined): StateObject[] {
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/** A provider source serving one native provider (fresh per open), recording its calls. */
+export function nativeSource(make: () => Provider, calls: RecordedCall[]): ProviderSource {
+  return {
+    open: async () => {
+      const provider = make();
+      const schema = await provider.getSchema();
+      return { provider: wrapProvider(provider, undefined, calls), schema, stop: () => Promise.resolve(""), close: () => Promise.resolve() };
+    },
+  };
+}
+
+/**
+ * Takes the state lock as `terraform -lock-timeout` does: retries a `locked` refusal every
+ * 50 ms until `timeoutMs` passes, then rethrows the last refusal (which names the holder).
+ */
+export async function lockWithTimeout(store: StateStore, operation: string, timeoutMs: number): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await store.lock({ operation });
+    } catch (e) {
+      if ((e as { code?: string }).code !== "locked" || Date.now() >= until) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
