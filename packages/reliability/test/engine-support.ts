@@ -54,7 +54,8 @@ export interface RecordedCall {
   readonly op: string;
   readonly pid: number | undefined;
   readonly args: readonly string[];
-  readonly whollyKnown: boolean;
+  /** Per Value argument, whether it is wholly known. */
+  readonly known: readonly boolean[];
 }
 
 /** What a {@link wrapProvider} hook may change: the provider's answer to a call. */
@@ -80,7 +81,7 @@ export function wrapProvider(inner: Provider, pid: number | undefined, calls: Re
       if (typeof orig !== "function" || typeof prop !== "string") return orig;
       return async (...args: unknown[]) => {
         const values = args.filter(isValue);
-        calls.push({ op: prop, pid, args: values.map(valueText), whollyKnown: values.every((v) => v.isWhollyKnown()) });
+        calls.push({ op: prop, pid, args: values.map(valueText), known: values.map((v) => v.isWhollyKnown()) });
         const answer = await (orig as (...a: unknown[]) => Promise<unknown>).apply(target, args);
         return hook === undefined ? answer : hook(prop, args, answer);
       };
