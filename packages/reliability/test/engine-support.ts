@@ -199,12 +199,12 @@ export function stateObjects(state: StateFile | undefined): StateObject[] {
 }
 
 /** A provider source serving one native provider (fresh per open), recording its calls. */
-export function nativeSource(make: () => Provider, calls: RecordedCall[]): ProviderSource {
+export function nativeSource(make: () => Provider, calls: RecordedCall[], hook?: () => AnswerHook | undefined): ProviderSource {
   return {
     open: async () => {
       const provider = make();
       const schema = await provider.getSchema();
-      return { provider: wrapProvider(provider, undefined, calls), schema, stop: () => Promise.resolve(""), close: () => Promise.resolve() };
+      return { provider: wrapProvider(provider, undefined, calls, hook?.()), schema, stop: () => Promise.resolve(""), close: () => Promise.resolve() };
     },
   };
 }
