@@ -155,8 +155,9 @@ d("provider faults mid-walk (createEngine + applyPlan, hashicorp/aws, fake-aws)"
         // Which create, and when: even trials hold it at the endpoint (6 s, then it lands
         // though nobody sees the answer) and kill during it; odd trials kill right after it
         // was answered (while the provider reads the object back, or between objects).
-        const nth = 1 + ((trial * 4 + 3) % 8);
         const during = trial % 2 === 0;
+        // Spread over the 9 creates (the 9th only while held: after it is answered the apply may be done).
+        const nth = 1 + ((trial * 5 + 3) % (during ? 9 : 8));
         const held = fake.inject({ action: "PutParameter", nth, times: 1, delayMs: during ? 6_000 : 1 });
         const before = new Set(childPids(AWS_BINARY));
         const killed: number[] = [];
