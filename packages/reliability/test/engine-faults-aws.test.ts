@@ -274,8 +274,35 @@ d("provider faults mid-walk (createEngine + applyPlan, hashicorp/aws, fake-aws)"
       expect(text).toContain("Provider produced inconsistent result after apply");
       expect(text).toContain(".description");
       const persisted = stateObjects(await loadState(store));
-      expect(persisted.map((o) => o.name)).toEqual([`${prefix}/a0`]);
+      expect(persisted.map((o) => [o.name, o.tainted])).toEqual([[`${prefix}/a0`, true]]);
       expect(fakeNames(fake, prefix)).toEqual([`${prefix}/a0`]);
+    },
+    LONG,
+  );
+  test(
+    "a provider answer breaking the plan checks: Terraform's \"Provider produced invalid plan\", nothing applied",
+    async () => {
+      const prefix = "/badplan";
+      const { dir, store, engine } = scenario(prefix, 1);
+      hook = (op, _args, answer) => {
+        if (op !== "planResourceChange") return answer;
+        const a = answer as { plannedState: ProviderApplyResult["newState"]; legacyTypeSystem: boolean };
+        if (a.plannedState.isNull() || a.plannedState.getAttr("name").asString() !== `${prefix}/a0`) return answer;
+        return { ...a, legacyTypeSystem: false, plannedState: objectVal({ ...a.plannedState.attributes(), name: stringVal(`${prefix}/not-what-was-configured`) }) };
+      };
+      let r;
+      try {
+        r = await planAndApply(engine, source, dir, store);
+      } finally {
+        hook = undefined;
+      }
+      expect(r.planned.hasErrors).toBe(true);
+      expect(r.result).toBeUndefined();
+      const text = r.planned.diagnostics.filter((x) => x.severity === "error").map((x) => `${x.summary}: ${x.detail}`).join("\n");
+      expect(text).toContain("Provider produced invalid plan");
+      expect(text).toContain("aws_ssm_parameter.a0");
+      expect(fakeNames(fake, prefix)).toEqual([]);
+      expect(fake.callsOf("PutParameter").filter((c) => String(c.params["Name"]).startsWith(`${prefix}/`))).toEqual([]);
     },
     LONG,
   );
