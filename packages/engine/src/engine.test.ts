@@ -192,6 +192,14 @@ output "sizes" {
     expect(plain(direct.plan.variables!["n"]!)).toBe(3);
   });
 
+  test("a variable validation message built from a sensitive value is not shown", async () => {
+    const main = `variable "s" {\n  type      = string\n  sensitive = true\n  validation {\n    condition     = length(var.s) > 100\n    error_message = "too short: \${var.s}"\n  }\n}\n`;
+    const r = await planOf({ "main.tf": main }, null, { variables: { s: stringVal("hunter2-secret") } });
+    const errors = r.diagnostics.filter((d) => d.severity === "error");
+    expect(errors.map((d) => `${d.summary}: ${d.detail.split("\n")[0]}`)).toEqual(["Invalid value for variable: The error message included a sensitive value, so it will not be displayed."]);
+    expect(JSON.stringify(r.diagnostics)).not.toContain("hunter2-secret");
+  });
+
   test("references to undeclared objects are errors", async () => {
     const r = await planOf({ "main.tf": `${PROVIDERS}\nresource "memory_item" "a" {\n  name = var.nope\n  value = memory_item.b.id\n}\n` }, null);
     expect(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary).sort()).toEqual(["Reference to undeclared input variable", "Reference to undeclared resource"]);

@@ -151,6 +151,26 @@ describe("applyInstance", () => {
     expect(r.object!.tainted).toBe(true);
   });
 
+  it("checks the result by the apply answer's type-system flag, not the re-plan's (as Terraform)", async () => {
+    const { target, memory } = await memoryTarget();
+    const drift = (legacyTypeSystem: boolean): InstanceTarget =>
+      override(target, {
+        planResourceChange: async (...a: Parameters<Provider["planResourceChange"]>) => ({ ...(await memory.planResourceChange(...a)), legacyTypeSystem: true }),
+        applyResourceChange: async (...a: Parameters<Provider["applyResourceChange"]>) => {
+          const r = await memory.applyResourceChange(...a);
+          return { ...r, legacyTypeSystem, newState: objectVal({ ...r.newState.attributes(), value: stringVal("drifted") }) };
+        },
+      });
+    const strict = drift(false);
+    const r = await applyInstance(strict, await planInstance(strict, { address: A, typeName: "memory_item", prior: null, config: itemConfig({ name: "abc", value: "v" }) }));
+    expect(r.error).toMatchObject({ code: "inconsistent_result" });
+    expect(r.object!.tainted).toBe(true);
+    const legacy = drift(true);
+    const r2 = await applyInstance(legacy, await planInstance(legacy, { address: A, typeName: "memory_item", prior: null, config: itemConfig({ name: "abd", value: "v" }) }));
+    expect(r2.error).toBeUndefined();
+    expect(r2.warnings.map((w) => w.summary)).toContain("Provider produced inconsistent result after apply");
+  });
+
   it("fails with an inconsistent final plan when the re-plan breaks the saved plan, applying nothing", async () => {
     const { target, memory } = await memoryTarget();
     const change = await planInstance(target, { address: A, typeName: "memory_item", prior: null, config: itemConfig({ name: "abc" }) });

@@ -149,11 +149,14 @@ async function applyChange(ctx: Ctx, prior: InstanceObject | null, config: Value
   // 2. The apply.
   let newState: Value;
   let newPrivate: Uint8Array;
+  let applyLegacy: boolean;
   try {
     const r = await target.provider.applyResourceChange(typeName, priorState, planned, config, { ...callOptions(target), plannedPrivate });
     warnings.push(...r.warnings);
     newState = r.newState;
     newPrivate = r.private;
+    // Terraform tolerates an inconsistent result by the apply answer's own flag.
+    applyLegacy = r.legacyTypeSystem;
   } catch (error) {
     if (isProviderError(error) && error.code === "partially_applied") {
       const d = error.detail as { newState: Value; private: Uint8Array };
@@ -168,7 +171,7 @@ async function applyChange(ctx: Ctx, prior: InstanceObject | null, config: Value
   }
 
   // 3. The result checks: the object is saved whatever they find.
-  const problems = assertObjectCompatible(entry.block, planned, newState, checkOptions(target, address, legacy));
+  const problems = assertObjectCompatible(entry.block, planned, newState, checkOptions(target, address, applyLegacy));
   const object: InstanceObject = { state: unknownsToNull(newState), private: newPrivate, tainted: false };
   if (hasErrors(problems)) {
     const error = new EngineError(EngineErrorCode.InconsistentResult, `Provider produced inconsistent result after apply for ${address}: ${problems.map((d) => (d.detail ?? d.summary).split("\n")[0]).join("; ")}`, { diagnostics: problems });

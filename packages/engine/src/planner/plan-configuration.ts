@@ -601,8 +601,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       for (const rule of decl.validations) {
         const c = evaluator.evaluate(mi, undefined, rule.condition, address).value.unmarkDeep().value;
         if (!c.isKnown() || c.isNull() || c.asBool()) continue;
-        const m = evaluator.evaluate(mi, undefined, rule.errorMessage, address).value.unmarkDeep().value;
-        const msg = m.isKnown() && !m.isNull() && m.type.kind === "string" ? m.asString() : "";
+        const mv = evaluator.evaluate(mi, undefined, rule.errorMessage, address).value.unmarkDeep();
+        const m = mv.value;
+        // As Terraform: a message built from a sensitive value is not shown.
+        const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : m.isKnown() && !m.isNull() && m.type.kind === "string" ? m.asString() : "";
         const r = rule.declRange;
         throw new PlanDiagnosticsError([planError("Invalid value for variable", `${msg}\n\nThis was checked by the validation rule at ${r.filename}:${r.start.line},${r.start.column}-${r.end.line},${r.end.column}.`, { address, subject: rule.condition.range })]);
       }
