@@ -2,7 +2,7 @@
 // hashicorp/aws provider against @magma/fake-aws, planned with createEngine and applied with
 // applyPlan, every snapshot persisted to a local-backend StateStore. After every scenario the
 // objects the endpoint holds are compared with state: each exactly once, nothing created twice.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { objectVal, stringVal } from "@magma/cty";
@@ -10,10 +10,11 @@ import { createImportOnConflict, type Engine } from "@magma/engine";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import type { ApplyResult as ProviderApplyResult } from "@magma/provider-api";
 import { createLocalBackend, loadState, type StateStore } from "@magma/state";
-import { isGone, waitUntil, AWS_BINARY } from "./support.js";
+import { AWS_BINARY, hasAwsProvider } from "@magma/test-support";
+import { isGone, waitUntil } from "./support.js";
 import { awsProviderHcl, chainsHcl, childPids, engineFor, fakeNames, planAndApply, recordingSource, stateObjects, workDir, type AnswerHook, type RecordedCall } from "./engine-support.js";
 
-const d = existsSync(AWS_BINARY) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 const LONG = 240_000;
 
 d("provider faults mid-walk (createEngine + applyPlan, hashicorp/aws, fake-aws)", () => {
