@@ -13,6 +13,7 @@ import { registerInitCommand } from "./commands/init.js";
 import { registerOutputCommand } from "./commands/output.js";
 import { registerPlanCommand } from "./commands/plan.js";
 import { registerReadCommand } from "./commands/read.js";
+import { registerRefreshCommand } from "./commands/refresh.js";
 import { registerReapCommand } from "./commands/reap.js";
 import { registerSchemaCommand } from "./commands/schema.js";
 import { registerStateCommand } from "./commands/state.js";
@@ -32,6 +33,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerPlanCommand,
   registerApplyCommand,
   registerDestroyCommand,
+  registerRefreshCommand,
   registerReadCommand,
   registerDataCommand,
   registerImportCommand,
@@ -92,8 +94,9 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
   });
 
   try {
-    await program.parseAsync(normalizeTerraformFlags(argv, program), { from: "user" });
-    return ExitCode.Ok;
+    ctx.argv = normalizeTerraformFlags(argv, program);
+    await program.parseAsync(ctx.argv, { from: "user" });
+    return ctx.exitCode ?? ExitCode.Ok;
   } catch (e) {
     spinner.stop();
     if (e instanceof CommanderError) {
