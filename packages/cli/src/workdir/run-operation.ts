@@ -17,6 +17,7 @@ import {
   type Plan,
   type PlanMode,
 } from "@magma/engine";
+import type { Value } from "@magma/cty";
 import { formatDiag } from "@magma/provider-api";
 import { decodeOutput, loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
@@ -170,8 +171,8 @@ export async function runOperation(ctx: CommandContext, wd: WorkingDir, o: Opera
       engineErrorToCli(e);
     }
     const warnings = diagnosticsText(r, wd.dir);
-    const text = planText(r.plan, { schemas: providers.schemas, priorState: prior, columns: 78 });
-    ctx.print(text);
+    // terraform refresh prints no plan.
+    if (o.kind !== "refresh") ctx.print(planText(r.plan, { schemas: providers.schemas, priorState: prior, columns: 78 }));
     if (warnings !== "") ctx.print(warnings);
     const counts = countPlanChanges(r.plan);
     const hasChanges = counts.shown > 0 || counts.outputs > 0;
@@ -202,7 +203,7 @@ export async function runOperation(ctx: CommandContext, wd: WorkingDir, o: Opera
       if (answer.trim() !== "yes") {
         throw new CliError(CliErrorCode.BadInput, o.kind === "destroy" ? "Destroy cancelled." : "Apply cancelled.", { plain: true });
       }
-    } else ctx.print("\n");
+    } else if (o.kind !== "refresh") ctx.print("\n");
     return await runApply(ctx, store, r.plan, prior, providers, r.applyScope, o);
   } finally {
     await engine.close();
@@ -244,12 +245,15 @@ async function runApply(
   else ctx.signal?.addEventListener("abort", onAbort, { once: true });
   // Workaround (engine): a destroy's apply evaluates the outputs again, and they are unknown
   // once their resources are gone; Terraform removes every output on destroy.
+  // Likewise a refresh-only apply: its outputs are the plan's (known) planned values.
+  const plannedOutputs = (): Record<string, { value: Value; sensitive: boolean }> =>
+    Object.fromEntries((plan.outputs ?? []).filter((p) => p.action !== "delete" && p.after.isWhollyKnown()).map((p) => [p.name, { value: p.after, sensitive: p.sensitive }]));
   const applyScope: ApplyScope =
-    plan.mode === "destroy"
+    plan.mode === "destroy" || plan.mode === "refresh-only"
       ? {
           providerConfig: (a, v) => scope.providerConfig(a, v),
           instanceConfig: (c, v) => scope.instanceConfig(c, v),
-          outputs: () => Promise.resolve({}),
+          outputs: () => Promise.resolve(plan.mode === "destroy" ? {} : plannedOutputs()),
         }
       : scope;
   const pool = new ProviderPool(providers.source);
@@ -285,6 +289,7 @@ async function runApply(
   }
   const c = applyCounts(result);
   if (o.kind === "destroy") ctx.print(`\nDestroy complete! Resources: ${c.destroyed} destroyed.\n`);
+  else if (o.kind === "refresh") ctx.print(outputsText(result.state));
   else ctx.print(`\nApply complete! Resources: ${c.added} added, ${c.changed} changed, ${c.destroyed} destroyed.\n${outputsText(result.state)}`);
   return ExitCode.Ok;
 }
