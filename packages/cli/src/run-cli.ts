@@ -16,6 +16,7 @@ import { registerReadCommand } from "./commands/read.js";
 import { registerRefreshCommand } from "./commands/refresh.js";
 import { registerReapCommand } from "./commands/reap.js";
 import { registerSchemaCommand } from "./commands/schema.js";
+import { registerShowCommand } from "./commands/show.js";
 import { registerStateCommand } from "./commands/state.js";
 import { registerUpgradeCommand } from "./commands/upgrade.js";
 import { registerValidateCommand } from "./commands/validate.js";
@@ -43,6 +44,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerInitCommand,
   registerValidateCommand,
   registerOutputCommand,
+  registerShowCommand,
   registerStateCommand,
   registerWorkspaceCommand,
   registerForceUnlockCommand,

@@ -90,7 +90,17 @@ describe("the workflow on a working directory with the native random provider", 
     expect(fromFile.code).toBe(0);
     expect(fromFile.stdout).toMatch(/random_id\.p: Destroying\.\.\. \[id=[\w-]+\]\nrandom_id\.p: Destruction complete after \d+s\n/);
     expect(fromFile.stdout).toContain("Apply complete! Resources: 2 added, 0 changed, 2 destroyed.");
+    expect((await magma(["show", "tfplan"], { cwd: dir })).stdout).toContain("Plan: 2 to add, 0 to change, 2 to destroy.");
     expect(String(readState(dir).outputs["id"]?.value)).toHaveLength(10);
+    // show renders a saved plan (text and terraform show -json's plan format).
+    const shown = await magma(["show", "-json", "tfplan"], { cwd: dir });
+    expect(shown.code).toBe(0);
+    const doc = JSON.parse(shown.stdout) as { format_version: string; resource_changes: { address: string; change: { actions: string[] } }[] };
+    expect(doc.format_version).toBe("1.2");
+    expect(doc.resource_changes.map((c) => [c.address, c.change.actions])).toEqual([
+      ["random_id.p", ["delete", "create"]],
+      ["random_string.s", ["delete", "create"]],
+    ]);
     // The saved plan is now stale.
     const stale = await magma(["apply", "tfplan"], { cwd: dir });
     expect(stale.code).toBe(1);
@@ -117,6 +127,11 @@ describe("the workflow on a working directory with the native random provider", 
     const yes = await magma(["apply"], { cwd: dir, input: "yes\n" });
     expect(yes.code).toBe(0);
     expect(yes.stdout).toContain("Apply complete! Resources: 2 added, 0 changed, 0 destroyed.");
+    const show = await magma(["show"], { cwd: dir });
+    expect(show.code).toBe(0);
+    expect(show.stdout).toMatch(/^# random_id\.p:\nresource "random_id" "p" \{\n    b64_std     = "/);
+    expect(show.stdout).toContain("\nOutputs:\n\nid = \"");
+    expect(show.stdout).toContain("\nsecret = (sensitive value)\n");
     const refresh = await magma(["refresh"], { cwd: dir });
     expect(refresh.code).toBe(0);
     expect(refresh.stdout).toContain("random_string.s: Refreshing state...");
@@ -166,6 +181,10 @@ withTerraform("terraform and magma take turns on a working directory", () => {
     const mPlan = await magma(["plan", "-detailed-exitcode"], { cwd: t });
     expect(mPlan.stderr).toBe("");
     expect(mPlan.code).toBe(0);
+    // show -json of the same state, byte for byte.
+    const mShow = await magma(["show", "-json"], { cwd: t });
+    expect(mShow.code).toBe(0);
+    expect(mShow.stdout).toBe(terraform(["show", "-json", "-no-color"], t, { env }).stdout);
     // And magma's destroy leaves terraform nothing to destroy.
     expect((await magma(["destroy", "-auto-approve"], { cwd: t })).code).toBe(0);
     const tfAfter = terraform(["plan", "-destroy", "-detailed-exitcode", "-no-color", "-input=false"], t, { env, expect: 0 });
