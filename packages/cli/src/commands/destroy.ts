@@ -13,7 +13,7 @@ export function registerDestroyCommand(program: Command, ctx: CommandContext): v
     .description("Plans the destroy (when the provider asks to) and applies it. JSON: {type, action, state: null, private, warnings}.")
     .action(async (ref: string | undefined, type: string | undefined, o: ResourceOptions & OperationFlags) => {
       if (ref === undefined) return runWorkdirOperation(ctx, "destroy", o);
-      if (type === undefined) throw new CliError(CliErrorCode.Usage, "magma destroy takes either no argument (the working directory) or <provider> <type> (one resource)");
+      if (type === undefined) throw new CliError(CliErrorCode.Usage, "missing required argument 'type': magma destroy takes either no argument (the working directory) or <provider> <type> (one resource)");
       await ctx.withSession(ref, o, true, async (s) => {
         const entry = resourceEntry(s, type);
         const prior = priorInput(o, entry, true);

@@ -19,7 +19,7 @@ export function registerPlanCommand(program: Command, ctx: CommandContext): void
     .option("--name <name>", "the resource name shown in the diff", "this")
     .action(async (ref: string | undefined, type: string | undefined, o: ResourceOptions & OperationFlags) => {
       if (ref === undefined) return runWorkdirOperation(ctx, "plan", o);
-      if (type === undefined) throw new CliError(CliErrorCode.Usage, "magma plan takes either no argument (the working directory) or <provider> <type> (one resource)");
+      if (type === undefined) throw new CliError(CliErrorCode.Usage, "missing required argument 'type': magma plan takes either no argument (the working directory) or <provider> <type> (one resource)");
       await ctx.withSession(ref, o, true, async (s) => {
         const entry = resourceEntry(s, type);
         const prior = priorInput(o, entry);
