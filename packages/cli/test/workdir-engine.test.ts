@@ -135,7 +135,18 @@ describe("the workflow on a working directory with the native random provider", 
     const refresh = await magma(["refresh"], { cwd: dir });
     expect(refresh.code).toBe(0);
     expect(refresh.stdout).toContain("random_string.s: Refreshing state...");
-  }, 90_000);
+    // import ADDR ID puts a forgotten object back; the next plan has nothing to do.
+    const id = readState(dir).resources.find((r) => r.type === "random_id")?.instances[0]?.attributes["id"] as string;
+    expect((await magma(["state", "rm", "random_id.p"], { cwd: dir })).code).toBe(0);
+    const imported = await magma(["import", "random_id.p", id], { cwd: dir });
+    expect(imported.stderr).toBe("");
+    expect(imported.stdout).toContain(`random_id.p: Importing from ID "${id}"...\nrandom_id.p: Import prepared!\n  Prepared random_id for import\n`);
+    expect(imported.stdout).toContain("\nImport successful!\n");
+    expect((await magma(["plan", "-detailed-exitcode"], { cwd: dir })).code).toBe(0);
+    const twice = await magma(["import", "random_id.p", id], { cwd: dir });
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain("Error: Resource already managed by Terraform\n");
+  }, 120_000);
 
   test("-target is refused with a clear error rather than ignored; a bad -parallelism is a usage error", async () => {
     const dir = workdir(CONFIG());

@@ -27,7 +27,7 @@ export interface OperationFlags extends WorkdirOptions {
 const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
 
 /** `-var` and `-var-file` in command-line order (commander keeps them apart, so the order is read from argv). */
-function variableArgs(argv: readonly string[]): VariableArg[] {
+export function variableArgs(argv: readonly string[]): VariableArg[] {
   const out: VariableArg[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
