@@ -201,4 +201,29 @@ withTerraform("terraform and magma take turns on a working directory", () => {
     const tfAfter = terraform(["plan", "-destroy", "-detailed-exitcode", "-no-color", "-input=false"], t, { env, expect: 0 });
     expect(tfAfter.stdout).toContain("No changes.");
   }, 120_000);
+
+  test("-json streams Terraform's machine-readable UI: the same messages as terraform 1.11.4's for plan and apply", async () => {
+    // Values that differ from run to run: timestamps, random ids and results.
+    const normalise = (text: string): unknown[] =>
+      text
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .map((m) => {
+          const j = JSON.stringify({ ...m, "@timestamp": "T" })
+            .replace(/\[id=[^\]]*\]/g, "[id=ID]")
+            .replace(/"id_value":"[^"]*"/g, '"id_value":"ID"')
+            .replace(/"value":"[0-9a-f]+"/g, '"value":"HEX"');
+          return JSON.parse(j) as unknown;
+        });
+    const m = workdir(CONFIG());
+    const t = workdir(CONFIG());
+    terraform(["init", "-no-color", "-input=false"], t, { env });
+    const mPlan = await magma(["plan", "-json"], { cwd: m });
+    expect(mPlan.code).toBe(0);
+    expect(normalise(mPlan.stdout)).toEqual(normalise(terraform(["plan", "-json", "-input=false"], t, { env }).stdout));
+    const mApply = await magma(["apply", "-json", "-auto-approve"], { cwd: m });
+    expect(mApply.code).toBe(0);
+    expect(normalise(mApply.stdout)).toEqual(normalise(terraform(["apply", "-json", "-auto-approve", "-input=false"], t, { env }).stdout));
+  }, 120_000);
 });

@@ -105,6 +105,7 @@ export async function runWorkdirOperation(ctx: CommandContext, kind: OperationKi
       autoApprove: o.autoApprove === true || kind === "refresh",
       detailedExitcode: o.detailedExitcode === true,
       input: parseBoolFlag("-input", o.input, true),
+      json: o.json === true,
     }),
   );
   if (code !== 0) ctx.exitCode = code;

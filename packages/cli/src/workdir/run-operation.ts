@@ -5,6 +5,7 @@ import {
   applyPlan,
   assertRefreshSafe,
   countPlanChanges,
+  planSummary,
   createEngine,
   isEngineError,
   planText,
@@ -27,6 +28,7 @@ import { applyEventLine } from "./apply-progress.js";
 import { workdirProviders, type WorkdirProviders } from "./engine-providers.js";
 import { formatDiagnostics } from "./format-diagnostic.js";
 import { formatValue } from "./format-value.js";
+import { JsonUi, jsonUiResource } from "./json-ui.js";
 import { acquireLock, type LockSettings } from "./state-lock.js";
 import { stateInstances } from "./state-objects.js";
 import type { WorkingDir } from "./working-dir.js";
@@ -61,6 +63,8 @@ export interface OperationOptions {
   readonly detailedExitcode: boolean;
   /** `-input=false`: never prompt. */
   readonly input: boolean;
+  /** `-json`: Terraform's machine-readable UI on stdout instead of the human output. */
+  readonly json: boolean;
 }
 
 const RULE = "─".repeat(77);
@@ -132,6 +136,17 @@ function applyCounts(result: ApplyResult): { added: number; changed: number; des
  * through the backend after every object. Resolves to the exit code.
  */
 export async function runOperation(ctx: CommandContext, wd: WorkingDir, o: OperationOptions): Promise<ExitCode> {
+  if (o.json && o.kind !== "plan" && o.planFile === undefined && !o.autoApprove) {
+    throw new CliError(CliErrorCode.Usage, "Plan file or auto-approve required", { detail: "Terraform cannot ask for interactive approval when -json is set. You can either apply a saved plan file, or enable the -auto-approve option." });
+  }
+  const ui = o.json ? new JsonUi((l) => void ctx.io.stdout.write(l)) : undefined;
+  ui?.version();
+  // In -json mode the human output is replaced by the UI messages.
+  const human: CommandContext = ui === undefined ? ctx : { ...ctx, print: () => undefined };
+  return runOperationWith(human, wd, o, ui);
+}
+
+async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: OperationOptions, ui: JsonUi | undefined): Promise<ExitCode> {
   const store = wd.store();
   const operation = o.kind === "plan" ? "OperationTypePlan" : o.kind === "refresh" ? "OperationTypeRefresh" : "OperationTypeApply";
   const release = await acquireLock(store, { operation }, o.lock, ctx.signal);
@@ -139,7 +154,7 @@ export async function runOperation(ctx: CommandContext, wd: WorkingDir, o: Opera
   const engine = createEngine({ providers: providers.source, parallelism: o.parallelism, workspace: wd.currentWorkspace(), cwd: wd.dir });
   try {
     const stored = await loadState(store);
-    if (o.planFile !== undefined) return await applySaved(ctx, wd, store, stored, providers, engine, o);
+    if (o.planFile !== undefined) return await applySaved(ctx, wd, store, stored, providers, engine, o, ui);
     const prior = stored ?? newStateFile();
     const r = await engine
       .plan(wd.dir, prior, {
@@ -158,10 +173,19 @@ export async function runOperation(ctx: CommandContext, wd: WorkingDir, o: Opera
         if (i.resource.mode !== "managed" || i.current?.attributesJson === undefined) continue;
         const id = (JSON.parse(i.current.attributesJson) as { id?: unknown }).id;
         refreshing += `${i.text}: Refreshing state...${typeof id === "string" ? ` [id=${id}]` : ""}\n`;
+        if (ui !== undefined) {
+          const hook = { resource: jsonUiResource(i.text), ...(typeof id === "string" ? { id_key: "id", id_value: id } : {}) };
+          ui.message("info", `${i.text}: Refreshing state...${typeof id === "string" ? ` [id=${id}]` : ""}`, { hook, type: "refresh_start" });
+          ui.message("info", `${i.text}: Refresh complete${typeof id === "string" ? ` [id=${id}]` : ""}`, { hook, type: "refresh_complete" });
+        }
       }
       ctx.print(refreshing);
     }
     if (r.hasErrors) {
+      if (ui !== undefined) {
+        for (const d of r.diagnostics) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+        return ExitCode.Error;
+      }
       ctx.io.stderr.write(diagnosticsText(r, wd.dir));
       return ExitCode.Error;
     }
@@ -175,6 +199,12 @@ export async function runOperation(ctx: CommandContext, wd: WorkingDir, o: Opera
     if (o.kind !== "refresh") ctx.print(planText(r.plan, { schemas: providers.schemas, priorState: prior, columns: 78 }));
     if (warnings !== "") ctx.print(warnings);
     const counts = countPlanChanges(r.plan);
+    if (ui !== undefined) {
+      for (const d of r.diagnostics) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+      ui.plannedChanges(r.plan);
+      ui.planSummary(counts, planSummary(r.plan));
+      ui.planOutputs(r.plan);
+    }
     const hasChanges = counts.shown > 0 || counts.outputs > 0;
     if (o.kind === "plan") {
       if (o.out !== undefined) {
@@ -204,7 +234,7 @@ export async function runOperation(ctx: CommandContext, wd: WorkingDir, o: Opera
         throw new CliError(CliErrorCode.BadInput, o.kind === "destroy" ? "Destroy cancelled." : "Apply cancelled.", { plain: true });
       }
     } else if (o.kind !== "refresh") ctx.print("\n");
-    return await runApply(ctx, store, r.plan, prior, providers, r.applyScope, o);
+    return await runApply(ctx, store, r.plan, prior, providers, r.applyScope, o, ui);
   } finally {
     await engine.close();
     await Promise.all([...providers.open].map((p) => p.close().catch(() => undefined)));
@@ -220,11 +250,13 @@ async function applySaved(
   providers: WorkdirProviders,
   engine: ReturnType<typeof createEngine>,
   o: OperationOptions,
+  ui: JsonUi | undefined,
 ): Promise<ExitCode> {
   const plan = await readPlanFile(resolve(ctx.cwd, o.planFile!)).catch(engineErrorToCli);
   const prior = stored ?? { ...newStateFile(), lineage: plan.prior.lineage };
   const scope = await engine.applyScope(wd.dir, plan).catch(engineErrorToCli);
-  return runApply(ctx, store, plan, prior, providers, scope, o);
+  ui?.plannedChanges(plan);
+  return runApply(ctx, store, plan, prior, providers, scope, o, ui);
 }
 
 async function runApply(
@@ -235,6 +267,7 @@ async function runApply(
   providers: WorkdirProviders,
   scope: ApplyScope,
   o: OperationOptions,
+  ui: JsonUi | undefined,
 ): Promise<ExitCode> {
   const controller = new AbortController();
   const onAbort = (): void => {
@@ -270,6 +303,7 @@ async function runApply(
       parallelism: o.parallelism,
       signal: controller.signal,
       onEvent: (e) => {
+        if (ui !== undefined) return ui.event(e, plan.mode === "destroy");
         const line = applyEventLine(e, ids);
         if (line !== undefined) ctx.print(`${line}\n`);
       },
@@ -278,13 +312,14 @@ async function runApply(
     ctx.signal?.removeEventListener("abort", onAbort);
     await pool.close();
   }
-  for (const f of result.failed) for (const d of f.diagnostics) ctx.io.stderr.write(`\nError: ${formatDiag(d)}\n${f.address === "" ? "" : `\n  with ${f.address}\n`}`);
+  if (ui !== undefined) for (const d of result.diagnostics) ui.diagnostic(d);
+  else for (const f of result.failed) for (const d of f.diagnostics) ctx.io.stderr.write(`\nError: ${formatDiag(d)}\n${f.address === "" ? "" : `\n  with ${f.address}\n`}`);
   if (result.interrupted) {
     ctx.io.stderr.write(`\nError: Operation interrupted\n\n${result.canceled.length} object(s) were not applied; the state was saved after every object that was.\n`);
     return ExitCode.Interrupted;
   }
   if (!result.success) {
-    for (const d of result.diagnostics) ctx.io.stderr.write(`\nError: ${formatDiag(d)}\n`);
+    if (ui === undefined) for (const d of result.diagnostics) ctx.io.stderr.write(`\nError: ${formatDiag(d)}\n`);
     return ExitCode.Error;
   }
   const c = applyCounts(result);
