@@ -8,6 +8,7 @@ import { registerDataCommand } from "./commands/data.js";
 import { registerDemoCommand } from "./commands/demo.js";
 import { registerDestroyCommand } from "./commands/destroy.js";
 import { registerForceUnlockCommand } from "./commands/force-unlock.js";
+import { registerGraphCommand } from "./commands/graph.js";
 import { registerImportCommand } from "./commands/import.js";
 import { registerInitCommand } from "./commands/init.js";
 import { registerOutputCommand } from "./commands/output.js";
@@ -45,6 +46,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerValidateCommand,
   registerOutputCommand,
   registerShowCommand,
+  registerGraphCommand,
   registerStateCommand,
   registerWorkspaceCommand,
   registerForceUnlockCommand,

@@ -153,6 +153,9 @@ describe("the workflow on a working directory with the native random provider", 
     const t = await magma(["plan", "-target=random_id.p"], { cwd: dir });
     expect(t.code).toBe(1);
     expect(t.stderr).toContain("Error: -target is not supported yet");
+    const g = await magma(["graph", "-type=plan"], { cwd: dir });
+    expect(g.code).toBe(1);
+    expect(g.stderr).toContain("Error: -type is not supported yet");
     const p = await magma(["plan", "-parallelism=0"], { cwd: dir });
     expect(p.code).toBe(2);
     expect(p.stderr).toContain("-parallelism");
@@ -225,5 +228,9 @@ withTerraform("terraform and magma take turns on a working directory", () => {
     const mApply = await magma(["apply", "-json", "-auto-approve"], { cwd: m });
     expect(mApply.code).toBe(0);
     expect(normalise(mApply.stdout)).toEqual(normalise(terraform(["apply", "-json", "-auto-approve", "-input=false"], t, { env }).stdout));
+    // magma graph prints terraform graph's DOT.
+    const graph = await magma(["graph"], { cwd: t });
+    expect(graph.code).toBe(0);
+    expect(graph.stdout).toBe(terraform(["graph"], t, { env }).stdout);
   }, 120_000);
 });
