@@ -65,7 +65,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo(), s
   const program = new Command("magma");
   program
     .description(
-      "Drive Terraform providers (and native TypeScript providers) one operation at a time, JSON in and out; and run Terraform's init, validate, output, state, workspace and force-unlock on a working directory.",
+      "Run Terraform's workflow on a working directory (init, validate, plan, apply, destroy, refresh, import, show, graph, output, state, workspace, force-unlock); and drive Terraform providers (and native TypeScript providers) one operation at a time, JSON in and out.",
     )
     .version(VERSION, "-V, --version", "print the magma version")
     .option("--chdir <dir>", "run the working-directory commands in DIR (terraform's -chdir=DIR, given before the command)")
