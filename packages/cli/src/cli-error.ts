@@ -10,6 +10,8 @@ export const CliErrorCode = {
   NotFound: "not_found",
   /** An optional package a command needs is not installed (`@magma/fake-aws` for `magma demo`'s AWS part) (exit 1). */
   NotInstalled: "not_installed",
+  /** A Terraform feature magma does not have yet (`-target`) (exit 1). */
+  Unsupported: "unsupported",
 } as const;
 
 /** One of the {@link CliErrorCode} values. */

@@ -10,6 +10,8 @@ export const ExitCode = {
   Error: 1,
   /** The command line itself is wrong: unknown command or option, missing argument. */
   Usage: 2,
+  /** `plan -detailed-exitcode`: the plan succeeded and has changes (Terraform's 2). */
+  Changes: 2,
   /** Interrupted by SIGINT or SIGTERM. */
   Interrupted: 130,
 } as const;

@@ -8,13 +8,16 @@ import { registerDataCommand } from "./commands/data.js";
 import { registerDemoCommand } from "./commands/demo.js";
 import { registerDestroyCommand } from "./commands/destroy.js";
 import { registerForceUnlockCommand } from "./commands/force-unlock.js";
+import { registerGraphCommand } from "./commands/graph.js";
 import { registerImportCommand } from "./commands/import.js";
 import { registerInitCommand } from "./commands/init.js";
 import { registerOutputCommand } from "./commands/output.js";
 import { registerPlanCommand } from "./commands/plan.js";
 import { registerReadCommand } from "./commands/read.js";
+import { registerRefreshCommand } from "./commands/refresh.js";
 import { registerReapCommand } from "./commands/reap.js";
 import { registerSchemaCommand } from "./commands/schema.js";
+import { registerShowCommand } from "./commands/show.js";
 import { registerStateCommand } from "./commands/state.js";
 import { registerUpgradeCommand } from "./commands/upgrade.js";
 import { registerValidateCommand } from "./commands/validate.js";
@@ -32,6 +35,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerPlanCommand,
   registerApplyCommand,
   registerDestroyCommand,
+  registerRefreshCommand,
   registerReadCommand,
   registerDataCommand,
   registerImportCommand,
@@ -41,6 +45,8 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerInitCommand,
   registerValidateCommand,
   registerOutputCommand,
+  registerShowCommand,
+  registerGraphCommand,
   registerStateCommand,
   registerWorkspaceCommand,
   registerForceUnlockCommand,
@@ -59,7 +65,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo(), s
   const program = new Command("magma");
   program
     .description(
-      "Drive Terraform providers (and native TypeScript providers) one operation at a time, JSON in and out; and run Terraform's init, validate, output, state, workspace and force-unlock on a working directory.",
+      "Run Terraform's workflow on a working directory (init, validate, plan, apply, destroy, refresh, import, show, graph, output, state, workspace, force-unlock); and drive Terraform providers (and native TypeScript providers) one operation at a time, JSON in and out.",
     )
     .version(VERSION, "-V, --version", "print the magma version")
     .option("--chdir <dir>", "run the working-directory commands in DIR (terraform's -chdir=DIR, given before the command)")
@@ -92,8 +98,9 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
   });
 
   try {
-    await program.parseAsync(normalizeTerraformFlags(argv, program), { from: "user" });
-    return ExitCode.Ok;
+    ctx.argv = normalizeTerraformFlags(argv, program);
+    await program.parseAsync(ctx.argv, { from: "user" });
+    return ctx.exitCode ?? ExitCode.Ok;
   } catch (e) {
     spinner.stop();
     if (e instanceof CommanderError) {

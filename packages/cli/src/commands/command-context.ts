@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { formatDiag, type Diag, type PlainConfig, type ProviderSchema } from "@magma/provider-api";
 import type { CliIo } from "../cli-io.js";
+import type { ExitCode } from "../exit-code.js";
 import { compactJson, jsonNodeToPlain, stringifyJson } from "../json-text.js";
 import { openProviderSession, type LogLevel, type ProviderSession } from "../provider-session.js";
 import { readJsonObjectInput, writePrivateFile } from "../read-input.js";
@@ -28,6 +29,10 @@ export interface CommandContext {
   readonly io: CliIo;
   /** The working directory (`-chdir`, else `io.cwd`, else the process's). */
   cwd: string;
+  /** The command line (long flags normalised to `--name`), for options whose order matters (`-var`, `-var-file`). */
+  argv: readonly string[];
+  /** The exit code a command chose for a run that did not throw (`plan -detailed-exitcode`'s 2); undefined for 0. */
+  exitCode: ExitCode | undefined;
   /** Fires on SIGINT/SIGTERM. */
   readonly signal: AbortSignal | undefined;
   /** Progress on a terminal. */
@@ -61,6 +66,8 @@ export function createCommandContext(io: CliIo, spinner: Spinner, signal: AbortS
   const ctx: CommandContext = {
     io,
     cwd: io.cwd ?? process.cwd(),
+    exitCode: undefined,
+    argv: [],
     signal,
     spinner,
     schema: undefined,

@@ -4,20 +4,34 @@ import { RawJson } from "../json-text.js";
 import { importResource, resourceEntry } from "../operations.js";
 import { sensitiveStrings, sensitiveValues } from "../sensitive-json.js";
 import { valueToJson } from "../value-json.js";
+import { CliError, CliErrorCode } from "../cli-error.js";
+import { runImport } from "../workdir/run-import.js";
 import type { CommandContext } from "./command-context.js";
+import { variableArgs } from "./workdir-operation.js";
+import { lockSettings, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 import { commonOptions, type ResourceOptions } from "./common-options.js";
 import { stateHuman, stateJson } from "./resource-io.js";
 
 /** `magma import`: import one object. */
 export function registerImportCommand(program: Command, ctx: CommandContext): void {
-  commonOptions(program.command("import").argument("<provider>").argument("<type>", "a resource type"))
-    .summary("import an existing object by id")
+  commonOptions(program.command("import").argument("<provider>", "a provider, or (working directory, without --id) the resource address ADDR").argument("<type>", "a resource type, or (working directory) the import ID"))
+    .summary("import an existing object: ADDR ID into the working directory's state (or one resource by --id)")
     .description(
-      "Imports the object and reads it, as terraform import does. JSON: {type, id, state, private, warnings, sensitive_values} (plus `others` when the provider returned more objects); an id that is a sensitive value of the imported state is hidden like it.",
+      "magma import ADDR ID: terraform import on the working directory (the resource's configured provider; the object is written to the current workspace's state).\nmagma import <provider> <type> --id ID: imports the object and reads it, as terraform import does. JSON: {type, id, state, private, warnings, sensitive_values} (plus `others` when the provider returned more objects); an id that is a sensitive value of the imported state is hidden like it.",
     )
-    .requiredOption("--id <id>", "the import id")
+    .option("--id <id>", "the import id (single-resource form)")
+    .option("--var <name=value>", "set a root module variable (working directory; repeatable)", (v: string, p: string[] = []) => [...p, v])
+    .option("--var-file <file>", "load variable values from a file (working directory; repeatable)", (v: string, p: string[] = []) => [...p, v])
+    .option("--lock [bool]", "take the state lock (working directory; default true)")
+    .option("--lock-timeout <duration>", "how long to retry a held state lock (working directory)")
     .option("--no-read", "skip the read after the import")
-    .action(async (ref: string, type: string, o: ResourceOptions) => {
+    .action(async (ref: string, type: string, o: ResourceOptions & WorkdirOptions) => {
+      if (o.id === undefined) {
+        if (!ref.includes(".")) throw new CliError(CliErrorCode.Usage, "required option '--id <id>' not specified");
+        // terraform import ADDR ID on the working directory.
+        await withWorkingDir(ctx, o, (wd) => runImport(ctx, wd, { address: ref, id: type, variableArgs: variableArgs(ctx.argv), lock: lockSettings(o) }));
+        return;
+      }
       await ctx.withSession(ref, o, true, async (s) => {
         resourceEntry(s, type);
         const { objects, warnings } = await importResource(s, type, o.id!, o.read !== false);

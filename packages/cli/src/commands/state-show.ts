@@ -1,9 +1,9 @@
 import type { Command } from "commander";
-import { loadState } from "@magma/state";
+import { loadState, type InstanceObjectState } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { goQuote } from "../workdir/format-value.js";
 import { noStateError } from "../workdir/state-lock.js";
-import { parseSelector, stateInstances } from "../workdir/state-objects.js";
+import { parseSelector, stateInstances, type StateInstance } from "../workdir/state-objects.js";
 import type { CommandContext } from "./command-context.js";
 import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
@@ -40,6 +40,29 @@ function sensitiveNames(json: string): Set<string> {
 }
 
 /**
+ * One resource instance object as `terraform state show` (and `terraform show`) prints it,
+ * without the provider's schema: `# addr:` and the block with every non-null attribute,
+ * sorted and aligned, sensitive ones hidden.
+ */
+export function instanceBlockText(inst: StateInstance, current: InstanceObjectState): string {
+  const attrs = JSON.parse(current.attributesJson ?? "{}") as Record<string, unknown>;
+  const provider = inst.resource.provider.provider;
+  for (const k of DYNAMIC_ATTRIBUTES[`${provider.hostname}/${provider.namespace}/${provider.type} ${inst.addr.type}`] ?? []) {
+    const v = attrs[k];
+    if (v !== null && typeof v === "object" && "value" in v) attrs[k] = (v as { value: unknown }).value;
+  }
+  const hidden = sensitiveNames(current.sensitiveAttributesJson);
+  const names = Object.keys(attrs)
+    .filter((k) => attrs[k] !== null)
+    .sort();
+  const width = Math.max(0, ...names.map((k) => k.length));
+  const kw = inst.addr.mode === "data" ? "data" : "resource";
+  let text = `# ${inst.text}:${current.tainted ? " (tainted)" : ""}\n${kw} ${goQuote(inst.addr.type)} ${goQuote(inst.addr.name)} {\n`;
+  for (const k of names) text += `    ${k.padEnd(width)} = ${jsonText(attrs[k], 4, hidden.has(k))}\n`;
+  return `${text}}\n`;
+}
+
+/**
  * `magma state show ADDRESS`: one resource instance's attributes in Terraform's block form.
  * magma prints them without the provider's schema (no provider is started): every
  * non-null attribute, sorted and aligned, nested values in full, sensitive ones hidden.
@@ -62,21 +85,7 @@ export function registerStateShowCommand(state: Command, ctx: CommandContext): v
               'This command requires that the address references one specific instance.\nTo view the available instances, use "terraform state list". Please modify \nthe address to reference a specific instance.',
           });
         }
-        const attrs = JSON.parse(current.attributesJson ?? "{}") as Record<string, unknown>;
-        const provider = inst.resource.provider.provider;
-        for (const k of DYNAMIC_ATTRIBUTES[`${provider.hostname}/${provider.namespace}/${provider.type} ${inst.addr.type}`] ?? []) {
-          const v = attrs[k];
-          if (v !== null && typeof v === "object" && "value" in v) attrs[k] = (v as { value: unknown }).value;
-        }
-        const hidden = sensitiveNames(current.sensitiveAttributesJson);
-        const names = Object.keys(attrs)
-          .filter((k) => attrs[k] !== null)
-          .sort();
-        const width = Math.max(0, ...names.map((k) => k.length));
-        const kw = inst.addr.mode === "data" ? "data" : "resource";
-        let text = `# ${inst.text}:${current.tainted ? " (tainted)" : ""}\n${kw} ${goQuote(inst.addr.type)} ${goQuote(inst.addr.name)} {\n`;
-        for (const k of names) text += `    ${k.padEnd(width)} = ${jsonText(attrs[k], 4, hidden.has(k))}\n`;
-        ctx.print(`${text}}\n`);
+        ctx.print(instanceBlockText(inst, current));
       });
     });
 }

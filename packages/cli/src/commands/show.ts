@@ -1,0 +1,82 @@
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { loadConfig } from "@magma/config";
+import { planJson, planText, readPlanFile, stateJson, type Plan } from "@magma/engine";
+import type { ProviderSchema } from "@magma/provider-api";
+import { decodeOutput, loadState, newStateFile, type StateFile } from "@magma/state";
+import { CliError, CliErrorCode } from "../cli-error.js";
+import { workdirProviders } from "../workdir/engine-providers.js";
+import { formatValue } from "../workdir/format-value.js";
+import { stateInstances } from "../workdir/state-objects.js";
+import type { WorkingDir } from "../workdir/working-dir.js";
+import type { CommandContext } from "./command-context.js";
+import { instanceBlockText } from "./state-show.js";
+import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+
+/** The provider source addresses a state's resources use. */
+function stateSources(state: StateFile): string[] {
+  return [...new Set(state.resources.map((r) => `${r.provider.provider.hostname}/${r.provider.provider.namespace}/${r.provider.provider.type}`))];
+}
+
+/** Opens each provider once for its schema, and closes it. */
+async function schemasOf(wd: WorkingDir, ctx: CommandContext, sources: readonly string[]): Promise<Map<string, ProviderSchema>> {
+  const p = workdirProviders(wd.dataDir, ctx.io.env);
+  try {
+    for (const s of sources) await p.source.open(s, ctx.signal === undefined ? {} : { signal: ctx.signal });
+  } finally {
+    await Promise.all([...p.open].map((o) => o.close().catch(() => undefined)));
+  }
+  return p.schemas;
+}
+
+/** The human state as `terraform show` prints it. */
+function stateText(state: StateFile | undefined): string {
+  const instances = state === undefined ? [] : stateInstances(state).filter((i) => i.current !== undefined);
+  if (state === undefined || (instances.length === 0 && state.outputs.size === 0)) return "The state file is empty. No resources are represented.\n";
+  let out = instances.map((i) => instanceBlockText(i, i.current!)).join("\n");
+  const names = [...state.outputs.keys()].sort();
+  if (names.length > 0) {
+    out += "\n\nOutputs:\n\n";
+    for (const n of names) {
+      const o = state.outputs.get(n)!;
+      out += o.sensitive ? `${n} = (sensitive value)\n` : `${n} = ${formatValue(decodeOutput(o).value)}\n`;
+    }
+  }
+  return out;
+}
+
+/**
+ * `magma show [-json] [PLANFILE]`: the current workspace's state, or a plan saved by
+ * `magma plan -out`, as `terraform show` prints them (`-json`: the `terraform show -json`
+ * formats, state format 1.0 and plan format 1.2). The providers are started for their schemas.
+ */
+export function registerShowCommand(program: Command, ctx: CommandContext): void {
+  quietOptions(statePathOption(program.command("show").argument("[planfile]", "a plan saved by `magma plan -out`")))
+    .summary("show the state or a saved plan")
+    .description("Prints the current workspace's state, or a saved plan, as terraform show does; -json prints terraform show -json's documents.")
+    .option("--json", "machine-readable output, as terraform show -json")
+    .action(async (planfile: string | undefined, o: WorkdirOptions) => {
+      await withWorkingDir(ctx, o, async (wd) => {
+        const state = await loadState(wd.store());
+        if (planfile === undefined) {
+          if (o.json !== true) return void ctx.print(stateText(state));
+          const st = state ?? newStateFile();
+          ctx.print(`${stateJson(st, await schemasOf(wd, ctx, stateSources(st)))}\n`);
+          return;
+        }
+        let plan: Plan;
+        try {
+          plan = await readPlanFile(resolve(ctx.cwd, planfile));
+        } catch (e) {
+          throw new CliError(CliErrorCode.BadInput, "Failed to read the given file as a state or plan file", { detail: `${planfile}: ${(e as Error).message}`, cause: e });
+        }
+        const prior = state ?? { ...newStateFile(), lineage: plan.prior.lineage };
+        const sources = [...new Set([...(plan.providers ?? []).map((p) => p.source), ...stateSources(prior)])];
+        const schemas = await schemasOf(wd, ctx, sources);
+        if (o.json === true) {
+          const { config } = loadConfig(wd.dir);
+          ctx.print(`${planJson(plan, { schemas, priorState: prior, config })}\n`);
+        } else ctx.print(planText(plan, { schemas, priorState: prior }));
+      });
+    });
+}

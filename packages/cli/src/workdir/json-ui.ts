@@ -1,0 +1,145 @@
+import type { EngineEvent, Plan, PlanCounts } from "@magma/engine";
+import type { Diag } from "@magma/provider-api";
+import { formatModuleInstance, parseResourceInstance } from "@magma/state";
+import { applyEventLine } from "./apply-progress.js";
+
+/** The `resource` object of Terraform's machine-readable UI messages. */
+export function jsonUiResource(address: string): Record<string, unknown> {
+  const a = parseResourceInstance(address);
+  const module = formatModuleInstance(a.module);
+  const resource = module === "" ? address : address.slice(module.length + 1);
+  return {
+    addr: address,
+    module,
+    resource,
+    implied_provider: a.type.split("_")[0] ?? a.type,
+    resource_type: a.type,
+    resource_name: a.name,
+    resource_key: a.key ?? null,
+  };
+}
+
+/** A timestamp as Terraform's UI writes it (RFC 3339, microseconds, UTC). */
+function timestamp(now: Date): string {
+  return now.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+}
+
+const PLANNED: Readonly<Record<string, string>> = {
+  create: "create",
+  update: "update",
+  delete: "delete",
+  "delete-then-create": "replace",
+  "create-then-delete": "replace",
+  read: "read",
+  forget: "remove",
+};
+
+const REASON: Readonly<Record<string, string>> = { tainted: "tainted", requested: "requested", triggered: "replace_by_triggers", "cannot-update": "cannot_update" };
+
+/**
+ * Terraform's machine-readable UI (`-json`, UI version 1.2): one JSON object a line with
+ * `@level`, `@message`, `@module` (`terraform.ui`), `@timestamp`, `type` and the type's
+ * fields, keys in Terraform's order.
+ */
+export class JsonUi {
+  readonly #write: (line: string) => void;
+  readonly #now: () => Date;
+  readonly #ids = new Map<string, string>();
+  #pendingOutputs: (() => void) | undefined;
+
+  /** Writes each message as one line through `write`. */
+  constructor(write: (line: string) => void, now: () => Date = () => new Date()) {
+    this.#write = write;
+    this.#now = now;
+  }
+
+  /** Writes one message: the fields beyond `@…` are sorted by key as Go marshals Terraform's map. */
+  message(level: string, message: string, fields: Record<string, unknown>): void {
+    const doc: Record<string, unknown> = { "@level": level, "@message": message, "@module": "terraform.ui", "@timestamp": timestamp(this.#now()) };
+    for (const k of Object.keys(fields).sort()) doc[k] = fields[k];
+    this.#write(`${JSON.stringify(doc)}\n`);
+  }
+
+  /** The first message: `Terraform 1.11.4`. */
+  version(): void {
+    this.message("info", "Terraform 1.11.4", { terraform: "1.11.4", type: "version", ui: "1.2" });
+  }
+
+  /** One `planned_change` per change that is not a no-op, in address order. */
+  plannedChanges(plan: Plan): void {
+    for (const c of [...plan.changes].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))) {
+      const action = PLANNED[c.action];
+      if (action === undefined) continue;
+      const change: Record<string, unknown> = { resource: jsonUiResource(c.address), action };
+      if (action === "replace" && c.replaceReason !== undefined) change["reason"] = REASON[c.replaceReason] ?? c.replaceReason;
+      const verb = action === "remove" ? "Plan to forget" : `Plan to ${action}`;
+      this.message("info", `${c.address}: ${verb}`, { change, type: "planned_change" });
+    }
+  }
+
+  /** The plan's `change_summary`. */
+  planSummary(counts: PlanCounts, text: string): void {
+    this.message("info", text, { changes: { add: counts.add, change: counts.change, import: counts.import, remove: counts.destroy, operation: "plan" }, type: "change_summary" });
+  }
+
+  /** The plan's `outputs`: the changing outputs with their actions. */
+  planOutputs(plan: Plan): void {
+    const outs = (plan.outputs ?? []).filter((o) => o.action !== "no-op");
+    if (outs.length === 0) return;
+    const outputs: Record<string, unknown> = {};
+    for (const o of [...outs].sort((a, b) => (a.name < b.name ? -1 : 1))) outputs[o.name] = { sensitive: o.sensitive, action: o.action };
+    this.message("info", `Outputs: ${outs.length}`, { outputs, type: "outputs" });
+  }
+
+  /** A diagnostic. */
+  diagnostic(d: Diag, address?: string): void {
+    const diagnostic: Record<string, unknown> = { severity: d.severity, summary: d.summary, detail: d.detail ?? "" };
+    if (address !== undefined) diagnostic["address"] = address;
+    this.message(d.severity === "error" ? "error" : "warn", `${d.severity === "error" ? "Error" : "Warning"}: ${d.summary}`, { diagnostic, type: "diagnostic" });
+  }
+
+  /** An apply event of the engine, as Terraform's hook messages. */
+  event(e: EngineEvent, destroy: boolean): void {
+    switch (e.type) {
+      case "apply_start":
+      case "apply_progress":
+      case "apply_complete":
+      case "apply_errored": {
+        const line = applyEventLine(e, this.#ids) ?? `${e.address}: Apply errored`;
+        const hook: Record<string, unknown> = { resource: jsonUiResource(e.address), action: e.action };
+        if (e.type !== "apply_errored" && e.type !== "apply_progress" && e.idKey !== undefined && e.idValue !== undefined && !(e.type === "apply_complete" && e.action === "delete")) {
+          hook["id_key"] = e.idKey;
+          hook["id_value"] = e.idValue;
+        }
+        if (e.type !== "apply_start") hook["elapsed_seconds"] = e.elapsedSeconds;
+        const message = e.type === "apply_errored" ? `${e.address}: ${e.action === "delete" ? "Destruction" : e.action === "create" ? "Creation" : "Modifications"} errored after ${e.elapsedSeconds}s` : line;
+        this.message(e.type === "apply_errored" ? "error" : "info", message, { hook, type: e.type });
+        if (e.type === "apply_errored") for (const d of e.diagnostics) this.diagnostic(d, e.address);
+        return;
+      }
+      case "change_summary": {
+        const text = destroy ? `Destroy complete! Resources: ${e.remove} destroyed.` : `Apply complete! Resources: ${e.add} added, ${e.change} changed, ${e.remove} destroyed.`;
+        this.message("info", text, { changes: { add: e.add, change: e.change, import: e.import, remove: e.remove, operation: e.operation }, type: "change_summary" });
+        // Terraform prints the outputs after the summary.
+        this.#pendingOutputs?.();
+        this.#pendingOutputs = undefined;
+        return;
+      }
+      case "outputs": {
+        const outputs: Record<string, unknown> = {};
+        const names = Object.keys(e.outputs).sort();
+        for (const n of names) {
+          const o = e.outputs[n]!;
+          outputs[n] = o.valueJson === undefined ? { sensitive: o.sensitive, type: JSON.parse(o.typeJson) as unknown } : { sensitive: o.sensitive, type: JSON.parse(o.typeJson) as unknown, value: JSON.parse(o.valueJson) as unknown };
+        }
+        this.#pendingOutputs = () => this.message("info", `Outputs: ${names.length}`, { outputs, type: "outputs" });
+        return;
+      }
+      case "diagnostic":
+        this.diagnostic(e.diagnostic, e.address);
+        return;
+      default:
+        return;
+    }
+  }
+}

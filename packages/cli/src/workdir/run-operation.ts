@@ -1,0 +1,330 @@
+import { createInterface } from "node:readline";
+import { resolve } from "node:path";
+import type { VariableArg } from "@magma/config";
+import {
+  applyPlan,
+  assertRefreshSafe,
+  countPlanChanges,
+  planSummary,
+  createEngine,
+  isEngineError,
+  planText,
+  ProviderPool,
+  readPlanFile,
+  writePlanFile,
+  type ApplyResult,
+  type ApplyScope,
+  type EnginePlanResult,
+  type Plan,
+  type PlanMode,
+} from "@magma/engine";
+import type { Value } from "@magma/cty";
+import { formatDiag } from "@magma/provider-api";
+import { decodeOutput, loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
+import { CliError, CliErrorCode } from "../cli-error.js";
+import type { CommandContext } from "../commands/command-context.js";
+import { ExitCode } from "../exit-code.js";
+import { applyEventLine } from "./apply-progress.js";
+import { workdirProviders, type WorkdirProviders } from "./engine-providers.js";
+import { formatDiagnostics } from "./format-diagnostic.js";
+import { formatValue } from "./format-value.js";
+import { JsonUi, jsonUiResource } from "./json-ui.js";
+import { acquireLock, type LockSettings } from "./state-lock.js";
+import { stateInstances } from "./state-objects.js";
+import type { WorkingDir } from "./working-dir.js";
+
+/** What the user asked for: `plan`, `apply`, `destroy` or `refresh`. */
+export type OperationKind = "plan" | "apply" | "destroy" | "refresh";
+
+/** The options of a working-directory plan or apply, from Terraform's flags. */
+export interface OperationOptions {
+  readonly kind: OperationKind;
+  /** The plan mode. */
+  readonly mode: PlanMode;
+  /** `-refresh=false` turns the refresh off. */
+  readonly refresh: boolean;
+  /** `-replace=ADDR`. */
+  readonly replace: readonly string[];
+  /** `-var` and `-var-file`, in order. */
+  readonly variableArgs: readonly VariableArg[];
+  /** `-parallelism=N`. */
+  readonly parallelism: number;
+  /** `-lock`, `-lock-timeout`. */
+  readonly lock: LockSettings;
+  /** `-allow-mass-loss`: accept a refresh the guard judges suspect. */
+  readonly allowMassLoss: boolean;
+  /** `-out=FILE` (plan only). */
+  readonly out?: string;
+  /** A saved plan file to apply (apply only). */
+  readonly planFile?: string;
+  /** `-auto-approve` (apply, destroy). */
+  readonly autoApprove: boolean;
+  /** `-detailed-exitcode` (plan). */
+  readonly detailedExitcode: boolean;
+  /** `-input=false`: never prompt. */
+  readonly input: boolean;
+  /** `-json`: Terraform's machine-readable UI on stdout instead of the human output. */
+  readonly json: boolean;
+}
+
+const RULE = "─".repeat(77);
+
+/** Terraform's "Interrupt received" notice, printed on the first Ctrl-C. */
+const INTERRUPT_NOTICE = "\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\nGracefully shutting down...\n\nStopping operation...\n";
+
+function diagnosticsText(r: EnginePlanResult, dir: string): string {
+  return formatDiagnostics(r.diagnostics, dir);
+}
+
+/** Reads one line of the confirmation prompt from stdin; "" at end of input. */
+async function promptLine(ctx: CommandContext, question: string): Promise<string> {
+  const stdin = ctx.io.stdin;
+  if (stdin === undefined) return "";
+  ctx.print(question);
+  const rl = createInterface({ input: stdin, terminal: false });
+  try {
+    return await new Promise<string>((resolveLine, reject) => {
+      const onAbort = (): void => reject(new CliError(CliErrorCode.Usage, "interrupted"));
+      ctx.signal?.addEventListener("abort", onAbort, { once: true });
+      rl.once("line", (l) => resolveLine(l));
+      rl.once("close", () => resolveLine(""));
+    });
+  } finally {
+    rl.close();
+  }
+}
+
+function engineErrorToCli(e: unknown): never {
+  if (isEngineError(e)) {
+    const title = e.code === "refresh_suspect" ? "Refusing to trust this refresh" : e.code === "stale_plan" ? "Saved plan is stale" : e.code === "invalid_plan_file" ? "Failed to read plan file" : "Engine error";
+    const hint = e.code === "refresh_suspect" ? "if these objects really are gone, run again with -allow-mass-loss" : undefined;
+    throw new CliError(CliErrorCode.BadInput, title, { detail: e.message, ...(hint === undefined ? {} : { hint }), cause: e });
+  }
+  throw e;
+}
+
+/** The `Outputs:` section Terraform prints after an apply. */
+function outputsText(state: StateFile): string {
+  const names = [...state.outputs.keys()].sort();
+  if (names.length === 0) return "";
+  let out = "\nOutputs:\n\n";
+  for (const n of names) {
+    const o = state.outputs.get(n)!;
+    out += o.sensitive ? `${n} = <sensitive>\n` : `${n} = ${formatValue(decodeOutput(o).value)}\n`;
+  }
+  return out;
+}
+
+/** Resources counted as Terraform's "Apply complete!" line counts them. */
+function applyCounts(result: ApplyResult): { added: number; changed: number; destroyed: number } {
+  let added = 0;
+  let changed = 0;
+  let destroyed = 0;
+  for (const a of result.applied) {
+    if (a.action === "create") added++;
+    else if (a.action === "update") changed++;
+    else if (a.action === "delete") destroyed++;
+  }
+  return { added, changed, destroyed };
+}
+
+/**
+ * Runs `magma plan`, `apply`, `destroy` or `refresh` on a working directory, as terraform
+ * does: the current workspace's state read under its lock, the configuration planned by the
+ * engine, a suspect refresh refused, the plan printed (and saved with `-out`), and for the
+ * applying commands a confirmation, the apply with live progress and the state persisted
+ * through the backend after every object. Resolves to the exit code.
+ */
+export async function runOperation(ctx: CommandContext, wd: WorkingDir, o: OperationOptions): Promise<ExitCode> {
+  if (o.json && o.kind !== "plan" && o.planFile === undefined && !o.autoApprove) {
+    throw new CliError(CliErrorCode.Usage, "Plan file or auto-approve required", { detail: "Terraform cannot ask for interactive approval when -json is set. You can either apply a saved plan file, or enable the -auto-approve option." });
+  }
+  const ui = o.json ? new JsonUi((l) => void ctx.io.stdout.write(l)) : undefined;
+  ui?.version();
+  // In -json mode the human output is replaced by the UI messages.
+  const human: CommandContext = ui === undefined ? ctx : { ...ctx, print: () => undefined };
+  return runOperationWith(human, wd, o, ui);
+}
+
+async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: OperationOptions, ui: JsonUi | undefined): Promise<ExitCode> {
+  const store = wd.store();
+  const operation = o.kind === "plan" ? "OperationTypePlan" : o.kind === "refresh" ? "OperationTypeRefresh" : "OperationTypeApply";
+  const release = await acquireLock(store, { operation }, o.lock, ctx.signal);
+  const providers = workdirProviders(wd.dataDir, ctx.io.env);
+  const engine = createEngine({ providers: providers.source, parallelism: o.parallelism, workspace: wd.currentWorkspace(), cwd: wd.dir });
+  try {
+    const stored = await loadState(store);
+    if (o.planFile !== undefined) return await applySaved(ctx, wd, store, stored, providers, engine, o, ui);
+    const prior = stored ?? newStateFile();
+    const r = await engine
+      .plan(wd.dir, prior, {
+        mode: o.mode,
+        refresh: o.refresh,
+        replace: o.replace,
+        variableArgs: o.variableArgs,
+        env: ctx.io.env,
+        ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+      })
+      .catch(engineErrorToCli);
+    if (ctx.signal?.aborted === true) throw new CliError(CliErrorCode.BadInput, "interrupted");
+    if (o.refresh && o.mode !== "destroy") {
+      let refreshing = "";
+      for (const i of stateInstances(prior)) {
+        if (i.resource.mode !== "managed" || i.current?.attributesJson === undefined) continue;
+        const id = (JSON.parse(i.current.attributesJson) as { id?: unknown }).id;
+        refreshing += `${i.text}: Refreshing state...${typeof id === "string" ? ` [id=${id}]` : ""}\n`;
+        if (ui !== undefined) {
+          const hook = { resource: jsonUiResource(i.text), ...(typeof id === "string" ? { id_key: "id", id_value: id } : {}) };
+          ui.message("info", `${i.text}: Refreshing state...${typeof id === "string" ? ` [id=${id}]` : ""}`, { hook, type: "refresh_start" });
+          ui.message("info", `${i.text}: Refresh complete${typeof id === "string" ? ` [id=${id}]` : ""}`, { hook, type: "refresh_complete" });
+        }
+      }
+      ctx.print(refreshing);
+    }
+    if (r.hasErrors) {
+      if (ui !== undefined) {
+        for (const d of r.diagnostics) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+        return ExitCode.Error;
+      }
+      ctx.io.stderr.write(diagnosticsText(r, wd.dir));
+      return ExitCode.Error;
+    }
+    try {
+      if (o.refresh) assertRefreshSafe(r.refreshOutcomes, { allowMassLoss: o.allowMassLoss });
+    } catch (e) {
+      engineErrorToCli(e);
+    }
+    const warnings = diagnosticsText(r, wd.dir);
+    // terraform refresh prints no plan.
+    if (o.kind !== "refresh") ctx.print(planText(r.plan, { schemas: providers.schemas, priorState: prior, columns: 78 }));
+    if (warnings !== "") ctx.print(warnings);
+    const counts = countPlanChanges(r.plan);
+    if (ui !== undefined) {
+      for (const d of r.diagnostics) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+      ui.plannedChanges(r.plan);
+      ui.planSummary(counts, planSummary(r.plan));
+      ui.planOutputs(r.plan);
+    }
+    const hasChanges = counts.shown > 0 || counts.outputs > 0;
+    if (o.kind === "plan") {
+      if (o.out !== undefined) {
+        await writePlanFile(resolve(wd.dir, o.out), r.plan);
+        ctx.print(`\n${RULE}\n\nSaved the plan to: ${o.out}\n\nTo perform exactly these actions, run the following command to apply:\n    terraform apply ${JSON.stringify(o.out)}\n`);
+      } else if (hasChanges) {
+        ctx.print(`\n${RULE}\n\nNote: You didn't use the -out option to save this plan, so Terraform can't\nguarantee to take exactly these actions if you run "terraform apply" now.\n`);
+      }
+      return o.detailedExitcode && hasChanges ? ExitCode.Changes : ExitCode.Ok;
+    }
+    // apply, destroy, refresh.
+    if (!hasChanges && o.kind !== "refresh") {
+      const verb = o.kind === "destroy" ? "Destroy" : "Apply";
+      ctx.print(`\n${verb} complete! Resources: ${o.kind === "destroy" ? "0 destroyed" : "0 added, 0 changed, 0 destroyed"}.\n${o.kind === "destroy" ? "" : outputsText(prior)}`);
+      if (stored === undefined && o.kind !== "destroy") await saveState(store, prior);
+      return ExitCode.Ok;
+    }
+    if (!o.autoApprove && o.kind !== "refresh") {
+      const question =
+        o.kind === "destroy"
+          ? "\nDo you really want to destroy all resources?\n  Terraform will destroy all your managed infrastructure, as shown above.\n  There is no undo. Only 'yes' will be accepted to confirm.\n\n  Enter a value: "
+          : "\nDo you want to perform these actions?\n  Terraform will perform the actions described above.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ";
+      if (!o.input) throw new CliError(CliErrorCode.Usage, "cannot ask for approval with -input=false: add -auto-approve");
+      const answer = await promptLine(ctx, question);
+      ctx.print("\n");
+      if (answer.trim() !== "yes") {
+        throw new CliError(CliErrorCode.BadInput, o.kind === "destroy" ? "Destroy cancelled." : "Apply cancelled.", { plain: true });
+      }
+    } else if (o.kind !== "refresh") ctx.print("\n");
+    return await runApply(ctx, store, r.plan, prior, providers, r.applyScope, o, ui);
+  } finally {
+    await engine.close();
+    await Promise.all([...providers.open].map((p) => p.close().catch(() => undefined)));
+    await release();
+  }
+}
+
+async function applySaved(
+  ctx: CommandContext,
+  wd: WorkingDir,
+  store: StateStore,
+  stored: StateFile | undefined,
+  providers: WorkdirProviders,
+  engine: ReturnType<typeof createEngine>,
+  o: OperationOptions,
+  ui: JsonUi | undefined,
+): Promise<ExitCode> {
+  const plan = await readPlanFile(resolve(ctx.cwd, o.planFile!)).catch(engineErrorToCli);
+  const prior = stored ?? { ...newStateFile(), lineage: plan.prior.lineage };
+  const scope = await engine.applyScope(wd.dir, plan).catch(engineErrorToCli);
+  ui?.plannedChanges(plan);
+  return runApply(ctx, store, plan, prior, providers, scope, o, ui);
+}
+
+async function runApply(
+  ctx: CommandContext,
+  store: StateStore,
+  plan: Plan,
+  prior: StateFile,
+  providers: WorkdirProviders,
+  scope: ApplyScope,
+  o: OperationOptions,
+  ui: JsonUi | undefined,
+): Promise<ExitCode> {
+  const controller = new AbortController();
+  const onAbort = (): void => {
+    ctx.print(INTERRUPT_NOTICE);
+    controller.abort(ctx.signal?.reason);
+  };
+  if (ctx.signal?.aborted === true) onAbort();
+  else ctx.signal?.addEventListener("abort", onAbort, { once: true });
+  // Workaround (engine): a destroy's apply evaluates the outputs again, and they are unknown
+  // once their resources are gone; Terraform removes every output on destroy.
+  // Likewise a refresh-only apply: its outputs are the plan's (known) planned values.
+  const plannedOutputs = (): Record<string, { value: Value; sensitive: boolean }> =>
+    Object.fromEntries((plan.outputs ?? []).filter((p) => p.action !== "delete" && p.after.isWhollyKnown()).map((p) => [p.name, { value: p.after, sensitive: p.sensitive }]));
+  const applyScope: ApplyScope =
+    plan.mode === "destroy" || plan.mode === "refresh-only"
+      ? {
+          providerConfig: (a, v) => scope.providerConfig(a, v),
+          instanceConfig: (c, v) => scope.instanceConfig(c, v),
+          outputs: () => Promise.resolve(plan.mode === "destroy" ? {} : plannedOutputs()),
+        }
+      : scope;
+  const pool = new ProviderPool(providers.source);
+  const ids = new Map<string, string>();
+  let result: ApplyResult;
+  try {
+    result = await applyPlan(plan, {
+      providers: pool,
+      state: prior,
+      persist: async (s) => {
+        await saveState(store, s);
+      },
+      scope: applyScope,
+      parallelism: o.parallelism,
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (ui !== undefined) return ui.event(e, plan.mode === "destroy");
+        const line = applyEventLine(e, ids);
+        if (line !== undefined) ctx.print(`${line}\n`);
+      },
+    }).catch(engineErrorToCli);
+  } finally {
+    ctx.signal?.removeEventListener("abort", onAbort);
+    await pool.close();
+  }
+  if (ui !== undefined) for (const d of result.diagnostics) ui.diagnostic(d);
+  else for (const f of result.failed) for (const d of f.diagnostics) ctx.io.stderr.write(`\nError: ${formatDiag(d)}\n${f.address === "" ? "" : `\n  with ${f.address}\n`}`);
+  if (result.interrupted) {
+    ctx.io.stderr.write(`\nError: Operation interrupted\n\n${result.canceled.length} object(s) were not applied; the state was saved after every object that was.\n`);
+    return ExitCode.Interrupted;
+  }
+  if (!result.success) {
+    if (ui === undefined) for (const d of result.diagnostics) ctx.io.stderr.write(`\nError: ${formatDiag(d)}\n`);
+    return ExitCode.Error;
+  }
+  const c = applyCounts(result);
+  if (o.kind === "destroy") ctx.print(`\nDestroy complete! Resources: ${c.destroyed} destroyed.\n`);
+  else if (o.kind === "refresh") ctx.print(outputsText(result.state));
+  else ctx.print(`\nApply complete! Resources: ${c.added} added, ${c.changed} changed, ${c.destroyed} destroyed.\n${outputsText(result.state)}`);
+  return ExitCode.Ok;
+}
