@@ -1,7 +1,7 @@
 import { relative } from "node:path";
-import { convert, dynamicVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
+import { convert, dynamicType, dynamicVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
 import { applyTypeDefaults, bodyTraversals, parseRef, referencesInExpr, type Config, type Reference } from "@magma/config";
-import { evaluate, type Attribute, type Body, type Diagnostic, type EvalScope, type Expression, type HclFunction } from "@magma/hcl";
+import { evaluate, FunctionError, type Attribute, type FunctionParameter, type Body, type Diagnostic, type EvalScope, type Expression, type HclFunction } from "@magma/hcl";
 import { formatInstanceKey, formatModuleInstance, type ModuleInstanceAddress } from "@magma/state";
 import { PlanDiagnosticsError, planError, throwIfErrors } from "../planner/plan-diagnostic.js";
 import { resourceValue, type InstanceRepetition } from "./eval-values.js";
@@ -27,6 +27,26 @@ export interface EvaluatorContext {
 
 /** Meta-arguments of a module block that are not input variables. */
 const MODULE_META = new Set(["source", "version", "count", "for_each", "depends_on", "providers", "_", "lifecycle", "locals", "provider"]);
+
+/**
+ * Provider-defined functions (`provider::<local name>::<fn>`) are not supported yet: every
+ * such call is an "Error in function call" diagnostic at the call (file and line) saying so,
+ * instead of "Call to unknown function".
+ */
+export function unsupportedProviderFunction(provider: string, name: string): HclFunction {
+  const any: FunctionParameter = { name: "args", type: dynamicType, allowNull: true, allowUnknown: true, allowDynamicType: true, allowMarked: true };
+  return {
+    description: `provider::${provider}::${name} (not supported yet)`,
+    params: [],
+    varParam: any,
+    type: () => {
+      throw new FunctionError(`provider functions are not supported yet: provider::${provider}::${name}`);
+    },
+    impl: () => {
+      throw new FunctionError(`provider functions are not supported yet: provider::${provider}::${name}`);
+    },
+  };
+}
 
 /** The module instance address of a module instance's child. */
 export function childInstance(parent: ModuleInstanceAddress, name: string, key: number | string | undefined): ModuleInstanceAddress {
@@ -177,7 +197,7 @@ export class ModuleEvaluator {
       if (typeof rep.key === "number") out["count"] = objectVal({ index: numberVal(rep.key) });
       else if (typeof rep.key === "string") out["each"] = objectVal({ key: stringVal(rep.key), value: rep.eachValue ?? stringVal(rep.key) });
     }
-    return { variables: out, functions: this.#ctx.functions, baseDir: this.#ctx.cwd };
+    return { variables: out, functions: this.#ctx.functions, providerFunction: unsupportedProviderFunction, baseDir: this.#ctx.cwd };
   }
 
   /** Evaluates an expression in a module instance. @throws PlanDiagnosticsError on errors. */

@@ -25,6 +25,7 @@ import { importInstance } from "../instance/import-instance.js";
 import { applyMoves, forgetMatcher, traversalText } from "./apply-moves.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
 import { diagnosticsOfError, planError, PlanDiagnosticsError, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
+import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
 
 /** The fixed parts of the evaluation scope. */
 export interface PlanScopeContext {
@@ -275,6 +276,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     for (const child of c.children.values()) visitConfig(child);
   };
   visitConfig(root);
+  diagnostics.push(...moduleRestrictionDiagnostics(root));
   const modByPrefix = new Map(mods.map((m) => [m.prefix, m]));
   // Version constraints by provider source (from every module's required_providers), for opening and for the plan.
   const versions = new Map<string, string[]>();
