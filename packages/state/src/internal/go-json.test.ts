@@ -33,10 +33,12 @@ describe("Go-compatible JSON", () => {
     expect(goQuote("a<b>&c\u2028\n\b\f\u0001é")).toBe('"a\\u003cb\\u003e\\u0026c\\u2028\\n\\b\\f\\u0001é"');
   });
 
-  it("validates and keeps raw values exactly, however deep", () => {
-    const deep = "[".repeat(20000) + "]".repeat(20000);
+  it("validates and keeps raw values exactly, up to Go's nesting limit of 10000", () => {
+    const deep = "[".repeat(10000) + "]".repeat(10000);
     const r = new JsonReader(`${deep} `, "t");
     expect(r.raw() === deep).toBe(true);
+    const deeper = "[".repeat(10001) + "]".repeat(10001);
+    expect(() => new JsonReader(deeper, "t").raw()).toThrow(/\[corrupt\].*more than 10000 levels deep/);
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {
         const text = JSON.stringify(v, null, 1);
