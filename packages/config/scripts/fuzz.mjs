@@ -20,7 +20,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { checkShapes, emptyStats, mutateText, pollutionGuard, runCase } from "./fuzz-support.mjs";
+import { checkShapes, emptyStats, mutateText, pollutionGuard, runCase } from "@magma/test-support/fuzz-support";
 
 // ----- names, strings, numbers ---------------------------------------------------------------
 

@@ -23,7 +23,7 @@ const RUNS = Number(process.env["MAGMA_FUZZ_RUNS"] ?? 400);
 // built-ins untouched, no result object with a made-up prototype.
 test(`${RUNS} fuzzed configurations give diagnostics only`, async () => {
   const fuzz = (await import("../scripts/fuzz.mjs" as string)) as FuzzModule;
-  const support = (await import("../scripts/fuzz-support.mjs" as string)) as Pick<FuzzModule, "emptyStats" | "pollutionGuard">;
+  const support = (await import("@magma/test-support/fuzz-support" as string)) as Pick<FuzzModule, "emptyStats" | "pollutionGuard">;
   const stats = support.emptyStats();
   try {
     fc.assert(fuzz.configProperty(lib, hcl, cty, { maxCaseMs: 30_000 }, stats, support.pollutionGuard()), { numRuns: RUNS, seed: 20261201, endOnFailure: true });

@@ -23,7 +23,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { checkShapes, emptyStats, mutateBytes, pollutionGuard, runCase } from "./fuzz-support.mjs";
+import { checkShapes, emptyStats, mutateBytes, pollutionGuard, runCase } from "@magma/test-support/fuzz-support";
 
 const HOSTILE = ["__proto__", "constructor", "prototype", "hasOwnProperty", "toString", "valueOf", "polluted"];
 const strArb = fc.oneof(

@@ -25,7 +25,7 @@ const RUNS = Number(process.env["MAGMA_FUZZ_RUNS"] ?? 500);
 // made-up prototype.
 test(`${RUNS} fuzzed state files give a state or a StateError only`, async () => {
   const fuzz = (await import("../scripts/fuzz.mjs" as string)) as FuzzModule;
-  const support = (await import("../scripts/fuzz-support.mjs" as string)) as Support;
+  const support = (await import("@magma/test-support/fuzz-support" as string)) as Support;
   const stats = support.emptyStats();
   try {
     await fc.assert(fuzz.stateProperty(lib, { maxCaseMs: 30_000 }, stats, support.pollutionGuard()), { numRuns: RUNS, seed: 20261201, endOnFailure: true });

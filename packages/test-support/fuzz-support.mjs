@@ -1,6 +1,7 @@
-// The fuzz harness of @magma/state (the same as @magma/config's scripts/fuzz-support.mjs, copied
-// because neither package depends on the other): prototype-pollution snapshots, the shape
-// check of results, per-case statistics, byte mutations.
+// The fuzz harness shared by the fuzz scripts of @magma/config and @magma/state
+// (`@magma/test-support/fuzz-support`): prototype-pollution snapshots, the shape check of
+// results, per-case statistics, text and byte mutations, and the watchdog runner that turns a
+// hang into a failure. Plain JavaScript, so that the scripts run without a build.
 
 /** The built-in objects whose own properties must never change during a fuzz case. */
 const GUARDED = [
