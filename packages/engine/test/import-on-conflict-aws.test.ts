@@ -7,6 +7,7 @@
  * provider binary is absent.
  */
 import { existsSync } from "node:fs";
+import { AWS_BINARY } from "@magma/test-support";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { dialConfiguredProvider, type LiveProvider } from "@magma/plugin";
 import { configValue, isProviderError, type PlainConfig } from "@magma/provider-api";
@@ -18,7 +19,6 @@ import type { InstanceTarget } from "../src/instance/instance-target.js";
 import { planInstance } from "../src/instance/plan-instance.js";
 import { refreshInstance } from "../src/instance/refresh-instance.js";
 
-const AWS_BINARY = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
 const d = existsSync(AWS_BINARY) ? describe : describe.skip;
 const LONG = 180_000;
 const TYPE = "aws_ssm_parameter";

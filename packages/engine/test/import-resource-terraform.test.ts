@@ -6,6 +6,7 @@
  * object carries Terraform's summary and detail. Skipped where
  * terraform or the provider binary is absent.
  */
+import { AWS_BINARY, PLUGIN_MIRROR } from "@magma/test-support";
 import { spawn } from "node:child_process";
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,8 +17,7 @@ import { dialConfiguredProvider, type LiveProvider } from "@magma/plugin";
 import type { InstanceTarget } from "../src/instance/instance-target.js";
 import { importResource } from "../src/import/import-resource.js";
 
-const MIRROR = "/opt/tf-plugins";
-const AWS_BINARY = `${MIRROR}/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5`;
+const MIRROR = PLUGIN_MIRROR;
 const LONG = 300_000;
 
 function hasTerraform(): boolean {

@@ -7,6 +7,7 @@
  * held state untouched. Skipped where the provider binary is absent.
  */
 import { existsSync } from "node:fs";
+import { AWS_BINARY } from "@magma/test-support";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { dialConfiguredProvider, type LiveProvider } from "@magma/plugin";
 import { configValue } from "@magma/provider-api";
@@ -16,7 +17,6 @@ import { planInstance } from "../src/instance/plan-instance.js";
 import { assertRefreshSafe, judgeRefresh, type RefreshGuardOptions, type RefreshJudgement } from "../src/refresh/refresh-guard.js";
 import { refreshWithOutcome } from "../src/refresh/refresh-with-outcome.js";
 
-const AWS_BINARY = "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
 const d = existsSync(AWS_BINARY) ? describe : describe.skip;
 const LONG = 240_000;
 const TYPE = "aws_ssm_parameter";

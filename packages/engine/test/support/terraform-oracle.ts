@@ -4,6 +4,7 @@
  * `@magma/provider-server` from a filesystem mirror, a private CLI configuration, and the
  * same providers in-process, configured, for magma's side.
  */
+import { AWS_BINARY, PLUGIN_MIRROR } from "@magma/test-support";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -18,10 +19,9 @@ import type { InstanceTarget } from "../../src/index.js";
 
 const require = createRequire(import.meta.url);
 
-/** The filesystem mirror holding hashicorp/aws 5.100.0. */
-export const AWS_MIRROR = "/opt/tf-plugins";
-/** The AWS provider binary, when installed. */
-export const AWS_BINARY = `${AWS_MIRROR}/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5`;
+/** The filesystem mirror holding hashicorp/aws 5.100.0 (test-support's, configurable by environment). */
+export const AWS_MIRROR = PLUGIN_MIRROR;
+export { AWS_BINARY };
 
 /** The terraform executable on PATH, or undefined. */
 export function findTerraform(): string | undefined {

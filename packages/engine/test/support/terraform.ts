@@ -3,11 +3,10 @@ import { accessSync, constants, existsSync, mkdtempSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 
-/** The filesystem mirror holding the real providers on the test machines. */
-export const PLUGIN_MIRROR = "/opt/tf-plugins";
+import { AWS_BINARY, PLUGIN_MIRROR } from "@magma/test-support";
 
-/** The real hashicorp/aws 5.100.0 binary. */
-export const AWS_BINARY = `${PLUGIN_MIRROR}/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5`;
+// The filesystem mirror and the hashicorp/aws binary, from the one place that knows them (configurable by environment).
+export { AWS_BINARY, PLUGIN_MIRROR };
 
 /** Whether `terraform` is on PATH. */
 export function hasTerraform(): boolean {
