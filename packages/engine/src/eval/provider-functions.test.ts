@@ -129,7 +129,7 @@ terraform {
     memory = { source = "hashicorp/memory" }
   }
   provider_meta "memory" {
-    module_name = "root-\${var.suffix}"
+    module_name = provider::memory::upper("root-x")
   }
 }
 variable "suffix" {
@@ -223,10 +223,10 @@ resource "memory_item" "p" {
       const planMeta = log.filter((l) => l.op === "plan").map((l) => [l.name ?? "?", l.meta]);
       expect(planMeta.sort()).toEqual(
         [
-          ["?", '"root-x"'], // memory_item.b: its name is unknown at plan
+          ["?", '"ROOT-X"'], // memory_item.b: its name is unknown at plan
           ["C-ITEM", '"child"'],
-          ["HELLO-0", '"root-x"'],
-          ["HELLO-1", '"root-x"'],
+          ["HELLO-0", '"ROOT-X"'],
+          ["HELLO-1", '"ROOT-X"'],
           ["plain", "null"],
         ].sort(),
       );
@@ -237,7 +237,7 @@ resource "memory_item" "p" {
       for (const i of fnInstances) expect(configured.has(i)).toBe(false);
       const calls = log.filter((l) => l.op.startsWith("call ")).map((l) => l.op);
       expect(calls.sort()).toEqual([...new Set(calls)].sort());
-      expect(calls.sort()).toEqual(['call count_of("ab")', 'call upper("C-item")', 'call upper("c")', 'call upper("hello")', 'call upper("x")'].sort());
+      expect(calls.sort()).toEqual(['call count_of("ab")', 'call upper("C-item")', 'call upper("c")', 'call upper("hello")', 'call upper("root-x")', 'call upper("x")'].sort());
 
       log.length = 0;
       let state = null as Parameters<typeof engine.plan>[1];
@@ -246,12 +246,12 @@ resource "memory_item" "p" {
       const applyMeta = log.filter((l) => l.op === "apply" || l.op === "read-data" || l.op === "plan").map((l) => `${l.op} ${l.name ?? "?"} ${l.meta}`);
       expect(applyMeta).toEqual(
         expect.arrayContaining([
-          'apply HELLO-0 "root-x"',
-          'apply HELLO-1 "root-x"',
+          'apply HELLO-0 "ROOT-X"',
+          'apply HELLO-1 "ROOT-X"',
           'apply C-ITEM "child"',
           "apply plain null",
-          'apply ITEM-1 "root-x"',
-          'read-data HELLO-1 "root-x"',
+          'apply ITEM-1 "ROOT-X"',
+          'read-data HELLO-1 "ROOT-X"',
         ]),
       );
       for (const l of log.filter((x) => x.op === "apply" || x.op === "read-data" || x.op === "plan")) expect(l.meta).not.toBe("-");
@@ -267,8 +267,8 @@ resource "memory_item" "p" {
       expect(errors(again)).toEqual([]);
       expect(again.plan.changes.filter((ch) => ch.action !== "no-op").map((ch) => ch.address)).toEqual([]);
       const reads = log.filter((l) => l.op === "read").map((l) => `${l.name} ${l.meta}`);
-      expect(reads.sort()).toEqual(['C-ITEM "child"', 'HELLO-0 "root-x"', 'HELLO-1 "root-x"', 'ITEM-1 "root-x"', "plain null"].sort());
-      expect(log.filter((l) => l.op === "read-data").map((l) => l.meta)).toEqual(['"root-x"']);
+      expect(reads.sort()).toEqual(['C-ITEM "child"', 'HELLO-0 "ROOT-X"', 'HELLO-1 "ROOT-X"', 'ITEM-1 "ROOT-X"', "plain null"].sort());
+      expect(log.filter((l) => l.op === "read-data").map((l) => l.meta)).toEqual(['"ROOT-X"']);
 
       // Destroy: the destroy plans and applies carry it as well.
       log.length = 0;
@@ -276,7 +276,7 @@ resource "memory_item" "p" {
       expect(errors(destroy)).toEqual([]);
       await engine.apply(destroy, { state: state!, persist: async (s) => void (state = s) });
       const deletes = log.filter((l) => l.op === "apply").map((l) => `${l.name} ${l.meta}`);
-      expect(deletes.sort()).toEqual(['C-ITEM "child"', 'HELLO-0 "root-x"', 'HELLO-1 "root-x"', 'ITEM-1 "root-x"', "plain null"].sort());
+      expect(deletes.sort()).toEqual(['C-ITEM "child"', 'HELLO-0 "ROOT-X"', 'HELLO-1 "ROOT-X"', 'ITEM-1 "ROOT-X"', "plain null"].sort());
     } finally {
       await engine.close();
       c.cleanup();
@@ -316,6 +316,11 @@ describe("provider-defined function errors, in Terraform's words", () => {
     const { r } = await planOf({ "main.tf": `${REQUIRED.replace("}\n}", '}\n  provider_meta "memory" {\n    nope = 1\n  }\n}')}\nresource "memory_item" "a" {\n  name = "a"\n}\n` });
     expect(errors(r).map((e) => e.summary)).toContain("Unsupported argument");
     expect(r.plan.changes).toEqual([]);
+  }, 60_000);
+
+  test("provider_meta errors: references are not allowed, as in Terraform", async () => {
+    const { r } = await planOf({ "main.tf": `${REQUIRED.replace("}\n}", '}\n  provider_meta "memory" {\n    module_name = var.v\n  }\n}')}\nvariable "v" {\n  default = "x"\n}\nresource "memory_item" "a" {\n  name = "a"\n}\n` });
+    expect(errors(r).map((e) => e.summary)).toEqual(["Variables not allowed"]);
   }, 60_000);
 
   test("a provider without a meta schema refuses a provider_meta block for it", async () => {

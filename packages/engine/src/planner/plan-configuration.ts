@@ -464,7 +464,16 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     if (v === undefined) {
       const address = `${instancePrefix(mi)}terraform.provider_meta.${pm.provider}`;
       const decodedMeta = decode(`${mod.prefix}terraform.provider_meta.${pm.provider}`, pm.config, schema.block);
-      v = (await pure(() => evalBody(mod, mi, undefined, pm.config, decodedMeta, schema.block, address))).unmarkDeep().value;
+      // Terraform allows no references in provider_meta ("Variables not allowed"); functions are allowed.
+      v = (
+        await pure(() => {
+          const { variables: _refs, ...noRefs } = evaluator.scope(mi, undefined, []);
+          void _refs;
+          const out = evaluateSchemaBody(decodedMeta, schema.block, noRefs);
+          diagnostics.push(...throwIfErrors(out.diags, address));
+          return out.value;
+        })
+      ).unmarkDeep().value;
       metaValues.set(id, v);
     }
     return { ...base, providerMeta: v };
