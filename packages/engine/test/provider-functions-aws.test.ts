@@ -8,7 +8,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { typeToJson } from "@magma/cty";
+import { stringVal, typeToJson } from "@magma/cty";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { createProviderFactory } from "@magma/plugin";
 import { decodeOutput, readStateFile, writeStateFile, type StateFile } from "@magma/state";
@@ -17,7 +17,7 @@ import { AWS_BINARY, TerraformDir, terraformAndAwsAvailable } from "./support/te
 
 const d = terraformAndAwsAvailable() ? describe : describe.skip;
 
-const config = (url: string, prefix: string): string => `terraform {
+const config = (url: string): string => `terraform {
   required_providers {
     aws = { source = "hashicorp/aws", version = "5.100.0" }
   }
@@ -37,13 +37,16 @@ provider "aws" {
     iam = "${url}"
   }
 }
+variable "prefix" {
+  default = "tf"
+}
 locals {
   role   = "arn:aws:iam::444455556666:role/some/path/deployer"
   parsed = provider::aws::arn_parse(local.role)
 }
 resource "aws_ssm_parameter" "p" {
   count = length(provider::aws::arn_parse(local.role).account_id) == 12 ? 2 : 0
-  name  = "/${prefix}/\${provider::aws::arn_parse(provider::aws::trim_iam_role_path(local.role)).resource}-\${count.index}"
+  name  = "/\${var.prefix}/\${provider::aws::arn_parse(provider::aws::trim_iam_role_path(local.role)).resource}-\${count.index}"
   type  = "String"
   value = provider::aws::arn_build("aws", "ssm", "us-east-1", local.parsed.account_id, "parameter/x")
 }
@@ -97,21 +100,18 @@ d("provider-defined functions of hashicorp/aws, magma against terraform", () => 
     // terraform's run.
     const tf = new TerraformDir();
     dirs.push(tf);
-    tf.write(config(fake.url, "tf"));
+    tf.write(config(fake.url));
     const init = await tf.run(["init", "-input=false", "-no-color"]);
     expect(init.code).toBe(0);
     const applied = await tf.run(["apply", "-auto-approve", "-input=false", "-no-color"]);
     expect(applied.output).toContain("Apply complete!");
     const tfState = readStateFile(readFileSync(join(tf.dir, "terraform.tfstate")))!;
 
-    // magma's run, in a directory terraform then plans on.
-    const mg = new TerraformDir();
-    dirs.push(mg);
-    mg.write(config(fake.url, "magma"));
-    const engine = createEngine({ providers: source, cwd: mg.dir });
+    // magma's run, on the same configuration (its own parameter names).
+    const engine = createEngine({ providers: source, cwd: tf.dir });
     let state: StateFile | null = null;
     try {
-      const planned = await engine.plan(mg.dir, null, { env: {} });
+      const planned = await engine.plan(tf.dir, null, { env: {}, variables: { prefix: stringVal("magma") } });
       expect(planned.diagnostics.filter((x) => x.severity === "error")).toEqual([]);
       expect(planned.plan.changes.map((c) => `${c.address} ${c.action}`)).toEqual(["aws_ssm_parameter.p[0] create", "aws_ssm_parameter.p[1] create"]);
       // Known at plan: every output but the one on the applied ARN.
@@ -131,10 +131,9 @@ d("provider-defined functions of hashicorp/aws, magma against terraform", () => 
     expect(outputs(mgState!, "magma")["from_apply"]!.value).toBe('"parameter/role/deployer-0"');
     expect(parameters(mgState!, "magma")).toEqual(parameters(tfState, "tf"));
 
-    // terraform on magma's state: nothing to do.
-    writeFileSync(join(mg.dir, "terraform.tfstate"), writeStateFile(mgState!));
-    expect((await mg.run(["init", "-input=false", "-no-color"])).code).toBe(0);
-    const plan = await mg.run(["plan", "-detailed-exitcode", "-input=false", "-no-color"]);
+    // terraform on magma's state (same directory, no second init): nothing to do.
+    writeFileSync(join(tf.dir, "magma.tfstate"), writeStateFile(mgState!));
+    const plan = await tf.run(["plan", "-state=magma.tfstate", "-var", "prefix=magma", "-detailed-exitcode", "-input=false", "-no-color"]);
     expect({ code: plan.code, output: plan.code === 0 ? "" : plan.output }).toEqual({ code: 0, output: "" });
   }, 600_000);
 });

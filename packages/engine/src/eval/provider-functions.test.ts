@@ -174,9 +174,9 @@ output "looked_up" {
     "child/main.tf": `
 terraform {
   required_providers {
-    memory = { source = "hashicorp/memory" }
+    mem = { source = "hashicorp/memory" }
   }
-  provider_meta "memory" {
+  provider_meta "mem" {
     module_name = "child"
   }
 }
@@ -184,7 +184,8 @@ variable "prefix" {
   type = string
 }
 resource "memory_item" "c" {
-  name = provider::memory::upper("\${var.prefix}-item")
+  provider = mem
+  name     = provider::mem::upper("\${var.prefix}-item")
 }
 `,
     "plain/main.tf": `

@@ -167,18 +167,28 @@ export function resolveProviderConfig(root: Config, path: readonly string[], key
     chain.push(c);
   }
   let k = key;
+  // A default configuration inherited from the parent is the parent's of the same provider
+  // (Terraform matches by source address, whatever local name the parent gives it).
+  let inherited: ProviderAddr | undefined;
   for (let depth = path.length; depth >= 0; depth--) {
     const mod = chain[depth]!;
     const name = k.split(".")[0]!;
     const alias = k.includes(".") ? k.slice(name.length + 1) : undefined;
-    const addr = mod.module.requiredProviders.get(name)?.provider ?? (depth === path.length ? fallback : impliedProvider(name));
+    const addr = mod.module.requiredProviders.get(name)?.provider ?? inherited ?? (depth === path.length ? fallback : impliedProvider(name));
     const declared = mod.module.providerConfigs.get(k);
     const modulePath = path.slice(0, depth);
     if (declared !== undefined) return { address: formatProviderConfig({ module: modulePath, provider: addr, alias }), source: providerAddrString(addr), body: declared.config, modulePath };
     if (depth === 0) return { address: formatProviderConfig({ module: [], provider: addr, alias }), source: providerAddrString(addr), modulePath: [] };
     const passed = mod.call?.providers.find((p) => refKey(p.inChild) === k);
-    if (passed !== undefined) k = refKey(passed.inParent);
-    else if (alias !== undefined) return { error: `The module ${configPrefix(modulePath).slice(0, -1)} needs the provider configuration ${k} to be passed in its module call's "providers" argument.` };
+    if (passed !== undefined) {
+      k = refKey(passed.inParent);
+      inherited = undefined;
+    } else if (alias === undefined) {
+      inherited = addr;
+      const source = providerAddrString(addr);
+      const local = [...chain[depth - 1]!.module.requiredProviders.values()].find((rp) => providerAddrString(rp.provider) === source)?.name;
+      if (local !== undefined) k = local;
+    } else return { error: `The module ${configPrefix(modulePath).slice(0, -1)} needs the provider configuration ${k} to be passed in its module call's "providers" argument.` };
   }
   return { error: `no provider configuration for ${key}` };
 }
