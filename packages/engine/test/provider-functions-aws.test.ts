@@ -79,7 +79,7 @@ function parameters(s: StateFile, prefix: string): { name: string; value: string
   return r.instances.map((i) => {
     const a = JSON.parse(i.attributesJson!) as { name: string; value: string };
     return { name: a.name.replace(`/${prefix}/`, "/"), value: a.value };
-  });
+  }).sort((x, y) => (x.name < y.name ? -1 : 1));
 }
 
 d("provider-defined functions of hashicorp/aws, magma against terraform", () => {
