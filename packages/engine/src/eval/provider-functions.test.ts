@@ -219,6 +219,8 @@ resource "memory_item" "p" {
       // Known at plan: the function results; unknown: a call on an unknown argument (no call made).
       expect(first.plan.changes.find((ch) => ch.address === "memory_item.a[1]")!.after.getAttr("name").asString()).toBe("HELLO-1");
       expect(first.plan.changes.find((ch) => ch.address === "module.child.memory_item.c")!.after.getAttr("name").asString()).toBe("C-ITEM");
+      // The child's `mem` is the root's default configuration of the same provider (inherited by source address, as terraform does).
+      expect(first.plan.changes.find((ch) => ch.address === "module.child.memory_item.c")!.providerConfig).toBe(`provider["${MEMORY}"]`);
       expect(first.plan.changes.find((ch) => ch.address === "memory_item.b")!.after.getAttr("name").isKnown()).toBe(false);
       expect(first.plan.outputs!.find((o) => o.name === "up")!.after.asString()).toBe("HELLO");
       const planMeta = log.filter((l) => l.op === "plan").map((l) => [l.name ?? "?", l.meta]);
