@@ -14,6 +14,7 @@ import type { EngineEvent } from "./events/engine-event.js";
 import { assertRefreshSafe } from "./refresh/refresh-guard.js";
 import { ApplyState } from "./apply/apply-state.js";
 import { importResource, type ImportResourceResult } from "./import/import-resource.js";
+import { ProviderFunctionCalls } from "./eval/provider-functions.js";
 import { DEFAULT_PARALLELISM } from "./dag/walk.js";
 import { EngineError, EngineErrorCode } from "./engine-error.js";
 import { createPlan, type Plan, type PlanMode } from "./plan/plan.js";
@@ -207,6 +208,13 @@ export function createEngine(options: EngineOptions): Engine {
   const scope: PlanScopeContext = { cwd, workspace, functions: terraformFunctions({ baseDir: cwd, plan: true }) };
   const pools = new Set<ProviderPool>();
   let closed = false;
+  // Provider-defined functions: one set of unconfigured provider instances per plan (kept by
+  // its apply scope, reopened on demand by the apply and closed after it).
+  const functionCalls = new WeakMap<ApplyScope, ProviderFunctionCalls>();
+  const withFunctions = (): { scope: PlanScopeContext; calls: ProviderFunctionCalls } => {
+    const calls = new ProviderFunctionCalls((source) => options.providers.open(source));
+    return { scope: { ...scope, providerFunctions: calls }, calls };
+  };
 
   const plan = async (configOrDir: Config | string, state: StateFile | null, o: EnginePlanOptions = {}): Promise<EnginePlanResult> => {
     if (closed) throw new EngineError(EngineErrorCode.InvalidArgument, "the engine is closed");
@@ -238,7 +246,12 @@ export function createEngine(options: EngineOptions): Engine {
         diagnostics.push(planError("Invalid value for input variable", `The given value is not suitable for var.${name}: ${e.message}.`, { address: `var.${name}` }));
       }
     }
-    const applyScopeFor = (planned: Parameters<typeof createConfigApplyScope>[0]["planned"]): ApplyScope => createConfigApplyScope({ config, variables, scope, planned });
+    const fns = withFunctions();
+    const applyScopeFor = (planned: Parameters<typeof createConfigApplyScope>[0]["planned"]): ApplyScope => {
+      const s = createConfigApplyScope({ config, variables, scope: fns.scope, planned });
+      functionCalls.set(s, fns.calls);
+      return s;
+    };
     const emptyPlanned = { expansions: new Map(), schemas: new Map(), providerConfigs: new Map(), dataValues: new Map() };
     if (diagnostics.some((d) => d.severity === "error")) {
       return { plan: { ...createPlan({ changes: [], prior, configDigest: digest }), mode: o.mode ?? "normal" }, refreshOutcomes: [], diagnostics, hasErrors: true, applyScope: applyScopeFor(emptyPlanned), schemas: new Map() };
@@ -255,7 +268,7 @@ export function createEngine(options: EngineOptions): Engine {
         refresh: o.refresh ?? true,
         ...(o.replace !== undefined ? { replace: o.replace } : {}),
         parallelism,
-        scope,
+        scope: fns.scope,
         ...(o.signal !== undefined ? { signal: o.signal } : {}),
         ...(o.onEvent !== undefined ? { onRefresh: refreshEvents(o.onEvent) } : {}),
       });
@@ -287,7 +300,7 @@ export function createEngine(options: EngineOptions): Engine {
       return { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors, applyScope: applyScopeFor(planned), schemas };
     } finally {
       pools.delete(pool);
-      await pool.close();
+      await Promise.all([pool.close(), fns.calls.close()]);
     }
   };
 
@@ -319,7 +332,10 @@ export function createEngine(options: EngineOptions): Engine {
         const val = variables.get(name);
         if (val !== undefined && v.sensitive) variables.set(name, val.mark("sensitive"));
       }
-      return createConfigApplyScope({ config, variables, scope, planned: { ...plannedFromPlan(saved), schemas, providerConfigs } });
+      const fns = withFunctions();
+      const s = createConfigApplyScope({ config, variables, scope: fns.scope, planned: { ...plannedFromPlan(saved), schemas, providerConfigs } });
+      functionCalls.set(s, fns.calls);
+      return s;
     } finally {
       pools.delete(pool);
       await pool.close();
@@ -363,7 +379,7 @@ export function createEngine(options: EngineOptions): Engine {
       });
     } finally {
       pools.delete(pool);
-      await pool.close();
+      await Promise.all([pool.close(), functionCalls.get(scope)?.close()]);
     }
   };
 
@@ -394,7 +410,8 @@ export function createEngine(options: EngineOptions): Engine {
       const opened = await pool.configure(providerConfig, provider.source, providerValue);
       const prior = state ?? newStateFile();
       const writer = new ApplyState(prior, o.persist ?? (async (s: StateFile): Promise<void> => void (await saveState(store!, s))));
-      const imported = await importResource({ provider: opened.provider, schema: opened.schema, providerAddress: provider.source }, { address, typeName: change.typeName, id, alreadyManaged: writer.get(address, undefined) !== undefined });
+      const target = { provider: opened.provider, schema: opened.schema, providerAddress: provider.source, ...(change.providerMeta !== undefined ? { providerMeta: change.providerMeta } : {}) };
+      const imported = await importResource(target, { address, typeName: change.typeName, id, alreadyManaged: writer.get(address, undefined) !== undefined });
       const plain = imported.object.state.unmarkDeep();
       await writer.commit((w) =>
         w.set(address, providerConfig, undefined, {

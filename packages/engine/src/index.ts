@@ -114,6 +114,10 @@ export { resourceValue } from "./eval/eval-values.js";
 export type { ResourceValues, InstanceRepetition } from "./eval/eval-values.js";
 export { ModuleEvaluator, configPrefix, instancePrefix, childInstance } from "./eval/module-evaluator.js";
 export type { InstanceValueSource, EvaluatorContext } from "./eval/module-evaluator.js";
+
+// Provider-defined functions (provider::<local name>::<fn>) for the synchronous evaluator.
+export { ProviderFunctionCalls, settleProviderCalls, MAX_SETTLE_ROUNDS } from "./eval/provider-functions.js";
+export type { OpenUnconfigured } from "./eval/provider-functions.js";
 export { evaluateExpansion, expansionInstances } from "./eval/expansion.js";
 export type { Expansion, ExpandedInstance } from "./eval/expansion.js";
 export { schemaSensitivePaths, markSensitive, splitSensitive, unionPaths } from "./eval/schema-sensitive.js";

@@ -2,7 +2,11 @@ import type { Provider, ProviderSchema } from "@magma/provider-api";
 
 /** A provider the engine opened: the contract, its schema, and how to stop and close it. */
 export interface OpenedProvider {
-  /** The contract; the engine calls `configure` before any other call but `getSchema`. */
+  /**
+   * The contract; the engine calls `configure` before any other call but `getSchema` — and
+   * `callFunction`: provider-defined functions are called on an instance opened for them and
+   * never configured, as Terraform does (the contract's `FunctionCaller` needs no `configure`).
+   */
   readonly provider: Provider;
   /** The provider's schema. */
   readonly schema: ProviderSchema;

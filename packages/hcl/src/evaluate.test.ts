@@ -118,7 +118,11 @@ describe("evaluation", () => {
     expect(ev("upper(nul)").details).toEqual(['Invalid value for "str" parameter: argument must not be null.']);
     expect(ev("picky(1)").details).toEqual(['Invalid value for "value" parameter: value must be positive.']);
     expect(ev("sum(1...)").summaries).toEqual(["Invalid expanding argument value"]);
-    expect(ev('provider::test::nope("x")').summaries).toEqual(["Call to unknown function"]);
+    // Terraform's wording for provider functions (checkForUnknownFunctionDiags).
+    expect(ev('provider::test::nope("x")').summaries).toEqual(["Unknown provider function"]);
+    expect(ev('provider::test::nope("x")').details).toEqual(['There is no function named "provider::test::nope". Ensure that provider name "test" is declared in this module\'s required_providers block, and that this provider offers a function named "nope".']);
+    expect(ev('provider::test::nope("x")', { ...scope, hasProviderFunctions: (p) => p === "test" }).details).toEqual(['The function "nope" is not available from the provider "test".']);
+    expect(ev('other::test::up("x")').details).toEqual(['The function namespace "other" is not valid. Provider function calls must use the "provider::" namespace prefix.']);
     expect(ev("upper(s)", { variables: scope.variables! }).summaries).toEqual(["Function calls not allowed"]);
     expect(ev("s", { functions: new Map() }).summaries).toEqual(["Variables not allowed"]);
   });

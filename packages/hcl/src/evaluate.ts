@@ -934,6 +934,10 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
     if (name === "templatestring" && !scope.functions.has("templatestring")) return templateString(e, ctx, diags);
     fn = scope.functions.get(name);
   }
+  if (fn === undefined && name.includes("::")) {
+    diags.push(errorDiag("Unknown provider function", unknownProviderFunctionDetail(name, scope), e.nameRange, e.range));
+    return dynamicVal;
+  }
   if (fn === undefined) {
     const known = scope.functions === undefined ? [] : [...scope.functions.keys(), "try", "can", "templatestring", ...(scope.baseDir !== undefined ? ["templatefile"] : [])];
     const suggestion = name.includes("::") ? undefined : nameSuggestion(name, known);
@@ -1019,6 +1023,18 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
     }
     return dynamicVal;
   }
+}
+
+/** Terraform's detail of an "Unknown provider function" diagnostic (`checkForUnknownFunctionDiags`). */
+function unknownProviderFunctionDetail(name: string, scope: EvalScope): string {
+  const parts = name.split("::");
+  const fnName = parts[parts.length - 1]!;
+  const namespace = `${parts.slice(0, -1).join("::")}::`;
+  if (parts[0] !== "provider") return `The function namespace ${JSON.stringify(parts[0])} is not valid. Provider function calls must use the "provider::" namespace prefix.`;
+  const provider = parts[1] ?? "";
+  if (provider === "") return `The function call must include the provider name after the "provider::" prefix.`;
+  if (parts.length === 3 && scope.hasProviderFunctions?.(provider) === true) return `The function ${JSON.stringify(fnName)} is not available from the provider ${JSON.stringify(provider)}.`;
+  return `There is no function named "${namespace}${fnName}". Ensure that provider name ${JSON.stringify(provider)} is declared in this module's required_providers block, and that this provider offers a function named ${JSON.stringify(fnName)}.`;
 }
 
 function evalTry(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[]): Value {

@@ -19,6 +19,12 @@ export interface EvalScope {
    */
   readonly providerFunction?: (provider: string, name: string) => HclFunction | undefined;
   /**
+   * Whether the provider of a local name offers any function (for Terraform's wording of an
+   * "Unknown provider function" diagnostic: a function the provider does not offer, or a
+   * provider the module does not declare).
+   */
+  readonly hasProviderFunctions?: (provider: string) => boolean;
+  /**
    * The directory `templatefile` reads from: a relative path resolves against it (Terraform
    * resolves against the working directory, which is why configurations write
    * `"${path.module}/x.tftpl"`).

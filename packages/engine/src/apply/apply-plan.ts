@@ -140,10 +140,12 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     }
   };
 
-  const targetOf = (provider: string): InstanceTarget => {
+  /** The configured provider of a change, with the change's provider meta (sent again with every call, as at plan). */
+  const targetOf = (provider: string, change?: PlannedInstanceChange): InstanceTarget => {
     const p = configured.get(provider);
     if (p === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, `${provider} was not configured before its first call`);
-    return { provider: p.provider, schema: p.schema, providerAddress: providers.get(provider)?.source ?? provider };
+    const t = { provider: p.provider, schema: p.schema, providerAddress: providers.get(provider)?.source ?? provider };
+    return change?.providerMeta === undefined ? t : { ...t, providerMeta: change.providerMeta };
   };
 
   /** Runs one object's operation with its events; the operation returns the object's `id` (for the events) or throws a NodeFailure. */
@@ -218,7 +220,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
         }
         const ref: ApplyObjectRef & { action: HookAction } = deposed === undefined ? { address: c.address, action: "delete" } : { address: c.address, action: "delete", deposedKey: deposed };
         await tracked(ref, idOf(c.before), async () => {
-          const target = targetOf(node.provider);
+          const target = targetOf(node.provider, c);
           const entry = resourceSchema(target.schema, c.typeName);
           const del: PlannedInstanceChange = node.half === "delete" ? c : { ...c, action: PlanAction.Delete, after: nullVal(entry.type), config: nullVal(entry.type), plannedPrivate: c.priorPrivate };
           const r = await applyInstance(target, del);
@@ -239,7 +241,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
         }
         const action: HookAction = c.action === PlanAction.Read ? "read" : c.action === PlanAction.Update ? "update" : "create";
         await tracked({ address: c.address, action }, action === "update" ? idOf(c.before) : undefined, async () => {
-          const target = targetOf(node.provider);
+          const target = targetOf(node.provider, c);
           let config = c.config;
           if (!config.isWhollyKnown() && options.scope !== undefined) config = await options.scope.instanceConfig(c, applied);
           if (!config.isWhollyKnown()) {

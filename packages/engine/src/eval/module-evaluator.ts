@@ -1,11 +1,12 @@
 import { relative } from "node:path";
-import { convert, dynamicType, dynamicVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
-import { applyTypeDefaults, bodyTraversals, parseRef, referencesInExpr, type Config, type Reference } from "@magma/config";
-import { evaluate, FunctionError, type Attribute, type FunctionParameter, type Body, type Diagnostic, type EvalScope, type Expression, type HclFunction } from "@magma/hcl";
+import { convert, dynamicVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
+import { applyTypeDefaults, bodyTraversals, parseRef, providerAddrString, referencesInExpr, type Config, type Reference } from "@magma/config";
+import { evaluate, type Attribute, type Body, type Diagnostic, type EvalScope, type Expression, type HclFunction } from "@magma/hcl";
 import { formatInstanceKey, formatModuleInstance, type ModuleInstanceAddress } from "@magma/state";
 import { PlanDiagnosticsError, planError, throwIfErrors } from "../planner/plan-diagnostic.js";
 import { resourceValue, type InstanceRepetition } from "./eval-values.js";
 import { evaluateExpansion, expansionInstances, type Expansion } from "./expansion.js";
+import type { ProviderFunctionCalls } from "./provider-functions.js";
 
 /** Where a {@link ModuleEvaluator} gets resource instances from (the plan walk, or the apply). */
 export interface InstanceValueSource {
@@ -23,30 +24,16 @@ export interface EvaluatorContext {
   readonly workspace: string;
   /** Terraform's functions. */
   readonly functions: ReadonlyMap<string, HclFunction>;
+  /**
+   * Provider-defined functions (`provider::<local name>::<fn>`), called on unconfigured
+   * provider instances; without it every such call is "Unknown provider function".
+   * Evaluations that may meet them run through {@link settleProviderCalls}.
+   */
+  readonly providerFunctions?: ProviderFunctionCalls;
 }
 
 /** Meta-arguments of a module block that are not input variables. */
 const MODULE_META = new Set(["source", "version", "count", "for_each", "depends_on", "providers", "_", "lifecycle", "locals", "provider"]);
-
-/**
- * Provider-defined functions (`provider::<local name>::<fn>`) are not supported yet: every
- * such call is an "Error in function call" diagnostic at the call (file and line) saying so,
- * instead of "Call to unknown function".
- */
-export function unsupportedProviderFunction(provider: string, name: string): HclFunction {
-  const any: FunctionParameter = { name: "args", type: dynamicType, allowNull: true, allowUnknown: true, allowDynamicType: true, allowMarked: true };
-  return {
-    description: `provider::${provider}::${name} (not supported yet)`,
-    params: [],
-    varParam: any,
-    type: () => {
-      throw new FunctionError(`provider functions are not supported yet: provider::${provider}::${name}`);
-    },
-    impl: () => {
-      throw new FunctionError(`provider functions are not supported yet: provider::${provider}::${name}`);
-    },
-  };
-}
 
 /** The module instance address of a module instance's child. */
 export function childInstance(parent: ModuleInstanceAddress, name: string, key: number | string | undefined): ModuleInstanceAddress {
@@ -81,6 +68,7 @@ export class ModuleEvaluator {
   readonly #children = new Map<string, { expansion: Expansion; instances: { mi: ModuleInstanceAddress; rep: InstanceRepetition }[] }>();
   readonly #reps = new Map<string, InstanceRepetition>();
   readonly #callArgs = new Map<string, ReadonlyMap<string, Attribute>>();
+  readonly #locals = new WeakMap<Config, ReadonlyMap<string, string>>();
 
   /** @param rootVariables the root module's variable values (sensitive ones marked). */
   constructor(root: Config, rootVariables: ReadonlyMap<string, Value>, ctx: EvaluatorContext, source: InstanceValueSource) {
@@ -121,6 +109,7 @@ export class ModuleEvaluator {
     const call = this.configAt(parent.map((s) => s.name)).module.moduleCalls.get(name);
     if (call === undefined) throw new PlanDiagnosticsError([planError("Reference to undeclared module", `No module call named "${name}" is declared in ${formatModuleInstance(parent) || "the root module"}.`)]);
     const exprs = [call.count, call.forEach].filter((e): e is Expression => e !== undefined);
+    const misses = this.#ctx.providerFunctions?.misses;
     const ex = evaluateExpansion(call.count, call.forEach, this.scope(parent, undefined, this.refsOfExprs(exprs)));
     throwIfErrors(ex.diags, `${instancePrefix(parent)}module.${name}`);
     const instances = expansionInstances(ex.expansion).map((inst) => {
@@ -130,7 +119,7 @@ export class ModuleEvaluator {
       return { mi, rep };
     });
     const r = { expansion: ex.expansion, instances };
-    this.#children.set(id, r);
+    if (this.#ctx.providerFunctions?.misses === misses) this.#children.set(id, r);
     return r;
   }
 
@@ -197,7 +186,30 @@ export class ModuleEvaluator {
       if (typeof rep.key === "number") out["count"] = objectVal({ index: numberVal(rep.key) });
       else if (typeof rep.key === "string") out["each"] = objectVal({ key: stringVal(rep.key), value: rep.eachValue ?? stringVal(rep.key) });
     }
-    return { variables: out, functions: this.#ctx.functions, providerFunction: unsupportedProviderFunction, baseDir: this.#ctx.cwd };
+    const pf = this.#ctx.providerFunctions;
+    const localNames = this.#localNames(config);
+    return {
+      variables: out,
+      functions: this.#ctx.functions,
+      providerFunction: pf === undefined ? () => undefined : pf.resolver(localNames),
+      hasProviderFunctions: (p) => pf?.hasFunctions(localNames, p) === true,
+      baseDir: this.#ctx.cwd,
+    };
+  }
+
+  /** The provider-defined function calls of this evaluation, if any. */
+  get providerFunctions(): ProviderFunctionCalls | undefined {
+    return this.#ctx.providerFunctions;
+  }
+
+  /** A module's `required_providers` local names and their source addresses (Terraform offers provider functions under these only). */
+  #localNames(config: Config): ReadonlyMap<string, string> {
+    let m = this.#locals.get(config);
+    if (m === undefined) {
+      m = new Map([...config.module.requiredProviders].map(([name, rp]) => [name, providerAddrString(rp.provider)]));
+      this.#locals.set(config, m);
+    }
+    return m;
   }
 
   /** Evaluates an expression in a module instance. @throws PlanDiagnosticsError on errors. */
@@ -209,8 +221,10 @@ export class ModuleEvaluator {
   #memoize(id: string, f: () => Value): Value {
     const v = this.#memo.get(id);
     if (v !== undefined) return v;
+    const misses = this.#ctx.providerFunctions?.misses;
     const out = f();
-    this.#memo.set(id, out);
+    // Nothing computed from a provider function's placeholder is kept (see ProviderFunctionCalls).
+    if (this.#ctx.providerFunctions?.misses === misses) this.#memo.set(id, out);
     return out;
   }
 

@@ -39,6 +39,7 @@ export interface EncodedChange {
   readonly schema_version?: number;
   readonly previous_address?: string;
   readonly import_id?: string;
+  readonly provider_meta?: EncodedValue;
   /** Terraform's path JSON. */
   readonly after_sensitive_paths?: string;
   /** Terraform's path JSON. */
@@ -72,6 +73,7 @@ export function encodeChange(c: PlannedInstanceChange): EncodedChange {
     ...(c.schemaVersion !== undefined ? { schema_version: c.schemaVersion } : {}),
     ...(c.previousAddress !== undefined ? { previous_address: c.previousAddress } : {}),
     ...(c.importId !== undefined ? { import_id: c.importId } : {}),
+    ...(c.providerMeta !== undefined ? { provider_meta: encodeValue(c.providerMeta) } : {}),
     ...(c.afterSensitivePaths !== undefined ? { after_sensitive_paths: encodeSensitivePaths(c.afterSensitivePaths) } : {}),
     ...(c.beforeSensitivePaths !== undefined ? { before_sensitive_paths: encodeSensitivePaths(c.beforeSensitivePaths) } : {}),
   };
@@ -147,6 +149,7 @@ export function decodeChange(raw: unknown, where: string): PlannedInstanceChange
   const schemaVersion = opt("schema_version", (v): v is number => Number.isSafeInteger(v), "an integer");
   const previousAddress = opt("previous_address", isStr, "a string");
   const importId = opt("import_id", isStr, "a string");
+  const providerMeta = r["provider_meta"] === undefined ? undefined : decodeValue(r["provider_meta"], `${where}.provider_meta`);
   const afterSensitivePaths = paths("after_sensitive_paths");
   const beforeSensitivePaths = paths("before_sensitive_paths");
   return {
@@ -160,6 +163,7 @@ export function decodeChange(raw: unknown, where: string): PlannedInstanceChange
     ...(schemaVersion !== undefined ? { schemaVersion } : {}),
     ...(previousAddress !== undefined ? { previousAddress } : {}),
     ...(importId !== undefined ? { importId } : {}),
+    ...(providerMeta !== undefined ? { providerMeta } : {}),
     ...(afterSensitivePaths !== undefined ? { afterSensitivePaths } : {}),
     ...(beforeSensitivePaths !== undefined ? { beforeSensitivePaths } : {}),
   };

@@ -63,6 +63,12 @@ export interface PlannedInstanceChange {
   readonly previousAddress?: string;
   /** Set when an `import` block adopts the object: the import id (the change then applies to the imported object). */
   readonly importId?: string;
+  /**
+   * The `provider_meta` value of the module declaring the resource, as sent with this
+   * object's provider calls (null of the schema's type when the module has none); absent
+   * when the provider declares no provider meta schema. The apply sends it again.
+   */
+  readonly providerMeta?: Value;
   /** The paths of sensitive values in {@link after} (configuration marks and schema-sensitive attributes), for state's `sensitive_attributes` and rendering. */
   readonly afterSensitivePaths?: readonly Path[];
   /** The paths of sensitive values in {@link before}. */

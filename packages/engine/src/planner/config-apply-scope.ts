@@ -7,6 +7,7 @@ import { evaluateExpansion, expansionInstances, type Expansion } from "../eval/e
 import { PlanAction } from "../plan/plan-action.js";
 import type { Plan } from "../plan/plan.js";
 import { configPrefix, ModuleEvaluator } from "../eval/module-evaluator.js";
+import { settleProviderCalls } from "../eval/provider-functions.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
 import type { ConfigurationPlan, PlanScopeContext } from "./plan-configuration.js";
@@ -66,48 +67,60 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
       instance: (a) => applied.instance(a) ?? planned.dataValues.get(a),
     });
 
+  /** Re-evaluates until the provider-defined function calls it makes are answered. */
+  const settle = <T>(run: () => T): Promise<T> => settleProviderCalls(input.scope.providerFunctions, run);
+
   return {
     async providerConfig(address: string, applied: AppliedValues): Promise<Value> {
       const pc = planned.providerConfigs.get(address);
       if (pc === undefined) throw new Error(`no provider configuration ${address} in the plan's configuration`);
       if (pc.body === undefined) return emptyBlockValue(pc.block);
-      const ev = evaluatorOf(applied);
-      const mi = ev.instancesOf(pc.modulePath)[0] ?? [];
-      const d = decodeSchemaBody(pc.body, pc.block);
-      throwIfErrors(d.diags, address);
-      const r = evaluateSchemaBody(d.decoded, pc.block, ev.scope(mi, undefined, ev.refsOfBody(pc.body)));
-      throwIfErrors(r.diags, address);
-      return r.value.unmarkDeep().value;
+      const body = pc.body;
+      return settle(() => {
+        const ev = evaluatorOf(applied);
+        const mi = ev.instancesOf(pc.modulePath)[0] ?? [];
+        const d = decodeSchemaBody(body, pc.block);
+        throwIfErrors(d.diags, address);
+        const r = evaluateSchemaBody(d.decoded, pc.block, ev.scope(mi, undefined, ev.refsOfBody(body)));
+        throwIfErrors(r.diags, address);
+        return r.value.unmarkDeep().value;
+      });
     },
 
     async instanceConfig(change: PlannedInstanceChange, applied: AppliedValues): Promise<Value> {
-      const addr = parseResourceInstance(change.address);
-      const path = addr.module.map((s) => s.name);
-      const key = `${addr.mode === "data" ? "data." : ""}${addr.type}.${addr.name}`;
-      const ev = evaluatorOf(applied);
-      const module = ev.configAt(path).module;
-      const r = addr.mode === "data" ? module.dataResources.get(key) : module.managedResources.get(key);
-      const entry = planned.schemas.get(`${configPrefix(path)}${key}`);
-      if (r === undefined || entry === undefined) throw new Error(`${change.address} is not in the plan's configuration`);
-      const ex = evaluateExpansion(r.count, r.forEach, ev.scope(addr.module, undefined, ev.refsOfExprs([r.count, r.forEach])));
-      throwIfErrors(ex.diags, change.address);
-      const inst = expansionInstances(ex.expansion).find((i) => i.key === addr.key);
-      if (inst === undefined) throw new Error(`${change.address} is no longer in the expansion of ${key}`);
-      const d = decodeSchemaBody(r.config, entry.block);
-      throwIfErrors(d.diags, change.address);
-      const ev2 = evaluateSchemaBody(d.decoded, entry.block, ev.scope(addr.module, inst, ev.refsOfBody(r.config)));
-      throwIfErrors(ev2.diags, change.address);
-      const cfg = ev2.value.unmarkDeep().value;
-      const m = r.managed;
-      if (m === undefined || change.before.isNull()) return cfg;
-      return applyIgnoreChanges(change.before, cfg, entry.block, m.ignoreChanges.map(traversalPath), m.ignoreAllChanges);
+      return settle(() => instanceConfigNow(change, applied));
     },
 
     async outputs(applied: AppliedValues): Promise<Readonly<Record<string, { readonly value: Value; readonly sensitive: boolean }>>> {
-      const ev = evaluatorOf(applied);
-      const out: Record<string, { value: Value; sensitive: boolean }> = {};
-      for (const [name, o] of config.module.outputs) out[name] = { value: ev.output([], name).unmarkDeep().value, sensitive: o.sensitive };
-      return out;
+      return settle(() => {
+        const ev = evaluatorOf(applied);
+        const out: Record<string, { value: Value; sensitive: boolean }> = {};
+        for (const [name, o] of config.module.outputs) out[name] = { value: ev.output([], name).unmarkDeep().value, sensitive: o.sensitive };
+        return out;
+      });
     },
   };
+
+  function instanceConfigNow(change: PlannedInstanceChange, applied: AppliedValues): Value {
+    const addr = parseResourceInstance(change.address);
+    const path = addr.module.map((s) => s.name);
+    const key = `${addr.mode === "data" ? "data." : ""}${addr.type}.${addr.name}`;
+    const ev = evaluatorOf(applied);
+    const module = ev.configAt(path).module;
+    const r = addr.mode === "data" ? module.dataResources.get(key) : module.managedResources.get(key);
+    const entry = planned.schemas.get(`${configPrefix(path)}${key}`);
+    if (r === undefined || entry === undefined) throw new Error(`${change.address} is not in the plan's configuration`);
+    const ex = evaluateExpansion(r.count, r.forEach, ev.scope(addr.module, undefined, ev.refsOfExprs([r.count, r.forEach])));
+    throwIfErrors(ex.diags, change.address);
+    const inst = expansionInstances(ex.expansion).find((i) => i.key === addr.key);
+    if (inst === undefined) throw new Error(`${change.address} is no longer in the expansion of ${key}`);
+    const d = decodeSchemaBody(r.config, entry.block);
+    throwIfErrors(d.diags, change.address);
+    const ev2 = evaluateSchemaBody(d.decoded, entry.block, ev.scope(addr.module, inst, ev.refsOfBody(r.config)));
+    throwIfErrors(ev2.diags, change.address);
+    const cfg = ev2.value.unmarkDeep().value;
+    const m = r.managed;
+    if (m === undefined || change.before.isNull()) return cfg;
+    return applyIgnoreChanges(change.before, cfg, entry.block, m.ignoreChanges.map(traversalPath), m.ignoreAllChanges);
+  }
 }

@@ -29,7 +29,7 @@ function errors(r: EnginePlanResult): { summary: string; detail: string; at: str
 }
 
 describe("provider-defined functions", () => {
-  test("a provider:: call is a clear error at the call, not an unknown function", async () => {
+  test("a provider:: call of a function the provider does not offer is Terraform's error at the call", async () => {
     const r = await planOf({
       "main.tf": `${PROVIDERS}
 locals {
@@ -42,8 +42,8 @@ resource "memory_item" "a" {
     });
     const errs = errors(r);
     expect(errs).toHaveLength(1);
-    expect(errs[0]!.summary).toBe("Error in function call");
-    expect(errs[0]!.detail).toContain("provider functions are not supported yet: provider::memory::upper");
+    expect(errs[0]!.summary).toBe("Unknown provider function");
+    expect(errs[0]!.detail).toBe('There is no function named "provider::memory::upper". Ensure that provider name "memory" is declared in this module\'s required_providers block, and that this provider offers a function named "upper".');
     expect(errs[0]!.at).toMatch(/main\.tf:9$/);
     expect(r.plan.changes).toEqual([]);
   }, 60_000);

@@ -8,6 +8,7 @@ import { walkGraph } from "../dag/walk.js";
 import type { InstanceRepetition } from "../eval/eval-values.js";
 import { expansionInstances, evaluateExpansion, type Expansion } from "../eval/expansion.js";
 import { configPrefix, instancePrefix, ModuleEvaluator, type InstanceValueSource } from "../eval/module-evaluator.js";
+import { settleProviderCalls, type ProviderFunctionCalls } from "../eval/provider-functions.js";
 import { markSensitive, schemaSensitivePaths, splitSensitive, unionPaths } from "../eval/schema-sensitive.js";
 import type { InstanceObject, InstanceTarget } from "../instance/instance-target.js";
 import { planDestroy } from "../instance/plan-destroy.js";
@@ -35,6 +36,8 @@ export interface PlanScopeContext {
   readonly workspace: string;
   /** Terraform's functions. */
   readonly functions: ReadonlyMap<string, HclFunction>;
+  /** Provider-defined functions (`provider::<local name>::<fn>`); without it every such call is "Unknown provider function". */
+  readonly providerFunctions?: ProviderFunctionCalls;
 }
 
 /** Options of {@link planConfiguration}. */
@@ -164,18 +167,28 @@ export function resolveProviderConfig(root: Config, path: readonly string[], key
     chain.push(c);
   }
   let k = key;
+  // A default configuration inherited from the parent is the parent's of the same provider
+  // (Terraform matches by source address, whatever local name the parent gives it).
+  let inherited: ProviderAddr | undefined;
   for (let depth = path.length; depth >= 0; depth--) {
     const mod = chain[depth]!;
     const name = k.split(".")[0]!;
     const alias = k.includes(".") ? k.slice(name.length + 1) : undefined;
-    const addr = mod.module.requiredProviders.get(name)?.provider ?? (depth === path.length ? fallback : impliedProvider(name));
+    const addr = mod.module.requiredProviders.get(name)?.provider ?? inherited ?? (depth === path.length ? fallback : impliedProvider(name));
     const declared = mod.module.providerConfigs.get(k);
     const modulePath = path.slice(0, depth);
     if (declared !== undefined) return { address: formatProviderConfig({ module: modulePath, provider: addr, alias }), source: providerAddrString(addr), body: declared.config, modulePath };
     if (depth === 0) return { address: formatProviderConfig({ module: [], provider: addr, alias }), source: providerAddrString(addr), modulePath: [] };
     const passed = mod.call?.providers.find((p) => refKey(p.inChild) === k);
-    if (passed !== undefined) k = refKey(passed.inParent);
-    else if (alias !== undefined) return { error: `The module ${configPrefix(modulePath).slice(0, -1)} needs the provider configuration ${k} to be passed in its module call's "providers" argument.` };
+    if (passed !== undefined) {
+      k = refKey(passed.inParent);
+      inherited = undefined;
+    } else if (alias === undefined) {
+      inherited = addr;
+      const source = providerAddrString(addr);
+      const local = [...chain[depth - 1]!.module.requiredProviders.values()].find((rp) => providerAddrString(rp.provider) === source)?.name;
+      if (local !== undefined) k = local;
+    } else return { error: `The module ${configPrefix(modulePath).slice(0, -1)} needs the provider configuration ${k} to be passed in its module call's "providers" argument.` };
   }
   return { error: `no provider configuration for ${key}` };
 }
@@ -257,6 +270,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const source: InstanceValueSource = { expansion: (m, k) => expansions.get(`${m}|${k}`), instance: (a) => instanceValues.get(a) };
   const evaluator = new ModuleEvaluator(root, options.variables, options.scope, source);
   const priorEvaluator = new ModuleEvaluator(root, options.variables, options.scope, { expansion: source.expansion, instance: (a) => priorInstanceValues.get(a) });
+  /** Runs a synchronous evaluation until the provider-defined function calls it makes are answered (see settleProviderCalls). */
+  const pure = <T>(run: () => T): Promise<T> => settleProviderCalls(options.scope.providerFunctions, run, diagnostics);
 
   // Prior state, by configuration address (`module.m.aws_x.y`): one entry per module instance.
   const stateByConfig = new Map<string, ResourceState[]>();
@@ -437,6 +452,45 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     return t;
   };
 
+  /**
+   * The target of a module instance's objects: the provider with the module's
+   * `provider_meta` value for it (Terraform's `providerMetas`: the block of the module that
+   * declares the resource, evaluated against the provider's meta schema without instance
+   * keys; null of that schema's type when the module has none; nothing when the provider
+   * declares no meta schema, and then a block for it is an error).
+   */
+  const metaValues = new Map<string, Value>();
+  const withMeta = async (base: InstanceTarget, source: string, mi: ModuleInstanceAddress, resource: string): Promise<InstanceTarget> => {
+    const schema = base.schema.providerMeta;
+    const modPath = mi.map((s) => s.name);
+    const mod = mods.find((m) => m.path.length === modPath.length && m.path.every((x, i) => x === modPath[i]));
+    const pm = mod === undefined ? undefined : [...mod.config.module.providerMetas.values()].find((m) => providerAddrString(mod.config.module.requiredProviders.get(m.provider)?.provider ?? impliedProvider(m.provider)) === source);
+    if (pm === undefined || mod === undefined) return schema === undefined ? base : { ...base, providerMeta: nullVal(schema.type) };
+    if (schema === undefined) {
+      throw new PlanDiagnosticsError([planError(`Provider ${source} doesn't support provider_meta`, `The resource ${resource} belongs to a provider that doesn't support provider_meta blocks`, { address: `${instancePrefix(mi)}${resource}`, subject: pm.declRange })]);
+    }
+    const id = `${formatModuleInstance(mi)}|${source}`;
+    let v = metaValues.get(id);
+    if (v === undefined) {
+      const address = `${instancePrefix(mi)}terraform.provider_meta.${pm.provider}`;
+      const decodedMeta = decode(`${mod.prefix}terraform.provider_meta.${pm.provider}`, pm.config, schema.block);
+      // Terraform allows no references in provider_meta ("Variables not allowed"); functions are allowed.
+      v = (
+        await pure(() => {
+          const { variables: _refs, ...noRefs } = evaluator.scope(mi, undefined, []);
+          void _refs;
+          const out = evaluateSchemaBody(decodedMeta, schema.block, noRefs);
+          diagnostics.push(...throwIfErrors(out.diags, address));
+          return out.value;
+        })
+      ).unmarkDeep().value;
+      metaValues.set(id, v);
+    }
+    return { ...base, providerMeta: v };
+  };
+  /** The change fields of a target's provider meta. */
+  const metaField = (t: InstanceTarget): { providerMeta?: Value } => (t.providerMeta === undefined ? {} : { providerMeta: t.providerMeta });
+
   /** Upgrades (and refreshes) a stored object; a refresh that finds drift records it as Terraform's `resource_drift`. */
   const loadPrior = async (target: InstanceTarget, address: string, type: string, stored: InstanceObjectState, doRefresh: boolean, meta: { moduleAddress: string; providerConfig: string; schemaVersion?: number }): Promise<InstanceObject | null> => {
     const up = await upgradeInstance(target, address, type, { schemaVersion: stored.schemaVersion, attributesJson: stored.attributesJson, private: stored.private, tainted: stored.tainted });
@@ -588,9 +642,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     let cfg: Value;
     if (n.body === undefined) cfg = emptyBlockValue(block);
     else {
-      const mi = evaluator.instancesOf(n.mod.path)[0];
+      const body = n.body;
+      const mi = (await pure(() => evaluator.instancesOf(n.mod.path)))[0];
       if (mi === undefined) return; // A module without instances: nothing uses the provider.
-      cfg = evalBody(n.mod, mi, undefined, n.body, decode(n.address, n.body, block), block, n.address).unmarkDeep().value;
+      cfg = (await pure(() => evalBody(n.mod, mi, undefined, body, decode(n.address, body, block), block, n.address))).unmarkDeep().value;
     }
     opened.set(n.address, await pool.configure(n.address, n.source, cfg));
   };
@@ -624,13 +679,15 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     }
   };
 
-  const visitOutput = (n: Node & { kind: "output" }): void => {
+  const visitOutput = async (n: Node & { kind: "output" }): Promise<void> => {
     if (n.mod.path.length > 0) {
       if (mode !== "destroy") {
-        for (const mi of evaluator.instancesOf(n.mod.path)) {
-          checkRules(n.mod.config.module.outputs.get(n.name)!.preconditions, mi, undefined, `${instancePrefix(mi)}output.${n.name}`, "Module output value precondition failed");
-          evaluator.output(mi, n.name);
-        }
+        await pure(() => {
+          for (const mi of evaluator.instancesOf(n.mod.path)) {
+            checkRules(n.mod.config.module.outputs.get(n.name)!.preconditions, mi, undefined, `${instancePrefix(mi)}output.${n.name}`, "Module output value precondition failed");
+            evaluator.output(mi, n.name);
+          }
+        });
       }
       return;
     }
@@ -641,8 +698,12 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (prior !== undefined) outputs.push({ name: n.name, action: "delete", before, after: nullVal(dynamicType), sensitive: prior.sensitive });
       return;
     }
-    checkRules(o.preconditions, [], undefined, `output.${n.name}`, "Module output value precondition failed");
-    const after = evaluator.output([], n.name).unmarkDeep().value;
+    const after = (
+      await pure(() => {
+        checkRules(o.preconditions, [], undefined, `output.${n.name}`, "Module output value precondition failed");
+        return evaluator.output([], n.name);
+      })
+    ).unmarkDeep().value;
     let action: PlannedOutput["action"] = "create";
     if (prior !== undefined) {
       const eq = after.isWhollyKnown() ? after.equals(before) : undefined;
@@ -654,9 +715,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const visitResource = async (n: Node & { kind: "resource" }): Promise<void> => {
     const r = n.resource;
     const id = `${n.mod.prefix}${n.key}`;
-    const target = targetOf(n.providerAddress, n.providerSource);
+    const baseTarget = targetOf(n.providerAddress, n.providerSource);
     const isData = r.mode === "data";
-    const entry = isData ? target.schema.dataSources.get(r.type) : target.schema.resources.get(r.type);
+    const entry = isData ? baseTarget.schema.dataSources.get(r.type) : baseTarget.schema.resources.get(r.type);
     if (entry === undefined) {
       throw new PlanDiagnosticsError([
         planError(isData ? "Invalid data source" : "Invalid resource type", `The provider ${n.providerSource} does not support ${isData ? "data source" : "resource type"} "${r.type}".`, { address: id, subject: r.typeRange }),
@@ -664,7 +725,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     }
     schemas.set(id, entry);
     const body = decode(id, r.config, entry.block);
-    const moduleInstances = evaluator.instancesOf(n.mod.path);
+    const moduleInstances = await pure(() => evaluator.instancesOf(n.mod.path));
     const liveModules = new Set(moduleInstances.map((mi) => formatModuleInstance(mi)));
     const stored = stateByConfig.get(id) ?? [];
     const failures: unknown[] = [];
@@ -693,24 +754,29 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     const destroyStored = (mi: ModuleInstanceAddress, s: InstanceObjectState, prefix: string): Promise<void> =>
       limit(async () => {
         const address = `${prefix}${n.key}${formatInstanceKey(s.indexKey)}`;
+        const target = await withMeta(baseTarget, n.providerSource, mi, n.key);
         const prior = await loadPrior(target, address, r.type, s, refresh && s.deposed === undefined, { ...base, moduleAddress: formatModuleInstance(mi) });
         if (prior === null || mode === "refresh-only") return;
         const c = forget(address) && s.deposed === undefined ? forgetChange(address, r.type, prior, entry.type) : await planDestroy(target, address, r.type, prior);
-        record({ ...c, ...base, moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
+        record({ ...c, ...base, ...metaField(target), moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
       });
 
     for (const mi of moduleInstances) {
       const m = formatModuleInstance(mi);
       const prefix = instancePrefix(mi);
-      const ex = evaluateExpansion(r.count, r.forEach, evaluator.scope(mi, undefined, evaluator.refsOfExprs([r.count, r.forEach])));
-      diagnostics.push(...throwIfErrors(ex.diags, `${prefix}${n.key}`));
+      const ex = await pure(() => {
+        const x = evaluateExpansion(r.count, r.forEach, evaluator.scope(mi, undefined, evaluator.refsOfExprs([r.count, r.forEach])));
+        diagnostics.push(...throwIfErrors(x.diags, `${prefix}${n.key}`));
+        return x;
+      });
       expansions.set(`${m}|${n.key}`, ex.expansion);
       const wanted = expansionInstances(ex.expansion);
       const st = stored.find((s) => formatModuleInstance(s.module) === m);
       const current = new Map<number | string | undefined, InstanceObjectState>();
       const deposed: InstanceObjectState[] = [];
       for (const i of st?.instances ?? []) (i.deposed === undefined ? current.set(i.indexKey, i) : deposed.push(i));
-      const extra = { ...base, moduleAddress: m };
+      const target = await withMeta(baseTarget, n.providerSource, mi, n.key);
+      const extra = { ...base, moduleAddress: m, ...metaField(target) };
 
       if (isData) {
         const forced = dependsOnPending(n.mod, r);
@@ -718,8 +784,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
           wanted.map((inst) =>
             limit(async () => {
               const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
-              checkRules(r.preconditions, mi, inst, address, "Resource precondition failed");
-              const { value: cfg, paths: cfgPaths } = splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
+              const { value: cfg, paths: cfgPaths } = await pure(() => {
+                checkRules(r.preconditions, mi, inst, address, "Resource precondition failed");
+                return splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
+              });
               let out;
               try {
                 out = await readDataSourceInstance(target, { address, typeName: r.type, config: cfg, dependsOnPendingChanges: forced || mode === "destroy" });
@@ -740,7 +808,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 instanceValues.set(address, markSensitive(out.change.after, afterPaths));
               }
               priorInstanceValues.set(address, instanceValues.get(address)!);
-              if (out.kind === "read") checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address));
+              if (out.kind === "read") await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address)));
             }),
           ),
         );
@@ -760,7 +828,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             if (im !== undefined) {
               resolveImports().delete(address);
               if (im.id === undefined) throw new PlanDiagnosticsError([planError("Missing import id", `The import block for ${address} has no id.`, { address, subject: im.declRange })]);
-              const idv = evaluator.evaluate([], importTarget?.rep, im.id, address).value.unmarkDeep().value;
+              const idExpr = im.id;
+              const idv = (await pure(() => evaluator.evaluate([], importTarget?.rep, idExpr, address))).value.unmarkDeep().value;
               if (!idv.isWhollyKnown() || idv.isNull() || idv.type.kind !== "string") {
                 throw new PlanDiagnosticsError([planError("Invalid import id argument", "The import ID must be a known, non-null string; it cannot depend on values known only after apply.", { address, subject: im.id.range })]);
               }
@@ -784,16 +853,18 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               }
               return;
             }
-            checkRules(r.preconditions, mi, inst, address, "Resource precondition failed");
-            const { value: rawCfg, paths: cfgPaths } = splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
+            const { value: rawCfg, paths: cfgPaths } = await pure(() => {
+              checkRules(r.preconditions, mi, inst, address, "Resource precondition failed");
+              return splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
+            });
             const cfg = applyIgnoreChanges(prior?.state ?? null, rawCfg, entry.block, ignorePaths, settings?.ignoreAllChanges ?? false);
-            const replaceTriggered = prior !== null && replaceTriggeredBy(settings?.replaceTriggeredBy ?? [], mi, inst, address);
+            const replaceTriggered = prior !== null && (await pure(() => replaceTriggeredBy(settings?.replaceTriggeredBy ?? [], mi, inst, address)));
             const c = await planInstance(target, { address, typeName: r.type, prior, config: cfg, createBeforeDestroy, replaceRequested: replace.has(address), replaceTriggered });
             const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(c.after, entry.block));
             const beforePaths = s === undefined ? (prior === null ? [] : schemaSensitivePaths(c.before, entry.block)) : beforePathsOf(s, c.before);
             record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: beforePaths, ...(importId !== undefined ? { importId } : {}) });
             instanceValues.set(address, markSensitive(c.after, afterPaths));
-            checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address));
+            await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address)));
           }),
         ),
       );
@@ -813,8 +884,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   };
 
   const visitOrphan = async (n: Node & { kind: "orphan" }): Promise<void> => {
-    const target = targetOf(n.providerAddress, n.providerSource);
     const type = n.state.type;
+    const target = await withMeta(targetOf(n.providerAddress, n.providerSource), n.providerSource, n.state.module, `${n.state.mode === "data" ? "data." : ""}${type}.${n.state.name}`);
     const entry = target.schema.resources.get(type);
     const results = await Promise.allSettled(
       n.state.instances.map((s) =>
@@ -828,6 +899,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             ...c,
             moduleAddress: formatModuleInstance(n.state.module),
             providerConfig: n.providerAddress,
+            ...metaField(target),
             dependencies: s.dependencies,
             createBeforeDestroy: s.createBeforeDestroy,
             ...(entry !== undefined ? { schemaVersion: entry.version } : {}),
@@ -848,11 +920,11 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         case "provider":
           return visitProvider(n);
         case "variable":
-          return visitVariable(n);
+          return pure(() => visitVariable(n));
         case "local":
-          return visitLocal(n);
+          return pure(() => visitLocal(n));
         case "call":
-          return visitCall(n);
+          return pure(() => visitCall(n));
         case "resource":
           return visitResource(n);
         case "orphan":
@@ -861,8 +933,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
           return visitOutput(n);
         case "check":
           if (mode === "destroy") return;
-          for (const mi of evaluator.instancesOf(n.mod.path)) checkRules(n.mod.config.module.checks.get(n.name)!.asserts, mi, undefined, `${instancePrefix(mi)}check.${n.name}`, "Check block assertion failed", undefined, true);
-          return;
+          return pure(() => {
+            for (const mi of evaluator.instancesOf(n.mod.path)) checkRules(n.mod.config.module.checks.get(n.name)!.asserts, mi, undefined, `${instancePrefix(mi)}check.${n.name}`, "Check block assertion failed", undefined, true);
+          });
       }
     },
     { parallelism, ...(options.signal !== undefined ? { signal: options.signal } : {}) },
