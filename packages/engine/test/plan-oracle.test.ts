@@ -20,12 +20,13 @@ import { createRandomProvider } from "@magma/provider-random";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { readStateFile } from "@magma/state";
 import { createEngine, type EnginePlanResult, type ProviderSource } from "../src/index.js";
-import { expectExit, findTerraform, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
+import { hasTerraform } from "@magma/test-support";
+import { expectExit, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const storedMemoryProvider = join(here, "../../provider-server/test/testdata/stored-memory-provider.mjs");
 const randomModule = createRequire(import.meta.url).resolve("@magma/provider-random");
-const d = findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraform() ? describe : describe.skip;
 
 
 const MEMORY = "example.com/magma/memory";
