@@ -13,7 +13,9 @@
 //     `@magma/tfplugin`) or `@connectrpc/*`. `@magma/tfplugin` itself (the internal wire layer)
 //     and sibling-only `./internal` entries are exempt: they exist to carry those types;
 //  6. type-checks a consumer that imports every public entry point, with `skipLibCheck: false`,
-//     under `moduleResolution: nodenext` and under `bundler`.
+//     under `moduleResolution: nodenext` and under `bundler`;
+//  7. (first) checks every package's repository/homepage/bugs against the root package.json
+//     (scripts/stamp-repository.mjs --check).
 //
 // Options: --keep (leave the scratch directory and print its path).
 import { spawnSync } from "node:child_process";
@@ -58,14 +60,9 @@ const FORBIDDEN_IMPORT = [
  * Packages whose builds do not strip `@internal` declarations yet (their owners were editing
  * them when this check was added): a leftover `@internal` in their public .d.ts is reported
  * but does not fail the check. Remove a name once its tsconfig.build.json sets stripInternal.
+ * Empty since every public package strips them; kept for a package added before its audit.
  */
-const STRIP_INTERNAL_PENDING = new Set([
-  "@magma/cli",
-  "@magma/config",
-  "@magma/engine",
-  "@magma/hcl",
-  "@magma/state",
-]);
+const STRIP_INTERNAL_PENDING = new Set([]);
 
 const failures = [];
 const fail = (msg) => {
@@ -92,6 +89,14 @@ const packages = readdirSync(join(root, "packages"))
   .filter((p) => p.manifest.private !== true);
 const names = packages.map((p) => p.manifest.name);
 console.log(`public packages: ${names.join(", ")}`);
+
+// Every package's repository/homepage/bugs are the root package.json's (stamped by
+// scripts/stamp-repository.mjs, which also warns while they are placeholders).
+{
+  const r = run(process.execPath, [join(root, "scripts", "stamp-repository.mjs"), "--check"], { cwd: root });
+  process.stdout.write(r.stdout + r.stderr);
+  if (r.status !== 0) fail("repository/homepage/bugs differ from the root package.json: run node scripts/stamp-repository.mjs");
+}
 
 const scratch = mkdtempSync(join(tmpdir(), "magma-check-packages-"));
 const tarballs = join(scratch, "tarballs");

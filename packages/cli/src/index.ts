@@ -19,14 +19,15 @@ export { ExitCode } from "./exit-code.js";
 export { CliError, CliErrorCode, isCliError } from "./cli-error.js";
 export { runDemo } from "./demo.js";
 export type { DemoOptions } from "./demo.js";
+// The single-resource operations (`magma plan|apply|destroy|read|data|import|upgrade`).
 export {
-  PlanAction,
+  ResourcePlanAction,
   planResource,
-  applyPlan,
+  applyResourcePlan,
   destroyResource,
   readResource,
   readData,
-  importResource,
+  importResourceById,
   upgradeResource,
   planAction,
   buildConfig,
@@ -34,7 +35,7 @@ export {
   dataSourceEntry,
 } from "./operations.js";
 export type { OperationTarget, PlanOutcome, StateOutcome, ImportedObject } from "./operations.js";
-export { renderPlanDiff, renderState, inline } from "./plan-diff.js";
+export { renderPlanDiff, renderState, formatInlineValue } from "./plan-diff.js";
 export type { RenderPlanOptions } from "./plan-diff.js";
 export { renderSchemaSummary, renderSchemaEntry } from "./schema-view.js";
 export type { ProviderOrigin } from "./schema-view.js";
@@ -49,7 +50,7 @@ export { backendSettingsFromConfig } from "./workdir/backend-settings.js";
 export type { BackendSettings, LocalBackendSettings, PgBackendSettings } from "./workdir/backend-settings.js";
 export { acquireLock, changeState, parseDuration } from "./workdir/state-lock.js";
 export type { LockSettings, ChangeStateOptions } from "./workdir/state-lock.js";
-export { stateInstances, parseSelector, selects, compareInstanceAddrs } from "./workdir/state-objects.js";
+export { stateInstances, parseSelector, selectorMatches, compareInstanceAddrs } from "./workdir/state-objects.js";
 export type { StateInstance, StateSelector } from "./workdir/state-objects.js";
 export { providerRequirements, providerForDisplay } from "./workdir/provider-requirements.js";
 export type { ProviderRequirement } from "./workdir/provider-requirements.js";
@@ -62,8 +63,17 @@ export { versionConstraintsString } from "./workdir/version-constraints-string.j
 export { formatValue } from "./workdir/format-value.js";
 export { formatDiagnostics } from "./workdir/format-diagnostic.js";
 export type { ErrorReport } from "./report-error.js";
+
+// Output plumbing the commands are built on (listed apart from the user API above, as
+// connect-es lists its transport helpers): the progress spinner, cty values as Terraform's
+// JSON, JSON text with Go's number and escaping rules. Most users need none of these.
 export { Spinner } from "./spinner.js";
 export type { SpinnerStream } from "./spinner.js";
 export { valueToJson, valueFromJson, unknownMask, nullifyUnknowns, diagToJson } from "./value-json.js";
 export { parseJsonText, jsonNodeToPlain, stringifyJson, compactJson, indentJson, RawJson } from "./json-text.js";
 export type { JsonNode } from "./json-text.js";
+
+// Deprecated names, kept for one release.
+export { PlanAction, applyPlan, importResource } from "./operations.js";
+export { inline } from "./plan-diff.js";
+export { selects } from "./workdir/state-objects.js";

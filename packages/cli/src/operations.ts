@@ -29,8 +29,11 @@ import {
 } from "@magma/provider-api";
 import { CliError, CliErrorCode } from "./cli-error.js";
 
-/** What a plan does to the object, as Terraform names it. */
-export const PlanAction = {
+/**
+ * What a single-resource plan does to the object, as Terraform names it (not
+ * `@magma/engine`'s `PlanAction`, whose replace comes in two orders).
+ */
+export const ResourcePlanAction = {
   /** Nothing changes. */
   NoOp: "no-op",
   /** A new object. */
@@ -43,8 +46,16 @@ export const PlanAction = {
   Delete: "delete",
 } as const;
 
-/** One of the {@link PlanAction} values. */
-export type PlanAction = (typeof PlanAction)[keyof typeof PlanAction];
+/** One of the {@link ResourcePlanAction} values. */
+export type ResourcePlanAction = (typeof ResourcePlanAction)[keyof typeof ResourcePlanAction];
+
+/**
+ * @deprecated Renamed {@link ResourcePlanAction} (`@magma/engine` exports a different
+ * `PlanAction`); this alias goes in the next minor release.
+ */
+export const PlanAction = ResourcePlanAction;
+/** @deprecated Renamed {@link ResourcePlanAction}; this alias goes in the next minor release. */
+export type PlanAction = ResourcePlanAction;
 
 /** A provider and its schema: what every operation needs. */
 export interface OperationTarget {
@@ -63,7 +74,7 @@ export interface PlanOutcome {
   /** The type's schema. */
   readonly entry: SchemaEntry;
   /** What the change does. */
-  readonly action: PlanAction;
+  readonly action: ResourcePlanAction;
   /** The prior state (null for a create). */
   readonly prior: Value;
   /** The private state stored with the prior object. */
@@ -139,20 +150,20 @@ export async function planResource(
   if (input.config === null) {
     if (priorObject === null) {
       const none = nullVal(entry.type);
-      return { typeName, entry, action: PlanAction.NoOp, prior, priorPrivate, config: none, change: { plannedState: none, requiresReplace: [], plannedPrivate: priorPrivate, legacyTypeSystem: false, warnings: [] }, replacing: [] };
+      return { typeName, entry, action: ResourcePlanAction.NoOp, prior, priorPrivate, config: none, change: { plannedState: none, requiresReplace: [], plannedPrivate: priorPrivate, legacyTypeSystem: false, warnings: [] }, replacing: [] };
     }
     planned = await planDestroy(t, typeName, typeName, priorObject);
   } else {
     planned = await planInstance(t, { address: typeName, typeName, prior: priorObject, config: input.config });
   }
-  const action = isReplace(planned.action) ? PlanAction.Replace : (planned.action as Exclude<EnginePlanAction, "read" | "forget" | "delete-then-create" | "create-then-delete">);
+  const action = isReplace(planned.action) ? ResourcePlanAction.Replace : (planned.action as Exclude<EnginePlanAction, "read" | "forget" | "delete-then-create" | "create-then-delete">);
   const change: PlannedChange = { plannedState: planned.after, requiresReplace: planned.requiresReplace, plannedPrivate: planned.plannedPrivate, legacyTypeSystem: planned.legacyTypeSystem, warnings: planned.warnings };
   return { typeName, entry, action, prior, priorPrivate, config: planned.config, change, replacing: planned.requiresReplace };
 }
 
 /** The engine's planned change for a CLI plan (also one read back from `magma plan` JSON). */
 function instanceChange(plan: PlanOutcome): PlannedInstanceChange {
-  const action: EnginePlanAction = plan.action === PlanAction.Replace ? EnginePlanAction.DeleteThenCreate : plan.action;
+  const action: EnginePlanAction = plan.action === ResourcePlanAction.Replace ? EnginePlanAction.DeleteThenCreate : plan.action;
   const base: PlannedInstanceChange = {
     address: plan.typeName,
     mode: "managed",
@@ -168,7 +179,7 @@ function instanceChange(plan: PlanOutcome): PlannedInstanceChange {
     legacyTypeSystem: plan.change.legacyTypeSystem,
     warnings: plan.change.warnings,
   };
-  return plan.action === PlanAction.Replace ? { ...base, replaceReason: ReplaceReason.CannotUpdate } : base;
+  return plan.action === ResourcePlanAction.Replace ? { ...base, replaceReason: ReplaceReason.CannotUpdate } : base;
 }
 
 /**
@@ -179,8 +190,8 @@ function instanceChange(plan: PlanOutcome): PlannedInstanceChange {
  * @throws the failure of the apply: the provider's `ProviderError` (`partially_applied`
  * carries the state to keep) or an `EngineError` (an inconsistent plan or result).
  */
-export async function applyPlan(target: OperationTarget, plan: PlanOutcome): Promise<StateOutcome> {
-  if (plan.action === PlanAction.NoOp) return { state: plan.prior, private: plan.priorPrivate, warnings: plan.change.warnings };
+export async function applyResourcePlan(target: OperationTarget, plan: PlanOutcome): Promise<StateOutcome> {
+  if (plan.action === ResourcePlanAction.NoOp) return { state: plan.prior, private: plan.priorPrivate, warnings: plan.change.warnings };
   const r = await applyInstance(engineTarget(target), instanceChange(plan));
   if (r.error !== undefined) throw r.error;
   const state = r.object?.state ?? nullVal(plan.entry.type);
@@ -192,7 +203,7 @@ export async function destroyResource(target: OperationTarget, typeName: string,
   if (prior.isNull()) return { state: prior, private: new Uint8Array(), warnings: [] };
   const input: { config: null; prior: Value; priorPrivate?: Uint8Array } = { config: null, prior };
   if (priorPrivate !== undefined) input.priorPrivate = priorPrivate;
-  return applyPlan(target, await planResource(target, typeName, input));
+  return applyResourcePlan(target, await planResource(target, typeName, input));
 }
 
 /** Refreshes an object; `state` is null when it no longer exists (the warnings sent with that answer are kept). */
@@ -222,7 +233,7 @@ export interface ImportedObject extends StateOutcome {
  *
  * @throws {@link CliError} `not_found` when nothing has that id, or the refresh finds it gone.
  */
-export async function importResource(target: OperationTarget, typeName: string, id: string, read = true): Promise<{ readonly objects: readonly ImportedObject[]; readonly warnings: readonly Diag[] }> {
+export async function importResourceById(target: OperationTarget, typeName: string, id: string, read = true): Promise<{ readonly objects: readonly ImportedObject[]; readonly warnings: readonly Diag[] }> {
   resourceEntry(target, typeName);
   if (read) {
     try {
@@ -252,9 +263,21 @@ export async function upgradeResource(target: OperationTarget, typeName: string,
 }
 
 /** The action Terraform would show for a planned change. */
-export function planAction(prior: Value, planned: Value, replacing: readonly Path[]): PlanAction {
-  if (prior.isNull()) return planned.isNull() ? PlanAction.NoOp : PlanAction.Create;
-  if (planned.isNull()) return PlanAction.Delete;
-  if (replacing.length > 0) return PlanAction.Replace;
-  return prior.rawEquals(planned) ? PlanAction.NoOp : PlanAction.Update;
+export function planAction(prior: Value, planned: Value, replacing: readonly Path[]): ResourcePlanAction {
+  if (prior.isNull()) return planned.isNull() ? ResourcePlanAction.NoOp : ResourcePlanAction.Create;
+  if (planned.isNull()) return ResourcePlanAction.Delete;
+  if (replacing.length > 0) return ResourcePlanAction.Replace;
+  return prior.rawEquals(planned) ? ResourcePlanAction.NoOp : ResourcePlanAction.Update;
 }
+
+/**
+ * @deprecated Renamed {@link applyResourcePlan} (`@magma/engine`'s `applyPlan` applies a whole
+ * plan); this alias goes in the next minor release.
+ */
+export const applyPlan: typeof applyResourcePlan = applyResourcePlan;
+
+/**
+ * @deprecated Renamed {@link importResourceById} (`@magma/engine`'s `importResource` imports
+ * through the configuration); this alias goes in the next minor release.
+ */
+export const importResource: typeof importResourceById = importResourceById;

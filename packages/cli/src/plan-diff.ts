@@ -1,6 +1,6 @@
 import type { Path, Value } from "@magma/cty";
 import type { Attribute, Block, NestedAttributeType, NestedBlock } from "@magma/provider-api";
-import { PlanAction, type PlanOutcome } from "./operations.js";
+import { ResourcePlanAction, type PlanOutcome } from "./operations.js";
 
 /** Options of {@link renderPlanDiff}. */
 export interface RenderPlanOptions {
@@ -42,7 +42,7 @@ function sub(sens: Sens, key?: string): Sens {
   return key === undefined ? false : (sens.attrs.get(key) ?? false);
 }
 
-const HEADERS: Readonly<Record<PlanAction, [string, string]>> = {
+const HEADERS: Readonly<Record<ResourcePlanAction, [string, string]>> = {
   "no-op": ["has no changes", "  "],
   create: ["will be created", "  + "],
   update: ["will be updated in-place", "  ~ "],
@@ -60,7 +60,7 @@ const HEADERS: Readonly<Record<PlanAction, [string, string]>> = {
 export function renderPlanDiff(plan: PlanOutcome, options: RenderPlanOptions = {}): string {
   const name = options.name ?? "this";
   const addr = `${plan.typeName}.${name}`;
-  if (plan.action === PlanAction.NoOp) {
+  if (plan.action === ResourcePlanAction.NoOp) {
     return `No changes. ${addr} matches its configuration.\n`;
   }
   const [verb, lead] = HEADERS[plan.action];
@@ -70,9 +70,9 @@ export function renderPlanDiff(plan: PlanOutcome, options: RenderPlanOptions = {
   const forces = new Set(plan.replacing.map((p: Path) => p.toString()));
   lines.push(...blockBody(plan.entry.block, before, after, 6, "", forces));
   lines.push("    }");
-  const add = plan.action === PlanAction.Create || plan.action === PlanAction.Replace ? 1 : 0;
-  const change = plan.action === PlanAction.Update ? 1 : 0;
-  const destroy = plan.action === PlanAction.Delete || plan.action === PlanAction.Replace ? 1 : 0;
+  const add = plan.action === ResourcePlanAction.Create || plan.action === ResourcePlanAction.Replace ? 1 : 0;
+  const change = plan.action === ResourcePlanAction.Update ? 1 : 0;
+  const destroy = plan.action === ResourcePlanAction.Delete || plan.action === ResourcePlanAction.Replace ? 1 : 0;
   lines.push("", `Plan: ${add} to add, ${change} to change, ${destroy} to destroy.`);
   return lines.join("\n") + "\n";
 }
@@ -232,11 +232,14 @@ function close(v: Value): string {
 }
 
 /** A value on one line, HCL-style (with no schema: nothing is taken as sensitive). */
-export function inline(v: Value): string {
+export function formatInlineValue(v: Value): string {
   return inlineValue(v, false);
 }
 
-/** {@link inline} where the parts that `sensitive` marks show as `(sensitive value)`. */
+/** @deprecated Renamed {@link formatInlineValue} (what it formats was not in the name); this alias goes in the next minor release. */
+export const inline: typeof formatInlineValue = formatInlineValue;
+
+/** {@link formatInlineValue} where the parts that `sensitive` marks show as `(sensitive value)`. */
 function inlineValue(v: Value, sensitive: Sens): string {
   if (sensitive === true) return "(sensitive value)";
   if (!v.isKnown()) return "(known after apply)";

@@ -1,11 +1,11 @@
 // The built `magma` executable with the real hashicorp/aws provider (skipped without the
 // binary): the schema JSON against terraform's own `providers schema -json`, a data source,
 // and the whole demo against the local fake AWS endpoint.
-import { TerraformWorkspace, findTerraform, AWS_ADDRESS, AWS_OFFLINE_CONFIG, AWS_OFFLINE_HCL } from "../../plugin/test/support/terraform-runner.js";
+import { TerraformWorkspace, hasTerraform, AWS_ADDRESS, AWS_OFFLINE_CONFIG, AWS_OFFLINE_HCL } from "@magma/test-support";
 import { PLUGIN_MIRROR, awsAvailable, cleanUp, magma, magmaJson } from "./support/run-magma.js";
 
 const withAws = awsAvailable ? describe : describe.skip;
-const withTerraform = awsAvailable && findTerraform() !== undefined ? describe : describe.skip;
+const withTerraform = awsAvailable && hasTerraform() ? describe : describe.skip;
 
 afterAll(() => cleanUp());
 

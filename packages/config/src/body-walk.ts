@@ -1,4 +1,4 @@
-import { variables, type Attribute, type Block, type Body, type Expression, type JsonNode, type Traversal } from "@magma/hcl";
+import { expressionTraversals, type Attribute, type Block, type Body, type Expression, type JsonNode, type Traversal } from "@magma/hcl";
 
 /** Shape of a native-syntax body with its raw contents (HCL's `hclsyntax.Body`). */
 interface RawNativeBody {
@@ -22,7 +22,7 @@ export function bodyTraversals(body: Body, skip: ReadonlySet<string> = new Set()
 }
 
 function push(expr: Expression, bound: ReadonlySet<string>, out: Traversal[]): void {
-  for (const t of variables(expr)) if (!bound.has(t.root)) out.push(t);
+  for (const t of expressionTraversals(expr)) if (!bound.has(t.root)) out.push(t);
 }
 
 function walkBody(body: Body, skip: ReadonlySet<string>, bound: ReadonlySet<string>, out: Traversal[]): void {

@@ -1,6 +1,6 @@
 import { bodyContent, bodyPartial } from "./hcl-fixups.js";
 import { boolType, convert, dynamicType, isPathError, stringType, type Value } from "@magma/cty";
-import { absTraversalForExpr, evaluate, variables, type Block, type Diagnostic, type Expression } from "@magma/hcl";
+import { absTraversalForExpr, evaluate, expressionTraversals, type Block, type Diagnostic, type Expression } from "@magma/hcl";
 import { parseConfigAddress } from "./address.js";
 import { BAD_IDENTIFIER_DETAIL, defRange, errorDiag, validIdentifier, warningDiag } from "./diagnostics.js";
 import { decodeCheckRule, decodeProviderConfigRef, decodeResourceBlock, providerRefFromTraversal } from "./decode-resource.js";
@@ -74,7 +74,7 @@ export function decodeVariableBlock(block: Block, override: boolean, diags: Diag
     const rule = decodeCheckRule(b, diags);
     if (rule === undefined) continue;
     validations.push(rule);
-    const refersToSelf = variables(rule.condition).some((t) => t.root === "var" && t.steps[0]?.kind === "attr" && t.steps[0].name === name);
+    const refersToSelf = expressionTraversals(rule.condition).some((t) => t.root === "var" && t.steps[0]?.kind === "attr" && t.steps[0].name === name);
     if (!refersToSelf) {
       diags.push(
         errorDiag("Invalid variable validation condition", `The condition for variable ${JSON.stringify(name)} must refer to var.${name} in order to test incoming values.`, rule.condition.range),

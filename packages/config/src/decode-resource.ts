@@ -1,6 +1,6 @@
 import { bodyContent, bodyPartial } from "./hcl-fixups.js";
 import { boolType, stringType } from "@magma/cty";
-import { exprAsKeyword, variables, exprList, type Attribute, type Block, type BodySchema, type Diagnostic, type Expression, type Traversal } from "@magma/hcl";
+import { exprAsKeyword, expressionTraversals, exprList, type Attribute, type Block, type BodySchema, type Diagnostic, type Expression, type Traversal } from "@magma/hcl";
 import { BAD_IDENTIFIER_DETAIL, defRange, errorDiag, validIdentifier } from "./diagnostics.js";
 import type { CheckRule, ManagedResourceSettings, ProviderConfigRef, Resource } from "./model.js";
 import { impliedProvider, resourceTypeProviderName } from "./provider-addr.js";
@@ -25,7 +25,7 @@ export function decodeCheckRule(block: Block, diags: Diagnostic[]): CheckRule | 
   diags.push(...d);
   const condition = content.attributes.get("condition");
   const errorMessage = content.attributes.get("error_message");
-  if (condition !== undefined && variables(condition.expr).length === 0) {
+  if (condition !== undefined && expressionTraversals(condition.expr).length === 0) {
     diags.push(
       errorDiag(
         `Invalid ${block.type} expression`,

@@ -1,4 +1,4 @@
-import { variables, type Diagnostic, type Expression, type SourceRange, type Traversal } from "@magma/hcl";
+import { expressionTraversals, type Diagnostic, type Expression, type SourceRange, type Traversal } from "@magma/hcl";
 import { errorDiag, rangeBetween } from "./diagnostics.js";
 
 /**
@@ -143,7 +143,7 @@ export function referencesInExpr(expr: Expression | undefined): { refs: Referenc
   const refs: Reference[] = [];
   const diags: Diagnostic[] = [];
   if (expr === undefined) return { refs, diags };
-  for (const t of variables(expr)) {
+  for (const t of expressionTraversals(expr)) {
     const r = parseRef(t);
     diags.push(...r.diags);
     if (r.ref !== undefined) refs.push(r.ref);

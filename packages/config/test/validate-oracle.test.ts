@@ -2,10 +2,11 @@ import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { validateDir, type SchemaLookup } from "../src/validate.js";
-import { builtinSchemas, findTerraform, magmaKeys, terraformValidate } from "./support/terraform.js";
+import { findTerraform, hasTerraform } from "@magma/test-support";
+import { builtinSchemas, magmaKeys, terraformValidate } from "./support/terraform.js";
 
 const cases = join(dirname(fileURLToPath(import.meta.url)), "..", "testdata", "validate");
-const terraform = findTerraform();
+const terraform = hasTerraform() ? findTerraform() : undefined;
 const names = readdirSync(cases).sort();
 let builtin: SchemaLookup = () => undefined;
 beforeAll(() => {

@@ -1,15 +1,22 @@
 /**
- * Terraform's core over magma's `Provider` contract — the layers that do not need the
- * configuration language:
+ * Terraform's core over magma's `Provider` contract.
+ *
+ * The user API is {@link createEngine}: plan (also refresh-only), apply, destroy and import
+ * a loaded configuration (`@magma/config`) against a state (`@magma/state`), with
+ * Terraform's events, plan files ({@link writePlanFile}, {@link readPlanFile}, {@link assertPlanCurrent}) and
+ * renderings ({@link planText}, {@link planJson}, {@link stateJson}). Errors carry stable
+ * codes ({@link EngineError}, {@link PlanDiagnosticsError}, {@link RenderError}).
+ *
+ * The rest are the building blocks the engine is made of, exported for programs that drive
+ * Terraform's steps themselves (as `@magma/cli`'s single-resource commands do):
  *
  * - a dependency graph and its walk ({@link Graph}, {@link walkGraph}): bounded
  *   parallelism, per-group limits, skip-after-failure, cancellation;
  * - the per-instance steps, Terraform's way: {@link upgradeInstance}, {@link refreshInstance},
  *   {@link planInstance}, {@link planDestroy}, {@link applyInstance},
  *   {@link readDataSourceInstance}, {@link importInstance};
- * - the plan model ({@link PlannedInstanceChange}, {@link Plan} with its identity) and plan
- *   files ({@link writePlanFile}, {@link readPlanFile}, {@link assertPlanCurrent});
- * - {@link EngineError} with stable codes.
+ * - the plan model ({@link PlannedInstanceChange}, {@link Plan} with its identity), the
+ *   apply walk ({@link applyPlan}), the module evaluator and the refresh guard.
  *
  * @packageDocumentation
  */

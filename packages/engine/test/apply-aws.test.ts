@@ -18,47 +18,16 @@ import { createPlan } from "../src/plan/plan.js";
 import type { PlannedInstanceChange } from "../src/plan/planned-instance-change.js";
 import type { ProviderSource } from "../src/provider-source.js";
 import { ProviderPool } from "../src/providers/provider-pool.js";
-import { AWS_BINARY, TerraformDir, terraformAndAwsAvailable } from "./support/terraform.js";
+import { AWS_BINARY, awsFakeConfig, awsFakeHcl, hasTerraformAndAws, TerraformWorkspace } from "@magma/test-support";
 
 const AWS_SOURCE = "registry.terraform.io/hashicorp/aws";
 const AWS = `provider["${AWS_SOURCE}"]`;
 const ENDPOINTS = ["ssm", "sts", "iam"] as const;
 
-function awsConfig(url: string): Record<string, unknown> {
-  return {
-    region: "us-east-1",
-    access_key: "test",
-    secret_key: "test",
-    skip_credentials_validation: true,
-    skip_requesting_account_id: true,
-    skip_metadata_api_check: "true",
-    skip_region_validation: true,
-    max_retries: 2,
-    endpoints: [Object.fromEntries(ENDPOINTS.map((k) => [k, url]))],
-  };
-}
+const awsConfig = (url: string): Record<string, unknown> => awsFakeConfig(url, { endpoints: ENDPOINTS });
 
 function awsHcl(url: string): string {
-  return `terraform {
-  required_providers {
-    aws = { source = "hashicorp/aws", version = "5.100.0" }
-  }
-}
-
-provider "aws" {
-  region                      = "us-east-1"
-  access_key                  = "test"
-  secret_key                  = "test"
-  skip_credentials_validation = true
-  skip_requesting_account_id  = true
-  skip_metadata_api_check     = true
-  skip_region_validation      = true
-  max_retries                 = 2
-  endpoints {
-${ENDPOINTS.map((k) => `    ${k} = "${url}"`).join("\n")}
-  }
-}
-
+  return `${awsFakeHcl(url, { endpoints: ENDPOINTS })}
 resource "aws_ssm_parameter" "p1" {
   name  = "/magma/apply/p1"
   type  = "String"
@@ -80,21 +49,21 @@ resource "aws_ssm_parameter" "p3" {
 `;
 }
 
-const d = terraformAndAwsAvailable() ? describe : describe.skip;
+const d = hasTerraformAndAws() ? describe : describe.skip;
 
 d("applyPlan with hashicorp/aws against fake-aws", () => {
   let fake: FakeAws;
-  let tf: TerraformDir;
+  let tf: TerraformWorkspace;
   const factory = createProviderFactory();
   const source: ProviderSource = { open: () => factory.open(AWS_BINARY) };
 
   beforeAll(async () => {
     fake = await startFakeAws();
-    tf = new TerraformDir();
+    tf = TerraformWorkspace.create("magma-engine-apply-");
   });
   afterAll(async () => {
     await fake?.close();
-    tf?.close();
+    tf?.dispose();
   });
 
   it("creates dependent parameters, persists after each, terraform plans no changes on the state, and a destroy deletes them in reverse", async () => {
@@ -160,11 +129,11 @@ d("applyPlan with hashicorp/aws against fake-aws", () => {
     expect(fake.state().ssmParameters.map((p) => p.name)).toEqual(["/magma/apply/p1", "/magma/apply/p2", "/magma/apply/p3"]);
 
     // terraform reads magma's state and finds nothing to do.
-    tf.write(awsHcl(fake.url));
-    const init = await tf.run(["init", "-input=false", "-no-color"]);
-    expect({ code: init.code, output: init.code === 0 ? "" : init.output }).toEqual({ code: 0, output: "" });
-    const planRun = await tf.run(["plan", "-detailed-exitcode", "-input=false", "-no-color"]);
-    expect({ code: planRun.code, output: planRun.code === 0 ? "" : planRun.output }).toEqual({ code: 0, output: "" });
+    tf.write("main.tf", awsHcl(fake.url));
+    const init = await tf.run(["init", "-input=false", "-no-color"], { allowFailure: true });
+    expect({ code: init.code, output: init.code === 0 ? "" : init.stdout + init.stderr }).toEqual({ code: 0, output: "" });
+    const planRun = await tf.run(["plan", "-detailed-exitcode", "-input=false", "-no-color"], { allowFailure: true });
+    expect({ code: planRun.code, output: planRun.code === 0 ? "" : planRun.stdout + planRun.stderr }).toEqual({ code: 0, output: "" });
 
     // Destroy from the saved state: deletes in reverse dependency order (the state's dependencies).
     const current = (await loadState(store))!;

@@ -16,10 +16,11 @@ import { createRandomProvider } from "@magma/provider-random";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { createLocalBackend, loadState, type StateFile } from "@magma/state";
 import { createEngine, type EnginePlanResult, type ProviderSource } from "../src/index.js";
-import { expectExit, findTerraform, storedMemoryProvider, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
+import { hasTerraform } from "@magma/test-support";
+import { expectExit, storedMemoryProvider, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
 
 const randomModule = createRequire(import.meta.url).resolve("@magma/provider-random");
-const d = findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraform() ? describe : describe.skip;
 
 const MEMORY = "example.com/magma/memory";
 const RANDOM = "example.com/magma/random";

@@ -6,8 +6,7 @@
  * refuses an object whose identity does not match the configuration. Skipped where the
  * provider binary is absent.
  */
-import { existsSync } from "node:fs";
-import { AWS_BINARY } from "@magma/test-support";
+import { AWS_BINARY, awsFakeConfig, hasAwsProvider } from "@magma/test-support";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { dialConfiguredProvider, type LiveProvider } from "@magma/plugin";
 import { configValue, isProviderError, type PlainConfig } from "@magma/provider-api";
@@ -19,7 +18,7 @@ import type { InstanceTarget } from "../src/instance/instance-target.js";
 import { planInstance } from "../src/instance/plan-instance.js";
 import { refreshInstance } from "../src/instance/refresh-instance.js";
 
-const d = existsSync(AWS_BINARY) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 const LONG = 180_000;
 const TYPE = "aws_ssm_parameter";
 
@@ -32,17 +31,7 @@ d("import on create conflict: hashicorp/aws against fake-aws", () => {
     fake = await startFakeAws();
     live = await dialConfiguredProvider({
       binary: AWS_BINARY,
-      config: {
-        region: "us-east-1",
-        access_key: "test",
-        secret_key: "test",
-        skip_credentials_validation: true,
-        skip_requesting_account_id: true,
-        skip_metadata_api_check: "true",
-        skip_region_validation: true,
-        max_retries: 1,
-        endpoints: [{ ssm: fake.url, sts: fake.url }],
-      },
+      config: awsFakeConfig(fake.url, { maxRetries: 1, endpoints: ["ssm", "sts"] }),
     });
     target = { provider: live.provider, schema: live.schema, providerAddress: "registry.terraform.io/hashicorp/aws" };
   }, LONG);

@@ -6,32 +6,18 @@
  * object carries Terraform's summary and detail. Skipped where
  * terraform or the provider binary is absent.
  */
-import { AWS_BINARY, PLUGIN_MIRROR } from "@magma/test-support";
-import { spawn } from "node:child_process";
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { AWS_BINARY, awsFakeConfig, awsFakeHcl, hasTerraformAndAws, TerraformWorkspace } from "@magma/test-support";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { toJson } from "@magma/cty";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { dialConfiguredProvider, type LiveProvider } from "@magma/plugin";
 import type { InstanceTarget } from "../src/instance/instance-target.js";
 import { importResource } from "../src/import/import-resource.js";
 
-const MIRROR = PLUGIN_MIRROR;
 const LONG = 300_000;
 
-function hasTerraform(): boolean {
-  return (process.env["PATH"] ?? "").split(delimiter).some((dir) => {
-    try {
-      accessSync(join(dir, "terraform"), constants.X_OK);
-      return dir !== "";
-    } catch {
-      return false;
-    }
-  });
-}
-
-const d = existsSync(AWS_BINARY) && hasTerraform() ? describe : describe.skip;
+const d = hasTerraformAndAws() ? describe : describe.skip;
 
 interface Run {
   readonly code: number | null;
@@ -45,56 +31,19 @@ d("importResource agrees with terraform import (hashicorp/aws against fake-aws)"
   let target: InstanceTarget;
   let dir = "";
 
+  let ws: TerraformWorkspace | undefined;
+
   function terraform(args: readonly string[]): Promise<Run> {
-    return new Promise((resolve, reject) => {
-      const env: NodeJS.ProcessEnv = { ...process.env, TF_CLI_CONFIG_FILE: join(dir, "cli.tfrc"), TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" };
-      delete env["TF_LOG"];
-      delete env["TF_REATTACH_PROVIDERS"];
-      delete env["TF_PLUGIN_CACHE_DIR"];
-      const child = spawn("terraform", [...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
-      child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
-      const timer = setTimeout(() => child.kill("SIGKILL"), LONG - 10_000);
-      child.on("error", (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+    return ws!.run(args, { allowFailure: true, timeoutMs: LONG - 10_000 });
   }
 
   beforeAll(async () => {
     fake = await startFakeAws();
-    dir = mkdtempSync(join(tmpdir(), "magma-engine-import-"));
-    writeFileSync(join(dir, "cli.tfrc"), `provider_installation {\n  filesystem_mirror {\n    path = "${MIRROR}"\n  }\n}\n`);
+    ws = TerraformWorkspace.create("magma-engine-import-");
+    dir = ws.dir;
     writeFileSync(
       join(dir, "main.tf"),
-      `terraform {
-  required_providers {
-    aws = { source = "hashicorp/aws", version = "5.100.0" }
-  }
-}
-
-provider "aws" {
-  region                      = "us-east-1"
-  access_key                  = "test"
-  secret_key                  = "test"
-  skip_credentials_validation = true
-  skip_requesting_account_id  = true
-  skip_metadata_api_check     = true
-  skip_region_validation      = true
-  max_retries                 = 1
-  endpoints {
-    ssm = "${fake.url}"
-    sts = "${fake.url}"
-  }
-}
-
+      `${awsFakeHcl(fake.url, { maxRetries: 1, endpoints: ["ssm", "sts"] })}
 resource "aws_ssm_parameter" "x" {
   name  = "/magma/oracle"
   type  = "String"
@@ -112,17 +61,7 @@ resource "aws_ssm_parameter" "nope" {
     expect(init.code).toBe(0);
     live = await dialConfiguredProvider({
       binary: AWS_BINARY,
-      config: {
-        region: "us-east-1",
-        access_key: "test",
-        secret_key: "test",
-        skip_credentials_validation: true,
-        skip_requesting_account_id: true,
-        skip_metadata_api_check: "true",
-        skip_region_validation: true,
-        max_retries: 1,
-        endpoints: [{ ssm: fake.url, sts: fake.url }],
-      },
+      config: awsFakeConfig(fake.url, { maxRetries: 1, endpoints: ["ssm", "sts"] }),
     });
     target = { provider: live.provider, schema: live.schema, providerAddress: "registry.terraform.io/hashicorp/aws" };
     const res = await fetch(fake.url, {
@@ -136,7 +75,7 @@ resource "aws_ssm_parameter" "nope" {
   afterAll(async () => {
     await live?.close();
     await fake?.close();
-    if (dir !== "") rmSync(dir, { recursive: true, force: true });
+    ws?.dispose();
   });
 
   test(

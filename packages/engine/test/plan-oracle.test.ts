@@ -20,12 +20,13 @@ import { createRandomProvider } from "@magma/provider-random";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { readStateFile } from "@magma/state";
 import { createEngine, type EnginePlanResult, type ProviderSource } from "../src/index.js";
-import { expectExit, findTerraform, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
+import { hasTerraform } from "@magma/test-support";
+import { expectExit, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const storedMemoryProvider = join(here, "../../provider-server/test/testdata/stored-memory-provider.mjs");
 const randomModule = createRequire(import.meta.url).resolve("@magma/provider-random");
-const d = findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraform() ? describe : describe.skip;
 
 
 const MEMORY = "example.com/magma/memory";
@@ -367,33 +368,41 @@ d.each([
 
   const tf = (...args: string[]) => terraform(args, work, env);
 
-  async function bothPlans(destroy = false): Promise<{ magma: Record<string, string[]>; terraform: Record<string, string[]>; plan: EnginePlanResult["plan"] }> {
-    const planRun = await tf("plan", "-no-color", ...(destroy ? ["-destroy"] : []), "-out=tfplan");
-    expectExit(planRun, 0, "plan", env);
+  type Mode = "normal" | "destroy" | "refresh-only";
+
+  /**
+   * terraform's plan (`plan -out`, `show -json`) and magma's on the same configuration and
+   * state: per address, the resource changes and root output actions — or, for a
+   * refresh-only plan, the drift (magma must then plan no changes).
+   */
+  async function bothPlans(mode: Mode): Promise<{ magma: Record<string, string[]>; terraform: Record<string, string[]>; plan: EnginePlanResult["plan"] }> {
+    const flag = { normal: [], destroy: ["-destroy"], "refresh-only": ["-refresh-only"] }[mode];
+    expectExit(await tf("plan", "-no-color", ...flag, "-out=tfplan"), 0, `plan ${flag.join(" ")}`, env);
     const show = await tf("show", "-json", "tfplan");
     expectExit(show, 0, "show -json", env);
     const statePath = join(work, "terraform.tfstate");
     const state = existsSync(statePath) ? (readStateFile(readFileSync(statePath)) ?? null) : null;
     const engine = createEngine({ providers: source(store), cwd: work });
     try {
-      const r = await engine.plan(work, state, { env: {}, ...(destroy ? { mode: "destroy" as const } : {}) });
+      const r = await engine.plan(work, state, { env: {}, ...(mode !== "normal" ? { mode } : {}) });
+      if (mode === "refresh-only") {
+        expect(r.diagnostics.filter((x) => x.severity === "error")).toEqual([]);
+        expect(r.plan.changes).toEqual([]);
+        const tfDrift = (JSON.parse(show.stdout) as { resource_drift?: { address: string; change: { actions: string[] } }[] }).resource_drift ?? [];
+        return {
+          magma: Object.fromEntries((r.plan.drift ?? []).map((c) => [c.address, ACTIONS[c.action]!])),
+          terraform: Object.fromEntries(tfDrift.map((c) => [c.address, c.change.actions])),
+          plan: r.plan,
+        };
+      }
       return { magma: { ...magmaActions(r), ...magmaOutputActions(r) }, terraform: { ...terraformActions(show.stdout), ...terraformOutputActions(show.stdout) }, plan: r.plan };
     } finally {
       await engine.close();
     }
   }
 
-  test("plans on an empty state, then on terraform's state: changed configurations, destroy, refresh-only drift", async () => {
-    writeFileSync(join(work, file), v1);
-    expectExit(await tf("init", "-no-color"), 0, "init", env);
-    const first = await bothPlans();
-    expect(first.magma).toEqual(first.terraform);
-    expect(first.magma["data.memory_lookup.after_a"]).toEqual(["read"]);
-    expect(first.magma['memory_item.env["prod"]']).toEqual(["create"]);
-
-    expectExit(await tf("apply", "-auto-approve", "-no-color"), 0, "apply", env);
-    rmSync(join(work, "tfplan"));
-    // The state dependencies terraform recorded are the ones magma planned.
+  /** The state dependencies terraform recorded after its apply, per managed instance. */
+  function recordedDependencies(): Record<string, string[]> {
     const applied = JSON.parse(readFileSync(join(work, "terraform.tfstate"), "utf8")) as { resources: { module?: string; mode: string; type: string; name: string; instances: { index_key?: string | number; dependencies?: string[] }[] }[] };
     const recorded: Record<string, string[]> = {};
     for (const r of applied.resources) {
@@ -403,58 +412,105 @@ d.each([
         recorded[`${r.module !== undefined ? `${r.module}.` : ""}${r.type}.${r.name}${key}`] = [...(i.dependencies ?? [])].sort();
       }
     }
-    const planned = Object.fromEntries(first.plan.changes.filter((c) => c.mode === "managed").map((c) => [c.address, [...(c.dependencies ?? [])]]));
-    expect(planned).toEqual(recorded);
-    const destroy = await bothPlans(true);
-    expect(destroy.magma).toEqual(destroy.terraform);
-    expect(destroy.magma["module.m[1].memory_item.x"]).toEqual(["delete"]);
-    writeFileSync(join(work, file), v2);
-    const second = await bothPlans();
-    expect(second.magma).toEqual(second.terraform);
-    expect(second.magma["memory_item.a"]).toEqual(["update"]);
-    expect(second.magma['memory_item.env["dev"]']).toEqual(["create", "delete"]);
-    expect(second.magma["memory_item.gone"]).toEqual(["delete"]);
-    expect(second.magma["data.memory_lookup.pending"]).toEqual(["read"]);
-    expect(second.magma["data.memory_lookup.known"]).toBeUndefined();
-    expect(second.magma["data.memory_lookup.via_depends_on"]).toEqual(["read"]);
-    expect(second.magma["data.memory_lookup.via_ref"]).toEqual(["read"]);
-    expect(second.magma["data.memory_lookup.via_data"]).toBeUndefined();
-    expect(second.magma["module.m[1].memory_item.x"]).toEqual(["delete"]);
-    expect(second.magma["memory_item.from_module"]).toEqual(["delete", "create"]);
+    return recorded;
+  }
 
-    const tfState = JSON.parse(readFileSync(join(work, "terraform.tfstate"), "utf8")) as { resources: { name: string; instances: { index_key?: string; attributes: { id: string } }[] }[] };
-    const prodId = tfState.resources.find((r) => r.name === "env")!.instances.find((i) => i.index_key === "prod")!.attributes.id;
-    expectExit(await tf("state", "rm", 'memory_item.env["prod"]'), 0, "state rm", env);
-    writeFileSync(join(work, file), v3(prodId));
-    const third = await bothPlans();
-    expect(third.magma).toEqual(third.terraform);
-    expect(third.magma["memory_item.kept"]).toEqual(["no-op", "moved from memory_item.gone"]);
-    expect(third.magma["module.m[0].memory_item.x"]).toEqual(["forget"]);
-    expect(third.magma["memory_item.a"]).toEqual(["no-op"]);
-    expect(third.magma['memory_item.env["prod"]']).toEqual(["no-op", `import ${prodId}`]);
+  /** One plan compared with terraform's, in order on the same working directory and state. */
+  interface Stage {
+    readonly name: string;
+    /** What happens first (terraform applies, edits the state, drift outside both tools). */
+    readonly before?: (previous: EnginePlanResult["plan"] | undefined) => Promise<void>;
+    /** The configuration to write, if it changes. */
+    readonly config?: () => string;
+    readonly mode: Mode;
+    /** Actions (or drift) of some addresses, beyond magma's and terraform's being equal; `undefined`: no change planned. */
+    readonly expect: Readonly<Record<string, readonly string[] | undefined>>;
+  }
 
-    // Drift outside both tools: an item changed, another deleted; a refresh-only plan reports the same drift.
-    const saved = JSON.parse(readFileSync(store, "utf8")) as { serial: number; items: Record<string, string> };
-    for (const [id, text] of Object.entries(saved.items)) {
-      const v = JSON.parse(text) as { name: string; value: string | null };
-      if (v.name === "a") saved.items[id] = JSON.stringify({ ...v, value: "drifted" });
-      if (v.name === "app-2") delete saved.items[id];
-    }
-    writeFileSync(store, JSON.stringify(saved));
-    writeFileSync(join(work, file), v1);
-    expectExit(await tf("plan", "-no-color", "-refresh-only", "-out=tfplan"), 0, "plan -refresh-only", env);
-    const show = await tf("show", "-json", "tfplan");
-    expectExit(show, 0, "show -json", env);
-    const tfDrift = Object.fromEntries(((JSON.parse(show.stdout) as { resource_drift?: { address: string; change: { actions: string[] } }[] }).resource_drift ?? []).map((c) => [c.address, c.change.actions]));
-    const engine = createEngine({ providers: source(store), cwd: work });
-    try {
-      const r = await engine.plan(work, readStateFile(readFileSync(join(work, "terraform.tfstate"))) ?? null, { env: {}, mode: "refresh-only" });
-      expect(r.diagnostics.filter((x) => x.severity === "error")).toEqual([]);
-      expect(r.plan.changes).toEqual([]);
-      expect(Object.fromEntries((r.plan.drift ?? []).map((c) => [c.address, ACTIONS[c.action]!]))).toEqual(tfDrift);
-      expect(tfDrift).toEqual({ "memory_item.a": ["update"], "memory_item.counted[2]": ["delete"] });
-    } finally {
-      await engine.close();
+  let prodId = "";
+  const stages: readonly Stage[] = [
+    {
+      name: "v1 on an empty state",
+      config: () => v1,
+      mode: "normal",
+      expect: { "data.memory_lookup.after_a": ["read"], 'memory_item.env["prod"]': ["create"] },
+    },
+    {
+      name: "destroy, after terraform applied v1",
+      before: async (previous) => {
+        expectExit(await tf("apply", "-auto-approve", "-no-color"), 0, "apply", env);
+        rmSync(join(work, "tfplan"));
+        // The state dependencies terraform recorded are the ones magma planned.
+        const planned = Object.fromEntries(previous!.changes.filter((c) => c.mode === "managed").map((c) => [c.address, [...(c.dependencies ?? [])]]));
+        expect(planned).toEqual(recordedDependencies());
+      },
+      mode: "destroy",
+      expect: { "module.m[1].memory_item.x": ["delete"] },
+    },
+    {
+      name: "v2 on v1's state",
+      config: () => v2,
+      mode: "normal",
+      expect: {
+        "memory_item.a": ["update"],
+        'memory_item.env["dev"]': ["create", "delete"],
+        "memory_item.gone": ["delete"],
+        "data.memory_lookup.pending": ["read"],
+        "data.memory_lookup.known": undefined,
+        "data.memory_lookup.via_depends_on": ["read"],
+        "data.memory_lookup.via_ref": ["read"],
+        "data.memory_lookup.via_data": undefined,
+        "module.m[1].memory_item.x": ["delete"],
+        "memory_item.from_module": ["delete", "create"],
+      },
+    },
+    {
+      name: 'v3 on v1\'s state without memory_item.env["prod"]',
+      before: async () => {
+        const tfState = JSON.parse(readFileSync(join(work, "terraform.tfstate"), "utf8")) as { resources: { name: string; instances: { index_key?: string; attributes: { id: string } }[] }[] };
+        prodId = tfState.resources.find((r) => r.name === "env")!.instances.find((i) => i.index_key === "prod")!.attributes.id;
+        expectExit(await tf("state", "rm", 'memory_item.env["prod"]'), 0, "state rm", env);
+      },
+      config: () => v3(prodId),
+      mode: "normal",
+      // A getter: the imported id is known only once `before` has run.
+      get expect() {
+        return {
+          "memory_item.kept": ["no-op", "moved from memory_item.gone"],
+          "module.m[0].memory_item.x": ["forget"],
+          "memory_item.a": ["no-op"],
+          'memory_item.env["prod"]': ["no-op", `import ${prodId}`],
+        };
+      },
+    },
+    {
+      name: "refresh-only after drift outside both tools (an item changed, another deleted)",
+      before: async () => {
+        const saved = JSON.parse(readFileSync(store, "utf8")) as { serial: number; items: Record<string, string> };
+        for (const [id, text] of Object.entries(saved.items)) {
+          const v = JSON.parse(text) as { name: string; value: string | null };
+          if (v.name === "a") saved.items[id] = JSON.stringify({ ...v, value: "drifted" });
+          if (v.name === "app-2") delete saved.items[id];
+        }
+        writeFileSync(store, JSON.stringify(saved));
+      },
+      config: () => v1,
+      mode: "refresh-only",
+      expect: { "memory_item.a": ["update"], "memory_item.counted[2]": ["delete"] },
+    },
+  ];
+
+  test("plans on an empty state, then on terraform's state: changed configurations, destroy, refresh-only drift", async () => {
+    let previous: EnginePlanResult["plan"] | undefined;
+    for (const stage of stages) {
+      await stage.before?.(previous);
+      if (stage.config !== undefined) writeFileSync(join(work, file), stage.config());
+      if (previous === undefined) expectExit(await tf("init", "-no-color"), 0, "init", env);
+      const both = await bothPlans(stage.mode);
+      expect({ stage: stage.name, actions: both.magma }).toEqual({ stage: stage.name, actions: both.terraform });
+      for (const [address, actions] of Object.entries(stage.expect)) expect({ stage: stage.name, address, actions: both.magma[address] }).toEqual({ stage: stage.name, address, actions });
+      if (stage.mode === "refresh-only") expect({ stage: stage.name, drift: both.terraform }).toEqual({ stage: stage.name, drift: stage.expect });
+      previous = both.plan;
     }
   }, 600_000);
 });

@@ -6,8 +6,7 @@
  * deletion passes and is planned as a create, as Terraform would. Refused refreshes leave the
  * held state untouched. Skipped where the provider binary is absent.
  */
-import { existsSync } from "node:fs";
-import { AWS_BINARY } from "@magma/test-support";
+import { AWS_BINARY, awsFakeConfig, hasAwsProvider } from "@magma/test-support";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { dialConfiguredProvider, type LiveProvider } from "@magma/plugin";
 import { configValue } from "@magma/provider-api";
@@ -17,7 +16,7 @@ import { planInstance } from "../src/instance/plan-instance.js";
 import { assertRefreshSafe, judgeRefresh, type RefreshGuardOptions, type RefreshJudgement } from "../src/refresh/refresh-guard.js";
 import { refreshWithOutcome } from "../src/refresh/refresh-with-outcome.js";
 
-const d = existsSync(AWS_BINARY) ? describe : describe.skip;
+const d = hasAwsProvider() ? describe : describe.skip;
 const LONG = 240_000;
 const TYPE = "aws_ssm_parameter";
 const PROVIDER = 'provider["registry.terraform.io/hashicorp/aws"]';
@@ -36,17 +35,7 @@ d("refresh guard: hashicorp/aws against fake-aws", () => {
     fake = await startFakeAws();
     live = await dialConfiguredProvider({
       binary: AWS_BINARY,
-      config: {
-        region: "us-east-1",
-        access_key: "test",
-        secret_key: "test",
-        skip_credentials_validation: true,
-        skip_requesting_account_id: true,
-        skip_metadata_api_check: "true",
-        skip_region_validation: true,
-        max_retries: 1,
-        endpoints: [{ ssm: fake.url, sts: fake.url }],
-      },
+      config: awsFakeConfig(fake.url, { maxRetries: 1, endpoints: ["ssm", "sts"] }),
     });
     target = { provider: live.provider, schema: live.schema, providerAddress: "registry.terraform.io/hashicorp/aws" };
     for (let i = 0; i < N; i++) {

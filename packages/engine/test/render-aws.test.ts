@@ -5,39 +5,19 @@
  * show -json` byte for byte, and `configurationJson` equals the plan's `configuration`.
  * The schemas come from `terraform providers schema -json`.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { awsFakeHcl, hasTerraformAndAws } from "@magma/test-support";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { blockFromSchemaJson, loadConfig, type SchemaJsonBlock } from "@magma/config";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { createSchemaEntry, noServerCapabilities, type ProviderSchema, type SchemaEntry } from "@magma/provider-api";
 import { readStateFile } from "@magma/state";
 import { configurationJson, stateJson } from "../src/index.js";
-import { AWS_BINARY, findTerraform, oracleDir, type OracleDir } from "./support/terraform-oracle.js";
+import { oracleDir, type OracleDir } from "./support/terraform-oracle.js";
 
-const d = findTerraform() !== undefined && existsSync(AWS_BINARY) ? describe : describe.skip;
+const d = hasTerraformAndAws() ? describe : describe.skip;
 
-const config = (url: string) => `terraform {
-  required_providers {
-    aws = { source = "hashicorp/aws", version = "5.100.0" }
-  }
-}
-provider "aws" {
-  region                      = "us-east-1"
-  access_key                  = "test"
-  secret_key                  = "test"
-  skip_credentials_validation = true
-  skip_requesting_account_id  = true
-  skip_metadata_api_check     = true
-  skip_region_validation      = true
-  max_retries                 = 1
-  endpoints {
-    ssm  = "${url}"
-    logs = "${url}"
-    ec2  = "${url}"
-    sts  = "${url}"
-    iam  = "${url}"
-  }
-}
+const config = (url: string) => `${awsFakeHcl(url, { maxRetries: 1 })}
 resource "aws_ssm_parameter" "plain" {
   name  = "/render/plain"
   type  = "String"

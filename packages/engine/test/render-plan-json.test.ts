@@ -13,9 +13,10 @@ import { Path, fromJson, nullVal, stringType, stringVal, unknownVal, type Value 
 import { loadConfig } from "@magma/config";
 import { formatResourceInstance, readStateFile, type StateFile } from "@magma/state";
 import { createPlan, planDestroy, planInstance, planJson, planSummary, planText, readDataSourceInstance, type InstanceObject, type InstanceTarget, type PlannedInstanceChange, type PlannedOutput } from "../src/index.js";
-import { REQUIRED_PROVIDERS, findTerraform, oracleDir, oracleProviders, resourceConfig, type OracleDir } from "./support/terraform-oracle.js";
+import { hasTerraform } from "@magma/test-support";
+import { REQUIRED_PROVIDERS, oracleDir, oracleProviders, resourceConfig, type OracleDir } from "./support/terraform-oracle.js";
 
-const d = findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraform() ? describe : describe.skip;
 
 const MODULE_A = `terraform {
   required_providers {

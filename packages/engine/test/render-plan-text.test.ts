@@ -10,9 +10,10 @@ import { join } from "node:path";
 import { fromJson } from "@magma/cty";
 import { formatResourceInstance, readStateFile, type StateFile } from "@magma/state";
 import { createPlan, planDestroy, planInstance, planText, type InstanceObject, type InstanceTarget, type PlannedInstanceChange } from "../src/index.js";
-import { REQUIRED_PROVIDERS, findTerraform, oracleDir, oracleProviders, resourceConfig, type OracleDir } from "./support/terraform-oracle.js";
+import { hasTerraform } from "@magma/test-support";
+import { REQUIRED_PROVIDERS, oracleDir, oracleProviders, resourceConfig, type OracleDir } from "./support/terraform-oracle.js";
 
-const d = findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraform() ? describe : describe.skip;
 
 const BEFORE = `${REQUIRED_PROVIDERS}
 resource "memory_item" "a" {

@@ -9,9 +9,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readStateFile, type StateFile } from "@magma/state";
 import { stateJson } from "../src/index.js";
-import { REQUIRED_PROVIDERS, findTerraform, oracleDir, oracleProviders, type OracleDir } from "./support/terraform-oracle.js";
+import { hasTerraform } from "@magma/test-support";
+import { REQUIRED_PROVIDERS, oracleDir, oracleProviders, type OracleDir } from "./support/terraform-oracle.js";
 
-const d = findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraform() ? describe : describe.skip;
 
 const MAIN_TF = `${REQUIRED_PROVIDERS}
 resource "memory_item" "a" {

@@ -37,7 +37,7 @@ import type { EvalScope } from "./scope.js";
 import { formatRange, rangeBetween, type SourceRange } from "./source-range.js";
 import { templateFile, type TemplateFunctionName } from "./template-file.js";
 import { templateString } from "./template-string.js";
-import { variables } from "./variables.js";
+import { expressionTraversals } from "./variables.js";
 
 /** The result of evaluating an expression: a value (`dynamicVal` after an error) and diagnostics. */
 export interface EvalResult {
@@ -1084,7 +1084,7 @@ function evalCan(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[]
  * expression references (through a traversal that resolves) is not wholly known.
  */
 function dependsOnUnknowns(expr: Expression, ctx: Ctx): boolean {
-  for (const t of variables(expr)) {
+  for (const t of expressionTraversals(expr)) {
     const root = lookupVar(ctx, t.root);
     if (root === undefined) continue;
     const scratch: Diagnostic[] = [];

@@ -13,7 +13,7 @@ export type { ParsedConfig, ParsedExpression } from "./parse.js";
 export { evaluate } from "./evaluate.js";
 export type { EvalResult } from "./evaluate.js";
 export type { EvalScope } from "./scope.js";
-export { variables } from "./variables.js";
+export { expressionTraversals } from "./variables.js";
 export { exprList, absTraversalForExpr, exprAsKeyword } from "./static-expr.js";
 export { NativeBody } from "./native-body.js";
 export { JsonBody } from "./json-body.js";
@@ -26,3 +26,6 @@ export { formatRange, plainRange } from "./source-range.js";
 export { MAX_NESTING_DEPTH } from "./parser.js";
 export { terraformFunctions, IMPURE_FUNCTIONS } from "./funcs/index.js";
 export type { TerraformFunctionsOptions } from "./funcs/index.js";
+
+// Deprecated names, kept for one release.
+export { variables } from "./variables.js";

@@ -2,7 +2,7 @@ import { numberVal, objectVal, stringVal } from "@magma/cty";
 import { evaluate } from "./evaluate.js";
 import { parseConfig, parseJsonConfig, parseJsonExpression } from "./parse.js";
 import { absTraversalForExpr, exprAsKeyword, exprList } from "./static-expr.js";
-import { variables } from "./variables.js";
+import { expressionTraversals } from "./variables.js";
 
 const schema = {
   attributes: [{ name: "count" }],
@@ -37,7 +37,7 @@ describe("JSON syntax bodies", () => {
     const web = content.blocks[0]!.body.justAttributes();
     expect([...web.attributes.keys()]).toEqual(["ami"]);
     const ami = web.attributes.get("ami")!.expr;
-    expect(variables(ami).map((t) => t.root)).toEqual(["var"]);
+    expect(expressionTraversals(ami).map((t) => t.root)).toEqual(["var"]);
     const v = evaluate(ami, { variables: { var: objectVal({ n: numberVal(7) }) } });
     expect(v.diags).toEqual([]);
     expect(v.value.asString()).toBe("ami-7");

@@ -4,7 +4,7 @@ import { plainRange } from "./source-range.js";
 import { MAX_NESTING_DEPTH } from "./parser.js";
 import { parseExpression, parseNativeConfig, parseTemplate } from "./parse.js";
 import { evaluate } from "./evaluate.js";
-import { variables } from "./variables.js";
+import { expressionTraversals } from "./variables.js";
 
 function expr(src: string): Expression {
   const { expr, diags } = parseExpression(src, "t.tf");
@@ -181,7 +181,7 @@ describe("native syntax: expressions", () => {
       const { expr, diags } = parseExpression(src, "deep.tf");
       expect([src.slice(0, 20), diags.some((d) => d.summary === "Nesting too deep")]).toEqual([src.slice(0, 20), true]);
       evaluate(expr, { variables: {}, functions: new Map() });
-      variables(expr);
+      expressionTraversals(expr);
     }
     // Within the limit, chains still parse and evaluate.
     const ok = parseExpression(Array(150).fill("1").join(" + "), "ok.tf");

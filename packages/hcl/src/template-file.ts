@@ -6,7 +6,7 @@ import { errorDiag, hasErrors, type Diagnostic } from "./diagnostic.js";
 import { evalExpr, iterate, type Ctx } from "./evaluate.js";
 import { Parser } from "./parser.js";
 import { SourceMap, formatRange } from "./source-range.js";
-import { variables } from "./variables.js";
+import { expressionTraversals } from "./variables.js";
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
@@ -56,7 +56,7 @@ export function renderTemplate(
   diags: Diagnostic[],
   templateFunction: TemplateFunctionName,
 ): Value | undefined {
-  for (const t of variables(tmpl)) {
+  for (const t of expressionTraversals(tmpl)) {
     if (!vars.has(t.root)) {
       diags.push(
         errorDiag(

@@ -1,18 +1,18 @@
 import { parseExpression, parseTemplate } from "./parse.js";
 import type { Traversal } from "./ast.js";
-import { variables } from "./variables.js";
+import { expressionTraversals } from "./variables.js";
 
 function refs(src: string): string[] {
   const p = parseExpression(src, "v.tf");
   expect(p.diags).toEqual([]);
-  return variables(p.expr).map(show);
+  return expressionTraversals(p.expr).map(show);
 }
 
 function show(t: Traversal): string {
   return t.root + t.steps.map((s) => (s.kind === "attr" ? `.${s.name}` : `[${s.key.toString()}]`)).join("");
 }
 
-describe("variables (references an expression makes)", () => {
+describe("expressionTraversals (references an expression makes)", () => {
   test("static traversals with attribute and literal index steps", () => {
     expect(refs('aws_instance.web[0].id')).toEqual(["aws_instance.web[0].id"]);
     expect(refs('var.m["k"]')).toEqual(['var.m["k"]']);
@@ -39,10 +39,17 @@ describe("variables (references an expression makes)", () => {
   test("for-expression and template-for names are not references", () => {
     expect(refs("[for k, v in var.m: v.x + k if v.y != local.z]")).toEqual(["var.m", "local.z"]);
     const t = parseTemplate("%{ for x in var.xs }${x}${y}%{ endfor }");
-    expect(variables(t.expr).map(show)).toEqual(["var.xs", "y"]);
+    expect(expressionTraversals(t.expr).map(show)).toEqual(["var.xs", "y"]);
   });
 
   test("object keys that are bare names are not references; parenthesised ones are", () => {
     expect(refs("{ a = 1, (b) = 2 }")).toEqual(["b"]);
+  });
+});
+
+describe("the deprecated name", () => {
+  test("variables is expressionTraversals", async () => {
+    const index = await import("./index.js");
+    expect(index.variables).toBe(index.expressionTraversals);
   });
 });

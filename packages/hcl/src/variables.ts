@@ -9,7 +9,7 @@ import type { JsonNode } from "./ast.js";
  * inside the expression are not references. For a JSON-syntax expression, the templates
  * in its strings are searched. This is what a dependency graph is built from.
  */
-export function variables(expr: Expression): Traversal[] {
+export function expressionTraversals(expr: Expression): Traversal[] {
   const out: Traversal[] = [];
   walk(expr, new Set(), out);
   return out;
@@ -124,3 +124,9 @@ function walkJson(n: JsonNode, out: Traversal[]): void {
       return;
   }
 }
+
+/**
+ * @deprecated Renamed {@link expressionTraversals} (HCL's method name, which did not say what
+ * it returns); this alias goes in the next minor release.
+ */
+export const variables: typeof expressionTraversals = expressionTraversals;

@@ -4,10 +4,11 @@
  * uses `terraform_data`, which needs no provider (so `terraform init` is offline). Skipped
  * where terraform is not on PATH.
  */
+import { findTerraform, hasTerraform } from "@magma/test-support";
 import { spawn } from "node:child_process";
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import pg from "pg";
 import { isStateError, openPgBackend, type LockInfo, type PgBackend } from "../src/index.js";
 import { spawnLineCommand, type LineChild } from "./support/line-child.js";
@@ -15,20 +16,7 @@ import { startPostgres, type TestPostgres } from "./support/postgres.js";
 
 const SLOW = 300_000;
 
-function findTerraform(): string | undefined {
-  for (const dir of (process.env["PATH"] ?? "").split(delimiter)) {
-    if (dir === "") continue;
-    try {
-      accessSync(join(dir, "terraform"), constants.X_OK);
-      return join(dir, "terraform");
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-const terraform = findTerraform();
+const terraform = hasTerraform() ? findTerraform() : undefined;
 const describeWithTerraform = terraform !== undefined ? describe : describe.skip;
 if (terraform === undefined) console.warn("pg-terraform.test.ts: terraform is not on PATH; these tests are skipped");
 

@@ -13,9 +13,10 @@ import { readStateFile } from "../src/read-state-file.js";
 import { isStateError, type StateError } from "../src/state-error.js";
 import { newStateFile } from "../src/state-file.js";
 import { writeStateFile } from "../src/write-state-file.js";
+import { hasTerraform } from "@magma/test-support";
 import { expectExit, findTerraform, terraformWorkspace, type TerraformWorkspace } from "./support/terraform.js";
 
-const d = findTerraform() !== undefined ? describe : describe.skip;
+const d = hasTerraform() ? describe : describe.skip;
 
 const MAIN_TF = `
 terraform {

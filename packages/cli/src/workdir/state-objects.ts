@@ -93,7 +93,7 @@ function moduleHasPrefix(m: ModuleInstanceAddress, prefix: ModuleInstanceAddress
 }
 
 /** Whether `addr` is selected by `sel` (a resource selects each of its instances; a module everything in it and below). */
-export function selects(sel: StateSelector, addr: ResourceInstanceAddress): boolean {
+export function selectorMatches(sel: StateSelector, addr: ResourceInstanceAddress): boolean {
   if (sel.kind === "module") return moduleHasPrefix(addr.module, sel.module);
   const s = sel.addr;
   const same = formatModuleInstance(s.module) === formatModuleInstance(addr.module) && s.mode === addr.mode && s.type === addr.type && s.name === addr.name;
@@ -115,3 +115,9 @@ export function resourceText(r: ResourceState): string {
 export function cloneResources(state: StateFile): ResourceState[] {
   return state.resources.map((r) => ({ ...r, instances: r.instances.map((o) => ({ ...o })) }));
 }
+
+/**
+ * @deprecated Renamed {@link selectorMatches} (a verb alone did not say what it answers); this
+ * alias goes in the next minor release.
+ */
+export const selects: typeof selectorMatches = selectorMatches;

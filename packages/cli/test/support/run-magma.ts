@@ -4,22 +4,20 @@
  * directory (XDG_CACHE_HOME) so that runs do not share state through ~/.cache.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { AWS_BINARY, PLUGIN_MIRROR, hasAwsProvider } from "@magma/test-support";
 
 /** The built executable. */
 export const MAGMA_BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "dist", "bin", "magma.js");
 
-/** The filesystem mirror that holds the real providers on this machine image. */
-export const PLUGIN_MIRROR = "/opt/tf-plugins";
+// The filesystem mirror and the real AWS provider binary: @magma/test-support's (configurable by environment).
+export { AWS_BINARY, PLUGIN_MIRROR };
 
-/** The real AWS provider binary. */
-export const AWS_BINARY = `${PLUGIN_MIRROR}/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5`;
-
-/** Whether the AWS provider binary is present. */
-export const awsAvailable = existsSync(AWS_BINARY);
+/** Whether the AWS provider binary is present (a failure instead of a skip under `MAGMA_REQUIRE_BINARIES=1`). */
+export const awsAvailable = hasAwsProvider();
 
 /** What one run produced. */
 export interface MagmaResult {

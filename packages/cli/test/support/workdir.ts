@@ -7,11 +7,11 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { findTerraform } from "../../../plugin/test/support/terraform-runner.js";
+import { findTerraform, hasTerraform } from "@magma/test-support";
 import { PLUGIN_MIRROR } from "./run-magma.js";
 
 /** The terraform executable, or undefined (tests that need it skip). */
-export const TERRAFORM = findTerraform();
+export const TERRAFORM = hasTerraform() ? findTerraform() : undefined;
 
 const made: string[] = [];
 

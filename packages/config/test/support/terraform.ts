@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import type { Diagnostic } from "@magma/hcl";
 import { blockFromSchemaJson, type SchemaJsonBlock } from "../../src/schema-json.js";
 import type { SchemaLookup } from "../../src/validate.js";
@@ -25,15 +25,6 @@ export function builtinSchemas(terraform: string): SchemaLookup {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** The terraform binary on PATH, or undefined. */
-export function findTerraform(): string | undefined {
-  for (const d of (process.env["PATH"] ?? "").split(delimiter)) {
-    const p = join(d, "terraform");
-    if (d !== "" && existsSync(p)) return p;
-  }
-  return undefined;
 }
 
 /** A diagnostic reduced to what the oracle comparison looks at. */

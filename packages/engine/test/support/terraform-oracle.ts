@@ -4,12 +4,11 @@
  * `@magma/provider-server` from a filesystem mirror, a private CLI configuration, and the
  * same providers in-process, configured, for magma's side.
  */
-import { AWS_BINARY, PLUGIN_MIRROR } from "@magma/test-support";
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { PLUGIN_MIRROR, TerraformWorkspace } from "@magma/test-support";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { configValue, type PlainConfig, type ProviderSchema } from "@magma/provider-api";
 import { createMemoryProvider } from "@magma/provider-api/testing";
 import { createRandomProvider } from "@magma/provider-random";
@@ -19,23 +18,10 @@ import type { InstanceTarget } from "../../src/index.js";
 
 const require = createRequire(import.meta.url);
 
-/** The filesystem mirror holding hashicorp/aws 5.100.0 (test-support's, configurable by environment). */
-export const AWS_MIRROR = PLUGIN_MIRROR;
-export { AWS_BINARY };
-
-/** The terraform executable on PATH, or undefined. */
-export function findTerraform(): string | undefined {
-  for (const d of (process.env["PATH"] ?? "").split(delimiter)) {
-    const p = join(d, "terraform");
-    if (d !== "" && existsSync(p)) return p;
-  }
-  return undefined;
-}
-
 /** A working directory for terraform with both providers in its mirror. */
 export interface OracleDir {
   readonly work: string;
-  /** Runs terraform; rejects with its output unless it exits 0. */
+  /** Runs terraform; resolves with its standard output, rejects with its output unless it exits 0. */
   tf(...args: string[]): Promise<string>;
   /** Writes `main.tf` (and any other files) into the working directory. */
   write(files: Readonly<Record<string, string>>): void;
@@ -51,38 +37,27 @@ export const REQUIRED_PROVIDERS = `terraform {
 }
 `;
 
-/** Creates a temp dir with the mirror and the CLI configuration. */
+/**
+ * A @magma/test-support terraform workspace whose CLI configuration has the two native
+ * providers (launchers in a mirror of their own) and then the real providers' mirror.
+ */
 export function oracleDir(prefix: string): OracleDir {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  const mirrorDir = join(dir, "mirror");
+  // The mirror, and the temp dir of terraform and its providers (their plugin sockets).
+  const base = mkdtempSync(join(tmpdir(), `${prefix}base-`));
+  const mirrorDir = join(base, "mirror");
   writeProviderLauncher({ mirrorDir, hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: require.resolve("@magma/provider-api/testing"), exportName: "createMemoryProvider", protocolVersions: [6] });
   writeProviderLauncher({ mirrorDir, hostname: "example.com", namespace: "magma", type: "random", version: "1.0.0", module: require.resolve("@magma/provider-random"), exportName: "createRandomProvider", protocolVersions: [6] });
-  const cli = join(dir, "cli.tfrc");
-  writeFileSync(cli, `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirrorDir)}\n    include = ["example.com/*/*"]\n  }\n  filesystem_mirror {\n    path = ${JSON.stringify(AWS_MIRROR)}\n  }\n}\n`);
-  const work = join(dir, "work");
-  mkdirSync(work);
-  const env = { ...process.env, TF_CLI_CONFIG_FILE: cli, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1", TF_INPUT: "0", TMPDIR: dir };
-  const tf = (...args: string[]): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(findTerraform() ?? "terraform", args, { cwd: work, env, stdio: ["ignore", "pipe", "pipe"] });
-      let out = "";
-      let err = "";
-      child.stdout.on("data", (b: Buffer) => (out += b.toString("utf8")));
-      child.stderr.on("data", (b: Buffer) => (err += b.toString("utf8")));
-      const timer = setTimeout(() => child.kill("SIGKILL"), 180_000);
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        if (code === 0) resolve(out);
-        else reject(new Error(`terraform ${args.join(" ")} exited ${code}\n--- stdout\n${out}\n--- stderr\n${err}`));
-      });
-    });
+  const ws = TerraformWorkspace.create(prefix, { cliConfig: { mirrors: [{ path: mirrorDir, include: ["example.com/*/*"] }, { path: PLUGIN_MIRROR }] }, env: { TMPDIR: base } });
   return {
-    work,
-    tf,
+    work: ws.dir,
+    tf: async (...args) => (await ws.run(args)).stdout,
     write: (files) => {
-      for (const [name, text] of Object.entries(files)) writeFileSync(join(work, name), text);
+      for (const [name, text] of Object.entries(files)) ws.write(name, text);
     },
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    cleanup: () => {
+      ws.dispose();
+      rmSync(base, { recursive: true, force: true });
+    },
   };
 }
 

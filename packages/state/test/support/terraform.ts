@@ -3,20 +3,14 @@
  * served by @magma/provider-server) installed from a private filesystem mirror.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { writeProviderLauncher } from "@magma/provider-server";
+import { findTerraform, terraformEnv, writeTerraformCliConfig } from "@magma/test-support";
 
-/** The terraform executable on PATH, or undefined. */
-export function findTerraform(): string | undefined {
-  for (const d of (process.env["PATH"] ?? "").split(delimiter)) {
-    const p = join(d, "terraform");
-    if (d !== "" && existsSync(p)) return p;
-  }
-  return undefined;
-}
+export { findTerraform };
 
 /** A temp directory removed by `cleanup`. */
 export function tempDir(prefix: string): { dir: string; cleanup(): void } {
@@ -64,9 +58,8 @@ export function terraformWorkspace(prefix: string, mainTf: string): TerraformWor
   const work = join(tmp.dir, "work");
   mkdirSync(work);
   writeFileSync(join(work, "main.tf"), mainTf);
-  const cli = join(tmp.dir, "cli.tfrc");
-  writeFileSync(cli, `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["example.com/*/*"]\n  }\n}\n`);
-  const env: NodeJS.ProcessEnv = { ...process.env, TF_CLI_CONFIG_FILE: cli, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1", TF_INPUT: "0", TMPDIR: tmp.dir };
+  const cli = writeTerraformCliConfig(tmp.dir, { mirrors: [{ path: mirror, include: ["example.com/*/*"] }] });
+  const env = terraformEnv(cli, { TMPDIR: tmp.dir });
   return {
     dir: work,
     env,
