@@ -2,30 +2,27 @@ import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import type { VariableArg } from "@magma/config";
 import {
-  applyPlan,
   assertRefreshSafe,
   countPlanChanges,
   planSummary,
   createEngine,
   isEngineError,
   planText,
-  ProviderPool,
   readPlanFile,
   writePlanFile,
   type ApplyResult,
-  type ApplyScope,
+  type Engine,
   type EnginePlanResult,
   type Plan,
   type PlanMode,
 } from "@magma/engine";
-import type { Value } from "@magma/cty";
 import { formatDiag } from "@magma/provider-api";
 import { decodeOutput, loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { ExitCode } from "../exit-code.js";
 import { applyEventLine } from "./apply-progress.js";
-import { workdirProviders, type WorkdirProviders } from "./engine-providers.js";
+import { workdirProviders } from "./engine-providers.js";
 import { formatDiagnostics } from "./format-diagnostic.js";
 import { formatValue } from "./format-value.js";
 import { JsonUi, jsonUiResource } from "./json-ui.js";
@@ -154,7 +151,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
   const engine = createEngine({ providers: providers.source, parallelism: o.parallelism, workspace: wd.currentWorkspace(), cwd: wd.dir });
   try {
     const stored = await loadState(store);
-    if (o.planFile !== undefined) return await applySaved(ctx, wd, store, stored, providers, engine, o, ui);
+    if (o.planFile !== undefined) return await applySaved(ctx, wd, store, stored, engine, o, ui);
     const prior = stored ?? newStateFile();
     const r = await engine
       .plan(wd.dir, prior, {
@@ -234,7 +231,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         throw new CliError(CliErrorCode.BadInput, o.kind === "destroy" ? "Destroy cancelled." : "Apply cancelled.", { plain: true });
       }
     } else if (o.kind !== "refresh") ctx.print("\n");
-    return await runApply(ctx, store, r.plan, prior, providers, r.applyScope, o, ui);
+    return await runApply(ctx, engine, store, r, prior, o, ui);
   } finally {
     await engine.close();
     await Promise.all([...providers.open].map((p) => p.close().catch(() => undefined)));
@@ -247,28 +244,32 @@ async function applySaved(
   wd: WorkingDir,
   store: StateStore,
   stored: StateFile | undefined,
-  providers: WorkdirProviders,
-  engine: ReturnType<typeof createEngine>,
+  engine: Engine,
   o: OperationOptions,
   ui: JsonUi | undefined,
 ): Promise<ExitCode> {
   const plan = await readPlanFile(resolve(ctx.cwd, o.planFile!)).catch(engineErrorToCli);
   const prior = stored ?? { ...newStateFile(), lineage: plan.prior.lineage };
-  const scope = await engine.applyScope(wd.dir, plan).catch(engineErrorToCli);
   ui?.plannedChanges(plan);
-  return runApply(ctx, store, plan, prior, providers, scope, o, ui);
+  return runApply(ctx, engine, store, plan, prior, o, ui, wd.dir);
 }
 
+/**
+ * Applies a plan through `engine.apply` (the same apply path as the engine's API): the
+ * state persisted through the backend after every object, live progress, Ctrl-C as a
+ * graceful stop. A saved plan is applied with its configuration directory.
+ */
 async function runApply(
   ctx: CommandContext,
+  engine: Engine,
   store: StateStore,
-  plan: Plan,
+  plan: EnginePlanResult | Plan,
   prior: StateFile,
-  providers: WorkdirProviders,
-  scope: ApplyScope,
   o: OperationOptions,
   ui: JsonUi | undefined,
+  configDir?: string,
 ): Promise<ExitCode> {
+  const mode = "applyScope" in plan ? plan.plan.mode : plan.mode;
   const controller = new AbortController();
   const onAbort = (): void => {
     ctx.print(INTERRUPT_NOTICE);
@@ -276,41 +277,27 @@ async function runApply(
   };
   if (ctx.signal?.aborted === true) onAbort();
   else ctx.signal?.addEventListener("abort", onAbort, { once: true });
-  // Workaround (engine): a destroy's apply evaluates the outputs again, and they are unknown
-  // once their resources are gone; Terraform removes every output on destroy.
-  // Likewise a refresh-only apply: its outputs are the plan's (known) planned values.
-  const plannedOutputs = (): Record<string, { value: Value; sensitive: boolean }> =>
-    Object.fromEntries((plan.outputs ?? []).filter((p) => p.action !== "delete" && p.after.isWhollyKnown()).map((p) => [p.name, { value: p.after, sensitive: p.sensitive }]));
-  const applyScope: ApplyScope =
-    plan.mode === "destroy" || plan.mode === "refresh-only"
-      ? {
-          providerConfig: (a, v) => scope.providerConfig(a, v),
-          instanceConfig: (c, v) => scope.instanceConfig(c, v),
-          outputs: () => Promise.resolve(plan.mode === "destroy" ? {} : plannedOutputs()),
-        }
-      : scope;
-  const pool = new ProviderPool(providers.source);
   const ids = new Map<string, string>();
   let result: ApplyResult;
   try {
-    result = await applyPlan(plan, {
-      providers: pool,
-      state: prior,
-      persist: async (s) => {
-        await saveState(store, s);
-      },
-      scope: applyScope,
-      parallelism: o.parallelism,
-      signal: controller.signal,
-      onEvent: (e) => {
-        if (ui !== undefined) return ui.event(e, plan.mode === "destroy");
-        const line = applyEventLine(e, ids);
-        if (line !== undefined) ctx.print(`${line}\n`);
-      },
-    }).catch(engineErrorToCli);
+    result = await engine
+      .apply(plan, {
+        state: prior,
+        persist: async (s) => {
+          await saveState(store, s);
+        },
+        ...(configDir === undefined ? {} : { config: configDir }),
+        parallelism: o.parallelism,
+        signal: controller.signal,
+        onEvent: (e) => {
+          if (ui !== undefined) return ui.event(e, mode === "destroy");
+          const line = applyEventLine(e, ids);
+          if (line !== undefined) ctx.print(`${line}\n`);
+        },
+      })
+      .catch(engineErrorToCli);
   } finally {
     ctx.signal?.removeEventListener("abort", onAbort);
-    await pool.close();
   }
   if (ui !== undefined) for (const d of result.diagnostics) ui.diagnostic(d);
   else for (const f of result.failed) for (const d of f.diagnostics) ctx.io.stderr.write(`\nError: ${formatDiag(d)}\n${f.address === "" ? "" : `\n  with ${f.address}\n`}`);
