@@ -78,16 +78,19 @@ export class JsonUi {
   }
 
   /** The plan's `change_summary`. */
-  planSummary(counts: PlanCounts, text: string): void {
-    this.message("info", text, { changes: { add: counts.add, change: counts.change, import: counts.import, remove: counts.destroy, operation: "plan" }, type: "change_summary" });
+  planSummary(counts: PlanCounts): void {
+    // terraform's JSON view always counts ("Plan: 0 to add, …" where the human view says "No changes.").
+    const message = `Plan: ${counts.import > 0 ? `${counts.import} to import, ` : ""}${counts.add} to add, ${counts.change} to change, ${counts.destroy} to destroy.`;
+    this.message("info", message, { changes: { add: counts.add, change: counts.change, import: counts.import, remove: counts.destroy, operation: "plan" }, type: "change_summary" });
   }
 
   /** The plan's `outputs`: the changing outputs with their actions. */
   planOutputs(plan: Plan): void {
-    const outs = (plan.outputs ?? []).filter((o) => o.action !== "no-op");
+    // As terraform, unchanged outputs too (action "noop").
+    const outs = plan.outputs ?? [];
     if (outs.length === 0) return;
     const outputs: Record<string, unknown> = {};
-    for (const o of [...outs].sort((a, b) => (a.name < b.name ? -1 : 1))) outputs[o.name] = { sensitive: o.sensitive, action: o.action };
+    for (const o of [...outs].sort((a, b) => (a.name < b.name ? -1 : 1))) outputs[o.name] = { sensitive: o.sensitive, action: o.action === "no-op" ? "noop" : o.action };
     this.message("info", `Outputs: ${outs.length}`, { outputs, type: "outputs" });
   }
 

@@ -4,11 +4,11 @@ import type { VariableArg } from "@magma/config";
 import {
   assertRefreshSafe,
   countPlanChanges,
-  planSummary,
   createEngine,
   isEngineError,
   planText,
   readPlanFile,
+  TARGETED_APPLY_WARNING,
   writePlanFile,
   type ApplyResult,
   type Engine,
@@ -16,7 +16,7 @@ import {
   type Plan,
   type PlanMode,
 } from "@magma/engine";
-import { formatDiag } from "@magma/provider-api";
+import { formatDiag, type Diag } from "@magma/provider-api";
 import { decodeOutput, loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
@@ -42,6 +42,8 @@ export interface OperationOptions {
   readonly refresh: boolean;
   /** `-replace=ADDR`. */
   readonly replace: readonly string[];
+  /** `-target=ADDR` (repeatable). */
+  readonly targets: readonly string[];
   /** `-var` and `-var-file`, in order. */
   readonly variableArgs: readonly VariableArg[];
   /** `-parallelism=N`. */
@@ -158,6 +160,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         mode: o.mode,
         refresh: o.refresh,
         replace: o.replace,
+        ...(o.targets.length > 0 ? { targets: o.targets } : {}),
         variableArgs: o.variableArgs,
         env: ctx.io.env,
         ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
@@ -166,8 +169,11 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     if (ctx.signal?.aborted === true) throw new CliError(CliErrorCode.BadInput, "interrupted");
     if (o.refresh && o.mode !== "destroy") {
       let refreshing = "";
+      // Under -target only the objects the plan walked were refreshed.
+      const refreshed = o.targets.length > 0 ? new Set(r.refreshOutcomes.map((x) => x.address)) : undefined;
       for (const i of stateInstances(prior)) {
         if (i.resource.mode !== "managed" || i.current?.attributesJson === undefined) continue;
+        if (refreshed !== undefined && !refreshed.has(i.text)) continue;
         const id = (JSON.parse(i.current.attributesJson) as { id?: unknown }).id;
         refreshing += `${i.text}: Refreshing state...${typeof id === "string" ? ` [id=${id}]` : ""}\n`;
         if (ui !== undefined) {
@@ -191,17 +197,20 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     } catch (e) {
       engineErrorToCli(e);
     }
-    const warnings = diagnosticsText(r, wd.dir);
+    // An applying command shows the plan's warnings at the end, before its summary, as terraform does.
+    const applying = o.kind === "apply" || o.kind === "destroy";
+    const warnings = applying ? "" : diagnosticsText(r, wd.dir);
     // terraform refresh prints no plan.
     if (o.kind !== "refresh") ctx.print(planText(r.plan, { schemas: providers.schemas, priorState: prior, columns: 78 }));
     if (warnings !== "") ctx.print(warnings);
     const counts = countPlanChanges(r.plan);
     if (ui !== undefined) {
-      for (const d of r.diagnostics) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
       ui.plannedChanges(r.plan);
-      ui.planSummary(counts, planSummary(r.plan));
+      ui.planSummary(counts);
       ui.planOutputs(r.plan);
+      if (!applying) for (const d of r.diagnostics) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
     }
+    const deferred: EnginePlanResult["diagnostics"] = applying ? r.diagnostics : [];
     const hasChanges = counts.shown > 0 || counts.outputs > 0;
     if (o.kind === "plan") {
       if (o.out !== undefined) {
@@ -215,6 +224,8 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     // apply, destroy, refresh.
     if (!hasChanges && o.kind !== "refresh") {
       const verb = o.kind === "destroy" ? "Destroy" : "Apply";
+      if (ui !== undefined) for (const d of deferred) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+      else ctx.print(formatDiagnostics(deferred, wd.dir));
       ctx.print(`\n${verb} complete! Resources: ${o.kind === "destroy" ? "0 destroyed" : "0 added, 0 changed, 0 destroyed"}.\n${o.kind === "destroy" ? "" : outputsText(prior)}`);
       if (stored === undefined && o.kind !== "destroy") await saveState(store, prior);
       return ExitCode.Ok;
@@ -231,7 +242,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         throw new CliError(CliErrorCode.BadInput, o.kind === "destroy" ? "Destroy cancelled." : "Apply cancelled.", { plain: true });
       }
     } else if (o.kind !== "refresh") ctx.print("\n");
-    return await runApply(ctx, engine, store, r, prior, o, ui);
+    return await runApply(ctx, engine, store, r, prior, o, ui, deferred, wd.dir);
   } finally {
     await engine.close();
     await Promise.all([...providers.open].map((p) => p.close().catch(() => undefined)));
@@ -251,7 +262,7 @@ async function applySaved(
   const plan = await readPlanFile(resolve(ctx.cwd, o.planFile!)).catch(engineErrorToCli);
   const prior = stored ?? { ...newStateFile(), lineage: plan.prior.lineage };
   ui?.plannedChanges(plan);
-  return runApply(ctx, engine, store, plan, prior, o, ui, wd.dir);
+  return runApply(ctx, engine, store, plan, prior, o, ui, [], wd.dir, wd.dir);
 }
 
 /**
@@ -267,9 +278,23 @@ async function runApply(
   prior: StateFile,
   o: OperationOptions,
   ui: JsonUi | undefined,
+  planWarnings: EnginePlanResult["diagnostics"],
+  dir: string,
   configDir?: string,
 ): Promise<ExitCode> {
   const mode = "applyScope" in plan ? plan.plan.mode : plan.mode;
+  // The apply's warnings (e.g. "Applied changes may be incomplete" after a targeted plan) come from its result;
+  // in -json they are emitted with the plan's, before the apply's change_summary, as terraform does.
+  let applyWarnings: readonly Diag[] = [];
+  let warned = false;
+  const warnJson = (): void => {
+    if (warned || ui === undefined) return;
+    warned = true;
+    for (const d of planWarnings) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+    for (const d of applyWarnings) ui.diagnostic(d);
+  };
+  const targeted = ("applyScope" in plan ? plan.plan.targets : plan.targets) !== undefined;
+  if (targeted) applyWarnings = [{ severity: "warning", summary: TARGETED_APPLY_WARNING.summary, detail: TARGETED_APPLY_WARNING.detail }];
   const controller = new AbortController();
   const onAbort = (): void => {
     ctx.print(INTERRUPT_NOTICE);
@@ -290,7 +315,10 @@ async function runApply(
         parallelism: o.parallelism,
         signal: controller.signal,
         onEvent: (e) => {
-          if (ui !== undefined) return ui.event(e, mode === "destroy");
+          if (ui !== undefined) {
+            if (e.type === "change_summary") warnJson();
+            return ui.event(e, mode === "destroy");
+          }
           const line = applyEventLine(e, ids);
           if (line !== undefined) ctx.print(`${line}\n`);
         },
@@ -299,7 +327,8 @@ async function runApply(
   } finally {
     ctx.signal?.removeEventListener("abort", onAbort);
   }
-  if (ui !== undefined) for (const d of result.diagnostics) ui.diagnostic(d);
+  const isApplyWarning = (d: Diag): boolean => d.severity === "warning" && applyWarnings.some((w) => w.summary === d.summary);
+  if (ui !== undefined) for (const d of result.diagnostics) if (!isApplyWarning(d)) ui.diagnostic(d);
   else for (const f of result.failed) for (const d of f.diagnostics) ctx.io.stderr.write(`\nError: ${formatDiag(d)}\n${f.address === "" ? "" : `\n  with ${f.address}\n`}`);
   if (result.interrupted) {
     ctx.io.stderr.write(`\nError: Operation interrupted\n\n${result.canceled.length} object(s) were not applied; the state was saved after every object that was.\n`);
@@ -309,6 +338,8 @@ async function runApply(
     if (ui === undefined) for (const d of result.diagnostics) ctx.io.stderr.write(`\nError: ${formatDiag(d)}\n`);
     return ExitCode.Error;
   }
+  warnJson();
+  if (ui === undefined) ctx.print(formatDiagnostics([...planWarnings, ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }))], dir));
   const c = applyCounts(result);
   if (o.kind === "destroy") ctx.print(`\nDestroy complete! Resources: ${c.destroyed} destroyed.\n`);
   else if (o.kind === "refresh") ctx.print(outputsText(result.state));
