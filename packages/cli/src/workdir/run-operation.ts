@@ -167,7 +167,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       })
       .catch(engineErrorToCli);
     if (ctx.signal?.aborted === true) throw new CliError(CliErrorCode.BadInput, "interrupted");
-    if (o.refresh && o.mode !== "destroy") {
+    if (o.refresh) {
       let refreshing = "";
       // Under -target only the objects the plan walked were refreshed.
       const refreshed = o.targets.length > 0 ? new Set(r.refreshOutcomes.map((x) => x.address)) : undefined;

@@ -676,6 +676,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     // Under -target: whether this instance is planned (others keep their stored values, unrefreshed, for references).
     const valuesOnly = !isData && selection !== undefined && !selection.planned.has(id);
     const instanceTargets = selection?.instanceFilter.get(id);
+    const doRefresh = selection === undefined || selection.refreshed.has(id);
     const isTargeted = (mi: ModuleInstanceAddress, key: number | string | undefined): boolean =>
       !valuesOnly && (instanceTargets === undefined || instanceTargets.some((t) => targetContainsInstance(t, { module: mi, mode: r.mode, type: r.type, name: r.name, key })));
     const moduleInstances = evaluator.instancesOf(n.mod.path);
@@ -707,7 +708,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     const destroyStored = (mi: ModuleInstanceAddress, s: InstanceObjectState, prefix: string): Promise<void> =>
       limit(async () => {
         const address = `${prefix}${n.key}${formatInstanceKey(s.indexKey)}`;
-        const prior = await loadPrior(target, address, r.type, s, refresh && s.deposed === undefined, { ...base, moduleAddress: formatModuleInstance(mi) });
+        const prior = await loadPrior(target, address, r.type, s, refresh && doRefresh && s.deposed === undefined, { ...base, moduleAddress: formatModuleInstance(mi) });
         if (prior === null || mode === "refresh-only") return;
         const c = forget(address) && s.deposed === undefined ? forgetChange(address, r.type, prior, entry.type) : await planDestroy(target, address, r.type, prior);
         record({ ...c, ...base, moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
@@ -778,7 +779,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             const importTarget = s === undefined && mode === "normal" ? resolveImports().get(address) : undefined;
             const im = importTarget?.im;
             let importId: string | undefined;
-            let prior = s === undefined ? null : await loadPrior(target, address, r.type, s, refresh || mode === "refresh-only", extra);
+            let prior = s === undefined ? null : await loadPrior(target, address, r.type, s, (refresh || mode === "refresh-only") && doRefresh, extra);
             if (im !== undefined) {
               resolveImports().delete(address);
               if (im.id === undefined) throw new PlanDiagnosticsError([planError("Missing import id", `The import block for ${address} has no id.`, { address, subject: im.declRange })]);
@@ -844,7 +845,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       instances.map((s) =>
         limit(async () => {
           const address = `${n.key}${formatInstanceKey(s.indexKey)}`;
-          const prior = await loadPrior(target, address, type, s, refresh && s.deposed === undefined, { moduleAddress: formatModuleInstance(n.state.module), providerConfig: n.providerAddress, ...(entry !== undefined ? { schemaVersion: entry.version } : {}) });
+          const prior = await loadPrior(target, address, type, s, refresh && s.deposed === undefined && (selection === undefined || selection.refreshed.has(`orphan:${n.key}`)), { moduleAddress: formatModuleInstance(n.state.module), providerConfig: n.providerAddress, ...(entry !== undefined ? { schemaVersion: entry.version } : {}) });
           if (prior === null || mode === "refresh-only") return;
           const c = forget(address) && s.deposed === undefined && entry !== undefined ? forgetChange(address, type, prior, entry.type) : await planDestroy(target, address, type, prior);
           pending.add(n.key);
@@ -949,6 +950,8 @@ function stringId(v: Value | undefined): string | undefined {
 interface TargetSelection {
   readonly visit: ReadonlySet<string>;
   readonly planned: ReadonlySet<string>;
+  /** The resource nodes refreshed: a targeted destroy refreshes only what a normal targeted plan would (terraform refreshes with a normal plan first). */
+  readonly refreshed: ReadonlySet<string>;
   readonly instanceFilter: ReadonlyMap<string, readonly PlanTarget[]>;
 }
 
@@ -975,6 +978,8 @@ function selectTargeted(graph: Graph<Node>, targets: readonly PlanTarget[], mode
     const k = graph.get(id).kind;
     return k === "resource" || k === "orphan";
   };
+  const refreshed = new Set<string>(direct);
+  for (const id of direct) for (const a of graph.ancestors(id)) if (isResource(a)) refreshed.add(a);
   const planned = new Set<string>(direct);
   if (mode === "destroy") {
     let grew = true;
@@ -988,7 +993,7 @@ function selectTargeted(graph: Graph<Node>, targets: readonly PlanTarget[], mode
       }
     }
   } else {
-    for (const id of direct) for (const a of graph.ancestors(id)) if (isResource(a)) planned.add(a);
+    for (const id of refreshed) planned.add(id);
   }
   const visit = new Set<string>(planned);
   for (const id of planned) for (const a of graph.ancestors(id)) visit.add(a);
@@ -1003,7 +1008,7 @@ function selectTargeted(graph: Graph<Node>, targets: readonly PlanTarget[], mode
       for (const a of ancestors) visit.add(a);
     }
   }
-  return { visit, planned, instanceFilter };
+  return { visit, planned, refreshed, instanceFilter };
 }
 
 /** Whether a resource instance address is contained by one of the targets. */
