@@ -1,6 +1,6 @@
 // magma plan / apply / destroy / refresh on working directories, through the built binary,
 // with the native random provider: the workflow, its output and exit codes, saved plans, the
-// confirmation prompt, -target refused; and terraform taking over magma's directory (and the
+// confirmation prompt, -target; and terraform taking over magma's directory (and the
 // other way round) with provider-random served to terraform by @magma/provider-server
 // (skipped without terraform).
 import { readFileSync } from "node:fs";
@@ -148,11 +148,31 @@ describe("the workflow on a working directory with the native random provider", 
     expect(twice.stderr).toContain("Error: Resource already managed by Terraform\n");
   }, 120_000);
 
-  test("-target is refused with a clear error rather than ignored; a bad -parallelism is a usage error", async () => {
+  test("-target limits apply and destroy, with terraform's warnings; a bad target is an error; a bad -parallelism is a usage error", async () => {
     const dir = workdir(CONFIG());
-    const t = await magma(["plan", "-target=random_id.p"], { cwd: dir });
-    expect(t.code).toBe(1);
-    expect(t.stderr).toContain("Error: -target is not supported yet");
+    const a = await magma(["apply", "-auto-approve", "-target=random_id.p"], { cwd: dir });
+    expect(a.stderr).toBe("");
+    expect(a.code).toBe(0);
+    expect(a.stdout).toContain("Plan: 1 to add, 0 to change, 0 to destroy.");
+    const warnings = a.stdout.indexOf("\nWarning: Resource targeting is in effect\n");
+    expect(warnings).toBeGreaterThan(a.stdout.indexOf("random_id.p: Creation complete"));
+    expect(a.stdout.indexOf("\nWarning: Applied changes may be incomplete\n")).toBeGreaterThan(warnings);
+    expect(a.stdout.indexOf("Apply complete! Resources: 1 added, 0 changed, 0 destroyed.")).toBeGreaterThan(warnings);
+    expect(readState(dir).resources.map((r) => r.type)).toEqual(["random_id"]);
+    expect(Object.keys(readState(dir).outputs)).toEqual(["id"]);
+    const saved = await magma(["plan", "-target=random_string.s", "-out=t.plan"], { cwd: dir });
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toContain("\nWarning: Resource targeting is in effect\n");
+    const applied = await magma(["apply", "t.plan"], { cwd: dir });
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain("\nWarning: Applied changes may be incomplete\n");
+    expect(Object.keys(readState(dir).outputs).sort()).toEqual(["id", "secret"]);
+    const d = await magma(["destroy", "-auto-approve", "-target=random_id.p"], { cwd: dir });
+    expect(d.code).toBe(0);
+    expect(d.stdout).toContain("Destroy complete! Resources: 2 destroyed.");
+    const bad = await magma(["plan", "-target=module."], { cwd: dir });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("Error: Invalid target address");
     const g = await magma(["graph", "-type=plan"], { cwd: dir });
     expect(g.code).toBe(1);
     expect(g.stderr).toContain("Error: -type is not supported yet");
@@ -206,7 +226,7 @@ withTerraform("terraform and magma take turns on a working directory", () => {
   }, 120_000);
 
   test("-json streams Terraform's machine-readable UI: the same messages as terraform 1.11.4's for plan and apply", async () => {
-    // Values that differ from run to run: timestamps, random ids and results.
+    // Values that differ from run to run: timestamps, random ids and results, elapsed times.
     const normalise = (text: string): unknown[] =>
       text
         .trim()
@@ -216,7 +236,9 @@ withTerraform("terraform and magma take turns on a working directory", () => {
           const j = JSON.stringify({ ...m, "@timestamp": "T" })
             .replace(/\[id=[^\]]*\]/g, "[id=ID]")
             .replace(/"id_value":"[^"]*"/g, '"id_value":"ID"')
-            .replace(/"value":"[0-9a-f]+"/g, '"value":"HEX"');
+            .replace(/"value":"[0-9a-f]+"/g, '"value":"HEX"')
+            .replace(/ after \d+s/g, " after Ns")
+            .replace(/"elapsed_seconds":\d+/g, '"elapsed_seconds":0');
           return JSON.parse(j) as unknown;
         });
     const m = workdir(CONFIG());
@@ -228,6 +250,12 @@ withTerraform("terraform and magma take turns on a working directory", () => {
     const mApply = await magma(["apply", "-json", "-auto-approve"], { cwd: m });
     expect(mApply.code).toBe(0);
     expect(normalise(mApply.stdout)).toEqual(normalise(terraform(["apply", "-json", "-auto-approve", "-input=false"], t, { env }).stdout));
+    // -target: the plan's warning after its outputs; an apply's two warnings before its change summary; a targeted destroy.
+    for (const args of [["plan", "-json", "-target=random_id.p"], ["apply", "-json", "-auto-approve", "-target=random_id.p", "-var=n=5"], ["destroy", "-json", "-auto-approve", "-target=random_id.p"]]) {
+      const mt = await magma(args, { cwd: m });
+      expect(mt.code).toBe(0);
+      expect(normalise(mt.stdout)).toEqual(normalise(terraform([...args, "-input=false"], t, { env }).stdout));
+    }
     // magma graph prints terraform graph's DOT.
     const graph = await magma(["graph"], { cwd: t });
     expect(graph.code).toBe(0);

@@ -531,6 +531,29 @@ describe("engine.apply", () => {
     }
   });
 
+  test("a destroy's apply deletes every object and removes every output, without re-evaluating them", async () => {
+    const c = configOf({ "main.tf": main });
+    const source = sharedSource();
+    const engine = createEngine({ providers: source, cwd: c.dir });
+    try {
+      const first = await engine.plan(c.config, null, { env: {} });
+      const r = await engine.apply(first, { persist: async () => undefined });
+      expect(r.success).toBe(true);
+      expect([...r.state.outputs.keys()]).toEqual(["v"]);
+      const d = await engine.destroy(c.config, r.state, { env: {} });
+      noErrors(d);
+      const gone = await engine.apply(d, { persist: async () => undefined, state: r.state });
+      expect(gone.diagnostics).toEqual([]);
+      expect(gone.success).toBe(true);
+      expect(gone.state.resources.flatMap((x) => x.instances)).toEqual([]);
+      expect(gone.state.outputs.size).toBe(0);
+      expect(source.items.size).toBe(0);
+    } finally {
+      await engine.close();
+      c.cleanup();
+    }
+  });
+
   test("the refresh guard refuses a plan whose refresh found most objects gone, unless allowMassLoss", async () => {
     const c = configOf({ "main.tf": main });
     const source = sharedSource();

@@ -27,6 +27,7 @@ import { ProviderPool } from "./providers/provider-pool.js";
 import type { RefreshOutcome } from "./refresh/refresh-outcome.js";
 import { PlanAction } from "./plan/plan-action.js";
 import { countPlanChanges } from "./render/plan-summary.js";
+import { parsePlanTargets, TARGETED_APPLY_WARNING, TARGETING_WARNING } from "./planner/plan-targets.js";
 import type { PlannedChangeEvent } from "./events/engine-event.js";
 import { isEngineError } from "./engine-error.js";
 
@@ -52,6 +53,13 @@ export interface EnginePlanOptions {
   readonly refresh?: boolean;
   /** Instance addresses to replace (`-replace=ADDR`). */
   readonly replace?: readonly string[];
+  /**
+   * `-target` addresses (resources, resource instances, module instances), with Terraform
+   * 1.11's semantics: a normal plan includes the targets and everything they depend on, a
+   * destroy plan the targets and everything that depends on them; the plan warns "Resource
+   * targeting is in effect" and records the targets.
+   */
+  readonly targets?: readonly string[];
   /** `-var` / `-var-file` arguments, in command-line order. */
   readonly variableArgs?: readonly VariableArg[];
   /** Root variable values given directly (they override every other source; converted to the declared type). */
@@ -246,9 +254,11 @@ export function createEngine(options: EngineOptions): Engine {
         diagnostics.push(planError("Invalid value for input variable", `The given value is not suitable for var.${name}: ${e.message}.`, { address: `var.${name}` }));
       }
     }
+    const targeting = o.targets !== undefined && o.targets.length > 0 ? parsePlanTargets(o.targets) : undefined;
+    if (targeting !== undefined) diagnostics.push(...targeting.diagnostics);
     const fns = withFunctions();
-    const applyScopeFor = (planned: Parameters<typeof createConfigApplyScope>[0]["planned"]): ApplyScope => {
-      const s = createConfigApplyScope({ config, variables, scope: fns.scope, planned });
+    const applyScopeFor = (planned: Parameters<typeof createConfigApplyScope>[0]["planned"], outputs?: ReadonlySet<string>): ApplyScope => {
+      const s = createConfigApplyScope({ config, variables, scope: fns.scope, planned, ...(outputs !== undefined ? { outputs } : {}) });
       functionCalls.set(s, fns.calls);
       return s;
     };
@@ -267,6 +277,7 @@ export function createEngine(options: EngineOptions): Engine {
         mode: o.mode ?? "normal",
         refresh: o.refresh ?? true,
         ...(o.replace !== undefined ? { replace: o.replace } : {}),
+        ...(targeting !== undefined ? { targets: targeting.targets } : {}),
         parallelism,
         scope: fns.scope,
         ...(o.signal !== undefined ? { signal: o.signal } : {}),
@@ -285,7 +296,17 @@ export function createEngine(options: EngineOptions): Engine {
       const base = createPlan({ changes: planned.changes, prior, configDigest: digest });
       const variableValues: Record<string, Value> = {};
       for (const [k, v] of variables) variableValues[k] = v.unmarkDeep().value;
-      const result: Plan = { ...base, mode: o.mode ?? "normal", outputs: planned.outputs, providers: planned.providers, variables: variableValues, dataReads: Object.fromEntries(planned.dataValues), drift: planned.drift };
+      const result: Plan = {
+        ...base,
+        mode: o.mode ?? "normal",
+        outputs: planned.outputs,
+        providers: planned.providers,
+        variables: variableValues,
+        dataReads: Object.fromEntries(planned.dataValues),
+        drift: planned.drift,
+        ...(targeting !== undefined ? { targets: targeting.targets.map((t) => t.text) } : {}),
+      };
+      if (targeting !== undefined) diagnostics.push({ severity: "warning", ...TARGETING_WARNING });
       const hasErrors = diagnostics.some((d) => d.severity === "error");
       if (o.onEvent !== undefined && !hasErrors) emitPlanEvents(result, o.onEvent);
       const schemas = new Map<string, ProviderSchema>();
@@ -297,7 +318,7 @@ export function createEngine(options: EngineOptions): Engine {
           // A provider that could not be opened is in the diagnostics already.
         }
       }
-      return { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors, applyScope: applyScopeFor(planned), schemas };
+      return { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors, applyScope: applyScopeFor(planned, targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
     } finally {
       pools.delete(pool);
       await Promise.all([pool.close(), fns.calls.close()]);
@@ -333,7 +354,8 @@ export function createEngine(options: EngineOptions): Engine {
         if (val !== undefined && v.sensitive) variables.set(name, val.mark("sensitive"));
       }
       const fns = withFunctions();
-      const s = createConfigApplyScope({ config, variables, scope: fns.scope, planned: { ...plannedFromPlan(saved), schemas, providerConfigs } });
+      const outputs = saved.targets !== undefined ? { outputs: new Set((saved.outputs ?? []).map((x) => x.name)) } : {};
+      const s = createConfigApplyScope({ config, variables, scope: fns.scope, planned: { ...plannedFromPlan(saved), schemas, providerConfigs }, ...outputs });
       functionCalls.set(s, fns.calls);
       return s;
     } finally {
@@ -366,7 +388,7 @@ export function createEngine(options: EngineOptions): Engine {
     const pool = new ProviderPool(options.providers, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
     pools.add(pool);
     try {
-      return await applyPlan(plan, {
+      const applied = await applyPlan(plan, {
         providers: pool,
         state,
         persist,
@@ -377,6 +399,9 @@ export function createEngine(options: EngineOptions): Engine {
         ...(o.onEvent !== undefined ? { onEvent: o.onEvent } : {}),
         ...(o.onCreateConflict !== undefined ? { onCreateConflict: o.onCreateConflict } : {}),
       });
+      // As terraform after applying a targeted plan.
+      if (plan.targets !== undefined && plan.targets.length > 0) return { ...applied, diagnostics: [...applied.diagnostics, { severity: "warning", ...TARGETED_APPLY_WARNING }] };
+      return applied;
     } finally {
       pools.delete(pool);
       await Promise.all([pool.close(), functionCalls.get(scope)?.close()]);

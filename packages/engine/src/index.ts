@@ -109,6 +109,7 @@ export { planText } from "./render/plan-text.js";
 export type { PlanTextOptions } from "./render/plan-text.js";
 // PLAN: configuration → Plan (evaluation scope, expansion, the plan walk, the engine facade).
 export { createEngine, configDigest } from "./engine.js";
+export { TARGETING_WARNING, TARGETED_APPLY_WARNING } from "./planner/plan-targets.js";
 export type { Engine, EngineOptions, EnginePlanOptions, EnginePlanResult } from "./engine.js";
 export { planConfiguration, resolveProviderConfig } from "./planner/plan-configuration.js";
 export type { PlanConfigurationOptions, ConfigurationPlan, PlanScopeContext, PlannedProviderConfig } from "./planner/plan-configuration.js";

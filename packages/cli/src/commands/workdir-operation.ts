@@ -49,7 +49,7 @@ export function variableArgs(argv: readonly string[]): VariableArg[] {
 export function operationOptions(c: Command, kind: OperationKind): Command {
   c.option("--var <name=value>", "set a root module variable (repeatable; working directory)", collect)
     .option("--var-file <file>", "load variable values from a .tfvars or .tfvars.json file (repeatable; working directory)", collect)
-    .option("--target <address>", "limit the operation to an address (not supported yet: refused)", collect)
+    .option("--target <address>", "limit the operation to a resource, resource instance or module and what it depends on (destroy: what depends on it); repeatable", collect)
     .option("--replace <address>", "plan the replacement of this instance (repeatable; working directory)", collect)
     .option("--refresh [bool]", "-refresh=false skips refreshing objects in state before planning")
     .option("--parallelism <n>", "how many objects to work on at once (default 10)")
@@ -69,14 +69,9 @@ export function operationOptions(c: Command, kind: OperationKind): Command {
  * Runs a working-directory operation with the flags given, setting the run's exit code
  * (`-detailed-exitcode`'s 2, 130 when interrupted).
  *
- * @throws CliError `unsupported` for `-target` (the engine cannot limit a plan yet); `usage` for bad flag values.
+ * @throws CliError `usage` for bad flag values.
  */
 export async function runWorkdirOperation(ctx: CommandContext, kind: OperationKind, o: OperationFlags, planFile?: string): Promise<void> {
-  if (o.target !== undefined && o.target.length > 0) {
-    throw new CliError(CliErrorCode.Unsupported, "-target is not supported yet", {
-      detail: "magma's engine cannot limit a plan to some addresses yet. Plan the whole configuration instead, or use terraform for a targeted run.",
-    });
-  }
   const parallelism = o.parallelism === undefined ? 10 : Number(o.parallelism);
   if (!Number.isInteger(parallelism) || parallelism < 1) throw new CliError(CliErrorCode.Usage, `-parallelism: expected a positive integer, got ${JSON.stringify(o.parallelism)}`);
   const refreshOnly = o.refreshOnly === true;
@@ -85,7 +80,7 @@ export async function runWorkdirOperation(ctx: CommandContext, kind: OperationKi
   const mode: PlanMode = destroy ? "destroy" : refreshOnly || kind === "refresh" ? "refresh-only" : "normal";
   const refresh = parseBoolFlag("-refresh", o.refresh, true);
   if (!refresh && mode === "refresh-only") throw new CliError(CliErrorCode.Usage, "Incompatible refresh options", { detail: "It doesn't make sense to use -refresh-only at the same time as -refresh=false, because Terraform would have nothing to do." });
-  if (planFile !== undefined && (o.var !== undefined || o.varFile !== undefined || o.replace !== undefined || destroy || refreshOnly)) {
+  if (planFile !== undefined && (o.var !== undefined || o.varFile !== undefined || o.replace !== undefined || o.target !== undefined || destroy || refreshOnly)) {
     throw new CliError(CliErrorCode.Usage, "Can't set variables or planning options for a saved plan", {
       detail: "When applying a saved plan, Terraform uses the options that were set when creating the plan.",
     });
@@ -96,6 +91,7 @@ export async function runWorkdirOperation(ctx: CommandContext, kind: OperationKi
       mode,
       refresh,
       replace: o.replace ?? [],
+      targets: o.target ?? [],
       variableArgs: variableArgs(ctx.argv),
       parallelism,
       lock: lockSettings(o),

@@ -1,4 +1,4 @@
-import type { EngineEvent, Plan, PlanCounts } from "@magma/engine";
+import type { EngineEvent, Plan, PlanCounts, PlannedInstanceChange } from "@magma/engine";
 import type { Diag } from "@magma/provider-api";
 import { formatModuleInstance, parseResourceInstance } from "@magma/state";
 import { applyEventLine } from "./apply-progress.js";
@@ -65,9 +65,13 @@ export class JsonUi {
     this.message("info", "Terraform 1.11.4", { terraform: "1.11.4", type: "version", ui: "1.2" });
   }
 
-  /** One `planned_change` per change that is not a no-op, in address order. */
+  /**
+   * One `planned_change` per change that is not a no-op, in address order; in a destroy plan
+   * in the order terraform's destroy walk plans them: an object after the objects that depend on it.
+   */
   plannedChanges(plan: Plan): void {
-    for (const c of [...plan.changes].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))) {
+    const sorted = [...plan.changes].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+    for (const c of plan.mode === "destroy" ? destroyOrder(sorted) : sorted) {
       const action = PLANNED[c.action];
       if (action === undefined) continue;
       const change: Record<string, unknown> = { resource: jsonUiResource(c.address), action };
@@ -78,16 +82,19 @@ export class JsonUi {
   }
 
   /** The plan's `change_summary`. */
-  planSummary(counts: PlanCounts, text: string): void {
-    this.message("info", text, { changes: { add: counts.add, change: counts.change, import: counts.import, remove: counts.destroy, operation: "plan" }, type: "change_summary" });
+  planSummary(counts: PlanCounts): void {
+    // terraform's JSON view always counts ("Plan: 0 to add, …" where the human view says "No changes.").
+    const message = `Plan: ${counts.import > 0 ? `${counts.import} to import, ` : ""}${counts.add} to add, ${counts.change} to change, ${counts.destroy} to destroy.`;
+    this.message("info", message, { changes: { add: counts.add, change: counts.change, import: counts.import, remove: counts.destroy, operation: "plan" }, type: "change_summary" });
   }
 
   /** The plan's `outputs`: the changing outputs with their actions. */
   planOutputs(plan: Plan): void {
-    const outs = (plan.outputs ?? []).filter((o) => o.action !== "no-op");
+    // As terraform, unchanged outputs too (action "noop").
+    const outs = plan.outputs ?? [];
     if (outs.length === 0) return;
     const outputs: Record<string, unknown> = {};
-    for (const o of [...outs].sort((a, b) => (a.name < b.name ? -1 : 1))) outputs[o.name] = { sensitive: o.sensitive, action: o.action };
+    for (const o of [...outs].sort((a, b) => (a.name < b.name ? -1 : 1))) outputs[o.name] = { sensitive: o.sensitive, action: o.action === "no-op" ? "noop" : o.action };
     this.message("info", `Outputs: ${outs.length}`, { outputs, type: "outputs" });
   }
 
@@ -126,6 +133,8 @@ export class JsonUi {
         return;
       }
       case "outputs": {
+        // terraform destroy renders no outputs.
+        if (destroy) return;
         const outputs: Record<string, unknown> = {};
         const names = Object.keys(e.outputs).sort();
         for (const n of names) {
@@ -142,4 +151,20 @@ export class JsonUi {
         return;
     }
   }
+}
+
+/** The resource (configuration) address of an instance address: its instance keys removed (`module.m[0].aws_x.y["k"]` → `module.m.aws_x.y`). */
+function configAddress(address: string): string {
+  return address.replace(/\[(?:"(?:[^"\\]|\\.)*"|[0-9]+)\]/g, "");
+}
+
+/** Changes ordered so that each comes after every change whose object depends on it (by its recorded dependencies), else by address. */
+function destroyOrder(changes: readonly PlannedInstanceChange[]): PlannedInstanceChange[] {
+  const out: PlannedInstanceChange[] = [];
+  const left = [...changes];
+  while (left.length > 0) {
+    const i = left.findIndex((c) => !left.some((o) => o !== c && (o.dependencies ?? []).includes(configAddress(c.address))));
+    out.push(...left.splice(i < 0 ? 0 : i, 1));
+  }
+  return out;
 }

@@ -2,30 +2,27 @@ import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import type { VariableArg } from "@magma/config";
 import {
-  applyPlan,
   assertRefreshSafe,
   countPlanChanges,
-  planSummary,
   createEngine,
   isEngineError,
   planText,
-  ProviderPool,
   readPlanFile,
+  TARGETED_APPLY_WARNING,
   writePlanFile,
   type ApplyResult,
-  type ApplyScope,
+  type Engine,
   type EnginePlanResult,
   type Plan,
   type PlanMode,
 } from "@magma/engine";
-import type { Value } from "@magma/cty";
-import { formatDiag } from "@magma/provider-api";
+import { formatDiag, type Diag } from "@magma/provider-api";
 import { decodeOutput, loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { ExitCode } from "../exit-code.js";
 import { applyEventLine } from "./apply-progress.js";
-import { workdirProviders, type WorkdirProviders } from "./engine-providers.js";
+import { workdirProviders } from "./engine-providers.js";
 import { formatDiagnostics } from "./format-diagnostic.js";
 import { formatValue } from "./format-value.js";
 import { JsonUi, jsonUiResource } from "./json-ui.js";
@@ -45,6 +42,8 @@ export interface OperationOptions {
   readonly refresh: boolean;
   /** `-replace=ADDR`. */
   readonly replace: readonly string[];
+  /** `-target=ADDR` (repeatable). */
+  readonly targets: readonly string[];
   /** `-var` and `-var-file`, in order. */
   readonly variableArgs: readonly VariableArg[];
   /** `-parallelism=N`. */
@@ -154,23 +153,27 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
   const engine = createEngine({ providers: providers.source, parallelism: o.parallelism, workspace: wd.currentWorkspace(), cwd: wd.dir });
   try {
     const stored = await loadState(store);
-    if (o.planFile !== undefined) return await applySaved(ctx, wd, store, stored, providers, engine, o, ui);
+    if (o.planFile !== undefined) return await applySaved(ctx, wd, store, stored, engine, o, ui);
     const prior = stored ?? newStateFile();
     const r = await engine
       .plan(wd.dir, prior, {
         mode: o.mode,
         refresh: o.refresh,
         replace: o.replace,
+        ...(o.targets.length > 0 ? { targets: o.targets } : {}),
         variableArgs: o.variableArgs,
         env: ctx.io.env,
         ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
       })
       .catch(engineErrorToCli);
     if (ctx.signal?.aborted === true) throw new CliError(CliErrorCode.BadInput, "interrupted");
-    if (o.refresh && o.mode !== "destroy") {
+    if (o.refresh) {
       let refreshing = "";
+      // Under -target only the objects the plan walked were refreshed.
+      const refreshed = o.targets.length > 0 ? new Set(r.refreshOutcomes.map((x) => x.address)) : undefined;
       for (const i of stateInstances(prior)) {
         if (i.resource.mode !== "managed" || i.current?.attributesJson === undefined) continue;
+        if (refreshed !== undefined && !refreshed.has(i.text)) continue;
         const id = (JSON.parse(i.current.attributesJson) as { id?: unknown }).id;
         refreshing += `${i.text}: Refreshing state...${typeof id === "string" ? ` [id=${id}]` : ""}\n`;
         if (ui !== undefined) {
@@ -194,17 +197,20 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     } catch (e) {
       engineErrorToCli(e);
     }
-    const warnings = diagnosticsText(r, wd.dir);
+    // An applying command shows the plan's warnings at the end, before its summary, as terraform does.
+    const applying = o.kind === "apply" || o.kind === "destroy";
+    const warnings = applying ? "" : diagnosticsText(r, wd.dir);
     // terraform refresh prints no plan.
     if (o.kind !== "refresh") ctx.print(planText(r.plan, { schemas: providers.schemas, priorState: prior, columns: 78 }));
     if (warnings !== "") ctx.print(warnings);
     const counts = countPlanChanges(r.plan);
     if (ui !== undefined) {
-      for (const d of r.diagnostics) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
       ui.plannedChanges(r.plan);
-      ui.planSummary(counts, planSummary(r.plan));
+      ui.planSummary(counts);
       ui.planOutputs(r.plan);
+      if (!applying) for (const d of r.diagnostics) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
     }
+    const deferred: EnginePlanResult["diagnostics"] = applying ? r.diagnostics : [];
     const hasChanges = counts.shown > 0 || counts.outputs > 0;
     if (o.kind === "plan") {
       if (o.out !== undefined) {
@@ -218,6 +224,8 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     // apply, destroy, refresh.
     if (!hasChanges && o.kind !== "refresh") {
       const verb = o.kind === "destroy" ? "Destroy" : "Apply";
+      if (ui !== undefined) for (const d of deferred) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+      else ctx.print(formatDiagnostics(deferred, wd.dir));
       ctx.print(`\n${verb} complete! Resources: ${o.kind === "destroy" ? "0 destroyed" : "0 added, 0 changed, 0 destroyed"}.\n${o.kind === "destroy" ? "" : outputsText(prior)}`);
       if (stored === undefined && o.kind !== "destroy") await saveState(store, prior);
       return ExitCode.Ok;
@@ -234,7 +242,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         throw new CliError(CliErrorCode.BadInput, o.kind === "destroy" ? "Destroy cancelled." : "Apply cancelled.", { plain: true });
       }
     } else if (o.kind !== "refresh") ctx.print("\n");
-    return await runApply(ctx, store, r.plan, prior, providers, r.applyScope, o, ui);
+    return await runApply(ctx, engine, store, r, prior, o, ui, deferred, wd.dir);
   } finally {
     await engine.close();
     await Promise.all([...providers.open].map((p) => p.close().catch(() => undefined)));
@@ -247,28 +255,46 @@ async function applySaved(
   wd: WorkingDir,
   store: StateStore,
   stored: StateFile | undefined,
-  providers: WorkdirProviders,
-  engine: ReturnType<typeof createEngine>,
+  engine: Engine,
   o: OperationOptions,
   ui: JsonUi | undefined,
 ): Promise<ExitCode> {
   const plan = await readPlanFile(resolve(ctx.cwd, o.planFile!)).catch(engineErrorToCli);
   const prior = stored ?? { ...newStateFile(), lineage: plan.prior.lineage };
-  const scope = await engine.applyScope(wd.dir, plan).catch(engineErrorToCli);
   ui?.plannedChanges(plan);
-  return runApply(ctx, store, plan, prior, providers, scope, o, ui);
+  return runApply(ctx, engine, store, plan, prior, o, ui, [], wd.dir, wd.dir);
 }
 
+/**
+ * Applies a plan through `engine.apply` (the same apply path as the engine's API): the
+ * state persisted through the backend after every object, live progress, Ctrl-C as a
+ * graceful stop. A saved plan is applied with its configuration directory.
+ */
 async function runApply(
   ctx: CommandContext,
+  engine: Engine,
   store: StateStore,
-  plan: Plan,
+  plan: EnginePlanResult | Plan,
   prior: StateFile,
-  providers: WorkdirProviders,
-  scope: ApplyScope,
   o: OperationOptions,
   ui: JsonUi | undefined,
+  planWarnings: EnginePlanResult["diagnostics"],
+  dir: string,
+  configDir?: string,
 ): Promise<ExitCode> {
+  const mode = "applyScope" in plan ? plan.plan.mode : plan.mode;
+  // The apply's warnings (e.g. "Applied changes may be incomplete" after a targeted plan) come from its result;
+  // in -json they are emitted with the plan's, before the apply's change_summary, as terraform does.
+  let applyWarnings: readonly Diag[] = [];
+  let warned = false;
+  const warnJson = (): void => {
+    if (warned || ui === undefined) return;
+    warned = true;
+    for (const d of planWarnings) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+    for (const d of applyWarnings) ui.diagnostic(d);
+  };
+  const targeted = ("applyScope" in plan ? plan.plan.targets : plan.targets) !== undefined;
+  if (targeted) applyWarnings = [{ severity: "warning", summary: TARGETED_APPLY_WARNING.summary, detail: TARGETED_APPLY_WARNING.detail }];
   const controller = new AbortController();
   const onAbort = (): void => {
     ctx.print(INTERRUPT_NOTICE);
@@ -276,43 +302,33 @@ async function runApply(
   };
   if (ctx.signal?.aborted === true) onAbort();
   else ctx.signal?.addEventListener("abort", onAbort, { once: true });
-  // Workaround (engine): a destroy's apply evaluates the outputs again, and they are unknown
-  // once their resources are gone; Terraform removes every output on destroy.
-  // Likewise a refresh-only apply: its outputs are the plan's (known) planned values.
-  const plannedOutputs = (): Record<string, { value: Value; sensitive: boolean }> =>
-    Object.fromEntries((plan.outputs ?? []).filter((p) => p.action !== "delete" && p.after.isWhollyKnown()).map((p) => [p.name, { value: p.after, sensitive: p.sensitive }]));
-  const applyScope: ApplyScope =
-    plan.mode === "destroy" || plan.mode === "refresh-only"
-      ? {
-          providerConfig: (a, v) => scope.providerConfig(a, v),
-          instanceConfig: (c, v) => scope.instanceConfig(c, v),
-          outputs: () => Promise.resolve(plan.mode === "destroy" ? {} : plannedOutputs()),
-        }
-      : scope;
-  const pool = new ProviderPool(providers.source);
   const ids = new Map<string, string>();
   let result: ApplyResult;
   try {
-    result = await applyPlan(plan, {
-      providers: pool,
-      state: prior,
-      persist: async (s) => {
-        await saveState(store, s);
-      },
-      scope: applyScope,
-      parallelism: o.parallelism,
-      signal: controller.signal,
-      onEvent: (e) => {
-        if (ui !== undefined) return ui.event(e, plan.mode === "destroy");
-        const line = applyEventLine(e, ids);
-        if (line !== undefined) ctx.print(`${line}\n`);
-      },
-    }).catch(engineErrorToCli);
+    result = await engine
+      .apply(plan, {
+        state: prior,
+        persist: async (s) => {
+          await saveState(store, s);
+        },
+        ...(configDir === undefined ? {} : { config: configDir }),
+        parallelism: o.parallelism,
+        signal: controller.signal,
+        onEvent: (e) => {
+          if (ui !== undefined) {
+            if (e.type === "change_summary") warnJson();
+            return ui.event(e, mode === "destroy");
+          }
+          const line = applyEventLine(e, ids);
+          if (line !== undefined) ctx.print(`${line}\n`);
+        },
+      })
+      .catch(engineErrorToCli);
   } finally {
     ctx.signal?.removeEventListener("abort", onAbort);
-    await pool.close();
   }
-  if (ui !== undefined) for (const d of result.diagnostics) ui.diagnostic(d);
+  const isApplyWarning = (d: Diag): boolean => d.severity === "warning" && applyWarnings.some((w) => w.summary === d.summary);
+  if (ui !== undefined) for (const d of result.diagnostics) if (!isApplyWarning(d)) ui.diagnostic(d);
   else for (const f of result.failed) for (const d of f.diagnostics) ctx.io.stderr.write(`\nError: ${formatDiag(d)}\n${f.address === "" ? "" : `\n  with ${f.address}\n`}`);
   if (result.interrupted) {
     ctx.io.stderr.write(`\nError: Operation interrupted\n\n${result.canceled.length} object(s) were not applied; the state was saved after every object that was.\n`);
@@ -322,6 +338,8 @@ async function runApply(
     if (ui === undefined) for (const d of result.diagnostics) ctx.io.stderr.write(`\nError: ${formatDiag(d)}\n`);
     return ExitCode.Error;
   }
+  warnJson();
+  if (ui === undefined) ctx.print(formatDiagnostics([...planWarnings, ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }))], dir));
   const c = applyCounts(result);
   if (o.kind === "destroy") ctx.print(`\nDestroy complete! Resources: ${c.destroyed} destroyed.\n`);
   else if (o.kind === "refresh") ctx.print(outputsText(result.state));

@@ -383,7 +383,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   if (complete) {
     try {
       // A refresh-only plan changes nothing: its planned outputs are the refreshed values.
-      const outputScope = plan.mode === "refresh-only" ? undefined : options.scope;
+      // A destroy plan deletes every output (re-evaluating them would find their resources gone).
+      const outputScope = plan.mode === "refresh-only" || plan.mode === "destroy" ? undefined : options.scope;
       outputs = await computeOutputs(plan, outputScope, applied, store.snapshot().outputs, warn);
       const encoded = new Map<string, OutputState>();
       for (const [name, o] of Object.entries(outputs)) {
@@ -391,7 +392,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
         encoded.set(name, encodeOutput(plain, plain.type, o.sensitive));
       }
       const prior = store.snapshot().outputs;
-      if (outputScope === undefined) for (const [name, o] of prior) if (!encoded.has(name) && !(plan.outputs ?? []).some((p) => p.name === name && p.action === "delete")) encoded.set(name, o);
+      // Outputs a plan did not evaluate keep their value: a refresh-only or targeted plan's (a destroy plan deletes them all).
+      if (outputScope === undefined || plan.targets !== undefined) for (const [name, o] of prior) if (!encoded.has(name) && !(plan.outputs ?? []).some((p) => p.name === name && p.action === "delete")) encoded.set(name, o);
       await store.commit((w) => w.setOutputs(encoded));
       emit({
         type: "outputs",

@@ -25,6 +25,7 @@ export function formatPlan(plan: Plan): string {
       ...(plan.providers !== undefined ? { providers: plan.providers.map((p) => ({ address: p.address, source: p.source, ...(p.version !== undefined ? { version: p.version } : {}), dependencies: [...p.dependencies] })) } : {}),
       ...(plan.variables !== undefined ? { variables: Object.fromEntries(Object.entries(plan.variables).map(([k, v]) => [k, encodeValue(v)])) } : {}),
       ...(plan.drift !== undefined ? { drift: plan.drift.map(encodeChange) } : {}),
+      ...(plan.targets !== undefined ? { targets: [...plan.targets] } : {}),
       ...(plan.dataReads !== undefined ? { data_reads: Object.fromEntries(Object.entries(plan.dataReads).map(([k, v]) => [k, encodeValue(v)])) } : {}),
     },
     null,
@@ -68,9 +69,9 @@ const MODES: readonly string[] = ["normal", "destroy", "refresh-only"];
 const OUTPUT_ACTIONS: readonly string[] = ["create", "update", "delete", "no-op"];
 
 /** The configuration-level planner's fields of a plan file (mode, outputs, providers, variables, data reads, drift), each when present. */
-function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift"> {
+function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift" | "targets"> {
   const bad = (what: string): EngineError => new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: ${what}`);
-  const out: { -readonly [K in "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift"]?: Plan[K] } = {};
+  const out: { -readonly [K in "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift" | "targets"]?: Plan[K] } = {};
   if (r["drift"] !== undefined) {
     if (!Array.isArray(r["drift"])) throw bad("drift is not a list");
     out.drift = r["drift"].map((c: unknown, i) => decodeChange(c, `${source}: drift[${i}]`));
@@ -110,6 +111,11 @@ function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "
   if (variables !== undefined) out.variables = variables;
   const dataReads = valueMap("data_reads");
   if (dataReads !== undefined) out.dataReads = dataReads;
+  const targets = r["targets"];
+  if (targets !== undefined) {
+    if (!Array.isArray(targets) || !targets.every((t) => typeof t === "string")) throw bad("targets is not a list of addresses");
+    out.targets = targets as string[];
+  }
   return out;
 }
 

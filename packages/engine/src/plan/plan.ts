@@ -77,6 +77,8 @@ export interface Plan {
    * refresh-only plan has no changes: applying it writes these reads to state.
    */
   readonly drift?: readonly PlannedInstanceChange[];
+  /** The `-target` addresses the plan was made with (absent: not targeted). */
+  readonly targets?: readonly string[];
 }
 
 /** The parts of a {@link Plan} that {@link createPlan} takes. */

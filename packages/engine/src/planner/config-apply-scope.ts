@@ -23,6 +23,8 @@ export interface ConfigApplyScopeInput {
   readonly scope: PlanScopeContext;
   /** The planner's result: expansions, schemas, provider configurations, data sources read at plan. */
   readonly planned: Pick<ConfigurationPlan, "expansions" | "schemas" | "providerConfigs" | "dataValues">;
+  /** The root outputs to evaluate (default: all); a targeted plan evaluates only the outputs it planned. */
+  readonly outputs?: ReadonlySet<string>;
 }
 
 /**
@@ -95,7 +97,7 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
       return settle(() => {
         const ev = evaluatorOf(applied);
         const out: Record<string, { value: Value; sensitive: boolean }> = {};
-        for (const [name, o] of config.module.outputs) out[name] = { value: ev.output([], name).unmarkDeep().value, sensitive: o.sensitive };
+        for (const [name, o] of config.module.outputs) if (input.outputs === undefined || input.outputs.has(name)) out[name] = { value: ev.output([], name).unmarkDeep().value, sensitive: o.sensitive };
         return out;
       });
     },

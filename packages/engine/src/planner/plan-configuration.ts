@@ -2,7 +2,7 @@ import { dynamicType, nullVal, unknownVal, type Path, type Type, type Value } fr
 import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Reference, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, type Body, type Expression, type HclFunction } from "@magma/hcl";
 import { emptyBlockValue, type Block, type SchemaEntry } from "@magma/provider-api";
-import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
+import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
 import { walkGraph } from "../dag/walk.js";
 import type { InstanceRepetition } from "../eval/eval-values.js";
@@ -12,6 +12,7 @@ import { settleProviderCalls, type ProviderFunctionCalls } from "../eval/provide
 import { markSensitive, schemaSensitivePaths, splitSensitive, unionPaths } from "../eval/schema-sensitive.js";
 import type { InstanceObject, InstanceTarget } from "../instance/instance-target.js";
 import { planDestroy } from "../instance/plan-destroy.js";
+import { targetContainsConfigResource, targetContainsInstance, type PlanTarget } from "./plan-targets.js";
 import { planInstance } from "../instance/plan-instance.js";
 import { readDataSourceInstance } from "../instance/read-data-source-instance.js";
 import { refreshInstance } from "../instance/refresh-instance.js";
@@ -56,6 +57,12 @@ export interface PlanConfigurationOptions {
   readonly refresh?: boolean;
   /** Instance addresses to replace (`-replace=ADDR`). */
   readonly replace?: readonly string[];
+  /**
+   * `-target` addresses: only the targeted resources (instances, modules) and what they
+   * depend on are planned (in destroy mode: the targets and what depends on them); root
+   * outputs only when every resource they derive from is in the plan.
+   */
+  readonly targets?: readonly PlanTarget[];
   /** How many nodes are visited at once (default 10). */
   readonly parallelism?: number;
   /** The fixed parts of the evaluation scope (working directory, workspace, functions). */
@@ -422,6 +429,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     return result();
   }
 
+  const selection = options.targets !== undefined && options.targets.length > 0 ? selectTargeted(graph, options.targets, mode) : undefined;
+
   // create_before_destroy propagates from a resource to the resources it depends on.
   const cbd = new Map<string, boolean>();
   for (const id of graph.ids()) {
@@ -725,6 +734,12 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     }
     schemas.set(id, entry);
     const body = decode(id, r.config, entry.block);
+    // Under -target: whether this instance is planned (others keep their stored values, unrefreshed, for references).
+    const valuesOnly = !isData && selection !== undefined && !selection.planned.has(id);
+    const instanceTargets = selection?.instanceFilter.get(id);
+    const doRefresh = selection === undefined || selection.refreshed.has(id);
+    const isTargeted = (mi: ModuleInstanceAddress, key: number | string | undefined): boolean =>
+      !valuesOnly && (instanceTargets === undefined || instanceTargets.some((t) => targetContainsInstance(t, { module: mi, mode: r.mode, type: r.type, name: r.name, key })));
     const moduleInstances = await pure(() => evaluator.instancesOf(n.mod.path));
     const liveModules = new Set(moduleInstances.map((mi) => formatModuleInstance(mi)));
     const stored = stateByConfig.get(id) ?? [];
@@ -755,7 +770,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       limit(async () => {
         const address = `${prefix}${n.key}${formatInstanceKey(s.indexKey)}`;
         const target = await withMeta(baseTarget, n.providerSource, mi, n.key);
-        const prior = await loadPrior(target, address, r.type, s, refresh && s.deposed === undefined, { ...base, moduleAddress: formatModuleInstance(mi) });
+        const prior = await loadPrior(target, address, r.type, s, refresh && doRefresh && s.deposed === undefined, { ...base, moduleAddress: formatModuleInstance(mi) });
         if (prior === null || mode === "refresh-only") return;
         const c = forget(address) && s.deposed === undefined ? forgetChange(address, r.type, prior, entry.type) : await planDestroy(target, address, r.type, prior);
         record({ ...c, ...base, ...metaField(target), moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
@@ -821,10 +836,18 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
           limit(async () => {
             const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
             const s = current.get(inst.key);
+            if (!isTargeted(mi, inst.key)) {
+              if (s === undefined) return;
+              const kept = await loadPrior(target, address, r.type, s, false, extra);
+              if (kept === null) return;
+              priorInstanceValues.set(address, markSensitive(kept.state, beforePathsOf(s, kept.state)));
+              instanceValues.set(address, priorInstanceValues.get(address)!);
+              return;
+            }
             const importTarget = s === undefined && mode === "normal" ? resolveImports().get(address) : undefined;
             const im = importTarget?.im;
             let importId: string | undefined;
-            let prior = s === undefined ? null : await loadPrior(target, address, r.type, s, refresh || mode === "refresh-only", extra);
+            let prior = s === undefined ? null : await loadPrior(target, address, r.type, s, (refresh || mode === "refresh-only") && doRefresh, extra);
             if (im !== undefined) {
               resolveImports().delete(address);
               if (im.id === undefined) throw new PlanDiagnosticsError([planError("Missing import id", `The import block for ${address} has no id.`, { address, subject: im.declRange })]);
@@ -870,14 +893,14 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       );
       // Instances the expansion no longer has, and deposed objects: destroyed.
       const gone = [...current].filter(([k]) => !wantedKeys.has(k)).map(([, s]) => s);
-      await settle([...gone, ...deposed].map((s) => destroyStored(mi, s, prefix)));
+      await settle([...gone, ...deposed].filter((s) => isTargeted(mi, s.indexKey)).map((s) => destroyStored(mi, s, prefix)));
     }
     // Objects of module instances that no longer exist: destroyed.
     if (!isData) {
       for (const st of stored) {
         const m = formatModuleInstance(st.module);
         if (liveModules.has(m)) continue;
-        await settle(st.instances.map((s) => destroyStored(st.module, s, instancePrefix(st.module))));
+        await settle(st.instances.filter((s) => isTargeted(st.module, s.indexKey)).map((s) => destroyStored(st.module, s, instancePrefix(st.module))));
       }
     }
     if (failures.length > 0) throw failures[0];
@@ -887,11 +910,13 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     const type = n.state.type;
     const target = await withMeta(targetOf(n.providerAddress, n.providerSource), n.providerSource, n.state.module, `${n.state.mode === "data" ? "data." : ""}${type}.${n.state.name}`);
     const entry = target.schema.resources.get(type);
+    const orphanTargets = selection?.instanceFilter.get(`orphan:${n.key}`);
+    const instances = n.state.instances.filter((s) => orphanTargets === undefined || orphanTargets.some((t) => targetContainsInstance(t, { module: n.state.module, mode: n.state.mode, type, name: n.state.name, key: s.indexKey })));
     const results = await Promise.allSettled(
-      n.state.instances.map((s) =>
+      instances.map((s) =>
         limit(async () => {
           const address = `${n.key}${formatInstanceKey(s.indexKey)}`;
-          const prior = await loadPrior(target, address, type, s, refresh && s.deposed === undefined, { moduleAddress: formatModuleInstance(n.state.module), providerConfig: n.providerAddress, ...(entry !== undefined ? { schemaVersion: entry.version } : {}) });
+          const prior = await loadPrior(target, address, type, s, refresh && s.deposed === undefined && (selection === undefined || selection.refreshed.has(`orphan:${n.key}`)), { moduleAddress: formatModuleInstance(n.state.module), providerConfig: n.providerAddress, ...(entry !== undefined ? { schemaVersion: entry.version } : {}) });
           if (prior === null || mode === "refresh-only") return;
           const c = forget(address) && s.deposed === undefined && entry !== undefined ? forgetChange(address, type, prior, entry.type) : await planDestroy(target, address, type, prior);
           pending.add(n.key);
@@ -915,7 +940,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
 
   const walk = await walkGraph(
     graph,
-    async (_id, n) => {
+    async (id, n) => {
+      // Under -target, nodes outside the selection are left out, as Terraform's TargetsTransformer removes them.
+      if (selection !== undefined && !selection.visit.has(id)) return;
       switch (n.kind) {
         case "provider":
           return visitProvider(n);
@@ -943,13 +970,14 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   for (const [id, e] of walk.failed) diagnostics.push(...diagnosticsOfError(e, id));
   if (mode === "normal" && walk.failed.size === 0 && walk.skipped.size === 0) {
     for (const [to, { im }] of resolveImports()) {
+      if (selection !== undefined && !isTargetedAddress(options.targets ?? [], to)) continue;
       diagnostics.push(planError("Configuration for import target does not exist", `The configuration for the given import target ${to} does not exist. All target instances must have an associated configuration to be imported.`, { address: to, subject: im.declRange }));
     }
   }
   for (const id of walk.canceled) diagnostics.push(planError("Plan canceled", `The plan was canceled before ${id} was planned.`, { address: id }));
-  // Outputs in state that the configuration no longer declares.
+  // Outputs in state that the configuration no longer declares (not under -target: outputs cannot be targeted).
   for (const [name, o] of options.state?.outputs ?? []) {
-    if (!root.module.outputs.has(name)) outputs.push({ name, action: "delete", before: decodeOutput(o).value, after: nullVal(dynamicType), sensitive: o.sensitive });
+    if (!root.module.outputs.has(name) && selection === undefined) outputs.push({ name, action: "delete", before: decodeOutput(o).value, after: nullVal(dynamicType), sensitive: o.sensitive });
   }
   return result();
 
@@ -989,4 +1017,75 @@ function stringId(v: Value | undefined): string | undefined {
   if (v === undefined || v.isNull() || !v.isKnown() || v.type.kind !== "object" || !("id" in v.type.attributes)) return undefined;
   const id = v.getAttr("id").unmark();
   return id.isKnown() && !id.isNull() && id.type.kind === "string" ? id.asString() : undefined;
+}
+
+/** The nodes a targeted plan walks, the resource nodes it plans, and per directly targeted node the targets that pick its instances. */
+interface TargetSelection {
+  readonly visit: ReadonlySet<string>;
+  readonly planned: ReadonlySet<string>;
+  /** The resource nodes refreshed: a targeted destroy refreshes only what a normal targeted plan would (terraform refreshes with a normal plan first). */
+  readonly refreshed: ReadonlySet<string>;
+  readonly instanceFilter: ReadonlyMap<string, readonly PlanTarget[]>;
+}
+
+/**
+ * Terraform's `TargetsTransformer` over the plan graph: the resource nodes a target
+ * addresses (generalised to the configuration), and everything they depend on; in destroy
+ * mode, the targets and every resource that depends on them (in the configuration, or by
+ * an orphan's stored dependencies), walked with what they depend on for evaluation. Root
+ * outputs whose every resource ancestor is planned are kept (not in destroy mode).
+ */
+function selectTargeted(graph: Graph<Node>, targets: readonly PlanTarget[], mode: PlanMode): TargetSelection {
+  const instanceFilter = new Map<string, PlanTarget[]>();
+  const direct = new Set<string>();
+  for (const id of graph.ids()) {
+    const n = graph.get(id);
+    let matching: PlanTarget[] = [];
+    if (n.kind === "resource") matching = targets.filter((t) => targetContainsConfigResource(t, n.mod.path, n.resource.mode, n.resource.type, n.resource.name));
+    else if (n.kind === "orphan") matching = targets.filter((t) => n.state.instances.some((s) => targetContainsInstance(t, { module: n.state.module, mode: n.state.mode, type: n.state.type, name: n.state.name, key: s.indexKey })));
+    if (matching.length === 0) continue;
+    direct.add(id);
+    instanceFilter.set(id, matching);
+  }
+  const isResource = (id: string): boolean => {
+    const k = graph.get(id).kind;
+    return k === "resource" || k === "orphan";
+  };
+  const refreshed = new Set<string>(direct);
+  for (const id of direct) for (const a of graph.ancestors(id)) if (isResource(a)) refreshed.add(a);
+  const planned = new Set<string>(direct);
+  if (mode === "destroy") {
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const id of [...planned]) for (const d of graph.descendants(id)) if (isResource(d) && !planned.has(d)) (planned.add(d), (grew = true));
+      for (const id of graph.ids()) {
+        const n = graph.get(id);
+        if (n.kind !== "orphan" || planned.has(id)) continue;
+        if (n.state.instances.some((s) => s.dependencies.some((d) => planned.has(d)))) (planned.add(id), (grew = true));
+      }
+    }
+  } else {
+    for (const id of refreshed) planned.add(id);
+  }
+  const visit = new Set<string>(planned);
+  for (const id of planned) for (const a of graph.ancestors(id)) visit.add(a);
+  // A targeted destroy plans no root output (terraform leaves them as they are).
+  for (const id of mode === "destroy" ? [] : graph.ids()) {
+    const n = graph.get(id);
+    if (n.kind !== "output" || n.mod.path.length > 0) continue;
+    const ancestors = graph.ancestors(id);
+    const resources = [...ancestors].filter(isResource);
+    if (resources.length > 0 && resources.every((r) => planned.has(r))) {
+      visit.add(id);
+      for (const a of ancestors) visit.add(a);
+    }
+  }
+  return { visit, planned, refreshed, instanceFilter };
+}
+
+/** Whether a resource instance address is contained by one of the targets. */
+function isTargetedAddress(targets: readonly PlanTarget[], address: string): boolean {
+  const a = parseResourceInstance(address);
+  return targets.some((t) => targetContainsInstance(t, a));
 }
