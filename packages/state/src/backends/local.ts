@@ -6,6 +6,7 @@ import type { LockInfo, LockRequest, StateBackend, StateStore } from "../backend
 import { fcntlLocker } from "../internal/fcntl-lock.js";
 import { goQuote } from "../internal/go-json.js";
 import { decodeJournal, encodeJournal, sha256Hex } from "../internal/state-journal.js";
+import { maybePause, nextStateWrite, pausesAt } from "../internal/state-write-pause.js";
 import { StateError, isStateError } from "../state-error.js";
 import { TERRAFORM_VERSION } from "../state-file.js";
 
@@ -333,6 +334,9 @@ export class LocalStateStore implements StateStore {
       this.#removeLeftoversLocked();
       const previous = readAll(fd);
       if (sameBytes(previous, bytes)) return;
+      // The crash-test hook (MAGMA_TEST_STATE_WRITE_PAUSE): inert unless set.
+      const n = nextStateWrite();
+      maybePause(n, "begin");
       // Crash points: before the journal's rename, the state file is untouched (a leftover
       // temp file or an incomplete journal is ignored and removed); once the complete journal
       // is in place the write is committed, and the next read or write rolls the state file
@@ -341,9 +345,16 @@ export class LocalStateStore implements StateStore {
       // The state file is written in place, like Terraform does: the lock is on its inode, and a
       // rename would leave a waiting terraform locking (and then writing) a detached inode.
       writeAtomic(this.journalPath, encodeJournal(bytes, previous), 0o600);
+      maybePause(n, "journal");
+      if (pausesAt(n, "torn")) {
+        writeAll(fd, bytes.subarray(0, Math.floor(bytes.length / 2)));
+        fsyncSync(fd);
+        maybePause(n, "torn");
+      }
       writeAll(fd, bytes);
       ftruncateSync(fd, bytes.length);
       fsyncSync(fd);
+      maybePause(n, "written");
       unlinkSync(this.journalPath);
       fsyncDir(dirname(this.path));
     } catch (e) {
