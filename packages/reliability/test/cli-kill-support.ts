@@ -81,14 +81,15 @@ function startMagma(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv
   return { child, stdout, stderr, exited };
 }
 
-async function runMagma(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string[]; stderr: string }> {
+/** Runs the built magma to its end. */
+export async function runMagma(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string[]; stderr: string }> {
   const r = startMagma(args, cwd, env);
   const { code } = await r.exited;
   return { code, stdout: r.stdout, stderr: r.stderr.join("") };
 }
 
 /** The JSON UI messages among stdout lines. */
-function uiMessages(lines: readonly string[]): { type?: string; hook?: { action?: string; resource?: { addr?: string } }; outcome?: string; "@message"?: string }[] {
+export function uiMessages(lines: readonly string[]): { type?: string; hook?: { action?: string; resource?: { addr?: string } }; outcome?: string; "@message"?: string }[] {
   const out = [];
   for (const l of lines) {
     try {

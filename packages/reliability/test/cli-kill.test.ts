@@ -5,10 +5,12 @@
 // state file and no provider process of the killed run left. CI runs MAGMA_CLI_KILL_TRIALS
 // (default 2) trials; `pnpm --filter @magma/reliability cli-kill-trials` runs 20 and prints
 // the table for docs/reliability.md (also written to MAGMA_CLI_KILL_TABLE if set).
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
-import { hasAwsProvider } from "@magma/test-support";
-import { KILL_MOMENTS, MAGMA_BIN, killTrialTable, prng, runKillTrial, type KillTrialResult } from "./cli-kill-support.js";
+import { awsFakeHcl, hasAwsProvider, writeTerraformCliConfig } from "@magma/test-support";
+import { KILL_MOMENTS, MAGMA_BIN, killTrialTable, prng, runKillTrial, runMagma, uiMessages, type KillTrialResult } from "./cli-kill-support.js";
 
 const d = hasAwsProvider() ? describe : describe.skip;
 const TRIALS = Number(process.env["MAGMA_CLI_KILL_TRIALS"] ?? "2");
@@ -60,4 +62,37 @@ d("magma apply SIGKILLed anywhere (built CLI, hashicorp/aws, fake-aws)", () => {
     },
     TRIALS * 600_000,
   );
+
+  test("an object created but never saved: ParameterAlreadyExists as in Terraform, adopted with -import-on-conflict", async () => {
+    const root = mkdtempSync(join(tmpdir(), "magma-conflict-"));
+    const dir = join(root, "wd");
+    mkdirSync(dir);
+    mkdirSync(join(root, "tmp"));
+    try {
+      const param = (n: string): string => `resource "aws_ssm_parameter" "${n}" {\n  name  = "/conflict/${n}"\n  type  = "String"\n  value = "${n}"\n}\n`;
+      writeFileSync(join(dir, "main.tf"), `${awsFakeHcl(fake.url)}\n${param("a")}\n${param("b")}`);
+      const env: NodeJS.ProcessEnv = { ...process.env, TF_CLI_CONFIG_FILE: writeTerraformCliConfig(root), TMPDIR: join(root, "tmp"), CHECKPOINT_DISABLE: "1" };
+      // What a killed run leaves: the object exists, the state does not know it.
+      const put = await fetch(fake.url, {
+        method: "POST",
+        headers: { "content-type": "application/x-amz-json-1.1", "x-amz-target": "AmazonSSM.PutParameter" },
+        body: JSON.stringify({ Name: "/conflict/a", Type: "String", Value: "a" }),
+      });
+      expect(put.status).toBe(200);
+      expect((await runMagma(["init", "-input=false"], dir, env)).code).toBe(0);
+      const plain = await runMagma(["apply", "-auto-approve", "-json", "-input=false"], dir, env);
+      expect(plain.code).toBe(1);
+      const errors = uiMessages(plain.stdout).filter((m) => m.type === "diagnostic").map((m) => m["@message"] ?? "");
+      expect(errors.join("\n")).toMatch(/ParameterAlreadyExists/);
+      const adopting = await runMagma(["apply", "-auto-approve", "-json", "-input=false", "-import-on-conflict"], dir, env);
+      expect(adopting.code).toBe(0);
+      expect(uiMessages(adopting.stdout).filter((m) => m.type === "import_on_conflict").map((m) => [m.outcome, m["@message"]?.startsWith("aws_ssm_parameter.a:")])).toEqual([["adopted", true]]);
+      // One successful create per name: the one made "outside", and b's.
+      const creates = fake.callsOf("PutParameter").filter((c) => String(c.params["Name"]).startsWith("/conflict/") && c.status === 200 && c.params["Overwrite"] !== true);
+      expect(creates.map((c) => c.params["Name"]).sort()).toEqual(["/conflict/a", "/conflict/b"]);
+      expect((await runMagma(["plan", "-detailed-exitcode", "-input=false"], dir, env)).code).toBe(0);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 600_000);
 });
