@@ -51,7 +51,7 @@ function completeJson(bytes: Uint8Array): boolean {
  * A write commits when its complete journal is in place (renamed after fsync); the state file is
  * only touched after that, and the journal removed after the state file is fsynced.
  */
-function decide(journalData: Uint8Array | undefined, state: Uint8Array): Recovery {
+function decide(journalData: Uint8Array | undefined, state: Uint8Array, backup: Uint8Array | undefined): Recovery {
   if (journalData === undefined) return { kind: "none" };
   const journal = decodeJournal(journalData);
   // Torn or truncated journal: the write never committed, and the state file was not touched.
@@ -65,8 +65,25 @@ function decide(journalData: Uint8Array | undefined, state: Uint8Array): Recover
   // else (terraform) wrote after the crash, which then supersedes the journal. (A prefix of the
   // new state that happens to be complete JSON, e.g. all but the final newline, is torn.)
   const prefixOfNew = state.length < journal.bytes.length && sameBytes(journal.bytes.subarray(0, state.length), state);
+  // The in-place rewrite stopped part way over a longer or equal previous state: the new
+  // state's first bytes, then the previous state's rest. That can be complete JSON (when the
+  // two differ only after the cut, e.g. in the serial's digits and a resource added at the end)
+  // and must not be taken for a state written since. The previous bytes are the backup's,
+  // trusted when they hash to what the journal recorded.
+  if (!prefixOfNew && backup !== undefined && splicedOver(state, journal.bytes, backup) && sha256Hex(backup) === journal.previousSha256) {
+    return { kind: "roll_forward", bytes: journal.bytes, torn: true };
+  }
   if (!prefixOfNew && completeJson(state)) return { kind: "stale" };
   return { kind: "roll_forward", bytes: journal.bytes, torn: true };
+}
+
+/** Whether `state` is `next`'s first bytes followed by the rest of `previous` (an in-place rewrite cut short). */
+function splicedOver(state: Uint8Array, next: Uint8Array, previous: Uint8Array): boolean {
+  if (state.length !== previous.length) return false;
+  let k = 0;
+  const n = Math.min(state.length, next.length);
+  while (k < n && state[k] === next[k]) k++;
+  return sameBytes(state.subarray(k), previous.subarray(k));
 }
 
 function readIfExists(path: string): Uint8Array | undefined {
@@ -227,7 +244,7 @@ export class LocalStateStore implements StateStore {
         }
         // Someone else holds the lock: recover in memory only.
         const state = readAll(fd);
-        const r = decide(readIfExists(this.journalPath), state);
+        const r = decide(readIfExists(this.journalPath), state, readIfExists(this.backupPath));
         if (r.kind === "roll_forward") {
           this.#onRecovery(
             `the state file ${this.path} ${r.torn ? "is torn by" : "predates"} an interrupted write whose complete new state is in ${this.journalPath}; read that state without rewriting the file, because the lock is held by another process`,
@@ -247,7 +264,7 @@ export class LocalStateStore implements StateStore {
   #recoverLocked(fd: number): void {
     const journalData = readIfExists(this.journalPath);
     if (journalData === undefined) return;
-    const r = decide(journalData, readAll(fd));
+    const r = decide(journalData, readAll(fd), readIfExists(this.backupPath));
     switch (r.kind) {
       case "none":
         return;
