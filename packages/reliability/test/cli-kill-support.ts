@@ -197,6 +197,8 @@ export interface KillTrialOptions {
   readonly trial: number;
   readonly moment: KillMoment;
   readonly random: () => number;
+  /** For `state-write`: the phase to kill in (default: `journal` or `torn` at random). */
+  readonly writePhase?: "journal" | "torn";
   /** Prints progress (default: nothing). */
   readonly log?: (line: string) => void;
 }
@@ -229,7 +231,8 @@ export async function runKillTrial(o: KillTrialOptions): Promise<KillTrialResult
       fault = fake.inject({ action: "PutParameter", service: "ssm", nth: k, delayMs: 4000 });
     } else if (o.moment === "apply-before-persist" || o.moment === "state-write") {
       pauseWrite = 1 + Math.floor(random() * 55);
-      pausePhase = o.moment === "apply-before-persist" ? "begin" : random() < 0.5 ? "journal" : "torn";
+      const coin = random();
+      pausePhase = o.moment === "apply-before-persist" ? "begin" : (o.writePhase ?? (coin < 0.5 ? "journal" : "torn"));
       killEnv[PAUSE_ENV] = `${pauseWrite}:${pausePhase}:60000`;
     }
     const putsBefore = fake.callsOf("PutParameter").length;

@@ -10,11 +10,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { awsFakeHcl, hasAwsProvider, writeTerraformCliConfig } from "@magma/test-support";
-import { KILL_MOMENTS, MAGMA_BIN, killTrialTable, prng, runKillTrial, runMagma, uiMessages, type KillTrialResult } from "./cli-kill-support.js";
+import { KILL_MOMENTS, MAGMA_BIN, killTrialTable, prng, runKillTrial, runMagma, uiMessages, type KillMoment, type KillTrialResult } from "./cli-kill-support.js";
 
 const d = hasAwsProvider() ? describe : describe.skip;
 const TRIALS = Number(process.env["MAGMA_CLI_KILL_TRIALS"] ?? "2");
 const SEED = Number(process.env["MAGMA_CLI_KILL_SEED"] ?? String(Date.now() % 1_000_000));
+// Optional: only these moments (comma-separated KILL_MOMENTS), and the state-write phase.
+const ONLY = process.env["MAGMA_CLI_KILL_MOMENTS"]?.split(",").filter((m) => m !== "") as KillMoment[] | undefined;
+const PHASE = process.env["MAGMA_CLI_KILL_WRITE_PHASE"];
 
 d("magma apply SIGKILLed anywhere (built CLI, hashicorp/aws, fake-aws)", () => {
   let fake: FakeAws;
@@ -40,9 +43,11 @@ d("magma apply SIGKILLed anywhere (built CLI, hashicorp/aws, fake-aws)", () => {
       const random = prng(SEED);
       // CI's few trials: the two moments the engine-level trials cannot reach (the state
       // write and the gap before a persist) first, then the others.
-      const order: typeof KILL_MOMENTS = TRIALS < KILL_MOMENTS.length ? ["state-write", "provider-call", "apply-before-persist", "planning"] : KILL_MOMENTS;
+      const order: readonly KillMoment[] = ONLY ?? (TRIALS < KILL_MOMENTS.length ? ["state-write", "provider-call", "apply-before-persist", "planning"] : KILL_MOMENTS);
+      for (const m of order) if (!KILL_MOMENTS.includes(m)) throw new Error(`MAGMA_CLI_KILL_MOMENTS: unknown moment ${JSON.stringify(m)} (one of ${KILL_MOMENTS.join(", ")})`);
+      if (PHASE !== undefined && PHASE !== "journal" && PHASE !== "torn") throw new Error(`MAGMA_CLI_KILL_WRITE_PHASE: expected journal or torn, got ${JSON.stringify(PHASE)}`);
       for (let t = 0; t < TRIALS; t++) {
-        const r = await runKillTrial({ fake, trial: t, moment: order[t % order.length]!, random, log: (l) => process.stderr.write(`${l}\n`) });
+        const r = await runKillTrial({ fake, trial: t, moment: order[t % order.length]!, random, ...(PHASE === undefined ? {} : { writePhase: PHASE }), log: (l) => process.stderr.write(`${l}\n`) });
         results.push(r);
         process.stderr.write(`${JSON.stringify(r)}\n`);
         expect(r.landed).not.toMatch(/^not killed/);
