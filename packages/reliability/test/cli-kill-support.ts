@@ -231,8 +231,7 @@ export async function runKillTrial(o: KillTrialOptions): Promise<KillTrialResult
       fault = fake.inject({ action: "PutParameter", service: "ssm", nth: k, delayMs: 4000 });
     } else if (o.moment === "apply-before-persist" || o.moment === "state-write") {
       pauseWrite = 1 + Math.floor(random() * 55);
-      const coin = random();
-      pausePhase = o.moment === "apply-before-persist" ? "begin" : (o.writePhase ?? (coin < 0.5 ? "journal" : "torn"));
+      pausePhase = o.moment === "apply-before-persist" ? "begin" : (o.writePhase ?? (random() < 0.5 ? "journal" : "torn"));
       killEnv[PAUSE_ENV] = `${pauseWrite}:${pausePhase}:60000`;
     }
     const putsBefore = fake.callsOf("PutParameter").length;
