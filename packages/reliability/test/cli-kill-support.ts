@@ -125,16 +125,17 @@ function providerRecords(tmp: string): ProviderRecord[] {
 }
 
 /** The committed state of a working directory without touching it (a copy is recovered). */
-async function committedState(dir: string): Promise<{ state: StateFile | undefined; rawParses: boolean; journal: boolean }> {
+async function committedState(dir: string): Promise<{ state: StateFile | undefined; rawParses: boolean; rawObjects: number; journal: boolean }> {
   const scratch = mkdtempSync(join(tmpdir(), "magma-kill-copy-"));
   try {
     let rawParses = true;
+    let rawObjects = 0;
     const file = join(dir, "terraform.tfstate");
     if (existsSync(file)) {
       const bytes = readFileSync(file);
       if (bytes.length > 0) {
         try {
-          readStateFile(bytes);
+          rawObjects = stateObjects(readStateFile(bytes)).length;
         } catch {
           rawParses = false;
         }
@@ -142,7 +143,7 @@ async function committedState(dir: string): Promise<{ state: StateFile | undefin
     }
     for (const n of readdirSync(dir)) if (n.startsWith("terraform.tfstate")) copyFileSync(join(dir, n), join(scratch, n));
     const state = await loadState(createLocalBackend({ dir: scratch, onRecovery: () => undefined }).store("default"));
-    return { state, rawParses, journal: existsSync(join(dir, "terraform.tfstate.magma-new")) };
+    return { state, rawParses, rawObjects, journal: existsSync(join(dir, "terraform.tfstate.magma-new")) };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -160,8 +161,10 @@ export interface KillTrialResult {
   readonly endpointAfterKill: number;
   /** Objects the committed state held after the kill (journal recovery applied to a copy). */
   readonly persistedAfterKill: number;
-  /** Whether the state file itself parsed right after the kill (a torn file does not: the journal then holds the committed state). */
+  /** Whether the state file itself parsed right after the kill (a torn file may or may not: the journal then holds the committed state). */
   readonly stateFileParsedAfterKill: boolean;
+  /** Objects in the state file itself right after the kill, when it parsed (before any journal recovery). */
+  readonly stateFileObjectsAfterKill: number;
   /** Whether an interrupted write's journal was left. */
   readonly journalAfterKill: boolean;
   /** Whether the killed run's lock info file was left behind. */
@@ -320,6 +323,7 @@ export async function runKillTrial(o: KillTrialOptions): Promise<KillTrialResult
       endpointAfterKill,
       persistedAfterKill: stateObjects(afterKill.state).length,
       stateFileParsedAfterKill: afterKill.rawParses,
+      stateFileObjectsAfterKill: afterKill.rawObjects,
       journalAfterKill: afterKill.journal,
       staleLockInfo,
       orphansAfterKill,
@@ -346,10 +350,10 @@ export async function runKillTrial(o: KillTrialOptions): Promise<KillTrialResult
 /** The per-trial table (Markdown) for docs/reliability.md. */
 export function killTrialTable(results: readonly KillTrialResult[]): string {
   const head =
-    "| trial | moment | where the kill landed | applied before | endpoint after kill | persisted after kill | state file parsed / journal | stale lock info | orphans after kill | next apply (exit) | adopted | plan after (exit) | final endpoint = state (of config) | lost | leaks | duplicates | corrupt | orphans after next | s |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
+    "| trial | moment | where the kill landed | applied before | endpoint after kill | persisted after kill | state file parses (its objects) / journal | stale lock info | orphans after kill | next apply (exit) | adopted | plan after (exit) | final endpoint = state (of config) | lost | leaks | duplicates | corrupt | orphans after next | s |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
   const rows = results.map(
     (r) =>
-      `| ${r.trial} | ${r.moment} | ${r.landed} | ${r.appliedBeforeKill} | ${r.endpointAfterKill} | ${r.persistedAfterKill} | ${r.stateFileParsedAfterKill ? "yes" : "no (torn)"} / ${r.journalAfterKill ? "yes" : "no"} | ${r.staleLockInfo ? "yes" : "no"} | ${r.orphansAfterKill} | ${String(r.nextApplyExit)} | ${r.adopted} | ${String(r.planExit)} | ${r.finalEndpoint} = ${r.finalState} (${r.configObjects}) | ${r.lost} | ${r.leaks} | ${r.duplicates} | ${r.corrupt} | ${r.orphansAfterNext} | ${r.seconds} |`,
+      `| ${r.trial} | ${r.moment} | ${r.landed} | ${r.appliedBeforeKill} | ${r.endpointAfterKill} | ${r.persistedAfterKill} | ${r.stateFileParsedAfterKill ? `yes (${r.stateFileObjectsAfterKill})` : "no"} / ${r.journalAfterKill ? "yes" : "no"} | ${r.staleLockInfo ? "yes" : "no"} | ${r.orphansAfterKill} | ${String(r.nextApplyExit)} | ${r.adopted} | ${String(r.planExit)} | ${r.finalEndpoint} = ${r.finalState} (${r.configObjects}) | ${r.lost} | ${r.leaks} | ${r.duplicates} | ${r.corrupt} | ${r.orphansAfterNext} | ${r.seconds} |`,
   );
   return [head, ...rows].join("\n");
 }
