@@ -66,3 +66,27 @@ describe("CtyNumber", () => {
     expect(isPathError(err)).toBe(true);
   });
 });
+
+describe("numbers of many digits with trailing zeros (issue 20 fuzz finding)", () => {
+  it("parse and fromBigInt strip trailing zeros in linear time", () => {
+    // Before: one bigint division per trailing zero, quadratic: a 100,000-digit text took
+    // seconds (hcl builds such texts for exact decimals, e.g. from 1e99999), and the
+    // million-digit integer below stripped about 1,000 of its zeros in 20 s (hours in all);
+    // now it takes about a second. The bound is this test's timeout.
+    const million = CtyNumber.fromBigInt(BigInt(`3${"0".repeat(999_999)}`));
+    expect([million.isInteger(), million.sign(), million.isFloat64()]).toEqual([true, 1, false]);
+    const text = `7${"0".repeat(99_999)}`;
+    const a = CtyNumber.parse(text);
+    expect(a.equals(CtyNumber.parse("7e99999"))).toBe(true);
+    expect(a.toString()).toBe(text);
+    const b = CtyNumber.fromBigInt(BigInt(`-3${"0".repeat(99_999)}`));
+    expect(b.equals(CtyNumber.parse("-3e99999"))).toBe(true);
+    expect(CtyNumber.parse(`1${"0".repeat(50_000)}1${"0".repeat(49_000)}`).equals(CtyNumber.parse(`1${"0".repeat(50_000)}1e49000`))).toBe(true);
+    expect(CtyNumber.parse(`12.5${"0".repeat(90_000)}`).toString()).toBe("12.5");
+  }, 120_000);
+
+  it("keeps the range check on the number as written", () => {
+    expect(() => CtyNumber.parse(`1${"0".repeat(100_001)}`)).toThrow(/out of the supported range/);
+    expect(CtyNumber.parse(`1${"0".repeat(99_999)}`).isInteger()).toBe(true);
+  });
+});

@@ -147,22 +147,29 @@ export class CtyNumber {
     }
     const allDigits = (intDigits + fracDigits).replace(/^0+/, "");
     if (allDigits === "") return CtyNumber.zero;
-    let coefficient = BigInt(allDigits);
     exp -= fracDigits.length;
-    if (negative) coefficient = -coefficient;
     const significantExponent = exp + allDigits.length;
     if (significantExponent > MAX_DECIMAL_EXPONENT || exp < -MAX_DECIMAL_EXPONENT) {
       throw invalidNumber(`${truncate(text)} is out of the supported range (exponent ±${MAX_DECIMAL_EXPONENT})`);
     }
+    // Trailing zeros moved into the exponent before the digits become a bigint (linear time).
+    const end = withoutTrailingZeros(allDigits);
+    let coefficient = BigInt(allDigits.slice(0, end));
+    exp += allDigits.length - end;
+    if (negative) coefficient = -coefficient;
     return CtyNumber.fromDecimal(coefficient, exp);
   }
 
   /** Builds a number from a decimal, detecting when it is exactly a float64. */
   private static fromDecimal(coefficient: bigint, exponent: number): CtyNumber {
     if (coefficient === 0n) return CtyNumber.zero;
-    while (coefficient % 10n === 0n) {
-      coefficient /= 10n;
-      exponent += 1;
+    if (coefficient % 10n === 0n) {
+      // Trailing zeros stripped through the decimal text: linear, where dividing by ten once
+      // per zero was quadratic (a coefficient of a million digits took minutes).
+      const text = coefficient.toString();
+      const end = withoutTrailingZeros(text);
+      coefficient = BigInt(text.slice(0, end));
+      exponent += text.length - end;
     }
     const f = exactFloat64(coefficient, exponent);
     if (f !== undefined) return new CtyNumber(f, undefined, 0, false);
@@ -393,4 +400,11 @@ function truncate(text: string): string {
 
 function invalidNumber(reason: string): PathError {
   return new PathError(PathErrorCode.InvalidValue, Path.root, reason);
+}
+
+/** The length of `digits` without its trailing zeros (a loop: a regex like /0+$/ is quadratic on long runs of zeros). */
+function withoutTrailingZeros(digits: string): number {
+  let end = digits.length;
+  while (end > 0 && digits.charCodeAt(end - 1) === 48) end--;
+  return end;
 }

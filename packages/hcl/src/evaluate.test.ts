@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -242,6 +242,31 @@ describe("evaluation", () => {
     expect(ev('templatefile("missing.tftpl", {})', s).summaries).toEqual(["Invalid function argument"]);
     expect(ev('templatefile("bad.tftpl", {})', s).details).toEqual(['Invalid value for "vars" parameter: vars map does not contain key "nope", referenced at bad.tftpl:1,3-7.']);
     expect(ev('templatefile("t.tftpl", 1)', s).summaries).toEqual(["Invalid function argument"]);
+  });
+
+  test("templatefile redacts a sensitive path in its errors, as terraform 1.11.4 does", () => {
+    const dir = mkdtempSync(join(tmpdir(), "hcl-tfs-"));
+    mkdirSync(join(dir, "sub"));
+    writeFileSync(join(dir, "bin.tftpl"), Buffer.from([0xff, 0xfe]));
+    writeFileSync(join(dir, "ok.tftpl"), "x=${x}");
+    const secret = (p: string): Value => stringVal(p).mark(Mark.Sensitive);
+    const s: EvalScope = {
+      ...scope,
+      baseDir: dir,
+      variables: { ...(scope.variables as Record<string, Value>), missing: secret("./nope/secret-path.tftpl"), d: secret("sub"), bin: secret("bin.tftpl"), good: secret("ok.tftpl") },
+    };
+    const missing = ev("templatefile(missing, {})", s);
+    expect(missing.summaries).toEqual(["Invalid function argument"]);
+    expect(missing.details[0]).toMatch(/^Invalid value for "path" parameter: no file exists at \(sensitive value\); this function works only with files/);
+    expect(ev("templatefile(d, {})", s).details).toEqual(['Invalid value for "path" parameter: failed to read file: read (sensitive value): is a directory.']);
+    expect(ev("templatefile(bin, {})", s).details[0]).toMatch(/^Call to function "templatefile" failed: contents of \(sensitive value\) are not valid UTF-8;/);
+    const all = [missing, ev("templatefile(d, {})", s), ev("templatefile(bin, {})", s)].flatMap((r) => r.details).join("\n");
+    expect(all).not.toMatch(/secret-path|sub|bin\.tftpl/);
+    // The result carries the path's marks.
+    const good = ok('templatefile(good, { x = "1" })', s);
+    expect([good.unmark().asString(), good.marks.has(Mark.Sensitive)]).toEqual(["x=1", true]);
+    // Without the mark, the path is named.
+    expect(ev('templatefile("sub", {})', s).details).toEqual(['Invalid value for "path" parameter: failed to read file: read sub: is a directory.']);
   });
 
   test("templatestring renders a referenced string with only its vars; unknowns and marks carry over", () => {

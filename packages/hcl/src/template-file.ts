@@ -1,9 +1,9 @@
-import { readFileSync, statSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
-import { convert, dynamicVal, stringType, type Value } from "@magma/cty";
+import { convert, dynamicVal, Mark, stringType, type Value } from "@magma/cty";
 import type { Expression } from "./ast.js";
 import { errorDiag, hasErrors, type Diagnostic } from "./diagnostic.js";
 import { evalExpr, iterate, type Ctx } from "./evaluate.js";
+import { isFunctionArgError } from "./function.js";
+import { fileArgumentText, readFileArgument } from "./funcs/filesystem.js";
 import { Parser } from "./parser.js";
 import { SourceMap, formatRange } from "./source-range.js";
 import { expressionTraversals } from "./variables.js";
@@ -120,19 +120,17 @@ export function templateFile(e: Expression & { kind: "call" }, ctx: Ctx, diags: 
   if (plainVars === undefined) return dynamicVal;
   const vars = new Map<string, Value>();
   for (const [name, v] of plainVars) vars.set(name, varsV.marks.size > 0 ? v.mark(...varsV.marks) : v);
-  const full = isAbsolute(path) ? path : resolve(baseDir, path);
+  // Read as `file` reads (Terraform's templatefile calls File): a sensitive path is redacted in the errors.
+  const sensitive = pathV.marks.has(Mark.Sensitive);
   let text: string;
   try {
-    if (!statSync(full).isFile()) throw new Error("not a file");
-    text = readFileSync(full, "utf8");
-  } catch {
+    text = fileArgumentText(readFileArgument(baseDir, path, sensitive), path, sensitive);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
     diags.push(
-      errorDiag(
-        "Invalid function argument",
-        `Invalid value for "path" parameter: no file exists at "${path}"; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource.`,
-        e.args[0]!.range,
-        e.range,
-      ),
+      isFunctionArgError(err)
+        ? errorDiag("Invalid function argument", `Invalid value for "path" parameter: ${message}.`, e.args[0]!.range, e.range)
+        : errorDiag("Error in function call", `Call to function "${e.name}" failed: ${message}.`, e.range, e.range),
     );
     return dynamicVal;
   }

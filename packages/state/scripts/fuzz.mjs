@@ -17,13 +17,13 @@
 //   node scripts/fuzz.mjs [cases=100000] [seed]        (after the build: uses dist/)
 //   env: MAGMA_FUZZ_RUNS, MAGMA_FUZZ_SEED, MAGMA_FUZZ_CASE_MS (default 30000)
 //
-// src/fuzz.test.ts runs MAGMA_FUZZ_RUNS (default 500) cases of the same property on the sources.
+// src/fuzz.test.ts runs MAGMA_FUZZ_RUNS (default 3,000) cases of the same property on the sources.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { checkShapes, emptyStats, mutateBytes, pollutionGuard, runCase } from "@magma/test-support/fuzz-support";
+import { checkShapes, cpuMs, emptyStats, mutateBytes, pollutionGuard, runCase } from "@magma/test-support/fuzz-support";
 
 const HOSTILE = ["__proto__", "constructor", "prototype", "hasOwnProperty", "toString", "valueOf", "polluted"];
 const strArb = fc.oneof(
@@ -367,7 +367,7 @@ export function stateProperty(lib, limits, stats, guard, onCase = () => {}) {
     const input = c.bytes.length > 2000 ? Buffer.from(c.bytes.subarray(0, 2000)).toString("latin1") : Buffer.from(c.bytes).toString("latin1");
     let outcome;
     let error;
-    const start = performance.now();
+    const start = cpuMs();
     try {
       outcome = await fuzzState(lib, c);
     } catch (e) {
@@ -378,10 +378,13 @@ export function stateProperty(lib, limits, stats, guard, onCase = () => {}) {
       if (error !== undefined) throw error;
       return outcome;
     });
-    const ms = performance.now() - start;
-    if (ms > limits.maxCaseMs) throw new Error(`fuzz input ${JSON.stringify(input.slice(0, 300))} took ${ms.toFixed(0)} ms (limit ${limits.maxCaseMs} ms)`);
+    const ms = cpuMs() - start;
+    if (ms > limits.maxCaseMs) throw new Error(`fuzz input ${JSON.stringify(input.slice(0, 300))} took ${ms.toFixed(0)} ms of CPU (limit ${limits.maxCaseMs} ms)`);
     if (ms > stats.slowestMs) stats.slowestMs = ms;
     onCase();
+    // Let the event loop turn now and then: the cases resolve through microtasks only, which
+    // kept the SIGINT/SIGTERM handlers of a script run from ever running.
+    if ((stats.runs & 63) === 0) await new Promise((resolve) => setImmediate(resolve));
   });
 }
 

@@ -19,6 +19,7 @@ export interface OperationFlags extends WorkdirOptions {
   detailedExitcode?: boolean;
   parallelism?: string;
   allowMassLoss?: boolean;
+  importOnConflict?: boolean;
   autoApprove?: boolean;
   input?: string | boolean;
   out?: string;
@@ -62,6 +63,12 @@ export function operationOptions(c: Command, kind: OperationKind): Command {
   if (kind === "plan") c.option("--detailed-exitcode", "exit 0 without changes, 1 on error, 2 with changes");
   if (kind !== "plan" && kind !== "refresh") c.option("--auto-approve", "apply without asking for confirmation");
   if (kind === "apply") c.option("--destroy", "plan and apply the destruction of every object (as terraform destroy)");
+  if (kind === "apply") {
+    c.option(
+      "--import-on-conflict",
+      "when a create fails because the object already exists (e.g. created by a run killed before it saved the state), import it if it matches the configuration instead of failing; Terraform has no such option",
+    );
+  }
   return c;
 }
 
@@ -96,6 +103,7 @@ export async function runWorkdirOperation(ctx: CommandContext, kind: OperationKi
       parallelism,
       lock: lockSettings(o),
       allowMassLoss: o.allowMassLoss === true,
+      importOnConflict: o.importOnConflict === true,
       ...(o.out !== undefined ? { out: o.out } : {}),
       ...(planFile !== undefined ? { planFile } : {}),
       autoApprove: o.autoApprove === true || kind === "refresh",

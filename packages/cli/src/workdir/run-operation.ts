@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { VariableArg } from "@magma/config";
 import {
   assertRefreshSafe,
+  createImportOnConflict,
   countPlanChanges,
   createEngine,
   isEngineError,
@@ -52,6 +53,11 @@ export interface OperationOptions {
   readonly lock: LockSettings;
   /** `-allow-mass-loss`: accept a refresh the guard judges suspect. */
   readonly allowMassLoss: boolean;
+  /**
+   * `-import-on-conflict` (magma's, apply only): a create failing because the object already
+   * exists adopts it when it matches the configuration (`createImportOnConflict` of the engine).
+   */
+  readonly importOnConflict?: boolean;
   /** `-out=FILE` (plan only). */
   readonly out?: string;
   /** A saved plan file to apply (apply only). */
@@ -314,6 +320,20 @@ async function runApply(
         ...(configDir === undefined ? {} : { config: configDir }),
         parallelism: o.parallelism,
         signal: controller.signal,
+        ...(o.importOnConflict === true
+          ? {
+              onCreateConflict: createImportOnConflict({
+                all: true,
+                // Tell the user about every conflict it looked at (adopted, or why not).
+                onDecision: (d) => {
+                  if (d.outcome === "not-a-conflict") return;
+                  const text = `${d.address}: import on conflict: ${d.outcome}: ${d.detail}`;
+                  if (ui !== undefined) ui.message(d.outcome === "adopted" ? "info" : "warn", text, { type: "import_on_conflict", address: d.address, outcome: d.outcome, ...(d.id === undefined ? {} : { id: d.id }) });
+                  else ctx.print(`${text}\n`);
+                },
+              }),
+            }
+          : {}),
         onEvent: (e) => {
           if (ui !== undefined) {
             if (e.type === "change_summary") warnJson();

@@ -1,8 +1,11 @@
 // Expected values from terraform 1.11.4 (see testdata/corpus/filesystem.json); files in
 // testdata/corpus/files.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { stringVal } from "@magma/cty";
+import { Mark, stringVal } from "@magma/cty";
 import { callFunction } from "../call-function.js";
 import { fn } from "./test-support/call.js";
 
@@ -31,6 +34,49 @@ describe("filesystem functions", () => {
     expect(fail("file", s("./files/binary.bin"))).toMatch(/^contents of "\.\/files\/binary\.bin" are not valid UTF-8;/);
     expect(fail("filesha256", s("./files/nope"))).toBe("open files/nope: no such file or directory");
     expect(fail("fileexists", s("./files"))).toBe('"files" is a directory, not a file');
+  });
+
+  it("redacts a sensitive path in its errors and keeps the mark on the result (terraform 1.11.4's texts)", () => {
+    const secret = (p: string) => s(p).mark(Mark.Sensitive);
+    const dir = mkdtempSync(join(tmpdir(), "hcl-fs-"));
+    const fifo = join(dir, "pipe");
+    execFileSync("mkfifo", [fifo]);
+    const tail = "; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource";
+    const messages = [
+      fail("file", secret("./nope/secret-path.txt")),
+      fail("filebase64", secret("./nope/secret-path.txt")),
+      fail("file", secret("./files/binary.bin")),
+      fail("fileexists", secret("./files")),
+      fail("fileexists", secret(fifo)),
+      fail("fileset", s("."), secret("[secret-path")),
+      fail("fileset", secret("secret-path"), s("[abc")),
+      fail("file", secret("./files")),
+      fail("filemd5", secret("./nope/secret-path.txt")),
+      fail("filesha256", secret("./files")),
+    ];
+    expect(messages).toEqual([
+      `no file exists at (sensitive value)${tail}`,
+      `no file exists at (sensitive value)${tail}`,
+      "contents of (sensitive value) are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead",
+      "(sensitive value) is a directory, not a file",
+      "(sensitive value) is a named pipe, not a regular file",
+      "failed to glob pattern (sensitive value): syntax error in pattern",
+      "failed to glob pattern (sensitive value): syntax error in pattern",
+      // Terraform 1.11.4 names the path in these three ("read files: is a directory",
+      // "open nope/secret-path.txt: …"); magma redacts it.
+      "failed to read file: read (sensitive value): is a directory",
+      "open (sensitive value): no such file or directory",
+      "read (sensitive value): is a directory",
+    ]);
+    expect(messages.join("\n")).not.toMatch(/secret-path|\.\/files|binary\.bin|\/pipe/);
+    // Not sensitive: named as terraform names them.
+    expect(fail("fileset", s("."), s("[abc"))).toBe('failed to glob pattern "[abc": syntax error in pattern');
+    expect(fail("fileexists", s(fifo))).toBe(`${JSON.stringify(fifo)} is a named pipe, not a regular file`);
+    expect(fail("file", s("./files"))).toBe("failed to read file: read files: is a directory");
+    // Results keep the path's marks.
+    for (const name of ["file", "filebase64", "filemd5", "fileexists"]) expect(call(name, secret("./files/hello.txt")).marks.has(Mark.Sensitive)).toBe(true);
+    expect(call("fileexists", secret("./files/nope.txt")).marks.has(Mark.Sensitive)).toBe(true);
+    expect(call("fileset", s("./files"), secret("*.txt")).marks.has(Mark.Sensitive)).toBe(true);
   });
 
   it("globs with doublestar patterns", () => {

@@ -8,10 +8,10 @@
  */
 
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { posix, resolve } from "node:path";
-import { boolType, boolVal, setType, setVal, setValEmpty, stringType, stringVal } from "@magma/cty";
+import { boolType, boolVal, Mark, setType, setVal, setValEmpty, stringType, stringVal, type Value } from "@magma/cty";
 import { FunctionArgError, FunctionError, type HclFunction } from "../function.js";
 import { fixedFunction, fromUtf8, isValidUtf8, notNull, param } from "./helpers.js";
 import { goQuote } from "./numeric.js";
@@ -71,26 +71,82 @@ function resolvePath(baseDir: string, p: string): Resolved {
   return { real: resolve(baseDir, expanded), shown: goClean(expanded) };
 }
 
+/** What Terraform prints for a sensitive path (`redactIfSensitive` in its `funcs/redact.go`). */
+const REDACTED = "(sensitive value)";
+
+/** Whether an argument carries the `sensitive` mark. */
+function isSensitive(v: Value): boolean {
+  return v.marks.has(Mark.Sensitive);
+}
+
+/** A path as an error message shows it: Go-quoted, or `(sensitive value)` (Terraform's `redactIfSensitive`). */
+function shownPath(p: string, sensitive: boolean): string {
+  return sensitive ? REDACTED : goQuote(p);
+}
+
+/** A path inside a Go error text (`open PATH: …`, unquoted): the path, or `(sensitive value)`. */
+function bare(p: string, sensitive: boolean): string {
+  return sensitive ? REDACTED : p;
+}
+
+/** Go's text for a failed open or read of a file. */
+function goReason(e: unknown): { code: string | undefined; reason: string } {
+  const code = (e as { code?: string }).code;
+  const reason = code === "ENOENT" ? "no such file or directory" : code === "EISDIR" ? "is a directory" : code === "ENOTDIR" ? "not a directory" : code === "EACCES" ? "permission denied" : (e as Error).message;
+  return { code, reason };
+}
+
 /**
- * Reads a file. `file` and `filebase64` explain a missing file in Terraform's words; the
- * hash functions pass Go's `open` error through.
+ * Reads a file as `file`, `filebase64` and `templatefile` do (Terraform's `readFileBytes`):
+ * a missing file explained in Terraform's words, with the path redacted when it is sensitive.
+ * Other failures are Go's `failed to read file: read|open PATH: reason`; Terraform prints the
+ * path there even when it is sensitive, magma redacts it. @internal
  */
-function readBytes(baseDir: string, p: string, hashing = false): Uint8Array {
+export function readFileArgument(baseDir: string, p: string, sensitive: boolean): Uint8Array {
   const r = resolvePath(baseDir, p);
   try {
     return readFileSync(r.real);
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    const goReason = code === "ENOENT" ? "no such file or directory" : code === "EISDIR" ? "is a directory" : code === "ENOTDIR" ? "not a directory" : code === "EACCES" ? "permission denied" : (e as Error).message;
-    if (hashing) throw new FunctionError(`${code === "EISDIR" ? "read" : "open"} ${r.shown}: ${goReason}`);
+    const { code, reason } = goReason(e);
     if (code === "ENOENT" || code === "ENOTDIR") {
       throw new FunctionArgError(
         0,
-        `no file exists at ${goQuote(p)}; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource`,
+        `no file exists at ${shownPath(p, sensitive)}; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource`,
       );
     }
-    throw new FunctionArgError(0, `failed to read file: ${code === "EISDIR" ? "read" : "open"} ${r.shown}: ${goReason}`);
+    throw new FunctionArgError(0, `failed to read file: ${code === "EISDIR" ? "read" : "open"} ${bare(r.shown, sensitive)}: ${reason}`);
   }
+}
+
+/**
+ * Reads a file for the hash functions (`filemd5`, …), which pass Go's error through:
+ * `open PATH: reason`. Terraform prints a sensitive path there (its hash functions do not
+ * look at marks); magma redacts it.
+ */
+function readForHash(baseDir: string, p: string, sensitive: boolean): Uint8Array {
+  const r = resolvePath(baseDir, p);
+  try {
+    return readFileSync(r.real);
+  } catch (e) {
+    const { code, reason } = goReason(e);
+    throw new FunctionError(`${code === "EISDIR" ? "read" : "open"} ${bare(r.shown, sensitive)}: ${reason}`);
+  }
+}
+
+/** The UTF-8 text of a file read by `file` or `templatefile`, else Terraform's error. @internal */
+export function fileArgumentText(bytes: Uint8Array, p: string, sensitive: boolean): string {
+  if (!isValidUtf8(bytes)) {
+    throw new FunctionError(
+      `contents of ${shownPath(p, sensitive)} are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead`,
+    );
+  }
+  return fromUtf8(bytes);
+}
+
+/** `v` with the marks of `from` (a function that handles marks itself puts them back on its result). */
+function withMarksOf(v: Value, ...from: Value[]): Value {
+  const marks = from.flatMap((f) => [...f.marks]);
+  return marks.length > 0 ? v.mark(...marks) : v;
 }
 
 function globRegex(pattern: string): RegExp {
@@ -174,73 +230,83 @@ function walk(dir: string, prefix: string, out: string[], depth: number): void {
 function fileHash(description: string, algo: string, enc: "hex" | "base64", baseDir: string): HclFunction {
   return fixedFunction({
     description,
-    params: [param("path", stringType)],
+    params: [param("path", stringType, { allowMarked: true })],
     returns: stringType,
     refineResult: notNull,
-    impl: (a) => stringVal(createHash(algo).update(readBytes(baseDir, a[0]!.asString(), true)).digest(enc)),
+    impl: (a) => withMarksOf(stringVal(createHash(algo).update(readForHash(baseDir, a[0]!.unmark().asString(), isSensitive(a[0]!))).digest(enc)), a[0]!),
   });
 }
 
 /** The filesystem functions, by name, rooted at `baseDir`. */
 export function filesystemFunctions(baseDir: string): Record<string, HclFunction> {
   const pathParam = [param("path", stringType)];
+  // The functions that read a file handle a sensitive path themselves: it is redacted in their errors.
+  const markedPathParam = [param("path", stringType, { allowMarked: true })];
   return {
     file: fixedFunction({
       description: "Reads the contents of a file at the given path and returns them as a string.",
-      params: pathParam,
+      params: markedPathParam,
       returns: stringType,
       refineResult: notNull,
       impl: (a) => {
-        const p = a[0]!.asString();
-        const b = readBytes(baseDir, p);
-        if (!isValidUtf8(b)) {
-          throw new FunctionError(
-            `contents of ${goQuote(p)} are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead`,
-          );
-        }
-        return stringVal(fromUtf8(b));
+        const p = a[0]!.unmark().asString();
+        const sensitive = isSensitive(a[0]!);
+        return withMarksOf(stringVal(fileArgumentText(readFileArgument(baseDir, p, sensitive), p, sensitive)), a[0]!);
       },
     }),
     filebase64: fixedFunction({
       description: "Reads the contents of a file at the given path and returns them as a base64-encoded string.",
-      params: pathParam,
+      params: markedPathParam,
       returns: stringType,
       refineResult: notNull,
-      impl: (a) => stringVal(Buffer.from(readBytes(baseDir, a[0]!.asString())).toString("base64")),
+      impl: (a) => withMarksOf(stringVal(Buffer.from(readFileArgument(baseDir, a[0]!.unmark().asString(), isSensitive(a[0]!))).toString("base64")), a[0]!),
     }),
     fileexists: fixedFunction({
       description: "Determines whether a file exists at the given path.",
-      params: pathParam,
+      params: markedPathParam,
       returns: boolType,
       refineResult: notNull,
       impl: (a) => {
-        const r = resolvePath(baseDir, a[0]!.asString());
-        if (!existsSync(r.real)) return boolVal(false);
-        const st = statSync(r.real);
-        if (st.isFile()) return boolVal(true);
-        if (st.isDirectory()) throw new FunctionError(`${goQuote(r.shown)} is a directory, not a file`);
-        throw new FunctionError(`${goQuote(r.shown)} is not a regular file`);
+        const r = resolvePath(baseDir, a[0]!.unmark().asString());
+        const sensitive = isSensitive(a[0]!);
+        let st;
+        try {
+          st = statSync(r.real);
+        } catch (e) {
+          const code = (e as { code?: string }).code;
+          if (code === "ENOENT" || code === "ENOTDIR") return withMarksOf(boolVal(false), a[0]!);
+          throw new FunctionError(`failed to stat ${shownPath(r.shown, sensitive)}`);
+        }
+        if (st.isFile()) return withMarksOf(boolVal(true), a[0]!);
+        // Terraform's error names the kind of file (and, like Terraform's, carries no marks).
+        const name = shownPath(r.shown, sensitive);
+        if (st.isDirectory()) throw new FunctionError(`${name} is a directory, not a file`);
+        if (st.isBlockDevice() || st.isCharacterDevice()) throw new FunctionError(`${name} is a device node, not a regular file`);
+        if (st.isFIFO()) throw new FunctionError(`${name} is a named pipe, not a regular file`);
+        if (st.isSocket()) throw new FunctionError(`${name} is a unix domain socket, not a regular file`);
+        throw new FunctionError(`${name} is not a regular file`);
       },
     }),
     fileset: fixedFunction({
       description: "Enumerates a set of regular file names given a path and pattern.",
-      params: [param("path", stringType), param("pattern", stringType)],
+      params: [param("path", stringType, { allowMarked: true }), param("pattern", stringType, { allowMarked: true })],
       returns: setType(stringType),
       refineResult: notNull,
       impl: (a) => {
-        const p = a[0]!.asString();
-        const pattern = a[1]!.asString();
+        const p = a[0]!.unmark().asString();
+        const pattern = a[1]!.unmark().asString();
         const root = p.startsWith("/") ? goClean(p) : resolve(baseDir, p);
         let re: RegExp;
         try {
           re = globRegex(goClean(pattern));
         } catch (e) {
-          throw new FunctionError(`failed to glob pattern (${goClean(posix.join(p, pattern))}): ${(e as Error).message}`);
+          const joined = goClean(posix.join(p, pattern));
+          throw new FunctionError(`failed to glob pattern ${shownPath(joined, isSensitive(a[0]!) || isSensitive(a[1]!))}: ${(e as Error).message}`);
         }
         const files: string[] = [];
         walk(root, "", files, 0);
         const hits = files.filter((f) => re.test(f));
-        return hits.length === 0 ? setValEmpty(stringType) : setVal(hits.map(stringVal));
+        return withMarksOf(hits.length === 0 ? setValEmpty(stringType) : setVal(hits.map(stringVal)), a[0]!, a[1]!);
       },
     }),
     filemd5: fileHash("Computes the MD5 hash of the contents of a given file.", "md5", "hex", baseDir),

@@ -219,6 +219,32 @@ describe("local backend", () => {
       }
     });
 
+    it("complete journal, state file torn into valid JSON (new start, old rest): rolled forward, not taken for a newer state", async () => {
+      // Found by the kill trials (issue 20): the new state differs from the old one in the
+      // serial's digits and in a resource added after the cut, so the new state's first half
+      // followed by the old state's second half is a complete, parsable state — the old content
+      // under the new serial. It was taken for a state written since the crash and the
+      // committed write was dropped.
+      const base = withOutput(readStateFile(oldState)!, "a", "x".repeat(200));
+      const before = Buffer.from(formatStateFile({ ...base, serial: 5 }));
+      const after = Buffer.from(formatStateFile(withOutput({ ...base, serial: 6 }, "zz", "added at the end")));
+      const cut = before.length >> 1;
+      const spliced = Buffer.concat([after.subarray(0, cut), before.subarray(cut)]);
+      expect(readStateFile(spliced)!.serial).toBe(6); // it does parse
+      crashed(spliced, encodeJournal(after, before));
+      writeFileSync(store.backupPath, before);
+      notices = [];
+      const loaded = await loadState(store);
+      expect(formatStateFile(loaded!)).toBe(after.toString());
+      expect(readFileSync(store.path)).toEqual(after);
+      expect(existsSync(store.journalPath)).toBe(false);
+      expect(notices.join()).toMatch(/was torn/);
+      // Without a backup matching the journal's record, a complete state still wins (terraform's).
+      crashed(spliced, encodeJournal(after, before));
+      writeFileSync(store.backupPath, oldState);
+      expect(formatStateFile((await loadState(store))!)).toBe(spliced.toString());
+    });
+
     it("complete journal, state file fully rewritten (journal not yet removed): the new state, journal removed", async () => {
       crashed(newState, encodeJournal(newState, oldState));
       await expectRecovered(newState);

@@ -6,6 +6,7 @@ import type { LockInfo, LockRequest, StateBackend, StateStore } from "../backend
 import { fcntlLocker } from "../internal/fcntl-lock.js";
 import { goQuote } from "../internal/go-json.js";
 import { decodeJournal, encodeJournal, sha256Hex } from "../internal/state-journal.js";
+import { maybePause, nextStateWrite, pausesAt } from "../internal/state-write-pause.js";
 import { StateError, isStateError } from "../state-error.js";
 import { TERRAFORM_VERSION } from "../state-file.js";
 
@@ -50,7 +51,7 @@ function completeJson(bytes: Uint8Array): boolean {
  * A write commits when its complete journal is in place (renamed after fsync); the state file is
  * only touched after that, and the journal removed after the state file is fsynced.
  */
-function decide(journalData: Uint8Array | undefined, state: Uint8Array): Recovery {
+function decide(journalData: Uint8Array | undefined, state: Uint8Array, backup: Uint8Array | undefined): Recovery {
   if (journalData === undefined) return { kind: "none" };
   const journal = decodeJournal(journalData);
   // Torn or truncated journal: the write never committed, and the state file was not touched.
@@ -64,8 +65,25 @@ function decide(journalData: Uint8Array | undefined, state: Uint8Array): Recover
   // else (terraform) wrote after the crash, which then supersedes the journal. (A prefix of the
   // new state that happens to be complete JSON, e.g. all but the final newline, is torn.)
   const prefixOfNew = state.length < journal.bytes.length && sameBytes(journal.bytes.subarray(0, state.length), state);
+  // The in-place rewrite stopped part way over a longer or equal previous state: the new
+  // state's first bytes, then the previous state's rest. That can be complete JSON (when the
+  // two differ only after the cut, e.g. in the serial's digits and a resource added at the end)
+  // and must not be taken for a state written since. The previous bytes are the backup's,
+  // trusted when they hash to what the journal recorded.
+  if (!prefixOfNew && backup !== undefined && splicedOver(state, journal.bytes, backup) && sha256Hex(backup) === journal.previousSha256) {
+    return { kind: "roll_forward", bytes: journal.bytes, torn: true };
+  }
   if (!prefixOfNew && completeJson(state)) return { kind: "stale" };
   return { kind: "roll_forward", bytes: journal.bytes, torn: true };
+}
+
+/** Whether `state` is `next`'s first bytes followed by the rest of `previous` (an in-place rewrite cut short). */
+function splicedOver(state: Uint8Array, next: Uint8Array, previous: Uint8Array): boolean {
+  if (state.length !== previous.length) return false;
+  let k = 0;
+  const n = Math.min(state.length, next.length);
+  while (k < n && state[k] === next[k]) k++;
+  return sameBytes(state.subarray(k), previous.subarray(k));
 }
 
 function readIfExists(path: string): Uint8Array | undefined {
@@ -226,7 +244,7 @@ export class LocalStateStore implements StateStore {
         }
         // Someone else holds the lock: recover in memory only.
         const state = readAll(fd);
-        const r = decide(readIfExists(this.journalPath), state);
+        const r = decide(readIfExists(this.journalPath), state, readIfExists(this.backupPath));
         if (r.kind === "roll_forward") {
           this.#onRecovery(
             `the state file ${this.path} ${r.torn ? "is torn by" : "predates"} an interrupted write whose complete new state is in ${this.journalPath}; read that state without rewriting the file, because the lock is held by another process`,
@@ -246,7 +264,7 @@ export class LocalStateStore implements StateStore {
   #recoverLocked(fd: number): void {
     const journalData = readIfExists(this.journalPath);
     if (journalData === undefined) return;
-    const r = decide(journalData, readAll(fd));
+    const r = decide(journalData, readAll(fd), readIfExists(this.backupPath));
     switch (r.kind) {
       case "none":
         return;
@@ -333,6 +351,9 @@ export class LocalStateStore implements StateStore {
       this.#removeLeftoversLocked();
       const previous = readAll(fd);
       if (sameBytes(previous, bytes)) return;
+      // The crash-test hook (MAGMA_TEST_STATE_WRITE_PAUSE): inert unless set.
+      const n = nextStateWrite();
+      maybePause(n, "begin");
       // Crash points: before the journal's rename, the state file is untouched (a leftover
       // temp file or an incomplete journal is ignored and removed); once the complete journal
       // is in place the write is committed, and the next read or write rolls the state file
@@ -341,9 +362,16 @@ export class LocalStateStore implements StateStore {
       // The state file is written in place, like Terraform does: the lock is on its inode, and a
       // rename would leave a waiting terraform locking (and then writing) a detached inode.
       writeAtomic(this.journalPath, encodeJournal(bytes, previous), 0o600);
+      maybePause(n, "journal");
+      if (pausesAt(n, "torn")) {
+        writeAll(fd, bytes.subarray(0, Math.floor(bytes.length / 2)));
+        fsyncSync(fd);
+        maybePause(n, "torn");
+      }
       writeAll(fd, bytes);
       ftruncateSync(fd, bytes.length);
       fsyncSync(fd);
+      maybePause(n, "written");
       unlinkSync(this.journalPath);
       fsyncDir(dirname(this.path));
     } catch (e) {
