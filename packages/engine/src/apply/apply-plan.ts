@@ -31,6 +31,8 @@ export interface ApplyPlanOptions {
    * Persists a state snapshot (a `StateStore` write in practice). Called after every object
    * and awaited before the object counts as done; the snapshot's serial follows
    * `@magma/state`'s rules (one more than the last persisted one when the content changed).
+   * Snapshots are read-only: their instance objects are frozen and shared with the next
+   * snapshot when unchanged (so `saveState` formats only what changed).
    */
   readonly persist: (state: StateFile) => Promise<void>;
   /** Re-evaluates configuration with the values known so far; absent → the plan's values as they are (any still unknown is refused). */
@@ -382,13 +384,13 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     try {
       // A refresh-only plan changes nothing: its planned outputs are the refreshed values.
       const outputScope = plan.mode === "refresh-only" ? undefined : options.scope;
-      outputs = await computeOutputs(plan, outputScope, applied, store.snapshot().outputs, warn);
+      outputs = await computeOutputs(plan, outputScope, applied, store.outputs, warn);
       const encoded = new Map<string, OutputState>();
       for (const [name, o] of Object.entries(outputs)) {
         const plain = o.value.unmarkDeep().value;
         encoded.set(name, encodeOutput(plain, plain.type, o.sensitive));
       }
-      const prior = store.snapshot().outputs;
+      const prior = store.outputs;
       if (outputScope === undefined) for (const [name, o] of prior) if (!encoded.has(name) && !(plan.outputs ?? []).some((p) => p.name === name && p.action === "delete")) encoded.set(name, o);
       await store.commit((w) => w.setOutputs(encoded));
       emit({
