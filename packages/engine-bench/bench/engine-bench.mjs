@@ -146,15 +146,15 @@ const RUNNERS = [
     unavailable: magmaCliApply,
     async prepare() {},
     apply: (dir) =>
-      timed(process.execPath, [MAGMA_CLI, "apply", "-auto-approve", "-parallelism=10"], {
+      timed(process.execPath, [...nodeArgs("case1-cli-apply"), MAGMA_CLI, "apply", "-auto-approve", "-parallelism=10"], {
         cwd: dir,
       }),
     plan: (dir) =>
-      timed(process.execPath, [MAGMA_CLI, "plan", "-parallelism=10", "-detailed-exitcode"], {
+      timed(process.execPath, [...nodeArgs("case2-cli-plan"), MAGMA_CLI, "plan", "-parallelism=10", "-detailed-exitcode"], {
         cwd: dir,
       }),
     destroy: (dir) =>
-      timed(process.execPath, [MAGMA_CLI, "destroy", "-auto-approve", "-parallelism=10"], {
+      timed(process.execPath, [...nodeArgs("case3-cli-destroy"), MAGMA_CLI, "destroy", "-auto-approve", "-parallelism=10"], {
         cwd: dir,
       }),
   },
