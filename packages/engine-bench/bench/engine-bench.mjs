@@ -39,6 +39,7 @@ import {
 } from "./configs.mjs";
 import {
   AWS_BINARY,
+  PLUGIN_MIRROR,
   MAGMA_CLI,
   expectCode,
   magmaCliApply,
@@ -144,17 +145,22 @@ const RUNNERS = [
   {
     name: "magma CLI",
     unavailable: magmaCliApply,
-    async prepare() {},
+    // As terraform's init (not timed): the providers resolved from the mirror and linked under .terraform/providers.
+    prepare: async (dir) =>
+      expectCode(
+        await timed(process.execPath, [MAGMA_CLI, "init", "--plugin-dir", PLUGIN_MIRROR], { cwd: dir }),
+        "magma init",
+      ),
     apply: (dir) =>
-      timed(process.execPath, [MAGMA_CLI, "apply", "-auto-approve", "-parallelism=10"], {
+      timed(process.execPath, [...nodeArgs("case1-cli-apply"), MAGMA_CLI, "apply", "-auto-approve", "-parallelism=10"], {
         cwd: dir,
       }),
     plan: (dir) =>
-      timed(process.execPath, [MAGMA_CLI, "plan", "-parallelism=10", "-detailed-exitcode"], {
+      timed(process.execPath, [...nodeArgs("case2-cli-plan"), MAGMA_CLI, "plan", "-parallelism=10", "-detailed-exitcode"], {
         cwd: dir,
       }),
     destroy: (dir) =>
-      timed(process.execPath, [MAGMA_CLI, "destroy", "-auto-approve", "-parallelism=10"], {
+      timed(process.execPath, [...nodeArgs("case3-cli-destroy"), MAGMA_CLI, "destroy", "-auto-approve", "-parallelism=10"], {
         cwd: dir,
       }),
   },

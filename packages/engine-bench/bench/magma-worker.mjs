@@ -19,7 +19,7 @@ import { resolve } from "node:path";
 import { decodeSchemaBody, evaluateSchemaBody, loadConfig, validateConfig } from "@magma/config";
 import { dynamicType, numberType, objectVal, unknownVal } from "@magma/cty";
 import { terraformFunctions } from "@magma/hcl";
-import { ProviderPool, applyPlan, createEngine } from "@magma/engine";
+import { createEngine } from "@magma/engine";
 import { createProviderFactory } from "@magma/plugin";
 import { createMemoryProvider } from "@magma/provider-api/testing";
 import { createRandomProvider } from "@magma/provider-random";
@@ -72,28 +72,22 @@ export async function runOnce(op, dir, providers, parallelism = 10) {
     if (planned.hasErrors) throw new Error(`plan: ${errorsOf(planned.diagnostics).join("; ")}`);
     const changes = planned.plan.changes.filter((c) => c.action !== "no-op").length;
     if (op === "plan") return { ms: performance.now() - t0, phases, changes };
-    const pool = new ProviderPool(providers);
     let persistMs = 0;
     let persists = 0;
     let last;
-    let result;
-    try {
-      result = await applyPlan(planned.plan, {
-        providers: pool,
-        state,
-        scope: planned.applyScope,
-        parallelism,
-        persist: async (s) => {
-          const p0 = performance.now();
-          if (persistMode === "local") await saveState(store, s);
-          else if (persistMode === "last") last = s;
-          persistMs += performance.now() - p0;
-          persists++;
-        },
-      });
-    } finally {
-      await pool.close();
-    }
+    // engine.apply of the plan's result: it takes over the providers the plan opened and
+    // configured (one launch of hashicorp/aws per plan + apply, as `magma apply` does).
+    const result = await engine.apply(planned, {
+      state,
+      parallelism,
+      persist: async (s) => {
+        const p0 = performance.now();
+        if (persistMode === "local") await saveState(store, s);
+        else if (persistMode === "last") last = s;
+        persistMs += performance.now() - p0;
+        persists++;
+      },
+    });
     if (last !== undefined) await saveState(store, last);
     lap("apply");
     phases.applyPersist = persistMs;

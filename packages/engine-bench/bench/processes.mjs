@@ -9,6 +9,8 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 export const WORKER = join(here, "magma-worker.mjs");
 export const MAGMA_CLI = join(here, "../../cli/dist/bin/magma.js");
+/** The filesystem mirror holding hashicorp/aws (terraform's CLI config, magma's --plugin-dir). */
+export const PLUGIN_MIRROR = "/opt/tf-plugins";
 export const AWS_BINARY =
   "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
 

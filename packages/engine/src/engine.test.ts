@@ -453,6 +453,95 @@ function sharedSource(items = new Map<string, Value>()): ProviderSource & { read
   };
 }
 
+/** testSource with every open, configure and close logged by source. */
+function loggedSource(log: string[], items = new Map<string, Value>()): ProviderSource {
+  const inner = testSource(items);
+  return {
+    async open(source, options) {
+      const opened = await inner.open(source, options);
+      const name = source.split("/").pop()!;
+      log.push(`open ${name}`);
+      const provider: Provider = { ...opened.provider, configure: async (...args) => (log.push(`configure ${name}`), opened.provider.configure(...args)) };
+      return { ...opened, provider, close: async () => (log.push(`close ${name}`), opened.close()) };
+    },
+  };
+}
+
+describe("providers kept from a plan for its apply", () => {
+  const main = `${PROVIDERS}\nresource "random_integer" "n" {\n  min = 1\n  max = 9\n}\nresource "memory_item" "a" {\n  count = 2\n  name  = "a\${count.index}"\n  value = tostring(random_integer.n.result)\n}\n`;
+
+  test("an apply of the plan's result launches and configures nothing again; close() reaps everything", async () => {
+    const c = configOf({ "main.tf": main });
+    const log: string[] = [];
+    const engine = createEngine({ providers: loggedSource(log), cwd: c.dir });
+    try {
+      const planned = await engine.plan(c.config, null, { env: {} });
+      noErrors(planned);
+      expect(log.filter((l) => l.startsWith("close"))).toEqual([]);
+      const applied = await engine.apply(planned, { persist: async () => undefined });
+      expect(applied.success).toBe(true);
+      expect(log.filter((l) => l.startsWith("open")).sort()).toEqual(["open memory", "open random"]);
+      expect(log.filter((l) => l.startsWith("configure")).sort()).toEqual(["configure memory", "configure random"]);
+      // The apply closed them at its end.
+      expect(log.filter((l) => l.startsWith("close")).sort()).toEqual(["close memory", "close random"]);
+      // A destroy plan and its apply: again one launch each.
+      const destroy = await engine.destroy(c.config, applied.state, { env: {}, refresh: false });
+      noErrors(destroy);
+      await engine.apply(destroy, { persist: async () => undefined, state: applied.state });
+      expect(log.filter((l) => l.startsWith("open"))).toHaveLength(4);
+      // A plan not applied stays open until close().
+      await engine.plan(c.config, null, { env: {} });
+      expect(log.filter((l) => l.startsWith("close"))).toHaveLength(4);
+    } finally {
+      await engine.close();
+      c.cleanup();
+    }
+    expect(log.filter((l) => l.startsWith("close"))).toHaveLength(6);
+  });
+
+  test("a failed plan, keepProvidersMs 0 and another plan's result keep nothing; idle kept providers are closed after keepProvidersMs", async () => {
+    const c = configOf({ "main.tf": main });
+    const log: string[] = [];
+    const closes = (): number => log.filter((l) => l.startsWith("close")).length;
+    const engine = createEngine({ providers: loggedSource(log), cwd: c.dir });
+    const bad = configOf({ "main.tf": `${main}\nresource "memory_item" "b" {\n  name = 1 + "x"\n}\n` });
+    try {
+      const failed = await engine.plan(bad.config, null, { env: {} });
+      expect(failed.hasErrors).toBe(true);
+      expect(closes()).toBe(log.filter((l) => l.startsWith("open")).length);
+      // The result of a plan that is no longer kept (a newer plan replaced it) gets fresh providers.
+      const first = await engine.plan(c.config, null, { env: {} });
+      const second = await engine.plan(c.config, null, { env: {} });
+      expect(second.hasErrors).toBe(false);
+      const opens = log.filter((l) => l.startsWith("open")).length;
+      await engine.apply(first, { persist: async () => undefined });
+      expect(log.filter((l) => l.startsWith("open")).length).toBe(opens + 2);
+    } finally {
+      await engine.close();
+      bad.cleanup();
+    }
+    expect(closes()).toBe(log.filter((l) => l.startsWith("open")).length);
+
+    const log0: string[] = [];
+    const closing = createEngine({ providers: loggedSource(log0), cwd: c.dir, keepProvidersMs: 0 });
+    await closing.plan(c.config, null, { env: {} });
+    expect(log0.filter((l) => l.startsWith("close"))).toHaveLength(2);
+    await closing.close();
+
+    const idle: string[] = [];
+    const timed = createEngine({ providers: loggedSource(idle), cwd: c.dir, keepProvidersMs: 20 });
+    try {
+      await timed.plan(c.config, null, { env: {} });
+      for (let i = 0; i < 600 && idle.filter((l) => l.startsWith("close")).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(idle.filter((l) => l.startsWith("close")).sort()).toEqual(["close memory", "close random"]);
+    } finally {
+      await timed.close();
+      c.cleanup();
+    }
+    expect(() => createEngine({ providers: loggedSource([]), keepProvidersMs: -1 })).toThrow(/keepProvidersMs/);
+  });
+});
+
 describe("engine.apply", () => {
   const main = `${PROVIDERS}\nresource "random_integer" "n" {\n  min = 1\n  max = 9\n}\nresource "memory_item" "a" {\n  count = 2\n  name  = "a\${count.index}"\n  value = tostring(random_integer.n.result)\n}\noutput "v" {\n  value = memory_item.a[1].value\n}\n`;
 

@@ -43,6 +43,16 @@ export interface EngineOptions {
   readonly cwd?: string;
   /** The Terraform version reported to providers (default `"1.11.4"`). */
   readonly terraformVersion?: string;
+  /**
+   * How long, in milliseconds, the providers a plan opened stay open after it for an
+   * {@link Engine.apply} of that plan's result in this engine (default 60 000; 0: closed when
+   * the plan ends). The apply reuses an instance configured with the same, wholly known
+   * configuration instead of launching and configuring the provider again; it configures a
+   * fresh one otherwise. Kept providers are closed by `close()`, by the next plan, or when
+   * the time runs out (the timer does not keep the process alive by itself); a plan with
+   * errors or canceled keeps nothing.
+   */
+  readonly keepProvidersMs?: number;
 }
 
 /** Options of {@link Engine.plan}. */
@@ -153,9 +163,10 @@ export interface Engine {
   /**
    * Applies a plan: the result of {@link plan} (its apply scope is used), or a saved plan
    * with `options.config` (its scope is {@link applyScope}). The state is persisted after every
-   * object through `options.store` or `options.persist` (one of them is required). Opens its
-   * own providers and closes them at the end. Failures of objects do not reject: they are in
-   * the result.
+   * object through `options.store` or `options.persist` (one of them is required). Takes over
+   * the providers the plan kept open (see {@link EngineOptions.keepProvidersMs}; an instance is
+   * reused only when configured with the same, wholly known configuration) or opens its own,
+   * and closes them at the end. Failures of objects do not reject: they are in the result.
    *
    * @throws {@link EngineError} `invalid_argument` for a plan with errors, no way to persist,
    * a saved plan without its configuration; `stale_plan` when the state is not the plan's.
@@ -204,9 +215,10 @@ export function configDigest(config: Config): string {
 }
 
 /**
- * Makes an engine: `plan`, `destroy` (plans) and `close`. Each plan opens its providers
- * from the {@link ProviderSource} (one instance per provider configuration, configured
- * once) and closes them when it ends.
+ * Makes an engine: `plan`, `destroy` (plans), `apply`, `import` and `close`. Each plan opens
+ * its providers from the {@link ProviderSource} (one instance per provider configuration,
+ * configured once); a successful plan keeps them open for a while for the apply of its result
+ * (see {@link EngineOptions.keepProvidersMs}), any other closes them when it ends.
  */
 export function createEngine(options: EngineOptions): Engine {
   const parallelism = options.parallelism ?? DEFAULT_PARALLELISM;
@@ -222,6 +234,27 @@ export function createEngine(options: EngineOptions): Engine {
   const withFunctions = (): { scope: PlanScopeContext; calls: ProviderFunctionCalls } => {
     const calls = new ProviderFunctionCalls((source) => options.providers.open(source));
     return { scope: { ...scope, providerFunctions: calls }, calls };
+  };
+  const keepMs = options.keepProvidersMs ?? DEFAULT_KEEP_PROVIDERS_MS;
+  if (!Number.isFinite(keepMs) || keepMs < 0) throw new EngineError(EngineErrorCode.InvalidArgument, `keepProvidersMs must be a number of at least 0, got ${keepMs}`);
+  /** The providers of the last successful plan, kept for its apply. */
+  let kept: { readonly result: EnginePlanResult; readonly pool: ProviderPool; readonly timer: NodeJS.Timeout } | undefined;
+  const releaseKept = async (): Promise<void> => {
+    const k = kept;
+    if (k === undefined) return;
+    kept = undefined;
+    clearTimeout(k.timer);
+    pools.delete(k.pool);
+    await k.pool.close();
+  };
+  /** The kept providers of a plan result, taken out of the keep (undefined when not kept). */
+  const takeKept = (result: EnginePlanResult | undefined): ProviderPool | undefined => {
+    const k = kept;
+    if (k === undefined || result === undefined || k.result !== result) return undefined;
+    kept = undefined;
+    clearTimeout(k.timer);
+    pools.delete(k.pool);
+    return k.pool;
   };
 
   const plan = async (configOrDir: Config | string, state: StateFile | null, o: EnginePlanOptions = {}): Promise<EnginePlanResult> => {
@@ -268,6 +301,7 @@ export function createEngine(options: EngineOptions): Engine {
     }
     const pool = new ProviderPool(options.providers, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
     pools.add(pool);
+    let keep = false;
     try {
       const planned = await planConfiguration({
         config,
@@ -318,10 +352,21 @@ export function createEngine(options: EngineOptions): Engine {
           // A provider that could not be opened is in the diagnostics already.
         }
       }
-      return { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors, applyScope: applyScopeFor(planned, targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
+      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors, applyScope: applyScopeFor(planned, targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
+      if (!hasErrors && keepMs > 0 && o.signal?.aborted !== true && !closed) {
+        await releaseKept();
+        const timer = setTimeout(() => void releaseKept(), keepMs);
+        timer.unref();
+        kept = { result: out, pool, timer };
+        keep = true;
+      }
+      return out;
     } finally {
-      pools.delete(pool);
-      await Promise.all([pool.close(), fns.calls.close()]);
+      if (!keep) {
+        pools.delete(pool);
+        await pool.close();
+      }
+      await fns.calls.close();
     }
   };
 
@@ -385,7 +430,9 @@ export function createEngine(options: EngineOptions): Engine {
       plan = { ...plan, prior: { lineage: state.lineage, serial: state.serial } };
     }
     const persist = o.persist ?? (async (s: StateFile): Promise<void> => void (await saveState(store!, s)));
-    const pool = new ProviderPool(options.providers, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
+    const poolOptions = { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) };
+    // The plan's providers when they were kept for this apply (each reused only when configured the same), else fresh ones.
+    const pool = takeKept(result)?.handOver(poolOptions) ?? new ProviderPool(options.providers, poolOptions);
     pools.add(pool);
     try {
       const applied = await applyPlan(plan, {
@@ -419,6 +466,16 @@ export function createEngine(options: EngineOptions): Engine {
       ...(o.signal !== undefined ? { signal: o.signal } : {}),
     };
     const planned = await plan(configOrDir, state, planOptions);
+    const taken = takeKept(planned);
+    try {
+      return await importWith(planned, taken, state, address, id, o);
+    } finally {
+      await taken?.close(); // (closed already when handed over)
+    }
+  };
+
+  const importWith = async (planned: EnginePlanResult, taken: ProviderPool | undefined, state: StateFile | null, address: string, id: string, o: EngineImportOptions): Promise<EngineImportResult> => {
+    const { store } = o;
     if (planned.hasErrors) throw new PlanDiagnosticsError(planned.diagnostics.filter((d) => d.severity === "error"));
     const change = planned.plan.changes.find((c) => c.address === address && c.deposedKey === undefined && c.mode === "managed");
     if (change === undefined || change.providerConfig === undefined) {
@@ -427,7 +484,8 @@ export function createEngine(options: EngineOptions): Engine {
     const providerConfig = change.providerConfig;
     const provider = planned.plan.providers?.find((p) => p.address === providerConfig);
     if (provider === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, `${address}: the plan has no provider ${providerConfig}`);
-    const pool = new ProviderPool(options.providers, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
+    const poolOptions = { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) };
+    const pool = taken?.handOver(poolOptions) ?? new ProviderPool(options.providers, poolOptions);
     pools.add(pool);
     try {
       const providerValue = await planned.applyScope.providerConfig(providerConfig, { instance: () => undefined });
@@ -465,11 +523,15 @@ export function createEngine(options: EngineOptions): Engine {
     destroy: (config, state, o = {}) => plan(config, state, { ...o, mode: "destroy" }),
     async close(): Promise<void> {
       closed = true;
+      await releaseKept();
       await Promise.all([...pools].map((p) => p.close()));
       pools.clear();
     },
   };
 }
+
+/** How long a plan's providers are kept for its apply by default (ms). */
+const DEFAULT_KEEP_PROVIDERS_MS = 60_000;
 
 /** The refresh events, as each object's refresh starts and completes. */
 function refreshEvents(onEvent: (e: EngineEvent) => void): (phase: "start" | "complete", address: string, id: string | undefined) => void {

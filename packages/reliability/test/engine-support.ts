@@ -163,9 +163,13 @@ export async function planAndApply(engine: Engine, source: ProviderSource, dir: 
   }
 }
 
-/** Creates an engine for `dir`. */
+/**
+ * Creates an engine for `dir`. These tests apply with `applyPlan` over a pool of their own
+ * (a provider process per plan and per apply, which the kill trials tell apart), so the
+ * engine keeps no providers from a plan for `engine.apply` (`keepProvidersMs: 0`).
+ */
 export function engineFor(source: ProviderSource, dir: string, parallelism?: number): Engine {
-  return createEngine({ providers: source, cwd: dir, ...(parallelism !== undefined ? { parallelism } : {}) });
+  return createEngine({ providers: source, cwd: dir, keepProvidersMs: 0, ...(parallelism !== undefined ? { parallelism } : {}) });
 }
 
 /** The SSM parameter names under `prefix` that the fake endpoint holds. */

@@ -41,6 +41,14 @@ export interface StateStore {
   /** Replaces the stored state with `bytes`, durably, before the promise resolves. */
   write(bytes: Uint8Array): Promise<void>;
   /**
+   * Optional compare-and-swap: replaces the stored state with `bytes` (durably, as
+   * {@link write}) only when it still holds exactly `expected` (undefined: no state), and
+   * resolves true; resolves false, writing nothing, when it holds anything else. `saveState`
+   * uses it to write without reading and parsing the stored state each time: it remembers
+   * what it wrote last, and a false here (another writer) sends it back to the full checks.
+   */
+  replace?(expected: Uint8Array | undefined, bytes: Uint8Array): Promise<boolean>;
+  /**
    * Takes the workspace's lock and returns its id. Rejects with a `StateError` of code
    * `locked` naming the holder when another process or tool holds it.
    */

@@ -7,7 +7,7 @@
 // The state model and its file format.
 export { readStateFile } from "./read-state-file.js";
 export type { ReadStateFileOptions } from "./read-state-file.js";
-export { writeStateFile, formatStateFile } from "./write-state-file.js";
+export { writeStateFile, formatStateFile, StateFormatter } from "./write-state-file.js";
 export type { WriteStateFileOptions } from "./write-state-file.js";
 export { newStateFile, TERRAFORM_VERSION } from "./state-file.js";
 export type { StateFile, OutputState, ResourceState, InstanceObjectState, CheckResultState, CheckObjectState, CheckStatus } from "./state-file.js";

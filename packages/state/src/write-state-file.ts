@@ -23,8 +23,96 @@ export function writeStateFile(file: StateFile, options: WriteStateFileOptions =
   return encoder.encode(formatStateFile(file, options));
 }
 
+/**
+ * Formats states as {@link formatStateFile} does, remembering the text of every instance
+ * object it formatted (keyed by the object, checked against its fields each time): formatting
+ * a state again after a few objects changed formats only those, so writing the state after
+ * every object of an apply costs the changed objects plus a copy of the rest. Holds the
+ * objects weakly.
+ */
+export class StateFormatter {
+  readonly #texts = new WeakMap<InstanceObjectState, CachedInstance>();
+  #formatted = 0;
+
+  /** How many instance objects this formatter has formatted (not taken from its memory) so far. */
+  get objectsFormatted(): number {
+    return this.#formatted;
+  }
+
+  /** The state's text, as {@link formatStateFile}. */
+  format(file: StateFile, options: WriteStateFileOptions = {}): string {
+    return formatWith(file, options, (o) => this.#text(o));
+  }
+
+  #text(o: InstanceObjectState): string {
+    const c = this.#texts.get(o);
+    if (c !== undefined && sameInstance(c, o)) return c.text;
+    const out: string[] = [];
+    writeInstance(o, out);
+    const text = out.join("");
+    this.#formatted++;
+    // Legacy flatmap objects are rare and their map is mutable: not remembered.
+    if (o.attributesFlat === undefined || o.attributesFlat.size === 0) this.#texts.set(o, remember(o, text));
+    return text;
+  }
+}
+
+/** What an instance object held when its text was made. */
+interface CachedInstance {
+  readonly indexKey: InstanceObjectState["indexKey"];
+  readonly deposed: string | undefined;
+  readonly tainted: boolean;
+  readonly schemaVersion: number;
+  readonly attributesJson: string | undefined;
+  readonly sensitiveAttributesJson: string;
+  readonly private: Uint8Array | undefined;
+  readonly dependencies: readonly string[];
+  readonly createBeforeDestroy: boolean;
+  readonly text: string;
+}
+
+function remember(o: InstanceObjectState, text: string): CachedInstance {
+  return {
+    indexKey: o.indexKey,
+    deposed: o.deposed,
+    tainted: o.tainted,
+    schemaVersion: o.schemaVersion,
+    attributesJson: o.attributesJson,
+    sensitiveAttributesJson: o.sensitiveAttributesJson,
+    private: o.private === undefined ? undefined : Uint8Array.from(o.private),
+    dependencies: [...o.dependencies],
+    createBeforeDestroy: o.createBeforeDestroy,
+    text,
+  };
+}
+
+function sameInstance(c: CachedInstance, o: InstanceObjectState): boolean {
+  if (
+    c.indexKey !== o.indexKey ||
+    c.deposed !== o.deposed ||
+    c.tainted !== o.tainted ||
+    c.schemaVersion !== o.schemaVersion ||
+    c.attributesJson !== o.attributesJson ||
+    c.sensitiveAttributesJson !== o.sensitiveAttributesJson ||
+    c.createBeforeDestroy !== o.createBeforeDestroy ||
+    (o.attributesFlat !== undefined && o.attributesFlat.size > 0) ||
+    c.dependencies.length !== o.dependencies.length
+  ) {
+    return false;
+  }
+  for (let i = 0; i < c.dependencies.length; i++) if (c.dependencies[i] !== o.dependencies[i]) return false;
+  if (c.private === undefined || o.private === undefined) return c.private === o.private;
+  return Buffer.from(c.private.buffer, c.private.byteOffset, c.private.byteLength).equals(o.private);
+}
+
+const shared = new StateFormatter();
+
 /** {@link writeStateFile} as a string. */
 export function formatStateFile(file: StateFile, options: WriteStateFileOptions = {}): string {
+  return shared.format(file, options);
+}
+
+function formatWith(file: StateFile, options: WriteStateFileOptions, instanceText: (o: InstanceObjectState) => string): string {
   const out: string[] = [];
   out.push(
     `{\n  "version": 4,\n  "terraform_version": ${goQuote(options.terraformVersion ?? TERRAFORM_VERSION)},\n  "serial": ${file.serial},\n  "lineage": ${goQuote(file.lineage)},\n  "outputs": `,
@@ -67,9 +155,7 @@ export function formatStateFile(file: StateFile, options: WriteStateFileOptions 
       else {
         out.push("[");
         instances.forEach((o, j) => {
-          out.push(j === 0 ? "\n        {" : ",\n        {");
-          writeInstance(o, out);
-          out.push("\n        }");
+          out.push(j === 0 ? "\n        {" : ",\n        {", instanceText(o), "\n        }");
         });
         out.push("\n      ]");
       }
@@ -169,6 +255,14 @@ function sortResources(list: readonly ResourceState[]): ResourceState[] {
   return keyed.map((k) => k.rs);
 }
 
-function sortInstances(list: readonly InstanceObjectState[]): InstanceObjectState[] {
-  return [...list].sort((a, b) => compareInstanceKeys(a.indexKey, b.indexKey) || compareBytes(a.deposed ?? "", b.deposed ?? ""));
+function sortInstances(list: readonly InstanceObjectState[]): readonly InstanceObjectState[] {
+  // Usually in order already (as read, or kept so by the apply): checked in one pass.
+  let sorted = true;
+  for (let i = 1; i < list.length && sorted; i++) sorted = compareInstance(list[i - 1]!, list[i]!) <= 0;
+  if (sorted) return list;
+  return [...list].sort(compareInstance);
+}
+
+function compareInstance(a: InstanceObjectState, b: InstanceObjectState): number {
+  return compareInstanceKeys(a.indexKey, b.indexKey) || compareBytes(a.deposed ?? "", b.deposed ?? "");
 }

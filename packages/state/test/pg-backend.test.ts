@@ -5,7 +5,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { isStateError, openPgBackend, type LockInfo, type PgBackend } from "../src/index.js";
+import { formatStateFile, isStateError, newStateFile, openPgBackend, saveState, type LockInfo, type PgBackend } from "../src/index.js";
 import { spawnLineChild, type LineChild } from "./support/line-child.js";
 import { startPostgres, type TestPostgres } from "./support/postgres.js";
 
@@ -153,6 +153,29 @@ describe("workspaces", () => {
     expect(await b.store("zeta").read()).toBeUndefined();
     await expect(b.deleteWorkspace("default")).rejects.toMatchObject({ code: "not_found" });
     await expect(b.deleteWorkspace("zeta")).rejects.toMatchObject({ code: "not_found", message: expect.stringContaining('"zeta"') });
+  }, SLOW);
+
+  test("replace is a compare-and-swap, and saveState notices another writer through it", async () => {
+    const url = await freshDb();
+    const b = await open(url);
+    const store = b.store("default");
+    expect(await store.replace!(bytes("{}"), bytes("a"))).toBe(false);
+    expect(await store.read()).toBeUndefined();
+    expect(await store.replace!(undefined, bytes("a"))).toBe(true);
+    expect(await store.replace!(undefined, bytes("b"))).toBe(false);
+    expect(await store.replace!(bytes("x"), bytes("b"))).toBe(false);
+    expect(await store.replace!(bytes("a"), bytes("b"))).toBe(true);
+    expect(text(await store.read())).toBe("b");
+
+    const other = b.store("other");
+    const s1 = await saveState(other, { ...newStateFile(), outputs: new Map([["o", { valueJson: '"1"', typeJson: '"string"', sensitive: false }]]) });
+    const s2 = await saveState(other, { ...s1, outputs: new Map([["o", { valueJson: '"2"', typeJson: '"string"', sensitive: false }]]) });
+    expect(s2.serial).toBe(2);
+    // Another writer (terraform) stores serial 5 of the same lineage: the next save is refused, not written over it.
+    const theirs = formatStateFile({ ...s2, serial: 5 });
+    await sql(url, "UPDATE terraform_remote_state.states SET data = $1 WHERE name = 'other'", [theirs]);
+    await expect(saveState(other, { ...s2, outputs: new Map() })).rejects.toMatchObject({ code: "serial_regression" });
+    expect(text(await other.read())).toBe(theirs);
   }, SLOW);
 
   test("bytes a text column cannot hold are refused, and nothing is written", async () => {

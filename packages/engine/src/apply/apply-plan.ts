@@ -31,6 +31,8 @@ export interface ApplyPlanOptions {
    * Persists a state snapshot (a `StateStore` write in practice). Called after every object
    * and awaited before the object counts as done; the snapshot's serial follows
    * `@magma/state`'s rules (one more than the last persisted one when the content changed).
+   * Snapshots are read-only: their instance objects are frozen and shared with the next
+   * snapshot when unchanged (so `saveState` formats only what changed).
    */
   readonly persist: (state: StateFile) => Promise<void>;
   /** Re-evaluates configuration with the values known so far; absent → the plan's values as they are (any still unknown is refused). */
@@ -385,13 +387,13 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       // A refresh-only plan changes nothing: its planned outputs are the refreshed values.
       // A destroy plan deletes every output (re-evaluating them would find their resources gone).
       const outputScope = plan.mode === "refresh-only" || plan.mode === "destroy" ? undefined : options.scope;
-      outputs = await computeOutputs(plan, outputScope, applied, store.snapshot().outputs, warn);
+      outputs = await computeOutputs(plan, outputScope, applied, store.outputs, warn);
       const encoded = new Map<string, OutputState>();
       for (const [name, o] of Object.entries(outputs)) {
         const plain = o.value.unmarkDeep().value;
         encoded.set(name, encodeOutput(plain, plain.type, o.sensitive));
       }
-      const prior = store.snapshot().outputs;
+      const prior = store.outputs;
       // Outputs a plan did not evaluate keep their value: a refresh-only or targeted plan's (a destroy plan deletes them all).
       if (outputScope === undefined || plan.targets !== undefined) for (const [name, o] of prior) if (!encoded.has(name) && !(plan.outputs ?? []).some((p) => p.name === name && p.action === "delete")) encoded.set(name, o);
       await store.commit((w) => w.setOutputs(encoded));

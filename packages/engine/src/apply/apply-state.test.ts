@@ -1,10 +1,10 @@
-import { newStateFile, type StateFile } from "@magma/state";
+import { newStateFile, readStateFile, StateFormatter, formatStateFile, type StateFile } from "@magma/state";
 import { ApplyState, type StoredObject } from "./apply-state.js";
 
 const PROVIDER = 'provider["registry.terraform.io/hashicorp/random"]';
 
 function object(id: string): StoredObject {
-  return { schemaVersion: 0, attributesJson: JSON.stringify({ id }), sensitiveAttributes: [], tainted: false, dependencies: [], createBeforeDestroy: false } as unknown as StoredObject;
+  return { schemaVersion: 0, attributesJson: JSON.stringify({ id }), attributesFlat: undefined, sensitiveAttributesJson: "[]", private: undefined, tainted: false, dependencies: [], createBeforeDestroy: false };
 }
 
 function addresses(s: StateFile): string[] {
@@ -72,5 +72,51 @@ describe("ApplyState", () => {
     await store.commit((w) => w.set("random_id.none[0]", PROVIDER, undefined, null));
     await store.commit((w) => w.depose("random_id.none[0]", "00000001"));
     expect(store.persists).toBe(0);
+  });
+
+  it("hands persist snapshots that share every unchanged object, so that formatting after every object formats each object once", async () => {
+    const formatter = new StateFormatter();
+    const written: string[] = [];
+    const snaps: StateFile[] = [];
+    const store = new ApplyState(newStateFile(), async (s) => {
+      snaps.push(s);
+      written.push(formatter.format(s));
+      await new Promise((r) => setImmediate(r));
+    });
+    const n = 200;
+    // One object at a time, each committed after the previous write: a write per object.
+    for (let i = 0; i < n; i++) await store.commit((w) => w.set(`random_id.x[${i}]`, PROVIDER, undefined, object(`id-${i}`)));
+    expect(store.persists).toBe(n);
+    // Whole-state formatting per write would be 1 + 2 + … + n = 20,100 objects.
+    expect(formatter.objectsFormatted).toBe(n);
+    // Unchanged objects are the same (frozen) objects from one snapshot to the next.
+    expect(snaps[n - 1]!.resources[0]!.instances[0]).toBe(snaps[1]!.resources[0]!.instances[0]);
+    expect(Object.isFrozen(snaps[1]!.resources[0]!.instances[0])).toBe(true);
+    // And the text is what formatting the whole state afresh gives.
+    expect(written[n - 1]).toBe(formatStateFile(store.snapshot()));
+    expect(readStateFile(written[n - 1]!)!.resources[0]!.instances.map((i) => i.indexKey)).toEqual(Array.from({ length: n }, (_, i) => i));
+    // Replacing, deposing and restoring an object format that object again, and nothing else.
+    await store.commit((w) => w.set("random_id.x[7]", PROVIDER, undefined, object("changed")));
+    await store.commit((w) => w.depose("random_id.x[8]", "0000000a"));
+    await store.commit((w) => w.restore("random_id.x[8]", "0000000a"));
+    expect(formatter.objectsFormatted).toBe(n + 3);
+    expect(store.get("random_id.x[7]", undefined)!.attributesJson).toContain("changed");
+    expect(store.get("random_id.x[8]", undefined)).toBeDefined();
+    expect(written.at(-1)).toBe(formatStateFile(store.snapshot()));
+  });
+
+  it("keeps a state read from a file in the file's order, and a snapshot is a copy the apply does not change", async () => {
+    const prior = newStateFile();
+    const store = new ApplyState(prior, async () => undefined);
+    for (const k of [3, 1, 2]) await store.commit((w) => w.set(`random_id.x[${k}]`, PROVIDER, undefined, object(`id-${k}`)));
+    await store.commit((w) => w.depose("random_id.x[2]", "00000001"));
+    await store.commit((w) => w.set("random_id.x[2]", PROVIDER, undefined, object("new-2")));
+    const snap = store.snapshot();
+    expect(snap.resources[0]!.instances.map((i) => `${String(i.indexKey)}${i.deposed === undefined ? "" : `/${i.deposed}`}`)).toEqual(["1", "2", "2/00000001", "3"]);
+    await store.commit((w) => w.set("random_id.x[1]", PROVIDER, undefined, null));
+    expect(snap.resources[0]!.instances).toHaveLength(4);
+    expect(prior.resources).toEqual([]);
+    const again = new ApplyState(snap, async () => undefined);
+    expect(again.get("random_id.x[2]", "00000001")!.attributesJson).toContain("id-2");
   });
 });

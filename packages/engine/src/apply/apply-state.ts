@@ -1,4 +1,14 @@
-import { formatModuleInstance, parseProviderConfig, parseResourceInstance, type InstanceObjectState, type ResourceInstanceAddress, type StateFile } from "@magma/state";
+import {
+  compareInstanceKeys,
+  formatModuleInstance,
+  parseProviderConfig,
+  parseResourceInstance,
+  type InstanceObjectState,
+  type OutputState,
+  type ResourceInstanceAddress,
+  type ResourceState,
+  type StateFile,
+} from "@magma/state";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 
 /** What the apply writes for one object: an instance object of state without its key and deposed key. */
@@ -20,6 +30,8 @@ export type StoredObject = Omit<InstanceObjectState, "indexKey" | "deposed">;
 export class ApplyState {
   readonly #state: StateFile;
   readonly #persist: (state: StateFile) => Promise<void>;
+  /** The resources by module, mode, type and name (see {@link resourceKey}). */
+  readonly #resources = new Map<string, ResourceState>();
   /** The write under way or last finished (never rejects). */
   #writing: Promise<void> = Promise.resolve();
   /** The next write, which takes every commit made before it starts. */
@@ -28,16 +40,30 @@ export class ApplyState {
   #persistedSerial: number;
   #persists = 0;
 
-  /** Starts from a copy of the prior state (the caller's object is never changed). */
+  /**
+   * Starts from a copy of the prior state (the caller's object is never changed). Its
+   * instance objects are kept frozen and replaced, never changed in place, so that every
+   * snapshot handed to `persist` shares the unchanged ones with the one before (a
+   * `StateFormatter`, as in `saveState`, then formats only what changed).
+   */
   constructor(prior: StateFile, persist: (state: StateFile) => Promise<void>) {
     this.#state = structuredClone(prior);
     this.#persist = persist;
     this.#persistedSerial = prior.serial;
+    for (const r of this.#state.resources) {
+      r.instances = r.instances.map(freezeObject).sort(compareObjects);
+      this.#resources.set(resourceKey(r.module, r.mode, r.type, r.name), r);
+    }
   }
 
   /** A copy of the state as it is now. */
   snapshot(): StateFile {
     return structuredClone(this.#state);
+  }
+
+  /** The root module's outputs as they are now (read-only). */
+  get outputs(): ReadonlyMap<string, OutputState> {
+    return this.#state.outputs;
   }
 
   /** How many times `persist` was called. */
@@ -49,8 +75,9 @@ export class ApplyState {
   get(address: string, deposed: string | undefined): StoredObject | undefined {
     const a = parseResourceInstance(address);
     const r = this.#find(a);
-    const o = r?.instances.find((i) => sameKey(i.indexKey, a.key) && i.deposed === deposed);
-    return o === undefined ? undefined : structuredClone(o);
+    if (r === undefined) return undefined;
+    const i = findObject(r.instances, a.key, deposed);
+    return i < 0 ? undefined : structuredClone(r.instances[i]!);
   }
 
   /**
@@ -87,7 +114,12 @@ export class ApplyState {
     this.#dirty = false;
     const serial = this.#persistedSerial + 1;
     this.#state.serial = serial;
-    const snap = structuredClone(this.#state);
+    // The snapshot: new arrays and records around the same (frozen) instance objects; O(objects) pointer copies, no object copied.
+    const snap: StateFile = {
+      ...this.#state,
+      outputs: new Map(this.#state.outputs),
+      resources: this.#state.resources.map((r) => ({ ...r, instances: [...r.instances] })),
+    };
     this.#persists++;
     try {
       await this.#persist(snap);
@@ -99,9 +131,13 @@ export class ApplyState {
     this.#persistedSerial = serial;
   }
 
-  #find(a: ResourceInstanceAddress): StateFile["resources"][number] | undefined {
-    const module = formatModuleInstance(a.module);
-    return this.#state.resources.find((r) => r.mode === a.mode && r.type === a.type && r.name === a.name && formatModuleInstance(r.module) === module);
+  #find(a: ResourceInstanceAddress): ResourceState | undefined {
+    return this.#resources.get(resourceKey(a.module, a.mode, a.type, a.name));
+  }
+
+  #remove(r: ResourceState): void {
+    this.#resources.delete(resourceKey(r.module, r.mode, r.type, r.name));
+    this.#state.resources = this.#state.resources.filter((x) => x !== r);
   }
 
   #writer(): StateWriter {
@@ -110,46 +146,40 @@ export class ApplyState {
       let r = this.#find(a);
       if (object === null) {
         if (r === undefined) return;
-        const kept = r.instances.filter((i) => !(sameKey(i.indexKey, a.key) && i.deposed === deposed));
-        if (kept.length === r.instances.length) return;
+        const i = findObject(r.instances, a.key, deposed);
+        if (i < 0) return;
         this.#dirty = true;
-        r.instances = kept;
-        if (r.instances.length === 0) this.#state.resources = this.#state.resources.filter((x) => x !== r);
+        r.instances.splice(i, 1);
+        if (r.instances.length === 0) this.#remove(r);
         return;
       }
       if (a.mode === "ephemeral") throw new EngineError(EngineErrorCode.InvalidArgument, `${address}: ephemeral resources are not kept in state`);
       if (r === undefined) {
         r = { module: a.module, mode: a.mode, type: a.type, name: a.name, provider: parseProviderConfig(provider), instances: [] };
         this.#state.resources.push(r);
+        this.#resources.set(resourceKey(a.module, a.mode, a.type, a.name), r);
       } else {
         r.provider = parseProviderConfig(provider);
       }
       this.#dirty = true;
-      const full: InstanceObjectState = { ...object, indexKey: a.key, deposed };
-      const i = r.instances.findIndex((x) => sameKey(x.indexKey, a.key) && x.deposed === deposed);
-      if (i >= 0) r.instances[i] = full;
-      else r.instances.push(full);
+      insertObject(r.instances, freezeObject({ ...object, dependencies: [...object.dependencies], indexKey: a.key, deposed }));
+    };
+    /** Moves an instance's object from one deposed key to another (undefined: current). */
+    const move = (address: string, from: string | undefined, to: string | undefined): void => {
+      const a = parseResourceInstance(address);
+      const r = this.#find(a);
+      if (r === undefined) return;
+      if (to === undefined && findObject(r.instances, a.key, undefined) >= 0) return;
+      const i = findObject(r.instances, a.key, from);
+      if (i < 0) return;
+      const [o] = r.instances.splice(i, 1);
+      insertObject(r.instances, freezeObject({ ...o!, deposed: to }));
+      this.#dirty = true;
     };
     return {
       set,
-      depose: (address, key) => {
-        const a = parseResourceInstance(address);
-        const o = this.#find(a)?.instances.find((i) => sameKey(i.indexKey, a.key) && i.deposed === undefined);
-        if (o !== undefined) {
-          o.deposed = key;
-          this.#dirty = true;
-        }
-      },
-      restore: (address, key) => {
-        const a = parseResourceInstance(address);
-        const r = this.#find(a);
-        if (r === undefined || r.instances.some((i) => sameKey(i.indexKey, a.key) && i.deposed === undefined)) return;
-        const o = r.instances.find((i) => sameKey(i.indexKey, a.key) && i.deposed === key);
-        if (o !== undefined) {
-          o.deposed = undefined;
-          this.#dirty = true;
-        }
-      },
+      depose: (address, key) => move(address, undefined, key),
+      restore: (address, key) => move(address, key, undefined),
       setOutputs: (outputs) => {
         const next = new Map(outputs);
         if (JSON.stringify([...this.#state.outputs]) !== JSON.stringify([...next])) this.#dirty = true;
@@ -157,6 +187,52 @@ export class ApplyState {
       },
     };
   }
+}
+
+/** The index key of a resource: module instance, mode, type and name. */
+function resourceKey(module: ResourceState["module"], mode: string, type: string, name: string): string {
+  return `${formatModuleInstance(module)}\0${mode}\0${type}\0${name}`;
+}
+
+/** Instance objects in the order the state file writes them: key, then deposed key (current first). */
+function compareObjects(a: InstanceObjectState, b: InstanceObjectState): number {
+  return compareInstanceKeys(a.indexKey, b.indexKey) || compareText(a.deposed ?? "", b.deposed ?? "");
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The position of an object in a sorted list (binary search), or -1. */
+function findObject(list: readonly InstanceObjectState[], key: InstanceObjectState["indexKey"], deposed: string | undefined): number {
+  const i = lowerBound(list, key, deposed);
+  const o = list[i];
+  return o !== undefined && o.indexKey === key && o.deposed === deposed ? i : -1;
+}
+
+function lowerBound(list: readonly InstanceObjectState[], key: InstanceObjectState["indexKey"], deposed: string | undefined): number {
+  const probe = { indexKey: key, deposed } as InstanceObjectState;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareObjects(list[mid]!, probe) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Puts an object into a sorted list, replacing the one of the same key and deposed key. */
+function insertObject(list: InstanceObjectState[], o: InstanceObjectState): void {
+  const i = lowerBound(list, o.indexKey, o.deposed);
+  const at = list[i];
+  if (at !== undefined && at.indexKey === o.indexKey && at.deposed === o.deposed) list[i] = o;
+  else list.splice(i, 0, o);
+}
+
+function freezeObject(o: InstanceObjectState): InstanceObjectState {
+  Object.freeze(o.dependencies);
+  return Object.freeze(o);
 }
 
 /** The changes a commit may make. */
@@ -169,8 +245,4 @@ export interface StateWriter {
   restore(address: string, key: string): void;
   /** Replaces the root module's outputs. */
   setOutputs(outputs: Iterable<readonly [string, StateFile["outputs"] extends Map<string, infer O> ? O : never]>): void;
-}
-
-function sameKey(a: number | string | undefined, b: number | string | undefined): boolean {
-  return a === b;
 }

@@ -29,6 +29,30 @@ describe("walkGraph", () => {
     expect(r.failed.size + r.skipped.size + r.canceled.length).toBe(0);
   });
 
+  it("starts ready nodes in the graph's insertion order, however they became ready", async () => {
+    const g = new Graph<null>();
+    const n = 30;
+    for (let i = 0; i < n; i++) g.add(`x${i}`, null);
+    g.add("root", null);
+    g.add("other", null);
+    // The edges in reverse: root's dependents become ready in the order x29 … x0.
+    for (let i = n - 1; i >= 0; i--) g.dependOn(`x${i}`, "root");
+    for (let i = n - 1; i >= 0; i -= 2) g.dependOn(`x${i}`, "other");
+    const started: string[] = [];
+    await walkGraph(
+      g,
+      async (id) => {
+        started.push(id);
+        await tick();
+      },
+      { parallelism: 1 },
+    );
+    // root (inserted before other) first; then the even x's (ready after root alone) and other, in insertion order; then the odd ones.
+    const evens = Array.from({ length: n / 2 }, (_, i) => `x${2 * i}`);
+    const odds = Array.from({ length: n / 2 }, (_, i) => `x${2 * i + 1}`);
+    expect(started).toEqual(["root", ...evens, "other", ...odds]);
+  });
+
   it("never runs more than `parallelism` nodes at once, and does reach it", async () => {
     const g = new Graph<null>();
     for (let i = 0; i < 40; i++) g.add(`n${i}`, null);

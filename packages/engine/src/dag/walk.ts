@@ -96,6 +96,19 @@ export async function walkGraph<T, R>(graph: Graph<T>, visit: (id: string, value
       }
     };
 
+    /** Puts a node into `ready` at its place in insertion order (binary search: no sort of the whole list per completion). */
+    const insertReady = (id: string): void => {
+      const at = position.get(id)!;
+      let lo = 0;
+      let hi = ready.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (position.get(ready[mid]!)! < at) lo = mid + 1;
+        else hi = mid;
+      }
+      ready.splice(lo, 0, id);
+    };
+
     const pump = (): void => {
       if (!inner.signal.aborted) {
         let i = 0;
@@ -128,9 +141,8 @@ export async function walkGraph<T, R>(graph: Graph<T>, visit: (id: string, value
           for (const d of graph.dependents(id)) {
             const left = waiting.get(d)! - 1;
             waiting.set(d, left);
-            if (left === 0 && !result.skipped.has(d)) ready.push(d);
+            if (left === 0 && !result.skipped.has(d)) insertReady(d);
           }
-          ready.sort((a, b) => position.get(a)! - position.get(b)!);
         },
         (e: unknown) => {
           result.failed.set(id, e);

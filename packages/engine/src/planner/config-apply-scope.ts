@@ -3,7 +3,7 @@ import { decodeSchemaBody, evaluateSchemaBody, type Config } from "@magma/config
 import { emptyBlockValue } from "@magma/provider-api";
 import { formatModuleInstance, parseResourceInstance } from "@magma/state";
 import type { AppliedValues, ApplyScope } from "../apply/apply-scope.js";
-import { evaluateExpansion, expansionInstances, type Expansion } from "../eval/expansion.js";
+import { evaluateExpansion, type ExpandedInstance, type Expansion } from "../eval/expansion.js";
 import { PlanAction } from "../plan/plan-action.js";
 import type { Plan } from "../plan/plan.js";
 import { configPrefix, ModuleEvaluator } from "../eval/module-evaluator.js";
@@ -114,7 +114,7 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
     if (r === undefined || entry === undefined) throw new Error(`${change.address} is not in the plan's configuration`);
     const ex = evaluateExpansion(r.count, r.forEach, ev.scope(addr.module, undefined, ev.refsOfExprs([r.count, r.forEach])));
     throwIfErrors(ex.diags, change.address);
-    const inst = expansionInstances(ex.expansion).find((i) => i.key === addr.key);
+    const inst = expandedInstance(ex.expansion, addr.key);
     if (inst === undefined) throw new Error(`${change.address} is no longer in the expansion of ${key}`);
     const d = decodeSchemaBody(r.config, entry.block);
     throwIfErrors(d.diags, change.address);
@@ -124,5 +124,20 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
     const m = r.managed;
     if (m === undefined || change.before.isNull()) return cfg;
     return applyIgnoreChanges(change.before, cfg, entry.block, m.ignoreChanges.map(traversalPath), m.ignoreAllChanges);
+  }
+}
+
+/** The instance of an expansion with this key, looked up directly (not by listing all N instances for each of N instances). */
+function expandedInstance(e: Expansion, key: number | string | undefined): ExpandedInstance | undefined {
+  switch (e.kind) {
+    case "single":
+      return key === undefined ? { key } : undefined;
+    case "count":
+      return typeof key === "number" && Number.isInteger(key) && key >= 0 && key < e.count ? { key } : undefined;
+    case "for_each": {
+      if (typeof key !== "string") return undefined;
+      const eachValue = e.entries.get(key);
+      return eachValue === undefined ? undefined : { key, eachValue };
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { unknownVal } from "@magma/cty";
 import { configValue, type Provider } from "@magma/provider-api";
 import { createMemoryProvider, memoryProviderBlock } from "@magma/provider-api/testing";
 import { isEngineError } from "../engine-error.js";
@@ -60,5 +61,44 @@ describe("ProviderPool", () => {
     };
     const e2 = await new ProviderPool(source).configure(`provider["${SRC}"]`, SRC, config).catch((e: unknown) => e);
     expect(isEngineError(e2) && e2.code === "provider_configure_failed" && e2.diagnostics[0]?.summary === "region is required").toBe(true);
+  });
+
+  it("hands its instances over: the same wholly known configuration reuses the configured instance, another one gets a fresh instance", async () => {
+    const log: string[] = [];
+    const plan = new ProviderPool(memorySource(log));
+    const a = `provider["${SRC}"]`;
+    const b = `provider["${SRC}"].b`;
+    const opened = await plan.configure(a, SRC, config);
+    await plan.configure(b, SRC, config);
+    const apply = plan.handOver();
+    // The plan's pool is empty and closed now: closing it closes nothing handed over.
+    await plan.close();
+    expect(log).toEqual(["open 0", "configure 0", "open 1", "configure 1"]);
+    await expect(plan.open(a, SRC)).rejects.toThrow(/closed/);
+    // Same configuration: reused as it is (no open, no configure).
+    expect(await apply.configure(a, SRC, config)).toBe(opened);
+    expect(apply.reused).toBe(1);
+    // Another configuration: the old instance is closed, a fresh one opened and configured.
+    const other = configValue(memoryProviderBlock, { id_prefix: "x-" });
+    const fresh = await apply.configure(b, SRC, other);
+    expect(log).toContain("close 1");
+    expect(log.indexOf("configure 2")).toBeGreaterThan(log.indexOf("open 2"));
+    expect(log.indexOf("open 2")).toBeGreaterThan(3);
+    expect(fresh).not.toBe(opened);
+    expect(apply.reused).toBe(1);
+    await apply.close();
+    expect(log.filter((l) => l.startsWith("close")).sort()).toEqual(["close 0", "close 1", "close 2"]);
+  });
+
+  it("does not reuse an instance for a configuration holding unknowns", async () => {
+    const log: string[] = [];
+    const plan = new ProviderPool(memorySource(log));
+    const a = `provider["${SRC}"]`;
+    await plan.configure(a, SRC, config);
+    const apply = plan.handOver();
+    await apply.configure(a, SRC, unknownVal(config.type)).catch(() => undefined);
+    expect(apply.reused).toBe(0);
+    expect(log).toContain("open 1");
+    await apply.close();
   });
 });

@@ -15,6 +15,10 @@ interface Entry {
   readonly source: string;
   readonly opened: Promise<OpenedProvider>;
   configured?: Promise<OpenedProvider>;
+  /** The configuration it was configured with (unmarked). */
+  config?: Value;
+  /** Taken over from another pool ({@link ProviderPool.handOver}): its configuration is checked once before reuse. */
+  inherited?: boolean;
 }
 
 /**
@@ -31,6 +35,7 @@ export class ProviderPool {
   readonly #entries = new Map<string, Entry>();
   readonly #versions = new Map<string, string>();
   #closed = false;
+  #reused = 0;
 
   /** Makes an empty pool over a provider source. */
   constructor(source: ProviderSource, options: ProviderPoolOptions = {}) {
@@ -81,9 +86,23 @@ export class ProviderPool {
    * @throws {@link EngineError} `provider_configure_failed` with the provider's diagnostics.
    */
   configure(address: string, source: string, config: Value): Promise<OpenedProvider> {
+    const inherited = this.#entries.get(address);
+    if (inherited?.inherited === true) {
+      inherited.inherited = false;
+      const same = inherited.source === source && inherited.configured !== undefined && inherited.config !== undefined && config.isWhollyKnown() && inherited.config.rawEquals(config.unmarkDeep().value);
+      if (!same) {
+        // Configured otherwise (or not at all) before: a fresh instance, configured with this configuration.
+        this.#entries.delete(address);
+        void inherited.opened.then((p) => p.close()).catch(() => undefined);
+      } else {
+        this.#reused++;
+        return inherited.configured!;
+      }
+    }
     const opened = this.open(address, source);
     const entry = this.#entries.get(address)!;
     if (entry.configured !== undefined) return entry.configured;
+    entry.config = config.unmarkDeep().value;
     entry.configured = opened.then(async (p) => {
       try {
         await p.provider.configure(config, this.#terraformVersion, this.#signal === undefined ? undefined : { signal: this.#signal });
@@ -119,6 +138,27 @@ export class ProviderPool {
       }),
     );
     return out;
+  }
+
+  /** How many configured instances taken over from another pool were reused as they were (same, wholly known configuration). */
+  get reused(): number {
+    return this.#reused;
+  }
+
+  /**
+   * Hands this pool's provider instances over to a new pool (with its own options), e.g. a
+   * plan's to the apply that follows: the new pool reuses a configured instance when it is
+   * configured again with the same, wholly known configuration, and replaces it with a fresh
+   * one (closing the old) otherwise. This pool is left closed and empty; closing it again does
+   * nothing to the instances handed over.
+   */
+  handOver(options: ProviderPoolOptions = {}): ProviderPool {
+    const next = new ProviderPool(this.#source, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : { terraformVersion: this.#terraformVersion }), ...(options.signal !== undefined ? { signal: options.signal } : {}) });
+    for (const [address, e] of this.#entries) next.#entries.set(address, { ...e, inherited: true });
+    for (const [source, v] of this.#versions) next.#versions.set(source, v);
+    this.#entries.clear();
+    this.#closed = true;
+    return next;
   }
 
   /** Closes every opened provider; the pool refuses later opens. */

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadState, saveState, withStateLock } from "../persist-state.js";
+import { loadState, objectsFormattedFor, saveState, withStateLock } from "../persist-state.js";
 import { readStateFile } from "../read-state-file.js";
 import { isStateError, type StateError } from "../state-error.js";
 import { newStateFile, type StateFile } from "../state-file.js";
@@ -61,6 +61,57 @@ describe("local backend", () => {
     expect((await rejection(saveState(store, withOutput(s1, "a", "3")))).code).toBe("serial_regression");
     expect(readFileSync(store.path)).toEqual(before);
     expect((await saveState(store, withOutput(s2, "a", "3"))).serial).toBe(3);
+  });
+
+  it("writes from what it wrote last: another writer in between is noticed (compare-and-swap), and its serial and lineage are checked", async () => {
+    const store = createLocalBackend({ dir }).store("default");
+    const s1 = await saveState(store, withOutput(newStateFile(), "a", "1"));
+    // Someone else (another process, terraform) writes a newer serial of the same lineage.
+    writeFileSync(store.path, formatStateFile({ ...withOutput(s1, "a", "other"), serial: 7 }));
+    expect((await rejection(saveState(store, withOutput(s1, "a", "2")))).code).toBe("serial_regression");
+    expect((await loadState(store))!.outputs.get("a")!.valueJson).toBe('"other"');
+    // ... or an unrelated state.
+    writeFileSync(store.path, formatStateFile({ ...withOutput(newStateFile(), "a", "x"), serial: 1 }));
+    expect((await rejection(saveState(store, withOutput({ ...s1, serial: 9 }, "a", "3")))).code).toBe("lineage_mismatch");
+    // The store's compare-and-swap itself.
+    const now = readFileSync(store.path);
+    expect(await store.replace(new TextEncoder().encode("{}"), new TextEncoder().encode("x"))).toBe(false);
+    expect(readFileSync(store.path)).toEqual(now);
+    expect(await store.replace(now, new TextEncoder().encode(formatStateFile(s1)))).toBe(true);
+    expect(readFileSync(store.path, "utf8")).toBe(formatStateFile(s1));
+  });
+
+  it("formats only the instance objects that changed since the last write", async () => {
+    const store = createLocalBackend({ dir }).store("default");
+    const instance = (i: number): StateFile["resources"][number]["instances"][number] => ({
+      indexKey: i,
+      deposed: undefined,
+      tainted: false,
+      schemaVersion: 0,
+      attributesJson: JSON.stringify({ id: `id-${i}` }),
+      attributesFlat: undefined,
+      sensitiveAttributesJson: "[]",
+      private: undefined,
+      dependencies: [],
+      createBeforeDestroy: false,
+    });
+    const base = newStateFile();
+    const resource = { module: [], mode: "managed" as const, type: "random_id", name: "x", provider: { module: [], provider: { hostname: "registry.terraform.io", namespace: "hashicorp", type: "random" }, alias: undefined }, instances: [] as StateFile["resources"][number]["instances"] };
+    let state: StateFile = { ...base, resources: [resource] };
+    for (let i = 0; i < 50; i++) {
+      resource.instances = [...resource.instances, instance(i)];
+      state = await saveState(store, { ...state, resources: [{ ...resource }] });
+    }
+    // One format per object, however many writes (not 1 + 2 + … + 50).
+    expect(objectsFormattedFor(store)).toBe(50);
+    expect(state.serial).toBe(50);
+    expect(readFileSync(store.path, "utf8")).toBe(formatStateFile(state));
+    // An object changed in place is formatted again, not taken from memory.
+    resource.instances[3]!.attributesJson = JSON.stringify({ id: "changed" });
+    state = await saveState(store, { ...state, resources: [{ ...resource }] });
+    expect(objectsFormattedFor(store)).toBe(51);
+    expect(readFileSync(store.path, "utf8")).toContain('"id": "changed"');
+    expect((await loadState(store))!.resources[0]!.instances).toHaveLength(50);
   });
 
   it("refuses a corrupt or truncated state and leaves it untouched", async () => {

@@ -313,12 +313,26 @@ export class LocalStateStore implements StateStore {
    * @throws StateError `locked` when another process, tool or store holds the lock; `io`.
    */
   async write(bytes: Uint8Array): Promise<void> {
+    await this.#write(bytes, false, undefined);
+  }
+
+  /**
+   * {@link write} only when the state file still holds exactly `expected` (undefined or empty:
+   * no state); resolves false, writing nothing, otherwise. The comparison is made under the
+   * lock, on the bytes the write reads anyway (for the backup).
+   *
+   * @throws StateError `locked`, `io` as {@link write}.
+   */
+  async replace(expected: Uint8Array | undefined, bytes: Uint8Array): Promise<boolean> {
+    return this.#write(bytes, true, expected);
+  }
+
+  async #write(bytes: Uint8Array, compare: boolean, expected: Uint8Array | undefined): Promise<boolean> {
     await Promise.resolve();
     const h = held.get(this.path);
     if (h !== undefined) {
       if (h.owner !== this) throw this.#lockedError(undefined);
-      this.#writeLocked(h.fd, bytes);
-      return;
+      return this.#writeLocked(h.fd, bytes, compare, expected);
     }
     // Not locked by this process: take the lock for the duration of the write, so a write
     // never lands while terraform (or another magma) holds it.
@@ -327,7 +341,7 @@ export class LocalStateStore implements StateStore {
     try {
       locked = fcntlLocker().tryLock(fd);
       if (!locked) throw this.#lockedError(fd);
-      this.#writeLocked(fd, bytes);
+      return this.#writeLocked(fd, bytes, compare, expected);
     } finally {
       if (locked) fcntlLocker().unlock(fd);
       closeSync(fd);
@@ -345,12 +359,13 @@ export class LocalStateStore implements StateStore {
     for (const f of readdirSync(dir)) if (leftover.test(f)) rmSync(join(dir, f), { force: true });
   }
 
-  #writeLocked(fd: number, bytes: Uint8Array): void {
+  #writeLocked(fd: number, bytes: Uint8Array, compare: boolean, expected: Uint8Array | undefined): boolean {
     try {
       this.#recoverLocked(fd);
       this.#removeLeftoversLocked();
       const previous = readAll(fd);
-      if (sameBytes(previous, bytes)) return;
+      if (compare && !sameBytes(previous, expected ?? new Uint8Array())) return false;
+      if (sameBytes(previous, bytes)) return true;
       // The crash-test hook (MAGMA_TEST_STATE_WRITE_PAUSE): inert unless set.
       const n = nextStateWrite();
       maybePause(n, "begin");
@@ -374,6 +389,7 @@ export class LocalStateStore implements StateStore {
       maybePause(n, "written");
       unlinkSync(this.journalPath);
       fsyncDir(dirname(this.path));
+      return true;
     } catch (e) {
       throw ioError(`cannot write the state file ${this.path}`, e);
     }

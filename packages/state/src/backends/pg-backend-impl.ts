@@ -260,6 +260,38 @@ export class PgStateStoreImpl implements StateStore {
    * @throws StateError `corrupt` when the bytes are not UTF-8 text without NUL (a `text` column holds nothing else); `io` when the database fails.
    */
   async write(bytes: Uint8Array): Promise<void> {
+    const text = this.#text(bytes);
+    const t = this.backend.table;
+    try {
+      await this.backend.query(`INSERT INTO ${t} (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2 WHERE ${TABLE}.name = $1`, [this.workspace, text]);
+    } catch (e) {
+      throw pgError(`writing workspace "${this.workspace}"`, e);
+    }
+  }
+
+  /**
+   * Compare-and-swap: stores `bytes` only when `data` still holds exactly `expected` (undefined:
+   * no row, or a NULL `data`), in one statement; resolves whether it did.
+   *
+   * @throws StateError as {@link write}.
+   */
+  async replace(expected: Uint8Array | undefined, bytes: Uint8Array): Promise<boolean> {
+    const text = this.#text(bytes);
+    const t = this.backend.table;
+    let r: pg.QueryResult;
+    try {
+      r =
+        expected === undefined
+          ? await this.backend.query(`INSERT INTO ${t} (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2 WHERE ${TABLE}.name = $1 AND ${TABLE}.data IS NULL`, [this.workspace, text])
+          : await this.backend.query(`UPDATE ${t} SET data = $2 WHERE name = $1 AND data = $3`, [this.workspace, text, Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength).toString("utf8")]);
+    } catch (e) {
+      throw pgError(`writing workspace "${this.workspace}"`, e);
+    }
+    return r.rowCount === 1;
+  }
+
+  /** The bytes as the `text` column holds them. */
+  #text(bytes: Uint8Array): string {
     let text: string;
     try {
       text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -267,12 +299,7 @@ export class PgStateStoreImpl implements StateStore {
       throw new StateError("corrupt", `pg backend: the state for workspace "${this.workspace}" is not valid UTF-8; nothing was written`);
     }
     if (text.includes("\0")) throw new StateError("corrupt", `pg backend: the state for workspace "${this.workspace}" contains a NUL byte; nothing was written`);
-    const t = this.backend.table;
-    try {
-      await this.backend.query(`INSERT INTO ${t} (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2 WHERE ${TABLE}.name = $1`, [this.workspace, text]);
-    } catch (e) {
-      throw pgError(`writing workspace "${this.workspace}"`, e);
-    }
+    return text;
   }
 
   /**
