@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { loadConfig, providerAddrString } from "@magma/config";
+import { loadConfig, loadModule, providerAddrString } from "@magma/config";
 import type { ResolveProviderOptions } from "@magma/plugin";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { nativeProviders, pluginDirsFrom } from "../provider-session.js";
@@ -10,6 +10,8 @@ import { formatLockFile, LOCK_FILE_NAME, parseLockFile, type LockedProvider } fr
 import { providerForDisplay, providerRequirements } from "../workdir/provider-requirements.js";
 import { versionConstraintsString } from "../workdir/version-constraints-string.js";
 import { formatDiagnostics } from "../workdir/format-diagnostic.js";
+import { recordBackend } from "../workdir/init-backend.js";
+import { installModules } from "../workdir/init-modules.js";
 import type { CommandContext } from "./command-context.js";
 import { quietOptions, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
@@ -20,6 +22,7 @@ interface InitOptions extends WorkdirOptions {
   input?: string | boolean;
   backend?: string | boolean;
   get?: string | boolean;
+  reconfigure?: boolean;
 }
 
 const CREATED =
@@ -53,18 +56,27 @@ export function registerInitCommand(program: Command, ctx: CommandContext): void
     .option("--input [bool]", "accepted for terraform compatibility (magma init never asks)")
     .option("--backend [bool]", "accepted for terraform compatibility")
     .option("--get [bool]", "accepted for terraform compatibility (local modules are read in place)")
+    .option("--reconfigure", "record a changed backend without migrating any state (as terraform's -reconfigure)")
     .action(async (o: InitOptions) => {
       if (o.lockfile !== undefined && o.lockfile !== "readonly") throw new CliError(CliErrorCode.Usage, `-lockfile: the only mode is "readonly", got ${JSON.stringify(o.lockfile)}`);
       await withWorkingDir(ctx, o, async (wd) => {
+        ctx.print("Initializing the backend...\n");
+        const hasBackendBlock = loadModule(wd.dir, { displayDir: "." }).module.backend !== undefined;
+        const skipBackend = o.backend === false || o.backend === "false";
+        const backend = skipBackend ? "none" : recordBackend(wd.dataDir, hasBackendBlock ? wd.settings : undefined, o.reconfigure === true);
+        if (backend === "configured") {
+          ctx.print(`\nSuccessfully configured the backend ${JSON.stringify(wd.settings.type)}! Terraform will automatically\nuse this backend unless the backend configuration changes.\n`);
+        }
+        const modules = installModules(wd.dir, wd.dataDir);
+        if (modules.hasCalls) {
+          ctx.print("Initializing modules...\n");
+          for (const m of modules.modules) if (m.key !== "" && m.isNew) ctx.print(`- ${m.key} in ${m.dir}\n`);
+        }
         const { config, diags } = loadConfig(wd.dir);
         const errors = diags.filter((d) => d.severity === "error");
         if (errors.length > 0) {
           ctx.io.stderr.write(formatDiagnostics(errors, wd.dir));
           throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
-        }
-        ctx.print("Initializing the backend...\n");
-        if (config.module.backend !== undefined) {
-          ctx.print(`\nSuccessfully configured the backend ${JSON.stringify(config.module.backend.type)}! Terraform will automatically\nuse this backend unless the backend configuration changes.\n`);
         }
         ctx.print("Initializing provider plugins...\n");
         const lockPath = join(wd.dir, LOCK_FILE_NAME);
