@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeProviderLauncher } from "@magma/provider-server";
+import { findTerraform } from "@magma/test-support";
 import { MAGMA_BIN } from "./support/run-magma.js";
 
 const TMUX = "/usr/bin/tmux";
@@ -42,27 +43,43 @@ async function until(session: string, what: RegExp, timeoutMs = 120_000): Promis
 }
 
 /** A new working directory and a tmux session with a plain shell in it. */
-function session(count: number, existing?: string): { name: string; dir: string } {
+function session(count: number, existing?: string, files?: Record<string, string>): { name: string; dir: string } {
   const dir = existing ?? mkdtempSync(join(root, "wd-"));
-  writeFileSync(
-    join(dir, "main.tf"),
-    `terraform {\n  required_providers {\n    random = { source = "example.com/magma/slow" }\n  }\n}\n\nresource "random_id" "a" {\n  count       = ${count}\n  byte_length = 4\n}\n`,
-  );
+  const main = `terraform {\n  required_providers {\n    random = { source = "example.com/magma/slow" }\n  }\n}\n\nresource "random_id" "a" {\n  count       = ${count}\n  byte_length = 4\n}\n`;
+  for (const [f, text] of Object.entries(files ?? { "main.tf": main })) {
+    mkdirSync(dirname(join(dir, f)), { recursive: true });
+    writeFileSync(join(dir, f), text);
+  }
   const name = `s${++sessions}`;
   const env = {
     MAGMA_PLUGIN_DIRS: mirror,
     SLOW_PROVIDER_MS: "3000",
     SLOW_PROVIDER_PIDFILE: pidFile,
+    TF_CLI_CONFIG_FILE: join(root, "empty.tfrc"),
+    CHECKPOINT_DISABLE: "1",
     XDG_CACHE_HOME: join(root, "cache"),
   };
   tmux("new-session", "-d", "-s", name, "-x", "200", "-y", "50", "-c", dir, ...Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]), "bash --norc --noprofile");
   return { name, dir };
 }
 
-/** Types a command line into the pane; its exit status is printed as EXIT=<n> afterwards. */
+/** Types a magma command line into the pane; its exit status is printed as EXIT=<n> afterwards. */
 function type(name: string, args: string): void {
-  tmux("send-keys", "-t", name, "-l", `node ${MAGMA_BIN} ${args}; echo EXIT=$?`);
+  typeRaw(name, `node ${MAGMA_BIN} ${args}`);
+}
+
+function typeRaw(name: string, command: string): void {
+  tmux("send-keys", "-t", name, "-l", `${command}; echo EXIT=$?`);
   tmux("send-keys", "-t", name, "Enter");
+}
+
+/** What a command printed in the pane, with its colours (capture-pane -e): the lines between the command line and EXIT=. */
+function colouredOutput(name: string): string {
+  const all = tmux("capture-pane", "-p", "-e", "-J", "-S", "-2000", "-t", name);
+  const lines = all.split("\n");
+  const start = lines.findIndex((l) => l.includes("; echo EXIT=$?"));
+  const end = lines.findIndex((l) => /^EXIT=\d+/.test(l));
+  return lines.slice(start + 1, end).join("\n");
 }
 
 function exitStatus(text: string): number {
@@ -90,6 +107,7 @@ withTmux("magma apply in a terminal (tmux)", () => {
     mkdirSync(join(root, "cache"));
     pidFile = join(root, "provider-pids");
     writeFileSync(pidFile, "");
+    writeFileSync(join(root, "empty.tfrc"), "");
     writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", namespace: "magma", type: "slow", version: "1.0.0", module: fixture, exportName: "createProvider" });
   });
 
@@ -170,5 +188,31 @@ withTmux("magma apply in a terminal (tmux)", () => {
     const saved = stateIds(dir);
     for (const i of reported) expect(saved).toContain(i);
     expect(saved.length).toBeLessThan(4);
+  }, 240_000);
+
+  test("colour on the terminal as terraform's (magma init beside terraform init), none with -no-color", async () => {
+    const files = {
+      "main.tf": 'terraform {\n  backend "local" {\n    path = "state/my.tfstate"\n  }\n}\n\nmodule "a" {\n  source = "./mod"\n}\n',
+      "mod/main.tf": 'output "y" {\n  value = 2\n}\n',
+    };
+    const m = session(0, undefined, files).name;
+    type(m, "init");
+    await until(m, /EXIT=\d+/);
+    const mine = colouredOutput(m);
+    expect(mine).toContain("\x1b[1mInitializing the backend...");
+    expect(mine).toContain("\x1b[32m");
+    expect(mine).toContain("Terraform has been successfully initialized!");
+    if (findTerraform() !== undefined) {
+      const t = session(0, undefined, files).name;
+      typeRaw(t, "terraform init");
+      await until(t, /EXIT=0/);
+      expect(mine).toBe(colouredOutput(t));
+    }
+    const plain = session(0, undefined, files).name;
+    type(plain, "init -no-color");
+    await until(plain, /EXIT=0/);
+    const none = colouredOutput(plain);
+    expect(none).toContain("Initializing the backend...");
+    expect(none).not.toContain("\x1b[");
   }, 240_000);
 });
