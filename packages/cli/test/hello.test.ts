@@ -37,11 +37,11 @@ async function runHello(env: Record<string, string | undefined>, cwd: string): P
   }
 }
 
-/** The text between a step's narration and the next one. */
+/** The text between a step's narration and the next one (each step's heading follows a blank line). */
 function step(stdout: string, heading: string): string {
   const start = stdout.indexOf(`# ${heading}`);
   if (start < 0) throw new Error(`no step ${JSON.stringify(heading)} in:\n${stdout}`);
-  const next = stdout.indexOf("\n# ", start + 1);
+  const next = stdout.indexOf("\n\n# ", start + 1);
   return stdout.slice(start, next < 0 ? undefined : next);
 }
 
