@@ -67,7 +67,7 @@ function workdirOf(stdout: string): string {
     const apply = step(out, "Apply:");
     expect(apply).toMatch(/module\.ssm\.aws_ssm_parameter\.token: Creation complete after \d+s \[id=\/hello\/token\]/);
     expect(apply).toContain("Apply complete! Resources: 7 added, 0 changed, 0 destroyed.");
-    expect(apply).toMatch(/\nOutputs:\n\nnames = \[\n  "[a-z0-9]{6}-[0-9a-f]{6}",\n  "[a-z0-9]{6}-[0-9a-f]{6}",\n\]\nparameters = \[\n  "\/hello\/names\/0",\n  "\/hello\/names\/1",\n\]\ntoken = <sensitive>\n/);
+    expect(apply).toMatch(/\nOutputs:\n\nnames = \[\n  "[a-z0-9]{6}-[0-9a-f]{6}",\n  "[a-z0-9]{6}-[0-9a-f]{6}",\n\]\nparameters = \[\n  "\/hello\/names\/0",\n  "\/hello\/names\/1",\n\]\ntoken = <sensitive>(\n|$)/);
     expect(step(out, "Plan again")).toContain("No changes. Your infrastructure matches the configuration.");
     const changed = step(out, "A changed plan");
     expect(changed).toContain("# module.ssm.aws_ssm_parameter.name[2] will be created");
