@@ -117,6 +117,8 @@ withTmux("magma apply in a terminal (tmux)", () => {
     } catch {
       // no server left
     }
+    // tmux leaves the socket file of a killed server behind.
+    rmSync(join(process.env["TMUX_TMPDIR"] ?? "/tmp", `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
     // A provider orphaned by the immediate exit must not outlive the test.
     for (const line of existsSync(pidFile) ? readFileSync(pidFile, "utf8").split("\n") : []) {
       const pid = Number(line);
