@@ -1,6 +1,7 @@
 # magma's hello world: a Terraform working directory that `magma` plans, applies and
-# destroys in place of `terraform`. The `random` provider is native (built into magma),
-# so nothing is downloaded. Try: magma init && magma plan && magma apply
+# destroys in place of `terraform`. This file is the native part: the `random` provider is
+# built into magma, so nothing is downloaded. aws.tf and ssm/ add AWS SSM parameters
+# (hashicorp/aws 5.100.0) against a local fake AWS endpoint; `pnpm hello` starts it.
 terraform {
   required_providers {
     random = { source = "magma/random" }

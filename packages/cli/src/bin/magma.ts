@@ -8,7 +8,11 @@ const controller = new AbortController();
 let signals = 0;
 const onSignal = (): void => {
   signals++;
-  if (signals > 1) process.exit(ExitCode.Interrupted);
+  if (signals > 1) {
+    // Terraform's words for the second interrupt; the state was saved after every object applied.
+    process.stderr.write("\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n");
+    process.exit(ExitCode.Interrupted);
+  }
   controller.abort(new Error("interrupted"));
 };
 process.on("SIGINT", onSignal);

@@ -32,6 +32,14 @@ function withOutput(f: StateFile, name: string, value: string): StateFile {
 }
 
 describe("local backend", () => {
+  it("uses an absolute path as it is (CDKTF writes one), not under the working directory", async () => {
+    const elsewhere = join(dir, "project", "terraform.hello.tfstate");
+    const store = createLocalBackend({ dir: join(dir, "stack"), path: elsewhere }).store("default");
+    await saveState(store, withOutput(newStateFile(), "a", "1"));
+    expect(existsSync(elsewhere)).toBe(true);
+    expect(existsSync(join(dir, "stack", dir))).toBe(false);
+  });
+
   it("stores the default workspace in terraform.tfstate and keeps the previous version as .backup", async () => {
     const store = createLocalBackend({ dir }).store("default");
     expect(await store.read()).toBeUndefined();

@@ -595,7 +595,7 @@ export function createLocalBackend(options: LocalBackendOptions): LocalBackend {
     },
     store(workspace) {
       checkName(workspace);
-      if (workspace === "default") return new LocalStateStore(workspace, join(dir, statePath), statePath, version, onRecovery);
+      if (workspace === "default") return new LocalStateStore(workspace, resolve(dir, statePath), statePath, version, onRecovery);
       const rel = join(wsDir, workspace, basename(statePath));
       return new LocalStateStore(workspace, join(dir, rel), rel, version, onRecovery);
     },

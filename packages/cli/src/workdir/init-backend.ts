@@ -1,0 +1,126 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { crc32 } from "node:zlib";
+import { TERRAFORM_VERSION } from "@magma/config";
+import { CliError, CliErrorCode } from "../cli-error.js";
+import type { BackendSettings } from "./backend-settings.js";
+
+/** The file under the data directory where `terraform init` records the backend it configured. */
+export const BACKEND_STATE_FILE = "terraform.tfstate";
+
+/** A backend attribute's value as Terraform records it (unset attributes are null). */
+export type BackendAttributeValue = string | boolean | null;
+
+/** The backend record of `.terraform/terraform.tfstate` (version 3). */
+export interface BackendRecord {
+  /** The backend type, `local` or `pg`. */
+  readonly type: string;
+  /** Every attribute of the backend's schema, in name order, null where unset. */
+  readonly config: Readonly<Record<string, BackendAttributeValue>>;
+  /** Terraform's hash of the type and the configuration (`configs.Backend.Hash`). */
+  readonly hash: number;
+}
+
+/** What {@link recordBackend} did, for `init`'s messages. */
+export type BackendRecordOutcome = "configured" | "unchanged" | "unset" | "none";
+
+/** The backend's configuration as Terraform decodes it against the backend's schema: every attribute, null where unset. */
+export function backendConfigObject(settings: BackendSettings): Record<string, BackendAttributeValue> {
+  if (settings.type === "local") return { path: settings.path ?? null, workspace_dir: settings.workspaceDir ?? null };
+  return {
+    conn_str: settings.connStr ?? null,
+    schema_name: settings.schemaName ?? null,
+    skip_index_creation: settings.skipIndexCreation ?? null,
+    skip_schema_creation: settings.skipSchemaCreation ?? null,
+    skip_table_creation: settings.skipTableCreation ?? null,
+  };
+}
+
+/** Go's `%q` for a string: `"` quoted, with Go's escapes for quotes, backslashes and control characters. */
+function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"') out += '\\"';
+    else if (ch === "\\") out += "\\\\";
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (c === 7) out += "\\a";
+    else if (c === 8) out += "\\b";
+    else if (c === 12) out += "\\f";
+    else if (c === 11) out += "\\v";
+    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, "0")}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+/**
+ * Terraform's backend configuration hash: go-cty's `Value.Hash()` (CRC-32 of the set-hash
+ * bytes) of the tuple `[type, config object]`, as `configs.Backend.Hash` computes it. The
+ * object's attributes are strings, bools or null.
+ */
+export function backendConfigHash(type: string, config: Readonly<Record<string, BackendAttributeValue>>): number {
+  const attr = (v: BackendAttributeValue): string => (v === null ? "~" : typeof v === "boolean" ? (v ? "T" : "F") : goQuote(v));
+  const names = Object.keys(config).sort();
+  const bytes = `<${goQuote(type)};<${names.map((n) => `${attr(config[n]!)};`).join("")}>;>`;
+  return crc32(Buffer.from(bytes, "utf8"));
+}
+
+/** The backend record for settings. */
+export function backendRecord(settings: BackendSettings): BackendRecord {
+  const config = backendConfigObject(settings);
+  return { type: settings.type, config, hash: backendConfigHash(settings.type, config) };
+}
+
+/** The text of `.terraform/terraform.tfstate` as terraform 1.11 writes it (two-space indent, no trailing newline). */
+export function formatBackendState(record: BackendRecord): string {
+  return JSON.stringify({ version: 3, terraform_version: TERRAFORM_VERSION, backend: { type: record.type, config: record.config, hash: record.hash } }, null, 2);
+}
+
+/** Reads the recorded backend's type and hash, or undefined when nothing is recorded. */
+export function readBackendRecord(dataDir: string): { type: string; hash: number } | undefined {
+  const file = join(dataDir, BACKEND_STATE_FILE);
+  if (!existsSync(file)) return undefined;
+  let doc: { backend?: { type?: unknown; hash?: unknown } | null };
+  try {
+    doc = JSON.parse(readFileSync(file, "utf8")) as typeof doc;
+  } catch (e) {
+    throw new CliError(CliErrorCode.BadInput, `cannot read the recorded backend in ${file}: ${(e as Error).message}`, { hint: 'remove the file and run "magma init" again' });
+  }
+  const b = doc.backend;
+  if (b === undefined || b === null || typeof b.type !== "string" || b.type === "") return undefined;
+  return { type: b.type, hash: typeof b.hash === "number" ? b.hash : -1 };
+}
+
+/**
+ * Records the configuration's backend in `<dataDir>/terraform.tfstate` as `terraform init`
+ * does, so that terraform finds the directory initialised: written when the configuration
+ * has a `backend` block (`configured` when it is new, `unchanged` when the same hash is
+ * recorded), nothing without one (`none`). A changed or removed backend needs
+ * `reconfigure` (Terraform's `-reconfigure`: the new one is recorded, no state is migrated);
+ * `unset` when a recorded backend was removed that way.
+ *
+ * @throws CliError `bad_input` ("Backend configuration changed") for a changed backend
+ *   without `reconfigure`.
+ */
+export function recordBackend(dataDir: string, settings: BackendSettings | undefined, reconfigure: boolean): BackendRecordOutcome {
+  const file = join(dataDir, BACKEND_STATE_FILE);
+  const previous = readBackendRecord(dataDir);
+  const next = settings === undefined ? undefined : backendRecord(settings);
+  if (next === undefined && previous === undefined) return "none";
+  if (next !== undefined && previous !== undefined && previous.type === next.type && previous.hash === next.hash) return "unchanged";
+  if (previous !== undefined && !reconfigure) {
+    throw new CliError(CliErrorCode.BadInput, "Backend configuration changed", {
+      detail: `A change in the backend configuration has been detected (${JSON.stringify(previous.type)} was recorded in ${file}${next === undefined ? ", and the configuration no longer has a backend block" : `, the configuration has ${JSON.stringify(next.type)}`}), which may require migrating existing state. magma does not migrate state: move it yourself (magma state pull / state push) and run "magma init -reconfigure" to record the new backend.`,
+    });
+  }
+  if (next === undefined) {
+    rmSync(file, { force: true });
+    return "unset";
+  }
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, formatBackendState(next));
+  return "configured";
+}
