@@ -25,6 +25,7 @@ import { registerWorkspaceCommand } from "./commands/workspace.js";
 import { ExitCode } from "./exit-code.js";
 import { reportError } from "./report-error.js";
 import { Spinner } from "./spinner.js";
+import { mergeTerraformEnvArgs } from "./terraform-env-args.js";
 import { normalizeTerraformFlags } from "./terraform-flags.js";
 
 const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -98,7 +99,7 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
   });
 
   try {
-    ctx.argv = normalizeTerraformFlags(argv, program);
+    ctx.argv = normalizeTerraformFlags(mergeTerraformEnvArgs(argv, io.env), program);
     await program.parseAsync(ctx.argv, { from: "user" });
     return ctx.exitCode ?? ExitCode.Ok;
   } catch (e) {
