@@ -39,13 +39,16 @@ export function resourceGraph(inputs: readonly GraphInput[]): Graph<string> {
 export function operationGraphDot(g: OperationGraph): string {
   const q = (s: string): string => JSON.stringify(s);
   const shapes: Partial<Record<OperationGraphNodeKind, string>> = { resource: "box", provider: "diamond", "root-variable": "note" };
-  let out = 'digraph {\n\tcompound = "true"\n\tnewrank = "true"\n\tsubgraph "root" {\n';
+  // Terraform sorts the lines it writes (so `provider[…] (close)` comes before `provider[…]`).
+  const byCode = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
+  const declared: string[] = [];
   for (const n of g.nodes) {
     const shape = shapes[n.kind];
-    if (shape !== undefined) out += `\t\t${q(`[root] ${n.name}`)} [label = ${q(n.label)}, shape = ${q(shape)}]\n`;
+    if (shape === undefined) continue;
+    for (let i = 0; i < n.multiplicity; i++) declared.push(`\t\t${q(`[root] ${n.name}`)} [label = ${q(n.label)}, shape = ${q(shape)}]\n`);
   }
-  for (const [from, to] of g.edges) out += `\t\t${q(`[root] ${from}`)} -> ${q(`[root] ${to}`)}\n`;
-  return `${out}\t}\n}\n`;
+  const edges = g.edges.map(([from, to]) => `\t\t${q(`[root] ${from}`)} -> ${q(`[root] ${to}`)}\n`);
+  return `digraph {\n\tcompound = "true"\n\tnewrank = "true"\n\tsubgraph "root" {\n${declared.sort(byCode).join("")}${edges.sort(byCode).join("")}\t}\n}\n`;
 }
 
 function graphType(text: string): OperationGraphType {

@@ -1,5 +1,5 @@
 import { impliedProvider, parseRef, referencesInExpr, resourceProviderConfigKey, resourceReferences, type Config, type Reference } from "@magma/config";
-import type { Expression, Traversal } from "@magma/hcl";
+import type { Body, Expression, Traversal } from "@magma/hcl";
 import { formatInstanceKey, formatProviderConfig, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
 import { configPrefix, instancePrefix } from "../eval/module-evaluator.js";
@@ -25,8 +25,10 @@ export interface OperationGraphNode {
   /** Terraform's node name without the `[root] ` prefix: `aws_x.a (expand)`, `provider["registry.terraform.io/hashicorp/aws"] (close)`, `var.n`, `root`. */
   readonly name: string;
   readonly kind: OperationGraphNodeKind;
-  /** The address the node is about (its name without the `(expand)`-style suffix). */
+  /** The address the node is about (its name without the `(expand)`-style suffix or instance key). */
   readonly label: string;
+  /** How many of Terraform's graph nodes carry this name: one per instance for a destroy plan's resources, else 1. */
+  readonly multiplicity: number;
 }
 
 /** The graph of an operation: nodes sorted by name, edges (dependent → dependency) sorted, transitively reduced. */
@@ -39,6 +41,11 @@ interface ModScope {
   readonly config: Config;
   /** `module.a.module.b.` (`""` for the root). */
   readonly prefix: string;
+}
+
+/** The references of a provider configuration's arguments. */
+function providerRefs(body: Body): Reference[] {
+  return refsOfExprs([...body.justAttributes().attributes].filter(([k]) => k !== "alias" && k !== "version").map(([, a]) => a.expr));
 }
 
 function refsOfExprs(exprs: readonly (Expression | undefined)[], traversals: readonly Traversal[] = []): Reference[] {
@@ -64,8 +71,8 @@ function refsOfExprs(exprs: readonly (Expression | undefined)[], traversals: rea
  */
 export function operationGraph(config: Config, state: StateFile | undefined, type: OperationGraphType): OperationGraph {
   const g = new Graph<OperationGraphNode>();
-  const node = (name: string, kind: OperationGraphNodeKind, label: string): string => {
-    g.add(name, { name, kind, label });
+  const node = (name: string, kind: OperationGraphNodeKind, label: string, multiplicity = 1): string => {
+    g.add(name, { name, kind, label, multiplicity });
     return name;
   };
   const expand = (address: string, kind: OperationGraphNodeKind = "other"): string => node(`${address} (expand)`, kind, address);
@@ -94,12 +101,32 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
     for (const r of state?.resources ?? []) {
       if (r.mode !== "managed" || r.instances.length === 0) continue;
       const address = `${instancePrefix(r.module)}${r.type}.${r.name}`;
-      uses(node(`${address} (destroy)`, "resource", address), formatProviderConfig(r.provider));
+      uses(node(`${address} (destroy)`, "resource", address, r.instances.length), formatProviderConfig(r.provider));
+    }
+    // The root module's provider configurations still evaluate their arguments: the variables and locals they reference.
+    const rm = config.module;
+    const valueRefs = (from: string, refs: readonly Reference[]): void => {
+      for (const ref of refs) {
+        const s = ref.subject;
+        if (s.kind === "var" && rm.variables.has(s.name)) g.dependOn(from, node(`var.${s.name}`, "root-variable", `var.${s.name}`));
+        else if (s.kind === "local" && rm.locals.has(s.name)) {
+          const id = `local.${s.name} (expand)`;
+          const fresh = !g.has(id);
+          g.dependOn(from, expand(`local.${s.name}`));
+          if (fresh) valueRefs(id, refsOfExprs([rm.locals.get(s.name)!.expr]));
+        }
+      }
+    };
+    for (const [, pc] of rm.providerConfigs) {
+      const addr = formatProviderConfig({ module: [], provider: rm.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name), alias: pc.alias });
+      if (providerClose.has(addr)) valueRefs(addr, providerRefs(pc.config));
     }
     return finish(g);
   }
 
   const varNode = (mod: ModScope, name: string): string => (mod.prefix === "" ? `var.${name}` : `${mod.prefix}var.${name} (expand)`);
+  /** What a reference to a variable waits for: its validation when it has validation rules. */
+  const varRef = (mod: ModScope, name: string): string => ((mod.config.module.variables.get(name)?.validations.length ?? 0) > 0 ? `${mod.prefix}var.${name} (validation)` : varNode(mod, name));
   const callOf = (mod: ModScope): string | undefined => (mod.prefix === "" ? undefined : `${mod.prefix.slice(0, -1)} (expand)`);
   const closeOf = (mod: ModScope): string | undefined => (mod.prefix === "" ? undefined : `${mod.prefix.slice(0, -1)} (close)`);
   /** The nodes each module's objects are, to wait for the module call and be waited for by its close. */
@@ -114,7 +141,10 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
       const addr = formatProviderConfig({ module: mod.config.path, provider: m.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name), alias: pc.alias });
       own.push(provider(addr));
     }
-    for (const name of m.variables.keys()) own.push(mod.prefix === "" ? node(`var.${name}`, "root-variable", `var.${name}`) : expand(`${mod.prefix}var.${name}`));
+    for (const [name, v] of m.variables) {
+      own.push(mod.prefix === "" ? node(`var.${name}`, "root-variable", `var.${name}`) : expand(`${mod.prefix}var.${name}`));
+      if (v.validations.length > 0) own.push(node(`${mod.prefix}var.${name} (validation)`, "other", `${mod.prefix}var.${name}`));
+    }
     for (const name of m.locals.keys()) own.push(expand(`${mod.prefix}local.${name}`));
     for (const name of m.outputs.keys()) own.push(expand(`${mod.prefix}output.${name}`));
     for (const [key, r] of [...m.managedResources, ...m.dataResources]) {
@@ -136,9 +166,12 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
       if (r.mode !== "managed") continue;
       const configAddress = `${configPrefix(r.module.map((s) => s.name))}${r.type}.${r.name} (expand)`;
       if (inConfig.has(configAddress)) continue;
+      const mod = mods.find((x) => x.prefix === configPrefix(r.module.map((s) => s.name)));
       for (const inst of r.instances) {
-        const address = `${instancePrefix(r.module)}${r.type}.${r.name}${inst.indexKey === undefined ? "" : formatInstanceKey(inst.indexKey)}`;
-        uses(node(`${address} (orphan)`, "resource", address), formatProviderConfig(r.provider));
+        const resource = `${instancePrefix(r.module)}${r.type}.${r.name}`;
+        const id = node(`${resource}${inst.indexKey === undefined ? "" : formatInstanceKey(inst.indexKey)} (orphan)`, "resource", resource);
+        uses(id, formatProviderConfig(r.provider));
+        if (mod !== undefined) members.get(mod)!.push(id);
       }
     }
   }
@@ -151,7 +184,7 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
         case "resource":
           return [`${mod.prefix}${s.mode === "data" ? "data." : ""}${s.type}.${s.name} (expand)`];
         case "var":
-          return [varNode(mod, s.name)];
+          return [varRef(mod, s.name)];
         case "local":
           return [`${mod.prefix}local.${s.name} (expand)`];
         case "module": {
@@ -161,8 +194,7 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
           const at = steps[1]?.kind === "index" ? 2 : 1;
           const step = steps[at];
           const out = step?.kind === "attr" ? step.name : undefined;
-          const outs = out !== undefined ? [out] : [...child.module.outputs.keys()];
-          return outs.map((o) => `${mod.prefix}module.${s.name}.output.${o} (expand)`);
+          return [out !== undefined ? `${mod.prefix}module.${s.name}.output.${out} (expand)` : `${mod.prefix}module.${s.name} (close)`];
         }
         default:
           return [];
@@ -177,10 +209,14 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
     const m = mod.config.module;
     for (const [, pc] of m.providerConfigs) {
       const addr = formatProviderConfig({ module: mod.config.path, provider: m.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name), alias: pc.alias });
-      const attrs = pc.config.justAttributes().attributes;
-      connect(addr, mod, refsOfExprs([...attrs].filter(([k]) => k !== "alias" && k !== "version").map(([, a]) => a.expr)));
+      connect(addr, mod, providerRefs(pc.config));
     }
-    for (const [name, v] of m.variables) connect(varNode(mod, name), mod, refsOfExprs(v.validations.flatMap((r) => [r.condition, r.errorMessage])));
+    for (const [name, v] of m.variables) {
+      if (v.validations.length === 0) continue;
+      const id = `${mod.prefix}var.${name} (validation)`;
+      g.dependOn(id, varNode(mod, name));
+      connect(id, mod, refsOfExprs(v.validations.flatMap((r) => [r.condition, r.errorMessage])));
+    }
     for (const [name, l] of m.locals) connect(`${mod.prefix}local.${name} (expand)`, mod, refsOfExprs([l.expr]));
     for (const [name, o] of m.outputs) connect(`${mod.prefix}output.${name} (expand)`, mod, refsOfExprs([o.expr, ...o.preconditions.flatMap((r) => [r.condition, r.errorMessage])], o.dependsOn));
     for (const [key, r] of [...m.managedResources, ...m.dataResources]) {
@@ -213,7 +249,7 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
 /** Adds the root, checks for cycles, reduces and lists. */
 function finish(g: Graph<OperationGraphNode>): OperationGraph {
   const all = g.ids();
-  g.add("root", { name: "root", kind: "other", label: "root" });
+  g.add("root", { name: "root", kind: "other", label: "root", multiplicity: 1 });
   for (const id of all) g.dependOn("root", id);
   const cycle = g.findCycle();
   if (cycle !== undefined) throw new PlanDiagnosticsError([planError("Cycle", `The configuration has a dependency cycle: ${cycle.join(" → ")}.`)]);
