@@ -3,6 +3,7 @@ import type { Body, Expression, Traversal } from "@magma/hcl";
 import { formatInstanceKey, formatProviderConfig, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
 import { configPrefix, instancePrefix } from "../eval/module-evaluator.js";
+import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
 import { planError, PlanDiagnosticsError } from "./plan-diagnostic.js";
 import { resolveProviderConfig } from "./plan-configuration.js";
 
@@ -67,9 +68,12 @@ function refsOfExprs(exprs: readonly (Expression | undefined)[], traversals: rea
  * resources for a destroy plan, and a `root` that waits for everything — transitively reduced.
  * Read-only: no provider is started and nothing is evaluated.
  *
- * @throws PlanDiagnosticsError when the graph has a cycle.
+ * @throws PlanDiagnosticsError when the graph has a cycle, or a module call breaks Terraform's
+ *   module restrictions (count, for_each or depends_on on a module with its own providers).
  */
 export function operationGraph(config: Config, state: StateFile | undefined, type: OperationGraphType): OperationGraph {
+  const restrictions = moduleRestrictionDiagnostics(config).filter((d) => d.severity === "error");
+  if (restrictions.length > 0) throw new PlanDiagnosticsError(restrictions);
   const g = new Graph<OperationGraphNode>();
   const node = (name: string, kind: OperationGraphNodeKind, label: string, multiplicity = 1): string => {
     g.add(name, { name, kind, label, multiplicity });
@@ -153,6 +157,14 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
       const resolved = resolveProviderConfig(config, mod.config.path, resourceProviderConfigKey(r), r.provider);
       if (!("error" in resolved)) provided.set(id, resolved.address);
     }
+    for (const name of m.checks.keys()) {
+      own.push(expand(`${mod.prefix}check.${name}`));
+      // A plan reports the check's results.
+      if (type !== "apply") {
+        g.dependOn(`${mod.prefix}check.${name} (expand)`, node(`${mod.prefix}check.${name} (report)`, "other", `${mod.prefix}check.${name}`));
+        own.push(`${mod.prefix}check.${name} (report)`);
+      }
+    }
     for (const name of mod.config.children.keys()) {
       own.push(expand(`${mod.prefix}module.${name}`));
       own.push(node(`${mod.prefix}module.${name} (close)`, "other", `${mod.prefix}module.${name}`));
@@ -219,6 +231,7 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
     }
     for (const [name, l] of m.locals) connect(`${mod.prefix}local.${name} (expand)`, mod, refsOfExprs([l.expr]));
     for (const [name, o] of m.outputs) connect(`${mod.prefix}output.${name} (expand)`, mod, refsOfExprs([o.expr, ...o.preconditions.flatMap((r) => [r.condition, r.errorMessage])], o.dependsOn));
+    for (const [name, c] of m.checks) connect(`${mod.prefix}check.${name} (expand)`, mod, refsOfExprs(c.asserts.flatMap((r) => [r.condition, r.errorMessage])));
     for (const [key, r] of [...m.managedResources, ...m.dataResources]) {
       const id = `${mod.prefix}${key} (expand)`;
       connect(id, mod, resourceReferences(r));
