@@ -173,9 +173,6 @@ describe("the workflow on a working directory with the native random provider", 
     const bad = await magma(["plan", "-target=module."], { cwd: dir });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("Error: Invalid target address");
-    const g = await magma(["graph", "-type=plan"], { cwd: dir });
-    expect(g.code).toBe(1);
-    expect(g.stderr).toContain("Error: -type is not supported yet");
     const p = await magma(["plan", "-parallelism=0"], { cwd: dir });
     expect(p.code).toBe(2);
     expect(p.stderr).toContain("-parallelism");

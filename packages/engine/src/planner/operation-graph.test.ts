@@ -1,0 +1,137 @@
+import { item, configOf, stateOf, MEMORY } from "./test-support.js";
+import { operationGraph, type OperationGraph } from "./operation-graph.js";
+import { isPlanDiagnosticsError } from "./plan-diagnostic.js";
+
+const P = `provider["${MEMORY}"]`;
+
+const FILES = {
+  "main.tf": `
+terraform {
+  required_providers {
+    memory = { source = "hashicorp/memory" }
+  }
+}
+variable "n" {
+  default = 2
+  validation {
+    condition     = var.n < 5
+    error_message = "small"
+  }
+}
+variable "prefix" { default = "p" }
+locals { name = "\${var.prefix}-x" }
+provider "memory" { id_prefix = local.name }
+resource "memory_item" "a" {
+  count = var.n
+  name  = "a\${count.index}"
+}
+module "m" {
+  source = "./mod"
+  in     = memory_item.a[0].id
+}
+output "o" { value = module.m.out }
+output "whole" { value = module.m }
+`,
+  "mod/main.tf": `
+variable "in" {}
+resource "memory_item" "c" {
+  name = var.in
+}
+output "out" { value = memory_item.c.id }
+`,
+};
+
+const edgesFrom = (g: OperationGraph, from: string): string[] => g.edges.filter(([f]) => f === from).map(([, t]) => t);
+
+describe("operationGraph", () => {
+  test("a plan's graph: Terraform's node names, reference edges, module expand/close, provider close, root; transitively reduced", () => {
+    const { config, cleanup } = configOf(FILES);
+    try {
+      const g = operationGraph(config, undefined, "plan");
+      const names = g.nodes.map((n) => n.name);
+      expect(names).toEqual(
+        expect.arrayContaining(["memory_item.a (expand)", "module.m.memory_item.c (expand)", "var.n", "var.n (validation)", "module.m.var.in (expand)", "module.m (expand)", "module.m (close)", P, `${P} (close)`, "local.name (expand)", "output.o (expand)", "root"]),
+      );
+      expect(g.nodes.find((n) => n.name === "memory_item.a (expand)")).toEqual({ name: "memory_item.a (expand)", kind: "resource", label: "memory_item.a", multiplicity: 1 });
+      expect(g.nodes.find((n) => n.name === "var.n")?.kind).toBe("root-variable");
+      expect(g.nodes.find((n) => n.name === P)?.kind).toBe("provider");
+      // a waits for n's validation and its provider; the provider for its argument's local.
+      expect(edgesFrom(g, "memory_item.a (expand)")).toEqual([P, "var.n (validation)"]);
+      expect(edgesFrom(g, P)).toEqual(["local.name (expand)"]);
+      expect(edgesFrom(g, "var.n (validation)")).toEqual(["var.n"]);
+      // The module's variable waits for its argument and the call; the resource reaches its provider through them (reduced away).
+      expect(edgesFrom(g, "module.m.var.in (expand)")).toEqual(["memory_item.a (expand)", "module.m (expand)"]);
+      expect(edgesFrom(g, "module.m.memory_item.c (expand)")).toEqual(["module.m.var.in (expand)"]);
+      expect(edgesFrom(g, "output.o (expand)")).toEqual(["module.m.output.out (expand)"]);
+      expect(edgesFrom(g, "output.whole (expand)")).toEqual(["module.m (close)"]);
+      expect(edgesFrom(g, `${P} (close)`)).toEqual(["module.m.memory_item.c (expand)"]);
+      expect(edgesFrom(g, "root")).toEqual(["output.o (expand)", "output.whole (expand)", `${P} (close)`]);
+      // Sorted by dependent then dependency, without duplicates.
+      const pairs = g.edges.map(([f, t]) => `${f}\u0000${t}`);
+      expect(pairs).toEqual([...new Set(pairs)].sort());
+    } finally {
+      cleanup();
+    }
+  });
+
+  test("a plan has an orphan node per instance of a resource gone from the configuration; apply has none", () => {
+    const { config, cleanup } = configOf(FILES);
+    try {
+      const state = stateOf([
+        ["memory_item.gone[0]", item({ name: "g0" })],
+        ["memory_item.gone[1]", item({ name: "g1" })],
+        ["memory_item.a[0]", item({ name: "a0" })],
+      ]);
+      const g = operationGraph(config, state, "plan-refresh-only");
+      expect(g.nodes.filter((n) => n.name.endsWith("(orphan)")).map((n) => [n.name, n.label])).toEqual([
+        ["memory_item.gone[0] (orphan)", "memory_item.gone"],
+        ["memory_item.gone[1] (orphan)", "memory_item.gone"],
+      ]);
+      expect(edgesFrom(g, "memory_item.gone[1] (orphan)")).toEqual([P]);
+      expect(edgesFrom(g, `${P} (close)`)).toEqual(["memory_item.gone[0] (orphan)", "memory_item.gone[1] (orphan)", "module.m.memory_item.c (expand)"]);
+      expect(operationGraph(config, state, "apply").nodes.some((n) => n.name.includes("(orphan)"))).toBe(false);
+    } finally {
+      cleanup();
+    }
+  });
+
+  test("a destroy plan's graph: the state's resources (one Terraform node per instance), their providers with their arguments, the root outputs", () => {
+    const { config, cleanup } = configOf(FILES);
+    try {
+      const state = stateOf([
+        ["memory_item.a[0]", item({ name: "a0" })],
+        ["memory_item.a[1]", item({ name: "a1" })],
+        ["module.m.memory_item.c", item({ name: "c" })],
+      ]);
+      const g = operationGraph(config, state, "plan-destroy");
+      expect(g.nodes.map((n) => n.name)).toEqual(["local.name (expand)", "memory_item.a (destroy)", "module.m.memory_item.c (destroy)", "output.o (expand)", "output.whole (expand)", P, `${P} (close)`, "root", "var.prefix"]);
+      expect(g.nodes.find((n) => n.name === "memory_item.a (destroy)")?.multiplicity).toBe(2);
+      expect(edgesFrom(g, "memory_item.a (destroy)")).toEqual([P]);
+      expect(edgesFrom(g, "local.name (expand)")).toEqual(["var.prefix"]);
+      expect(operationGraph(config, undefined, "plan-destroy").edges).toEqual([
+        ["root", "output.o (expand)"],
+        ["root", "output.whole (expand)"],
+      ]);
+    } finally {
+      cleanup();
+    }
+  });
+
+  test("a cycle is a Cycle diagnostic naming it", () => {
+    const { config, cleanup } = configOf({ "main.tf": `locals {\n  a = local.b\n  b = local.a\n}\n` });
+    try {
+      let caught: unknown;
+      try {
+        operationGraph(config, undefined, "plan");
+      } catch (e) {
+        caught = e;
+      }
+      expect(isPlanDiagnosticsError(caught)).toBe(true);
+      if (!isPlanDiagnosticsError(caught)) return;
+      expect(caught.diagnostics[0]?.summary).toBe("Cycle");
+      expect(caught.diagnostics[0]?.detail).toContain("local.a (expand)");
+    } finally {
+      cleanup();
+    }
+  });
+});

@@ -1,0 +1,275 @@
+import { impliedProvider, parseRef, referencesInExpr, resourceProviderConfigKey, resourceReferences, type Config, type Reference } from "@magma/config";
+import type { Body, Expression, Traversal } from "@magma/hcl";
+import { formatInstanceKey, formatProviderConfig, type StateFile } from "@magma/state";
+import { Graph } from "../dag/graph.js";
+import { configPrefix, instancePrefix } from "../eval/module-evaluator.js";
+import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
+import { planError, PlanDiagnosticsError } from "./plan-diagnostic.js";
+import { resolveProviderConfig } from "./plan-configuration.js";
+
+/** The operations whose graph {@link operationGraph} builds (terraform graph's `-type`). */
+export type OperationGraphType = "plan" | "plan-refresh-only" | "plan-destroy" | "apply";
+
+/** The operation graph types, in terraform graph's spelling. */
+export const OPERATION_GRAPH_TYPES: readonly OperationGraphType[] = ["plan", "plan-refresh-only", "plan-destroy", "apply"];
+
+/**
+ * What a node of an operation graph stands for: `resource` (a resource's expansion, an
+ * orphaned instance or a destroyed resource), `provider` (a provider configuration, not its
+ * close), `root-variable` (an input variable of the root module) or `other` (locals, outputs,
+ * module variables, module calls and closes, provider closes, the root).
+ */
+export type OperationGraphNodeKind = "resource" | "provider" | "root-variable" | "other";
+
+/** One node of an operation graph. */
+export interface OperationGraphNode {
+  /** Terraform's node name without the `[root] ` prefix: `aws_x.a (expand)`, `provider["registry.terraform.io/hashicorp/aws"] (close)`, `var.n`, `root`. */
+  readonly name: string;
+  readonly kind: OperationGraphNodeKind;
+  /** The address the node is about (its name without the `(expand)`-style suffix or instance key). */
+  readonly label: string;
+  /** How many of Terraform's graph nodes carry this name: one per instance for a destroy plan's resources, else 1. */
+  readonly multiplicity: number;
+}
+
+/** The graph of an operation: nodes sorted by name, edges (dependent → dependency) sorted, transitively reduced. */
+export interface OperationGraph {
+  readonly nodes: readonly OperationGraphNode[];
+  readonly edges: readonly (readonly [from: string, to: string])[];
+}
+
+interface ModScope {
+  readonly config: Config;
+  /** `module.a.module.b.` (`""` for the root). */
+  readonly prefix: string;
+}
+
+/** The references of a provider configuration's arguments. */
+function providerRefs(body: Body): Reference[] {
+  return refsOfExprs([...body.justAttributes().attributes].filter(([k]) => k !== "alias" && k !== "version").map(([, a]) => a.expr));
+}
+
+function refsOfExprs(exprs: readonly (Expression | undefined)[], traversals: readonly Traversal[] = []): Reference[] {
+  const out: Reference[] = [];
+  for (const e of exprs) out.push(...referencesInExpr(e).refs);
+  for (const t of traversals) {
+    const r = parseRef(t);
+    if (r.ref !== undefined) out.push(r.ref);
+  }
+  return out;
+}
+
+/**
+ * The graph Terraform 1.11 builds for an operation on a configuration and its prior state,
+ * with Terraform's node names (`terraform graph -type=…` prints it): the configuration's
+ * objects as the planner connects them (a resource waits for what its expressions reference
+ * and for its provider; a module's objects wait for the module call; a provider's close and a
+ * module's close wait for what they close), orphaned state instances for a plan, the state's
+ * resources for a destroy plan, and a `root` that waits for everything — transitively reduced.
+ * Read-only: no provider is started and nothing is evaluated.
+ *
+ * @throws PlanDiagnosticsError when the graph has a cycle, or a module call breaks Terraform's
+ *   module restrictions (count, for_each or depends_on on a module with its own providers).
+ */
+export function operationGraph(config: Config, state: StateFile | undefined, type: OperationGraphType): OperationGraph {
+  const restrictions = moduleRestrictionDiagnostics(config).filter((d) => d.severity === "error");
+  if (restrictions.length > 0) throw new PlanDiagnosticsError(restrictions);
+  const g = new Graph<OperationGraphNode>();
+  const node = (name: string, kind: OperationGraphNodeKind, label: string, multiplicity = 1): string => {
+    g.add(name, { name, kind, label, multiplicity });
+    return name;
+  };
+  const expand = (address: string, kind: OperationGraphNodeKind = "other"): string => node(`${address} (expand)`, kind, address);
+  const providerClose = new Map<string, string>();
+  const provider = (address: string): string => {
+    if (!providerClose.has(address)) {
+      node(address, "provider", address);
+      providerClose.set(address, node(`${address} (close)`, "other", address));
+    }
+    return address;
+  };
+  const uses = (id: string, providerAddress: string): void => {
+    g.dependOn(id, provider(providerAddress));
+    g.dependOn(providerClose.get(providerAddress)!, id);
+  };
+  const mods: ModScope[] = [];
+  const visit = (c: Config): void => {
+    mods.push({ config: c, prefix: configPrefix(c.path) });
+    for (const child of c.children.values()) visit(child);
+  };
+  visit(config);
+
+  if (type === "plan-destroy") {
+    // Destroying needs only the state's objects and their providers; the root module's outputs are removed.
+    for (const name of config.module.outputs.keys()) expand(`output.${name}`);
+    for (const r of state?.resources ?? []) {
+      if (r.mode !== "managed" || r.instances.length === 0) continue;
+      const address = `${instancePrefix(r.module)}${r.type}.${r.name}`;
+      uses(node(`${address} (destroy)`, "resource", address, r.instances.length), formatProviderConfig(r.provider));
+    }
+    // The root module's provider configurations still evaluate their arguments: the variables and locals they reference.
+    const rm = config.module;
+    const valueRefs = (from: string, refs: readonly Reference[]): void => {
+      for (const ref of refs) {
+        const s = ref.subject;
+        if (s.kind === "var" && rm.variables.has(s.name)) g.dependOn(from, node(`var.${s.name}`, "root-variable", `var.${s.name}`));
+        else if (s.kind === "local" && rm.locals.has(s.name)) {
+          const id = `local.${s.name} (expand)`;
+          const fresh = !g.has(id);
+          g.dependOn(from, expand(`local.${s.name}`));
+          if (fresh) valueRefs(id, refsOfExprs([rm.locals.get(s.name)!.expr]));
+        }
+      }
+    };
+    for (const [, pc] of rm.providerConfigs) {
+      const addr = formatProviderConfig({ module: [], provider: rm.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name), alias: pc.alias });
+      if (providerClose.has(addr)) valueRefs(addr, providerRefs(pc.config));
+    }
+    return finish(g);
+  }
+
+  const varNode = (mod: ModScope, name: string): string => (mod.prefix === "" ? `var.${name}` : `${mod.prefix}var.${name} (expand)`);
+  /** What a reference to a variable waits for: its validation when it has validation rules. */
+  const varRef = (mod: ModScope, name: string): string => ((mod.config.module.variables.get(name)?.validations.length ?? 0) > 0 ? `${mod.prefix}var.${name} (validation)` : varNode(mod, name));
+  const callOf = (mod: ModScope): string | undefined => (mod.prefix === "" ? undefined : `${mod.prefix.slice(0, -1)} (expand)`);
+  const closeOf = (mod: ModScope): string | undefined => (mod.prefix === "" ? undefined : `${mod.prefix.slice(0, -1)} (close)`);
+  /** The nodes each module's objects are, to wait for the module call and be waited for by its close. */
+  const members = new Map<ModScope, string[]>(mods.map((m) => [m, []]));
+  const provided = new Map<string, string>();
+
+  // Nodes.
+  for (const mod of mods) {
+    const m = mod.config.module;
+    const own = members.get(mod)!;
+    for (const [, pc] of m.providerConfigs) {
+      const addr = formatProviderConfig({ module: mod.config.path, provider: m.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name), alias: pc.alias });
+      own.push(provider(addr));
+    }
+    for (const [name, v] of m.variables) {
+      own.push(mod.prefix === "" ? node(`var.${name}`, "root-variable", `var.${name}`) : expand(`${mod.prefix}var.${name}`));
+      if (v.validations.length > 0) own.push(node(`${mod.prefix}var.${name} (validation)`, "other", `${mod.prefix}var.${name}`));
+    }
+    for (const name of m.locals.keys()) own.push(expand(`${mod.prefix}local.${name}`));
+    for (const name of m.outputs.keys()) own.push(expand(`${mod.prefix}output.${name}`));
+    for (const [key, r] of [...m.managedResources, ...m.dataResources]) {
+      const id = expand(`${mod.prefix}${key}`, "resource");
+      own.push(id);
+      const resolved = resolveProviderConfig(config, mod.config.path, resourceProviderConfigKey(r), r.provider);
+      if (!("error" in resolved)) provided.set(id, resolved.address);
+    }
+    for (const name of m.checks.keys()) {
+      own.push(expand(`${mod.prefix}check.${name}`));
+      // A plan reports the check's results.
+      if (type !== "apply") {
+        g.dependOn(`${mod.prefix}check.${name} (expand)`, node(`${mod.prefix}check.${name} (report)`, "other", `${mod.prefix}check.${name}`));
+        own.push(`${mod.prefix}check.${name} (report)`);
+      }
+    }
+    for (const name of mod.config.children.keys()) {
+      own.push(expand(`${mod.prefix}module.${name}`));
+      own.push(node(`${mod.prefix}module.${name} (close)`, "other", `${mod.prefix}module.${name}`));
+    }
+  }
+  for (const [id, addr] of provided) uses(id, addr);
+  if (type === "plan" || type === "plan-refresh-only") {
+    // State resources whose configuration is gone are planned for deletion instance by instance.
+    const inConfig = new Set(g.ids());
+    for (const r of state?.resources ?? []) {
+      if (r.mode !== "managed") continue;
+      const configAddress = `${configPrefix(r.module.map((s) => s.name))}${r.type}.${r.name} (expand)`;
+      if (inConfig.has(configAddress)) continue;
+      const mod = mods.find((x) => x.prefix === configPrefix(r.module.map((s) => s.name)));
+      for (const inst of r.instances) {
+        const resource = `${instancePrefix(r.module)}${r.type}.${r.name}`;
+        const id = node(`${resource}${inst.indexKey === undefined ? "" : formatInstanceKey(inst.indexKey)} (orphan)`, "resource", resource);
+        uses(id, formatProviderConfig(r.provider));
+        if (mod !== undefined) members.get(mod)!.push(id);
+      }
+    }
+  }
+
+  // Edges: references, resolved in the module they are written in.
+  const targets = (mod: ModScope, ref: Reference): string[] => {
+    const s = ref.subject;
+    const id = ((): string[] => {
+      switch (s.kind) {
+        case "resource":
+          return [`${mod.prefix}${s.mode === "data" ? "data." : ""}${s.type}.${s.name} (expand)`];
+        case "var":
+          return [varRef(mod, s.name)];
+        case "local":
+          return [`${mod.prefix}local.${s.name} (expand)`];
+        case "module": {
+          const child = mod.config.children.get(s.name);
+          if (child === undefined) return [];
+          const steps = ref.traversal.steps;
+          const at = steps[1]?.kind === "index" ? 2 : 1;
+          const step = steps[at];
+          const out = step?.kind === "attr" ? step.name : undefined;
+          return [out !== undefined ? `${mod.prefix}module.${s.name}.output.${out} (expand)` : `${mod.prefix}module.${s.name} (close)`];
+        }
+        default:
+          return [];
+      }
+    })();
+    return id.filter((x) => g.has(x));
+  };
+  const connect = (from: string, mod: ModScope, refs: readonly Reference[]): void => {
+    for (const ref of refs) for (const to of targets(mod, ref)) if (to !== from) g.dependOn(from, to);
+  };
+  for (const mod of mods) {
+    const m = mod.config.module;
+    for (const [, pc] of m.providerConfigs) {
+      const addr = formatProviderConfig({ module: mod.config.path, provider: m.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name), alias: pc.alias });
+      connect(addr, mod, providerRefs(pc.config));
+    }
+    for (const [name, v] of m.variables) {
+      if (v.validations.length === 0) continue;
+      const id = `${mod.prefix}var.${name} (validation)`;
+      g.dependOn(id, varNode(mod, name));
+      connect(id, mod, refsOfExprs(v.validations.flatMap((r) => [r.condition, r.errorMessage])));
+    }
+    for (const [name, l] of m.locals) connect(`${mod.prefix}local.${name} (expand)`, mod, refsOfExprs([l.expr]));
+    for (const [name, o] of m.outputs) connect(`${mod.prefix}output.${name} (expand)`, mod, refsOfExprs([o.expr, ...o.preconditions.flatMap((r) => [r.condition, r.errorMessage])], o.dependsOn));
+    for (const [name, c] of m.checks) connect(`${mod.prefix}check.${name} (expand)`, mod, refsOfExprs(c.asserts.flatMap((r) => [r.condition, r.errorMessage])));
+    for (const [key, r] of [...m.managedResources, ...m.dataResources]) {
+      const id = `${mod.prefix}${key} (expand)`;
+      connect(id, mod, resourceReferences(r));
+    }
+    for (const [name, call] of m.moduleCalls) {
+      const child = mod.config.children.get(name);
+      if (child === undefined) continue;
+      const childScope = mods.find((x) => x.config === child)!;
+      connect(`${mod.prefix}module.${name} (expand)`, mod, refsOfExprs([call.count, call.forEach], call.dependsOn));
+      // Each argument is the child's input variable, evaluated in this module.
+      for (const [arg, a] of call.config.justAttributes().attributes) {
+        if (child.module.variables.has(arg)) connect(varNode(childScope, arg), mod, refsOfExprs([a.expr]));
+      }
+    }
+  }
+  // A module's objects wait for its call's expansion; its close waits for them; the root waits for everything.
+  for (const mod of mods) {
+    const call = callOf(mod);
+    const close = closeOf(mod);
+    for (const id of members.get(mod)!) {
+      if (call !== undefined && id !== call) g.dependOn(id, call);
+      if (close !== undefined && id !== close) g.dependOn(close, id);
+    }
+  }
+  return finish(g);
+}
+
+/** Adds the root, checks for cycles, reduces and lists. */
+function finish(g: Graph<OperationGraphNode>): OperationGraph {
+  const all = g.ids();
+  g.add("root", { name: "root", kind: "other", label: "root", multiplicity: 1 });
+  for (const id of all) g.dependOn("root", id);
+  const cycle = g.findCycle();
+  if (cycle !== undefined) throw new PlanDiagnosticsError([planError("Cycle", `The configuration has a dependency cycle: ${cycle.join(" → ")}.`)]);
+  g.transitiveReduction();
+  const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  const names = g.ids().sort(byCode);
+  const edges: (readonly [string, string])[] = [];
+  for (const n of names) for (const d of g.dependencies(n).sort(byCode)) edges.push([n, d]);
+  return { nodes: names.map((n) => g.get(n)), edges };
+}
