@@ -32,12 +32,15 @@ function jsonText(v: unknown, indent: number, sensitive: boolean): string {
   return `{\n${entries.map(([k, x]) => `${pad}${(IDENT.test(k) ? k : goQuote(k)).padEnd(width)} = ${jsonText(x, indent + 4, false)}\n`).join("")}${" ".repeat(indent)}}`;
 }
 
-/** The top-level attribute names marked sensitive in a state object's `sensitive_attributes`. */
+/**
+ * The top-level attributes holding a path of a state object's `sensitive_attributes`: without
+ * the schema, the whole attribute is hidden (a secret nested inside it never shows).
+ */
 function sensitiveNames(json: string): Set<string> {
   const out = new Set<string>();
   for (const path of JSON.parse(json) as { type: string; value: unknown }[][]) {
     const first = path[0];
-    if (path.length === 1 && first?.type === "get_attr" && typeof first.value === "string") out.add(first.value);
+    if (first?.type === "get_attr" && typeof first.value === "string") out.add(first.value);
   }
   return out;
 }

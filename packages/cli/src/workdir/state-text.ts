@@ -1,4 +1,4 @@
-import { Mark, fromJson, markWithPaths, type Value } from "@magma/cty";
+import { Mark, fromJson, markWithPaths, type Type, type Value } from "@magma/cty";
 import { schemaSensitivePaths } from "@magma/engine";
 import type { Attribute, Block, NestedAttributeType, SchemaEntry } from "@magma/provider-api";
 import { decodeSensitivePaths, formatModuleInstance, type InstanceObjectState } from "@magma/state";
@@ -28,7 +28,8 @@ function sensitive(v: Value): boolean {
 /**
  * The `# addr:` header and the `resource "type" "name" {…}` (or `data …`) block of one
  * object of a resource instance, rendered with its schema: attributes sorted and aligned,
- * null ones (and, in blocks, empty strings) omitted, nested blocks as blocks, maps with
+ * null ones omitted (empty strings of legacy-SDK schemas shown as `null`, write-only
+ * attributes as `(write-only attribute)`), nested blocks as blocks, maps with
  * quoted keys, multi-line strings as heredocs, JSON strings as `jsonencode(…)`, sensitive
  * values (per schema and per the object's `sensitive_attributes`) as `(sensitive value)`.
  *
@@ -38,7 +39,7 @@ export function schemaInstanceText(inst: StateInstance, obj: InstanceObjectState
   const plain = fromJson(obj.attributesJson ?? "{}", entry.type);
   const paths = [...decodeSensitivePaths(obj.sensitiveAttributesJson), ...schemaSensitivePaths(plain, entry.block)];
   const value = markWithPaths(plain, paths.map((path) => ({ path, marks: SENS })));
-  return `${header(inst, obj)}${blockText(entry.block, value, 0)}\n`;
+  return `${header(inst, obj)}${blockText(entry.block, value, 0, true)}\n`;
 }
 
 /** `# addr:` (with Terraform's deposed and tainted notes) and the block's first words. */
@@ -53,15 +54,43 @@ function sensitiveBlock(indent: number): string {
   return `{\n${prefix}  # At least one attribute in this block is (or was) sensitive,\n${prefix}  # so its contents will not be displayed.\n${prefix}}`;
 }
 
-/** A block's body from `{` to `}`, its attributes at `indent + 1`. */
-function blockText(block: Block, v: Value, indent: number): string {
+/**
+ * Whether a block uses what the legacy SDK could not declare (map or group blocks, nested
+ * attribute types, dynamic, object or tuple types, collections of non-primitive collections):
+ * then its empty strings are not read as null.
+ */
+function nonLegacy(block: Block): boolean {
+  if (Object.values(block.blockTypes ?? {}).some((nb) => nb.nesting === "map" || nb.nesting === "group")) return true;
+  return Object.values(block.attributes ?? {}).some((a) => a.nestedType !== undefined || (a.type !== undefined && nonLegacyType(a.type)));
+}
+
+function nonLegacyType(t: Type): boolean {
+  if (t.kind === "dynamic" || t.kind === "object" || t.kind === "tuple") return true;
+  if (t.kind === "list" || t.kind === "set" || t.kind === "map") {
+    const e = t.element;
+    if (e.kind === "dynamic") return true;
+    if ((e.kind === "list" || e.kind === "set" || e.kind === "map") && !["string", "number", "bool"].includes(e.element.kind)) return true;
+  }
+  return false;
+}
+
+/**
+ * A block's body from `{` to `}`, its attributes at `indent + 1`. In a `legacy` object
+ * (one whose blocks use nothing the legacy SDK could not declare) empty strings read as null.
+ */
+function blockText(block: Block, v: Value, indent: number, legacyParent: boolean): string {
   if (sensitive(v)) return sensitiveBlock(indent);
+  const legacy = legacyParent && !nonLegacy(block);
   const attrs: [string, string][] = [];
   for (const name of Object.keys(block.attributes ?? {}).sort()) {
     const a = v.getAttr(name);
-    // Empty strings in blocks count as null (the legacy SDK writes them for unset values).
-    if (a.isNull() || (a.type.kind === "string" && a.unmarkDeep().value.asString() === "")) continue;
-    attrs.push([attrKey(name), attributeText(block.attributes![name]!, a, indent + 1)]);
+    const schema = block.attributes![name]!;
+    if (schema.writeOnly === true) {
+      attrs.push([attrKey(name), "(write-only attribute)"]);
+      continue;
+    }
+    if (a.isNull()) continue;
+    attrs.push([attrKey(name), attributeText(schema, a, indent + 1, legacy)]);
   }
   const groups: string[][] = [];
   for (const name of Object.keys(block.blockTypes ?? {}).sort()) {
@@ -70,7 +99,7 @@ function blockText(block: Block, v: Value, indent: number): string {
     if (bv.isNull()) continue;
     const whole = sensitive(bv);
     const lines: string[] = [];
-    const one = (label: string, e: Value) => lines.push(`${ind(indent + 1)}${attrKey(name)}${label} ${whole ? sensitiveBlock(indent + 1) : blockText(nb.block, e, indent + 1)}`);
+    const one = (label: string, e: Value) => lines.push(`${ind(indent + 1)}${attrKey(name)}${label} ${whole ? sensitiveBlock(indent + 1) : blockText(nb.block, e, indent + 1, legacy)}`);
     const plain = bv.unmarkDeep().value;
     switch (nb.nesting) {
       case "single":
@@ -100,9 +129,9 @@ function blockText(block: Block, v: Value, indent: number): string {
 }
 
 /** An attribute's value: through its nested type when it has one, else by its type. */
-function attributeText(a: Attribute, v: Value, indent: number): string {
+function attributeText(a: Attribute, v: Value, indent: number, legacy: boolean): string {
   if (a.nestedType !== undefined) return nestedText(a.nestedType, v, indent);
-  return valueText(v, indent, a.type?.kind === "dynamic");
+  return valueText(v, indent, a.type?.kind === "dynamic", legacy);
 }
 
 function nestedText(n: NestedAttributeType, v: Value, indent: number): string {
@@ -115,18 +144,19 @@ function nestedText(n: NestedAttributeType, v: Value, indent: number): string {
     for (const name of Object.keys(n.attributes).sort()) {
       const x = e.getAttr(name);
       if (x.isNull()) continue;
-      rows.push([attrKey(name), attributeText(n.attributes[name]!, x, at + 1)]);
+      rows.push([attrKey(name), attributeText(n.attributes[name]!, x, at + 1, false)]);
     }
     return objectLines(rows, at);
   };
   switch (n.nesting) {
     case "single":
       return object(v, indent);
-    case "map":
-      return mapLines(
-        [...v.entries()].map(([k, e]) => [k, object(e, indent + 1), true]),
-        indent,
-      );
+    case "map": {
+      // Terraform does not align the keys of a nested attribute's map.
+      const rows = [...v.entries()].sort(([x], [y]) => cmp(x, y));
+      if (rows.length === 0) return "{}";
+      return `{\n${rows.map(([k, e]) => `${ind(indent + 1)}${goQuote(k)} = ${object(e, indent + 1)},\n`).join("")}${ind(indent)}}`;
+    }
     default:
       return listLines(
         v.elements().map((e) => object(e, indent + 1)),
@@ -157,12 +187,13 @@ function listLines(items: readonly string[], indent: number): string {
  * A value by its type. Inside a dynamically typed attribute Terraform renders from JSON, so
  * maps read as objects (bare keys) there.
  */
-function valueText(v: Value, indent: number, dynamic: boolean): string {
+function valueText(v: Value, indent: number, dynamic: boolean, legacy: boolean): string {
   if (sensitive(v)) return "(sensitive value)";
   if (v.isNull()) return "null";
   switch (v.type.kind) {
     case "string":
-      return stringText(v.asString(), indent);
+      // The legacy SDK cannot tell an empty string from null: Terraform shows it as null.
+      return legacy && v.asString() === "" ? "null" : stringText(v.asString(), indent);
     case "number":
       return v.asNumber().toString();
     case "bool":
@@ -171,13 +202,13 @@ function valueText(v: Value, indent: number, dynamic: boolean): string {
     case "set":
     case "tuple":
       return listLines(
-        v.elements().map((e) => valueText(e, indent + 1, dynamic)),
+        v.elements().map((e) => valueText(e, indent + 1, dynamic, legacy)),
         indent,
       );
     case "map":
       if (!dynamic) {
         return mapLines(
-          [...v.entries()].map(([k, e]) => [k, valueText(e, indent + 1, dynamic), isObjectLike(e, dynamic)]),
+          [...v.entries()].map(([k, e]) => [k, valueText(e, indent + 1, dynamic, legacy), isObjectLike(e, dynamic)]),
           indent,
         );
       }
@@ -185,7 +216,7 @@ function valueText(v: Value, indent: number, dynamic: boolean): string {
         [...v.entries()]
           .filter(([, e]) => !e.isNull())
           .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
-          .map(([k, e]) => [attrKey(k), valueText(e, indent + 1, dynamic)]),
+          .map(([k, e]) => [attrKey(k), valueText(e, indent + 1, dynamic, legacy)]),
         indent,
       );
     case "object":
@@ -193,7 +224,7 @@ function valueText(v: Value, indent: number, dynamic: boolean): string {
         Object.entries(v.attributes())
           .filter(([, e]) => !e.isNull())
           .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
-          .map(([k, e]) => [attrKey(k), valueText(e, indent + 1, dynamic)]),
+          .map(([k, e]) => [attrKey(k), valueText(e, indent + 1, dynamic, legacy)]),
         indent,
       );
     default:
@@ -218,7 +249,7 @@ function stringText(s: string, indent: number): string {
     }
     if (ok) {
       const text = jsonText(parsed, indent + 1);
-      return text.includes("\n") ? `jsonencode(\n${ind(indent + 1)}${text}\n${ind(indent + 1)})` : `jsonencode(${text})`;
+      return text.includes("\n") ? `jsonencode(\n${ind(indent + 1)}${text}\n${ind(indent)})` : `jsonencode(${text})`;
     }
   }
   if (s.includes("\n")) {
@@ -228,7 +259,7 @@ function stringText(s: string, indent: number): string {
   return goQuote(s);
 }
 
-/** A JSON value inside `jsonencode(…)`: objects with quoted keys, arrays as lists. */
+/** A JSON value inside `jsonencode(…)`: objects (keys quoted when not identifiers), arrays as lists. */
 function jsonText(v: unknown, indent: number): string {
   if (v === null) return "null";
   if (typeof v === "string") return stringText(v, indent);
@@ -236,7 +267,7 @@ function jsonText(v: unknown, indent: number): string {
   if (Array.isArray(v)) return listLines(v.map((e) => jsonText(e, indent + 1)), indent);
   const entries = Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
   return objectLines(
-    entries.map(([k, e]) => [goQuote(k), jsonText(e, indent + 1)]),
+    entries.map(([k, e]) => [attrKey(k), jsonText(e, indent + 1)]),
     indent,
   );
 }
