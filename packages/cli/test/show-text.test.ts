@@ -1,10 +1,11 @@
 // magma show and magma state show against terraform 1.11.4's on the same state, byte for
 // byte: the objects rendered with the provider's schema (nested blocks, nested attributes,
 // maps, heredocs, jsonencode, sensitive values per schema and per sensitive_attributes,
-// empty strings in blocks omitted, the tainted note). Two working directories, each applied
-// once by terraform: hashicorp/aws's aws_ssm_parameter against @magma/fake-aws, and a
-// native provider with nested blocks and sensitive attributes (test/testdata/secret-provider.mjs)
-// served by @magma/provider-server. Both tools read the same state file, so no value needs
+// legacy-SDK empty strings as null, write-only attributes, the tainted note). Three working
+// directories, each applied once by terraform: hashicorp/aws's aws_ssm_parameter against
+// @magma/fake-aws, and two native providers served by @magma/provider-server: one with
+// nested attributes and sensitive values (test/testdata/secret-provider.mjs), one with
+// nested blocks of every nesting (test/testdata/blocks-provider.mjs). Both tools read the same state file, so no value needs
 // normalising. Skipped without terraform (and, for the first, without the AWS provider).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +14,8 @@ import { writeProviderLauncher } from "@magma/provider-server";
 import { TerraformWorkspace, awsFakeHcl, hasAwsProvider, hasTerraform } from "@magma/test-support";
 import { cleanUp, magma } from "./support/run-magma.js";
 
-const fixture = join(dirname(fileURLToPath(import.meta.url)), "testdata", "secret-provider.mjs");
+const testdata = join(dirname(fileURLToPath(import.meta.url)), "testdata");
+const fixture = join(testdata, "secret-provider.mjs");
 
 afterAll(() => {
   cleanUp();
@@ -169,4 +171,75 @@ resource "vault_secret" "e" {
       copy.dispose();
     }
   }, 60_000);
+});
+
+withTerraform("a native provider with nested blocks of every nesting (test/testdata/blocks-provider.mjs)", () => {
+  let ws: TerraformWorkspace;
+  let base: TerraformWorkspace;
+
+  beforeAll(async () => {
+    base = TerraformWorkspace.create("magma-show-mirror-");
+    const mirror = join(base.dir, "mirror");
+    writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", type: "blocks", version: "1.0.0", module: join(testdata, "blocks-provider.mjs"), protocolVersions: [6] });
+    ws = TerraformWorkspace.create("magma-show-blocks-", { cliConfig: { mirrors: [{ path: mirror }] } });
+    ws.write(
+      "main.tf",
+      `terraform {
+  required_providers {
+    blocks = { source = "example.com/magma/blocks" }
+  }
+}
+resource "blocks_thing" "full" {
+  name   = "full"
+  note   = ""
+  secret = "S3CRET"
+  labels = { b = "2", a = "", "c d" = "x" }
+  one {
+    a = "x"
+  }
+  rule "web" {
+    port = "80"
+  }
+  rule "db" {
+    port  = "5432"
+    proto = "tcp"
+  }
+  many {
+    v = "p"
+  }
+  many {
+    v = "q"
+  }
+  step {
+    cmd = "run"
+    arg {
+      value = "1"
+    }
+    arg {
+      hidden = "H1DDEN"
+    }
+  }
+  step {}
+}
+resource "blocks_thing" "bare" {
+  name = "bare"
+}
+`,
+    );
+    await ws.init();
+    await ws.run(["apply", "-auto-approve", "-input=false", "-no-color"]);
+  }, 300_000);
+
+  afterAll(() => {
+    ws?.dispose();
+    base?.dispose();
+  });
+
+  test("state show and show print what terraform prints", async () => {
+    const full = await same(ws, ["state", "show", "blocks_thing.full"]);
+    expect(full).toContain('    rule "db" {\n');
+    for (const s of ["S3CRET", "H1DDEN"]) expect(full).not.toContain(s);
+    await same(ws, ["state", "show", "blocks_thing.bare"]);
+    await same(ws, ["show"]);
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 // The schema-aware state rendering on what the golden tests against terraform
-// (test/show-text.test.ts) do not reach: map blocks, a block marked sensitive as a whole,
-// a deposed object's header, legacy-SDK empty strings inside maps, and show's order of
-// objects across modules. The expected texts follow Terraform 1.11's renderer rules
+// (test/show-text.test.ts) do not reach: a block marked sensitive as a whole, a deposed
+// object's header, legacy-SDK empty strings inside maps and lists, and show's order of
+// objects across modules (map blocks are here too; the golden test also covers them). The expected texts follow Terraform 1.11's renderer rules
 // (internal/command/jsonformat: ComputeDiffForBlock, the block, map and sensitive-block
 // renderers, jsonstate's ordering).
 import { listType, mapType, stringType } from "@magma/cty";
