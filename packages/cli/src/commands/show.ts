@@ -10,7 +10,9 @@ import { formatValue } from "../workdir/format-value.js";
 import { stateInstances } from "../workdir/state-objects.js";
 import type { WorkingDir } from "../workdir/working-dir.js";
 import type { CommandContext } from "./command-context.js";
-import { instanceBlockText } from "./state-show.js";
+import { loadShowSchemas, warnSchemaless } from "../workdir/show-schemas.js";
+import { showOrder } from "../workdir/state-text.js";
+import { objectText } from "./state-show.js";
 import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
 /** The provider source addresses a state's resources use. */
@@ -29,11 +31,11 @@ async function schemasOf(wd: WorkingDir, ctx: CommandContext, sources: readonly 
   return p.schemas;
 }
 
-/** The human state as `terraform show` prints it. */
-function stateText(state: StateFile | undefined): string {
-  const instances = state === undefined ? [] : stateInstances(state).filter((i) => i.current !== undefined);
-  if (state === undefined || (instances.length === 0 && state.outputs.size === 0)) return "The state file is empty. No resources are represented.\n";
-  let out = instances.map((i) => instanceBlockText(i, i.current!)).join("\n");
+/** The human state as `terraform show` prints it, objects rendered with `schemas` (those present). */
+function stateText(state: StateFile | undefined, schemas: ReadonlyMap<string, ProviderSchema>): string {
+  const objects = state === undefined ? [] : showOrder(stateInstances(state));
+  if (state === undefined || (objects.length === 0 && state.outputs.size === 0)) return "The state file is empty. No resources are represented.\n";
+  let out = objects.map(({ inst, obj }) => objectText(inst, obj, schemas)).join("\n");
   const names = [...state.outputs.keys()].sort();
   if (names.length > 0) {
     out += "\n\nOutputs:\n\n";
@@ -48,7 +50,9 @@ function stateText(state: StateFile | undefined): string {
 /**
  * `magma show [-json] [PLANFILE]`: the current workspace's state, or a plan saved by
  * `magma plan -out`, as `terraform show` prints them (`-json`: the `terraform show -json`
- * formats, state format 1.0 and plan format 1.2). The providers are started for their schemas.
+ * formats, state format 1.0 and plan format 1.2). The providers are started for their schemas;
+ * for the human state, a provider that cannot be started is warned about and its objects are
+ * printed without its schema.
  */
 export function registerShowCommand(program: Command, ctx: CommandContext): void {
   quietOptions(statePathOption(program.command("show").argument("[planfile]", "a plan saved by `magma plan -out`")))
@@ -59,7 +63,11 @@ export function registerShowCommand(program: Command, ctx: CommandContext): void
       await withWorkingDir(ctx, o, async (wd) => {
         const state = await loadState(wd.store());
         if (planfile === undefined) {
-          if (o.json !== true) return void ctx.print(stateText(state));
+          if (o.json !== true) {
+            const shown = state === undefined ? undefined : await loadShowSchemas(wd, ctx, stateSources(state));
+            if (shown !== undefined) warnSchemaless(ctx, shown.failed);
+            return void ctx.print(stateText(state, shown?.schemas ?? new Map()));
+          }
           const st = state ?? newStateFile();
           ctx.print(`${stateJson(st, await schemasOf(wd, ctx, stateSources(st)))}\n`);
           return;

@@ -1,9 +1,12 @@
 import type { Command } from "commander";
+import type { ProviderSchema } from "@magma/provider-api";
 import { loadState, type InstanceObjectState } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { goQuote } from "../workdir/format-value.js";
 import { noStateError } from "../workdir/state-lock.js";
+import { loadShowSchemas, warnSchemaless } from "../workdir/show-schemas.js";
 import { parseSelector, stateInstances, type StateInstance } from "../workdir/state-objects.js";
+import { header, schemaInstanceText } from "../workdir/state-text.js";
 import type { CommandContext } from "./command-context.js";
 import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
@@ -29,20 +32,24 @@ function jsonText(v: unknown, indent: number, sensitive: boolean): string {
   return `{\n${entries.map(([k, x]) => `${pad}${(IDENT.test(k) ? k : goQuote(k)).padEnd(width)} = ${jsonText(x, indent + 4, false)}\n`).join("")}${" ".repeat(indent)}}`;
 }
 
-/** The top-level attribute names marked sensitive in a state object's `sensitive_attributes`. */
+/**
+ * The top-level attributes holding a path of a state object's `sensitive_attributes`: without
+ * the schema, the whole attribute is hidden (a secret nested inside it never shows).
+ */
 function sensitiveNames(json: string): Set<string> {
   const out = new Set<string>();
   for (const path of JSON.parse(json) as { type: string; value: unknown }[][]) {
     const first = path[0];
-    if (path.length === 1 && first?.type === "get_attr" && typeof first.value === "string") out.add(first.value);
+    if (first?.type === "get_attr" && typeof first.value === "string") out.add(first.value);
   }
   return out;
 }
 
 /**
- * One resource instance object as `terraform state show` (and `terraform show`) prints it,
- * without the provider's schema: `# addr:` and the block with every non-null attribute,
- * sorted and aligned, sensitive ones hidden.
+ * One resource instance object as `terraform state show` (and `terraform show`) prints it
+ * without the provider's schema (the fallback when the provider cannot be started): `# addr:`
+ * and the block with every non-null attribute, sorted and aligned, nested values in full,
+ * sensitive ones (per `sensitive_attributes`) hidden.
  */
 export function instanceBlockText(inst: StateInstance, current: InstanceObjectState): string {
   const attrs = JSON.parse(current.attributesJson ?? "{}") as Record<string, unknown>;
@@ -56,16 +63,36 @@ export function instanceBlockText(inst: StateInstance, current: InstanceObjectSt
     .filter((k) => attrs[k] !== null)
     .sort();
   const width = Math.max(0, ...names.map((k) => k.length));
-  const kw = inst.addr.mode === "data" ? "data" : "resource";
-  let text = `# ${inst.text}:${current.tainted ? " (tainted)" : ""}\n${kw} ${goQuote(inst.addr.type)} ${goQuote(inst.addr.name)} {\n`;
+  let text = `${header(inst, current)}{\n`;
   for (const k of names) text += `    ${k.padEnd(width)} = ${jsonText(attrs[k], 4, hidden.has(k))}\n`;
   return `${text}}\n`;
 }
 
+/** The provider source address of an instance's resource (`registry.terraform.io/hashicorp/aws`). */
+export function instanceSource(inst: StateInstance): string {
+  const p = inst.resource.provider.provider;
+  return `${p.hostname}/${p.namespace}/${p.type}`;
+}
+
 /**
- * `magma state show ADDRESS`: one resource instance's attributes in Terraform's block form.
- * magma prints them without the provider's schema (no provider is started): every
- * non-null attribute, sorted and aligned, nested values in full, sensitive ones hidden.
+ * One object of a resource instance as Terraform prints it: with its provider's schema when
+ * `schemas` holds it (see `schemaInstanceText`), else without (see {@link instanceBlockText}).
+ */
+export function objectText(inst: StateInstance, obj: InstanceObjectState, schemas: ReadonlyMap<string, ProviderSchema>): string {
+  const schema = schemas.get(instanceSource(inst));
+  const entry = schema === undefined ? undefined : (inst.addr.mode === "data" ? schema.dataSources : schema.resources).get(inst.addr.type);
+  if (entry === undefined || obj.attributesJson === undefined) return instanceBlockText(inst, obj);
+  try {
+    return schemaInstanceText(inst, obj, entry);
+  } catch (e) {
+    throw new CliError(CliErrorCode.BadInput, `The state's object ${inst.text} does not fit the schema of ${inst.addr.type}`, { detail: e instanceof Error ? e.message : String(e), cause: e });
+  }
+}
+
+/**
+ * `magma state show ADDRESS`: one resource instance's attributes in Terraform's block form,
+ * rendered with its provider's schema (the provider is started for it). When the provider
+ * cannot be started, a warning says so on stderr and the attributes are printed without it.
  */
 export function registerStateShowCommand(state: Command, ctx: CommandContext): void {
   quietOptions(statePathOption(state.command("show").argument("<address>", "one resource instance")))
@@ -85,7 +112,9 @@ export function registerStateShowCommand(state: Command, ctx: CommandContext): v
               'This command requires that the address references one specific instance.\nTo view the available instances, use "terraform state list". Please modify \nthe address to reference a specific instance.',
           });
         }
-        ctx.print(instanceBlockText(inst, current));
+        const { schemas, failed } = await loadShowSchemas(wd, ctx, [instanceSource(inst)]);
+        warnSchemaless(ctx, failed);
+        ctx.print(objectText(inst, current, schemas));
       });
     });
 }
