@@ -12,7 +12,14 @@ const packages = readdirSync(packagesDir).filter((d) => existsSync(join(packages
 for (const p of packages) rmSync(join(packagesDir, p, "test-results.json"), { force: true });
 
 const extra = process.argv.slice(2);
-const run = spawnSync("pnpm", ["exec", "turbo", "run", "typecheck", "lint", "test", "--continue", "--concurrency=1", ...extra], {
+// One package at a time by default; MAGMA_TEST_CONCURRENCY=N runs N turbo tasks at once (the
+// integration tests mostly wait on terraform and provider processes).
+const concurrency = process.env.MAGMA_TEST_CONCURRENCY ?? "1";
+if (!/^[1-9][0-9]*$/.test(concurrency)) {
+  console.error(`MAGMA_TEST_CONCURRENCY must be a positive whole number, got ${JSON.stringify(concurrency)}`);
+  process.exit(2);
+}
+const run = spawnSync("pnpm", ["exec", "turbo", "run", "typecheck", "lint", "test", "--continue", `--concurrency=${concurrency}`, ...extra], {
   cwd: root,
   stdio: "inherit",
 });
