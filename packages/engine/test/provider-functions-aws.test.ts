@@ -13,30 +13,11 @@ import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { createProviderFactory } from "@magma/plugin";
 import { decodeOutput, readStateFile, writeStateFile, type StateFile } from "@magma/state";
 import { createEngine, type ProviderSource } from "../src/index.js";
-import { AWS_BINARY, hasTerraformAndAws, TerraformWorkspace } from "@magma/test-support";
+import { AWS_BINARY, awsFakeHcl, hasTerraformAndAws, TerraformWorkspace } from "@magma/test-support";
 
 const d = hasTerraformAndAws() ? describe : describe.skip;
 
-const config = (url: string): string => `terraform {
-  required_providers {
-    aws = { source = "hashicorp/aws", version = "5.100.0" }
-  }
-}
-provider "aws" {
-  region                      = "us-east-1"
-  access_key                  = "test"
-  secret_key                  = "test"
-  skip_credentials_validation = true
-  skip_requesting_account_id  = true
-  skip_metadata_api_check     = true
-  skip_region_validation      = true
-  max_retries                 = 1
-  endpoints {
-    ssm = "${url}"
-    sts = "${url}"
-    iam = "${url}"
-  }
-}
+const config = (url: string): string => `${awsFakeHcl(url, { maxRetries: 1, endpoints: ["ssm", "sts", "iam"] })}
 variable "prefix" {
   default = "tf"
 }
