@@ -1,7 +1,8 @@
-// magma graph -type=plan|plan-refresh-only|plan-destroy|apply through the built binary: the
-// operation graph in terraform graph's DOT, compared byte for byte with terraform 1.11.4's on
-// the same configuration and state (skipped without terraform and hashicorp/aws, whose schema
-// terraform reads to build its graph; magma's graph starts no provider).
+// magma graph through the built binary: the resource summary (no -type) and the operation
+// graphs (-type=plan|plan-refresh-only|plan-destroy|apply, with -verbose and -draw-cycles) in
+// terraform graph's DOT, compared byte for byte with terraform 1.11.4's on the same
+// configuration and state (skipped without terraform and hashicorp/aws, whose schema terraform
+// reads to build its graph; magma's graph starts no provider).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hasAwsProvider } from "@magma/test-support";
@@ -144,6 +145,56 @@ resource "aws_ssm_parameter" "c" {
 `,
 };
 
+/** Two cycles: a → b → local.l → c → a (through a local, which terraform never draws) and d → d2 → d3 → d; e outside both. */
+const CYCLES: Record<string, string> = {
+  "main.tf": `
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+provider "aws" {
+  region = "us-east-1"
+}
+locals { l = aws_ssm_parameter.c.value }
+resource "aws_ssm_parameter" "a" {
+  name  = aws_ssm_parameter.b.value
+  type  = "String"
+  value = "a"
+}
+resource "aws_ssm_parameter" "b" {
+  name  = local.l
+  type  = "String"
+  value = "b"
+}
+resource "aws_ssm_parameter" "c" {
+  name  = "c"
+  type  = "String"
+  value = aws_ssm_parameter.a.value
+}
+resource "aws_ssm_parameter" "d" {
+  name  = "d"
+  type  = "String"
+  value = aws_ssm_parameter.d2.value
+}
+resource "aws_ssm_parameter" "d2" {
+  name  = "d2"
+  type  = "String"
+  value = aws_ssm_parameter.d3.value
+}
+resource "aws_ssm_parameter" "d3" {
+  name  = "d3"
+  type  = "String"
+  value = aws_ssm_parameter.d.value
+}
+resource "aws_ssm_parameter" "e" {
+  name  = "e"
+  type  = "String"
+  value = aws_ssm_parameter.a.value
+}
+`,
+};
+
 const instance = (key: number | undefined, id: string): string => `{${key === undefined ? "" : `"index_key":${key},`}"schema_version":0,"attributes":{"id":"${id}","name":"${id}","type":"String","value":"v"}}`;
 
 /** A state with a counted resource in the configuration, an orphaned counted resource and an orphan in a module. */
@@ -170,12 +221,56 @@ withTerraform("magma graph -type against terraform graph -type", () => {
         expect({ type, withState, stderr: ours.stderr, code: ours.code }).toEqual({ type, withState, stderr: "", code: 0 });
         expect({ type, withState, dot: ours.stdout }).toEqual({ type, withState, dot: terraform(["graph", `-type=${type}`], dir).stdout });
       }
+      // -verbose declares the provider closes; -draw-cycles changes nothing without a cycle; -module-depth is ignored.
+      for (const flags of withState ? [["-type=plan", "-verbose"], ["-type=plan-destroy", "-verbose=true"], ["-type=apply", "-draw-cycles", "-verbose", "-module-depth=1"]] : []) {
+        const ours = await magma(["graph", ...flags], { cwd: dir });
+        expect({ flags, withState, stderr: ours.stderr, code: ours.code }).toEqual({ flags, withState, stderr: "", code: 0 });
+        expect({ flags, withState, dot: ours.stdout }).toEqual({ flags, withState, dot: terraform(["graph", ...flags], dir).stdout });
+      }
+      // Without -type: the resources clustered by module (orphans counted as their resource), the same with -verbose or -draw-cycles.
+      for (const flags of withState ? [[], ["-draw-cycles", "-verbose"]] : [[]]) {
+        const ours = await magma(["graph", ...flags], { cwd: dir });
+        expect({ flags, withState, stderr: ours.stderr, code: ours.code }).toEqual({ flags, withState, stderr: "", code: 0 });
+        expect({ flags, withState, dot: ours.stdout }).toEqual({ flags, withState, dot: terraform(["graph", ...flags], dir).stdout });
+      }
     }
-  }, 240_000);
+  }, 900_000);
+
+  test("a cycle: an error per cycle without -draw-cycles; with it, terraform's unreduced graph with each cycle's pairs in red", async () => {
+    const dir = workdir(CYCLES);
+    terraform(["init", "-no-color", "-input=false"], dir);
+    // Terraform names each cycle's nodes in Go's map order: compare them as sets.
+    const cycles = (stderr: string): string[] =>
+      [...stderr.matchAll(/Error: Cycle: (.*)/g)]
+        .map((m) => m[1]!.split(", ").sort().join(", "))
+        .sort();
+    const ours = await magma(["graph", "-type=plan", "-no-color"], { cwd: dir });
+    const theirs = terraform(["graph", "-type=plan", "-no-color"], dir, { expect: 1 });
+    expect(ours.code).toBe(1);
+    expect(ours.stdout).toBe("");
+    expect(cycles(ours.stderr)).toEqual(cycles(theirs.stderr));
+    expect(cycles(ours.stderr)).toHaveLength(2);
+    for (const flags of [["-type=plan", "-draw-cycles"], ["-type=apply", "-draw-cycles", "-verbose"]]) {
+      const drawn = await magma(["graph", ...flags], { cwd: dir });
+      expect({ flags, stderr: drawn.stderr, code: drawn.code }).toEqual({ flags, stderr: "", code: 0 });
+      expect({ flags, dot: drawn.stdout }).toEqual({ flags, dot: terraform(["graph", ...flags], dir).stdout });
+    }
+    expect((await magma(["graph", "-type=plan", "-draw-cycles"], { cwd: dir })).stdout).toContain('"[root] aws_ssm_parameter.b (expand)" -> "[root] aws_ssm_parameter.a (expand)" [color = "red", penwidth = "2.0"]\n');
+    // The resource summary of a cyclic configuration: terraform's reduction inside a cycle
+    // depends on Go's map order (it even drops edges); magma keeps the cycle's edges, so every
+    // edge terraform prints is one of magma's.
+    const summary = await magma(["graph", "-draw-cycles"], { cwd: dir });
+    expect(summary.code).toBe(0);
+    const edges = (dot: string): string[] => dot.split("\n").filter((l) => l.includes(" -> "));
+    expect(edges(summary.stdout)).toEqual(expect.arrayContaining(edges(terraform(["graph", "-draw-cycles"], dir).stdout)));
+    expect(edges(summary.stdout)).toContain('  "aws_ssm_parameter.a" -> "aws_ssm_parameter.b";');
+    expect(edges(summary.stdout)).toContain('  "aws_ssm_parameter.b" -> "aws_ssm_parameter.a";');
+    expect((await magma(["graph"], { cwd: dir })).code).toBe(1);
+  }, 600_000);
 });
 
 describe("magma graph -type without terraform", () => {
-  test("prints the operation graph of an uninitialised directory; a bad type is terraform's error", async () => {
+  test("prints the operation graph of an uninitialised directory; a bad type or flag value is terraform's error", async () => {
     const dir = workdir(FILES);
     const plan = await magma(["graph", "-type=plan"], { cwd: dir });
     expect(plan.stderr).toBe("");
@@ -186,9 +281,14 @@ describe("magma graph -type without terraform", () => {
     expect(plan.stdout).toContain('\t\t"[root] root" -> "[root] check.c (expand)"\n');
     const bad = await magma(["graph", "-type=bogus"], { cwd: dir });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("Invalid graph type requested: bogus");
+    expect(bad.stderr).toContain("Error: Unsupported graph type");
+    expect(bad.stderr).toContain('The -type=... argument must be either "plan", "plan-refresh-only", "plan-destroy", or "apply".');
     const validate = await magma(["graph", "-type=validate"], { cwd: dir });
     expect(validate.code).toBe(1);
-    expect(validate.stderr).toContain("-type=validate is not supported");
-  }, 60_000);
+    expect(validate.stderr).toContain("Error: Graph type no longer available");
+    expect(validate.stderr).toContain('The graph type "validate" is no longer available. Use -type=plan instead');
+    const flag = await magma(["graph", "-type=plan", "-draw-cycles=maybe"], { cwd: dir });
+    expect(flag.code).not.toBe(0);
+    expect(flag.stderr).toContain('-draw-cycles: invalid boolean value "maybe"');
+  }, 300_000);
 });

@@ -48,11 +48,12 @@ describe("operationGraph", () => {
     const { config, cleanup } = configOf(FILES);
     try {
       const g = operationGraph(config, undefined, "plan");
+      expect(operationGraph(config, undefined, "plan", { keepCycles: true })).toEqual(g);
       const names = g.nodes.map((n) => n.name);
       expect(names).toEqual(
         expect.arrayContaining(["memory_item.a (expand)", "module.m.memory_item.c (expand)", "var.n", "var.n (validation)", "module.m.var.in (expand)", "module.m (expand)", "module.m (close)", P, `${P} (close)`, "local.name (expand)", "output.o (expand)", "root"]),
       );
-      expect(g.nodes.find((n) => n.name === "memory_item.a (expand)")).toEqual({ name: "memory_item.a (expand)", kind: "resource", label: "memory_item.a", multiplicity: 1 });
+      expect(g.nodes.find((n) => n.name === "memory_item.a (expand)")).toEqual({ name: "memory_item.a (expand)", kind: "resource", label: "memory_item.a", multiplicity: 1, resource: { module: [], mode: "managed", type: "memory_item", name: "a" } });
       expect(g.nodes.find((n) => n.name === "var.n")?.kind).toBe("root-variable");
       expect(g.nodes.find((n) => n.name === P)?.kind).toBe("provider");
       // a waits for n's validation and its provider; the provider for its argument's local.
@@ -117,8 +118,8 @@ describe("operationGraph", () => {
     }
   });
 
-  test("a cycle is a Cycle diagnostic naming it", () => {
-    const { config, cleanup } = configOf({ "main.tf": `locals {\n  a = local.b\n  b = local.a\n}\n` });
+  test("a cycle is Terraform's `Cycle: …` error naming its nodes; with keepCycles the graph keeps it, unreduced", () => {
+    const { config, cleanup } = configOf({ "main.tf": `locals {\n  a = local.b\n  b = local.a\n  c = local.a\n  d = \"\${local.c}\${local.a}\"\n}\n` });
     try {
       let caught: unknown;
       try {
@@ -128,8 +129,18 @@ describe("operationGraph", () => {
       }
       expect(isPlanDiagnosticsError(caught)).toBe(true);
       if (!isPlanDiagnosticsError(caught)) return;
-      expect(caught.diagnostics[0]?.summary).toBe("Cycle");
-      expect(caught.diagnostics[0]?.detail).toContain("local.a (expand)");
+      expect(caught.diagnostics.map((d) => [d.severity, d.summary, d.detail])).toEqual([["error", "Cycle: local.b (expand), local.a (expand)", ""]]);
+      const g = operationGraph(config, undefined, "plan", { keepCycles: true });
+      expect(g.cycles).toEqual([["local.b (expand)", "local.a (expand)"]]);
+      // Not reduced (d → a stays beside d → c → a); the root waits only for what nothing waits for.
+      expect(g.edges).toEqual([
+        ["local.a (expand)", "local.b (expand)"],
+        ["local.b (expand)", "local.a (expand)"],
+        ["local.c (expand)", "local.a (expand)"],
+        ["local.d (expand)", "local.a (expand)"],
+        ["local.d (expand)", "local.c (expand)"],
+        ["root", "local.d (expand)"],
+      ]);
     } finally {
       cleanup();
     }

@@ -15,11 +15,11 @@ export const OPERATION_GRAPH_TYPES: readonly OperationGraphType[] = ["plan", "pl
 
 /**
  * What a node of an operation graph stands for: `resource` (a resource's expansion, an
- * orphaned instance or a destroyed resource), `provider` (a provider configuration, not its
- * close), `root-variable` (an input variable of the root module) or `other` (locals, outputs,
- * module variables, module calls and closes, provider closes, the root).
+ * orphaned instance or a destroyed resource), `provider` (a provider configuration),
+ * `provider-close` (its close), `root-variable` (an input variable of the root module) or
+ * `other` (locals, outputs, module variables, module calls and closes, the root).
  */
-export type OperationGraphNodeKind = "resource" | "provider" | "root-variable" | "other";
+export type OperationGraphNodeKind = "resource" | "provider" | "provider-close" | "root-variable" | "other";
 
 /** One node of an operation graph. */
 export interface OperationGraphNode {
@@ -30,12 +30,39 @@ export interface OperationGraphNode {
   readonly label: string;
   /** How many of Terraform's graph nodes carry this name: one per instance for a destroy plan's resources, else 1. */
   readonly multiplicity: number;
+  /** For a `resource` node: the configuration resource it is about (module path without instance keys). */
+  readonly resource?: OperationGraphResource;
 }
 
-/** The graph of an operation: nodes sorted by name, edges (dependent → dependency) sorted, transitively reduced. */
+/** The configuration resource a `resource` node is about (Terraform's `addrs.ConfigResource`). */
+export interface OperationGraphResource {
+  /** The module path: the module call names from the root (`[]` for the root module). */
+  readonly module: readonly string[];
+  readonly mode: "managed" | "data" | "ephemeral";
+  readonly type: string;
+  readonly name: string;
+}
+
+/**
+ * The graph of an operation: nodes sorted by name, edges (dependent → dependency) sorted,
+ * transitively reduced — unless it has cycles (built with `keepCycles`), which Terraform
+ * does not reduce.
+ */
 export interface OperationGraph {
   readonly nodes: readonly OperationGraphNode[];
   readonly edges: readonly (readonly [from: string, to: string])[];
+  /** The cycles (strongly connected components, node names in Tarjan's pop order): empty but with `keepCycles`. */
+  readonly cycles: readonly (readonly string[])[];
+}
+
+/** How {@link operationGraph} builds a graph. */
+export interface OperationGraphOptions {
+  /**
+   * Return a graph with cycles instead of failing (`terraform graph -draw-cycles`, which
+   * skips Terraform's graph validation): such a graph is not reduced, and its root waits only
+   * for the nodes nothing else waits for, as Terraform builds it.
+   */
+  readonly keepCycles?: boolean;
 }
 
 interface ModScope {
@@ -68,23 +95,26 @@ function refsOfExprs(exprs: readonly (Expression | undefined)[], traversals: rea
  * resources for a destroy plan, and a `root` that waits for everything — transitively reduced.
  * Read-only: no provider is started and nothing is evaluated.
  *
- * @throws PlanDiagnosticsError when the graph has a cycle, or a module call breaks Terraform's
- *   module restrictions (count, for_each or depends_on on a module with its own providers).
+ * @throws PlanDiagnosticsError when the graph has a cycle (one `Cycle: a, b, …` error per
+ *   cycle, as Terraform's graph validation words it; not with `keepCycles`), or a module call
+ *   breaks Terraform's module restrictions (count, for_each or depends_on on a module with its
+ *   own providers).
  */
-export function operationGraph(config: Config, state: StateFile | undefined, type: OperationGraphType): OperationGraph {
+export function operationGraph(config: Config, state: StateFile | undefined, type: OperationGraphType, options: OperationGraphOptions = {}): OperationGraph {
   const restrictions = moduleRestrictionDiagnostics(config).filter((d) => d.severity === "error");
   if (restrictions.length > 0) throw new PlanDiagnosticsError(restrictions);
   const g = new Graph<OperationGraphNode>();
-  const node = (name: string, kind: OperationGraphNodeKind, label: string, multiplicity = 1): string => {
-    g.add(name, { name, kind, label, multiplicity });
+  const node = (name: string, kind: OperationGraphNodeKind, label: string, multiplicity = 1, resource?: OperationGraphResource): string => {
+    g.add(name, { name, kind, label, multiplicity, ...(resource !== undefined ? { resource } : {}) });
     return name;
   };
-  const expand = (address: string, kind: OperationGraphNodeKind = "other"): string => node(`${address} (expand)`, kind, address);
+  const expand = (address: string): string => node(`${address} (expand)`, "other", address);
   const providerClose = new Map<string, string>();
   const provider = (address: string): string => {
     if (!providerClose.has(address)) {
       node(address, "provider", address);
-      providerClose.set(address, node(`${address} (close)`, "other", address));
+      providerClose.set(address, node(`${address} (close)`, "provider-close", `${address} (close)`));
+      g.dependOn(`${address} (close)`, address);
     }
     return address;
   };
@@ -105,7 +135,7 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
     for (const r of state?.resources ?? []) {
       if (r.mode !== "managed" || r.instances.length === 0) continue;
       const address = `${instancePrefix(r.module)}${r.type}.${r.name}`;
-      uses(node(`${address} (destroy)`, "resource", address, r.instances.length), formatProviderConfig(r.provider));
+      uses(node(`${address} (destroy)`, "resource", address, r.instances.length, { module: r.module.map((m) => m.name), mode: r.mode, type: r.type, name: r.name }), formatProviderConfig(r.provider));
     }
     // The root module's provider configurations still evaluate their arguments: the variables and locals they reference.
     const rm = config.module;
@@ -125,7 +155,7 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
       const addr = formatProviderConfig({ module: [], provider: rm.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name), alias: pc.alias });
       if (providerClose.has(addr)) valueRefs(addr, providerRefs(pc.config));
     }
-    return finish(g);
+    return finish(g, options.keepCycles === true);
   }
 
   const varNode = (mod: ModScope, name: string): string => (mod.prefix === "" ? `var.${name}` : `${mod.prefix}var.${name} (expand)`);
@@ -152,7 +182,7 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
     for (const name of m.locals.keys()) own.push(expand(`${mod.prefix}local.${name}`));
     for (const name of m.outputs.keys()) own.push(expand(`${mod.prefix}output.${name}`));
     for (const [key, r] of [...m.managedResources, ...m.dataResources]) {
-      const id = expand(`${mod.prefix}${key}`, "resource");
+      const id = node(`${mod.prefix}${key} (expand)`, "resource", `${mod.prefix}${key}`, 1, { module: mod.config.path, mode: r.mode, type: r.type, name: r.name });
       own.push(id);
       const resolved = resolveProviderConfig(config, mod.config.path, resourceProviderConfigKey(r), r.provider);
       if (!("error" in resolved)) provided.set(id, resolved.address);
@@ -181,7 +211,7 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
       const mod = mods.find((x) => x.prefix === configPrefix(r.module.map((s) => s.name)));
       for (const inst of r.instances) {
         const resource = `${instancePrefix(r.module)}${r.type}.${r.name}`;
-        const id = node(`${resource}${inst.indexKey === undefined ? "" : formatInstanceKey(inst.indexKey)} (orphan)`, "resource", resource);
+        const id = node(`${resource}${inst.indexKey === undefined ? "" : formatInstanceKey(inst.indexKey)} (orphan)`, "resource", resource, 1, { module: r.module.map((s) => s.name), mode: r.mode, type: r.type, name: r.name });
         uses(id, formatProviderConfig(r.provider));
         if (mod !== undefined) members.get(mod)!.push(id);
       }
@@ -256,20 +286,21 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
       if (close !== undefined && id !== close) g.dependOn(close, id);
     }
   }
-  return finish(g);
+  return finish(g, options.keepCycles === true);
 }
 
 /** Adds the root, checks for cycles, reduces and lists. */
-function finish(g: Graph<OperationGraphNode>): OperationGraph {
+function finish(g: Graph<OperationGraphNode>, keepCycles: boolean): OperationGraph {
   const all = g.ids();
+  const cycles = g.cycles();
+  if (cycles.length > 0 && !keepCycles) throw new PlanDiagnosticsError(cycles.map((c) => planError(`Cycle: ${c.join(", ")}`, "")));
   g.add("root", { name: "root", kind: "other", label: "root", multiplicity: 1 });
-  for (const id of all) g.dependOn("root", id);
-  const cycle = g.findCycle();
-  if (cycle !== undefined) throw new PlanDiagnosticsError([planError("Cycle", `The configuration has a dependency cycle: ${cycle.join(" → ")}.`)]);
-  g.transitiveReduction();
+  // The root waits for what nothing else waits for (with no cycle, the reduction leaves the same edges as waiting for everything).
+  for (const id of all) if (g.dependents(id).length === 0) g.dependOn("root", id);
+  if (cycles.length === 0) g.transitiveReduction();
   const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
   const names = g.ids().sort(byCode);
   const edges: (readonly [string, string])[] = [];
   for (const n of names) for (const d of g.dependencies(n).sort(byCode)) edges.push([n, d]);
-  return { nodes: names.map((n) => g.get(n)), edges };
+  return { nodes: names.map((n) => g.get(n)), edges, cycles };
 }
