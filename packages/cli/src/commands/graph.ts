@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { loadConfig } from "@magma/config";
-import { isPlanDiagnosticsError, OPERATION_GRAPH_TYPES, operationGraph, type OperationGraph, type OperationGraphNodeKind, type OperationGraphResource, type OperationGraphType } from "@magma/engine";
+import { resolve } from "node:path";
+import { isPlanDiagnosticsError, OPERATION_GRAPH_TYPES, operationGraph, readPlanFile, type Plan, type OperationGraph, type OperationGraphNodeKind, type OperationGraphResource, type OperationGraphType } from "@magma/engine";
 import { loadState } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { formatDiagnostics } from "../workdir/format-diagnostic.js";
@@ -167,13 +168,14 @@ export function registerGraphCommand(program: Command, ctx: CommandContext): voi
   quietOptions(statePathOption(program.command("graph")))
     .summary("print the dependency graph in DOT")
     .description(
-      "Without -type: the resources and their dependencies, clustered by module, as terraform graph prints them.\nWith -type=plan|plan-refresh-only|plan-destroy|apply: the operation's whole graph as terraform graph -type prints it (from the configuration and the current workspace's state; no provider is started).",
+      "Without -type: the resources and their dependencies, clustered by module, as terraform graph prints them.\nWith -type=plan|plan-refresh-only|plan-destroy|apply: the operation's whole graph as terraform graph -type prints it (from the configuration and the current workspace's state; no provider is started).\nWith -plan=FILE: the apply graph of a saved plan (creates, updates and reads).",
     )
     .option("--type <type>", "the operation's graph: plan, plan-refresh-only, plan-destroy or apply")
+    .option("--plan <file>", "the apply graph of a plan saved by magma plan -out (implies -type=apply): a node per changed instance")
     .option("--draw-cycles [bool]", "with -type: draw the graph even when it has cycles, their edges in red (terraform's -draw-cycles)")
     .option("--verbose [bool]", "with -type: declare the provider closes too, as terraform graph -verbose does")
     .option("--module-depth <n>", "accepted for terraform compatibility (deprecated there; no effect)")
-    .action(async (o: WorkdirOptions & { type?: string; drawCycles?: string | boolean; verbose?: string | boolean; moduleDepth?: string }) => {
+    .action(async (o: WorkdirOptions & { type?: string; plan?: string; drawCycles?: string | boolean; verbose?: string | boolean; moduleDepth?: string }) => {
       const drawCycles = boolFlag("-draw-cycles", o.drawCycles);
       const verbose = boolFlag("-verbose", o.verbose);
       if (o.moduleDepth !== undefined && !/^-?\d+$/.test(o.moduleDepth)) {
@@ -185,11 +187,20 @@ export function registerGraphCommand(program: Command, ctx: CommandContext): voi
         ctx.io.stderr.write(formatDiagnostics(errors, ctx.cwd));
         throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
       }
-      const type = o.type === undefined ? undefined : graphType(o.type);
+      let plan: Plan | undefined;
+      if (o.plan !== undefined) {
+        try {
+          plan = await readPlanFile(resolve(ctx.cwd, o.plan));
+        } catch (e) {
+          throw new CliError(CliErrorCode.BadInput, "Failed to read the given file as a plan file", { detail: `${o.plan}: ${(e as Error).message}`, cause: e });
+        }
+      }
+      // Terraform draws a saved plan's apply graph unless -type says otherwise.
+      const type = o.type !== undefined ? graphType(o.type) : plan !== undefined ? "apply" : undefined;
       const state = await withWorkingDir(ctx, o, async (wd) => loadState(wd.store()));
       let g: OperationGraph;
       try {
-        g = operationGraph(config, state, type ?? "plan", { keepCycles: drawCycles });
+        g = operationGraph(config, state, type ?? "plan", { keepCycles: drawCycles, ...(plan !== undefined ? { changes: plan.changes } : {}) });
       } catch (e) {
         if (!isPlanDiagnosticsError(e)) throw e;
         // Every cycle (or module restriction) is an error of its own, as terraform prints them.

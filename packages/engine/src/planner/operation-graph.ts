@@ -1,6 +1,8 @@
 import { impliedProvider, parseRef, referencesInExpr, resourceProviderConfigKey, resourceReferences, type Config, type Reference } from "@magma/config";
+import type { Value } from "@magma/cty";
 import type { Body, Expression, Traversal } from "@magma/hcl";
-import { formatInstanceKey, formatProviderConfig, type StateFile } from "@magma/state";
+import { formatInstanceKey, formatProviderConfig, parseResourceInstance, type StateFile } from "@magma/state";
+import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { Graph } from "../dag/graph.js";
 import { configPrefix, instancePrefix } from "../eval/module-evaluator.js";
 import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
@@ -63,6 +65,14 @@ export interface OperationGraphOptions {
    * for the nodes nothing else waits for, as Terraform builds it.
    */
   readonly keepCycles?: boolean;
+  /**
+   * For `apply`: the changes of a saved plan (`terraform graph -plan=FILE`). Each change
+   * other than a no-op gets a node of its own named by its instance address, waiting for its
+   * resource's expansion; references to the resource wait for its instances' nodes (a
+   * reference with an instance key for that instance's, when it has one), as Terraform's
+   * apply graph connects them. Only creates, updates and reads are drawn.
+   */
+  readonly changes?: readonly PlannedInstanceChange[];
 }
 
 interface ModScope {
@@ -98,7 +108,7 @@ function refsOfExprs(exprs: readonly (Expression | undefined)[], traversals: rea
  * @throws PlanDiagnosticsError when the graph has a cycle (one `Cycle: a, b, …` error per
  *   cycle, as Terraform's graph validation words it; not with `keepCycles`), or a module call
  *   breaks Terraform's module restrictions (count, for_each or depends_on on a module with its
- *   own providers).
+ *   own providers), or `changes` hold a delete, replace or forget (not drawn).
  */
 export function operationGraph(config: Config, state: StateFile | undefined, type: OperationGraphType, options: OperationGraphOptions = {}): OperationGraph {
   const restrictions = moduleRestrictionDiagnostics(config).filter((d) => d.severity === "error");
@@ -200,6 +210,34 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
       own.push(node(`${mod.prefix}module.${name} (close)`, "other", `${mod.prefix}module.${name}`));
     }
   }
+  // A saved plan's changes: one node per changed instance (Terraform's DiffTransformer).
+  /** The instance nodes of a resource (`<config module prefix>|<resource>`) and of one instance (`…|<resource>[key]`). */
+  const instanceNodes = new Map<string, string[]>();
+  const addInstanceNode = (key: string, id: string): void => void instanceNodes.set(key, [...(instanceNodes.get(key) ?? []), id]);
+  if (type === "apply") {
+    const unsupported = (options.changes ?? []).filter((c) => c.action !== "no-op" && c.action !== "create" && c.action !== "update" && c.action !== "read");
+    if (unsupported.length > 0) {
+      throw new PlanDiagnosticsError([
+        planError("Unsupported change in the plan", `The apply graph of a saved plan is drawn for creates, updates and reads only; this plan also has ${unsupported.map((c) => `${c.action} ${c.address}${c.deposedKey !== undefined ? ` (deposed ${c.deposedKey})` : ""}`).join(", ")}.`),
+      ]);
+    }
+    for (const c of options.changes ?? []) {
+      if (c.action === "no-op") continue;
+      const a = parseResourceInstance(c.address);
+      const prefix = configPrefix(a.module.map((m) => m.name));
+      const resource = `${a.mode === "data" ? "data." : a.mode === "ephemeral" ? "ephemeral." : ""}${a.type}.${a.name}`;
+      const expandId = `${prefix}${resource} (expand)`;
+      if (!g.has(expandId)) continue;
+      const id = node(c.address, "resource", `${prefix}${resource}`, 1, { module: a.module.map((m) => m.name), mode: a.mode, type: a.type, name: a.name });
+      g.dependOn(id, expandId);
+      const providerAddress = provided.get(expandId);
+      if (providerAddress !== undefined) provided.set(id, providerAddress);
+      const mod = mods.find((x) => x.prefix === prefix);
+      if (mod !== undefined) members.get(mod)!.push(id);
+      addInstanceNode(`${prefix}|${resource}`, id);
+      addInstanceNode(`${prefix}|${resource}${formatInstanceKey(a.key)}`, id);
+    }
+  }
   for (const [id, addr] of provided) uses(id, addr);
   if (type === "plan" || type === "plan-refresh-only") {
     // State resources whose configuration is gone are planned for deletion instance by instance.
@@ -223,8 +261,14 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
     const s = ref.subject;
     const id = ((): string[] => {
       switch (s.kind) {
-        case "resource":
-          return [`${mod.prefix}${s.mode === "data" ? "data." : ""}${s.type}.${s.name} (expand)`];
+        case "resource": {
+          const resource = `${s.mode === "data" ? "data." : s.mode === "ephemeral" ? "ephemeral." : ""}${s.type}.${s.name}`;
+          // A reference to one instance waits for that instance's node when the plan changes it, else (as Terraform falls back to the resource) for the resource's expansion and changed instances.
+          const step = ref.remaining[0];
+          const key = step?.kind === "index" ? instanceKeyText(step.key) : undefined;
+          const one = key === undefined ? undefined : instanceNodes.get(`${mod.prefix}|${resource}${key}`);
+          return one ?? [`${mod.prefix}${resource} (expand)`, ...(instanceNodes.get(`${mod.prefix}|${resource}`) ?? [])];
+        }
         case "var":
           return [varRef(mod, s.name)];
         case "local":
@@ -287,6 +331,14 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
     }
   }
   return finish(g, options.keepCycles === true);
+}
+
+/** An index step's key as an instance address writes it (`[0]`, `["a"]`), or undefined for a key that cannot be one. */
+function instanceKeyText(key: Value): string | undefined {
+  if (!key.isKnown() || key.isNull()) return undefined;
+  if (key.type.kind === "string") return formatInstanceKey(key.asString());
+  if (key.type.kind === "number" && key.asNumber().isInteger()) return `[${key.asNumber().toString()}]`;
+  return undefined;
 }
 
 /** Adds the root, checks for cycles, reduces and lists. */
