@@ -3,7 +3,7 @@
 // terraform graph's DOT, compared byte for byte with terraform 1.11.4's on the same
 // configuration and state (skipped without terraform and hashicorp/aws, whose schema terraform
 // reads to build its graph; magma's graph starts no provider).
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeProviderLauncher } from "@magma/provider-server";
@@ -318,6 +318,7 @@ output "r" { value = vault_secret.d.id }
     writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", type: "vault", version: "1.0.0", module: join(dirname(fileURLToPath(import.meta.url)), "testdata", "secret-provider.mjs"), protocolVersions: [6] });
     ws = TerraformWorkspace.create("magma-graph-plan-", { cliConfig: { mirrors: [{ path: mirror }] } });
     ws.write("main.tf", PLANNED);
+    mkdirSync(join(ws.dir, "m"));
     ws.write("m/main.tf", PLANNED_MODULE);
     await ws.init();
     await ws.run(["plan", "-out=tf.plan", "-input=false", "-no-color"]);
