@@ -329,7 +329,7 @@ output "r" { value = vault_secret.d.id }
     base?.dispose();
   });
 
-  test("a saved plan of creates: the apply graph with a node per instance, byte for byte; -type=apply without a plan has none", async () => {
+  test("saved plans of creates, then of updates: the apply graph with a node per changed instance, byte for byte; -type=apply without a plan has none", async () => {
     const planned = await magma(["plan", "-out=magma.plan", "-input=false", "-no-color"], { cwd: ws.dir });
     expect({ stderr: planned.stderr, code: planned.code }).toEqual({ stderr: "", code: 0 });
     for (const flags of [[], ["-type=apply"], ["-verbose"]]) {
@@ -342,6 +342,18 @@ output "r" { value = vault_secret.d.id }
     expect(dot).toContain('\t\t"[root] vault_secret.b (expand)" -> "[root] vault_secret.a[0]"\n');
     expect(dot).toContain('\t\t"[root] vault_secret.c[\\"p\\"]" [label = "vault_secret.c", shape = "box"]\n');
     expect((await magma(["graph", "-type=apply"], { cwd: ws.dir })).stdout).not.toContain('"[root] vault_secret.a[0]"');
+    // Applied, then b renamed: updates of b and module.m's d (no-ops are not drawn; a reference to the unchanged a[0] waits for a's expansion).
+    await ws.run(["apply", "-input=false", "-no-color", "tf.plan"]);
+    ws.write("main.tf", PLANNED.replace("name = vault_secret.a[0].name", 'name = "\${vault_secret.a[0].name}-x"'));
+    await ws.run(["plan", "-out=tf2.plan", "-input=false", "-no-color"]);
+    const replanned = await magma(["plan", "-out=magma2.plan", "-input=false", "-no-color"], { cwd: ws.dir });
+    expect({ stderr: replanned.stderr, code: replanned.code }).toEqual({ stderr: "", code: 0 });
+    expect(replanned.stdout).toContain("2 to change");
+    const updates = await magma(["graph", "-plan=magma2.plan"], { cwd: ws.dir });
+    expect({ stderr: updates.stderr, code: updates.code }).toEqual({ stderr: "", code: 0 });
+    expect(updates.stdout).toBe((await ws.run(["graph", "-plan=tf2.plan"])).stdout);
+    expect(updates.stdout).toContain('\t\t"[root] module.m.vault_secret.d" -> "[root] module.m.vault_secret.d (expand)"\n');
+    expect(updates.stdout).not.toContain('"[root] vault_secret.a[0]"');
     const missing = await magma(["graph", "-plan=nope.plan"], { cwd: ws.dir });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("Failed to read the given file as a plan file");
