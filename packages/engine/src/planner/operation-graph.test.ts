@@ -1,6 +1,8 @@
 import { item, configOf, stateOf, MEMORY } from "./test-support.js";
 import { operationGraph, type OperationGraph } from "./operation-graph.js";
 import { isPlanDiagnosticsError } from "./plan-diagnostic.js";
+import { dynamicType, nullVal } from "@magma/cty";
+import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 
 const P = `provider["${MEMORY}"]`;
 
@@ -141,6 +143,29 @@ describe("operationGraph", () => {
         ["local.d (expand)", "local.c (expand)"],
         ["root", "local.d (expand)"],
       ]);
+    } finally {
+      cleanup();
+    }
+  });
+  test("an apply with a saved plan's changes: a node per changed instance; a delete is refused", () => {
+    const { config, cleanup } = configOf(FILES);
+    try {
+      const change = (address: string, action: "create" | "no-op" | "delete"): PlannedInstanceChange =>
+        ({ address, mode: "managed", typeName: "memory_item", action, before: nullVal(dynamicType), after: nullVal(dynamicType), config: nullVal(dynamicType), requiresReplace: [], priorPrivate: new Uint8Array(), plannedPrivate: new Uint8Array(), priorTainted: false, legacyTypeSystem: false, warnings: [] }) as PlannedInstanceChange;
+      const g = operationGraph(config, undefined, "apply", { changes: [change("memory_item.a[0]", "create"), change("memory_item.a[1]", "no-op"), change("module.m.memory_item.c", "create")] });
+      expect(g.nodes.find((n) => n.name === "memory_item.a[0]")).toEqual({ name: "memory_item.a[0]", kind: "resource", label: "memory_item.a", multiplicity: 1, resource: { module: [], mode: "managed", type: "memory_item", name: "a" } });
+      expect(g.nodes.some((n) => n.name === "memory_item.a[1]")).toBe(false);
+      expect(edgesFrom(g, "memory_item.a[0]")).toEqual(["memory_item.a (expand)"]);
+      // module.m's input references memory_item.a[0]: it waits for that instance's node.
+      expect(edgesFrom(g, "module.m.var.in (expand)")).toContain("memory_item.a[0]");
+      expect(edgesFrom(g, "module.m.memory_item.c")).toEqual(["module.m.memory_item.c (expand)"]);
+      let caught: unknown;
+      try {
+        operationGraph(config, undefined, "apply", { changes: [change("memory_item.a[0]", "delete")] });
+      } catch (e) {
+        caught = e;
+      }
+      expect(isPlanDiagnosticsError(caught) && caught.diagnostics[0]?.detail).toContain("delete memory_item.a[0]");
     } finally {
       cleanup();
     }
