@@ -98,7 +98,7 @@ function wrap(text: string, width: number): string {
 /**
  * Diagnostics as Terraform prints them without colour: a blank line, `Error: <summary>` (or
  * `Warning:`), the location with its block (`  on main.tf line 3, in resource "x" "y":`), the
- * source lines (`   3: …`), and the detail wrapped at 78 columns.
+ * source lines (`   3: …`), and the detail word-wrapped as terraform wraps it for its 78 columns (go-wordwrap at 77: no line longer than 77).
  */
 export function formatDiagnostics(diags: readonly Diagnostic[], dir: string): string {
   const sources = new SourceCache(dir);
@@ -111,7 +111,7 @@ export function formatDiagnostics(diags: readonly Diagnostic[], dir: string): st
       out += `\n  on ${s.filename} line ${s.start.line}${snip?.context == null ? "" : `, in ${snip.context}`}:\n`;
       if (snip !== undefined) snip.code.split("\n").forEach((l, i) => (out += `${String(s.start.line + i).padStart(4)}: ${l}\n`));
     }
-    if (d.detail !== "") out += `\n${wrap(d.detail, 78)}\n`;
+    if (d.detail !== "") out += `\n${wrap(d.detail, 77)}\n`;
   }
   return out;
 }
