@@ -47,7 +47,7 @@ function sensitiveNames(json: string): Set<string> {
 
 /**
  * One resource instance object as `terraform state show` (and `terraform show`) prints it
- * without the provider's schema (the fallback when the provider cannot be started): `# addr:`
+ * without the provider's schema (the fallback when the schema has no such type): `# addr:`
  * and the block with every non-null attribute, sorted and aligned, nested values in full,
  * sensitive ones (per `sensitive_attributes`) hidden.
  */
