@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { numberType, numberVal, stringType, stringVal, type Value } from "@magma/cty";
 import { checkFunctionCall, createSchemaEntry, functionCallError, functionSignature, type Block, type FunctionCaller, type Provider, type ProviderSchema } from "@magma/provider-api";
 import { createMemoryProvider } from "@magma/provider-api/testing";
@@ -129,7 +132,7 @@ terraform {
     memory = { source = "hashicorp/memory" }
   }
   provider_meta "memory" {
-    module_name = provider::memory::upper("root-x")
+    module_name = "ROOT-X"
   }
 }
 variable "suffix" {
@@ -240,7 +243,7 @@ resource "memory_item" "p" {
       for (const i of fnInstances) expect(configured.has(i)).toBe(false);
       const calls = log.filter((l) => l.op.startsWith("call ")).map((l) => l.op);
       expect(calls.sort()).toEqual([...new Set(calls)].sort());
-      expect(calls.sort()).toEqual(['call count_of("ab")', 'call upper("C-item")', 'call upper("c")', 'call upper("hello")', 'call upper("root-x")', 'call upper("x")'].sort());
+      expect(calls.sort()).toEqual(['call count_of("ab")', 'call upper("C-item")', 'call upper("c")', 'call upper("hello")', 'call upper("x")'].sort());
 
       log.length = 0;
       let state = null as Parameters<typeof engine.plan>[1];
@@ -321,9 +324,20 @@ describe("provider-defined function errors, in Terraform's words", () => {
     expect(r.plan.changes).toEqual([]);
   }, 60_000);
 
-  test("provider_meta errors: references are not allowed, as in Terraform", async () => {
-    const { r } = await planOf({ "main.tf": `${REQUIRED.replace("}\n}", '}\n  provider_meta "memory" {\n    module_name = var.v\n  }\n}')}\nvariable "v" {\n  default = "x"\n}\nresource "memory_item" "a" {\n  name = "a"\n}\n` });
-    expect(errors(r).map((e) => e.summary)).toEqual(["Variables not allowed"]);
+  test("provider_meta errors: references and function calls are load errors, as in Terraform (the plan of the directory reports them)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "meta-load-"));
+    writeFileSync(join(dir, "main.tf"), `${REQUIRED.replace("}\n}", '}\n  provider_meta "memory" {\n    module_name = var.v\n    other = provider::memory::upper("x")\n  }\n}')}\nvariable "v" {\n  default = "x"\n}\nresource "memory_item" "a" {\n  name = "a"\n}\n`);
+    const log: Call[] = [];
+    const engine = createEngine({ providers: recordingSource(log), cwd: dir });
+    try {
+      const r = await engine.plan(dir, null, { env: {} });
+      expect(errors(r).map((e) => `${e.summary} ${e.at}`)).toEqual(["Variables not allowed main.tf:7", "Function calls not allowed main.tf:8"]);
+      expect(r.plan.changes).toEqual([]);
+      expect(log).toEqual([]); // nothing launched: the configuration did not load
+    } finally {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   test("a provider without a meta schema refuses a provider_meta block for it", async () => {

@@ -483,7 +483,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     if (v === undefined) {
       const address = `${instancePrefix(mi)}terraform.provider_meta.${pm.provider}`;
       const decodedMeta = decode(`${mod.prefix}terraform.provider_meta.${pm.provider}`, pm.config, schema.block);
-      // Terraform allows no references in provider_meta ("Variables not allowed"); functions are allowed.
+      // A configuration that loaded has static provider_meta attributes (references and function calls are load errors, as in Terraform).
       v = (
         await pure(() => {
           const { variables: _refs, ...noRefs } = evaluator.scope(mi, undefined, []);
