@@ -2,7 +2,7 @@
 // provider-defined function `stamp(s)` whose result is `s`, a colon and the current text of
 // the file STAMP_FILE: a function that answers differently once the file changes — as between
 // a plan and the apply of that plan. terraform (through @magma/provider-server) and magma call it.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { stringType, stringVal } from "@magma/cty";
 import { createNativeProvider, createSchemaEntry } from "@magma/provider-api";
 import { delegatingProvider } from "../../../provider-server/test/testdata/delegating-provider.mjs";
@@ -12,6 +12,8 @@ const signatures = new Map([["stamp", { parameters: [{ name: "s", type: stringTy
 
 function stamp([s]) {
   const file = process.env.STAMP_FILE;
+  // A missing file is the function's error (terraform's "Error in function call").
+  if (file !== undefined && !existsSync(file)) return { error: `no stamp file at ${file}` };
   const text = file === undefined ? "" : readFileSync(file, "utf8").trim();
   return { result: stringVal(`${s.asString()}:${text}`) };
 }
