@@ -124,8 +124,11 @@ export { ModuleEvaluator, configPrefix, instancePrefix, childInstance } from "./
 export type { InstanceValueSource, EvaluatorContext } from "./eval/module-evaluator.js";
 
 // Provider-defined functions (provider::<local name>::<fn>) for the synchronous evaluator.
-export { ProviderFunctionCalls, settleProviderCalls, MAX_SETTLE_ROUNDS } from "./eval/provider-functions.js";
+export { ProviderFunctionCalls, settleProviderCalls, MAX_SETTLE_ROUNDS, INCONSISTENT_FUNCTION_RESULT } from "./eval/provider-functions.js";
+export type { FunctionResultHash } from "./eval/provider-functions.js";
 export type { OpenUnconfigured } from "./eval/provider-functions.js";
+export { validateProviderFunctions } from "./eval/validate-provider-functions.js";
+export type { ValidateProviderFunctionsOptions } from "./eval/validate-provider-functions.js";
 export { evaluateExpansion, expansionInstances } from "./eval/expansion.js";
 export type { Expansion, ExpandedInstance } from "./eval/expansion.js";
 export { schemaSensitivePaths, markSensitive, splitSensitive, unionPaths } from "./eval/schema-sensitive.js";

@@ -2,9 +2,11 @@ import type { Command } from "commander";
 import { providerAddrString, validateDir, type ProviderAddr, type SchemaLookup } from "@magma/config";
 import type { Diagnostic, SourceRange } from "@magma/hcl";
 import type { Block, ProviderSchema } from "@magma/provider-api";
+import { ProviderFunctionCalls, validateProviderFunctions } from "@magma/engine";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { openProviderSession, nativeProviders } from "../provider-session.js";
 import { formatDiagnostics, snippetOf, SourceCache } from "../workdir/format-diagnostic.js";
+import { workdirProviders } from "../workdir/engine-providers.js";
 import { platformName } from "../workdir/install-provider.js";
 import { providerRequirements } from "../workdir/provider-requirements.js";
 import type { CommandContext } from "./command-context.js";
@@ -67,7 +69,8 @@ async function loadSchemas(ctx: CommandContext, dataDir: string, providers: read
 /**
  * `magma validate [-json]`: `terraform validate` on the working directory: the
  * configuration's decoding and static checks, with resource bodies checked against the
- * installed providers' schemas. Exit 1 when there are errors.
+ * installed providers' schemas, and provider-defined function calls evaluated as terraform
+ * validate does (see the engine's `validateProviderFunctions`). Exit 1 when there are errors.
  */
 export function registerValidateCommand(program: Command, ctx: CommandContext): void {
   quietOptions(program.command("validate"))
@@ -90,6 +93,14 @@ export function registerValidateCommand(program: Command, ctx: CommandContext): 
           return (m?.get(type) as { block: Block } | undefined)?.block;
         };
         if (schemas.size > 0) diags = validateDir(dir, { schemas: lookup }).diags;
+        // Provider-defined function calls, as terraform validate evaluates them (calls with known arguments are made).
+        const functionProviders = workdirProviders(dataDir, ctx.io.env).source;
+        const calls = new ProviderFunctionCalls((source) => functionProviders.open(source));
+        try {
+          diags = [...diags, ...(await validateProviderFunctions(first.config, calls, { cwd: dir, available: (source) => schemas.has(source) }))];
+        } finally {
+          await calls.close();
+        }
       }
       const errors = diags.filter((d) => d.severity === "error").length;
       const warnings = diags.length - errors;

@@ -65,6 +65,20 @@ describe("plan files", () => {
     expect(() => parsePlan(JSON.stringify({ format: "magma-plan/1", prior_state: { lineage, serial: 1 }, config_digest: "d", changes: [{ address: "a", mode: "weird" }] }))).toThrow(/changes\[0\]\.mode is "weird"/);
   });
 
+  it("keeps the provider function results (digests) and names a bad entry", async () => {
+    const base = await samplePlan();
+    const functionResults = [{ key: "a".repeat(64), result: "b".repeat(64) }];
+    const text = formatPlan({ ...base, functionResults });
+    expect(JSON.parse(text).function_results).toEqual(functionResults);
+    expect(parsePlan(text).functionResults).toEqual(functionResults);
+    // None made: nothing written, nothing read back.
+    expect(formatPlan({ ...base, functionResults: [] })).not.toContain("function_results");
+    expect(parsePlan(formatPlan(base)).functionResults).toBeUndefined();
+    const bad = JSON.parse(text) as Record<string, unknown>;
+    bad["function_results"] = [{ key: "not hex", result: "b".repeat(64) }];
+    expect(() => parsePlan(JSON.stringify(bad), "p.json")).toThrow(/^\[invalid_plan_file\] p\.json: function_results\[0\] is not \{key, result\}/);
+  });
+
   it("refuses a saved plan whose state moved on", async () => {
     const plan = await samplePlan();
     expect(() => assertPlanCurrent(plan, { lineage, serial: 7 })).not.toThrow();

@@ -26,6 +26,7 @@ export function formatPlan(plan: Plan): string {
       ...(plan.variables !== undefined ? { variables: Object.fromEntries(Object.entries(plan.variables).map(([k, v]) => [k, encodeValue(v)])) } : {}),
       ...(plan.drift !== undefined ? { drift: plan.drift.map(encodeChange) } : {}),
       ...(plan.targets !== undefined ? { targets: [...plan.targets] } : {}),
+      ...(plan.functionResults !== undefined && plan.functionResults.length > 0 ? { function_results: plan.functionResults.map((f) => ({ key: f.key, result: f.result })) } : {}),
       ...(plan.dataReads !== undefined ? { data_reads: Object.fromEntries(Object.entries(plan.dataReads).map(([k, v]) => [k, encodeValue(v)])) } : {}),
     },
     null,
@@ -69,9 +70,9 @@ const MODES: readonly string[] = ["normal", "destroy", "refresh-only"];
 const OUTPUT_ACTIONS: readonly string[] = ["create", "update", "delete", "no-op"];
 
 /** The configuration-level planner's fields of a plan file (mode, outputs, providers, variables, data reads, drift), each when present. */
-function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift" | "targets"> {
+function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift" | "targets" | "functionResults"> {
   const bad = (what: string): EngineError => new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: ${what}`);
-  const out: { -readonly [K in "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift" | "targets"]?: Plan[K] } = {};
+  const out: { -readonly [K in "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift" | "targets" | "functionResults"]?: Plan[K] } = {};
   if (r["drift"] !== undefined) {
     if (!Array.isArray(r["drift"])) throw bad("drift is not a list");
     out.drift = r["drift"].map((c: unknown, i) => decodeChange(c, `${source}: drift[${i}]`));
@@ -115,6 +116,16 @@ function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "
   if (targets !== undefined) {
     if (!Array.isArray(targets) || !targets.every((t) => typeof t === "string")) throw bad("targets is not a list of addresses");
     out.targets = targets as string[];
+  }
+  const fr = r["function_results"];
+  if (fr !== undefined) {
+    const hex = (x: unknown): x is string => typeof x === "string" && /^[0-9a-f]{64}$/.test(x);
+    if (!Array.isArray(fr)) throw bad("function_results is not a list");
+    out.functionResults = fr.map((f: unknown, i) => {
+      const x = f as Record<string, unknown> | null;
+      if (typeof x !== "object" || x === null || !hex(x["key"]) || !hex(x["result"])) throw bad(`function_results[${i}] is not {key, result} (hex SHA-256 digests)`);
+      return { key: x["key"], result: x["result"] };
+    });
   }
   return out;
 }

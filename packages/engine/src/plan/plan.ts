@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Value } from "@magma/cty";
+import type { FunctionResultHash } from "../eval/provider-functions.js";
 import type { PlannedInstanceChange } from "./planned-instance-change.js";
 import { encodeChange } from "./encode-change.js";
 
@@ -79,6 +80,12 @@ export interface Plan {
   readonly drift?: readonly PlannedInstanceChange[];
   /** The `-target` addresses the plan was made with (absent: not targeted). */
   readonly targets?: readonly string[];
+  /**
+   * The provider-defined function calls the plan made, with their results as digests
+   * (Terraform's function results): the apply calls them again and a different result is an
+   * error (absent or empty: none made).
+   */
+  readonly functionResults?: readonly FunctionResultHash[];
 }
 
 /** The parts of a {@link Plan} that {@link createPlan} takes. */

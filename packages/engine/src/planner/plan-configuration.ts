@@ -1,4 +1,4 @@
-import { dynamicType, nullVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
+import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
 import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Reference, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, type Body, type Expression, type HclFunction } from "@magma/hcl";
 import { emptyBlockValue, type Block, type SchemaEntry } from "@magma/provider-api";
@@ -483,7 +483,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     if (v === undefined) {
       const address = `${instancePrefix(mi)}terraform.provider_meta.${pm.provider}`;
       const decodedMeta = decode(`${mod.prefix}terraform.provider_meta.${pm.provider}`, pm.config, schema.block);
-      // Terraform allows no references in provider_meta ("Variables not allowed"); functions are allowed.
+      // A configuration that loaded has static provider_meta attributes (references and function calls are load errors, as in Terraform).
       v = (
         await pure(() => {
           const { variables: _refs, ...noRefs } = evaluator.scope(mi, undefined, []);
@@ -776,6 +776,40 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         record({ ...c, ...base, ...metaField(target), moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
       });
 
+    /**
+     * Under -target, what references to the resource see is what Terraform's evaluator sees
+     * (`GetResource`): the instances in state — stored values where not planned — and the
+     * planned ones, less those planned for delete. So an instance a shrunk `count` left stays
+     * visible while its delete is not planned, and one the configuration adds but the plan
+     * leaves out is not (under `count`: indexes up to the last one present, gaps unknown).
+     * `undefined` when that is the configuration's expansion.
+     */
+    const visibleUnderTargeting = async (
+      mi: ModuleInstanceAddress,
+      prefix: string,
+      expansion: Expansion,
+      wanted: readonly (number | string | undefined)[],
+      current: ReadonlyMap<number | string | undefined, InstanceObjectState>,
+      target: InstanceTarget,
+      extra: Parameters<typeof loadPrior>[5],
+    ): Promise<Expansion | undefined> => {
+      if (expansion.kind === "single") return undefined;
+      const keys = new Set(wanted.filter((k) => isTargeted(mi, k) || current.has(k)));
+      for (const [k, s] of current) {
+        if (keys.has(k) || isTargeted(mi, k)) continue;
+        const address = `${prefix}${n.key}${formatInstanceKey(k)}`;
+        const kept = await loadPrior(target, address, r.type, s, false, extra);
+        if (kept === null) continue;
+        instanceValues.set(address, markSensitive(kept.state, beforePathsOf(s, kept.state)));
+        keys.add(k);
+      }
+      if (keys.size === wanted.length && wanted.every((k) => keys.has(k))) return undefined;
+      if (expansion.kind === "count") return { kind: "count", count: Math.max(0, ...[...keys].filter((k): k is number => typeof k === "number").map((k) => k + 1)) };
+      const entries = new Map<string, Value>();
+      for (const k of keys) if (typeof k === "string") entries.set(k, expansion.entries.get(k) ?? stringVal(k));
+      return { kind: "for_each", entries };
+    };
+
     for (const mi of moduleInstances) {
       const m = formatModuleInstance(mi);
       const prefix = instancePrefix(mi);
@@ -894,6 +928,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       // Instances the expansion no longer has, and deposed objects: destroyed.
       const gone = [...current].filter(([k]) => !wantedKeys.has(k)).map(([, s]) => s);
       await settle([...gone, ...deposed].filter((s) => isTargeted(mi, s.indexKey)).map((s) => destroyStored(mi, s, prefix)));
+      if (selection !== undefined && !isData && (valuesOnly || instanceTargets !== undefined)) {
+        const visible = await visibleUnderTargeting(mi, prefix, ex.expansion, wanted.map((w) => w.key), current, target, extra);
+        if (visible !== undefined) expansions.set(`${m}|${n.key}`, visible);
+      }
     }
     // Objects of module instances that no longer exist: destroyed.
     if (!isData) {
