@@ -8,20 +8,11 @@ import { decodeSensitivePaths, encodeSensitivePaths } from "./sensitive-paths.js
 import { isStateError } from "./state-error.js";
 import { newStateFile } from "./state-file.js";
 import { formatStateFile } from "./write-state-file.js";
+import { errorCode as code } from "../test/support/state-errors.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Written by terraform 1.11.4 (apply of a config using the native random provider, then `terraform taint`). */
 const TF_WRITTEN = readFileSync(join(here, "testdata/terraform-1.11.4.tfstate"), "utf8");
-
-function code(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (isStateError(e)) return e.code;
-    throw e;
-  }
-  return "ok";
-}
 
 describe("state file v4", () => {
   it("writes a state terraform wrote byte for byte as terraform did", () => {

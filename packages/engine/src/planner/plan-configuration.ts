@@ -1,5 +1,5 @@
 import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
-import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Reference, type Resource } from "@magma/config";
+import { decodeSchemaBody, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, type Body, type Expression, type HclFunction } from "@magma/hcl";
 import { emptyBlockValue, type Block, type SchemaEntry } from "@magma/provider-api";
 import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
@@ -28,6 +28,7 @@ import { applyMoves, forgetMatcher, traversalText } from "./apply-moves.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
 import { diagnosticsOfError, planError, PlanDiagnosticsError, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
 import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
+import { configEdges, type ConfigVertex } from "./config-edges.js";
 
 /** The fixed parts of the evaluation scope. */
 export interface PlanScopeContext {
@@ -128,15 +129,6 @@ type Node =
 /** `type.name` or `data.type.name`. */
 function resourceKey(mode: string, type: string, name: string): string {
   return `${mode === "data" ? "data." : ""}${type}.${name}`;
-}
-
-/** The output a `module.m…` reference names (`module.m.out`, `module.m[0].out`), if any. */
-function moduleOutputName(ref: Reference): string | undefined {
-  const steps = ref.traversal.steps;
-  let i = 1;
-  if (steps[i]?.kind === "index") i++;
-  const s = steps[i];
-  return s?.kind === "attr" ? s.name : undefined;
 }
 
 /** A small semaphore bounding the provider calls of the instances of one node. */
@@ -290,6 +282,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   }
 
   // ---- the graph
+  const configGraph = configEdges(root);
   const graph = new Graph<Node>();
   const providerNodes = new Map<string, Node & { kind: "provider" }>();
   const mods: ModCtx[] = [];
@@ -335,7 +328,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       graph.add(`${mod.prefix}module.${name}`, { kind: "call", mod, name });
     }
     for (const [key, r] of [...m.managedResources, ...m.dataResources]) {
-      const resolved = resolveProviderConfig(root, mod.path, r.providerConfigRef !== undefined ? refKey(r.providerConfigRef) : providerLocalName(r), r.provider);
+      const resolved = configGraph.providers.get(`${mod.prefix}${key}`)!;
       if ("error" in resolved) {
         diagnostics.push(planError("Provider configuration not present", resolved.error, { address: `${mod.prefix}${key}`, subject: r.declRange }));
         continue;
@@ -357,70 +350,31 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     }
   }
 
-  // Edges.
-  const refTarget = (mod: ModCtx, ref: Reference): { ids: string[]; diag?: PlanDiagnostic } => {
-    const s = ref.subject;
-    const subject = { subject: ref.range };
-    const where = mod.prefix === "" ? "the root module" : mod.prefix.slice(0, -1);
-    switch (s.kind) {
-      case "resource": {
-        if (s.mode === "ephemeral") return { ids: [], diag: planError("Unsupported ephemeral resource", "magma does not support ephemeral resources yet.", subject) };
-        const id = `${mod.prefix}${resourceKey(s.mode, s.type, s.name)}`;
-        if (graph.has(id)) return { ids: [id] };
-        return { ids: [], diag: planError("Reference to undeclared resource", `${s.mode === "data" ? "A data resource" : "A managed resource"} "${s.type}" "${s.name}" has not been declared in ${where}.`, subject) };
-      }
-      case "var": {
-        const id = `${mod.prefix}var.${s.name}`;
-        return graph.has(id) ? { ids: [id] } : { ids: [], diag: planError("Reference to undeclared input variable", `An input variable with the name "${s.name}" has not been declared. This variable can be declared with a variable "${s.name}" {} block.`, subject) };
-      }
-      case "local": {
-        const id = `${mod.prefix}local.${s.name}`;
-        return graph.has(id) ? { ids: [id] } : { ids: [], diag: planError("Reference to undeclared local value", `A local value with the name "${s.name}" has not been declared.`, subject) };
-      }
-      case "module": {
-        const call = `${mod.prefix}module.${s.name}`;
-        if (!graph.has(call)) return { ids: [], diag: planError("Reference to undeclared module", `No module call named "${s.name}" is declared in ${where}.`, subject) };
-        const child = mod.config.children.get(s.name)!;
-        const out = moduleOutputName(ref);
-        const childPrefix = `${call}.`;
-        if (out !== undefined && !child.module.outputs.has(out)) return { ids: [], diag: planError("Unsupported attribute", `This object does not have an attribute named "${out}".`, subject) };
-        const outs = out !== undefined ? [out] : [...child.module.outputs.keys()];
-        return { ids: [call, ...outs.map((o) => `${childPrefix}output.${o}`)] };
-      }
+  // Edges: what depends on what (config-edges.ts, the rules operationGraph draws too), on this graph's nodes.
+  const nodesOf = (v: ConfigVertex): string[] => {
+    switch (v.kind) {
+      // A variable node checks its own validations; a module call node evaluates its arguments.
+      case "argument":
+        return [v.call];
+      case "module-value":
+        return [v.id, ...v.outputs];
       default:
-        return { ids: [] };
+        return [v.id];
     }
   };
-  for (const mod of mods) {
-    const inputs = graphInputs(mod.config.module);
-    diagnostics.push(...inputs.diags);
-    for (const input of inputs.inputs) {
-      let id: string | undefined;
-      if (input.kind === "resource" || input.kind === "data" || input.kind === "local" || input.kind === "output" || input.kind === "variable" || input.kind === "module" || input.kind === "check") id = `${mod.prefix}${input.address}`;
-      else if (input.kind === "provider") {
-        const pc = mod.config.module.providerConfigs.get(input.address.slice("provider.".length));
-        if (pc !== undefined) {
-          const addr = mod.config.module.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name);
-          id = formatProviderConfig({ module: mod.path, provider: addr, alias: pc.alias });
-        }
-      }
-      if (id === undefined || !graph.has(id)) continue;
-      for (const ref of input.references) {
-        const t = refTarget(mod, ref);
-        if (t.diag !== undefined) diagnostics.push({ ...t.diag, address: id });
-        for (const dep of t.ids) if (dep !== id) graph.dependOn(id, dep);
-      }
+  for (const p of configGraph.problems) {
+    if (p.from === undefined) diagnostics.push(p.diagnostic);
+    else if (graph.has(nodesOf(p.from)[0]!)) diagnostics.push({ ...p.diagnostic, address: nodesOf(p.from)[0]! });
+  }
+  for (const e of configGraph.edges) {
+    for (const from of nodesOf(e.from)) {
+      if (!graph.has(from)) continue;
+      for (const to of nodesOf(e.to)) if (to !== from && graph.has(to)) graph.dependOn(from, to);
     }
   }
   for (const id of graph.ids()) {
     const n = graph.get(id);
-    if (n.kind === "resource" || n.kind === "orphan") graph.dependOn(id, n.providerAddress);
-    // Everything in a module instance waits for the module call's expansion (and so for its arguments' references).
-    const mod = n.kind === "orphan" ? undefined : n.mod;
-    if (mod !== undefined && mod.path.length > 0) {
-      const call = mod.prefix.slice(0, -1);
-      if (graph.has(call) && call !== id) graph.dependOn(id, call);
-    }
+    if (n.kind === "orphan") graph.dependOn(id, n.providerAddress);
   }
   if (diagnostics.some((d) => d.severity === "error")) return result();
   const cycle = graph.findCycle();
@@ -1042,12 +996,6 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
 function forgetChange(address: string, typeName: string, prior: InstanceObject, type: Type): PlannedInstanceChange {
   const none = nullVal(type);
   return { address, mode: "managed", typeName, action: PlanAction.Forget, before: prior.state, after: none, config: none, requiresReplace: [], priorPrivate: prior.private, plannedPrivate: prior.private, priorTainted: prior.tainted, legacyTypeSystem: false, warnings: [] };
-}
-
-/** The provider local name a resource uses when it has no `provider` argument: its type's prefix. */
-function providerLocalName(r: Resource): string {
-  const i = r.type.indexOf("_");
-  return i < 0 ? r.type : r.type.slice(0, i);
 }
 
 /** An object's known string `id` (for refresh events). */
