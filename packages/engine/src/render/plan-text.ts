@@ -414,6 +414,8 @@ function render(p: Paint, v: Value, indent: number, s: string): string[] {
  */
 function attributeDiff(p: Paint, indent: number, b: Value | undefined, a: Value | undefined, mode: Mode): string[] | undefined {
   if (mode === "create") {
+    // A sensitive value is "(sensitive value)" even while unknown.
+    if (a !== undefined && isSensitive(a)) return ["(sensitive value)"];
     if (a === undefined || !a.isKnown()) return undefined;
     return render(p, a, indent, "+");
   }
