@@ -1,4 +1,4 @@
-import { decideColour } from "./colour.js";
+import { decideColour, paint, paintf } from "./colour.js";
 
 const tty = { isTTY: true, write: () => true };
 const pipe = { write: () => true };
@@ -20,5 +20,14 @@ describe("decideColour", () => {
     expect(decideColour({ stdout: tty, stderr: tty, env: {} }, ["plan", "--no-color"])).toEqual({ stdout: false, stderr: false });
     expect(decideColour({ stdout: tty, stderr: tty, env: { NO_COLOR: "1", FORCE_COLOR: "1" } }, [])).toEqual({ stdout: false, stderr: false });
     expect(decideColour({ stdout: tty, stderr: tty, env: { NO_COLOR: "" } }, [])).toEqual({ stdout: true, stderr: true });
+  });
+});
+
+describe("paint and paintf", () => {
+  test("paint colours markup as terraform's Colorize; paintf fills %s after colouring, so outside text is never markup", () => {
+    expect(paint(true, "[reset][bold]Plan:")).toBe("\x1b[0m\x1b[1mPlan:\x1b[0m");
+    expect(paint(false, "[reset][bold]Plan:")).toBe("Plan:");
+    expect(paintf(true, "[reset][bold]%s: Refreshing state...%s", "x.y[0]", " [id=[red]]")).toBe("\x1b[0m\x1b[1mx.y[0]: Refreshing state... [id=[red]]\x1b[0m");
+    expect(paintf(false, "[reset][bold]%s: Creating...[reset]", "[bold]")).toBe("[bold]: Creating...");
   });
 });

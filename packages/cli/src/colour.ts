@@ -36,3 +36,13 @@ export function decideColour(io: Pick<CliIo, "stdout" | "stderr" | "env">, argv:
 export function paint(enabled: boolean, markup: string): string {
   return colorize(markup, enabled);
 }
+
+/**
+ * Terraform's `fmt.Sprintf(color.Color(format), args...)`: the markup of `format` coloured
+ * first, then each `%s` filled with the next argument as it is, so that text from outside
+ * (addresses, ids) is never read as colour markup.
+ */
+export function paintf(enabled: boolean, format: string, ...args: readonly string[]): string {
+  let i = 0;
+  return colorize(format, enabled).replace(/%s/g, () => args[i++] ?? "");
+}

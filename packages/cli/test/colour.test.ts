@@ -3,7 +3,7 @@
 // by both, magma with FORCE_COLOR=1 against terraform's piped output (terraform colours even
 // when piped): plan (create, outputs, sensitive values), apply, "No changes.", a replacing plan
 // with updated outputs, a plan under -target (its warning in terraform's yellow rule), show,
-// destroy, and validate with an error (the red rule, the subject underlined). Values that
+// destroy, import, and validate with an error (the red rule, the subject underlined). Values that
 // differ from run to run (random ids and results, elapsed times) are normalised. Then: no
 // colour when piped, with -no-color, with NO_COLOR=1 or FORCE_COLOR=0.
 // Skipped without terraform (the no-colour checks run anyway).
@@ -133,6 +133,17 @@ withTerraform("magma's colours are terraform's (FORCE_COLOR=1 against terraform'
     // Destroying nothing: terraform's green "No changes." in destroy mode.
     await same(["destroy", "-auto-approve"], ["destroy", "-auto-approve", "-input=false"]);
   }, 240_000);
+
+  test("import: the bold and green progress and result", async () => {
+    const files = { "main.tf": 'terraform {\n  required_providers {\n    random = { source = "magma/random" }\n  }\n}\nresource "random_id" "p" {\n  byte_length = 4\n}\n' };
+    const m = workdir(files);
+    const t = workdir(files);
+    terraform(["init", "-input=false"], t, { env });
+    const mine = await magma(["import", "random_id.p", "S_g3oQ"], { cwd: m, env: { FORCE_COLOR: "1" } });
+    expect([mine.code, mine.stderr]).toEqual([0, ""]);
+    expect(mine.stdout).toBe(terraform(["import", "-input=false", "random_id.p", "S_g3oQ"], t, { env }).stdout);
+    expect(mine.stdout).toContain(`${ESC}0m${ESC}1m${ESC}32mrandom_id.p: Import prepared!${ESC}0m\n`);
+  }, 120_000);
 
   test("validate: an error in the red rule on stderr, the subject underlined; success in green", async () => {
     const m = workdir(INVALID);

@@ -1,5 +1,5 @@
 import type { EngineEvent } from "@magma/engine";
-import { paint } from "../colour.js";
+import { paintf } from "../colour.js";
 
 /** A number of seconds as Go prints a `time.Duration` truncated to seconds (`0s`, `10s`, `1m0s`, `1h0m0s`). */
 export function goDuration(seconds: number): string {
@@ -31,7 +31,7 @@ export function applyEventLine(e: EngineEvent, ids: Map<string, string>, color =
   // Terraform's hook colours "[reset][bold]%s…[reset]" for starts and "still" lines (a reset before the one
   // colorstring adds), "[reset][bold]%s…" for completions and refreshes.
   const closing = e.type === "apply_start" || e.type === "apply_progress" ? "[reset]" : "";
-  return paint(color, `[reset][bold]${line}${closing}`);
+  return paintf(color, `[reset][bold]%s${closing}`, line);
 }
 
 function eventText(e: EngineEvent, ids: Map<string, string>): string | undefined {

@@ -22,7 +22,7 @@ import { decodeOutput, loadState, newStateFile, saveState, type StateFile, type 
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { ExitCode } from "../exit-code.js";
-import { paint } from "../colour.js";
+import { paint, paintf } from "../colour.js";
 import { applyEventLine } from "./apply-progress.js";
 import { workdirProviders } from "./engine-providers.js";
 import { formatDiagnostics } from "./format-diagnostic.js";
@@ -187,7 +187,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         if (i.resource.mode !== "managed" || i.current?.attributesJson === undefined) continue;
         if (refreshed !== undefined && !refreshed.has(i.text)) continue;
         const id = (JSON.parse(i.current.attributesJson) as { id?: unknown }).id;
-        refreshing += `${paint(ctx.colour.stdout, `[reset][bold]${i.text}: Refreshing state...${typeof id === "string" ? ` [id=${id}]` : ""}`)}\n`;
+        refreshing += `${paintf(ctx.colour.stdout, "[reset][bold]%s: Refreshing state...%s", i.text, typeof id === "string" ? ` [id=${id}]` : "")}\n`;
         if (ui !== undefined) {
           const hook = { resource: jsonUiResource(i.text), ...(typeof id === "string" ? { id_key: "id", id_value: id } : {}) };
           ui.message("info", `${i.text}: Refreshing state...${typeof id === "string" ? ` [id=${id}]` : ""}`, { hook, type: "refresh_start" });
