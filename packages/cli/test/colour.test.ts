@@ -3,7 +3,8 @@
 // by both, magma with FORCE_COLOR=1 against terraform's piped output (terraform colours even
 // when piped): plan (create, outputs, sensitive values), apply, "No changes.", a replacing plan
 // with updated outputs, a plan under -target (its warning in terraform's yellow rule), show,
-// destroy, import, and validate with an error (the red rule, the subject underlined). Values that
+// destroy, import, and validate with an error (the red rule, the subject underlined) and with a
+// warning (the yellow rule). Values that
 // differ from run to run (random ids and results, elapsed times) are normalised. Then: no
 // colour when piped, with -no-color, with NO_COLOR=1 or FORCE_COLOR=0.
 // Skipped without terraform (the no-colour checks run anyway).
@@ -145,7 +146,7 @@ withTerraform("magma's colours are terraform's (FORCE_COLOR=1 against terraform'
     expect(mine.stdout).toContain(`${ESC}0m${ESC}1m${ESC}32mrandom_id.p: Import prepared!${ESC}0m\n`);
   }, 120_000);
 
-  test("validate: an error in the red rule on stderr, the subject underlined; success in green", async () => {
+  test("validate: an error in the red rule on stderr, the subject underlined; a warning in the yellow rule; success in green", async () => {
     const m = workdir(INVALID);
     const mine = await magma(["validate"], { cwd: m, env: { FORCE_COLOR: "1" } });
     const theirs = terraform(["validate"], m, { env, expect: 1 });
@@ -159,6 +160,15 @@ withTerraform("magma's colours are terraform's (FORCE_COLOR=1 against terraform'
     expect(good.code).toBe(0);
     expect(good.stdout).toBe(terraform(["validate"], ok, { env }).stdout);
     expect(good.stdout).toBe(`${ESC}32m${ESC}1mSuccess!${ESC}0m The configuration is valid.\n${ESC}0m\n`);
+
+    // A warning: in the yellow rule on stdout, then the green "Success!" with terraform's note.
+    const warned = workdir({ "main.tf": 'terraform {\n  required_providers {\n    random = { source = "magma/random" }\n  }\n}\nprovider "random" {\n  version = "1.0.0"\n}\n' });
+    terraform(["init", "-input=false"], warned, { env });
+    const w = await magma(["validate"], { cwd: warned, env: { FORCE_COLOR: "1" } });
+    expect([w.code, w.stderr]).toEqual([0, ""]);
+    expect(w.stdout).toBe(terraform(["validate"], warned, { env }).stdout);
+    expect(w.stdout).toContain(`${ESC}33m│${ESC}0m ${ESC}0m${ESC}1m${ESC}33mWarning: ${ESC}0m${ESC}0m${ESC}1mVersion constraints inside provider configuration blocks are deprecated${ESC}0m\n`);
+    expect(w.stdout).toContain("validation warnings as shown above.\n");
   }, 120_000);
 });
 
