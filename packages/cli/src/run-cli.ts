@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { processIo, type CliIo } from "./cli-io.js";
+import { decideColour } from "./colour.js";
 import { createCommandContext, type RegisterCommand } from "./commands/command-context.js";
 import { registerApplyCommand } from "./commands/apply.js";
 import { registerDataCommand } from "./commands/data.js";
@@ -100,6 +101,7 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
 
   try {
     ctx.argv = normalizeTerraformFlags(mergeTerraformEnvArgs(argv, io.env), program);
+    ctx.colour = decideColour(io, ctx.argv);
     await program.parseAsync(ctx.argv, { from: "user" });
     return ctx.exitCode ?? ExitCode.Ok;
   } catch (e) {

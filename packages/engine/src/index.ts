@@ -107,6 +107,7 @@ export type { PlanCounts, PlanSummaryOptions } from "./render/plan-summary.js";
 export { configurationJson } from "./render/config-json.js";
 export { planText } from "./render/plan-text.js";
 export type { PlanTextOptions } from "./render/plan-text.js";
+export { colorize, COLOR_CODES } from "./render/colorstring.js";
 // PLAN: configuration → Plan (evaluation scope, expansion, the plan walk, the engine facade).
 export { createEngine, configDigest } from "./engine.js";
 export { TARGETING_WARNING, TARGETED_APPLY_WARNING } from "./planner/plan-targets.js";

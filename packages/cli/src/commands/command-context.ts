@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { formatDiag, type Diag, type PlainConfig, type ProviderSchema } from "@magma/provider-api";
 import type { CliIo } from "../cli-io.js";
+import { decideColour, type Colour } from "../colour.js";
 import type { ExitCode } from "../exit-code.js";
 import { compactJson, jsonNodeToPlain, stringifyJson } from "../json-text.js";
 import { openProviderSession, type LogLevel, type ProviderSession } from "../provider-session.js";
@@ -31,6 +32,8 @@ export interface CommandContext {
   cwd: string;
   /** The command line (long flags normalised to `--name`), for options whose order matters (`-var`, `-var-file`). */
   argv: readonly string[];
+  /** Whether the human output is coloured, per stream (decided once per run, see `decideColour`). */
+  colour: Colour;
   /** The exit code a command chose for a run that did not throw (`plan -detailed-exitcode`'s 2); undefined for 0. */
   exitCode: ExitCode | undefined;
   /** Fires on SIGINT/SIGTERM. */
@@ -68,6 +71,7 @@ export function createCommandContext(io: CliIo, spinner: Spinner, signal: AbortS
     cwd: io.cwd ?? process.cwd(),
     exitCode: undefined,
     argv: [],
+    colour: decideColour(io, []),
     signal,
     spinner,
     schema: undefined,

@@ -9,6 +9,7 @@ import { formatDiagnostics, snippetOf, SourceCache } from "../workdir/format-dia
 import { workdirProviders } from "../workdir/engine-providers.js";
 import { platformName } from "../workdir/install-provider.js";
 import { providerRequirements } from "../workdir/provider-requirements.js";
+import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
 import { quietOptions, type WorkdirOptions } from "./workdir-options.js";
 import { join } from "node:path";
@@ -109,8 +110,11 @@ export function registerValidateCommand(program: Command, ctx: CommandContext): 
         const doc = { format_version: "1.0", valid: errors === 0, error_count: errors, warning_count: warnings, diagnostics: diags.map((d) => diagJson(d, sources)) };
         ctx.print(`${goJson(doc)}\n`);
       } else {
-        if (diags.length > 0) (errors > 0 ? (t: string) => void ctx.io.stderr.write(t) : ctx.print)(formatDiagnostics(diags, dir));
-        if (errors === 0) ctx.print(`Success! The configuration is valid${warnings > 0 ? ", but there were some\nvalidation warnings as shown above" : ""}.\n\n`);
+        if (diags.length > 0) {
+          if (errors > 0) ctx.io.stderr.write(formatDiagnostics(diags, dir, ctx.colour.stderr));
+          else ctx.print(formatDiagnostics(diags, dir, ctx.colour.stdout));
+        }
+        if (errors === 0) ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] The configuration is valid${warnings > 0 ? ", but there were some\nvalidation warnings as shown above" : ""}.\n`)}\n`);
       }
       if (errors > 0) throw new CliError(CliErrorCode.BadInput, `${errors} error(s) in the configuration`, { silent: true });
     });
