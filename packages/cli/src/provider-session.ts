@@ -6,7 +6,6 @@ import {
   type PluginLogEntry,
   type PlainConfig,
 } from "@magma/plugin";
-import { createRandomProvider } from "@magma/provider-random";
 import type { OperationTarget } from "./operations.js";
 import { buildConfig } from "./operations.js";
 import type { ProviderOrigin } from "./schema-view.js";
@@ -21,10 +20,11 @@ export type LogLevel = (typeof LogLevels)[number];
 /**
  * The native providers the CLI knows by name: `random` (also `magma/random`), the
  * `@magma/provider-random` provider. A bare name given on the command line is looked up
- * here first; `hashicorp/random` still means the real binary.
+ * here first; `hashicorp/random` still means the real binary. Each is imported when it is
+ * first opened (a command that uses none does not load it).
  */
 export const nativeProviders: Readonly<Record<string, NativeProviderConstructor>> = Object.freeze({
-  "magma/random": createRandomProvider,
+  "magma/random": async () => (await import("@magma/provider-random")).createRandomProvider(),
 });
 
 /** Options of {@link openProviderSession}. */
