@@ -2,7 +2,6 @@ import { delimiter } from "node:path";
 import {
   createProviderFactory,
   type LiveProvider,
-  type NativeProviderConstructor,
   type PluginLogEntry,
   type PlainConfig,
 } from "@magma/plugin";
@@ -10,6 +9,7 @@ import type { OperationTarget } from "./operations.js";
 import { buildConfig } from "./operations.js";
 import type { ProviderOrigin } from "./schema-view.js";
 import type { Spinner } from "./spinner.js";
+import { nativeProviders } from "./native-providers.js";
 
 /** The log levels `--log-level` takes: `off` or one of hclog's levels. */
 export const LogLevels = ["off", "error", "warn", "info", "debug", "trace"] as const;
@@ -17,15 +17,7 @@ export const LogLevels = ["off", "error", "warn", "info", "debug", "trace"] as c
 /** One of {@link LogLevels}. */
 export type LogLevel = (typeof LogLevels)[number];
 
-/**
- * The native providers the CLI knows by name: `random` (also `magma/random`), the
- * `@magma/provider-random` provider. A bare name given on the command line is looked up
- * here first; `hashicorp/random` still means the real binary. Each is imported when it is
- * first opened (a command that uses none does not load it).
- */
-export const nativeProviders: Readonly<Record<string, NativeProviderConstructor>> = Object.freeze({
-  "magma/random": async () => (await import("@magma/provider-random")).createRandomProvider(),
-});
+export { nativeProviders } from "./native-providers.js";
 
 /** Options of {@link openProviderSession}. */
 export interface ProviderSessionOptions {

@@ -90,7 +90,10 @@ describe("startEarlyLaunch with workdirProviders", () => {
     for (const version of ["1.0.0", "2.0.0"]) {
       writeProviderLauncher({ mirrorDir: join(dataDir, "providers"), hostname: "example.com", namespace: "test", type: "early", version, module: randomModule, exportName: "createRandomProvider" });
     }
-    writeFileSync(join(dir, ".terraform.lock.hcl"), `provider "${ADDRESS}" {\n  version = "1.0.0"\n}\n`);
+    // magma/random is one of magma's native providers: the command serves it in-process, so even
+    // with a plugin binary installed for it nothing is launched early.
+    writeProviderLauncher({ mirrorDir: join(dataDir, "providers"), hostname: "registry.terraform.io", namespace: "magma", type: "random", version: "1.0.0", module: randomModule, exportName: "createRandomProvider" });
+    writeFileSync(join(dir, ".terraform.lock.hcl"), `provider "${ADDRESS}" {\n  version = "1.0.0"\n}\n\nprovider "registry.terraform.io/magma/random" {\n  version = "1.0.0"\n}\n`);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -98,6 +101,7 @@ describe("startEarlyLaunch with workdirProviders", () => {
     const early = startEarlyLaunch(earlyLaunchTargets(["plan"], env, dir)!, env);
     const launched = await early.launched.get(ADDRESS);
     expect(launched?.kind).toBe("plugin");
+    expect(await early.launched.get("registry.terraform.io/magma/random")).toBeUndefined();
     const pid = launched!.pid!;
     const providers = workdirProviders(dataDir, env, early);
     const opened = await providers.source.open(ADDRESS, { version: "1.0.0" });

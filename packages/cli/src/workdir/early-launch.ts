@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import type { LiveProvider, ProviderFactory } from "@magma/plugin";
+import { nativeProviders } from "../native-providers.js";
 import { mergeTerraformEnvArgs } from "../terraform-env-args.js";
 
 // Deliberately light: `bin/magma.ts` imports this module before anything else, so it loads
@@ -130,7 +131,9 @@ export interface EarlyLaunch {
   readonly launched: ReadonlyMap<string, Promise<LiveProvider | undefined>>;
   /** The binary each launch runs, by source address (undefined when it was not launched). */
   readonly binaries: ReadonlyMap<string, Promise<string | undefined>>;
-  /** Closes every instance launched here (idempotent; one already closed by its user is left as it is). */
+  /** Abandons the launch of a source address if it is still under way (it then resolves to undefined). */
+  cancel(address: string): void;
+  /** Abandons the launches under way and closes every instance launched here (idempotent; one already closed by its user is left as it is). */
   close(): Promise<void>;
 }
 
@@ -138,21 +141,24 @@ export interface EarlyLaunch {
  * Starts launching the providers of {@link earlyLaunchTargets} now, from the directories
  * `workdirProviders` searches (`<dataDir>/providers`, `MAGMA_PLUGIN_DIRS`, then Terraform's),
  * each at its locked version, without configuring them: a source that is not a plugin
- * binary there (a native provider, one not installed) is not launched. Failures are kept
+ * binary there (one of magma's native providers, one not installed) is not launched. Failures are kept
  * quiet: the command opens the provider again and reports the error itself.
  */
 export function startEarlyLaunch(targets: EarlyLaunchTargets, env: Readonly<Record<string, string | undefined>>): EarlyLaunch {
-  const controller = new AbortController();
+  const controllers = new Map<string, AbortController>();
   const factory: Promise<ProviderFactory> = import("@magma/plugin").then(({ createProviderFactory }) =>
     createProviderFactory({
       pluginDirs: [join(targets.dataDir, "providers"), ...(env["MAGMA_PLUGIN_DIRS"] ?? "").split(delimiter).filter((d) => d !== "")],
       environment: env,
       env,
+      natives: nativeProviders,
     }),
   );
   const launched = new Map<string, Promise<LiveProvider | undefined>>();
   const binaries = new Map<string, Promise<string | undefined>>();
   for (const { address, version } of targets.providers) {
+    const controller = new AbortController();
+    controllers.set(address, controller);
     const binary = factory
       .then(async (f) => {
         const r = await f.resolve(address, version);
@@ -175,9 +181,12 @@ export function startEarlyLaunch(targets: EarlyLaunchTargets, env: Readonly<Reco
     ),
     launched,
     binaries,
+    cancel(address) {
+      controllers.get(address)?.abort(new Error("the command did not need the provider launched at start-up"));
+    },
     close() {
       closing ??= (async () => {
-        controller.abort(new Error("the command did not need the provider launched at start-up"));
+        for (const c of controllers.values()) c.abort(new Error("the command did not need the provider launched at start-up"));
         await Promise.all([...launched.values()].map((p) => p.then((live) => live?.close()).catch(() => undefined)));
       })();
       return closing;

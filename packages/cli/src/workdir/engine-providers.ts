@@ -56,6 +56,7 @@ export function workdirProviders(dataDir: string, env: Readonly<Record<string, s
             const now = await factory.resolve(address, options.version).catch(() => undefined);
             return binary !== undefined && now?.kind === "plugin" && now.binary === binary;
           },
+          cancel: (address) => usable.cancel(address),
         });
   const source: ProviderSource = {
     async open(address: string, options: ProviderSourceOpenOptions = {}): Promise<OpenedProvider> {

@@ -49,11 +49,11 @@ describe("prelaunchedProviderSource", () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const slow = gate.then(() => early.open(SRC));
-    const s = prelaunchedProviderSource(countingSource("late", log), [[SRC, slow]]);
+    const s = prelaunchedProviderSource(countingSource("late", log), [[SRC, slow]], { cancel: (source) => log.push(`cancel ${source}`) });
     const closing = s.close();
     release();
     await closing;
-    expect(log).toEqual(["open early 0", "close early 0"]);
+    expect(log).toEqual([`cancel ${SRC}`, "open early 0", "close early 0"]);
     expect(nameOf(await s.open(SRC))).toBe("late 0");
     await s.close();
     expect(log.filter((l) => l.startsWith("close"))).toEqual(["close early 0"]);

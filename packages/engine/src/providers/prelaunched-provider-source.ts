@@ -8,6 +8,11 @@ export interface PrelaunchedProviderSourceOptions {
    * instance is closed at once and the open goes to the underlying source.
    */
   readonly accept?: (source: string, options: ProviderSourceOpenOptions) => boolean | Promise<boolean>;
+  /**
+   * Called for an early launch closed without being used, before waiting for it: lets a
+   * launch still under way be abandoned (e.g. by aborting its signal) instead of finishing.
+   */
+  readonly cancel?: (source: string) => void;
 }
 
 /** A {@link ProviderSource} that hands out providers launched before it existed; see {@link prelaunchedProviderSource}. */
@@ -50,8 +55,13 @@ export function prelaunchedProviderSource<P extends OpenedProvider = OpenedProvi
     early.set(address, { launched: p.then((x) => x, () => undefined), state: "waiting" });
   }
   let closed = false;
-  const discard = (e: Early<P>): Promise<void> => {
+  const discard = (address: string, e: Early<P>): Promise<void> => {
     e.state = "closed";
+    try {
+      options.cancel?.(address);
+    } catch {
+      // The launch is waited for and closed regardless.
+    }
     return e.launched.then((p) => p?.close()).catch(() => undefined);
   };
   const claim = async (address: string, e: Early<P>, o: ProviderSourceOpenOptions): Promise<P | undefined> => {
@@ -63,20 +73,20 @@ export function prelaunchedProviderSource<P extends OpenedProvider = OpenedProvi
       accepted = false;
     }
     if (!accepted) {
-      void discard(e);
+      void discard(address, e);
       return undefined;
     }
     const { signal } = o;
     if (signal === undefined) return e.launched;
     if (signal.aborted) {
-      void discard(e);
+      void discard(address, e);
       return undefined;
     }
     // Canceled while the early launch is still under way: the open goes to the source (which
     // fails as canceled) and the early instance is closed when it arrives.
     return new Promise<P | undefined>((resolve) => {
       const onAbort = (): void => {
-        void discard(e);
+        void discard(address, e);
         resolve(undefined);
       };
       signal.addEventListener("abort", onAbort, { once: true });
@@ -101,7 +111,7 @@ export function prelaunchedProviderSource<P extends OpenedProvider = OpenedProvi
     },
     async close(): Promise<void> {
       closed = true;
-      await Promise.all([...early.values()].filter((e) => e.state === "waiting").map(discard));
+      await Promise.all([...early].filter(([, e]) => e.state === "waiting").map(([address, e]) => discard(address, e)));
     },
   };
 }
