@@ -61,6 +61,8 @@ export type { CreateConflictHandler, CreateConflictInput, CreateConflictAdoption
 export type { RefreshOutcome } from "./refresh/refresh-outcome.js";
 export { ProviderPool } from "./providers/provider-pool.js";
 export type { ProviderPoolOptions } from "./providers/provider-pool.js";
+export { prelaunchedProviderSource } from "./providers/prelaunched-provider-source.js";
+export type { PrelaunchedProviderSource, PrelaunchedProviderSourceOptions } from "./providers/prelaunched-provider-source.js";
 export { formatPlan, parsePlan, writePlanFile, readPlanFile, assertPlanCurrent, PLAN_FORMAT } from "./plan/plan-file.js";
 export type { EncodedChange, EncodedValue } from "./plan/encode-change.js";
 

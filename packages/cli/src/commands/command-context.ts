@@ -8,6 +8,7 @@ import { openProviderSession, type LogLevel, type ProviderSession } from "../pro
 import { readJsonObjectInput, writePrivateFile } from "../read-input.js";
 import { redactDocument } from "../sensitive-json.js";
 import type { Spinner } from "../spinner.js";
+import type { EarlyLaunch } from "../workdir/early-launch.js";
 
 /** The options every single-operation command shares (see `commonOptions`). */
 export interface CommonOptions {
@@ -42,6 +43,8 @@ export interface CommandContext {
   readonly spinner: Spinner;
   /** The schema of the provider last opened, for error reports ("did you mean …"). */
   schema: ProviderSchema | undefined;
+  /** Providers launched at start-up for a working-directory command (`bin/magma.ts`), for it to take over. */
+  earlyLaunch?: EarlyLaunch;
   /** Writes one line to stderr. */
   err(line: string): void;
   /** Writes text to stdout as it is. */

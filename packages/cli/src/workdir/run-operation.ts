@@ -161,7 +161,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
   const store = wd.store();
   const operation = o.kind === "plan" ? "OperationTypePlan" : o.kind === "refresh" ? "OperationTypeRefresh" : "OperationTypeApply";
   const release = await acquireLock(store, { operation }, o.lock, ctx.signal);
-  const providers = workdirProviders(wd.dataDir, ctx.io.env);
+  const providers = workdirProviders(wd.dataDir, ctx.io.env, ctx.earlyLaunch);
   const engine = createEngine({ providers: providers.source, parallelism: o.parallelism, workspace: wd.currentWorkspace(), cwd: wd.dir });
   try {
     const stored = await loadState(store);
@@ -260,6 +260,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
   } finally {
     await engine.close();
     await Promise.all([...providers.open].map((p) => p.close().catch(() => undefined)));
+    await providers.close();
     await release();
   }
 }
