@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Value } from "@magma/cty";
 import type { PlannedInstanceChange } from "./planned-instance-change.js";
 import { encodeChange } from "./encode-change.js";
+import type { PlannedCheck } from "./planned-check.js";
 
 /** The state a plan was made against: the lineage and serial of its prior state. */
 export interface PlanPriorState {
@@ -79,6 +80,11 @@ export interface Plan {
   readonly drift?: readonly PlannedInstanceChange[];
   /** The `-target` addresses the plan was made with (absent: not targeted). */
   readonly targets?: readonly string[];
+  /**
+   * The checkable objects of the configuration (conditions, `check` blocks, variable
+   * validations) and how their conditions came out at plan (Terraform's `checks`).
+   */
+  readonly checks?: readonly PlannedCheck[];
 }
 
 /** The parts of a {@link Plan} that {@link createPlan} takes. */

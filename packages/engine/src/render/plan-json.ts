@@ -19,6 +19,9 @@ import { entryFor, normaliseSchemas, type RenderSchemas } from "./render-schemas
 import { stateJsonText } from "./state-json.js";
 import { configurationJsonText } from "./config-json.js";
 import type { Config } from "@magma/config";
+import { relevantAttributes } from "./relevant-attributes.js";
+import { refreshedPriorState } from "./refreshed-state.js";
+import { checksJson } from "./checks-json.js";
 import { attributeValuesJson, schemaSensitivePaths, sensitiveAsBoolJson, unknownAsBoolJson, valueJson } from "./value-json.js";
 
 /** The `format_version` of `terraform show -json` for a plan. */
@@ -133,10 +136,13 @@ export function planJson(plan: Plan, planOptions: PlanJsonOptions): string {
       ["terraform_version", jsonString(options.terraformVersion ?? TERRAFORM_VERSION)],
       ["variables", variablesJson(plan, options)],
       ["planned_values", plannedValuesJson(sorted, outputs, schemas)],
+      ["resource_drift", resourceDriftJson(plan, options, schemas)],
       ["resource_changes", resourceChangesJson(sorted, plan, options, schemas)],
       ["output_changes", outputs.length === 0 ? undefined : jsonMap(outputs.map((o) => [o.name, outputChangeJson(o)]))],
-      ["prior_state", options.priorState === undefined ? undefined : priorStateJson(options.priorState, schemas)],
+      ["prior_state", options.priorState === undefined ? undefined : priorStateJson(refreshedPriorState(plan, options.priorState, schemas), schemas)],
       ["configuration", options.config === undefined ? undefined : configurationJsonText(options.config, schemas)],
+      ["relevant_attributes", options.config === undefined ? undefined : relevantAttributesJson(options.config, sorted, outputs, schemas)],
+      ["checks", checksJson(plan.checks)],
       ["timestamp", options.timestamp === undefined ? undefined : jsonString(formatTimestamp(options.timestamp))],
       ["applyable", String(options.applyable ?? (options.errored !== true && isApplyable(plan)))],
       ["complete", String(options.complete ?? true)],
@@ -306,7 +312,31 @@ function plannedValuesJson(sorted: readonly Located[], outputs: readonly Planned
   return jsonStruct([["outputs", outputsJson], ["root_module", render("", true)]]);
 }
 
-function resourceChangesJson(sorted: readonly Located[], plan: Plan, options: PlanJsonOptions, schemas: ReadonlyMap<string, ProviderSchema>): string | undefined {
+/**
+ * `resource_drift`: the objects the refresh found changed or gone; in a refresh-only plan
+ * also those only moved (no-op with a previous address).
+ */
+function resourceDriftJson(plan: Plan, options: PlanJsonOptions, schemas: ReadonlyMap<string, ProviderSchema>): string | undefined {
+  const drift = (plan.drift ?? []).filter((c) => plan.mode === "refresh-only" || c.action !== PlanAction.NoOp);
+  if (drift.length === 0) return undefined;
+  const sorted = drift.map((c) => locate(c, schemas, options.priorState)).sort(compareChanges);
+  return resourceChangesJson(sorted, plan, options, schemas, true);
+}
+
+function relevantAttributesJson(config: Config, sorted: readonly Located[], outputs: readonly PlannedOutput[], schemas: ReadonlyMap<string, ProviderSchema>): string | undefined {
+  const found = relevantAttributes(
+    config,
+    {
+      resources: sorted.filter((l) => l.change.action !== PlanAction.NoOp).map((l) => ({ module: l.addr.module, mode: l.addr.mode === "data" ? "data" : "managed", type: l.addr.type, name: l.addr.name })),
+      outputs: outputs.filter((o) => o.action !== "no-op").map((o) => o.name),
+    },
+    schemas,
+  );
+  if (found.length === 0) return undefined;
+  return jsonArray(found.map((r) => jsonStruct([["resource", jsonString(r.resource)], ["attribute", jsonArray(r.attribute.map((s) => (typeof s === "number" ? String(s) : jsonString(s))))]])));
+}
+
+function resourceChangesJson(sorted: readonly Located[], plan: Plan, options: PlanJsonOptions, schemas: ReadonlyMap<string, ProviderSchema>, drift = false): string | undefined {
   const out: string[] = [];
   for (const l of sorted) {
     const c = l.change;
@@ -348,7 +378,7 @@ function resourceChangesJson(sorted: readonly Located[], plan: Plan, options: Pl
         ["provider_name", jsonString(l.provider)],
         ["deposed", c.deposedKey === undefined ? undefined : jsonString(c.deposedKey)],
         ["change", change],
-        ["action_reason", actionReason(l, sorted, plan, options)],
+        ["action_reason", drift ? undefined : actionReason(l, sorted, plan, options)],
       ]),
     );
   }

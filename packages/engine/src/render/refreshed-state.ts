@@ -1,0 +1,64 @@
+import { toJson } from "@magma/cty";
+import type { ProviderSchema } from "@magma/provider-api";
+import { formatModuleInstance, formatProviderConfig, parseResourceInstance, type StateFile } from "@magma/state";
+import { ApplyState, type StoredObject } from "../apply/apply-state.js";
+import type { Plan } from "../plan/plan.js";
+import { PlanAction } from "../plan/plan-action.js";
+
+/**
+ * The prior state a plan was made from as Terraform's plan keeps it (its refreshed
+ * `PriorState`): the stored state with the plan's moves applied, the objects the refresh
+ * found changed written as read and those it found gone removed (`drift`), and the objects
+ * `import` blocks read added. The given state is not changed.
+ */
+export function refreshedPriorState(plan: Plan, state: StateFile, schemas: ReadonlyMap<string, ProviderSchema>): StateFile {
+  const s = new ApplyState(state, async () => undefined);
+  const providerOf = (address: string): string | undefined => {
+    const a = parseResourceInstance(address);
+    const r = state.resources.find((x) => x.mode === a.mode && x.type === a.type && x.name === a.name && formatModuleInstance(x.module) === formatModuleInstance(a.module));
+    return r === undefined ? undefined : formatProviderConfig(r.provider);
+  };
+  const versionOf = (type: string, mode: "managed" | "data"): number => {
+    for (const p of schemas.values()) {
+      const e = (mode === "managed" ? p.resources : p.dataSources).get(type);
+      if (e !== undefined) return e.version;
+    }
+    return 0;
+  };
+  // The commits apply in memory at once; their (no-op) writes are not waited for.
+  const commit = (mutate: Parameters<ApplyState["commit"]>[0]): void => void s.commit(mutate).catch(() => undefined);
+  commit((w) => {
+    for (const c of plan.changes) {
+      if (c.deposedKey !== undefined || c.previousAddress === undefined || c.previousAddress === c.address) continue;
+      const o = s.get(c.previousAddress, undefined);
+      const provider = c.providerConfig ?? providerOf(c.previousAddress);
+      if (o === undefined || provider === undefined) continue;
+      w.set(c.previousAddress, provider, undefined, null);
+      w.set(c.address, provider, undefined, o);
+    }
+    for (const d of plan.drift ?? []) {
+      const previous = s.get(d.address, d.deposedKey);
+      const provider = d.providerConfig ?? providerOf(d.address);
+      if (previous === undefined || provider === undefined) continue;
+      if (d.after.isNull()) w.set(d.address, provider, d.deposedKey, null);
+      else w.set(d.address, provider, d.deposedKey, { ...previous, attributesJson: toJson(d.after.unmarkDeep().value, d.after.type), attributesFlat: undefined });
+    }
+    for (const c of plan.changes) {
+      if (c.importId === undefined || c.deposedKey !== undefined || c.before.isNull() || c.action === PlanAction.Forget) continue;
+      const provider = c.providerConfig ?? providerOf(c.address);
+      if (provider === undefined || s.get(c.address, undefined) !== undefined) continue;
+      const object: StoredObject = {
+        tainted: false,
+        schemaVersion: c.schemaVersion ?? versionOf(c.typeName, "managed"),
+        attributesJson: toJson(c.before.unmarkDeep().value, c.before.type),
+        attributesFlat: undefined,
+        sensitiveAttributesJson: "[]",
+        private: c.priorPrivate.length > 0 ? c.priorPrivate : undefined,
+        dependencies: [],
+        createBeforeDestroy: false,
+      };
+      w.set(c.address, provider, undefined, object);
+    }
+  });
+  return s.snapshot();
+}
