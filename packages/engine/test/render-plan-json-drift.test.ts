@@ -17,7 +17,7 @@ import { loadConfig } from "@magma/config";
 import { impliedType, type ProviderSchema } from "@magma/provider-api";
 import { createMemoryProvider, memoryItemBlock } from "@magma/provider-api/testing";
 import { writeProviderLauncher } from "@magma/provider-server";
-import { readStateFile } from "@magma/state";
+import { newStateFile, readStateFile } from "@magma/state";
 import { hasTerraform } from "@magma/test-support";
 import { createEngine, planJson, type ProviderSource } from "../src/index.js";
 import { expectExit, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
@@ -161,7 +161,8 @@ d("planJson of engine plans against terraform show -json, whole documents", () =
       const r = await engine.plan(work, state, { env: {}, ...(mode !== "normal" ? { mode } : {}) });
       expect(r.diagnostics.filter((x) => x.severity === "error")).toEqual([]);
       const { config } = loadConfig(work);
-      const text = planJson(r.plan, { schemas, config, ...(state !== null ? { priorState: state } : {}) });
+      // As `magma show -json` does: no state yet is an empty one.
+      const text = planJson(r.plan, { schemas, config, priorState: state ?? { ...newStateFile(), lineage: r.plan.prior.lineage } });
       return { magma: normalised(text), terraform: normalised(show.stdout) };
     } finally {
       await engine.close();

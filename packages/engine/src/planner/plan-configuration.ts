@@ -892,7 +892,34 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             }
             if (prior !== null) priorInstanceValues.set(address, markSensitive(prior.state, s !== undefined ? beforePathsOf(s, prior.state) : schemaSensitivePaths(prior.state, entry.block)));
             if (mode === "refresh-only") {
-              if (prior !== null) instanceValues.set(address, priorInstanceValues.get(address)!);
+              if (prior === null) return;
+              instanceValues.set(address, priorInstanceValues.get(address)!);
+              // Terraform checks the conditions against the refreshed object too (failures only warn).
+              const configAddr = `${configPrefix(n.mod.path)}${n.key}`;
+              await pure(() => checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, true, configAddr));
+              await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address), true, configAddr));
+              // An object only moved is drift too (shown in a refresh-only plan, with its previous address).
+              if (moves.previous.has(address) && !drift.some((x) => x.address === address && x.deposedKey === undefined)) {
+                drift.push({
+                  address,
+                  mode: "managed",
+                  typeName: r.type,
+                  action: PlanAction.NoOp,
+                  before: prior.state,
+                  after: prior.state,
+                  config: nullVal(prior.state.type),
+                  requiresReplace: [],
+                  priorPrivate: prior.private,
+                  plannedPrivate: prior.private,
+                  priorTainted: prior.tainted,
+                  legacyTypeSystem: false,
+                  warnings: [],
+                  moduleAddress: extra.moduleAddress,
+                  providerConfig: extra.providerConfig,
+                  ...(s !== undefined ? { dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy } : {}),
+                  ...(extra.schemaVersion !== undefined ? { schemaVersion: extra.schemaVersion } : {}),
+                });
+              }
               return;
             }
             if (mode === "destroy") {
@@ -1022,6 +1049,11 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         const v = versions.get(p.source) ?? [];
         return { address: p.address, source: p.source, ...(v.length > 0 ? { version: v.join(", ") } : {}), dependencies: graph.has(p.address) ? dependenciesOf(p.address) : [] };
       });
+    for (let i = 0; i < drift.length; i++) {
+      const c = drift[i]!;
+      const was = c.deposedKey === undefined ? moves.previous.get(c.address) : undefined;
+      if (was !== undefined) drift[i] = { ...c, previousAddress: was };
+    }
     drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
     return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, expansions, schemas, providerConfigs, checks: checks.results() };
   }

@@ -317,6 +317,8 @@ function plannedValuesJson(sorted: readonly Located[], outputs: readonly Planned
  * also those only moved (no-op with a previous address).
  */
 function resourceDriftJson(plan: Plan, options: PlanJsonOptions, schemas: ReadonlyMap<string, ProviderSchema>): string | undefined {
+  // A destroy plan is made from the refreshed state: Terraform reports no drift for it.
+  if (plan.mode === "destroy") return undefined;
   const drift = (plan.drift ?? []).filter((c) => plan.mode === "refresh-only" || c.action !== PlanAction.NoOp);
   if (drift.length === 0) return undefined;
   const sorted = drift.map((c) => locate(c, schemas, options.priorState)).sort(compareChanges);
@@ -369,7 +371,8 @@ function resourceChangesJson(sorted: readonly Located[], plan: Plan, options: Pl
     out.push(
       jsonStruct([
         ["address", jsonString(c.address)],
-        ["previous_address", c.previousAddress !== undefined && c.previousAddress !== c.address ? jsonString(c.previousAddress) : undefined],
+        // A destroy plan is made from the refreshed (moved) state: no previous addresses.
+        ["previous_address", c.previousAddress !== undefined && c.previousAddress !== c.address && plan.mode !== "destroy" ? jsonString(c.previousAddress) : undefined],
         ["module_address", l.module === "" ? undefined : jsonString(l.module)],
         ["mode", jsonString(l.addr.mode)],
         ["type", jsonString(l.addr.type)],

@@ -1,6 +1,6 @@
 import { toJson } from "@magma/cty";
 import type { ProviderSchema } from "@magma/provider-api";
-import { formatModuleInstance, formatProviderConfig, parseResourceInstance, type StateFile } from "@magma/state";
+import { encodeOutput, formatModuleInstance, formatProviderConfig, parseResourceInstance, type StateFile } from "@magma/state";
 import { ApplyState, type StoredObject } from "../apply/apply-state.js";
 import type { Plan } from "../plan/plan.js";
 import { PlanAction } from "../plan/plan-action.js";
@@ -8,8 +8,9 @@ import { PlanAction } from "../plan/plan-action.js";
 /**
  * The prior state a plan was made from as Terraform's plan keeps it (its refreshed
  * `PriorState`): the stored state with the plan's moves applied, the objects the refresh
- * found changed written as read and those it found gone removed (`drift`), and the objects
- * `import` blocks read added. The given state is not changed.
+ * found changed written as read and those it found gone removed (`drift`), the objects
+ * `import` blocks read added, and the root outputs the plan evaluated to known values set.
+ * The given state is not changed.
  */
 export function refreshedPriorState(plan: Plan, state: StateFile, schemas: ReadonlyMap<string, ProviderSchema>): StateFile {
   const s = new ApplyState(state, async () => undefined);
@@ -28,8 +29,10 @@ export function refreshedPriorState(plan: Plan, state: StateFile, schemas: Reado
   // The commits apply in memory at once; their (no-op) writes are not waited for.
   const commit = (mutate: Parameters<ApplyState["commit"]>[0]): void => void s.commit(mutate).catch(() => undefined);
   commit((w) => {
-    for (const c of plan.changes) {
-      if (c.deposedKey !== undefined || c.previousAddress === undefined || c.previousAddress === c.address) continue;
+    const moved = new Set<string>();
+    for (const c of [...plan.changes, ...(plan.drift ?? [])]) {
+      if (c.deposedKey !== undefined || c.previousAddress === undefined || c.previousAddress === c.address || moved.has(c.address)) continue;
+      moved.add(c.address);
       const o = s.get(c.previousAddress, undefined);
       const provider = c.providerConfig ?? providerOf(c.previousAddress);
       if (o === undefined || provider === undefined) continue;
@@ -59,6 +62,14 @@ export function refreshedPriorState(plan: Plan, state: StateFile, schemas: Reado
       };
       w.set(c.address, provider, undefined, object);
     }
+    // The plan walk writes every root output it evaluated to a known value.
+    const outputs = new Map(s.outputs);
+    for (const o of plan.outputs ?? []) {
+      if (o.action === "delete") continue;
+      const v = o.after.unmarkDeep().value;
+      if (v.isWhollyKnown()) outputs.set(o.name, encodeOutput(v, v.type, o.sensitive));
+    }
+    w.setOutputs(outputs);
   });
   return s.snapshot();
 }
