@@ -4,9 +4,9 @@
  * `relevant_attributes` compared as a set: Terraform's order comes from a map), on one
  * working directory through its life: a first plan on an empty state (check blocks passing
  * and failing, preconditions and postconditions, an output precondition, a variable
- * validation, relevant attributes); after terraform applied it, drift outside both tools
+ * validation, relevant attributes, a data source read deferred); after terraform applied it, drift outside both tools
  * (an attribute another resource and an output refer to changed, an object deleted) with a
- * `moved` block and an `import` block; a `-refresh-only` plan; a `-destroy` plan. The memory
+ * `moved` block and an `import` block; a `-refresh-only` plan (the data source read into the prior state); a `-destroy` plan. The memory
  * provider keeps its objects in a file both tools read.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -81,6 +81,7 @@ resource "memory_item" "cond" {
     }
   }
 }
+data "memory_lookup" "l" { name = memory_item.a.name }
 check "ok" {
   assert {
     condition     = memory_item.a.name == "a"

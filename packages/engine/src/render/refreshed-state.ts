@@ -9,7 +9,7 @@ import { PlanAction } from "../plan/plan-action.js";
  * The prior state a plan was made from as Terraform's plan keeps it (its refreshed
  * `PriorState`): the stored state with the plan's moves applied, the objects the refresh
  * found changed written as read and those it found gone removed (`drift`), the objects
- * `import` blocks read added, and the root outputs the plan evaluated to known values set.
+ * `import` blocks read added, the data sources read at plan written, and the root outputs the plan evaluated to known values set.
  * The given state is not changed.
  */
 export function refreshedPriorState(plan: Plan, state: StateFile, schemas: ReadonlyMap<string, ProviderSchema>): StateFile {
@@ -25,6 +25,11 @@ export function refreshedPriorState(plan: Plan, state: StateFile, schemas: Reado
       if (e !== undefined) return e.version;
     }
     return 0;
+  };
+  /** The default provider configuration of the one provider whose schema declares a data source type. */
+  const dataProvider = (type: string): string | undefined => {
+    const declaring = [...schemas].filter(([, p]) => p.dataSources.has(type)).map(([k]) => k);
+    return declaring.length === 1 ? `provider[${JSON.stringify(declaring[0])}]` : undefined;
   };
   // The commits apply in memory at once; their (no-op) writes are not waited for.
   const commit = (mutate: Parameters<ApplyState["commit"]>[0]): void => void s.commit(mutate).catch(() => undefined);
@@ -61,6 +66,30 @@ export function refreshedPriorState(plan: Plan, state: StateFile, schemas: Reado
         createBeforeDestroy: false,
       };
       w.set(c.address, provider, undefined, object);
+    }
+    // A data source whose read is planned for the apply is not in the refreshed state …
+    for (const c of plan.changes) {
+      if (c.mode !== "data" || c.action !== PlanAction.Read || plan.dataReads?.[c.address] !== undefined) continue;
+      const provider = c.providerConfig ?? providerOf(c.address) ?? dataProvider(c.typeName);
+      if (provider !== undefined) w.set(c.address, provider, undefined, null);
+    }
+    // … and the data sources read during the plan are, as read.
+    for (const [address, value] of Object.entries(plan.dataReads ?? {})) {
+      const a = parseResourceInstance(address);
+      const provider = providerOf(address) ?? dataProvider(a.type);
+      if (provider === undefined) continue;
+      const v = value.unmarkDeep().value;
+      const previous = s.get(address, undefined);
+      w.set(address, provider, undefined, {
+        tainted: false,
+        schemaVersion: versionOf(a.type, "data"),
+        attributesJson: toJson(v, v.type),
+        attributesFlat: undefined,
+        sensitiveAttributesJson: "[]",
+        private: undefined,
+        dependencies: previous?.dependencies ?? [],
+        createBeforeDestroy: false,
+      });
     }
     // The plan walk writes every root output it evaluated to a known value.
     const outputs = new Map(s.outputs);

@@ -44,7 +44,7 @@ export function relevantAttributes(config: Config, input: RelevantAttributesInpu
   };
   const resourceConfig = (mi: ModuleInstanceAddress, mode: "managed" | "data", type: string, name: string): Resource | undefined => {
     const m = moduleConfig(mi)?.module;
-    return (mode === "managed" ? m?.managedResources : m?.dataResources)?.get(`${type}.${name}`);
+    return mode === "managed" ? m?.managedResources.get(`${type}.${name}`) : m?.dataResources.get(`data.${type}.${name}`);
   };
   const schemaOf = (r: Resource): Block | undefined => {
     const s = schemas.get(providerAddrString(r.provider));
