@@ -108,6 +108,7 @@ export { planSummary, countPlanChanges } from "./render/plan-summary.js";
 export type { PlanCounts, PlanSummaryOptions } from "./render/plan-summary.js";
 export { configurationJson } from "./render/config-json.js";
 export { relevantAttributes } from "./render/relevant-attributes.js";
+export { refreshedPriorState } from "./render/refreshed-state.js";
 export type { RelevantAttribute, RelevantAttributesInput } from "./render/relevant-attributes.js";
 export { planText } from "./render/plan-text.js";
 export type { PlanTextOptions } from "./render/plan-text.js";

@@ -19,7 +19,7 @@ import { entryFor, normaliseSchemas, type RenderSchemas } from "./render-schemas
 import { stateJsonText } from "./state-json.js";
 import { configurationJsonText } from "./config-json.js";
 import type { Config } from "@magma/config";
-import { relevantAttributes } from "./relevant-attributes.js";
+import { relevantAttributes, type RelevantAttributesInput } from "./relevant-attributes.js";
 import { refreshedPriorState } from "./refreshed-state.js";
 import { checksJson } from "./checks-json.js";
 import { attributeValuesJson, schemaSensitivePaths, sensitiveAsBoolJson, unknownAsBoolJson, valueJson } from "./value-json.js";
@@ -41,8 +41,10 @@ export interface PlanJsonOptions {
   /** The provider schemas, by provider source address. */
   readonly schemas: RenderSchemas;
   /**
-   * The (refreshed) prior state the plan was made from: `prior_state`, and the provider of
-   * changes that do not name their provider configuration.
+   * The state the plan was made from, as stored: `prior_state` shows it refreshed as
+   * Terraform's plan keeps it (the plan's moves, drift, imports, data sources read and known
+   * outputs applied, see `refreshedPriorState`); also the provider of changes that do not
+   * name their provider configuration.
    */
   readonly priorState?: StateFile;
   /**
@@ -111,8 +113,9 @@ export interface Located {
  * `variables`, `planned_values`, `resource_changes` (actions as Terraform lists them, e.g.
  * `["delete","create"]`; before/after with `after_unknown`, `before_sensitive`,
  * `after_sensitive`, `replace_paths`, `importing`, `previous_address`, `action_reason`),
- * `output_changes`, `prior_state`, `configuration` (when the configuration is given, see
- * {@link configurationJson}), `timestamp`, `applyable`,
+ * `resource_drift`, `output_changes`, `prior_state` (refreshed), `configuration` and
+ * `relevant_attributes` (when the configuration is given, see {@link configurationJson} and
+ * `relevantAttributes`), `checks` (the plan's), `timestamp`, `applyable`,
  * `complete` and `errored`. Values are decoded with the schemas' types; sensitive values
  * follow the change's sensitive paths and the schema's sensitive attributes.
  *
@@ -141,7 +144,7 @@ export function planJson(plan: Plan, planOptions: PlanJsonOptions): string {
       ["output_changes", outputs.length === 0 ? undefined : jsonMap(outputs.map((o) => [o.name, outputChangeJson(o)]))],
       ["prior_state", options.priorState === undefined ? undefined : priorStateJson(refreshedPriorState(plan, options.priorState, schemas), schemas)],
       ["configuration", options.config === undefined ? undefined : configurationJsonText(options.config, schemas)],
-      ["relevant_attributes", options.config === undefined ? undefined : relevantAttributesJson(options.config, sorted, outputs, schemas)],
+      ["relevant_attributes", options.config === undefined ? undefined : relevantAttributesJson(options.config, plan, sorted, outputs, schemas, options.priorState)],
       ["checks", checksJson(plan.checks)],
       ["timestamp", options.timestamp === undefined ? undefined : jsonString(formatTimestamp(options.timestamp))],
       ["applyable", String(options.applyable ?? (options.errored !== true && isApplyable(plan)))],
@@ -325,11 +328,14 @@ function resourceDriftJson(plan: Plan, options: PlanJsonOptions, schemas: Readon
   return resourceChangesJson(sorted, plan, options, schemas, true);
 }
 
-function relevantAttributesJson(config: Config, sorted: readonly Located[], outputs: readonly PlannedOutput[], schemas: ReadonlyMap<string, ProviderSchema>): string | undefined {
+function relevantAttributesJson(config: Config, plan: Plan, sorted: readonly Located[], outputs: readonly PlannedOutput[], schemas: ReadonlyMap<string, ProviderSchema>, prior: StateFile | undefined): string | undefined {
+  const changed: RelevantAttributesInput["resources"][number][] = sorted.filter((l) => l.change.action !== PlanAction.NoOp).map((l) => ({ module: l.addr.module, mode: l.addr.mode === "data" ? "data" : "managed", type: l.addr.type, name: l.addr.name }));
+  // A destroy plan deletes the data sources in state too (Terraform's changes hold those deletes; magma's plan does not).
+  if (plan.mode === "destroy") for (const r of prior?.resources ?? []) if (r.mode === "data" && r.instances.length > 0) changed.push({ module: r.module, mode: "data", type: r.type, name: r.name });
   const found = relevantAttributes(
     config,
     {
-      resources: sorted.filter((l) => l.change.action !== PlanAction.NoOp).map((l) => ({ module: l.addr.module, mode: l.addr.mode === "data" ? "data" : "managed", type: l.addr.type, name: l.addr.name })),
+      resources: changed,
       outputs: outputs.filter((o) => o.action !== "no-op").map((o) => o.name),
     },
     schemas,
