@@ -4,7 +4,8 @@
  * `relevant_attributes` compared as a set: Terraform's order comes from a map), on one
  * working directory through its life: a first plan on an empty state (check blocks passing
  * and failing, preconditions and postconditions, an output precondition, a variable
- * validation, relevant attributes, a data source read deferred); after terraform applied
+ * validation, relevant attributes through a module's variable and output, a data source
+ * read deferred); after terraform applied
  * it, a `-destroy` plan; then, after drift outside both tools (an attribute another resource
  * and an output refer to changed, an object deleted), a plan with a `moved` block and an
  * `import` block, and a `-refresh-only` plan (the data source read into the prior state).
@@ -83,6 +84,11 @@ resource "memory_item" "cond" {
   }
 }
 data "memory_lookup" "l" { name = memory_item.a.name }
+module "m" {
+  source = "./m"
+  v      = memory_item.a.value
+}
+output "mx" { value = module.m.x }
 check "ok" {
   assert {
     condition     = memory_item.a.name == "a"
@@ -102,6 +108,20 @@ output "o" {
     error_message = "empty"
   }
 }
+`;
+
+/** A module: a variable from the root's memory_item.a, an output of its own resource (relevant attributes across modules). */
+const MODULE = `terraform {
+  required_providers {
+    memory = { source = "${MEMORY}" }
+  }
+}
+variable "v" { type = string }
+resource "memory_item" "i" {
+  name  = "inner"
+  value = var.v
+}
+output "x" { value = memory_item.i.id }
 `;
 
 const V2 = V1.replace(
@@ -142,7 +162,8 @@ d("planJson of engine plans against terraform show -json, whole documents", () =
     tmp = tempDir("pjson-");
     writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: storedMemoryProvider, exportName: "createProvider", protocolVersions: [6] });
     work = join(tmp.dir, "work");
-    mkdirSync(work, { recursive: true });
+    mkdirSync(join(work, "m"), { recursive: true });
+    writeFileSync(join(work, "m", "main.tf"), MODULE);
     store = join(tmp.dir, "store.json");
     env = terraformEnv(tmp.dir, { MEMORY_PROVIDER_STORE: store });
     schemas = new Map([[MEMORY, await createMemoryProvider().getSchema()]]);

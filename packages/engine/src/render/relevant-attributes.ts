@@ -33,7 +33,8 @@ interface AbsRef {
  * Terraform's `relevant_attributes` (`relevantResourceAttrsForPlan`): the resource attributes
  * that contribute, directly or through module variables, module outputs, `count`/`for_each`
  * and other resources' attributes, to the configuration of every resource instance and
- * root output whose planned action is not a no-op. Locals are not followed (as Terraform's
+ * root output whose planned action is not a no-op, and to every child module output (never
+ * in state, so Terraform always plans them). Locals are not followed (as Terraform's
  * reference analyzer). Sorted by resource, then path (Terraform's own order is not stable).
  */
 export function relevantAttributes(config: Config, input: RelevantAttributesInput, schemas: ReadonlyMap<string, ProviderSchema>): RelevantAttribute[] {
@@ -142,6 +143,24 @@ export function relevantAttributes(config: Config, input: RelevantAttributesInpu
   for (const name of input.outputs) {
     const o = root.get(name);
     if (o !== undefined) pending.push(...exprRefs([], [o.expr]));
+  }
+  // Child modules' outputs are never in state, so Terraform always plans them (a change that
+  // is not a no-op): the outputs of every module instance count. The instances are those the
+  // changes are in, and every module reached through calls without count or for_each.
+  const instances = new Map<string, ModuleInstanceAddress>();
+  for (const r of input.resources) for (let n = 1; n <= r.module.length; n++) instances.set(formatModuleInstance(r.module.slice(0, n)), r.module.slice(0, n));
+  const single = (c: Config, mi: ModuleInstanceAddress): void => {
+    for (const [name, child] of c.children) {
+      if (child.call?.count !== undefined || child.call?.forEach !== undefined) continue;
+      const next: ModuleInstanceAddress = [...mi, { name, key: undefined }];
+      instances.set(formatModuleInstance(next), next);
+      single(child, next);
+    }
+  };
+  single(config, []);
+  for (const mi of instances.values()) {
+    const c = moduleConfig(mi);
+    if (c !== undefined) pending.push(...exprRefs(mi, [...c.module.outputs.values()].map((o) => o.expr)));
   }
   for (const a of pending) consider(a);
   while (pending.length > 0) {
