@@ -338,6 +338,7 @@ export function createEngine(options: EngineOptions): Engine {
         variables: variableValues,
         dataReads: Object.fromEntries(planned.dataValues),
         drift: planned.drift,
+        checks: planned.checks,
         ...(targeting !== undefined ? { targets: targeting.targets.map((t) => t.text) } : {}),
       };
       const functionResults = fns.calls.functionResults();

@@ -53,6 +53,8 @@ export { PlanAction, ReplaceReason, isReplace } from "./plan/plan-action.js";
 export type { PlannedInstanceChange } from "./plan/planned-instance-change.js";
 export { createPlan, planIdentity } from "./plan/plan.js";
 export type { Plan, PlanInput, PlanPriorState, PlanMode, PlannedOutput, PlannedProvider } from "./plan/plan.js";
+export { aggregateCheckStatus } from "./plan/planned-check.js";
+export type { CheckStatus, PlannedCheck, PlannedCheckInstance } from "./plan/planned-check.js";
 
 // Providers and the apply's view of configuration.
 export type { ProviderSource, OpenedProvider, ProviderSourceOpenOptions } from "./provider-source.js";
@@ -107,6 +109,9 @@ export { RenderError, RenderErrorCode, isRenderError } from "./render/render-err
 export { planSummary, countPlanChanges } from "./render/plan-summary.js";
 export type { PlanCounts, PlanSummaryOptions } from "./render/plan-summary.js";
 export { configurationJson } from "./render/config-json.js";
+export { relevantAttributes } from "./render/relevant-attributes.js";
+export { refreshedPriorState } from "./render/refreshed-state.js";
+export type { RelevantAttribute, RelevantAttributesInput } from "./render/relevant-attributes.js";
 export { planText } from "./render/plan-text.js";
 export type { PlanTextOptions } from "./render/plan-text.js";
 export { colorize, COLOR_CODES } from "./render/colorstring.js";

@@ -129,6 +129,14 @@ describe("state file v4", () => {
     expect(() => decodeSensitivePaths('[[{"type":"index","value":{"value":true,"type":"bool"}}]]')).toThrow(/\[corrupt\]/);
   });
 
+  it("reads and writes the check results of variables with validations (object kind var, Terraform 1.9+)", () => {
+    // As terraform 1.11.4 writes them for `variable "n" { validation { … } }`.
+    const text = `{\n  "version": 4,\n  "terraform_version": "1.11.4",\n  "serial": 1,\n  "lineage": "5b0c1a4e-2f4b-4c55-8d7e-0f1d2c3b4a59",\n  "outputs": {},\n  "resources": [],\n  "check_results": [\n    {\n      "object_kind": "var",\n      "config_addr": "var.n",\n      "status": "pass",\n      "objects": [\n        {\n          "object_addr": "var.n",\n          "status": "pass"\n        }\n      ]\n    }\n  ]\n}\n`;
+    const file = readStateFile(text)!;
+    expect(file.checkResults).toEqual([{ objectKind: "var", configAddr: "var.n", status: "pass", objects: [{ objectAddr: "var.n", status: "pass", failureMessages: [] }] }]);
+    expect(formatStateFile(file)).toBe(text);
+  });
+
   it("writes a new state Terraform can read", () => {
     const f = newStateFile();
     expect(formatStateFile(f)).toBe(

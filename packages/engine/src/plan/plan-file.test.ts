@@ -59,6 +59,19 @@ describe("plan files", () => {
     }
   });
 
+  it("keeps the checks, and reads plan files written before they existed", async () => {
+    const plan = await samplePlan();
+    const checks: Plan["checks"] = [
+      { kind: "resource", address: "module.m.memory_item.c", module: "module.m", mode: "managed", type: "memory_item", name: "c", status: "fail", instances: [{ address: 'module.m["a"].memory_item.c[0]', module: 'module.m["a"]', instanceKey: 0, status: "fail", problems: ["too small"] }] },
+      { kind: "var", address: "var.n", name: "n", status: "unknown", instances: [] },
+    ];
+    expect(parsePlan(formatPlan({ ...plan, checks })).checks).toEqual(checks);
+    expect(parsePlan(formatPlan(plan)).checks).toBeUndefined();
+    const bad = JSON.parse(formatPlan({ ...plan, checks })) as { checks: { instances: { status: string }[] }[] };
+    bad.checks[0]!.instances[0]!.status = "maybe";
+    expect(() => parsePlan(JSON.stringify(bad), "p.json")).toThrow(/^\[invalid_plan_file\] p\.json: checks\[0\]\.instances\[0\] is not/);
+  });
+
   it("names what is wrong in a bad plan file", () => {
     expect(() => parsePlan("{", "p.json")).toThrow(/^\[invalid_plan_file\] p\.json is not valid JSON/);
     expect(() => parsePlan('{"format":"x"}')).toThrow(/format is "x"/);

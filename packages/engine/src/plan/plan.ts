@@ -3,6 +3,7 @@ import type { Value } from "@magma/cty";
 import type { FunctionResultHash } from "../eval/provider-functions.js";
 import type { PlannedInstanceChange } from "./planned-instance-change.js";
 import { encodeChange } from "./encode-change.js";
+import type { PlannedCheck } from "./planned-check.js";
 
 /** The state a plan was made against: the lineage and serial of its prior state. */
 export interface PlanPriorState {
@@ -86,6 +87,11 @@ export interface Plan {
    * error (absent or empty: none made).
    */
   readonly functionResults?: readonly FunctionResultHash[];
+  /**
+   * The checkable objects of the configuration (conditions, `check` blocks, variable
+   * validations) and how their conditions came out at plan (Terraform's `checks`).
+   */
+  readonly checks?: readonly PlannedCheck[];
 }
 
 /** The parts of a {@link Plan} that {@link createPlan} takes. */

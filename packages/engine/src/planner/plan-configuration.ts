@@ -29,6 +29,8 @@ import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
 import { diagnosticsOfError, planError, PlanDiagnosticsError, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
 import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
 import { configEdges, type ConfigVertex } from "./config-edges.js";
+import { CheckRecorder } from "./check-recorder.js";
+import type { CheckStatus, PlannedCheck } from "../plan/planned-check.js";
 
 /** The fixed parts of the evaluation scope. */
 export interface PlanScopeContext {
@@ -108,6 +110,8 @@ export interface ConfigurationPlan {
   readonly schemas: ReadonlyMap<string, SchemaEntry>;
   /** Each provider configuration by absolute address. */
   readonly providerConfigs: ReadonlyMap<string, PlannedProviderConfig>;
+  /** The checkable objects and how their conditions came out (Terraform's `checks`). */
+  readonly checks: PlannedCheck[];
 }
 
 interface ModCtx {
@@ -224,6 +228,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const schemas = new Map<string, SchemaEntry>();
   const providerConfigs = new Map<string, PlannedProviderConfig>();
 
+  const checks = new CheckRecorder(root);
   const moves = applyMoves(root, options.state);
   diagnostics.push(...moves.diagnostics);
   const priorState = moves.state;
@@ -566,8 +571,12 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
    * (a warning for `check` blocks) whose detail is the rule's error message; an unknown
    * condition is left for the apply.
    */
-  const checkRules = (rules: readonly CheckRule[], mi: ModuleInstanceAddress, rep: InstanceRepetition | undefined, address: string, summary: string, self?: Value, warnOnly = false): void => {
-    for (const rule of rules) {
+  const checkRules = (rules: readonly CheckRule[], mi: ModuleInstanceAddress, rep: InstanceRepetition | undefined, address: string, summary: string, self?: Value, warnOnly = false, config?: string): void => {
+    const ref = config === undefined ? undefined : { config, address, module: formatModuleInstance(mi), ...(rep?.key !== undefined ? { key: rep.key } : {}) };
+    const note = (i: number, status: CheckStatus, problem?: string): void => {
+      if (ref !== undefined) checks.note(ref, `${summary}#${i}`, status, problem);
+    };
+    for (const [i, rule] of rules.entries()) {
       const scopeOf = (expr: Expression) => {
         const sc = evaluator.scope(mi, rep, evaluator.refsOfExprs([expr]));
         return self === undefined ? sc : { ...sc, variables: { ...(sc.variables as Record<string, Value>), self } };
@@ -575,22 +584,31 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       const c = evaluate(rule.condition, scopeOf(rule.condition));
       const errs = c.diags.filter((d) => d.severity === "error");
       if (errs.length > 0) {
+        note(i, "error");
         if (warnOnly) diagnostics.push(...errs.map((d) => ({ ...d, severity: "warning" as const, address })));
         else throwIfErrors(c.diags, address);
         continue;
       }
       const cv = c.value.unmarkDeep().value;
-      if (!cv.isKnown()) continue;
+      if (!cv.isKnown()) {
+        note(i, "unknown");
+        continue;
+      }
       if (cv.isNull()) {
+        note(i, "error");
         const d = planError("Invalid condition result", "Condition expression must return either true or false, not null.", { address, subject: rule.condition.range });
         if (warnOnly) diagnostics.push({ ...d, severity: "warning" });
         else throw new PlanDiagnosticsError([d]);
         continue;
       }
-      if (cv.asBool()) continue;
+      if (cv.asBool()) {
+        note(i, "pass");
+        continue;
+      }
       const m = evaluate(rule.errorMessage, scopeOf(rule.errorMessage)).value;
       const mv = m.unmarkDeep();
       const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : mv.value.isKnown() && !mv.value.isNull() && mv.value.type.kind === "string" ? mv.value.asString() : "";
+      note(i, "fail", msg);
       const d = planError(summary, msg, { address, subject: rule.condition.range });
       if (warnOnly) diagnostics.push({ ...d, severity: "warning" });
       else throw new PlanDiagnosticsError([d]);
@@ -618,14 +636,21 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     for (const mi of evaluator.instancesOf(n.mod.path)) {
       const address = `${instancePrefix(mi)}var.${n.name}`;
       evaluator.variable(mi, n.name);
-      for (const rule of decl.validations) {
+      const ref = { config: `${configPrefix(n.mod.path)}var.${n.name}`, address, module: formatModuleInstance(mi) };
+      for (const [i, rule] of decl.validations.entries()) {
         const c = evaluator.evaluate(mi, undefined, rule.condition, address).value.unmarkDeep().value;
+        // A destroy plan does not report variable checks (Terraform leaves them unknown).
+        const note = (status: CheckStatus, problem?: string): void => (mode === "destroy" ? undefined : checks.note(ref, `validation#${i}`, status, problem));
+        if (!c.isKnown()) note("unknown");
+        else if (c.isNull()) note("error");
+        else if (c.asBool()) note("pass");
         if (!c.isKnown() || c.isNull() || c.asBool()) continue;
         const mv = evaluator.evaluate(mi, undefined, rule.errorMessage, address).value.unmarkDeep();
         const m = mv.value;
         // As Terraform: a message built from a sensitive value is not shown.
         const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : m.isKnown() && !m.isNull() && m.type.kind === "string" ? m.asString() : "";
         const r = rule.declRange;
+        note("fail", msg);
         throw new PlanDiagnosticsError([planError("Invalid value for variable", `${msg}\n\nThis was checked by the validation rule at ${r.filename}:${r.start.line},${r.start.column}-${r.end.line},${r.end.column}.`, { address, subject: rule.condition.range })]);
       }
     }
@@ -647,7 +672,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (mode !== "destroy") {
         await pure(() => {
           for (const mi of evaluator.instancesOf(n.mod.path)) {
-            checkRules(n.mod.config.module.outputs.get(n.name)!.preconditions, mi, undefined, `${instancePrefix(mi)}output.${n.name}`, "Module output value precondition failed");
+            checkRules(n.mod.config.module.outputs.get(n.name)!.preconditions, mi, undefined, `${instancePrefix(mi)}output.${n.name}`, "Module output value precondition failed", undefined, false, `${configPrefix(n.mod.path)}output.${n.name}`);
             evaluator.output(mi, n.name);
           }
         });
@@ -658,12 +683,14 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     const prior = options.state?.outputs.get(n.name);
     const before = prior !== undefined ? decodeOutput(prior).value : nullVal(dynamicType);
     if (mode === "destroy") {
+      // Terraform still expands root outputs in a destroy plan: their checks are unknown.
+      for (const i of o.preconditions.keys()) checks.note({ config: `output.${n.name}`, address: `output.${n.name}`, module: "" }, `Module output value precondition failed#${i}`, "unknown");
       if (prior !== undefined) outputs.push({ name: n.name, action: "delete", before, after: nullVal(dynamicType), sensitive: prior.sensitive });
       return;
     }
     const after = (
       await pure(() => {
-        checkRules(o.preconditions, [], undefined, `output.${n.name}`, "Module output value precondition failed");
+        checkRules(o.preconditions, [], undefined, `output.${n.name}`, "Module output value precondition failed", undefined, false, `output.${n.name}`);
         return evaluator.output([], n.name);
       })
     ).unmarkDeep().value;
@@ -788,7 +815,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             limit(async () => {
               const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
               const { value: cfg, paths: cfgPaths } = await pure(() => {
-                checkRules(r.preconditions, mi, inst, address, "Resource precondition failed");
+                checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, false, `${configPrefix(n.mod.path)}${n.key}`);
                 return splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
               });
               let out;
@@ -811,7 +838,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 instanceValues.set(address, markSensitive(out.change.after, afterPaths));
               }
               priorInstanceValues.set(address, instanceValues.get(address)!);
-              if (out.kind === "read") await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address)));
+              if (out.kind === "read") await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address), false, `${configPrefix(n.mod.path)}${n.key}`));
             }),
           ),
         );
@@ -853,7 +880,34 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             }
             if (prior !== null) priorInstanceValues.set(address, markSensitive(prior.state, s !== undefined ? beforePathsOf(s, prior.state) : schemaSensitivePaths(prior.state, entry.block)));
             if (mode === "refresh-only") {
-              if (prior !== null) instanceValues.set(address, priorInstanceValues.get(address)!);
+              if (prior === null) return;
+              instanceValues.set(address, priorInstanceValues.get(address)!);
+              // Terraform checks the conditions against the refreshed object too (failures only warn).
+              const configAddr = `${configPrefix(n.mod.path)}${n.key}`;
+              await pure(() => checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, true, configAddr));
+              await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address), true, configAddr));
+              // An object only moved is drift too (shown in a refresh-only plan, with its previous address).
+              if (moves.previous.has(address) && !drift.some((x) => x.address === address && x.deposedKey === undefined)) {
+                drift.push({
+                  address,
+                  mode: "managed",
+                  typeName: r.type,
+                  action: PlanAction.NoOp,
+                  before: prior.state,
+                  after: prior.state,
+                  config: nullVal(prior.state.type),
+                  requiresReplace: [],
+                  priorPrivate: prior.private,
+                  plannedPrivate: prior.private,
+                  priorTainted: prior.tainted,
+                  legacyTypeSystem: false,
+                  warnings: [],
+                  moduleAddress: extra.moduleAddress,
+                  providerConfig: extra.providerConfig,
+                  ...(s !== undefined ? { dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy } : {}),
+                  ...(extra.schemaVersion !== undefined ? { schemaVersion: extra.schemaVersion } : {}),
+                });
+              }
               return;
             }
             if (mode === "destroy") {
@@ -865,7 +919,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               return;
             }
             const { value: rawCfg, paths: cfgPaths } = await pure(() => {
-              checkRules(r.preconditions, mi, inst, address, "Resource precondition failed");
+              checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, false, `${configPrefix(n.mod.path)}${n.key}`);
               return splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
             });
             const cfg = applyIgnoreChanges(prior?.state ?? null, rawCfg, entry.block, ignorePaths, settings?.ignoreAllChanges ?? false);
@@ -875,7 +929,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             const beforePaths = s === undefined ? (prior === null ? [] : schemaSensitivePaths(c.before, entry.block)) : beforePathsOf(s, c.before);
             record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: beforePaths, ...(importId !== undefined ? { importId } : {}) });
             instanceValues.set(address, markSensitive(c.after, afterPaths));
-            await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address)));
+            await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address), false, `${configPrefix(n.mod.path)}${n.key}`));
           }),
         ),
       );
@@ -953,7 +1007,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         case "check":
           if (mode === "destroy") return;
           return pure(() => {
-            for (const mi of evaluator.instancesOf(n.mod.path)) checkRules(n.mod.config.module.checks.get(n.name)!.asserts, mi, undefined, `${instancePrefix(mi)}check.${n.name}`, "Check block assertion failed", undefined, true);
+            for (const mi of evaluator.instancesOf(n.mod.path)) checkRules(n.mod.config.module.checks.get(n.name)!.asserts, mi, undefined, `${instancePrefix(mi)}check.${n.name}`, "Check block assertion failed", undefined, true, `${configPrefix(n.mod.path)}check.${n.name}`);
           });
       }
     },
@@ -987,8 +1041,13 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         const v = versions.get(p.source) ?? [];
         return { address: p.address, source: p.source, ...(v.length > 0 ? { version: v.join(", ") } : {}), dependencies: graph.has(p.address) ? dependenciesOf(p.address) : [] };
       });
+    for (let i = 0; i < drift.length; i++) {
+      const c = drift[i]!;
+      const was = c.deposedKey === undefined ? moves.previous.get(c.address) : undefined;
+      if (was !== undefined) drift[i] = { ...c, previousAddress: was };
+    }
     drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, expansions, schemas, providerConfigs };
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, expansions, schemas, providerConfigs, checks: checks.results() };
   }
 }
 
