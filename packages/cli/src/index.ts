@@ -13,6 +13,9 @@
  */
 
 export { runCli } from "./run-cli.js";
+export type { RunCliOptions } from "./run-cli.js";
+export { earlyLaunchTargets, lockedProviders, startEarlyLaunch } from "./workdir/early-launch.js";
+export type { EarlyLaunch, EarlyLaunchTargets } from "./workdir/early-launch.js";
 export { processIo } from "./cli-io.js";
 export type { CliIo, CliStream } from "./cli-io.js";
 export { ExitCode } from "./exit-code.js";

@@ -2,15 +2,14 @@ import { delimiter } from "node:path";
 import {
   createProviderFactory,
   type LiveProvider,
-  type NativeProviderConstructor,
   type PluginLogEntry,
   type PlainConfig,
 } from "@magma/plugin";
-import { createRandomProvider } from "@magma/provider-random";
 import type { OperationTarget } from "./operations.js";
 import { buildConfig } from "./operations.js";
 import type { ProviderOrigin } from "./schema-view.js";
 import type { Spinner } from "./spinner.js";
+import { nativeProviders } from "./native-providers.js";
 
 /** The log levels `--log-level` takes: `off` or one of hclog's levels. */
 export const LogLevels = ["off", "error", "warn", "info", "debug", "trace"] as const;
@@ -18,14 +17,7 @@ export const LogLevels = ["off", "error", "warn", "info", "debug", "trace"] as c
 /** One of {@link LogLevels}. */
 export type LogLevel = (typeof LogLevels)[number];
 
-/**
- * The native providers the CLI knows by name: `random` (also `magma/random`), the
- * `@magma/provider-random` provider. A bare name given on the command line is looked up
- * here first; `hashicorp/random` still means the real binary.
- */
-export const nativeProviders: Readonly<Record<string, NativeProviderConstructor>> = Object.freeze({
-  "magma/random": createRandomProvider,
-});
+export { nativeProviders } from "./native-providers.js";
 
 /** Options of {@link openProviderSession}. */
 export interface ProviderSessionOptions {

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { processIo, type CliIo } from "./cli-io.js";
+import { decideColour } from "./colour.js";
 import { createCommandContext, type RegisterCommand } from "./commands/command-context.js";
 import { registerApplyCommand } from "./commands/apply.js";
 import { registerDataCommand } from "./commands/data.js";
@@ -27,6 +28,17 @@ import { reportError } from "./report-error.js";
 import { Spinner } from "./spinner.js";
 import { mergeTerraformEnvArgs } from "./terraform-env-args.js";
 import { normalizeTerraformFlags } from "./terraform-flags.js";
+import type { EarlyLaunch } from "./workdir/early-launch.js";
+
+/** Options of {@link runCli}. */
+export interface RunCliOptions {
+  /**
+   * Providers already launched for this command line (see `startEarlyLaunch`): a
+   * working-directory plan, apply, destroy or refresh takes each over instead of launching
+   * it again, when it is the binary it would launch; the caller closes the rest.
+   */
+  readonly earlyLaunch?: EarlyLaunch;
+}
 
 const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
@@ -59,9 +71,10 @@ const COMMANDS: readonly RegisterCommand[] = [
  * opens is closed before it resolves, also on errors and when `signal` fires. Long flags
  * may be spelled as Terraform spells them (`-json`, `-lock-timeout=10s`) or with two dashes.
  */
-export async function runCli(argv: readonly string[], io: CliIo = processIo(), signal?: AbortSignal): Promise<ExitCode> {
+export async function runCli(argv: readonly string[], io: CliIo = processIo(), signal?: AbortSignal, options: RunCliOptions = {}): Promise<ExitCode> {
   const spinner = new Spinner(io.stderr);
   const ctx = createCommandContext(io, spinner, signal);
+  if (options.earlyLaunch !== undefined) ctx.earlyLaunch = options.earlyLaunch;
 
   const program = new Command("magma");
   program
@@ -100,6 +113,7 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
 
   try {
     ctx.argv = normalizeTerraformFlags(mergeTerraformEnvArgs(argv, io.env), program);
+    ctx.colour = decideColour(io, ctx.argv);
     await program.parseAsync(ctx.argv, { from: "user" });
     return ctx.exitCode ?? ExitCode.Ok;
   } catch (e) {

@@ -20,7 +20,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function runHello(env: Record<string, string | undefined>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   if (!existsSync(MAGMA_BIN)) throw new Error(`build first: ${MAGMA_BIN} is missing`);
-  const child = spawn(process.execPath, [script], { cwd, env: { ...process.env, MAGMA_PLUGIN_DIRS: undefined, TF_PLUGIN_CACHE_DIR: undefined, TF_DATA_DIR: undefined, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [script], { cwd, env: { ...process.env, MAGMA_PLUGIN_DIRS: undefined, TF_PLUGIN_CACHE_DIR: undefined, TF_DATA_DIR: undefined, FORCE_COLOR: undefined, NO_COLOR: undefined, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout.on("data", (b: Buffer) => out.push(b));

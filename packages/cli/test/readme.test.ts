@@ -59,7 +59,7 @@ beforeAll(() => {
   const shim = join(bin, "magma");
   writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(MAGMA_BIN)} "$@"\n`);
   chmodSync(shim, 0o755);
-  env = { ...process.env, PATH: `${bin}${delimiter}${process.env["PATH"] ?? ""}`, XDG_CACHE_HOME: join(work, "cache"), MAGMA_PLUGIN_DIRS: undefined };
+  env = { ...process.env, PATH: `${bin}${delimiter}${process.env["PATH"] ?? ""}`, XDG_CACHE_HOME: join(work, "cache"), MAGMA_PLUGIN_DIRS: undefined, FORCE_COLOR: undefined, NO_COLOR: undefined };
 });
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));

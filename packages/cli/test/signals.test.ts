@@ -74,7 +74,7 @@ function startPlan(provider: string, name: string): Run {
   const pidFile = join(run, "provider.pid");
   const child = spawn(process.execPath, [MAGMA_BIN, "plan", provider, "random_string", "--config", '{"length": 8}'], {
     cwd: run,
-    env: { ...process.env, TMPDIR: tmp, XDG_CACHE_HOME: join(run, "cache"), MAGMA_PLUGIN_DIRS: undefined, HANGING_PROVIDER_PIDFILE: pidFile },
+    env: { ...process.env, TMPDIR: tmp, XDG_CACHE_HOME: join(run, "cache"), MAGMA_PLUGIN_DIRS: undefined, FORCE_COLOR: undefined, NO_COLOR: undefined, HANGING_PROVIDER_PIDFILE: pidFile },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true, // its own process group, as a terminal's foreground job
   });

@@ -50,7 +50,7 @@ const run = (args: readonly string[]): { code: number | null; stdout: string; st
     cwd: dir,
     encoding: "utf8",
     timeout: 240_000,
-    env: { ...process.env, XDG_CACHE_HOME: join(dir, "cache"), MAGMA_PLUGIN_DIRS: undefined },
+    env: { ...process.env, XDG_CACHE_HOME: join(dir, "cache"), MAGMA_PLUGIN_DIRS: undefined, FORCE_COLOR: undefined, NO_COLOR: undefined },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };

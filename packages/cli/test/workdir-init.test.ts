@@ -87,3 +87,37 @@ withTerraform("magma validate", () => {
     expect(ok.stdout).toBe("Success! The configuration is valid.\n\n");
   }, 120_000);
 });
+
+withTerraformAndAws("magma validate and provider-defined functions (hashicorp/aws 5.100.0)", () => {
+  test("calls with known arguments are made and their errors reported, unknown arguments are not called, unknown names are errors — as terraform validate", async () => {
+    const config = {
+      "main.tf": `terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws", version = "5.100.0" }
+  }
+}
+variable "x" {
+  default = "q"
+}
+locals {
+  a = provider::aws::arn_parse("not-an-arn")
+  b = provider::aws::arn_parse(var.x)
+  c = provider::aws::nope("x")
+  d = provider::aws::trim_iam_role_path("arn:aws:iam::444455556666:role/some/path/deployer")
+}
+`,
+    };
+    const env = { TF_CLI_CONFIG_FILE: mirrorCliConfig(), TF_IN_AUTOMATION: "1" };
+    const viaTerraform = workdir(config);
+    terraform(["init", "-no-color", "-input=false"], viaTerraform);
+    const tf = terraform(["validate", "-json"], viaTerraform, { expect: 1 });
+    const viaMagma = workdir(config);
+    expect((await magma(["init"], { cwd: viaMagma, env })).code).toBe(0);
+    const m = await magma(["validate", "-json"], { cwd: viaMagma, env });
+    expect(m.code).toBe(1);
+    // The diagnostics (terraform's snippets also describe the called function's signature).
+    const plain = (json: string): unknown[] => sortedDiagnostics(json).diagnostics.map((d) => ({ summary: d.summary, detail: (d as { detail?: string }).detail, range: d.range }));
+    expect(plain(m.stdout)).toEqual(plain(tf.stdout));
+    expect(plain(m.stdout).map((d) => (d as { summary: string }).summary)).toEqual(["Error in function call", "Unknown provider function"]);
+  }, 300_000);
+});

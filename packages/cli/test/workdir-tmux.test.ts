@@ -217,4 +217,31 @@ withTmux("magma apply in a terminal (tmux)", () => {
     expect(none).toContain("Initializing the backend...");
     expect(none).not.toContain("\x1b[");
   }, 240_000);
+  test("the plan's colours on the terminal (magma plan beside terraform plan), none with -no-color", async () => {
+    const m = session(1).name;
+    type(m, "plan");
+    await until(m, /EXIT=\d+/);
+    const mine = colouredOutput(m);
+    expect(mine).toContain("\x1b[1m  # random_id.a[0]");
+    expect(mine).toContain("\x1b[32m+");
+    expect(mine).toContain("\x1b[1mPlan:");
+    // The resource changes and the summary (terraform wraps its other sentences and the rule to the pane's width; magma to 78 columns).
+    const changes = (text: string): string => text.slice(text.indexOf("Terraform will perform the following actions:"), text.indexOf("to destroy."));
+    expect(changes(mine)).toContain('resource "random_id" "a"');
+    if (findTerraform() !== undefined) {
+      writeFileSync(join(root, "mirror.tfrc"), `provider_installation {\n  filesystem_mirror {\n    path = ${JSON.stringify(mirror)}\n  }\n}\n`);
+      const t = session(1).name;
+      typeRaw(t, `export TF_CLI_CONFIG_FILE=${join(root, "mirror.tfrc")}; terraform init -input=false >/dev/null && terraform plan -input=false`);
+      await until(t, /EXIT=\d+/);
+      const theirs = colouredOutput(t);
+      expect(exitStatus(screen(t))).toBe(0);
+      expect(changes(mine)).toBe(changes(theirs));
+    }
+    const plain = session(1).name;
+    type(plain, "plan -no-color");
+    await until(plain, /EXIT=0/);
+    const none = colouredOutput(plain);
+    expect(none).toContain("Plan: 1 to add, 0 to change, 0 to destroy.");
+    expect(none).not.toContain("\x1b[");
+  }, 240_000);
 });

@@ -54,6 +54,7 @@ export function decodeTerraformBlock(block: Block, diags: Diagnostic[]): Terrafo
         out.requiredProvidersRanges.push(defRange(b));
         break;
       case "provider_meta": {
+        diags.push(...staticProviderMeta(b));
         const { remain } = bodyPartial(b.body, {});
         out.providerMetas.push({ provider: b.labels[0]!, config: remain, declRange: defRange(b) });
         break;
@@ -74,6 +75,20 @@ export function decodeTerraformBlock(block: Block, diags: Diagnostic[]): Terrafo
         break;
     }
   }
+  return out;
+}
+
+/**
+ * Terraform's load-time check of a `provider_meta` block (`decodeProviderMetaBlock`): its body
+ * must be plain attributes (a nested block is "Unexpected … block"), each a static value —
+ * evaluated without a context, so a reference is "Variables not allowed" and any function
+ * call, a provider-defined one included, "Function calls not allowed".
+ */
+function staticProviderMeta(b: Block): Diagnostic[] {
+  const { attributes, diags } = b.body.justAttributes();
+  if (diags.some((d) => d.severity === "error")) return [...diags];
+  const out = [...diags];
+  for (const a of attributes.values()) out.push(...evaluate(a.expr).diags);
   return out;
 }
 

@@ -19,6 +19,10 @@ export interface GraphInput {
   readonly references: readonly Reference[];
   /** For resources and data sources: the provider configuration it uses (`aws` or `aws.west`). */
   readonly providerConfig?: string;
+  /** For module calls: the references of `count`, `for_each` and `depends_on`, which the call's expansion waits for (`references` has them too). */
+  readonly expansionReferences?: readonly Reference[];
+  /** For module calls: the references of each argument (the child's input variable it sets), by name (`references` has them too). */
+  readonly arguments?: ReadonlyMap<string, readonly Reference[]>;
 }
 
 function refsOf(exprs: readonly (Expression | undefined)[], traversals: readonly Traversal[], diags: Diagnostic[]): Reference[] {
@@ -71,7 +75,12 @@ export function graphInputs(module: Module): { inputs: GraphInput[]; diags: Diag
   for (const [k, l] of module.locals) inputs.push({ kind: "local", address: `local.${k}`, references: refsOf([l.expr], [], diags) });
   for (const [k, o] of module.outputs) inputs.push({ kind: "output", address: `output.${k}`, references: refsOf([o.expr, ...ruleExprs(o.preconditions)], o.dependsOn, diags) });
   for (const [k, m] of module.moduleCalls) {
-    inputs.push({ kind: "module", address: `module.${k}`, references: refsOf([m.count, m.forEach], [...bodyTraversals(m.config, MODULE_META), ...m.dependsOn], diags) });
+    const references = refsOf([m.count, m.forEach], [...bodyTraversals(m.config, MODULE_META), ...m.dependsOn], diags);
+    // The same references again, apart (their diagnostics are in `diags` already).
+    const expansionReferences = refsOf([m.count, m.forEach], m.dependsOn, []);
+    const args = new Map<string, Reference[]>();
+    for (const [name, a] of m.config.justAttributes().attributes) if (!MODULE_META.has(name)) args.set(name, refsOf([a.expr], [], []));
+    inputs.push({ kind: "module", address: `module.${k}`, references, expansionReferences, arguments: args });
   }
   for (const [k, p] of module.providerConfigs) inputs.push({ kind: "provider", address: `provider.${k}`, references: refsOf([], bodyTraversals(p.config, new Set(["alias", "version"])), diags) });
   for (const [k, v] of module.variables) {

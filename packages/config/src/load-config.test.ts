@@ -142,5 +142,11 @@ describe("loadConfig", () => {
     expect(graph(json.config)).toEqual(want);
     const n = graph(native.config);
     expect(n).toEqual(want);
+    // A module call's references apart: its expansion's (count, for_each, depends_on) and each argument's.
+    for (const c of [native.config, json.config]) {
+      const net = graphInputs(c.module).inputs.find((i) => i.address === "module.net")!;
+      expect(net.expansionReferences?.map((r) => subjectString(r.subject))).toEqual(["terraform_data.trigger"]);
+      expect([...(net.arguments ?? [])].map(([k, refs]) => [k, refs.length])).toEqual([["cidr", 0]]);
+    }
   });
 });

@@ -17,6 +17,21 @@ function summaries(files: Record<string, string>): string[] {
 }
 
 describe("loadModuleFromFiles", () => {
+  it("checks provider_meta blocks as Terraform does at load: static attributes only (terraform validate's diagnostics)", () => {
+    const meta = (body: string): string[] => summaries({ "main.tf": `terraform {\n  provider_meta "memory" {\n${body}  }\n}\nvariable "x" {\n  default = "q"\n}\n` });
+    expect(meta(`    module_name = "m"\n    n = 1 + 2\n    l = ["a", { b = true }]\n`)).toEqual([]);
+    expect(meta(`    module_name = var.x\n    other = "\${local.y}-z"\n    f = upper("a")\n    p = provider::memory::stamp("x")\n`)).toEqual([
+      "error: Variables not allowed @ main.tf:3,19-22",
+      "error: Variables not allowed @ main.tf:4,16-21",
+      "error: Function calls not allowed @ main.tf:5,9-19",
+      "error: Function calls not allowed @ main.tf:6,9-37",
+    ]);
+    // A nested block stops the check there (Terraform's JustAttributes error).
+    expect(meta(`    module_name = var.x\n    nested {\n    }\n`)).toEqual(['error: Unexpected "nested" block @ main.tf:4,5-11']);
+    const d = load({ "main.tf": `terraform {\n  provider_meta "memory" {\n    module_name = var.x\n  }\n}\n` }).diags[0]!;
+    expect([d.summary, d.detail]).toEqual(["Variables not allowed", "Variables may not be used here."]);
+  });
+
   it("refuses provisioners, connection blocks, unsupported backends and HCP Terraform clearly", () => {
     expect(
       summaries({

@@ -14,30 +14,78 @@
 // of cycles. MAGMA_BENCH_PERSIST: "local" (default) saves the state after every object;
 // "none" skips the writes (the engine still makes each snapshot: its own floor); "last"
 // saves only the final snapshot (untimed set-up of large states).
+//
+// Start-up, as `magma plan|apply|destroy` does it (see packages/cli/src/bin/magma.ts): only
+// node's modules and @magma/plugin are imported statically; a plan/apply/destroy starts
+// launching the providers its configuration requires (terraform.required_providers of
+// main.tf.json) and then imports the engine, config, hcl and state, so that the provider's
+// start-up overlaps their loading. The engine takes the launched instances over through
+// `prelaunchedProviderSource`; one it does not use is closed before the process exits.
+import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { resolve } from "node:path";
-import { decodeSchemaBody, evaluateSchemaBody, loadConfig, validateConfig } from "@magma/config";
-import { dynamicType, numberType, objectVal, unknownVal } from "@magma/cty";
-import { terraformFunctions } from "@magma/hcl";
-import { createEngine } from "@magma/engine";
+import { join, resolve } from "node:path";
 import { createProviderFactory } from "@magma/plugin";
-import { createMemoryProvider } from "@magma/provider-api/testing";
-import { createRandomProvider } from "@magma/provider-random";
-import { createLocalBackend, loadState, newStateFile, saveState } from "@magma/state";
 
 export const PLUGIN_DIRS = ["/opt/tf-plugins"];
 export const RANDOM_SOURCE = "example.com/magma/random";
 export const MEMORY_SOURCE = "example.com/magma/memory";
 
-/** The provider source every magma figure uses: the filesystem mirror, and the native providers. */
+/** The provider source every magma figure uses: the filesystem mirror, and the native providers (loaded when opened). */
 export function benchProviderSource() {
   return createProviderFactory({
     pluginDirs: PLUGIN_DIRS,
     natives: {
-      [RANDOM_SOURCE]: createRandomProvider,
-      [MEMORY_SOURCE]: () => createMemoryProvider(),
+      [RANDOM_SOURCE]: async () => (await import("@magma/provider-random")).createRandomProvider(),
+      [MEMORY_SOURCE]: async () => (await import("@magma/provider-api/testing")).createMemoryProvider(),
     },
   });
+}
+
+let L;
+/** The engine, config, cty, hcl and state modules, imported on first use. */
+async function libs() {
+  if (L === undefined) {
+    const [config, cty, hcl, engine, state] = await Promise.all([
+      import("@magma/config"),
+      import("@magma/cty"),
+      import("@magma/hcl"),
+      import("@magma/engine"),
+      import("@magma/state"),
+    ]);
+    L = { ...config, ...cty, ...hcl, ...engine, ...state };
+  }
+  return L;
+}
+
+/**
+ * Starts launching the plugin providers `<dir>/main.tf.json` requires (its
+ * terraform.required_providers, at their version constraints); resolves nothing, returns the
+ * launches by full source address (a native or unknown provider is not launched).
+ */
+export function launchRequiredProviders(dir, factory) {
+  const launched = new Map();
+  let doc;
+  try {
+    doc = JSON.parse(readFileSync(join(dir, "main.tf.json"), "utf8"));
+  } catch {
+    return launched;
+  }
+  for (const block of [doc.terraform ?? []].flat()) {
+    for (const req of [block.required_providers ?? []].flat()) {
+      for (const r of Object.values(req)) {
+        if (typeof r?.source !== "string") continue;
+        const parts = r.source.split("/");
+        const address = parts.length === 2 ? `registry.terraform.io/${r.source}` : r.source;
+        const version = typeof r.version === "string" ? r.version : undefined;
+        const p = factory
+          .resolve(address, version)
+          .then((x) => (x.kind === "plugin" ? factory.open(address, version === undefined ? {} : { version }) : undefined));
+        p.catch(() => undefined);
+        launched.set(address, p);
+      }
+    }
+  }
+  return launched;
 }
 
 function errorsOf(diags) {
@@ -46,6 +94,7 @@ function errorsOf(diags) {
 
 /** Plans (and for apply/destroy applies) once; returns {ms, phases, changes}. */
 export async function runOnce(op, dir, providers, parallelism = 10) {
+  const { createLocalBackend, loadState, newStateFile, saveState, createEngine, loadConfig } = await libs();
   const store = createLocalBackend({ dir }).store("default");
   const persistMode = process.env.MAGMA_BENCH_PERSIST ?? "local";
   const t0 = performance.now();
@@ -103,6 +152,7 @@ export async function runOnce(op, dir, providers, parallelism = 10) {
 
 /** Loads and validates a directory with its providers' schemas (opened through the factory). */
 export async function validateOnce(dir, factory) {
+  const { loadConfig, validateConfig, dynamicType, numberType, objectVal, unknownVal, terraformFunctions, decodeSchemaBody, evaluateSchemaBody } = await libs();
   const t0 = performance.now();
   const loaded = loadConfig(dir);
   const t1 = performance.now();
@@ -185,7 +235,14 @@ async function main() {
   } else if (op === "validate") {
     out = { op, ...(await validateOnce(dir, factory)) };
   } else if (op === "apply" || op === "plan" || op === "destroy") {
-    out = { op, ...(await runOnce(op, dir, factory)) };
+    const launched = launchRequiredProviders(dir, factory);
+    const { prelaunchedProviderSource } = await libs();
+    const providers = prelaunchedProviderSource(factory, launched);
+    try {
+      out = { op, ...(await runOnce(op, dir, providers)) };
+    } finally {
+      await providers.close();
+    }
   } else throw new Error(`unknown operation ${op}`);
   out.maxRssKiB = process.resourceUsage().maxRSS;
   process.stdout.write(JSON.stringify(out) + "\n");

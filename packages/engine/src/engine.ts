@@ -330,7 +330,7 @@ export function createEngine(options: EngineOptions): Engine {
       const base = createPlan({ changes: planned.changes, prior, configDigest: digest });
       const variableValues: Record<string, Value> = {};
       for (const [k, v] of variables) variableValues[k] = v.unmarkDeep().value;
-      const result: Plan = {
+      let result: Plan = {
         ...base,
         mode: o.mode ?? "normal",
         outputs: planned.outputs,
@@ -338,8 +338,11 @@ export function createEngine(options: EngineOptions): Engine {
         variables: variableValues,
         dataReads: Object.fromEntries(planned.dataValues),
         drift: planned.drift,
+        checks: planned.checks,
         ...(targeting !== undefined ? { targets: targeting.targets.map((t) => t.text) } : {}),
       };
+      const functionResults = fns.calls.functionResults();
+      if (functionResults.length > 0) result = { ...result, functionResults };
       if (targeting !== undefined) diagnostics.push({ severity: "warning", ...TARGETING_WARNING });
       const hasErrors = diagnostics.some((d) => d.severity === "error");
       if (o.onEvent !== undefined && !hasErrors) emitPlanEvents(result, o.onEvent);
@@ -421,6 +424,8 @@ export function createEngine(options: EngineOptions): Engine {
       if (o.config === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, "a saved plan is applied with the configuration it was made from (options.config)");
       scope = await applyScope(o.config, plan);
     }
+    // The apply calls provider-defined functions again; a result that differs from the plan's is an error (as Terraform's).
+    functionCalls.get(scope)?.checkAgainst(plan.functionResults ?? []);
     let state = o.state ?? null;
     if (o.state === undefined && store !== undefined) state = (await loadState(store)) ?? null;
     if (state === null) {

@@ -53,6 +53,8 @@ export { PlanAction, ReplaceReason, isReplace } from "./plan/plan-action.js";
 export type { PlannedInstanceChange } from "./plan/planned-instance-change.js";
 export { createPlan, planIdentity } from "./plan/plan.js";
 export type { Plan, PlanInput, PlanPriorState, PlanMode, PlannedOutput, PlannedProvider } from "./plan/plan.js";
+export { aggregateCheckStatus } from "./plan/planned-check.js";
+export type { CheckStatus, PlannedCheck, PlannedCheckInstance } from "./plan/planned-check.js";
 
 // Providers and the apply's view of configuration.
 export type { ProviderSource, OpenedProvider, ProviderSourceOpenOptions } from "./provider-source.js";
@@ -61,6 +63,8 @@ export type { CreateConflictHandler, CreateConflictInput, CreateConflictAdoption
 export type { RefreshOutcome } from "./refresh/refresh-outcome.js";
 export { ProviderPool } from "./providers/provider-pool.js";
 export type { ProviderPoolOptions } from "./providers/provider-pool.js";
+export { prelaunchedProviderSource } from "./providers/prelaunched-provider-source.js";
+export type { PrelaunchedProviderSource, PrelaunchedProviderSourceOptions } from "./providers/prelaunched-provider-source.js";
 export { formatPlan, parsePlan, writePlanFile, readPlanFile, assertPlanCurrent, PLAN_FORMAT } from "./plan/plan-file.js";
 export type { EncodedChange, EncodedValue } from "./plan/encode-change.js";
 
@@ -105,8 +109,12 @@ export { RenderError, RenderErrorCode, isRenderError } from "./render/render-err
 export { planSummary, countPlanChanges } from "./render/plan-summary.js";
 export type { PlanCounts, PlanSummaryOptions } from "./render/plan-summary.js";
 export { configurationJson } from "./render/config-json.js";
+export { relevantAttributes } from "./render/relevant-attributes.js";
+export { refreshedPriorState } from "./render/refreshed-state.js";
+export type { RelevantAttribute, RelevantAttributesInput } from "./render/relevant-attributes.js";
 export { planText } from "./render/plan-text.js";
 export type { PlanTextOptions } from "./render/plan-text.js";
+export { colorize, COLOR_CODES } from "./render/colorstring.js";
 // PLAN: configuration → Plan (evaluation scope, expansion, the plan walk, the engine facade).
 export { createEngine, configDigest } from "./engine.js";
 export { TARGETING_WARNING, TARGETED_APPLY_WARNING } from "./planner/plan-targets.js";
@@ -124,8 +132,11 @@ export { ModuleEvaluator, configPrefix, instancePrefix, childInstance } from "./
 export type { InstanceValueSource, EvaluatorContext } from "./eval/module-evaluator.js";
 
 // Provider-defined functions (provider::<local name>::<fn>) for the synchronous evaluator.
-export { ProviderFunctionCalls, settleProviderCalls, MAX_SETTLE_ROUNDS } from "./eval/provider-functions.js";
+export { ProviderFunctionCalls, settleProviderCalls, MAX_SETTLE_ROUNDS, INCONSISTENT_FUNCTION_RESULT } from "./eval/provider-functions.js";
+export type { FunctionResultHash } from "./eval/provider-functions.js";
 export type { OpenUnconfigured } from "./eval/provider-functions.js";
+export { validateProviderFunctions } from "./eval/validate-provider-functions.js";
+export type { ValidateProviderFunctionsOptions } from "./eval/validate-provider-functions.js";
 export { evaluateExpansion, expansionInstances } from "./eval/expansion.js";
 export type { Expansion, ExpandedInstance } from "./eval/expansion.js";
 export { schemaSensitivePaths, markSensitive, splitSensitive, unionPaths } from "./eval/schema-sensitive.js";

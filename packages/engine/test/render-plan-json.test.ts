@@ -5,7 +5,8 @@
  * field: resource_changes (create, update, no-op, delete by count index and by missing
  * configuration, replace for a changed requires-replace attribute, for a tainted object,
  * create-before-destroy, a deferred data source read, a module's resource), planned_values,
- * output_changes (create, update, no-op, delete), prior_state, variables, applyable.
+ * output_changes (create, update, no-op, delete), prior_state, variables, applyable — and the
+ * whole document (relevant_attributes included).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -216,6 +217,23 @@ d("planJson against terraform show -json PLANFILE", () => {
   test("configuration", async () => {
     const mine = (await magmaPlan()).doc;
     expect(mine.configuration).toEqual(expected.configuration);
+  }, 120_000);
+
+  test("the whole document (all but the timestamp; relevant_attributes as a set)", async () => {
+    const normal = (doc: ShowPlan): Record<string, unknown> => {
+      const d: Record<string, unknown> = { ...doc };
+      delete d["timestamp"];
+      // Terraform's order of relevant_attributes comes from a Go map: not stable.
+      const ra = d["relevant_attributes"] as unknown[] | undefined;
+      if (ra !== undefined) d["relevant_attributes"] = [...ra].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+      return d;
+    };
+    const theirs = normal(expected);
+    expect(theirs["relevant_attributes"]).toEqual([
+      { resource: "memory_item.d", attribute: ["id"] },
+      { resource: "random_password.pw", attribute: ["result"] },
+    ]);
+    expect(normal((await magmaPlan()).doc)).toEqual(theirs);
   }, 120_000);
 
   test("planSummary is terraform's summary line", async () => {

@@ -3,7 +3,8 @@
  * applied) equals `terraform show -no-color PLANFILE` of terraform's plans of the same
  * configurations: map entries changed, added and removed, nested blocks changed and added,
  * a list attribute's diff under a replace, creates with maps and blocks; and a destroy-mode
- * plan of everything; a plan without changes.
+ * plan of everything; a plan without changes. Each also with `color` against terraform's
+ * coloured `terraform show PLANFILE`, byte for byte.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -51,7 +52,7 @@ resource "random_shuffle" "sh" {
 }
 `;
 
-d("planText against terraform show -no-color PLANFILE", () => {
+d("planText against terraform show [-no-color] PLANFILE", () => {
   let dir: OracleDir;
   let providers: Awaited<ReturnType<typeof oracleProviders>>;
   let state: StateFile;
@@ -92,6 +93,9 @@ d("planText against terraform show -no-color PLANFILE", () => {
       await planInstance(random, { address: "random_shuffle.sh", typeName: "random_shuffle", prior: prior(random, "random_shuffle.sh", "random_shuffle"), config: resourceConfig(random, "random_shuffle", { input: ["a", "b", "d"], result_count: 2 }) }),
     ];
     expect(planText({ ...base(), changes }, { schemas: providers.schemas, priorState: state })).toBe(expected);
+    const coloured = await dir.tf("show", "tf.plan");
+    expect(coloured).toContain("\x1b[33m~\x1b[0m\x1b[0m");
+    expect(planText({ ...base(), changes }, { schemas: providers.schemas, priorState: state, color: true })).toBe(coloured);
   }, 120_000);
 
   test("a destroy-mode plan", async () => {
@@ -105,6 +109,7 @@ d("planText against terraform show -no-color PLANFILE", () => {
       await planDestroy(random, "random_shuffle.sh", "random_shuffle", prior(random, "random_shuffle.sh", "random_shuffle")),
     ];
     expect(planText({ ...base(), changes, mode: "destroy" }, { schemas: providers.schemas, priorState: state })).toBe(expected);
+    expect(planText({ ...base(), changes, mode: "destroy" }, { schemas: providers.schemas, priorState: state, color: true })).toBe(await dir.tf("show", "d.plan"));
   }, 120_000);
 
   test("a plan without changes", async () => {
@@ -119,5 +124,6 @@ d("planText against terraform show -no-color PLANFILE", () => {
     ];
     expect(changes.map((c) => c.action)).toEqual(["no-op", "no-op"]);
     expect(planText({ ...base(), changes }, { schemas: providers.schemas, priorState: state })).toBe(expected);
+    expect(planText({ ...base(), changes }, { schemas: providers.schemas, priorState: state, color: true })).toBe(await dir.tf("show", "n.plan"));
   }, 120_000);
 });

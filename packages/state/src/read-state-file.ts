@@ -343,7 +343,7 @@ function checkInstances(rs: ResourceState): void {
   }
 }
 
-const KINDS = new Set(["resource", "output", "check"]);
+const KINDS = new Set(["resource", "output", "check", "var"]);
 
 function status(s: string): CheckStatus {
   return s === "pass" || s === "fail" || s === "error" ? s : "unknown";

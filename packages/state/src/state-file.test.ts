@@ -8,20 +8,11 @@ import { decodeSensitivePaths, encodeSensitivePaths } from "./sensitive-paths.js
 import { isStateError } from "./state-error.js";
 import { newStateFile } from "./state-file.js";
 import { formatStateFile } from "./write-state-file.js";
+import { errorCode as code } from "../test/support/state-errors.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Written by terraform 1.11.4 (apply of a config using the native random provider, then `terraform taint`). */
 const TF_WRITTEN = readFileSync(join(here, "testdata/terraform-1.11.4.tfstate"), "utf8");
-
-function code(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (isStateError(e)) return e.code;
-    throw e;
-  }
-  return "ok";
-}
 
 describe("state file v4", () => {
   it("writes a state terraform wrote byte for byte as terraform did", () => {
@@ -136,6 +127,14 @@ describe("state file v4", () => {
     const json = '[[{"type":"get_attr","value":"a"},{"type":"index","value":{"value":0,"type":"number"}},{"type":"index","value":{"value":"k","type":"string"}}]]';
     expect(encodeSensitivePaths(decodeSensitivePaths(json))).toBe(json);
     expect(() => decodeSensitivePaths('[[{"type":"index","value":{"value":true,"type":"bool"}}]]')).toThrow(/\[corrupt\]/);
+  });
+
+  it("reads and writes the check results of variables with validations (object kind var, Terraform 1.9+)", () => {
+    // As terraform 1.11.4 writes them for `variable "n" { validation { … } }`.
+    const text = `{\n  "version": 4,\n  "terraform_version": "1.11.4",\n  "serial": 1,\n  "lineage": "5b0c1a4e-2f4b-4c55-8d7e-0f1d2c3b4a59",\n  "outputs": {},\n  "resources": [],\n  "check_results": [\n    {\n      "object_kind": "var",\n      "config_addr": "var.n",\n      "status": "pass",\n      "objects": [\n        {\n          "object_addr": "var.n",\n          "status": "pass"\n        }\n      ]\n    }\n  ]\n}\n`;
+    const file = readStateFile(text)!;
+    expect(file.checkResults).toEqual([{ objectKind: "var", configAddr: "var.n", status: "pass", objects: [{ objectAddr: "var.n", status: "pass", failureMessages: [] }] }]);
+    expect(formatStateFile(file)).toBe(text);
   });
 
   it("writes a new state Terraform can read", () => {

@@ -83,8 +83,8 @@ export type CheckStatus = "pass" | "fail" | "error" | "unknown";
 
 /** The aggregate result of one checkable configuration object. */
 export interface CheckResultState {
-  /** `resource`, `output` or `check`. */
-  objectKind: "resource" | "output" | "check";
+  /** `resource`, `output`, `check` or `var` (a variable with validations, Terraform 1.9 and later). */
+  objectKind: "resource" | "output" | "check" | "var";
   /** The configuration address, e.g. `aws_x.y` or `output.o`. */
   configAddr: string;
   /** The aggregate status. */

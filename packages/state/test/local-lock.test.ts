@@ -11,9 +11,9 @@ import { fileURLToPath } from "node:url";
 import { createLocalBackend } from "../src/backends/local.js";
 import { encodeJournal } from "../src/internal/state-journal.js";
 import { loadState } from "../src/persist-state.js";
-import { isStateError, type StateError } from "../src/state-error.js";
 import { newStateFile } from "../src/state-file.js";
 import { formatStateFile } from "../src/write-state-file.js";
+import { rejection } from "./support/state-errors.js";
 
 const holder = join(dirname(fileURLToPath(import.meta.url)), "testdata", "lock-holder.mjs");
 
@@ -39,16 +39,6 @@ function startHolder(args: string[]): Child {
   });
   line.catch(() => undefined);
   return { child, line, exited };
-}
-
-async function rejection(p: Promise<unknown>): Promise<StateError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isStateError(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a StateError");
 }
 
 let dir: string;

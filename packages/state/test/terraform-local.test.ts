@@ -10,11 +10,11 @@ import { join } from "node:path";
 import { createLocalBackend, type LocalStateStore } from "../src/backends/local.js";
 import { loadState, saveState } from "../src/persist-state.js";
 import { readStateFile } from "../src/read-state-file.js";
-import { isStateError, type StateError } from "../src/state-error.js";
 import { newStateFile } from "../src/state-file.js";
 import { writeStateFile } from "../src/write-state-file.js";
 import { hasTerraform } from "@magma/test-support";
 import { expectExit, findTerraform, terraformWorkspace, type TerraformWorkspace } from "./support/terraform.js";
+import { rejection } from "./support/state-errors.js";
 
 const d = hasTerraform() ? describe : describe.skip;
 
@@ -75,16 +75,6 @@ terraform {
 }
 resource "random_uuid" "u" {}
 `;
-
-async function rejection(p: Promise<unknown>): Promise<StateError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isStateError(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a StateError");
-}
 
 d("terraform and magma on one local state", () => {
   let ws: TerraformWorkspace;

@@ -1,8 +1,18 @@
 #!/usr/bin/env node
 // The `magma` executable: runs the command line, closing any provider on SIGINT/SIGTERM
 // before exiting (a second signal exits at once).
+//
+// Start-up order matters for a fresh process: a working-directory plan/apply/destroy/refresh
+// starts launching its locked providers (see early-launch.ts) before the rest of the CLI is
+// loaded, so that the provider binary's own start-up (hundreds of ms for hashicorp/aws)
+// overlaps node's module loading, the configuration and the state read. Only light modules
+// are imported statically here; the CLI itself is imported after that.
 import { ExitCode } from "../exit-code.js";
-import { runCli } from "../run-cli.js";
+import { earlyLaunchTargets, startEarlyLaunch } from "../workdir/early-launch.js";
+
+const argv = process.argv.slice(2);
+const targets = earlyLaunchTargets(argv, process.env, process.cwd());
+const earlyLaunch = targets === undefined ? undefined : startEarlyLaunch(targets, process.env);
 
 const controller = new AbortController();
 let signals = 0;
@@ -18,7 +28,16 @@ const onSignal = (): void => {
 process.on("SIGINT", onSignal);
 process.on("SIGTERM", onSignal);
 
-const code = await runCli(process.argv.slice(2), undefined, controller.signal);
+// The launcher first (the launches then run while the CLI loads), then the CLI.
+await earlyLaunch?.started;
+const { runCli } = await import("../run-cli.js");
+let code: ExitCode;
+try {
+  code = await runCli(argv, undefined, controller.signal, earlyLaunch === undefined ? {} : { earlyLaunch });
+} finally {
+  // A provider launched at start-up that the command did not take over is closed (never left running).
+  await earlyLaunch?.close();
+}
 process.exitCode = code;
 // Wait until stdout and stderr are flushed (pipes are asynchronous), then leave even if a
 // stray handle (a timer of a closed provider) lingers.

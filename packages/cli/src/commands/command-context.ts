@@ -1,12 +1,14 @@
 import type { Command } from "commander";
 import { formatDiag, type Diag, type PlainConfig, type ProviderSchema } from "@magma/provider-api";
 import type { CliIo } from "../cli-io.js";
+import { decideColour, type Colour } from "../colour.js";
 import type { ExitCode } from "../exit-code.js";
 import { compactJson, jsonNodeToPlain, stringifyJson } from "../json-text.js";
 import { openProviderSession, type LogLevel, type ProviderSession } from "../provider-session.js";
 import { readJsonObjectInput, writePrivateFile } from "../read-input.js";
 import { redactDocument } from "../sensitive-json.js";
 import type { Spinner } from "../spinner.js";
+import type { EarlyLaunch } from "../workdir/early-launch.js";
 
 /** The options every single-operation command shares (see `commonOptions`). */
 export interface CommonOptions {
@@ -31,6 +33,8 @@ export interface CommandContext {
   cwd: string;
   /** The command line (long flags normalised to `--name`), for options whose order matters (`-var`, `-var-file`). */
   argv: readonly string[];
+  /** Whether the human output is coloured, per stream (decided once per run, see `decideColour`). */
+  colour: Colour;
   /** The exit code a command chose for a run that did not throw (`plan -detailed-exitcode`'s 2); undefined for 0. */
   exitCode: ExitCode | undefined;
   /** Fires on SIGINT/SIGTERM. */
@@ -39,6 +43,8 @@ export interface CommandContext {
   readonly spinner: Spinner;
   /** The schema of the provider last opened, for error reports ("did you mean …"). */
   schema: ProviderSchema | undefined;
+  /** Providers launched at start-up for a working-directory command (`bin/magma.ts`), for it to take over. */
+  earlyLaunch?: EarlyLaunch;
   /** Writes one line to stderr. */
   err(line: string): void;
   /** Writes text to stdout as it is. */
@@ -68,6 +74,7 @@ export function createCommandContext(io: CliIo, spinner: Spinner, signal: AbortS
     cwd: io.cwd ?? process.cwd(),
     exitCode: undefined,
     argv: [],
+    colour: decideColour(io, []),
     signal,
     spinner,
     schema: undefined,

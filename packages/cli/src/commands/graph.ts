@@ -184,7 +184,7 @@ export function registerGraphCommand(program: Command, ctx: CommandContext): voi
       const { config, diags } = loadConfig(ctx.cwd);
       const errors = diags.filter((d) => d.severity === "error");
       if (errors.length > 0) {
-        ctx.io.stderr.write(formatDiagnostics(errors, ctx.cwd));
+        ctx.io.stderr.write(formatDiagnostics(errors, ctx.cwd, ctx.colour.stderr));
         throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
       }
       let plan: Plan | undefined;

@@ -12,18 +12,10 @@ import { versionConstraintsString } from "../workdir/version-constraints-string.
 import { formatDiagnostics } from "../workdir/format-diagnostic.js";
 import { recordBackend } from "../workdir/init-backend.js";
 import { installModules } from "../workdir/init-modules.js";
+import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
 import { quietOptions, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
-/** Terraform's colour codes (its colorstring `[reset]`, `[bold]`, `[green]`). */
-const RESET = "\x1b[0m";
-const BOLD = "\x1b[1m";
-const GREEN = "\x1b[32m";
-
-/** A message coloured as terraform's `Colorize` does: a reset, the codes, the text, a reset. */
-function coloured(on: boolean, codes: string, text: string): string {
-  return on ? `${RESET}${codes}${text}${RESET}` : text;
-}
 
 interface InitOptions extends WorkdirOptions {
   pluginDir?: string[];
@@ -33,8 +25,6 @@ interface InitOptions extends WorkdirOptions {
   backend?: string | boolean;
   get?: string | boolean;
   reconfigure?: boolean;
-  /** False with -no-color (commander's negated option). */
-  color?: boolean;
 }
 
 const CREATED =
@@ -73,26 +63,26 @@ export function registerInitCommand(program: Command, ctx: CommandContext): void
       if (o.lockfile !== undefined && o.lockfile !== "readonly") throw new CliError(CliErrorCode.Usage, `-lockfile: the only mode is "readonly", got ${JSON.stringify(o.lockfile)}`);
       await withWorkingDir(ctx, o, async (wd) => {
         // Colour as terraform's on a terminal (its headings and success messages), none with -no-color or when piped.
-        const colour = ctx.io.stdout.isTTY === true && o.color !== false && o.noColor !== true;
-        ctx.print(`${coloured(colour, BOLD, "Initializing the backend...")}\n`);
+        const colour = ctx.colour.stdout;
+        ctx.print(`${paint(colour, "[reset][bold]Initializing the backend...")}\n`);
         const hasBackendBlock = loadModule(wd.dir, { displayDir: "." }).module.backend !== undefined;
         const skipBackend = o.backend === false || o.backend === "false";
         const backend = skipBackend ? "none" : recordBackend(wd.dataDir, hasBackendBlock ? wd.settings : undefined, o.reconfigure === true);
         if (backend === "configured") {
-          ctx.print(`${coloured(colour, GREEN, `\nSuccessfully configured the backend ${JSON.stringify(wd.settings.type)}! Terraform will automatically\nuse this backend unless the backend configuration changes.`)}\n`);
+          ctx.print(`${paint(colour, `[reset][green]\nSuccessfully configured the backend ${JSON.stringify(wd.settings.type)}! Terraform will automatically\nuse this backend unless the backend configuration changes.`)}\n`);
         }
         const modules = installModules(wd.dir, wd.dataDir);
         if (modules.hasCalls) {
-          ctx.print(`${coloured(colour, BOLD, "Initializing modules...")}\n`);
+          ctx.print(`${paint(colour, "[reset][bold]Initializing modules...")}\n`);
           for (const m of modules.modules) if (m.key !== "" && m.isNew) ctx.print(`- ${m.key} in ${m.dir}\n`);
         }
         const { config, diags } = loadConfig(wd.dir);
         const errors = diags.filter((d) => d.severity === "error");
         if (errors.length > 0) {
-          ctx.io.stderr.write(formatDiagnostics(errors, wd.dir));
+          ctx.io.stderr.write(formatDiagnostics(errors, wd.dir, ctx.colour.stderr));
           throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
         }
-        ctx.print(`${coloured(colour, BOLD, "Initializing provider plugins...")}\n`);
+        ctx.print(`${paint(colour, "[reset][bold]Initializing provider plugins...")}\n`);
         const lockPath = join(wd.dir, LOCK_FILE_NAME);
         const hadLock = existsSync(lockPath);
         const previous = hadLock ? parseLockFile(readFileSync(lockPath, "utf8")) : new Map<string, LockedProvider>();
@@ -131,7 +121,7 @@ export function registerInitCommand(program: Command, ctx: CommandContext): void
         }
         if (changed) {
           writeFileSync(lockPath, text);
-          ctx.print(hadLock ? CHANGED : colour ? CREATED.replace(" .terraform.lock.hcl ", ` ${BOLD}.terraform.lock.hcl${RESET} `).replace(/\n$/, `${RESET}\n`) : CREATED);
+          ctx.print(hadLock ? CHANGED : `${paint(colour, CREATED.replace(" .terraform.lock.hcl ", " [bold].terraform.lock.hcl[reset] ").replace(/\n$/, ""))}\n`);
         }
         const local = installed.filter((i) => previous.get(i.requirement.address)?.hashes.includes(i.hash) !== true).map((i) => providerForDisplay(i.requirement.provider));
         // Terraform's layout: the warning (which starts with a blank line) runs straight into the final message.
@@ -142,7 +132,7 @@ export function registerInitCommand(program: Command, ctx: CommandContext): void
           ? automation
             ? `${first!}\n`
             : DONE
-          : `${coloured(true, BOLD + GREEN, first!)}${GREEN}${RESET}\n${automation ? "" : `${coloured(true, GREEN, advice.join("\n").replace(/\n$/, ""))}\n`}`;
+          : `${paint(true, `[reset][bold][green]${first!}`)}${paint(true, "[green]")}\n${automation ? "" : `${paint(true, `[reset][green]${advice.join("\n").replace(/\n$/, "")}`)}\n`}`;
         ctx.print(changed && local.length > 0 ? `\n${incompleteWarning(local)}${done}` : `\n${done}`);
       });
     });

@@ -94,7 +94,7 @@ export function registerShowCommand(program: Command, ctx: CommandContext): void
         if (o.json === true) {
           const { config } = loadConfig(wd.dir);
           ctx.print(`${planJson(plan, { schemas, priorState: prior, config })}\n`);
-        } else ctx.print(planText(plan, { schemas, priorState: prior }));
+        } else ctx.print(planText(plan, { schemas, priorState: prior, color: ctx.colour.stdout }));
       });
     });
 }

@@ -2,11 +2,14 @@ import type { Command } from "commander";
 import { providerAddrString, validateDir, type ProviderAddr, type SchemaLookup } from "@magma/config";
 import type { Diagnostic, SourceRange } from "@magma/hcl";
 import type { Block, ProviderSchema } from "@magma/provider-api";
+import { ProviderFunctionCalls, validateProviderFunctions } from "@magma/engine";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { openProviderSession, nativeProviders } from "../provider-session.js";
 import { formatDiagnostics, snippetOf, SourceCache } from "../workdir/format-diagnostic.js";
+import { workdirProviders } from "../workdir/engine-providers.js";
 import { platformName } from "../workdir/install-provider.js";
 import { providerRequirements } from "../workdir/provider-requirements.js";
+import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
 import { quietOptions, type WorkdirOptions } from "./workdir-options.js";
 import { join } from "node:path";
@@ -67,7 +70,8 @@ async function loadSchemas(ctx: CommandContext, dataDir: string, providers: read
 /**
  * `magma validate [-json]`: `terraform validate` on the working directory: the
  * configuration's decoding and static checks, with resource bodies checked against the
- * installed providers' schemas. Exit 1 when there are errors.
+ * installed providers' schemas, and provider-defined function calls evaluated as terraform
+ * validate does (see the engine's `validateProviderFunctions`). Exit 1 when there are errors.
  */
 export function registerValidateCommand(program: Command, ctx: CommandContext): void {
   quietOptions(program.command("validate"))
@@ -90,6 +94,14 @@ export function registerValidateCommand(program: Command, ctx: CommandContext): 
           return (m?.get(type) as { block: Block } | undefined)?.block;
         };
         if (schemas.size > 0) diags = validateDir(dir, { schemas: lookup }).diags;
+        // Provider-defined function calls, as terraform validate evaluates them (calls with known arguments are made).
+        const functionProviders = workdirProviders(dataDir, ctx.io.env).source;
+        const calls = new ProviderFunctionCalls((source) => functionProviders.open(source));
+        try {
+          diags = [...diags, ...(await validateProviderFunctions(first.config, calls, { cwd: dir, available: (source) => schemas.has(source) }))];
+        } finally {
+          await calls.close();
+        }
       }
       const errors = diags.filter((d) => d.severity === "error").length;
       const warnings = diags.length - errors;
@@ -98,8 +110,11 @@ export function registerValidateCommand(program: Command, ctx: CommandContext): 
         const doc = { format_version: "1.0", valid: errors === 0, error_count: errors, warning_count: warnings, diagnostics: diags.map((d) => diagJson(d, sources)) };
         ctx.print(`${goJson(doc)}\n`);
       } else {
-        if (diags.length > 0) (errors > 0 ? (t: string) => void ctx.io.stderr.write(t) : ctx.print)(formatDiagnostics(diags, dir));
-        if (errors === 0) ctx.print(`Success! The configuration is valid${warnings > 0 ? ", but there were some\nvalidation warnings as shown above" : ""}.\n\n`);
+        if (diags.length > 0) {
+          if (errors > 0) ctx.io.stderr.write(formatDiagnostics(diags, dir, ctx.colour.stderr));
+          else ctx.print(formatDiagnostics(diags, dir, ctx.colour.stdout));
+        }
+        if (errors === 0) ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] The configuration is valid${warnings > 0 ? ", but there were some\nvalidation warnings as shown above" : ""}.\n`)}\n`);
       }
       if (errors > 0) throw new CliError(CliErrorCode.BadInput, `${errors} error(s) in the configuration`, { silent: true });
     });

@@ -57,7 +57,7 @@ export function operationOptions(c: Command, kind: OperationKind): Command {
     .option("--lock [bool]", "take the state lock (default true)")
     .option("--lock-timeout <duration>", "how long to retry a held state lock, e.g. 10s (default 0s)")
     .option("--input [bool]", "-input=false: never prompt (an apply then needs -auto-approve)")
-    .option("--no-color", "no colour (magma prints none)")
+    .option("--no-color", "no colour (also NO_COLOR; FORCE_COLOR colours a pipe)")
     .option("--allow-mass-loss", "accept a refresh that magma's guard judges suspect (most objects gone, most reads failed); Terraform has no such guard");
   if (kind === "plan" || kind === "apply") c.option("--refresh-only", "only update the state from the real objects");
   if (kind === "plan") c.option("--detailed-exitcode", "exit 0 without changes, 1 on error, 2 with changes");

@@ -28,9 +28,9 @@ export function statePathOption(c: Command): Command {
   return c.option("--state <path>", "the local state file to use instead of the backend's (legacy; local backend only)");
 }
 
-/** Adds the options Terraform accepts everywhere that mean nothing to magma's plain output (`-no-color`) or its single backend version (`-ignore-remote-version`). */
+/** Adds the options Terraform accepts everywhere: `-no-color` (read once per run, see `decideColour`) and `-ignore-remote-version` (no effect with magma's single backend version). */
 export function quietOptions(c: Command): Command {
-  return c.option("--no-color", "no colour (magma's working-directory commands print none)").option("--ignore-remote-version", "accepted for terraform compatibility (no effect)").exitOverride();
+  return c.option("--no-color", "no colour (also NO_COLOR; FORCE_COLOR colours a pipe)").option("--ignore-remote-version", "accepted for terraform compatibility (no effect)").exitOverride();
 }
 
 /** The lock settings of the flags. */

@@ -1,4 +1,5 @@
 import type { EngineEvent } from "@magma/engine";
+import { paintf } from "../colour.js";
 
 /** A number of seconds as Go prints a `time.Duration` truncated to seconds (`0s`, `10s`, `1m0s`, `1h0m0s`). */
 export function goDuration(seconds: number): string {
@@ -22,8 +23,18 @@ const DONE: Readonly<Record<string, string>> = { create: "Creation complete", up
  * `aws_x.y: Creation complete after 3s [id=abc]`, `aws_x.y: Destroying... [id=abc]`,
  * `aws_x.y: Still destroying... [id=abc, 10s elapsed]`, `aws_x.y: Destruction complete after 0s`.
  * `ids` remembers each object's id from its start event, for the "Still …" lines.
+ * With `color` the line is bold, as Terraform's UI hook colours it.
  */
-export function applyEventLine(e: EngineEvent, ids: Map<string, string>): string | undefined {
+export function applyEventLine(e: EngineEvent, ids: Map<string, string>, color = false): string | undefined {
+  const line = eventText(e, ids);
+  if (line === undefined) return undefined;
+  // Terraform's hook colours "[reset][bold]%s…[reset]" for starts and "still" lines (a reset before the one
+  // colorstring adds), "[reset][bold]%s…" for completions and refreshes.
+  const closing = e.type === "apply_start" || e.type === "apply_progress" ? "[reset]" : "";
+  return paintf(color, `[reset][bold]%s${closing}`, line);
+}
+
+function eventText(e: EngineEvent, ids: Map<string, string>): string | undefined {
   const addr = (a: string, deposed?: string): string => (deposed === undefined ? a : `${a} (deposed object ${deposed})`);
   switch (e.type) {
     case "apply_start": {

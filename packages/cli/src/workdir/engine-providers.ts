@@ -1,8 +1,9 @@
 import { join } from "node:path";
-import type { OpenedProvider, ProviderSource, ProviderSourceOpenOptions } from "@magma/engine";
-import { createProviderFactory, type ProviderFactory } from "@magma/plugin";
+import { prelaunchedProviderSource, type OpenedProvider, type ProviderSource, type ProviderSourceOpenOptions } from "@magma/engine";
+import { createProviderFactory, type LiveProvider, type ProviderFactory } from "@magma/plugin";
 import type { ProviderSchema } from "@magma/provider-api";
 import { nativeProviders, pluginDirsFrom } from "../provider-session.js";
+import type { EarlyLaunch } from "./early-launch.js";
 
 /** The providers of a working-directory command: where the engine opens them, and the schemas seen. */
 export interface WorkdirProviders {
@@ -12,6 +13,8 @@ export interface WorkdirProviders {
   readonly schemas: Map<string, ProviderSchema>;
   /** Every provider opened and not yet closed. */
   readonly open: Set<OpenedProvider>;
+  /** Closes the providers launched at start-up that the command did not use (the opened ones are closed through {@link open}). */
+  close(): Promise<void>;
 }
 
 /**
@@ -19,8 +22,13 @@ export interface WorkdirProviders {
  * native providers magma ships (`magma/random`), then the packages `magma init` linked under
  * `<dataDir>/providers`, then `MAGMA_PLUGIN_DIRS` and Terraform's directories. It records
  * each provider's schema by source address, for rendering plans and states.
+ *
+ * With `early` (providers launched at start-up for this data directory and environment, see
+ * `startEarlyLaunch`), the first open of a launched source address takes that instance when
+ * it runs the binary this source would launch for the open's version constraint; instances
+ * not taken are closed by {@link WorkdirProviders.close}.
  */
-export function workdirProviders(dataDir: string, env: Readonly<Record<string, string | undefined>>): WorkdirProviders {
+export function workdirProviders(dataDir: string, env: Readonly<Record<string, string | undefined>>, early?: EarlyLaunch): WorkdirProviders {
   const factory: ProviderFactory = createProviderFactory({
     pluginDirs: pluginDirsFrom([join(dataDir, "providers")], env),
     environment: env,
@@ -29,12 +37,30 @@ export function workdirProviders(dataDir: string, env: Readonly<Record<string, s
   });
   const schemas = new Map<string, ProviderSchema>();
   const open = new Set<OpenedProvider>();
-  const source: ProviderSource = {
-    async open(address: string, options: ProviderSourceOpenOptions = {}): Promise<OpenedProvider> {
+  const launch = {
+    open(address: string, options: ProviderSourceOpenOptions = {}): Promise<LiveProvider> {
       const o: { version?: string; signal?: AbortSignal } = {};
       if (options.version !== undefined) o.version = options.version;
       if (options.signal !== undefined) o.signal = options.signal;
-      const live = await factory.open(address, o);
+      return factory.open(address, o);
+    },
+  };
+  const usable = early !== undefined && early.dataDir === dataDir && early.env === env ? early : undefined;
+  const prelaunched =
+    usable === undefined
+      ? undefined
+      : prelaunchedProviderSource(launch, usable.launched, {
+          // Only when it runs the binary this open would launch (the installed package the version constraint selects).
+          accept: async (address, options) => {
+            const binary = await usable.binaries.get(address);
+            const now = await factory.resolve(address, options.version).catch(() => undefined);
+            return binary !== undefined && now?.kind === "plugin" && now.binary === binary;
+          },
+          cancel: (address) => usable.cancel(address),
+        });
+  const source: ProviderSource = {
+    async open(address: string, options: ProviderSourceOpenOptions = {}): Promise<OpenedProvider> {
+      const live = await (prelaunched ?? launch).open(address, options);
       schemas.set(address, live.schema);
       const opened: OpenedProvider = {
         provider: live.provider,
@@ -49,5 +75,5 @@ export function workdirProviders(dataDir: string, env: Readonly<Record<string, s
       return opened;
     },
   };
-  return { source, schemas, open };
+  return { source, schemas, open, close: async () => prelaunched?.close() };
 }

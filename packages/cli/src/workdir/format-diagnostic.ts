@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Diagnostic, SourceRange } from "@magma/hcl";
+import { paint } from "../colour.js";
 
 /** Reads configuration sources once per file, for snippets. */
 export class SourceCache {
@@ -96,12 +97,52 @@ function wrap(text: string, width: number): string {
 }
 
 /**
- * Diagnostics as Terraform prints them without colour: a blank line, `Error: <summary>` (or
- * `Warning:`), the location with its block (`  on main.tf line 3, in resource "x" "y":`), the
- * source lines (`   3: …`), and the detail word-wrapped as terraform wraps it for its 78 columns (go-wordwrap at 77: no line longer than 77).
+ * Terraform's width for a stream that is not a terminal. Its details are word-wrapped
+ * (go-wordwrap: no line longer than the limit) at `WIDTH - 1` without colour and, in colour,
+ * at `WIDTH - 3` (room for the two-column left rule, less one).
  */
-export function formatDiagnostics(diags: readonly Diagnostic[], dir: string): string {
+const WIDTH = 78;
+
+/**
+ * One diagnostic as Terraform prints it in colour (its `format.Diagnostic`): inside a red
+ * (error) or yellow (warning) left rule `╷ │ ╵`, a bold `Error: ` and summary, the location,
+ * the source lines with the subject underlined, and the detail wrapped inside the rule.
+ */
+function boxed(d: Diagnostic, sources: SourceCache): string {
+  const c = d.severity === "error" ? "red" : "yellow";
+  const [boldOpen, boldClose] = paint(true, "[bold]%s[reset]\n\n").split("%s") as [string, string];
+  let body = `${paint(true, `[bold][${c}]${d.severity === "error" ? "Error" : "Warning"}: [reset]`)}${boldOpen}${d.summary}${boldClose}`;
+  const s = d.subject;
+  if (s !== undefined) {
+    const snip = snippetOf(sources, s);
+    if (snip === undefined) body += `  on ${s.filename} line ${s.start.line}:\n  (source code not available)\n`;
+    else {
+      body += `  on ${s.filename} line ${s.start.line}${snip.context === null ? "" : `, in ${snip.context}`}:\n`;
+      const bytes = Buffer.from(snip.code, "utf8");
+      const start = Math.min(Math.max(snip.highlight_start_offset, 0), bytes.length);
+      const end = Math.min(Math.max(snip.highlight_end_offset, start), bytes.length);
+      // Terraform colours "%s[underline]%s[reset]%s" before filling it in: before, ESC[4m, the subject, ESC[0m, after, ESC[0m.
+      const [, open, close, tail] = paint(true, "%s[underline]%s[reset]%s").split("%s") as [string, string, string, string];
+      const code = `${bytes.subarray(0, start).toString("utf8")}${open}${bytes.subarray(start, end).toString("utf8")}${close}${bytes.subarray(end).toString("utf8")}${tail}`;
+      code.split("\n").forEach((l, i) => (body += `${String(s.start.line + i).padStart(4)}: ${l}\n`));
+    }
+    body += "\n";
+  }
+  if (d.detail !== "") for (const line of d.detail.split("\n")) body += `${line.startsWith(" ") ? line : wrap(line, WIDTH - 3)}\n`;
+  const rule = paint(true, `[${c}]│[reset] `);
+  const lines = body.endsWith("\n") ? body.slice(0, -1).split("\n") : body.split("\n");
+  return `${paint(true, `[${c}]╷[reset]`)}\n${lines.map((l) => `${rule}${l}\n`).join("")}${paint(true, `[${c}]╵[reset]`)}\n`;
+}
+
+/**
+ * Diagnostics as Terraform prints them. Without colour (its `-no-color` form): a blank line,
+ * `Error: <summary>` (or `Warning:`), the location with its block (`  on main.tf line 3, in
+ * resource "x" "y":`), the source lines (`   3: …`), and the detail word-wrapped as terraform
+ * wraps it for its 78 columns (go-wordwrap at 77: no line longer than 77). With `color`, each inside Terraform's coloured left rule (see `boxed`).
+ */
+export function formatDiagnostics(diags: readonly Diagnostic[], dir: string, color = false): string {
   const sources = new SourceCache(dir);
+  if (color) return diags.map((d) => boxed(d, sources)).join("");
   let out = "";
   for (const d of diags) {
     out += `\n${d.severity === "error" ? "Error" : "Warning"}: ${d.summary}\n`;
@@ -111,7 +152,7 @@ export function formatDiagnostics(diags: readonly Diagnostic[], dir: string): st
       out += `\n  on ${s.filename} line ${s.start.line}${snip?.context == null ? "" : `, in ${snip.context}`}:\n`;
       if (snip !== undefined) snip.code.split("\n").forEach((l, i) => (out += `${String(s.start.line + i).padStart(4)}: ${l}\n`));
     }
-    if (d.detail !== "") out += `\n${wrap(d.detail, 77)}\n`;
+    if (d.detail !== "") out += `\n${wrap(d.detail, WIDTH - 1)}\n`;
   }
   return out;
 }

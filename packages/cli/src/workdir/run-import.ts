@@ -3,6 +3,7 @@ import { toJson, type Value } from "@magma/cty";
 import { configDigest, createEngine, createPlan, importResource, isEngineError, ProviderPool, resolveProviderConfig, schemaSensitivePaths } from "@magma/engine";
 import { impliedType } from "@magma/provider-api";
 import { encodeSensitivePaths, formatResourceInstance, loadState, newStateFile, parseProviderConfig, parseResourceInstance, saveState, type ResourceState } from "@magma/state";
+import { paint, paintf } from "../colour.js";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { workdirProviders } from "./engine-providers.js";
@@ -43,7 +44,7 @@ export async function runImport(ctx: CommandContext, wd: WorkingDir, o: ImportOp
   const { config, diags } = loadConfig(wd.dir);
   const errors = diags.filter((d) => d.severity === "error");
   if (errors.length > 0) {
-    ctx.io.stderr.write(formatDiagnostics(errors, wd.dir));
+    ctx.io.stderr.write(formatDiagnostics(errors, wd.dir, ctx.colour.stderr));
     throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
   }
   const resource = config.module.managedResources.get(`${addr.type}.${addr.name}`);
@@ -67,7 +68,7 @@ export async function runImport(ctx: CommandContext, wd: WorkingDir, o: ImportOp
     const vars = collectVariableValues(config.module, { dir: wd.dir, args: o.variableArgs, env: ctx.io.env });
     const varErrors = vars.diags.filter((d) => d.severity === "error");
     if (varErrors.length > 0) {
-      ctx.io.stderr.write(formatDiagnostics(varErrors, wd.dir));
+      ctx.io.stderr.write(formatDiagnostics(varErrors, wd.dir, ctx.colour.stderr));
       throw new CliError(CliErrorCode.BadInput, "variables", { silent: true });
     }
     const variables: Record<string, Value> = {};
@@ -76,7 +77,8 @@ export async function runImport(ctx: CommandContext, wd: WorkingDir, o: ImportOp
     const scope = await engine.applyScope(config, plan);
     const providerConfig = await scope.providerConfig(resolved.address, { instance: () => undefined });
     const opened = await pool.configure(resolved.address, resolved.source, providerConfig);
-    ctx.print(`${text}: Importing from ID ${JSON.stringify(o.id)}...\n`);
+    const colour = ctx.colour.stdout;
+    ctx.print(`${paintf(colour, "[reset][bold]%s: Importing from ID %s...", text, JSON.stringify(o.id))}\n`);
     const alreadyManaged = prior.resources.some((r) => r.module.length === 0 && r.mode === "managed" && r.type === addr.type && r.name === addr.name && r.instances.some((i) => i.deposed === undefined && JSON.stringify(i.indexKey ?? null) === JSON.stringify(addr.key ?? null)));
     const entry = opened.schema.resources.get(addr.type);
     if (entry === undefined) throw new CliError(CliErrorCode.BadInput, "Invalid resource type", { detail: `The provider ${resolved.source} does not support resource type ${JSON.stringify(addr.type)}.` });
@@ -91,7 +93,7 @@ export async function runImport(ctx: CommandContext, wd: WorkingDir, o: ImportOp
       }
       throw e;
     }
-    ctx.print(`${text}: Import prepared!\n  Prepared ${addr.type} for import\n`);
+    ctx.print(`${paintf(colour, "[reset][bold][green]%s: Import prepared!", text)}\n${paintf(colour, "[reset][green]  Prepared %s for import", addr.type)}\n`);
     const plain = result.object.state.unmarkDeep();
     const next = { ...prior, resources: prior.resources.map((r) => ({ ...r, instances: [...r.instances] })) };
     let r: ResourceState | undefined = next.resources.find((x) => x.module.length === 0 && x.mode === "managed" && x.type === addr.type && x.name === addr.name);
@@ -114,7 +116,10 @@ export async function runImport(ctx: CommandContext, wd: WorkingDir, o: ImportOp
     await saveState(store, next);
     const id = (JSON.parse(toJson(plain.value, impliedType(entry.block))) as { id?: unknown }).id;
     ctx.print(
-      `${text}: Refreshing state...${typeof id === "string" ? ` [id=${id}]` : ""}\n\nImport successful!\n\nThe resources that were imported are shown above. These resources are now in\nyour Terraform state and will henceforth be managed by Terraform.\n\n`,
+      `${paintf(colour, "[reset][bold]%s: Refreshing state...%s", text, typeof id === "string" ? ` [id=${id}]` : "")}\n${paint(
+        colour,
+        "[reset][green]\nImport successful!\n\nThe resources that were imported are shown above. These resources are now in\nyour Terraform state and will henceforth be managed by Terraform.\n",
+      )}\n`,
     );
   } finally {
     await pool.close();

@@ -22,6 +22,7 @@ import { decodeOutput, loadState, newStateFile, saveState, type StateFile, type 
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { ExitCode } from "../exit-code.js";
+import { paint, paintf } from "../colour.js";
 import { applyEventLine } from "./apply-progress.js";
 import { workdirProviders } from "./engine-providers.js";
 import { formatDiagnostics } from "./format-diagnostic.js";
@@ -77,8 +78,13 @@ const RULE = "─".repeat(77);
 /** Terraform's "Interrupt received" notice, printed on the first Ctrl-C. */
 const INTERRUPT_NOTICE = "\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\nGracefully shutting down...\n\nStopping operation...\n";
 
-function diagnosticsText(r: EnginePlanResult, dir: string): string {
-  return formatDiagnostics(r.diagnostics, dir);
+function diagnosticsText(r: EnginePlanResult, dir: string, color: boolean): string {
+  return formatDiagnostics(r.diagnostics, dir, color);
+}
+
+/** Terraform's grey horizontal rule (its `format.HorizontalRule`), from a new line, without the line end. */
+function horizontalRule(color: boolean): string {
+  return paint(color, `[dark_gray]\n${RULE}`);
 }
 
 /** Reads one line of the confirmation prompt from stdin; "" at end of input. */
@@ -108,11 +114,11 @@ function engineErrorToCli(e: unknown): never {
   throw e;
 }
 
-/** The `Outputs:` section Terraform prints after an apply. */
-function outputsText(state: StateFile): string {
+/** The `Outputs:` section Terraform prints after an apply (its heading bold green in colour). */
+function outputsText(state: StateFile, color: boolean): string {
   const names = [...state.outputs.keys()].sort();
   if (names.length === 0) return "";
-  let out = "\nOutputs:\n\n";
+  let out = paint(color, "[reset][bold][green]\nOutputs:\n\n");
   for (const n of names) {
     const o = state.outputs.get(n)!;
     out += o.sensitive ? `${n} = <sensitive>\n` : `${n} = ${formatValue(decodeOutput(o).value)}\n`;
@@ -155,7 +161,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
   const store = wd.store();
   const operation = o.kind === "plan" ? "OperationTypePlan" : o.kind === "refresh" ? "OperationTypeRefresh" : "OperationTypeApply";
   const release = await acquireLock(store, { operation }, o.lock, ctx.signal);
-  const providers = workdirProviders(wd.dataDir, ctx.io.env);
+  const providers = workdirProviders(wd.dataDir, ctx.io.env, ctx.earlyLaunch);
   const engine = createEngine({ providers: providers.source, parallelism: o.parallelism, workspace: wd.currentWorkspace(), cwd: wd.dir });
   try {
     const stored = await loadState(store);
@@ -181,7 +187,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         if (i.resource.mode !== "managed" || i.current?.attributesJson === undefined) continue;
         if (refreshed !== undefined && !refreshed.has(i.text)) continue;
         const id = (JSON.parse(i.current.attributesJson) as { id?: unknown }).id;
-        refreshing += `${i.text}: Refreshing state...${typeof id === "string" ? ` [id=${id}]` : ""}\n`;
+        refreshing += `${paintf(ctx.colour.stdout, "[reset][bold]%s: Refreshing state...%s", i.text, typeof id === "string" ? ` [id=${id}]` : "")}\n`;
         if (ui !== undefined) {
           const hook = { resource: jsonUiResource(i.text), ...(typeof id === "string" ? { id_key: "id", id_value: id } : {}) };
           ui.message("info", `${i.text}: Refreshing state...${typeof id === "string" ? ` [id=${id}]` : ""}`, { hook, type: "refresh_start" });
@@ -195,7 +201,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         for (const d of r.diagnostics) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
         return ExitCode.Error;
       }
-      ctx.io.stderr.write(diagnosticsText(r, wd.dir));
+      ctx.io.stderr.write(diagnosticsText(r, wd.dir, ctx.colour.stderr));
       return ExitCode.Error;
     }
     try {
@@ -205,9 +211,9 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     }
     // An applying command shows the plan's warnings at the end, before its summary, as terraform does.
     const applying = o.kind === "apply" || o.kind === "destroy";
-    const warnings = applying ? "" : diagnosticsText(r, wd.dir);
+    const warnings = applying ? "" : diagnosticsText(r, wd.dir, ctx.colour.stdout);
     // terraform refresh prints no plan.
-    if (o.kind !== "refresh") ctx.print(planText(r.plan, { schemas: providers.schemas, priorState: prior, columns: 78 }));
+    if (o.kind !== "refresh") ctx.print(planText(r.plan, { schemas: providers.schemas, priorState: prior, columns: 78, color: ctx.colour.stdout }));
     if (warnings !== "") ctx.print(warnings);
     const counts = countPlanChanges(r.plan);
     if (ui !== undefined) {
@@ -221,9 +227,9 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     if (o.kind === "plan") {
       if (o.out !== undefined) {
         await writePlanFile(resolve(wd.dir, o.out), r.plan);
-        ctx.print(`\n${RULE}\n\nSaved the plan to: ${o.out}\n\nTo perform exactly these actions, run the following command to apply:\n    terraform apply ${JSON.stringify(o.out)}\n`);
+        ctx.print(`${horizontalRule(ctx.colour.stdout)}\n\nSaved the plan to: ${o.out}\n\nTo perform exactly these actions, run the following command to apply:\n    terraform apply ${JSON.stringify(o.out)}\n`);
       } else if (hasChanges) {
-        ctx.print(`\n${RULE}\n\nNote: You didn't use the -out option to save this plan, so Terraform can't\nguarantee to take exactly these actions if you run "terraform apply" now.\n`);
+        ctx.print(`${horizontalRule(ctx.colour.stdout)}\n\nNote: You didn't use the -out option to save this plan, so Terraform can't\nguarantee to take exactly these actions if you run "terraform apply" now.\n`);
       }
       return o.detailedExitcode && hasChanges ? ExitCode.Changes : ExitCode.Ok;
     }
@@ -231,27 +237,30 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     if (!hasChanges && o.kind !== "refresh") {
       const verb = o.kind === "destroy" ? "Destroy" : "Apply";
       if (ui !== undefined) for (const d of deferred) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
-      else ctx.print(formatDiagnostics(deferred, wd.dir));
-      ctx.print(`\n${verb} complete! Resources: ${o.kind === "destroy" ? "0 destroyed" : "0 added, 0 changed, 0 destroyed"}.\n${o.kind === "destroy" ? "" : outputsText(prior)}`);
+      else ctx.print(formatDiagnostics(deferred, wd.dir, ctx.colour.stdout));
+      ctx.print(`${paint(ctx.colour.stdout, `[reset][bold][green]\n${verb} complete! Resources: ${o.kind === "destroy" ? "0 destroyed" : "0 added, 0 changed, 0 destroyed"}.\n`)}${o.kind === "destroy" ? "" : outputsText(prior, ctx.colour.stdout)}`);
       if (stored === undefined && o.kind !== "destroy") await saveState(store, prior);
       return ExitCode.Ok;
     }
     if (!o.autoApprove && o.kind !== "refresh") {
-      const question =
+      const question = paint(
+        ctx.colour.stdout,
         o.kind === "destroy"
-          ? "\nDo you really want to destroy all resources?\n  Terraform will destroy all your managed infrastructure, as shown above.\n  There is no undo. Only 'yes' will be accepted to confirm.\n\n  Enter a value: "
-          : "\nDo you want to perform these actions?\n  Terraform will perform the actions described above.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ";
+          ? "[reset][bold]\nDo you really want to destroy all resources?[reset]\n  Terraform will destroy all your managed infrastructure, as shown above.\n  There is no undo. Only 'yes' will be accepted to confirm.\n\n  [bold]Enter a value:[reset] "
+          : "[reset][bold]\nDo you want to perform these actions?[reset]\n  Terraform will perform the actions described above.\n  Only 'yes' will be accepted to approve.\n\n  [bold]Enter a value:[reset] ",
+      );
       if (!o.input) throw new CliError(CliErrorCode.Usage, "cannot ask for approval with -input=false: add -auto-approve");
       const answer = await promptLine(ctx, question);
       ctx.print("\n");
       if (answer.trim() !== "yes") {
         throw new CliError(CliErrorCode.BadInput, o.kind === "destroy" ? "Destroy cancelled." : "Apply cancelled.", { plain: true });
       }
-    } else if (o.kind !== "refresh") ctx.print("\n");
+    }
     return await runApply(ctx, engine, store, r, prior, o, ui, deferred, wd.dir);
   } finally {
     await engine.close();
     await Promise.all([...providers.open].map((p) => p.close().catch(() => undefined)));
+    await providers.close();
     await release();
   }
 }
@@ -339,7 +348,7 @@ async function runApply(
             if (e.type === "change_summary") warnJson();
             return ui.event(e, mode === "destroy");
           }
-          const line = applyEventLine(e, ids);
+          const line = applyEventLine(e, ids, ctx.colour.stdout);
           if (line !== undefined) ctx.print(`${line}\n`);
         },
       })
@@ -359,10 +368,11 @@ async function runApply(
     return ExitCode.Error;
   }
   warnJson();
-  if (ui === undefined) ctx.print(formatDiagnostics([...planWarnings, ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }))], dir));
+  const colour = ctx.colour.stdout;
+  if (ui === undefined) ctx.print(formatDiagnostics([...planWarnings, ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }))], dir, colour));
   const c = applyCounts(result);
-  if (o.kind === "destroy") ctx.print(`\nDestroy complete! Resources: ${c.destroyed} destroyed.\n`);
-  else if (o.kind === "refresh") ctx.print(outputsText(result.state));
-  else ctx.print(`\nApply complete! Resources: ${c.added} added, ${c.changed} changed, ${c.destroyed} destroyed.\n${outputsText(result.state)}`);
+  if (o.kind === "destroy") ctx.print(paint(colour, `[reset][bold][green]\nDestroy complete! Resources: ${c.destroyed} destroyed.\n`));
+  else if (o.kind === "refresh") ctx.print(outputsText(result.state, colour));
+  else ctx.print(`${paint(colour, `[reset][bold][green]\nApply complete! Resources: ${c.added} added, ${c.changed} changed, ${c.destroyed} destroyed.\n`)}${outputsText(result.state, colour)}`);
   return ExitCode.Ok;
 }

@@ -36,7 +36,8 @@ export async function magma(
 ): Promise<MagmaResult> {
   const cache = mkdtempSync(join(tmpdir(), "magma-cli-cache-"));
   dirs.add(cache);
-  const env: Record<string, string | undefined> = { ...process.env, XDG_CACHE_HOME: cache, MAGMA_PLUGIN_DIRS: undefined, ...options.env };
+  // Colour is chosen by each test (jest's workers may run with FORCE_COLOR set).
+  const env: Record<string, string | undefined> = { ...process.env, XDG_CACHE_HOME: cache, MAGMA_PLUGIN_DIRS: undefined, FORCE_COLOR: undefined, NO_COLOR: undefined, ...options.env };
   const child = spawn(process.execPath, [MAGMA_BIN, ...args], { cwd: options.cwd ?? tmpdir(), env, stdio: ["pipe", "pipe", "pipe"] });
   children.add(child);
   const out: Buffer[] = [];

@@ -1,10 +1,11 @@
 // Test fixture: a native provider (served by @magma/provider-server) whose one resource type,
 // blocks_thing, has nested blocks of every nesting (single, list, set, map) and a list block
 // inside a list block, plus a map and a sensitive attribute, for comparing how states are
-// rendered with terraform's. Plan and apply keep the configuration (id is computed:
-// "bt-<name>"); read returns the state as given; upgrade decodes the stored JSON.
-import { fromJson, mapType, nullVal, objectVal, stringType, stringVal, unknownVal } from "@magma/cty";
-import { createNativeProvider, createSchemaEntry } from "@magma/provider-api";
+// rendered with terraform's. The resource keeps its configuration (keep-config-provider.mjs;
+// ids "bt-<name>").
+import { mapType, stringType } from "@magma/cty";
+import { createSchemaEntry } from "@magma/provider-api";
+import { createKeepConfigProvider } from "./keep-config-provider.mjs";
 
 const opt = { type: stringType, optional: true };
 
@@ -24,36 +25,6 @@ const thing = createSchemaEntry({
   },
 });
 
-const impl = {
-  getSchema() {
-    return { provider: createSchemaEntry({ attributes: {} }), resources: new Map([["blocks_thing", thing]]), dataSources: new Map() };
-  },
-  configure() {},
-  planResourceChange(_t, prior, proposed) {
-    if (proposed.isNull()) return { plannedState: proposed };
-    const id = prior.isNull() ? unknownVal(stringType) : prior.getAttr("id");
-    return { plannedState: objectVal({ ...proposed.attributes(), id }) };
-  },
-  applyResourceChange(_t, _prior, planned) {
-    if (planned.isNull()) return { newState: planned };
-    const id = planned.getAttr("id");
-    return { newState: objectVal({ ...planned.attributes(), id: id.isKnown() ? id : stringVal(`bt-${planned.getAttr("name").asString()}`) }) };
-  },
-  readResource(_t, current) {
-    return { newState: current };
-  },
-  readDataSource() {
-    throw new Error("blocks has no data sources");
-  },
-  importResourceState(typeName, id, _o, ctx) {
-    const attrs = Object.fromEntries(Object.entries(ctx.entry.type.attributes).map(([k, t]) => [k, k === "id" || k === "name" ? stringVal(id) : nullVal(t)]));
-    return { resources: [{ typeName, state: objectVal(attrs) }] };
-  },
-  upgradeResourceState(_t, _v, rawJson, _o, ctx) {
-    return { upgradedState: fromJson(rawJson, ctx.entry.type) };
-  },
-};
-
 export function createProvider() {
-  return createNativeProvider(impl);
+  return createKeepConfigProvider({ typeName: "blocks_thing", entry: thing, idPrefix: "bt", label: "blocks" });
 }

@@ -13,6 +13,7 @@ import { PlanAction } from "../plan/plan-action.js";
 import { assertPlanCurrent } from "../plan/plan-file.js";
 import type { Plan } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
+import { isPlanDiagnosticsError } from "../planner/plan-diagnostic.js";
 import type { OpenedProvider } from "../provider-source.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
 import { buildApplyGraph, plannedProviders, type ApplyNode } from "./apply-graph.js";
@@ -245,7 +246,9 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
         await tracked({ address: c.address, action }, action === "update" ? idOf(c.before) : undefined, async () => {
           const target = targetOf(node.provider, c);
           let config = c.config;
-          if (!config.isWhollyKnown() && options.scope !== undefined) config = await options.scope.instanceConfig(c, applied);
+          // Evaluated again when it held unknowns, or when the plan called provider-defined functions: the apply calls
+          // them again (as Terraform, which always evaluates again) and a result that differs from the plan's is an error.
+          if (options.scope !== undefined && (!config.isWhollyKnown() || (plan.functionResults?.length ?? 0) > 0)) config = await options.scope.instanceConfig(c, applied);
           if (!config.isWhollyKnown()) {
             throw new EngineError(EngineErrorCode.InvalidArgument, `the configuration of ${c.address} still holds unknown values at apply${options.scope === undefined ? " (no apply scope was given to evaluate it)" : ""}; nothing unresolved is sent to a provider`);
           }
@@ -437,7 +440,11 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   };
 }
 
-/** The outputs to store: the scope's, else the plan's wholly known planned outputs (others keep their prior value, with a warning). */
+/**
+ * The outputs to store: with a scope, the planned value of each output planned wholly known
+ * and the scope's evaluation of the others; without one, the plan's wholly known planned
+ * outputs (others keep their prior value, with a warning).
+ */
 async function computeOutputs(
   plan: Plan,
   scope: ApplyScope | undefined,
@@ -446,10 +453,20 @@ async function computeOutputs(
   warn: (address: string | undefined, ds: readonly Diag[]) => void,
 ): Promise<Record<string, { value: Value; sensitive: boolean }>> {
   if (scope !== undefined) {
-    const out = await scope.outputs(values);
+    // As Terraform's apply: an output planned wholly known keeps its planned value (it is not evaluated again).
+    const kept = (plan.outputs ?? []).filter((o) => o.action !== "delete" && o.after.isWhollyKnown());
+    const out = await scope.outputs(values, new Set(kept.map((o) => o.name)));
     const unknown = Object.entries(out).filter(([, o]) => !o.value.isWhollyKnown());
     if (unknown.length > 0) throw new EngineError(EngineErrorCode.InvalidArgument, `the outputs ${unknown.map(([n]) => n).join(", ")} are still unknown after apply`);
-    return { ...out };
+    const all: Record<string, { value: Value; sensitive: boolean }> = {};
+    const keptByName = new Map(kept.map((o) => [o.name, o]));
+    for (const o of plan.outputs ?? []) {
+      const k = keptByName.get(o.name);
+      const e = out[o.name];
+      if (k !== undefined) all[o.name] = { value: k.after, sensitive: k.sensitive };
+      else if (e !== undefined) all[o.name] = e;
+    }
+    return Object.assign(all, out);
   }
   const out: Record<string, { value: Value; sensitive: boolean }> = {};
   for (const o of plan.outputs ?? []) {
@@ -507,6 +524,8 @@ export function diagnosticsOf(e: unknown): Diag[] {
   }
   if (isEngineError(e) && e.diagnostics.length > 0) return [...e.diagnostics];
   if (e instanceof NodeFailure) return [...e.diagnostics];
+  // The configuration evaluated again at apply: its diagnostics as they are (Terraform's words, with their source ranges).
+  if (isPlanDiagnosticsError(e)) return e.diagnostics.map((d) => ({ ...d }));
   return [errorDiag(e instanceof Error ? e.message : String(e))];
 }
 

@@ -23,6 +23,9 @@ export interface ApplyScope {
   providerConfig(address: string, values: AppliedValues): Promise<Value>;
   /** The configuration of a planned instance now (the apply re-plans with it when the plan's held unknowns). */
   instanceConfig(change: PlannedInstanceChange, values: AppliedValues): Promise<Value>;
-  /** The root module's outputs after the apply. */
-  outputs(values: AppliedValues): Promise<Readonly<Record<string, { readonly value: Value; readonly sensitive: boolean }>>>;
+  /**
+   * The root module's outputs after the apply; those named in `skip` (the apply keeps their
+   * planned values) are neither evaluated nor returned.
+   */
+  outputs(values: AppliedValues, skip?: ReadonlySet<string>): Promise<Readonly<Record<string, { readonly value: Value; readonly sensitive: boolean }>>>;
 }

@@ -1,10 +1,16 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { numberType, numberVal, stringType, stringVal, type Value } from "@magma/cty";
 import { checkFunctionCall, createSchemaEntry, functionCallError, functionSignature, type Block, type FunctionCaller, type Provider, type ProviderSchema } from "@magma/provider-api";
 import { createMemoryProvider } from "@magma/provider-api/testing";
+import { evaluate, parseExpression } from "@magma/hcl";
 import { decodeOutput } from "@magma/state";
 import { createEngine, type EnginePlanResult } from "../engine.js";
 import type { ProviderSource } from "../provider-source.js";
 import { configOf, MEMORY } from "../planner/test-support.js";
+import type { OpenedProvider } from "../provider-source.js";
+import { INCONSISTENT_FUNCTION_RESULT, ProviderFunctionCalls, settleProviderCalls } from "./provider-functions.js";
 
 /** The provider meta schema the recording provider declares. */
 const metaBlock: Block = { attributes: { module_name: { type: stringType, optional: true } } };
@@ -129,7 +135,7 @@ terraform {
     memory = { source = "hashicorp/memory" }
   }
   provider_meta "memory" {
-    module_name = provider::memory::upper("root-x")
+    module_name = "ROOT-X"
   }
 }
 variable "suffix" {
@@ -240,12 +246,18 @@ resource "memory_item" "p" {
       for (const i of fnInstances) expect(configured.has(i)).toBe(false);
       const calls = log.filter((l) => l.op.startsWith("call ")).map((l) => l.op);
       expect(calls.sort()).toEqual([...new Set(calls)].sort());
-      expect(calls.sort()).toEqual(['call count_of("ab")', 'call upper("C-item")', 'call upper("c")', 'call upper("hello")', 'call upper("root-x")', 'call upper("x")'].sort());
+      expect(calls.sort()).toEqual(['call count_of("ab")', 'call upper("C-item")', 'call upper("c")', 'call upper("hello")', 'call upper("x")'].sort());
 
       log.length = 0;
       let state = null as Parameters<typeof engine.plan>[1];
       const applied = await engine.apply(first, { persist: async (s) => void (state = s) });
       expect(applied.failed).toEqual([]);
+      // The items' ids (the memory provider numbers them in the order the apply created them).
+      const idOf = (name: string, key?: number): string => {
+        const r = state!.resources.find((x) => x.type === "memory_item" && x.name === name && x.module.length === 0)!;
+        return (JSON.parse(r.instances.find((i) => i.indexKey === key)!.attributesJson!) as { id: string }).id;
+      };
+      const b = idOf("a", 0).toUpperCase();
       const applyMeta = log.filter((l) => l.op === "apply" || l.op === "read-data" || l.op === "plan").map((l) => `${l.op} ${l.name ?? "?"} ${l.meta}`);
       expect(applyMeta).toEqual(
         expect.arrayContaining([
@@ -253,16 +265,16 @@ resource "memory_item" "p" {
           'apply HELLO-1 "ROOT-X"',
           'apply C-ITEM "child"',
           "apply plain null",
-          'apply ITEM-1 "ROOT-X"',
+          `apply ${b} "ROOT-X"`,
           'read-data HELLO-1 "ROOT-X"',
         ]),
       );
       for (const l of log.filter((x) => x.op === "apply" || x.op === "read-data" || x.op === "plan")) expect(l.meta).not.toBe("-");
       // At apply, memory_item.b's name and the output come from calls with the now-known id.
       const outputs = state!.outputs;
-      expect(decodeOutput(outputs.get("b")!).value.asString()).toBe("ITEM-1");
+      expect(decodeOutput(outputs.get("b")!).value.asString()).toBe(b);
       expect(decodeOutput(outputs.get("up")!).value.asString()).toBe("HELLO");
-      expect(decodeOutput(outputs.get("looked_up")!).value.asString()).toBe("item-2");
+      expect(decodeOutput(outputs.get("looked_up")!).value.asString()).toBe(idOf("a", 1));
 
       // Plan again: the refresh reads carry the meta too, and nothing changes.
       log.length = 0;
@@ -270,7 +282,7 @@ resource "memory_item" "p" {
       expect(errors(again)).toEqual([]);
       expect(again.plan.changes.filter((ch) => ch.action !== "no-op").map((ch) => ch.address)).toEqual([]);
       const reads = log.filter((l) => l.op === "read").map((l) => `${l.name} ${l.meta}`);
-      expect(reads.sort()).toEqual(['C-ITEM "child"', 'HELLO-0 "ROOT-X"', 'HELLO-1 "ROOT-X"', 'ITEM-1 "ROOT-X"', "plain null"].sort());
+      expect(reads.sort()).toEqual(['C-ITEM "child"', 'HELLO-0 "ROOT-X"', 'HELLO-1 "ROOT-X"', `${b} "ROOT-X"`, "plain null"].sort());
       expect(log.filter((l) => l.op === "read-data").map((l) => l.meta)).toEqual(['"ROOT-X"']);
 
       // Destroy: the destroy plans and applies carry it as well.
@@ -279,7 +291,7 @@ resource "memory_item" "p" {
       expect(errors(destroy)).toEqual([]);
       await engine.apply(destroy, { state: state!, persist: async (s) => void (state = s) });
       const deletes = log.filter((l) => l.op === "apply").map((l) => `${l.name} ${l.meta}`);
-      expect(deletes.sort()).toEqual(['C-ITEM "child"', 'HELLO-0 "ROOT-X"', 'HELLO-1 "ROOT-X"', 'ITEM-1 "ROOT-X"', "plain null"].sort());
+      expect(deletes.sort()).toEqual(['C-ITEM "child"', 'HELLO-0 "ROOT-X"', 'HELLO-1 "ROOT-X"', `${b} "ROOT-X"`, "plain null"].sort());
     } finally {
       await engine.close();
       c.cleanup();
@@ -321,9 +333,20 @@ describe("provider-defined function errors, in Terraform's words", () => {
     expect(r.plan.changes).toEqual([]);
   }, 60_000);
 
-  test("provider_meta errors: references are not allowed, as in Terraform", async () => {
-    const { r } = await planOf({ "main.tf": `${REQUIRED.replace("}\n}", '}\n  provider_meta "memory" {\n    module_name = var.v\n  }\n}')}\nvariable "v" {\n  default = "x"\n}\nresource "memory_item" "a" {\n  name = "a"\n}\n` });
-    expect(errors(r).map((e) => e.summary)).toEqual(["Variables not allowed"]);
+  test("provider_meta errors: references and function calls are load errors, as in Terraform (the plan of the directory reports them)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "meta-load-"));
+    writeFileSync(join(dir, "main.tf"), `${REQUIRED.replace("}\n}", '}\n  provider_meta "memory" {\n    module_name = var.v\n    other = provider::memory::upper("x")\n  }\n}')}\nvariable "v" {\n  default = "x"\n}\nresource "memory_item" "a" {\n  name = "a"\n}\n`);
+    const log: Call[] = [];
+    const engine = createEngine({ providers: recordingSource(log), cwd: dir });
+    try {
+      const r = await engine.plan(dir, null, { env: {} });
+      expect(errors(r).map((e) => `${e.summary} ${e.at}`)).toEqual(["Variables not allowed main.tf:7", "Function calls not allowed main.tf:8"]);
+      expect(r.plan.changes).toEqual([]);
+      expect(log).toEqual([]); // nothing launched: the configuration did not load
+    } finally {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   test("a provider without a meta schema refuses a provider_meta block for it", async () => {
@@ -365,3 +388,54 @@ resource "memory_item" "a" {
 });
 
 
+
+describe("the results table: the apply's calls must answer as the plan's", () => {
+  const SOURCE = "example.com/magma/stamp";
+  /** A provider whose `stamp(s)` answers `s:<suffix>`, counting its calls. */
+  function stampProvider(): { open: () => Promise<OpenedProvider>; calls: () => number; setSuffix(s: string): void } {
+    let suffix = "one";
+    let calls = 0;
+    const functions = new Map([["stamp", { parameters: [{ name: "s", type: stringType }], returnType: stringType }]]);
+    const provider = {
+      callFunction: async (_name: string, args: readonly Value[]) => {
+        calls++;
+        return stringVal(`${args[0]!.asString()}:${suffix}`);
+      },
+    } as unknown as Provider & FunctionCaller;
+    const open = async (): Promise<OpenedProvider> => ({ provider, schema: { ...(await createMemoryProvider().getSchema()), functions } as ProviderSchema, stop: async () => "", close: async () => undefined });
+    return { open, calls: () => calls, setSuffix: (s) => void (suffix = s) };
+  }
+  const evalWith = async (calls: ProviderFunctionCalls, text: string): Promise<{ value: string; diags: string[] }> => {
+    const { expr } = parseExpression(text);
+    const r = await settleProviderCalls(calls, () => evaluate(expr, { providerFunction: calls.resolver(new Map([["stamp", SOURCE]])) }));
+    return { value: r.value.isKnown() ? r.value.asString() : "(unknown)", diags: r.diags.map((d) => `${d.summary}: ${d.detail}`) };
+  };
+
+  test("a call made again at apply must give the plan's result; calls the plan did not make join the table", async () => {
+    const p = stampProvider();
+    const plan = new ProviderFunctionCalls(p.open);
+    expect(await evalWith(plan, 'provider::stamp::stamp("a")')).toEqual({ value: "a:one", diags: [] });
+    const results = plan.functionResults();
+    expect(results).toHaveLength(1);
+    expect(results[0]!.key).toMatch(/^[0-9a-f]{64}$/);
+    expect(results[0]!.result).toMatch(/^[0-9a-f]{64}$/);
+
+    // The same answer at apply: called again, accepted.
+    plan.checkAgainst(results);
+    expect(await evalWith(plan, 'provider::stamp::stamp("a")')).toEqual({ value: "a:one", diags: [] });
+    expect(p.calls()).toBe(2);
+
+    // Another answer at apply (a saved plan's table, in a fresh set of calls): Terraform's error in place of the value.
+    p.setSuffix("two");
+    const apply = new ProviderFunctionCalls(p.open);
+    apply.checkAgainst(results);
+    expect(await evalWith(apply, 'provider::stamp::stamp("a")')).toEqual({
+      value: "(unknown)",
+      diags: [`Error in function call: Call to function "provider::stamp::stamp" failed: ${INCONSISTENT_FUNCTION_RESULT}.`],
+    });
+    // A call the plan did not make is answered and recorded.
+    expect(await evalWith(apply, 'provider::stamp::stamp("b")')).toEqual({ value: "b:two", diags: [] });
+    expect(apply.functionResults()).toHaveLength(2);
+    await Promise.all([plan.close(), apply.close()]);
+  });
+});

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { dynamicType, toMsgpack, unknownVal, type Value } from "@magma/cty";
 import { FunctionArgError, FunctionError, type FunctionParameter as HclParameter, type HclFunction } from "@magma/hcl";
 import { isFunctionCaller, type FunctionParameter, type FunctionSignature, type ProviderSchema } from "@magma/provider-api";
@@ -11,6 +12,21 @@ export type OpenUnconfigured = (source: string) => Promise<OpenedProvider>;
 export const MAX_SETTLE_ROUNDS = 1000;
 
 type Outcome = { ok: true; value: Value } | { ok: false; error: FunctionError };
+
+/**
+ * One provider-defined function call's answer as a plan keeps it (Terraform's
+ * `FunctionHash`): hex SHA-256 digests of the call (provider source, function name and
+ * arguments) and of its result — the values themselves are not kept.
+ */
+export interface FunctionResultHash {
+  /** The digest of the provider's source address, the function name and the arguments. */
+  readonly key: string;
+  /** The digest of the result. */
+  readonly result: string;
+}
+
+/** The error of a call whose result differs from the plan's (Terraform's wording; hcl adds "Call to function … failed:"). */
+export const INCONSISTENT_FUNCTION_RESULT = "provider function returned an inconsistent result";
 
 interface PendingCall {
   readonly source: string;
@@ -45,6 +61,8 @@ export class ProviderFunctionCalls {
   readonly #results = new Map<string, Outcome>();
   readonly #inflight = new Map<string, Promise<void>>();
   readonly #functions = new Map<string, HclFunction>();
+  /** The results table: call digest → result digest (the first answer of each call, or the plan's). */
+  readonly #table = new Map<string, string>();
   #misses = 0;
   #calls = 0;
 
@@ -144,6 +162,29 @@ export class ProviderFunctionCalls {
     return fn;
   }
 
+  /**
+   * The results table (Terraform's function results): every call answered so far with a
+   * result, as digests. A plan keeps it, and {@link checkAgainst} makes an apply's calls
+   * answer the same.
+   */
+  functionResults(): FunctionResultHash[] {
+    return [...this.#table].map(([key, result]) => ({ key, result })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  /**
+   * Starts an apply of a plan with these results (Terraform's `NewFunctionResultsTable` over
+   * the plan's hashes): forgets every answer (the apply calls the provider again), and from
+   * now on a call the plan answered must answer the same; a different result is an error
+   * ({@link INCONSISTENT_FUNCTION_RESULT}) in place of the value. Calls the plan did not make
+   * (their arguments were unknown) join the table.
+   */
+  checkAgainst(results: readonly FunctionResultHash[]): void {
+    this.#results.clear();
+    this.#pendingCalls.clear();
+    this.#table.clear();
+    for (const r of results) this.#table.set(r.key, r.result);
+  }
+
   /** Opens the providers whose signatures were asked for and makes the recorded calls, caching their answers. */
   async resolvePending(): Promise<void> {
     const sources = [...this.#pendingSchemas];
@@ -166,7 +207,7 @@ export class ProviderFunctionCalls {
         let p = this.#inflight.get(key);
         if (p === undefined) {
           p = this.#call(c).then((r) => {
-            this.#results.set(key, r);
+            this.#results.set(key, this.#checked(key, r));
             this.#inflight.delete(key);
           });
           this.#inflight.set(key, p);
@@ -174,6 +215,17 @@ export class ProviderFunctionCalls {
         return p;
       }),
     );
+  }
+
+  /** A successful answer checked against (and recorded in) the results table. */
+  #checked(key: string, r: Outcome): Outcome {
+    if (!r.ok) return r;
+    const digest = sha256(key);
+    const result = sha256(argKey(r.value));
+    const prior = this.#table.get(digest);
+    if (prior === undefined) this.#table.set(digest, result);
+    else if (prior !== result) return { ok: false, error: new FunctionError(INCONSISTENT_FUNCTION_RESULT) };
+    return r;
   }
 
   async #call(c: PendingCall): Promise<Outcome> {
@@ -243,6 +295,10 @@ export async function settleProviderCalls<T>(calls: ProviderFunctionCalls | unde
     if (round >= MAX_SETTLE_ROUNDS) throw new EngineError(EngineErrorCode.InvalidArgument, `provider-defined function calls did not settle after ${MAX_SETTLE_ROUNDS} evaluation rounds`);
     await calls.resolvePending();
   }
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }
 
 function argKey(v: Value): string {

@@ -20,6 +20,19 @@ function override(target: InstanceTarget, o: Partial<Provider>): InstanceTarget 
   return { ...target, provider: Object.assign(Object.create(null) as object, target.provider, o) as Provider };
 }
 
+/** The target with its applies recorded in order ("create" / "delete"), each a diagnostics error when `failDelete` and a delete. */
+function recordingOrder(target: InstanceTarget, apply: Provider["applyResourceChange"], options: { failDelete?: boolean } = {}): { t: InstanceTarget; order: string[] } {
+  const order: string[] = [];
+  const t = override(target, {
+    applyResourceChange: async (ty, prior, planned, config, o) => {
+      order.push(planned.isNull() ? "delete" : "create");
+      if (options.failDelete === true && planned.isNull()) throw diagnosticsError([errorDiag("cannot delete now")]);
+      return apply(ty, prior, planned, config, o);
+    },
+  });
+  return { t, order };
+}
+
 describe("applyInstance", () => {
   it("creates, updates and deletes through the provider", async () => {
     const { target, memory } = await memoryTarget();
@@ -54,13 +67,7 @@ describe("applyInstance", () => {
   it("replaces delete-then-create: the old object goes first", async () => {
     const { target, memory } = await memoryTarget();
     const obj = await create(target, { name: "abc" });
-    const order: string[] = [];
-    const t = override(target, {
-      applyResourceChange: async (ty, prior, planned, config, o) => {
-        order.push(planned.isNull() ? "delete" : "create");
-        return memory.applyResourceChange(ty, prior, planned, config, o);
-      },
-    });
+    const { t, order } = recordingOrder(target, memory.applyResourceChange.bind(memory));
     const change = await planInstance(t, { address: A, typeName: "memory_item", prior: obj, config: itemConfig({ name: "xyz" }) });
     const r = await applyInstance(t, change);
     expect(r.error).toBeUndefined();
@@ -72,14 +79,7 @@ describe("applyInstance", () => {
   it("replaces create-then-delete under create_before_destroy, and keeps the old object deposed when its destroy fails", async () => {
     const { target, memory } = await memoryTarget();
     const obj = await create(target, { name: "abc" });
-    const order: string[] = [];
-    const t = override(target, {
-      applyResourceChange: async (ty, prior, planned, config, o) => {
-        order.push(planned.isNull() ? "delete" : "create");
-        if (planned.isNull()) throw diagnosticsError([errorDiag("cannot delete now")]);
-        return memory.applyResourceChange(ty, prior, planned, config, o);
-      },
-    });
+    const { t, order } = recordingOrder(target, memory.applyResourceChange.bind(memory), { failDelete: true });
     const change = await planInstance(t, { address: A, typeName: "memory_item", prior: obj, config: itemConfig({ name: "xyz" }), createBeforeDestroy: true });
     const r = await applyInstance(t, change);
     expect(order).toEqual(["create", "delete"]);

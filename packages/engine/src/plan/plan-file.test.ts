@@ -59,10 +59,37 @@ describe("plan files", () => {
     }
   });
 
+  it("keeps the checks, and reads plan files written before they existed", async () => {
+    const plan = await samplePlan();
+    const checks: Plan["checks"] = [
+      { kind: "resource", address: "module.m.memory_item.c", module: "module.m", mode: "managed", type: "memory_item", name: "c", status: "fail", instances: [{ address: 'module.m["a"].memory_item.c[0]', module: 'module.m["a"]', instanceKey: 0, status: "fail", problems: ["too small"] }] },
+      { kind: "var", address: "var.n", name: "n", status: "unknown", instances: [] },
+    ];
+    expect(parsePlan(formatPlan({ ...plan, checks })).checks).toEqual(checks);
+    expect(parsePlan(formatPlan(plan)).checks).toBeUndefined();
+    const bad = JSON.parse(formatPlan({ ...plan, checks })) as { checks: { instances: { status: string }[] }[] };
+    bad.checks[0]!.instances[0]!.status = "maybe";
+    expect(() => parsePlan(JSON.stringify(bad), "p.json")).toThrow(/^\[invalid_plan_file\] p\.json: checks\[0\]\.instances\[0\] is not/);
+  });
+
   it("names what is wrong in a bad plan file", () => {
     expect(() => parsePlan("{", "p.json")).toThrow(/^\[invalid_plan_file\] p\.json is not valid JSON/);
     expect(() => parsePlan('{"format":"x"}')).toThrow(/format is "x"/);
     expect(() => parsePlan(JSON.stringify({ format: "magma-plan/1", prior_state: { lineage, serial: 1 }, config_digest: "d", changes: [{ address: "a", mode: "weird" }] }))).toThrow(/changes\[0\]\.mode is "weird"/);
+  });
+
+  it("keeps the provider function results (digests) and names a bad entry", async () => {
+    const base = await samplePlan();
+    const functionResults = [{ key: "a".repeat(64), result: "b".repeat(64) }];
+    const text = formatPlan({ ...base, functionResults });
+    expect(JSON.parse(text).function_results).toEqual(functionResults);
+    expect(parsePlan(text).functionResults).toEqual(functionResults);
+    // None made: nothing written, nothing read back.
+    expect(formatPlan({ ...base, functionResults: [] })).not.toContain("function_results");
+    expect(parsePlan(formatPlan(base)).functionResults).toBeUndefined();
+    const bad = JSON.parse(text) as Record<string, unknown>;
+    bad["function_results"] = [{ key: "not hex", result: "b".repeat(64) }];
+    expect(() => parsePlan(JSON.stringify(bad), "p.json")).toThrow(/^\[invalid_plan_file\] p\.json: function_results\[0\] is not \{key, result\}/);
   });
 
   it("refuses a saved plan whose state moved on", async () => {

@@ -2,6 +2,7 @@ import { readFile, rename, writeFile } from "node:fs/promises";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 import type { Value } from "@magma/cty";
 import { decodeChange, decodeValue, encodeChange, encodeValue } from "./encode-change.js";
+import type { CheckStatus, PlannedCheck } from "./planned-check.js";
 import { planIdentity, type Plan, type PlanMode, type PlannedOutput, type PlannedProvider, type PlanPriorState } from "./plan.js";
 
 /** The format marker of magma's saved plans. */
@@ -26,6 +27,8 @@ export function formatPlan(plan: Plan): string {
       ...(plan.variables !== undefined ? { variables: Object.fromEntries(Object.entries(plan.variables).map(([k, v]) => [k, encodeValue(v)])) } : {}),
       ...(plan.drift !== undefined ? { drift: plan.drift.map(encodeChange) } : {}),
       ...(plan.targets !== undefined ? { targets: [...plan.targets] } : {}),
+      ...(plan.functionResults !== undefined && plan.functionResults.length > 0 ? { function_results: plan.functionResults.map((f) => ({ key: f.key, result: f.result })) } : {}),
+      ...(plan.checks !== undefined ? { checks: plan.checks } : {}),
       ...(plan.dataReads !== undefined ? { data_reads: Object.fromEntries(Object.entries(plan.dataReads).map(([k, v]) => [k, encodeValue(v)])) } : {}),
     },
     null,
@@ -69,9 +72,9 @@ const MODES: readonly string[] = ["normal", "destroy", "refresh-only"];
 const OUTPUT_ACTIONS: readonly string[] = ["create", "update", "delete", "no-op"];
 
 /** The configuration-level planner's fields of a plan file (mode, outputs, providers, variables, data reads, drift), each when present. */
-function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift" | "targets"> {
+function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift" | "targets" | "functionResults" | "checks"> {
   const bad = (what: string): EngineError => new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: ${what}`);
-  const out: { -readonly [K in "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift" | "targets"]?: Plan[K] } = {};
+  const out: { -readonly [K in "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift" | "targets" | "functionResults" | "checks"]?: Plan[K] } = {};
   if (r["drift"] !== undefined) {
     if (!Array.isArray(r["drift"])) throw bad("drift is not a list");
     out.drift = r["drift"].map((c: unknown, i) => decodeChange(c, `${source}: drift[${i}]`));
@@ -116,7 +119,55 @@ function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "
     if (!Array.isArray(targets) || !targets.every((t) => typeof t === "string")) throw bad("targets is not a list of addresses");
     out.targets = targets as string[];
   }
+  const fr = r["function_results"];
+  if (fr !== undefined) {
+    const hex = (x: unknown): x is string => typeof x === "string" && /^[0-9a-f]{64}$/.test(x);
+    if (!Array.isArray(fr)) throw bad("function_results is not a list");
+    out.functionResults = fr.map((f: unknown, i) => {
+      const x = f as Record<string, unknown> | null;
+      if (typeof x !== "object" || x === null || !hex(x["key"]) || !hex(x["result"])) throw bad(`function_results[${i}] is not {key, result} (hex SHA-256 digests)`);
+      return { key: x["key"], result: x["result"] };
+    });
+  }
+  if (r["checks"] !== undefined) out.checks = decodeChecks(r["checks"], bad);
   return out;
+}
+
+const STATUSES: readonly string[] = ["pass", "fail", "error", "unknown"];
+const CHECK_KINDS: readonly string[] = ["resource", "output_value", "check", "var"];
+
+/** The `checks` of a plan file (written as the {@link PlannedCheck}s themselves). */
+function decodeChecks(raw: unknown, bad: (what: string) => EngineError): PlannedCheck[] {
+  if (!Array.isArray(raw)) throw bad("checks is not a list");
+  const optString = (x: Record<string, unknown>, k: string): boolean => x[k] === undefined || typeof x[k] === "string";
+  return raw.map((c: unknown, i): PlannedCheck => {
+    const x = c as Record<string, unknown> | null;
+    if (
+      typeof x !== "object" || x === null || typeof x["address"] !== "string" || typeof x["name"] !== "string" || typeof x["kind"] !== "string" || !CHECK_KINDS.includes(x["kind"]) ||
+      typeof x["status"] !== "string" || !STATUSES.includes(x["status"]) || !optString(x, "module") || !optString(x, "type") || (x["mode"] !== undefined && x["mode"] !== "managed" && x["mode"] !== "data") || !Array.isArray(x["instances"])
+    ) {
+      throw bad(`checks[${i}] is not {kind, address, name, status, instances, module?, mode?, type?}`);
+    }
+    const instances = x["instances"].map((inst: unknown, j) => {
+      const y = inst as Record<string, unknown> | null;
+      const key = y?.["instanceKey"];
+      const problems = y?.["problems"];
+      if (typeof y !== "object" || y === null || typeof y["address"] !== "string" || typeof y["status"] !== "string" || !STATUSES.includes(y["status"]) || !optString(y, "module") || (key !== undefined && typeof key !== "string" && typeof key !== "number") || !Array.isArray(problems) || !problems.every((m) => typeof m === "string")) {
+        throw bad(`checks[${i}].instances[${j}] is not {address, status, problems, module?, instanceKey?}`);
+      }
+      return { address: y["address"], status: y["status"] as CheckStatus, problems: problems as string[], ...(typeof y["module"] === "string" ? { module: y["module"] } : {}), ...(key !== undefined ? { instanceKey: key as string | number } : {}) };
+    });
+    return {
+      kind: x["kind"] as PlannedCheck["kind"],
+      address: x["address"],
+      name: x["name"],
+      status: x["status"] as CheckStatus,
+      instances,
+      ...(typeof x["module"] === "string" ? { module: x["module"] } : {}),
+      ...(x["mode"] !== undefined ? { mode: x["mode"] as "managed" | "data" } : {}),
+      ...(typeof x["type"] === "string" ? { type: x["type"] } : {}),
+    };
+  });
 }
 
 /** Writes a plan to a file (atomically: a temporary file renamed over it). */

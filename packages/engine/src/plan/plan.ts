@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import type { Value } from "@magma/cty";
+import type { FunctionResultHash } from "../eval/provider-functions.js";
 import type { PlannedInstanceChange } from "./planned-instance-change.js";
 import { encodeChange } from "./encode-change.js";
+import type { PlannedCheck } from "./planned-check.js";
 
 /** The state a plan was made against: the lineage and serial of its prior state. */
 export interface PlanPriorState {
@@ -79,6 +81,17 @@ export interface Plan {
   readonly drift?: readonly PlannedInstanceChange[];
   /** The `-target` addresses the plan was made with (absent: not targeted). */
   readonly targets?: readonly string[];
+  /**
+   * The provider-defined function calls the plan made, with their results as digests
+   * (Terraform's function results): the apply calls them again and a different result is an
+   * error (absent or empty: none made).
+   */
+  readonly functionResults?: readonly FunctionResultHash[];
+  /**
+   * The checkable objects of the configuration (conditions, `check` blocks, variable
+   * validations) and how their conditions came out at plan (Terraform's `checks`).
+   */
+  readonly checks?: readonly PlannedCheck[];
 }
 
 /** The parts of a {@link Plan} that {@link createPlan} takes. */

@@ -93,11 +93,11 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
       return settle(() => instanceConfigNow(change, applied));
     },
 
-    async outputs(applied: AppliedValues): Promise<Readonly<Record<string, { readonly value: Value; readonly sensitive: boolean }>>> {
+    async outputs(applied: AppliedValues, skip?: ReadonlySet<string>): Promise<Readonly<Record<string, { readonly value: Value; readonly sensitive: boolean }>>> {
       return settle(() => {
         const ev = evaluatorOf(applied);
         const out: Record<string, { value: Value; sensitive: boolean }> = {};
-        for (const [name, o] of config.module.outputs) if (input.outputs === undefined || input.outputs.has(name)) out[name] = { value: ev.output([], name).unmarkDeep().value, sensitive: o.sensitive };
+        for (const [name, o] of config.module.outputs) if ((input.outputs === undefined || input.outputs.has(name)) && skip?.has(name) !== true) out[name] = { value: ev.output([], name).unmarkDeep().value, sensitive: o.sensitive };
         return out;
       });
     },

@@ -1,5 +1,5 @@
-import { dynamicType, nullVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
-import { decodeSchemaBody, evaluateSchemaBody, graphInputs, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Reference, type Resource } from "@magma/config";
+import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
+import { decodeSchemaBody, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, type Body, type Expression, type HclFunction } from "@magma/hcl";
 import { emptyBlockValue, type Block, type SchemaEntry } from "@magma/provider-api";
 import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
@@ -28,6 +28,9 @@ import { applyMoves, forgetMatcher, traversalText } from "./apply-moves.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
 import { diagnosticsOfError, planError, PlanDiagnosticsError, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
 import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
+import { configEdges, type ConfigVertex } from "./config-edges.js";
+import { CheckRecorder } from "./check-recorder.js";
+import type { CheckStatus, PlannedCheck } from "../plan/planned-check.js";
 
 /** The fixed parts of the evaluation scope. */
 export interface PlanScopeContext {
@@ -107,6 +110,8 @@ export interface ConfigurationPlan {
   readonly schemas: ReadonlyMap<string, SchemaEntry>;
   /** Each provider configuration by absolute address. */
   readonly providerConfigs: ReadonlyMap<string, PlannedProviderConfig>;
+  /** The checkable objects and how their conditions came out (Terraform's `checks`). */
+  readonly checks: PlannedCheck[];
 }
 
 interface ModCtx {
@@ -128,15 +133,6 @@ type Node =
 /** `type.name` or `data.type.name`. */
 function resourceKey(mode: string, type: string, name: string): string {
   return `${mode === "data" ? "data." : ""}${type}.${name}`;
-}
-
-/** The output a `module.m…` reference names (`module.m.out`, `module.m[0].out`), if any. */
-function moduleOutputName(ref: Reference): string | undefined {
-  const steps = ref.traversal.steps;
-  let i = 1;
-  if (steps[i]?.kind === "index") i++;
-  const s = steps[i];
-  return s?.kind === "attr" ? s.name : undefined;
 }
 
 /** A small semaphore bounding the provider calls of the instances of one node. */
@@ -232,6 +228,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const schemas = new Map<string, SchemaEntry>();
   const providerConfigs = new Map<string, PlannedProviderConfig>();
 
+  const checks = new CheckRecorder(root);
   const moves = applyMoves(root, options.state);
   diagnostics.push(...moves.diagnostics);
   const priorState = moves.state;
@@ -290,6 +287,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   }
 
   // ---- the graph
+  const configGraph = configEdges(root);
   const graph = new Graph<Node>();
   const providerNodes = new Map<string, Node & { kind: "provider" }>();
   const mods: ModCtx[] = [];
@@ -335,7 +333,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       graph.add(`${mod.prefix}module.${name}`, { kind: "call", mod, name });
     }
     for (const [key, r] of [...m.managedResources, ...m.dataResources]) {
-      const resolved = resolveProviderConfig(root, mod.path, r.providerConfigRef !== undefined ? refKey(r.providerConfigRef) : providerLocalName(r), r.provider);
+      const resolved = configGraph.providers.get(`${mod.prefix}${key}`)!;
       if ("error" in resolved) {
         diagnostics.push(planError("Provider configuration not present", resolved.error, { address: `${mod.prefix}${key}`, subject: r.declRange }));
         continue;
@@ -357,70 +355,31 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     }
   }
 
-  // Edges.
-  const refTarget = (mod: ModCtx, ref: Reference): { ids: string[]; diag?: PlanDiagnostic } => {
-    const s = ref.subject;
-    const subject = { subject: ref.range };
-    const where = mod.prefix === "" ? "the root module" : mod.prefix.slice(0, -1);
-    switch (s.kind) {
-      case "resource": {
-        if (s.mode === "ephemeral") return { ids: [], diag: planError("Unsupported ephemeral resource", "magma does not support ephemeral resources yet.", subject) };
-        const id = `${mod.prefix}${resourceKey(s.mode, s.type, s.name)}`;
-        if (graph.has(id)) return { ids: [id] };
-        return { ids: [], diag: planError("Reference to undeclared resource", `${s.mode === "data" ? "A data resource" : "A managed resource"} "${s.type}" "${s.name}" has not been declared in ${where}.`, subject) };
-      }
-      case "var": {
-        const id = `${mod.prefix}var.${s.name}`;
-        return graph.has(id) ? { ids: [id] } : { ids: [], diag: planError("Reference to undeclared input variable", `An input variable with the name "${s.name}" has not been declared. This variable can be declared with a variable "${s.name}" {} block.`, subject) };
-      }
-      case "local": {
-        const id = `${mod.prefix}local.${s.name}`;
-        return graph.has(id) ? { ids: [id] } : { ids: [], diag: planError("Reference to undeclared local value", `A local value with the name "${s.name}" has not been declared.`, subject) };
-      }
-      case "module": {
-        const call = `${mod.prefix}module.${s.name}`;
-        if (!graph.has(call)) return { ids: [], diag: planError("Reference to undeclared module", `No module call named "${s.name}" is declared in ${where}.`, subject) };
-        const child = mod.config.children.get(s.name)!;
-        const out = moduleOutputName(ref);
-        const childPrefix = `${call}.`;
-        if (out !== undefined && !child.module.outputs.has(out)) return { ids: [], diag: planError("Unsupported attribute", `This object does not have an attribute named "${out}".`, subject) };
-        const outs = out !== undefined ? [out] : [...child.module.outputs.keys()];
-        return { ids: [call, ...outs.map((o) => `${childPrefix}output.${o}`)] };
-      }
+  // Edges: what depends on what (config-edges.ts, the rules operationGraph draws too), on this graph's nodes.
+  const nodesOf = (v: ConfigVertex): string[] => {
+    switch (v.kind) {
+      // A variable node checks its own validations; a module call node evaluates its arguments.
+      case "argument":
+        return [v.call];
+      case "module-value":
+        return [v.id, ...v.outputs];
       default:
-        return { ids: [] };
+        return [v.id];
     }
   };
-  for (const mod of mods) {
-    const inputs = graphInputs(mod.config.module);
-    diagnostics.push(...inputs.diags);
-    for (const input of inputs.inputs) {
-      let id: string | undefined;
-      if (input.kind === "resource" || input.kind === "data" || input.kind === "local" || input.kind === "output" || input.kind === "variable" || input.kind === "module" || input.kind === "check") id = `${mod.prefix}${input.address}`;
-      else if (input.kind === "provider") {
-        const pc = mod.config.module.providerConfigs.get(input.address.slice("provider.".length));
-        if (pc !== undefined) {
-          const addr = mod.config.module.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name);
-          id = formatProviderConfig({ module: mod.path, provider: addr, alias: pc.alias });
-        }
-      }
-      if (id === undefined || !graph.has(id)) continue;
-      for (const ref of input.references) {
-        const t = refTarget(mod, ref);
-        if (t.diag !== undefined) diagnostics.push({ ...t.diag, address: id });
-        for (const dep of t.ids) if (dep !== id) graph.dependOn(id, dep);
-      }
+  for (const p of configGraph.problems) {
+    if (p.from === undefined) diagnostics.push(p.diagnostic);
+    else if (graph.has(nodesOf(p.from)[0]!)) diagnostics.push({ ...p.diagnostic, address: nodesOf(p.from)[0]! });
+  }
+  for (const e of configGraph.edges) {
+    for (const from of nodesOf(e.from)) {
+      if (!graph.has(from)) continue;
+      for (const to of nodesOf(e.to)) if (to !== from && graph.has(to)) graph.dependOn(from, to);
     }
   }
   for (const id of graph.ids()) {
     const n = graph.get(id);
-    if (n.kind === "resource" || n.kind === "orphan") graph.dependOn(id, n.providerAddress);
-    // Everything in a module instance waits for the module call's expansion (and so for its arguments' references).
-    const mod = n.kind === "orphan" ? undefined : n.mod;
-    if (mod !== undefined && mod.path.length > 0) {
-      const call = mod.prefix.slice(0, -1);
-      if (graph.has(call) && call !== id) graph.dependOn(id, call);
-    }
+    if (n.kind === "orphan") graph.dependOn(id, n.providerAddress);
   }
   if (diagnostics.some((d) => d.severity === "error")) return result();
   const cycle = graph.findCycle();
@@ -483,7 +442,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     if (v === undefined) {
       const address = `${instancePrefix(mi)}terraform.provider_meta.${pm.provider}`;
       const decodedMeta = decode(`${mod.prefix}terraform.provider_meta.${pm.provider}`, pm.config, schema.block);
-      // Terraform allows no references in provider_meta ("Variables not allowed"); functions are allowed.
+      // A configuration that loaded has static provider_meta attributes (references and function calls are load errors, as in Terraform).
       v = (
         await pure(() => {
           const { variables: _refs, ...noRefs } = evaluator.scope(mi, undefined, []);
@@ -612,8 +571,12 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
    * (a warning for `check` blocks) whose detail is the rule's error message; an unknown
    * condition is left for the apply.
    */
-  const checkRules = (rules: readonly CheckRule[], mi: ModuleInstanceAddress, rep: InstanceRepetition | undefined, address: string, summary: string, self?: Value, warnOnly = false): void => {
-    for (const rule of rules) {
+  const checkRules = (rules: readonly CheckRule[], mi: ModuleInstanceAddress, rep: InstanceRepetition | undefined, address: string, summary: string, self?: Value, warnOnly = false, config?: string): void => {
+    const ref = config === undefined ? undefined : { config, address, module: formatModuleInstance(mi), ...(rep?.key !== undefined ? { key: rep.key } : {}) };
+    const note = (i: number, status: CheckStatus, problem?: string): void => {
+      if (ref !== undefined) checks.note(ref, `${summary}#${i}`, status, problem);
+    };
+    for (const [i, rule] of rules.entries()) {
       const scopeOf = (expr: Expression) => {
         const sc = evaluator.scope(mi, rep, evaluator.refsOfExprs([expr]));
         return self === undefined ? sc : { ...sc, variables: { ...(sc.variables as Record<string, Value>), self } };
@@ -621,22 +584,31 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       const c = evaluate(rule.condition, scopeOf(rule.condition));
       const errs = c.diags.filter((d) => d.severity === "error");
       if (errs.length > 0) {
+        note(i, "error");
         if (warnOnly) diagnostics.push(...errs.map((d) => ({ ...d, severity: "warning" as const, address })));
         else throwIfErrors(c.diags, address);
         continue;
       }
       const cv = c.value.unmarkDeep().value;
-      if (!cv.isKnown()) continue;
+      if (!cv.isKnown()) {
+        note(i, "unknown");
+        continue;
+      }
       if (cv.isNull()) {
+        note(i, "error");
         const d = planError("Invalid condition result", "Condition expression must return either true or false, not null.", { address, subject: rule.condition.range });
         if (warnOnly) diagnostics.push({ ...d, severity: "warning" });
         else throw new PlanDiagnosticsError([d]);
         continue;
       }
-      if (cv.asBool()) continue;
+      if (cv.asBool()) {
+        note(i, "pass");
+        continue;
+      }
       const m = evaluate(rule.errorMessage, scopeOf(rule.errorMessage)).value;
       const mv = m.unmarkDeep();
       const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : mv.value.isKnown() && !mv.value.isNull() && mv.value.type.kind === "string" ? mv.value.asString() : "";
+      note(i, "fail", msg);
       const d = planError(summary, msg, { address, subject: rule.condition.range });
       if (warnOnly) diagnostics.push({ ...d, severity: "warning" });
       else throw new PlanDiagnosticsError([d]);
@@ -664,14 +636,21 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     for (const mi of evaluator.instancesOf(n.mod.path)) {
       const address = `${instancePrefix(mi)}var.${n.name}`;
       evaluator.variable(mi, n.name);
-      for (const rule of decl.validations) {
+      const ref = { config: `${configPrefix(n.mod.path)}var.${n.name}`, address, module: formatModuleInstance(mi) };
+      for (const [i, rule] of decl.validations.entries()) {
         const c = evaluator.evaluate(mi, undefined, rule.condition, address).value.unmarkDeep().value;
+        // A destroy plan does not report variable checks (Terraform leaves them unknown).
+        const note = (status: CheckStatus, problem?: string): void => (mode === "destroy" ? undefined : checks.note(ref, `validation#${i}`, status, problem));
+        if (!c.isKnown()) note("unknown");
+        else if (c.isNull()) note("error");
+        else if (c.asBool()) note("pass");
         if (!c.isKnown() || c.isNull() || c.asBool()) continue;
         const mv = evaluator.evaluate(mi, undefined, rule.errorMessage, address).value.unmarkDeep();
         const m = mv.value;
         // As Terraform: a message built from a sensitive value is not shown.
         const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : m.isKnown() && !m.isNull() && m.type.kind === "string" ? m.asString() : "";
         const r = rule.declRange;
+        note("fail", msg);
         throw new PlanDiagnosticsError([planError("Invalid value for variable", `${msg}\n\nThis was checked by the validation rule at ${r.filename}:${r.start.line},${r.start.column}-${r.end.line},${r.end.column}.`, { address, subject: rule.condition.range })]);
       }
     }
@@ -693,7 +672,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (mode !== "destroy") {
         await pure(() => {
           for (const mi of evaluator.instancesOf(n.mod.path)) {
-            checkRules(n.mod.config.module.outputs.get(n.name)!.preconditions, mi, undefined, `${instancePrefix(mi)}output.${n.name}`, "Module output value precondition failed");
+            checkRules(n.mod.config.module.outputs.get(n.name)!.preconditions, mi, undefined, `${instancePrefix(mi)}output.${n.name}`, "Module output value precondition failed", undefined, false, `${configPrefix(n.mod.path)}output.${n.name}`);
             evaluator.output(mi, n.name);
           }
         });
@@ -704,12 +683,14 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     const prior = options.state?.outputs.get(n.name);
     const before = prior !== undefined ? decodeOutput(prior).value : nullVal(dynamicType);
     if (mode === "destroy") {
+      // Terraform still expands root outputs in a destroy plan: their checks are unknown.
+      for (const i of o.preconditions.keys()) checks.note({ config: `output.${n.name}`, address: `output.${n.name}`, module: "" }, `Module output value precondition failed#${i}`, "unknown");
       if (prior !== undefined) outputs.push({ name: n.name, action: "delete", before, after: nullVal(dynamicType), sensitive: prior.sensitive });
       return;
     }
     const after = (
       await pure(() => {
-        checkRules(o.preconditions, [], undefined, `output.${n.name}`, "Module output value precondition failed");
+        checkRules(o.preconditions, [], undefined, `output.${n.name}`, "Module output value precondition failed", undefined, false, `output.${n.name}`);
         return evaluator.output([], n.name);
       })
     ).unmarkDeep().value;
@@ -776,6 +757,40 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         record({ ...c, ...base, ...metaField(target), moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
       });
 
+    /**
+     * Under -target, what references to the resource see is what Terraform's evaluator sees
+     * (`GetResource`): the instances in state — stored values where not planned — and the
+     * planned ones, less those planned for delete. So an instance a shrunk `count` left stays
+     * visible while its delete is not planned, and one the configuration adds but the plan
+     * leaves out is not (under `count`: indexes up to the last one present, gaps unknown).
+     * `undefined` when that is the configuration's expansion.
+     */
+    const visibleUnderTargeting = async (
+      mi: ModuleInstanceAddress,
+      prefix: string,
+      expansion: Expansion,
+      wanted: readonly (number | string | undefined)[],
+      current: ReadonlyMap<number | string | undefined, InstanceObjectState>,
+      target: InstanceTarget,
+      extra: Parameters<typeof loadPrior>[5],
+    ): Promise<Expansion | undefined> => {
+      if (expansion.kind === "single") return undefined;
+      const keys = new Set(wanted.filter((k) => isTargeted(mi, k) || current.has(k)));
+      for (const [k, s] of current) {
+        if (keys.has(k) || isTargeted(mi, k)) continue;
+        const address = `${prefix}${n.key}${formatInstanceKey(k)}`;
+        const kept = await loadPrior(target, address, r.type, s, false, extra);
+        if (kept === null) continue;
+        instanceValues.set(address, markSensitive(kept.state, beforePathsOf(s, kept.state)));
+        keys.add(k);
+      }
+      if (keys.size === wanted.length && wanted.every((k) => keys.has(k))) return undefined;
+      if (expansion.kind === "count") return { kind: "count", count: Math.max(0, ...[...keys].filter((k): k is number => typeof k === "number").map((k) => k + 1)) };
+      const entries = new Map<string, Value>();
+      for (const k of keys) if (typeof k === "string") entries.set(k, expansion.entries.get(k) ?? stringVal(k));
+      return { kind: "for_each", entries };
+    };
+
     for (const mi of moduleInstances) {
       const m = formatModuleInstance(mi);
       const prefix = instancePrefix(mi);
@@ -800,7 +815,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             limit(async () => {
               const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
               const { value: cfg, paths: cfgPaths } = await pure(() => {
-                checkRules(r.preconditions, mi, inst, address, "Resource precondition failed");
+                checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, false, `${configPrefix(n.mod.path)}${n.key}`);
                 return splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
               });
               let out;
@@ -823,7 +838,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 instanceValues.set(address, markSensitive(out.change.after, afterPaths));
               }
               priorInstanceValues.set(address, instanceValues.get(address)!);
-              if (out.kind === "read") await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address)));
+              if (out.kind === "read") await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address), false, `${configPrefix(n.mod.path)}${n.key}`));
             }),
           ),
         );
@@ -865,7 +880,34 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             }
             if (prior !== null) priorInstanceValues.set(address, markSensitive(prior.state, s !== undefined ? beforePathsOf(s, prior.state) : schemaSensitivePaths(prior.state, entry.block)));
             if (mode === "refresh-only") {
-              if (prior !== null) instanceValues.set(address, priorInstanceValues.get(address)!);
+              if (prior === null) return;
+              instanceValues.set(address, priorInstanceValues.get(address)!);
+              // Terraform checks the conditions against the refreshed object too (failures only warn).
+              const configAddr = `${configPrefix(n.mod.path)}${n.key}`;
+              await pure(() => checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, true, configAddr));
+              await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address), true, configAddr));
+              // An object only moved is drift too (shown in a refresh-only plan, with its previous address).
+              if (moves.previous.has(address) && !drift.some((x) => x.address === address && x.deposedKey === undefined)) {
+                drift.push({
+                  address,
+                  mode: "managed",
+                  typeName: r.type,
+                  action: PlanAction.NoOp,
+                  before: prior.state,
+                  after: prior.state,
+                  config: nullVal(prior.state.type),
+                  requiresReplace: [],
+                  priorPrivate: prior.private,
+                  plannedPrivate: prior.private,
+                  priorTainted: prior.tainted,
+                  legacyTypeSystem: false,
+                  warnings: [],
+                  moduleAddress: extra.moduleAddress,
+                  providerConfig: extra.providerConfig,
+                  ...(s !== undefined ? { dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy } : {}),
+                  ...(extra.schemaVersion !== undefined ? { schemaVersion: extra.schemaVersion } : {}),
+                });
+              }
               return;
             }
             if (mode === "destroy") {
@@ -877,7 +919,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               return;
             }
             const { value: rawCfg, paths: cfgPaths } = await pure(() => {
-              checkRules(r.preconditions, mi, inst, address, "Resource precondition failed");
+              checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, false, `${configPrefix(n.mod.path)}${n.key}`);
               return splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
             });
             const cfg = applyIgnoreChanges(prior?.state ?? null, rawCfg, entry.block, ignorePaths, settings?.ignoreAllChanges ?? false);
@@ -887,13 +929,17 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             const beforePaths = s === undefined ? (prior === null ? [] : schemaSensitivePaths(c.before, entry.block)) : beforePathsOf(s, c.before);
             record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: beforePaths, ...(importId !== undefined ? { importId } : {}) });
             instanceValues.set(address, markSensitive(c.after, afterPaths));
-            await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address)));
+            await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address), false, `${configPrefix(n.mod.path)}${n.key}`));
           }),
         ),
       );
       // Instances the expansion no longer has, and deposed objects: destroyed.
       const gone = [...current].filter(([k]) => !wantedKeys.has(k)).map(([, s]) => s);
       await settle([...gone, ...deposed].filter((s) => isTargeted(mi, s.indexKey)).map((s) => destroyStored(mi, s, prefix)));
+      if (selection !== undefined && !isData && (valuesOnly || instanceTargets !== undefined)) {
+        const visible = await visibleUnderTargeting(mi, prefix, ex.expansion, wanted.map((w) => w.key), current, target, extra);
+        if (visible !== undefined) expansions.set(`${m}|${n.key}`, visible);
+      }
     }
     // Objects of module instances that no longer exist: destroyed.
     if (!isData) {
@@ -961,7 +1007,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         case "check":
           if (mode === "destroy") return;
           return pure(() => {
-            for (const mi of evaluator.instancesOf(n.mod.path)) checkRules(n.mod.config.module.checks.get(n.name)!.asserts, mi, undefined, `${instancePrefix(mi)}check.${n.name}`, "Check block assertion failed", undefined, true);
+            for (const mi of evaluator.instancesOf(n.mod.path)) checkRules(n.mod.config.module.checks.get(n.name)!.asserts, mi, undefined, `${instancePrefix(mi)}check.${n.name}`, "Check block assertion failed", undefined, true, `${configPrefix(n.mod.path)}check.${n.name}`);
           });
       }
     },
@@ -995,8 +1041,13 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         const v = versions.get(p.source) ?? [];
         return { address: p.address, source: p.source, ...(v.length > 0 ? { version: v.join(", ") } : {}), dependencies: graph.has(p.address) ? dependenciesOf(p.address) : [] };
       });
+    for (let i = 0; i < drift.length; i++) {
+      const c = drift[i]!;
+      const was = c.deposedKey === undefined ? moves.previous.get(c.address) : undefined;
+      if (was !== undefined) drift[i] = { ...c, previousAddress: was };
+    }
     drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, expansions, schemas, providerConfigs };
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, expansions, schemas, providerConfigs, checks: checks.results() };
   }
 }
 
@@ -1004,12 +1055,6 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
 function forgetChange(address: string, typeName: string, prior: InstanceObject, type: Type): PlannedInstanceChange {
   const none = nullVal(type);
   return { address, mode: "managed", typeName, action: PlanAction.Forget, before: prior.state, after: none, config: none, requiresReplace: [], priorPrivate: prior.private, plannedPrivate: prior.private, priorTainted: prior.tainted, legacyTypeSystem: false, warnings: [] };
-}
-
-/** The provider local name a resource uses when it has no `provider` argument: its type's prefix. */
-function providerLocalName(r: Resource): string {
-  const i = r.type.indexOf("_");
-  return i < 0 ? r.type : r.type.slice(0, i);
 }
 
 /** An object's known string `id` (for refresh events). */

@@ -19,6 +19,9 @@ import { entryFor, normaliseSchemas, type RenderSchemas } from "./render-schemas
 import { stateJsonText } from "./state-json.js";
 import { configurationJsonText } from "./config-json.js";
 import type { Config } from "@magma/config";
+import { relevantAttributes, type RelevantAttributesInput } from "./relevant-attributes.js";
+import { refreshedPriorState } from "./refreshed-state.js";
+import { checksJson } from "./checks-json.js";
 import { attributeValuesJson, schemaSensitivePaths, sensitiveAsBoolJson, unknownAsBoolJson, valueJson } from "./value-json.js";
 
 /** The `format_version` of `terraform show -json` for a plan. */
@@ -38,8 +41,10 @@ export interface PlanJsonOptions {
   /** The provider schemas, by provider source address. */
   readonly schemas: RenderSchemas;
   /**
-   * The (refreshed) prior state the plan was made from: `prior_state`, and the provider of
-   * changes that do not name their provider configuration.
+   * The state the plan was made from, as stored: `prior_state` shows it refreshed as
+   * Terraform's plan keeps it (the plan's moves, drift, imports, data sources read and known
+   * outputs applied, see `refreshedPriorState`); also the provider of changes that do not
+   * name their provider configuration.
    */
   readonly priorState?: StateFile;
   /**
@@ -108,8 +113,9 @@ export interface Located {
  * `variables`, `planned_values`, `resource_changes` (actions as Terraform lists them, e.g.
  * `["delete","create"]`; before/after with `after_unknown`, `before_sensitive`,
  * `after_sensitive`, `replace_paths`, `importing`, `previous_address`, `action_reason`),
- * `output_changes`, `prior_state`, `configuration` (when the configuration is given, see
- * {@link configurationJson}), `timestamp`, `applyable`,
+ * `resource_drift`, `output_changes`, `prior_state` (refreshed), `configuration` and
+ * `relevant_attributes` (when the configuration is given, see {@link configurationJson} and
+ * `relevantAttributes`), `checks` (the plan's), `timestamp`, `applyable`,
  * `complete` and `errored`. Values are decoded with the schemas' types; sensitive values
  * follow the change's sensitive paths and the schema's sensitive attributes.
  *
@@ -133,10 +139,13 @@ export function planJson(plan: Plan, planOptions: PlanJsonOptions): string {
       ["terraform_version", jsonString(options.terraformVersion ?? TERRAFORM_VERSION)],
       ["variables", variablesJson(plan, options)],
       ["planned_values", plannedValuesJson(sorted, outputs, schemas)],
+      ["resource_drift", resourceDriftJson(plan, options, schemas)],
       ["resource_changes", resourceChangesJson(sorted, plan, options, schemas)],
       ["output_changes", outputs.length === 0 ? undefined : jsonMap(outputs.map((o) => [o.name, outputChangeJson(o)]))],
-      ["prior_state", options.priorState === undefined ? undefined : priorStateJson(options.priorState, schemas)],
+      ["prior_state", options.priorState === undefined ? undefined : priorStateJson(refreshedPriorState(plan, options.priorState, schemas), schemas)],
       ["configuration", options.config === undefined ? undefined : configurationJsonText(options.config, schemas)],
+      ["relevant_attributes", options.config === undefined ? undefined : relevantAttributesJson(options.config, plan, sorted, outputs, schemas, options.priorState)],
+      ["checks", checksJson(plan.checks)],
       ["timestamp", options.timestamp === undefined ? undefined : jsonString(formatTimestamp(options.timestamp))],
       ["applyable", String(options.applyable ?? (options.errored !== true && isApplyable(plan)))],
       ["complete", String(options.complete ?? true)],
@@ -306,7 +315,36 @@ function plannedValuesJson(sorted: readonly Located[], outputs: readonly Planned
   return jsonStruct([["outputs", outputsJson], ["root_module", render("", true)]]);
 }
 
-function resourceChangesJson(sorted: readonly Located[], plan: Plan, options: PlanJsonOptions, schemas: ReadonlyMap<string, ProviderSchema>): string | undefined {
+/**
+ * `resource_drift`: the objects the refresh found changed or gone; in a refresh-only plan
+ * also those only moved (no-op with a previous address).
+ */
+function resourceDriftJson(plan: Plan, options: PlanJsonOptions, schemas: ReadonlyMap<string, ProviderSchema>): string | undefined {
+  // A destroy plan is made from the refreshed state: Terraform reports no drift for it.
+  if (plan.mode === "destroy") return undefined;
+  const drift = (plan.drift ?? []).filter((c) => plan.mode === "refresh-only" || c.action !== PlanAction.NoOp);
+  if (drift.length === 0) return undefined;
+  const sorted = drift.map((c) => locate(c, schemas, options.priorState)).sort(compareChanges);
+  return resourceChangesJson(sorted, plan, options, schemas, true);
+}
+
+function relevantAttributesJson(config: Config, plan: Plan, sorted: readonly Located[], outputs: readonly PlannedOutput[], schemas: ReadonlyMap<string, ProviderSchema>, prior: StateFile | undefined): string | undefined {
+  const changed: RelevantAttributesInput["resources"][number][] = sorted.filter((l) => l.change.action !== PlanAction.NoOp).map((l) => ({ module: l.addr.module, mode: l.addr.mode === "data" ? "data" : "managed", type: l.addr.type, name: l.addr.name }));
+  // A destroy plan deletes the data sources in state too (Terraform's changes hold those deletes; magma's plan does not).
+  if (plan.mode === "destroy") for (const r of prior?.resources ?? []) if (r.mode === "data" && r.instances.length > 0) changed.push({ module: r.module, mode: "data", type: r.type, name: r.name });
+  const found = relevantAttributes(
+    config,
+    {
+      resources: changed,
+      outputs: outputs.filter((o) => o.action !== "no-op").map((o) => o.name),
+    },
+    schemas,
+  );
+  if (found.length === 0) return undefined;
+  return jsonArray(found.map((r) => jsonStruct([["resource", jsonString(r.resource)], ["attribute", jsonArray(r.attribute.map((s) => (typeof s === "number" ? String(s) : jsonString(s))))]])));
+}
+
+function resourceChangesJson(sorted: readonly Located[], plan: Plan, options: PlanJsonOptions, schemas: ReadonlyMap<string, ProviderSchema>, drift = false): string | undefined {
   const out: string[] = [];
   for (const l of sorted) {
     const c = l.change;
@@ -339,7 +377,8 @@ function resourceChangesJson(sorted: readonly Located[], plan: Plan, options: Pl
     out.push(
       jsonStruct([
         ["address", jsonString(c.address)],
-        ["previous_address", c.previousAddress !== undefined && c.previousAddress !== c.address ? jsonString(c.previousAddress) : undefined],
+        // A destroy plan is made from the refreshed (moved) state: no previous addresses.
+        ["previous_address", c.previousAddress !== undefined && c.previousAddress !== c.address && plan.mode !== "destroy" ? jsonString(c.previousAddress) : undefined],
         ["module_address", l.module === "" ? undefined : jsonString(l.module)],
         ["mode", jsonString(l.addr.mode)],
         ["type", jsonString(l.addr.type)],
@@ -348,7 +387,7 @@ function resourceChangesJson(sorted: readonly Located[], plan: Plan, options: Pl
         ["provider_name", jsonString(l.provider)],
         ["deposed", c.deposedKey === undefined ? undefined : jsonString(c.deposedKey)],
         ["change", change],
-        ["action_reason", actionReason(l, sorted, plan, options)],
+        ["action_reason", drift ? undefined : actionReason(l, sorted, plan, options)],
       ]),
     );
   }

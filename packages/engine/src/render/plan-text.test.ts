@@ -77,4 +77,30 @@ describe("planText", () => {
     );
     expect(text).toContain("Plan: 0 to add, 0 to change, 0 to destroy.");
   });
+  test("color: terraform's colour markup (symbols, bold headings, red forces replacement, grey notes), the same text once the escapes are removed", () => {
+    const before = item({ id: stringVal("i-1"), name: stringVal("n"), value: stringVal("old"), size: numberVal(1), tags: mapVal({ a: stringVal("1"), b: stringVal("2") }) });
+    const after = item({ id: stringVal("i-1"), name: stringVal("n2"), value: stringVal("new"), size: numberVal(1), tags: mapVal({ a: stringVal("1") }), rule: listVal([objectVal({ port: numberVal(1), protocol: stringVal("tcp") })]) });
+    const gone = item({ id: stringVal("i-9"), name: stringVal("g") });
+    const p = plan(
+      [
+        change("memory_item.x", PlanAction.DeleteThenCreate, before, after, { requiresReplace: [Path.root.attr("name")], replaceReason: "cannot-update" }),
+        change("memory_item.y", PlanAction.Delete, gone, nullVal(itemType)),
+      ],
+      { outputs: [{ name: "o", action: "create", before: nullVal(stringType), after: unknownVal(stringType), sensitive: true }] },
+    );
+    const coloured = planText(p, { schemas, color: true });
+    const esc = "\x1b";
+    expect(coloured).toContain(`${esc}[31m-${esc}[0m/${esc}[32m+${esc}[0m destroy and then create replacement${esc}[0m\n`);
+    expect(coloured).toContain(`${esc}[1m  # memory_item.x${esc}[0m must be ${esc}[1m${esc}[31mreplaced${esc}[0m\n${esc}[0m${esc}[31m-${esc}[0m/${esc}[32m+${esc}[0m${esc}[0m resource "memory_item" "x" {\n`);
+    expect(coloured).toContain(`      ${esc}[33m~${esc}[0m${esc}[0m name  = "n" ${esc}[33m->${esc}[0m${esc}[0m "n2" ${esc}[31m# forces replacement${esc}[0m${esc}[0m\n`);
+    expect(coloured).toContain(`          ${esc}[31m-${esc}[0m${esc}[0m "b" = "2" ${esc}[90m-> null${esc}[0m${esc}[0m\n`);
+    expect(coloured).toContain(`${esc}[90m# (1 unchanged attribute hidden)${esc}[0m${esc}[0m`);
+    expect(coloured).toContain(`${esc}[1m  # memory_item.y${esc}[0m will be ${esc}[1m${esc}[31mdestroyed${esc}[0m\n`);
+    expect(coloured).toContain(`\n${esc}[1mPlan:${esc}[0m 1 to add, 0 to change, 2 to destroy.\n${esc}[0m`);
+    expect(coloured).toContain(`\nChanges to Outputs:\n  ${esc}[32m+${esc}[0m${esc}[0m o = (sensitive value)\n`);
+    expect(coloured.replace(/\x1b\[[0-9;]*m/g, "")).toBe(planText(p, { schemas }));
+    expect(planText(plan([]), { schemas, color: true })).toBe(
+      `\n${esc}[0m${esc}[1m${esc}[32mNo changes.${esc}[0m${esc}[1m Your infrastructure matches the configuration.${esc}[0m\n\n${esc}[0mTerraform has compared your real infrastructure against your configuration\nand found no differences, so no changes are needed.\n`,
+    );
+  });
 });

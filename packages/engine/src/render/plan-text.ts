@@ -3,6 +3,7 @@ import type { Block, NestedBlock } from "@magma/provider-api";
 import { formatModuleInstance } from "@magma/state";
 import { PlanAction } from "../plan/plan-action.js";
 import type { Plan, PlannedOutput } from "../plan/plan.js";
+import { colorize } from "./colorstring.js";
 import { countPlanChanges, planSummary } from "./plan-summary.js";
 import { actionReason, markedPaths, prepareChanges, type Located, type PlanJsonOptions } from "./plan-json.js";
 import { entryFor, normaliseSchemas } from "./render-schemas.js";
@@ -12,12 +13,44 @@ import { schemaSensitivePaths } from "./value-json.js";
 export interface PlanTextOptions extends PlanJsonOptions {
   /** The terminal width the fixed sentences are wrapped for (default 78, Terraform's width without a terminal; lines stay shorter than it). */
   readonly columns?: number;
+  /**
+   * Colour as Terraform's renderer does (its colour markup through `colorize`: green `+`,
+   * yellow `~`, red `-`, bold headings, grey notes); default false, the text of `-no-color`.
+   */
+  readonly color?: boolean;
+}
+
+/** Colour markup to text: {@link colorize} on or off for one rendering. */
+type Paint = (markup: string) => string;
+
+/** The markup of an attribute's (or element's) diff symbol; the unchanged one is a space. */
+const SYMBOL_MARKUP: Readonly<Record<string, string>> = { "+": "[green]+[reset]", "-": "[red]-[reset]", "~": "[yellow]~[reset]" };
+
+function sym(p: Paint, s: string): string {
+  const m = SYMBOL_MARKUP[s];
+  return m === undefined ? s : p(m);
+}
+
+/** ` # forces replacement`, red. */
+function forcesSuffix(p: Paint): string {
+  return p(" [red]# forces replacement[reset]");
+}
+
+/** ` -> null` of a removed value, grey. */
+function nullSuffix(p: Paint): string {
+  return p(" [dark_gray]-> null[reset]");
+}
+
+/** `# (N unchanged attributes hidden)`, grey. */
+function hiddenNote(p: Paint, n: number, what: string): string {
+  return p(`[dark_gray]# (${n} unchanged ${what}${n === 1 ? "" : "s"} hidden)[reset]`);
 }
 
 const SENS: ReadonlySet<string> = new Set([Mark.Sensitive]);
 
 /**
- * The human plan rendering of `terraform plan` / `terraform show PLANFILE`, without colour:
+ * The human plan rendering of `terraform plan` / `terraform show PLANFILE` (coloured as
+ * Terraform's with `color`):
  * the legend of the actions used, `# addr will be created` (with Terraform's reasons),
  * `+`/`~`/`-`/`-/+`/`+/-`/`<=` bodies with `(known after apply)`, `(sensitive value)`,
  * `# forces replacement`, the identifying attributes (`id`, `name`, `tags`) of updated
@@ -33,6 +66,8 @@ export function planText(plan: Plan, options: PlanTextOptions): string {
   const schemas = normaliseSchemas(options.schemas);
   const { sorted, options: opts } = prepareChanges(plan, options, schemas);
   const width = options.columns ?? 78;
+  const color = options.color === true;
+  const p: Paint = (markup) => colorize(markup, color);
   const shown = sorted.filter((l) => !(l.change.action === PlanAction.NoOp && (l.change.previousAddress ?? l.change.address) === l.change.address && l.change.importId === undefined) && !(l.change.action === PlanAction.Delete && l.addr.mode !== "managed"));
   const outputs = (plan.outputs ?? []).filter((o) => o.action !== "no-op");
   let out = "";
@@ -44,39 +79,43 @@ export function planText(plan: Plan, options: PlanTextOptions): string {
         : plan.mode === "refresh-only"
           ? "Terraform has checked that the real remote objects still match the result of your most recent changes, and found no differences."
           : "Terraform has compared your real infrastructure against your configuration and found no differences, so no changes are needed.";
-    return `\n${summary}\n\n${wrap(detail, width)}\n`;
+    const [lead, ...rest] = summary.split(". ");
+    const headline = p(`\n[reset][bold][${opts.errored === true ? "red" : "green"}]${lead!}.[reset][bold] ${rest.join(". ")}[reset]\n\n`);
+    return `${headline}${wrap(detail, width)}\n`;
   }
   const counts = countPlanChanges(plan);
   if (counts.add + counts.change + counts.destroy + counts.read + counts.forget > 0) {
     out += `\n${wrap("Terraform used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:", width)}\n`;
     const has = (a: PlanAction) => shown.some((l) => l.change.action === a);
-    if (has(PlanAction.Create)) out += "  + create\n";
-    if (has(PlanAction.Update)) out += "  ~ update in-place\n";
-    if (has(PlanAction.Delete)) out += "  - destroy\n";
-    if (has(PlanAction.DeleteThenCreate)) out += "-/+ destroy and then create replacement\n";
-    if (has(PlanAction.CreateThenDelete)) out += "+/- create replacement and then destroy\n";
-    if (has(PlanAction.Read)) out += " <= read (data resources)\n";
+    if (has(PlanAction.Create)) out += `${p("  [green]+[reset] create")}\n`;
+    if (has(PlanAction.Update)) out += `${p("  [yellow]~[reset] update in-place")}\n`;
+    if (has(PlanAction.Delete)) out += `${p("  [red]-[reset] destroy")}\n`;
+    if (has(PlanAction.DeleteThenCreate)) out += `${p("[red]-[reset]/[green]+[reset] destroy and then create replacement")}\n`;
+    if (has(PlanAction.CreateThenDelete)) out += `${p("[green]+[reset]/[red]-[reset] create replacement and then destroy")}\n`;
+    if (has(PlanAction.Read)) out += `${p(" [cyan]<=[reset] read (data resources)")}\n`;
   }
   if (shown.length > 0) {
     out += "\nTerraform will perform the following actions:\n";
-    for (const l of shown) out += `\n${resourceText(l, sorted, plan, opts, schemas)}\n`;
-    out += `\n${planSummary(plan)}\n`;
+    for (const l of shown) out += `\n${resourceText(p, l, sorted, plan, opts, schemas)}\n`;
+    out += p(`\n${planSummary(plan).replace(/^Plan:/, "[bold]Plan:[reset]")}\n`);
   }
   if (outputs.length > 0) {
     const w = Math.max(...(plan.outputs ?? []).map((o) => attrKey(o.name).length));
     out += "\nChanges to Outputs:\n";
-    for (const o of [...outputs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) out += `${outputLine(o, w)}\n`;
+    for (const o of [...outputs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) out += `${outputLine(p, o, w)}\n`;
     if (shown.length === 0) out += `\n${wrap("You can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure.", width)}\n`;
   }
   return out;
 }
 
-function outputLine(o: PlannedOutput, width: number): string {
-  const sym = o.action === "create" ? "+" : o.action === "delete" ? "-" : "~";
-  const lead = `  ${sym} ${attrKey(o.name).padEnd(width)} = `;
+function outputLine(p: Paint, o: PlannedOutput, width: number): string {
+  const s = o.action === "create" ? "+" : o.action === "delete" ? "-" : "~";
+  const lead = `  ${sym(p, s)} ${attrKey(o.name).padEnd(width)} = `;
   const b = o.sensitive ? o.before.mark(Mark.Sensitive) : o.before;
   const a = o.sensitive ? o.after.mark(Mark.Sensitive) : o.after;
-  const lines = attributeDiff(2, b, a, o.action === "create" ? "create" : o.action === "delete" ? "delete" : "update");
+  // A sensitive output is "(sensitive value)" even while unknown.
+  if (o.sensitive) return `${lead}(sensitive value)${o.action === "delete" ? nullSuffix(p) : ""}`;
+  const lines = attributeDiff(p, 2, b, a, o.action === "create" ? "create" : o.action === "delete" ? "delete" : "update");
   return lines === undefined ? `${lead}(known after apply)` : `${lead}${lines.join("\n")}`;
 }
 
@@ -96,60 +135,64 @@ function wrap(text: string, width: number): string {
   return lines.join("\n");
 }
 
+/** Terraform's action symbols as colour markup (`format.DiffActionSymbol`), three columns wide. */
 const SYMBOLS: Readonly<Record<PlanAction, string>> = {
-  create: "+",
-  update: "~",
-  delete: "-",
-  "delete-then-create": "-/+",
-  "create-then-delete": "+/-",
-  read: "<=",
-  "no-op": " ",
-  forget: ".",
+  create: "  [green]+[reset]",
+  update: "  [yellow]~[reset]",
+  delete: "  [red]-[reset]",
+  "delete-then-create": "[red]-[reset]/[green]+[reset]",
+  "create-then-delete": "[green]+[reset]/[red]-[reset]",
+  read: " [cyan]<=[reset]",
+  "no-op": "   ",
+  // Terraform indents a forgotten object's symbol by one space only.
+  forget: " [red].[reset]",
 };
 
-function resourceText(l: Located, all: readonly Located[], plan: Plan, options: PlanJsonOptions, schemas: Parameters<typeof entryFor>[0]): string {
+function resourceText(p: Paint, l: Located, all: readonly Located[], plan: Plan, options: PlanJsonOptions, schemas: Parameters<typeof entryFor>[0]): string {
   const c = l.change;
   const entry = entryFor(schemas, l.provider, l.addr.mode === "data" ? "data" : "managed", l.addr.type, c.address);
   const reasonJson = actionReason(l, all, plan, options);
   const reason = reasonJson === undefined ? undefined : (JSON.parse(reasonJson) as string);
   const who = c.deposedKey === undefined ? c.address : `${c.address} (deposed object ${c.deposedKey})`;
-  const lines: string[] = [];
+  // The comment lines as colour markup (addresses hold no colour words: `[0]`, `["k"]` stay as they are).
+  const comment: string[] = [];
   switch (c.action) {
     case PlanAction.Create:
-      lines.push(`  # ${who} will be created`);
+      comment.push(`[bold]  # ${who}[reset] will be created`);
       break;
     case PlanAction.Read:
-      lines.push(`  # ${who} will be read during apply`);
-      lines.push(reason === "read_because_config_unknown" ? "  # (config refers to values not yet known)" : "  # (depends on a resource or a module with changes pending)");
+      comment.push(`[bold]  # ${who}[reset] will be read during apply`);
+      comment.push(reason === "read_because_config_unknown" ? "  # (config refers to values not yet known)" : "  # (depends on a resource or a module with changes pending)");
       break;
     case PlanAction.Update:
-      lines.push(`  # ${who} will be updated in-place`);
+      comment.push(`[bold]  # ${who}[reset] will be updated in-place`);
       break;
     case PlanAction.DeleteThenCreate:
     case PlanAction.CreateThenDelete:
-      lines.push(
+      comment.push(
         c.replaceReason === "tainted"
-          ? `  # ${who} is tainted, so must be replaced`
+          ? `[bold]  # ${who}[reset] is tainted, so must be [bold][red]replaced[reset]`
           : c.replaceReason === "requested"
-            ? `  # ${who} will be replaced, as requested`
+            ? `[bold]  # ${who}[reset] will be [bold][red]replaced[reset], as requested`
             : c.replaceReason === "triggered"
-              ? `  # ${who} will be replaced due to changes in replace_triggered_by`
-              : `  # ${who} must be replaced`,
+              ? `[bold]  # ${who}[reset] will be [bold][red]replaced[reset] due to changes in replace_triggered_by`
+              : `[bold]  # ${who}[reset] must be [bold][red]replaced[reset]`,
       );
       break;
     case PlanAction.Delete:
-      lines.push(`  # ${who} will be destroyed`);
-      if (reason !== undefined) lines.push(`  # (because ${deleteWhy(l, reason)})`);
+      comment.push(`[bold]  # ${who}[reset] will be [bold][red]destroyed[reset]`);
+      if (reason !== undefined) comment.push(`  # (because ${deleteWhy(l, reason)})`);
       break;
     case PlanAction.Forget:
       // Terraform indents these two lines by one space only.
-      lines.push(` # ${who} will no longer be managed by Terraform, but will not be destroyed`, " # (destroy = false is set in the configuration)");
+      comment.push(`[bold] # ${who}[reset] will no longer be managed by Terraform, but [bold][red]will not be destroyed[reset]`, " # (destroy = false is set in the configuration)");
       break;
     case PlanAction.NoOp:
-      if (c.previousAddress !== undefined && c.previousAddress !== c.address) lines.push(`  # ${c.previousAddress} has moved to ${c.address}`);
-      if (c.importId !== undefined) lines.push(`  # ${who} will be imported`);
+      if (c.previousAddress !== undefined && c.previousAddress !== c.address) comment.push(`[bold]  # ${c.previousAddress}[reset] has moved to [bold]${c.address}[reset]`);
+      if (c.importId !== undefined) comment.push(`[bold]  # ${who}[reset] will be imported`);
       break;
   }
+  const lines: string[] = [];
   const before = markWithPaths(c.before.unmarkDeep().value, sensitivePaths(c.before, c.beforeSensitivePaths, entry.block).map((path) => ({ path, marks: SENS })));
   // A forgotten object is shown as it stands: unchanged, its identifying attributes only.
   const shownAfter = c.action === PlanAction.Forget ? c.before : c.after;
@@ -157,10 +200,11 @@ function resourceText(l: Located, all: readonly Located[], plan: Plan, options: 
   const mode: Mode = c.action === PlanAction.Create || c.action === PlanAction.Read ? "create" : c.action === PlanAction.Delete ? "delete" : "update";
   const forces = new Set(c.requiresReplace.map((p) => p.toString()));
   const keyword = l.addr.mode === "data" ? "data" : "resource";
-  lines.push(`${c.action === PlanAction.Forget ? " ." : SYMBOLS[c.action].padStart(3)} ${keyword} ${JSON.stringify(l.addr.type)} ${JSON.stringify(l.addr.name)} {`);
-  lines.push(...blockBody(entry.block, before, after, 6, mode, forces, "", true));
+  lines.push(`${p(SYMBOLS[c.action])} ${keyword} ${JSON.stringify(l.addr.type)} ${JSON.stringify(l.addr.name)} {`);
+  lines.push(...blockBody(p, entry.block, before, after, 6, mode, forces, "", true));
   lines.push("    }");
-  return lines.join("\n");
+  // Terraform colours the comment as one piece, its reset after the newline.
+  return `${comment.length === 0 ? "" : p(`${comment.join("\n")}\n`)}${lines.join("\n")}`;
 }
 
 function sensitivePaths(v: Value, given: readonly Path[] | undefined, block: Block): Path[] {
@@ -201,7 +245,7 @@ function attrKey(k: string): string {
 const IMPORTANT = new Set(["id", "name", "tags"]);
 
 /** The lines of a block's attributes and nested blocks at `indent` (the column of the symbols). */
-function blockBody(block: Block, before: Value, after: Value, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, top: boolean): string[] {
+function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, top: boolean): string[] {
   const get = (v: Value, name: string): Value | undefined => (v.isNull() || !v.isKnown() ? undefined : v.getAttr(name));
   const rows: { sym: string; key: string; text: string[] }[] = [];
   let hidden = 0;
@@ -209,14 +253,14 @@ function blockBody(block: Block, before: Value, after: Value, indent: number, mo
     const b = get(before, name);
     const a = after.isKnown() ? get(after, name) : undefined;
     const unknownAfter = !after.isNull() && !after.isKnown();
-    const diff = attrDiff(b, unknownAfter ? undefined : a, mode, unknownAfter, indent);
+    const diff = attrDiff(p, b, unknownAfter ? undefined : a, mode, unknownAfter, indent);
     if (diff === undefined) continue;
     if (diff.sym === " " && !(top && IMPORTANT.has(name) && mode === "update")) {
       hidden++;
       continue;
     }
-    const p = path === "" ? name : `${path}.${name}`;
-    const suffix = forces.has(p) || forces.has(`.${name}`) ? " # forces replacement" : "";
+    const at = path === "" ? name : `${path}.${name}`;
+    const suffix = forces.has(at) || forces.has(`.${name}`) ? forcesSuffix(p) : "";
     const text = [...diff.text];
     text[0] = `${text[0]}${suffix}`;
     rows.push({ sym: diff.sym, key: name, text });
@@ -231,23 +275,23 @@ function blockBody(block: Block, before: Value, after: Value, indent: number, mo
   const out: string[] = [];
   for (const r of rows) {
     const [first, ...rest] = r.text;
-    out.push(`${pad(indent)}${r.sym} ${r.key.padEnd(width)} = ${first}`, ...rest);
+    out.push(`${pad(indent)}${sym(p, r.sym)} ${r.key.padEnd(width)} = ${first}`, ...rest);
   }
-  if (hidden > 0) out.push(`${pad(indent + 2)}# (${hidden} unchanged attribute${hidden === 1 ? "" : "s"} hidden)`);
+  if (hidden > 0) out.push(`${pad(indent + 2)}${hiddenNote(p, hidden, "attribute")}`);
   const blockLines: string[] = [];
   let hiddenBlocks = 0;
   for (const name of Object.keys(block.blockTypes ?? {}).sort()) {
     const nb = block.blockTypes![name]!;
-    const r = nestedBlocks(name, nb, get(before, name), after.isKnown() ? get(after, name) : undefined, indent, mode, forces, path === "" ? name : `${path}.${name}`);
+    const r = nestedBlocks(p, name, nb, get(before, name), after.isKnown() ? get(after, name) : undefined, indent, mode, forces, path === "" ? name : `${path}.${name}`);
     blockLines.push(...r.lines);
     hiddenBlocks += r.hidden;
   }
   if (blockLines.length > 0) out.push("", ...blockLines);
-  if (hiddenBlocks > 0) out.push("", `${pad(indent + 2)}# (${hiddenBlocks} unchanged block${hiddenBlocks === 1 ? "" : "s"} hidden)`);
+  if (hiddenBlocks > 0) out.push("", `${pad(indent + 2)}${hiddenNote(p, hiddenBlocks, "block")}`);
   return out;
 }
 
-function nestedBlocks(name: string, nb: NestedBlock, before: Value | undefined, after: Value | undefined, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string): { lines: string[]; hidden: number } {
+function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | undefined, after: Value | undefined, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string): { lines: string[]; hidden: number } {
   const items = (v: Value | undefined): [string, Value][] => {
     if (v === undefined || v.isNull() || !v.isKnown()) return [];
     if (nb.nesting === "single" || nb.nesting === "group") return [["", v]];
@@ -258,9 +302,9 @@ function nestedBlocks(name: string, nb: NestedBlock, before: Value | undefined, 
   const as = items(after);
   const lines: string[] = [];
   let hidden = 0;
-  const suffix = forces.has(path) ? " # forces replacement" : "";
-  const emit = (sym: string, label: string, b: Value, a: Value, m: Mode) => {
-    lines.push(`${pad(indent)}${sym} ${name}${label} {${suffix}`, ...blockBody(nb.block, b, a, indent + 4, m, forces, path, false), `${pad(indent + 2)}}`);
+  const suffix = forces.has(path) ? forcesSuffix(p) : "";
+  const emit = (s: string, label: string, b: Value, a: Value, m: Mode) => {
+    lines.push(`${pad(indent)}${sym(p, s)} ${name}${label} {${suffix}`, ...blockBody(p, nb.block, b, a, indent + 4, m, forces, path, false), `${pad(indent + 2)}}`);
   };
   const none = (v: Value) => v.isNull();
   if (mode === "create") {
@@ -299,20 +343,20 @@ function nullOf(v: Value): Value {
 }
 
 /** The diff of one attribute: its symbol and the text after `key = ` (continuation lines complete). */
-function attrDiff(b: Value | undefined, a: Value | undefined, mode: Mode, unknownAfter: boolean, indent: number): { sym: string; text: string[] } | undefined {
+function attrDiff(p: Paint, b: Value | undefined, a: Value | undefined, mode: Mode, unknownAfter: boolean, indent: number): { sym: string; text: string[] } | undefined {
   const bx = b === undefined || b.isNull() ? undefined : b;
   const ax = a === undefined || (a.isKnown() && a.isNull()) ? undefined : a;
   if (mode === "create" || (bx === undefined && (ax !== undefined || unknownAfter))) {
     if (ax === undefined && !unknownAfter) return undefined;
-    return { sym: "+", text: attributeDiff(indent, undefined, ax, "create") ?? ["(known after apply)"] };
+    return { sym: "+", text: attributeDiff(p, indent, undefined, ax, "create") ?? ["(known after apply)"] };
   }
   if (mode === "delete" || (ax === undefined && !unknownAfter)) {
     if (bx === undefined) return undefined;
-    return { sym: "-", text: attributeDiff(indent, bx, undefined, "delete") ?? [] };
+    return { sym: "-", text: attributeDiff(p, indent, bx, undefined, "delete") ?? [] };
   }
   if (bx === undefined && ax === undefined) return undefined;
-  const text = attributeDiff(indent, bx, ax, "update");
-  if (text === undefined) return { sym: " ", text: render(bx!, indent, " ") };
+  const text = attributeDiff(p, indent, bx, ax, "update");
+  if (text === undefined) return { sym: " ", text: render(p, bx!, indent, " ") };
   return { sym: "~", text };
 }
 
@@ -324,10 +368,10 @@ function isCollection(v: Value): boolean {
   return v.isKnown() && !v.isNull() && ["map", "object", "list", "set", "tuple"].includes(v.type.kind);
 }
 
-function scalar(v: Value): string {
+function scalar(p: Paint, v: Value): string {
   if (isSensitive(v)) return "(sensitive value)";
   if (!v.isKnown()) return "(known after apply)";
-  if (v.isNull()) return "null";
+  if (v.isNull()) return p("[dark_gray]null[reset]");
   switch (v.type.kind) {
     case "string":
       return JSON.stringify(v.asString());
@@ -341,8 +385,8 @@ function scalar(v: Value): string {
 }
 
 /** A whole value (created, deleted or unchanged) at `indent`, collections over several lines. */
-function render(v: Value, indent: number, sym: string): string[] {
-  if (isSensitive(v) || !isCollection(v) || v.length() === 0) return [scalar(v)];
+function render(p: Paint, v: Value, indent: number, s: string): string[] {
+  if (isSensitive(v) || !isCollection(v) || v.length() === 0) return [scalar(p, v)];
   const mapLike = v.type.kind === "map" || v.type.kind === "object";
   const lines = [mapLike ? "{" : "["];
   if (mapLike) {
@@ -350,13 +394,13 @@ function render(v: Value, indent: number, sym: string): string[] {
     const keyOf = (k: string) => (v.type.kind === "map" ? JSON.stringify(k) : attrKey(k));
     const w = Math.max(...entries.map(([k]) => keyOf(k).length));
     for (const [k, e] of entries) {
-      const [first, ...rest] = render(e, indent + 4, sym);
-      lines.push(`${pad(indent + 4)}${sym} ${keyOf(k).padEnd(w)} = ${first}`, ...rest);
+      const [first, ...rest] = render(p, e, indent + 4, s);
+      lines.push(`${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${first}`, ...rest);
     }
   } else {
     for (const e of v.elements()) {
-      const [first, ...rest] = render(e, indent + 4, sym);
-      lines.push(`${pad(indent + 4)}${sym} ${first}${rest.length === 0 ? "," : ""}`, ...rest);
+      const [first, ...rest] = render(p, e, indent + 4, s);
+      lines.push(`${pad(indent + 4)}${sym(p, s)} ${first}${rest.length === 0 ? "," : ""}`, ...rest);
       if (rest.length > 0) lines[lines.length - 1] = `${lines[lines.length - 1]},`;
     }
   }
@@ -368,22 +412,24 @@ function render(v: Value, indent: number, sym: string): string[] {
  * The text after `key = ` of one value's change, `undefined` when nothing changes (or, on
  * create, when the value is unknown).
  */
-function attributeDiff(indent: number, b: Value | undefined, a: Value | undefined, mode: Mode): string[] | undefined {
+function attributeDiff(p: Paint, indent: number, b: Value | undefined, a: Value | undefined, mode: Mode): string[] | undefined {
   if (mode === "create") {
+    // A sensitive value is "(sensitive value)" even while unknown.
+    if (a !== undefined && isSensitive(a)) return ["(sensitive value)"];
     if (a === undefined || !a.isKnown()) return undefined;
-    return render(a, indent, "+");
+    return render(p, a, indent, "+");
   }
   if (mode === "delete") {
     if (b === undefined) return undefined;
-    const lines = render(b, indent, "-");
-    lines[lines.length - 1] = `${lines[lines.length - 1]} -> null`;
+    const lines = render(p, b, indent, "-");
+    lines[lines.length - 1] = `${lines[lines.length - 1]}${nullSuffix(p)}`;
     return lines;
   }
   if (b === undefined && a === undefined) return undefined;
-  if (b === undefined) return a!.isKnown() ? render(a!, indent, "+") : ["(known after apply)"];
+  if (b === undefined) return a!.isKnown() ? render(p, a!, indent, "+") : ["(known after apply)"];
   if (a === undefined) {
-    const lines = render(b, indent, "-");
-    lines[lines.length - 1] = `${lines[lines.length - 1]} -> null`;
+    const lines = render(p, b, indent, "-");
+    lines[lines.length - 1] = `${lines[lines.length - 1]}${nullSuffix(p)}`;
     return lines;
   }
   if (isSensitive(a) || isSensitive(b)) {
@@ -391,16 +437,16 @@ function attributeDiff(indent: number, b: Value | undefined, a: Value | undefine
     return same ? undefined : ["(sensitive value)"];
   }
   if (!a.isKnown()) {
-    const lines = render(b, indent, "-");
+    const lines = render(p, b, indent, "-");
     lines[lines.length - 1] = `${lines[lines.length - 1]} -> (known after apply)`;
     return lines;
   }
   if (a.rawEquals(b)) return undefined;
-  if (isCollection(a) && isCollection(b) && ["map", "object"].includes(a.type.kind) === ["map", "object"].includes(b.type.kind)) return collectionDiff(b, a, indent);
-  return [`${scalar(b)} -> ${scalar(a)}`];
+  if (isCollection(a) && isCollection(b) && ["map", "object"].includes(a.type.kind) === ["map", "object"].includes(b.type.kind)) return collectionDiff(p, b, a, indent);
+  return [`${scalar(p, b)} ${p("[yellow]->[reset]")} ${scalar(p, a)}`];
 }
 
-function collectionDiff(b: Value, a: Value, indent: number): string[] {
+function collectionDiff(p: Paint, b: Value, a: Value, indent: number): string[] {
   const mapLike = a.type.kind === "map" || a.type.kind === "object";
   const lines = [mapLike ? "{" : "["];
   let hidden = 0;
@@ -416,19 +462,19 @@ function collectionDiff(b: Value, a: Value, indent: number): string[] {
       const bx = bv === undefined || bv.isNull() ? undefined : bv;
       const ax = av === undefined || (av.isKnown() && av.isNull()) ? undefined : av;
       if (bx === undefined && ax === undefined) continue;
-      if (bx === undefined) rows.push(["+", k, ax!.isKnown() ? render(ax!, indent + 4, "+") : ["(known after apply)"]]);
-      else if (ax === undefined) rows.push(["-", k, [...render(bx, indent + 4, "-").slice(0, -1), `${render(bx, indent + 4, "-").slice(-1)[0]!} -> null`]]);
+      if (bx === undefined) rows.push(["+", k, ax!.isKnown() ? render(p, ax!, indent + 4, "+") : ["(known after apply)"]]);
+      else if (ax === undefined) rows.push(["-", k, [...render(p, bx, indent + 4, "-").slice(0, -1), `${render(p, bx, indent + 4, "-").slice(-1)[0]!}${nullSuffix(p)}`]]);
       else {
-        const d = attributeDiff(indent + 4, bx, ax, "update");
+        const d = attributeDiff(p, indent + 4, bx, ax, "update");
         if (d === undefined) hidden++;
         else rows.push(["~", k, d]);
       }
     }
     const w = Math.max(0, ...rows.map(([, k]) => keyOf(k).length));
-    for (const [sym, k, [first, ...rest]] of rows) lines.push(`${pad(indent + 4)}${sym} ${keyOf(k).padEnd(w)} = ${first!}`, ...rest);
+    for (const [s, k, [first, ...rest]] of rows) lines.push(`${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${first!}`, ...rest);
   } else {
-    const elements = sequenceDiff(b.elements(), a.elements(), a.type.kind === "set");
-    const hiddenLine = (n: number) => `${pad(indent + 4)}  # (${n} unchanged element${n === 1 ? "" : "s"} hidden)`;
+    const elements = sequenceDiff(p, b.elements(), a.elements(), a.type.kind === "set");
+    const hiddenLine = (n: number) => `${pad(indent + 4)}  ${hiddenNote(p, n, "element")}`;
     elements.forEach((e, i) => {
       if (e.sym === " ") {
         const context = (i > 0 && elements[i - 1]!.sym !== " ") || (i < elements.length - 1 && elements[i + 1]!.sym !== " ");
@@ -440,11 +486,11 @@ function collectionDiff(b: Value, a: Value, indent: number): string[] {
       if (hidden > 0) lines.push(hiddenLine(hidden));
       hidden = 0;
       const [first, ...rest] = e.text;
-      lines.push(`${pad(indent + 4)}${e.sym} ${first!}${rest.length === 0 ? "," : ""}`, ...rest);
+      lines.push(`${pad(indent + 4)}${sym(p, e.sym)} ${first!}${rest.length === 0 ? "," : ""}`, ...rest);
       if (rest.length > 0) lines[lines.length - 1] = `${lines[lines.length - 1]},`;
     });
   }
-  if (hidden > 0) lines.push(`${pad(indent + 4)}  # (${hidden} unchanged element${hidden === 1 ? "" : "s"} hidden)`);
+  if (hidden > 0) lines.push(`${pad(indent + 4)}  ${hiddenNote(p, hidden, "element")}`);
   lines.push(`${pad(indent + 2)}${mapLike ? "}" : "]"}`);
   return lines;
 }
@@ -454,7 +500,7 @@ function collectionDiff(b: Value, a: Value, indent: number): string[] {
  * longest common subsequence, an element removed where another is added at the same place
  * shown as one change, the rest as removed, added or unchanged.
  */
-function sequenceDiff(before: readonly Value[], after: readonly Value[], isSet: boolean): { sym: string; text: string[] }[] {
+function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[], isSet: boolean): { sym: string; text: string[] }[] {
   const out: { sym: string; text: string[] }[] = [];
   const common = lcs(before, after);
   let bi = 0;
@@ -464,20 +510,20 @@ function sequenceDiff(before: readonly Value[], after: readonly Value[], isSet: 
   while (bi < before.length || ai < after.length || ci < common.length) {
     while (bi < before.length && (ci >= common.length || !eq(before[bi]!, common[ci]))) {
       if (!isSet && ai < after.length && (ci >= common.length || !eq(after[ai]!, common[ci]))) {
-        out.push({ sym: "~", text: attributeDiff(0, before[bi]!, after[ai]!, "update") ?? [scalar(after[ai]!)] });
+        out.push({ sym: "~", text: attributeDiff(p, 0, before[bi]!, after[ai]!, "update") ?? [scalar(p, after[ai]!)] });
         bi++;
         ai++;
         continue;
       }
-      out.push({ sym: "-", text: [scalar(before[bi]!)] });
+      out.push({ sym: "-", text: [scalar(p, before[bi]!)] });
       bi++;
     }
     while (ai < after.length && (ci >= common.length || !eq(after[ai]!, common[ci]))) {
-      out.push({ sym: "+", text: [scalar(after[ai]!)] });
+      out.push({ sym: "+", text: [scalar(p, after[ai]!)] });
       ai++;
     }
     if (ci < common.length) {
-      out.push({ sym: " ", text: [scalar(after[ai]!)] });
+      out.push({ sym: " ", text: [scalar(p, after[ai]!)] });
       bi++;
       ai++;
       ci++;

@@ -6,7 +6,13 @@
  * @packageDocumentation
  */
 
-import { RE2JS } from "re2js";
+import { createRequire } from "node:module";
+import type { RE2JS } from "re2js";
+import type * as Re2jsModule from "re2js";
+
+/** The re2js package, loaded on the first regular expression compiled (most configurations use none; loading it is part of start-up otherwise). */
+let re2jsModule: typeof Re2jsModule | undefined;
+const re2js = (): typeof Re2jsModule => (re2jsModule ??= createRequire(import.meta.url)("re2js") as typeof Re2jsModule);
 import {
   dynamicType,
   dynamicVal,
@@ -48,7 +54,7 @@ export function compileRegex(pattern: string, fail: (goMessage: string, code: st
   if (cached !== undefined) return cached;
   let re: RE2JS;
   try {
-    re = RE2JS.compile(pattern);
+    re = re2js().RE2JS.compile(pattern);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const m = /^error parsing regexp: (.*?): `([\s\S]*)`$/.exec(msg);

@@ -8,7 +8,13 @@
  * @packageDocumentation
  */
 
-import { type Alias, type Document, type YAMLError, isAlias, isMap, isScalar, isSeq, parseDocument, Scalar, type Node, type YAMLMap, type YAMLSeq } from "yaml";
+import { createRequire } from "node:module";
+import type { Alias, Document, YAMLError, Scalar, Node, YAMLMap, YAMLSeq } from "yaml";
+import type * as YamlModule from "yaml";
+
+/** The yaml package, loaded on the first yamldecode (most configurations never call it; loading it costs ~0.1 s of start-up). */
+let yamlModule: typeof YamlModule | undefined;
+const yaml = (): typeof YamlModule => (yamlModule ??= createRequire(import.meta.url)("yaml") as typeof YamlModule);
 import {
   CtyNumber,
   boolVal,
@@ -246,27 +252,27 @@ function parseTimestamp(s: string): string | undefined {
 function decodeNode(node: Node | null, doc: Document, depth: number): Value {
   if (depth > 1000) throw new YamlDecodeError("exceeded max depth");
   if (node === null) return nullVal(dynamicType);
-  if (isAlias(node)) {
+  if (yaml().isAlias(node)) {
     const target = (node as Alias).resolve(doc);
     if (target === undefined) throw new YamlDecodeError(`reference to undefined anchor ${JSON.stringify((node as Alias).source)}`);
     return decodeNode(target, doc, depth + 1);
   }
-  if (isScalar(node)) {
+  if (yaml().isScalar(node)) {
     const sc = node as Scalar;
     const src = sc.source ?? String(sc.value);
     const tag = sc.tag;
-    if (sc.type !== Scalar.PLAIN) return stringVal(typeof sc.value === "string" ? sc.value : String(src));
+    if (sc.type !== yaml().Scalar.PLAIN) return stringVal(typeof sc.value === "string" ? sc.value : String(src));
     if (tag === "tag:yaml.org,2002:str" || tag === "!!str" || tag === "tag:yaml.org,2002:binary") return stringVal(String(src));
-    if (sc.type === Scalar.PLAIN) return resolvePlain(String(src));
+    if (sc.type === yaml().Scalar.PLAIN) return resolvePlain(String(src));
     if (tag !== undefined && tag !== "tag:yaml.org,2002:str") return resolvePlain(String(src));
     return stringVal(String(sc.value));
   }
-  if (isMap(node)) {
+  if (yaml().isMap(node)) {
     const attrs = new Map<string, Value>();
     for (const pair of (node as YAMLMap<Node, Node>).items) {
       const kn = pair.key as Node | null;
       const k = decodeNode(kn, doc, depth + 1);
-      if (isScalar(kn) && (kn as Scalar).source === "<<" && (kn as Scalar).type === Scalar.PLAIN) {
+      if (yaml().isScalar(kn) && (kn as Scalar).source === "<<" && (kn as Scalar).type === yaml().Scalar.PLAIN) {
         const merged = decodeNode(pair.value as Node | null, doc, depth + 1);
         const sources = merged.type.kind === "tuple" ? merged.elements() : [merged];
         for (const s of sources) {
@@ -288,7 +294,7 @@ function decodeNode(node: Node | null, doc: Document, depth: number): Value {
     }
     return attrs.size === 0 ? emptyObjectVal : objectVal(attrs);
   }
-  if (isSeq(node)) {
+  if (yaml().isSeq(node)) {
     const items = (node as YAMLSeq<Node>).items.map((n) => decodeNode(n, doc, depth + 1));
     return items.length === 0 ? emptyTupleVal : tupleVal(items);
   }
@@ -336,7 +342,7 @@ function src0(doc: Document): string {
 
 /** go-cty-yaml's `Unmarshal` with the implied type: objects, tuples and primitives. */
 export function yamlDecode(src: string): Value {
-  const doc = parseDocument(src, { version: "1.1", uniqueKeys: false, strict: false, prettyErrors: true, merge: false, schema: "yaml-1.1" });
+  const doc = yaml().parseDocument(src, { version: "1.1", uniqueKeys: false, strict: false, prettyErrors: true, merge: false, schema: "yaml-1.1" });
   sources.set(doc, src);
   if (doc.errors.length > 0) throw new YamlDecodeError(goYamlMessage(doc.errors));
   if (doc.contents === null && !/^---/m.test(src)) throw new YamlDecodeError("on line 1, column 1: missing start of document");

@@ -1,19 +1,9 @@
 import fc from "fast-check";
-import { isStateError } from "../state-error.js";
 import { formatInstanceKey, quoteHcl } from "./instance-key.js";
 import { formatModuleInstance, parseModuleInstance } from "./module-address.js";
 import { formatProviderConfig, parseProviderConfig, parseProviderSource } from "./provider-address.js";
 import { formatResource, formatResourceInstance, parseResource, parseResourceInstance } from "./resource-address.js";
-
-function code(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (isStateError(e)) return e.code;
-    throw e;
-  }
-  return "ok";
-}
+import { errorCode as code } from "../../test/support/state-errors.js";
 
 describe("resource instance addresses", () => {
   const roundTrips = [

@@ -3,27 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadState, objectsFormattedFor, saveState, withStateLock } from "../persist-state.js";
 import { readStateFile } from "../read-state-file.js";
-import { isStateError, type StateError } from "../state-error.js";
 import { newStateFile, type StateFile } from "../state-file.js";
 import { formatStateFile } from "../write-state-file.js";
 import { encodeJournal } from "../internal/state-journal.js";
 import { createLocalBackend, type LocalStateStore } from "./local.js";
+import { rejection } from "../../test/support/state-errors.js";
 
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "magma-local-"));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-async function rejection(p: Promise<unknown>): Promise<StateError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isStateError(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a StateError");
-}
 
 function withOutput(f: StateFile, name: string, value: string): StateFile {
   const outputs = new Map(f.outputs);

@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
-import pg from "pg";
 import { StateError } from "../state-error.js";
-import { PgBackendImpl, pgError, type ResolvedOptions } from "./pg-backend-impl.js";
+import type { ResolvedOptions } from "./pg-backend-impl.js";
 import type { PgBackend } from "./pg-backend.js";
 import { pgClientConfig } from "./pg-connection.js";
 
@@ -86,6 +85,9 @@ export async function openPgBackend(options: PgBackendOptions = {}): Promise<PgB
   const env = options.env ?? process.env;
   const resolved = resolveOptions(options, env);
   const clientConfig = pgClientConfig(resolved.connStr, env);
+  // The pg driver and the implementation are loaded when a pg backend is opened, so that a
+  // program using only the local backend (most magma commands) does not load them.
+  const [{ default: pg }, { PgBackendImpl, pgError }] = await Promise.all([import("pg"), import("./pg-backend-impl.js")]);
   const pool = new pg.Pool({ ...clientConfig, max: 4, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
   // An idle client that loses its connection must not crash the process; the next query reports it.
   pool.on("error", () => undefined);
