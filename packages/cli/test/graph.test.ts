@@ -383,3 +383,26 @@ describe("magma graph -type without terraform", () => {
     expect(flag.stderr).toContain('-draw-cycles: invalid boolean value "maybe"');
   }, 300_000);
 });
+
+const withTerraformOnly = TERRAFORM !== undefined ? describe : describe.skip;
+
+withTerraformOnly("magma graph's errors against terraform graph's (no provider needed)", () => {
+  /** Each `Cycle: …` line's node names sorted (terraform lists them in Go's map order). */
+  const sortCycles = (text: string): string => text.replace(/Cycle: ([^\n\x1b]*)/g, (_, names: string) => `Cycle: ${names.split(", ").sort().join(", ")}`);
+  // Terraform colours its diagnostics even when piped (unless TF_IN_AUTOMATION or -no-color); magma when FORCE_COLOR=1.
+  const env = { TF_IN_AUTOMATION: "" };
+
+  test("a configuration error and two cycles: terraform's bytes, plain (-no-color) and in colour (each box inside red, then a newline)", async () => {
+    const bad = workdir({ "main.tf": 'output "o" {\n  value = 1\n  value = 2\n}\n' });
+    const cycles = workdir({ "main.tf": "locals {\n  a = local.b\n  b = local.a\n  c = local.d\n  d = local.c\n}\n" });
+    for (const dir of [bad, cycles]) {
+      const plain = await magma(["graph", "-type=plan", "-no-color"], { cwd: dir });
+      expect(plain.code).toBe(1);
+      expect(sortCycles(plain.stderr)).toBe(sortCycles(terraform(["graph", "-type=plan", "-no-color"], dir, { env, expect: 1 }).stderr));
+      const coloured = await magma(["graph", "-type=plan"], { cwd: dir, env: { FORCE_COLOR: "1" } });
+      expect(coloured.code).toBe(1);
+      expect(sortCycles(coloured.stderr)).toBe(sortCycles(terraform(["graph", "-type=plan"], dir, { env, expect: 1 }).stderr));
+      expect(coloured.stderr).toMatch(/^\x1b\[31m\x1b\[31m╷/);
+    }
+  }, 120_000);
+});

@@ -4,6 +4,8 @@ import { resolve } from "node:path";
 import { isPlanDiagnosticsError, OPERATION_GRAPH_TYPES, operationGraph, readPlanFile, type Plan, type OperationGraph, type OperationGraphNodeKind, type OperationGraphResource, type OperationGraphType } from "@magma/engine";
 import { loadState } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
+import { paint } from "../colour.js";
+import type { Diagnostic } from "@magma/hcl";
 import { formatDiagnostics } from "../workdir/format-diagnostic.js";
 import { parseBoolFlag } from "../workdir/state-lock.js";
 import type { CommandContext } from "./command-context.js";
@@ -184,7 +186,7 @@ export function registerGraphCommand(program: Command, ctx: CommandContext): voi
       const { config, diags } = loadConfig(ctx.cwd);
       const errors = diags.filter((d) => d.severity === "error");
       if (errors.length > 0) {
-        ctx.io.stderr.write(formatDiagnostics(errors, ctx.cwd, ctx.colour.stderr));
+        ctx.io.stderr.write(uiErrors(errors, ctx));
         throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
       }
       let plan: Plan | undefined;
@@ -204,9 +206,19 @@ export function registerGraphCommand(program: Command, ctx: CommandContext): voi
       } catch (e) {
         if (!isPlanDiagnosticsError(e)) throw e;
         // Every cycle (or module restriction) is an error of its own, as terraform prints them.
-        ctx.io.stderr.write(formatDiagnostics(e.diagnostics, ctx.cwd));
+        ctx.io.stderr.write(uiErrors(e.diagnostics, ctx));
         throw new CliError(CliErrorCode.BadInput, "the graph cannot be built", { silent: true });
       }
       ctx.print(type === undefined ? resourceGraphDot(g) : operationGraphDot(g, { verbose, drawCycles }));
     });
+}
+
+/**
+ * Errors as terraform graph prints them (its legacy `Ui.Error` per diagnostic, not a view):
+ * each diagnostic's text and a newline; in colour, its box coloured once more as a whole
+ * inside `[red]…[reset]`.
+ */
+function uiErrors(diags: readonly Diagnostic[], ctx: CommandContext): string {
+  const colour = ctx.colour.stderr;
+  return diags.map((d) => `${colour ? paint(true, `[red]${formatDiagnostics([d], ctx.cwd, true)}[reset]`) : formatDiagnostics([d], ctx.cwd)}\n`).join("");
 }

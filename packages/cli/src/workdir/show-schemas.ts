@@ -39,7 +39,7 @@ const BUILTIN_SCHEMA: ProviderSchema = {
 export function schemaLoadError(ctx: CommandContext, source: string, cause: unknown): CliError {
   const why = isProviderError(cause) && cause.code === "provider_not_found" ? `unavailable provider ${JSON.stringify(source)}` : cause instanceof Error ? cause.message : String(cause);
   const detail = `Error while loading schemas for plugin components: Failed to obtain provider schema: Could not load the schema for provider ${source}: failed to instantiate provider ${JSON.stringify(source)} to obtain schema: ${why}..`;
-  ctx.io.stderr.write(formatDiagnostics([{ severity: "error", summary: "Failed to load plugin schemas", detail }], ctx.cwd));
+  ctx.io.stderr.write(formatDiagnostics([{ severity: "error", summary: "Failed to load plugin schemas", detail }], ctx.cwd, ctx.colour.stderr));
   return new CliError(CliErrorCode.NotInstalled, `Failed to load plugin schemas: ${detail}`, { silent: true, cause });
 }
 
