@@ -387,8 +387,13 @@ describe("magma graph -type without terraform", () => {
 const withTerraformOnly = TERRAFORM !== undefined ? describe : describe.skip;
 
 withTerraformOnly("magma graph's errors against terraform graph's (no provider needed)", () => {
-  /** Each `Cycle: …` line's node names sorted (terraform lists them in Go's map order). */
-  const sortCycles = (text: string): string => text.replace(/Cycle: ([^\n\x1b]*)/g, (_, names: string) => `Cycle: ${names.split(", ").sort().join(", ")}`);
+  /** Each `Cycle: …` line's node names sorted, and the diagnostics sorted (terraform lists both in Go's map order). */
+  const sortCycles = (text: string): string =>
+    text
+      .replace(/Cycle: ([^\n\x1b]*)/g, (_, names: string) => `Cycle: ${names.split(", ").sort().join(", ")}`)
+      .split(/(?=\x1b\[31m\x1b\[31m╷|\nError: )/)
+      .sort()
+      .join("");
   // Terraform colours its diagnostics even when piped (unless TF_IN_AUTOMATION or -no-color); magma when FORCE_COLOR=1.
   const env = { TF_IN_AUTOMATION: "" };
 
