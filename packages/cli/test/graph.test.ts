@@ -1,10 +1,13 @@
-// magma graph -type=plan|plan-refresh-only|plan-destroy|apply through the built binary: the
-// operation graph in terraform graph's DOT, compared byte for byte with terraform 1.11.4's on
-// the same configuration and state (skipped without terraform and hashicorp/aws, whose schema
-// terraform reads to build its graph; magma's graph starts no provider).
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { hasAwsProvider } from "@magma/test-support";
+// magma graph through the built binary: the resource summary (no -type) and the operation
+// graphs (-type=plan|plan-refresh-only|plan-destroy|apply, with -verbose and -draw-cycles) in
+// terraform graph's DOT, compared byte for byte with terraform 1.11.4's on the same
+// configuration and state (skipped without terraform and hashicorp/aws, whose schema terraform
+// reads to build its graph; magma's graph starts no provider).
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeProviderLauncher } from "@magma/provider-server";
+import { TerraformWorkspace, hasAwsProvider, hasTerraform } from "@magma/test-support";
 import { cleanUp, magma } from "./support/run-magma.js";
 import { TERRAFORM, removeWorkdirs, terraform, workdir } from "./support/workdir.js";
 
@@ -144,6 +147,56 @@ resource "aws_ssm_parameter" "c" {
 `,
 };
 
+/** Two cycles: a → b → local.l → c → a (through a local, which terraform never draws) and d → d2 → d3 → d; e outside both. */
+const CYCLES: Record<string, string> = {
+  "main.tf": `
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+provider "aws" {
+  region = "us-east-1"
+}
+locals { l = aws_ssm_parameter.c.value }
+resource "aws_ssm_parameter" "a" {
+  name  = aws_ssm_parameter.b.value
+  type  = "String"
+  value = "a"
+}
+resource "aws_ssm_parameter" "b" {
+  name  = local.l
+  type  = "String"
+  value = "b"
+}
+resource "aws_ssm_parameter" "c" {
+  name  = "c"
+  type  = "String"
+  value = aws_ssm_parameter.a.value
+}
+resource "aws_ssm_parameter" "d" {
+  name  = "d"
+  type  = "String"
+  value = aws_ssm_parameter.d2.value
+}
+resource "aws_ssm_parameter" "d2" {
+  name  = "d2"
+  type  = "String"
+  value = aws_ssm_parameter.d3.value
+}
+resource "aws_ssm_parameter" "d3" {
+  name  = "d3"
+  type  = "String"
+  value = aws_ssm_parameter.d.value
+}
+resource "aws_ssm_parameter" "e" {
+  name  = "e"
+  type  = "String"
+  value = aws_ssm_parameter.a.value
+}
+`,
+};
+
 const instance = (key: number | undefined, id: string): string => `{${key === undefined ? "" : `"index_key":${key},`}"schema_version":0,"attributes":{"id":"${id}","name":"${id}","type":"String","value":"v"}}`;
 
 /** A state with a counted resource in the configuration, an orphaned counted resource and an orphan in a module. */
@@ -170,12 +223,145 @@ withTerraform("magma graph -type against terraform graph -type", () => {
         expect({ type, withState, stderr: ours.stderr, code: ours.code }).toEqual({ type, withState, stderr: "", code: 0 });
         expect({ type, withState, dot: ours.stdout }).toEqual({ type, withState, dot: terraform(["graph", `-type=${type}`], dir).stdout });
       }
+      // -verbose declares the provider closes; -draw-cycles changes nothing without a cycle; -module-depth is ignored.
+      for (const flags of withState ? [["-type=plan", "-verbose"], ["-type=plan-destroy", "-verbose=true"], ["-type=apply", "-draw-cycles", "-verbose", "-module-depth=1"]] : []) {
+        const ours = await magma(["graph", ...flags], { cwd: dir });
+        expect({ flags, withState, stderr: ours.stderr, code: ours.code }).toEqual({ flags, withState, stderr: "", code: 0 });
+        expect({ flags, withState, dot: ours.stdout }).toEqual({ flags, withState, dot: terraform(["graph", ...flags], dir).stdout });
+      }
+      // Without -type: the resources clustered by module (orphans counted as their resource), the same with -verbose or -draw-cycles.
+      for (const flags of withState ? [[], ["-draw-cycles", "-verbose"]] : [[]]) {
+        const ours = await magma(["graph", ...flags], { cwd: dir });
+        expect({ flags, withState, stderr: ours.stderr, code: ours.code }).toEqual({ flags, withState, stderr: "", code: 0 });
+        expect({ flags, withState, dot: ours.stdout }).toEqual({ flags, withState, dot: terraform(["graph", ...flags], dir).stdout });
+      }
     }
-  }, 240_000);
+  }, 900_000);
+
+  test("a cycle: an error per cycle without -draw-cycles; with it, terraform's unreduced graph with each cycle's pairs in red", async () => {
+    const dir = workdir(CYCLES);
+    terraform(["init", "-no-color", "-input=false"], dir);
+    // Terraform names each cycle's nodes in Go's map order: compare them as sets.
+    const cycles = (stderr: string): string[] =>
+      [...stderr.matchAll(/Error: Cycle: (.*)/g)]
+        .map((m) => m[1]!.split(", ").sort().join(", "))
+        .sort();
+    const ours = await magma(["graph", "-type=plan", "-no-color"], { cwd: dir });
+    const theirs = terraform(["graph", "-type=plan", "-no-color"], dir, { expect: 1 });
+    expect(ours.code).toBe(1);
+    expect(ours.stdout).toBe("");
+    expect(cycles(ours.stderr)).toEqual(cycles(theirs.stderr));
+    expect(cycles(ours.stderr)).toHaveLength(2);
+    for (const flags of [["-type=plan", "-draw-cycles"], ["-type=apply", "-draw-cycles", "-verbose"]]) {
+      const drawn = await magma(["graph", ...flags], { cwd: dir });
+      expect({ flags, stderr: drawn.stderr, code: drawn.code }).toEqual({ flags, stderr: "", code: 0 });
+      expect({ flags, dot: drawn.stdout }).toEqual({ flags, dot: terraform(["graph", ...flags], dir).stdout });
+    }
+    expect((await magma(["graph", "-type=plan", "-draw-cycles"], { cwd: dir })).stdout).toContain('"[root] aws_ssm_parameter.b (expand)" -> "[root] aws_ssm_parameter.a (expand)" [color = "red", penwidth = "2.0"]\n');
+    // The resource summary of a cyclic configuration: terraform's reduction inside a cycle
+    // depends on Go's map order (it even drops edges); magma keeps the cycle's edges, so every
+    // edge terraform prints is one of magma's.
+    const summary = await magma(["graph", "-draw-cycles"], { cwd: dir });
+    expect(summary.code).toBe(0);
+    const edges = (dot: string): string[] => dot.split("\n").filter((l) => l.includes(" -> "));
+    expect(edges(summary.stdout)).toEqual(expect.arrayContaining(edges(terraform(["graph", "-draw-cycles"], dir).stdout)));
+    // The cycle a → b → (local.l) → c → a keeps all its edges.
+    expect(edges(summary.stdout)).toEqual(expect.arrayContaining(['  "aws_ssm_parameter.a" -> "aws_ssm_parameter.b";', '  "aws_ssm_parameter.b" -> "aws_ssm_parameter.c";', '  "aws_ssm_parameter.c" -> "aws_ssm_parameter.a";']));
+    expect((await magma(["graph"], { cwd: dir })).code).toBe(1);
+  }, 600_000);
+});
+
+/** Creates through count, for_each, a module and an output, with a reference to one instance and one to a whole resource, on a native provider. */
+const PLANNED = `
+terraform {
+  required_providers {
+    vault = { source = "example.com/magma/vault" }
+  }
+}
+variable "n" { default = 2 }
+resource "vault_secret" "a" {
+  count = var.n
+  name  = "a\${count.index}"
+}
+resource "vault_secret" "b" {
+  name = vault_secret.a[0].name
+}
+resource "vault_secret" "c" {
+  for_each = toset(["p", "q"])
+  name     = "\${vault_secret.b.id}-\${each.key}"
+}
+module "m" {
+  source = "./m"
+  v      = vault_secret.b.name
+}
+output "o" { value = vault_secret.b.id }
+`;
+
+const PLANNED_MODULE = `
+terraform {
+  required_providers {
+    vault = { source = "example.com/magma/vault" }
+  }
+}
+variable "v" {}
+resource "vault_secret" "d" { name = var.v }
+output "r" { value = vault_secret.d.id }
+`;
+
+(hasTerraform() ? describe : describe.skip)("magma graph -plan against terraform graph -plan", () => {
+  let base: TerraformWorkspace;
+  let ws: TerraformWorkspace;
+
+  beforeAll(async () => {
+    base = TerraformWorkspace.create("magma-graph-mirror-");
+    const mirror = join(base.dir, "mirror");
+    writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", type: "vault", version: "1.0.0", module: join(dirname(fileURLToPath(import.meta.url)), "testdata", "secret-provider.mjs"), protocolVersions: [6] });
+    ws = TerraformWorkspace.create("magma-graph-plan-", { cliConfig: { mirrors: [{ path: mirror }] } });
+    ws.write("main.tf", PLANNED);
+    mkdirSync(join(ws.dir, "m"));
+    ws.write("m/main.tf", PLANNED_MODULE);
+    await ws.init();
+    await ws.run(["plan", "-out=tf.plan", "-input=false", "-no-color"]);
+  }, 600_000);
+
+  afterAll(() => {
+    ws?.dispose();
+    base?.dispose();
+  });
+
+  test("saved plans of creates, then of updates: the apply graph with a node per changed instance, byte for byte; -type=apply without a plan has none", async () => {
+    const planned = await magma(["plan", "-out=magma.plan", "-input=false", "-no-color"], { cwd: ws.dir });
+    expect({ stderr: planned.stderr, code: planned.code }).toEqual({ stderr: "", code: 0 });
+    for (const flags of [[], ["-type=apply"], ["-verbose"]]) {
+      const ours = await magma(["graph", "-plan=magma.plan", ...flags], { cwd: ws.dir });
+      const theirs = await ws.run(["graph", "-plan=tf.plan", ...flags]);
+      expect({ flags, stderr: ours.stderr, code: ours.code }).toEqual({ flags, stderr: "", code: 0 });
+      expect({ flags, dot: ours.stdout }).toEqual({ flags, dot: theirs.stdout });
+    }
+    const dot = (await magma(["graph", "-plan=magma.plan"], { cwd: ws.dir })).stdout;
+    expect(dot).toContain('\t\t"[root] vault_secret.b (expand)" -> "[root] vault_secret.a[0]"\n');
+    expect(dot).toContain('\t\t"[root] vault_secret.c[\\"p\\"]" [label = "vault_secret.c", shape = "box"]\n');
+    expect((await magma(["graph", "-type=apply"], { cwd: ws.dir })).stdout).not.toContain('"[root] vault_secret.a[0]"');
+    // Applied, then b renamed: updates of b and module.m's d (no-ops are not drawn; a reference to the unchanged a[0] waits for a's expansion).
+    await ws.run(["apply", "-input=false", "-no-color", "tf.plan"]);
+    ws.write("main.tf", PLANNED.replace("name = vault_secret.a[0].name", 'name = "\${vault_secret.a[0].name}-x"'));
+    await ws.run(["plan", "-out=tf2.plan", "-input=false", "-no-color"]);
+    const replanned = await magma(["plan", "-out=magma2.plan", "-input=false", "-no-color"], { cwd: ws.dir });
+    expect({ stderr: replanned.stderr, code: replanned.code }).toEqual({ stderr: "", code: 0 });
+    expect(replanned.stdout).toContain("2 to change");
+    const updates = await magma(["graph", "-plan=magma2.plan"], { cwd: ws.dir });
+    expect({ stderr: updates.stderr, code: updates.code }).toEqual({ stderr: "", code: 0 });
+    expect(updates.stdout).toBe((await ws.run(["graph", "-plan=tf2.plan"])).stdout);
+    expect(updates.stdout).toContain('\t\t"[root] module.m.vault_secret.d" -> "[root] module.m.vault_secret.d (expand)"\n');
+    expect(updates.stdout).not.toContain('"[root] vault_secret.a[0]"');
+    const missing = await magma(["graph", "-plan=nope.plan"], { cwd: ws.dir });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("Failed to read the given file as a plan file");
+  }, 600_000);
 });
 
 describe("magma graph -type without terraform", () => {
-  test("prints the operation graph of an uninitialised directory; a bad type is terraform's error", async () => {
+  test("prints the operation graph of an uninitialised directory; a bad type or flag value is terraform's error", async () => {
     const dir = workdir(FILES);
     const plan = await magma(["graph", "-type=plan"], { cwd: dir });
     expect(plan.stderr).toBe("");
@@ -186,9 +372,42 @@ describe("magma graph -type without terraform", () => {
     expect(plan.stdout).toContain('\t\t"[root] root" -> "[root] check.c (expand)"\n');
     const bad = await magma(["graph", "-type=bogus"], { cwd: dir });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("Invalid graph type requested: bogus");
+    expect(bad.stderr).toContain("Error: Unsupported graph type");
+    expect(bad.stderr).toContain('The -type=... argument must be either "plan", "plan-refresh-only", "plan-destroy", or "apply".');
     const validate = await magma(["graph", "-type=validate"], { cwd: dir });
     expect(validate.code).toBe(1);
-    expect(validate.stderr).toContain("-type=validate is not supported");
-  }, 60_000);
+    expect(validate.stderr).toContain("Error: Graph type no longer available");
+    expect(validate.stderr).toContain('The graph type "validate" is no longer available. Use -type=plan instead');
+    const flag = await magma(["graph", "-type=plan", "-draw-cycles=maybe"], { cwd: dir });
+    expect(flag.code).not.toBe(0);
+    expect(flag.stderr).toContain('-draw-cycles: invalid boolean value "maybe"');
+  }, 300_000);
+});
+
+const withTerraformOnly = TERRAFORM !== undefined ? describe : describe.skip;
+
+withTerraformOnly("magma graph's errors against terraform graph's (no provider needed)", () => {
+  /** Each `Cycle: …` line's node names sorted, and the diagnostics sorted (terraform lists both in Go's map order). */
+  const sortCycles = (text: string): string =>
+    text
+      .replace(/Cycle: ([^\n\x1b]*)/g, (_, names: string) => `Cycle: ${names.split(", ").sort().join(", ")}`)
+      .split(/(?=\x1b\[31m\x1b\[31m╷|\nError: )/)
+      .sort()
+      .join("");
+  // Terraform colours its diagnostics even when piped (unless TF_IN_AUTOMATION or -no-color); magma when FORCE_COLOR=1.
+  const env = { TF_IN_AUTOMATION: "" };
+
+  test("a configuration error and two cycles: terraform's bytes, plain (-no-color) and in colour (each box inside red, then a newline)", async () => {
+    const bad = workdir({ "main.tf": 'output "o" {\n  value = 1\n  value = 2\n}\n' });
+    const cycles = workdir({ "main.tf": "locals {\n  a = local.b\n  b = local.a\n  c = local.d\n  d = local.c\n}\n" });
+    for (const dir of [bad, cycles]) {
+      const plain = await magma(["graph", "-type=plan", "-no-color"], { cwd: dir });
+      expect(plain.code).toBe(1);
+      expect(sortCycles(plain.stderr)).toBe(sortCycles(terraform(["graph", "-type=plan", "-no-color"], dir, { env, expect: 1 }).stderr));
+      const coloured = await magma(["graph", "-type=plan"], { cwd: dir, env: { FORCE_COLOR: "1" } });
+      expect(coloured.code).toBe(1);
+      expect(sortCycles(coloured.stderr)).toBe(sortCycles(terraform(["graph", "-type=plan"], dir, { env, expect: 1 }).stderr));
+      expect(coloured.stderr).toMatch(/^\x1b\[31m\x1b\[31m╷/);
+    }
+  }, 120_000);
 });

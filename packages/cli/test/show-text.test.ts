@@ -157,20 +157,23 @@ resource "vault_secret" "e" {
     await same(ws, ["show"]);
   }, 120_000);
 
-  test("without the provider, state show warns and prints the attributes without the schema", async () => {
+  test("without the provider, show, show -json and state show fail with terraform's diagnostic and exit code", async () => {
     const copy = TerraformWorkspace.create("magma-show-noprov-");
     try {
       const { cpSync } = await import("node:fs");
       cpSync(join(ws.dir, "terraform.tfstate"), join(copy.dir, "terraform.tfstate"));
-      const m = await magma(["state", "show", "vault_secret.a"], { cwd: copy.dir });
-      expect(m.code).toBe(0);
-      expect(m.stderr).toContain('Warning: Failed to load the schema of provider "example.com/magma/vault"');
-      expect(m.stdout).toContain("# vault_secret.a:\n");
-      for (const s of ["HUNTER2-SECRET", "BLOCK-SECRET"]) expect(m.stdout).not.toContain(s);
+      for (const args of [["show"], ["show", "-json"], ["state", "show", "vault_secret.a"]]) {
+        const m = await magma(args, { cwd: copy.dir });
+        const t = await copy.run([...args.slice(0, args[0] === "state" ? 2 : 1), "-no-color", ...args.slice(args[0] === "state" ? 2 : 1)], { allowFailure: true });
+        expect([args, m.code, m.stdout]).toEqual([args, 1, ""]);
+        expect([args, t.code]).toEqual([args, 1]);
+        expect([args, m.stderr]).toEqual([args, t.stderr]);
+        expect(m.stderr).toContain("Error: Failed to load plugin schemas\n");
+      }
     } finally {
       copy.dispose();
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 withTerraform("a native provider with nested blocks of every nesting (test/testdata/blocks-provider.mjs)", () => {

@@ -141,4 +141,4 @@ export { evaluateExpansion, expansionInstances } from "./eval/expansion.js";
 export type { Expansion, ExpandedInstance } from "./eval/expansion.js";
 export { schemaSensitivePaths, markSensitive, splitSensitive, unionPaths } from "./eval/schema-sensitive.js";
 export { operationGraph, OPERATION_GRAPH_TYPES } from "./planner/operation-graph.js";
-export type { OperationGraph, OperationGraphNode, OperationGraphNodeKind, OperationGraphType } from "./planner/operation-graph.js";
+export type { OperationGraph, OperationGraphNode, OperationGraphNodeKind, OperationGraphOptions, OperationGraphResource, OperationGraphType } from "./planner/operation-graph.js";

@@ -10,7 +10,7 @@ import { formatValue } from "../workdir/format-value.js";
 import { stateInstances } from "../workdir/state-objects.js";
 import type { WorkingDir } from "../workdir/working-dir.js";
 import type { CommandContext } from "./command-context.js";
-import { loadShowSchemas, warnSchemaless } from "../workdir/show-schemas.js";
+import { loadShowSchemas, schemaLoadError } from "../workdir/show-schemas.js";
 import { showOrder } from "../workdir/state-text.js";
 import { objectText } from "./state-show.js";
 import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
@@ -20,11 +20,22 @@ function stateSources(state: StateFile): string[] {
   return [...new Set(state.resources.map((r) => `${r.provider.provider.hostname}/${r.provider.provider.namespace}/${r.provider.provider.type}`))];
 }
 
-/** Opens each provider once for its schema, and closes it. */
+/**
+ * Opens each provider once for its schema, and closes it.
+ *
+ * @throws CliError terraform's "Failed to load plugin schemas" when one cannot be started.
+ */
 async function schemasOf(wd: WorkingDir, ctx: CommandContext, sources: readonly string[]): Promise<Map<string, ProviderSchema>> {
   const p = workdirProviders(wd.dataDir, ctx.io.env);
   try {
-    for (const s of sources) await p.source.open(s, ctx.signal === undefined ? {} : { signal: ctx.signal });
+    for (const s of sources) {
+      try {
+        await p.source.open(s, ctx.signal === undefined ? {} : { signal: ctx.signal });
+      } catch (e) {
+        if (ctx.signal?.aborted === true) throw e;
+        throw schemaLoadError(ctx, s, e);
+      }
+    }
   } finally {
     await Promise.all([...p.open].map((o) => o.close().catch(() => undefined)));
   }
@@ -51,8 +62,8 @@ function stateText(state: StateFile | undefined, schemas: ReadonlyMap<string, Pr
  * `magma show [-json] [PLANFILE]`: the current workspace's state, or a plan saved by
  * `magma plan -out`, as `terraform show` prints them (`-json`: the `terraform show -json`
  * formats, state format 1.0 and plan format 1.2). The providers are started for their schemas;
- * for the human state, a provider that cannot be started is warned about and its objects are
- * printed without its schema.
+ * one that cannot be started fails the command with terraform's "Failed to load plugin
+ * schemas" (exit code 1).
  */
 export function registerShowCommand(program: Command, ctx: CommandContext): void {
   quietOptions(statePathOption(program.command("show").argument("[planfile]", "a plan saved by `magma plan -out`")))
@@ -64,9 +75,8 @@ export function registerShowCommand(program: Command, ctx: CommandContext): void
         const state = await loadState(wd.store());
         if (planfile === undefined) {
           if (o.json !== true) {
-            const shown = state === undefined ? undefined : await loadShowSchemas(wd, ctx, stateSources(state));
-            if (shown !== undefined) warnSchemaless(ctx, shown.failed);
-            return void ctx.print(stateText(state, shown?.schemas ?? new Map()));
+            const schemas = state === undefined ? new Map<string, ProviderSchema>() : await loadShowSchemas(wd, ctx, stateSources(state));
+            return void ctx.print(stateText(state, schemas));
           }
           const st = state ?? newStateFile();
           ctx.print(`${stateJson(st, await schemasOf(wd, ctx, stateSources(st)))}\n`);

@@ -4,7 +4,7 @@ import { loadState, type InstanceObjectState } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { goQuote } from "../workdir/format-value.js";
 import { noStateError } from "../workdir/state-lock.js";
-import { loadShowSchemas, warnSchemaless } from "../workdir/show-schemas.js";
+import { loadShowSchemas } from "../workdir/show-schemas.js";
 import { parseSelector, stateInstances, type StateInstance } from "../workdir/state-objects.js";
 import { header, schemaInstanceText } from "../workdir/state-text.js";
 import type { CommandContext } from "./command-context.js";
@@ -47,7 +47,7 @@ function sensitiveNames(json: string): Set<string> {
 
 /**
  * One resource instance object as `terraform state show` (and `terraform show`) prints it
- * without the provider's schema (the fallback when the provider cannot be started): `# addr:`
+ * without the provider's schema (the fallback when the schema has no such type): `# addr:`
  * and the block with every non-null attribute, sorted and aligned, nested values in full,
  * sensitive ones (per `sensitive_attributes`) hidden.
  */
@@ -92,7 +92,7 @@ export function objectText(inst: StateInstance, obj: InstanceObjectState, schema
 /**
  * `magma state show ADDRESS`: one resource instance's attributes in Terraform's block form,
  * rendered with its provider's schema (the provider is started for it). When the provider
- * cannot be started, a warning says so on stderr and the attributes are printed without it.
+ * cannot be started, the command fails as terraform does ("Failed to load plugin schemas").
  */
 export function registerStateShowCommand(state: Command, ctx: CommandContext): void {
   quietOptions(statePathOption(state.command("show").argument("<address>", "one resource instance")))
@@ -112,9 +112,7 @@ export function registerStateShowCommand(state: Command, ctx: CommandContext): v
               'This command requires that the address references one specific instance.\nTo view the available instances, use "terraform state list". Please modify \nthe address to reference a specific instance.',
           });
         }
-        const { schemas, failed } = await loadShowSchemas(wd, ctx, [instanceSource(inst)]);
-        warnSchemaless(ctx, failed);
-        ctx.print(objectText(inst, current, schemas));
+        ctx.print(objectText(inst, current, await loadShowSchemas(wd, ctx, [instanceSource(inst)])));
       });
     });
 }

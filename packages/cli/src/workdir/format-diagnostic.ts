@@ -96,7 +96,11 @@ function wrap(text: string, width: number): string {
     .join("\n");
 }
 
-/** Terraform's width for a stream that is not a terminal. */
+/**
+ * Terraform's width for a stream that is not a terminal. Its details are word-wrapped
+ * (go-wordwrap: no line longer than the limit) at `WIDTH - 1` without colour and, in colour,
+ * at `WIDTH - 3` (room for the two-column left rule, less one).
+ */
 const WIDTH = 78;
 
 /**
@@ -131,24 +135,30 @@ function boxed(d: Diagnostic, sources: SourceCache): string {
 }
 
 /**
- * Diagnostics as Terraform prints them. Without colour (its `-no-color` form): a blank line,
- * `Error: <summary>` (or `Warning:`), the location with its block (`  on main.tf line 3, in
- * resource "x" "y":`), the source lines (`   3: …`), and the detail wrapped at 78 columns.
- * With `color`, each inside Terraform's coloured left rule (see `boxed`).
+ * Diagnostics as Terraform prints them. Without colour (its `DiagnosticPlain`): a blank line,
+ * `Error: <summary>` (or `Warning:`) and a blank line, the location with its block (`  on
+ * main.tf line 3, in resource "x" "y":`), the source lines (`   3: …`) and a blank line, and
+ * the detail word-wrapped as terraform wraps it for its 78 columns (go-wordwrap at 77: no
+ * line longer than 77). With `color`, each inside Terraform's coloured left rule (see `boxed`).
  */
 export function formatDiagnostics(diags: readonly Diagnostic[], dir: string, color = false): string {
   const sources = new SourceCache(dir);
   if (color) return diags.map((d) => boxed(d, sources)).join("");
   let out = "";
   for (const d of diags) {
-    out += `\n${d.severity === "error" ? "Error" : "Warning"}: ${d.summary}\n`;
+    // The summary is always followed by a blank line, the source lines too (also without a detail).
+    out += `\n${d.severity === "error" ? "Error" : "Warning"}: ${d.summary}\n\n`;
     const s = d.subject;
     if (s !== undefined) {
       const snip = snippetOf(sources, s);
-      out += `\n  on ${s.filename} line ${s.start.line}${snip?.context == null ? "" : `, in ${snip.context}`}:\n`;
-      if (snip !== undefined) snip.code.split("\n").forEach((l, i) => (out += `${String(s.start.line + i).padStart(4)}: ${l}\n`));
+      if (snip === undefined) out += `  on ${s.filename} line ${s.start.line}:\n  (source code not available)\n`;
+      else {
+        out += `  on ${s.filename} line ${s.start.line}${snip.context === null ? "" : `, in ${snip.context}`}:\n`;
+        snip.code.split("\n").forEach((l, i) => (out += `${String(s.start.line + i).padStart(4)}: ${l}\n`));
+      }
+      out += "\n";
     }
-    if (d.detail !== "") out += `\n${wrap(d.detail, 78)}\n`;
+    if (d.detail !== "") out += `${wrap(d.detail, WIDTH - 1)}\n`;
   }
   return out;
 }

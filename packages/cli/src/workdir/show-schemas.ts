@@ -1,5 +1,7 @@
 import { dynamicType, stringType } from "@magma/cty";
-import { createSchemaEntry, noServerCapabilities, type ProviderSchema } from "@magma/provider-api";
+import { createSchemaEntry, isProviderError, noServerCapabilities, type ProviderSchema } from "@magma/provider-api";
+import { CliError, CliErrorCode } from "../cli-error.js";
+import { formatDiagnostics } from "./format-diagnostic.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { workdirProviders } from "./engine-providers.js";
 import type { WorkingDir } from "./working-dir.js";
@@ -28,23 +30,28 @@ const BUILTIN_SCHEMA: ProviderSchema = {
   warnings: [],
 };
 
-/** The schemas a human `show` could load, and the providers it could not start (with why). */
-export interface ShowSchemas {
-  /** The schema of each provider started, by source address. */
-  readonly schemas: ReadonlyMap<string, ProviderSchema>;
-  /** The providers that could not be started, by source address, with the error's message. */
-  readonly failed: ReadonlyMap<string, string>;
+/**
+ * Terraform's error when a provider whose objects `show` or `state show` must render cannot
+ * be started for its schema (terraform 1.11 prints no schema-less rendering: it fails with
+ * this, exit code 1): `unavailable provider` when it is not installed, else why it failed.
+ * Prints the diagnostic on stderr as terraform does and returns the (silent) error to throw.
+ */
+export function schemaLoadError(ctx: CommandContext, source: string, cause: unknown): CliError {
+  const why = isProviderError(cause) && cause.code === "provider_not_found" ? `unavailable provider ${JSON.stringify(source)}` : cause instanceof Error ? cause.message : String(cause);
+  const detail = `Error while loading schemas for plugin components: Failed to obtain provider schema: Could not load the schema for provider ${source}: failed to instantiate provider ${JSON.stringify(source)} to obtain schema: ${why}..`;
+  ctx.io.stderr.write(formatDiagnostics([{ severity: "error", summary: "Failed to load plugin schemas", detail }], ctx.cwd, ctx.colour.stderr));
+  return new CliError(CliErrorCode.NotInstalled, `Failed to load plugin schemas: ${detail}`, { silent: true, cause });
 }
 
 /**
- * Starts each provider once for its schema and closes it. A provider that cannot be started
- * is recorded in `failed` rather than thrown: the human renderings fall back to printing
- * its objects without a schema (an aborted run still throws). Terraform's built-in provider
- * is not started: its `terraform_data` schema is built in.
+ * Starts each provider once for its schema and closes it; Terraform's built-in provider is
+ * not started (its `terraform_data` schema is built in).
+ *
+ * @throws CliError "Failed to load plugin schemas" ({@link schemaLoadError}) for the first
+ *   provider that cannot be started, as terraform fails (an aborted run throws its abort).
  */
-export async function loadShowSchemas(wd: WorkingDir, ctx: CommandContext, sources: readonly string[]): Promise<ShowSchemas> {
+export async function loadShowSchemas(wd: WorkingDir, ctx: CommandContext, sources: readonly string[]): Promise<ReadonlyMap<string, ProviderSchema>> {
   const p = workdirProviders(wd.dataDir, ctx.io.env);
-  const failed = new Map<string, string>();
   try {
     for (const s of sources) {
       if (s === BUILTIN_SOURCE) {
@@ -55,23 +62,11 @@ export async function loadShowSchemas(wd: WorkingDir, ctx: CommandContext, sourc
         await p.source.open(s, ctx.signal === undefined ? {} : { signal: ctx.signal });
       } catch (e) {
         if (ctx.signal?.aborted === true) throw e;
-        failed.set(s, e instanceof Error ? e.message : String(e));
+        throw schemaLoadError(ctx, s, e);
       }
     }
   } finally {
     await Promise.all([...p.open].map((o) => o.close().catch(() => undefined)));
   }
-  return { schemas: p.schemas, failed };
-}
-
-/** Prints, on stderr, one warning per provider that could not be started (the objects it manages are shown without its schema). */
-export function warnSchemaless(ctx: CommandContext, failed: ReadonlyMap<string, string>): void {
-  for (const [source, why] of failed) {
-    ctx.err("");
-    ctx.err(`Warning: Failed to load the schema of provider ${JSON.stringify(source)}`);
-    ctx.err("");
-    ctx.err(why);
-    ctx.err("");
-    ctx.err("The objects it manages are shown without its schema: every non-null attribute, nested values as plain values, sensitive ones per the state's sensitive_attributes only.");
-  }
+  return p.schemas;
 }

@@ -54,6 +54,17 @@ describe("Graph", () => {
     expect(() => g.get("nope")).toThrow(/no node "nope"/);
   });
 
+  it("lists the cycles as strongly connected components, in Tarjan's pop order", () => {
+    // a → b → c → a (each depends on the next), d ⇄ e, f alone, g depending on itself.
+    const g = chain("c", "b", "a").dependOn("c", "a").add("d", null).add("e", null).add("f", null).add("g", null);
+    g.dependOn("d", "e").dependOn("e", "d").dependOn("f", "a").dependOn("g", "g");
+    expect(g.cycles()).toEqual([
+      ["b", "a", "c"],
+      ["e", "d"],
+    ]);
+    expect(chain("a", "b", "c").cycles()).toEqual([]);
+  });
+
   it("removes implied edges in the transitive reduction", () => {
     const g = chain("a", "b", "c").dependOn("c", "a");
     expect(g.dependencies("c").sort()).toEqual(["a", "b"]);

@@ -135,6 +135,60 @@ export class Graph<T> {
   }
 
   /**
+   * The strongly connected components with more than one node: the cycles, as Terraform's
+   * `AcyclicGraph.Cycles` finds them with Tarjan's algorithm (a self-dependency is not
+   * listed; {@link Graph.findCycle} reports it). Each component
+   * lists its nodes in the order Tarjan pops them off its stack, so that for a simple cycle
+   * each node is followed by one of its dependents. Nodes and edges are visited in insertion
+   * order, so the result is deterministic.
+   */
+  cycles(): string[][] {
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const out: string[][] = [];
+    let next = 0;
+    for (const root of this.#nodes.keys()) {
+      if (index.has(root)) continue;
+      // Iterative depth-first search: each frame is a node and the iterator over its dependencies.
+      const frames: { id: string; deps: Iterator<string> }[] = [];
+      const enter = (n: string): void => {
+        index.set(n, next);
+        low.set(n, next);
+        next++;
+        stack.push(n);
+        onStack.add(n);
+        frames.push({ id: n, deps: this.#deps.get(n)![Symbol.iterator]() });
+      };
+      enter(root);
+      while (frames.length > 0) {
+        const f = frames[frames.length - 1]!;
+        const step = f.deps.next();
+        if (step.done !== true) {
+          const d = step.value;
+          if (!index.has(d)) enter(d);
+          else if (onStack.has(d)) low.set(f.id, Math.min(low.get(f.id)!, index.get(d)!));
+          continue;
+        }
+        frames.pop();
+        const parent = frames[frames.length - 1];
+        if (parent !== undefined) low.set(parent.id, Math.min(low.get(parent.id)!, low.get(f.id)!));
+        if (low.get(f.id) !== index.get(f.id)) continue;
+        const component: string[] = [];
+        for (;;) {
+          const n = stack.pop()!;
+          onStack.delete(n);
+          component.push(n);
+          if (n === f.id) break;
+        }
+        if (component.length > 1) out.push(component);
+      }
+    }
+    return out;
+  }
+
+  /**
    * Checks that the graph has no cycle.
    *
    * @throws {@link EngineError} `cycle`, naming the cycle (`a → b → a`, each node waiting on the next).

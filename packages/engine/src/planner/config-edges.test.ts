@@ -83,6 +83,12 @@ describe("configEdges", () => {
         ["output.whole", { kind: "module-value", id: "module.m", whole: true, outputs: ["module.m.output.out"] }],
       ]);
       expect(e.providers.get("module.m.memory_item.c")).toMatchObject({ address: P, modulePath: [] });
+      // A reference to one instance of a resource carries its key (for terraform graph -plan); the whole resource's does not.
+      const toA = e.edges.filter((x) => x.why === "reference" && x.to.id === "memory_item.a").map((x) => [x.from.id, x.instanceKey]);
+      expect(toA).toEqual([
+        ["data.memory_lookup.d", undefined],
+        ["module.m.var.in", "[0]"],
+      ]);
     } finally {
       cleanup();
     }

@@ -1,6 +1,7 @@
 import { graphInputs, impliedProvider, resourceProviderConfigKey, type Config, type Reference } from "@magma/config";
+import type { Value } from "@magma/cty";
 import type { Body } from "@magma/hcl";
-import { formatProviderConfig } from "@magma/state";
+import { formatInstanceKey, formatProviderConfig } from "@magma/state";
 import { configPrefix } from "../eval/module-evaluator.js";
 import { planError, type PlanDiagnostic } from "./plan-diagnostic.js";
 import { resolveProviderConfig } from "./plan-configuration.js";
@@ -34,6 +35,13 @@ export interface ConfigEdge {
   readonly from: ConfigVertex;
   readonly to: ConfigVertex;
   readonly why: ConfigEdgeReason;
+  /**
+   * For a `reference` to a resource written with a literal instance key (`aws_x.a[0]`,
+   * `aws_x.a["k"]`): that key as an instance address writes it (`[0]`, `["k"]`). The planner
+   * waits for the whole resource regardless; `terraform graph -plan` draws the reference to
+   * that one instance's node.
+   */
+  readonly instanceKey?: string;
 }
 
 /** The provider configuration a resource resolves to (see resolveProviderConfig). */
@@ -129,7 +137,11 @@ function moduleEdges(root: Config, c: Config, edges: ConfigEdge[], problems: { f
       const to = target(ref);
       if (to === undefined) continue;
       if ("severity" in to) problems.push({ from, diagnostic: to });
-      else edges.push({ from, to, why: "reference" });
+      else {
+        const step = ref.remaining[0];
+        const instanceKey = to.kind === "resource" && step?.kind === "index" ? instanceKeyText(step.key) : undefined;
+        edges.push({ from, to, why: "reference", ...(instanceKey !== undefined ? { instanceKey } : {}) });
+      }
     }
   };
 
@@ -190,4 +202,12 @@ function moduleEdges(root: Config, c: Config, edges: ConfigEdge[], problems: { f
   for (const key of [...m.managedResources.keys(), ...m.dataResources.keys()]) nested({ kind: "resource", id: `${prefix}${key}` });
   for (const name of m.checks.keys()) nested({ kind: "check", id: `${prefix}check.${name}` });
   for (const name of c.children.keys()) nested({ kind: "module", id: `${prefix}module.${name}` });
+}
+
+/** An index step's key as an instance address writes it (`[0]`, `["a"]`), or undefined for a key that cannot be one. */
+function instanceKeyText(key: Value): string | undefined {
+  if (!key.isKnown() || key.isNull()) return undefined;
+  if (key.type.kind === "string") return formatInstanceKey(key.asString());
+  if (key.type.kind === "number" && key.asNumber().isInteger()) return `[${key.asNumber().toString()}]`;
+  return undefined;
 }

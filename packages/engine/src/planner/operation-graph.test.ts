@@ -1,6 +1,8 @@
 import { item, configOf, stateOf, MEMORY } from "./test-support.js";
 import { operationGraph, type OperationGraph } from "./operation-graph.js";
 import { isPlanDiagnosticsError } from "./plan-diagnostic.js";
+import { dynamicType, nullVal } from "@magma/cty";
+import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 
 const P = `provider["${MEMORY}"]`;
 
@@ -48,11 +50,12 @@ describe("operationGraph", () => {
     const { config, cleanup } = configOf(FILES);
     try {
       const g = operationGraph(config, undefined, "plan");
+      expect(operationGraph(config, undefined, "plan", { keepCycles: true })).toEqual(g);
       const names = g.nodes.map((n) => n.name);
       expect(names).toEqual(
         expect.arrayContaining(["memory_item.a (expand)", "module.m.memory_item.c (expand)", "var.n", "var.n (validation)", "module.m.var.in (expand)", "module.m (expand)", "module.m (close)", P, `${P} (close)`, "local.name (expand)", "output.o (expand)", "root"]),
       );
-      expect(g.nodes.find((n) => n.name === "memory_item.a (expand)")).toEqual({ name: "memory_item.a (expand)", kind: "resource", label: "memory_item.a", multiplicity: 1 });
+      expect(g.nodes.find((n) => n.name === "memory_item.a (expand)")).toEqual({ name: "memory_item.a (expand)", kind: "resource", label: "memory_item.a", multiplicity: 1, resource: { module: [], mode: "managed", type: "memory_item", name: "a" } });
       expect(g.nodes.find((n) => n.name === "var.n")?.kind).toBe("root-variable");
       expect(g.nodes.find((n) => n.name === P)?.kind).toBe("provider");
       // a waits for n's validation and its provider; the provider for its argument's local.
@@ -117,8 +120,8 @@ describe("operationGraph", () => {
     }
   });
 
-  test("a cycle is a Cycle diagnostic naming it", () => {
-    const { config, cleanup } = configOf({ "main.tf": `locals {\n  a = local.b\n  b = local.a\n}\n` });
+  test("a cycle is Terraform's `Cycle: …` error naming its nodes; with keepCycles the graph keeps it, unreduced", () => {
+    const { config, cleanup } = configOf({ "main.tf": `locals {\n  a = local.b\n  b = local.a\n  c = local.a\n  d = \"\${local.c}\${local.a}\"\n}\n` });
     try {
       let caught: unknown;
       try {
@@ -128,8 +131,41 @@ describe("operationGraph", () => {
       }
       expect(isPlanDiagnosticsError(caught)).toBe(true);
       if (!isPlanDiagnosticsError(caught)) return;
-      expect(caught.diagnostics[0]?.summary).toBe("Cycle");
-      expect(caught.diagnostics[0]?.detail).toContain("local.a (expand)");
+      expect(caught.diagnostics.map((d) => [d.severity, d.summary, d.detail])).toEqual([["error", "Cycle: local.b (expand), local.a (expand)", ""]]);
+      const g = operationGraph(config, undefined, "plan", { keepCycles: true });
+      expect(g.cycles).toEqual([["local.b (expand)", "local.a (expand)"]]);
+      // Not reduced (d → a stays beside d → c → a); the root waits only for what nothing waits for.
+      expect(g.edges).toEqual([
+        ["local.a (expand)", "local.b (expand)"],
+        ["local.b (expand)", "local.a (expand)"],
+        ["local.c (expand)", "local.a (expand)"],
+        ["local.d (expand)", "local.a (expand)"],
+        ["local.d (expand)", "local.c (expand)"],
+        ["root", "local.d (expand)"],
+      ]);
+    } finally {
+      cleanup();
+    }
+  });
+  test("an apply with a saved plan's changes: a node per changed instance; a delete is refused", () => {
+    const { config, cleanup } = configOf(FILES);
+    try {
+      const change = (address: string, action: "create" | "no-op" | "delete"): PlannedInstanceChange =>
+        ({ address, mode: "managed", typeName: "memory_item", action, before: nullVal(dynamicType), after: nullVal(dynamicType), config: nullVal(dynamicType), requiresReplace: [], priorPrivate: new Uint8Array(), plannedPrivate: new Uint8Array(), priorTainted: false, legacyTypeSystem: false, warnings: [] }) as PlannedInstanceChange;
+      const g = operationGraph(config, undefined, "apply", { changes: [change("memory_item.a[0]", "create"), change("memory_item.a[1]", "no-op"), change("module.m.memory_item.c", "create")] });
+      expect(g.nodes.find((n) => n.name === "memory_item.a[0]")).toEqual({ name: "memory_item.a[0]", kind: "resource", label: "memory_item.a", multiplicity: 1, resource: { module: [], mode: "managed", type: "memory_item", name: "a" } });
+      expect(g.nodes.some((n) => n.name === "memory_item.a[1]")).toBe(false);
+      expect(edgesFrom(g, "memory_item.a[0]")).toEqual(["memory_item.a (expand)"]);
+      // module.m's input references memory_item.a[0]: it waits for that instance's node.
+      expect(edgesFrom(g, "module.m.var.in (expand)")).toContain("memory_item.a[0]");
+      expect(edgesFrom(g, "module.m.memory_item.c")).toEqual(["module.m.memory_item.c (expand)"]);
+      let caught: unknown;
+      try {
+        operationGraph(config, undefined, "apply", { changes: [change("memory_item.a[0]", "delete")] });
+      } catch (e) {
+        caught = e;
+      }
+      expect(isPlanDiagnosticsError(caught) && caught.diagnostics[0]?.detail).toContain("delete memory_item.a[0]");
     } finally {
       cleanup();
     }

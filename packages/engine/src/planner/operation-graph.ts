@@ -1,6 +1,7 @@
 import type { Config } from "@magma/config";
-import { formatInstanceKey, formatProviderConfig, type StateFile } from "@magma/state";
+import { formatInstanceKey, formatProviderConfig, parseResourceInstance, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
+import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { configPrefix, instancePrefix } from "../eval/module-evaluator.js";
 import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
 import { planError, PlanDiagnosticsError } from "./plan-diagnostic.js";
@@ -14,11 +15,12 @@ export const OPERATION_GRAPH_TYPES: readonly OperationGraphType[] = ["plan", "pl
 
 /**
  * What a node of an operation graph stands for: `resource` (a resource's expansion, an
- * orphaned instance or a destroyed resource), `provider` (a provider configuration, not its
- * close), `root-variable` (an input variable of the root module) or `other` (locals, outputs,
- * module variables, module calls and closes, provider closes, the root).
+ * orphaned instance, a destroyed resource or a saved plan's changed instance), `provider` (a
+ * provider configuration), `provider-close` (its close), `root-variable` (an input variable
+ * of the root module) or `other` (locals, outputs, module variables, module calls and closes,
+ * the root).
  */
-export type OperationGraphNodeKind = "resource" | "provider" | "root-variable" | "other";
+export type OperationGraphNodeKind = "resource" | "provider" | "provider-close" | "root-variable" | "other";
 
 /** One node of an operation graph. */
 export interface OperationGraphNode {
@@ -29,12 +31,47 @@ export interface OperationGraphNode {
   readonly label: string;
   /** How many of Terraform's graph nodes carry this name: one per instance for a destroy plan's resources, else 1. */
   readonly multiplicity: number;
+  /** For a `resource` node: the configuration resource it is about (module path without instance keys). */
+  readonly resource?: OperationGraphResource;
 }
 
-/** The graph of an operation: nodes sorted by name, edges (dependent → dependency) sorted, transitively reduced. */
+/** The configuration resource a `resource` node is about (Terraform's `addrs.ConfigResource`). */
+export interface OperationGraphResource {
+  /** The module path: the module call names from the root (`[]` for the root module). */
+  readonly module: readonly string[];
+  readonly mode: "managed" | "data" | "ephemeral";
+  readonly type: string;
+  readonly name: string;
+}
+
+/**
+ * The graph of an operation: nodes sorted by name, edges (dependent → dependency) sorted,
+ * transitively reduced — unless it has cycles (built with `keepCycles`), which Terraform
+ * does not reduce.
+ */
 export interface OperationGraph {
   readonly nodes: readonly OperationGraphNode[];
   readonly edges: readonly (readonly [from: string, to: string])[];
+  /** The cycles (strongly connected components, node names in Tarjan's pop order): empty but with `keepCycles`. */
+  readonly cycles: readonly (readonly string[])[];
+}
+
+/** How {@link operationGraph} builds a graph. */
+export interface OperationGraphOptions {
+  /**
+   * Return a graph with cycles instead of failing (`terraform graph -draw-cycles`, which
+   * skips Terraform's graph validation): such a graph is not reduced, and its root waits only
+   * for the nodes nothing else waits for, as Terraform builds it.
+   */
+  readonly keepCycles?: boolean;
+  /**
+   * For `apply`: the changes of a saved plan (`terraform graph -plan=FILE`). Each change
+   * other than a no-op gets a node of its own named by its instance address, waiting for its
+   * resource's expansion; references to the resource wait for its instances' nodes (a
+   * reference with an instance key for that instance's, when it has one), as Terraform's
+   * apply graph connects them. Only creates, updates and reads are drawn.
+   */
+  readonly changes?: readonly PlannedInstanceChange[];
 }
 
 interface ModScope {
@@ -54,24 +91,27 @@ interface ModScope {
  * plan, and a `root` that waits for everything — transitively reduced.
  * Read-only: no provider is started and nothing is evaluated.
  *
- * @throws PlanDiagnosticsError when the graph has a cycle, or a module call breaks Terraform's
- *   module restrictions (count, for_each or depends_on on a module with its own providers).
+ * @throws PlanDiagnosticsError when the graph has a cycle (one `Cycle: a, b, …` error per
+ *   cycle, as Terraform's graph validation words it; not with `keepCycles`), or a module call
+ *   breaks Terraform's module restrictions (count, for_each or depends_on on a module with its
+ *   own providers), or `changes` hold a delete, replace or forget (not drawn).
  */
-export function operationGraph(config: Config, state: StateFile | undefined, type: OperationGraphType): OperationGraph {
+export function operationGraph(config: Config, state: StateFile | undefined, type: OperationGraphType, options: OperationGraphOptions = {}): OperationGraph {
   const restrictions = moduleRestrictionDiagnostics(config).filter((d) => d.severity === "error");
   if (restrictions.length > 0) throw new PlanDiagnosticsError(restrictions);
   const shared = configEdges(config);
   const g = new Graph<OperationGraphNode>();
-  const node = (name: string, kind: OperationGraphNodeKind, label: string, multiplicity = 1): string => {
-    g.add(name, { name, kind, label, multiplicity });
+  const node = (name: string, kind: OperationGraphNodeKind, label: string, multiplicity = 1, resource?: OperationGraphResource): string => {
+    g.add(name, { name, kind, label, multiplicity, ...(resource !== undefined ? { resource } : {}) });
     return name;
   };
-  const expand = (address: string, kind: OperationGraphNodeKind = "other"): string => node(`${address} (expand)`, kind, address);
+  const expand = (address: string): string => node(`${address} (expand)`, "other", address);
   const providerClose = new Map<string, string>();
   const provider = (address: string): string => {
     if (!providerClose.has(address)) {
       node(address, "provider", address);
-      providerClose.set(address, node(`${address} (close)`, "other", address));
+      providerClose.set(address, node(`${address} (close)`, "provider-close", `${address} (close)`));
+      g.dependOn(`${address} (close)`, address);
     }
     return address;
   };
@@ -92,7 +132,7 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
     for (const r of state?.resources ?? []) {
       if (r.mode !== "managed" || r.instances.length === 0) continue;
       const address = `${instancePrefix(r.module)}${r.type}.${r.name}`;
-      uses(node(`${address} (destroy)`, "resource", address, r.instances.length), formatProviderConfig(r.provider));
+      uses(node(`${address} (destroy)`, "resource", address, r.instances.length, { module: r.module.map((m) => m.name), mode: r.mode, type: r.type, name: r.name }), formatProviderConfig(r.provider));
     }
     // The root module's provider configurations still evaluate their arguments: the variables and locals they reference.
     const valueRefs = (from: string, edges: readonly ConfigEdge[]): void => {
@@ -110,7 +150,7 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
       const addr = providerBlockAddress(config, key)!;
       if (providerClose.has(addr)) valueRefs(addr, shared.edges.filter((e) => e.why === "reference" && e.from.kind === "provider" && e.from.id === addr));
     }
-    return finish(g);
+    return finish(g, options.keepCycles === true);
   }
 
   const varNode = (mod: ModScope, name: string): string => (mod.prefix === "" ? `var.${name}` : `${mod.prefix}var.${name} (expand)`);
@@ -156,7 +196,7 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
     }
     for (const name of m.locals.keys()) expand(`${mod.prefix}local.${name}`);
     for (const name of m.outputs.keys()) expand(`${mod.prefix}output.${name}`);
-    for (const key of [...m.managedResources.keys(), ...m.dataResources.keys()]) expand(`${mod.prefix}${key}`, "resource");
+    for (const [key, r] of [...m.managedResources, ...m.dataResources]) node(`${mod.prefix}${key} (expand)`, "resource", `${mod.prefix}${key}`, 1, { module: mod.config.path, mode: r.mode, type: r.type, name: r.name });
     for (const name of m.checks.keys()) {
       expand(`${mod.prefix}check.${name}`);
       // A plan reports the check's results.
@@ -180,10 +220,38 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
       const mod = byPrefix.get(configPrefix(r.module.map((s) => s.name)));
       for (const inst of r.instances) {
         const resource = `${instancePrefix(r.module)}${r.type}.${r.name}`;
-        const id = node(`${resource}${inst.indexKey === undefined ? "" : formatInstanceKey(inst.indexKey)} (orphan)`, "resource", resource);
+        const id = node(`${resource}${inst.indexKey === undefined ? "" : formatInstanceKey(inst.indexKey)} (orphan)`, "resource", resource, 1, { module: r.module.map((s) => s.name), mode: r.mode, type: r.type, name: r.name });
         uses(id, formatProviderConfig(r.provider));
         if (mod !== undefined) members.get(mod)!.push(id);
       }
+    }
+  }
+  // A saved plan's changes: one node per changed instance (Terraform's DiffTransformer).
+  /** The instance nodes of a resource (by its configuration address) and of one instance (`<address>[key]`). */
+  const instanceNodes = new Map<string, string[]>();
+  const addInstanceNode = (key: string, id: string): void => void instanceNodes.set(key, [...(instanceNodes.get(key) ?? []), id]);
+  if (type === "apply") {
+    const unsupported = (options.changes ?? []).filter((c) => c.action !== "no-op" && c.action !== "create" && c.action !== "update" && c.action !== "read");
+    if (unsupported.length > 0) {
+      throw new PlanDiagnosticsError([
+        planError("Unsupported change in the plan", `The apply graph of a saved plan is drawn for creates, updates and reads only; this plan also has ${unsupported.map((c) => `${c.action} ${c.address}${c.deposedKey !== undefined ? ` (deposed ${c.deposedKey})` : ""}`).join(", ")}.`),
+      ]);
+    }
+    for (const c of options.changes ?? []) {
+      if (c.action === "no-op") continue;
+      const a = parseResourceInstance(c.address);
+      const prefix = configPrefix(a.module.map((m) => m.name));
+      const resource = `${prefix}${a.mode === "data" ? "data." : a.mode === "ephemeral" ? "ephemeral." : ""}${a.type}.${a.name}`;
+      const expandId = `${resource} (expand)`;
+      if (!g.has(expandId)) continue;
+      const id = node(c.address, "resource", resource, 1, { module: a.module.map((m) => m.name), mode: a.mode, type: a.type, name: a.name });
+      g.dependOn(id, expandId);
+      const resolved = shared.providers.get(resource);
+      if (resolved !== undefined && !("error" in resolved)) uses(id, resolved.address);
+      const mod = byPrefix.get(prefix);
+      if (mod !== undefined) members.get(mod)!.push(id);
+      addInstanceNode(resource, id);
+      addInstanceNode(`${resource}${formatInstanceKey(a.key)}`, id);
     }
   }
 
@@ -192,6 +260,12 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
     const from = nodeOf(e.from, "from");
     if (e.why === "provider") {
       uses(from, e.to.id);
+      continue;
+    }
+    if (e.why === "reference" && e.to.kind === "resource" && instanceNodes.size > 0) {
+      // A reference to one instance waits for that instance's node when the plan changes it, else (as Terraform falls back to the resource) for the resource's expansion and changed instances.
+      const one = e.instanceKey === undefined ? undefined : instanceNodes.get(`${e.to.id}${e.instanceKey}`);
+      for (const to of one ?? [nodeOf(e.to, "to"), ...(instanceNodes.get(e.to.id) ?? [])]) if (from !== to && g.has(from) && g.has(to)) g.dependOn(from, to);
       continue;
     }
     const to = nodeOf(e.to, "to");
@@ -211,20 +285,21 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
       g.dependOn(close, id);
     }
   }
-  return finish(g);
+  return finish(g, options.keepCycles === true);
 }
 
 /** Adds the root, checks for cycles, reduces and lists. */
-function finish(g: Graph<OperationGraphNode>): OperationGraph {
+function finish(g: Graph<OperationGraphNode>, keepCycles: boolean): OperationGraph {
   const all = g.ids();
+  const cycles = g.cycles();
+  if (cycles.length > 0 && !keepCycles) throw new PlanDiagnosticsError(cycles.map((c) => planError(`Cycle: ${c.join(", ")}`, "")));
   g.add("root", { name: "root", kind: "other", label: "root", multiplicity: 1 });
-  for (const id of all) g.dependOn("root", id);
-  const cycle = g.findCycle();
-  if (cycle !== undefined) throw new PlanDiagnosticsError([planError("Cycle", `The configuration has a dependency cycle: ${cycle.join(" → ")}.`)]);
-  g.transitiveReduction();
+  // The root waits for what nothing else waits for (with no cycle, the reduction leaves the same edges as waiting for everything).
+  for (const id of all) if (g.dependents(id).length === 0) g.dependOn("root", id);
+  if (cycles.length === 0) g.transitiveReduction();
   const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
   const names = g.ids().sort(byCode);
   const edges: (readonly [string, string])[] = [];
   for (const n of names) for (const d of g.dependencies(n).sort(byCode)) edges.push([n, d]);
-  return { nodes: names.map((n) => g.get(n)), edges };
+  return { nodes: names.map((n) => g.get(n)), edges, cycles };
 }
