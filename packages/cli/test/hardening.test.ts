@@ -60,6 +60,7 @@ describe("sensitive attributes inside v6 nested attributes: never printed (issue
     backend: [{ auth: { key: true } }],
   };
 
+  // About ten magma processes in one test: a generous timeout for a loaded 2-core machine (60 s was hit under load).
   test("plan, apply, read, update plan, destroy plan, human and JSON: the secrets stay out; --out keeps them", async () => {
     expect(configJson).toContain('"__proto__":{"password":"PROTO-SECRET"}');
     const outputs: MagmaResult[] = [];
@@ -102,7 +103,7 @@ describe("sensitive attributes inside v6 nested attributes: never printed (issue
     const read = outputs[2]!;
     expect(read.stdout).toContain('login  = { factors = [{ code = (sensitive value), kind = "totp" }], password = (sensitive value), user = "u" }');
     never([...SECRETS, ...SECRETS.map((s) => `${s}2`)], ...outputs);
-  });
+  }, 300_000);
 
   test("a sensitive value under the map key __proto__ is null in JSON output (state given with --state, --raw-state)", async () => {
     const state = {
