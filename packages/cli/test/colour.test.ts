@@ -8,11 +8,8 @@
 // differ from run to run (random ids and results, elapsed times) are normalised. Then: no
 // colour when piped, with -no-color, with NO_COLOR=1 or FORCE_COLOR=0.
 // Skipped without terraform (the no-colour checks run anyway).
-import { createRequire } from "node:module";
-import { join } from "node:path";
-import { writeProviderLauncher } from "@magma/provider-server";
 import { cleanUp, magma } from "./support/run-magma.js";
-import { TERRAFORM, removeWorkdirs, terraform, workdir } from "./support/workdir.js";
+import { TERRAFORM, randomMirrorCliConfig, removeWorkdirs, terraform, workdir } from "./support/workdir.js";
 
 afterAll(() => {
   cleanUp();
@@ -77,17 +74,7 @@ const withTerraform = TERRAFORM !== undefined ? describe : describe.skip;
 withTerraform("magma's colours are terraform's (FORCE_COLOR=1 against terraform's piped output)", () => {
   let env: Record<string, string>;
   beforeAll(() => {
-    const mirror = workdir();
-    writeProviderLauncher({
-      mirrorDir: mirror,
-      hostname: "registry.terraform.io",
-      namespace: "magma",
-      type: "random",
-      version: "1.0.0",
-      module: createRequire(import.meta.url).resolve("@magma/provider-random"),
-      exportName: "createRandomProvider",
-    });
-    const cli = join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
+    const cli = randomMirrorCliConfig();
     // Terraform colours by default (also when piped); TF_IN_AUTOMATION would change its wording.
     env = { TF_CLI_CONFIG_FILE: cli, TF_IN_AUTOMATION: "" };
   });

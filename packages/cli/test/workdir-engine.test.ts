@@ -4,11 +4,9 @@
 // other way round) with provider-random served to terraform by @magma/provider-server
 // (skipped without terraform).
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { writeProviderLauncher } from "@magma/provider-server";
 import { cleanUp, magma } from "./support/run-magma.js";
-import { TERRAFORM, removeWorkdirs, terraform, workdir } from "./support/workdir.js";
+import { TERRAFORM, randomMirrorCliConfig, removeWorkdirs, terraform, workdir } from "./support/workdir.js";
 
 afterAll(() => {
   cleanUp();
@@ -185,17 +183,7 @@ withTerraform("terraform and magma take turns on a working directory", () => {
   // provider-random served to terraform through @magma/provider-server from a filesystem mirror.
   let env: Record<string, string>;
   beforeAll(() => {
-    const mirror = workdir();
-    writeProviderLauncher({
-      mirrorDir: mirror,
-      hostname: "registry.terraform.io",
-      namespace: "magma",
-      type: "random",
-      version: "1.0.0",
-      module: createRequire(import.meta.url).resolve("@magma/provider-random"),
-      exportName: "createRandomProvider",
-    });
-    const cli = join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
+    const cli = randomMirrorCliConfig();
     env = { TF_CLI_CONFIG_FILE: cli };
   });
 

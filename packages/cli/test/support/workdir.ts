@@ -6,7 +6,9 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { writeProviderLauncher } from "@magma/provider-server";
 import { findTerraform, hasTerraform } from "@magma/test-support";
 import { PLUGIN_MIRROR } from "./run-magma.js";
 
@@ -38,6 +40,25 @@ export function copyWorkdir(dir: string): string {
 export function mirrorCliConfig(): string {
   const dir = workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path = "${PLUGIN_MIRROR}"\n  }\n}\n` });
   return join(dir, "cli.tfrc");
+}
+
+/**
+ * A Terraform CLI configuration whose filesystem mirror serves `@magma/provider-random` as
+ * `registry.terraform.io/magma/random` 1.0.0 (through `@magma/provider-server`'s launcher), for
+ * working directories that terraform and magma both run.
+ */
+export function randomMirrorCliConfig(): string {
+  const mirror = workdir();
+  writeProviderLauncher({
+    mirrorDir: mirror,
+    hostname: "registry.terraform.io",
+    namespace: "magma",
+    type: "random",
+    version: "1.0.0",
+    module: createRequire(import.meta.url).resolve("@magma/provider-random"),
+    exportName: "createRandomProvider",
+  });
+  return join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
 }
 
 /** Runs terraform in `cwd`; throws with its output when the exit code is not `expect`. */
