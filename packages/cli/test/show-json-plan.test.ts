@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeProviderLauncher } from "@magma/provider-server";
+import { comparablePlanJson } from "@magma/test-support";
 import { cleanUp, magma } from "./support/run-magma.js";
 import { TERRAFORM, removeWorkdirs, terraform, workdir } from "./support/workdir.js";
 
@@ -61,15 +62,6 @@ check "bad" {
 output "o" { value = memory_item.a.value }
 `;
 
-type Doc = Record<string, unknown> & { relevant_attributes?: unknown[] };
-
-function normalised(text: string): Doc {
-  const doc = JSON.parse(text) as Doc;
-  delete doc["timestamp"];
-  if (doc.relevant_attributes !== undefined) doc.relevant_attributes = [...doc.relevant_attributes].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-  return doc;
-}
-
 d("magma show -json PLANFILE against terraform show -json PLANFILE", () => {
   test("a plan after drift outside both tools, whole documents", async () => {
     const base = workdir();
@@ -93,7 +85,7 @@ d("magma show -json PLANFILE against terraform show -json PLANFILE", () => {
     writeFileSync(store, JSON.stringify(saved));
 
     terraform(["plan", "-no-color", "-input=false", "-out=tf.plan"], dir, { env });
-    const expected = normalised(terraform(["show", "-json", "tf.plan"], dir, { env }).stdout);
+    const expected = comparablePlanJson(JSON.parse(terraform(["show", "-json", "tf.plan"], dir, { env }).stdout) as Record<string, unknown>);
     expect((expected["resource_drift"] as { address: string }[]).map((r) => r.address)).toEqual(["memory_item.a", "memory_item.gone"]);
     expect(expected["checks"]).toBeDefined();
 
@@ -106,6 +98,6 @@ d("magma show -json PLANFILE against terraform show -json PLANFILE", () => {
     const shown = await magma(["show", "-json", "magma.plan"], { cwd: dir, env });
     expect(shown.stderr).toBe("");
     expect(shown.code).toBe(0);
-    expect(normalised(shown.stdout)).toEqual(expected);
+    expect(comparablePlanJson(JSON.parse(shown.stdout) as Record<string, unknown>)).toEqual(expected);
   }, 300_000);
 });

@@ -20,7 +20,7 @@ import { impliedType, type ProviderSchema } from "@magma/provider-api";
 import { createMemoryProvider, memoryItemBlock } from "@magma/provider-api/testing";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { newStateFile, readStateFile } from "@magma/state";
-import { hasTerraform } from "@magma/test-support";
+import { comparablePlanJson, hasTerraform } from "@magma/test-support";
 import { createEngine, planJson, type ProviderSource } from "../src/index.js";
 import { expectExit, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
 
@@ -143,12 +143,9 @@ resource "memory_item" "imp" {
 
 type Doc = Record<string, unknown> & { relevant_attributes?: { resource: string; attribute: unknown[] }[] };
 
-/** The document without its timestamp, relevant_attributes in a fixed order. */
+/** The document as `comparablePlanJson` leaves it (no timestamp, relevant_attributes in a fixed order). */
 function normalised(text: string): Doc {
-  const doc = JSON.parse(text) as Doc;
-  delete doc["timestamp"];
-  if (doc.relevant_attributes !== undefined) doc.relevant_attributes = [...doc.relevant_attributes].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-  return doc;
+  return comparablePlanJson(JSON.parse(text) as Record<string, unknown>) as Doc;
 }
 
 d("planJson of engine plans against terraform show -json, whole documents", () => {

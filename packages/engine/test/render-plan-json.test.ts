@@ -14,7 +14,7 @@ import { Path, fromJson, nullVal, stringType, stringVal, unknownVal, type Value 
 import { loadConfig } from "@magma/config";
 import { formatResourceInstance, readStateFile, type StateFile } from "@magma/state";
 import { createPlan, planDestroy, planInstance, planJson, planSummary, planText, readDataSourceInstance, type InstanceObject, type InstanceTarget, type PlannedInstanceChange, type PlannedOutput } from "../src/index.js";
-import { hasTerraform } from "@magma/test-support";
+import { comparablePlanJson, hasTerraform } from "@magma/test-support";
 import { REQUIRED_PROVIDERS, oracleDir, oracleProviders, resourceConfig, type OracleDir } from "./support/terraform-oracle.js";
 
 const d = hasTerraform() ? describe : describe.skip;
@@ -220,14 +220,8 @@ d("planJson against terraform show -json PLANFILE", () => {
   }, 120_000);
 
   test("the whole document (all but the timestamp; relevant_attributes as a set)", async () => {
-    const normal = (doc: ShowPlan): Record<string, unknown> => {
-      const d: Record<string, unknown> = { ...doc };
-      delete d["timestamp"];
-      // Terraform's order of relevant_attributes comes from a Go map: not stable.
-      const ra = d["relevant_attributes"] as unknown[] | undefined;
-      if (ra !== undefined) d["relevant_attributes"] = [...ra].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-      return d;
-    };
+    // Terraform's order of relevant_attributes comes from a Go map: not stable.
+    const normal = (doc: ShowPlan): Record<string, unknown> => comparablePlanJson(doc as unknown as Record<string, unknown>);
     const theirs = normal(expected);
     expect(theirs["relevant_attributes"]).toEqual([
       { resource: "memory_item.d", attribute: ["id"] },

@@ -36,3 +36,4 @@ export {
   awsFakeHcl,
 } from "./aws-configs.js";
 export type { AwsFakeOptions } from "./aws-configs.js";
+export { comparablePlanJson } from "./comparable-plan-json.js";
