@@ -1,40 +1,144 @@
 #!/usr/bin/env node
-// Runs every package's tests through turbo, then prints one closing line that sums them all:
-// `N passed, N failed, N skipped`. Each package's Jest run writes test-results.json (--json).
-import { spawnSync } from "node:child_process";
+// Builds every package (turbo), then runs every package's typecheck, lint and test scripts in
+// a pool of MAGMA_TEST_CONCURRENCY processes (default 2), longest first, and prints one closing
+// line that sums the tests: `N passed, N failed, N skipped`. Each package's Jest run writes
+// test-results.json (--json).
+//
+// Why not `turbo run typecheck lint test`: turbo starts a package's tasks when their
+// dependencies are built, so @magma/cli (built last, tests ~750 s of ~2,800 s) started last and
+// ran alone at the end while the other slot stood idle. Longest-processing-time-first keeps
+// both slots busy until the end. The weights are seconds from a fresh-clone CI run on the 2-core
+// machine; only their order matters, and a package missing here counts as `DEFAULT_WEIGHT`.
+//
+// Usage: node scripts/run-tests.mjs [--filter=@magma/name ...]
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join, dirname } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const packagesDir = join(root, "packages");
-const packages = readdirSync(packagesDir).filter((d) => existsSync(join(packagesDir, d, "package.json")));
-for (const p of packages) rmSync(join(packagesDir, p, "test-results.json"), { force: true });
 
-const extra = process.argv.slice(2);
-// Two turbo tasks at once by default (MAGMA_TEST_CONCURRENCY=N to change; 1 = one package at a
-// time): the integration tests mostly wait on terraform and provider processes. A fresh-clone
-// CI run on 2 cores took 1,411 s this way against 2,468 s one package at a time (2026-12-01).
-const concurrency = process.env.MAGMA_TEST_CONCURRENCY ?? "2";
-if (!/^[1-9][0-9]*$/.test(concurrency)) {
-  console.error(`MAGMA_TEST_CONCURRENCY must be a positive whole number, got ${JSON.stringify(concurrency)}`);
+/** Test seconds per package in the fresh-clone CI of 2026-12-01 (two at once, 2 cores). */
+const TEST_WEIGHTS = {
+  "@magma/cli": 747,
+  "@magma/engine": 550,
+  "@magma/conformance": 288,
+  "@magma/fake-aws": 260,
+  "@magma/plugin": 227,
+  "@magma/reliability": 224,
+  "@magma/provider-server": 215,
+  "@magma/state": 172,
+  "@magma/config": 84,
+  "@magma/hcl": 30,
+};
+const DEFAULT_WEIGHT = 20;
+/** typecheck and lint: tens of seconds each; the big packages' first. */
+const CHECK_WEIGHTS = { "@magma/engine": 45, "@magma/cli": 35, "@magma/hcl": 30, "@magma/plugin": 25 };
+
+function fail(message) {
+  console.error(`run-tests: ${message}`);
   process.exit(2);
 }
-const run = spawnSync("pnpm", ["exec", "turbo", "run", "typecheck", "lint", "test", "--continue", `--concurrency=${concurrency}`, ...extra], {
-  cwd: root,
-  stdio: "inherit",
-});
+
+const concurrencyText = process.env.MAGMA_TEST_CONCURRENCY ?? "2";
+if (!/^[1-9][0-9]*$/.test(concurrencyText)) {
+  fail(`MAGMA_TEST_CONCURRENCY must be a positive whole number, got ${JSON.stringify(concurrencyText)}`);
+}
+const concurrency = Number(concurrencyText);
+
+const filters = [];
+const args = process.argv.slice(2);
+for (let i = 0; i < args.length; i++) {
+  const a = args[i];
+  if (a.startsWith("--filter=")) filters.push(a.slice("--filter=".length));
+  else if (a === "--filter" && i + 1 < args.length) filters.push(args[++i]);
+  else fail(`unknown argument ${JSON.stringify(a)} (accepted: --filter=@magma/name, repeatable)`);
+}
+
+const packages = readdirSync(packagesDir)
+  .filter((d) => existsSync(join(packagesDir, d, "package.json")))
+  .map((d) => ({ dir: join(packagesDir, d), manifest: JSON.parse(readFileSync(join(packagesDir, d, "package.json"), "utf8")) }))
+  .filter((p) => filters.length === 0 || filters.includes(p.manifest.name));
+for (const f of filters) {
+  if (!packages.some((p) => p.manifest.name === f)) fail(`--filter ${JSON.stringify(f)} names no package under packages/`);
+}
+for (const p of packages) rmSync(join(p.dir, "test-results.json"), { force: true });
+
+// pnpm itself: the one running this script (`pnpm test` sets npm_execpath), else `pnpm` on PATH.
+const execPath = process.env.npm_execpath;
+const pnpm = execPath && /pnpm/.test(execPath) ? { cmd: process.execPath, pre: [execPath] } : { cmd: "pnpm", pre: [] };
+if (!pnpm.pre.length && spawnSync("pnpm", ["--version"], { stdio: "ignore" }).status !== 0) {
+  fail("pnpm is not on PATH: run this through `npx pnpm@10.34.9 test`");
+}
+
+const started = Date.now();
+const seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
+
+// 1. Build (turbo: dependency order and its cache). A failed build does not stop the run: the
+// packages that need it fail their own checks and tests, and are reported.
+const buildArgs = ["exec", "turbo", "run", "build", "--continue", `--concurrency=${Math.max(concurrency, 2)}`];
+// `build` depends on `^build`, so a filtered package's dependencies are built too.
+for (const f of filters) buildArgs.push(`--filter=${f}`);
+const build = spawnSync(pnpm.cmd, [...pnpm.pre, ...buildArgs], { cwd: root, stdio: "inherit" });
+const buildOk = build.status === 0;
+console.log(`run-tests: build ${buildOk ? "done" : "FAILED"} (${seconds(Date.now() - started)})`);
+
+// 2. Every typecheck, lint and test script, longest first.
+const jobs = [];
+for (const p of packages) {
+  const name = p.manifest.name;
+  for (const task of ["test", "typecheck", "lint"]) {
+    if (!p.manifest.scripts?.[task]) continue;
+    const weight = task === "test" ? (TEST_WEIGHTS[name] ?? DEFAULT_WEIGHT) : (CHECK_WEIGHTS[name] ?? 15);
+    jobs.push({ name, dir: p.dir, task, weight });
+  }
+}
+jobs.sort((a, b) => b.weight - a.weight || a.name.localeCompare(b.name) || a.task.localeCompare(b.task));
+
+const results = [];
+function runJob(job) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const prefix = `${job.name}:${job.task}: `;
+    console.log(`${prefix}started`);
+    const child = spawn(pnpm.cmd, [...pnpm.pre, "run", job.task], { cwd: job.dir, stdio: ["ignore", "pipe", "pipe"] });
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => console.log(prefix + line));
+    }
+    const finish = (code, error) => {
+      const ms = Date.now() - t0;
+      results.push({ ...job, code, ms });
+      console.log(`${prefix}${code === 0 ? "done" : `FAILED (${error ?? `exit ${code}`})`} in ${seconds(ms)}`);
+      resolve();
+    };
+    child.on("error", (e) => finish(-1, e.message));
+    child.on("close", (code, signal) => finish(code ?? -1, signal ? `signal ${signal}` : undefined));
+  });
+}
+
+const queue = [...jobs];
+async function worker() {
+  for (let job = queue.shift(); job; job = queue.shift()) await runJob(job);
+}
+await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, worker));
+
+// 3. Summary: which tasks failed, then the test counts.
+const failedTasks = results.filter((r) => r.code !== 0);
+console.log(`\nrun-tests: ${results.length} tasks in ${seconds(Date.now() - started)} (${concurrency} at once); longest:`);
+for (const r of [...results].sort((a, b) => b.ms - a.ms).slice(0, 8)) console.log(`  ${r.name}:${r.task} ${seconds(r.ms)}`);
+for (const r of failedTasks) console.log(`run-tests: ${r.name}:${r.task} failed (exit ${r.code})`);
 
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
 for (const p of packages) {
-  const manifest = JSON.parse(readFileSync(join(packagesDir, p, "package.json"), "utf8"));
-  if (!manifest.scripts?.test) continue;
-  const file = join(packagesDir, p, "test-results.json");
+  if (!p.manifest.scripts?.test) continue;
+  const file = join(p.dir, "test-results.json");
   if (!existsSync(file)) {
-    missing.push(p);
+    missing.push(p.manifest.name);
     continue;
   }
   const r = JSON.parse(readFileSync(file, "utf8"));
@@ -44,13 +148,16 @@ for (const p of packages) {
   // A suite that failed to run (syntax error, import error) has no test results of its own.
   failed += r.numRuntimeErrorTestSuites ?? 0;
   console.log(
-    `${manifest.name}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped` +
+    `${p.manifest.name}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped` +
       (r.numRuntimeErrorTestSuites ? `, ${r.numRuntimeErrorTestSuites} suites failed to run` : ""),
   );
 }
-for (const p of missing) {
-  console.log(`${p}: no test results (its test task did not run to completion)`);
+for (const name of missing) {
+  console.log(`${name}: no test results (its test task did not run to completion)`);
   failed += 1;
 }
+// A failed build, typecheck or lint counts as one failure each, so the line never reads
+// "0 failed" on a red run.
+failed += failedTasks.filter((r) => r.task !== "test").length + (buildOk ? 0 : 1);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(run.status === 0 && failed === 0 ? 0 : 1);
+process.exit(buildOk && failedTasks.length === 0 && failed === 0 ? 0 : 1);
