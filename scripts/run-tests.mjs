@@ -35,7 +35,12 @@ const TEST_WEIGHTS = {
 };
 const DEFAULT_WEIGHT = 20;
 /** typecheck and lint: tens of seconds each; the big packages' first. */
-const CHECK_WEIGHTS = { "@magma/engine": 45, "@magma/cli": 35, "@magma/hcl": 30, "@magma/plugin": 25 };
+const CHECK_WEIGHTS = {
+  "@magma/engine": 45,
+  "@magma/cli": 35,
+  "@magma/hcl": 30,
+  "@magma/plugin": 25,
+};
 
 function fail(message) {
   console.error(`run-tests: ${message}`);
@@ -44,7 +49,9 @@ function fail(message) {
 
 const concurrencyText = process.env.MAGMA_TEST_CONCURRENCY ?? "2";
 if (!/^[1-9][0-9]*$/.test(concurrencyText)) {
-  fail(`MAGMA_TEST_CONCURRENCY must be a positive whole number, got ${JSON.stringify(concurrencyText)}`);
+  fail(
+    `MAGMA_TEST_CONCURRENCY must be a positive whole number, got ${JSON.stringify(concurrencyText)}`,
+  );
 }
 const concurrency = Number(concurrencyText);
 
@@ -59,16 +66,23 @@ for (let i = 0; i < args.length; i++) {
 
 const packages = readdirSync(packagesDir)
   .filter((d) => existsSync(join(packagesDir, d, "package.json")))
-  .map((d) => ({ dir: join(packagesDir, d), manifest: JSON.parse(readFileSync(join(packagesDir, d, "package.json"), "utf8")) }))
+  .map((d) => ({
+    dir: join(packagesDir, d),
+    manifest: JSON.parse(readFileSync(join(packagesDir, d, "package.json"), "utf8")),
+  }))
   .filter((p) => filters.length === 0 || filters.includes(p.manifest.name));
 for (const f of filters) {
-  if (!packages.some((p) => p.manifest.name === f)) fail(`--filter ${JSON.stringify(f)} names no package under packages/`);
+  if (!packages.some((p) => p.manifest.name === f))
+    fail(`--filter ${JSON.stringify(f)} names no package under packages/`);
 }
 for (const p of packages) rmSync(join(p.dir, "test-results.json"), { force: true });
 
 // pnpm itself: the one running this script (`pnpm test` sets npm_execpath), else `pnpm` on PATH.
 const execPath = process.env.npm_execpath;
-const pnpm = execPath && /pnpm/.test(execPath) ? { cmd: process.execPath, pre: [execPath] } : { cmd: "pnpm", pre: [] };
+const pnpm =
+  execPath && /pnpm/.test(execPath)
+    ? { cmd: process.execPath, pre: [execPath] }
+    : { cmd: "pnpm", pre: [] };
 if (!pnpm.pre.length && spawnSync("pnpm", ["--version"], { stdio: "ignore" }).status !== 0) {
   fail("pnpm is not on PATH: run this through `npx pnpm@10.34.9 test`");
 }
@@ -78,7 +92,14 @@ const seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
 
 // 1. Build (turbo: dependency order and its cache). A failed build does not stop the run: the
 // packages that need it fail their own checks and tests, and are reported.
-const buildArgs = ["exec", "turbo", "run", "build", "--continue", `--concurrency=${Math.max(concurrency, 2)}`];
+const buildArgs = [
+  "exec",
+  "turbo",
+  "run",
+  "build",
+  "--continue",
+  `--concurrency=${Math.max(concurrency, 2)}`,
+];
 // `build` depends on `^build`, so a filtered package's dependencies are built too.
 for (const f of filters) buildArgs.push(`--filter=${f}`);
 const build = spawnSync(pnpm.cmd, [...pnpm.pre, ...buildArgs], { cwd: root, stdio: "inherit" });
@@ -91,11 +112,14 @@ for (const p of packages) {
   const name = p.manifest.name;
   for (const task of ["test", "typecheck", "lint"]) {
     if (!p.manifest.scripts?.[task]) continue;
-    const weight = task === "test" ? (TEST_WEIGHTS[name] ?? DEFAULT_WEIGHT) : (CHECK_WEIGHTS[name] ?? 15);
+    const weight =
+      task === "test" ? (TEST_WEIGHTS[name] ?? DEFAULT_WEIGHT) : (CHECK_WEIGHTS[name] ?? 15);
     jobs.push({ name, dir: p.dir, task, weight });
   }
 }
-jobs.sort((a, b) => b.weight - a.weight || a.name.localeCompare(b.name) || a.task.localeCompare(b.task));
+jobs.sort(
+  (a, b) => b.weight - a.weight || a.name.localeCompare(b.name) || a.task.localeCompare(b.task),
+);
 
 const results = [];
 function runJob(job) {
@@ -103,18 +127,27 @@ function runJob(job) {
     const t0 = Date.now();
     const prefix = `${job.name}:${job.task}: `;
     console.log(`${prefix}started`);
-    const child = spawn(pnpm.cmd, [...pnpm.pre, "run", job.task], { cwd: job.dir, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(pnpm.cmd, [...pnpm.pre, "run", job.task], {
+      cwd: job.dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => console.log(prefix + line));
+      createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) =>
+        console.log(prefix + line),
+      );
     }
     const finish = (code, error) => {
       const ms = Date.now() - t0;
       results.push({ ...job, code, ms });
-      console.log(`${prefix}${code === 0 ? "done" : `FAILED (${error ?? `exit ${code}`})`} in ${seconds(ms)}`);
+      console.log(
+        `${prefix}${code === 0 ? "done" : `FAILED (${error ?? `exit ${code}`})`} in ${seconds(ms)}`,
+      );
       resolve();
     };
     child.on("error", (e) => finish(-1, e.message));
-    child.on("close", (code, signal) => finish(code ?? -1, signal ? `signal ${signal}` : undefined));
+    child.on("close", (code, signal) =>
+      finish(code ?? -1, signal ? `signal ${signal}` : undefined),
+    );
   });
 }
 
@@ -126,8 +159,11 @@ await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, wor
 
 // 3. Summary: which tasks failed, then the test counts.
 const failedTasks = results.filter((r) => r.code !== 0);
-console.log(`\nrun-tests: ${results.length} tasks in ${seconds(Date.now() - started)} (${concurrency} at once); longest:`);
-for (const r of [...results].sort((a, b) => b.ms - a.ms).slice(0, 8)) console.log(`  ${r.name}:${r.task} ${seconds(r.ms)}`);
+console.log(
+  `\nrun-tests: ${results.length} tasks in ${seconds(Date.now() - started)} (${concurrency} at once); longest:`,
+);
+for (const r of [...results].sort((a, b) => b.ms - a.ms).slice(0, 8))
+  console.log(`  ${r.name}:${r.task} ${seconds(r.ms)}`);
 for (const r of failedTasks) console.log(`run-tests: ${r.name}:${r.task} failed (exit ${r.code})`);
 
 let passed = 0;
