@@ -11,10 +11,10 @@ import {
   dynamicType,
   emptyObjectType,
   emptyTupleType,
+  internObjectType,
   listType,
   mapType,
   numberType,
-  objectType,
   setType,
   stringType,
   tupleType,
@@ -163,24 +163,26 @@ export function mapValEmpty(element: Type): Value {
 export function objectVal(
   attributes: Readonly<Record<string, Value>> | ReadonlyMap<string, Value>,
 ): Value {
-  const types = new Map<string, Type>();
   const entries =
     attributes instanceof Map ? [...attributes.entries()] : Object.entries(attributes);
-  for (const [k, v] of entries) {
+  const names: string[] = new Array<string>(entries.length);
+  const types: Type[] = new Array<Type>(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const [k, v] = entries[i]!;
     if (!(v instanceof Value))
       throw new PathError(
         PathErrorCode.TypeMismatch,
         Path.root.attr(k),
         "attribute value is not a cty Value",
       );
-    types.set(k, v.type);
+    names[i] = k;
+    types[i] = v.type;
   }
-  const t = entries.length === 0 ? emptyObjectType : objectType(types);
-  const byName = new Map(entries);
+  const { type, order } = internObjectType(names, types);
   return Value._new(
-    t,
+    type,
     KNOWN,
-    Object.freeze(t.attributeNames.map((n) => byName.get(n)!)),
+    Object.freeze(order.map((i) => entries[i]![1])),
     undefined,
   );
 }

@@ -95,19 +95,105 @@ export const dynamicType: DynamicType = Object.freeze({ kind: "dynamic" });
 
 const EMPTY_SET: ReadonlySet<string> = new Set<string>();
 
+// Interning. Structurally equal types made by these constructors are, as far as the table
+// reaches, one frozen object: values of one schema (thousands of instances, each value of a
+// provider's plan or of an evaluated configuration) share their type instead of carrying a
+// copy each, and what is cached per type object (the codecs' plans) is compiled once. A
+// type's key is built from its children's ids (every type object gets a number on first
+// use), so making a type already made costs a string and a lookup. The table is bounded:
+// when it holds INTERN_LIMIT types it starts over (types made before keep working; later
+// ones are simply not shared with them). Sharing is an optimisation only: types are
+// compared with typeEquals, never by identity.
+const INTERN_LIMIT = 50_000;
+const typeIds = new WeakMap<Type, number>();
+let nextTypeId = 0;
+const internTable = new Map<string, Type | InternedObjectType>();
+
+/** A number naming one type object (for intern keys). */
+function typeId(t: Type): number {
+  let id = typeIds.get(t);
+  if (id === undefined) {
+    id = nextTypeId++;
+    typeIds.set(t, id);
+  }
+  return id;
+}
+
+function remember(key: string, v: Type | InternedObjectType): void {
+  if (internTable.size >= INTERN_LIMIT) internTable.clear();
+  internTable.set(key, v);
+}
+
+function intern<T extends Type>(key: string, make: () => T): T {
+  const hit = internTable.get(key) as T | undefined;
+  if (hit !== undefined) return hit;
+  const t = make();
+  remember(key, t);
+  return t;
+}
+
+function internCollection<T extends CollectionType>(kind: string, element: Type, make: () => T): T {
+  return intern(kind + typeId(element), make);
+}
+
+/**
+ * An object type as {@link internObjectType} returns it: the type, and for each of its
+ * attributes in `attributeNames` order the index of that attribute in the names it was
+ * made from (so that a caller holding values in its own order can place them without a
+ * lookup by name).
+ * @internal
+ */
+export interface InternedObjectType {
+  readonly type: ObjectType;
+  readonly order: readonly number[];
+}
+
+/**
+ * The object type of `names[i]: types[i]` (no optional markers), shared with every equal
+ * type made from the names in the same order. Names must be distinct.
+ * @internal
+ */
+export function internObjectType(names: readonly string[], types: readonly Type[]): InternedObjectType {
+  let key = "o";
+  // Length-prefixed names, so that no name can make another list's key.
+  for (let i = 0; i < names.length; i++) key += `${names[i]!.length}:${names[i]!}${typeId(types[i]!)},`;
+  const hit = internTable.get(key) as InternedObjectType | undefined;
+  if (hit !== undefined) return hit;
+  const made = buildObjectType(names, types, EMPTY_SET);
+  remember(key, made);
+  return made;
+}
+
+function buildObjectType(names: readonly string[], types: readonly Type[], optional: ReadonlySet<string>): InternedObjectType {
+  const attrs: Record<string, Type> = Object.create(null) as Record<string, Type>;
+  const at = new Map<string, number>();
+  for (let i = 0; i < names.length; i++) {
+    attrs[names[i]!] = types[i]!;
+    at.set(names[i]!, i);
+  }
+  const sorted = [...at.keys()].sort(compareUtf8);
+  const type: ObjectType = Object.freeze({
+    kind: "object",
+    attributes: Object.freeze(attrs),
+    attributeNames: Object.freeze(sorted),
+    optional,
+  });
+  return { type, order: Object.freeze(sorted.map((n) => at.get(n)!)) };
+}
+
 /** The type `list(element)`. */
 export function listType(element: Type): ListType {
-  return Object.freeze({ kind: "list", element });
+  return internCollection("l", element, () => Object.freeze({ kind: "list", element }));
 }
 
 /** The type `set(element)`. */
 export function setType(element: Type): SetType {
-  return Object.freeze({ kind: "set", element });
+  return internCollection("s", element, () => Object.freeze({ kind: "set", element }));
 }
 
 /** The type `map(element)`. */
 export function mapType(element: Type): MapType {
-  return Object.freeze({ kind: "map", element });
+  return internCollection("m", element, () => Object.freeze({ kind: "map", element }));
 }
 
 /**
@@ -120,24 +206,23 @@ export function objectType(
   attributes: Readonly<Record<string, Type>> | ReadonlyMap<string, Type>,
   optional?: Iterable<string>,
 ): ObjectType {
-  const attrs: Record<string, Type> = Object.create(null) as Record<string, Type>;
+  const names: string[] = [];
+  const types: Type[] = [];
   const entries = attributes instanceof Map ? attributes.entries() : Object.entries(attributes);
-  for (const [name, t] of entries) attrs[name] = t;
-  const names = Object.keys(attrs).sort(compareUtf8);
+  for (const [name, t] of entries) {
+    names.push(name);
+    types.push(t);
+  }
   let opt = EMPTY_SET;
   if (optional !== undefined) {
     const o = new Set(optional);
     for (const name of o) {
-      if (!(name in attrs)) throw new RangeError(`optional attribute ${JSON.stringify(name)} is not an attribute of the object type`);
+      if (!names.includes(name)) throw new RangeError(`optional attribute ${JSON.stringify(name)} is not an attribute of the object type`);
     }
     if (o.size > 0) opt = o;
   }
-  return Object.freeze({
-    kind: "object",
-    attributes: Object.freeze(attrs),
-    attributeNames: Object.freeze(names),
-    optional: opt,
-  });
+  // Optional markers exist only in type constraints (few, made once): not interned.
+  return opt.size === 0 ? internObjectType(names, types).type : buildObjectType(names, types, opt).type;
 }
 
 /** The empty object type, `object({})`. */
@@ -145,7 +230,9 @@ export const emptyObjectType: ObjectType = objectType({});
 
 /** The type `tuple([...])`. */
 export function tupleType(elements: readonly Type[]): TupleType {
-  return Object.freeze({ kind: "tuple", elements: Object.freeze(elements.slice()) });
+  let key = "t";
+  for (const e of elements) key += `${typeId(e)},`;
+  return intern(key, () => Object.freeze({ kind: "tuple", elements: Object.freeze(elements.slice()) }));
 }
 
 /** The empty tuple type, `tuple([])`. */
