@@ -154,14 +154,32 @@ export interface InternedObjectType {
  * @internal
  */
 export function internObjectType(names: readonly string[], types: readonly Type[]): InternedObjectType {
-  let key = "o";
-  // Length-prefixed names, so that no name can make another list's key.
-  for (let i = 0; i < names.length; i++) key += `${names[i]!.length}:${names[i]!}${typeId(types[i]!)},`;
+  const key = objectKey("o", names, types, undefined);
   const hit = internTable.get(key) as InternedObjectType | undefined;
   if (hit !== undefined) return hit;
+  // First time in this order: the type is shared with the same attributes in any other
+  // order through the key of the attributes in UTF-8 order.
   const made = buildObjectType(names, types, EMPTY_SET);
-  remember(key, made);
-  return made;
+  const canonicalKey = objectKey("o", names, types, made.order);
+  let canonical = internTable.get(canonicalKey) as InternedObjectType | undefined;
+  if (canonical === undefined) {
+    canonical = { type: made.type, order: made.type.attributeNames.map((_, i) => i) };
+    remember(canonicalKey, canonical);
+  }
+  const entry = canonical.type === made.type ? made : { type: canonical.type, order: made.order };
+  remember(key, entry);
+  return entry;
+}
+
+/** The intern key of an object type: its attributes in `order` (indices into names), or as given. */
+function objectKey(prefix: string, names: readonly string[], types: readonly Type[], order: readonly number[] | undefined): string {
+  let key = prefix;
+  // Length-prefixed names, so that no name can make another list's key.
+  for (let j = 0; j < names.length; j++) {
+    const i = order === undefined ? j : order[j]!;
+    key += `${names[i]!.length}:${names[i]!}${typeId(types[i]!)},`;
+  }
+  return key;
 }
 
 function buildObjectType(names: readonly string[], types: readonly Type[], optional: ReadonlySet<string>): InternedObjectType {
