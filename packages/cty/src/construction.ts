@@ -163,26 +163,30 @@ export function mapValEmpty(element: Type): Value {
 export function objectVal(
   attributes: Readonly<Record<string, Value>> | ReadonlyMap<string, Value>,
 ): Value {
-  const entries =
-    attributes instanceof Map ? [...attributes.entries()] : Object.entries(attributes);
-  const names: string[] = new Array<string>(entries.length);
-  const types: Type[] = new Array<Type>(entries.length);
-  for (let i = 0; i < entries.length; i++) {
-    const [k, v] = entries[i]!;
+  const names: string[] = [];
+  const types: Type[] = [];
+  const values: Value[] = [];
+  const add = (k: string, v: Value | undefined): void => {
     if (!(v instanceof Value))
       throw new PathError(
         PathErrorCode.TypeMismatch,
         Path.root.attr(k),
         "attribute value is not a cty Value",
       );
-    names[i] = k;
-    types[i] = v.type;
+    names.push(k);
+    types.push(v.type);
+    values.push(v);
+  };
+  if (attributes instanceof Map) for (const [k, v] of attributes) add(k, v);
+  else {
+    const record = attributes as Readonly<Record<string, Value>>;
+    for (const k of Object.keys(record)) add(k, record[k]);
   }
   const { type, order } = internObjectType(names, types);
   return Value._new(
     type,
     KNOWN,
-    Object.freeze(order.map((i) => entries[i]![1])),
+    Object.freeze(order.map((i) => values[i]!)),
     undefined,
   );
 }

@@ -98,42 +98,77 @@ const EMPTY_SET: ReadonlySet<string> = new Set<string>();
 // Interning. Structurally equal types made by these constructors are, as far as the table
 // reaches, one frozen object: values of one schema (thousands of instances, each value of a
 // provider's plan or of an evaluated configuration) share their type instead of carrying a
-// copy each, and what is cached per type object (the codecs' plans) is compiled once. A
-// type's key is built from its children's ids (every type object gets a number on first
-// use), so making a type already made costs a string and a lookup. The table is bounded:
-// when it holds INTERN_LIMIT types it starts over (types made before keep working; later
-// ones are simply not shared with them). Sharing is an optimisation only: types are
-// compared with typeEquals, never by identity.
+// copy each, and what is cached per type object (the codecs' plans, typeToJson) is computed
+// once. The table is a trie keyed by the children's type objects (and attribute names), so
+// finding a type already made allocates nothing. It is bounded: past INTERN_LIMIT nodes it
+// starts over (types made before keep working; later ones are simply not shared with them).
+// Sharing is an optimisation only: types are compared with typeEquals, never by identity.
 const INTERN_LIMIT = 50_000;
-const typeIds = new WeakMap<Type, number>();
-let nextTypeId = 0;
-const internTable = new Map<string, Type | InternedObjectType>();
 
-/** A number naming one type object (for intern keys). */
-function typeId(t: Type): number {
-  let id = typeIds.get(t);
-  if (id === undefined) {
-    id = nextTypeId++;
-    typeIds.set(t, id);
+/** A trie node: the type made from the path to it, and the next steps (by name for objects). */
+interface InternNode<T> {
+  value: T | undefined;
+  byType: Map<Type, InternNode<T>> | undefined;
+  byName: Map<string, Map<Type, InternNode<T>>> | undefined;
+}
+
+let internNodes = 0;
+let lists = new Map<Type, ListType>();
+let sets = new Map<Type, SetType>();
+let maps = new Map<Type, MapType>();
+let tuples: InternNode<TupleType> = newNode();
+let objects: InternNode<InternedObjectType> = newNode();
+
+function newNode<T>(): InternNode<T> {
+  return { value: undefined, byType: undefined, byName: undefined };
+}
+
+/** Counts one more interned node; starts the whole table over when it is full. */
+function grow(): void {
+  if (++internNodes <= INTERN_LIMIT) return;
+  internNodes = 1;
+  lists = new Map();
+  sets = new Map();
+  maps = new Map();
+  tuples = newNode();
+  objects = newNode();
+}
+
+function internCollection<T extends CollectionType>(table: Map<Type, T>, element: Type, make: () => T): T {
+  let t = table.get(element);
+  if (t === undefined) {
+    t = make();
+    grow();
+    table.set(element, t);
   }
-  return id;
-}
-
-function remember(key: string, v: Type | InternedObjectType): void {
-  if (internTable.size >= INTERN_LIMIT) internTable.clear();
-  internTable.set(key, v);
-}
-
-function intern<T extends Type>(key: string, make: () => T): T {
-  const hit = internTable.get(key) as T | undefined;
-  if (hit !== undefined) return hit;
-  const t = make();
-  remember(key, t);
   return t;
 }
 
-function internCollection<T extends CollectionType>(kind: string, element: Type, make: () => T): T {
-  return intern(kind + typeId(element), make);
+function typeStep<T>(node: InternNode<T>, t: Type): InternNode<T> {
+  node.byType ??= new Map();
+  let next = node.byType.get(t);
+  if (next === undefined) {
+    next = newNode();
+    grow();
+    node.byType.set(t, next);
+  }
+  return next;
+}
+
+function nameStep<T>(node: InternNode<T>, name: string, t: Type): InternNode<T> {
+  node.byName ??= new Map();
+  let byType = node.byName.get(name);
+  if (byType === undefined) {
+    byType = new Map();
+    node.byName.set(name, byType);
+  }
+  let next = byType.get(t);
+  if (next === undefined) {
+    next = newNode();
+    grow();
+    byType.set(t, next);
+  }
+  return next;
 }
 
 /**
@@ -150,36 +185,22 @@ export interface InternedObjectType {
 
 /**
  * The object type of `names[i]: types[i]` (no optional markers), shared with every equal
- * type made from the names in the same order. Names must be distinct.
+ * type. Names must be distinct.
  * @internal
  */
 export function internObjectType(names: readonly string[], types: readonly Type[]): InternedObjectType {
-  const key = objectKey("o", names, types, undefined);
-  const hit = internTable.get(key) as InternedObjectType | undefined;
-  if (hit !== undefined) return hit;
+  const roots = objects;
+  let node = roots;
+  for (let i = 0; i < names.length; i++) node = nameStep(node, names[i]!, types[i]!);
+  if (node.value !== undefined) return node.value;
   // First time in this order: the type is shared with the same attributes in any other
-  // order through the key of the attributes in UTF-8 order.
+  // order through the path of the attributes in UTF-8 order.
   const made = buildObjectType(names, types, EMPTY_SET);
-  const canonicalKey = objectKey("o", names, types, made.order);
-  let canonical = internTable.get(canonicalKey) as InternedObjectType | undefined;
-  if (canonical === undefined) {
-    canonical = { type: made.type, order: made.type.attributeNames.map((_, i) => i) };
-    remember(canonicalKey, canonical);
-  }
-  const entry = canonical.type === made.type ? made : { type: canonical.type, order: made.order };
-  remember(key, entry);
-  return entry;
-}
-
-/** The intern key of an object type: its attributes in `order` (indices into names), or as given. */
-function objectKey(prefix: string, names: readonly string[], types: readonly Type[], order: readonly number[] | undefined): string {
-  let key = prefix;
-  // Length-prefixed names, so that no name can make another list's key.
-  for (let j = 0; j < names.length; j++) {
-    const i = order === undefined ? j : order[j]!;
-    key += `${names[i]!.length}:${names[i]!}${typeId(types[i]!)},`;
-  }
-  return key;
+  let canonical = roots;
+  for (const i of made.order) canonical = nameStep(canonical, names[i]!, types[i]!);
+  canonical.value ??= { type: made.type, order: made.type.attributeNames.map((_, i) => i) };
+  node.value = canonical.value.type === made.type ? made : { type: canonical.value.type, order: made.order };
+  return node.value;
 }
 
 function buildObjectType(names: readonly string[], types: readonly Type[], optional: ReadonlySet<string>): InternedObjectType {
@@ -201,17 +222,17 @@ function buildObjectType(names: readonly string[], types: readonly Type[], optio
 
 /** The type `list(element)`. */
 export function listType(element: Type): ListType {
-  return internCollection("l", element, () => Object.freeze({ kind: "list", element }));
+  return internCollection(lists, element, () => Object.freeze({ kind: "list", element }));
 }
 
 /** The type `set(element)`. */
 export function setType(element: Type): SetType {
-  return internCollection("s", element, () => Object.freeze({ kind: "set", element }));
+  return internCollection(sets, element, () => Object.freeze({ kind: "set", element }));
 }
 
 /** The type `map(element)`. */
 export function mapType(element: Type): MapType {
-  return internCollection("m", element, () => Object.freeze({ kind: "map", element }));
+  return internCollection(maps, element, () => Object.freeze({ kind: "map", element }));
 }
 
 /**
@@ -248,9 +269,10 @@ export const emptyObjectType: ObjectType = objectType({});
 
 /** The type `tuple([...])`. */
 export function tupleType(elements: readonly Type[]): TupleType {
-  let key = "t";
-  for (const e of elements) key += `${typeId(e)},`;
-  return intern(key, () => Object.freeze({ kind: "tuple", elements: Object.freeze(elements.slice()) }));
+  let node = tuples;
+  for (const e of elements) node = typeStep(node, e);
+  node.value ??= Object.freeze({ kind: "tuple", elements: Object.freeze(elements.slice()) });
+  return node.value;
 }
 
 /** The empty tuple type, `tuple([])`. */
