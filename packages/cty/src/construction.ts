@@ -11,10 +11,10 @@ import {
   dynamicType,
   emptyObjectType,
   emptyTupleType,
+  internObjectType,
   listType,
   mapType,
   numberType,
-  objectType,
   setType,
   stringType,
   tupleType,
@@ -163,24 +163,30 @@ export function mapValEmpty(element: Type): Value {
 export function objectVal(
   attributes: Readonly<Record<string, Value>> | ReadonlyMap<string, Value>,
 ): Value {
-  const types = new Map<string, Type>();
-  const entries =
-    attributes instanceof Map ? [...attributes.entries()] : Object.entries(attributes);
-  for (const [k, v] of entries) {
+  const names: string[] = [];
+  const types: Type[] = [];
+  const values: Value[] = [];
+  const add = (k: string, v: Value | undefined): void => {
     if (!(v instanceof Value))
       throw new PathError(
         PathErrorCode.TypeMismatch,
         Path.root.attr(k),
         "attribute value is not a cty Value",
       );
-    types.set(k, v.type);
+    names.push(k);
+    types.push(v.type);
+    values.push(v);
+  };
+  if (attributes instanceof Map) for (const [k, v] of attributes) add(k, v);
+  else {
+    const record = attributes as Readonly<Record<string, Value>>;
+    for (const k of Object.keys(record)) add(k, record[k]);
   }
-  const t = entries.length === 0 ? emptyObjectType : objectType(types);
-  const byName = new Map(entries);
+  const { type, order } = internObjectType(names, types);
   return Value._new(
-    t,
+    type,
     KNOWN,
-    Object.freeze(t.attributeNames.map((n) => byName.get(n)!)),
+    Object.freeze(order.map((i) => values[i]!)),
     undefined,
   );
 }

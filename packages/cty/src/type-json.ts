@@ -26,6 +26,20 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  * whitespace, and `["object",{...},["opt"]]` when attributes are marked optional.
  */
 export function typeToJson(type: Type): string {
+  if (type.kind === "string" || type.kind === "number" || type.kind === "bool" || type.kind === "dynamic") return `"${type.kind}"`;
+  // Types are immutable and, made by the constructors, shared (interned): the text of a
+  // composite type is remembered per type object.
+  let json = typeJsonCache.get(type);
+  if (json === undefined) {
+    json = writeTypeJson(type);
+    typeJsonCache.set(type, json);
+  }
+  return json;
+}
+
+const typeJsonCache = new WeakMap<Type, string>();
+
+function writeTypeJson(type: Type): string {
   switch (type.kind) {
     case "string":
     case "number":

@@ -95,19 +95,144 @@ export const dynamicType: DynamicType = Object.freeze({ kind: "dynamic" });
 
 const EMPTY_SET: ReadonlySet<string> = new Set<string>();
 
+// Interning. Structurally equal types made by these constructors are, as far as the table
+// reaches, one frozen object: values of one schema (thousands of instances, each value of a
+// provider's plan or of an evaluated configuration) share their type instead of carrying a
+// copy each, and what is cached per type object (the codecs' plans, typeToJson) is computed
+// once. The table is a trie keyed by the children's type objects (and attribute names), so
+// finding a type already made allocates nothing. It is bounded: past INTERN_LIMIT nodes it
+// starts over (types made before keep working; later ones are simply not shared with them).
+// Sharing is an optimisation only: types are compared with typeEquals, never by identity.
+const INTERN_LIMIT = 50_000;
+
+/** A trie node: the type made from the path to it, and the next steps (by name for objects). */
+interface InternNode<T> {
+  value: T | undefined;
+  byType: Map<Type, InternNode<T>> | undefined;
+  byName: Map<string, Map<Type, InternNode<T>>> | undefined;
+}
+
+let internNodes = 0;
+let lists = new Map<Type, ListType>();
+let sets = new Map<Type, SetType>();
+let maps = new Map<Type, MapType>();
+let tuples: InternNode<TupleType> = newNode();
+let objects: InternNode<InternedObjectType> = newNode();
+
+function newNode<T>(): InternNode<T> {
+  return { value: undefined, byType: undefined, byName: undefined };
+}
+
+/** Counts one more interned node; starts the whole table over when it is full. */
+function grow(): void {
+  if (++internNodes <= INTERN_LIMIT) return;
+  internNodes = 1;
+  lists = new Map();
+  sets = new Map();
+  maps = new Map();
+  tuples = newNode();
+  objects = newNode();
+}
+
+function internCollection<T extends CollectionType>(table: Map<Type, T>, element: Type, make: () => T): T {
+  let t = table.get(element);
+  if (t === undefined) {
+    t = make();
+    grow();
+    table.set(element, t);
+  }
+  return t;
+}
+
+function typeStep<T>(node: InternNode<T>, t: Type): InternNode<T> {
+  node.byType ??= new Map();
+  let next = node.byType.get(t);
+  if (next === undefined) {
+    next = newNode();
+    grow();
+    node.byType.set(t, next);
+  }
+  return next;
+}
+
+function nameStep<T>(node: InternNode<T>, name: string, t: Type): InternNode<T> {
+  node.byName ??= new Map();
+  let byType = node.byName.get(name);
+  if (byType === undefined) {
+    byType = new Map();
+    node.byName.set(name, byType);
+  }
+  let next = byType.get(t);
+  if (next === undefined) {
+    next = newNode();
+    grow();
+    byType.set(t, next);
+  }
+  return next;
+}
+
+/**
+ * An object type as {@link internObjectType} returns it: the type, and for each of its
+ * attributes in `attributeNames` order the index of that attribute in the names it was
+ * made from (so that a caller holding values in its own order can place them without a
+ * lookup by name).
+ * @internal
+ */
+export interface InternedObjectType {
+  readonly type: ObjectType;
+  readonly order: readonly number[];
+}
+
+/**
+ * The object type of `names[i]: types[i]` (no optional markers), shared with every equal
+ * type. Names must be distinct.
+ * @internal
+ */
+export function internObjectType(names: readonly string[], types: readonly Type[]): InternedObjectType {
+  const roots = objects;
+  let node = roots;
+  for (let i = 0; i < names.length; i++) node = nameStep(node, names[i]!, types[i]!);
+  if (node.value !== undefined) return node.value;
+  // First time in this order: the type is shared with the same attributes in any other
+  // order through the path of the attributes in UTF-8 order.
+  const made = buildObjectType(names, types, EMPTY_SET);
+  let canonical = roots;
+  for (const i of made.order) canonical = nameStep(canonical, names[i]!, types[i]!);
+  canonical.value ??= { type: made.type, order: made.type.attributeNames.map((_, i) => i) };
+  node.value = canonical.value.type === made.type ? made : { type: canonical.value.type, order: made.order };
+  return node.value;
+}
+
+function buildObjectType(names: readonly string[], types: readonly Type[], optional: ReadonlySet<string>): InternedObjectType {
+  const attrs: Record<string, Type> = Object.create(null) as Record<string, Type>;
+  const at = new Map<string, number>();
+  for (let i = 0; i < names.length; i++) {
+    attrs[names[i]!] = types[i]!;
+    at.set(names[i]!, i);
+  }
+  const sorted = [...at.keys()].sort(compareUtf8);
+  const type: ObjectType = Object.freeze({
+    kind: "object",
+    attributes: Object.freeze(attrs),
+    attributeNames: Object.freeze(sorted),
+    optional,
+  });
+  return { type, order: Object.freeze(sorted.map((n) => at.get(n)!)) };
+}
+
 /** The type `list(element)`. */
 export function listType(element: Type): ListType {
-  return Object.freeze({ kind: "list", element });
+  return internCollection(lists, element, () => Object.freeze({ kind: "list", element }));
 }
 
 /** The type `set(element)`. */
 export function setType(element: Type): SetType {
-  return Object.freeze({ kind: "set", element });
+  return internCollection(sets, element, () => Object.freeze({ kind: "set", element }));
 }
 
 /** The type `map(element)`. */
 export function mapType(element: Type): MapType {
-  return Object.freeze({ kind: "map", element });
+  return internCollection(maps, element, () => Object.freeze({ kind: "map", element }));
 }
 
 /**
@@ -120,24 +245,23 @@ export function objectType(
   attributes: Readonly<Record<string, Type>> | ReadonlyMap<string, Type>,
   optional?: Iterable<string>,
 ): ObjectType {
-  const attrs: Record<string, Type> = Object.create(null) as Record<string, Type>;
+  const names: string[] = [];
+  const types: Type[] = [];
   const entries = attributes instanceof Map ? attributes.entries() : Object.entries(attributes);
-  for (const [name, t] of entries) attrs[name] = t;
-  const names = Object.keys(attrs).sort(compareUtf8);
+  for (const [name, t] of entries) {
+    names.push(name);
+    types.push(t);
+  }
   let opt = EMPTY_SET;
   if (optional !== undefined) {
     const o = new Set(optional);
     for (const name of o) {
-      if (!(name in attrs)) throw new RangeError(`optional attribute ${JSON.stringify(name)} is not an attribute of the object type`);
+      if (!names.includes(name)) throw new RangeError(`optional attribute ${JSON.stringify(name)} is not an attribute of the object type`);
     }
     if (o.size > 0) opt = o;
   }
-  return Object.freeze({
-    kind: "object",
-    attributes: Object.freeze(attrs),
-    attributeNames: Object.freeze(names),
-    optional: opt,
-  });
+  // Optional markers exist only in type constraints (few, made once): not interned.
+  return opt.size === 0 ? internObjectType(names, types).type : buildObjectType(names, types, opt).type;
 }
 
 /** The empty object type, `object({})`. */
@@ -145,7 +269,10 @@ export const emptyObjectType: ObjectType = objectType({});
 
 /** The type `tuple([...])`. */
 export function tupleType(elements: readonly Type[]): TupleType {
-  return Object.freeze({ kind: "tuple", elements: Object.freeze(elements.slice()) });
+  let node = tuples;
+  for (const e of elements) node = typeStep(node, e);
+  node.value ??= Object.freeze({ kind: "tuple", elements: Object.freeze(elements.slice()) });
+  return node.value;
 }
 
 /** The empty tuple type, `tuple([])`. */

@@ -13,7 +13,10 @@
 // (ms by phase), changes, maxRssKiB (process.resourceUsage().maxRSS)} — for warm an array
 // of cycles. MAGMA_BENCH_PERSIST: "local" (default) saves the state after every object;
 // "none" skips the writes (the engine still makes each snapshot: its own floor); "last"
-// saves only the final snapshot (untimed set-up of large states).
+// saves only the final snapshot (untimed set-up of large states). MAGMA_BENCH_MEMORY=1 adds
+// `memory`: process.memoryUsage() in MiB (rss, heapTotal, heapUsed, external, arrayBuffers)
+// at each phase of plan/apply/destroy (modules loaded, state read, configuration loaded,
+// planned, applied), for finding where the peak RSS comes from.
 //
 // Start-up, as `magma plan|apply|destroy` does it (see packages/cli/src/bin/magma.ts): only
 // node's modules and @magma/plugin are imported statically; a plan/apply/destroy starts
@@ -92,9 +95,20 @@ function errorsOf(diags) {
   return diags.filter((d) => d.severity === "error").map((d) => `${d.summary}: ${d.detail ?? ""}`);
 }
 
+const MEMORY = process.env.MAGMA_BENCH_MEMORY === "1";
+const memory = {};
+/** Records process.memoryUsage() (MiB) under a phase name when MAGMA_BENCH_MEMORY=1. */
+function memoryAt(name) {
+  if (!MEMORY) return;
+  const u = process.memoryUsage();
+  const mib = (x) => Math.round((x / 1048576) * 10) / 10;
+  memory[name] = { rss: mib(u.rss), heapTotal: mib(u.heapTotal), heapUsed: mib(u.heapUsed), external: mib(u.external), arrayBuffers: mib(u.arrayBuffers) };
+}
+
 /** Plans (and for apply/destroy applies) once; returns {ms, phases, changes}. */
 export async function runOnce(op, dir, providers, parallelism = 10) {
   const { createLocalBackend, loadState, newStateFile, saveState, createEngine, loadConfig } = await libs();
+  memoryAt("modules");
   const store = createLocalBackend({ dir }).store("default");
   const persistMode = process.env.MAGMA_BENCH_PERSIST ?? "local";
   const t0 = performance.now();
@@ -107,17 +121,20 @@ export async function runOnce(op, dir, providers, parallelism = 10) {
   };
   const state = (await loadState(store)) ?? newStateFile();
   lap("readState");
+  memoryAt("state");
   const engine = createEngine({ providers, parallelism, cwd: dir });
   try {
     const loaded = loadConfig(dir);
     const loadErrors = errorsOf(loaded.diags);
     if (loadErrors.length > 0) throw new Error(`loading ${dir}: ${loadErrors.join("; ")}`);
     lap("load");
+    memoryAt("config");
     const planned =
       op === "destroy"
         ? await engine.destroy(loaded.config, state)
         : await engine.plan(loaded.config, state);
     lap("plan");
+    memoryAt("plan");
     if (planned.hasErrors) throw new Error(`plan: ${errorsOf(planned.diagnostics).join("; ")}`);
     const changes = planned.plan.changes.filter((c) => c.action !== "no-op").length;
     if (op === "plan") return { ms: performance.now() - t0, phases, changes };
@@ -139,6 +156,7 @@ export async function runOnce(op, dir, providers, parallelism = 10) {
     });
     if (last !== undefined) await saveState(store, last);
     lap("apply");
+    memoryAt("apply");
     phases.applyPersist = persistMs;
     phases.persists = persists;
     const failed = errorsOf(result.diagnostics);
@@ -245,6 +263,7 @@ async function main() {
     }
   } else throw new Error(`unknown operation ${op}`);
   out.maxRssKiB = process.resourceUsage().maxRSS;
+  if (MEMORY) out.memory = memory;
   process.stdout.write(JSON.stringify(out) + "\n");
 }
 

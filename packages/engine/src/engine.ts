@@ -17,7 +17,7 @@ import { importResource, type ImportResourceResult } from "./import/import-resou
 import { ProviderFunctionCalls } from "./eval/provider-functions.js";
 import { DEFAULT_PARALLELISM } from "./dag/walk.js";
 import { EngineError, EngineErrorCode } from "./engine-error.js";
-import { createPlan, type Plan, type PlanMode } from "./plan/plan.js";
+import { createPlan, withPlanIdentity, type Plan, type PlanMode } from "./plan/plan.js";
 import { configPrefix } from "./eval/module-evaluator.js";
 import { createConfigApplyScope, plannedFromPlan } from "./planner/config-apply-scope.js";
 import { planConfiguration, resolveProviderConfig, type PlannedProviderConfig, type PlanScopeContext } from "./planner/plan-configuration.js";
@@ -327,11 +327,14 @@ export function createEngine(options: EngineOptions): Engine {
           diagnostics.push(planError("Refusing to use the refresh", e.message));
         }
       }
-      const base = createPlan({ changes: planned.changes, prior, configDigest: digest });
       const variableValues: Record<string, Value> = {};
       for (const [k, v] of variables) variableValues[k] = v.unmarkDeep().value;
-      let result: Plan = {
-        ...base,
+      const functionResults = fns.calls.functionResults();
+      // The identity is computed only if read (a plan file, a caller): not for a plan only shown or applied here.
+      const result: Plan = withPlanIdentity({
+        changes: planned.changes,
+        prior,
+        configDigest: digest,
         mode: o.mode ?? "normal",
         outputs: planned.outputs,
         providers: planned.providers,
@@ -340,9 +343,8 @@ export function createEngine(options: EngineOptions): Engine {
         drift: planned.drift,
         checks: planned.checks,
         ...(targeting !== undefined ? { targets: targeting.targets.map((t) => t.text) } : {}),
-      };
-      const functionResults = fns.calls.functionResults();
-      if (functionResults.length > 0) result = { ...result, functionResults };
+        ...(functionResults.length > 0 ? { functionResults } : {}),
+      });
       if (targeting !== undefined) diagnostics.push({ severity: "warning", ...TARGETING_WARNING });
       const hasErrors = diagnostics.some((d) => d.severity === "error");
       if (o.onEvent !== undefined && !hasErrors) emitPlanEvents(result, o.onEvent);

@@ -51,7 +51,7 @@ export { unknownsToNull } from "./instance/unknowns-to-null.js";
 // The plan model.
 export { PlanAction, ReplaceReason, isReplace } from "./plan/plan-action.js";
 export type { PlannedInstanceChange } from "./plan/planned-instance-change.js";
-export { createPlan, planIdentity } from "./plan/plan.js";
+export { createPlan, planIdentity, withPlanIdentity } from "./plan/plan.js";
 export type { Plan, PlanInput, PlanPriorState, PlanMode, PlannedOutput, PlannedProvider } from "./plan/plan.js";
 export { aggregateCheckStatus } from "./plan/planned-check.js";
 export type { CheckStatus, PlannedCheck, PlannedCheckInstance } from "./plan/planned-check.js";

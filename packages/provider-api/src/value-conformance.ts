@@ -20,7 +20,9 @@ export function valueConformance(value: Value, type: Type): ConformanceProblem |
 }
 
 function check(v: Value, t: Type, at: Path): ConformanceProblem | undefined {
-  if (t.kind === "dynamic") return undefined;
+  // A value always fits its own type (cty values are built to their type, and dynamic parts
+  // of a type accept anything); types are shared objects, so this is the common case.
+  if (t.kind === "dynamic" || v.type === t) return undefined;
   if (v.isNull() || !v.isKnown()) {
     const r = typeProblem(v.type, t, at);
     return r;

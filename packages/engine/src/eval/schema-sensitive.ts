@@ -10,26 +10,51 @@ import type { Block } from "@magma/provider-api";
  */
 export function schemaSensitivePaths(value: Value, block: Block): Path[] {
   const out: Path[] = [];
-  collect(value, block, Path.root, out);
+  if (hasSensitive(block)) collect(value, block, Path.root, out);
   return out;
+}
+
+/** Whether a block declares a sensitive attribute anywhere inside (remembered per schema block). */
+const sensitiveInside = new WeakMap<Block, boolean>();
+function hasSensitive(block: Block): boolean {
+  let r = sensitiveInside.get(block);
+  if (r === undefined) {
+    r =
+      Object.values(block.attributes ?? {}).some((a) => a.sensitive === true || (a.nestedType !== undefined && hasSensitive(nestedBlock(a.nestedType.attributes)))) ||
+      Object.values(block.blockTypes ?? {}).some((nb) => hasSensitive(nb.block));
+    sensitiveInside.set(block, r);
+  }
+  return r;
 }
 
 function collect(value: Value, block: Block, at: Path, out: Path[]): void {
   if (value.isNull() || !value.isKnown()) return;
   for (const [name, attr] of Object.entries(block.attributes ?? {})) {
+    const nested = attr.nestedType;
+    if (attr.sensitive !== true && (nested === undefined || !hasSensitive(nestedBlock(nested.attributes)))) continue;
     if (!value.hasAttr(name)) continue;
     const p = at.attr(name);
     if (attr.sensitive === true) {
       out.push(p);
       continue;
     }
-    const nested = attr.nestedType;
-    if (nested !== undefined) eachNested(value.getAttr(name), nested.nesting, p, (v, q) => collect(v, { attributes: nested.attributes }, q, out), out, (v, into) => collect(v, { attributes: nested.attributes }, Path.root, into));
+    if (nested !== undefined) eachNested(value.getAttr(name), nested.nesting, p, (v, q) => collect(v, nestedBlock(nested.attributes), q, out), out, (v, into) => collect(v, nestedBlock(nested.attributes), Path.root, into));
   }
   for (const [name, nb] of Object.entries(block.blockTypes ?? {})) {
-    if (!value.hasAttr(name)) continue;
+    if (!hasSensitive(nb.block) || !value.hasAttr(name)) continue;
     eachNested(value.getAttr(name), nb.nesting, at.attr(name), (v, q) => collect(v, nb.block, q, out), out, (v, into) => collect(v, nb.block, Path.root, into));
   }
+}
+
+/** The block of a nested attribute type's attributes (one object per attributes record, so that hasSensitive remembers it). */
+const nestedBlocks = new WeakMap<NonNullable<Block["attributes"]>, Block>();
+function nestedBlock(attributes: NonNullable<Block["attributes"]>): Block {
+  let b = nestedBlocks.get(attributes);
+  if (b === undefined) {
+    b = { attributes };
+    nestedBlocks.set(attributes, b);
+  }
+  return b;
 }
 
 function eachNested(v: Value, nesting: string, p: Path, visit: (v: Value, p: Path) => void, out: Path[], visitInto: (v: Value, into: Path[]) => void): void {

@@ -5,7 +5,7 @@ import { applyInstance } from "../instance/apply-instance.js";
 import { planInstance } from "../instance/plan-instance.js";
 import { itemConfig, memoryTarget } from "../instance/test-support.js";
 import { assertPlanCurrent, formatPlan, parsePlan, readPlanFile, writePlanFile } from "./plan-file.js";
-import { createPlan, type Plan } from "./plan.js";
+import { createPlan, planIdentity, withPlanIdentity, type Plan } from "./plan.js";
 
 const lineage = "3a1f4c2e-0000-4000-8000-000000000001";
 
@@ -33,6 +33,19 @@ describe("plan files", () => {
     expect(c1.requiresReplace.map(String)).toEqual(plan.changes[1]!.requiresReplace.map(String));
     expect(c1.before.rawEquals(plan.changes[1]!.before)).toBe(true);
     expect(c1.plannedPrivate).toEqual(plan.changes[1]!.plannedPrivate);
+  });
+
+  it("computes the identity when it is first read, once, and keeps it through spreads and clones", async () => {
+    const fields = { ...(await samplePlan()) };
+    const expected = planIdentity(fields);
+    const plan = withPlanIdentity({ changes: fields.changes, prior: fields.prior, configDigest: fields.configDigest, mode: "normal" as const });
+    expect(Object.keys(plan)).toEqual(["changes", "prior", "configDigest", "identity", "mode"]);
+    expect(Object.getOwnPropertyDescriptor(plan, "identity")?.get).toBeDefined();
+    expect(plan.identity).toBe(expected);
+    expect(plan.identity).toBe(expected);
+    expect({ ...plan }.identity).toBe(expected);
+    expect(JSON.parse(JSON.stringify({ identity: plan.identity })).identity).toBe(expected);
+    expect(parsePlan(formatPlan(plan)).identity).toBe(expected);
   });
 
   it("has an identity that changes with the changes, the prior state and the configuration", async () => {

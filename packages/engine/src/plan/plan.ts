@@ -104,9 +104,24 @@ export interface PlanInput {
   readonly configDigest: string;
 }
 
-/** Builds a {@link Plan}, computing its identity. */
+/** Builds a {@link Plan}; its identity is computed when first read (see {@link withPlanIdentity}). */
 export function createPlan(input: PlanInput): Plan {
-  return { changes: input.changes, prior: input.prior, configDigest: input.configDigest, identity: planIdentity(input) };
+  return withPlanIdentity({ changes: input.changes, prior: input.prior, configDigest: input.configDigest });
+}
+
+/**
+ * A plan from its fields, with {@link Plan.identity} computed from its changes, prior state
+ * and config digest when it is first read, then kept (an enumerable property: spreading,
+ * cloning or comparing the plan reads it). Encoding every change for the hash costs as much
+ * memory as the plan itself, and a plan that is only shown, or applied in the process that
+ * made it, never needs it; a plan file does.
+ */
+export function withPlanIdentity<T extends PlanInput>(fields: T): T & { readonly identity: string } {
+  const { changes, prior, configDigest, ...rest } = fields;
+  const plan = { changes, prior, configDigest, identity: "", ...rest };
+  let identity: string | undefined;
+  Object.defineProperty(plan, "identity", { enumerable: true, configurable: true, get: () => (identity ??= planIdentity(plan)) });
+  return plan as unknown as T & { readonly identity: string };
 }
 
 /**
