@@ -306,7 +306,7 @@ describe("engine.plan against a state", () => {
     expect(change(already, "memory_item.a").importId).toBeUndefined();
   });
 
-  test("a tainted object is replaced; a deposed object is destroyed with its deposed key", async () => {
+  test("a tainted object is replaced; a deposed object is refreshed and destroyed with its deposed key", async () => {
     const st = stateOf([["memory_item.a", a], ["memory_item.b[0]", b0]]);
     st.resources[0]!.instances[0]!.tainted = true;
     st.resources[1]!.instances.push({ ...st.resources[1]!.instances[0]!, deposed: "00000001", attributesJson: st.resources[1]!.instances[0]!.attributesJson!.replace("i-b0", "i-b1") });
@@ -315,7 +315,8 @@ describe("engine.plan against a state", () => {
     noErrors(r);
     expect(actions(r)).toEqual({ "memory_item.a": "delete-then-create", "memory_item.b[0]": "no-op", "memory_item.b[0] (deposed 00000001)": "delete" });
     expect(change(r, "memory_item.a").replaceReason).toBe("tainted");
-    expect(r.refreshOutcomes.map((o) => o.address).sort()).toEqual(["memory_item.a", "memory_item.b[0]"]);
+    // The deposed object is refreshed too, as Terraform does (in case it was deleted outside it).
+    expect(r.refreshOutcomes.map((o) => o.address).sort()).toEqual(["memory_item.a", "memory_item.b[0]", "memory_item.b[0] (deposed object 00000001)"]);
   });
 
   test("an unavailable provider and a canceled plan are diagnostics, not exceptions", async () => {

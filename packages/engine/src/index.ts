@@ -49,7 +49,7 @@ export { replacePaths } from "./instance/replace-paths.js";
 export { unknownsToNull } from "./instance/unknowns-to-null.js";
 
 // The plan model.
-export { PlanAction, ReplaceReason, isReplace } from "./plan/plan-action.js";
+export { PlanAction, ReadReason, ReplaceReason, isReplace } from "./plan/plan-action.js";
 export type { PlannedInstanceChange } from "./plan/planned-instance-change.js";
 export { createPlan, planIdentity } from "./plan/plan.js";
 export type { Plan, PlanInput, PlanPriorState, PlanMode, PlannedOutput, PlannedProvider } from "./plan/plan.js";

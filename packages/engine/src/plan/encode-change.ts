@@ -1,7 +1,7 @@
 import { fromMsgpack, toMsgpack, typeFromJson, typeToJson, type Value } from "@magma/cty";
 import { decodeSensitivePaths, encodeSensitivePaths } from "@magma/state";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
-import { PlanAction, ReplaceReason } from "./plan-action.js";
+import { PlanAction, ReadReason, ReplaceReason } from "./plan-action.js";
 import type { PlannedInstanceChange } from "./planned-instance-change.js";
 
 /** A cty value in a plan file: its type as cty JSON, and the value as base64 msgpack (which keeps unknowns). */
@@ -24,6 +24,7 @@ export interface EncodedChange {
   /** Terraform's path JSON (as in `sensitive_attributes`). */
   readonly requires_replace: string;
   readonly replace_reason?: ReplaceReason;
+  readonly read_reason?: ReadReason;
   /** Base64. */
   readonly prior_private: string;
   /** Base64. */
@@ -65,6 +66,7 @@ export function encodeChange(c: PlannedInstanceChange): EncodedChange {
   return {
     ...out,
     ...(c.replaceReason !== undefined ? { replace_reason: c.replaceReason } : {}),
+    ...(c.readReason !== undefined ? { read_reason: c.readReason } : {}),
     ...(c.moduleAddress !== undefined ? { module_address: c.moduleAddress } : {}),
     ...(c.providerConfig !== undefined ? { provider_config: c.providerConfig } : {}),
     ...(c.dependencies !== undefined ? { dependencies: [...c.dependencies] } : {}),
@@ -141,6 +143,8 @@ export function decodeChange(raw: unknown, where: string): PlannedInstanceChange
   };
   const reason = opt("replace_reason", isStr, "a string");
   if (reason !== undefined && !(Object.values(ReplaceReason) as string[]).includes(reason)) throw bad(`${where}.replace_reason`, `is ${JSON.stringify(reason)}, not a replace reason`);
+  const readReason = opt("read_reason", isStr, "a string");
+  if (readReason !== undefined && !(Object.values(ReadReason) as string[]).includes(readReason)) throw bad(`${where}.read_reason`, `is ${JSON.stringify(readReason)}, not a read reason`);
   const moduleAddress = opt("module_address", isStr, "a string");
   const providerConfig = opt("provider_config", isStr, "a string");
   const dependencies = opt("dependencies", (v): v is string[] => Array.isArray(v) && v.every(isStr), "a list of strings");
@@ -155,6 +159,7 @@ export function decodeChange(raw: unknown, where: string): PlannedInstanceChange
   return {
     ...out,
     ...(reason !== undefined ? { replaceReason: reason as ReplaceReason } : {}),
+    ...(readReason !== undefined ? { readReason: readReason as ReadReason } : {}),
     ...(moduleAddress !== undefined ? { moduleAddress } : {}),
     ...(providerConfig !== undefined ? { providerConfig } : {}),
     ...(dependencies !== undefined ? { dependencies } : {}),

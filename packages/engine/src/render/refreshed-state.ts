@@ -4,6 +4,7 @@ import { encodeOutput, formatModuleInstance, formatProviderConfig, parseResource
 import { ApplyState, type StoredObject } from "../apply/apply-state.js";
 import type { Plan } from "../plan/plan.js";
 import { PlanAction } from "../plan/plan-action.js";
+import { unknownsToNull } from "../instance/unknowns-to-null.js";
 
 /**
  * The prior state a plan was made from as Terraform's plan keeps it (its refreshed
@@ -78,7 +79,8 @@ export function refreshedPriorState(plan: Plan, state: StateFile, schemas: Reado
       const a = parseResourceInstance(address);
       const provider = providerOf(address) ?? dataProvider(a.type);
       if (provider === undefined) continue;
-      const v = value.unmarkDeep().value;
+      // A check block's data source whose read failed holds unknowns: stored as nulls (as Terraform's state JSON shows them).
+      const v = unknownsToNull(value.unmarkDeep().value);
       const previous = s.get(address, undefined);
       w.set(address, provider, undefined, {
         tainted: false,
