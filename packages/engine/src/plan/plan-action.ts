@@ -53,3 +53,15 @@ export const ReadReason = {
 
 /** One of the {@link ReadReason} values. */
 export type ReadReason = (typeof ReadReason)[keyof typeof ReadReason];
+
+/**
+ * Why a managed instance is deleted, as Terraform's `ActionReason` for deletes names it in
+ * `terraform show -json` (`action_reason`).
+ */
+export type DeleteReason =
+  | "delete_because_no_resource_config"
+  | "delete_because_wrong_repetition"
+  | "delete_because_count_index"
+  | "delete_because_each_key"
+  | "delete_because_no_module"
+  | "delete_because_no_move_target";

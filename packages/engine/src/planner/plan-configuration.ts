@@ -17,7 +17,7 @@ import { planInstance } from "../instance/plan-instance.js";
 import { readDataSourceInstance } from "../instance/read-data-source-instance.js";
 import { refreshInstance } from "../instance/refresh-instance.js";
 import { upgradeInstance } from "../instance/upgrade-instance.js";
-import { isReplace, PlanAction, ReadReason } from "../plan/plan-action.js";
+import { isReplace, PlanAction, ReadReason, type DeleteReason } from "../plan/plan-action.js";
 import type { PlanMode, PlannedOutput, PlannedProvider } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import type { OpenedProvider } from "../provider-source.js";
@@ -748,7 +748,14 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       }
       changes.push(c);
     };
-    const destroyStored = (mi: ModuleInstanceAddress, s: InstanceObjectState, prefix: string): Promise<void> =>
+    /** Why a current object of this (configured) resource is deleted, as Terraform's orphan planning decides it. */
+    const deleteReasonOf = (moduleGone: boolean, key: number | string | undefined): DeleteReason => {
+      if (moduleGone) return "delete_because_no_module";
+      if (r.count !== undefined && typeof key === "number") return "delete_because_count_index";
+      if (r.forEach !== undefined && typeof key === "string") return "delete_because_each_key";
+      return "delete_because_wrong_repetition";
+    };
+    const destroyStored = (mi: ModuleInstanceAddress, s: InstanceObjectState, prefix: string, moduleGone = false): Promise<void> =>
       limit(async () => {
         const address = `${prefix}${n.key}${formatInstanceKey(s.indexKey)}`;
         const target = await withMeta(baseTarget, n.providerSource, mi, n.key);
@@ -760,7 +767,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         }
         if (prior === null || mode === "refresh-only") return;
         const c = forget(address) && s.deposed === undefined ? forgetChange(address, r.type, prior, entry.type) : await planDestroy(target, address, r.type, prior);
-        record({ ...c, ...base, ...metaField(target), moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
+        const reason = c.action === PlanAction.Delete && s.deposed === undefined && mode === "normal" ? { deleteReason: deleteReasonOf(moduleGone, s.indexKey) } : {};
+        record({ ...c, ...base, ...metaField(target), moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...reason, ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
       });
 
     /**
@@ -971,7 +979,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       for (const st of stored) {
         const m = formatModuleInstance(st.module);
         if (liveModules.has(m)) continue;
-        await settle(st.instances.filter((s) => isTargeted(st.module, s.indexKey)).map((s) => destroyStored(st.module, s, instancePrefix(st.module))));
+        await settle(st.instances.filter((s) => isTargeted(st.module, s.indexKey)).map((s) => destroyStored(st.module, s, instancePrefix(st.module), true)));
       }
     }
     if (failures.length > 0) throw failures[0];
@@ -1005,6 +1013,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             ...(entry !== undefined ? { schemaVersion: entry.version } : {}),
             beforeSensitivePaths: unionPaths(decodeSensitivePaths(s.sensitiveAttributesJson), entry === undefined ? [] : schemaSensitivePaths(c.before, entry.block)),
             afterSensitivePaths: [],
+            // No configuration for the resource at all: Terraform's reason tells a `moved` block's missing target apart.
+            ...(c.action === PlanAction.Delete && s.deposed === undefined && mode === "normal" ? { deleteReason: moves.previous.has(address) ? ("delete_because_no_move_target" as const) : ("delete_because_no_resource_config" as const) } : {}),
             ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}),
           });
         }),

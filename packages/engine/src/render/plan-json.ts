@@ -10,7 +10,7 @@ import {
   type ResourceInstanceAddress,
   type StateFile,
 } from "@magma/state";
-import { PlanAction, ReadReason, type ReplaceReason } from "../plan/plan-action.js";
+import { PlanAction, ReadReason, type DeleteReason, type ReplaceReason } from "../plan/plan-action.js";
 import type { Plan, PlannedOutput } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { compareUtf8, goEscape, jsonArray, jsonMap, jsonString, jsonStruct } from "./go-json.js";
@@ -27,14 +27,7 @@ import { attributeValuesJson, schemaSensitivePaths, sensitiveAsBoolJson, unknown
 /** The `format_version` of `terraform show -json` for a plan. */
 export const PLAN_JSON_FORMAT_VERSION = "1.2";
 
-/** Why a managed instance is deleted, as `terraform show -json`'s `action_reason` names it. */
-export type DeleteReason =
-  | "delete_because_no_resource_config"
-  | "delete_because_wrong_repetition"
-  | "delete_because_count_index"
-  | "delete_because_each_key"
-  | "delete_because_no_module"
-  | "delete_because_no_move_target";
+export type { DeleteReason };
 
 /** Options of {@link planJson}. */
 export interface PlanJsonOptions {
@@ -421,7 +414,7 @@ export function actionReason(l: Located, all: readonly Located[], plan: Plan, op
   if (c.replaceReason !== undefined) return jsonString(REPLACE_REASONS[c.replaceReason]);
   if (c.action === PlanAction.Read) return jsonString(READ_REASONS[c.readReason ?? (c.config.isWhollyKnown() ? ReadReason.DependencyPending : ReadReason.ConfigUnknown)]);
   if (c.action !== PlanAction.Delete || c.deposedKey !== undefined || plan.mode === "destroy" || l.addr.mode !== "managed") return undefined;
-  const given = options.deleteReasons?.get(c.address);
+  const given = options.deleteReasons?.get(c.address) ?? c.deleteReason;
   if (given !== undefined) return jsonString(given);
   return jsonString(deleteReason(l, all, options));
 }
@@ -432,13 +425,18 @@ function deleteReason(l: Located, all: readonly Located[], options: PlanJsonOpti
   const key = l.addr.key;
   const byKey = (rep: "none" | "count" | "for_each"): DeleteReason =>
     rep === "count" && typeof key === "number" ? "delete_because_count_index" : rep === "for_each" && typeof key === "string" ? "delete_because_each_key" : "delete_because_wrong_repetition";
+  // As Terraform's orphan planning: no configuration for the resource at all (its module call
+  // gone too) is `no_resource_config`, or `no_move_target` for an object a `moved` block moved
+  // there; a configured resource in a module instance that no longer exists is `no_module`.
+  const moved = l.change.previousAddress !== undefined && l.change.previousAddress !== l.change.address;
   if (options.expansion !== undefined) {
-    if (l.module !== "" && !options.expansion.modules.has(l.module)) return "delete_because_no_module";
     const configAddr = `${l.addr.module.map((s) => `module.${s.name}.`).join("")}${l.addr.type}.${l.addr.name}`;
     const rep = options.expansion.resources.get(configAddr);
-    if (rep === undefined) return "delete_because_no_resource_config";
+    if (rep === undefined) return moved ? "delete_because_no_move_target" : "delete_because_no_resource_config";
+    if (l.module !== "" && !options.expansion.modules.has(l.module)) return "delete_because_no_module";
     return byKey(rep);
   }
+  if (moved) return "delete_because_no_move_target";
   // Without the configuration: the other planned instances of the same resource tell its repetition.
   const siblings = all.filter((o) => o !== l && o.change.action !== PlanAction.Delete && `${o.module === "" ? "" : `${o.module}.`}${o.addr.type}.${o.addr.name}` === resource && o.addr.mode === "managed");
   if (siblings.length === 0) {

@@ -154,6 +154,10 @@ function resourceText(p: Paint, l: Located, all: readonly Located[], plan: Plan,
   const reasonJson = actionReason(l, all, plan, options);
   const reason = reasonJson === undefined ? undefined : (JSON.parse(reasonJson) as string);
   const who = c.deposedKey === undefined ? c.address : `${c.address} (deposed object ${c.deposedKey})`;
+  // A destroy plan is made from the refreshed (moved) state: no previous addresses (as planJson).
+  const moved = c.previousAddress !== undefined && c.previousAddress !== c.address && plan.mode !== "destroy";
+  let printedMoved = false;
+  let printedImported = false;
   // The comment lines as colour markup (addresses hold no colour words: `[0]`, `["k"]` stay as they are).
   const comment: string[] = [];
   switch (c.action) {
@@ -197,10 +201,19 @@ function resourceText(p: Paint, l: Located, all: readonly Located[], plan: Plan,
       comment.push(" # (destroy = false is set in the configuration)");
       break;
     case PlanAction.NoOp:
-      if (c.previousAddress !== undefined && c.previousAddress !== c.address) comment.push(`[bold]  # ${c.previousAddress}[reset] has moved to [bold]${c.address}[reset]`);
-      if (c.importId !== undefined) comment.push(`[bold]  # ${who}[reset] will be imported`);
+      if (moved) {
+        comment.push(`[bold]  # ${c.previousAddress!}[reset] has moved to [bold]${who}[reset]`);
+        printedMoved = true;
+      } else if (c.importId !== undefined) {
+        comment.push(`[bold]  # ${who}[reset] will be imported`);
+        printedImported = true;
+      }
       break;
   }
+  // Terraform's notes after the action line (`resourceChangeComment`).
+  if (moved && !printedMoved) comment.push(`  # [reset](moved from ${c.previousAddress!})`);
+  if (c.importId !== undefined && !printedImported) comment.push(c.importId !== "" ? `  # [reset](imported from ${JSON.stringify(c.importId)})` : "  # [reset](will be imported first)");
+  if (c.importId !== undefined && (c.action === PlanAction.CreateThenDelete || c.action === PlanAction.DeleteThenCreate)) comment.push("  # [reset][yellow]Warning: this will destroy the imported resource[reset]");
   const lines: string[] = [];
   const before = markWithPaths(c.before.unmarkDeep().value, sensitivePaths(c.before, c.beforeSensitivePaths, entry.block).map((path) => ({ path, marks: SENS })));
   // A forgotten object is shown as it stands: unchanged, its identifying attributes only.

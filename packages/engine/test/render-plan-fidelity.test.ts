@@ -14,6 +14,10 @@
  *   replacement"), and when the refresh finds it deleted outside both tools, a no-op. The
  *   engine's apply of its plan leaves a state terraform then plans no changes for.
  *
+ * - the delete reasons of objects without configuration: `delete_because_no_move_target` (a
+ *   `moved` block's target is not configured, "(moved from …)"), `no_resource_config` for a
+ *   module call removed altogether, `no_module` for an instance of a shrunk module call.
+ *
  * The memory provider keeps its objects in a file both tools read and write.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -175,6 +179,44 @@ function workdir(prefix: string) {
   return w;
 }
 
+const MODULE = `${REQUIRED}
+resource "memory_item" "i" { name = "inner" }
+`;
+
+const MOVES_BEFORE = `${REQUIRED}
+resource "memory_item" "keep" { name = "keep" }
+resource "memory_item" "old" { name = "old" }
+module "gone" { source = "./m" }
+module "cnt" {
+  source = "./m"
+  count  = 2
+}
+module "shrunk" {
+  source = "./m"
+  count  = 2
+}
+`;
+
+const MOVES_AFTER = `${REQUIRED}
+resource "memory_item" "keep" { name = "keep" }
+module "cnt" {
+  source = "./m"
+  count  = 1
+}
+module "shrunk" {
+  source = "./m"
+  count  = 1
+}
+moved {
+  from = memory_item.old
+  to   = memory_item.new
+}
+moved {
+  from = module.cnt[1].memory_item.i
+  to   = module.cnt[1].memory_item.j
+}
+`;
+
 const actions = (doc: Doc): string[] => (doc.resource_changes ?? []).map((r) => `${r.address}${r.deposed !== undefined ? ` (deposed)` : ""} ${r.change.actions.join(",")} ${r.action_reason ?? ""}`.trim());
 
 d("check block data sources: read at plan and planned for the apply, against terraform", () => {
@@ -296,5 +338,34 @@ d("deposed objects left by a failed create_before_destroy replace, against terra
     }
     const after = await w.tf("plan", "-no-color", "-detailed-exitcode");
     expectExit(after, 0, "plan after magma's apply", w.env);
+  }, 300_000);
+});
+
+d("delete reasons of objects without configuration (moved blocks, module calls), against terraform", () => {
+  const w = workdir("pmove-");
+  beforeAll(async () => {
+    await w.setup();
+    mkdirSync(join(w.work, "m"));
+    writeFileSync(join(w.work, "m", "main.tf"), MODULE);
+    writeFileSync(join(w.work, "main.tf"), MOVES_BEFORE);
+    expectExit(await w.tf("init", "-no-color"), 0, "init", w.env);
+    expectExit(await w.tf("apply", "-auto-approve", "-no-color"), 0, "apply", w.env);
+    writeFileSync(join(w.work, "main.tf"), MOVES_AFTER);
+  }, 300_000);
+  afterAll(() => w.cleanup());
+
+  test("no_move_target, no_resource_config, no_module; the text's reasons and (moved from …)", async () => {
+    const p = await w.both([], "normal");
+    expect(actions(p.terraform).filter((a) => a.includes("delete"))).toEqual([
+      "memory_item.new delete delete_because_no_move_target",
+      "module.cnt[1].memory_item.j delete delete_because_no_move_target",
+      "module.gone.memory_item.i delete delete_because_no_resource_config",
+      "module.shrunk[1].memory_item.i delete delete_because_no_module",
+    ]);
+    expect(p.terraformText).toContain("# (moved from memory_item.old)");
+    expect(p.magma).toEqual(p.terraform);
+    expect(p.magmaText).toBe(p.terraformText);
+    // The renderers take the reasons from the plan: the same text without the configuration (as `magma show` renders it).
+    expect(planText(p.result.plan, { schemas: w.schemas, priorState: w.state()! })).toBe(p.terraformText);
   }, 300_000);
 });
