@@ -337,6 +337,7 @@ export function createEngine(options: EngineOptions): Engine {
         providers: planned.providers,
         variables: variableValues,
         dataReads: Object.fromEntries(planned.dataValues),
+        ...(planned.dataSources.size > 0 ? { dataReadSources: Object.fromEntries(planned.dataSources) } : {}),
         drift: planned.drift,
         checks: planned.checks,
         ...(targeting !== undefined ? { targets: targeting.targets.map((t) => t.text) } : {}),

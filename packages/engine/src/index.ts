@@ -52,7 +52,7 @@ export { unknownsToNull } from "./instance/unknowns-to-null.js";
 export { PlanAction, ReadReason, ReplaceReason, isReplace } from "./plan/plan-action.js";
 export type { PlannedInstanceChange } from "./plan/planned-instance-change.js";
 export { createPlan, planIdentity } from "./plan/plan.js";
-export type { Plan, PlanInput, PlanPriorState, PlanMode, PlannedOutput, PlannedProvider } from "./plan/plan.js";
+export type { DataReadSource, Plan, PlanInput, PlanPriorState, PlanMode, PlannedOutput, PlannedProvider } from "./plan/plan.js";
 export { aggregateCheckStatus } from "./plan/planned-check.js";
 export type { CheckStatus, PlannedCheck, PlannedCheckInstance } from "./plan/planned-check.js";
 

@@ -18,6 +18,10 @@
  *   `moved` block's target is not configured, "(moved from …)"), `no_resource_config` for a
  *   module call removed altogether, `no_module` for an instance of a shrunk module call.
  *
+ * - a data source read at plan under an aliased provider configuration: in the refreshed
+ *   prior state, and after the engine's apply of its plan in state under that configuration,
+ *   as terraform's apply of its plan writes it.
+ *
  * The memory provider keeps its objects in a file both tools read and write.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -28,7 +32,7 @@ import { loadConfig } from "@magma/config";
 import { impliedType, type ProviderSchema } from "@magma/provider-api";
 import { createMemoryProvider, memoryItemBlock } from "@magma/provider-api/testing";
 import { writeProviderLauncher } from "@magma/provider-server";
-import { newStateFile, readStateFile, writeStateFile, type StateFile } from "@magma/state";
+import { formatProviderConfig, newStateFile, readStateFile, writeStateFile, type StateFile } from "@magma/state";
 import { comparablePlanJson, hasTerraform } from "@magma/test-support";
 import { createEngine, planJson, planText, type ProviderSource } from "../src/index.js";
 import { expectExit, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
@@ -367,5 +371,61 @@ d("delete reasons of objects without configuration (moved blocks, module calls),
     expect(p.magmaText).toBe(p.terraformText);
     // The renderers take the reasons from the plan: the same text without the configuration (as `magma show` renders it).
     expect(planText(p.result.plan, { schemas: w.schemas, priorState: w.state()! })).toBe(p.terraformText);
+  }, 300_000);
+});
+
+d("a data source read at plan under an aliased provider configuration, against terraform", () => {
+  const w = workdir("palias-");
+  const FIRST = `${REQUIRED}
+provider "memory" {
+  alias = "alt"
+}
+resource "memory_item" "a" { name = "a" }
+`;
+  const SECOND = `${FIRST}
+data "memory_lookup" "l" {
+  provider = memory.alt
+  name     = "a"
+}
+resource "memory_item" "b" {
+  provider = memory.alt
+  name     = "b"
+  value    = data.memory_lookup.l.id
+}
+`;
+  beforeAll(async () => {
+    await w.setup();
+    writeFileSync(join(w.work, "main.tf"), FIRST);
+    expectExit(await w.tf("init", "-no-color"), 0, "init", w.env);
+    expectExit(await w.tf("apply", "-auto-approve", "-no-color"), 0, "apply", w.env);
+    writeFileSync(join(w.work, "main.tf"), SECOND);
+  }, 300_000);
+  afterAll(() => w.cleanup());
+
+  test("the plan as terraform's; the engine's apply stores the read under the aliased configuration, as terraform's", async () => {
+    const p = await w.both([], "normal");
+    expect(p.magma).toEqual(p.terraform);
+    expect(p.magmaText).toBe(p.terraformText);
+    const statePath = join(w.work, "terraform.tfstate");
+    const before = readFileSync(statePath);
+    const saved = readStore(w.store);
+    // terraform's apply of its plan …
+    expectExit(await w.tf("apply", "-auto-approve", "-no-color", "tfplan"), 0, "apply", w.env);
+    const theirs = w.state()!.resources.filter((r) => r.mode === "data");
+    // … and, from the same state and store, the engine's apply of its own.
+    writeFileSync(statePath, before);
+    writeFileSync(w.store, JSON.stringify(saved));
+    const engine = createEngine({ providers: source(w.store), cwd: w.work });
+    let mine: StateFile | undefined;
+    try {
+      const applied = await engine.apply(p.result, { state: readStateFile(before) ?? null, persist: (s) => Promise.resolve(void (mine = s)) });
+      expect(applied.failed).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+    expect(theirs.map((r) => formatProviderConfig(r.provider))).toEqual(['provider["example.com/magma/memory"].alt']);
+    // The attributes as JSON values (terraform's file indents them).
+    const plain = (rs: StateFile["resources"]) => rs.filter((r) => r.mode === "data").map((r) => ({ ...r, instances: r.instances.map((i) => ({ ...i, attributesJson: JSON.parse(i.attributesJson ?? "null") as unknown })) }));
+    expect(plain(mine!.resources)).toEqual(plain(theirs));
   }, 300_000);
 });

@@ -333,9 +333,17 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     if (c.previousAddress !== undefined) changed.add(`${c.previousAddress}\0${c.deposedKey ?? ""}`);
   }
   const drift = (plan.drift ?? []).filter((d) => !changed.has(`${d.address}\0${d.deposedKey ?? ""}`));
-  if (drift.length > 0) {
+  // The data sources read during the plan, as read (with the provider configuration they were read with); a
+  // check block's data source is read again below. Not those whose read failed (their values are not known).
+  const dataReads = Object.entries(plan.dataReads ?? {}).filter(([address, v]) => plan.dataReadSources?.[address] !== undefined && v.isWhollyKnown());
+  if (drift.length > 0 || dataReads.length > 0) {
     try {
       await commit((w) => {
+        for (const [address, v] of dataReads) {
+          const source = plan.dataReadSources![address]!;
+          const plain = v.unmarkDeep().value;
+          w.set(address, source.provider, undefined, { tainted: false, schemaVersion: source.schemaVersion, attributesJson: toJson(plain, plain.type), attributesFlat: undefined, sensitiveAttributesJson: "[]", private: undefined, dependencies: [], createBeforeDestroy: false });
+        }
         for (const d of drift) {
           const previous = store.get(d.address, d.deposedKey);
           if (previous === undefined) continue;

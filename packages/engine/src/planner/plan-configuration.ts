@@ -18,7 +18,7 @@ import { readDataSourceInstance } from "../instance/read-data-source-instance.js
 import { refreshInstance } from "../instance/refresh-instance.js";
 import { upgradeInstance } from "../instance/upgrade-instance.js";
 import { isReplace, PlanAction, ReadReason, type DeleteReason } from "../plan/plan-action.js";
-import type { PlanMode, PlannedOutput, PlannedProvider } from "../plan/plan.js";
+import type { DataReadSource, PlanMode, PlannedOutput, PlannedProvider } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import type { OpenedProvider } from "../provider-source.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
@@ -104,6 +104,8 @@ export interface ConfigurationPlan {
   readonly diagnostics: PlanDiagnostic[];
   /** The data source instances read during the plan, by address (their values are not changes). */
   readonly dataValues: ReadonlyMap<string, Value>;
+  /** Per data source of {@link dataValues}: its provider configuration's absolute address and its schema version (what state records with it). */
+  readonly dataSources: ReadonlyMap<string, DataReadSource>;
   /** The expansion of each resource and data source by `<module instance>|<type.name or data.type.name>` (`|aws_x.y` in the root). */
   readonly expansions: ReadonlyMap<string, Expansion>;
   /** The schema of each resource and data source, by configuration address (`module.m.aws_x.y`, `data.aws_z.w`). */
@@ -221,6 +223,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const refreshOutcomes: RefreshOutcome[] = [];
   const drift: PlannedInstanceChange[] = [];
   const dataValues = new Map<string, Value>();
+  const dataSources = new Map<string, DataReadSource>();
   const expansions = new Map<string, Expansion>();
   const instanceValues = new Map<string, Value>();
   const priorInstanceValues = new Map<string, Value>();
@@ -856,6 +859,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 checks.note({ config: `${configPrefix(n.mod.path)}check.${r.inCheck}`, address: `${instancePrefix(mi)}check.${r.inCheck}`, module: formatModuleInstance(mi) }, `data:${address}`, "fail", errorText(e, errs));
                 const planned = proposedNewState(entry.block, unknownVal(entry.type), cfg);
                 dataValues.set(address, planned);
+                dataSources.set(address, { provider: n.providerAddress, schemaVersion: entry.version });
                 checkNestedRead(planned);
                 instanceValues.set(address, unknownVal(entry.type));
                 priorInstanceValues.set(address, unknownVal(entry.type));
@@ -863,6 +867,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               }
               if (out.kind === "read") {
                 dataValues.set(address, out.state);
+                dataSources.set(address, { provider: n.providerAddress, schemaVersion: entry.version });
                 instanceValues.set(address, markSensitive(out.state, unionPaths(cfgPaths, schemaSensitivePaths(out.state, entry.block))));
                 if (r.inCheck !== undefined) checkNestedRead(out.state);
               } else {
@@ -1086,7 +1091,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (was !== undefined) drift[i] = { ...c, previousAddress: was };
     }
     drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, expansions, schemas, providerConfigs, checks: checks.results() };
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, expansions, schemas, providerConfigs, checks: checks.results() };
   }
 }
 
