@@ -546,6 +546,25 @@ describe("providers kept from a plan for its apply", () => {
 describe("engine.apply", () => {
   const main = `${PROVIDERS}\nresource "random_integer" "n" {\n  min = 1\n  max = 9\n}\nresource "memory_item" "a" {\n  count = 2\n  name  = "a\${count.index}"\n  value = tostring(random_integer.n.result)\n}\noutput "v" {\n  value = memory_item.a[1].value\n}\n`;
 
+  test("planned_change events carry the delete and read reasons", async () => {
+    const source = sharedSource();
+    const first = configOf({ "main.tf": main });
+    const engine = createEngine({ providers: source, cwd: first.dir });
+    try {
+      const planned = await engine.plan(first.config, null, { env: {} });
+      noErrors(planned);
+      const applied = await engine.apply(planned, { persist: async () => undefined });
+      expect(applied.success).toBe(true);
+      const shrunk = configOf({ "main.tf": `${main.replace("count = 2", "count = 1").replace("memory_item.a[1].value", "memory_item.a[0].value")}check "c" {\n  data "memory_lookup" "l" { name = "a0" }\n  assert {\n    condition     = data.memory_lookup.l.name == "a0"\n    error_message = "no a0"\n  }\n}\n` });
+      const events: string[] = [];
+      const again = await engine.plan(shrunk.config, applied.state, { env: {}, onEvent: (e) => void (e.type === "planned_change" && events.push(`${e.address} ${e.action} ${e.reason ?? ""}`)) });
+      noErrors(again);
+      expect(events).toEqual(expect.arrayContaining(["memory_item.a[1] delete delete_because_count_index", "data.memory_lookup.l read read_because_check_nested"]));
+    } finally {
+      await engine.close();
+    }
+  });
+
   test("plan, apply through a persist callback, plan again: no changes; the state was persisted after every object", async () => {
     const c = configOf({ "main.tf": main });
     const source = sharedSource();
