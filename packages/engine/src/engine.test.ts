@@ -306,7 +306,7 @@ describe("engine.plan against a state", () => {
     expect(change(already, "memory_item.a").importId).toBeUndefined();
   });
 
-  test("a tainted object is replaced; a deposed object is destroyed with its deposed key", async () => {
+  test("a tainted object is replaced; a deposed object is refreshed and destroyed with its deposed key", async () => {
     const st = stateOf([["memory_item.a", a], ["memory_item.b[0]", b0]]);
     st.resources[0]!.instances[0]!.tainted = true;
     st.resources[1]!.instances.push({ ...st.resources[1]!.instances[0]!, deposed: "00000001", attributesJson: st.resources[1]!.instances[0]!.attributesJson!.replace("i-b0", "i-b1") });
@@ -315,7 +315,8 @@ describe("engine.plan against a state", () => {
     noErrors(r);
     expect(actions(r)).toEqual({ "memory_item.a": "delete-then-create", "memory_item.b[0]": "no-op", "memory_item.b[0] (deposed 00000001)": "delete" });
     expect(change(r, "memory_item.a").replaceReason).toBe("tainted");
-    expect(r.refreshOutcomes.map((o) => o.address).sort()).toEqual(["memory_item.a", "memory_item.b[0]"]);
+    // The deposed object is refreshed too, as Terraform does (in case it was deleted outside it).
+    expect(r.refreshOutcomes.map((o) => o.address).sort()).toEqual(["memory_item.a", "memory_item.b[0]", "memory_item.b[0] (deposed object 00000001)"]);
   });
 
   test("an unavailable provider and a canceled plan are diagnostics, not exceptions", async () => {
@@ -544,6 +545,25 @@ describe("providers kept from a plan for its apply", () => {
 
 describe("engine.apply", () => {
   const main = `${PROVIDERS}\nresource "random_integer" "n" {\n  min = 1\n  max = 9\n}\nresource "memory_item" "a" {\n  count = 2\n  name  = "a\${count.index}"\n  value = tostring(random_integer.n.result)\n}\noutput "v" {\n  value = memory_item.a[1].value\n}\n`;
+
+  test("planned_change events carry the delete and read reasons", async () => {
+    const source = sharedSource();
+    const first = configOf({ "main.tf": main });
+    const engine = createEngine({ providers: source, cwd: first.dir });
+    try {
+      const planned = await engine.plan(first.config, null, { env: {} });
+      noErrors(planned);
+      const applied = await engine.apply(planned, { persist: async () => undefined });
+      expect(applied.success).toBe(true);
+      const shrunk = configOf({ "main.tf": `${main.replace("count = 2", "count = 1").replace("memory_item.a[1].value", "memory_item.a[0].value")}check "c" {\n  data "memory_lookup" "l" { name = "a0" }\n  assert {\n    condition     = data.memory_lookup.l.name == "a0"\n    error_message = "no a0"\n  }\n}\n` });
+      const events: string[] = [];
+      const again = await engine.plan(shrunk.config, applied.state, { env: {}, onEvent: (e) => void (e.type === "planned_change" && events.push(`${e.address} ${e.action} ${e.reason ?? ""}`)) });
+      noErrors(again);
+      expect(events).toEqual(expect.arrayContaining(["memory_item.a[1] delete delete_because_count_index", "data.memory_lookup.l read read_because_check_nested"]));
+    } finally {
+      await engine.close();
+    }
+  });
 
   test("plan, apply through a persist callback, plan again: no changes; the state was persisted after every object", async () => {
     const c = configOf({ "main.tf": main });

@@ -340,6 +340,7 @@ export function createEngine(options: EngineOptions): Engine {
         providers: planned.providers,
         variables: variableValues,
         dataReads: Object.fromEntries(planned.dataValues),
+        ...(planned.dataSources.size > 0 ? { dataReadSources: Object.fromEntries(planned.dataSources) } : {}),
         drift: planned.drift,
         checks: planned.checks,
         ...(targeting !== undefined ? { targets: targeting.targets.map((t) => t.text) } : {}),
@@ -574,7 +575,8 @@ function emitPlanEvents(plan: Plan, onEvent: (e: EngineEvent) => void): void {
       default:
         action = c.action;
     }
-    emit({ type: "planned_change", address: c.address, action, ...(c.replaceReason !== undefined ? { reason: c.replaceReason } : {}), ...(moved ? { previousAddress: c.previousAddress } : {}) });
+    const reason = c.replaceReason ?? c.deleteReason ?? (c.readReason !== undefined ? `read_because_${c.readReason.replace("-", "_")}` : undefined);
+    emit({ type: "planned_change", address: c.address, action, ...(reason !== undefined ? { reason } : {}), ...(moved ? { previousAddress: c.previousAddress } : {}) });
   }
   const n = countPlanChanges(plan);
   emit({ type: "change_summary", operation: plan.mode === "destroy" ? "destroy" : "plan", add: n.add, change: n.change, import: n.import, remove: n.destroy, forget: n.forget });

@@ -49,10 +49,10 @@ export { replacePaths } from "./instance/replace-paths.js";
 export { unknownsToNull } from "./instance/unknowns-to-null.js";
 
 // The plan model.
-export { PlanAction, ReplaceReason, isReplace } from "./plan/plan-action.js";
+export { PlanAction, ReadReason, ReplaceReason, isReplace } from "./plan/plan-action.js";
 export type { PlannedInstanceChange } from "./plan/planned-instance-change.js";
 export { createPlan, planIdentity, withPlanIdentity } from "./plan/plan.js";
-export type { Plan, PlanInput, PlanPriorState, PlanMode, PlannedOutput, PlannedProvider } from "./plan/plan.js";
+export type { DataReadSource, Plan, PlanInput, PlanPriorState, PlanMode, PlannedOutput, PlannedProvider } from "./plan/plan.js";
 export { aggregateCheckStatus } from "./plan/planned-check.js";
 export type { CheckStatus, PlannedCheck, PlannedCheckInstance } from "./plan/planned-check.js";
 

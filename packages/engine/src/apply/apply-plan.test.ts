@@ -1,4 +1,4 @@
-import { objectVal, stringVal, unknownVal, stringType, type Value } from "@magma/cty";
+import { mapType, nullVal, objectVal, stringVal, unknownVal, stringType, type Value } from "@magma/cty";
 import { configValue, type Provider } from "@magma/provider-api";
 import { createMemoryProvider, type MemoryProvider } from "@magma/provider-api/testing";
 import { createRandomProvider } from "@magma/provider-random";
@@ -444,6 +444,38 @@ describe("applyPlan", () => {
     expect(l).toMatchObject({ type: "memory_lookup", name: "l" });
     expect(JSON.parse(l.instances[0]!.attributesJson!)).toMatchObject({ name: "a", value: "payload", id: expect.stringMatching(/^item-/) });
     expect(events).toContainEqual(expect.objectContaining({ type: "apply_complete", address: "data.memory_lookup.l", action: "read" }));
+  });
+
+  it("reads a check block's data source again (read_because_check_nested); a failed read there only warns", async () => {
+    const state = newStateFile();
+    const a = await item("memory_item.a", { name: "a", value: "fresh" }, { dependencies: [] });
+    // What the plan read (before memory_item.a existed, say): the apply reads again.
+    const stale = objectVal({ id: stringVal("old"), name: stringVal("a"), value: stringVal("stale"), tags: nullVal(mapType(stringType)) });
+    const nested = (address: string, name: string): PlannedInstanceChange => ({
+      address,
+      mode: "data",
+      typeName: "memory_lookup",
+      action: "read",
+      readReason: "check-nested",
+      before: nullVal(stale.type),
+      after: stale,
+      config: lookupConfig({ name }),
+      requiresReplace: [],
+      priorPrivate: new Uint8Array(),
+      plannedPrivate: new Uint8Array(),
+      priorTainted: false,
+      legacyTypeSystem: false,
+      warnings: [],
+      providerConfig: MEM,
+      dependencies: ["memory_item.a"],
+    });
+    const { result } = await run(planOf(state, [nested("data.memory_lookup.l", "a"), nested("data.memory_lookup.m", "nothing-by-that-name"), a]), state, new RecordingSource());
+    expect(result.success).toBe(true);
+    const l = result.state.resources.find((r) => r.mode === "data" && r.name === "l")!;
+    expect(JSON.parse(l.instances[0]!.attributesJson!)).toMatchObject({ name: "a", value: "fresh" });
+    expect(result.state.resources.find((r) => r.mode === "data" && r.name === "m")).toBeUndefined();
+    expect(result.diagnostics).toEqual([expect.objectContaining({ severity: "warning", summary: "no such item" })]);
+    expect(result.failed).toEqual([]);
   });
 
   it("moves a no-op object to its new address, forgets another, and destroys a deposed object", async () => {

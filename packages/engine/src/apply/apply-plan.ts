@@ -9,7 +9,7 @@ import { DEFAULT_PROGRESS_INTERVAL_MS, startObjectProgress } from "../events/obj
 import { applyInstance, type ApplyInstanceResult } from "../instance/apply-instance.js";
 import type { InstanceObject, InstanceTarget } from "../instance/instance-target.js";
 import { readDataSourceInstance } from "../instance/read-data-source-instance.js";
-import { PlanAction } from "../plan/plan-action.js";
+import { PlanAction, ReadReason } from "../plan/plan-action.js";
 import { assertPlanCurrent } from "../plan/plan-file.js";
 import type { Plan } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
@@ -254,7 +254,15 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
           }
           if (c.action === PlanAction.Read) {
             const entry = dataSourceSchema(target.schema, c.typeName);
-            const out = await readDataSourceInstance(target, { address: c.address, typeName: c.typeName, config });
+            let out;
+            try {
+              out = await readDataSourceInstance(target, { address: c.address, typeName: c.typeName, config });
+            } catch (e) {
+              // A data source scoped in a check block only warns when it cannot be read (its value read at plan stays).
+              if (c.readReason !== ReadReason.CheckNested) throw e;
+              warn(c.address, diagnosticsOf(e).map((d) => ({ ...d, severity: "warning" as const })));
+              return undefined;
+            }
             if (out.kind !== "read") throw new EngineError(EngineErrorCode.InvalidArgument, `${c.address}: the data source read was deferred again at apply`);
             const r: ApplyInstanceResult = { object: { state: out.state, private: new Uint8Array(), tainted: false }, warnings: out.warnings };
             await finish(c, node.provider, undefined, r, entry.version, entry.type);
@@ -319,13 +327,23 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   // Terraform's apply starts from the plan's refreshed prior state (a refresh-only plan is only this).
   const changed = new Set<string>();
   for (const c of plan.changes) {
+    // A deposed object found gone has a no-op change: its drift removes it.
+    if (c.action === PlanAction.NoOp && c.deposedKey !== undefined) continue;
     changed.add(`${c.address}\0${c.deposedKey ?? ""}`);
     if (c.previousAddress !== undefined) changed.add(`${c.previousAddress}\0${c.deposedKey ?? ""}`);
   }
   const drift = (plan.drift ?? []).filter((d) => !changed.has(`${d.address}\0${d.deposedKey ?? ""}`));
-  if (drift.length > 0) {
+  // The data sources read during the plan, as read (with the provider configuration they were read with); a
+  // check block's data source is read again below. Not those whose read failed (their values are not known).
+  const dataReads = Object.entries(plan.dataReads ?? {}).filter(([address, v]) => plan.dataReadSources?.[address] !== undefined && v.isWhollyKnown());
+  if (drift.length > 0 || dataReads.length > 0) {
     try {
       await commit((w) => {
+        for (const [address, v] of dataReads) {
+          const source = plan.dataReadSources![address]!;
+          const plain = v.unmarkDeep().value;
+          w.set(address, source.provider, undefined, { tainted: false, schemaVersion: source.schemaVersion, attributesJson: toJson(plain, plain.type), attributesFlat: undefined, sensitiveAttributesJson: "[]", private: undefined, dependencies: [], createBeforeDestroy: false });
+        }
         for (const d of drift) {
           const previous = store.get(d.address, d.deposedKey);
           if (previous === undefined) continue;

@@ -1,7 +1,7 @@
 import { fromMsgpack, toMsgpack, typeFromJson, typeToJson, type Value } from "@magma/cty";
 import { decodeSensitivePaths, encodeSensitivePaths } from "@magma/state";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
-import { PlanAction, ReplaceReason } from "./plan-action.js";
+import { PlanAction, ReadReason, ReplaceReason, type DeleteReason } from "./plan-action.js";
 import type { PlannedInstanceChange } from "./planned-instance-change.js";
 
 /** A cty value in a plan file: its type as cty JSON, and the value as base64 msgpack (which keeps unknowns). */
@@ -24,6 +24,8 @@ export interface EncodedChange {
   /** Terraform's path JSON (as in `sensitive_attributes`). */
   readonly requires_replace: string;
   readonly replace_reason?: ReplaceReason;
+  readonly read_reason?: ReadReason;
+  readonly delete_reason?: DeleteReason;
   /** Base64. */
   readonly prior_private: string;
   /** Base64. */
@@ -65,6 +67,8 @@ export function encodeChange(c: PlannedInstanceChange): EncodedChange {
   return {
     ...out,
     ...(c.replaceReason !== undefined ? { replace_reason: c.replaceReason } : {}),
+    ...(c.readReason !== undefined ? { read_reason: c.readReason } : {}),
+    ...(c.deleteReason !== undefined ? { delete_reason: c.deleteReason } : {}),
     ...(c.moduleAddress !== undefined ? { module_address: c.moduleAddress } : {}),
     ...(c.providerConfig !== undefined ? { provider_config: c.providerConfig } : {}),
     ...(c.dependencies !== undefined ? { dependencies: [...c.dependencies] } : {}),
@@ -141,6 +145,10 @@ export function decodeChange(raw: unknown, where: string): PlannedInstanceChange
   };
   const reason = opt("replace_reason", isStr, "a string");
   if (reason !== undefined && !(Object.values(ReplaceReason) as string[]).includes(reason)) throw bad(`${where}.replace_reason`, `is ${JSON.stringify(reason)}, not a replace reason`);
+  const readReason = opt("read_reason", isStr, "a string");
+  if (readReason !== undefined && !(Object.values(ReadReason) as string[]).includes(readReason)) throw bad(`${where}.read_reason`, `is ${JSON.stringify(readReason)}, not a read reason`);
+  const deleteReason = opt("delete_reason", isStr, "a string");
+  if (deleteReason !== undefined && !DELETE_REASONS.includes(deleteReason)) throw bad(`${where}.delete_reason`, `is ${JSON.stringify(deleteReason)}, not a delete reason`);
   const moduleAddress = opt("module_address", isStr, "a string");
   const providerConfig = opt("provider_config", isStr, "a string");
   const dependencies = opt("dependencies", (v): v is string[] => Array.isArray(v) && v.every(isStr), "a list of strings");
@@ -155,6 +163,8 @@ export function decodeChange(raw: unknown, where: string): PlannedInstanceChange
   return {
     ...out,
     ...(reason !== undefined ? { replaceReason: reason as ReplaceReason } : {}),
+    ...(readReason !== undefined ? { readReason: readReason as ReadReason } : {}),
+    ...(deleteReason !== undefined ? { deleteReason: deleteReason as DeleteReason } : {}),
     ...(moduleAddress !== undefined ? { moduleAddress } : {}),
     ...(providerConfig !== undefined ? { providerConfig } : {}),
     ...(dependencies !== undefined ? { dependencies } : {}),
@@ -173,6 +183,15 @@ export function decodeChange(raw: unknown, where: string): PlannedInstanceChange
 export function encodeValue(v: Value): EncodedValue {
   return { type: typeToJson(v.type), msgpack: Buffer.from(toMsgpack(v, v.type)).toString("base64") };
 }
+
+const DELETE_REASONS: readonly string[] = [
+  "delete_because_no_resource_config",
+  "delete_because_wrong_repetition",
+  "delete_because_count_index",
+  "delete_because_each_key",
+  "delete_because_no_module",
+  "delete_because_no_move_target",
+] satisfies readonly DeleteReason[];
 
 /** Decodes a value of a plan file. @throws {@link EngineError} `invalid_plan_file`. */
 export function decodeValue(raw: unknown, where: string): Value {

@@ -40,3 +40,28 @@ export const ReplaceReason = {
 
 /** One of the {@link ReplaceReason} values. */
 export type ReplaceReason = (typeof ReplaceReason)[keyof typeof ReplaceReason];
+
+/** Why a data source is read during apply, as Terraform's `ActionReason` for reads. */
+export const ReadReason = {
+  /** Its configuration refers to values known only after apply. */
+  ConfigUnknown: "config-unknown",
+  /** A managed resource it depends on has changes pending. */
+  DependencyPending: "dependency-pending",
+  /** It is scoped in a `check` block: read at plan and read again at apply, so that the check's assertions see current data. */
+  CheckNested: "check-nested",
+} as const;
+
+/** One of the {@link ReadReason} values. */
+export type ReadReason = (typeof ReadReason)[keyof typeof ReadReason];
+
+/**
+ * Why a managed instance is deleted, as Terraform's `ActionReason` for deletes names it in
+ * `terraform show -json` (`action_reason`).
+ */
+export type DeleteReason =
+  | "delete_because_no_resource_config"
+  | "delete_because_wrong_repetition"
+  | "delete_because_count_index"
+  | "delete_because_each_key"
+  | "delete_because_no_module"
+  | "delete_because_no_move_target";

@@ -85,6 +85,25 @@ describe("plan files", () => {
     expect(() => parsePlan(JSON.stringify(bad), "p.json")).toThrow(/^\[invalid_plan_file\] p\.json: checks\[0\]\.instances\[0\] is not/);
   });
 
+  it("keeps read and delete reasons and where data sources were read; names a bad one", async () => {
+    const base = await samplePlan();
+    const [c0, c1] = [base.changes[0]!, base.changes[1]!];
+    const changes = [{ ...c0, mode: "data" as const, action: "read" as const, readReason: "check-nested" as const }, { ...c1, action: "delete" as const, deleteReason: "delete_because_no_move_target" as const }];
+    const plan: Plan = { ...createPlan({ changes, prior: base.prior, configDigest: base.configDigest }), dataReads: {}, dataReadSources: { "data.x.y": { provider: 'provider["example.com/magma/memory"].alt', schemaVersion: 2 } } };
+    const back = parsePlan(formatPlan(plan));
+    expect(back.changes.map((c) => [c.readReason, c.deleteReason])).toEqual([
+      ["check-nested", undefined],
+      [undefined, "delete_because_no_move_target"],
+    ]);
+    expect(back.dataReadSources).toEqual(plan.dataReadSources);
+    const bad = JSON.parse(formatPlan(plan)) as { changes: { read_reason?: string }[]; data_read_sources: Record<string, unknown> };
+    bad.changes[0]!.read_reason = "because";
+    expect(() => parsePlan(JSON.stringify(bad), "p.json")).toThrow(/changes\[0\]\.read_reason is "because", not a read reason/);
+    const badSource = JSON.parse(formatPlan(plan)) as { data_read_sources: Record<string, unknown> };
+    badSource.data_read_sources["data.x.y"] = { provider: 1 };
+    expect(() => parsePlan(JSON.stringify(badSource), "p.json")).toThrow(/data_read_sources\.data\.x\.y is not \{provider, schemaVersion\}/);
+  });
+
   it("names what is wrong in a bad plan file", () => {
     expect(() => parsePlan("{", "p.json")).toThrow(/^\[invalid_plan_file\] p\.json is not valid JSON/);
     expect(() => parsePlan('{"format":"x"}')).toThrow(/format is "x"/);

@@ -3,7 +3,7 @@ import { EngineError, EngineErrorCode } from "../engine-error.js";
 import type { Value } from "@magma/cty";
 import { decodeChange, decodeValue, encodeChange, encodeValue } from "./encode-change.js";
 import type { CheckStatus, PlannedCheck } from "./planned-check.js";
-import { planIdentity, type Plan, type PlanMode, type PlannedOutput, type PlannedProvider, type PlanPriorState } from "./plan.js";
+import { planIdentity, type DataReadSource, type Plan, type PlanMode, type PlannedOutput, type PlannedProvider, type PlanPriorState } from "./plan.js";
 
 /** The format marker of magma's saved plans. */
 export const PLAN_FORMAT = "magma-plan/1";
@@ -30,6 +30,7 @@ export function formatPlan(plan: Plan): string {
       ...(plan.functionResults !== undefined && plan.functionResults.length > 0 ? { function_results: plan.functionResults.map((f) => ({ key: f.key, result: f.result })) } : {}),
       ...(plan.checks !== undefined ? { checks: plan.checks } : {}),
       ...(plan.dataReads !== undefined ? { data_reads: Object.fromEntries(Object.entries(plan.dataReads).map(([k, v]) => [k, encodeValue(v)])) } : {}),
+      ...(plan.dataReadSources !== undefined ? { data_read_sources: plan.dataReadSources } : {}),
     },
     null,
     2,
@@ -72,9 +73,9 @@ const MODES: readonly string[] = ["normal", "destroy", "refresh-only"];
 const OUTPUT_ACTIONS: readonly string[] = ["create", "update", "delete", "no-op"];
 
 /** The configuration-level planner's fields of a plan file (mode, outputs, providers, variables, data reads, drift), each when present. */
-function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift" | "targets" | "functionResults" | "checks"> {
+function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "drift" | "targets" | "functionResults" | "checks"> {
   const bad = (what: string): EngineError => new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: ${what}`);
-  const out: { -readonly [K in "mode" | "outputs" | "providers" | "variables" | "dataReads" | "drift" | "targets" | "functionResults" | "checks"]?: Plan[K] } = {};
+  const out: { -readonly [K in "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "drift" | "targets" | "functionResults" | "checks"]?: Plan[K] } = {};
   if (r["drift"] !== undefined) {
     if (!Array.isArray(r["drift"])) throw bad("drift is not a list");
     out.drift = r["drift"].map((c: unknown, i) => decodeChange(c, `${source}: drift[${i}]`));
@@ -114,6 +115,15 @@ function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "
   if (variables !== undefined) out.variables = variables;
   const dataReads = valueMap("data_reads");
   if (dataReads !== undefined) out.dataReads = dataReads;
+  const sources = r["data_read_sources"];
+  if (sources !== undefined) {
+    if (typeof sources !== "object" || sources === null || Array.isArray(sources)) throw bad("data_read_sources is not an object");
+    for (const [k, v] of Object.entries(sources)) {
+      const x = v as Record<string, unknown> | null;
+      if (typeof x !== "object" || x === null || typeof x["provider"] !== "string" || !Number.isSafeInteger(x["schemaVersion"])) throw bad(`data_read_sources.${k} is not {provider, schemaVersion}`);
+    }
+    out.dataReadSources = sources as Record<string, DataReadSource>;
+  }
   const targets = r["targets"];
   if (targets !== undefined) {
     if (!Array.isArray(targets) || !targets.every((t) => typeof t === "string")) throw bad("targets is not a list of addresses");

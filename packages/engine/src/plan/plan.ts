@@ -30,6 +30,14 @@ export interface PlannedOutput {
   readonly sensitive: boolean;
 }
 
+/** Where a data source read during the plan came from. */
+export interface DataReadSource {
+  /** The absolute provider configuration address it was read with, e.g. `provider["registry.terraform.io/hashicorp/aws"].west`. */
+  readonly provider: string;
+  /** The data source's schema version. */
+  readonly schemaVersion: number;
+}
+
 /** A provider configuration the apply needs. */
 export interface PlannedProvider {
   /** The absolute provider configuration address, e.g. `provider["registry.terraform.io/hashicorp/aws"].west`. */
@@ -73,6 +81,8 @@ export interface Plan {
    * of the configuration refers to them.
    */
   readonly dataReads?: Readonly<Record<string, Value>>;
+  /** Per data source of {@link dataReads}: where it was read from (the apply writes the reads to state with it, as Terraform's refreshed state holds them). */
+  readonly dataReadSources?: Readonly<Record<string, DataReadSource>>;
   /**
    * The objects the refresh found changed or gone outside magma (Terraform's
    * `resource_drift`; action `update` or `delete`, before = as stored, after = as read). A

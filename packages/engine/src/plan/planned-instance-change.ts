@@ -1,6 +1,6 @@
 import type { Path, Value } from "@magma/cty";
 import type { Diag } from "@magma/provider-api";
-import type { PlanAction, ReplaceReason } from "./plan-action.js";
+import type { DeleteReason, PlanAction, ReadReason, ReplaceReason } from "./plan-action.js";
 
 /**
  * The plan of one resource instance (Terraform's `plans.ResourceInstanceChange`): what
@@ -25,6 +25,16 @@ export interface PlannedInstanceChange {
   readonly requiresReplace: readonly Path[];
   /** Why the instance is replaced; set exactly for the replace actions. */
   readonly replaceReason?: ReplaceReason;
+  /**
+   * Why a data source is read during apply (action `read` only). Absent: derived — config
+   * unknown when the configuration holds unknowns, else a dependency with changes pending.
+   */
+  readonly readReason?: ReadReason;
+  /**
+   * Why a current object is deleted (action `delete` of a normal plan), as the planner
+   * decided it from the configuration. Absent: the renderers derive it.
+   */
+  readonly deleteReason?: DeleteReason;
   /** The private data stored with the prior object (empty when none). */
   readonly priorPrivate: Uint8Array;
   /** The provider's planned private data, for the apply (for a replace: the create half's). */

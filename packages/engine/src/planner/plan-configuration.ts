@@ -1,7 +1,7 @@
 import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
 import { decodeSchemaBody, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, type Body, type Expression, type HclFunction } from "@magma/hcl";
-import { emptyBlockValue, type Block, type SchemaEntry } from "@magma/provider-api";
+import { emptyBlockValue, isProviderError, proposedNewState, type Block, type Diag, type SchemaEntry } from "@magma/provider-api";
 import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
 import { walkGraph } from "../dag/walk.js";
@@ -17,8 +17,8 @@ import { planInstance } from "../instance/plan-instance.js";
 import { readDataSourceInstance } from "../instance/read-data-source-instance.js";
 import { refreshInstance } from "../instance/refresh-instance.js";
 import { upgradeInstance } from "../instance/upgrade-instance.js";
-import { isReplace, PlanAction } from "../plan/plan-action.js";
-import type { PlanMode, PlannedOutput, PlannedProvider } from "../plan/plan.js";
+import { isReplace, PlanAction, ReadReason, type DeleteReason } from "../plan/plan-action.js";
+import type { DataReadSource, PlanMode, PlannedOutput, PlannedProvider } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import type { OpenedProvider } from "../provider-source.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
@@ -104,6 +104,8 @@ export interface ConfigurationPlan {
   readonly diagnostics: PlanDiagnostic[];
   /** The data source instances read during the plan, by address (their values are not changes). */
   readonly dataValues: ReadonlyMap<string, Value>;
+  /** Per data source of {@link dataValues}: its provider configuration's absolute address and its schema version (what state records with it). */
+  readonly dataSources: ReadonlyMap<string, DataReadSource>;
   /** The expansion of each resource and data source by `<module instance>|<type.name or data.type.name>` (`|aws_x.y` in the root). */
   readonly expansions: ReadonlyMap<string, Expansion>;
   /** The schema of each resource and data source, by configuration address (`module.m.aws_x.y`, `data.aws_z.w`). */
@@ -221,6 +223,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const refreshOutcomes: RefreshOutcome[] = [];
   const drift: PlannedInstanceChange[] = [];
   const dataValues = new Map<string, Value>();
+  const dataSources = new Map<string, DataReadSource>();
   const expansions = new Map<string, Expansion>();
   const instanceValues = new Map<string, Value>();
   const priorInstanceValues = new Map<string, Value>();
@@ -463,7 +466,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const loadPrior = async (target: InstanceTarget, address: string, type: string, stored: InstanceObjectState, doRefresh: boolean, meta: { moduleAddress: string; providerConfig: string; schemaVersion?: number }): Promise<InstanceObject | null> => {
     const up = await upgradeInstance(target, address, type, { schemaVersion: stored.schemaVersion, attributesJson: stored.attributesJson, private: stored.private, tainted: stored.tainted });
     if (!doRefresh) return up.object;
-    const shown = stored.deposed !== undefined ? `${address} (deposed ${stored.deposed})` : address;
+    const shown = stored.deposed !== undefined ? `${address} (deposed object ${stored.deposed})` : address;
     let r;
     const notify = (phase: "start" | "complete", v: Value | undefined): void => {
       try {
@@ -736,7 +739,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     const beforePathsOf = (s: InstanceObjectState, before: Value): Path[] => unionPaths(decodeSensitivePaths(s.sensitiveAttributesJson), schemaSensitivePaths(before, entry.block));
     const record = (c: PlannedInstanceChange): void => {
       if (c.action !== PlanAction.NoOp) pending.add(id);
-      if (settings?.preventDestroy === true && (c.action === PlanAction.Delete || isReplace(c.action))) {
+      // Not for a deposed object (as Terraform: its replacement was checked when it was planned).
+      if (settings?.preventDestroy === true && c.deposedKey === undefined && (c.action === PlanAction.Delete || isReplace(c.action))) {
         throw new PlanDiagnosticsError([
           planError(
             "Instance cannot be destroyed",
@@ -747,14 +751,27 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       }
       changes.push(c);
     };
-    const destroyStored = (mi: ModuleInstanceAddress, s: InstanceObjectState, prefix: string): Promise<void> =>
+    /** Why a current object of this (configured) resource is deleted, as Terraform's orphan planning decides it. */
+    const deleteReasonOf = (moduleGone: boolean, key: number | string | undefined): DeleteReason => {
+      if (moduleGone) return "delete_because_no_module";
+      if (r.count !== undefined && typeof key === "number") return "delete_because_count_index";
+      if (r.forEach !== undefined && typeof key === "string") return "delete_because_each_key";
+      return "delete_because_wrong_repetition";
+    };
+    const destroyStored = (mi: ModuleInstanceAddress, s: InstanceObjectState, prefix: string, moduleGone = false): Promise<void> =>
       limit(async () => {
         const address = `${prefix}${n.key}${formatInstanceKey(s.indexKey)}`;
         const target = await withMeta(baseTarget, n.providerSource, mi, n.key);
-        const prior = await loadPrior(target, address, r.type, s, refresh && doRefresh && s.deposed === undefined, { ...base, moduleAddress: formatModuleInstance(mi) });
+        // Deposed objects are refreshed too (Terraform: in case they were deleted outside it).
+        const prior = await loadPrior(target, address, r.type, s, refresh && doRefresh, { ...base, moduleAddress: formatModuleInstance(mi) });
+        if (prior === null && s.deposed !== undefined && mode === "normal") {
+          record({ ...goneDeposedChange(address, r.type, s.deposed), ...base, ...metaField(target), moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy });
+          return;
+        }
         if (prior === null || mode === "refresh-only") return;
         const c = forget(address) && s.deposed === undefined ? forgetChange(address, r.type, prior, entry.type) : await planDestroy(target, address, r.type, prior);
-        record({ ...c, ...base, ...metaField(target), moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
+        const reason = c.action === PlanAction.Delete && s.deposed === undefined && mode === "normal" ? { deleteReason: deleteReasonOf(moduleGone, s.indexKey) } : {};
+        record({ ...c, ...base, ...metaField(target), moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...reason, ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
       });
 
     /**
@@ -819,19 +836,40 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 return splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
               });
               let out;
+              /**
+               * A data source scoped in a check block, read now, is read again at apply (Terraform's
+               * `read_because_check_nested`, not in refresh-only or destroy plans), so that the
+               * check's assertions see current data: a read planned with the value read as `after`.
+               */
+              const checkNestedRead = (after: Value): void => {
+                if (mode !== "normal") return;
+                const empty = new Uint8Array();
+                const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(after, entry.block));
+                changes.push({ address, mode: "data", typeName: r.type, action: PlanAction.Read, readReason: ReadReason.CheckNested, before: nullVal(entry.type), after, config: cfg, requiresReplace: [], priorPrivate: empty, plannedPrivate: empty, priorTainted: false, legacyTypeSystem: false, warnings: [], ...extra, afterSensitivePaths: afterPaths, beforeSensitivePaths: [] });
+              };
               try {
                 out = await readDataSourceInstance(target, { address, typeName: r.type, config: cfg, dependsOnPendingChanges: forced || mode === "destroy" });
               } catch (e) {
                 // A data source scoped in a check block only warns when it cannot be read.
                 if (r.inCheck === undefined) throw e;
-                diagnostics.push(...diagnosticsOfError(e, address).map((d) => ({ ...d, severity: "warning" as const, summary: `Check block data source read failed (check.${r.inCheck}): ${d.summary}` })));
+                const errs = diagnosticsOfError(e, address);
+                diagnostics.push(...errs.map((d) => ({ ...d, severity: "warning" as const, summary: `Check block data source read failed (check.${r.inCheck}): ${d.summary}` })));
+                // As Terraform: the check fails with the read's error, the read is still planned (its
+                // computed values unknown) and that value is what the refreshed state holds.
+                checks.note({ config: `${configPrefix(n.mod.path)}check.${r.inCheck}`, address: `${instancePrefix(mi)}check.${r.inCheck}`, module: formatModuleInstance(mi) }, `data:${address}`, "fail", errorText(e, errs));
+                const planned = proposedNewState(entry.block, unknownVal(entry.type), cfg);
+                dataValues.set(address, planned);
+                dataSources.set(address, { provider: n.providerAddress, schemaVersion: entry.version });
+                checkNestedRead(planned);
                 instanceValues.set(address, unknownVal(entry.type));
                 priorInstanceValues.set(address, unknownVal(entry.type));
                 return;
               }
               if (out.kind === "read") {
                 dataValues.set(address, out.state);
+                dataSources.set(address, { provider: n.providerAddress, schemaVersion: entry.version });
                 instanceValues.set(address, markSensitive(out.state, unionPaths(cfgPaths, schemaSensitivePaths(out.state, entry.block))));
+                if (r.inCheck !== undefined) checkNestedRead(out.state);
               } else {
                 const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(out.change.after, entry.block));
                 if (mode === "normal") changes.push({ ...out.change, ...extra, afterSensitivePaths: afterPaths, beforeSensitivePaths: [] });
@@ -946,7 +984,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       for (const st of stored) {
         const m = formatModuleInstance(st.module);
         if (liveModules.has(m)) continue;
-        await settle(st.instances.filter((s) => isTargeted(st.module, s.indexKey)).map((s) => destroyStored(st.module, s, instancePrefix(st.module))));
+        await settle(st.instances.filter((s) => isTargeted(st.module, s.indexKey)).map((s) => destroyStored(st.module, s, instancePrefix(st.module), true)));
       }
     }
     if (failures.length > 0) throw failures[0];
@@ -962,7 +1000,11 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       instances.map((s) =>
         limit(async () => {
           const address = `${n.key}${formatInstanceKey(s.indexKey)}`;
-          const prior = await loadPrior(target, address, type, s, refresh && s.deposed === undefined && (selection === undefined || selection.refreshed.has(`orphan:${n.key}`)), { moduleAddress: formatModuleInstance(n.state.module), providerConfig: n.providerAddress, ...(entry !== undefined ? { schemaVersion: entry.version } : {}) });
+          const prior = await loadPrior(target, address, type, s, refresh && (selection === undefined || selection.refreshed.has(`orphan:${n.key}`)), { moduleAddress: formatModuleInstance(n.state.module), providerConfig: n.providerAddress, ...(entry !== undefined ? { schemaVersion: entry.version } : {}) });
+          if (prior === null && s.deposed !== undefined && mode === "normal") {
+            changes.push({ ...goneDeposedChange(address, type, s.deposed), moduleAddress: formatModuleInstance(n.state.module), providerConfig: n.providerAddress, ...metaField(target), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy });
+            return;
+          }
           if (prior === null || mode === "refresh-only") return;
           const c = forget(address) && s.deposed === undefined && entry !== undefined ? forgetChange(address, type, prior, entry.type) : await planDestroy(target, address, type, prior);
           pending.add(n.key);
@@ -976,6 +1018,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             ...(entry !== undefined ? { schemaVersion: entry.version } : {}),
             beforeSensitivePaths: unionPaths(decodeSensitivePaths(s.sensitiveAttributesJson), entry === undefined ? [] : schemaSensitivePaths(c.before, entry.block)),
             afterSensitivePaths: [],
+            // No configuration for the resource at all: Terraform's reason tells a `moved` block's missing target apart.
+            ...(c.action === PlanAction.Delete && s.deposed === undefined && mode === "normal" ? { deleteReason: moves.previous.has(address) ? ("delete_because_no_move_target" as const) : ("delete_because_no_resource_config" as const) } : {}),
             ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}),
           });
         }),
@@ -1047,7 +1091,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (was !== undefined) drift[i] = { ...c, previousAddress: was };
     }
     drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, expansions, schemas, providerConfigs, checks: checks.results() };
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, expansions, schemas, providerConfigs, checks: checks.results() };
   }
 }
 
@@ -1055,6 +1099,25 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
 function forgetChange(address: string, typeName: string, prior: InstanceObject, type: Type): PlannedInstanceChange {
   const none = nullVal(type);
   return { address, mode: "managed", typeName, action: PlanAction.Forget, before: prior.state, after: none, config: none, requiresReplace: [], priorPrivate: prior.private, plannedPrivate: prior.private, priorTainted: prior.tainted, legacyTypeSystem: false, warnings: [] };
+}
+
+/**
+ * The change of a deposed object the refresh found gone: nothing to destroy, a no-op with
+ * null values (as Terraform's `planDestroy` of an object already deleted).
+ */
+function goneDeposedChange(address: string, typeName: string, deposedKey: string): PlannedInstanceChange {
+  const none = nullVal(dynamicType);
+  const empty = new Uint8Array();
+  return { address, mode: "managed", typeName, action: PlanAction.NoOp, before: none, after: none, config: none, requiresReplace: [], priorPrivate: empty, plannedPrivate: empty, priorTainted: false, legacyTypeSystem: false, warnings: [], deposedKey };
+}
+
+/** The text of a failure (a provider's diagnostics where it has them), as Terraform's `Diagnostics.Err().Error()`. */
+function errorText(e: unknown, diags: readonly PlanDiagnostic[]): string {
+  const provider = isProviderError(e) ? (e.detail as { diagnostics?: readonly Diag[] }).diagnostics : undefined;
+  const errs = (provider !== undefined && provider.length > 0 ? provider : diags).filter((d) => d.severity === "error");
+  const one = (d: Diag): string => (d.detail === undefined || d.detail === "" ? d.summary : `${d.summary}: ${d.detail}`);
+  if (errs.length === 1) return one(errs[0]!);
+  return `${errs.length} problems:\n\n${errs.map((d) => `- ${one(d)}`).join("\n")}`;
 }
 
 /** An object's known string `id` (for refresh events). */

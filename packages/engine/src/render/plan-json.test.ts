@@ -75,8 +75,13 @@ describe("planJson", () => {
     expect(withExpansion["memory_item.c[1]"]).toBe("delete_because_no_move_target");
     expect(withExpansion["memory_item.gone"]).toBe("delete_because_wrong_repetition");
     expect(withExpansion['memory_item.e["b"]']).toBe("delete_because_no_resource_config");
-    expect(withExpansion["module.old.memory_item.i"]).toBe("delete_because_no_module");
+    // No configuration of the resource at all (its module call gone): Terraform's orphan has no config, so no_resource_config.
+    expect(withExpansion["module.old.memory_item.i"]).toBe("delete_because_no_resource_config");
     expect(reasons(render({ ...p, mode: "destroy" }))["memory_item.gone"]).toBeUndefined();
+    // Moved by a `moved` block to an address without configuration.
+    const moved = plan([change("memory_item.new", PlanAction.Delete, { previousAddress: "memory_item.old" })]);
+    expect(reasons(render(moved))["memory_item.new"]).toBe("delete_because_no_move_target");
+    expect(reasons(render(moved, { expansion: { resources: new Map(), modules: new Set() } }))["memory_item.new"]).toBe("delete_because_no_move_target");
   });
 
   test("imports, moves, replace reasons, reads, applyable, timestamp", () => {
@@ -145,7 +150,7 @@ describe("planJson with the configuration", () => {
         "memory_item.one[0]": "delete_because_wrong_repetition",
         "module.m[0].memory_item.i": undefined,
         "module.m[1].memory_item.i": "delete_because_no_module",
-        "module.gone.memory_item.i": "delete_because_no_module",
+        "module.gone.memory_item.i": "delete_because_no_resource_config",
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import {
   type ResourceInstanceAddress,
   type StateFile,
 } from "@magma/state";
-import { PlanAction, type ReplaceReason } from "../plan/plan-action.js";
+import { PlanAction, ReadReason, type DeleteReason, type ReplaceReason } from "../plan/plan-action.js";
 import type { Plan, PlannedOutput } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { compareUtf8, goEscape, jsonArray, jsonMap, jsonString, jsonStruct } from "./go-json.js";
@@ -27,14 +27,7 @@ import { attributeValuesJson, schemaSensitivePaths, sensitiveAsBoolJson, unknown
 /** The `format_version` of `terraform show -json` for a plan. */
 export const PLAN_JSON_FORMAT_VERSION = "1.2";
 
-/** Why a managed instance is deleted, as `terraform show -json`'s `action_reason` names it. */
-export type DeleteReason =
-  | "delete_because_no_resource_config"
-  | "delete_because_wrong_repetition"
-  | "delete_because_count_index"
-  | "delete_because_each_key"
-  | "delete_because_no_module"
-  | "delete_because_no_move_target";
+export type { DeleteReason };
 
 /** Options of {@link planJson}. */
 export interface PlanJsonOptions {
@@ -100,6 +93,12 @@ const REPLACE_REASONS: Readonly<Record<ReplaceReason, string>> = {
   "cannot-update": "replace_because_cannot_update",
 };
 
+const READ_REASONS: Readonly<Record<ReadReason, string>> = {
+  "config-unknown": "read_because_config_unknown",
+  "dependency-pending": "read_because_dependency_pending",
+  "check-nested": "read_because_check_nested",
+};
+
 /** @internal A change with its parsed address, module and provider. */
 export interface Located {
   readonly change: PlannedInstanceChange;
@@ -147,7 +146,7 @@ export function planJson(plan: Plan, planOptions: PlanJsonOptions): string {
       ["relevant_attributes", options.config === undefined ? undefined : relevantAttributesJson(options.config, plan, sorted, outputs, schemas, options.priorState)],
       ["checks", checksJson(plan.checks)],
       ["timestamp", options.timestamp === undefined ? undefined : jsonString(formatTimestamp(options.timestamp))],
-      ["applyable", String(options.applyable ?? (options.errored !== true && isApplyable(plan)))],
+      ["applyable", String(options.applyable ?? (options.errored !== true && isApplyable(plan, options.priorState)))],
       ["complete", String(options.complete ?? true)],
       ["errored", String(options.errored ?? false)],
     ]),
@@ -164,8 +163,17 @@ function formatTimestamp(t: string | Date): string {
   return typeof t === "string" ? t : t.toISOString().replace(/\.\d+Z$/, "Z");
 }
 
-/** Terraform's `Changes.Empty()`, negated: some change is not a no-op (or moves or imports). */
-function isApplyable(plan: Plan): boolean {
+/**
+ * Terraform's `Changes.Empty()`, negated: some change is not a no-op (or moves or imports).
+ * A refresh-only plan is applyable when the refresh changed the state's managed objects or
+ * root outputs (`ManagedResourcesEqual`, which compares the stored JSON bytes: every object
+ * read back from a state file and refreshed counts as changed).
+ */
+function isApplyable(plan: Plan, prior: StateFile | undefined): boolean {
+  if (plan.mode === "refresh-only") {
+    if ((prior?.resources ?? []).some((r) => r.mode === "managed" && r.instances.length > 0)) return true;
+    return (plan.outputs ?? []).some((o) => o.action !== "no-op");
+  }
   for (const c of plan.changes) {
     if (c.action !== PlanAction.NoOp) return true;
     if (c.previousAddress !== undefined && c.previousAddress !== c.address) return true;
@@ -262,7 +270,8 @@ function plannedValuesJson(sorted: readonly Located[], outputs: readonly Planned
   const modules = new Map<string, Located["addr"]["module"]>();
   for (const l of sorted) {
     const a = l.change.action;
-    if (a === PlanAction.Delete || a === PlanAction.Forget) continue;
+    // Deposed objects are never planned values.
+    if (a === PlanAction.Delete || a === PlanAction.Forget || l.change.deposedKey !== undefined) continue;
     const entry = entryFor(schemas, l.provider, l.addr.mode === "data" ? "data" : "managed", l.addr.type, l.change.address);
     const after = l.change.after.unmarkDeep().value;
     // Terraform's planned values carry the plan's own marks (configuration), not the schema's.
@@ -322,7 +331,8 @@ function plannedValuesJson(sorted: readonly Located[], outputs: readonly Planned
 function resourceDriftJson(plan: Plan, options: PlanJsonOptions, schemas: ReadonlyMap<string, ProviderSchema>): string | undefined {
   // A destroy plan is made from the refreshed state: Terraform reports no drift for it.
   if (plan.mode === "destroy") return undefined;
-  const drift = (plan.drift ?? []).filter((c) => plan.mode === "refresh-only" || c.action !== PlanAction.NoOp);
+  // Terraform compares current objects only: a refreshed deposed object is in prior_state, never in resource_drift.
+  const drift = (plan.drift ?? []).filter((c) => c.deposedKey === undefined && (plan.mode === "refresh-only" || c.action !== PlanAction.NoOp));
   if (drift.length === 0) return undefined;
   const sorted = drift.map((c) => locate(c, schemas, options.priorState)).sort(compareChanges);
   return resourceChangesJson(sorted, plan, options, schemas, true);
@@ -402,9 +412,9 @@ function pathJson(p: Path): string {
 export function actionReason(l: Located, all: readonly Located[], plan: Plan, options: PlanJsonOptions): string | undefined {
   const c = l.change;
   if (c.replaceReason !== undefined) return jsonString(REPLACE_REASONS[c.replaceReason]);
-  if (c.action === PlanAction.Read) return jsonString(c.config.isWhollyKnown() ? "read_because_dependency_pending" : "read_because_config_unknown");
+  if (c.action === PlanAction.Read) return jsonString(READ_REASONS[c.readReason ?? (c.config.isWhollyKnown() ? ReadReason.DependencyPending : ReadReason.ConfigUnknown)]);
   if (c.action !== PlanAction.Delete || c.deposedKey !== undefined || plan.mode === "destroy" || l.addr.mode !== "managed") return undefined;
-  const given = options.deleteReasons?.get(c.address);
+  const given = options.deleteReasons?.get(c.address) ?? c.deleteReason;
   if (given !== undefined) return jsonString(given);
   return jsonString(deleteReason(l, all, options));
 }
@@ -415,13 +425,18 @@ function deleteReason(l: Located, all: readonly Located[], options: PlanJsonOpti
   const key = l.addr.key;
   const byKey = (rep: "none" | "count" | "for_each"): DeleteReason =>
     rep === "count" && typeof key === "number" ? "delete_because_count_index" : rep === "for_each" && typeof key === "string" ? "delete_because_each_key" : "delete_because_wrong_repetition";
+  // As Terraform's orphan planning: no configuration for the resource at all (its module call
+  // gone too) is `no_resource_config`, or `no_move_target` for an object a `moved` block moved
+  // there; a configured resource in a module instance that no longer exists is `no_module`.
+  const moved = l.change.previousAddress !== undefined && l.change.previousAddress !== l.change.address;
   if (options.expansion !== undefined) {
-    if (l.module !== "" && !options.expansion.modules.has(l.module)) return "delete_because_no_module";
     const configAddr = `${l.addr.module.map((s) => `module.${s.name}.`).join("")}${l.addr.type}.${l.addr.name}`;
     const rep = options.expansion.resources.get(configAddr);
-    if (rep === undefined) return "delete_because_no_resource_config";
+    if (rep === undefined) return moved ? "delete_because_no_move_target" : "delete_because_no_resource_config";
+    if (l.module !== "" && !options.expansion.modules.has(l.module)) return "delete_because_no_module";
     return byKey(rep);
   }
+  if (moved) return "delete_because_no_move_target";
   // Without the configuration: the other planned instances of the same resource tell its repetition.
   const siblings = all.filter((o) => o !== l && o.change.action !== PlanAction.Delete && `${o.module === "" ? "" : `${o.module}.`}${o.addr.type}.${o.addr.name}` === resource && o.addr.mode === "managed");
   if (siblings.length === 0) {

@@ -154,6 +154,10 @@ function resourceText(p: Paint, l: Located, all: readonly Located[], plan: Plan,
   const reasonJson = actionReason(l, all, plan, options);
   const reason = reasonJson === undefined ? undefined : (JSON.parse(reasonJson) as string);
   const who = c.deposedKey === undefined ? c.address : `${c.address} (deposed object ${c.deposedKey})`;
+  // A destroy plan is made from the refreshed (moved) state: no previous addresses (as planJson).
+  const moved = c.previousAddress !== undefined && c.previousAddress !== c.address && plan.mode !== "destroy";
+  let printedMoved = false;
+  let printedImported = false;
   // The comment lines as colour markup (addresses hold no colour words: `[0]`, `["k"]` stay as they are).
   const comment: string[] = [];
   switch (c.action) {
@@ -162,7 +166,13 @@ function resourceText(p: Paint, l: Located, all: readonly Located[], plan: Plan,
       break;
     case PlanAction.Read:
       comment.push(`[bold]  # ${who}[reset] will be read during apply`);
-      comment.push(reason === "read_because_config_unknown" ? "  # (config refers to values not yet known)" : "  # (depends on a resource or a module with changes pending)");
+      comment.push(
+        reason === "read_because_config_unknown"
+          ? "  # (config refers to values not yet known)"
+          : reason === "read_because_check_nested"
+            ? "  # (config will be reloaded to verify a check block)"
+            : "  # (depends on a resource or a module with changes pending)",
+      );
       break;
     case PlanAction.Update:
       comment.push(`[bold]  # ${who}[reset] will be updated in-place`);
@@ -182,16 +192,28 @@ function resourceText(p: Paint, l: Located, all: readonly Located[], plan: Plan,
     case PlanAction.Delete:
       comment.push(`[bold]  # ${who}[reset] will be [bold][red]destroyed[reset]`);
       if (reason !== undefined) comment.push(`  # (because ${deleteWhy(l, reason)})`);
+      if (c.deposedKey !== undefined) comment.push("  # (left over from a partially-failed replacement of this instance)");
       break;
     case PlanAction.Forget:
-      // Terraform indents these two lines by one space only.
-      comment.push(`[bold] # ${who}[reset] will no longer be managed by Terraform, but [bold][red]will not be destroyed[reset]`, " # (destroy = false is set in the configuration)");
+      // Terraform indents these lines by one space only.
+      if (c.deposedKey !== undefined) comment.push(`[bold] # ${who}[reset] will be removed from Terraform state, but [bold][red]will not be destroyed[reset]`, "[bold] # (left over from a partially-failed replacement of this instance)");
+      else comment.push(`[bold] # ${who}[reset] will no longer be managed by Terraform, but [bold][red]will not be destroyed[reset]`);
+      comment.push(" # (destroy = false is set in the configuration)");
       break;
     case PlanAction.NoOp:
-      if (c.previousAddress !== undefined && c.previousAddress !== c.address) comment.push(`[bold]  # ${c.previousAddress}[reset] has moved to [bold]${c.address}[reset]`);
-      if (c.importId !== undefined) comment.push(`[bold]  # ${who}[reset] will be imported`);
+      if (moved) {
+        comment.push(`[bold]  # ${c.previousAddress!}[reset] has moved to [bold]${who}[reset]`);
+        printedMoved = true;
+      } else if (c.importId !== undefined) {
+        comment.push(`[bold]  # ${who}[reset] will be imported`);
+        printedImported = true;
+      }
       break;
   }
+  // Terraform's notes after the action line (`resourceChangeComment`).
+  if (moved && !printedMoved) comment.push(`  # [reset](moved from ${c.previousAddress!})`);
+  if (c.importId !== undefined && !printedImported) comment.push(c.importId !== "" ? `  # [reset](imported from ${JSON.stringify(c.importId)})` : "  # [reset](will be imported first)");
+  if (c.importId !== undefined && (c.action === PlanAction.CreateThenDelete || c.action === PlanAction.DeleteThenCreate)) comment.push("  # [reset][yellow]Warning: this will destroy the imported resource[reset]");
   const lines: string[] = [];
   const before = markWithPaths(c.before.unmarkDeep().value, sensitivePaths(c.before, c.beforeSensitivePaths, entry.block).map((path) => ({ path, marks: SENS })));
   // A forgotten object is shown as it stands: unchanged, its identifying attributes only.
@@ -213,7 +235,6 @@ function sensitivePaths(v: Value, given: readonly Path[] | undefined, block: Blo
 }
 
 function deleteWhy(l: Located, reason: string): string {
-  const resource = `${l.module === "" ? "" : `${l.module}.`}${l.addr.type}.${l.addr.name}`;
   const key = l.addr.key;
   const keyText = typeof key === "number" ? `[${key}]` : `[${JSON.stringify(key)}]`;
   switch (reason) {
@@ -226,9 +247,10 @@ function deleteWhy(l: Located, reason: string): string {
     case "delete_because_wrong_repetition":
       return key === undefined ? "resource uses count or for_each" : typeof key === "number" ? "resource does not use count" : "resource does not use for_each";
     case "delete_because_no_move_target":
-      return `${l.change.address} was moved to an address that is not in configuration`;
+      return `${l.change.previousAddress ?? l.change.address} was moved to ${l.change.address}, which is not in configuration`;
     default:
-      return `${resource} is not in configuration`;
+      // Terraform names the resource without its module here.
+      return `${l.addr.type}.${l.addr.name} is not in configuration`;
   }
 }
 

@@ -4,6 +4,7 @@ import { encodeOutput, formatModuleInstance, formatProviderConfig, parseResource
 import { ApplyState, type StoredObject } from "../apply/apply-state.js";
 import type { Plan } from "../plan/plan.js";
 import { PlanAction } from "../plan/plan-action.js";
+import { unknownsToNull } from "../instance/unknowns-to-null.js";
 
 /**
  * The prior state a plan was made from as Terraform's plan keeps it (its refreshed
@@ -76,13 +77,16 @@ export function refreshedPriorState(plan: Plan, state: StateFile, schemas: Reado
     // … and the data sources read during the plan are, as read.
     for (const [address, value] of Object.entries(plan.dataReads ?? {})) {
       const a = parseResourceInstance(address);
-      const provider = providerOf(address) ?? dataProvider(a.type);
+      const source = plan.dataReadSources?.[address];
+      // Recorded under the provider configuration it was read with (an aliased one too).
+      const provider = source?.provider ?? providerOf(address) ?? dataProvider(a.type);
       if (provider === undefined) continue;
-      const v = value.unmarkDeep().value;
+      // A check block's data source whose read failed holds unknowns: stored as nulls (as Terraform's state JSON shows them).
+      const v = unknownsToNull(value.unmarkDeep().value);
       const previous = s.get(address, undefined);
       w.set(address, provider, undefined, {
         tainted: false,
-        schemaVersion: versionOf(a.type, "data"),
+        schemaVersion: source?.schemaVersion ?? versionOf(a.type, "data"),
         attributesJson: toJson(v, v.type),
         attributesFlat: undefined,
         sensitiveAttributesJson: "[]",
