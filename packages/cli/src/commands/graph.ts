@@ -170,7 +170,7 @@ export function registerGraphCommand(program: Command, ctx: CommandContext): voi
   quietOptions(statePathOption(program.command("graph")))
     .summary("print the dependency graph in DOT")
     .description(
-      "Without -type: the resources and their dependencies, clustered by module, as terraform graph prints them.\nWith -type=plan|plan-refresh-only|plan-destroy|apply: the operation's whole graph as terraform graph -type prints it (from the configuration and the current workspace's state; no provider is started).\nWith -plan=FILE: the apply graph of a saved plan (creates, updates and reads).",
+      "Without -type: the resources and their dependencies, clustered by module, as terraform graph prints them.\nWith -type=plan|plan-refresh-only|plan-destroy|apply: the operation's whole graph as terraform graph -type prints it (from the configuration and the current workspace's state; no provider is started).\nWith -plan=FILE: the apply graph of a saved plan.",
     )
     .option("--type <type>", "the operation's graph: plan, plan-refresh-only, plan-destroy or apply")
     .option("--plan <file>", "the apply graph of a plan saved by magma plan -out (implies -type=apply): a node per changed instance")
@@ -202,7 +202,7 @@ export function registerGraphCommand(program: Command, ctx: CommandContext): voi
       const state = await withWorkingDir(ctx, o, async (wd) => loadState(wd.store()));
       let g: OperationGraph;
       try {
-        g = operationGraph(config, state, type ?? "plan", { keepCycles: drawCycles, ...(plan !== undefined ? { changes: plan.changes } : {}) });
+        g = operationGraph(config, state, type ?? "plan", { keepCycles: drawCycles, ...(plan !== undefined ? { changes: plan.changes, destroyPlan: plan.mode === "destroy" } : {}) });
       } catch (e) {
         if (!isPlanDiagnosticsError(e)) throw e;
         // Every cycle (or module restriction) is an error of its own, as terraform prints them.
