@@ -22,7 +22,7 @@ function tmux(...args: string[]): string {
 afterAll(() => {
   if (ready) {
     try {
-      tmux("kill-server");
+      execFileSync(TMUX, ["-L", socket, "kill-server"], { stdio: "ignore" });
     } catch {
       // No server was started.
     }
@@ -53,8 +53,10 @@ let sessions = 0;
 async function inTerminal(dir: string, width: number, command: string, env: Record<string, string>): Promise<string> {
   const log = join(dir, `terminal-${++sessions}.log`);
   const done = join(dir, `terminal-${sessions}.done`);
-  const vars = { CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "", FORCE_COLOR: "", NO_COLOR: "", XDG_CACHE_HOME: join(dir, ".cache"), ...env };
-  const shell = `${SCRIPT} -qc ${JSON.stringify(command)} ${JSON.stringify(log)} > /dev/null; touch ${JSON.stringify(done)}`;
+  const vars = { CHECKPOINT_DISABLE: "1", XDG_CACHE_HOME: join(dir, ".cache"), ...env };
+  // Neither colour switch (node warns when both are set, even empty) nor terraform's automation mode (it changes the wording).
+  const bare = `env -u FORCE_COLOR -u NO_COLOR -u TF_IN_AUTOMATION ${command}`;
+  const shell = `${SCRIPT} -qc ${JSON.stringify(bare)} ${JSON.stringify(log)} > /dev/null; touch ${JSON.stringify(done)}`;
   tmux("new-session", "-d", "-s", `w${sessions}`, "-x", String(width), "-y", "50", "-c", dir, ...Object.entries(vars).flatMap(([k, v]) => ["-e", `${k}=${v}`]), shell);
   const end = Date.now() + 240_000;
   while (!existsSync(done)) {
