@@ -369,17 +369,20 @@ async function runApply(
   const isApplyWarning = (d: Diag): boolean => d.severity === "warning" && applyWarnings.some((w) => w.summary === d.summary);
   if (ui !== undefined) {
     for (const d of result.diagnostics) if (!isApplyWarning(d)) ui.diagnostic(d);
-  } else if (stoppedInFlight !== undefined || !result.success) {
+  }
+  // A stop that came once everything was done changes nothing.
+  const stopped = stoppedInFlight !== undefined && (stoppedInFlight > 0 || result.interrupted || !result.success);
+  if (ui === undefined && (stopped || !result.success)) {
     // Terraform's diagnostics after a failed or stopped apply: each failed object's, with its address and its place in the configuration, any other error,
     // and after a stop the "execution halted" errors of its stop hook (two for each object whose apply was under way: its post-apply and state-update hooks).
     const failures = applyFailureDiagnostics(result.failed, result.failed.length > 0 ? loadConfig(configDir ?? dir).config : undefined);
     const accounted = new Set(result.failed.flatMap((f) => f.diagnostics).map((d) => `${d.summary}\n${d.detail ?? ""}`));
     const others = result.diagnostics.filter((d) => d.severity === "error" && !accounted.has(`${d.summary}\n${d.detail ?? ""}`)).map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }));
-    const halted = stoppedInFlight === undefined ? [] : Array.from({ length: Math.max(1, 2 * stoppedInFlight) }, () => EXECUTION_HALTED);
+    const halted = stopped ? Array.from({ length: Math.max(1, 2 * (stoppedInFlight ?? 0)) }, () => EXECUTION_HALTED) : [];
     ctx.io.stderr.write(formatDiagnostics(terraformDiagnosticOrder([...halted, ...failures, ...others]), dir, ctx.colour.stderr, { addresses: true, width: terminalColumns(ctx.io.stderr) }));
   }
   // A stopped apply fails as terraform's does (exit 1); what was applied is in the state.
-  if (stoppedInFlight !== undefined || !result.success) return ExitCode.Error;
+  if (stopped || !result.success) return ExitCode.Error;
   warnJson();
   const colour = ctx.colour.stdout;
   if (ui === undefined) ctx.print(formatDiagnostics([...planWarnings, ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }))], dir, colour, { width: terminalColumns(ctx.io.stdout) }));
