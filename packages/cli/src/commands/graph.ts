@@ -10,6 +10,7 @@ import { formatDiagnostics } from "../workdir/format-diagnostic.js";
 import { parseBoolFlag } from "../workdir/state-lock.js";
 import type { CommandContext } from "./command-context.js";
 import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+import { terminalColumns } from "../terminal-columns.js";
 
 /** How {@link operationGraphDot} draws: `terraform graph`'s `-verbose` and `-draw-cycles`. */
 export interface GraphDotOptions {
@@ -220,5 +221,5 @@ export function registerGraphCommand(program: Command, ctx: CommandContext): voi
  */
 function uiErrors(diags: readonly Diagnostic[], ctx: CommandContext): string {
   const colour = ctx.colour.stderr;
-  return diags.map((d) => `${colour ? paint(true, `[red]${formatDiagnostics([d], ctx.cwd, true)}[reset]`) : formatDiagnostics([d], ctx.cwd)}\n`).join("");
+  return diags.map((d) => `${colour ? paint(true, `[red]${formatDiagnostics([d], ctx.cwd, true, { width: terminalColumns(ctx.io.stderr) })}[reset]`) : formatDiagnostics([d], ctx.cwd, false, { width: terminalColumns(ctx.io.stderr) })}\n`).join("");
 }
