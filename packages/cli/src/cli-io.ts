@@ -2,6 +2,8 @@
 export interface CliStream {
   /** True for a terminal: human output by default, and the spinner. */
   readonly isTTY?: boolean;
+  /** A terminal's width in columns (node's `tty.WriteStream#columns`); Terraform formats for it. */
+  readonly columns?: number;
   /** Writes text. */
   write(text: string): unknown;
 }

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { TerraformWorkspace, hasAwsProvider, hasTerraform } from "@magma/test-support";
 import { cleanUp, magma } from "./support/run-magma.js";
-import { TERRAFORM, removeWorkdirs, terraform, workdir } from "./support/workdir.js";
+import { TERRAFORM, randomMirrorCliConfig, removeWorkdirs, terraform, workdir } from "./support/workdir.js";
 
 afterAll(() => {
   cleanUp();
@@ -358,6 +358,92 @@ output "r" { value = vault_secret.d.id }
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("Failed to read the given file as a plan file");
   }, 600_000);
+});
+
+/**
+ * Destroy ordering: a replaced (count) resource, one on another provider configuration replaced
+ * because it references it, create_before_destroy on a dependent (forced on what it depends on),
+ * deletes of a count index and of a resource gone from the configuration, and a module instance
+ * that goes away.
+ */
+const REPLACING = (k: string, n: number, cbd: boolean, gone: boolean): Record<string, string> => ({
+  "main.tf": `
+terraform {
+  required_providers {
+    random = { source = "magma/random" }
+  }
+}
+provider "random" {
+  alias = "two"
+}
+variable "k" { default = "${k}" }
+resource "random_id" "a" {
+  count       = ${n}
+  byte_length = 4
+  keepers     = { k = var.k }
+}
+resource "random_id" "b" {
+  provider    = random.two
+  byte_length = 4
+  keepers     = { x = random_id.a[0].hex }${cbd ? "\n  lifecycle {\n    create_before_destroy = true\n  }" : ""}
+}
+resource "random_uuid" "c" {
+  keepers = { b = random_id.b.hex }
+}
+${gone ? "" : 'resource "random_uuid" "old" {\n  keepers = { a = random_id.a[0].hex }\n}\n'}module "m" {
+  source = "./m"
+  count  = ${n}
+  in     = random_id.a[0].hex
+}
+output "o" { value = random_uuid.c.id }
+`,
+  "m/main.tf": `
+terraform {
+  required_providers {
+    random = { source = "magma/random" }
+  }
+}
+variable "in" {}
+resource "random_id" "p" {
+  byte_length = 4
+  keepers     = { in = var.in }
+}
+output "p" { value = random_id.p.hex }
+`,
+});
+
+(TERRAFORM !== undefined ? describe : describe.skip)("magma graph -plan with deletes and replaces against terraform graph -plan", () => {
+  /** Terraform draws the key of a create_before_destroy replace's deposed object at random (magma too). */
+  const keyless = (dot: string): string => dot.replace(/ \(destroy deposed [0-9a-f]{8}\)/g, " (destroy deposed KEY)");
+
+  test("a delete, a replace, a create_before_destroy replace and a destroy plan: the same graph but for the random deposed keys", async () => {
+    const env = { TF_CLI_CONFIG_FILE: randomMirrorCliConfig() };
+    const cases = [
+      { why: "deletes (a count index, a module instance, a resource gone)", from: REPLACING("1", 2, false, false), to: REPLACING("1", 1, false, true), args: [] as string[] },
+      { why: "replaces", from: REPLACING("1", 1, false, false), to: REPLACING("2", 1, false, false), args: [] },
+      { why: "create_before_destroy replaces with a delete", from: REPLACING("1", 1, true, false), to: REPLACING("2", 1, true, true), args: [] },
+      { why: "a destroy plan", from: REPLACING("1", 2, true, false), to: REPLACING("1", 2, true, false), args: ["-destroy"] },
+    ];
+    for (const { why, from, to, args } of cases) {
+      const dir = workdir(from);
+      terraform(["init", "-no-color", "-input=false"], dir, { env });
+      terraform(["apply", "-auto-approve", "-no-color", "-input=false"], dir, { env });
+      for (const [name, text] of Object.entries(to)) writeFileSync(join(dir, name), text);
+      terraform(["plan", ...args, "-out=tf.plan", "-no-color", "-input=false"], dir, { env });
+      const planned = await magma(["plan", ...args, "-out=magma.plan", "-no-color", "-input=false"], { cwd: dir });
+      expect({ why, stderr: planned.stderr, code: planned.code }).toEqual({ why, stderr: "", code: 0 });
+      for (const flags of [[], ["-verbose"]]) {
+        const ours = await magma(["graph", "-plan=magma.plan", ...flags], { cwd: dir });
+        expect({ why, flags, stderr: ours.stderr, code: ours.code }).toEqual({ why, flags, stderr: "", code: 0 });
+        expect({ why, flags, dot: keyless(ours.stdout) }).toEqual({ why, flags, dot: keyless(terraform(["graph", "-plan=tf.plan", ...flags], dir, { env }).stdout) });
+      }
+      const dot = (await magma(["graph", "-plan=magma.plan"], { cwd: dir })).stdout;
+      if (why.startsWith("deletes")) expect(dot).toContain('\t\t"[root] random_id.a[1] (destroy)" [label = "random_id.a", shape = "box"]\n');
+      if (why === "replaces") expect(dot).toContain('\t\t"[root] random_id.a[0]" -> "[root] random_id.a[0] (destroy)"\n');
+      // The old b goes once c, which references the new b, is replaced (so after the new b).
+      if (why.startsWith("create_before_destroy")) expect(keyless(dot)).toContain('\t\t"[root] random_id.b (destroy deposed KEY)" -> "[root] random_uuid.c"\n');
+    }
+  }, 900_000);
 });
 
 describe("magma graph -type without terraform", () => {

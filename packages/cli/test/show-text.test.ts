@@ -157,8 +157,9 @@ resource "vault_secret" "e" {
     await same(ws, ["show"]);
   }, 120_000);
 
-  test("without the provider, show, show -json and state show fail with terraform's diagnostic and exit code", async () => {
-    const copy = TerraformWorkspace.create("magma-show-noprov-");
+  test("without the provider, show, show -json and state show fail with terraform's diagnostic and exit code, plain and coloured", async () => {
+    // Terraform colours its diagnostics unless -no-color or TF_IN_AUTOMATION (even when piped); magma under FORCE_COLOR=1.
+    const copy = TerraformWorkspace.create("magma-show-noprov-", { env: { TF_IN_AUTOMATION: undefined } });
     try {
       const { cpSync } = await import("node:fs");
       cpSync(join(ws.dir, "terraform.tfstate"), join(copy.dir, "terraform.tfstate"));
@@ -169,6 +170,10 @@ resource "vault_secret" "e" {
         expect([args, t.code]).toEqual([args, 1]);
         expect([args, m.stderr]).toEqual([args, t.stderr]);
         expect(m.stderr).toContain("Error: Failed to load plugin schemas\n");
+        const coloured = await magma(args, { cwd: copy.dir, env: { FORCE_COLOR: "1" } });
+        const theirs = await copy.run(args, { allowFailure: true });
+        expect([args, coloured.code, coloured.stdout, coloured.stderr]).toEqual([args, theirs.code, theirs.stdout, theirs.stderr]);
+        expect(coloured.stderr).toMatch(/^\x1b\[31m╷\x1b\[0m\x1b\[0m\n\x1b\[31m│\x1b\[0m \x1b\[0m\x1b\[1m\x1b\[31mError: \x1b\[0m\x1b\[0m\x1b\[1mFailed to load plugin schemas\x1b\[0m\n/);
       }
     } finally {
       copy.dispose();

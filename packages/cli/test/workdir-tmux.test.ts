@@ -2,7 +2,7 @@
 // runs the built binary on a working directory whose provider (test/testdata/slow-provider.mjs,
 // served by @magma/provider-server) takes seconds per create. The confirmation prompt read
 // from the terminal (no: cancelled, exit 1, nothing applied; yes: applied), Ctrl-C once
-// (graceful: terraform's interrupt messages, what was created is in the state, exit 130) and
+// (graceful: terraform's interrupt messages and errors, what was created is in the state, exit 1) and
 // twice (immediate exit 130, what was applied saved). Skipped where tmux is absent.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -157,14 +157,15 @@ withTmux("magma apply in a terminal (tmux)", () => {
     expect(stateIds(dir)).toEqual([0]);
   }, 240_000);
 
-  test("Ctrl-C once stops gracefully: terraform's interrupt messages, what was created is saved, exit 130", async () => {
+  test("Ctrl-C once stops gracefully: terraform's interrupt messages and errors, what was created is saved, exit 1 (as terraform)", async () => {
     const { name, dir } = session(4);
     type(name, "apply -auto-approve -parallelism=1");
     await until(name, /random_id\.a\[\d\]: Creation complete/);
     tmux("send-keys", "-t", name, "C-c");
     const out = await until(name, /EXIT=\d+/);
     expect(out).toContain("Interrupt received.\nPlease wait for Terraform to exit or data loss may occur.\nGracefully shutting down...");
-    expect(exitStatus(out)).toBe(130);
+    expect(out).toContain("Error: execution halted");
+    expect(exitStatus(out)).toBe(1);
     expect(out).not.toContain("Apply complete!");
     // Every object reported created is in the state; not all four were created.
     const reported = [...out.matchAll(/random_id\.a\[(\d)\]: Creation complete/g)].map((m) => Number(m[1])).sort();

@@ -10,6 +10,7 @@ import { formatDiagnostics } from "../workdir/format-diagnostic.js";
 import { parseBoolFlag } from "../workdir/state-lock.js";
 import type { CommandContext } from "./command-context.js";
 import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+import { terminalColumns } from "../terminal-columns.js";
 
 /** How {@link operationGraphDot} draws: `terraform graph`'s `-verbose` and `-draw-cycles`. */
 export interface GraphDotOptions {
@@ -170,7 +171,7 @@ export function registerGraphCommand(program: Command, ctx: CommandContext): voi
   quietOptions(statePathOption(program.command("graph")))
     .summary("print the dependency graph in DOT")
     .description(
-      "Without -type: the resources and their dependencies, clustered by module, as terraform graph prints them.\nWith -type=plan|plan-refresh-only|plan-destroy|apply: the operation's whole graph as terraform graph -type prints it (from the configuration and the current workspace's state; no provider is started).\nWith -plan=FILE: the apply graph of a saved plan (creates, updates and reads).",
+      "Without -type: the resources and their dependencies, clustered by module, as terraform graph prints them.\nWith -type=plan|plan-refresh-only|plan-destroy|apply: the operation's whole graph as terraform graph -type prints it (from the configuration and the current workspace's state; no provider is started).\nWith -plan=FILE: the apply graph of a saved plan.",
     )
     .option("--type <type>", "the operation's graph: plan, plan-refresh-only, plan-destroy or apply")
     .option("--plan <file>", "the apply graph of a plan saved by magma plan -out (implies -type=apply): a node per changed instance")
@@ -202,7 +203,7 @@ export function registerGraphCommand(program: Command, ctx: CommandContext): voi
       const state = await withWorkingDir(ctx, o, async (wd) => loadState(wd.store()));
       let g: OperationGraph;
       try {
-        g = operationGraph(config, state, type ?? "plan", { keepCycles: drawCycles, ...(plan !== undefined ? { changes: plan.changes } : {}) });
+        g = operationGraph(config, state, type ?? "plan", { keepCycles: drawCycles, ...(plan !== undefined ? { changes: plan.changes, destroyPlan: plan.mode === "destroy" } : {}) });
       } catch (e) {
         if (!isPlanDiagnosticsError(e)) throw e;
         // Every cycle (or module restriction) is an error of its own, as terraform prints them.
@@ -220,5 +221,5 @@ export function registerGraphCommand(program: Command, ctx: CommandContext): voi
  */
 function uiErrors(diags: readonly Diagnostic[], ctx: CommandContext): string {
   const colour = ctx.colour.stderr;
-  return diags.map((d) => `${colour ? paint(true, `[red]${formatDiagnostics([d], ctx.cwd, true)}[reset]`) : formatDiagnostics([d], ctx.cwd)}\n`).join("");
+  return diags.map((d) => `${colour ? paint(true, `[red]${formatDiagnostics([d], ctx.cwd, true, { width: terminalColumns(ctx.io.stderr) })}[reset]`) : formatDiagnostics([d], ctx.cwd, false, { width: terminalColumns(ctx.io.stderr) })}\n`).join("");
 }

@@ -15,6 +15,7 @@ import { installModules } from "../workdir/init-modules.js";
 import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
 import { quietOptions, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+import { terminalColumns } from "../terminal-columns.js";
 
 
 interface InitOptions extends WorkdirOptions {
@@ -79,7 +80,7 @@ export function registerInitCommand(program: Command, ctx: CommandContext): void
         const { config, diags } = loadConfig(wd.dir);
         const errors = diags.filter((d) => d.severity === "error");
         if (errors.length > 0) {
-          ctx.io.stderr.write(formatDiagnostics(errors, wd.dir, ctx.colour.stderr));
+          ctx.io.stderr.write(formatDiagnostics(errors, wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
           throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
         }
         ctx.print(`${paint(colour, "[reset][bold]Initializing provider plugins...")}\n`);

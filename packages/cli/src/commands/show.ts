@@ -11,6 +11,7 @@ import { stateInstances } from "../workdir/state-objects.js";
 import type { WorkingDir } from "../workdir/working-dir.js";
 import type { CommandContext } from "./command-context.js";
 import { loadShowSchemas, schemaLoadError } from "../workdir/show-schemas.js";
+import { terminalColumns } from "../terminal-columns.js";
 import { showOrder } from "../workdir/state-text.js";
 import { objectText } from "./state-show.js";
 import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
@@ -94,7 +95,7 @@ export function registerShowCommand(program: Command, ctx: CommandContext): void
         if (o.json === true) {
           const { config } = loadConfig(wd.dir);
           ctx.print(`${planJson(plan, { schemas, priorState: prior, config })}\n`);
-        } else ctx.print(planText(plan, { schemas, priorState: prior, color: ctx.colour.stdout }));
+        } else ctx.print(planText(plan, { schemas, priorState: prior, columns: terminalColumns(ctx.io.stdout), color: ctx.colour.stdout }));
       });
     });
 }

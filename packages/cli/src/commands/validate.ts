@@ -13,6 +13,7 @@ import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
 import { quietOptions, type WorkdirOptions } from "./workdir-options.js";
 import { join } from "node:path";
+import { terminalColumns } from "../terminal-columns.js";
 
 function rangeJson(r: SourceRange): Record<string, unknown> {
   return {
@@ -111,8 +112,8 @@ export function registerValidateCommand(program: Command, ctx: CommandContext): 
         ctx.print(`${goJson(doc)}\n`);
       } else {
         if (diags.length > 0) {
-          if (errors > 0) ctx.io.stderr.write(formatDiagnostics(diags, dir, ctx.colour.stderr));
-          else ctx.print(formatDiagnostics(diags, dir, ctx.colour.stdout));
+          if (errors > 0) ctx.io.stderr.write(formatDiagnostics(diags, dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+          else ctx.print(formatDiagnostics(diags, dir, ctx.colour.stdout, { width: terminalColumns(ctx.io.stdout) }));
         }
         if (errors === 0) ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] The configuration is valid${warnings > 0 ? ", but there were some\nvalidation warnings as shown above" : ""}.\n`)}\n`);
       }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Diagnostic, SourceRange } from "@magma/hcl";
 import { paint } from "../colour.js";
+import { DEFAULT_COLUMNS, wrapLine } from "../terminal-columns.js";
 
 /** Reads configuration sources once per file, for snippets. */
 export class SourceCache {
@@ -46,6 +47,15 @@ export function blockContext(text: string, line: number): string | undefined {
   return undefined;
 }
 
+/**
+ * A diagnostic with the object it is about, printed as Terraform prints one it elaborated
+ * from an object's configuration: `  with aws_x.y,` before the location.
+ */
+export interface AddressedDiagnostic extends Diagnostic {
+  /** The object's address (`aws_x.y[0]`). */
+  readonly address?: string;
+}
+
 /** Terraform's snippet of a diagnostic's subject: the enclosing block, the subject's lines and the highlighted span in them. */
 export interface Snippet {
   readonly context: string | null;
@@ -76,42 +86,24 @@ export function snippetOf(sources: SourceCache, subject: SourceRange): Snippet |
   };
 }
 
-/** Word-wraps a paragraph at `width` columns, as Terraform wraps diagnostic details (lines starting with a space are kept as they are). */
-function wrap(text: string, width: number): string {
-  return text
-    .split("\n")
-    .map((line) => {
-      if (line.startsWith(" ") || line.length <= width) return line;
-      const out: string[] = [];
-      let cur = "";
-      for (const word of line.split(" ")) {
-        if (cur !== "" && cur.length + 1 + word.length > width) {
-          out.push(cur);
-          cur = word;
-        } else cur = cur === "" ? word : `${cur} ${word}`;
-      }
-      out.push(cur);
-      return out.join("\n");
-    })
-    .join("\n");
-}
-
 /**
  * Terraform's width for a stream that is not a terminal. Its details are word-wrapped
- * (go-wordwrap: no line longer than the limit) at `WIDTH - 1` without colour and, in colour,
- * at `WIDTH - 3` (room for the two-column left rule, less one).
+ * (go-wordwrap: no line longer than the limit) at `width - 1` without colour and, in colour,
+ * at `width - 3` (room for the two-column left rule, less one), where `width` is the
+ * terminal's width when the stream is one.
  */
-const WIDTH = 78;
+const WIDTH = DEFAULT_COLUMNS;
 
 /**
  * One diagnostic as Terraform prints it in colour (its `format.Diagnostic`): inside a red
  * (error) or yellow (warning) left rule `╷ │ ╵`, a bold `Error: ` and summary, the location,
  * the source lines with the subject underlined, and the detail wrapped inside the rule.
  */
-function boxed(d: Diagnostic, sources: SourceCache): string {
+function boxed(d: AddressedDiagnostic, sources: SourceCache, addresses: boolean, width: number): string {
   const c = d.severity === "error" ? "red" : "yellow";
   const [boldOpen, boldClose] = paint(true, "[bold]%s[reset]\n\n").split("%s") as [string, string];
   let body = `${paint(true, `[bold][${c}]${d.severity === "error" ? "Error" : "Warning"}: [reset]`)}${boldOpen}${d.summary}${boldClose}`;
+  if (addresses && d.address !== undefined) body += `  with ${d.address},\n`;
   const s = d.subject;
   if (s !== undefined) {
     const snip = snippetOf(sources, s);
@@ -128,26 +120,41 @@ function boxed(d: Diagnostic, sources: SourceCache): string {
     }
     body += "\n";
   }
-  if (d.detail !== "") for (const line of d.detail.split("\n")) body += `${line.startsWith(" ") ? line : wrap(line, WIDTH - 3)}\n`;
+  if (d.detail !== "") for (const line of d.detail.split("\n")) body += `${line.startsWith(" ") || width - 3 <= 0 ? line : wrapLine(line, width - 3)}\n`;
   const rule = paint(true, `[${c}]│[reset] `);
   const lines = body.endsWith("\n") ? body.slice(0, -1).split("\n") : body.split("\n");
   return `${paint(true, `[${c}]╷[reset]`)}\n${lines.map((l) => `${rule}${l}\n`).join("")}${paint(true, `[${c}]╵[reset]`)}\n`;
+}
+
+/** How {@link formatDiagnostics} prints. */
+export interface FormatDiagnosticsOptions {
+  /**
+   * Print `  with ADDR,` for diagnostics that carry an address, as Terraform does for the
+   * diagnostics it elaborates from an object's configuration (an apply's failures). Off by
+   * default: the planner's addressed diagnostics are not all Terraform's addressed ones.
+   */
+  readonly addresses?: boolean;
+  /** The width to wrap details for (the stream's terminal width); default 78, as Terraform's for a stream that is not a terminal. */
+  readonly width?: number;
 }
 
 /**
  * Diagnostics as Terraform prints them. Without colour (its `DiagnosticPlain`): a blank line,
  * `Error: <summary>` (or `Warning:`) and a blank line, the location with its block (`  on
  * main.tf line 3, in resource "x" "y":`), the source lines (`   3: …`) and a blank line, and
- * the detail word-wrapped as terraform wraps it for its 78 columns (go-wordwrap at 77: no
- * line longer than 77). With `color`, each inside Terraform's coloured left rule (see `boxed`).
+ * the detail word-wrapped as terraform wraps it for the stream's width (78 columns unless a
+ * terminal says otherwise; go-wordwrap at width - 1: no line longer than 77 for 78). With `color`, each inside Terraform's coloured left rule (see `boxed`).
  */
-export function formatDiagnostics(diags: readonly Diagnostic[], dir: string, color = false): string {
+export function formatDiagnostics(diags: readonly AddressedDiagnostic[], dir: string, color = false, options: FormatDiagnosticsOptions = {}): string {
   const sources = new SourceCache(dir);
-  if (color) return diags.map((d) => boxed(d, sources)).join("");
+  const addresses = options.addresses === true;
+  const width = options.width ?? WIDTH;
+  if (color) return diags.map((d) => boxed(d, sources, addresses, width)).join("");
   let out = "";
   for (const d of diags) {
     // The summary is always followed by a blank line, the source lines too (also without a detail).
     out += `\n${d.severity === "error" ? "Error" : "Warning"}: ${d.summary}\n\n`;
+    if (addresses && d.address !== undefined) out += `  with ${d.address},\n`;
     const s = d.subject;
     if (s !== undefined) {
       const snip = snippetOf(sources, s);
@@ -158,7 +165,7 @@ export function formatDiagnostics(diags: readonly Diagnostic[], dir: string, col
       }
       out += "\n";
     }
-    if (d.detail !== "") out += `${wrap(d.detail, WIDTH - 1)}\n`;
+    if (d.detail !== "") out += `${width > 1 ? d.detail.split("\n").map((l) => (l.startsWith(" ") ? l : wrapLine(l, width - 1))).join("\n") : d.detail}\n`;
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { workdirProviders } from "./engine-providers.js";
 import { formatDiagnostics } from "./format-diagnostic.js";
 import { acquireLock, type LockSettings } from "./state-lock.js";
 import type { WorkingDir } from "./working-dir.js";
+import { terminalColumns } from "../terminal-columns.js";
 
 /** Options of {@link runImport}. */
 export interface ImportOptions {
@@ -44,7 +45,7 @@ export async function runImport(ctx: CommandContext, wd: WorkingDir, o: ImportOp
   const { config, diags } = loadConfig(wd.dir);
   const errors = diags.filter((d) => d.severity === "error");
   if (errors.length > 0) {
-    ctx.io.stderr.write(formatDiagnostics(errors, wd.dir, ctx.colour.stderr));
+    ctx.io.stderr.write(formatDiagnostics(errors, wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
     throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
   }
   const resource = config.module.managedResources.get(`${addr.type}.${addr.name}`);
@@ -68,7 +69,7 @@ export async function runImport(ctx: CommandContext, wd: WorkingDir, o: ImportOp
     const vars = collectVariableValues(config.module, { dir: wd.dir, args: o.variableArgs, env: ctx.io.env });
     const varErrors = vars.diags.filter((d) => d.severity === "error");
     if (varErrors.length > 0) {
-      ctx.io.stderr.write(formatDiagnostics(varErrors, wd.dir, ctx.colour.stderr));
+      ctx.io.stderr.write(formatDiagnostics(varErrors, wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
       throw new CliError(CliErrorCode.BadInput, "variables", { silent: true });
     }
     const variables: Record<string, Value> = {};

@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
-import type { VariableArg } from "@magma/config";
+import { loadConfig, type VariableArg } from "@magma/config";
 import {
   assertRefreshSafe,
   createImportOnConflict,
@@ -17,13 +17,15 @@ import {
   type Plan,
   type PlanMode,
 } from "@magma/engine";
-import { formatDiag, type Diag } from "@magma/provider-api";
+import type { Diag } from "@magma/provider-api";
 import { decodeOutput, loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { ExitCode } from "../exit-code.js";
 import { paint, paintf } from "../colour.js";
+import { terminalColumns, wordWrap } from "../terminal-columns.js";
 import { applyEventLine } from "./apply-progress.js";
+import { applyFailureDiagnostics, EXECUTION_HALTED, terraformDiagnosticOrder } from "./apply-failure-diagnostics.js";
 import { workdirProviders } from "./engine-providers.js";
 import { formatDiagnostics } from "./format-diagnostic.js";
 import { formatValue } from "./format-value.js";
@@ -73,18 +75,16 @@ export interface OperationOptions {
   readonly json: boolean;
 }
 
-const RULE = "─".repeat(77);
-
 /** Terraform's "Interrupt received" notice, printed on the first Ctrl-C. */
 const INTERRUPT_NOTICE = "\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\nGracefully shutting down...\n\nStopping operation...\n";
 
-function diagnosticsText(r: EnginePlanResult, dir: string, color: boolean): string {
-  return formatDiagnostics(r.diagnostics, dir, color);
+function diagnosticsText(r: EnginePlanResult, dir: string, color: boolean, width: number): string {
+  return formatDiagnostics(r.diagnostics, dir, color, { width });
 }
 
-/** Terraform's grey horizontal rule (its `format.HorizontalRule`), from a new line, without the line end. */
-function horizontalRule(color: boolean): string {
-  return paint(color, `[dark_gray]\n${RULE}`);
+/** Terraform's grey horizontal rule (its `format.HorizontalRule`: one column short of the width), from a new line, without the line end. */
+function horizontalRule(color: boolean, width: number): string {
+  return paint(color, `[dark_gray]\n${"─".repeat(Math.max(width - 1, 0))}`);
 }
 
 /** Reads one line of the confirmation prompt from stdin; "" at end of input. */
@@ -201,7 +201,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         for (const d of r.diagnostics) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
         return ExitCode.Error;
       }
-      ctx.io.stderr.write(diagnosticsText(r, wd.dir, ctx.colour.stderr));
+      ctx.io.stderr.write(diagnosticsText(r, wd.dir, ctx.colour.stderr, terminalColumns(ctx.io.stderr)));
       return ExitCode.Error;
     }
     try {
@@ -211,9 +211,10 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     }
     // An applying command shows the plan's warnings at the end, before its summary, as terraform does.
     const applying = o.kind === "apply" || o.kind === "destroy";
-    const warnings = applying ? "" : diagnosticsText(r, wd.dir, ctx.colour.stdout);
+    const columns = terminalColumns(ctx.io.stdout);
+    const warnings = applying ? "" : diagnosticsText(r, wd.dir, ctx.colour.stdout, columns);
     // terraform refresh prints no plan.
-    if (o.kind !== "refresh") ctx.print(planText(r.plan, { schemas: providers.schemas, priorState: prior, columns: 78, color: ctx.colour.stdout }));
+    if (o.kind !== "refresh") ctx.print(planText(r.plan, { schemas: providers.schemas, priorState: prior, columns, color: ctx.colour.stdout }));
     if (warnings !== "") ctx.print(warnings);
     const counts = countPlanChanges(r.plan);
     if (ui !== undefined) {
@@ -227,9 +228,12 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     if (o.kind === "plan") {
       if (o.out !== undefined) {
         await writePlanFile(resolve(wd.dir, o.out), r.plan);
-        ctx.print(`${horizontalRule(ctx.colour.stdout)}\n\nSaved the plan to: ${o.out}\n\nTo perform exactly these actions, run the following command to apply:\n    terraform apply ${JSON.stringify(o.out)}\n`);
+        // Terraform wraps its template for the width, then fills in the path.
+        const saved = wordWrap("Saved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    terraform apply %q", columns).trim();
+        ctx.print(`${horizontalRule(ctx.colour.stdout, columns)}\n\n${saved.replace("%s", () => o.out!).replace("%q", () => JSON.stringify(o.out))}\n`);
       } else if (hasChanges) {
-        ctx.print(`${horizontalRule(ctx.colour.stdout)}\n\nNote: You didn't use the -out option to save this plan, so Terraform can't\nguarantee to take exactly these actions if you run "terraform apply" now.\n`);
+        const note = wordWrap(`Note: You didn't use the -out option to save this plan, so Terraform can't guarantee to take exactly these actions if you run "terraform apply" now.`, columns).trim();
+        ctx.print(`${horizontalRule(ctx.colour.stdout, columns)}\n\n${note}\n`);
       }
       return o.detailedExitcode && hasChanges ? ExitCode.Changes : ExitCode.Ok;
     }
@@ -237,7 +241,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     if (!hasChanges && o.kind !== "refresh") {
       const verb = o.kind === "destroy" ? "Destroy" : "Apply";
       if (ui !== undefined) for (const d of deferred) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
-      else ctx.print(formatDiagnostics(deferred, wd.dir, ctx.colour.stdout));
+      else ctx.print(formatDiagnostics(deferred, wd.dir, ctx.colour.stdout, { width: columns }));
       ctx.print(`${paint(ctx.colour.stdout, `[reset][bold][green]\n${verb} complete! Resources: ${o.kind === "destroy" ? "0 destroyed" : "0 added, 0 changed, 0 destroyed"}.\n`)}${o.kind === "destroy" ? "" : outputsText(prior, ctx.colour.stdout)}`);
       if (stored === undefined && o.kind !== "destroy") await saveState(store, prior);
       return ExitCode.Ok;
@@ -311,8 +315,12 @@ async function runApply(
   const targeted = ("applyScope" in plan ? plan.plan.targets : plan.targets) !== undefined;
   if (targeted) applyWarnings = [{ severity: "warning", summary: TARGETED_APPLY_WARNING.summary, detail: TARGETED_APPLY_WARNING.detail }];
   const controller = new AbortController();
+  /** The objects whose apply is under way (`address\0deposed key`), and those that were when the stop came. */
+  const inFlight = new Set<string>();
+  let stoppedInFlight: number | undefined;
   const onAbort = (): void => {
     ctx.print(INTERRUPT_NOTICE);
+    stoppedInFlight = inFlight.size;
     controller.abort(ctx.signal?.reason);
   };
   if (ctx.signal?.aborted === true) onAbort();
@@ -344,6 +352,8 @@ async function runApply(
             }
           : {}),
         onEvent: (e) => {
+          if (e.type === "apply_start") inFlight.add(`${e.address}\0${e.deposedKey ?? ""}`);
+          else if (e.type === "apply_complete" || e.type === "apply_errored") inFlight.delete(`${e.address}\0${e.deposedKey ?? ""}`);
           if (ui !== undefined) {
             if (e.type === "change_summary") warnJson();
             return ui.event(e, mode === "destroy");
@@ -357,19 +367,25 @@ async function runApply(
     ctx.signal?.removeEventListener("abort", onAbort);
   }
   const isApplyWarning = (d: Diag): boolean => d.severity === "warning" && applyWarnings.some((w) => w.summary === d.summary);
-  if (ui !== undefined) for (const d of result.diagnostics) if (!isApplyWarning(d)) ui.diagnostic(d);
-  else for (const f of result.failed) for (const d of f.diagnostics) ctx.io.stderr.write(`\nError: ${formatDiag(d)}\n${f.address === "" ? "" : `\n  with ${f.address}\n`}`);
-  if (result.interrupted) {
-    ctx.io.stderr.write(`\nError: Operation interrupted\n\n${result.canceled.length} object(s) were not applied; the state was saved after every object that was.\n`);
-    return ExitCode.Interrupted;
+  if (ui !== undefined) {
+    for (const d of result.diagnostics) if (!isApplyWarning(d)) ui.diagnostic(d);
   }
-  if (!result.success) {
-    if (ui === undefined) for (const d of result.diagnostics) ctx.io.stderr.write(`\nError: ${formatDiag(d)}\n`);
-    return ExitCode.Error;
+  // A stop that came once everything was done changes nothing.
+  const stopped = stoppedInFlight !== undefined && (stoppedInFlight > 0 || result.interrupted || !result.success);
+  if (ui === undefined && (stopped || !result.success)) {
+    // Terraform's diagnostics after a failed or stopped apply: each failed object's, with its address and its place in the configuration, any other error,
+    // and after a stop the "execution halted" errors of its stop hook (two for each object whose apply was under way: its post-apply and state-update hooks).
+    const failures = applyFailureDiagnostics(result.failed, result.failed.length > 0 ? loadConfig(configDir ?? dir).config : undefined);
+    const accounted = new Set(result.failed.flatMap((f) => f.diagnostics).map((d) => `${d.summary}\n${d.detail ?? ""}`));
+    const others = result.diagnostics.filter((d) => d.severity === "error" && !accounted.has(`${d.summary}\n${d.detail ?? ""}`)).map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }));
+    const halted = stopped ? Array.from({ length: Math.max(1, 2 * (stoppedInFlight ?? 0)) }, () => EXECUTION_HALTED) : [];
+    ctx.io.stderr.write(formatDiagnostics(terraformDiagnosticOrder([...halted, ...failures, ...others]), dir, ctx.colour.stderr, { addresses: true, width: terminalColumns(ctx.io.stderr) }));
   }
+  // A stopped apply fails as terraform's does (exit 1); what was applied is in the state.
+  if (stopped || !result.success) return ExitCode.Error;
   warnJson();
   const colour = ctx.colour.stdout;
-  if (ui === undefined) ctx.print(formatDiagnostics([...planWarnings, ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }))], dir, colour));
+  if (ui === undefined) ctx.print(formatDiagnostics([...planWarnings, ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }))], dir, colour, { width: terminalColumns(ctx.io.stdout) }));
   const c = applyCounts(result);
   if (o.kind === "destroy") ctx.print(paint(colour, `[reset][bold][green]\nDestroy complete! Resources: ${c.destroyed} destroyed.\n`));
   else if (o.kind === "refresh") ctx.print(outputsText(result.state, colour));

@@ -5,6 +5,7 @@ import { formatDiagnostics } from "./format-diagnostic.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { workdirProviders } from "./engine-providers.js";
 import type { WorkingDir } from "./working-dir.js";
+import { terminalColumns } from "../terminal-columns.js";
 
 /** Terraform's built-in provider, which magma does not start: its schema is known. */
 const BUILTIN_SOURCE = "terraform.io/builtin/terraform";
@@ -39,7 +40,7 @@ const BUILTIN_SCHEMA: ProviderSchema = {
 export function schemaLoadError(ctx: CommandContext, source: string, cause: unknown): CliError {
   const why = isProviderError(cause) && cause.code === "provider_not_found" ? `unavailable provider ${JSON.stringify(source)}` : cause instanceof Error ? cause.message : String(cause);
   const detail = `Error while loading schemas for plugin components: Failed to obtain provider schema: Could not load the schema for provider ${source}: failed to instantiate provider ${JSON.stringify(source)} to obtain schema: ${why}..`;
-  ctx.io.stderr.write(formatDiagnostics([{ severity: "error", summary: "Failed to load plugin schemas", detail }], ctx.cwd, ctx.colour.stderr));
+  ctx.io.stderr.write(formatDiagnostics([{ severity: "error", summary: "Failed to load plugin schemas", detail }], ctx.cwd, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
   return new CliError(CliErrorCode.NotInstalled, `Failed to load plugin schemas: ${detail}`, { silent: true, cause });
 }
 

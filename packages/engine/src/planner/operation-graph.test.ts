@@ -6,6 +6,10 @@ import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 
 const P = `provider["${MEMORY}"]`;
 
+/** A planned change of a memory_item instance (values left null: the graph reads only the action and address). */
+const change = (address: string, action: PlannedInstanceChange["action"]): PlannedInstanceChange =>
+  ({ address, mode: "managed", typeName: "memory_item", action, before: nullVal(dynamicType), after: nullVal(dynamicType), config: nullVal(dynamicType), requiresReplace: [], priorPrivate: new Uint8Array(), plannedPrivate: new Uint8Array(), priorTainted: false, legacyTypeSystem: false, warnings: [] }) as PlannedInstanceChange;
+
 const FILES = {
   "main.tf": `
 terraform {
@@ -147,11 +151,9 @@ describe("operationGraph", () => {
       cleanup();
     }
   });
-  test("an apply with a saved plan's changes: a node per changed instance; a delete is refused", () => {
+  test("an apply with a saved plan's changes: a node per changed instance; a forget is refused", () => {
     const { config, cleanup } = configOf(FILES);
     try {
-      const change = (address: string, action: "create" | "no-op" | "delete"): PlannedInstanceChange =>
-        ({ address, mode: "managed", typeName: "memory_item", action, before: nullVal(dynamicType), after: nullVal(dynamicType), config: nullVal(dynamicType), requiresReplace: [], priorPrivate: new Uint8Array(), plannedPrivate: new Uint8Array(), priorTainted: false, legacyTypeSystem: false, warnings: [] }) as PlannedInstanceChange;
       const g = operationGraph(config, undefined, "apply", { changes: [change("memory_item.a[0]", "create"), change("memory_item.a[1]", "no-op"), change("module.m.memory_item.c", "create")] });
       expect(g.nodes.find((n) => n.name === "memory_item.a[0]")).toEqual({ name: "memory_item.a[0]", kind: "resource", label: "memory_item.a", multiplicity: 1, resource: { module: [], mode: "managed", type: "memory_item", name: "a" } });
       expect(g.nodes.some((n) => n.name === "memory_item.a[1]")).toBe(false);
@@ -161,11 +163,54 @@ describe("operationGraph", () => {
       expect(edgesFrom(g, "module.m.memory_item.c")).toEqual(["module.m.memory_item.c (expand)"]);
       let caught: unknown;
       try {
-        operationGraph(config, undefined, "apply", { changes: [change("memory_item.a[0]", "delete")] });
+        operationGraph(config, undefined, "apply", { changes: [change("memory_item.a[0]", "forget")] });
       } catch (e) {
         caught = e;
       }
-      expect(isPlanDiagnosticsError(caught) && caught.diagnostics[0]?.detail).toContain("delete memory_item.a[0]");
+      expect(isPlanDiagnosticsError(caught) && caught.diagnostics[0]?.detail).toContain("forget memory_item.a[0]");
+    } finally {
+      cleanup();
+    }
+  });
+
+  test("destroy ordering: a replace's create waits for its destroy, dependents are destroyed first; create_before_destroy reverses the creator edges", () => {
+    const { config, cleanup } = configOf(FILES);
+    try {
+      // module.m.memory_item.c was stored as depending on memory_item.a.
+      const state = stateOf([
+        ["memory_item.a[0]", item({ name: "a0" })],
+        ["memory_item.a[1]", item({ name: "a1" })],
+        ["module.m.memory_item.c", item({ name: "c" }), { dependencies: ["memory_item.a"] }],
+      ]);
+      const g = operationGraph(config, state, "apply", { changes: [change("memory_item.a[0]", "delete-then-create"), change("memory_item.a[1]", "delete"), change("module.m.memory_item.c", "delete-then-create")] });
+      expect(g.nodes.find((n) => n.name === "memory_item.a[1] (destroy)")).toEqual({ name: "memory_item.a[1] (destroy)", kind: "resource", label: "memory_item.a", multiplicity: 1, resource: { module: [], mode: "managed", type: "memory_item", name: "a" } });
+      expect(edgesFrom(g, "memory_item.a[0]")).toEqual(["memory_item.a (expand)", "memory_item.a[0] (destroy)"]);
+      // c's old object goes before a's, and c's new one after them (reduced: through a[0]'s create).
+      expect(edgesFrom(g, "memory_item.a[0] (destroy)")).toEqual(["module.m.memory_item.c (destroy)"]);
+      expect(edgesFrom(g, "memory_item.a[1] (destroy)")).toEqual(["module.m.memory_item.c (destroy)"]);
+      expect(edgesFrom(g, "module.m.memory_item.c")).toEqual(expect.arrayContaining(["memory_item.a[1] (destroy)"]));
+      expect(edgesFrom(g, "module.m.memory_item.c (destroy)")).toEqual([P]);
+      // The same replaces under create_before_destroy: the old objects are deposed, destroyed after the new ones exist.
+      const cbd = operationGraph(config, state, "apply", { changes: [change("memory_item.a[0]", "create-then-delete"), change("module.m.memory_item.c", "create-then-delete")] });
+      const deposed = (prefix: string): string => cbd.nodes.map((n) => n.name).find((n) => n.startsWith(`${prefix} (destroy deposed `))!;
+      expect(deposed("memory_item.a[0]")).toMatch(/^memory_item\.a\[0\] \(destroy deposed [0-7][0-9a-f]{7}\)$/);
+      expect(edgesFrom(cbd, "memory_item.a[0]")).toEqual(["memory_item.a (expand)"]);
+      expect(edgesFrom(cbd, deposed("memory_item.a[0]"))).toEqual([deposed("module.m.memory_item.c")]);
+      expect(edgesFrom(cbd, deposed("module.m.memory_item.c"))).toEqual(["module.m.memory_item.c"]);
+      // A destroy plan keeps only the destroyers, their providers (and what configures them) and the root outputs.
+      const destroy = operationGraph(config, state, "apply", { destroyPlan: true, changes: [change("memory_item.a[0]", "delete"), change("memory_item.a[1]", "delete"), change("module.m.memory_item.c", "delete")] });
+      expect(destroy.nodes.map((n) => n.name)).toEqual([
+        "local.name (expand)",
+        "memory_item.a[0] (destroy)",
+        "memory_item.a[1] (destroy)",
+        "module.m.memory_item.c (destroy)",
+        "output.o (expand)",
+        "output.whole (expand)",
+        P,
+        `${P} (close)`,
+        "root",
+        "var.prefix",
+      ]);
     } finally {
       cleanup();
     }

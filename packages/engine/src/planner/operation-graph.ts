@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import type { Config } from "@magma/config";
-import { formatInstanceKey, formatProviderConfig, parseResourceInstance, type StateFile } from "@magma/state";
+import { formatInstanceKey, formatProviderConfig, parseResourceInstance, type InstanceObjectState, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { configPrefix, instancePrefix } from "../eval/module-evaluator.js";
@@ -69,9 +70,15 @@ export interface OperationGraphOptions {
    * other than a no-op gets a node of its own named by its instance address, waiting for its
    * resource's expansion; references to the resource wait for its instances' nodes (a
    * reference with an instance key for that instance's, when it has one), as Terraform's
-   * apply graph connects them. Only creates, updates and reads are drawn.
+   * apply graph connects them. A delete, the destroy half of a replace (`(destroy)`, or
+   * `(destroy deposed KEY)` for a create_before_destroy replace under a key drawn at random, as
+   * Terraform draws one) and a deposed object's delete get a destroyer node ordered as
+   * Terraform's destroy edges order it (from the state's `dependencies` and
+   * `create_before_destroy`). A `forget` is refused.
    */
   readonly changes?: readonly PlannedInstanceChange[];
+  /** With `changes`: the plan is a destroy plan (`plan -destroy`), whose apply graph keeps only the destroyers, what they wait for and the root outputs. */
+  readonly destroyPlan?: boolean;
 }
 
 interface ModScope {
@@ -94,7 +101,7 @@ interface ModScope {
  * @throws PlanDiagnosticsError when the graph has a cycle (one `Cycle: a, b, …` error per
  *   cycle, as Terraform's graph validation words it; not with `keepCycles`), or a module call
  *   breaks Terraform's module restrictions (count, for_each or depends_on on a module with its
- *   own providers), or `changes` hold a delete, replace or forget (not drawn).
+ *   own providers), or `changes` hold a forget (not drawn).
  */
 export function operationGraph(config: Config, state: StateFile | undefined, type: OperationGraphType, options: OperationGraphOptions = {}): OperationGraph {
   const restrictions = moduleRestrictionDiagnostics(config).filter((d) => d.severity === "error");
@@ -230,28 +237,51 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
   /** The instance nodes of a resource (by its configuration address) and of one instance (`<address>[key]`). */
   const instanceNodes = new Map<string, string[]>();
   const addInstanceNode = (key: string, id: string): void => void instanceNodes.set(key, [...(instanceNodes.get(key) ?? []), id]);
+  /** A saved plan's instance nodes that create or update (Terraform's GraphNodeCreator) and that destroy (GraphNodeDestroyer). */
+  const creators: ChangeNode[] = [];
+  const destroyers: ChangeNode[] = [];
   if (type === "apply") {
-    const unsupported = (options.changes ?? []).filter((c) => c.action !== "no-op" && c.action !== "create" && c.action !== "update" && c.action !== "read");
+    const changes = (options.changes ?? []).filter((c) => c.action !== "no-op");
+    const unsupported = changes.filter((c) => c.action === "forget");
     if (unsupported.length > 0) {
       throw new PlanDiagnosticsError([
-        planError("Unsupported change in the plan", `The apply graph of a saved plan is drawn for creates, updates and reads only; this plan also has ${unsupported.map((c) => `${c.action} ${c.address}${c.deposedKey !== undefined ? ` (deposed ${c.deposedKey})` : ""}`).join(", ")}.`),
+        planError("Unsupported change in the plan", `The apply graph of a saved plan is not drawn for objects left in place by a removed block; this plan has ${unsupported.map((c) => `${c.action} ${c.address}${c.deposedKey !== undefined ? ` (deposed ${c.deposedKey})` : ""}`).join(", ")}.`),
       ]);
     }
-    for (const c of options.changes ?? []) {
-      if (c.action === "no-op") continue;
+    const prior = priorObjects(state);
+    for (const c of changes) {
       const a = parseResourceInstance(c.address);
       const prefix = configPrefix(a.module.map((m) => m.name));
       const resource = `${prefix}${a.mode === "data" ? "data." : a.mode === "ephemeral" ? "ephemeral." : ""}${a.type}.${a.name}`;
-      const expandId = `${resource} (expand)`;
-      if (!g.has(expandId)) continue;
-      const id = node(c.address, "resource", resource, 1, { module: a.module.map((m) => m.name), mode: a.mode, type: a.type, name: a.name });
-      g.dependOn(id, expandId);
+      const graphResource: OperationGraphResource = { module: a.module.map((m) => m.name), mode: a.mode, type: a.type, name: a.name };
       const resolved = shared.providers.get(resource);
-      if (resolved !== undefined && !("error" in resolved)) uses(id, resolved.address);
-      const mod = byPrefix.get(prefix);
-      if (mod !== undefined) members.get(mod)!.push(id);
-      addInstanceNode(resource, id);
-      addInstanceNode(`${resource}${formatInstanceKey(a.key)}`, id);
+      const configProvider = resolved !== undefined && !("error" in resolved) ? resolved.address : undefined;
+      // What Terraform's nodes know of the prior object: its stored dependencies and create_before_destroy.
+      const current = prior.get(c.address);
+      const base = { address: c.address, resource, moduleConfig: prefix, moduleInstance: instancePrefix(a.module), dependencies: current?.object.dependencies ?? [] };
+      if (c.action !== "delete") {
+        const expandId = `${resource} (expand)`;
+        if (g.has(expandId)) {
+          const id = node(c.address, "resource", resource, 1, graphResource);
+          g.dependOn(id, expandId);
+          if (configProvider !== undefined) uses(id, configProvider);
+          const mod = byPrefix.get(prefix);
+          if (mod !== undefined) members.get(mod)!.push(id);
+          addInstanceNode(resource, id);
+          addInstanceNode(`${resource}${formatInstanceKey(a.key)}`, id);
+          creators.push({ ...base, id, provider: configProvider ?? "", createBeforeDestroy: false });
+        }
+      }
+      if (c.action === "delete" || c.action === "delete-then-create" || c.action === "create-then-delete") {
+        // The old half of a create_before_destroy replace is deposed first, under a key drawn now (as Terraform's DiffTransformer does).
+        const deposed = c.deposedKey ?? (c.action === "create-then-delete" ? newDeposedKey() : undefined);
+        const id = node(deposed === undefined ? `${c.address} (destroy)` : `${c.address} (destroy deposed ${deposed})`, "resource", resource, 1, graphResource);
+        const provider = configProvider ?? current?.provider ?? c.providerConfig;
+        if (provider !== undefined) uses(id, provider);
+        // A deposed object is destroyed after its replacement by definition; a current one as it was created.
+        const createBeforeDestroy = deposed !== undefined || (current?.object.createBeforeDestroy ?? c.createBeforeDestroy === true);
+        destroyers.push({ ...base, id, provider: provider ?? "", createBeforeDestroy });
+      }
     }
   }
 
@@ -285,7 +315,95 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
       g.dependOn(close, id);
     }
   }
+  if (destroyers.length > 0) destroyEdges(g, creators, destroyers, options.destroyPlan === true);
+  if (type === "apply" && options.destroyPlan === true) {
+    return finish(pruneForDestroy(g, destroyers, [...config.module.outputs.keys()].map((name) => `output.${name} (expand)`)), options.keepCycles === true);
+  }
   return finish(g, options.keepCycles === true);
+}
+
+/**
+ * A destroy plan's apply graph as Terraform prunes it: only the destroyers, what they wait
+ * for (their providers and what those are configured with), the root module's outputs (which
+ * the destroy removes) and the kept providers' closes.
+ */
+function pruneForDestroy(g: Graph<OperationGraphNode>, destroyers: readonly ChangeNode[], rootOutputs: readonly string[]): Graph<OperationGraphNode> {
+  const keep = new Set<string>(rootOutputs.filter((id) => g.has(id)));
+  for (const d of destroyers) {
+    keep.add(d.id);
+    for (const a of g.ancestors(d.id)) keep.add(a);
+  }
+  for (const id of g.ids()) if (g.get(id).kind === "provider" && keep.has(id)) keep.add(`${id} (close)`);
+  const out = new Graph<OperationGraphNode>();
+  for (const id of g.ids()) if (keep.has(id)) out.add(id, g.get(id));
+  for (const id of keep) for (const d of g.dependencies(id)) if (keep.has(d)) out.dependOn(id, d);
+  return out;
+}
+
+/** A saved plan's instance node that creates, updates or destroys, with what Terraform's destroy ordering reads of it. */
+interface ChangeNode {
+  readonly id: string;
+  /** The instance address. */
+  readonly address: string;
+  /** The configuration resource (`module.a.aws_x.y`). */
+  readonly resource: string;
+  /** The module (`module.a.`) and module instance (`module.a[0].`) it is in. */
+  readonly moduleConfig: string;
+  readonly moduleInstance: string;
+  /** The provider configuration address (`""` when none resolves). */
+  readonly provider: string;
+  /** The prior object's stored dependencies (configuration resources). */
+  readonly dependencies: readonly string[];
+  /** For a destroyer: whether it runs after the replacement's create (its edges from creators reversed). */
+  readonly createBeforeDestroy: boolean;
+}
+
+/**
+ * Terraform's destroy ordering in an apply graph (its DestroyEdgeTransformer, then
+ * CBDEdgeTransformer): an instance's create waits for its destroy; what an object was stored
+ * as depending on is destroyed after it, and created or updated after it too; with
+ * create_before_destroy those creator-to-destroyer edges are reversed. Outside a destroy plan,
+ * an edge between two providers' nodes that would close a cycle is left out.
+ */
+function destroyEdges(g: Graph<OperationGraphNode>, creators: readonly ChangeNode[], destroyers: readonly ChangeNode[], destroyPlan: boolean): void {
+  const otherInstanceOfModule = (x: ChangeNode, y: ChangeNode): boolean => x.moduleConfig === y.moduleConfig && x.moduleInstance !== y.moduleInstance;
+  const byResource = (list: readonly ChangeNode[], resource: string): ChangeNode[] => list.filter((n) => n.resource === resource);
+  const interProvider = (from: ChangeNode, to: ChangeNode): void => {
+    g.dependOn(from.id, to.id);
+    if (!destroyPlan && from.provider !== to.provider && g.ancestors(to.id).has(from.id)) g.removeDependency(from.id, to.id);
+  };
+  for (const c of creators) for (const d of destroyers) if (d.address === c.address) g.dependOn(c.id, d.id);
+  for (const c of creators) for (const r of c.dependencies) for (const d of byResource(destroyers, r)) if (!otherInstanceOfModule(c, d)) g.dependOn(c.id, d.id);
+  for (const des of destroyers) {
+    for (const r of des.dependencies) {
+      for (const d of byResource(destroyers, r)) if (!otherInstanceOfModule(d, des)) interProvider(d, des);
+      for (const c of byResource(creators, r)) if (!otherInstanceOfModule(c, des)) interProvider(c, des);
+    }
+  }
+  const creatorIds = new Set(creators.map((c) => c.id));
+  for (const des of destroyers) {
+    if (!des.createBeforeDestroy) continue;
+    for (const src of g.dependents(des.id)) {
+      if (!creatorIds.has(src)) continue;
+      g.removeDependency(src, des.id);
+      g.dependOn(des.id, src);
+    }
+  }
+}
+
+/** The state's managed objects by instance address (`aws_x.y[0]`), current ones only, with their provider configuration. */
+function priorObjects(state: StateFile | undefined): Map<string, { readonly object: InstanceObjectState; readonly provider: string }> {
+  const out = new Map<string, { readonly object: InstanceObjectState; readonly provider: string }>();
+  for (const r of state?.resources ?? []) {
+    if (r.mode !== "managed") continue;
+    for (const o of r.instances) if (o.deposed === undefined) out.set(`${instancePrefix(r.module)}${r.type}.${r.name}${formatInstanceKey(o.indexKey)}`, { object: o, provider: formatProviderConfig(r.provider) });
+  }
+  return out;
+}
+
+/** A fresh deposed key, as Terraform's `states.NewDeposedKey` draws one: 8 hex digits of a random 31-bit number. */
+function newDeposedKey(): string {
+  return (randomBytes(4).readUInt32BE(0) & 0x7fffffff).toString(16).padStart(8, "0");
 }
 
 /** Adds the root, checks for cycles, reduces and lists. */

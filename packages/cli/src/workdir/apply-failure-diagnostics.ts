@@ -1,0 +1,86 @@
+import type { Config, Resource } from "@magma/config";
+import type { FailedObject } from "@magma/engine";
+import type { SourceRange } from "@magma/hcl";
+import type { Diag } from "@magma/provider-api";
+import { parseResourceInstance } from "@magma/state";
+import type { AddressedDiagnostic } from "./format-diagnostic.js";
+
+/** The configuration of the resource an instance address is about, or undefined (not in the configuration, or not a resource). */
+function resourceConfig(config: Config | undefined, address: string): Resource | undefined {
+  if (config === undefined) return undefined;
+  let a;
+  try {
+    a = parseResourceInstance(address);
+  } catch {
+    return undefined;
+  }
+  let c: Config | undefined = config;
+  for (const step of a.module) c = c?.children.get(step.name);
+  if (c === undefined) return undefined;
+  const key = `${a.mode === "data" ? "data." : a.mode === "ephemeral" ? "ephemeral." : ""}${a.type}.${a.name}`;
+  return (a.mode === "managed" ? c.module.managedResources : c.module.dataResources).get(key);
+}
+
+/**
+ * Where in a resource's body Terraform puts a provider diagnostic (its `InConfigBody`): an
+ * attribute's expression when the diagnostic names a top-level attribute set in the body,
+ * else the body's missing-item range (the opening brace of a native body). Deeper paths
+ * (into nested blocks, or an element of an attribute) fall back to it too, where Terraform
+ * would follow them further.
+ */
+function subjectIn(r: Resource, d: Diag): SourceRange {
+  const steps = d.attribute?.steps ?? [];
+  const first = steps[0];
+  const name = steps.length === 1 && first?.kind === "attr" ? first.name : undefined;
+  const { content } = r.config.partialContent({ attributes: name === undefined ? [] : [{ name }] });
+  const attr = name === undefined ? undefined : content.attributes.get(name);
+  if (attr !== undefined) return attr.expr.range;
+  // HCL's native bodies report missing items at their opening brace (a zero-width range, which Terraform's snippet widens to the brace); JSON bodies at the object's closing brace.
+  if (r.config.syntax === "json") return content.missingItemRange;
+  const start = r.config.range.start;
+  return { filename: r.config.range.filename, start, end: { line: start.line, column: start.column + 1, byte: start.byte + 1 } };
+}
+
+/**
+ * The diagnostics of an apply's failed objects as Terraform reports them after an apply
+ * error: each with the object's address (`with aws_x.y,`) and, when the object's resource is
+ * in the configuration, the place in its block the diagnostic is about.
+ */
+export function applyFailureDiagnostics(failed: readonly FailedObject[], config: Config | undefined): AddressedDiagnostic[] {
+  const out: AddressedDiagnostic[] = [];
+  for (const f of failed) {
+    const r = f.action === "configure" ? undefined : resourceConfig(config, f.address);
+    for (const d of f.diagnostics) {
+      out.push({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", ...(r !== undefined ? { subject: subjectIn(r, d) } : {}), ...(f.address !== "" && f.action !== "configure" ? { address: f.address } : {}) });
+    }
+  }
+  return out;
+}
+
+/** The error Terraform's stop hook returns from every hook call once the operation is stopped (Ctrl-C). */
+export const EXECUTION_HALTED: AddressedDiagnostic = { severity: "error", summary: "execution halted", detail: "" };
+
+/**
+ * Diagnostics in the order Terraform's views print them (a stable sort): warnings before
+ * errors, then those without a source location, then by file (fewer path segments first,
+ * then by name) and position.
+ */
+export function terraformDiagnosticOrder(diags: readonly AddressedDiagnostic[]): AddressedDiagnostic[] {
+  const segments = (f: string): number => f.split("/").length;
+  return diags
+    .map((d, i) => ({ d, i }))
+    .sort((x, y) => {
+      const a = x.d;
+      const b = y.d;
+      if (a.severity !== b.severity) return a.severity === "warning" ? -1 : 1;
+      if ((a.subject === undefined) !== (b.subject === undefined)) return a.subject === undefined ? -1 : 1;
+      if (a.subject !== undefined && b.subject !== undefined) {
+        const [p, q] = [a.subject, b.subject];
+        if (p.filename !== q.filename) return segments(p.filename) !== segments(q.filename) ? segments(p.filename) - segments(q.filename) : p.filename < q.filename ? -1 : 1;
+        if (p.start.byte !== q.start.byte) return p.start.byte - q.start.byte;
+        if (p.end.byte !== q.end.byte) return p.end.byte - q.end.byte;
+      }
+      return x.i - y.i;
+    })
+    .map((x) => x.d);
+}
