@@ -534,6 +534,7 @@ describe("applyPlan", () => {
           expect(durable.some((d) => addresses(d).includes(e.address))).toBe(true);
           log.push(`complete ${e.address.replace("memory_item.", "")}`);
         }
+        if (e.type === "apply_start") log.push(`start ${e.address.replace("memory_item.", "")}`);
       },
     });
     const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
@@ -556,6 +557,10 @@ describe("applyPlan", () => {
     // Group commits: far fewer writes than objects; the last one holds all six.
     expect(durable.length).toBeLessThan(6);
     expect(addresses(durable.at(-1)!)).toHaveLength(6);
+    // The events keep Terraform's order: a dependent is reported as started after its dependency completed.
+    for (const c of ["a", "b"]) {
+      for (let i = 1; i < 3; i++) expect(log.indexOf(`start ${c}${i + 1}`)).toBeGreaterThan(log.indexOf(`complete ${c}${i}`));
+    }
     // No durable state ever holds a dependent without its dependency.
     for (const d of durable) {
       const held = addresses(d);

@@ -155,20 +155,40 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     return change?.providerMeta === undefined ? t : { ...t, providerMeta: change.providerMeta };
   };
 
+  /** Each node's visit once it settled (never rejects), and the nodes whose visits have settled. */
+  const settledVisits = new Map<string, Promise<void>>();
+  const settledIds = new Set<string>();
+  /**
+   * Undefined when every dependency of the node has settled, else a promise of that. A node may
+   * start while a dependency's write is still under way (see `finish`); its events wait for its
+   * dependencies' own, so the events keep Terraform's order (a dependency's `apply_complete`
+   * before its dependent's `apply_start`).
+   */
+  const dependenciesSettled = (id: string): Promise<void> | undefined => {
+    const open = graph.dependencies(id).filter((d) => !settledIds.has(d));
+    return open.length === 0 ? undefined : Promise.all(open.map((d) => settledVisits.get(d))).then(() => undefined);
+  };
+
   /** Runs one object's operation with its events; the operation returns the object's `id` (for the events) or throws a NodeFailure. */
-  const tracked = async (ref: ApplyObjectRef & { action: HookAction }, startId: string | undefined, fn: () => Promise<string | undefined>): Promise<void> => {
+  const tracked = async (ref: ApplyObjectRef & { action: HookAction }, startId: string | undefined, after: Promise<void> | undefined, fn: () => Promise<string | undefined>): Promise<void> => {
     const base = ref.deposedKey === undefined ? { address: ref.address, action: ref.action } : { address: ref.address, action: ref.action, deposedKey: ref.deposedKey };
-    emit({ type: "apply_start", ...base, ...(startId === undefined ? {} : { idKey: "id", idValue: startId }) });
-    const progress = startObjectProgress(intervalMs, (elapsedSeconds) => emit({ type: "apply_progress", ...base, elapsedSeconds }));
+    let progress: ReturnType<typeof startObjectProgress> | undefined;
+    const start = (): void => {
+      emit({ type: "apply_start", ...base, ...(startId === undefined ? {} : { idKey: "id", idValue: startId }) });
+      progress = startObjectProgress(intervalMs, (elapsedSeconds) => emit({ type: "apply_progress", ...base, elapsedSeconds }));
+    };
+    const started = after === undefined ? start() : after.then(start);
     try {
       const id = await fn();
-      emit({ type: "apply_complete", ...base, ...(id === undefined ? {} : { idKey: "id", idValue: id }), elapsedSeconds: progress.stop() });
+      await started;
+      emit({ type: "apply_complete", ...base, ...(id === undefined ? {} : { idKey: "id", idValue: id }), elapsedSeconds: progress!.stop() });
       appliedRefs.push(ref);
       summary.push(ref.action);
     } catch (e) {
+      await started;
       const failure = e instanceof NodeFailure ? e : new NodeFailure(e, diagnosticsOf(e));
       const errors = failure.diagnostics.filter((d) => d.severity === "error");
-      emit({ type: "apply_errored", ...base, elapsedSeconds: progress.stop(), diagnostics: errors });
+      emit({ type: "apply_errored", ...base, elapsedSeconds: progress!.stop(), diagnostics: errors });
       warn(ref.address, errors);
       reported.add(failure);
       throw failure;
@@ -213,7 +233,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     if (r.error !== undefined) throw new NodeFailure(r.error, [...r.warnings, ...diagnosticsOf(r.error)]);
   };
 
-  const visit = async (_id: string, node: ApplyNode, ctx: VisitContext): Promise<void> => {
+  const visit = async (id: string, node: ApplyNode, ctx: VisitContext): Promise<void> => {
     switch (node.kind) {
       case "provider": {
         const { address, source } = node.provider;
@@ -232,7 +252,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       }
       case "forget": {
         const c = node.change;
-        await tracked({ address: c.address, action: "forget" }, undefined, async () => {
+        await tracked({ address: c.address, action: "forget" }, undefined, dependenciesSettled(id), async () => {
           await commit((w) => w.set(c.address, "", undefined, null));
           values.delete(c.address);
           return undefined;
@@ -247,7 +267,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
           return;
         }
         const ref: ApplyObjectRef & { action: HookAction } = deposed === undefined ? { address: c.address, action: "delete" } : { address: c.address, action: "delete", deposedKey: deposed };
-        await tracked(ref, idOf(c.before), async () => {
+        await tracked(ref, idOf(c.before), dependenciesSettled(id), async () => {
           const target = targetOf(node.provider, c);
           const entry = resourceSchema(target.schema, c.typeName);
           const del: PlannedInstanceChange = node.half === "delete" ? c : { ...c, action: PlanAction.Delete, after: nullVal(entry.type), config: nullVal(entry.type), plannedPrivate: c.priorPrivate };
@@ -268,7 +288,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
           return;
         }
         const action: HookAction = c.action === PlanAction.Read ? "read" : c.action === PlanAction.Update ? "update" : "create";
-        await tracked({ address: c.address, action }, action === "update" ? idOf(c.before) : undefined, async () => {
+        await tracked({ address: c.address, action }, action === "update" ? idOf(c.before) : undefined, dependenciesSettled(id), async () => {
           const target = targetOf(node.provider, c);
           let config = c.config;
           // Evaluated again when it held unknowns, or when the plan called provider-defined functions: the apply calls
@@ -372,7 +392,18 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
 
   let walk;
   try {
-    walk = await walkGraph(graph, visit, {
+    const visitTracked = (id: string, node: ApplyNode, ctx: VisitContext): Promise<void> => {
+      const p = visit(id, node, ctx);
+      settledVisits.set(
+        id,
+        p.then(
+          () => void settledIds.add(id),
+          () => void settledIds.add(id),
+        ),
+      );
+      return p;
+    };
+    walk = await walkGraph(graph, visitTracked, {
       parallelism: options.parallelism ?? 10,
       groupOf: (id) => {
         const n = graph.get(id);
