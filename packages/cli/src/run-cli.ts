@@ -3,26 +3,8 @@ import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { processIo, type CliIo } from "./cli-io.js";
 import { decideColour } from "./colour.js";
+import { commandName } from "./command-name.js";
 import { createCommandContext, type RegisterCommand } from "./commands/command-context.js";
-import { registerApplyCommand } from "./commands/apply.js";
-import { registerDataCommand } from "./commands/data.js";
-import { registerDemoCommand } from "./commands/demo.js";
-import { registerDestroyCommand } from "./commands/destroy.js";
-import { registerForceUnlockCommand } from "./commands/force-unlock.js";
-import { registerGraphCommand } from "./commands/graph.js";
-import { registerImportCommand } from "./commands/import.js";
-import { registerInitCommand } from "./commands/init.js";
-import { registerOutputCommand } from "./commands/output.js";
-import { registerPlanCommand } from "./commands/plan.js";
-import { registerReadCommand } from "./commands/read.js";
-import { registerRefreshCommand } from "./commands/refresh.js";
-import { registerReapCommand } from "./commands/reap.js";
-import { registerSchemaCommand } from "./commands/schema.js";
-import { registerShowCommand } from "./commands/show.js";
-import { registerStateCommand } from "./commands/state.js";
-import { registerUpgradeCommand } from "./commands/upgrade.js";
-import { registerValidateCommand } from "./commands/validate.js";
-import { registerWorkspaceCommand } from "./commands/workspace.js";
 import { ExitCode } from "./exit-code.js";
 import { reportError } from "./report-error.js";
 import { Spinner } from "./spinner.js";
@@ -42,28 +24,42 @@ export interface RunCliOptions {
 
 const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
-/** The commands, in the order `magma --help` lists them. */
-const COMMANDS: readonly RegisterCommand[] = [
-  registerSchemaCommand,
-  registerPlanCommand,
-  registerApplyCommand,
-  registerDestroyCommand,
-  registerRefreshCommand,
-  registerReadCommand,
-  registerDataCommand,
-  registerImportCommand,
-  registerUpgradeCommand,
-  registerReapCommand,
-  registerDemoCommand,
-  registerInitCommand,
-  registerValidateCommand,
-  registerOutputCommand,
-  registerShowCommand,
-  registerGraphCommand,
-  registerStateCommand,
-  registerWorkspaceCommand,
-  registerForceUnlockCommand,
+/**
+ * The commands, in the order `magma --help` lists them, each module imported only when its
+ * command is registered: a command line naming one command loads that command alone (a fresh
+ * `magma apply` does not load the other eighteen and what they import); help, an unknown
+ * command or none registers them all.
+ */
+const COMMANDS: readonly (readonly [name: string, load: () => Promise<RegisterCommand>])[] = [
+  ["schema", async () => (await import("./commands/schema.js")).registerSchemaCommand],
+  ["plan", async () => (await import("./commands/plan.js")).registerPlanCommand],
+  ["apply", async () => (await import("./commands/apply.js")).registerApplyCommand],
+  ["destroy", async () => (await import("./commands/destroy.js")).registerDestroyCommand],
+  ["refresh", async () => (await import("./commands/refresh.js")).registerRefreshCommand],
+  ["read", async () => (await import("./commands/read.js")).registerReadCommand],
+  ["data", async () => (await import("./commands/data.js")).registerDataCommand],
+  ["import", async () => (await import("./commands/import.js")).registerImportCommand],
+  ["upgrade", async () => (await import("./commands/upgrade.js")).registerUpgradeCommand],
+  ["reap", async () => (await import("./commands/reap.js")).registerReapCommand],
+  ["demo", async () => (await import("./commands/demo.js")).registerDemoCommand],
+  ["init", async () => (await import("./commands/init.js")).registerInitCommand],
+  ["validate", async () => (await import("./commands/validate.js")).registerValidateCommand],
+  ["output", async () => (await import("./commands/output.js")).registerOutputCommand],
+  ["show", async () => (await import("./commands/show.js")).registerShowCommand],
+  ["graph", async () => (await import("./commands/graph.js")).registerGraphCommand],
+  ["state", async () => (await import("./commands/state.js")).registerStateCommand],
+  ["workspace", async () => (await import("./commands/workspace.js")).registerWorkspaceCommand],
+  ["force-unlock", async () => (await import("./commands/force-unlock.js")).registerForceUnlockCommand],
 ];
+
+/** The commands to register for a command line: the one it names, else all of them. @internal */
+export async function commandsFor(argv: readonly string[]): Promise<RegisterCommand[]> {
+  const name = commandName(argv);
+  const one = COMMANDS.filter(([n]) => n === name);
+  const out: RegisterCommand[] = [];
+  for (const [, load] of one.length === 1 ? one : COMMANDS) out.push(await load());
+  return out;
+}
 
 /**
  * Runs the `magma` command line (without the `node` and script arguments) and resolves to
@@ -105,7 +101,7 @@ unless --show-sensitive; --out FILE writes the full JSON (mode 0600) for --from 
 Flags may be spelled as Terraform spells them, with one dash (-json, -lock-timeout=10s).
 Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
     );
-  for (const register of COMMANDS) register(program, ctx);
+  for (const register of await commandsFor(argv)) register(program, ctx);
   program.hook("preAction", () => {
     const chdir = program.opts<{ chdir?: string }>().chdir;
     if (chdir !== undefined) ctx.cwd = resolve(ctx.cwd, chdir);

@@ -501,11 +501,19 @@ describe("applyPlan", () => {
   });
 
   it("stops at a failed persist: the object fails, nothing more starts, the state is in the result", async () => {
+    // a → b → c. a's create returns and b starts while a's write is under way (see below);
+    // that write fails: a fails, the walk stops. b, already started, ends by its own write
+    // (which fails too); c, not started, is skipped. Nothing is acknowledged as done.
     const state = newStateFile();
-    const changes = [await item("memory_item.a", { name: "a" }, { dependencies: [] }), await item("memory_item.b", { name: "b" }, { dependencies: ["memory_item.a"] })];
+    const changes = [
+      await item("memory_item.a", { name: "a" }, { dependencies: [] }),
+      await item("memory_item.b", { name: "b" }, { dependencies: ["memory_item.a"] }),
+      await item("memory_item.c", { name: "c" }, { dependencies: ["memory_item.b"] }),
+    ];
     const source = new RecordingSource();
     const pool = new ProviderPool(source);
     let writes = 0;
+    const events: EngineEvent[] = [];
     const result = await applyPlan(planOf(state, changes), {
       providers: pool,
       state,
@@ -513,15 +521,86 @@ describe("applyPlan", () => {
         writes++;
         return Promise.reject(new Error("disk full"));
       },
+      onEvent: (e) => events.push(e),
     });
     await pool.close();
     expect(result.success).toBe(false);
-    expect(result.failed).toEqual([expect.objectContaining({ address: "memory_item.a", diagnostics: [expect.objectContaining({ summary: "Failed to persist state", detail: "disk full" })] })]);
-    expect(result.skipped.map((x) => x.address)).toEqual(["memory_item.b"]);
-    expect(source.calls).toEqual([`configure ${MEM_SOURCE}`, "create a"]);
-    expect(addresses(result.state)).toEqual(["memory_item.a"]);
-    expect(writes).toBe(2); // the object's write, and the last try at the end
-    expect(result.diagnostics.filter((d) => d.summary === "Failed to persist state")).toHaveLength(2);
+    expect(result.failed.map((f) => f.address).sort()).toEqual(["memory_item.a", "memory_item.b"]);
+    for (const f of result.failed) expect(f.diagnostics).toEqual([expect.objectContaining({ summary: "Failed to persist state", detail: "disk full" })]);
+    expect(result.skipped).toEqual([expect.objectContaining({ address: "memory_item.c", because: "memory_item.a" })]);
+    expect(result.applied).toEqual([]);
+    expect(events.filter((e) => e.type === "apply_complete")).toEqual([]);
+    expect(source.calls).toEqual([`configure ${MEM_SOURCE}`, "create a", "create b"]);
+    // The objects created are in the result's state, for the caller to save elsewhere.
+    expect(addresses(result.state)).toEqual(["memory_item.a", "memory_item.b"]);
+    expect(writes).toBe(3); // a's write, b's write, and the last try at the end
+  });
+
+  it("starts a dependent once its dependency's apply returned, while the dependency's write is under way; each object is acknowledged only after a durable write holding it", async () => {
+    // Two chains a1 → a2 → a3 and b1 → b2 → b3; every write is held until the test lets it finish.
+    const state = newStateFile();
+    const changes: PlannedInstanceChange[] = [];
+    for (const c of ["a", "b"]) {
+      for (let i = 1; i <= 3; i++) changes.push(await item(`memory_item.${c}${i}`, { name: `${c}${i}` }, { dependencies: i === 1 ? [] : [`memory_item.${c}${i - 1}`] }));
+    }
+    const source = new RecordingSource();
+    const pool = new ProviderPool(source);
+    const log: string[] = [];
+    const durable: StateFile[] = [];
+    const pending: (() => void)[] = [];
+    const applying = applyPlan(planOf(state, changes), {
+      providers: pool,
+      state,
+      persist: (s) =>
+        new Promise<void>((resolve) => {
+          log.push(`write ${addresses(s).length}`);
+          pending.push(() => {
+            durable.push(readStateFile(writeStateFile(s))!);
+            log.push(`durable ${addresses(s).length}`);
+            resolve();
+          });
+        }),
+      onEvent: (e) => {
+        if (e.type === "apply_complete") {
+          // Acknowledged: a durable write holds it.
+          expect(durable.some((d) => addresses(d).includes(e.address))).toBe(true);
+          log.push(`complete ${e.address.replace("memory_item.", "")}`);
+        }
+        if (e.type === "apply_start") log.push(`start ${e.address.replace("memory_item.", "")}`);
+      },
+    });
+    const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 20; i++) await tick();
+    // The first write (holding what was applied first) is still under way: nothing acknowledged, yet the
+    // chains went on — every create ran, each dependent after its dependency's apply returned.
+    expect(log.filter((l) => l.startsWith("complete"))).toEqual([]);
+    expect(source.calls.filter((c) => c.startsWith("create"))).toHaveLength(6);
+    for (const c of ["a", "b"]) expect(source.calls.indexOf(`create ${c}1`)).toBeLessThan(source.calls.indexOf(`create ${c}2`));
+    expect(source.calls.indexOf("create a2")).toBeLessThan(source.calls.indexOf("create a3"));
+    // Let the writes finish, one at a time (each write is a snapshot of everything recorded before it).
+    while (pending.length > 0 || log.at(-1)?.startsWith("write") === true) {
+      pending.shift()?.();
+      await tick();
+    }
+    const result = await applying;
+    await pool.close();
+    expect(result.success).toBe(true);
+    expect(result.applied).toHaveLength(6);
+    // Group commits: far fewer writes than objects; the last one holds all six.
+    expect(durable.length).toBeLessThan(6);
+    expect(addresses(durable.at(-1)!)).toHaveLength(6);
+    // The events keep Terraform's order: a dependent is reported as started after its dependency completed.
+    for (const c of ["a", "b"]) {
+      for (let i = 1; i < 3; i++) expect(log.indexOf(`start ${c}${i + 1}`)).toBeGreaterThan(log.indexOf(`complete ${c}${i}`));
+    }
+    // No durable state ever holds a dependent without its dependency.
+    for (const d of durable) {
+      const held = addresses(d);
+      for (const a of held) {
+        const m = /^memory_item\.([ab])(\d)$/.exec(a)!;
+        if (m[2] !== "1") expect(held).toContain(`memory_item.${m[1]}${Number(m[2]) - 1}`);
+      }
+    }
   });
 
   it("refuses a provider configuration still holding unknowns and skips the provider's objects", async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { nullVal, toJson, type Value } from "@magma/cty";
 import { dataSourceSchema, emptyBlockValue, errorDiag, isProviderError, resourceSchema, type Diag } from "@magma/provider-api";
 import { encodeOutput, encodeSensitivePaths, type OutputState, type StateFile } from "@magma/state";
-import { walkGraph } from "../dag/walk.js";
+import { walkGraph, type VisitContext } from "../dag/walk.js";
 import { EngineError, EngineErrorCode, isEngineError } from "../engine-error.js";
 import type { EngineEvent, HookAction } from "../events/engine-event.js";
 import { DEFAULT_PROGRESS_INTERVAL_MS, startObjectProgress } from "../events/object-progress.js";
@@ -70,6 +70,9 @@ class NodeFailure extends Error {
  * configuration held unknowns (the provider re-plans, and a plan incompatible with the
  * saved one fails: "Provider produced inconsistent final plan"), nothing unknown sent to a
  * provider, and the state persisted after every object, before the object counts as done.
+ * An object's dependents start as soon as its apply returned, while the write holding it is
+ * under way (the writes are group commits of the whole state, in commit order; see `finish`
+ * for why that keeps the rule).
  *
  * Failures do not reject: a failed object keeps what it left in state (a failed create is
  * tainted), independent objects finish, its dependents are skipped, and all of it is in the
@@ -78,7 +81,8 @@ class NodeFailure extends Error {
  * stored when everything was applied.
  *
  * A failed `persist` fails the object it was for (its diagnostics say "Failed to persist
- * state") and stops the walk as a cancellation does: nothing runs ahead of the state.
+ * state") and stops the walk as a cancellation does: nothing starts after it; a dependent
+ * already started during that write ends by its own write.
  *
  * @throws {@link EngineError} `stale_plan` when `state` is not the state the plan was made
  * against (nothing is called); `cycle` / `invalid_argument` for a plan whose graph is
@@ -151,44 +155,85 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     return change?.providerMeta === undefined ? t : { ...t, providerMeta: change.providerMeta };
   };
 
+  /** Each node's visit once it settled (never rejects), and the nodes whose visits have settled. */
+  const settledVisits = new Map<string, Promise<void>>();
+  const settledIds = new Set<string>();
+  /**
+   * Undefined when every dependency of the node has settled, else a promise of that. A node may
+   * start while a dependency's write is still under way (see `finish`); its events wait for its
+   * dependencies' own, so the events keep Terraform's order (a dependency's `apply_complete`
+   * before its dependent's `apply_start`).
+   */
+  const dependenciesSettled = (id: string): Promise<void> | undefined => {
+    const open = graph.dependencies(id).filter((d) => !settledIds.has(d));
+    return open.length === 0 ? undefined : Promise.all(open.map((d) => settledVisits.get(d))).then(() => undefined);
+  };
+
   /** Runs one object's operation with its events; the operation returns the object's `id` (for the events) or throws a NodeFailure. */
-  const tracked = async (ref: ApplyObjectRef & { action: HookAction }, startId: string | undefined, fn: () => Promise<string | undefined>): Promise<void> => {
+  const tracked = async (ref: ApplyObjectRef & { action: HookAction }, startId: string | undefined, after: Promise<void> | undefined, fn: () => Promise<string | undefined>): Promise<void> => {
     const base = ref.deposedKey === undefined ? { address: ref.address, action: ref.action } : { address: ref.address, action: ref.action, deposedKey: ref.deposedKey };
-    emit({ type: "apply_start", ...base, ...(startId === undefined ? {} : { idKey: "id", idValue: startId }) });
-    const progress = startObjectProgress(intervalMs, (elapsedSeconds) => emit({ type: "apply_progress", ...base, elapsedSeconds }));
+    let progress: ReturnType<typeof startObjectProgress> | undefined;
+    const start = (): void => {
+      emit({ type: "apply_start", ...base, ...(startId === undefined ? {} : { idKey: "id", idValue: startId }) });
+      progress = startObjectProgress(intervalMs, (elapsedSeconds) => emit({ type: "apply_progress", ...base, elapsedSeconds }));
+    };
+    const started = after === undefined ? start() : after.then(start);
     try {
       const id = await fn();
-      emit({ type: "apply_complete", ...base, ...(id === undefined ? {} : { idKey: "id", idValue: id }), elapsedSeconds: progress.stop() });
+      await started;
+      emit({ type: "apply_complete", ...base, ...(id === undefined ? {} : { idKey: "id", idValue: id }), elapsedSeconds: progress!.stop() });
       appliedRefs.push(ref);
       summary.push(ref.action);
     } catch (e) {
+      await started;
       const failure = e instanceof NodeFailure ? e : new NodeFailure(e, diagnosticsOf(e));
       const errors = failure.diagnostics.filter((d) => d.severity === "error");
-      emit({ type: "apply_errored", ...base, elapsedSeconds: progress.stop(), diagnostics: errors });
+      emit({ type: "apply_errored", ...base, elapsedSeconds: progress!.stop(), diagnostics: errors });
       warn(ref.address, errors);
       reported.add(failure);
       throw failure;
     }
   };
 
-  const finish = async (change: PlannedInstanceChange, provider: string, deposed: string | undefined, r: ApplyInstanceResult, entryVersion: number, entryType: Parameters<typeof toJson>[1]): Promise<void> => {
+  /**
+   * Records an object's outcome in state, and lets the node's dependents start (`release`)
+   * once the change is in the in-memory state and the provider reported no error — while the
+   * write that makes it durable is still under way. The node itself (its `apply_complete`
+   * event, its place in the result) waits for that write.
+   *
+   * Why that keeps the reliability rule (an object counts as done only once a state write
+   * holding it is durable): the dependent needs the object's applied value, not its
+   * durability; every write is a snapshot of the whole in-memory state, and the writes are
+   * made one after the other in commit order, so no durable state ever holds the dependent's
+   * object without this one, and the dependent is acknowledged only after its own write (which
+   * holds both). What a crash while the write is under way can lose is the same as without the
+   * early start: the objects whose writes were not durable yet — this one, and whatever was in
+   * flight beside it, which may now include its dependent (an object that any other branch of
+   * the walk could equally have had in flight). A failed write fails this node and cancels the
+   * walk, as before; a dependent already started finishes and is written or fails on its own.
+   */
+  const finish = async (change: PlannedInstanceChange, provider: string, deposed: string | undefined, r: ApplyInstanceResult, entryVersion: number, entryType: Parameters<typeof toJson>[1], release?: () => void): Promise<void> => {
     warn(change.address, r.warnings);
-    await commit((w) => {
+    let recorded = false;
+    const durable = commit((w) => {
       if (r.object === null) w.set(change.address, provider, deposed, null);
       else if (r.object.state !== change.before || change.previousAddress !== undefined || change.importId !== undefined) {
         w.set(change.address, provider, deposed, stored(change, r.object, entryVersion, entryType, store.get(change.previousAddress ?? change.address, deposed)));
       }
       if (deposed === undefined && change.previousAddress !== undefined && change.previousAddress !== change.address) w.set(change.previousAddress, provider, undefined, null);
       if (r.deposed !== undefined) w.set(change.address, provider, newDeposedKey(), stored(change, r.deposed, entryVersion, entryType, undefined));
+      recorded = true;
     });
     if (deposed === undefined) {
       if (r.object === null) values.delete(change.address);
       else values.set(change.address, r.object.state);
     }
+    if (recorded && r.error === undefined) release?.();
+    await durable;
     if (r.error !== undefined) throw new NodeFailure(r.error, [...r.warnings, ...diagnosticsOf(r.error)]);
   };
 
-  const visit = async (_id: string, node: ApplyNode): Promise<void> => {
+  const visit = async (id: string, node: ApplyNode, ctx: VisitContext): Promise<void> => {
     switch (node.kind) {
       case "provider": {
         const { address, source } = node.provider;
@@ -207,7 +252,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       }
       case "forget": {
         const c = node.change;
-        await tracked({ address: c.address, action: "forget" }, undefined, async () => {
+        await tracked({ address: c.address, action: "forget" }, undefined, dependenciesSettled(id), async () => {
           await commit((w) => w.set(c.address, "", undefined, null));
           values.delete(c.address);
           return undefined;
@@ -222,13 +267,13 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
           return;
         }
         const ref: ApplyObjectRef & { action: HookAction } = deposed === undefined ? { address: c.address, action: "delete" } : { address: c.address, action: "delete", deposedKey: deposed };
-        await tracked(ref, idOf(c.before), async () => {
+        await tracked(ref, idOf(c.before), dependenciesSettled(id), async () => {
           const target = targetOf(node.provider, c);
           const entry = resourceSchema(target.schema, c.typeName);
           const del: PlannedInstanceChange = node.half === "delete" ? c : { ...c, action: PlanAction.Delete, after: nullVal(entry.type), config: nullVal(entry.type), plannedPrivate: c.priorPrivate };
           const r = await applyInstance(target, del);
           // A destroy keeps the object's stored record when it survives unchanged.
-          await finishDestroy(c, node.provider, deposed, r, entry.version, entry.type, node.half === "delete-then-create");
+          await finishDestroy(c, node.provider, deposed, r, entry.version, entry.type, node.half === "delete-then-create", ctx.release);
           return undefined;
         });
         return;
@@ -238,12 +283,12 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
         if (c.action === PlanAction.NoOp) {
           // A moved or imported object without changes: written at its address, nothing called, nothing to report but in the result.
           const entry = resourceSchema(targetOf(node.provider).schema, c.typeName);
-          await finish(c, node.provider, undefined, { object: { state: c.before, private: c.priorPrivate, tainted: c.priorTainted }, warnings: [] }, entry.version, entry.type);
+          await finish(c, node.provider, undefined, { object: { state: c.before, private: c.priorPrivate, tainted: c.priorTainted }, warnings: [] }, entry.version, entry.type, ctx.release);
           appliedRefs.push({ address: c.address, action: "update" });
           return;
         }
         const action: HookAction = c.action === PlanAction.Read ? "read" : c.action === PlanAction.Update ? "update" : "create";
-        await tracked({ address: c.address, action }, action === "update" ? idOf(c.before) : undefined, async () => {
+        await tracked({ address: c.address, action }, action === "update" ? idOf(c.before) : undefined, dependenciesSettled(id), async () => {
           const target = targetOf(node.provider, c);
           let config = c.config;
           // Evaluated again when it held unknowns, or when the plan called provider-defined functions: the apply calls
@@ -265,7 +310,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
             }
             if (out.kind !== "read") throw new EngineError(EngineErrorCode.InvalidArgument, `${c.address}: the data source read was deferred again at apply`);
             const r: ApplyInstanceResult = { object: { state: out.state, private: new Uint8Array(), tainted: false }, warnings: out.warnings };
-            await finish(c, node.provider, undefined, r, entry.version, entry.type);
+            await finish(c, node.provider, undefined, r, entry.version, entry.type, ctx.release);
             return idOf(out.state);
           }
           const entry = resourceSchema(target.schema, c.typeName);
@@ -290,7 +335,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
             warn(c.address, r.warnings);
             throw new NodeFailure(r.error, [...r.warnings, ...diagnosticsOf(r.error)]);
           }
-          await finish(change, node.provider, undefined, r, entry.version, entry.type);
+          await finish(change, node.provider, undefined, r, entry.version, entry.type, ctx.release);
           return r.object === null ? undefined : idOf(r.object.state);
         });
         return;
@@ -298,13 +343,18 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     }
   };
 
-  const finishDestroy = async (c: PlannedInstanceChange, provider: string, deposed: string | undefined, r: ApplyInstanceResult, version: number, type: Parameters<typeof toJson>[1], keepValue: boolean): Promise<void> => {
+  /** As {@link finish}, for a destroy: its dependents (what is destroyed after it, or the create of a delete-then-create) may start while the write removing it is under way. */
+  const finishDestroy = async (c: PlannedInstanceChange, provider: string, deposed: string | undefined, r: ApplyInstanceResult, version: number, type: Parameters<typeof toJson>[1], keepValue: boolean, release?: () => void): Promise<void> => {
     warn(c.address, r.warnings);
-    await commit((w) => {
+    let recorded = false;
+    const durable = commit((w) => {
       if (r.object === null) w.set(c.address, provider, deposed, null);
       else if (r.object.state !== c.before) w.set(c.address, provider, deposed, stored(c, r.object, version, type, store.get(c.address, deposed), true));
+      recorded = true;
     });
     if (deposed === undefined && !keepValue && r.object === null) values.delete(c.address);
+    if (recorded && r.error === undefined) release?.();
+    await durable;
     if (r.error !== undefined) throw new NodeFailure(r.error, [...r.warnings, ...diagnosticsOf(r.error)]);
   };
 
@@ -360,7 +410,18 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
 
   let walk;
   try {
-    walk = await walkGraph(graph, visit, {
+    const visitTracked = (id: string, node: ApplyNode, ctx: VisitContext): Promise<void> => {
+      const p = visit(id, node, ctx);
+      settledVisits.set(
+        id,
+        p.then(
+          () => void settledIds.add(id),
+          () => void settledIds.add(id),
+        ),
+      );
+      return p;
+    };
+    walk = await walkGraph(graph, visitTracked, {
       parallelism: options.parallelism ?? 10,
       groupOf: (id) => {
         const n = graph.get(id);

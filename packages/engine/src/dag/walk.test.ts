@@ -185,4 +185,80 @@ describe("walkGraph", () => {
     const r = await walkGraph(new Graph<null>(), async () => undefined);
     expect(r.done.size + r.failed.size + r.skipped.size + r.canceled.length).toBe(0);
   });
+  describe("release: dependents start before a visit settles", () => {
+    it("starts the dependents of a released node while it is still open, frees its place, and waits for it", async () => {
+      // a → b → c (a chain), and x independent; parallelism 1.
+      const g = new Graph<null>().add("a", null).add("b", null).add("c", null).add("x", null);
+      g.dependOn("b", "a").dependOn("c", "b");
+      const hold = gate();
+      const events: string[] = [];
+      let walkDone = false;
+      const walking = walkGraph(
+        g,
+        async (id, _v, ctx) => {
+          events.push(`start ${id}`);
+          if (id === "a") {
+            ctx.release();
+            ctx.release(); // again: nothing more
+            await hold.promise;
+          }
+          events.push(`end ${id}`);
+          return id;
+        },
+        { parallelism: 1 },
+      ).then((r) => {
+        walkDone = true;
+        return r;
+      });
+      for (let i = 0; i < 5; i++) await tick();
+      // a is open, yet b, c and x ran (a's place under parallelism 1 was freed); the walk waits for a.
+      expect(events).toEqual(["start a", "start b", "end b", "start c", "end c", "start x", "end x"]);
+      expect(walkDone).toBe(false);
+      hold.open();
+      const r = await walking;
+      expect(events.at(-1)).toBe("end a");
+      expect([...r.done.keys()].sort()).toEqual(["a", "b", "c", "x"]);
+      expect(r.failed.size + r.skipped.size + r.canceled.length).toBe(0);
+    });
+
+    it("a released node that then fails: the dependents started run on, the ones not started are skipped", async () => {
+      // a → b → c: a releases, b starts and is held; a fails; b finishes; c is skipped because of a.
+      const g = new Graph<null>().add("a", null).add("b", null).add("c", null);
+      g.dependOn("b", "a").dependOn("c", "b");
+      const failA = gate();
+      const holdB = gate();
+      const walking = walkGraph(g, async (id, _v, ctx) => {
+        if (id === "a") {
+          ctx.release();
+          await failA.promise;
+          throw new Error("write failed");
+        }
+        if (id === "b") await holdB.promise;
+        return id;
+      });
+      for (let i = 0; i < 3; i++) await tick();
+      failA.open();
+      for (let i = 0; i < 3; i++) await tick();
+      holdB.open();
+      const r = await walking;
+      expect([...r.failed.keys()]).toEqual(["a"]);
+      expect([...r.done.keys()]).toEqual(["b"]);
+      expect([...r.skipped.entries()]).toEqual([["c", { because: "a" }]]);
+      expect(r.canceled).toEqual([]);
+    });
+
+    it("a release after the visit settled does nothing, and dependents are released once", async () => {
+      const g = new Graph<null>().add("a", null).add("b", null).dependOn("b", "a");
+      let late: (() => void) | undefined;
+      const seen: string[] = [];
+      const r = await walkGraph(g, async (id, _v, ctx) => {
+        seen.push(id);
+        if (id === "a") late = ctx.release;
+        else late?.();
+        return id;
+      });
+      expect(seen).toEqual(["a", "b"]);
+      expect([...r.done.keys()]).toEqual(["a", "b"]);
+    });
+  });
 });

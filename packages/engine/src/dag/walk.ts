@@ -8,6 +8,15 @@ export const DEFAULT_PARALLELISM = 10;
 export interface VisitContext {
   /** The walk's cancellation signal (fires when the caller's signal does). */
   readonly signal: AbortSignal;
+  /**
+   * Lets the node's dependents start before its visit settles, and frees its place under
+   * `parallelism` (and its group's limit): for a visit whose remaining work its dependents do
+   * not need (the apply's wait for a state write holding the object). The node still ends in
+   * `done` or `failed` by how its visit settles, and the walk waits for it. When it then
+   * fails, the dependents already started run on (each ends by its own visit) and the ones not
+   * started yet are skipped. Calling it again, or after the visit settled, does nothing.
+   */
+  release(): void;
 }
 
 /** Options of {@link walkGraph}. */
@@ -50,7 +59,8 @@ export interface WalkResult<R> {
  * Terraform's walk does. The returned promise never rejects for a visit's failure: every
  * node is accounted for in the result.
  *
- * Ready nodes start in the graph's insertion order.
+ * Ready nodes start in the graph's insertion order. A visit may let its dependents start
+ * before it settles ({@link VisitContext.release}).
  *
  * @throws {@link EngineError} `cycle` (before visiting anything) when the graph has a
  * cycle; `invalid_argument` for a parallelism or group limit below 1.
@@ -70,6 +80,9 @@ export async function walkGraph<T, R>(graph: Graph<T>, visit: (id: string, value
   let ready: string[] = order.filter((id) => waiting.get(id) === 0);
   const groupRunning = new Map<string, number>();
   let running = 0;
+  /** Visits released (see {@link VisitContext.release}) and not settled yet. */
+  let settling = 0;
+  const started = new Set<string>();
 
   const inner = new AbortController();
   const outer = options.signal;
@@ -82,7 +95,10 @@ export async function walkGraph<T, R>(graph: Graph<T>, visit: (id: string, value
   const limitOf = (g: string | undefined): number => (g === undefined ? Infinity : (options.groupLimits?.[g] ?? Infinity));
 
   return new Promise<WalkResult<R>>((resolve) => {
+    let finished = false;
     const finish = (): void => {
+      if (finished) return;
+      finished = true;
       outer?.removeEventListener("abort", onAbort);
       for (const id of order) {
         if (!result.done.has(id) && !result.failed.has(id) && !result.skipped.has(id)) result.canceled.push(id);
@@ -92,7 +108,16 @@ export async function walkGraph<T, R>(graph: Graph<T>, visit: (id: string, value
 
     const skipDependents = (id: string): void => {
       for (const d of graph.descendants(id)) {
-        if (!result.skipped.has(d) && !result.done.has(d) && !result.failed.has(d)) result.skipped.set(d, { because: id });
+        // A dependent started early (its dependency released it) runs on; its visit decides its outcome.
+        if (!result.skipped.has(d) && !started.has(d)) result.skipped.set(d, { because: id });
+      }
+    };
+
+    const releaseDependents = (id: string): void => {
+      for (const d of graph.dependents(id)) {
+        const left = waiting.get(d)! - 1;
+        waiting.set(d, left);
+        if (left === 0 && !result.skipped.has(d)) insertReady(d);
       }
     };
 
@@ -123,26 +148,38 @@ export async function walkGraph<T, R>(graph: Graph<T>, visit: (id: string, value
           start(id, g);
         }
       }
-      if (running === 0 && (ready.length === 0 || inner.signal.aborted)) finish();
+      if (running === 0 && settling === 0 && (ready.length === 0 || inner.signal.aborted)) finish();
     };
 
     const start = (id: string, g: string | undefined): void => {
       running++;
+      started.add(id);
       if (g !== undefined) groupRunning.set(g, (groupRunning.get(g) ?? 0) + 1);
+      const leave = (): void => {
+        running--;
+        if (g !== undefined) groupRunning.set(g, groupRunning.get(g)! - 1);
+      };
+      let released = false;
+      let settled = false;
+      const release = (): void => {
+        if (released || settled) return;
+        released = true;
+        leave();
+        settling++;
+        releaseDependents(id);
+        // Not from inside the visit's own call stack: the dependents start on the next microtask.
+        queueMicrotask(pump);
+      };
       let p: Promise<R>;
       try {
-        p = Promise.resolve(visit(id, graph.get(id), { signal: inner.signal }));
+        p = Promise.resolve(visit(id, graph.get(id), { signal: inner.signal, release }));
       } catch (e) {
         p = Promise.reject(e);
       }
       p.then(
         (r) => {
           result.done.set(id, r);
-          for (const d of graph.dependents(id)) {
-            const left = waiting.get(d)! - 1;
-            waiting.set(d, left);
-            if (left === 0 && !result.skipped.has(d)) insertReady(d);
-          }
+          if (!released) releaseDependents(id);
         },
         (e: unknown) => {
           result.failed.set(id, e);
@@ -150,8 +187,9 @@ export async function walkGraph<T, R>(graph: Graph<T>, visit: (id: string, value
           ready = ready.filter((r) => !result.skipped.has(r));
         },
       ).finally(() => {
-        running--;
-        if (g !== undefined) groupRunning.set(g, groupRunning.get(g)! - 1);
+        settled = true;
+        if (released) settling--;
+        else leave();
         pump();
       });
     };

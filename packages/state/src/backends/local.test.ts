@@ -50,6 +50,30 @@ describe("local backend", () => {
     expect(s3.serial).toBe(2);
   });
 
+  it("runs a read, a write and an unlock of the same file one after the other, though a write awaits its fsyncs", async () => {
+    const notices: string[] = [];
+    const store = createLocalBackend({ dir, onRecovery: (m) => notices.push(m) }).store("default");
+    const other = createLocalBackend({ dir, onRecovery: (m) => notices.push(m) }).store("default");
+    const s1 = await saveState(store, withOutput(newStateFile(), "a", "1"));
+    const id = await store.lock({ operation: "OperationTypeApply" });
+    const next = formatStateFile({ ...withOutput(s1, "a", "2"), serial: 2 });
+    // Started together: the read must neither see the write's journal (and "recover" it) nor
+    // the file half written, and the unlock must not close the descriptor the write is using.
+    const writing = store.write(new TextEncoder().encode(next));
+    const reading = store.read();
+    const unlocking = store.unlock(id);
+    const readingAfter = other.read();
+    await writing;
+    expect(new TextDecoder().decode(await reading)).toBe(next);
+    await unlocking;
+    expect(new TextDecoder().decode(await readingAfter)).toBe(next);
+    expect(notices).toEqual([]);
+    expect(existsSync(store.journalPath)).toBe(false);
+    expect(readFileSync(store.path, "utf8")).toBe(next);
+    // The lock is released: another store can take it.
+    await other.unlock(await other.lock({ operation: "OperationTypeApply" }));
+  });
+
   it("refuses another lineage and an older serial", async () => {
     const store = createLocalBackend({ dir }).store("default");
     const s1 = await saveState(store, withOutput(newStateFile(), "a", "1"));

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, readSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, readSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import type { LockInfo, LockRequest, StateBackend, StateStore } from "../backend.js";
@@ -127,6 +127,46 @@ function fsyncDir(dir: string): void {
   }
 }
 
+/**
+ * fsync on libuv's thread pool: the write path awaits it instead of blocking the process, so
+ * that provider calls (an apply's other objects) go on while a state write waits for the disk.
+ * The order of the steps of a write is the same as with `fsyncSync`: each is awaited before the
+ * next one starts.
+ */
+function fsyncAsync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (e) => (e === null ? resolve() : reject(e))));
+}
+
+async function fsyncDirAsync(dir: string): Promise<void> {
+  const fd = openSync(dir, constants.O_RDONLY);
+  try {
+    await fsyncAsync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The operations of this process on each state file (by absolute path), one after the other.
+ * A write awaits its fsyncs, so without this a read, lock or unlock of the same file could run
+ * in the middle of it: a read would find the journal of the write under way and "recover" it,
+ * and an unlock would close the descriptor the write is using.
+ */
+const queues = new Map<string, Promise<void>>();
+
+function serialized<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  const run = (queues.get(path) ?? Promise.resolve()).then(fn);
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(path, tail);
+  void tail.then(() => {
+    if (queues.get(path) === tail) queues.delete(path);
+  });
+  return run;
+}
+
 function readAll(fd: number): Uint8Array {
   const size = fstatSync(fd).size;
   const buf = Buffer.alloc(size);
@@ -145,12 +185,12 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 }
 
 /** Writes `bytes` to `path` atomically: a temp file in the same directory, fsync, rename, fsync of the directory. */
-function writeAtomic(path: string, bytes: Uint8Array, mode = 0o644): void {
+async function writeAtomic(path: string, bytes: Uint8Array, mode = 0o644): Promise<void> {
   const tmp = `${path}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
   const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
   try {
     writeAll(fd, bytes);
-    fsyncSync(fd);
+    await fsyncAsync(fd);
   } catch (e) {
     closeSync(fd);
     rmSync(tmp, { force: true });
@@ -163,7 +203,7 @@ function writeAtomic(path: string, bytes: Uint8Array, mode = 0o644): void {
     rmSync(tmp, { force: true });
     throw e;
   }
-  fsyncDir(dirname(path));
+  await fsyncDirAsync(dirname(path));
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -219,7 +259,11 @@ export class LocalStateStore implements StateStore {
    * lock, nothing is rewritten: the committed state (the journal's, if the write committed) is
    * returned, and `onRecovery` says so.
    */
-  async read(): Promise<Uint8Array | undefined> {
+  read(): Promise<Uint8Array | undefined> {
+    return serialized(this.path, () => this.#read());
+  }
+
+  async #read(): Promise<Uint8Array | undefined> {
     await Promise.resolve();
     const orNone = (bytes: Uint8Array): Uint8Array | undefined => (bytes.length === 0 ? undefined : bytes);
     try {
@@ -327,7 +371,11 @@ export class LocalStateStore implements StateStore {
     return this.#write(bytes, true, expected);
   }
 
-  async #write(bytes: Uint8Array, compare: boolean, expected: Uint8Array | undefined): Promise<boolean> {
+  #write(bytes: Uint8Array, compare: boolean, expected: Uint8Array | undefined): Promise<boolean> {
+    return serialized(this.path, () => this.#writeSerialized(bytes, compare, expected));
+  }
+
+  async #writeSerialized(bytes: Uint8Array, compare: boolean, expected: Uint8Array | undefined): Promise<boolean> {
     await Promise.resolve();
     const h = held.get(this.path);
     if (h !== undefined) {
@@ -341,7 +389,7 @@ export class LocalStateStore implements StateStore {
     try {
       locked = fcntlLocker().tryLock(fd);
       if (!locked) throw this.#lockedError(fd);
-      return this.#writeLocked(fd, bytes, compare, expected);
+      return await this.#writeLocked(fd, bytes, compare, expected);
     } finally {
       if (locked) fcntlLocker().unlock(fd);
       closeSync(fd);
@@ -359,7 +407,7 @@ export class LocalStateStore implements StateStore {
     for (const f of readdirSync(dir)) if (leftover.test(f)) rmSync(join(dir, f), { force: true });
   }
 
-  #writeLocked(fd: number, bytes: Uint8Array, compare: boolean, expected: Uint8Array | undefined): boolean {
+  async #writeLocked(fd: number, bytes: Uint8Array, compare: boolean, expected: Uint8Array | undefined): Promise<boolean> {
     try {
       this.#recoverLocked(fd);
       this.#removeLeftoversLocked();
@@ -373,10 +421,10 @@ export class LocalStateStore implements StateStore {
       // temp file or an incomplete journal is ignored and removed); once the complete journal
       // is in place the write is committed, and the next read or write rolls the state file
       // forward from it (the backup is already the previous version then).
-      if (previous.length > 0) writeAtomic(this.backupPath, previous);
+      if (previous.length > 0) await writeAtomic(this.backupPath, previous);
       // The state file is written in place, like Terraform does: the lock is on its inode, and a
       // rename would leave a waiting terraform locking (and then writing) a detached inode.
-      writeAtomic(this.journalPath, encodeJournal(bytes, previous), 0o600);
+      await writeAtomic(this.journalPath, encodeJournal(bytes, previous), 0o600);
       maybePause(n, "journal");
       if (pausesAt(n, "torn")) {
         writeAll(fd, bytes.subarray(0, Math.floor(bytes.length / 2)));
@@ -385,10 +433,10 @@ export class LocalStateStore implements StateStore {
       }
       writeAll(fd, bytes);
       ftruncateSync(fd, bytes.length);
-      fsyncSync(fd);
+      await fsyncAsync(fd);
       maybePause(n, "written");
       unlinkSync(this.journalPath);
-      fsyncDir(dirname(this.path));
+      await fsyncDirAsync(dirname(this.path));
       return true;
     } catch (e) {
       throw ioError(`cannot write the state file ${this.path}`, e);
@@ -447,7 +495,11 @@ export class LocalStateStore implements StateStore {
    *
    * @throws StateError `locked` naming the holder.
    */
-  async lock(request: LockRequest): Promise<string> {
+  lock(request: LockRequest): Promise<string> {
+    return serialized(this.path, () => this.#lock(request));
+  }
+
+  async #lock(request: LockRequest): Promise<string> {
     await Promise.resolve();
     if (held.has(this.path)) throw this.#lockedError(undefined);
     const { fd } = this.#open();
@@ -502,7 +554,11 @@ export class LocalStateStore implements StateStore {
    *
    * @throws StateError `not_found` when this store holds no lock, `lock_id_mismatch` for another id.
    */
-  async unlock(id: string): Promise<void> {
+  unlock(id: string): Promise<void> {
+    return serialized(this.path, () => this.#unlock(id));
+  }
+
+  async #unlock(id: string): Promise<void> {
     await Promise.resolve();
     const h = held.get(this.path);
     if (h === undefined || h.owner !== this) throw new StateError("not_found", `the state ${this.path} is not locked by this store`);
@@ -516,7 +572,11 @@ export class LocalStateStore implements StateStore {
    * cannot be broken (the operating system keeps it until that process ends): that is refused
    * with `locked`, naming the holder.
    */
-  async forceUnlock(id: string): Promise<void> {
+  forceUnlock(id: string): Promise<void> {
+    return serialized(this.path, () => this.#forceUnlock(id));
+  }
+
+  async #forceUnlock(id: string): Promise<void> {
     const h = held.get(this.path);
     if (h !== undefined) {
       if (h.info.id !== id) throw new StateError("lock_id_mismatch", `cannot force-unlock ${this.path}: lock ID ${JSON.stringify(id)} does not match the held lock ${JSON.stringify(h.info.id)}`, { detail: h.info });
