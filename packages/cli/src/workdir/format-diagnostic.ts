@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Diagnostic, SourceRange } from "@magma/hcl";
 import { paint } from "../colour.js";
-import { DEFAULT_COLUMNS, wrapLine } from "../terminal-columns.js";
+import { DEFAULT_COLUMNS, wordWrap } from "../terminal-columns.js";
 
 /** Reads configuration sources once per file, for snippets. */
 export class SourceCache {
@@ -120,7 +120,8 @@ function boxed(d: AddressedDiagnostic, sources: SourceCache, addresses: boolean,
     }
     body += "\n";
   }
-  if (d.detail !== "") for (const line of d.detail.split("\n")) body += `${line.startsWith(" ") || width - 3 <= 0 ? line : wrapLine(line, width - 3)}\n`;
+  // Wrapped for two columns fewer than the stream's: the rule takes them (go-wordwrap at width - 3).
+  if (d.detail !== "") body += `${wordWrap(d.detail, width - 2)}\n`;
   const rule = paint(true, `[${c}]│[reset] `);
   const lines = body.endsWith("\n") ? body.slice(0, -1).split("\n") : body.split("\n");
   return `${paint(true, `[${c}]╷[reset]`)}\n${lines.map((l) => `${rule}${l}\n`).join("")}${paint(true, `[${c}]╵[reset]`)}\n`;
@@ -165,7 +166,7 @@ export function formatDiagnostics(diags: readonly AddressedDiagnostic[], dir: st
       }
       out += "\n";
     }
-    if (d.detail !== "") out += `${width > 1 ? d.detail.split("\n").map((l) => (l.startsWith(" ") ? l : wrapLine(l, width - 1))).join("\n") : d.detail}\n`;
+    if (d.detail !== "") out += `${wordWrap(d.detail, width)}\n`;
   }
   return out;
 }
