@@ -77,7 +77,12 @@ async function loadedChunks(args: readonly string[], cwd: string): Promise<{ fil
   return { files, engine: /^\/\/ \.\.\/engine\/dist\//m.test(text), plugin: /^\/\/ \.\.\/plugin\/dist\//m.test(text), run: r };
 }
 
-const CONFIG = 'variable "n" {\n  type = number\n  default = 21\n}\noutput "twice" {\n  value = var.n * 2\n}\n';
+// regex and yamldecode load re2js and yaml through `createRequire(import.meta.url)` in @magma/hcl,
+// and a working-directory plan takes the state lock through koffi in @magma/state: found from
+// those packages only if the bundle kept their modules' own URLs.
+const CONFIG =
+  'variable "n" {\n  type = number\n  default = 21\n}\noutput "twice" {\n  value = var.n * 2\n}\n' +
+  'output "re" {\n  value = regex("[a-z]+", "123abc456")\n}\noutput "y" {\n  value = yamldecode("a: 1")\n}\n';
 
 describe("the bundled magma bin", () => {
   test("prints what the unbundled program prints, with the same exit code", async () => {
@@ -102,6 +107,7 @@ describe("the bundled magma bin", () => {
     expect(JSON.parse(v.stdout)).toMatchObject({ valid: true });
     const p = await bundled(["plan", "-input=false", "-no-color"], dir);
     expect(p.stdout).toContain("+ twice = 42");
+    expect(p.stdout).toContain('+ re    = "abc"');
   }, 240_000);
 
   test("--version loads neither the engine nor the provider launcher; plan does", async () => {
