@@ -191,6 +191,31 @@ try {
   );
   if (r.status !== 0) throw new Error(`install failed:\n${r.stdout}\n${r.stderr}`);
 
+  step("run the installed magma bin");
+  // The bin is a bundle (packages/cli/scripts/bundle-bin.mjs): run from the install, it must
+  // find what its modules load at run time from their own packages (koffi for the state
+  // lock, re2js and yaml for hcl's regex and yamldecode), not from its own directory.
+  {
+    const cliManifest = JSON.parse(readFileSync(join(root, "packages", "cli", "package.json"), "utf8"));
+    const bin = join(consumer, "node_modules", "@magma", "cli", cliManifest.bin.magma);
+    const workdir = join(scratch, "workdir");
+    mkdirSync(workdir);
+    writeFileSync(
+      join(workdir, "main.tf"),
+      'output "re" {\n  value = regex("[a-z]+", "123abc456")\n}\noutput "y" {\n  value = yamldecode("a: 1")\n}\n',
+    );
+    const runs = [
+      { args: ["--version"], expect: `${cliManifest.version}\n` },
+      { args: ["plan", "-input=false", "-no-color"], expect: 're = "abc"' },
+    ];
+    for (const { args, expect } of runs) {
+      r = run(process.execPath, [bin, ...args], { cwd: workdir, env: { ...process.env, TF_CLI_ARGS: "" } });
+      if (r.status !== 0 || !r.stdout.includes(expect))
+        fail(`magma ${args.join(" ")} from the install: exit ${r.status}, expected ${JSON.stringify(expect)} in its output:\n${r.stdout}${r.stderr}`);
+      else console.log(`  ok magma ${args.join(" ")}`);
+    }
+  }
+
   step("README links and public .d.ts imports");
   const entries = [];
   const wireEntries = [];

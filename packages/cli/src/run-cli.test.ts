@@ -26,7 +26,14 @@ describe("lazy command registration", () => {
   });
 
   it("registers every command for help, no command, or one it does not know", async () => {
-    for (const argv of [[], ["--help"], ["--version"], ["help", "apply"], ["bogus"]]) expect(await commandsFor(argv)).toHaveLength(ALL.length);
+    for (const argv of [[], ["--help"], ["help", "apply"], ["bogus"], ["--version", "bogus"], ["--chdir", "--version"], ["-chdir", "-V"]]) expect(await commandsFor(argv)).toHaveLength(ALL.length);
+  });
+
+  it("registers none for the version (magma --version loads no command module), and still prints it", async () => {
+    for (const argv of [["--version"], ["-V"], ["-version"], ["-chdir=dir", "--version"], ["--chdir", "dir", "-V"], ["--help", "--version"]]) expect(await commandsFor(argv)).toHaveLength(0);
+    const io = memoryIo();
+    expect(await runCli(["-version"], io)).toBe(0);
+    expect(io.out()).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
   it("a command registered alone runs as it did (its help, a usage error), and `magma --help` still lists every command", async () => {

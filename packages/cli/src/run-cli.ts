@@ -2,11 +2,10 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { processIo, type CliIo } from "./cli-io.js";
-import { decideColour } from "./colour.js";
+import { decideColour } from "./decide-colour.js";
 import { commandName } from "./command-name.js";
 import { createCommandContext, type RegisterCommand } from "./commands/command-context.js";
 import { ExitCode } from "./exit-code.js";
-import { reportError } from "./report-error.js";
 import { Spinner } from "./spinner.js";
 import { mergeTerraformEnvArgs } from "./terraform-env-args.js";
 import { normalizeTerraformFlags } from "./terraform-flags.js";
@@ -52,9 +51,26 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<RegisterCo
   ["force-unlock", async () => (await import("./commands/force-unlock.js")).registerForceUnlockCommand],
 ];
 
-/** The commands to register for a command line: the one it names, else all of them. @internal */
+/** The flags that print the version (`-version` is Terraform's spelling, see `normalizeTerraformFlags`). */
+const VERSION_FLAGS = new Set(["-V", "--version", "-version"]);
+
+/** Whether a command line of flags alone has a version flag (a `-chdir`/`--chdir` value is not a flag). */
+function asksVersion(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    if (/^--?chdir$/.test(argv[i]!)) i++;
+    else if (VERSION_FLAGS.has(argv[i]!)) return true;
+  }
+  return false;
+}
+
+/**
+ * The commands to register for a command line: the one it names, none when it names none and
+ * asks for the version (the version flag acts as soon as it is parsed, so no command is looked
+ * at: `magma --version` loads no command module), else all of them. @internal
+ */
 export async function commandsFor(argv: readonly string[]): Promise<RegisterCommand[]> {
   const name = commandName(argv);
+  if (name === undefined && asksVersion(argv)) return [];
   const one = COMMANDS.filter(([n]) => n === name);
   const out: RegisterCommand[] = [];
   for (const [, load] of one.length === 1 ? one : COMMANDS) out.push(await load());
@@ -122,6 +138,8 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
       ctx.err("error: interrupted; the provider was closed");
       return ExitCode.Interrupted;
     }
+    // Loaded only here: it knows every package's errors (engine, state, provider-api, cty).
+    const { reportError } = await import("./report-error.js");
     const r = reportError(e, ctx.schema);
     for (const l of r.lines) ctx.err(l);
     if (r.hint !== undefined) ctx.err(`hint: ${r.hint}`);

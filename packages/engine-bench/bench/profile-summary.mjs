@@ -17,8 +17,40 @@ for (let i = 0; i < prof.samples.length; i++)
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 const key = (n) =>
   `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.replace(/^.*\/packages\//, "").replace(/^file:\/\//, "")}:${n.callFrame.lineNumber + 1}`;
+// The bundled `magma` bin (packages/cli/dist/bin/*.js, see packages/cli/scripts/bundle-bin.mjs)
+// holds every package in a few files: esbuild starts each original module with a comment naming
+// its file (`// ../engine/dist/…`, `// ../../node_modules/.pnpm/…`, `// src/…` for the CLI's
+// own), so a frame there is counted for the module whose comment comes last before its line.
+const bundleMarks = new Map();
+const bundled = (u, line) => {
+  if (!/\/packages\/cli\/dist\/bin\/[^/]+\.js$/.test(u)) return undefined;
+  let marks = bundleMarks.get(u);
+  if (marks === undefined) {
+    marks = [];
+    try {
+      const lines = readFileSync(new URL(u), "utf8").split("\n");
+      for (let i = 0; i < lines.length; i++) {
+        const c = /^\/\/ (\S+)$/.exec(lines[i]);
+        if (c === null) continue;
+        const m = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?(@[^/]+\/[^/]+|[^/]+)\//.exec(c[1]) ?? /^\.\.\/([^/]+)\//.exec(c[1]);
+        marks.push([i, m === null ? "cli" : m[1]]);
+      }
+    } catch {
+      // The bundle was rebuilt or removed since the profile: counted as cli.
+    }
+    bundleMarks.set(u, marks);
+  }
+  let found = "cli";
+  for (const [i, p] of marks) {
+    if (i > line) break;
+    found = p;
+  }
+  return found;
+};
 const pkg = (n) => {
   const u = n.callFrame.url;
+  const b = bundled(u, n.callFrame.lineNumber);
+  if (b !== undefined) return b;
   const m = /packages\/([^/]+)\//.exec(u) ?? /node_modules\/(@[^/]+\/[^/]+|[^/]+)\//.exec(u);
   return m
     ? m[1]

@@ -1,46 +1,8 @@
 #!/usr/bin/env node
-// The `magma` executable: runs the command line, closing any provider on SIGINT/SIGTERM
-// before exiting (a second signal exits at once).
-//
-// Start-up order matters for a fresh process: a working-directory plan/apply/destroy/refresh
-// starts launching its locked providers (see early-launch.ts) before the rest of the CLI is
-// loaded, so that the provider binary's own start-up (hundreds of ms for hashicorp/aws)
-// overlaps node's module loading, the configuration and the state read. Only light modules
-// are imported statically here; the CLI itself is imported after that.
-import { ExitCode } from "../exit-code.js";
-import { earlyLaunchTargets, startEarlyLaunch } from "../workdir/early-launch.js";
+// The `magma` executable. The published file is this one bundled with everything it imports
+// (scripts/bundle-bin.mjs: one ES module plus chunks loaded on demand), which saves node most of
+// its module resolution and file reads at start-up; `main` in dist/main.js is the same program
+// unbundled.
+import { main } from "../main.js";
 
-const argv = process.argv.slice(2);
-const targets = earlyLaunchTargets(argv, process.env, process.cwd());
-const earlyLaunch = targets === undefined ? undefined : startEarlyLaunch(targets, process.env);
-
-const controller = new AbortController();
-let signals = 0;
-const onSignal = (): void => {
-  signals++;
-  if (signals > 1) {
-    // Terraform's words for the second interrupt; the state was saved after every object applied.
-    process.stderr.write("\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n");
-    process.exit(ExitCode.Interrupted);
-  }
-  controller.abort(new Error("interrupted"));
-};
-process.on("SIGINT", onSignal);
-process.on("SIGTERM", onSignal);
-
-// The launcher first (the launches then run while the CLI loads), then the CLI.
-await earlyLaunch?.started;
-const { runCli } = await import("../run-cli.js");
-let code: ExitCode;
-try {
-  code = await runCli(argv, undefined, controller.signal, earlyLaunch === undefined ? {} : { earlyLaunch });
-} finally {
-  // A provider launched at start-up that the command did not take over is closed (never left running).
-  await earlyLaunch?.close();
-}
-process.exitCode = code;
-// Wait until stdout and stderr are flushed (pipes are asynchronous), then leave even if a
-// stray handle (a timer of a closed provider) lingers.
-await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
-await new Promise<void>((resolve) => process.stderr.write("", () => resolve()));
-setTimeout(() => process.exit(code), 2000).unref();
+await main(process.argv.slice(2));

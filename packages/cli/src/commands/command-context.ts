@@ -1,10 +1,10 @@
 import type { Command } from "commander";
 import { formatDiag, type Diag, type PlainConfig, type ProviderSchema } from "@magma/provider-api";
 import type { CliIo } from "../cli-io.js";
-import { decideColour, type Colour } from "../colour.js";
+import { decideColour, type Colour } from "../decide-colour.js";
 import type { ExitCode } from "../exit-code.js";
 import { compactJson, jsonNodeToPlain, stringifyJson } from "../json-text.js";
-import { openProviderSession, type LogLevel, type ProviderSession } from "../provider-session.js";
+import type { LogLevel, ProviderSession, ProviderSessionOptions } from "../provider-session.js";
 import { readJsonObjectInput, writePrivateFile } from "../read-input.js";
 import { redactDocument } from "../sensitive-json.js";
 import type { Spinner } from "../spinner.js";
@@ -93,7 +93,7 @@ export function createCommandContext(io: CliIo, spinner: Spinner, signal: AbortS
     async withSession(ref, o, configure, body) {
       let providerConfig: PlainConfig | undefined;
       if (configure) providerConfig = o.providerConfig === undefined ? {} : (jsonNodeToPlain(readJsonObjectInput("--provider-config", o.providerConfig)) as PlainConfig);
-      const so: Parameters<typeof openProviderSession>[0] = {
+      const so: ProviderSessionOptions = {
         ref,
         env: io.env,
         spinner,
@@ -105,6 +105,8 @@ export function createCommandContext(io: CliIo, spinner: Spinner, signal: AbortS
         ...(signal === undefined ? {} : { signal }),
         ...(o.schemaCache === false ? { schemaCache: false } : {}),
       };
+      // The provider launcher (`@magma/plugin`) is loaded by the commands that open one, not by every run.
+      const { openProviderSession } = await import("../provider-session.js");
       const session = await openProviderSession(so);
       ctx.schema = session.schema;
       try {

@@ -1,0 +1,55 @@
+// What the `magma` executable does (src/bin/magma.ts calls it; the published bin is that file
+// bundled, see scripts/bundle-bin.mjs): runs the command line, closing any provider on
+// SIGINT/SIGTERM before exiting (a second signal exits at once).
+//
+// Start-up order matters for a fresh process: a working-directory plan/apply/destroy/refresh
+// starts launching its locked providers (see early-launch.ts) before the rest of the CLI is
+// loaded, so that the provider binary's own start-up (hundreds of ms for hashicorp/aws)
+// overlaps node's module loading, the configuration and the state read. Only light modules
+// are imported statically here; the CLI itself is imported after that.
+import { ExitCode } from "./exit-code.js";
+import { earlyLaunchTargets, startEarlyLaunch } from "./workdir/early-launch.js";
+
+/**
+ * Runs `magma` with `argv` (the arguments after the script's) as the process's main program:
+ * sets `process.exitCode` and leaves the process once stdout and stderr are flushed. The
+ * bundled bin runs it; a script importing the unbundled build (`dist/main.js`) runs the same
+ * program module by module (the bundle's tests compare the two).
+ *
+ * @internal
+ */
+export async function main(argv: readonly string[]): Promise<void> {
+  const targets = earlyLaunchTargets(argv, process.env, process.cwd());
+  const earlyLaunch = targets === undefined ? undefined : startEarlyLaunch(targets, process.env);
+
+  const controller = new AbortController();
+  let signals = 0;
+  const onSignal = (): void => {
+    signals++;
+    if (signals > 1) {
+      // Terraform's words for the second interrupt; the state was saved after every object applied.
+      process.stderr.write("\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n");
+      process.exit(ExitCode.Interrupted);
+    }
+    controller.abort(new Error("interrupted"));
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
+  // The launcher first (the launches then run while the CLI loads), then the CLI.
+  await earlyLaunch?.started;
+  const { runCli } = await import("./run-cli.js");
+  let code: ExitCode;
+  try {
+    code = await runCli(argv, undefined, controller.signal, earlyLaunch === undefined ? {} : { earlyLaunch });
+  } finally {
+    // A provider launched at start-up that the command did not take over is closed (never left running).
+    await earlyLaunch?.close();
+  }
+  process.exitCode = code;
+  // Wait until stdout and stderr are flushed (pipes are asynchronous), then leave even if a
+  // stray handle (a timer of a closed provider) lingers.
+  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  await new Promise<void>((resolve) => process.stderr.write("", () => resolve()));
+  setTimeout(() => process.exit(code), 2000).unref();
+}
