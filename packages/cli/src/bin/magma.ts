@@ -7,6 +7,7 @@
 // loaded, so that the provider binary's own start-up (hundreds of ms for hashicorp/aws)
 // overlaps node's module loading, the configuration and the state read. Only light modules
 // are imported statically here; the CLI itself is imported after that.
+import "./heap-flags.js"; // First: V8 heap flags, before anything allocates (see heap-flags.ts).
 import { ExitCode } from "../exit-code.js";
 import { earlyLaunchTargets, startEarlyLaunch } from "../workdir/early-launch.js";
 
