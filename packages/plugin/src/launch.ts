@@ -161,7 +161,8 @@ const MAX_HANDSHAKE_LINE = 64 * 1024;
  * line: what the reaper checks), spawns the binary with the go-plugin environment (see
  * {@link buildPluginEnvironment}), reads exactly the first stdout line (then keeps
  * draining stdout and stderr for the life of the process), imports the gRPC stack while the
- * provider starts (see `loadGrpcStack`), validates the handshake, connects over HTTP/2 (unix socket or 127.0.0.1 tcp, AutoMTLS or plaintext), and opens
+ * provider starts (see `loadGrpcStack`), validates the handshake, connects over HTTP/2
+ * (unix socket or 127.0.0.1 tcp, AutoMTLS or plaintext), and opens
  * the `GRPCStdio` stream. The process is registered so it cannot outlive the host (see
  * `registerLiveChild`). An open plugin keeps the host's event loop alive until `close()`,
  * like an open socket.
@@ -183,7 +184,11 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   const cert: ClientCertificate | undefined = settings.useTls ? await createClientCertificate() : undefined;
   const socket = await makeSocketDir(options, settings.socketDirParent);
   const started = await spawnPlugin(options, settings, socket, cert);
-  options.onSpawned?.();
+  try {
+    options.onSpawned?.();
+  } catch {
+    // A caller's hook must not leave the process behind; its failure is its own.
+  }
   // The gRPC stack loads while the provider starts (the import overlaps its start-up).
   const stack = loadGrpcStack();
   stack.catch(() => undefined); // Handled in connectToPlugin; the handshake may fail first.
@@ -387,7 +392,9 @@ async function connectToPlugin(
   const logger = options.logger ?? discardPluginLogger;
   const { pid } = p;
   try {
-    const grpc = await stack;
+    const grpc = await stack.catch((e: unknown) => {
+      throw transportError(`cannot load the gRPC stack (@connectrpc/*, @bufbuild/protobuf, @magma/tfplugin): ${e instanceof Error ? e.message : String(e)} [${name}]`, { cause: e });
+    });
     let tls: Parameters<GrpcStack["createGrpcConnection"]>[0]["tls"];
     if (handshake.serverCertificate !== undefined) {
       if (cert === undefined) {
