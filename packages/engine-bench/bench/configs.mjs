@@ -54,14 +54,16 @@ export function writeSsmChains(
 
 /**
  * Case 4: `total` native random_* instances: a quarter each of random_string (count),
- * random_integer (for_each), random_id (count) and random_uuid (for_each).
+ * random_integer (for_each), random_id (count) and random_uuid (for_each). `source` is the
+ * provider's source address (default: the worker's native random provider; the `magma` CLI
+ * knows it as `magma/random`).
  */
-export function writeRandomScale(dir, total) {
+export function writeRandomScale(dir, total, source = RANDOM_SOURCE) {
   const q = Math.floor(total / 4);
   const keys = (n, p) =>
     Object.fromEntries(Array.from({ length: n }, (_, i) => [`${p}${i}`, String(i)]));
   write(dir, {
-    terraform: { required_providers: { random: { source: RANDOM_SOURCE, version: "1.0.0" } } },
+    terraform: { required_providers: { random: { source, version: "1.0.0" } } },
     locals: { ints: keys(q, "k"), uuids: keys(total - 3 * q, "u") },
     resource: {
       random_string: { s: { count: q, length: 16, special: false } },

@@ -259,6 +259,57 @@ async function cases123() {
   }
 }
 
+/**
+ * Case 4 as users run it: `magma plan` on a working directory of the same `total` random_*
+ * instances, the native random provider in-process (the CLI knows it as `magma/random`), the
+ * state created by `magma apply` (set-up, not timed). The bin applies its own V8 heap flags
+ * (packages/cli/src/bin/heap-flags.ts); the engine-API rows above use none.
+ */
+async function case4Cli(total, tfMs, tfRssKiB) {
+  const why = await magmaCliApply();
+  if (why !== undefined) {
+    console.log(`case 4 (magma CLI): ${why}`);
+    return;
+  }
+  const dir = join(work, `random-cli-${total}`);
+  writeRandomScale(dir, total, "magma/random");
+  expectCode(await timed(process.execPath, [MAGMA_CLI, "init", "-no-color"], { cwd: dir }), "magma init (random)");
+  const created = expectCode(
+    await timed(process.execPath, [MAGMA_CLI, "apply", "-auto-approve", "-no-color"], { cwd: dir }),
+    `magma apply over ${total} (set-up)`,
+  );
+  console.log(`  created ${total} random_* instances with magma apply in ${created.ms.toFixed(0)} ms`);
+  const ms = [];
+  const rss = [];
+  for (let i = 0; i < RUNS; i++) {
+    const p = expectCode(
+      await timed(
+        process.execPath,
+        [...nodeArgs(`case4-cli-plan-${total}`), MAGMA_CLI, "plan", "-parallelism=10", "-detailed-exitcode", "-no-color"],
+        { cwd: dir, rss: true },
+      ),
+      `magma plan over ${total}`,
+    );
+    ms.push(p.ms);
+    rss.push(p.maxRssKiB ?? NaN);
+    console.log(`  magma CLI plan ${total}: ${p.ms.toFixed(0)} ms wall, peak RSS ${((p.maxRssKiB ?? NaN) / 1024).toFixed(0)} MiB`);
+  }
+  record(
+    `case 4: no-change plan over ${total} native random_* instances: magma CLI (\`magma plan\`, provider in-process) vs terraform (median wall time)`,
+    median(ms),
+    "ms",
+    tfMs,
+    0.3,
+  );
+  record(
+    `case 4: peak RSS of that plan: the magma CLI process (VmHWM; the bin's own V8 heap flags) vs terraform's own process`,
+    median(rss) / 1024,
+    "MiB",
+    tfRssKiB / 1024,
+    0.5,
+  );
+}
+
 async function case4() {
   if (!terraformOnPath()) {
     console.log("case 4: skipped: needs terraform on PATH");
@@ -340,6 +391,7 @@ async function case4() {
       0.5,
       `terraform with its provider-server process: ${(median(tfTree) / 1024).toFixed(0)} MiB`,
     );
+    await case4Cli(total, median(tf), median(tfRss));
   }
   const growthTarget = 25 * (SCALE / SCALE_BASE / 20);
   record(

@@ -3,17 +3,16 @@ import { Value } from "@magma/cty";
 import { configValue, type PlainConfig, type Provider, type ProviderSchema } from "@magma/provider-api";
 import { launchPlugin } from "./launch.js";
 import { PluginLogLevel, PluginLogSource, type PluginLogger } from "./plugin-logger.js";
-import { safeLog } from "./internal/plugin-services.js";
+import { safeLog } from "./internal/log/safe-log.js";
 import { environmentDigest, fileValidationMemory } from "./validation-memory.js";
 import { binaryIdentity, defaultSchemaCacheDir, readSchemaCache, writeSchemaCache, type BinaryIdentity } from "./schema-cache.js";
 import type { PluginProcess } from "./plugin-process.js";
 import type { ProviderConn } from "./provider-conn.js";
-import { prepareCachedSchema, type SchemaStore } from "./internal/schema-store.js";
-import { WireProviderConn, type WireProviderConnOptions } from "./internal/wire-provider-conn.js";
+import type { SchemaStore } from "./internal/schema-store.js";
+import type { WireProviderConnOptions } from "./internal/wire-provider-conn.js";
 import { parseReattachProviders, type ReattachConfig } from "./reattach.js";
-import { reattachPlugin } from "./internal/reattach-plugin.js";
-import { createWireClient } from "@magma/tfplugin";
-import { CallGate, type CallGateOptions } from "./internal/call-gate.js";
+import type { CallGate, CallGateOptions } from "./internal/call-gate.js";
+import { loadGrpcStack } from "./internal/load-grpc-stack.js";
 import { protocolMismatch } from "./internal/error-map/protocol-mismatch.js";
 import { resolveProviderBinary, type ResolveProviderOptions } from "./resolve-provider.js";
 
@@ -191,16 +190,20 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
     const config = pickReattach(options.reattach, options.source);
     const ro: { logger?: PluginLogger } = {};
     if (options.logger !== undefined) ro.logger = options.logger;
-    plugin = await reattachPlugin(config, ro);
+    plugin = await (await loadGrpcStack()).reattachPlugin(config, ro);
   } else {
     binary = options.binary ?? (await resolveProviderBinary(options.source!, options)).binary;
     const cacheDir = options.schemaCache === false ? false : (options.schemaCacheDir ?? defaultSchemaCacheDir());
     // Identify the binary and read its cache file while the provider starts.
     if (cacheDir !== false) cache = { dir: cacheDir, identity: binaryIdentity(binary).catch(() => undefined) };
+    // The gRPC stack (which decodes a cached reply too) is imported only once the binary is
+    // spawned, so that the provider's start-up overlaps the import.
+    let onSpawned!: () => void;
+    const spawned = new Promise<void>((resolve) => (onSpawned = resolve));
     if (cache !== undefined && options.cachedSchema === undefined) {
-      store = schemaStore(cache.dir, binary, cache.identity, options.schemaCacheCheck ?? "identity", options.logger, options.signal);
+      store = schemaStore(cache.dir, binary, cache.identity, spawned, options.schemaCacheCheck ?? "identity", options.logger, options.signal);
     }
-    const lo: Parameters<typeof launchPlugin>[0] = { command: binary };
+    const lo: Parameters<typeof launchPlugin>[0] = { command: binary, onSpawned };
     const mutable = lo as { -readonly [K in keyof typeof lo]: (typeof lo)[K] };
     if (options.protocolVersions !== undefined) mutable.protocolVersions = options.protocolVersions;
     if (options.tls !== undefined) mutable.tls = options.tls;
@@ -227,9 +230,10 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
     const gateOptions: { -readonly [K in keyof CallGateOptions]: CallGateOptions[K] } = { label: connOptions.label };
     if (options.maxConcurrentCalls !== undefined) gateOptions.maxConcurrentCalls = options.maxConcurrentCalls;
     if (options.callTimeoutMs !== undefined) gateOptions.callTimeoutMs = options.callTimeoutMs;
-    const gate = new CallGate(plugin, gateOptions);
+    const grpc = await loadGrpcStack();
+    const gate = new grpc.CallGate(plugin, gateOptions);
     connOptions.callGate = gate;
-    const conn = new WireProviderConn(createWireClient(version, plugin.transport), plugin, connOptions);
+    const conn = new grpc.WireProviderConn(grpc.createWireClient(version, plugin.transport), plugin, connOptions);
     const schema = await conn.getSchema(options.signal === undefined ? undefined : { signal: options.signal });
     return new PluginLiveProvider(conn, schema, plugin, binary, gate, options.stopSignal);
   } catch (e) {
@@ -312,22 +316,27 @@ class PluginLiveProvider implements LiveProvider {
 
 /**
  * A {@link SchemaStore} for one binary in a cache directory. The identity and the file are
- * read at once (concurrently with the launch); the identity is read again before a write,
- * so a binary replaced meanwhile is not cached under its old identity.
+ * read at once (concurrently with the launch), the reply decoded once the binary is spawned
+ * (decoding needs the gRPC stack, which is imported only then); the identity is read again
+ * before a write, so a binary replaced meanwhile is not cached under its old identity.
  */
 function schemaStore(
   dir: string,
   binary: string,
   identity: Promise<BinaryIdentity | undefined>,
+  spawned: Promise<void>,
   check: "identity" | "metadata",
   logger: PluginLogger | undefined,
   signal: AbortSignal | undefined,
 ): SchemaStore {
-  // Read and decoded as soon as the binary is identified, while the provider process is
-  // still starting (~0.2 s for hashicorp/aws), instead of after the handshake.
+  // Read as soon as the binary is identified and decoded as soon as it is spawned, while the
+  // provider process is still starting (~0.2 s for hashicorp/aws), instead of after the
+  // handshake. (`load` is called only after a launch, so `spawned` has settled by then.)
   const loaded = identity.then(async (id) => {
     const entry = id === undefined ? undefined : await readSchemaCache(dir, id, { signal });
-    return entry === undefined ? undefined : prepareCachedSchema(entry);
+    if (entry === undefined) return undefined;
+    await spawned;
+    return (await loadGrpcStack()).prepareCachedSchema(entry);
   });
   loaded.catch(() => undefined);
   return {

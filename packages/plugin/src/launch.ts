@@ -18,8 +18,10 @@ import { errorFromSpawn } from "./internal/error-map/error-from-spawn.js";
 import { pluginExited, type PluginExitStatus } from "./internal/error-map/plugin-exited.js";
 import { StderrMonitor } from "./internal/log/stderr-monitor.js";
 import { reportableTail, SecretRedactor } from "./internal/log/secret-redactor.js";
-import { requestShutdown, safeLog, startStdioReader, type StdioReader } from "./internal/plugin-services.js";
-import { createGrpcConnection, type GrpcConnection } from "./internal/transport/grpc-connection.js";
+import { loadGrpcStack, type GrpcStack } from "./internal/load-grpc-stack.js";
+import { safeLog } from "./internal/log/safe-log.js";
+import type { StdioReader } from "./internal/plugin-services.js";
+import type { GrpcConnection } from "./internal/transport/grpc-connection.js";
 import { discardPluginLogger, PluginLogLevel, PluginLogSource, type PluginLogger } from "./plugin-logger.js";
 import type { ClosePluginOptions, PluginProcess } from "./plugin-process.js";
 import { reapOrphanedProvidersOnce } from "./reap-orphaned-providers.js";
@@ -105,6 +107,8 @@ export type LaunchPluginOptions = {
   readonly socketDirParent?: string;
   /** The largest message accepted from the plugin (default 2^31 − 1). */
   readonly readMaxBytes?: number;
+  /** Called once the process is spawned (before the handshake and before the gRPC stack loads). */
+  readonly onSpawned?: () => void;
 };
 
 /**
@@ -156,8 +160,9 @@ const MAX_HANDSHAKE_LINE = 64 * 1024;
  * directory holding an `owner.json` (host and provider pid, start times, binary, command
  * line: what the reaper checks), spawns the binary with the go-plugin environment (see
  * {@link buildPluginEnvironment}), reads exactly the first stdout line (then keeps
- * draining stdout and stderr for the life of the process), validates the handshake,
- * connects over HTTP/2 (unix socket or 127.0.0.1 tcp, AutoMTLS or plaintext), and opens
+ * draining stdout and stderr for the life of the process), imports the gRPC stack while the
+ * provider starts (see `loadGrpcStack`), validates the handshake, connects over HTTP/2
+ * (unix socket or 127.0.0.1 tcp, AutoMTLS or plaintext), and opens
  * the `GRPCStdio` stream. The process is registered so it cannot outlive the host (see
  * `registerLiveChild`). An open plugin keeps the host's event loop alive until `close()`,
  * like an open socket.
@@ -179,12 +184,20 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   const cert: ClientCertificate | undefined = settings.useTls ? await createClientCertificate() : undefined;
   const socket = await makeSocketDir(options, settings.socketDirParent);
   const started = await spawnPlugin(options, settings, socket, cert);
+  try {
+    options.onSpawned?.();
+  } catch {
+    // A caller's hook must not leave the process behind; its failure is its own.
+  }
+  // The gRPC stack loads while the provider starts (the import overlaps its start-up).
+  const stack = loadGrpcStack();
+  stack.catch(() => undefined); // Handled in connectToPlugin; the handshake may fail first.
   const handshake = await awaitHandshake(started, settings);
-  const connection = await connectToPlugin(started, handshake, cert, options, settings.name);
+  const { connection, grpc } = await connectToPlugin(started, handshake, stack, cert, options, settings.name);
   const { pid } = started;
   if (pid !== undefined) socket.recordOwner(pid, processCmdline(pid));
   await reaping;
-  return pluginProcess(started, handshake, connection, cert, options, settings);
+  return pluginProcess(started, handshake, connection, grpc, cert, options, settings);
 }
 
 /** The launch options with their defaults applied. */
@@ -364,12 +377,25 @@ async function awaitHandshake(p: StartedPlugin, settings: LaunchSettings): Promi
   }
 }
 
-/** Step 5: connects over HTTP/2 (unix socket or tcp, AutoMTLS or plaintext); the process is abandoned on failure. */
-async function connectToPlugin(p: StartedPlugin, handshake: Handshake, cert: ClientCertificate | undefined, options: LaunchPluginOptions, name: string): Promise<GrpcConnection> {
+/**
+ * Step 5: connects over HTTP/2 (unix socket or tcp, AutoMTLS or plaintext) once the gRPC
+ * stack is loaded; the process is abandoned on failure (a failed import included).
+ */
+async function connectToPlugin(
+  p: StartedPlugin,
+  handshake: Handshake,
+  stack: Promise<GrpcStack>,
+  cert: ClientCertificate | undefined,
+  options: LaunchPluginOptions,
+  name: string,
+): Promise<{ connection: GrpcConnection; grpc: GrpcStack }> {
   const logger = options.logger ?? discardPluginLogger;
   const { pid } = p;
   try {
-    let tls: Parameters<typeof createGrpcConnection>[0]["tls"];
+    const grpc = await stack.catch((e: unknown) => {
+      throw transportError(`cannot load the gRPC stack (@connectrpc/*, @bufbuild/protobuf, @magma/tfplugin): ${e instanceof Error ? e.message : String(e)} [${name}]`, { cause: e });
+    });
+    let tls: Parameters<GrpcStack["createGrpcConnection"]>[0]["tls"];
     if (handshake.serverCertificate !== undefined) {
       if (cert === undefined) {
         throw handshakeFailedError("the plugin offered TLS, but AutoMTLS is off (no client certificate was sent)", {
@@ -386,7 +412,7 @@ async function connectToPlugin(p: StartedPlugin, handshake: Handshake, cert: Cli
         ...(pid !== undefined ? { pid } : {}),
       });
     }
-    const connection = createGrpcConnection({
+    const connection = grpc.createGrpcConnection({
       network: handshake.network,
       address: handshake.address,
       tls,
@@ -407,7 +433,7 @@ async function connectToPlugin(p: StartedPlugin, handshake: Handshake, cert: Cli
       if (isProviderError(e) && e.code === "transport") throw transportError(`${e.rawMessage} [${name}]`, e.detail.grpcCode === undefined ? { cause: e.cause ?? e } : { cause: e.cause ?? e, grpcCode: e.detail.grpcCode });
       throw e;
     }
-    return connection;
+    return { connection, grpc };
   } catch (e) {
     await p.abandon();
     throw e;
@@ -415,10 +441,19 @@ async function connectToPlugin(p: StartedPlugin, handshake: Handshake, cert: Cli
 }
 
 /** Step 6: opens the `GRPCStdio` stream and assembles the handle, whose `close` shuts the plugin down as go-plugin does. */
-function pluginProcess(p: StartedPlugin, handshake: Handshake, connection: GrpcConnection, cert: ClientCertificate | undefined, options: LaunchPluginOptions, settings: LaunchSettings): PluginProcess {
+function pluginProcess(
+  p: StartedPlugin,
+  handshake: Handshake,
+  connection: GrpcConnection,
+  grpc: GrpcStack,
+  cert: ClientCertificate | undefined,
+  options: LaunchPluginOptions,
+  settings: LaunchSettings,
+): PluginProcess {
   const { logger, name } = settings;
   const { child, watcher, monitor, secrets, pid } = p;
-  const stdio: StdioReader = startStdioReader(connection.transport, logger, pid);
+  const { requestShutdown } = grpc;
+  const stdio: StdioReader = grpc.startStdioReader(connection.transport, logger, pid);
   safeLog(logger, {
     level: PluginLogLevel.Debug,
     message: `plugin started: ${options.command}`,

@@ -21,7 +21,20 @@ import {
   type NativeImport,
   type NativeUpgrade,
 } from "@magma/provider-api";
-import { BCRYPT_DEFAULT_COST, BcryptFormatError, bcryptCompare, bcryptHash } from "./bcrypt.js";
+import type * as BcryptModule from "./bcrypt.js";
+
+/**
+ * bcrypt (and bcryptjs under it, ~1.5 MiB of RSS), loaded when random_password first needs a
+ * hash: random_string and the provider's other resources never do.
+ */
+let bcryptLoading: Promise<typeof BcryptModule> | undefined;
+function loadBcrypt(): Promise<typeof BcryptModule> {
+  bcryptLoading ??= import("./bcrypt.js").catch((e: unknown) => {
+    bcryptLoading = undefined;
+    throw e;
+  });
+  return bcryptLoading;
+}
 import { EmptyCharacterSetError, generateRandomString } from "./generate-string.js";
 import {
   attrPath,
@@ -289,7 +302,7 @@ function createStringResource(sensitive: boolean): RandomResource {
     sensitive ? 3 : 2,
   );
 
-  const create = (planned: Value): NativeApply => {
+  const create = (planned: Value): NativeApply | Promise<NativeApply> => {
     let result: string;
     try {
       result = generateRandomString(paramsOf(planned), createSecureRandom());
@@ -305,17 +318,18 @@ function createStringResource(sensitive: boolean): RandomResource {
       result: stringVal(result),
       id: stringVal(sensitive ? "none" : result),
     };
-    if (sensitive) {
+    if (!sensitive) return { newState: withAttrs(planned, set) };
+    return loadBcrypt().then(({ bcryptHash, BCRYPT_DEFAULT_COST }) => {
       try {
         set["bcrypt_hash"] = stringVal(bcryptHash(result, BCRYPT_DEFAULT_COST));
       } catch (e) {
         return { diagnostics: [hashDiag(e)] };
       }
-    }
-    return { newState: withAttrs(planned, set) };
+      return { newState: withAttrs(planned, set) };
+    });
   };
 
-  const importState = (id: string): NativeImport => {
+  const importState = (id: string): NativeImport | Promise<NativeImport> => {
     const t = boolVal(true);
     const zero = int64Val(0);
     const state: Record<string, Value> = {
@@ -334,17 +348,18 @@ function createStringResource(sensitive: boolean): RandomResource {
       override_special: nullVal(stringType),
       result: stringVal(id),
     };
-    if (sensitive) {
+    if (!sensitive) return { resources: [{ typeName, state: objectVal(state) }] };
+    return loadBcrypt().then(({ bcryptHash, BCRYPT_DEFAULT_COST }) => {
       try {
         state["bcrypt_hash"] = stringVal(bcryptHash(id, BCRYPT_DEFAULT_COST));
       } catch (e) {
         return { diagnostics: [hashDiag(e)] };
       }
-    }
-    return { resources: [{ typeName, state: objectVal(state) }] };
+      return { resources: [{ typeName, state: objectVal(state) }] };
+    });
   };
 
-  const upgradeFrom = (version: number, rawJson: string): NativeUpgrade | undefined => {
+  const upgradeFrom = (version: number, rawJson: string): NativeUpgrade | Promise<NativeUpgrade> | undefined => {
     if (!sensitive) {
       if (version !== 1) return undefined;
       const d = decodeOlder(typeName, version, rawJson, olderType(false, false));
@@ -354,7 +369,16 @@ function createStringResource(sensitive: boolean): RandomResource {
     if (version < 0 || version > 2) return undefined;
     const d = decodeOlder(typeName, version, rawJson, olderType(version === 2, version >= 1));
     if ("diag" in d) return { diagnostics: [d.diag] };
-    const attrs = upgradedAttrs(d.value);
+    if (version === 1) {
+      const attrs = upgradedAttrs(d.value);
+      return { upgradedState: objectVal({ ...attrs, bcrypt_hash: d.value.getAttr("bcrypt_hash") }) };
+    }
+    return loadBcrypt().then((bcrypt) => upgradePassword(version, d.value, bcrypt));
+  };
+
+  /** random_password's upgrades from versions 0 and 2, which hash the password. */
+  const upgradePassword = (version: number, old: Value, { bcryptHash, bcryptCompare, BcryptFormatError, BCRYPT_DEFAULT_COST }: typeof BcryptModule): NativeUpgrade => {
+    const attrs = upgradedAttrs(old);
     const result = attrs["result"]!;
     const password = result.isNull() ? "" : result.asString();
     if (version === 0) {
@@ -369,8 +393,7 @@ function createStringResource(sensitive: boolean): RandomResource {
         return { diagnostics: [hashDiag(e)] };
       }
     }
-    const stored = d.value.getAttr("bcrypt_hash");
-    if (version === 1) return { upgradedState: objectVal({ ...attrs, bcrypt_hash: stored }) };
+    const stored = old.getAttr("bcrypt_hash");
     // Version 2 (hashicorp/random 3.4.0–3.4.2) may hold a hash that does not match the result:
     // keep it when it verifies, regenerate it when it does not.
     try {

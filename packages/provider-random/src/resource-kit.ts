@@ -54,15 +54,15 @@ export interface RandomResource {
   readonly rules: Readonly<Record<string, AttrRule>>;
   /** Configuration checks beyond the types (validators); run when planning a non-destroy. */
   validate?(config: Value): Diag[];
-  /** Fills in the computed values of a planned create. */
-  create(planned: Value): NativeApply;
+  /** Fills in the computed values of a planned create (a promise when it loads a module first). */
+  create(planned: Value): NativeApply | Promise<NativeApply>;
   /** Imports by id; absent when the type does not support import. */
-  importState?(id: string): NativeImport;
+  importState?(id: string): NativeImport | Promise<NativeImport>;
   /**
    * Upgrades a stored state of an older schema version (the current version is handled for
    * it); `undefined` when there is no upgrader from that version.
    */
-  upgradeFrom?(storedVersion: number, rawJson: string): NativeUpgrade | undefined;
+  upgradeFrom?(storedVersion: number, rawJson: string): NativeUpgrade | Promise<NativeUpgrade> | undefined;
 }
 
 /** The path of a top-level attribute. */
@@ -247,7 +247,7 @@ export function upgradeResource(
   resource: RandomResource,
   storedVersion: number,
   rawJson: string,
-): NativeUpgrade {
+): NativeUpgrade | Promise<NativeUpgrade> {
   const { typeName, entry } = resource;
   if (storedVersion === entry.version) {
     try {

@@ -7,12 +7,17 @@
  */
 
 import { createHash, createPrivateKey, privateDecrypt, randomBytes, constants as cryptoConstants } from "node:crypto";
-import bcryptjs from "bcryptjs";
+import { createRequire } from "node:module";
+import type BcryptjsModule from "bcryptjs";
 import { numberType, stringType, stringVal } from "@magma/cty";
 import { FunctionArgError, FunctionError, type HclFunction } from "../function.js";
 import { goBase64Decode } from "./encoding.js";
 import { fixedFunction, fromUtf8, notNull, param, toGoInt, utf8 } from "./helpers.js";
 import { goQuote } from "./numeric.js";
+
+/** The bcryptjs package, loaded on the first `bcrypt()` call (most configurations make none; loading it costs ~1.5 MiB of RSS). */
+let bcryptjsModule: typeof BcryptjsModule | undefined;
+const bcryptjs = (): typeof BcryptjsModule => (bcryptjsModule ??= createRequire(import.meta.url)("bcryptjs") as typeof BcryptjsModule);
 
 function hashFn(description: string, algo: string, enc: "hex" | "base64"): HclFunction {
   return fixedFunction({
@@ -108,7 +113,7 @@ export function cryptoFunctions(): Record<string, HclFunction> {
         if (cost > 31) throw new FunctionError(`error occured generating password crypto/bcrypt: cost ${cost} is outside allowed range (4,31)`);
         const input = utf8(a[0]!.asString());
         if (input.length > 72) throw new FunctionError("error occured generating password bcrypt: password length exceeds 72 bytes");
-        const hash = bcryptjs.hashSync(fromUtf8(input), cost);
+        const hash = bcryptjs().hashSync(fromUtf8(input), cost);
         return stringVal(hash.replace(/^\$2b\$/, "$2a$"));
       },
     }),

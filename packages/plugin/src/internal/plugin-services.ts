@@ -2,6 +2,7 @@ import { Code, ConnectError, createClient, type Transport } from "@connectrpc/co
 import { GRPCController, GRPCStdio, StdioData_Channel } from "@magma/tfplugin";
 import { PluginLogLevel, PluginLogSource, type PluginLogger } from "../plugin-logger.js";
 import { StderrMonitor } from "./log/stderr-monitor.js";
+import { safeLog } from "./log/safe-log.js";
 
 /**
  * A running reader of the `plugin.GRPCStdio/StreamStdio` stream.
@@ -77,18 +78,5 @@ export async function requestShutdown(transport: Transport, timeoutMs: number): 
     const ce = ConnectError.from(e);
     if (ce.code === Code.Unavailable || ce.code === Code.Canceled) return true;
     return (ce.code === Code.Internal || ce.code === Code.Unknown) && /\b(ECONNRESET|EPIPE)\b/.test(ce.rawMessage);
-  }
-}
-
-/**
- * Calls a logger, never letting it throw into the caller.
- *
- * @internal
- */
-export function safeLog(logger: PluginLogger, entry: Parameters<PluginLogger["log"]>[0]): void {
-  try {
-    logger.log(entry);
-  } catch {
-    // Loggers must not break the plugin lifecycle.
   }
 }

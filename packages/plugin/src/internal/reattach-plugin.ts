@@ -1,5 +1,6 @@
 import { pluginExited, type PluginExitStatus } from "./error-map/plugin-exited.js";
-import { requestShutdown, safeLog, startStdioReader } from "./plugin-services.js";
+import { requestShutdown, startStdioReader } from "./plugin-services.js";
+import { safeLog } from "./log/safe-log.js";
 import { createGrpcConnection } from "./transport/grpc-connection.js";
 import { discardPluginLogger, PluginLogLevel, PluginLogSource, type PluginLogger } from "../plugin-logger.js";
 import type { ClosePluginOptions, PluginProcess } from "../plugin-process.js";
