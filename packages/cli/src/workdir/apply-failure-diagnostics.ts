@@ -1,4 +1,4 @@
-import type { Config, Resource } from "@magma/config";
+import { descendantConfig, type Config, type Resource } from "@magma/config";
 import type { FailedObject } from "@magma/engine";
 import type { SourceRange } from "@magma/hcl";
 import type { Diag } from "@magma/provider-api";
@@ -14,8 +14,7 @@ function resourceConfig(config: Config | undefined, address: string): Resource |
   } catch {
     return undefined;
   }
-  let c: Config | undefined = config;
-  for (const step of a.module) c = c?.children.get(step.name);
+  const c = descendantConfig(config, a.module);
   if (c === undefined) return undefined;
   const key = `${a.mode === "data" ? "data." : a.mode === "ephemeral" ? "ephemeral." : ""}${a.type}.${a.name}`;
   return (a.mode === "managed" ? c.module.managedResources : c.module.dataResources).get(key);

@@ -18,7 +18,7 @@ import { RenderError } from "./render-error.js";
 import { entryFor, normaliseSchemas, type RenderSchemas } from "./render-schemas.js";
 import { stateJsonText } from "./state-json.js";
 import { configurationJsonText } from "./config-json.js";
-import type { Config } from "@magma/config";
+import { descendantConfig, type Config } from "@magma/config";
 import { relevantAttributes, type RelevantAttributesInput } from "./relevant-attributes.js";
 import { refreshedPriorState } from "./refreshed-state.js";
 import { checksJson } from "./checks-json.js";
@@ -467,17 +467,14 @@ function expansionFromConfig(config: Config, located: readonly Located[]): NonNu
       const steps = l.addr.module.slice(0, n);
       const key = formatModuleInstance(steps);
       if (n > 1 && !modules.has(formatModuleInstance(steps.slice(0, -1)))) break;
-      let c: Config | undefined = config;
-      for (const s of steps) {
-        const call: Config["call"] = c?.children.get(s.name)?.call;
-        const repeated = call !== undefined && (call.count !== undefined || call.forEach !== undefined);
-        c = c?.children.get(s.name);
-        if (c !== undefined && repeated && s.key === undefined) c = undefined;
-      }
-      const call = c?.call;
-      const repeated = call !== undefined && (call.count !== undefined || call.forEach !== undefined);
+      // The steps before the last were checked on earlier rounds (the loop stops below a module not kept).
+      const call = descendantConfig(config, steps)?.call;
+      if (call === undefined) continue;
+      const repeated = call.count !== undefined || call.forEach !== undefined;
+      // An instance of a repeated call has a key; one without is not in the configuration.
+      const keyed = steps[steps.length - 1]?.key !== undefined;
       const inUse = [...live].some((m) => m === key || m.startsWith(`${key}.`));
-      if (c !== undefined && (!repeated || inUse)) modules.add(key);
+      if (!repeated || (keyed && inUse)) modules.add(key);
     }
   }
   return { resources, modules };
