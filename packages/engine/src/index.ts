@@ -75,6 +75,8 @@ export type { ApplyResult, ApplyObjectRef, FailedObject, SkippedObject, Adoption
 export { buildApplyGraph, destroyNodeId, providerNodeId } from "./apply/apply-graph.js";
 export type { ApplyNode } from "./apply/apply-graph.js";
 export { DEFAULT_PROGRESS_INTERVAL_MS } from "./events/object-progress.js";
+export { changeReason } from "./events/change-reason.js";
+export type { ChangeReason } from "./events/change-reason.js";
 export type {
   EngineEvent,
   EngineEventType,

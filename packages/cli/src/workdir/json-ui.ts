@@ -1,4 +1,4 @@
-import type { EngineEvent, Plan, PlanCounts, PlannedInstanceChange } from "@magma/engine";
+import { changeReason, type EngineEvent, type Plan, type PlanCounts, type PlannedInstanceChange } from "@magma/engine";
 import type { Diag } from "@magma/provider-api";
 import { formatModuleInstance, parseResourceInstance } from "@magma/state";
 import { applyEventLine } from "./apply-progress.js";
@@ -33,8 +33,6 @@ const PLANNED: Readonly<Record<string, string>> = {
   read: "read",
   forget: "remove",
 };
-
-const REASON: Readonly<Record<string, string>> = { tainted: "tainted", requested: "requested", triggered: "replace_by_triggers", "cannot-update": "cannot_update" };
 
 /**
  * Terraform's machine-readable UI (`-json`, UI version 1.2): one JSON object a line with
@@ -75,7 +73,9 @@ export class JsonUi {
       const action = PLANNED[c.action];
       if (action === undefined) continue;
       const change: Record<string, unknown> = { resource: jsonUiResource(c.address), action };
-      if (action === "replace" && c.replaceReason !== undefined) change["reason"] = REASON[c.replaceReason] ?? c.replaceReason;
+      // As terraform: the reason of a replace, a delete or a deferred read (`replace_triggered_by`, `delete_because_count_index`, `read_because_config_unknown`, …).
+      const reason = changeReason(c);
+      if (reason !== undefined) change["reason"] = reason;
       const verb = action === "remove" ? "Plan to forget" : `Plan to ${action}`;
       this.message("info", `${c.address}: ${verb}`, { change, type: "planned_change" });
     }

@@ -10,11 +10,12 @@ import {
   type ResourceInstanceAddress,
   type StateFile,
 } from "@magma/state";
-import { PlanAction, ReadReason, type DeleteReason, type ReplaceReason } from "../plan/plan-action.js";
+import { PlanAction, type DeleteReason, type ReadReason, type ReplaceReason } from "../plan/plan-action.js";
 import type { Plan, PlannedOutput } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { compareUtf8, goEscape, jsonArray, jsonMap, jsonString, jsonStruct } from "./go-json.js";
 import { RenderError } from "./render-error.js";
+import { plannedReadReason } from "../events/change-reason.js";
 import { entryFor, normaliseSchemas, type RenderSchemas } from "./render-schemas.js";
 import { stateJsonText } from "./state-json.js";
 import { configurationJsonText } from "./config-json.js";
@@ -412,7 +413,8 @@ function pathJson(p: Path): string {
 export function actionReason(l: Located, all: readonly Located[], plan: Plan, options: PlanJsonOptions): string | undefined {
   const c = l.change;
   if (c.replaceReason !== undefined) return jsonString(REPLACE_REASONS[c.replaceReason]);
-  if (c.action === PlanAction.Read) return jsonString(READ_REASONS[c.readReason ?? (c.config.isWhollyKnown() ? ReadReason.DependencyPending : ReadReason.ConfigUnknown)]);
+  const read = plannedReadReason(c);
+  if (read !== undefined) return jsonString(READ_REASONS[read]);
   if (c.action !== PlanAction.Delete || c.deposedKey !== undefined || plan.mode === "destroy" || l.addr.mode !== "managed") return undefined;
   const given = options.deleteReasons?.get(c.address) ?? c.deleteReason;
   if (given !== undefined) return jsonString(given);
