@@ -142,3 +142,80 @@ resource "random_id" "bad" {
     }
   }, 600_000);
 });
+
+/**
+ * A -json stream made comparable: run-to-run values (timestamps, ids, elapsed times) replaced,
+ * the progress messages dropped (their number depends on the machine's speed).
+ */
+function jsonMessages(text: string): Record<string, unknown>[] {
+  return text
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((m) => m["type"] !== "apply_progress")
+    .map((m) => {
+      const j = JSON.stringify({ ...m, "@timestamp": "T" })
+        .replace(/\[id=[^\]]*\]/g, "[id=ID]")
+        .replace(/"id_value":"[^"]*"/g, '"id_value":"ID"')
+        .replace(/ after \d+s/g, " after Ns")
+        .replace(/"elapsed_seconds":\d+/g, '"elapsed_seconds":0');
+      return JSON.parse(j) as Record<string, unknown>;
+    });
+}
+
+const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map((m) => JSON.stringify(m)).sort();
+
+(TERRAFORM !== undefined ? describe : describe.skip)("a failed and an interrupted apply -json against terraform's", () => {
+  let cliConfig: string;
+  beforeAll(() => {
+    const mirror = workdir();
+    for (const [type, file] of [
+      ["failing", "failing-provider.mjs"],
+      ["slow", "slow-provider.mjs"],
+    ] as const) {
+      writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type, version: "1.0.0", module: join(testdata, file), exportName: "createProvider" });
+    }
+    cliConfig = join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
+  });
+
+  const dirs = (config: string): [string, string] => {
+    const pair = [workdir({ "main.tf": config }), workdir({ "main.tf": config })] as [string, string];
+    for (const d of pair) terraform(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } });
+    return pair;
+  };
+
+  test("a provider error mid-apply: apply_errored at info level, the error once (address, range, snippet) after the walk, no change summary, exit 1", async () => {
+    const [m, t] = dirs(CONFIG("failing"));
+    const args = ["apply", "-auto-approve", "-input=false", "-json"];
+    const theirs = await run("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig });
+    const ours = await run("magma", args, m, {});
+    expect(theirs.code).toBe(1);
+    expect(ours.code).toBe(1);
+    const [tm, mm] = [jsonMessages(theirs.stdout), jsonMessages(ours.stdout)];
+    // The objects are applied in parallel: their hook messages may come in either order.
+    expect(sortedJson(mm)).toEqual(sortedJson(tm));
+    const diagnostics = (ms: Record<string, unknown>[]): unknown[] => ms.filter((x) => x["type"] === "diagnostic");
+    expect(diagnostics(mm)).toEqual(diagnostics(tm));
+    expect(diagnostics(tm)).toEqual([expect.objectContaining({ diagnostic: expect.objectContaining({ address: "random_id.bad", range: expect.anything(), snippet: expect.anything() }) })]);
+    expect(mm.at(-1)).toEqual(tm.at(-1));
+    expect(mm.some((x) => x["type"] === "change_summary" && (x["changes"] as { operation: string }).operation === "apply")).toBe(false);
+  }, 600_000);
+
+  test("SIGINT during a create: the interrupt notice as log messages, the canceled object's error, the stop hook's two errors, no change summary, exit 1", async () => {
+    const [m, t] = dirs(CONFIG("slow").replace('fail = "yes", ', ""));
+    const env = { SLOW_PROVIDER_MS: "15000" };
+    const args = ["apply", "-auto-approve", "-input=false", "-json"];
+    const theirs = await run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./);
+    const ours = await run("magma", args, m, env, /random_id\.ok: Creating\.\.\./);
+    expect(theirs.code).toBe(1);
+    expect(ours.code).toBe(1);
+    const [tm, mm] = [jsonMessages(theirs.stdout), jsonMessages(ours.stdout)];
+    // terraform logs "Stopping operation..." and the notice from two goroutines, in either order.
+    expect(sortedJson(mm)).toEqual(sortedJson(tm));
+    const logs = (ms: Record<string, unknown>[]): unknown[] => ms.filter((x) => x["type"] === "log").map((x) => x["@message"]);
+    expect(logs(mm).sort()).toEqual(["\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\nGracefully shutting down...\n", "Stopping operation..."].sort());
+    const tail = (ms: Record<string, unknown>[]): unknown[] => ms.slice(ms.findIndex((x) => x["type"] === "diagnostic"));
+    expect(tail(mm)).toEqual(tail(tm));
+    expect(mm.filter((x) => x["type"] === "diagnostic").map((x) => (x["diagnostic"] as { summary: string }).summary)).toEqual(["Operation canceled", "execution halted", "execution halted"]);
+  }, 600_000);
+});

@@ -13,6 +13,7 @@ import {
   writePlanFile,
   type ApplyResult,
   type Engine,
+  type EngineEvent,
   type EnginePlanResult,
   type Plan,
   type PlanMode,
@@ -27,7 +28,7 @@ import { terminalColumns, wordWrap } from "../terminal-columns.js";
 import { applyEventLine } from "./apply-progress.js";
 import { applyFailureDiagnostics, EXECUTION_HALTED, terraformDiagnosticOrder } from "./apply-failure-diagnostics.js";
 import { workdirProviders } from "./engine-providers.js";
-import { formatDiagnostics } from "./format-diagnostic.js";
+import { formatDiagnostics, SourceCache, type AddressedDiagnostic } from "./format-diagnostic.js";
 import { formatValue } from "./format-value.js";
 import { JsonUi, jsonUiResource } from "./json-ui.js";
 import { acquireLock, type LockSettings } from "./state-lock.js";
@@ -319,13 +320,19 @@ async function runApply(
   const inFlight = new Set<string>();
   let stoppedInFlight: number | undefined;
   const onAbort = (): void => {
-    ctx.print(INTERRUPT_NOTICE);
+    if (ui !== undefined) {
+      // terraform -json: the same notice as two log messages.
+      ui.message("info", INTERRUPT_NOTICE.slice(0, INTERRUPT_NOTICE.indexOf("\nStopping operation...")), { type: "log" });
+      ui.message("info", "Stopping operation...", { type: "log" });
+    } else ctx.print(INTERRUPT_NOTICE);
     stoppedInFlight = inFlight.size;
     controller.abort(ctx.signal?.reason);
   };
   if (ctx.signal?.aborted === true) onAbort();
   else ctx.signal?.addEventListener("abort", onAbort, { once: true });
   const ids = new Map<string, string>();
+  // -json: the change summary and the outputs wait for the result (terraform prints neither after a failed apply).
+  const held: EngineEvent[] = [];
   let result: ApplyResult;
   try {
     result = await engine
@@ -355,8 +362,10 @@ async function runApply(
           if (e.type === "apply_start") inFlight.add(`${e.address}\0${e.deposedKey ?? ""}`);
           else if (e.type === "apply_complete" || e.type === "apply_errored") inFlight.delete(`${e.address}\0${e.deposedKey ?? ""}`);
           if (ui !== undefined) {
-            if (e.type === "change_summary") warnJson();
-            return ui.event(e, mode === "destroy");
+            if (e.type === "change_summary" || e.type === "outputs") held.push(e);
+            // Errors are reported after the walk, as terraform does (once, with their place in the configuration).
+            else if (!(e.type === "diagnostic" && e.diagnostic.severity === "error")) ui.event(e, mode === "destroy");
+            return;
           }
           const line = applyEventLine(e, ids, ctx.colour.stdout);
           if (line !== undefined) ctx.print(`${line}\n`);
@@ -367,23 +376,30 @@ async function runApply(
     ctx.signal?.removeEventListener("abort", onAbort);
   }
   const isApplyWarning = (d: Diag): boolean => d.severity === "warning" && applyWarnings.some((w) => w.summary === d.summary);
-  if (ui !== undefined) {
-    for (const d of result.diagnostics) if (!isApplyWarning(d)) ui.diagnostic(d);
-  }
   // A stop that came once everything was done changes nothing.
   const stopped = stoppedInFlight !== undefined && (stoppedInFlight > 0 || result.interrupted || !result.success);
-  if (ui === undefined && (stopped || !result.success)) {
+  if (stopped || !result.success) {
     // Terraform's diagnostics after a failed or stopped apply: each failed object's, with its address and its place in the configuration, any other error,
     // and after a stop the "execution halted" errors of its stop hook (two for each object whose apply was under way: its post-apply and state-update hooks).
     const failures = applyFailureDiagnostics(result.failed, result.failed.length > 0 ? loadConfig(configDir ?? dir).config : undefined);
     const accounted = new Set(result.failed.flatMap((f) => f.diagnostics).map((d) => `${d.summary}\n${d.detail ?? ""}`));
     const others = result.diagnostics.filter((d) => d.severity === "error" && !accounted.has(`${d.summary}\n${d.detail ?? ""}`)).map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }));
     const halted = stopped ? Array.from({ length: Math.max(1, 2 * (stoppedInFlight ?? 0)) }, () => EXECUTION_HALTED) : [];
-    ctx.io.stderr.write(formatDiagnostics(terraformDiagnosticOrder([...halted, ...failures, ...others]), dir, ctx.colour.stderr, { addresses: true, width: terminalColumns(ctx.io.stderr) }));
+    if (ui === undefined) ctx.io.stderr.write(formatDiagnostics(terraformDiagnosticOrder([...halted, ...failures, ...others]), dir, ctx.colour.stderr, { addresses: true, width: terminalColumns(ctx.io.stderr) }));
+    else {
+      // terraform -json: in the order the operation collected them (not sorted as its human view sorts them), and no change summary.
+      const sources = new SourceCache(dir);
+      const all: AddressedDiagnostic[] = [...failures, ...others, ...halted];
+      for (const d of all) ui.diagnostic(d, d.address, sources);
+    }
+    // A stopped apply fails as terraform's does (exit 1); what was applied is in the state.
+    return ExitCode.Error;
   }
-  // A stopped apply fails as terraform's does (exit 1); what was applied is in the state.
-  if (stopped || !result.success) return ExitCode.Error;
-  warnJson();
+  if (ui !== undefined) {
+    warnJson();
+    for (const e of held) ui.event(e, mode === "destroy");
+    for (const d of result.diagnostics) if (!isApplyWarning(d)) ui.diagnostic(d);
+  }
   const colour = ctx.colour.stdout;
   if (ui === undefined) ctx.print(formatDiagnostics([...planWarnings, ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }))], dir, colour, { width: terminalColumns(ctx.io.stdout) }));
   const c = applyCounts(result);
