@@ -5,7 +5,7 @@
 // by @magma/provider-server (test/testdata/failing-provider.mjs, slow-provider.mjs) from a
 // filesystem mirror, so terraform and magma run the same provider. Skipped without terraform.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,9 +31,10 @@ interface Run {
 
 /**
  * Runs terraform or magma in `cwd`; with `interruptAfter`, sends one SIGINT a moment after
- * stdout first matches it (so that the provider call the line announces is under way).
+ * stdout first matches it (so that the provider call the line announces is under way), and
+ * with `twice` a second one 300 ms later.
  */
-function run(tool: "terraform" | "magma", args: readonly string[], cwd: string, env: Record<string, string>, interruptAfter?: RegExp): Promise<Run> {
+function run(tool: "terraform" | "magma", args: readonly string[], cwd: string, env: Record<string, string>, interruptAfter?: RegExp, twice = false): Promise<Run> {
   const cache = mkdtempSync(join(tmpdir(), "magma-apply-errors-cache-"));
   temp.push(cache);
   const [cmd, argv] = tool === "terraform" ? [TERRAFORM!, [...args]] : [process.execPath, [MAGMA_BIN, ...args]];
@@ -46,7 +47,10 @@ function run(tool: "terraform" | "magma", args: readonly string[], cwd: string, 
     stdout += b.toString("utf8");
     if (interruptAfter !== undefined && !signalled && interruptAfter.test(stdout)) {
       signalled = true;
-      setTimeout(() => child.kill("SIGINT"), 1500);
+      setTimeout(() => {
+        child.kill("SIGINT");
+        if (twice) setTimeout(() => child.kill("SIGINT"), 300);
+      }, 1500);
     }
   });
   child.stderr.on("data", (b: Buffer) => (stderr += b.toString("utf8")));
@@ -217,5 +221,54 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
     const tail = (ms: Record<string, unknown>[]): unknown[] => ms.slice(ms.findIndex((x) => x["type"] === "diagnostic"));
     expect(tail(mm)).toEqual(tail(tm));
     expect(mm.filter((x) => x["type"] === "diagnostic").map((x) => (x["diagnostic"] as { summary: string }).summary)).toEqual(["Operation canceled", "execution halted", "execution halted"]);
+  }, 600_000);
+});
+
+(TERRAFORM !== undefined ? describe : describe.skip)("two SIGINTs during an apply, against terraform's", () => {
+  let cliConfig: string;
+  beforeAll(() => {
+    const mirror = workdir();
+    writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type: "slow", version: "1.0.0", module: join(testdata, "slow-provider.mjs"), exportName: "createProvider" });
+    cliConfig = join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
+  });
+
+  const pair = (): [string, string] => {
+    const config = CONFIG("slow").replace('fail = "yes", ', "");
+    const dirs = [workdir({ "main.tf": config }), workdir({ "main.tf": config })] as [string, string];
+    for (const d of dirs) terraform(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } });
+    return dirs;
+  };
+  // The create takes 60 s: the second interrupt always comes while it is under way.
+  const env = { SLOW_PROVIDER_MS: "60000" };
+  const lockFile = (d: string): boolean => existsSync(join(d, ".terraform.tfstate.lock.info"));
+
+  test("the words wrapped on stderr and an operation canceled error, exit 1, the state lock released", async () => {
+    const [m, t] = pair();
+    const args = ["apply", "-auto-approve", "-input=false", "-no-color"];
+    const theirs = await run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./, true);
+    const ours = await run("magma", args, m, env, /random_id\.ok: Creating\.\.\./, true);
+    expect(theirs.code).toBe(1);
+    expect(ours.code).toBe(1);
+    expect(ours.stderr).toBe(theirs.stderr);
+    expect(ours.stderr).toBe("\nTwo interrupts received. Exiting immediately. Note that data loss may have\noccurred.\n\n\nError: operation canceled\n\n");
+    // Terraform prints "Stopping operation..." and the interrupt notice from two goroutines, in either order.
+    const notice = (s: string): string => stable(s).replace("Stopping operation...\n", "").replace("Gracefully shutting down...\n\n", "Gracefully shutting down...\n\nStopping operation...\n");
+    expect(notice(ours.stdout)).toBe(notice(theirs.stdout));
+    expect({ magma: lockFile(m), terraform: lockFile(t) }).toEqual({ magma: false, terraform: false });
+  }, 600_000);
+
+  test("-json: the words as a log message and the error as a diagnostic, exit 1", async () => {
+    const [m, t] = pair();
+    const args = ["apply", "-auto-approve", "-input=false", "-json"];
+    const theirs = await run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./, true);
+    const ours = await run("magma", args, m, env, /random_id\.ok: Creating\.\.\./, true);
+    expect(theirs.code).toBe(1);
+    expect(ours.code).toBe(1);
+    // terraform may still log the canceled object's apply_errored in the moment it waits for the operation.
+    const comparable = (text: string): string[] => sortedJson(jsonMessages(text).filter((x) => x["type"] !== "apply_errored"));
+    expect(comparable(ours.stdout)).toEqual(comparable(theirs.stdout));
+    const last = jsonMessages(ours.stdout).slice(-2);
+    expect(last.map((x) => x["@message"])).toEqual(["\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n", "Error: operation canceled"]);
+    expect({ magma: lockFile(m), terraform: lockFile(t) }).toEqual({ magma: false, terraform: false });
   }, 600_000);
 });

@@ -32,6 +32,7 @@ import { formatDiagnostics, SourceCache, type AddressedDiagnostic } from "./form
 import { formatValue } from "./format-value.js";
 import { JsonUi, jsonUiResource } from "./json-ui.js";
 import { acquireLock, type LockSettings } from "./state-lock.js";
+import { onFatalInterrupt } from "../fatal-interrupt.js";
 import { stateInstances } from "./state-objects.js";
 import type { WorkingDir } from "./working-dir.js";
 
@@ -162,6 +163,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
   const store = wd.store();
   const operation = o.kind === "plan" ? "OperationTypePlan" : o.kind === "refresh" ? "OperationTypeRefresh" : "OperationTypeApply";
   const release = await acquireLock(store, { operation }, o.lock, ctx.signal);
+  const uninstall = onFatalInterrupt(() => fatalInterrupt(ctx, wd.dir, ui, release));
   const providers = workdirProviders(wd.dataDir, ctx.io.env, ctx.earlyLaunch);
   const engine = createEngine({ providers: providers.source, parallelism: o.parallelism, workspace: wd.currentWorkspace(), cwd: wd.dir });
   try {
@@ -266,8 +268,34 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     await engine.close();
     await Promise.all([...providers.open].map((p) => p.close().catch(() => undefined)));
     await providers.close();
+    uninstall();
     await release();
   }
+}
+
+/** Terraform's words for a second interrupt (its `fatalInterrupt`). */
+const FATAL_INTERRUPT = "\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n";
+
+/**
+ * A second interrupt during an operation, as terraform's: its words (word-wrapped on stderr,
+ * or a `-json` log message) and an `operation canceled` error, then — without waiting for
+ * the operation (the state was saved after every object) — the state lock released (at most
+ * 5 s), the output flushed and exit 1.
+ */
+function fatalInterrupt(ctx: CommandContext, dir: string, ui: JsonUi | undefined, release: () => Promise<void>): void {
+  const canceled = { severity: "error", summary: "operation canceled", detail: "" } as const;
+  if (ui !== undefined) {
+    ui.message("info", FATAL_INTERRUPT, { type: "log" });
+    ui.diagnostic(canceled);
+  } else {
+    const width = terminalColumns(ctx.io.stderr);
+    ctx.io.stderr.write(`${wordWrap(FATAL_INTERRUPT, width)}\n${formatDiagnostics([canceled], dir, ctx.colour.stderr, { width })}`);
+  }
+  const released = Promise.race([release().catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);
+  void released
+    .then(() => new Promise((r) => process.stdout.write("", r)))
+    .then(() => new Promise((r) => process.stderr.write("", r)))
+    .finally(() => process.exit(ExitCode.Error));
 }
 
 async function applySaved(
