@@ -272,3 +272,33 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
     expect({ magma: lockFile(m), terraform: lockFile(t) }).toEqual({ magma: false, terraform: false });
   }, 600_000);
 });
+
+(TERRAFORM !== undefined ? describe : describe.skip)("a provider's plan error (PlanResourceChange) against terraform's", () => {
+  let cliConfig: string;
+  beforeAll(() => {
+    const mirror = workdir();
+    writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type: "failing", version: "1.0.0", module: join(testdata, "failing-provider.mjs"), exportName: "createProvider" });
+    cliConfig = join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
+  });
+
+  test("plan and apply: the provider's error with `with ADDR,` and the block's snippet on stderr, plain and coloured, exit 1", async () => {
+    const config = CONFIG("failing").replace('fail = "yes", after = random_id.ok.hex', 'fail = "plan"');
+    const [m, t] = [workdir({ "main.tf": config }), workdir({ "main.tf": config })];
+    for (const d of [m, t]) terraform(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } });
+    for (const command of [["plan"], ["apply", "-auto-approve"]]) {
+      for (const colour of [false, true]) {
+        const args = [...command, "-input=false", ...(colour ? [] : ["-no-color"])];
+        const theirs = await run("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig, ...(colour ? { FORCE_COLOR: "1" } : {}) });
+        const ours = await run("magma", args, m, colour ? { FORCE_COLOR: "1" } : {});
+        expect({ args, code: theirs.code }).toEqual({ args, code: 1 });
+        expect({ args, code: ours.code }).toEqual({ args, code: 1 });
+        expect({ args, stderr: ours.stderr }).toEqual({ args, stderr: theirs.stderr });
+        if (!colour) {
+          expect(ours.stderr).toBe(
+            '\nError: planning random_id: the plan is refused\n\n  with random_id.bad,\n  on main.tf line 11, in resource "random_id" "bad":\n  11: resource "random_id" "bad" {\n\nThis provider refuses to plan an object whose keepers say fail = plan.\n',
+          );
+        }
+      }
+    }
+  }, 600_000);
+});

@@ -126,6 +126,7 @@ export type { PlanConfigurationOptions, ConfigurationPlan, PlanScopeContext, Pla
 export { createConfigApplyScope } from "./planner/config-apply-scope.js";
 export type { ConfigApplyScopeInput } from "./planner/config-apply-scope.js";
 export { PlanDiagnosticsError, isPlanDiagnosticsError } from "./planner/plan-diagnostic.js";
+export { inConfigBody } from "./planner/in-config-body.js";
 export type { PlanDiagnostic } from "./planner/plan-diagnostic.js";
 export { applyIgnoreChanges, traversalPath } from "./planner/ignore-changes.js";
 export { resourceValue } from "./eval/eval-values.js";

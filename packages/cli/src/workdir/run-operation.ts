@@ -80,8 +80,10 @@ export interface OperationOptions {
 /** Terraform's "Interrupt received" notice, printed on the first Ctrl-C. */
 const INTERRUPT_NOTICE = "\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\nGracefully shutting down...\n\nStopping operation...\n";
 
+/** A plan's diagnostics as terraform prints them: a provider's diagnostic about an object with its address (`with ADDR,`). */
 function diagnosticsText(r: EnginePlanResult, dir: string, color: boolean, width: number): string {
-  return formatDiagnostics(r.diagnostics, dir, color, { width });
+  const shown = r.diagnostics.map(({ address, inConfigBody, ...d }) => (inConfigBody === true && address !== undefined ? { ...d, address } : d));
+  return formatDiagnostics(shown, dir, color, { width, addresses: true });
 }
 
 /** Terraform's grey horizontal rule (its `format.HorizontalRule`: one column short of the width), from a new line, without the line end. */

@@ -26,7 +26,7 @@ import type { RefreshOutcome } from "../refresh/refresh-outcome.js";
 import { importInstance } from "../instance/import-instance.js";
 import { applyMoves, forgetMatcher, traversalText } from "./apply-moves.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
-import { diagnosticsOfError, planError, PlanDiagnosticsError, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
+import { diagnosticsOfError, planError, PlanDiagnosticsError, providerDiagnosticsInBody, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
 import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
 import { configEdges, type ConfigVertex } from "./config-edges.js";
 import { CheckRecorder } from "./check-recorder.js";
@@ -963,7 +963,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             });
             const cfg = applyIgnoreChanges(prior?.state ?? null, rawCfg, entry.block, ignorePaths, settings?.ignoreAllChanges ?? false);
             const replaceTriggered = prior !== null && (await pure(() => replaceTriggeredBy(settings?.replaceTriggeredBy ?? [], mi, inst, address)));
-            const c = await planInstance(target, { address, typeName: r.type, prior, config: cfg, createBeforeDestroy, replaceRequested: replace.has(address), replaceTriggered });
+            const c = await planInstance(target, { address, typeName: r.type, prior, config: cfg, createBeforeDestroy, replaceRequested: replace.has(address), replaceTriggered }).catch((e: unknown) => {
+              throw providerDiagnosticsInBody(e, r, address);
+            });
             const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(c.after, entry.block));
             const beforePaths = s === undefined ? (prior === null ? [] : schemaSensitivePaths(c.before, entry.block)) : beforePathsOf(s, c.before);
             record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: beforePaths, ...(importId !== undefined ? { importId } : {}) });
