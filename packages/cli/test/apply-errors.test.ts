@@ -85,25 +85,36 @@ resource "random_id" "bad" {
 }
 `;
 
+/**
+ * A terraform CLI configuration whose filesystem mirror serves test/testdata's failing and
+ * slow providers as `registry.terraform.io/magma/failing` and `…/slow` (magma finds them in
+ * the working directory once terraform has installed them).
+ */
+function testProvidersCliConfig(): string {
+  const mirror = workdir();
+  for (const [type, file] of [
+    ["failing", "failing-provider.mjs"],
+    ["slow", "slow-provider.mjs"],
+  ] as const) {
+    writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type, version: "1.0.0", module: join(testdata, file), exportName: "createProvider" });
+  }
+  return join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
+}
+
+/** Two directories initialised by terraform (one for each tool) on `config`. */
+function initialisedPair(config: string, cliConfig: string): [string, string] {
+  const pair = [workdir({ "main.tf": config }), workdir({ "main.tf": config })] as [string, string];
+  for (const d of pair) terraform(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } });
+  return pair;
+}
+
 (TERRAFORM !== undefined ? describe : describe.skip)("a failed and an interrupted apply against terraform's", () => {
   let cliConfig: string;
   beforeAll(() => {
-    const mirror = workdir();
-    for (const [type, file] of [
-      ["failing", "failing-provider.mjs"],
-      ["slow", "slow-provider.mjs"],
-    ] as const) {
-      writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type, version: "1.0.0", module: join(testdata, file), exportName: "createProvider" });
-    }
-    cliConfig = join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
+    cliConfig = testProvidersCliConfig();
   });
 
-  /** Two directories initialised by terraform (one for each tool) on `config`. */
-  const dirs = (config: string): [string, string] => {
-    const pair = [workdir({ "main.tf": config }), workdir({ "main.tf": config })] as [string, string];
-    for (const d of pair) terraform(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } });
-    return pair;
-  };
+  const dirs = (config: string): [string, string] => initialisedPair(config, cliConfig);
 
   test("a provider error mid-apply: terraform's Error diagnostic with the address and the block's snippet on stderr, exit 1", async () => {
     const [m, t] = dirs(CONFIG("failing"));
@@ -172,21 +183,10 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
 (TERRAFORM !== undefined ? describe : describe.skip)("a failed and an interrupted apply -json against terraform's", () => {
   let cliConfig: string;
   beforeAll(() => {
-    const mirror = workdir();
-    for (const [type, file] of [
-      ["failing", "failing-provider.mjs"],
-      ["slow", "slow-provider.mjs"],
-    ] as const) {
-      writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type, version: "1.0.0", module: join(testdata, file), exportName: "createProvider" });
-    }
-    cliConfig = join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
+    cliConfig = testProvidersCliConfig();
   });
 
-  const dirs = (config: string): [string, string] => {
-    const pair = [workdir({ "main.tf": config }), workdir({ "main.tf": config })] as [string, string];
-    for (const d of pair) terraform(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } });
-    return pair;
-  };
+  const dirs = (config: string): [string, string] => initialisedPair(config, cliConfig);
 
   test("a provider error mid-apply: apply_errored at info level, the error once (address, range, snippet) after the walk, no change summary, exit 1", async () => {
     const [m, t] = dirs(CONFIG("failing"));
@@ -227,17 +227,10 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
 (TERRAFORM !== undefined ? describe : describe.skip)("two SIGINTs during an apply, against terraform's", () => {
   let cliConfig: string;
   beforeAll(() => {
-    const mirror = workdir();
-    writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type: "slow", version: "1.0.0", module: join(testdata, "slow-provider.mjs"), exportName: "createProvider" });
-    cliConfig = join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
+    cliConfig = testProvidersCliConfig();
   });
 
-  const pair = (): [string, string] => {
-    const config = CONFIG("slow").replace('fail = "yes", ', "");
-    const dirs = [workdir({ "main.tf": config }), workdir({ "main.tf": config })] as [string, string];
-    for (const d of dirs) terraform(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } });
-    return dirs;
-  };
+  const pair = (): [string, string] => initialisedPair(CONFIG("slow").replace('fail = "yes", ', ""), cliConfig);
   // The create takes 60 s: the second interrupt always comes while it is under way.
   const env = { SLOW_PROVIDER_MS: "60000" };
   const lockFile = (d: string): boolean => existsSync(join(d, ".terraform.tfstate.lock.info"));
@@ -276,15 +269,12 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
 (TERRAFORM !== undefined ? describe : describe.skip)("a provider's plan error (PlanResourceChange) against terraform's", () => {
   let cliConfig: string;
   beforeAll(() => {
-    const mirror = workdir();
-    writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type: "failing", version: "1.0.0", module: join(testdata, "failing-provider.mjs"), exportName: "createProvider" });
-    cliConfig = join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
+    cliConfig = testProvidersCliConfig();
   });
 
   test("plan and apply: the provider's error with `with ADDR,` and the block's snippet on stderr, plain and coloured, exit 1", async () => {
     const config = CONFIG("failing").replace('fail = "yes", after = random_id.ok.hex', 'fail = "plan"');
-    const [m, t] = [workdir({ "main.tf": config }), workdir({ "main.tf": config })];
-    for (const d of [m, t]) terraform(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } });
+    const [m, t] = initialisedPair(config, cliConfig);
     for (const command of [["plan"], ["apply", "-auto-approve"]]) {
       for (const colour of [false, true]) {
         const args = [...command, "-input=false", ...(colour ? [] : ["-no-color"])];
