@@ -8,6 +8,7 @@
 // overlaps node's module loading, the configuration and the state read. Only light modules
 // are imported statically here; the CLI itself is imported after that.
 import { ExitCode } from "./exit-code.js";
+import { handleFatalInterrupt } from "./fatal-interrupt.js";
 import { earlyLaunchTargets, startEarlyLaunch } from "./workdir/early-launch.js";
 
 /**
@@ -27,6 +28,8 @@ export async function main(argv: readonly string[]): Promise<void> {
   const onSignal = (): void => {
     signals++;
     if (signals > 1) {
+      // A working-directory operation cancels as terraform does (exit 1, the state lock released).
+      if (handleFatalInterrupt()) return;
       // Terraform's words for the second interrupt; the state was saved after every object applied.
       process.stderr.write("\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n");
       process.exit(ExitCode.Interrupted);

@@ -5,7 +5,7 @@
 // by @magma/provider-server (test/testdata/failing-provider.mjs, slow-provider.mjs) from a
 // filesystem mirror, so terraform and magma run the same provider. Skipped without terraform.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,9 +31,10 @@ interface Run {
 
 /**
  * Runs terraform or magma in `cwd`; with `interruptAfter`, sends one SIGINT a moment after
- * stdout first matches it (so that the provider call the line announces is under way).
+ * stdout first matches it (so that the provider call the line announces is under way), and
+ * with `twice` a second one 300 ms later.
  */
-function run(tool: "terraform" | "magma", args: readonly string[], cwd: string, env: Record<string, string>, interruptAfter?: RegExp): Promise<Run> {
+function run(tool: "terraform" | "magma", args: readonly string[], cwd: string, env: Record<string, string>, interruptAfter?: RegExp, twice = false): Promise<Run> {
   const cache = mkdtempSync(join(tmpdir(), "magma-apply-errors-cache-"));
   temp.push(cache);
   const [cmd, argv] = tool === "terraform" ? [TERRAFORM!, [...args]] : [process.execPath, [MAGMA_BIN, ...args]];
@@ -46,7 +47,10 @@ function run(tool: "terraform" | "magma", args: readonly string[], cwd: string, 
     stdout += b.toString("utf8");
     if (interruptAfter !== undefined && !signalled && interruptAfter.test(stdout)) {
       signalled = true;
-      setTimeout(() => child.kill("SIGINT"), 1500);
+      setTimeout(() => {
+        child.kill("SIGINT");
+        if (twice) setTimeout(() => child.kill("SIGINT"), 300);
+      }, 1500);
     }
   });
   child.stderr.on("data", (b: Buffer) => (stderr += b.toString("utf8")));
@@ -81,25 +85,36 @@ resource "random_id" "bad" {
 }
 `;
 
+/**
+ * A terraform CLI configuration whose filesystem mirror serves test/testdata's failing and
+ * slow providers as `registry.terraform.io/magma/failing` and `…/slow` (magma finds them in
+ * the working directory once terraform has installed them).
+ */
+function testProvidersCliConfig(): string {
+  const mirror = workdir();
+  for (const [type, file] of [
+    ["failing", "failing-provider.mjs"],
+    ["slow", "slow-provider.mjs"],
+  ] as const) {
+    writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type, version: "1.0.0", module: join(testdata, file), exportName: "createProvider" });
+  }
+  return join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
+}
+
+/** Two directories initialised by terraform (one for each tool) on `config`. */
+function initialisedPair(config: string, cliConfig: string): [string, string] {
+  const pair = [workdir({ "main.tf": config }), workdir({ "main.tf": config })] as [string, string];
+  for (const d of pair) terraform(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } });
+  return pair;
+}
+
 (TERRAFORM !== undefined ? describe : describe.skip)("a failed and an interrupted apply against terraform's", () => {
   let cliConfig: string;
   beforeAll(() => {
-    const mirror = workdir();
-    for (const [type, file] of [
-      ["failing", "failing-provider.mjs"],
-      ["slow", "slow-provider.mjs"],
-    ] as const) {
-      writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type, version: "1.0.0", module: join(testdata, file), exportName: "createProvider" });
-    }
-    cliConfig = join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
+    cliConfig = testProvidersCliConfig();
   });
 
-  /** Two directories initialised by terraform (one for each tool) on `config`. */
-  const dirs = (config: string): [string, string] => {
-    const pair = [workdir({ "main.tf": config }), workdir({ "main.tf": config })] as [string, string];
-    for (const d of pair) terraform(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } });
-    return pair;
-  };
+  const dirs = (config: string): [string, string] => initialisedPair(config, cliConfig);
 
   test("a provider error mid-apply: terraform's Error diagnostic with the address and the block's snippet on stderr, exit 1", async () => {
     const [m, t] = dirs(CONFIG("failing"));
@@ -139,6 +154,141 @@ resource "random_id" "bad" {
       expect({ colour, stderr: ours.stderr }).toEqual({ colour, stderr: theirs.stderr });
       // The create under way when the stop came: its stop hook's two errors, then (when the provider canceled the call rather than finishing it) the call's error.
       if (!colour) expect(ours.stderr).toMatch(/^\nError: execution halted\n\n\nError: execution halted\n\n(\nError: Operation canceled\n\n {2}with random_id\.ok,\n[^]*)?$/);
+    }
+  }, 600_000);
+});
+
+/**
+ * A -json stream made comparable: run-to-run values (timestamps, ids, elapsed times) replaced,
+ * the progress messages dropped (their number depends on the machine's speed).
+ */
+function jsonMessages(text: string): Record<string, unknown>[] {
+  return text
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((m) => m["type"] !== "apply_progress")
+    .map((m) => {
+      const j = JSON.stringify({ ...m, "@timestamp": "T" })
+        .replace(/\[id=[^\]]*\]/g, "[id=ID]")
+        .replace(/"id_value":"[^"]*"/g, '"id_value":"ID"')
+        .replace(/ after \d+s/g, " after Ns")
+        .replace(/"elapsed_seconds":\d+/g, '"elapsed_seconds":0');
+      return JSON.parse(j) as Record<string, unknown>;
+    });
+}
+
+const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map((m) => JSON.stringify(m)).sort();
+
+(TERRAFORM !== undefined ? describe : describe.skip)("a failed and an interrupted apply -json against terraform's", () => {
+  let cliConfig: string;
+  beforeAll(() => {
+    cliConfig = testProvidersCliConfig();
+  });
+
+  const dirs = (config: string): [string, string] => initialisedPair(config, cliConfig);
+
+  test("a provider error mid-apply: apply_errored at info level, the error once (address, range, snippet) after the walk, no change summary, exit 1", async () => {
+    const [m, t] = dirs(CONFIG("failing"));
+    const args = ["apply", "-auto-approve", "-input=false", "-json"];
+    const theirs = await run("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig });
+    const ours = await run("magma", args, m, {});
+    expect(theirs.code).toBe(1);
+    expect(ours.code).toBe(1);
+    const [tm, mm] = [jsonMessages(theirs.stdout), jsonMessages(ours.stdout)];
+    // The objects are applied in parallel: their hook messages may come in either order.
+    expect(sortedJson(mm)).toEqual(sortedJson(tm));
+    const diagnostics = (ms: Record<string, unknown>[]): unknown[] => ms.filter((x) => x["type"] === "diagnostic");
+    expect(diagnostics(mm)).toEqual(diagnostics(tm));
+    expect(diagnostics(tm)).toEqual([expect.objectContaining({ diagnostic: expect.objectContaining({ address: "random_id.bad", range: expect.anything(), snippet: expect.anything() }) })]);
+    expect(mm.at(-1)).toEqual(tm.at(-1));
+    expect(mm.some((x) => x["type"] === "change_summary" && (x["changes"] as { operation: string }).operation === "apply")).toBe(false);
+  }, 600_000);
+
+  test("SIGINT during a create: the interrupt notice as log messages, the canceled object's error, the stop hook's two errors, no change summary, exit 1", async () => {
+    const [m, t] = dirs(CONFIG("slow").replace('fail = "yes", ', ""));
+    const env = { SLOW_PROVIDER_MS: "15000" };
+    const args = ["apply", "-auto-approve", "-input=false", "-json"];
+    const theirs = await run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./);
+    const ours = await run("magma", args, m, env, /random_id\.ok: Creating\.\.\./);
+    expect(theirs.code).toBe(1);
+    expect(ours.code).toBe(1);
+    const [tm, mm] = [jsonMessages(theirs.stdout), jsonMessages(ours.stdout)];
+    // terraform logs "Stopping operation..." and the notice from two goroutines, in either order.
+    expect(sortedJson(mm)).toEqual(sortedJson(tm));
+    const logs = (ms: Record<string, unknown>[]): unknown[] => ms.filter((x) => x["type"] === "log").map((x) => x["@message"]);
+    expect(logs(mm).sort()).toEqual(["\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\nGracefully shutting down...\n", "Stopping operation..."].sort());
+    const tail = (ms: Record<string, unknown>[]): unknown[] => ms.slice(ms.findIndex((x) => x["type"] === "diagnostic"));
+    expect(tail(mm)).toEqual(tail(tm));
+    expect(mm.filter((x) => x["type"] === "diagnostic").map((x) => (x["diagnostic"] as { summary: string }).summary)).toEqual(["Operation canceled", "execution halted", "execution halted"]);
+  }, 600_000);
+});
+
+(TERRAFORM !== undefined ? describe : describe.skip)("two SIGINTs during an apply, against terraform's", () => {
+  let cliConfig: string;
+  beforeAll(() => {
+    cliConfig = testProvidersCliConfig();
+  });
+
+  const pair = (): [string, string] => initialisedPair(CONFIG("slow").replace('fail = "yes", ', ""), cliConfig);
+  // The create takes 60 s: the second interrupt always comes while it is under way.
+  const env = { SLOW_PROVIDER_MS: "60000" };
+  const lockFile = (d: string): boolean => existsSync(join(d, ".terraform.tfstate.lock.info"));
+
+  test("the words wrapped on stderr and an operation canceled error, exit 1, the state lock released", async () => {
+    const [m, t] = pair();
+    const args = ["apply", "-auto-approve", "-input=false", "-no-color"];
+    const theirs = await run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./, true);
+    const ours = await run("magma", args, m, env, /random_id\.ok: Creating\.\.\./, true);
+    expect(theirs.code).toBe(1);
+    expect(ours.code).toBe(1);
+    expect(ours.stderr).toBe(theirs.stderr);
+    expect(ours.stderr).toBe("\nTwo interrupts received. Exiting immediately. Note that data loss may have\noccurred.\n\n\nError: operation canceled\n\n");
+    // Terraform prints "Stopping operation..." and the interrupt notice from two goroutines, in either order.
+    const notice = (s: string): string => stable(s).replace("Stopping operation...\n", "").replace("Gracefully shutting down...\n\n", "Gracefully shutting down...\n\nStopping operation...\n");
+    expect(notice(ours.stdout)).toBe(notice(theirs.stdout));
+    expect({ magma: lockFile(m), terraform: lockFile(t) }).toEqual({ magma: false, terraform: false });
+  }, 600_000);
+
+  test("-json: the words as a log message and the error as a diagnostic, exit 1", async () => {
+    const [m, t] = pair();
+    const args = ["apply", "-auto-approve", "-input=false", "-json"];
+    const theirs = await run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./, true);
+    const ours = await run("magma", args, m, env, /random_id\.ok: Creating\.\.\./, true);
+    expect(theirs.code).toBe(1);
+    expect(ours.code).toBe(1);
+    // terraform may still log the canceled object's apply_errored in the moment it waits for the operation.
+    const comparable = (text: string): string[] => sortedJson(jsonMessages(text).filter((x) => x["type"] !== "apply_errored"));
+    expect(comparable(ours.stdout)).toEqual(comparable(theirs.stdout));
+    const last = jsonMessages(ours.stdout).slice(-2);
+    expect(last.map((x) => x["@message"])).toEqual(["\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n", "Error: operation canceled"]);
+    expect({ magma: lockFile(m), terraform: lockFile(t) }).toEqual({ magma: false, terraform: false });
+  }, 600_000);
+});
+
+(TERRAFORM !== undefined ? describe : describe.skip)("a provider's plan error (PlanResourceChange) against terraform's", () => {
+  let cliConfig: string;
+  beforeAll(() => {
+    cliConfig = testProvidersCliConfig();
+  });
+
+  test("plan and apply: the provider's error with `with ADDR,` and the block's snippet on stderr, plain and coloured, exit 1", async () => {
+    const config = CONFIG("failing").replace('fail = "yes", after = random_id.ok.hex', 'fail = "plan"');
+    const [m, t] = initialisedPair(config, cliConfig);
+    for (const command of [["plan"], ["apply", "-auto-approve"]]) {
+      for (const colour of [false, true]) {
+        const args = [...command, "-input=false", ...(colour ? [] : ["-no-color"])];
+        const theirs = await run("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig, ...(colour ? { FORCE_COLOR: "1" } : {}) });
+        const ours = await run("magma", args, m, colour ? { FORCE_COLOR: "1" } : {});
+        expect({ args, code: theirs.code }).toEqual({ args, code: 1 });
+        expect({ args, code: ours.code }).toEqual({ args, code: 1 });
+        expect({ args, stderr: ours.stderr }).toEqual({ args, stderr: theirs.stderr });
+        if (!colour) {
+          expect(ours.stderr).toBe(
+            '\nError: planning random_id: the plan is refused\n\n  with random_id.bad,\n  on main.tf line 11, in resource "random_id" "bad":\n  11: resource "random_id" "bad" {\n\nThis provider refuses to plan an object whose keepers say fail = plan.\n',
+          );
+        }
+      }
     }
   }, 600_000);
 });

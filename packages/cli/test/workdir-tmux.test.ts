@@ -3,7 +3,7 @@
 // served by @magma/provider-server) takes seconds per create. The confirmation prompt read
 // from the terminal (no: cancelled, exit 1, nothing applied; yes: applied), Ctrl-C once
 // (graceful: terraform's interrupt messages and errors, what was created is in the state, exit 1) and
-// twice (immediate exit 130, what was applied saved). Skipped where tmux is absent.
+// twice (immediate exit 1 with terraform's "operation canceled", what was applied saved). Skipped where tmux is absent.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -174,7 +174,7 @@ withTmux("magma apply in a terminal (tmux)", () => {
     expect(stateIds(dir)).toEqual(reported);
   }, 240_000);
 
-  test("Ctrl-C twice exits at once (130) with what was applied saved", async () => {
+  test("Ctrl-C twice exits at once (1, as terraform: operation canceled) with what was applied saved and the lock released", async () => {
     const { name, dir } = session(4);
     type(name, "apply -auto-approve -parallelism=1");
     await until(name, /random_id\.a\[\d\]: Creation complete/);
@@ -182,8 +182,10 @@ withTmux("magma apply in a terminal (tmux)", () => {
     await until(name, /Interrupt received\./);
     tmux("send-keys", "-t", name, "C-c");
     const out = await until(name, /EXIT=\d+/);
-    expect(exitStatus(out)).toBe(130);
+    expect(exitStatus(out)).toBe(1);
     expect(out).toContain("Two interrupts received. Exiting immediately. Note that data loss may have occurred.");
+    expect(out).toContain("Error: operation canceled");
+    expect(existsSync(join(dir, ".terraform.tfstate.lock.info"))).toBe(false);
     const before = out.slice(0, out.indexOf("Two interrupts received"));
     const reported = [...before.matchAll(/random_id\.a\[(\d)\]: Creation complete/g)].map((m) => Number(m[1])).sort();
     expect(reported.length).toBeGreaterThanOrEqual(1);

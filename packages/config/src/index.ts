@@ -10,6 +10,7 @@
 
 export { loadModule, loadModuleFromFiles, moduleFiles, isOverrideFile } from "./load-module.js";
 export { loadConfig, walkConfig, readModuleManifest, isLocalSource } from "./load-config.js";
+export { descendantConfig } from "./descendant-config.js";
 export type { LoadConfigOptions, InstalledModule } from "./load-config.js";
 export type {
   Module,

@@ -29,6 +29,7 @@ import { PlanAction } from "./plan/plan-action.js";
 import { countPlanChanges } from "./render/plan-summary.js";
 import { parsePlanTargets, TARGETED_APPLY_WARNING, TARGETING_WARNING } from "./planner/plan-targets.js";
 import type { PlannedChangeEvent } from "./events/engine-event.js";
+import { changeReason } from "./events/change-reason.js";
 import { isEngineError } from "./engine-error.js";
 
 /** Options of {@link createEngine}. */
@@ -575,7 +576,7 @@ function emitPlanEvents(plan: Plan, onEvent: (e: EngineEvent) => void): void {
       default:
         action = c.action;
     }
-    const reason = c.replaceReason ?? c.deleteReason ?? (c.readReason !== undefined ? `read_because_${c.readReason.replace("-", "_")}` : undefined);
+    const reason = changeReason(c);
     emit({ type: "planned_change", address: c.address, action, ...(reason !== undefined ? { reason } : {}), ...(moved ? { previousAddress: c.previousAddress } : {}) });
   }
   const n = countPlanChanges(plan);

@@ -75,6 +75,8 @@ export type { ApplyResult, ApplyObjectRef, FailedObject, SkippedObject, Adoption
 export { buildApplyGraph, destroyNodeId, providerNodeId } from "./apply/apply-graph.js";
 export type { ApplyNode } from "./apply/apply-graph.js";
 export { DEFAULT_PROGRESS_INTERVAL_MS } from "./events/object-progress.js";
+export { changeReason } from "./events/change-reason.js";
+export type { ChangeReason } from "./events/change-reason.js";
 export type {
   EngineEvent,
   EngineEventType,
@@ -124,6 +126,7 @@ export type { PlanConfigurationOptions, ConfigurationPlan, PlanScopeContext, Pla
 export { createConfigApplyScope } from "./planner/config-apply-scope.js";
 export type { ConfigApplyScopeInput } from "./planner/config-apply-scope.js";
 export { PlanDiagnosticsError, isPlanDiagnosticsError } from "./planner/plan-diagnostic.js";
+export { inConfigBody } from "./planner/in-config-body.js";
 export type { PlanDiagnostic } from "./planner/plan-diagnostic.js";
 export { applyIgnoreChanges, traversalPath } from "./planner/ignore-changes.js";
 export { resourceValue } from "./eval/eval-values.js";

@@ -9,17 +9,15 @@
  * terraform's provider processes and magma's in-process instance).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Provider } from "@magma/provider-api";
 import { createRandomProvider } from "@magma/provider-random";
-import { writeProviderLauncher } from "@magma/provider-server";
 import { createLocalBackend, loadState, type StateFile } from "@magma/state";
 import { createEngine, type EnginePlanResult, type ProviderSource } from "../src/index.js";
 import { hasTerraform } from "@magma/test-support";
-import { expectExit, storedMemoryProvider, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
+import { memoryOracle } from "./support/memory-oracle.js";
+import { expectExit, storedMemoryProvider, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
 
-const randomModule = createRequire(import.meta.url).resolve("@magma/provider-random");
 const d = hasTerraform() ? describe : describe.skip;
 
 const MEMORY = "example.com/magma/memory";
@@ -185,17 +183,7 @@ d.each([
   ["native syntax", "main.tf", MAIN_TF, CHILD_TF],
   ["JSON syntax", "main.tf.json", MAIN_JSON, CHILD_JSON],
 ] as const)("magma and terraform converge on each other's state (%s)", (_name, file, main, child) => {
-  let tmp: { dir: string; cleanup(): void };
-
-  beforeAll(() => {
-    tmp = tempDir("e2e-tf-");
-    writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: storedMemoryProvider, exportName: "createProvider", protocolVersions: [6] });
-    writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "random", version: "1.0.0", module: randomModule, exportName: "createRandomProvider", protocolVersions: [6] });
-  });
-  afterAll(() => {
-    delete process.env["MEMORY_PROVIDER_STORE"];
-    tmp.cleanup();
-  });
+  const tmp = memoryOracle("e2e-tf-", storedMemoryProvider, { random: true, processEnv: ["MEMORY_PROVIDER_STORE"] });
 
   /** A working directory with the configuration and its own item file. */
   function workDir(name: string): { work: string; store: string; env: Record<string, string | undefined> } {

@@ -13,10 +13,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { listVal, numberVal, stringVal } from "@magma/cty";
 import type { Provider } from "@magma/provider-api";
-import { writeProviderLauncher } from "@magma/provider-server";
 import { readStateFile } from "@magma/state";
 import { createEngine, type ProviderSource } from "../src/index.js";
-import { expectExit, findTerraform, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
+import { memoryOracle } from "./support/memory-oracle.js";
+import { expectExit, findTerraform, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
 
 const d = findTerraform() !== undefined ? describe : describe.skip;
 const fixture = fileURLToPath(new URL("./support/changing-function-provider.mjs", import.meta.url));
@@ -53,16 +53,7 @@ resource "memory_item" "v" {
 const ACTIONS: Record<string, string[]> = { "no-op": ["no-op"], create: ["create"], update: ["update"], "delete-then-create": ["delete", "create"], "create-then-delete": ["create", "delete"], delete: ["delete"] };
 
 d("what a targeted plan's references see, magma against terraform", () => {
-  let tmp: { dir: string; cleanup(): void };
-
-  beforeAll(() => {
-    tmp = tempDir("tvis-");
-    writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: fixture, exportName: "createProvider", protocolVersions: [6] });
-  });
-  afterAll(() => {
-    delete process.env["MEMORY_PROVIDER_STORE"];
-    tmp.cleanup();
-  });
+  const tmp = memoryOracle("tvis-", fixture, { processEnv: ["MEMORY_PROVIDER_STORE"] });
 
   test("shrunk and grown count and for_each, instance and resource targets", async () => {
     const work = join(tmp.dir, "work");

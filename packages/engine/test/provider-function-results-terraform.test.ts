@@ -12,10 +12,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Provider } from "@magma/provider-api";
-import { writeProviderLauncher } from "@magma/provider-server";
 import { createLocalBackend, decodeOutput, loadState, readStateFile } from "@magma/state";
 import { createEngine, formatPlan, parsePlan, type ApplyResult, type ProviderSource } from "../src/index.js";
-import { expectExit, findTerraform, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
+import { memoryOracle } from "./support/memory-oracle.js";
+import { expectExit, findTerraform, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
 
 const d = findTerraform() !== undefined ? describe : describe.skip;
 const fixture = fileURLToPath(new URL("./support/changing-function-provider.mjs", import.meta.url));
@@ -51,18 +51,11 @@ output "p" {
 const flat = (s: string): string => s.replace(/\s+/g, " ");
 
 d("provider function results at apply, magma against terraform", () => {
-  let tmp: { dir: string; cleanup(): void };
+  const tmp = memoryOracle("fnres-tf-", fixture, { processEnv: ["MEMORY_PROVIDER_STORE", "STAMP_FILE"] });
   let mod: { createProvider(): Provider };
 
   beforeAll(async () => {
-    tmp = tempDir("fnres-tf-");
-    writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: fixture, exportName: "createProvider", protocolVersions: [6] });
     mod = (await import(fixture)) as { createProvider(): Provider };
-  });
-  afterAll(() => {
-    delete process.env["MEMORY_PROVIDER_STORE"];
-    delete process.env["STAMP_FILE"];
-    tmp.cleanup();
   });
 
   function workDir(name: string, mainTf: string): { work: string; stamp: string; env: Record<string, string | undefined> } {

@@ -9,10 +9,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Provider } from "@magma/provider-api";
-import { writeProviderLauncher } from "@magma/provider-server";
 import { createLocalBackend, loadState } from "@magma/state";
 import { createEngine, type ProviderSource } from "../src/index.js";
-import { expectExit, findTerraform, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
+import { memoryOracle } from "./support/memory-oracle.js";
+import { expectExit, findTerraform, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
 
 const d = findTerraform() !== undefined ? describe : describe.skip;
 const fixture = fileURLToPath(new URL("./support/meta-recording-provider.mjs", import.meta.url));
@@ -72,17 +72,7 @@ function calls(file: string): string[] {
 }
 
 d("provider_meta, magma against terraform", () => {
-  let tmp: { dir: string; cleanup(): void };
-
-  beforeAll(() => {
-    tmp = tempDir("meta-tf-");
-    writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: fixture, exportName: "createProvider", protocolVersions: [6] });
-  });
-  afterAll(() => {
-    delete process.env["MEMORY_PROVIDER_STORE"];
-    delete process.env["META_LOG"];
-    tmp.cleanup();
-  });
+  const tmp = memoryOracle("meta-tf-", fixture, { processEnv: ["MEMORY_PROVIDER_STORE", "META_LOG"] });
 
   function workDir(name: string): { work: string; store: string; log: string; env: Record<string, string | undefined> } {
     const work = join(tmp.dir, name);

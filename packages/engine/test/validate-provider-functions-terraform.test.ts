@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "@magma/config";
 import type { Provider } from "@magma/provider-api";
-import { writeProviderLauncher } from "@magma/provider-server";
 import { ProviderFunctionCalls, validateProviderFunctions } from "../src/index.js";
-import { expectExit, findTerraform, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
+import { memoryOracle } from "./support/memory-oracle.js";
+import { expectExit, findTerraform, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
 
 const d = findTerraform() !== undefined ? describe : describe.skip;
 const fixture = fileURLToPath(new URL("./support/changing-function-provider.mjs", import.meta.url));
@@ -54,16 +54,7 @@ interface Found {
 const key = (x: Found): string => `${x.at} ${x.summary} ${x.detail}`;
 
 d("validate and provider-defined functions, magma against terraform", () => {
-  let tmp: { dir: string; cleanup(): void };
-
-  beforeAll(() => {
-    tmp = tempDir("fnval-tf-");
-    writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: fixture, exportName: "createProvider", protocolVersions: [6] });
-  });
-  afterAll(() => {
-    delete process.env["STAMP_FILE"];
-    tmp.cleanup();
-  });
+  const tmp = memoryOracle("fnval-tf-", fixture, { processEnv: ["STAMP_FILE"] });
 
   test("the same diagnostics: known calls made (their errors), unknown ones not, unknown names reported", async () => {
     const work = join(tmp.dir, "work");

@@ -1,7 +1,5 @@
-import type { Config, Resource } from "@magma/config";
-import type { FailedObject } from "@magma/engine";
-import type { SourceRange } from "@magma/hcl";
-import type { Diag } from "@magma/provider-api";
+import { descendantConfig, type Config, type Resource } from "@magma/config";
+import { inConfigBody, type FailedObject } from "@magma/engine";
 import { parseResourceInstance } from "@magma/state";
 import type { AddressedDiagnostic } from "./format-diagnostic.js";
 
@@ -14,31 +12,10 @@ function resourceConfig(config: Config | undefined, address: string): Resource |
   } catch {
     return undefined;
   }
-  let c: Config | undefined = config;
-  for (const step of a.module) c = c?.children.get(step.name);
+  const c = descendantConfig(config, a.module);
   if (c === undefined) return undefined;
   const key = `${a.mode === "data" ? "data." : a.mode === "ephemeral" ? "ephemeral." : ""}${a.type}.${a.name}`;
   return (a.mode === "managed" ? c.module.managedResources : c.module.dataResources).get(key);
-}
-
-/**
- * Where in a resource's body Terraform puts a provider diagnostic (its `InConfigBody`): an
- * attribute's expression when the diagnostic names a top-level attribute set in the body,
- * else the body's missing-item range (the opening brace of a native body). Deeper paths
- * (into nested blocks, or an element of an attribute) fall back to it too, where Terraform
- * would follow them further.
- */
-function subjectIn(r: Resource, d: Diag): SourceRange {
-  const steps = d.attribute?.steps ?? [];
-  const first = steps[0];
-  const name = steps.length === 1 && first?.kind === "attr" ? first.name : undefined;
-  const { content } = r.config.partialContent({ attributes: name === undefined ? [] : [{ name }] });
-  const attr = name === undefined ? undefined : content.attributes.get(name);
-  if (attr !== undefined) return attr.expr.range;
-  // HCL's native bodies report missing items at their opening brace (a zero-width range, which Terraform's snippet widens to the brace); JSON bodies at the object's closing brace.
-  if (r.config.syntax === "json") return content.missingItemRange;
-  const start = r.config.range.start;
-  return { filename: r.config.range.filename, start, end: { line: start.line, column: start.column + 1, byte: start.byte + 1 } };
 }
 
 /**
@@ -51,7 +28,7 @@ export function applyFailureDiagnostics(failed: readonly FailedObject[], config:
   for (const f of failed) {
     const r = f.action === "configure" ? undefined : resourceConfig(config, f.address);
     for (const d of f.diagnostics) {
-      out.push({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", ...(r !== undefined ? { subject: subjectIn(r, d) } : {}), ...(f.address !== "" && f.action !== "configure" ? { address: f.address } : {}) });
+      out.push({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", ...(r !== undefined ? { subject: inConfigBody(r, d) } : {}), ...(f.address !== "" && f.action !== "configure" ? { address: f.address } : {}) });
     }
   }
   return out;

@@ -1,7 +1,8 @@
-import type { EngineEvent, Plan, PlanCounts, PlannedInstanceChange } from "@magma/engine";
+import { changeReason, type EngineEvent, type Plan, type PlanCounts, type PlannedInstanceChange } from "@magma/engine";
 import type { Diag } from "@magma/provider-api";
 import { formatModuleInstance, parseResourceInstance } from "@magma/state";
 import { applyEventLine } from "./apply-progress.js";
+import { snippetOf, type AddressedDiagnostic, type SourceCache } from "./format-diagnostic.js";
 
 /** The `resource` object of Terraform's machine-readable UI messages. */
 export function jsonUiResource(address: string): Record<string, unknown> {
@@ -19,6 +20,11 @@ export function jsonUiResource(address: string): Record<string, unknown> {
   };
 }
 
+/** A source position as terraform's JSON diagnostics give it. */
+function pos(p: { readonly line: number; readonly column: number; readonly byte: number }): Record<string, number> {
+  return { line: p.line, column: p.column, byte: p.byte };
+}
+
 /** A timestamp as Terraform's UI writes it (RFC 3339, microseconds, UTC). */
 function timestamp(now: Date): string {
   return now.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
@@ -33,8 +39,6 @@ const PLANNED: Readonly<Record<string, string>> = {
   read: "read",
   forget: "remove",
 };
-
-const REASON: Readonly<Record<string, string>> = { tainted: "tainted", requested: "requested", triggered: "replace_by_triggers", "cannot-update": "cannot_update" };
 
 /**
  * Terraform's machine-readable UI (`-json`, UI version 1.2): one JSON object a line with
@@ -75,7 +79,9 @@ export class JsonUi {
       const action = PLANNED[c.action];
       if (action === undefined) continue;
       const change: Record<string, unknown> = { resource: jsonUiResource(c.address), action };
-      if (action === "replace" && c.replaceReason !== undefined) change["reason"] = REASON[c.replaceReason] ?? c.replaceReason;
+      // As terraform: the reason of a replace, a delete or a deferred read (`replace_triggered_by`, `delete_because_count_index`, `read_because_config_unknown`, …).
+      const reason = changeReason(c);
+      if (reason !== undefined) change["reason"] = reason;
       const verb = action === "remove" ? "Plan to forget" : `Plan to ${action}`;
       this.message("info", `${c.address}: ${verb}`, { change, type: "planned_change" });
     }
@@ -98,10 +104,19 @@ export class JsonUi {
     this.message("info", `Outputs: ${outs.length}`, { outputs, type: "outputs" });
   }
 
-  /** A diagnostic. */
-  diagnostic(d: Diag, address?: string): void {
+  /**
+   * A diagnostic; with `sources`, one with a subject also gets its `range` and `snippet`
+   * (as terraform's, for an object's diagnostic placed in its configuration).
+   */
+  diagnostic(d: Diag | AddressedDiagnostic, address?: string, sources?: SourceCache): void {
     const diagnostic: Record<string, unknown> = { severity: d.severity, summary: d.summary, detail: d.detail ?? "" };
     if (address !== undefined) diagnostic["address"] = address;
+    const subject = "subject" in d ? d.subject : undefined;
+    if (subject !== undefined && sources !== undefined) {
+      diagnostic["range"] = { filename: subject.filename, start: pos(subject.start), end: pos(subject.end) };
+      const snippet = snippetOf(sources, subject);
+      if (snippet !== undefined) diagnostic["snippet"] = snippet;
+    }
     this.message(d.severity === "error" ? "error" : "warn", `${d.severity === "error" ? "Error" : "Warning"}: ${d.summary}`, { diagnostic, type: "diagnostic" });
   }
 
@@ -120,8 +135,8 @@ export class JsonUi {
         }
         if (e.type !== "apply_start") hook["elapsed_seconds"] = e.elapsedSeconds;
         const message = e.type === "apply_errored" ? `${e.address}: ${e.action === "delete" ? "Destruction" : e.action === "create" ? "Creation" : "Modifications"} errored after ${e.elapsedSeconds}s` : line;
-        this.message(e.type === "apply_errored" ? "error" : "info", message, { hook, type: e.type });
-        if (e.type === "apply_errored") for (const d of e.diagnostics) this.diagnostic(d, e.address);
+        // terraform logs an object's failure at info level; its diagnostics come after the walk, with the others.
+        this.message("info", message, { hook, type: e.type });
         return;
       }
       case "change_summary": {

@@ -13,6 +13,7 @@ import {
   writePlanFile,
   type ApplyResult,
   type Engine,
+  type EngineEvent,
   type EnginePlanResult,
   type Plan,
   type PlanMode,
@@ -27,10 +28,11 @@ import { terminalColumns, wordWrap } from "../terminal-columns.js";
 import { applyEventLine } from "./apply-progress.js";
 import { applyFailureDiagnostics, EXECUTION_HALTED, terraformDiagnosticOrder } from "./apply-failure-diagnostics.js";
 import { workdirProviders } from "./engine-providers.js";
-import { formatDiagnostics } from "./format-diagnostic.js";
+import { formatDiagnostics, SourceCache, type AddressedDiagnostic } from "./format-diagnostic.js";
 import { formatValue } from "./format-value.js";
 import { JsonUi, jsonUiResource } from "./json-ui.js";
 import { acquireLock, type LockSettings } from "./state-lock.js";
+import { onFatalInterrupt } from "../fatal-interrupt.js";
 import { stateInstances } from "./state-objects.js";
 import type { WorkingDir } from "./working-dir.js";
 
@@ -78,8 +80,10 @@ export interface OperationOptions {
 /** Terraform's "Interrupt received" notice, printed on the first Ctrl-C. */
 const INTERRUPT_NOTICE = "\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\nGracefully shutting down...\n\nStopping operation...\n";
 
+/** A plan's diagnostics as terraform prints them: a provider's diagnostic about an object with its address (`with ADDR,`). */
 function diagnosticsText(r: EnginePlanResult, dir: string, color: boolean, width: number): string {
-  return formatDiagnostics(r.diagnostics, dir, color, { width });
+  const shown = r.diagnostics.map(({ address, inConfigBody, ...d }) => (inConfigBody === true && address !== undefined ? { ...d, address } : d));
+  return formatDiagnostics(shown, dir, color, { width, addresses: true });
 }
 
 /** Terraform's grey horizontal rule (its `format.HorizontalRule`: one column short of the width), from a new line, without the line end. */
@@ -161,6 +165,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
   const store = wd.store();
   const operation = o.kind === "plan" ? "OperationTypePlan" : o.kind === "refresh" ? "OperationTypeRefresh" : "OperationTypeApply";
   const release = await acquireLock(store, { operation }, o.lock, ctx.signal);
+  const uninstall = onFatalInterrupt(() => fatalInterrupt(ctx, wd.dir, ui, release));
   const providers = workdirProviders(wd.dataDir, ctx.io.env, ctx.earlyLaunch);
   const engine = createEngine({ providers: providers.source, parallelism: o.parallelism, workspace: wd.currentWorkspace(), cwd: wd.dir });
   try {
@@ -265,8 +270,34 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     await engine.close();
     await Promise.all([...providers.open].map((p) => p.close().catch(() => undefined)));
     await providers.close();
+    uninstall();
     await release();
   }
+}
+
+/** Terraform's words for a second interrupt (its `fatalInterrupt`). */
+const FATAL_INTERRUPT = "\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n";
+
+/**
+ * A second interrupt during an operation, as terraform's: its words (word-wrapped on stderr,
+ * or a `-json` log message) and an `operation canceled` error, then — without waiting for
+ * the operation (the state was saved after every object) — the state lock released (at most
+ * 5 s), the output flushed and exit 1.
+ */
+function fatalInterrupt(ctx: CommandContext, dir: string, ui: JsonUi | undefined, release: () => Promise<void>): void {
+  const canceled = { severity: "error", summary: "operation canceled", detail: "" } as const;
+  if (ui !== undefined) {
+    ui.message("info", FATAL_INTERRUPT, { type: "log" });
+    ui.diagnostic(canceled);
+  } else {
+    const width = terminalColumns(ctx.io.stderr);
+    ctx.io.stderr.write(`${wordWrap(FATAL_INTERRUPT, width)}\n${formatDiagnostics([canceled], dir, ctx.colour.stderr, { width })}`);
+  }
+  const released = Promise.race([release().catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);
+  void released
+    .then(() => new Promise((r) => process.stdout.write("", r)))
+    .then(() => new Promise((r) => process.stderr.write("", r)))
+    .finally(() => process.exit(ExitCode.Error));
 }
 
 async function applySaved(
@@ -319,13 +350,19 @@ async function runApply(
   const inFlight = new Set<string>();
   let stoppedInFlight: number | undefined;
   const onAbort = (): void => {
-    ctx.print(INTERRUPT_NOTICE);
+    if (ui !== undefined) {
+      // terraform -json: the same notice as two log messages.
+      ui.message("info", INTERRUPT_NOTICE.slice(0, INTERRUPT_NOTICE.indexOf("\nStopping operation...")), { type: "log" });
+      ui.message("info", "Stopping operation...", { type: "log" });
+    } else ctx.print(INTERRUPT_NOTICE);
     stoppedInFlight = inFlight.size;
     controller.abort(ctx.signal?.reason);
   };
   if (ctx.signal?.aborted === true) onAbort();
   else ctx.signal?.addEventListener("abort", onAbort, { once: true });
   const ids = new Map<string, string>();
+  // -json: the change summary and the outputs wait for the result (terraform prints neither after a failed apply).
+  const held: EngineEvent[] = [];
   let result: ApplyResult;
   try {
     result = await engine
@@ -355,8 +392,10 @@ async function runApply(
           if (e.type === "apply_start") inFlight.add(`${e.address}\0${e.deposedKey ?? ""}`);
           else if (e.type === "apply_complete" || e.type === "apply_errored") inFlight.delete(`${e.address}\0${e.deposedKey ?? ""}`);
           if (ui !== undefined) {
-            if (e.type === "change_summary") warnJson();
-            return ui.event(e, mode === "destroy");
+            if (e.type === "change_summary" || e.type === "outputs") held.push(e);
+            // Errors are reported after the walk, as terraform does (once, with their place in the configuration).
+            else if (!(e.type === "diagnostic" && e.diagnostic.severity === "error")) ui.event(e, mode === "destroy");
+            return;
           }
           const line = applyEventLine(e, ids, ctx.colour.stdout);
           if (line !== undefined) ctx.print(`${line}\n`);
@@ -367,23 +406,30 @@ async function runApply(
     ctx.signal?.removeEventListener("abort", onAbort);
   }
   const isApplyWarning = (d: Diag): boolean => d.severity === "warning" && applyWarnings.some((w) => w.summary === d.summary);
-  if (ui !== undefined) {
-    for (const d of result.diagnostics) if (!isApplyWarning(d)) ui.diagnostic(d);
-  }
   // A stop that came once everything was done changes nothing.
   const stopped = stoppedInFlight !== undefined && (stoppedInFlight > 0 || result.interrupted || !result.success);
-  if (ui === undefined && (stopped || !result.success)) {
+  if (stopped || !result.success) {
     // Terraform's diagnostics after a failed or stopped apply: each failed object's, with its address and its place in the configuration, any other error,
     // and after a stop the "execution halted" errors of its stop hook (two for each object whose apply was under way: its post-apply and state-update hooks).
     const failures = applyFailureDiagnostics(result.failed, result.failed.length > 0 ? loadConfig(configDir ?? dir).config : undefined);
     const accounted = new Set(result.failed.flatMap((f) => f.diagnostics).map((d) => `${d.summary}\n${d.detail ?? ""}`));
     const others = result.diagnostics.filter((d) => d.severity === "error" && !accounted.has(`${d.summary}\n${d.detail ?? ""}`)).map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }));
     const halted = stopped ? Array.from({ length: Math.max(1, 2 * (stoppedInFlight ?? 0)) }, () => EXECUTION_HALTED) : [];
-    ctx.io.stderr.write(formatDiagnostics(terraformDiagnosticOrder([...halted, ...failures, ...others]), dir, ctx.colour.stderr, { addresses: true, width: terminalColumns(ctx.io.stderr) }));
+    if (ui === undefined) ctx.io.stderr.write(formatDiagnostics(terraformDiagnosticOrder([...halted, ...failures, ...others]), dir, ctx.colour.stderr, { addresses: true, width: terminalColumns(ctx.io.stderr) }));
+    else {
+      // terraform -json: in the order the operation collected them (not sorted as its human view sorts them), and no change summary.
+      const sources = new SourceCache(dir);
+      const all: AddressedDiagnostic[] = [...failures, ...others, ...halted];
+      for (const d of all) ui.diagnostic(d, d.address, sources);
+    }
+    // A stopped apply fails as terraform's does (exit 1); what was applied is in the state.
+    return ExitCode.Error;
   }
-  // A stopped apply fails as terraform's does (exit 1); what was applied is in the state.
-  if (stopped || !result.success) return ExitCode.Error;
-  warnJson();
+  if (ui !== undefined) {
+    warnJson();
+    for (const e of held) ui.event(e, mode === "destroy");
+    for (const d of result.diagnostics) if (!isApplyWarning(d)) ui.diagnostic(d);
+  }
   const colour = ctx.colour.stdout;
   if (ui === undefined) ctx.print(formatDiagnostics([...planWarnings, ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }))], dir, colour, { width: terminalColumns(ctx.io.stdout) }));
   const c = applyCounts(result);

@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { convert, dynamicVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
-import { applyTypeDefaults, bodyTraversals, parseRef, providerAddrString, referencesInExpr, type Config, type Reference } from "@magma/config";
+import { applyTypeDefaults, bodyTraversals, descendantConfig, parseRef, providerAddrString, referencesInExpr, type Config, type Reference } from "@magma/config";
 import { evaluate, type Attribute, type Body, type Diagnostic, type EvalScope, type Expression, type HclFunction } from "@magma/hcl";
 import { formatInstanceKey, formatModuleInstance, type ModuleInstanceAddress } from "@magma/state";
 import { PlanDiagnosticsError, planError, throwIfErrors } from "../planner/plan-diagnostic.js";
@@ -80,12 +80,8 @@ export class ModuleEvaluator {
 
   /** The configuration of a module path (`[]` for the root). */
   configAt(path: readonly string[]): Config {
-    let c = this.#root;
-    for (const n of path) {
-      const next = c.children.get(n);
-      if (next === undefined) throw new PlanDiagnosticsError([planError("Module not installed", `The module ${configPrefix(path).slice(0, -1)} is not in the configuration.`)]);
-      c = next;
-    }
+    const c = descendantConfig(this.#root, path);
+    if (c === undefined) throw new PlanDiagnosticsError([planError("Module not installed", `The module ${configPrefix(path).slice(0, -1)} is not in the configuration.`)]);
     return c;
   }
 

@@ -1,4 +1,5 @@
 import type { Diag } from "@magma/provider-api";
+import type { ChangeReason } from "./change-reason.js";
 
 /**
  * The action of an object's apply as Terraform's `-json` UI messages name it: a replace is
@@ -102,8 +103,8 @@ export interface PlannedChangeEvent {
   readonly address: string;
   /** Terraform's change action: `create`, `read`, `update`, `replace`, `delete`, `move`, `import`, `forget`, `noop`. */
   readonly action: "create" | "read" | "update" | "replace" | "delete" | "move" | "import" | "forget" | "noop";
-  /** Why (e.g. `tainted`, `cannot-update`, `delete_because_no_resource_config`), when there is a reason. */
-  readonly reason?: string;
+  /** Why, as terraform's `-json` UI says it (e.g. `tainted`, `cannot_update`, `delete_because_no_resource_config`), when there is a reason. */
+  readonly reason?: ChangeReason;
   /** For a moved instance, its previous address. */
   readonly previousAddress?: string;
 }

@@ -1,10 +1,19 @@
+import type { Resource } from "@magma/config";
 import type { Diagnostic } from "@magma/hcl";
+import { isProviderError, type Diag } from "@magma/provider-api";
 import { isEngineError } from "../engine-error.js";
+import { inConfigBody } from "./in-config-body.js";
 
 /** A problem found while planning: HCL's diagnostic shape, plus the object it is about. */
 export interface PlanDiagnostic extends Diagnostic {
   /** The address of the object the problem is about (`aws_x.y[0]`, `var.v`, `output.o`, a provider config address), when it is about one. */
   readonly address?: string;
+  /**
+   * A provider's diagnostic about the object at `address`, placed in its resource block (see
+   * `inConfigBody`): Terraform prints the address with it (`with aws_x.y[0],`), and with
+   * `-json` gives it as the diagnostic's `address`.
+   */
+  readonly inConfigBody?: boolean;
 }
 
 /**
@@ -47,4 +56,16 @@ export function diagnosticsOfError(e: unknown, address: string): PlanDiagnostic[
   const message = e instanceof Error ? e.message : String(e);
   const summary = isEngineError(e) ? e.code : (e as { code?: unknown })?.code !== undefined ? String((e as { code: unknown }).code) : "error";
   return [{ severity: "error", summary, detail: message, address }];
+}
+
+/**
+ * A provider's failure to plan an object, as Terraform reports it: the provider's
+ * diagnostics, each with the object's address and its place in the resource's block (a
+ * {@link PlanDiagnosticsError}); any other error as it is.
+ */
+export function providerDiagnosticsInBody(e: unknown, resource: Resource, address: string): unknown {
+  if (!isProviderError(e) || e.code !== "diagnostics") return e;
+  const diags = (e.detail as { diagnostics?: readonly Diag[] }).diagnostics ?? [];
+  if (!diags.some((d) => d.severity === "error")) return e;
+  return new PlanDiagnosticsError(diags.map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", subject: inConfigBody(resource, d), address, inConfigBody: true })));
 }

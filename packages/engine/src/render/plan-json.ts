@@ -10,15 +10,16 @@ import {
   type ResourceInstanceAddress,
   type StateFile,
 } from "@magma/state";
-import { PlanAction, ReadReason, type DeleteReason, type ReplaceReason } from "../plan/plan-action.js";
+import { PlanAction, type DeleteReason, type ReadReason, type ReplaceReason } from "../plan/plan-action.js";
 import type { Plan, PlannedOutput } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { compareUtf8, goEscape, jsonArray, jsonMap, jsonString, jsonStruct } from "./go-json.js";
 import { RenderError } from "./render-error.js";
+import { plannedReadReason } from "../events/change-reason.js";
 import { entryFor, normaliseSchemas, type RenderSchemas } from "./render-schemas.js";
 import { stateJsonText } from "./state-json.js";
 import { configurationJsonText } from "./config-json.js";
-import type { Config } from "@magma/config";
+import { descendantConfig, type Config } from "@magma/config";
 import { relevantAttributes, type RelevantAttributesInput } from "./relevant-attributes.js";
 import { refreshedPriorState } from "./refreshed-state.js";
 import { checksJson } from "./checks-json.js";
@@ -412,7 +413,8 @@ function pathJson(p: Path): string {
 export function actionReason(l: Located, all: readonly Located[], plan: Plan, options: PlanJsonOptions): string | undefined {
   const c = l.change;
   if (c.replaceReason !== undefined) return jsonString(REPLACE_REASONS[c.replaceReason]);
-  if (c.action === PlanAction.Read) return jsonString(READ_REASONS[c.readReason ?? (c.config.isWhollyKnown() ? ReadReason.DependencyPending : ReadReason.ConfigUnknown)]);
+  const read = plannedReadReason(c);
+  if (read !== undefined) return jsonString(READ_REASONS[read]);
   if (c.action !== PlanAction.Delete || c.deposedKey !== undefined || plan.mode === "destroy" || l.addr.mode !== "managed") return undefined;
   const given = options.deleteReasons?.get(c.address) ?? c.deleteReason;
   if (given !== undefined) return jsonString(given);
@@ -467,17 +469,14 @@ function expansionFromConfig(config: Config, located: readonly Located[]): NonNu
       const steps = l.addr.module.slice(0, n);
       const key = formatModuleInstance(steps);
       if (n > 1 && !modules.has(formatModuleInstance(steps.slice(0, -1)))) break;
-      let c: Config | undefined = config;
-      for (const s of steps) {
-        const call: Config["call"] = c?.children.get(s.name)?.call;
-        const repeated = call !== undefined && (call.count !== undefined || call.forEach !== undefined);
-        c = c?.children.get(s.name);
-        if (c !== undefined && repeated && s.key === undefined) c = undefined;
-      }
-      const call = c?.call;
-      const repeated = call !== undefined && (call.count !== undefined || call.forEach !== undefined);
+      // The steps before the last were checked on earlier rounds (the loop stops below a module not kept).
+      const call = descendantConfig(config, steps)?.call;
+      if (call === undefined) continue;
+      const repeated = call.count !== undefined || call.forEach !== undefined;
+      // An instance of a repeated call has a key; one without is not in the configuration.
+      const keyed = steps[steps.length - 1]?.key !== undefined;
       const inUse = [...live].some((m) => m === key || m.startsWith(`${key}.`));
-      if (c !== undefined && (!repeated || inUse)) modules.add(key);
+      if (!repeated || (keyed && inUse)) modules.add(key);
     }
   }
   return { resources, modules };

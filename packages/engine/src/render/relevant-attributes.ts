@@ -1,5 +1,5 @@
 import type { Value } from "@magma/cty";
-import { bodyTraversals, parseRef, providerAddrString, referencesInExpr, type Config, type Reference, type Resource } from "@magma/config";
+import { bodyTraversals, descendantConfig, parseRef, providerAddrString, referencesInExpr, type Config, type Reference, type Resource } from "@magma/config";
 import type { Expression, TraversalStep } from "@magma/hcl";
 import type { Block, ProviderSchema } from "@magma/provider-api";
 import { formatModuleInstance, type ModuleInstanceAddress } from "@magma/state";
@@ -38,11 +38,7 @@ interface AbsRef {
  * reference analyzer). Sorted by resource, then path (Terraform's own order is not stable).
  */
 export function relevantAttributes(config: Config, input: RelevantAttributesInput, schemas: ReadonlyMap<string, ProviderSchema>): RelevantAttribute[] {
-  const moduleConfig = (mi: ModuleInstanceAddress): Config | undefined => {
-    let c: Config | undefined = config;
-    for (const step of mi) c = c?.children.get(step.name);
-    return c;
-  };
+  const moduleConfig = (mi: ModuleInstanceAddress): Config | undefined => descendantConfig(config, mi);
   const resourceConfig = (mi: ModuleInstanceAddress, mode: "managed" | "data", type: string, name: string): Resource | undefined => {
     const m = moduleConfig(mi)?.module;
     return mode === "managed" ? m?.managedResources.get(`${type}.${name}`) : m?.dataResources.get(`data.${type}.${name}`);
