@@ -31,6 +31,7 @@ import { parsePlanTargets, TARGETED_APPLY_WARNING, TARGETING_WARNING } from "./p
 import type { PlannedChangeEvent } from "./events/engine-event.js";
 import { changeReason } from "./events/change-reason.js";
 import { isEngineError } from "./engine-error.js";
+import { sharedSignal } from "./shared-signal.js";
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
@@ -221,6 +222,12 @@ export function configDigest(config: Config): string {
  * configured once); a successful plan keeps them open for a while for the apply of its result
  * (see {@link EngineOptions.keepProvidersMs}), any other closes them when it ends.
  */
+/** `o` with its signal replaced by the operation's own {@link sharedSignal}. */
+function withSharedSignal<T extends { readonly signal?: AbortSignal }>(o: T): T {
+  const signal = sharedSignal(o.signal);
+  return signal === undefined ? o : { ...o, signal };
+}
+
 export function createEngine(options: EngineOptions): Engine {
   const parallelism = options.parallelism ?? DEFAULT_PARALLELISM;
   if (!Number.isInteger(parallelism) || parallelism < 1) throw new EngineError(EngineErrorCode.InvalidArgument, `parallelism must be an integer of at least 1, got ${parallelism}`);
@@ -258,7 +265,8 @@ export function createEngine(options: EngineOptions): Engine {
     return k.pool;
   };
 
-  const plan = async (configOrDir: Config | string, state: StateFile | null, o: EnginePlanOptions = {}): Promise<EnginePlanResult> => {
+  const plan = async (configOrDir: Config | string, state: StateFile | null, planOptions: EnginePlanOptions = {}): Promise<EnginePlanResult> => {
+    const o = withSharedSignal(planOptions);
     if (closed) throw new EngineError(EngineErrorCode.InvalidArgument, "the engine is closed");
     const diagnostics: PlanDiagnostic[] = [];
     let config: Config;
@@ -416,7 +424,8 @@ export function createEngine(options: EngineOptions): Engine {
     }
   };
 
-  const apply = async (planOrResult: EnginePlanResult | Plan, o: EngineApplyOptions): Promise<ApplyResult> => {
+  const apply = async (planOrResult: EnginePlanResult | Plan, applyOptions: EngineApplyOptions): Promise<ApplyResult> => {
+    const o = withSharedSignal(applyOptions);
     if (closed) throw new EngineError(EngineErrorCode.InvalidArgument, "the engine is closed");
     const result = "applyScope" in planOrResult ? planOrResult : undefined;
     if (result?.hasErrors === true) throw new EngineError(EngineErrorCode.InvalidArgument, "the plan has errors (see its diagnostics); it cannot be applied");
