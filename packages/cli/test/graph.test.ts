@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { TerraformWorkspace, hasAwsProvider, hasTerraform } from "@magma/test-support";
 import { cleanUp, magma } from "./support/run-magma.js";
+import { inTurn } from "./support/in-turn.js";
 import { TERRAFORM, randomMirrorCliConfig, removeWorkdirs, terraform, terraformAsync, workdir } from "./support/workdir.js";
 
 afterAll(() => {
@@ -208,13 +209,6 @@ const STATE = `{"version":4,"terraform_version":"1.11.4","serial":1,"lineage":"1
 `;
 
 const TYPES = ["plan", "plan-refresh-only", "plan-destroy", "apply"] as const;
-
-/** `run` on each item, one after another; the results in order. */
-async function inTurn<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (const item of items) results.push(await run(item));
-  return results;
-}
 
 const withTerraform = TERRAFORM !== undefined && hasAwsProvider() ? describe : describe.skip;
 
