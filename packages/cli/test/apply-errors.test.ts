@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { MAGMA_BIN } from "./support/run-magma.js";
-import { TERRAFORM, removeWorkdirs, terraform, workdir } from "./support/workdir.js";
+import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
 
 const testdata = join(dirname(fileURLToPath(import.meta.url)), "testdata");
 const spawned = new Set<ChildProcess>();
@@ -102,9 +102,9 @@ function testProvidersCliConfig(): string {
 }
 
 /** Two directories initialised by terraform (one for each tool) on `config`. */
-function initialisedPair(config: string, cliConfig: string): [string, string] {
+async function initialisedPair(config: string, cliConfig: string): Promise<[string, string]> {
   const pair = [workdir({ "main.tf": config }), workdir({ "main.tf": config })] as [string, string];
-  for (const d of pair) terraform(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } });
+  await Promise.all(pair.map((d) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } })));
   return pair;
 }
 
@@ -114,15 +114,16 @@ function initialisedPair(config: string, cliConfig: string): [string, string] {
     cliConfig = testProvidersCliConfig();
   });
 
-  const dirs = (config: string): [string, string] => initialisedPair(config, cliConfig);
+  const dirs = (config: string): Promise<[string, string]> => initialisedPair(config, cliConfig);
+  /** `check` plain and coloured, each in its own pair of directories: side by side. */
+  const plainAndColoured = (config: string, check: (colour: boolean, m: string, t: string) => Promise<void>): Promise<unknown> =>
+    Promise.all([false, true].map(async (colour) => check(colour, ...(await dirs(config)))));
 
   test("a provider error mid-apply: terraform's Error diagnostic with the address and the block's snippet on stderr, exit 1", async () => {
-    const [m, t] = dirs(CONFIG("failing"));
-    for (const colour of [false, true]) {
-      for (const d of [m, t]) rmSync(join(d, "terraform.tfstate"), { force: true });
+    await plainAndColoured(CONFIG("failing"), async (colour, m, t) => {
       const args = ["apply", "-auto-approve", "-input=false", ...(colour ? [] : ["-no-color"])];
-      const theirs = await run("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig });
-      const ours = await run("magma", args, m, colour ? { FORCE_COLOR: "1" } : {});
+      // Each tool in its own directory: side by side.
+      const [theirs, ours] = await Promise.all([run("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig }), run("magma", args, m, colour ? { FORCE_COLOR: "1" } : {})]);
       expect({ colour, code: ours.code }).toEqual({ colour, code: theirs.code });
       expect(theirs.code).toBe(1);
       expect({ colour, stderr: ours.stderr }).toEqual({ colour, stderr: theirs.stderr });
@@ -132,18 +133,19 @@ function initialisedPair(config: string, cliConfig: string): [string, string] {
           '\nError: creating random_id: operation error: AccessDenied\n\n  with random_id.bad,\n  on main.tf line 11, in resource "random_id" "bad":\n  11: resource "random_id" "bad" {\n\nThe caller is not allowed to create this object (a long detail that terraform\nwraps at its width, so that the wrapping of the detail text is part of what\nthe test compares).\n',
         );
       }
-    }
+    });
   }, 600_000);
 
   test("SIGINT during a create: the interrupt notice on stdout, terraform's halted and canceled errors on stderr, exit 1", async () => {
-    const [m, t] = dirs(CONFIG("slow").replace('fail = "yes", ', ""));
     // The create takes 15 s unless the provider is stopped (provider-server cancels the call in flight, when it gets the stop in time).
     const env = { SLOW_PROVIDER_MS: "15000" };
-    for (const colour of [false, true]) {
-      for (const d of [m, t]) rmSync(join(d, "terraform.tfstate"), { force: true });
+    await plainAndColoured(CONFIG("slow").replace('fail = "yes", ', ""), async (colour, m, t) => {
       const args = ["apply", "-auto-approve", "-input=false", ...(colour ? [] : ["-no-color"])];
-      const theirs = await run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./);
-      const ours = await run("magma", args, m, { ...env, ...(colour ? { FORCE_COLOR: "1" } : {}) }, /random_id\.ok: Creating\.\.\./);
+      // Each tool in its own directory: side by side (the interrupt waits for each one's own "Creating...").
+      const [theirs, ours] = await Promise.all([
+        run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./),
+        run("magma", args, m, { ...env, ...(colour ? { FORCE_COLOR: "1" } : {}) }, /random_id\.ok: Creating\.\.\./),
+      ]);
       expect({ colour, code: ours.code }).toEqual({ colour, code: theirs.code });
       expect(theirs.code).toBe(1);
       // Terraform prints "Stopping operation..." and the interrupt notice from two goroutines, in either order.
@@ -154,7 +156,7 @@ function initialisedPair(config: string, cliConfig: string): [string, string] {
       expect({ colour, stderr: ours.stderr }).toEqual({ colour, stderr: theirs.stderr });
       // The create under way when the stop came: its stop hook's two errors, then (when the provider canceled the call rather than finishing it) the call's error.
       if (!colour) expect(ours.stderr).toMatch(/^\nError: execution halted\n\n\nError: execution halted\n\n(\nError: Operation canceled\n\n {2}with random_id\.ok,\n[^]*)?$/);
-    }
+    });
   }, 600_000);
 });
 
@@ -186,10 +188,10 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
     cliConfig = testProvidersCliConfig();
   });
 
-  const dirs = (config: string): [string, string] => initialisedPair(config, cliConfig);
+  const dirs = (config: string): Promise<[string, string]> => initialisedPair(config, cliConfig);
 
   test("a provider error mid-apply: apply_errored at info level, the error once (address, range, snippet) after the walk, no change summary, exit 1", async () => {
-    const [m, t] = dirs(CONFIG("failing"));
+    const [m, t] = await dirs(CONFIG("failing"));
     const args = ["apply", "-auto-approve", "-input=false", "-json"];
     const theirs = await run("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig });
     const ours = await run("magma", args, m, {});
@@ -206,7 +208,7 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
   }, 600_000);
 
   test("SIGINT during a create: the interrupt notice as log messages, the canceled object's error, the stop hook's two errors, no change summary, exit 1", async () => {
-    const [m, t] = dirs(CONFIG("slow").replace('fail = "yes", ', ""));
+    const [m, t] = await dirs(CONFIG("slow").replace('fail = "yes", ', ""));
     const env = { SLOW_PROVIDER_MS: "15000" };
     const args = ["apply", "-auto-approve", "-input=false", "-json"];
     const theirs = await run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./);
@@ -230,13 +232,13 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
     cliConfig = testProvidersCliConfig();
   });
 
-  const pair = (): [string, string] => initialisedPair(CONFIG("slow").replace('fail = "yes", ', ""), cliConfig);
+  const pair = (): Promise<[string, string]> => initialisedPair(CONFIG("slow").replace('fail = "yes", ', ""), cliConfig);
   // The create takes 60 s: the second interrupt always comes while it is under way.
   const env = { SLOW_PROVIDER_MS: "60000" };
   const lockFile = (d: string): boolean => existsSync(join(d, ".terraform.tfstate.lock.info"));
 
   test("the words wrapped on stderr and an operation canceled error, exit 1, the state lock released", async () => {
-    const [m, t] = pair();
+    const [m, t] = await pair();
     const args = ["apply", "-auto-approve", "-input=false", "-no-color"];
     const theirs = await run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./, true);
     const ours = await run("magma", args, m, env, /random_id\.ok: Creating\.\.\./, true);
@@ -251,7 +253,7 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
   }, 600_000);
 
   test("-json: the words as a log message and the error as a diagnostic, exit 1", async () => {
-    const [m, t] = pair();
+    const [m, t] = await pair();
     const args = ["apply", "-auto-approve", "-input=false", "-json"];
     const theirs = await run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./, true);
     const ours = await run("magma", args, m, env, /random_id\.ok: Creating\.\.\./, true);
@@ -274,7 +276,7 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
 
   test("plan and apply: the provider's error with `with ADDR,` and the block's snippet on stderr, plain and coloured, exit 1", async () => {
     const config = CONFIG("failing").replace('fail = "yes", after = random_id.ok.hex', 'fail = "plan"');
-    const [m, t] = initialisedPair(config, cliConfig);
+    const [m, t] = await initialisedPair(config, cliConfig);
     for (const command of [["plan"], ["apply", "-auto-approve"]]) {
       for (const colour of [false, true]) {
         const args = [...command, "-input=false", ...(colour ? [] : ["-no-color"])];

@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { TerraformWorkspace, hasAwsProvider, hasTerraform } from "@magma/test-support";
 import { cleanUp, magma } from "./support/run-magma.js";
-import { TERRAFORM, randomMirrorCliConfig, removeWorkdirs, terraform, workdir } from "./support/workdir.js";
+import { inTurn } from "./support/in-turn.js";
+import { TERRAFORM, randomMirrorCliConfig, removeWorkdirs, terraform, terraformAsync, workdir } from "./support/workdir.js";
 
 afterAll(() => {
   cleanUp();
@@ -218,23 +219,19 @@ withTerraform("magma graph -type against terraform graph -type", () => {
     // Without a state plan's graph is checked; with orphans in the state, all four.
     for (const withState of [false, true]) {
       if (withState) writeFileSync(join(dir, "terraform.tfstate"), STATE);
-      for (const type of withState ? TYPES : (["plan"] as const)) {
-        const ours = await magma(["graph", `-type=${type}`], { cwd: dir });
-        expect({ type, withState, stderr: ours.stderr, code: ours.code }).toEqual({ type, withState, stderr: "", code: 0 });
-        expect({ type, withState, dot: ours.stdout }).toEqual({ type, withState, dot: terraform(["graph", `-type=${type}`], dir).stdout });
-      }
-      // -verbose declares the provider closes; -draw-cycles changes nothing without a cycle; -module-depth is ignored.
-      for (const flags of withState ? [["-type=plan", "-verbose"], ["-type=plan-destroy", "-verbose=true"], ["-type=apply", "-draw-cycles", "-verbose", "-module-depth=1"]] : []) {
-        const ours = await magma(["graph", ...flags], { cwd: dir });
-        expect({ flags, withState, stderr: ours.stderr, code: ours.code }).toEqual({ flags, withState, stderr: "", code: 0 });
-        expect({ flags, withState, dot: ours.stdout }).toEqual({ flags, withState, dot: terraform(["graph", ...flags], dir).stdout });
-      }
-      // Without -type: the resources clustered by module (orphans counted as their resource), the same with -verbose or -draw-cycles.
-      for (const flags of withState ? [[], ["-draw-cycles", "-verbose"]] : [[]]) {
-        const ours = await magma(["graph", ...flags], { cwd: dir });
-        expect({ flags, withState, stderr: ours.stderr, code: ours.code }).toEqual({ flags, withState, stderr: "", code: 0 });
-        expect({ flags, withState, dot: ours.stdout }).toEqual({ flags, withState, dot: terraform(["graph", ...flags], dir).stdout });
-      }
+      const runs: (readonly string[])[] = [
+        ...(withState ? TYPES : (["plan"] as const)).map((type) => [`-type=${type}`]),
+        // -verbose declares the provider closes; -draw-cycles changes nothing without a cycle; -module-depth is ignored.
+        ...(withState ? [["-type=plan", "-verbose"], ["-type=plan-destroy", "-verbose=true"], ["-type=apply", "-draw-cycles", "-verbose", "-module-depth=1"]] : []),
+        // Without -type: the resources clustered by module (orphans counted as their resource), the same with -verbose or -draw-cycles.
+        ...(withState ? [[], ["-draw-cycles", "-verbose"]] : [[]]),
+      ];
+      // magma's runs and terraform's side by side (each tool's one after another: terraform graph locks the state).
+      const [ours, theirs] = await Promise.all([inTurn(runs, (flags) => magma(["graph", ...flags], { cwd: dir })), inTurn(runs, (flags) => terraformAsync(["graph", ...flags], dir))]);
+      runs.forEach((flags, i) => {
+        expect({ flags, withState, stderr: ours[i]!.stderr, code: ours[i]!.code }).toEqual({ flags, withState, stderr: "", code: 0 });
+        expect({ flags, withState, dot: ours[i]!.stdout }).toEqual({ flags, withState, dot: theirs[i]!.stdout });
+      });
     }
   }, 900_000);
 
@@ -246,28 +243,36 @@ withTerraform("magma graph -type against terraform graph -type", () => {
       [...stderr.matchAll(/Error: Cycle: (.*)/g)]
         .map((m) => m[1]!.split(", ").sort().join(", "))
         .sort();
-    const ours = await magma(["graph", "-type=plan", "-no-color"], { cwd: dir });
-    const theirs = terraform(["graph", "-type=plan", "-no-color"], dir, { expect: 1 });
-    expect(ours.code).toBe(1);
-    expect(ours.stdout).toBe("");
-    expect(cycles(ours.stderr)).toEqual(cycles(theirs.stderr));
-    expect(cycles(ours.stderr)).toHaveLength(2);
-    for (const flags of [["-type=plan", "-draw-cycles"], ["-type=apply", "-draw-cycles", "-verbose"]]) {
-      const drawn = await magma(["graph", ...flags], { cwd: dir });
+    const drawnFlags = [["-type=plan", "-draw-cycles"], ["-type=apply", "-draw-cycles", "-verbose"]];
+    // magma's runs and terraform's side by side (each tool's one after another: terraform graph locks the state).
+    const [[ours, drawnPlan, drawnApply, summary, plainSummary], [theirs, theirDrawnPlan, theirDrawnApply, theirSummary]] = await Promise.all([
+      inTurn([["-type=plan", "-no-color"], ...drawnFlags, ["-draw-cycles"], []], (flags) => magma(["graph", ...flags], { cwd: dir })),
+      inTurn<readonly string[], { stdout: string; stderr: string }>(
+        [["-type=plan", "-no-color"], ...drawnFlags, ["-draw-cycles"]],
+        (flags) => terraformAsync(["graph", ...flags], dir, { expect: flags.includes("-draw-cycles") ? 0 : 1 }),
+      ),
+    ]);
+    expect(ours!.code).toBe(1);
+    expect(ours!.stdout).toBe("");
+    expect(cycles(ours!.stderr)).toEqual(cycles(theirs!.stderr));
+    expect(cycles(ours!.stderr)).toHaveLength(2);
+    for (const [flags, drawn, their] of [
+      [drawnFlags[0]!, drawnPlan!, theirDrawnPlan!],
+      [drawnFlags[1]!, drawnApply!, theirDrawnApply!],
+    ] as const) {
       expect({ flags, stderr: drawn.stderr, code: drawn.code }).toEqual({ flags, stderr: "", code: 0 });
-      expect({ flags, dot: drawn.stdout }).toEqual({ flags, dot: terraform(["graph", ...flags], dir).stdout });
+      expect({ flags, dot: drawn.stdout }).toEqual({ flags, dot: their.stdout });
     }
-    expect((await magma(["graph", "-type=plan", "-draw-cycles"], { cwd: dir })).stdout).toContain('"[root] aws_ssm_parameter.b (expand)" -> "[root] aws_ssm_parameter.a (expand)" [color = "red", penwidth = "2.0"]\n');
+    expect(drawnPlan!.stdout).toContain('"[root] aws_ssm_parameter.b (expand)" -> "[root] aws_ssm_parameter.a (expand)" [color = "red", penwidth = "2.0"]\n');
     // The resource summary of a cyclic configuration: terraform's reduction inside a cycle
     // depends on Go's map order (it even drops edges); magma keeps the cycle's edges, so every
     // edge terraform prints is one of magma's.
-    const summary = await magma(["graph", "-draw-cycles"], { cwd: dir });
-    expect(summary.code).toBe(0);
+    expect(summary!.code).toBe(0);
     const edges = (dot: string): string[] => dot.split("\n").filter((l) => l.includes(" -> "));
-    expect(edges(summary.stdout)).toEqual(expect.arrayContaining(edges(terraform(["graph", "-draw-cycles"], dir).stdout)));
+    expect(edges(summary!.stdout)).toEqual(expect.arrayContaining(edges(theirSummary!.stdout)));
     // The cycle a → b → (local.l) → c → a keeps all its edges.
-    expect(edges(summary.stdout)).toEqual(expect.arrayContaining(['  "aws_ssm_parameter.a" -> "aws_ssm_parameter.b";', '  "aws_ssm_parameter.b" -> "aws_ssm_parameter.c";', '  "aws_ssm_parameter.c" -> "aws_ssm_parameter.a";']));
-    expect((await magma(["graph"], { cwd: dir })).code).toBe(1);
+    expect(edges(summary!.stdout)).toEqual(expect.arrayContaining(['  "aws_ssm_parameter.a" -> "aws_ssm_parameter.b";', '  "aws_ssm_parameter.b" -> "aws_ssm_parameter.c";', '  "aws_ssm_parameter.c" -> "aws_ssm_parameter.a";']));
+    expect(plainSummary!.code).toBe(1);
   }, 600_000);
 });
 
@@ -333,8 +338,7 @@ output "r" { value = vault_secret.d.id }
     const planned = await magma(["plan", "-out=magma.plan", "-input=false", "-no-color"], { cwd: ws.dir });
     expect({ stderr: planned.stderr, code: planned.code }).toEqual({ stderr: "", code: 0 });
     for (const flags of [[], ["-type=apply"], ["-verbose"]]) {
-      const ours = await magma(["graph", "-plan=magma.plan", ...flags], { cwd: ws.dir });
-      const theirs = await ws.run(["graph", "-plan=tf.plan", ...flags]);
+      const [ours, theirs] = await Promise.all([magma(["graph", "-plan=magma.plan", ...flags], { cwd: ws.dir }), ws.run(["graph", "-plan=tf.plan", ...flags])]);
       expect({ flags, stderr: ours.stderr, code: ours.code }).toEqual({ flags, stderr: "", code: 0 });
       expect({ flags, dot: ours.stdout }).toEqual({ flags, dot: theirs.stdout });
     }
@@ -349,9 +353,9 @@ output "r" { value = vault_secret.d.id }
     const replanned = await magma(["plan", "-out=magma2.plan", "-input=false", "-no-color"], { cwd: ws.dir });
     expect({ stderr: replanned.stderr, code: replanned.code }).toEqual({ stderr: "", code: 0 });
     expect(replanned.stdout).toContain("2 to change");
-    const updates = await magma(["graph", "-plan=magma2.plan"], { cwd: ws.dir });
+    const [updates, theirUpdates] = await Promise.all([magma(["graph", "-plan=magma2.plan"], { cwd: ws.dir }), ws.run(["graph", "-plan=tf2.plan"])]);
     expect({ stderr: updates.stderr, code: updates.code }).toEqual({ stderr: "", code: 0 });
-    expect(updates.stdout).toBe((await ws.run(["graph", "-plan=tf2.plan"])).stdout);
+    expect(updates.stdout).toBe(theirUpdates.stdout);
     expect(updates.stdout).toContain('\t\t"[root] module.m.vault_secret.d" -> "[root] module.m.vault_secret.d (expand)"\n');
     expect(updates.stdout).not.toContain('"[root] vault_secret.a[0]"');
     const missing = await magma(["graph", "-plan=nope.plan"], { cwd: ws.dir });
@@ -424,25 +428,33 @@ output "p" { value = random_id.p.hex }
       { why: "create_before_destroy replaces with a delete", from: REPLACING("1", 1, true, false), to: REPLACING("2", 1, true, true), args: [] },
       { why: "a destroy plan", from: REPLACING("1", 2, true, false), to: REPLACING("1", 2, true, false), args: ["-destroy"] },
     ];
-    for (const { why, from, to, args } of cases) {
+    // The cases are independent working directories: two at a time (each one's steps in order).
+    const queue = [...cases];
+    const worker = async (): Promise<void> => {
+      for (let c = queue.shift(); c !== undefined; c = queue.shift()) await check(c);
+    };
+    const check = async ({ why, from, to, args }: (typeof cases)[number]): Promise<void> => {
       const dir = workdir(from);
-      terraform(["init", "-no-color", "-input=false"], dir, { env });
-      terraform(["apply", "-auto-approve", "-no-color", "-input=false"], dir, { env });
+      await terraformAsync(["init", "-no-color", "-input=false"], dir, { env });
+      await terraformAsync(["apply", "-auto-approve", "-no-color", "-input=false"], dir, { env });
       for (const [name, text] of Object.entries(to)) writeFileSync(join(dir, name), text);
-      terraform(["plan", ...args, "-out=tf.plan", "-no-color", "-input=false"], dir, { env });
+      await terraformAsync(["plan", ...args, "-out=tf.plan", "-no-color", "-input=false"], dir, { env });
       const planned = await magma(["plan", ...args, "-out=magma.plan", "-no-color", "-input=false"], { cwd: dir });
       expect({ why, stderr: planned.stderr, code: planned.code }).toEqual({ why, stderr: "", code: 0 });
-      for (const flags of [[], ["-verbose"]]) {
-        const ours = await magma(["graph", "-plan=magma.plan", ...flags], { cwd: dir });
-        expect({ why, flags, stderr: ours.stderr, code: ours.code }).toEqual({ why, flags, stderr: "", code: 0 });
-        expect({ why, flags, dot: keyless(ours.stdout) }).toEqual({ why, flags, dot: keyless(terraform(["graph", "-plan=tf.plan", ...flags], dir, { env }).stdout) });
-      }
-      const dot = (await magma(["graph", "-plan=magma.plan"], { cwd: dir })).stdout;
+      const flagSets = [[], ["-verbose"]];
+      // magma's runs and terraform's side by side (each tool's one after another: terraform graph locks the state).
+      const [ours, theirs] = await Promise.all([inTurn(flagSets, (flags) => magma(["graph", "-plan=magma.plan", ...flags], { cwd: dir })), inTurn(flagSets, (flags) => terraformAsync(["graph", "-plan=tf.plan", ...flags], dir, { env }))]);
+      flagSets.forEach((flags, i) => {
+        expect({ why, flags, stderr: ours[i]!.stderr, code: ours[i]!.code }).toEqual({ why, flags, stderr: "", code: 0 });
+        expect({ why, flags, dot: keyless(ours[i]!.stdout) }).toEqual({ why, flags, dot: keyless(theirs[i]!.stdout) });
+      });
+      const dot = ours[0]!.stdout;
       if (why.startsWith("deletes")) expect(dot).toContain('\t\t"[root] random_id.a[1] (destroy)" [label = "random_id.a", shape = "box"]\n');
       if (why === "replaces") expect(dot).toContain('\t\t"[root] random_id.a[0]" -> "[root] random_id.a[0] (destroy)"\n');
       // The old b goes once c, which references the new b, is replaced (so after the new b).
       if (why.startsWith("create_before_destroy")) expect(keyless(dot)).toContain('\t\t"[root] random_id.b (destroy deposed KEY)" -> "[root] random_uuid.c"\n');
-    }
+    };
+    await Promise.all([worker(), worker()]);
   }, 900_000);
 });
 

@@ -83,7 +83,8 @@ describe("sensitive attributes inside v6 nested attributes: never printed (issue
     for (const s of SECRETS) expect(JSON.stringify(full)).toContain(s);
 
     const changed = configJson.replaceAll("-SECRET", "-SECRET2");
-    for (const args of [
+    // None of these writes a file (no --out): side by side.
+    const runs = [
       ["read", vault, "vault_secret", "--from", stateFile, "-o", "human"],
       ["read", vault, "vault_secret", "--from", stateFile, "--json"],
       ["apply", vault, "vault_secret", "--config", configJson, "-o", "human"],
@@ -92,11 +93,13 @@ describe("sensitive attributes inside v6 nested attributes: never printed (issue
       ["plan", vault, "vault_secret", "--from", stateFile, "--destroy", "-o", "human"],
       ["plan", vault, "vault_secret", "--from", stateFile, "--destroy", "--json"],
       ["destroy", vault, "vault_secret", "--from", stateFile, "-o", "human"],
-    ]) {
-      const r = await magma(args);
+    ];
+    const results = await Promise.all(runs.map((args) => magma(args)));
+    runs.forEach((args, i) => {
+      const r = results[i]!;
       expect([args, r.code, r.stderr]).toEqual([args, 0, ""]);
       outputs.push(r);
-    }
+    });
     const update = outputs[5]!;
     expect(update.stdout).toContain("~ password = (sensitive value)");
     expect(update.stdout).toContain('~ "__proto__" = {');
@@ -131,7 +134,7 @@ describe("sensitive attributes inside v6 nested attributes: never printed (issue
     const human = await magma(["read", vault, "vault_secret", "--state", text, "-o", "human"]);
     expect(human.stdout).toContain('by_env = { "__proto__" = { note = "n", password = (sensitive value) } }');
     never(["PROTO-ONLY-SECRET"], human);
-  });
+  }, 300_000);
 
   test("unknownMask keeps a map key __proto__ as an own member", () => {
     const m = unknownMask(mapVal(new Map([["__proto__", unknownVal(stringType)], ["b", stringVal("x")]]))) as Doc;
@@ -148,14 +151,15 @@ describe("__proto__ and constructor on every input path (issue 14 #4)", () => {
   test("--config: a map key __proto__ is kept; a top-level __proto__ is refused like constructor", async () => {
     const plan = await magmaJson(["plan", "random", "random_string", "--config", `{"length": 4, "keepers": ${PROTO_KEEPERS}}`]);
     expect(JSON.stringify(keepers(plan, "config"))).toBe('{"__proto__":"p","constructor":"c"}');
-    for (const key of ["__proto__", "constructor"]) {
-      for (const value of ['{"x": 1}', "1", "null"]) {
-        const r = await magma(["plan", "random", "random_string", "--config", `{"length": 4, "${key}": ${value}}`]);
-        expect([key, value, r.code]).toEqual([key, value, 1]);
-        expect(r.stderr).toContain(`--config: config value at .${key}: no attribute or block type named "${key}"`);
-      }
-    }
-  });
+    const cases = ["__proto__", "constructor"].flatMap((key) => ['{"x": 1}', "1", "null"].map((value) => [key, value] as const));
+    // Independent runs: side by side.
+    const results = await Promise.all(cases.map(([key, value]) => magma(["plan", "random", "random_string", "--config", `{"length": 4, "${key}": ${value}}`])));
+    cases.forEach(([key, value], i) => {
+      const r = results[i]!;
+      expect([key, value, r.code]).toEqual([key, value, 1]);
+      expect(r.stderr).toContain(`--config: config value at .${key}: no attribute or block type named "${key}"`);
+    });
+  }, 300_000);
 
   test("--provider-config: a top-level __proto__ is refused like constructor", async () => {
     for (const key of ["__proto__", "constructor"]) {
@@ -163,7 +167,7 @@ describe("__proto__ and constructor on every input path (issue 14 #4)", () => {
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`--provider-config: config value at .${key}: no attribute or block type named "${key}"`);
     }
-  });
+  }, 300_000);
 
   test("--state, --from, --plan, --raw-state: a map key __proto__ is kept; a top-level one is refused", async () => {
     const planFile = path("proto-plan.json");
@@ -189,7 +193,7 @@ describe("__proto__ and constructor on every input path (issue 14 #4)", () => {
       expect([args, r.code]).toEqual([args, 1]);
       expect(r.stderr).toContain(message);
     }
-  });
+  }, 300_000);
 });
 
 describe("JSON syntax errors name the line and column, never the text (issue 14 #6)", () => {
@@ -206,7 +210,7 @@ describe("JSON syntax errors name the line and column, never the text (issue 14 
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(message);
     never(["SUPERSECRET1", "SUPERSECRET", "SUPER"], r);
-  });
+  }, 300_000);
 
   test("a secret in a file given with @FILE is not quoted either", async () => {
     const f = file("bad-provider-config.json", '{"region": "eu",\n "token": SUPERSECRET123}');
@@ -214,7 +218,7 @@ describe("JSON syntax errors name the line and column, never the text (issue 14 
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("--provider-config: invalid JSON at line 2 column 11 (found a letter): expected a value");
     never(["SUPER"], r);
-  });
+  }, 300_000);
 });
 
 describe("invalid UTF-8 in an input is refused with the file and byte offset (issue 14 #9)", () => {
@@ -234,7 +238,7 @@ describe("invalid UTF-8 in an input is refused with the file and byte offset (is
       expect(r.stdout).toBe("");
       expect(r.stderr).toBe(`error: --config: ${JSON.stringify(f)} is not valid UTF-8: invalid byte sequence at byte offset ${offset}\nhint: save the file as UTF-8\n`);
     }
-  });
+  }, 300_000);
 
   test("standard input, --state and --plan files too; valid multi-byte text is accepted", async () => {
     const bad = concat(enc('{"length": 4, "keepers": {"a": "'), Uint8Array.of(0x80), enc('"}}'));
@@ -247,7 +251,7 @@ describe("invalid UTF-8 in an input is refused with the file and byte offset (is
     expect(plan.stderr).toContain("is not valid UTF-8");
     const good = await magmaJson(["plan", "random", "random_string", "--config", file("good-utf8.json", enc('{"length": 4, "keepers": {"k\u00e9": "\u20ac\u{1f600}"}}'))]);
     expect(keepersOf(good)).toEqual({ "k\u00e9": "\u20ac\u{1f600}" });
-  });
+  }, 300_000);
 
   const keepersOf = (doc: Doc): unknown => (doc["config"] as Doc)["keepers"];
 });

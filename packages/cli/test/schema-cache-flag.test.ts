@@ -24,10 +24,10 @@ describe("--no-schema-cache", () => {
   });
 
   test("without it the schema cache is consulted; with it, never", async () => {
-    const cached = await magma(["schema", executable, "--json", "--log-level", "debug"]);
+    const cached = await magma(["schema", executable, "--json", "--log-level", "debug"], { cache: "fresh" });
     expect(cached.code).toBe(0);
     expect(cached.stderr).toMatch(/schema cache miss/);
-    const off = await magma(["schema", executable, "--json", "--log-level", "debug", "--no-schema-cache"]);
+    const off = await magma(["schema", executable, "--json", "--log-level", "debug", "--no-schema-cache"], { cache: "fresh" });
     expect(off.code).toBe(0);
     expect(off.stderr).not.toMatch(/schema cache/);
     expect(JSON.parse(off.stdout)).toEqual(JSON.parse(cached.stdout));

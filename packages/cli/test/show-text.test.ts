@@ -21,10 +21,29 @@ afterAll(() => {
   cleanUp();
 });
 
+const starts: (() => void)[] = [];
+/**
+ * A describe block's setup, started in the file's first hook together with the other blocks'
+ * (each applies its own working directory: side by side); the block's beforeAll awaits it.
+ */
+function early(enabled: boolean, setup: () => Promise<void>): () => Promise<void> {
+  let started: Promise<void> | undefined;
+  if (enabled)
+    starts.push(() => {
+      started = setup();
+      // Awaited (and reported) by the block's beforeAll; not an unhandled rejection meanwhile.
+      started.catch(() => undefined);
+    });
+  return () => started ?? Promise.reject(new Error("the setup was not started"));
+}
+beforeAll(() => {
+  for (const start of starts) start();
+});
+
 /** Asserts that magma prints what terraform prints for the same arguments (terraform with -no-color). */
 async function same(ws: TerraformWorkspace, args: readonly string[]): Promise<string> {
-  const m = await magma(args, { cwd: ws.dir });
-  const t = await ws.run([...args.slice(0, args[0] === "state" ? 2 : 1), "-no-color", ...args.slice(args[0] === "state" ? 2 : 1)]);
+  // Both only read the state: side by side.
+  const [m, t] = await Promise.all([magma(args, { cwd: ws.dir }), ws.run([...args.slice(0, args[0] === "state" ? 2 : 1), "-no-color", ...args.slice(args[0] === "state" ? 2 : 1)])]);
   expect([args, m.stderr, m.code]).toEqual([args, "", 0]);
   expect(m.stdout).toBe(t.stdout);
   return m.stdout;
@@ -36,7 +55,7 @@ withAws("hashicorp/aws's aws_ssm_parameter against @magma/fake-aws", () => {
   let fake: FakeAws;
   let ws: TerraformWorkspace;
 
-  beforeAll(async () => {
+  const ready = early(hasTerraform() && hasAwsProvider(), async () => {
     fake = await startFakeAws();
     ws = TerraformWorkspace.create("magma-show-aws-");
     ws.write(
@@ -67,7 +86,8 @@ output "arn" {
     );
     await ws.init();
     await ws.run(["apply", "-auto-approve", "-input=false", "-no-color"]);
-  }, 300_000);
+  });
+  beforeAll(() => ready(), 300_000);
 
   afterAll(async () => {
     ws?.dispose();
@@ -84,7 +104,7 @@ output "arn" {
     expect(await same(ws, ["state", "show", "aws_ssm_parameter.lines"])).toContain("<<-EOT");
     const all = await same(ws, ["show"]);
     expect(all).toContain("\nOutputs:\n");
-  }, 120_000);
+  }, 300_000);
 });
 
 const withTerraform = hasTerraform() ? describe : describe.skip;
@@ -94,7 +114,7 @@ withTerraform("a native provider with nested blocks and sensitive attributes, se
   // Holds the mirror, which terraform init links .terraform/providers into.
   let base: TerraformWorkspace;
 
-  beforeAll(async () => {
+  const ready = early(hasTerraform(), async () => {
     base = TerraformWorkspace.create("magma-show-mirror-");
     const mirror = join(base.dir, "mirror");
     writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", type: "vault", version: "1.0.0", module: fixture, protocolVersions: [6] });
@@ -141,7 +161,8 @@ resource "vault_secret" "e" {
     await ws.init();
     await ws.run(["apply", "-auto-approve", "-input=false", "-no-color"]);
     await ws.run(["taint", "-no-color", "vault_secret.b"]);
-  }, 300_000);
+  });
+  beforeAll(() => ready(), 300_000);
 
   afterAll(() => {
     ws?.dispose();
@@ -155,7 +176,7 @@ resource "vault_secret" "e" {
     expect(await same(ws, ["state", "show", "vault_secret.b"])).toContain("# vault_secret.b: (tainted)\n");
     expect(await same(ws, ["state", "show", "vault_secret.e"])).toContain('    name = ""\n');
     await same(ws, ["show"]);
-  }, 120_000);
+  }, 300_000);
 
   test("without the provider, show, show -json and state show fail with terraform's diagnostic and exit code, plain and coloured", async () => {
     // Terraform colours its diagnostics unless -no-color or TF_IN_AUTOMATION (even when piped); magma under FORCE_COLOR=1.
@@ -164,28 +185,31 @@ resource "vault_secret" "e" {
       const { cpSync } = await import("node:fs");
       cpSync(join(ws.dir, "terraform.tfstate"), join(copy.dir, "terraform.tfstate"));
       for (const args of [["show"], ["show", "-json"], ["state", "show", "vault_secret.a"]]) {
-        const m = await magma(args, { cwd: copy.dir });
-        const t = await copy.run([...args.slice(0, args[0] === "state" ? 2 : 1), "-no-color", ...args.slice(args[0] === "state" ? 2 : 1)], { allowFailure: true });
+        // All four only read the state (and fail at the missing provider): side by side.
+        const [m, t, coloured, theirs] = await Promise.all([
+          magma(args, { cwd: copy.dir }),
+          copy.run([...args.slice(0, args[0] === "state" ? 2 : 1), "-no-color", ...args.slice(args[0] === "state" ? 2 : 1)], { allowFailure: true }),
+          magma(args, { cwd: copy.dir, env: { FORCE_COLOR: "1" } }),
+          copy.run(args, { allowFailure: true }),
+        ]);
         expect([args, m.code, m.stdout]).toEqual([args, 1, ""]);
         expect([args, t.code]).toEqual([args, 1]);
         expect([args, m.stderr]).toEqual([args, t.stderr]);
         expect(m.stderr).toContain("Error: Failed to load plugin schemas\n");
-        const coloured = await magma(args, { cwd: copy.dir, env: { FORCE_COLOR: "1" } });
-        const theirs = await copy.run(args, { allowFailure: true });
         expect([args, coloured.code, coloured.stdout, coloured.stderr]).toEqual([args, theirs.code, theirs.stdout, theirs.stderr]);
         expect(coloured.stderr).toMatch(/^\x1b\[31m╷\x1b\[0m\x1b\[0m\n\x1b\[31m│\x1b\[0m \x1b\[0m\x1b\[1m\x1b\[31mError: \x1b\[0m\x1b\[0m\x1b\[1mFailed to load plugin schemas\x1b\[0m\n/);
       }
     } finally {
       copy.dispose();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 withTerraform("a native provider with nested blocks of every nesting (test/testdata/blocks-provider.mjs)", () => {
   let ws: TerraformWorkspace;
   let base: TerraformWorkspace;
 
-  beforeAll(async () => {
+  const ready = early(hasTerraform(), async () => {
     base = TerraformWorkspace.create("magma-show-mirror-");
     const mirror = join(base.dir, "mirror");
     writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", type: "blocks", version: "1.0.0", module: join(testdata, "blocks-provider.mjs"), protocolVersions: [6] });
@@ -236,7 +260,8 @@ resource "blocks_thing" "bare" {
     );
     await ws.init();
     await ws.run(["apply", "-auto-approve", "-input=false", "-no-color"]);
-  }, 300_000);
+  });
+  beforeAll(() => ready(), 300_000);
 
   afterAll(() => {
     ws?.dispose();
@@ -249,5 +274,5 @@ resource "blocks_thing" "bare" {
     for (const s of ["S3CRET", "H1DDEN"]) expect(full).not.toContain(s);
     await same(ws, ["state", "show", "blocks_thing.bare"]);
     await same(ws, ["show"]);
-  }, 120_000);
+  }, 300_000);
 });

@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanUp, magma } from "./support/run-magma.js";
-import { TERRAFORM, randomMirrorCliConfig, removeWorkdirs, terraform, workdir } from "./support/workdir.js";
+import { inTurn } from "./support/in-turn.js";
+import { TERRAFORM, randomMirrorCliConfig, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
 
 afterAll(() => {
   cleanUp();
@@ -112,7 +113,7 @@ describe("the workflow on a working directory with the native random provider", 
     const gone = readState(dir);
     expect(gone.resources).toEqual([]);
     expect(gone.outputs).toEqual({});
-  }, 120_000);
+  }, 300_000);
 
   test("apply asks for confirmation: anything but yes cancels and changes nothing", async () => {
     const dir = workdir(CONFIG());
@@ -144,7 +145,7 @@ describe("the workflow on a working directory with the native random provider", 
     const twice = await magma(["import", "random_id.p", id], { cwd: dir });
     expect(twice.code).toBe(1);
     expect(twice.stderr).toContain("Error: Resource already managed by Terraform\n");
-  }, 120_000);
+  }, 300_000);
 
   test("-target limits apply and destroy, with terraform's warnings; a bad target is an error; a bad -parallelism is a usage error", async () => {
     const dir = workdir(CONFIG());
@@ -174,7 +175,7 @@ describe("the workflow on a working directory with the native random provider", 
     const p = await magma(["plan", "-parallelism=0"], { cwd: dir });
     expect(p.code).toBe(2);
     expect(p.stderr).toContain("-parallelism");
-  }, 60_000);
+  }, 300_000);
 });
 
 const withTerraform = TERRAFORM !== undefined ? describe : describe.skip;
@@ -188,27 +189,32 @@ withTerraform("terraform and magma take turns on a working directory", () => {
   });
 
   test("terraform plan -detailed-exitcode exits 0 on magma's state, and magma plan exits 0 on terraform's", async () => {
-    const m = workdir(CONFIG());
-    expect((await magma(["apply", "-auto-approve"], { cwd: m })).code).toBe(0);
-    terraform(["init", "-no-color", "-input=false"], m, { env });
-    const tfPlan = terraform(["plan", "-detailed-exitcode", "-no-color", "-input=false"], m, { env, expect: 0 });
-    expect(tfPlan.stdout).toContain("No changes.");
-
-    const t = workdir(CONFIG());
-    terraform(["init", "-no-color", "-input=false"], t, { env });
-    terraform(["apply", "-auto-approve", "-no-color", "-input=false"], t, { env });
-    const mPlan = await magma(["plan", "-detailed-exitcode"], { cwd: t });
-    expect(mPlan.stderr).toBe("");
-    expect(mPlan.code).toBe(0);
-    // show -json of the same state, byte for byte.
-    const mShow = await magma(["show", "-json"], { cwd: t });
-    expect(mShow.code).toBe(0);
-    expect(mShow.stdout).toBe(terraform(["show", "-json", "-no-color"], t, { env }).stdout);
-    // And magma's destroy leaves terraform nothing to destroy.
-    expect((await magma(["destroy", "-auto-approve"], { cwd: t })).code).toBe(0);
-    const tfAfter = terraform(["plan", "-destroy", "-detailed-exitcode", "-no-color", "-input=false"], t, { env, expect: 0 });
-    expect(tfAfter.stdout).toContain("No changes.");
-  }, 120_000);
+    // Two working directories, each one's steps in order; the two side by side.
+    const magmaFirst = async (): Promise<void> => {
+      const m = workdir(CONFIG());
+      expect((await magma(["apply", "-auto-approve"], { cwd: m })).code).toBe(0);
+      await terraformAsync(["init", "-no-color", "-input=false"], m, { env });
+      const tfPlan = await terraformAsync(["plan", "-detailed-exitcode", "-no-color", "-input=false"], m, { env, expect: 0 });
+      expect(tfPlan.stdout).toContain("No changes.");
+    };
+    const terraformFirst = async (): Promise<void> => {
+      const t = workdir(CONFIG());
+      await terraformAsync(["init", "-no-color", "-input=false"], t, { env });
+      await terraformAsync(["apply", "-auto-approve", "-no-color", "-input=false"], t, { env });
+      const mPlan = await magma(["plan", "-detailed-exitcode"], { cwd: t });
+      expect(mPlan.stderr).toBe("");
+      expect(mPlan.code).toBe(0);
+      // show -json of the same state, byte for byte (both only read it: side by side).
+      const [mShow, tShow] = await Promise.all([magma(["show", "-json"], { cwd: t }), terraformAsync(["show", "-json", "-no-color"], t, { env })]);
+      expect(mShow.code).toBe(0);
+      expect(mShow.stdout).toBe(tShow.stdout);
+      // And magma's destroy leaves terraform nothing to destroy.
+      expect((await magma(["destroy", "-auto-approve"], { cwd: t })).code).toBe(0);
+      const tfAfter = await terraformAsync(["plan", "-destroy", "-detailed-exitcode", "-no-color", "-input=false"], t, { env, expect: 0 });
+      expect(tfAfter.stdout).toContain("No changes.");
+    };
+    await Promise.all([magmaFirst(), terraformFirst()]);
+  }, 300_000);
 
   test("-json streams Terraform's machine-readable UI: the same messages as terraform 1.11.4's for plan and apply", async () => {
     // Values that differ from run to run: timestamps, random ids and results, elapsed times.
@@ -228,22 +234,20 @@ withTerraform("terraform and magma take turns on a working directory", () => {
         });
     const m = workdir(CONFIG());
     const t = workdir(CONFIG());
-    terraform(["init", "-no-color", "-input=false"], t, { env });
-    const mPlan = await magma(["plan", "-json"], { cwd: m });
-    expect(mPlan.code).toBe(0);
-    expect(normalise(mPlan.stdout)).toEqual(normalise(terraform(["plan", "-json", "-input=false"], t, { env }).stdout));
-    const mApply = await magma(["apply", "-json", "-auto-approve"], { cwd: m });
-    expect(mApply.code).toBe(0);
-    expect(normalise(mApply.stdout)).toEqual(normalise(terraform(["apply", "-json", "-auto-approve", "-input=false"], t, { env }).stdout));
     // -target: the plan's warning after its outputs; an apply's two warnings before its change summary; a targeted destroy.
-    for (const args of [["plan", "-json", "-target=random_id.p"], ["apply", "-json", "-auto-approve", "-target=random_id.p", "-var=n=5"], ["destroy", "-json", "-auto-approve", "-target=random_id.p"]]) {
-      const mt = await magma(args, { cwd: m });
-      expect(mt.code).toBe(0);
-      expect(normalise(mt.stdout)).toEqual(normalise(terraform([...args, "-input=false"], t, { env }).stdout));
-    }
+    const steps = [["plan", "-json"], ["apply", "-json", "-auto-approve"], ["plan", "-json", "-target=random_id.p"], ["apply", "-json", "-auto-approve", "-target=random_id.p", "-var=n=5"], ["destroy", "-json", "-auto-approve", "-target=random_id.p"]];
+    // magma's steps in m and terraform's in t: each directory's in order, the two side by side.
+    const [ours, theirs] = await Promise.all([
+      inTurn(steps, (args) => magma(args, { cwd: m })),
+      terraformAsync(["init", "-no-color", "-input=false"], t, { env }).then(() => inTurn(steps, (args) => terraformAsync([...args, "-input=false"], t, { env }))),
+    ]);
+    steps.forEach((args, i) => {
+      expect([args, ours[i]!.code]).toEqual([args, 0]);
+      expect(normalise(ours[i]!.stdout)).toEqual(normalise(theirs[i]!.stdout));
+    });
     // magma graph prints terraform graph's DOT.
-    const graph = await magma(["graph"], { cwd: t });
+    const [graph, theirGraph] = await Promise.all([magma(["graph"], { cwd: t }), terraformAsync(["graph"], t, { env })]);
     expect(graph.code).toBe(0);
-    expect(graph.stdout).toBe(terraform(["graph"], t, { env }).stdout);
-  }, 120_000);
+    expect(graph.stdout).toBe(theirGraph.stdout);
+  }, 300_000);
 });

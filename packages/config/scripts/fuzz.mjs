@@ -15,7 +15,7 @@
 //   node scripts/fuzz.mjs [cases=100000] [seed]        (after the build: uses dist/)
 //   env: MAGMA_FUZZ_RUNS, MAGMA_FUZZ_SEED, MAGMA_FUZZ_CASE_MS (default 30000)
 //
-// src/fuzz.test.ts runs MAGMA_FUZZ_RUNS (default 2,000) cases of the same property on the sources.
+// src/fuzz.test.ts runs MAGMA_FUZZ_RUNS (default 1,000) cases of the same property on the sources.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -17,7 +17,7 @@
 //   node scripts/fuzz.mjs [cases=100000] [seed]        (after the build: uses dist/)
 //   env: MAGMA_FUZZ_RUNS, MAGMA_FUZZ_SEED, MAGMA_FUZZ_CASE_MS (default 30000)
 //
-// src/fuzz.test.ts runs MAGMA_FUZZ_RUNS (default 3,000) cases of the same property on the sources.
+// src/fuzz.test.ts runs MAGMA_FUZZ_RUNS (default 1,000) cases of the same property on the sources.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

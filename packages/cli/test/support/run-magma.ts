@@ -1,7 +1,10 @@
 /**
  * Test support: runs the built `magma` executable (dist/bin/magma.js) as a child process
- * with piped stdio and collects its output. Every child gets its own schema cache
- * directory (XDG_CACHE_HOME) so that runs do not share state through ~/.cache.
+ * with piped stdio and collects its output. The children of one test file share a schema
+ * cache directory (XDG_CACHE_HOME) of their own, never ~/.cache: the cache is keyed by the
+ * provider binary's identity, so a file's later runs read the schema its first run fetched
+ * (hashicorp/aws's takes seconds of CPU to fetch) instead of launching the provider again.
+ * A test about the cache itself asks for a fresh, empty one (`cache: "fresh"`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -28,16 +31,33 @@ export interface MagmaResult {
 
 const children = new Set<ChildProcess>();
 const dirs = new Set<string>();
+/** This file's shared schema cache directory (made by the first run that uses it). */
+let sharedCache: string | undefined;
 
-/** Runs `magma <args>`; `input` is written to its stdin. Never rejects on a non-zero exit. */
+function cacheHome(kind: "shared" | "fresh"): { dir: string; owned: boolean } {
+  if (kind === "fresh") {
+    const dir = mkdtempSync(join(tmpdir(), "magma-cli-cache-"));
+    dirs.add(dir);
+    return { dir, owned: true };
+  }
+  if (sharedCache === undefined) {
+    sharedCache = mkdtempSync(join(tmpdir(), "magma-cli-cache-"));
+    dirs.add(sharedCache);
+  }
+  return { dir: sharedCache, owned: false };
+}
+
+/**
+ * Runs `magma <args>`; `input` is written to its stdin. Never rejects on a non-zero exit.
+ * `cache`: the file's shared schema cache (default) or a fresh, empty one for this run only.
+ */
 export async function magma(
   args: readonly string[],
-  options: { input?: string | Uint8Array; env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {},
+  options: { input?: string | Uint8Array; env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number; cache?: "shared" | "fresh" } = {},
 ): Promise<MagmaResult> {
-  const cache = mkdtempSync(join(tmpdir(), "magma-cli-cache-"));
-  dirs.add(cache);
+  const cache = cacheHome(options.cache ?? "shared");
   // Colour is chosen by each test (jest's workers may run with FORCE_COLOR set).
-  const env: Record<string, string | undefined> = { ...process.env, XDG_CACHE_HOME: cache, MAGMA_PLUGIN_DIRS: undefined, FORCE_COLOR: undefined, NO_COLOR: undefined, ...options.env };
+  const env: Record<string, string | undefined> = { ...process.env, XDG_CACHE_HOME: cache.dir, MAGMA_PLUGIN_DIRS: undefined, FORCE_COLOR: undefined, NO_COLOR: undefined, ...options.env };
   const child = spawn(process.execPath, [MAGMA_BIN, ...args], { cwd: options.cwd ?? tmpdir(), env, stdio: ["pipe", "pipe", "pipe"] });
   children.add(child);
   const out: Buffer[] = [];
@@ -55,8 +75,10 @@ export async function magma(
   } finally {
     clearTimeout(timer);
     children.delete(child);
-    rmSync(cache, { recursive: true, force: true });
-    dirs.delete(cache);
+    if (cache.owned) {
+      rmSync(cache.dir, { recursive: true, force: true });
+      dirs.delete(cache.dir);
+    }
   }
 }
 
@@ -73,4 +95,5 @@ export function cleanUp(): void {
   children.clear();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
   dirs.clear();
+  sharedCache = undefined;
 }

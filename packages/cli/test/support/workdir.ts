@@ -3,7 +3,7 @@
  * and terraform itself run on them with a CLI configuration whose only provider source is
  * the filesystem mirror (so `terraform init` never reaches the network).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
@@ -59,6 +59,38 @@ export function randomMirrorCliConfig(): string {
     exportName: "createRandomProvider",
   });
   return join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
+}
+
+/**
+ * Runs terraform in `cwd` without blocking (so that a test can run terraform and magma side
+ * by side); rejects with its output when the exit code is not `expect`.
+ */
+export function terraformAsync(args: readonly string[], cwd: string, options: { env?: Record<string, string>; expect?: number } = {}): Promise<{ stdout: string; stderr: string; code: number }> {
+  if (TERRAFORM === undefined) return Promise.reject(new Error("terraform is not installed"));
+  const child = spawn(TERRAFORM, [...args], {
+    cwd,
+    env: { ...process.env, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1", TF_CLI_CONFIG_FILE: mirrorCliConfig(), ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (b: Buffer) => out.push(b));
+  child.stderr.on("data", (b: Buffer) => err.push(b));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 240_000);
+  return new Promise((resolve, reject) => {
+    child.once("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.once("close", (status) => {
+      clearTimeout(timer);
+      const stdout = Buffer.concat(out).toString("utf8");
+      const stderr = Buffer.concat(err).toString("utf8");
+      const code = status ?? -1;
+      if (code !== (options.expect ?? 0)) reject(new Error(`terraform ${args.join(" ")} exited ${code}:\n${stdout}\n${stderr}`));
+      else resolve({ stdout, stderr, code });
+    });
+  });
 }
 
 /** Runs terraform in `cwd`; throws with its output when the exit code is not `expect`. */
