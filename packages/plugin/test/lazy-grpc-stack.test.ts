@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compileForPlainNode } from "./support/compile-for-plain-node.js";
 
 // The gRPC stack (connect-rpc, protobuf-es, @magma/tfplugin's generated code) loads only
 // when a provider binary is launched, after it is spawned: a host that imports the package
@@ -17,29 +17,7 @@ const GRPC_MODULE = /\/@connectrpc\/|\/@bufbuild\/|\/tfplugin\/(dist|src)\/|\/gr
 let buildDir: string;
 
 beforeAll(() => {
-  buildDir = mkdtempSync(join(tmpdir(), "magma-lazy-grpc-"));
-  symlinkSync(join(pkg, "node_modules"), join(buildDir, "node_modules"), "dir");
-  mkdirSync(join(buildDir, "out"));
-  writeFileSync(join(buildDir, "package.json"), JSON.stringify({ type: "module" }));
-  writeFileSync(
-    join(buildDir, "tsconfig.json"),
-    JSON.stringify({
-      extends: join(pkg, "tsconfig.build.json"),
-      compilerOptions: {
-        rootDir: join(pkg, "src"),
-        outDir: join(buildDir, "out"),
-        declaration: false,
-        declarationMap: false,
-        sourceMap: false,
-        inlineSources: false,
-      },
-      files: [join(pkg, "src", "index.ts"), join(pkg, "src", "launch.ts")],
-      include: [],
-    }),
-  );
-  execFileSync(process.execPath, [join(pkg, "node_modules", "typescript", "bin", "tsc"), "-p", join(buildDir, "tsconfig.json")], {
-    stdio: "inherit",
-  });
+  buildDir = compileForPlainNode("magma-lazy-grpc-", ["index.ts", "launch.ts"]);
 }, 180_000);
 
 afterAll(() => {

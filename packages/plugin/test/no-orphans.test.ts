@@ -1,9 +1,9 @@
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AWS_BINARY, hasAwsProvider } from "@magma/test-support";
+import { compileForPlainNode } from "./support/compile-for-plain-node.js";
 
 // Launches a plugin from a separate host process, ends the host in various ways, and checks
 // that neither the plugin process nor its socket directory survives.
@@ -37,31 +37,8 @@ let buildDir: string;
 let launchJs: string;
 
 beforeAll(() => {
-  // The host is a plain node process: compile the launch module (and what it imports) to
-  // JavaScript, next to a node_modules link so its dependencies resolve.
-  buildDir = mkdtempSync(join(tmpdir(), "magma-host-build-"));
-  symlinkSync(join(pkg, "node_modules"), join(buildDir, "node_modules"), "dir");
-  mkdirSync(join(buildDir, "out"));
-  writeFileSync(join(buildDir, "package.json"), JSON.stringify({ type: "module" }));
-  writeFileSync(
-    join(buildDir, "tsconfig.json"),
-    JSON.stringify({
-      extends: join(pkg, "tsconfig.build.json"),
-      compilerOptions: {
-        rootDir: join(pkg, "src"),
-        outDir: join(buildDir, "out"),
-        declaration: false,
-        declarationMap: false,
-        sourceMap: false,
-        inlineSources: false,
-      },
-      files: [join(pkg, "src", "launch.ts")],
-      include: [],
-    }),
-  );
-  execFileSync(process.execPath, [join(pkg, "node_modules", "typescript", "bin", "tsc"), "-p", join(buildDir, "tsconfig.json")], {
-    stdio: "inherit",
-  });
+  // The host is a plain node process: the launch module (and what it imports) compiled to JavaScript.
+  buildDir = compileForPlainNode("magma-host-build-", ["launch.ts"]);
   launchJs = join(buildDir, "out", "launch.js");
 }, 120_000);
 
