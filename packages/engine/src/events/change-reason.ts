@@ -24,7 +24,11 @@ const REPLACE_CHANGE_REASONS: Readonly<Record<ReplaceReason, ChangeReason>> = {
   "cannot-update": "cannot_update",
 };
 
-const READ_CHANGE_REASONS: Readonly<Record<ReadReason, ChangeReason>> = {
+/**
+ * @internal Terraform's name of each read reason: the same in the `-json` UI's `planned_change`
+ * and in `terraform show -json`'s `action_reason`.
+ */
+export const READ_REASON_NAMES: Readonly<Record<ReadReason, ChangeReason>> = {
   "config-unknown": "read_because_config_unknown",
   "dependency-pending": "read_because_dependency_pending",
   "check-nested": "read_because_check_nested",
@@ -50,5 +54,5 @@ export function changeReason(c: Pick<PlannedInstanceChange, "action" | "replaceR
   if (c.replaceReason !== undefined) return REPLACE_CHANGE_REASONS[c.replaceReason];
   if (c.deleteReason !== undefined) return c.deleteReason;
   const read = plannedReadReason(c);
-  return read === undefined ? undefined : READ_CHANGE_REASONS[read];
+  return read === undefined ? undefined : READ_REASON_NAMES[read];
 }

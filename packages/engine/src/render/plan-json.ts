@@ -10,12 +10,12 @@ import {
   type ResourceInstanceAddress,
   type StateFile,
 } from "@magma/state";
-import { PlanAction, type DeleteReason, type ReadReason, type ReplaceReason } from "../plan/plan-action.js";
+import { PlanAction, type DeleteReason, type ReplaceReason } from "../plan/plan-action.js";
 import type { Plan, PlannedOutput } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { compareUtf8, goEscape, jsonArray, jsonMap, jsonString, jsonStruct } from "./go-json.js";
 import { RenderError } from "./render-error.js";
-import { plannedReadReason } from "../events/change-reason.js";
+import { plannedReadReason, READ_REASON_NAMES } from "../events/change-reason.js";
 import { entryFor, normaliseSchemas, type RenderSchemas } from "./render-schemas.js";
 import { stateJsonText } from "./state-json.js";
 import { configurationJsonText } from "./config-json.js";
@@ -92,12 +92,6 @@ const REPLACE_REASONS: Readonly<Record<ReplaceReason, string>> = {
   requested: "replace_by_request",
   triggered: "replace_by_triggers",
   "cannot-update": "replace_because_cannot_update",
-};
-
-const READ_REASONS: Readonly<Record<ReadReason, string>> = {
-  "config-unknown": "read_because_config_unknown",
-  "dependency-pending": "read_because_dependency_pending",
-  "check-nested": "read_because_check_nested",
 };
 
 /** @internal A change with its parsed address, module and provider. */
@@ -414,7 +408,7 @@ export function actionReason(l: Located, all: readonly Located[], plan: Plan, op
   const c = l.change;
   if (c.replaceReason !== undefined) return jsonString(REPLACE_REASONS[c.replaceReason]);
   const read = plannedReadReason(c);
-  if (read !== undefined) return jsonString(READ_REASONS[read]);
+  if (read !== undefined) return jsonString(READ_REASON_NAMES[read]);
   if (c.action !== PlanAction.Delete || c.deposedKey !== undefined || plan.mode === "destroy" || l.addr.mode !== "managed") return undefined;
   const given = options.deleteReasons?.get(c.address) ?? c.deleteReason;
   if (given !== undefined) return jsonString(given);
