@@ -6,6 +6,9 @@
  * message), an `operation canceled` error, the state lock released, exit 1.
  */
 
+/** Terraform's words for a second interrupt (its `fatalInterrupt`). */
+export const FATAL_INTERRUPT = "\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n";
+
 /** A second-interrupt handler: it must end the process (it is called from a signal listener). */
 export type FatalInterruptHandler = () => void;
 

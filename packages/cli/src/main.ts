@@ -8,7 +8,8 @@
 // overlaps node's module loading, the configuration and the state read. Only light modules
 // are imported statically here; the CLI itself is imported after that.
 import { ExitCode } from "./exit-code.js";
-import { handleFatalInterrupt } from "./fatal-interrupt.js";
+import { FATAL_INTERRUPT, handleFatalInterrupt } from "./fatal-interrupt.js";
+import { flushOutput } from "./flush-output.js";
 import { earlyLaunchTargets, startEarlyLaunch } from "./workdir/early-launch.js";
 
 /**
@@ -31,7 +32,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       // A working-directory operation cancels as terraform does (exit 1, the state lock released).
       if (handleFatalInterrupt()) return;
       // Terraform's words for the second interrupt; the state was saved after every object applied.
-      process.stderr.write("\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n");
+      process.stderr.write(FATAL_INTERRUPT);
       process.exit(ExitCode.Interrupted);
     }
     controller.abort(new Error("interrupted"));
@@ -50,9 +51,8 @@ export async function main(argv: readonly string[]): Promise<void> {
     await earlyLaunch?.close();
   }
   process.exitCode = code;
-  // Wait until stdout and stderr are flushed (pipes are asynchronous), then leave even if a
-  // stray handle (a timer of a closed provider) lingers.
-  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
-  await new Promise<void>((resolve) => process.stderr.write("", () => resolve()));
+  // Wait until stdout and stderr are flushed, then leave even if a stray handle (a timer of a
+  // closed provider) lingers.
+  await flushOutput();
   setTimeout(() => process.exit(code), 2000).unref();
 }

@@ -32,7 +32,8 @@ import { formatDiagnostics, SourceCache, type AddressedDiagnostic } from "./form
 import { formatValue } from "./format-value.js";
 import { JsonUi, jsonUiResource } from "./json-ui.js";
 import { acquireLock, type LockSettings } from "./state-lock.js";
-import { onFatalInterrupt } from "../fatal-interrupt.js";
+import { FATAL_INTERRUPT, onFatalInterrupt } from "../fatal-interrupt.js";
+import { flushOutput } from "../flush-output.js";
 import { stateInstances } from "./state-objects.js";
 import type { WorkingDir } from "./working-dir.js";
 
@@ -275,9 +276,6 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
   }
 }
 
-/** Terraform's words for a second interrupt (its `fatalInterrupt`). */
-const FATAL_INTERRUPT = "\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n";
-
 /**
  * A second interrupt during an operation, as terraform's: its words (word-wrapped on stderr,
  * or a `-json` log message) and an `operation canceled` error, then — without waiting for
@@ -294,10 +292,7 @@ function fatalInterrupt(ctx: CommandContext, dir: string, ui: JsonUi | undefined
     ctx.io.stderr.write(`${wordWrap(FATAL_INTERRUPT, width)}\n${formatDiagnostics([canceled], dir, ctx.colour.stderr, { width })}`);
   }
   const released = Promise.race([release().catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);
-  void released
-    .then(() => new Promise((r) => process.stdout.write("", r)))
-    .then(() => new Promise((r) => process.stderr.write("", r)))
-    .finally(() => process.exit(ExitCode.Error));
+  void released.then(flushOutput).finally(() => process.exit(ExitCode.Error));
 }
 
 async function applySaved(
