@@ -216,18 +216,18 @@ export function configDigest(config: Config): string {
   return h.digest("hex");
 }
 
-/**
- * Makes an engine: `plan`, `destroy` (plans), `apply`, `import` and `close`. Each plan opens
- * its providers from the {@link ProviderSource} (one instance per provider configuration,
- * configured once); a successful plan keeps them open for a while for the apply of its result
- * (see {@link EngineOptions.keepProvidersMs}), any other closes them when it ends.
- */
 /** `o` with its signal replaced by the operation's own {@link sharedSignal}. */
 function withSharedSignal<T extends { readonly signal?: AbortSignal }>(o: T): T {
   const signal = sharedSignal(o.signal);
   return signal === undefined ? o : { ...o, signal };
 }
 
+/**
+ * Makes an engine: `plan`, `destroy` (plans), `apply`, `import` and `close`. Each plan opens
+ * its providers from the {@link ProviderSource} (one instance per provider configuration,
+ * configured once); a successful plan keeps them open for a while for the apply of its result
+ * (see {@link EngineOptions.keepProvidersMs}), any other closes them when it ends.
+ */
 export function createEngine(options: EngineOptions): Engine {
   const parallelism = options.parallelism ?? DEFAULT_PARALLELISM;
   if (!Number.isInteger(parallelism) || parallelism < 1) throw new EngineError(EngineErrorCode.InvalidArgument, `parallelism must be an integer of at least 1, got ${parallelism}`);
