@@ -22,19 +22,6 @@ import {
   type NativeUpgrade,
 } from "@magma/provider-api";
 import type * as BcryptModule from "./bcrypt.js";
-
-/**
- * bcrypt (and bcryptjs under it, ~1.5 MiB of RSS), loaded when random_password first needs a
- * hash: random_string and the provider's other resources never do.
- */
-let bcryptLoading: Promise<typeof BcryptModule> | undefined;
-function loadBcrypt(): Promise<typeof BcryptModule> {
-  bcryptLoading ??= import("./bcrypt.js").catch((e: unknown) => {
-    bcryptLoading = undefined;
-    throw e;
-  });
-  return bcryptLoading;
-}
 import { EmptyCharacterSetError, generateRandomString } from "./generate-string.js";
 import {
   attrPath,
@@ -48,6 +35,19 @@ import {
   type RandomResource,
 } from "./resource-kit.js";
 import { createSecureRandom } from "./secure-random.js";
+
+/**
+ * bcrypt (and bcryptjs under it, ~1.5 MiB of RSS), loaded when random_password first needs a
+ * hash: random_string and the provider's other resources never do.
+ */
+let bcryptLoading: Promise<typeof BcryptModule> | undefined;
+function loadBcrypt(): Promise<typeof BcryptModule> {
+  bcryptLoading ??= import("./bcrypt.js").catch((e: unknown) => {
+    bcryptLoading = undefined;
+    throw e;
+  });
+  return bcryptLoading;
+}
 
 const KEEPERS_DOC =
   "Arbitrary map of values that, when changed, will trigger recreation of the resource.";
