@@ -105,7 +105,7 @@ function decode(p: CodecPlan, depth: number): Value {
   }
   switch (p.k) {
     case K_STRING:
-      return knownValueUnchecked(stringType, readString(b, "string"));
+      return decodeString(b);
     case K_NUMBER:
       return decodeNumber(b);
     case K_BOOL:
@@ -141,6 +141,15 @@ const smallInts: (Value | undefined)[] = [];
 const SMALL_MIN = -128;
 const SMALL_MAX = 1023;
 
+// Values are immutable, so equal numbers and short strings that recur in a payload (ports,
+// sizes, regions, tag values, protocol names) can share one Value: fewer objects kept alive,
+// so less for the garbage collector to copy while a large payload is decoded. Both caches are
+// direct-mapped (a slot per hash, the last value wins) and bounded.
+const CACHE_SLOTS = 2048;
+const CACHE_MASK = CACHE_SLOTS - 1;
+const intKeys = new Float64Array(CACHE_SLOTS).fill(NaN);
+const intVals: (Value | undefined)[] = new Array<Value | undefined>(CACHE_SLOTS).fill(undefined);
+
 function intVal(n: number): Value {
   if (n >= SMALL_MIN && n <= SMALL_MAX) {
     const i = n - SMALL_MIN;
@@ -151,7 +160,13 @@ function intVal(n: number): Value {
     }
     return v;
   }
-  return knownValueUnchecked(numberType, CtyNumber.fromFloat64(n));
+  if ((n | 0) !== n) return knownValueUnchecked(numberType, CtyNumber.fromFloat64(n));
+  const slot = Math.imul(n, 0x9e3779b1) >>> 21;
+  if (intKeys[slot] === n) return intVals[slot]!;
+  const v = knownValueUnchecked(numberType, CtyNumber.fromFloat64(n));
+  intKeys[slot] = n;
+  intVals[slot] = v;
+  return v;
 }
 
 function floatVal(f: number): Value {
@@ -277,10 +292,69 @@ function readString(b: number, expected: string): string {
 }
 
 function readStrBody(n: number): string {
+  const ascii = readAscii(n);
+  if (ascii !== undefined) return ascii;
   const s = utf8Decode(buf, pos, n);
   if (s === undefined) throw new Fail(PathErrorCode.InvalidValue, "string is not valid UTF-8");
   pos += n;
   return normaliseString(s);
+}
+
+/** ASCII strings at most this many bytes long are read in JS (and need no NFC pass). */
+const ASCII_MAX = 64;
+/** One reusable array of char codes per length, so that reading a short string allocates only the string. */
+const asciiUnits: number[][] = Array.from({ length: ASCII_MAX + 1 }, (_, n) => new Array<number>(n).fill(0));
+
+/** The `n` bytes at pos as a string when they are short ASCII (advancing), else undefined. */
+function readAscii(n: number): string | undefined {
+  if (n > ASCII_MAX) return undefined;
+  const units = asciiUnits[n]!;
+  for (let j = 0; j < n; j++) {
+    const c = buf[pos + j]!;
+    if (c >= 0x80) return undefined;
+    units[j] = c;
+  }
+  pos += n;
+  return String.fromCharCode.apply(null, units);
+}
+
+/** Short ASCII strings this long or shorter go through the string Value cache. */
+const STRING_CACHE_MAX = 32;
+const strKeys: (string | undefined)[] = new Array<string | undefined>(CACHE_SLOTS).fill(undefined);
+const strVals: (Value | undefined)[] = new Array<Value | undefined>(CACHE_SLOTS).fill(undefined);
+
+/** A string value at pos; short ASCII ones shared through the cache. */
+function decodeString(b: number): Value {
+  const n = readStrLen(b);
+  if (n < 0) throw mismatch("string", b);
+  if (n <= STRING_CACHE_MAX) {
+    let h = 0x811c9dc5 ^ n;
+    let j = 0;
+    for (; j < n; j++) {
+      const c = buf[pos + j]!;
+      if (c >= 0x80) break;
+      h = Math.imul(h ^ c, 0x01000193);
+    }
+    if (j === n) {
+      const slot = (h ^ (h >>> 16)) & CACHE_MASK;
+      const key = strKeys[slot];
+      if (key !== undefined && key.length === n && sameAscii(key, n)) {
+        pos += n;
+        return strVals[slot]!;
+      }
+      const v = knownValueUnchecked(stringType, readAscii(n)!);
+      strKeys[slot] = v.asString();
+      strVals[slot] = v;
+      return v;
+    }
+  }
+  return knownValueUnchecked(stringType, readStrBody(n));
+}
+
+/** True when the `n` bytes at pos are the char codes of the ASCII string `s` (of length n). */
+function sameAscii(s: string, n: number): boolean {
+  for (let j = 0; j < n; j++) if (s.charCodeAt(j) !== buf[pos + j]) return false;
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -337,10 +411,10 @@ function decodeListOrSet(p: CodecPlan, b: number, depth: number): Value {
   if (n === 0) return knownValueUnchecked(p.t, EMPTY);
   if (depth >= MSGPACK_MAX_DEPTH) throw tooDeep();
   const el = p.el!;
-  const arr: Value[] = [];
+  const arr = new Array<Value>(n);
   let i = 0;
   try {
-    for (; i < n; i++) arr.push(decode(el, depth + 1));
+    for (; i < n; i++) arr[i] = decode(el, depth + 1);
   } catch (e) {
     withStep(e, { kind: "index", index: i });
   }
@@ -397,18 +471,18 @@ function decodeObject(p: CodecPlan, b: number, depth: number): Value {
   const names = p.names;
   const items = p.items;
   const count = names.length;
-  let vals: (Value | undefined)[] = [];
+  let vals = new Array<Value | undefined>(count);
   let i = 0;
   // Fast path: keys in the schema's order, matched by their bytes.
   for (; i < n && i < count; i++) {
     if (!matchBytes(p.nameStr[i]!)) break;
     try {
-      vals.push(decode(items[i]!, depth + 1));
+      vals[i] = decode(items[i]!, depth + 1);
     } catch (e) {
       withStep(e, { kind: "attr", name: names[i]! });
     }
   }
-  if (i < n || vals.length !== count) {
+  if (i < n || i !== count) {
     vals = slowObject(p, vals, i, n, depth);
   }
   if (!p.dyn) return knownValueUnchecked(p.t, Object.freeze(vals as Value[]));
@@ -417,12 +491,13 @@ function decodeObject(p: CodecPlan, b: number, depth: number): Value {
   return knownValueUnchecked(objectType(types), Object.freeze(vals as Value[]));
 }
 
-/** Object entries in any order, from entry `i` on; checks for unknown, repeated and missing attributes. */
-function slowObject(p: CodecPlan, done: (Value | undefined)[], i: number, n: number, depth: number): Value[] {
+/**
+ * Object entries in any order, from entry `i` on (the first `i` attributes are in `vals`
+ * already, in schema order); checks for unknown, repeated and missing attributes.
+ */
+function slowObject(p: CodecPlan, vals: (Value | undefined)[], i: number, n: number, depth: number): Value[] {
   const names = p.names;
   const count = names.length;
-  const vals: (Value | undefined)[] = new Array<Value | undefined>(count).fill(undefined);
-  for (let j = 0; j < done.length; j++) vals[j] = done[j];
   for (; i < n; i++) {
     const key = readKey("object");
     const idx = p.nameIndex!.get(key);
@@ -470,10 +545,10 @@ function decodeTuple(p: CodecPlan, b: number, depth: number): Value {
     throw new Fail(PathErrorCode.TypeMismatch, `a tuple of ${items.length} elements is required, got ${n}`);
   }
   if (depth >= MSGPACK_MAX_DEPTH) throw tooDeep();
-  const arr: Value[] = [];
+  const arr = new Array<Value>(n);
   let i = 0;
   try {
-    for (; i < n; i++) arr.push(decode(items[i]!, depth + 1));
+    for (; i < n; i++) arr[i] = decode(items[i]!, depth + 1);
   } catch (e) {
     withStep(e, { kind: "index", index: i });
   }
