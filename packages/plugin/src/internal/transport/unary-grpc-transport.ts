@@ -364,7 +364,7 @@ class UnaryCall<O extends DescMessage> {
     this.#bodyLength = -1;
     this.#bodyHave = 0;
     if (this.#compressed) {
-      this.fail(new ConnectError("protocol error: received compressed envelope, but do not know how to decompress", Code.Internal));
+      this.fail(new ConnectError("received compressed envelope, but do not know how to decompress", Code.Internal));
       return;
     }
     if (this.#message !== undefined) {
