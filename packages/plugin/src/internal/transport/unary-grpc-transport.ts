@@ -324,13 +324,9 @@ class UnaryCall<O extends DescMessage> {
       }
       const want = this.#bodyLength - this.#bodyHave;
       const have = chunk.length - at;
-      if (this.#bodyHave === 0 && have >= want) {
-        // The whole body in this chunk: no copy.
-        this.#endBody(chunk.subarray(at, at + want));
-        at += want;
-        if (this.#settled) return;
-        continue;
-      }
+      // The body is copied into memory of its own: decoded bytes fields (a DynamicValue, a
+      // private blob kept in the state) are views of it, and must not pin node's read buffer,
+      // which the chunk shares with the other streams' data.
       this.#body ??= new Uint8Array(this.#bodyLength);
       const n = Math.min(want, have);
       this.#body.set(chunk.subarray(at, at + n), this.#bodyHave);
@@ -435,8 +431,7 @@ class UnaryCall<O extends DescMessage> {
 /**
  * A connect `Transport` whose unary calls are written directly over node:http2 — one HTTP/2
  * stream per call on the plugin's one session, the request as a single 5-byte length-prefixed
- * gRPC frame, the response frame read as it arrives (without copying when it comes in one
- * DATA chunk), `grpc-status` / `grpc-message` from the trailers or a trailers-only response —
+ * gRPC frame, the response frame read as it arrives (copied once into a buffer of its own), `grpc-status` / `grpc-message` from the trailers or a trailers-only response —
  * and whose streaming calls go to `options.streaming`.
  *
  * It behaves as connect-node's gRPC transport does for the calls a plugin connection makes:
