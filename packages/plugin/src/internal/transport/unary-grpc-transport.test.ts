@@ -155,6 +155,31 @@ describe("createUnaryGrpcTransport, beside connect-node's gRPC transport", () =>
       s.end();
     });
     expect(out).toEqual({ ok: true, message: RESPONSE });
+    // The same through a session that counts the DATA chunks the client received: the
+    // frame did arrive in pieces (the prefix itself split), so the reassembly was exercised.
+    const sm = new Http2SessionManager(url);
+    const sizes: number[] = [];
+    const counting = {
+      request: async (...args: Parameters<Http2SessionManager["request"]>) => {
+        const stream = await sm.request(...args);
+        stream.on("data", (c: Buffer) => sizes.push(c.length));
+        return stream;
+      },
+      notifyResponseByteRead: (stream: Parameters<Http2SessionManager["notifyResponseByteRead"]>[0]) => sm.notifyResponseByteRead(stream),
+    };
+    const transport = createUnaryGrpcTransport({
+      session: counting,
+      streaming: createGrpcTransport({ baseUrl: url, sessionManager: sm }),
+      readMaxBytes: 2 ** 31 - 1,
+      writeMaxBytes: 2 ** 31 - 1,
+    });
+    try {
+      await expect(call(transport, "split")).resolves.toEqual({ ok: true, message: RESPONSE });
+    } finally {
+      sm.abort();
+    }
+    expect(sizes.length).toBeGreaterThanOrEqual(3);
+    expect(sizes[0]).toBeLessThan(5);
   });
 
   test("an empty response message (zero-length frame)", async () => {
