@@ -431,8 +431,9 @@ class UnaryCall<O extends DescMessage> {
 /**
  * A connect `Transport` whose unary calls are written directly over node:http2 — one HTTP/2
  * stream per call on the plugin's one session, the request as a single 5-byte length-prefixed
- * gRPC frame, the response frame read as it arrives (copied once into a buffer of its own), `grpc-status` / `grpc-message` from the trailers or a trailers-only response —
- * and whose streaming calls go to `options.streaming`.
+ * gRPC frame, the response frame read as it arrives (copied once into a buffer of its own),
+ * `grpc-status` / `grpc-message` from the trailers or a trailers-only response — and whose
+ * streaming calls go to `options.streaming`.
  *
  * It behaves as connect-node's gRPC transport does for the calls a plugin connection makes:
  * the same `ConnectError` codes and messages for gRPC statuses, HTTP statuses, stream resets,
