@@ -4,6 +4,7 @@ import type { Transport } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { splitTcpAddress, type PluginNetwork } from "../../handshake.js";
 import { toPem } from "../auto-mtls/client-certificate.js";
+import { createUnaryGrpcTransport } from "./unary-grpc-transport.js";
 import { transportError } from "@magma/provider-api";
 
 /**
@@ -84,12 +85,13 @@ export function createGrpcConnection(options: GrpcConnectionOptions): GrpcConnec
     {},
     { createConnection: dial },
   );
-  const transport = createGrpcTransport({
-    baseUrl,
-    sessionManager,
-    readMaxBytes: options.readMaxBytes ?? MAX_INT32,
-    writeMaxBytes: options.writeMaxBytes ?? MAX_INT32,
-  });
+  const readMaxBytes = options.readMaxBytes ?? MAX_INT32;
+  const writeMaxBytes = options.writeMaxBytes ?? MAX_INT32;
+  // Unary calls (every provider RPC, GRPCController/Shutdown) go over the session directly:
+  // connect-node's generic pipeline cost more host CPU per call than the call's own work
+  // (see the package README). Streaming calls (GRPCStdio) keep connect-node's transport.
+  const streaming = createGrpcTransport({ baseUrl, sessionManager, readMaxBytes, writeMaxBytes });
+  const transport = createUnaryGrpcTransport({ session: sessionManager, streaming, readMaxBytes, writeMaxBytes });
   return {
     transport,
     async open(): Promise<void> {
