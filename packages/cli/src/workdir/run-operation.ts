@@ -16,6 +16,7 @@ import {
   type EngineEvent,
   type EnginePlanResult,
   type Plan,
+  type PlanDiagnostic,
   type PlanMode,
 } from "@magma/engine";
 import type { Diag } from "@magma/provider-api";
@@ -85,6 +86,17 @@ const INTERRUPT_NOTICE = "\nInterrupt received.\nPlease wait for Terraform to ex
 function diagnosticsText(r: EnginePlanResult, dir: string, color: boolean, width: number): string {
   const shown = r.diagnostics.map(({ address, inConfigBody, ...d }) => (inConfigBody === true && address !== undefined ? { ...d, address } : d));
   return formatDiagnostics(shown, dir, color, { width, addresses: true });
+}
+
+/**
+ * A plan diagnostic as terraform's `-json` view gives it: `address` only on a provider's
+ * diagnostic about an object (those terraform elaborates from the object's configuration, the
+ * ones its human view prints `with ADDR,` for), with its `range` and `snippet` when it has a
+ * place in the configuration.
+ */
+function jsonPlanDiagnostic(ui: JsonUi, d: PlanDiagnostic, sources: SourceCache): void {
+  const { address, inConfigBody, ...rest } = d;
+  ui.diagnostic(rest, inConfigBody === true ? address : undefined, sources);
 }
 
 /** Terraform's grey horizontal rule (its `format.HorizontalRule`: one column short of the width), from a new line, without the line end. */
@@ -203,10 +215,20 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       ctx.print(refreshing);
     }
     if (r.hasErrors) {
+      // Terraform still shows what it did plan before the errors (its errored plan: "Terraform planned the following actions, but then
+      // encountered a problem:"): `plan` always, `apply` and `destroy` when the plan holds any object's change or output. Nothing is applied.
+      const partial = r.partial === true && o.kind !== "refresh" && (o.kind === "plan" || r.plan.changes.length > 0 || (r.plan.outputs ?? []).length > 0);
       if (ui !== undefined) {
-        for (const d of r.diagnostics) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+        if (partial) {
+          ui.plannedChanges(r.plan);
+          ui.planSummary(countPlanChanges(r.plan));
+          ui.planOutputs(r.plan);
+        }
+        const sources = new SourceCache(wd.dir);
+        for (const d of r.diagnostics) jsonPlanDiagnostic(ui, d, sources);
         return ExitCode.Error;
       }
+      if (partial) ctx.print(planText(r.plan, { schemas: providers.schemas, priorState: prior, columns: terminalColumns(ctx.io.stdout), color: ctx.colour.stdout, errored: true }));
       ctx.io.stderr.write(diagnosticsText(r, wd.dir, ctx.colour.stderr, terminalColumns(ctx.io.stderr)));
       return ExitCode.Error;
     }
@@ -227,7 +249,10 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       ui.plannedChanges(r.plan);
       ui.planSummary(counts);
       ui.planOutputs(r.plan);
-      if (!applying) for (const d of r.diagnostics) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+      if (!applying) {
+        const sources = new SourceCache(wd.dir);
+        for (const d of r.diagnostics) jsonPlanDiagnostic(ui, d, sources);
+      }
     }
     const deferred: EnginePlanResult["diagnostics"] = applying ? r.diagnostics : [];
     const hasChanges = counts.shown > 0 || counts.outputs > 0;
@@ -246,7 +271,10 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     // apply, destroy, refresh.
     if (!hasChanges && o.kind !== "refresh") {
       const verb = o.kind === "destroy" ? "Destroy" : "Apply";
-      if (ui !== undefined) for (const d of deferred) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+      if (ui !== undefined) {
+        const sources = new SourceCache(wd.dir);
+        for (const d of deferred) jsonPlanDiagnostic(ui, d, sources);
+      }
       else ctx.print(formatDiagnostics(deferred, wd.dir, ctx.colour.stdout, { width: columns }));
       ctx.print(`${paint(ctx.colour.stdout, `[reset][bold][green]\n${verb} complete! Resources: ${o.kind === "destroy" ? "0 destroyed" : "0 added, 0 changed, 0 destroyed"}.\n`)}${o.kind === "destroy" ? "" : outputsText(prior, ctx.colour.stdout)}`);
       if (stored === undefined && o.kind !== "destroy") await saveState(store, prior);
@@ -335,7 +363,8 @@ async function runApply(
   const warnJson = (): void => {
     if (warned || ui === undefined) return;
     warned = true;
-    for (const d of planWarnings) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+    const sources = new SourceCache(dir);
+    for (const d of planWarnings) jsonPlanDiagnostic(ui, d, sources);
     for (const d of applyWarnings) ui.diagnostic(d);
   };
   const targeted = ("applyScope" in plan ? plan.plan.targets : plan.targets) !== undefined;
