@@ -20,13 +20,14 @@ import {
   type PlanMode,
 } from "@magma/engine";
 import type { Diag } from "@magma/provider-api";
-import { decodeOutput, loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
+import { decodeOutput, loadState, newStateFile, saveState, type StateFile } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { ExitCode } from "../exit-code.js";
 import { paint, paintf } from "../colour.js";
 import { terminalColumns, wordWrap } from "../terminal-columns.js";
 import { applyEventLine } from "./apply-progress.js";
+import { ApplySnapshots } from "./apply-snapshots.js";
 import { applyFailureDiagnostics, EXECUTION_HALTED, terraformDiagnosticOrder } from "./apply-failure-diagnostics.js";
 import { workdirProviders } from "./engine-providers.js";
 import { formatDiagnostics, SourceCache, type AddressedDiagnostic } from "./format-diagnostic.js";
@@ -178,12 +179,14 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
   const store = wd.store();
   const operation = o.kind === "plan" ? "OperationTypePlan" : o.kind === "refresh" ? "OperationTypeRefresh" : "OperationTypeApply";
   const release = await acquireLock(store, { operation }, o.lock, ctx.signal);
-  const uninstall = onFatalInterrupt(() => fatalInterrupt(ctx, wd.dir, ui, release));
+  // An applying command's snapshots: after a second interrupt the latest durable one is saved once more, as terraform's is.
+  const snapshots = new ApplySnapshots(store);
+  const uninstall = onFatalInterrupt(() => fatalInterrupt(ctx, wd.dir, ui, snapshots, release));
   const providers = workdirProviders(wd.dataDir, ctx.io.env, ctx.earlyLaunch);
   const engine = createEngine({ providers: providers.source, parallelism: o.parallelism, workspace: wd.currentWorkspace(), cwd: wd.dir });
   try {
     const stored = await loadState(store);
-    if (o.planFile !== undefined) return await applySaved(ctx, wd, store, stored, engine, o, ui);
+    if (o.planFile !== undefined) return await applySaved(ctx, wd, snapshots, stored, engine, o, ui);
     const prior = stored ?? newStateFile();
     const r = await engine
       .plan(wd.dir, prior, {
@@ -294,7 +297,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         throw new CliError(CliErrorCode.BadInput, o.kind === "destroy" ? "Destroy cancelled." : "Apply cancelled.", { plain: true });
       }
     }
-    return await runApply(ctx, engine, store, r, prior, o, ui, deferred, wd.dir);
+    return await runApply(ctx, engine, snapshots, r, prior, o, ui, deferred, wd.dir);
   } finally {
     await engine.close();
     await Promise.all([...providers.open].map((p) => p.close().catch(() => undefined)));
@@ -307,10 +310,12 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
 /**
  * A second interrupt during an operation, as terraform's: its words (word-wrapped on stderr,
  * or a `-json` log message) and an `operation canceled` error, then — without waiting for
- * the operation (the state was saved after every object) — the state lock released (at most
- * 5 s), the output flushed and exit 1.
+ * the operation — during an apply its latest durable state snapshot saved once more (after
+ * any write under way: the prior state when no object was applied yet, so a working
+ * directory without a state gets an empty one, as terraform's), the state lock released (at
+ * most 5 s for both), the output flushed and exit 1.
  */
-function fatalInterrupt(ctx: CommandContext, dir: string, ui: JsonUi | undefined, release: () => Promise<void>): void {
+function fatalInterrupt(ctx: CommandContext, dir: string, ui: JsonUi | undefined, snapshots: ApplySnapshots, release: () => Promise<void>): void {
   const canceled = { severity: "error", summary: "operation canceled", detail: "" } as const;
   if (ui !== undefined) {
     ui.message("info", FATAL_INTERRUPT, { type: "log" });
@@ -319,14 +324,15 @@ function fatalInterrupt(ctx: CommandContext, dir: string, ui: JsonUi | undefined
     const width = terminalColumns(ctx.io.stderr);
     ctx.io.stderr.write(`${wordWrap(FATAL_INTERRUPT, width)}\n${formatDiagnostics([canceled], dir, ctx.colour.stderr, { width })}`);
   }
-  const released = Promise.race([release().catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);
+  const saved = snapshots.saveLatest().catch(() => undefined);
+  const released = Promise.race([saved.then(() => release()).catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);
   void released.then(flushOutput).finally(() => process.exit(ExitCode.Error));
 }
 
 async function applySaved(
   ctx: CommandContext,
   wd: WorkingDir,
-  store: StateStore,
+  snapshots: ApplySnapshots,
   stored: StateFile | undefined,
   engine: Engine,
   o: OperationOptions,
@@ -335,7 +341,7 @@ async function applySaved(
   const plan = await readPlanFile(resolve(ctx.cwd, o.planFile!)).catch(engineErrorToCli);
   const prior = stored ?? { ...newStateFile(), lineage: plan.prior.lineage };
   ui?.plannedChanges(plan);
-  return runApply(ctx, engine, store, plan, prior, o, ui, [], wd.dir, wd.dir);
+  return runApply(ctx, engine, snapshots, plan, prior, o, ui, [], wd.dir, wd.dir);
 }
 
 /**
@@ -346,7 +352,7 @@ async function applySaved(
 async function runApply(
   ctx: CommandContext,
   engine: Engine,
-  store: StateStore,
+  snapshots: ApplySnapshots,
   plan: EnginePlanResult | Plan,
   prior: StateFile,
   o: OperationOptions,
@@ -385,6 +391,7 @@ async function runApply(
   if (ctx.signal?.aborted === true) onAbort();
   else ctx.signal?.addEventListener("abort", onAbort, { once: true });
   const ids = new Map<string, string>();
+  snapshots.start(prior);
   // -json: the change summary and the outputs wait for the result (terraform prints neither after a failed apply).
   const held: EngineEvent[] = [];
   let result: ApplyResult;
@@ -392,9 +399,7 @@ async function runApply(
     result = await engine
       .apply(plan, {
         state: prior,
-        persist: async (s) => {
-          await saveState(store, s);
-        },
+        persist: (s) => snapshots.save(s),
         ...(configDir === undefined ? {} : { config: configDir }),
         parallelism: o.parallelism,
         signal: controller.signal,
@@ -429,6 +434,8 @@ async function runApply(
   } finally {
     ctx.signal?.removeEventListener("abort", onAbort);
   }
+  // Terraform writes the state at the end of every apply, failed or stopped too: a working directory without a state gets an empty one (serial 1) even when no object was applied.
+  await snapshots.saveLatest();
   const isApplyWarning = (d: Diag): boolean => d.severity === "warning" && applyWarnings.some((w) => w.summary === d.summary);
   // A stop that came once everything was done changes nothing.
   const stopped = stoppedInFlight !== undefined && (stoppedInFlight > 0 || result.interrupted || !result.success);
