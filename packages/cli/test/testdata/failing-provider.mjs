@@ -2,6 +2,8 @@
 // warning) when the new object's `keepers` has `fail = "yes"`, so that an apply fails part-way
 // with a provider error, as a real provider's would; and whose plan fails (PlanResourceChange
 // returns an error diagnostic) when the configuration's `keepers` has `fail = "plan"`; whose
+// creates fail with an error about an element when `keepers` has `fail = "element"` (the path
+// keepers["fail"]) or random_shuffle's `input` has an element "fail" (the path input[i]); whose
 // refresh fails (ReadResource) when the stored object's `keepers` has `fail = "refresh"`; and
 // with one data source, `random_refusal` (`input` optional, `id` computed), whose read fails
 // when `input` is "fail" (an error about the `input` attribute) or "fail-body" (an error about
@@ -49,6 +51,12 @@ export function createProvider() {
       if (priorState.isNull() && !plannedState.isNull()) {
         const keepers = plannedState.getAttr("keepers");
         const fail = keepers.isKnown() && !keepers.isNull() ? keepers.entries().get("fail") : undefined;
+        // An error about an element: the `fail` key of keepers, or the input list's "fail" element (random_shuffle).
+        const element = elementFailure(typeName, plannedState);
+        if (element !== undefined) {
+          const diagnostics = [{ severity: "error", summary: "creating: an element is refused", detail: "The provider refuses an element of the configuration.", attribute: element }];
+          throw new ProviderError({ code: "diagnostics", diagnostics }, diagnostics[0].summary);
+        }
         if (fail !== undefined && fail.isKnown() && !fail.isNull() && fail.asString() === "yes") {
           const diagnostics = [
             {
@@ -63,6 +71,16 @@ export function createProvider() {
       return random.applyResourceChange(typeName, priorState, plannedState, config, options);
     },
   };
+}
+
+/** The path of the element a create refuses: keepers["fail"] when it is "element", the index of an input element "fail" of random_shuffle. */
+function elementFailure(typeName, planned) {
+  if (keeper(planned, "fail") === "element") return Path.of([{ kind: "attr", name: "keepers" }, { kind: "key", key: "fail" }]);
+  if (typeName !== "random_shuffle") return undefined;
+  const input = planned.getAttr("input");
+  if (!input.isKnown() || input.isNull()) return undefined;
+  const i = input.elements().findIndex((v) => v.isKnown() && !v.isNull() && v.asString() === "fail");
+  return i < 0 ? undefined : Path.of([{ kind: "attr", name: "input" }, { kind: "index", index: i }]);
 }
 
 /** A known string value of `keepers` in an object value, or undefined. */
