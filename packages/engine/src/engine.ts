@@ -124,10 +124,29 @@ export interface EnginePlanResult {
   readonly diagnostics: readonly PlanDiagnostic[];
   /** Whether any diagnostic is an error. */
   readonly hasErrors: boolean;
+  /**
+   * Set when the errors are ones Terraform meets while planning objects — a provider's error
+   * about an object (PlanResourceChange, ReadResource, ReadDataSource: `inConfigBody`) or a
+   * failed precondition or postcondition — and no others: {@link plan} holds what was
+   * planned despite them, which Terraform still shows ("Terraform planned the following
+   * actions, but then encountered a problem:", its errored plan). It cannot be applied.
+   * Unset for errors Terraform finds before planning (loading, variables, its validation
+   * walk); an expression's error found while planning is counted among those, as Terraform's
+   * validation finds those whose values do not depend on variables or other objects.
+   */
+  readonly partial?: true;
   /** How the apply re-evaluates this plan's configuration with now-known values. */
   readonly applyScope: ApplyScope;
   /** The schemas of the plan's providers by source address, for the renderers (`planText`, `planJson`). */
   readonly schemas: ReadonlyMap<string, ProviderSchema>;
+}
+
+/** The failures of conditions, which Terraform checks while planning (its validation does not). */
+const CONDITION_FAILURES: ReadonlySet<string> = new Set(["Resource precondition failed", "Resource postcondition failed", "Module output value precondition failed"]);
+
+/** Whether a diagnostic is a warning or an error Terraform meets only while planning objects (see {@link EnginePlanResult.partial}). */
+function isPlanWalkError(d: PlanDiagnostic): boolean {
+  return d.severity !== "error" || d.inConfigBody === true || CONDITION_FAILURES.has(d.summary);
 }
 
 /** Options of {@link Engine.import}: how the new state is persisted, and the plan options the provider configuration is evaluated with. */
@@ -367,7 +386,7 @@ export function createEngine(options: EngineOptions): Engine {
           // A provider that could not be opened is in the diagnostics already.
         }
       }
-      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors, applyScope: applyScopeFor(planned, targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
+      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors, ...(hasErrors && diagnostics.every(isPlanWalkError) ? { partial: true as const } : {}), applyScope: applyScopeFor(planned, targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
       if (!hasErrors && keepMs > 0 && o.signal?.aborted !== true && !closed) {
         await releaseKept();
         const timer = setTimeout(() => void releaseKept(), keepMs);

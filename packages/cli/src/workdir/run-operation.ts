@@ -16,16 +16,18 @@ import {
   type EngineEvent,
   type EnginePlanResult,
   type Plan,
+  type PlanDiagnostic,
   type PlanMode,
 } from "@magma/engine";
 import type { Diag } from "@magma/provider-api";
-import { decodeOutput, loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
+import { decodeOutput, loadState, newStateFile, saveState, type StateFile } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { ExitCode } from "../exit-code.js";
 import { paint, paintf } from "../colour.js";
 import { terminalColumns, wordWrap } from "../terminal-columns.js";
 import { applyEventLine } from "./apply-progress.js";
+import { ApplySnapshots } from "./apply-snapshots.js";
 import { applyFailureDiagnostics, EXECUTION_HALTED, terraformDiagnosticOrder } from "./apply-failure-diagnostics.js";
 import { workdirProviders } from "./engine-providers.js";
 import { formatDiagnostics, SourceCache, type AddressedDiagnostic } from "./format-diagnostic.js";
@@ -85,6 +87,17 @@ const INTERRUPT_NOTICE = "\nInterrupt received.\nPlease wait for Terraform to ex
 function diagnosticsText(r: EnginePlanResult, dir: string, color: boolean, width: number): string {
   const shown = r.diagnostics.map(({ address, inConfigBody, ...d }) => (inConfigBody === true && address !== undefined ? { ...d, address } : d));
   return formatDiagnostics(shown, dir, color, { width, addresses: true });
+}
+
+/**
+ * A plan diagnostic as terraform's `-json` view gives it: `address` only on a provider's
+ * diagnostic about an object (those terraform elaborates from the object's configuration, the
+ * ones its human view prints `with ADDR,` for), with its `range` and `snippet` when it has a
+ * place in the configuration.
+ */
+function jsonPlanDiagnostic(ui: JsonUi, d: PlanDiagnostic, sources: SourceCache): void {
+  const { address, inConfigBody, ...rest } = d;
+  ui.diagnostic(rest, inConfigBody === true ? address : undefined, sources);
 }
 
 /** Terraform's grey horizontal rule (its `format.HorizontalRule`: one column short of the width), from a new line, without the line end. */
@@ -166,12 +179,14 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
   const store = wd.store();
   const operation = o.kind === "plan" ? "OperationTypePlan" : o.kind === "refresh" ? "OperationTypeRefresh" : "OperationTypeApply";
   const release = await acquireLock(store, { operation }, o.lock, ctx.signal);
-  const uninstall = onFatalInterrupt(() => fatalInterrupt(ctx, wd.dir, ui, release));
+  // An applying command's snapshots: after a second interrupt the latest durable one is saved once more, as terraform's is.
+  const snapshots = new ApplySnapshots(store);
+  const uninstall = onFatalInterrupt(() => fatalInterrupt(ctx, wd.dir, ui, snapshots, release));
   const providers = workdirProviders(wd.dataDir, ctx.io.env, ctx.earlyLaunch);
   const engine = createEngine({ providers: providers.source, parallelism: o.parallelism, workspace: wd.currentWorkspace(), cwd: wd.dir });
   try {
     const stored = await loadState(store);
-    if (o.planFile !== undefined) return await applySaved(ctx, wd, store, stored, engine, o, ui);
+    if (o.planFile !== undefined) return await applySaved(ctx, wd, snapshots, stored, engine, o, ui);
     const prior = stored ?? newStateFile();
     const r = await engine
       .plan(wd.dir, prior, {
@@ -203,10 +218,20 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       ctx.print(refreshing);
     }
     if (r.hasErrors) {
+      // Terraform still shows what it did plan before the errors (its errored plan: "Terraform planned the following actions, but then
+      // encountered a problem:"): `plan` always, `apply` and `destroy` when the plan holds any object's change or output. Nothing is applied.
+      const partial = r.partial === true && o.kind !== "refresh" && (o.kind === "plan" || r.plan.changes.length > 0 || (r.plan.outputs ?? []).length > 0);
       if (ui !== undefined) {
-        for (const d of r.diagnostics) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+        if (partial) {
+          ui.plannedChanges(r.plan);
+          ui.planSummary(countPlanChanges(r.plan));
+          ui.planOutputs(r.plan);
+        }
+        const sources = new SourceCache(wd.dir);
+        for (const d of r.diagnostics) jsonPlanDiagnostic(ui, d, sources);
         return ExitCode.Error;
       }
+      if (partial) ctx.print(planText(r.plan, { schemas: providers.schemas, priorState: prior, columns: terminalColumns(ctx.io.stdout), color: ctx.colour.stdout, errored: true }));
       ctx.io.stderr.write(diagnosticsText(r, wd.dir, ctx.colour.stderr, terminalColumns(ctx.io.stderr)));
       return ExitCode.Error;
     }
@@ -227,7 +252,10 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       ui.plannedChanges(r.plan);
       ui.planSummary(counts);
       ui.planOutputs(r.plan);
-      if (!applying) for (const d of r.diagnostics) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+      if (!applying) {
+        const sources = new SourceCache(wd.dir);
+        for (const d of r.diagnostics) jsonPlanDiagnostic(ui, d, sources);
+      }
     }
     const deferred: EnginePlanResult["diagnostics"] = applying ? r.diagnostics : [];
     const hasChanges = counts.shown > 0 || counts.outputs > 0;
@@ -246,7 +274,10 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     // apply, destroy, refresh.
     if (!hasChanges && o.kind !== "refresh") {
       const verb = o.kind === "destroy" ? "Destroy" : "Apply";
-      if (ui !== undefined) for (const d of deferred) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+      if (ui !== undefined) {
+        const sources = new SourceCache(wd.dir);
+        for (const d of deferred) jsonPlanDiagnostic(ui, d, sources);
+      }
       else ctx.print(formatDiagnostics(deferred, wd.dir, ctx.colour.stdout, { width: columns }));
       ctx.print(`${paint(ctx.colour.stdout, `[reset][bold][green]\n${verb} complete! Resources: ${o.kind === "destroy" ? "0 destroyed" : "0 added, 0 changed, 0 destroyed"}.\n`)}${o.kind === "destroy" ? "" : outputsText(prior, ctx.colour.stdout)}`);
       if (stored === undefined && o.kind !== "destroy") await saveState(store, prior);
@@ -266,7 +297,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         throw new CliError(CliErrorCode.BadInput, o.kind === "destroy" ? "Destroy cancelled." : "Apply cancelled.", { plain: true });
       }
     }
-    return await runApply(ctx, engine, store, r, prior, o, ui, deferred, wd.dir);
+    return await runApply(ctx, engine, snapshots, r, prior, o, ui, deferred, wd.dir);
   } finally {
     await engine.close();
     await Promise.all([...providers.open].map((p) => p.close().catch(() => undefined)));
@@ -279,10 +310,12 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
 /**
  * A second interrupt during an operation, as terraform's: its words (word-wrapped on stderr,
  * or a `-json` log message) and an `operation canceled` error, then — without waiting for
- * the operation (the state was saved after every object) — the state lock released (at most
- * 5 s), the output flushed and exit 1.
+ * the operation — during an apply its latest durable state snapshot saved once more (after
+ * any write under way: the prior state when no object was applied yet, so a working
+ * directory without a state gets an empty one, as terraform's), the state lock released (at
+ * most 5 s for both), the output flushed and exit 1.
  */
-function fatalInterrupt(ctx: CommandContext, dir: string, ui: JsonUi | undefined, release: () => Promise<void>): void {
+function fatalInterrupt(ctx: CommandContext, dir: string, ui: JsonUi | undefined, snapshots: ApplySnapshots, release: () => Promise<void>): void {
   const canceled = { severity: "error", summary: "operation canceled", detail: "" } as const;
   if (ui !== undefined) {
     ui.message("info", FATAL_INTERRUPT, { type: "log" });
@@ -291,14 +324,15 @@ function fatalInterrupt(ctx: CommandContext, dir: string, ui: JsonUi | undefined
     const width = terminalColumns(ctx.io.stderr);
     ctx.io.stderr.write(`${wordWrap(FATAL_INTERRUPT, width)}\n${formatDiagnostics([canceled], dir, ctx.colour.stderr, { width })}`);
   }
-  const released = Promise.race([release().catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);
+  const saved = snapshots.saveLatest().catch(() => undefined);
+  const released = Promise.race([saved.then(() => release()).catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);
   void released.then(flushOutput).finally(() => process.exit(ExitCode.Error));
 }
 
 async function applySaved(
   ctx: CommandContext,
   wd: WorkingDir,
-  store: StateStore,
+  snapshots: ApplySnapshots,
   stored: StateFile | undefined,
   engine: Engine,
   o: OperationOptions,
@@ -307,7 +341,7 @@ async function applySaved(
   const plan = await readPlanFile(resolve(ctx.cwd, o.planFile!)).catch(engineErrorToCli);
   const prior = stored ?? { ...newStateFile(), lineage: plan.prior.lineage };
   ui?.plannedChanges(plan);
-  return runApply(ctx, engine, store, plan, prior, o, ui, [], wd.dir, wd.dir);
+  return runApply(ctx, engine, snapshots, plan, prior, o, ui, [], wd.dir, wd.dir);
 }
 
 /**
@@ -318,7 +352,7 @@ async function applySaved(
 async function runApply(
   ctx: CommandContext,
   engine: Engine,
-  store: StateStore,
+  snapshots: ApplySnapshots,
   plan: EnginePlanResult | Plan,
   prior: StateFile,
   o: OperationOptions,
@@ -335,7 +369,8 @@ async function runApply(
   const warnJson = (): void => {
     if (warned || ui === undefined) return;
     warned = true;
-    for (const d of planWarnings) ui.diagnostic({ severity: d.severity, summary: d.summary, detail: d.detail }, d.address);
+    const sources = new SourceCache(dir);
+    for (const d of planWarnings) jsonPlanDiagnostic(ui, d, sources);
     for (const d of applyWarnings) ui.diagnostic(d);
   };
   const targeted = ("applyScope" in plan ? plan.plan.targets : plan.targets) !== undefined;
@@ -356,6 +391,7 @@ async function runApply(
   if (ctx.signal?.aborted === true) onAbort();
   else ctx.signal?.addEventListener("abort", onAbort, { once: true });
   const ids = new Map<string, string>();
+  snapshots.start(prior);
   // -json: the change summary and the outputs wait for the result (terraform prints neither after a failed apply).
   const held: EngineEvent[] = [];
   let result: ApplyResult;
@@ -363,9 +399,7 @@ async function runApply(
     result = await engine
       .apply(plan, {
         state: prior,
-        persist: async (s) => {
-          await saveState(store, s);
-        },
+        persist: (s) => snapshots.save(s),
         ...(configDir === undefined ? {} : { config: configDir }),
         parallelism: o.parallelism,
         signal: controller.signal,
@@ -400,6 +434,8 @@ async function runApply(
   } finally {
     ctx.signal?.removeEventListener("abort", onAbort);
   }
+  // Terraform writes the state at the end of every apply, failed or stopped too: a working directory without a state gets an empty one (serial 1) even when no object was applied.
+  await snapshots.saveLatest();
   const isApplyWarning = (d: Diag): boolean => d.severity === "warning" && applyWarnings.some((w) => w.summary === d.summary);
   // A stop that came once everything was done changes nothing.
   const stopped = stoppedInFlight !== undefined && (stoppedInFlight > 0 || result.interrupted || !result.success);

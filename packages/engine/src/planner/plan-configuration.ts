@@ -464,7 +464,20 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const metaField = (t: InstanceTarget): { providerMeta?: Value } => (t.providerMeta === undefined ? {} : { providerMeta: t.providerMeta });
 
   /** Upgrades (and refreshes) a stored object; a refresh that finds drift records it as Terraform's `resource_drift`. */
-  const loadPrior = async (target: InstanceTarget, address: string, type: string, stored: InstanceObjectState, doRefresh: boolean, meta: { moduleAddress: string; providerConfig: string; schemaVersion?: number }): Promise<InstanceObject | null> => {
+  /**
+   * The object in state, upgraded and (with `doRefresh`) refreshed. A provider's refresh error
+   * about an object of a resource in the configuration (`inBody`) is placed in its block, as
+   * Terraform's (`with ADDR,` and the block's snippet).
+   */
+  const loadPrior = async (
+    target: InstanceTarget,
+    address: string,
+    type: string,
+    stored: InstanceObjectState,
+    doRefresh: boolean,
+    meta: { moduleAddress: string; providerConfig: string; schemaVersion?: number },
+    inBody?: Resource,
+  ): Promise<InstanceObject | null> => {
     const up = await upgradeInstance(target, address, type, { schemaVersion: stored.schemaVersion, attributesJson: stored.attributesJson, private: stored.private, tainted: stored.tainted });
     if (!doRefresh) return up.object;
     const shown = stored.deposed !== undefined ? `${address} (deposed object ${stored.deposed})` : address;
@@ -481,7 +494,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       r = await refreshInstance(target, address, type, up.object);
     } catch (e) {
       refreshOutcomes.push({ address: shown, result: "failed", error: e, provider: meta.providerConfig });
-      throw e;
+      throw inBody === undefined ? e : providerDiagnosticsInBody(e, inBody, address);
     }
     refreshOutcomes.push({ address: shown, result: r.object === null ? "gone" : r.drifted ? "changed" : "in-sync", provider: meta.providerConfig });
     notify("complete", r.object?.state);
@@ -851,8 +864,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               try {
                 out = await readDataSourceInstance(target, { address, typeName: r.type, config: cfg, dependsOnPendingChanges: forced || mode === "destroy" });
               } catch (e) {
-                // A data source scoped in a check block only warns when it cannot be read.
-                if (r.inCheck === undefined) throw e;
+                // A data source scoped in a check block only warns when it cannot be read; any other's provider error is placed in its block.
+                if (r.inCheck === undefined) throw providerDiagnosticsInBody(e, r, address);
                 const errs = diagnosticsOfError(e, address);
                 diagnostics.push(...errs.map((d) => ({ ...d, severity: "warning" as const, summary: `Check block data source read failed (check.${r.inCheck}): ${d.summary}` })));
                 // As Terraform: the check fails with the read's error, the read is still planned (its
@@ -901,7 +914,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             const importTarget = s === undefined && mode === "normal" ? resolveImports().get(address) : undefined;
             const im = importTarget?.im;
             let importId: string | undefined;
-            let prior = s === undefined ? null : await loadPrior(target, address, r.type, s, (refresh || mode === "refresh-only") && doRefresh, extra);
+            let prior = s === undefined ? null : await loadPrior(target, address, r.type, s, (refresh || mode === "refresh-only") && doRefresh, extra, r);
             if (im !== undefined) {
               resolveImports().delete(address);
               if (im.id === undefined) throw new PlanDiagnosticsError([planError("Missing import id", `The import block for ${address} has no id.`, { address, subject: im.declRange })]);

@@ -81,7 +81,8 @@ export function planText(plan: Plan, options: PlanTextOptions): string {
           : "Terraform has compared your real infrastructure against your configuration and found no differences, so no changes are needed.";
     const [lead, ...rest] = summary.split(". ");
     const headline = p(`\n[reset][bold][${opts.errored === true ? "red" : "green"}]${lead!}.[reset][bold] ${rest.join(". ")}[reset]\n\n`);
-    return `${headline}${wrap(detail, width)}\n`;
+    // An errored plan says only that planning failed.
+    return opts.errored === true ? headline : `${headline}${wrap(detail, width)}\n`;
   }
   const counts = countPlanChanges(plan);
   if (counts.add + counts.change + counts.destroy + counts.read + counts.forget > 0) {
@@ -95,7 +96,7 @@ export function planText(plan: Plan, options: PlanTextOptions): string {
     if (has(PlanAction.Read)) out += `${p(" [cyan]<=[reset] read (data resources)")}\n`;
   }
   if (shown.length > 0) {
-    out += "\nTerraform will perform the following actions:\n";
+    out += opts.errored === true ? "\nTerraform planned the following actions, but then encountered a problem:\n" : "\nTerraform will perform the following actions:\n";
     for (const l of shown) out += `\n${resourceText(p, l, sorted, plan, opts, schemas)}\n`;
     out += p(`\n${planSummary(plan).replace(/^Plan:/, "[bold]Plan:[reset]")}\n`);
   }
