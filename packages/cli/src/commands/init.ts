@@ -16,7 +16,6 @@ import type { CommandContext } from "./command-context.js";
 import { withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 import { terminalColumns } from "../terminal-columns.js";
 
-
 /** The flags of `magma init`. */
 export interface InitOptions extends WorkdirOptions {
   pluginDir?: string[];
