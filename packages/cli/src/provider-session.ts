@@ -11,11 +11,9 @@ import type { ProviderOrigin } from "./schema-view.js";
 import type { Spinner } from "./spinner.js";
 import { nativeProviders } from "./native-providers.js";
 
-/** The log levels `--log-level` takes: `off` or one of hclog's levels. */
-export const LogLevels = ["off", "error", "warn", "info", "debug", "trace"] as const;
+import type { LogLevel } from "./log-levels.js";
 
-/** One of {@link LogLevels}. */
-export type LogLevel = (typeof LogLevels)[number];
+export { LogLevels, type LogLevel } from "./log-levels.js";
 
 export { nativeProviders } from "./native-providers.js";
 

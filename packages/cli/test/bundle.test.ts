@@ -125,3 +125,42 @@ describe("the bundled magma bin", () => {
     expect({ engine: plan.engine, plugin: plan.plugin }).toEqual({ engine: true, plugin: true });
   }, 240_000);
 });
+
+/** The original modules (esbuild's comment naming each) in the bundle's files a command line loads. */
+async function loadedModules(args: readonly string[], cwd: string): Promise<{ modules: string[]; run: Run }> {
+  const { files, run: r } = await loadedChunks(args, cwd);
+  const modules = files.flatMap((f) => [...readFileSync(f, "utf8").matchAll(/^\/\/ (\S+\.[cm]?[jt]s)$/gm)].map((m) => m[1]!));
+  return { modules, run: r };
+}
+
+const NATIVE = 'terraform {\n  required_providers {\n    random = { source = "magma/random" }\n  }\n}\nresource "random_id" "a" {\n  count       = 3\n  byte_length = 8\n}\n';
+
+describe("what a command line loads", () => {
+  // Registration (names, flags, help text) is apart from the actions, which are loaded when they run.
+  const inPackage = (modules: readonly string[], pkg: string): string[] => modules.filter((m) => m.startsWith(`../${pkg}/dist/`));
+
+  test("--help loads the commands' registrations and none of their actions", async () => {
+    const dir = workdir({ "main.tf": NATIVE });
+    const help = await loadedModules(["--help"], dir);
+    expect(help.run).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: magma") });
+    // Not vacuous: the registrations are there...
+    expect(help.modules).toEqual(expect.arrayContaining(["src/commands/plan.ts", "src/commands/show-command.ts", "src/commands/state-mv-command.ts", "src/run-cli.ts"]));
+    // ...and no action's code: neither the engine, the provider launcher, the configuration, the state nor HCL.
+    for (const pkg of ["engine", "plugin", "config", "state", "hcl", "provider-random"]) expect({ pkg, modules: inPackage(help.modules, pkg) }).toEqual({ pkg, modules: [] });
+    for (const action of ["src/workdir/run-operation.ts", "src/operations.ts", "src/commands/show.ts", "src/commands/state-mv.ts", "src/provider-session.ts"]) expect(help.modules).not.toContain(action);
+  }, 240_000);
+
+  test("a plan over a native provider loads the plan's code, not the gRPC stack or other commands'", async () => {
+    const dir = workdir({ "main.tf": NATIVE });
+    const init = await bundled(["init", "-no-color"], dir);
+    expect({ code: init.code, stderr: init.stderr }).toEqual({ code: 0, stderr: "" });
+    const plan = await loadedModules(["plan", "-no-color"], dir);
+    expect(plan.run).toMatchObject({ code: 0, stdout: expect.stringContaining("3 to add") });
+    expect(plan.modules).toEqual(expect.arrayContaining(["src/workdir/run-operation.ts", "../engine/dist/engine.js", "../provider-random/dist/random-provider.js"]));
+    // provider-random runs in-process: connect-rpc, protobuf-es and the tfplugin code stay unloaded.
+    expect(plan.modules.filter((m) => /@connectrpc|@bufbuild|\/tfplugin\/|\/internal\/grpc-stack\.js$/.test(m))).toEqual([]);
+    // Other commands' actions stay unloaded too.
+    const others = ["src/commands/show.ts", "src/commands/graph.ts", "src/commands/validate.ts", "src/commands/init.ts", "src/commands/state-mv.ts", "src/commands/state-show.ts", "src/commands/apply.ts", "src/commands/schema.ts", "src/workdir/run-import.ts", "src/workdir/install-provider.ts"];
+    expect(plan.modules.filter((m) => others.includes(m))).toEqual([]);
+  }, 240_000);
+});

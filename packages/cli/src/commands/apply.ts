@@ -1,10 +1,7 @@
 import type { Command } from "commander";
-import { applyPlan, planResource, resourceEntry } from "../operations.js";
-import { renderPlanDiff } from "../plan-diff.js";
 import type { CommandContext } from "./command-context.js";
 import { operationOptions, runWorkdirOperation, type OperationFlags } from "./workdir-operation.js";
 import { commonOptions, stateOptions, type ResourceOptions } from "./common-options.js";
-import { configInput, pastTense, priorInput, savedPlan, stateHuman, stateJson } from "./resource-io.js";
 
 /** `magma apply`: apply one resource. */
 export function registerApplyCommand(program: Command, ctx: CommandContext): void {
@@ -18,6 +15,11 @@ export function registerApplyCommand(program: Command, ctx: CommandContext): voi
     .option("--name <name>", "the resource name shown in the diff", "this")
     .action(async (ref: string | undefined, type: string | undefined, o: ResourceOptions & OperationFlags) => {
       if (type === undefined || ref === undefined) return runWorkdirOperation(ctx, "apply", o, ref);
+      const [{ applyPlan, planResource, resourceEntry }, { renderPlanDiff }, { configInput, pastTense, priorInput, savedPlan, stateHuman, stateJson }] = await Promise.all([
+        import("../operations.js"),
+        import("../plan-diff.js"),
+        import("./resource-io.js"),
+      ]);
       await ctx.withSession(ref, o, true, async (s) => {
         const entry = resourceEntry(s, type);
         const plan = o.plan !== undefined ? savedPlan(o.plan, type, entry) : await planResource(s, type, { config: configInput(o, entry), ...priorInput(o, entry) });

@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { LogLevels } from "../provider-session.js";
+import { LogLevels } from "../log-levels.js";
 import type { CommonOptions } from "./command-context.js";
 
 /** The options of the single-resource commands (`--state`, `--from`, …) on top of {@link CommonOptions}. */

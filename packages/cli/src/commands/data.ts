@@ -1,9 +1,6 @@
 import type { Command } from "commander";
-import { dataSourceEntry, readData } from "../operations.js";
-import { diagToJson, valueToJson } from "../value-json.js";
 import type { CommandContext } from "./command-context.js";
 import { commonOptions, type ResourceOptions } from "./common-options.js";
-import { configInput, stateHuman, valuesJson } from "./resource-io.js";
 
 /** `magma data`: read a data source. */
 export function registerDataCommand(program: Command, ctx: CommandContext): void {
@@ -12,6 +9,11 @@ export function registerDataCommand(program: Command, ctx: CommandContext): void
     .description("Reads a data source with --config. JSON: {type, state, warnings}.")
     .option("--config <json>", "the data source configuration as a JSON object: inline, @FILE, a file path, or - (default {})")
     .action(async (ref: string, type: string, o: ResourceOptions) => {
+      const [{ dataSourceEntry, readData }, { diagToJson, valueToJson }, { configInput, stateHuman, valuesJson }] = await Promise.all([
+        import("../operations.js"),
+        import("../value-json.js"),
+        import("./resource-io.js"),
+      ]);
       await ctx.withSession(ref, o, true, async (s) => {
         const entry = dataSourceEntry(s, type);
         const result = await readData(s, type, configInput(o, entry));

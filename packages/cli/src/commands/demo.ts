@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { runDemo } from "../demo.js";
 import type { CommandContext } from "./command-context.js";
 
 /** `magma demo`: the narrated tour. */
@@ -14,6 +13,7 @@ export function registerDemoCommand(program: Command, ctx: CommandContext): void
     .option("--no-aws", "skip the hashicorp/aws part")
     .exitOverride()
     .action(async (o: { pluginDir?: string[]; aws?: boolean }) => {
+      const { runDemo } = await import("../demo.js");
       await runDemo({
         out: (s) => void ctx.io.stdout.write(s),
         env: ctx.io.env,

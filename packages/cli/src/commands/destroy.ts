@@ -1,10 +1,8 @@
 import type { Command } from "commander";
-import { destroyResource, resourceEntry } from "../operations.js";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "./command-context.js";
 import { operationOptions, runWorkdirOperation, type OperationFlags } from "./workdir-operation.js";
 import { commonOptions, stateOptions, type ResourceOptions } from "./common-options.js";
-import { priorInput, stateJson } from "./resource-io.js";
 
 /** `magma destroy`: destroy one resource. */
 export function registerDestroyCommand(program: Command, ctx: CommandContext): void {
@@ -14,6 +12,7 @@ export function registerDestroyCommand(program: Command, ctx: CommandContext): v
     .action(async (ref: string | undefined, type: string | undefined, o: ResourceOptions & OperationFlags) => {
       if (ref === undefined) return runWorkdirOperation(ctx, "destroy", o);
       if (type === undefined) throw new CliError(CliErrorCode.Usage, "missing required argument 'type': magma destroy takes either no argument (the working directory) or <provider> <type> (one resource)");
+      const [{ destroyResource, resourceEntry }, { priorInput, stateJson }] = await Promise.all([import("../operations.js"), import("./resource-io.js")]);
       await ctx.withSession(ref, o, true, async (s) => {
         const entry = resourceEntry(s, type);
         const prior = priorInput(o, entry, true);

@@ -1,6 +1,5 @@
 import { createInterface } from "node:readline";
 import type { Command } from "commander";
-import { isStateError } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "./command-context.js";
 import { withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
@@ -31,6 +30,7 @@ export function registerForceUnlockCommand(program: Command, ctx: CommandContext
     .option("--force", "do not ask for confirmation")
     .exitOverride()
     .action(async (id: string, o: WorkdirOptions) => {
+      const { isStateError } = await import("@magma/state");
       await withWorkingDir(ctx, o, async (wd) => {
         if (o.force !== true) {
           ctx.print(

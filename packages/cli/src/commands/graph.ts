@@ -1,4 +1,3 @@
-import type { Command } from "commander";
 import { loadConfig } from "@magma/config";
 import { resolve } from "node:path";
 import { isPlanDiagnosticsError, OPERATION_GRAPH_TYPES, operationGraph, readPlanFile, type Plan, type OperationGraph, type OperationGraphNodeKind, type OperationGraphResource, type OperationGraphType } from "@magma/engine";
@@ -7,9 +6,9 @@ import { CliError, CliErrorCode } from "../cli-error.js";
 import { paint } from "../colour.js";
 import type { Diagnostic } from "@magma/hcl";
 import { formatDiagnostics } from "../workdir/format-diagnostic.js";
-import { parseBoolFlag } from "../workdir/state-lock.js";
+import { parseBoolFlag } from "../workdir/flag-values.js";
 import type { CommandContext } from "./command-context.js";
-import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+import { withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 import { terminalColumns } from "../terminal-columns.js";
 
 /** How {@link operationGraphDot} draws: `terraform graph`'s `-verbose` and `-draw-cycles`. */
@@ -166,52 +165,40 @@ function boolFlag(name: string, v: string | boolean | undefined): boolean {
   return parseBoolFlag(name, v, false);
 }
 
-/** `magma graph`: the resource dependency graph, or an operation's graph with -type, in DOT, as `terraform graph` prints them. */
-export function registerGraphCommand(program: Command, ctx: CommandContext): void {
-  quietOptions(statePathOption(program.command("graph")))
-    .summary("print the dependency graph in DOT")
-    .description(
-      "Without -type: the resources and their dependencies, clustered by module, as terraform graph prints them.\nWith -type=plan|plan-refresh-only|plan-destroy|apply: the operation's whole graph as terraform graph -type prints it (from the configuration and the current workspace's state; no provider is started).\nWith -plan=FILE: the apply graph of a saved plan.",
-    )
-    .option("--type <type>", "the operation's graph: plan, plan-refresh-only, plan-destroy or apply")
-    .option("--plan <file>", "the apply graph of a plan saved by magma plan -out (implies -type=apply): a node per changed instance")
-    .option("--draw-cycles [bool]", "with -type: draw the graph even when it has cycles, their edges in red (terraform's -draw-cycles)")
-    .option("--verbose [bool]", "with -type: declare the provider closes too, as terraform graph -verbose does")
-    .option("--module-depth <n>", "accepted for terraform compatibility (deprecated there; no effect)")
-    .action(async (o: WorkdirOptions & { type?: string; plan?: string; drawCycles?: string | boolean; verbose?: string | boolean; moduleDepth?: string }) => {
-      const drawCycles = boolFlag("-draw-cycles", o.drawCycles);
-      const verbose = boolFlag("-verbose", o.verbose);
-      if (o.moduleDepth !== undefined && !/^-?\d+$/.test(o.moduleDepth)) {
-        throw new CliError(CliErrorCode.Usage, `invalid value ${q(o.moduleDepth)} for flag -module-depth: parse error`);
-      }
-      const { config, diags } = loadConfig(ctx.cwd);
-      const errors = diags.filter((d) => d.severity === "error");
-      if (errors.length > 0) {
-        ctx.io.stderr.write(uiErrors(errors, ctx));
-        throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
-      }
-      let plan: Plan | undefined;
-      if (o.plan !== undefined) {
-        try {
-          plan = await readPlanFile(resolve(ctx.cwd, o.plan));
-        } catch (e) {
-          throw new CliError(CliErrorCode.BadInput, "Failed to read the given file as a plan file", { detail: `${o.plan}: ${(e as Error).message}`, cause: e });
-        }
-      }
-      // Terraform draws a saved plan's apply graph unless -type says otherwise.
-      const type = o.type !== undefined ? graphType(o.type) : plan !== undefined ? "apply" : undefined;
-      const state = await withWorkingDir(ctx, o, async (wd) => loadState(wd.store()));
-      let g: OperationGraph;
-      try {
-        g = operationGraph(config, state, type ?? "plan", { keepCycles: drawCycles, ...(plan !== undefined ? { changes: plan.changes, destroyPlan: plan.mode === "destroy" } : {}) });
-      } catch (e) {
-        if (!isPlanDiagnosticsError(e)) throw e;
-        // Every cycle (or module restriction) is an error of its own, as terraform prints them.
-        ctx.io.stderr.write(uiErrors(e.diagnostics, ctx));
-        throw new CliError(CliErrorCode.BadInput, "the graph cannot be built", { silent: true });
-      }
-      ctx.print(type === undefined ? resourceGraphDot(g) : operationGraphDot(g, { verbose, drawCycles }));
-    });
+/** Runs the command (its registration — name, flags, help — is in graph-command.ts, which loads this module on demand). */
+export async function graphAction(ctx: CommandContext, o: WorkdirOptions & { type?: string; plan?: string; drawCycles?: string | boolean; verbose?: string | boolean; moduleDepth?: string }): Promise<void> {
+  const drawCycles = boolFlag("-draw-cycles", o.drawCycles);
+  const verbose = boolFlag("-verbose", o.verbose);
+  if (o.moduleDepth !== undefined && !/^-?\d+$/.test(o.moduleDepth)) {
+    throw new CliError(CliErrorCode.Usage, `invalid value ${q(o.moduleDepth)} for flag -module-depth: parse error`);
+  }
+  const { config, diags } = loadConfig(ctx.cwd);
+  const errors = diags.filter((d) => d.severity === "error");
+  if (errors.length > 0) {
+    ctx.io.stderr.write(uiErrors(errors, ctx));
+    throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
+  }
+  let plan: Plan | undefined;
+  if (o.plan !== undefined) {
+    try {
+      plan = await readPlanFile(resolve(ctx.cwd, o.plan));
+    } catch (e) {
+      throw new CliError(CliErrorCode.BadInput, "Failed to read the given file as a plan file", { detail: `${o.plan}: ${(e as Error).message}`, cause: e });
+    }
+  }
+  // Terraform draws a saved plan's apply graph unless -type says otherwise.
+  const type = o.type !== undefined ? graphType(o.type) : plan !== undefined ? "apply" : undefined;
+  const state = await withWorkingDir(ctx, o, async (wd) => loadState(wd.store()));
+  let g: OperationGraph;
+  try {
+    g = operationGraph(config, state, type ?? "plan", { keepCycles: drawCycles, ...(plan !== undefined ? { changes: plan.changes, destroyPlan: plan.mode === "destroy" } : {}) });
+  } catch (e) {
+    if (!isPlanDiagnosticsError(e)) throw e;
+    // Every cycle (or module restriction) is an error of its own, as terraform prints them.
+    ctx.io.stderr.write(uiErrors(e.diagnostics, ctx));
+    throw new CliError(CliErrorCode.BadInput, "the graph cannot be built", { silent: true });
+  }
+  ctx.print(type === undefined ? resourceGraphDot(g) : operationGraphDot(g, { verbose, drawCycles }));
 }
 
 /**

@@ -1,16 +1,10 @@
 import type { Command } from "commander";
 import type { SchemaEntry } from "@magma/provider-api";
-import { RawJson } from "../json-text.js";
-import { importResource, resourceEntry } from "../operations.js";
-import { sensitiveStrings, sensitiveValues } from "../sensitive-json.js";
-import { valueToJson } from "../value-json.js";
 import { CliError, CliErrorCode } from "../cli-error.js";
-import { runImport } from "../workdir/run-import.js";
 import type { CommandContext } from "./command-context.js";
 import { variableArgs } from "./workdir-operation.js";
 import { lockSettings, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 import { commonOptions, type ResourceOptions } from "./common-options.js";
-import { stateHuman, stateJson } from "./resource-io.js";
 
 /** `magma import`: import one object. */
 export function registerImportCommand(program: Command, ctx: CommandContext): void {
@@ -29,9 +23,17 @@ export function registerImportCommand(program: Command, ctx: CommandContext): vo
       if (o.id === undefined) {
         if (!ref.includes(".")) throw new CliError(CliErrorCode.Usage, "required option '--id <id>' not specified");
         // terraform import ADDR ID on the working directory.
+        const { runImport } = await import("../workdir/run-import.js");
         await withWorkingDir(ctx, o, (wd) => runImport(ctx, wd, { address: ref, id: type, variableArgs: variableArgs(ctx.argv), lock: lockSettings(o) }));
         return;
       }
+      const [{ RawJson }, { importResource, resourceEntry }, { sensitiveStrings, sensitiveValues }, { valueToJson }, { stateHuman, stateJson }] = await Promise.all([
+        import("../json-text.js"),
+        import("../operations.js"),
+        import("../sensitive-json.js"),
+        import("../value-json.js"),
+        import("./resource-io.js"),
+      ]);
       await ctx.withSession(ref, o, true, async (s) => {
         resourceEntry(s, type);
         const { objects, warnings } = await importResource(s, type, o.id!, o.read !== false);

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Command } from "commander";
 import { loadConfig, loadModule, providerAddrString } from "@magma/config";
 import type { ResolveProviderOptions } from "@magma/plugin";
 import { CliError, CliErrorCode } from "../cli-error.js";
@@ -14,11 +13,11 @@ import { recordBackend } from "../workdir/init-backend.js";
 import { installModules } from "../workdir/init-modules.js";
 import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
-import { quietOptions, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+import { withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 import { terminalColumns } from "../terminal-columns.js";
 
-
-interface InitOptions extends WorkdirOptions {
+/** The flags of `magma init`. */
+export interface InitOptions extends WorkdirOptions {
   pluginDir?: string[];
   upgrade?: boolean;
   lockfile?: string;
@@ -40,101 +39,81 @@ function incompleteWarning(names: readonly string[]): string {
   return `\nWarning: Incomplete lock file information for providers\n\nDue to your customized provider installation methods, Terraform was forced to\ncalculate lock file checksums locally for the following providers:\n${names.map((n) => `  - ${n}\n`).join("")}\nThe current .terraform.lock.hcl file only includes checksums for ${p},\nso Terraform running on another platform will fail to install these\nproviders.\n\nTo calculate additional checksums for another platform, run:\n  terraform providers lock -platform=${p}\n(where ${p} is the platform to generate)\n`;
 }
 
-/**
- * `magma init`: prepares the working directory as `terraform init` does, without a network:
- * resolves every required provider through the filesystem mirrors, plugin cache and
- * `-plugin-dir`s (native providers need nothing), checks the `h1:` hashes recorded in
- * `.terraform.lock.hcl`, links the packages under `.terraform/providers`, and writes the
- * lock file in Terraform's format when it is missing or changed.
- */
-export function registerInitCommand(program: Command, ctx: CommandContext): void {
-  quietOptions(program.command("init"))
-    .summary("prepare the working directory: providers and the dependency lock file")
-    .description(
-      "Resolves the configuration's providers in the local provider directories (filesystem mirrors, TF_PLUGIN_CACHE_DIR, terraform.d/plugins, -plugin-dir, MAGMA_PLUGIN_DIRS; nothing is downloaded), verifies them against .terraform.lock.hcl, links them under .terraform/providers like terraform, and writes the lock file when it is missing.",
-    )
-    .option("--plugin-dir <dir>", "look for providers only in this directory (repeatable), as terraform's -plugin-dir", (v: string, prev: string[] = []) => [...prev, v])
-    .option("--upgrade", "select the newest matching versions, ignoring the lock file's selections")
-    .option("--lockfile <mode>", "readonly: verify against the lock file but never change it")
-    .option("--input [bool]", "accepted for terraform compatibility (magma init never asks)")
-    .option("--backend [bool]", "accepted for terraform compatibility")
-    .option("--get [bool]", "accepted for terraform compatibility (local modules are read in place)")
-    .option("--reconfigure", "record a changed backend without migrating any state (as terraform's -reconfigure)")
-    .action(async (o: InitOptions) => {
-      if (o.lockfile !== undefined && o.lockfile !== "readonly") throw new CliError(CliErrorCode.Usage, `-lockfile: the only mode is "readonly", got ${JSON.stringify(o.lockfile)}`);
-      await withWorkingDir(ctx, o, async (wd) => {
-        // Colour as terraform's on a terminal (its headings and success messages), none with -no-color or when piped.
-        const colour = ctx.colour.stdout;
-        ctx.print(`${paint(colour, "[reset][bold]Initializing the backend...")}\n`);
-        const hasBackendBlock = loadModule(wd.dir, { displayDir: "." }).module.backend !== undefined;
-        const skipBackend = o.backend === false || o.backend === "false";
-        const backend = skipBackend ? "none" : recordBackend(wd.dataDir, hasBackendBlock ? wd.settings : undefined, o.reconfigure === true);
-        if (backend === "configured") {
-          ctx.print(`${paint(colour, `[reset][green]\nSuccessfully configured the backend ${JSON.stringify(wd.settings.type)}! Terraform will automatically\nuse this backend unless the backend configuration changes.`)}\n`);
-        }
-        const modules = installModules(wd.dir, wd.dataDir);
-        if (modules.hasCalls) {
-          ctx.print(`${paint(colour, "[reset][bold]Initializing modules...")}\n`);
-          for (const m of modules.modules) if (m.key !== "" && m.isNew) ctx.print(`- ${m.key} in ${m.dir}\n`);
-        }
-        const { config, diags } = loadConfig(wd.dir);
-        const errors = diags.filter((d) => d.severity === "error");
-        if (errors.length > 0) {
-          ctx.io.stderr.write(formatDiagnostics(errors, wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
-          throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
-        }
-        ctx.print(`${paint(colour, "[reset][bold]Initializing provider plugins...")}\n`);
-        const lockPath = join(wd.dir, LOCK_FILE_NAME);
-        const hadLock = existsSync(lockPath);
-        const previous = hadLock ? parseLockFile(readFileSync(lockPath, "utf8")) : new Map<string, LockedProvider>();
-        const given = o.pluginDir;
-        const resolve: ResolveProviderOptions =
-          given !== undefined
-            ? { pluginDirs: given, impliedMirrors: false, cliConfigFile: join(wd.dir, ".magma-no-cli-config"), environment: {}, cwd: wd.dir }
-            : { pluginDirs: pluginDirsFrom(undefined, ctx.io.env), environment: ctx.io.env, cwd: wd.dir };
-        const installed: InstalledProvider[] = [];
-        const next = new Map<string, LockedProvider>();
-        for (const req of providerRequirements(config)) {
-          const display = providerForDisplay(req.provider);
-          const native = Object.keys(nativeProviders).find((k) => providerAddrString(req.provider) === `registry.terraform.io/${k}`);
-          if (native !== undefined) {
-            ctx.print(`- Using ${display} (native, built into magma)\n`);
-            const keep = previous.get(req.address);
-            if (keep !== undefined) next.set(req.address, keep);
-            continue;
-          }
-          const locked = previous.get(req.address);
-          if (locked !== undefined && o.upgrade !== true) ctx.print(`- Reusing previous version of ${display} from the dependency lock file\n`);
-          else if (req.constraints.length > 0) ctx.print(`- Finding ${display} versions matching ${JSON.stringify(versionConstraintsString(req.constraints))}...\n`);
-          else ctx.print(`- Finding latest version of ${display}...\n`);
-          const inst = await installProvider(req, locked, { dataDir: wd.dataDir, resolve, upgrade: o.upgrade === true });
-          installed.push(inst);
-          next.set(req.address, inst.lock);
-          if (inst.reused) ctx.print(`- Using previously-installed ${display} v${inst.version}\n`);
-          else ctx.print(`- Installing ${display} v${inst.version}...\n- Installed ${display} v${inst.version} (unauthenticated)\n`);
-        }
-        const text = formatLockFile(next.values());
-        const changed = !hadLock ? next.size > 0 : text !== readFileSync(lockPath, "utf8");
-        if (changed && o.lockfile === "readonly") {
-          throw new CliError(CliErrorCode.BadInput, "Provider dependency changes detected", {
-            detail: "Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run \"terraform init\" without the \"-lockfile=readonly\" flag.",
-          });
-        }
-        if (changed) {
-          writeFileSync(lockPath, text);
-          ctx.print(hadLock ? CHANGED : `${paint(colour, CREATED.replace(" .terraform.lock.hcl ", " [bold].terraform.lock.hcl[reset] ").replace(/\n$/, ""))}\n`);
-        }
-        const local = installed.filter((i) => previous.get(i.requirement.address)?.hashes.includes(i.hash) !== true).map((i) => providerForDisplay(i.requirement.provider));
-        // Terraform's layout: the warning (which starts with a blank line) runs straight into the final message.
-        // In automation (TF_IN_AUTOMATION) terraform leaves out the advice after the first line.
-        const [first, ...advice] = DONE.split("\n");
-        const automation = (ctx.io.env["TF_IN_AUTOMATION"] ?? "") !== "";
-        const done = !colour
-          ? automation
-            ? `${first!}\n`
-            : DONE
-          : `${paint(true, `[reset][bold][green]${first!}`)}${paint(true, "[green]")}\n${automation ? "" : `${paint(true, `[reset][green]${advice.join("\n").replace(/\n$/, "")}`)}\n`}`;
-        ctx.print(changed && local.length > 0 ? `\n${incompleteWarning(local)}${done}` : `\n${done}`);
+/** Runs the command (its registration — name, flags, help — is in init-command.ts, which loads this module on demand). */
+export async function initAction(ctx: CommandContext, o: InitOptions): Promise<void> {
+  if (o.lockfile !== undefined && o.lockfile !== "readonly") throw new CliError(CliErrorCode.Usage, `-lockfile: the only mode is "readonly", got ${JSON.stringify(o.lockfile)}`);
+  await withWorkingDir(ctx, o, async (wd) => {
+    // Colour as terraform's on a terminal (its headings and success messages), none with -no-color or when piped.
+    const colour = ctx.colour.stdout;
+    ctx.print(`${paint(colour, "[reset][bold]Initializing the backend...")}\n`);
+    const hasBackendBlock = loadModule(wd.dir, { displayDir: "." }).module.backend !== undefined;
+    const skipBackend = o.backend === false || o.backend === "false";
+    const backend = skipBackend ? "none" : recordBackend(wd.dataDir, hasBackendBlock ? wd.settings : undefined, o.reconfigure === true);
+    if (backend === "configured") {
+      ctx.print(`${paint(colour, `[reset][green]\nSuccessfully configured the backend ${JSON.stringify(wd.settings.type)}! Terraform will automatically\nuse this backend unless the backend configuration changes.`)}\n`);
+    }
+    const modules = installModules(wd.dir, wd.dataDir);
+    if (modules.hasCalls) {
+      ctx.print(`${paint(colour, "[reset][bold]Initializing modules...")}\n`);
+      for (const m of modules.modules) if (m.key !== "" && m.isNew) ctx.print(`- ${m.key} in ${m.dir}\n`);
+    }
+    const { config, diags } = loadConfig(wd.dir);
+    const errors = diags.filter((d) => d.severity === "error");
+    if (errors.length > 0) {
+      ctx.io.stderr.write(formatDiagnostics(errors, wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+      throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
+    }
+    ctx.print(`${paint(colour, "[reset][bold]Initializing provider plugins...")}\n`);
+    const lockPath = join(wd.dir, LOCK_FILE_NAME);
+    const hadLock = existsSync(lockPath);
+    const previous = hadLock ? parseLockFile(readFileSync(lockPath, "utf8")) : new Map<string, LockedProvider>();
+    const given = o.pluginDir;
+    const resolve: ResolveProviderOptions =
+      given !== undefined
+        ? { pluginDirs: given, impliedMirrors: false, cliConfigFile: join(wd.dir, ".magma-no-cli-config"), environment: {}, cwd: wd.dir }
+        : { pluginDirs: pluginDirsFrom(undefined, ctx.io.env), environment: ctx.io.env, cwd: wd.dir };
+    const installed: InstalledProvider[] = [];
+    const next = new Map<string, LockedProvider>();
+    for (const req of providerRequirements(config)) {
+      const display = providerForDisplay(req.provider);
+      const native = Object.keys(nativeProviders).find((k) => providerAddrString(req.provider) === `registry.terraform.io/${k}`);
+      if (native !== undefined) {
+        ctx.print(`- Using ${display} (native, built into magma)\n`);
+        const keep = previous.get(req.address);
+        if (keep !== undefined) next.set(req.address, keep);
+        continue;
+      }
+      const locked = previous.get(req.address);
+      if (locked !== undefined && o.upgrade !== true) ctx.print(`- Reusing previous version of ${display} from the dependency lock file\n`);
+      else if (req.constraints.length > 0) ctx.print(`- Finding ${display} versions matching ${JSON.stringify(versionConstraintsString(req.constraints))}...\n`);
+      else ctx.print(`- Finding latest version of ${display}...\n`);
+      const inst = await installProvider(req, locked, { dataDir: wd.dataDir, resolve, upgrade: o.upgrade === true });
+      installed.push(inst);
+      next.set(req.address, inst.lock);
+      if (inst.reused) ctx.print(`- Using previously-installed ${display} v${inst.version}\n`);
+      else ctx.print(`- Installing ${display} v${inst.version}...\n- Installed ${display} v${inst.version} (unauthenticated)\n`);
+    }
+    const text = formatLockFile(next.values());
+    const changed = !hadLock ? next.size > 0 : text !== readFileSync(lockPath, "utf8");
+    if (changed && o.lockfile === "readonly") {
+      throw new CliError(CliErrorCode.BadInput, "Provider dependency changes detected", {
+        detail: "Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run \"terraform init\" without the \"-lockfile=readonly\" flag.",
       });
-    });
+    }
+    if (changed) {
+      writeFileSync(lockPath, text);
+      ctx.print(hadLock ? CHANGED : `${paint(colour, CREATED.replace(" .terraform.lock.hcl ", " [bold].terraform.lock.hcl[reset] ").replace(/\n$/, ""))}\n`);
+    }
+    const local = installed.filter((i) => previous.get(i.requirement.address)?.hashes.includes(i.hash) !== true).map((i) => providerForDisplay(i.requirement.provider));
+    // Terraform's layout: the warning (which starts with a blank line) runs straight into the final message.
+    // In automation (TF_IN_AUTOMATION) terraform leaves out the advice after the first line.
+    const [first, ...advice] = DONE.split("\n");
+    const automation = (ctx.io.env["TF_IN_AUTOMATION"] ?? "") !== "";
+    const done = !colour
+      ? automation
+        ? `${first!}\n`
+        : DONE
+      : `${paint(true, `[reset][bold][green]${first!}`)}${paint(true, "[green]")}\n${automation ? "" : `${paint(true, `[reset][green]${advice.join("\n").replace(/\n$/, "")}`)}\n`}`;
+    ctx.print(changed && local.length > 0 ? `\n${incompleteWarning(local)}${done}` : `\n${done}`);
+  });
 }

@@ -1,8 +1,6 @@
 import type { Command } from "commander";
-import { decodeOutput, loadState } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { RawJson, stringifyJson } from "../json-text.js";
-import { formatValue } from "../workdir/format-value.js";
 import type { CommandContext } from "./command-context.js";
 import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
@@ -30,6 +28,7 @@ export function registerOutputCommand(program: Command, ctx: CommandContext): vo
     .option("--json", "machine-readable output: {name: {sensitive, type, value}}, or one output's value")
     .option("--raw", "print a string, number or bool output's value as it is, without quotes or a newline")
     .action(async (name: string | undefined, o: WorkdirOptions & { raw?: boolean }) => {
+      const [{ decodeOutput, loadState }, { formatValue }] = await Promise.all([import("@magma/state"), import("../workdir/format-value.js")]);
       if (o.json === true && o.raw === true) throw new CliError(CliErrorCode.Usage, "The -raw and -json options are mutually-exclusive.");
       if (o.raw === true && name === undefined) throw new CliError(CliErrorCode.Usage, "You must give the name of a single output value when using the -raw option.");
       await withWorkingDir(ctx, o, async (wd) => {

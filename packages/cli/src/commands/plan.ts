@@ -1,11 +1,8 @@
 import type { Command } from "commander";
-import { planResource, resourceEntry } from "../operations.js";
-import { renderPlanDiff } from "../plan-diff.js";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "./command-context.js";
 import { operationOptions, runWorkdirOperation, type OperationFlags } from "./workdir-operation.js";
 import { commonOptions, stateOptions, type ResourceOptions } from "./common-options.js";
-import { configInput, planJson, priorInput } from "./resource-io.js";
 
 /** `magma plan`: plan one resource. */
 export function registerPlanCommand(program: Command, ctx: CommandContext): void {
@@ -20,6 +17,7 @@ export function registerPlanCommand(program: Command, ctx: CommandContext): void
     .action(async (ref: string | undefined, type: string | undefined, o: ResourceOptions & OperationFlags) => {
       if (ref === undefined) return runWorkdirOperation(ctx, "plan", o);
       if (type === undefined) throw new CliError(CliErrorCode.Usage, "missing required argument 'type': magma plan takes either no argument (the working directory) or <provider> <type> (one resource)");
+      const [{ planResource, resourceEntry }, { renderPlanDiff }, { configInput, planJson, priorInput }] = await Promise.all([import("../operations.js"), import("../plan-diff.js"), import("./resource-io.js")]);
       await ctx.withSession(ref, o, true, async (s) => {
         const entry = resourceEntry(s, type);
         const prior = priorInput(o, entry);

@@ -1,8 +1,6 @@
 import type { Command } from "commander";
-import { readResource, resourceEntry } from "../operations.js";
 import type { CommandContext } from "./command-context.js";
 import { commonOptions, stateOptions, type ResourceOptions } from "./common-options.js";
-import { priorInput, stateHuman, stateJson } from "./resource-io.js";
 
 /** `magma read`: refresh one resource. */
 export function registerReadCommand(program: Command, ctx: CommandContext): void {
@@ -10,6 +8,7 @@ export function registerReadCommand(program: Command, ctx: CommandContext): void
     .summary("refresh one resource from its state")
     .description("Reads the object's current state. JSON: {type, state, private, warnings}, state null when the object no longer exists.")
     .action(async (ref: string, type: string, o: ResourceOptions) => {
+      const [{ readResource, resourceEntry }, { priorInput, stateHuman, stateJson }] = await Promise.all([import("../operations.js"), import("./resource-io.js")]);
       await ctx.withSession(ref, o, true, async (s) => {
         const entry = resourceEntry(s, type);
         const prior = priorInput(o, entry, true);

@@ -1,6 +1,5 @@
 import { Option, type Command } from "commander";
 import { tmpdir } from "node:os";
-import { reapOrphanedProviders } from "@magma/plugin";
 import type { CommandContext, CommonOptions } from "./command-context.js";
 
 /** `magma reap`: end orphaned providers. */
@@ -16,6 +15,7 @@ export function registerReapCommand(program: Command, ctx: CommandContext): void
     .option("--json", "same as --output json")
     .exitOverride()
     .action(async (o: CommonOptions & { socketDirParent?: string[] }) => {
+      const { reapOrphanedProviders } = await import("@magma/plugin");
       const reaped = await reapOrphanedProviders({ directories: [tmpdir(), ...(o.socketDirParent ?? [])] });
       ctx.out(
         o,

@@ -1,7 +1,4 @@
 import type { Command } from "commander";
-import { providerSchemaToTerraformJson } from "@magma/plugin";
-import { resourceEntry } from "../operations.js";
-import { renderSchemaEntry, renderSchemaSummary } from "../schema-view.js";
 import type { CommandContext, CommonOptions } from "./command-context.js";
 import { commonOptions } from "./common-options.js";
 
@@ -14,6 +11,7 @@ export function registerSchemaCommand(program: Command, ctx: CommandContext): vo
     )
     .option("--pretty", "indent the JSON output for reading (default: compact, one line)")
     .action(async (ref: string, type: string | undefined, o: CommonOptions) => {
+      const [{ providerSchemaToTerraformJson }, { resourceEntry }, { renderSchemaEntry, renderSchemaSummary }] = await Promise.all([import("@magma/plugin"), import("../operations.js"), import("../schema-view.js")]);
       const compact = o.pretty !== true;
       await ctx.withSession(ref, o, false, async (s) => {
         if (type === undefined) {

@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import type { Command } from "commander";
 import { loadConfig } from "@magma/config";
 import { planJson, planText, readPlanFile, stateJson, type Plan } from "@magma/engine";
 import type { ProviderSchema } from "@magma/provider-api";
@@ -14,7 +13,7 @@ import { loadShowSchemas, schemaLoadError } from "../workdir/show-schemas.js";
 import { terminalColumns } from "../terminal-columns.js";
 import { showOrder } from "../workdir/state-text.js";
 import { objectText } from "./state-show.js";
-import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+import { withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
 /** The provider source addresses a state's resources use. */
 function stateSources(state: StateFile): string[] {
@@ -59,43 +58,31 @@ function stateText(state: StateFile | undefined, schemas: ReadonlyMap<string, Pr
   return out;
 }
 
-/**
- * `magma show [-json] [PLANFILE]`: the current workspace's state, or a plan saved by
- * `magma plan -out`, as `terraform show` prints them (`-json`: the `terraform show -json`
- * formats, state format 1.0 and plan format 1.2). The providers are started for their schemas;
- * one that cannot be started fails the command with terraform's "Failed to load plugin
- * schemas" (exit code 1).
- */
-export function registerShowCommand(program: Command, ctx: CommandContext): void {
-  quietOptions(statePathOption(program.command("show").argument("[planfile]", "a plan saved by `magma plan -out`")))
-    .summary("show the state or a saved plan")
-    .description("Prints the current workspace's state, or a saved plan, as terraform show does; -json prints terraform show -json's documents.")
-    .option("--json", "machine-readable output, as terraform show -json")
-    .action(async (planfile: string | undefined, o: WorkdirOptions) => {
-      await withWorkingDir(ctx, o, async (wd) => {
-        const state = await loadState(wd.store());
-        if (planfile === undefined) {
-          if (o.json !== true) {
-            const schemas = state === undefined ? new Map<string, ProviderSchema>() : await loadShowSchemas(wd, ctx, stateSources(state));
-            return void ctx.print(stateText(state, schemas));
-          }
-          const st = state ?? newStateFile();
-          ctx.print(`${stateJson(st, await schemasOf(wd, ctx, stateSources(st)))}\n`);
-          return;
-        }
-        let plan: Plan;
-        try {
-          plan = await readPlanFile(resolve(ctx.cwd, planfile));
-        } catch (e) {
-          throw new CliError(CliErrorCode.BadInput, "Failed to read the given file as a state or plan file", { detail: `${planfile}: ${(e as Error).message}`, cause: e });
-        }
-        const prior = state ?? { ...newStateFile(), lineage: plan.prior.lineage };
-        const sources = [...new Set([...(plan.providers ?? []).map((p) => p.source), ...stateSources(prior)])];
-        const schemas = await schemasOf(wd, ctx, sources);
-        if (o.json === true) {
-          const { config } = loadConfig(wd.dir);
-          ctx.print(`${planJson(plan, { schemas, priorState: prior, config })}\n`);
-        } else ctx.print(planText(plan, { schemas, priorState: prior, columns: terminalColumns(ctx.io.stdout), color: ctx.colour.stdout }));
-      });
-    });
+/** Runs the command (its registration — name, flags, help — is in show-command.ts, which loads this module on demand). */
+export async function showAction(ctx: CommandContext, planfile: string | undefined, o: WorkdirOptions): Promise<void> {
+  await withWorkingDir(ctx, o, async (wd) => {
+    const state = await loadState(wd.store());
+    if (planfile === undefined) {
+      if (o.json !== true) {
+        const schemas = state === undefined ? new Map<string, ProviderSchema>() : await loadShowSchemas(wd, ctx, stateSources(state));
+        return void ctx.print(stateText(state, schemas));
+      }
+      const st = state ?? newStateFile();
+      ctx.print(`${stateJson(st, await schemasOf(wd, ctx, stateSources(st)))}\n`);
+      return;
+    }
+    let plan: Plan;
+    try {
+      plan = await readPlanFile(resolve(ctx.cwd, planfile));
+    } catch (e) {
+      throw new CliError(CliErrorCode.BadInput, "Failed to read the given file as a state or plan file", { detail: `${planfile}: ${(e as Error).message}`, cause: e });
+    }
+    const prior = state ?? { ...newStateFile(), lineage: plan.prior.lineage };
+    const sources = [...new Set([...(plan.providers ?? []).map((p) => p.source), ...stateSources(prior)])];
+    const schemas = await schemasOf(wd, ctx, sources);
+    if (o.json === true) {
+      const { config } = loadConfig(wd.dir);
+      ctx.print(`${planJson(plan, { schemas, priorState: prior, config })}\n`);
+    } else ctx.print(planText(plan, { schemas, priorState: prior, columns: terminalColumns(ctx.io.stdout), color: ctx.colour.stdout }));
+  });
 }

@@ -1,8 +1,5 @@
 import type { Command } from "commander";
-import { loadState } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
-import { noStateError } from "../workdir/state-lock.js";
-import { parseSelector, selects, stateInstances } from "../workdir/state-objects.js";
 import type { CommandContext } from "./command-context.js";
 import { statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
@@ -14,6 +11,7 @@ export function registerStateListCommand(state: Command, ctx: CommandContext): v
     .option("--id <id>", "only the instances whose id attribute is this")
     .exitOverride()
     .action(async (addresses: string[], o: WorkdirOptions & { id?: string }) => {
+      const [{ loadState }, { noStateError }, { parseSelector, selects, stateInstances }] = await Promise.all([import("@magma/state"), import("../workdir/state-lock.js"), import("../workdir/state-objects.js")]);
       const selectors = addresses.map(parseSelector);
       await withWorkingDir(ctx, o, async (wd) => {
         const st = await loadState(wd.store());

@@ -1,4 +1,3 @@
-import type { Command } from "commander";
 import { formatModuleInstance, type ResourceInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { optional } from "../optional.js";
@@ -6,7 +5,7 @@ import { changeState } from "../workdir/state-lock.js";
 import { cloneResources, parseSelector, resourceText, selects, stateInstances, type StateSelector } from "../workdir/state-objects.js";
 import type { CommandContext } from "./command-context.js";
 import { backupPath } from "./state-backup.js";
-import { lockOptions, lockSettings, quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+import { lockSettings, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
 const moveError = (summary: string, detail: string): CliError => new CliError(CliErrorCode.BadInput, summary, { detail });
 
@@ -70,31 +69,22 @@ export function moveInState(state: StateFile, src: StateSelector, dst: StateSele
   return { state: { ...state, resources: next }, moved: 1 };
 }
 
-/** `magma state mv SOURCE DESTINATION`: renames objects in the state, as `terraform state mv` does. */
-export function registerStateMvCommand(state: Command, ctx: CommandContext): void {
-  quietOptions(lockOptions(statePathOption(state.command("mv").argument("<source>").argument("<destination>"))))
-    .summary("move an item in the state")
-    .description(
-      "Moves a resource instance, a resource or a module to another address in the current workspace's state (under the lock; serial bumped; the previous state copied to <state>.<unix time>.backup, or -backup=PATH, -backup=- for none).",
-    )
-    .option("--dry-run", "only print what would be moved")
-    .option("--backup <path>", "where to copy the state before the change (- for none)")
-    .action(async (source: string, destination: string, o: WorkdirOptions) => {
-      const src = parseSelector(source);
-      const dst = parseSelector(destination);
-      await withWorkingDir(ctx, o, async (wd) => {
-        let moved = 0;
-        await changeState(
-          wd.store(),
-          { operation: "OperationTypeInvalid", lock: lockSettings(o), ...optional("signal", ctx.signal), ...optional("backupPath", backupPath(wd, o.backup)) },
-          (st) => {
-            const r = moveInState(st, src, dst);
-            moved = r.moved;
-            return o.dryRun === true ? undefined : r.state;
-          },
-        );
-        if (o.dryRun === true) ctx.print(`Would move ${JSON.stringify(source)} to ${JSON.stringify(destination)}\n`);
-        else ctx.print(`Move ${JSON.stringify(source)} to ${JSON.stringify(destination)}\nSuccessfully moved ${moved} object(s).\n`);
-      });
-    });
+/** Runs the command (its registration — name, flags, help — is in state-mv-command.ts, which loads this module on demand). */
+export async function stateMvAction(ctx: CommandContext, source: string, destination: string, o: WorkdirOptions): Promise<void> {
+  const src = parseSelector(source);
+  const dst = parseSelector(destination);
+  await withWorkingDir(ctx, o, async (wd) => {
+    let moved = 0;
+    await changeState(
+      wd.store(),
+      { operation: "OperationTypeInvalid", lock: lockSettings(o), ...optional("signal", ctx.signal), ...optional("backupPath", backupPath(wd, o.backup)) },
+      (st) => {
+        const r = moveInState(st, src, dst);
+        moved = r.moved;
+        return o.dryRun === true ? undefined : r.state;
+      },
+    );
+    if (o.dryRun === true) ctx.print(`Would move ${JSON.stringify(source)} to ${JSON.stringify(destination)}\n`);
+    else ctx.print(`Move ${JSON.stringify(source)} to ${JSON.stringify(destination)}\nSuccessfully moved ${moved} object(s).\n`);
+  });
 }

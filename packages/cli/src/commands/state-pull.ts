@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { loadState, writeStateFile } from "@magma/state";
 import type { CommandContext } from "./command-context.js";
 import { withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
@@ -11,6 +10,7 @@ export function registerStatePullCommand(state: Command, ctx: CommandContext): v
     .description("Prints the current workspace's state file (format version 4) on stdout, nothing when there is none.")
     .exitOverride()
     .action(async (o: WorkdirOptions) => {
+      const { loadState, writeStateFile } = await import("@magma/state");
       await withWorkingDir(ctx, o, async (wd) => {
         const st = await loadState(wd.store());
         if (st !== undefined) ctx.print(`${Buffer.from(writeStateFile(st)).toString("utf8")}\n`);

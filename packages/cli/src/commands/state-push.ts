@@ -1,9 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { formatStateFile, loadState, readStateFile, writeStateFile } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
-import { acquireLock } from "../workdir/state-lock.js";
 import type { CommandContext } from "./command-context.js";
 import { lockOptions, lockSettings, quietOptions, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
@@ -20,6 +18,7 @@ export function registerStatePushCommand(state: Command, ctx: CommandContext): v
     .description("Writes a local state file as the current workspace's state, refusing an unrelated lineage or an older serial unless -force.")
     .option("--force", "write it even when the lineage differs or the serial is older")
     .action(async (path: string, o: WorkdirOptions) => {
+      const [{ formatStateFile, loadState, readStateFile, writeStateFile }, { acquireLock }] = await Promise.all([import("@magma/state"), import("../workdir/state-lock.js")]);
       let bytes: Buffer;
       try {
         bytes = readFileSync(path === "-" ? 0 : resolve(ctx.cwd, path));

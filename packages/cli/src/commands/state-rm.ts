@@ -1,8 +1,6 @@
 import type { Command } from "commander";
 import { CliError, CliErrorCode } from "../cli-error.js";
-import { changeState } from "../workdir/state-lock.js";
 import { optional } from "../optional.js";
-import { cloneResources, instanceText, parseSelector, selects, stateInstances } from "../workdir/state-objects.js";
 import type { CommandContext } from "./command-context.js";
 import { backupPath } from "./state-backup.js";
 import { lockOptions, lockSettings, quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
@@ -17,6 +15,7 @@ export function registerStateRmCommand(state: Command, ctx: CommandContext): voi
     .option("--dry-run", "only print what would be removed")
     .option("--backup <path>", "where to copy the state before the change (- for none)")
     .action(async (addresses: string[], o: WorkdirOptions) => {
+      const [{ changeState }, { cloneResources, instanceText, parseSelector, selects, stateInstances }] = await Promise.all([import("../workdir/state-lock.js"), import("../workdir/state-objects.js")]);
       const selectors = addresses.map(parseSelector);
       await withWorkingDir(ctx, o, async (wd) => {
         let removed: string[] = [];

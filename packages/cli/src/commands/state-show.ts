@@ -1,4 +1,3 @@
-import type { Command } from "commander";
 import type { ProviderSchema } from "@magma/provider-api";
 import { loadState, type InstanceObjectState } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
@@ -8,7 +7,7 @@ import { loadShowSchemas } from "../workdir/show-schemas.js";
 import { parseSelector, stateInstances, type StateInstance } from "../workdir/state-objects.js";
 import { header, schemaInstanceText } from "../workdir/state-text.js";
 import type { CommandContext } from "./command-context.js";
-import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+import { withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
 /**
  * Attributes of dynamic type, stored as `{"value": …, "type": …}`, of the types whose schema
@@ -89,30 +88,21 @@ export function objectText(inst: StateInstance, obj: InstanceObjectState, schema
   }
 }
 
-/**
- * `magma state show ADDRESS`: one resource instance's attributes in Terraform's block form,
- * rendered with its provider's schema (the provider is started for it). When the provider
- * cannot be started, the command fails as terraform does ("Failed to load plugin schemas").
- */
-export function registerStateShowCommand(state: Command, ctx: CommandContext): void {
-  quietOptions(statePathOption(state.command("show").argument("<address>", "one resource instance")))
-    .summary("show a resource instance in the state")
-    .description("Prints the attributes of one resource instance of the current workspace's state; sensitive attributes are shown as (sensitive value).")
-    .action(async (address: string, o: WorkdirOptions) => {
-      const sel = parseSelector(address);
-      await withWorkingDir(ctx, o, async (wd) => {
-        const st = await loadState(wd.store());
-        if (st === undefined) throw noStateError();
-        const inst = sel.kind === "module" ? undefined : stateInstances(st).find((i) => i.text === address || (i.addr.key === sel.addr.key && i.text === sel.text));
-        const current = inst?.current;
-        if (inst === undefined || current === undefined) {
-          throw new CliError(CliErrorCode.NotFound, "No instance found for the given address!", {
-            plain: true,
-            detail:
-              'This command requires that the address references one specific instance.\nTo view the available instances, use "terraform state list". Please modify \nthe address to reference a specific instance.',
-          });
-        }
-        ctx.print(objectText(inst, current, await loadShowSchemas(wd, ctx, [instanceSource(inst)])));
+/** Runs the command (its registration — name, flags, help — is in state-show-command.ts, which loads this module on demand). */
+export async function stateShowAction(ctx: CommandContext, address: string, o: WorkdirOptions): Promise<void> {
+  const sel = parseSelector(address);
+  await withWorkingDir(ctx, o, async (wd) => {
+    const st = await loadState(wd.store());
+    if (st === undefined) throw noStateError();
+    const inst = sel.kind === "module" ? undefined : stateInstances(st).find((i) => i.text === address || (i.addr.key === sel.addr.key && i.text === sel.text));
+    const current = inst?.current;
+    if (inst === undefined || current === undefined) {
+      throw new CliError(CliErrorCode.NotFound, "No instance found for the given address!", {
+        plain: true,
+        detail:
+          'This command requires that the address references one specific instance.\nTo view the available instances, use "terraform state list". Please modify \nthe address to reference a specific instance.',
       });
-    });
+    }
+    ctx.print(objectText(inst, current, await loadShowSchemas(wd, ctx, [instanceSource(inst)])));
+  });
 }

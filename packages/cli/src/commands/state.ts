@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 import type { CommandContext } from "./command-context.js";
 import { registerStateListCommand } from "./state-list.js";
-import { registerStateMvCommand } from "./state-mv.js";
+import { registerStateMvCommand } from "./state-mv-command.js";
 import { registerStatePullCommand } from "./state-pull.js";
 import { registerStatePushCommand } from "./state-push.js";
 import { registerStateRmCommand } from "./state-rm.js";
-import { registerStateShowCommand } from "./state-show.js";
+import { registerStateShowCommand } from "./state-show-command.js";
 
 /** `magma state list|show|rm|mv|pull|push`: Terraform's state subcommands on the working directory's backend. */
 export function registerStateCommand(program: Command, ctx: CommandContext): void {

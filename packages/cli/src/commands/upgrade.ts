@@ -1,12 +1,9 @@
 import type { Command } from "commander";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { parseJsonText } from "../json-text.js";
-import { resourceEntry, upgradeResource } from "../operations.js";
 import { describeNode, readInputText } from "../read-input.js";
-import { diagToJson, valueToJson } from "../value-json.js";
 import type { CommandContext } from "./command-context.js";
 import { commonOptions, type ResourceOptions } from "./common-options.js";
-import { stateHuman, valuesJson } from "./resource-io.js";
 
 /** `magma upgrade`: upgrade a stored state. */
 export function registerUpgradeCommand(program: Command, ctx: CommandContext): void {
@@ -23,6 +20,7 @@ export function registerUpgradeCommand(program: Command, ctx: CommandContext): v
       const raw = readInputText("--raw-state", o.rawState!);
       const node = parseJsonText(raw, "--raw-state");
       if (node.kind !== "object") throw new CliError(CliErrorCode.BadInput, `--raw-state: expected a JSON object, got ${describeNode(node)}`);
+      const [{ resourceEntry, upgradeResource }, { diagToJson, valueToJson }, { stateHuman, valuesJson }] = await Promise.all([import("../operations.js"), import("../value-json.js"), import("./resource-io.js")]);
       await ctx.withSession(ref, o, true, async (s) => {
         const entry = resourceEntry(s, type);
         const result = await upgradeResource(s, type, version, raw);

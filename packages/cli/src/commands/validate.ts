@@ -1,4 +1,3 @@
-import type { Command } from "commander";
 import { providerAddrString, validateDir, type ProviderAddr, type SchemaLookup } from "@magma/config";
 import type { Diagnostic, SourceRange } from "@magma/hcl";
 import type { Block, ProviderSchema } from "@magma/provider-api";
@@ -7,11 +6,10 @@ import { CliError, CliErrorCode } from "../cli-error.js";
 import { openProviderSession, nativeProviders } from "../provider-session.js";
 import { formatDiagnostics, snippetOf, SourceCache } from "../workdir/format-diagnostic.js";
 import { workdirProviders } from "../workdir/engine-providers.js";
-import { platformName } from "../workdir/install-provider.js";
 import { providerRequirements } from "../workdir/provider-requirements.js";
 import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
-import { quietOptions, type WorkdirOptions } from "./workdir-options.js";
+import { type WorkdirOptions } from "./workdir-options.js";
 import { join } from "node:path";
 import { terminalColumns } from "../terminal-columns.js";
 
@@ -68,55 +66,42 @@ async function loadSchemas(ctx: CommandContext, dataDir: string, providers: read
   return out;
 }
 
-/**
- * `magma validate [-json]`: `terraform validate` on the working directory: the
- * configuration's decoding and static checks, with resource bodies checked against the
- * installed providers' schemas, and provider-defined function calls evaluated as terraform
- * validate does (see the engine's `validateProviderFunctions`). Exit 1 when there are errors.
- */
-export function registerValidateCommand(program: Command, ctx: CommandContext): void {
-  quietOptions(program.command("validate"))
-    .summary("check the configuration")
-    .description(
-      `Checks the working directory's configuration as terraform validate does, with the schemas of the providers init installed (.terraform/providers/…/${platformName()}) or native ones. -json prints terraform's validate -json document.`,
-    )
-    .option("--json", "print terraform validate -json's document")
-    .action(async (o: WorkdirOptions) => {
-      const dir = ctx.cwd;
-      const first = validateDir(dir);
-      let diags = first.diags;
-      if (!diags.some((d) => d.severity === "error")) {
-        const dataDir = join(dir, ctx.io.env["TF_DATA_DIR"] || ".terraform");
-        const schemas = await loadSchemas(ctx, dataDir, providerRequirements(first.config).map((r) => r.provider));
-        const lookup: SchemaLookup = (provider, mode, type) => {
-          const s = schemas.get(providerAddrString(provider));
-          if (s === undefined) return undefined;
-          const m = mode === "managed" ? s.resources : mode === "data" ? s.dataSources : s.ephemeralResources;
-          return (m?.get(type) as { block: Block } | undefined)?.block;
-        };
-        if (schemas.size > 0) diags = validateDir(dir, { schemas: lookup }).diags;
-        // Provider-defined function calls, as terraform validate evaluates them (calls with known arguments are made).
-        const functionProviders = workdirProviders(dataDir, ctx.io.env).source;
-        const calls = new ProviderFunctionCalls((source) => functionProviders.open(source));
-        try {
-          diags = [...diags, ...(await validateProviderFunctions(first.config, calls, { cwd: dir, available: (source) => schemas.has(source) }))];
-        } finally {
-          await calls.close();
-        }
-      }
-      const errors = diags.filter((d) => d.severity === "error").length;
-      const warnings = diags.length - errors;
-      if (o.json === true) {
-        const sources = new SourceCache(dir);
-        const doc = { format_version: "1.0", valid: errors === 0, error_count: errors, warning_count: warnings, diagnostics: diags.map((d) => diagJson(d, sources)) };
-        ctx.print(`${goJson(doc)}\n`);
-      } else {
-        if (diags.length > 0) {
-          if (errors > 0) ctx.io.stderr.write(formatDiagnostics(diags, dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
-          else ctx.print(formatDiagnostics(diags, dir, ctx.colour.stdout, { width: terminalColumns(ctx.io.stdout) }));
-        }
-        if (errors === 0) ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] The configuration is valid${warnings > 0 ? ", but there were some\nvalidation warnings as shown above" : ""}.\n`)}\n`);
-      }
-      if (errors > 0) throw new CliError(CliErrorCode.BadInput, `${errors} error(s) in the configuration`, { silent: true });
-    });
+/** Runs the command (its registration — name, flags, help — is in validate-command.ts, which loads this module on demand). */
+export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Promise<void> {
+  const dir = ctx.cwd;
+  const first = validateDir(dir);
+  let diags = first.diags;
+  if (!diags.some((d) => d.severity === "error")) {
+    const dataDir = join(dir, ctx.io.env["TF_DATA_DIR"] || ".terraform");
+    const schemas = await loadSchemas(ctx, dataDir, providerRequirements(first.config).map((r) => r.provider));
+    const lookup: SchemaLookup = (provider, mode, type) => {
+      const s = schemas.get(providerAddrString(provider));
+      if (s === undefined) return undefined;
+      const m = mode === "managed" ? s.resources : mode === "data" ? s.dataSources : s.ephemeralResources;
+      return (m?.get(type) as { block: Block } | undefined)?.block;
+    };
+    if (schemas.size > 0) diags = validateDir(dir, { schemas: lookup }).diags;
+    // Provider-defined function calls, as terraform validate evaluates them (calls with known arguments are made).
+    const functionProviders = workdirProviders(dataDir, ctx.io.env).source;
+    const calls = new ProviderFunctionCalls((source) => functionProviders.open(source));
+    try {
+      diags = [...diags, ...(await validateProviderFunctions(first.config, calls, { cwd: dir, available: (source) => schemas.has(source) }))];
+    } finally {
+      await calls.close();
+    }
+  }
+  const errors = diags.filter((d) => d.severity === "error").length;
+  const warnings = diags.length - errors;
+  if (o.json === true) {
+    const sources = new SourceCache(dir);
+    const doc = { format_version: "1.0", valid: errors === 0, error_count: errors, warning_count: warnings, diagnostics: diags.map((d) => diagJson(d, sources)) };
+    ctx.print(`${goJson(doc)}\n`);
+  } else {
+    if (diags.length > 0) {
+      if (errors > 0) ctx.io.stderr.write(formatDiagnostics(diags, dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+      else ctx.print(formatDiagnostics(diags, dir, ctx.colour.stdout, { width: terminalColumns(ctx.io.stdout) }));
+    }
+    if (errors === 0) ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] The configuration is valid${warnings > 0 ? ", but there were some\nvalidation warnings as shown above" : ""}.\n`)}\n`);
+  }
+  if (errors > 0) throw new CliError(CliErrorCode.BadInput, `${errors} error(s) in the configuration`, { silent: true });
 }

@@ -2,8 +2,8 @@ import type { Command } from "commander";
 import type { VariableArg } from "@magma/config";
 import type { PlanMode } from "@magma/engine";
 import { CliError, CliErrorCode } from "../cli-error.js";
-import { runOperation, type OperationKind } from "../workdir/run-operation.js";
-import { parseBoolFlag } from "../workdir/state-lock.js";
+import type { OperationKind } from "../workdir/run-operation.js";
+import { parseBoolFlag } from "../workdir/flag-values.js";
 import type { CommandContext } from "./command-context.js";
 import { lockSettings, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
@@ -92,6 +92,8 @@ export async function runWorkdirOperation(ctx: CommandContext, kind: OperationKi
       detail: "When applying a saved plan, Terraform uses the options that were set when creating the plan.",
     });
   }
+  // The operation (the engine, config, state) is loaded when it runs, not when the command is registered.
+  const { runOperation } = await import("../workdir/run-operation.js");
   const code = await withWorkingDir(ctx, o, (wd) =>
     runOperation(ctx, wd, {
       kind,

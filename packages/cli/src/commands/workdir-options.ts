@@ -1,6 +1,7 @@
 import type { Command } from "commander";
-import { openWorkingDir, type WorkingDir } from "../workdir/working-dir.js";
-import { parseBoolFlag, parseDuration, type LockSettings } from "../workdir/state-lock.js";
+import type { WorkingDir } from "../workdir/working-dir.js";
+import type { LockSettings } from "../workdir/state-lock.js";
+import { parseBoolFlag, parseDuration } from "../workdir/flag-values.js";
 import type { CommandContext } from "./command-context.js";
 
 /** The flags of the working-directory commands (spelled `-lock=false` or `--lock=false`). */
@@ -40,6 +41,8 @@ export function lockSettings(o: WorkdirOptions): LockSettings {
 
 /** Opens the working directory (`-chdir`, or the current directory) for the command, runs `fn`, and closes it. */
 export async function withWorkingDir<T>(ctx: CommandContext, o: WorkdirOptions, fn: (wd: WorkingDir) => Promise<T>): Promise<T> {
+  // Loaded here, not with the command's registration (the backends, @magma/state; see run-cli.ts).
+  const { openWorkingDir } = await import("../workdir/working-dir.js");
   const wd = await openWorkingDir({ dir: ctx.cwd, env: ctx.io.env, ...(o.state !== undefined ? { statePath: o.state } : {}) });
   try {
     return await fn(wd);

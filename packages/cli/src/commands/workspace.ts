@@ -1,10 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { isStateError, loadState, newStateFile, saveState } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
-import { acquireLock } from "../workdir/state-lock.js";
-import { stateInstances } from "../workdir/state-objects.js";
 import type { WorkingDir } from "../workdir/working-dir.js";
 import type { CommandContext } from "./command-context.js";
 import { lockOptions, lockSettings, quietOptions, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
@@ -40,6 +37,7 @@ async function createWorkspace(ctx: CommandContext, wd: WorkingDir, name: string
     const path = (store as { path?: unknown }).path;
     if (name !== "default" && typeof path === "string") mkdirSync(join(path, ".."), { recursive: true });
   } else {
+    const [{ loadState, newStateFile, saveState }, { acquireLock }] = await Promise.all([import("@magma/state"), import("../workdir/state-lock.js")]);
     const store = wd.store(name);
     const release = await acquireLock(store, { operation: "OperationTypeInvalid" }, lockSettings(o), ctx.signal);
     try {
@@ -117,6 +115,8 @@ export function registerWorkspaceCommand(program: Command, ctx: CommandContext):
     .option("--force", "delete it even when its state still tracks resources")
     .action(async (name: string, o: WorkdirOptions) => {
       checkName(name);
+      // The state code is loaded by the subcommands that use it, not when the command is registered.
+      const [{ isStateError, loadState }, { acquireLock }, { stateInstances }] = await Promise.all([import("@magma/state"), import("../workdir/state-lock.js"), import("../workdir/state-objects.js")]);
       await withWorkingDir(ctx, o, async (wd) => {
         if (!(await wd.backend.listWorkspaces()).includes(name)) throw missing(name);
         if (name === wd.currentWorkspace()) {

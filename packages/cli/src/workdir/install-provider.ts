@@ -8,6 +8,10 @@ import type { LockedProvider } from "./provider-lock-file.js";
 import { providerForDisplay, type ProviderRequirement } from "./provider-requirements.js";
 import { versionConstraintsString } from "./version-constraints-string.js";
 
+import { platformName } from "./platform-name.js";
+
+export { platformName };
+
 /** What {@link installProvider} did for one provider. */
 export interface InstalledProvider {
   /** The requirement it met. */
@@ -22,13 +26,6 @@ export interface InstalledProvider {
   readonly lock: LockedProvider;
   /** True when `.terraform/providers` already linked this package. */
   readonly reused: boolean;
-}
-
-/** The platform directory name (`linux_amd64`). */
-export function platformName(): string {
-  const os = process.platform === "win32" ? "windows" : process.platform;
-  const arch = ({ x64: "amd64", ia32: "386", arm64: "arm64", arm: "arm" } as Record<string, string>)[process.arch] ?? process.arch;
-  return `${os}_${arch}`;
 }
 
 /**
