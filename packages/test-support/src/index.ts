@@ -37,3 +37,5 @@ export {
 } from "./aws-configs.js";
 export type { AwsFakeOptions } from "./aws-configs.js";
 export { comparablePlanJson } from "./comparable-plan-json.js";
+export { LauncherBundleError, bundleLauncherEntry } from "./bundle-launcher-entry.js";
+export type { LauncherWithEntry } from "./bundle-launcher-entry.js";
