@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { bundleLauncherEntry } from "./bundle-launcher-entry.js";
+import { BUNDLE_LAUNCHERS_ENV, bundleLauncherEntry } from "./bundle-launcher-entry.js";
 
 let dir: string;
 beforeEach(() => {
@@ -13,8 +13,14 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("bundleLauncherEntry", () => {
   test("rewrites the entry as one module that runs the same code, file: URL imports and dynamic imports included", () => {
-    writeFileSync(join(dir, "lib.mjs"), 'import { createHash } from "node:crypto";\nexport const greet = (n) => `hello ${n} ${createHash("sha256").update(n).digest("hex").slice(0, 8)}`;\n');
-    writeFileSync(join(dir, "provider.mjs"), "export function createProvider() { return { kind: 'fixture' }; }\n");
+    writeFileSync(
+      join(dir, "lib.mjs"),
+      'import { createHash } from "node:crypto";\nexport const greet = (n) => `hello ${n} ${createHash("sha256").update(n).digest("hex").slice(0, 8)}`;\n',
+    );
+    writeFileSync(
+      join(dir, "provider.mjs"),
+      "export function createProvider() { return { kind: 'fixture' }; }\n",
+    );
     const entry = join(dir, "magma-entry.mjs");
     writeFileSync(
       entry,
@@ -31,7 +37,11 @@ describe("bundleLauncherEntry", () => {
     const bundled = readFileSync(entry, "utf8");
     expect(bundled).not.toContain("file://");
     const after = spawnSync(process.execPath, [entry], { encoding: "utf8" });
-    expect({ code: after.status, stdout: after.stdout, stderr: after.stderr }).toEqual({ code: 0, stdout: before.stdout, stderr: "" });
+    expect({ code: after.status, stdout: after.stdout, stderr: after.stderr }).toEqual({
+      code: 0,
+      stdout: before.stdout,
+      stderr: "",
+    });
     expect(before.stdout).toMatch(/^hello terraform [0-9a-f]{8} fixture\n$/);
   });
 
@@ -51,9 +61,25 @@ describe("bundleLauncherEntry", () => {
     expect(spawnSync(process.execPath, [second], { encoding: "utf8" }).stdout).toBe("42\n");
   });
 
+  test("MAGMA_BUNDLE_LAUNCHERS=0 leaves the entry as written", () => {
+    const entry = join(dir, "magma-entry.mjs");
+    const text = `import { x } from ${JSON.stringify(pathToFileURL(join(dir, "lib.mjs")).href)};\nconsole.log(x);\n`;
+    writeFileSync(entry, text);
+    process.env[BUNDLE_LAUNCHERS_ENV] = "0";
+    try {
+      bundleLauncherEntry({ entry });
+    } finally {
+      delete process.env[BUNDLE_LAUNCHERS_ENV];
+    }
+    expect(readFileSync(entry, "utf8")).toBe(text);
+  });
+
   test("an import that cannot be resolved is a launcher_bundle_failed error naming the entry", () => {
     const entry = join(dir, "magma-entry.mjs");
-    writeFileSync(entry, `import { x } from ${JSON.stringify(pathToFileURL(join(dir, "missing.mjs")).href)};\nconsole.log(x);\n`);
+    writeFileSync(
+      entry,
+      `import { x } from ${JSON.stringify(pathToFileURL(join(dir, "missing.mjs")).href)};\nconsole.log(x);\n`,
+    );
     let caught: unknown;
     try {
       bundleLauncherEntry({ entry });

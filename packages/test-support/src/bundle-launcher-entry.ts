@@ -16,6 +16,12 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
 
+/**
+ * The environment variable that turns bundling off (`MAGMA_BUNDLE_LAUNCHERS=0`: the launchers
+ * keep the entry `writeProviderLauncher` wrote), to compare or to rule the bundling out.
+ */
+export const BUNDLE_LAUNCHERS_ENV = "MAGMA_BUNDLE_LAUNCHERS";
+
 /** Bundled entries by the entry's source text (with file: URLs turned into paths). */
 const bundles = new Map<string, string>();
 
@@ -40,14 +46,16 @@ export class LauncherBundleError extends Error {
  * the provider module's included; node built-ins stay imports) and returns `launcher`, so that
  * `bundleLauncherEntry(writeProviderLauncher({...}))` reads as the plain call.
  *
+ * Does nothing when {@link BUNDLE_LAUNCHERS_ENV} is `0`.
+ *
  * @throws LauncherBundleError when esbuild cannot resolve or parse what the entry imports
  */
 export function bundleLauncherEntry<T extends LauncherWithEntry>(launcher: T): T {
+  if (process.env[BUNDLE_LAUNCHERS_ENV] === "0") return launcher;
   const entry = launcher.entry;
   // The generated entry imports by file: URL; esbuild resolves paths.
-  const source = readFileSync(entry, "utf8").replace(
-    /"(file:\/\/\/[^"]+)"/g,
-    (_, url: string) => JSON.stringify(fileURLToPath(url)),
+  const source = readFileSync(entry, "utf8").replace(/"(file:\/\/\/[^"]+)"/g, (_, url: string) =>
+    JSON.stringify(fileURLToPath(url)),
   );
   // Launchers of the same module have the same entry text: bundle it once per process.
   const done = bundles.get(source);
