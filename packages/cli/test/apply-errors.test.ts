@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeProviderLauncher } from "@magma/provider-server";
+import { bundleLauncherEntry } from "@magma/test-support";
 import { MAGMA_BIN } from "./support/run-magma.js";
 import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
 
@@ -96,7 +97,7 @@ function testProvidersCliConfig(): string {
     ["failing", "failing-provider.mjs"],
     ["slow", "slow-provider.mjs"],
   ] as const) {
-    writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type, version: "1.0.0", module: join(testdata, file), exportName: "createProvider" });
+    bundleLauncherEntry(writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type, version: "1.0.0", module: join(testdata, file), exportName: "createProvider" }));
   }
   return join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
 }

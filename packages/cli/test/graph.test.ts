@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeProviderLauncher } from "@magma/provider-server";
-import { TerraformWorkspace, hasAwsProvider, hasTerraform } from "@magma/test-support";
+import { TerraformWorkspace, hasAwsProvider, hasTerraform, bundleLauncherEntry } from "@magma/test-support";
 import { cleanUp, magma } from "./support/run-magma.js";
 import { inTurn } from "./support/in-turn.js";
 import { TERRAFORM, randomMirrorCliConfig, removeWorkdirs, terraform, terraformAsync, workdir } from "./support/workdir.js";
@@ -320,7 +320,7 @@ output "r" { value = vault_secret.d.id }
   beforeAll(async () => {
     base = TerraformWorkspace.create("magma-graph-mirror-");
     const mirror = join(base.dir, "mirror");
-    writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", type: "vault", version: "1.0.0", module: join(dirname(fileURLToPath(import.meta.url)), "testdata", "secret-provider.mjs"), protocolVersions: [6] });
+    bundleLauncherEntry(writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", type: "vault", version: "1.0.0", module: join(dirname(fileURLToPath(import.meta.url)), "testdata", "secret-provider.mjs"), protocolVersions: [6] }));
     ws = TerraformWorkspace.create("magma-graph-plan-", { cliConfig: { mirrors: [{ path: mirror }] } });
     ws.write("main.tf", PLANNED);
     mkdirSync(join(ws.dir, "m"));

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeProviderLauncher } from "@magma/provider-server";
-import { comparablePlanJson } from "@magma/test-support";
+import { comparablePlanJson, bundleLauncherEntry } from "@magma/test-support";
 import { cleanUp, magma } from "./support/run-magma.js";
 import { TERRAFORM, removeWorkdirs, terraform, workdir } from "./support/workdir.js";
 
@@ -67,7 +67,7 @@ d("magma show -json PLANFILE against terraform show -json PLANFILE", () => {
     const base = workdir();
     const mirror = join(base, "mirror");
     mkdirSync(mirror);
-    writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: storedMemoryProvider, exportName: "createProvider", protocolVersions: [6] });
+    bundleLauncherEntry(writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: storedMemoryProvider, exportName: "createProvider", protocolVersions: [6] }));
     writeFileSync(join(base, "cli.tfrc"), `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["example.com/*/*"]\n  }\n}\n`);
     const store = join(base, "store.json");
     const env = { TF_CLI_CONFIG_FILE: join(base, "cli.tfrc"), MEMORY_PROVIDER_STORE: store };

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { writeProviderLauncher } from "@magma/provider-server";
-import { TerraformWorkspace, awsFakeHcl, hasAwsProvider, hasTerraform } from "@magma/test-support";
+import { TerraformWorkspace, awsFakeHcl, hasAwsProvider, hasTerraform, bundleLauncherEntry } from "@magma/test-support";
 import { cleanUp, magma } from "./support/run-magma.js";
 
 const testdata = join(dirname(fileURLToPath(import.meta.url)), "testdata");
@@ -117,7 +117,7 @@ withTerraform("a native provider with nested blocks and sensitive attributes, se
   const ready = early(hasTerraform(), async () => {
     base = TerraformWorkspace.create("magma-show-mirror-");
     const mirror = join(base.dir, "mirror");
-    writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", type: "vault", version: "1.0.0", module: fixture, protocolVersions: [6] });
+    bundleLauncherEntry(writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", type: "vault", version: "1.0.0", module: fixture, protocolVersions: [6] }));
     ws = TerraformWorkspace.create("magma-show-vault-", { cliConfig: { mirrors: [{ path: mirror }] } });
     ws.write(
       "main.tf",
@@ -212,7 +212,7 @@ withTerraform("a native provider with nested blocks of every nesting (test/testd
   const ready = early(hasTerraform(), async () => {
     base = TerraformWorkspace.create("magma-show-mirror-");
     const mirror = join(base.dir, "mirror");
-    writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", type: "blocks", version: "1.0.0", module: join(testdata, "blocks-provider.mjs"), protocolVersions: [6] });
+    bundleLauncherEntry(writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", type: "blocks", version: "1.0.0", module: join(testdata, "blocks-provider.mjs"), protocolVersions: [6] }));
     ws = TerraformWorkspace.create("magma-show-blocks-", { cliConfig: { mirrors: [{ path: mirror }] } });
     ws.write(
       "main.tf",

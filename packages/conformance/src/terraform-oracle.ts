@@ -17,13 +17,16 @@ export interface TerraformRun {
   readonly stderr: string;
 }
 
-/** One resource instance as `terraform show -json` and `terraform state pull` record it. */
+/** One resource instance as `terraform state pull` records it. */
 export interface TerraformInstance {
   /** The address, e.g. `aws_eip.ip`. */
   readonly address: string;
   /** The resource type. */
   readonly type: string;
-  /** `values` from `terraform show -json`: every attribute, sensitive ones included. */
+  /**
+   * The instance's `attributes` in the state file: every attribute, sensitive ones included
+   * (what `terraform show -json` prints as `values`).
+   */
   readonly values: Record<string, unknown>;
   /** The instance's `status` in the state file (`tainted`), if any. */
   readonly status: string | undefined;
@@ -59,7 +62,11 @@ export interface TerraformWorkspace {
   init(): Promise<void>;
   /** `terraform apply -auto-approve`; resolves to the run (exit code 0 or 1, anything else rejects). */
   apply(extra?: readonly string[]): Promise<TerraformRun>;
-  /** The instances in the state: `show -json` values joined with `state pull` status, schema version and private. */
+  /**
+   * The instances in the state, from `terraform state pull`: attributes, status, schema version
+   * and private. (Not `show -json`, which starts the provider for its schema: seconds of CPU
+   * for hashicorp/aws, per call, for the same values.)
+   */
   instances(): Promise<Map<string, TerraformInstance>>;
   /**
    * `terraform plan -out` then `show -json` of the plan file: the refreshed prior state's
@@ -140,25 +147,22 @@ export function createTerraformWorkspace(options: TerraformWorkspaceOptions): Te
       return r;
     },
     instances: async () => {
-      const shown = JSON.parse((await expectRun(["show", "-json", "-no-color"])).stdout) as ShowJson;
       const pulled = JSON.parse((await expectRun(["state", "pull"])).stdout) as StateFileJson;
-      const raw = new Map<string, StateFileInstance>();
+      const out = new Map<string, TerraformInstance>();
       for (const r of pulled.resources ?? []) {
         if (r.mode !== "managed") continue;
-        for (const inst of r.instances ?? []) raw.set(`${r.type}.${r.name}`, inst);
-      }
-      const out = new Map<string, TerraformInstance>();
-      for (const r of shown.values?.root_module?.resources ?? []) {
-        if (r.mode !== "managed") continue;
-        const inst = raw.get(r.address);
-        out.set(r.address, {
-          address: r.address,
-          type: r.type,
-          values: r.values,
-          status: inst?.status,
-          schemaVersion: inst?.schema_version ?? 0,
-          private: inst?.private === undefined ? new Uint8Array(0) : new Uint8Array(Buffer.from(inst.private, "base64")),
-        });
+        for (const inst of r.instances ?? []) {
+          if (inst.index_key !== undefined) throw new Error(`terraform state: ${r.type}.${r.name} has an instance key; only single instances are supported here`);
+          const address = `${r.type}.${r.name}`;
+          out.set(address, {
+            address,
+            type: r.type,
+            values: inst.attributes ?? {},
+            status: inst.status,
+            schemaVersion: inst.schema_version ?? 0,
+            private: inst.private === undefined ? new Uint8Array(0) : new Uint8Array(Buffer.from(inst.private, "base64")),
+          });
+        }
       }
       return out;
     },
@@ -189,6 +193,8 @@ interface PlanJson {
 }
 
 interface StateFileInstance {
+  readonly index_key?: unknown;
+  readonly attributes?: Record<string, unknown>;
   readonly status?: string;
   readonly schema_version?: number;
   readonly private?: string;

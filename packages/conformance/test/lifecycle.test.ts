@@ -1,8 +1,8 @@
 // Conformance: create → read → in-place update → replace → import → destroy → read, driven by
 // magma through @magma/plugin against one fake AWS endpoint, and the same configurations
 // applied by terraform 1.11.4 against a second, fresh fake. Every state magma holds is
-// compared attribute by attribute with `terraform show -json`, and its private state and
-// schema version with the state file's. The terraform run goes on in the background while
+// compared attribute by attribute with terraform's state file (`terraform state pull`), with
+// its private state and schema version. The terraform run goes on in the background while
 // magma works; each test awaits the terraform step it compares with.
 import { hasTerraformAndAws } from "@magma/test-support";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";

@@ -33,7 +33,7 @@ import { impliedType, type ProviderSchema } from "@magma/provider-api";
 import { createMemoryProvider, memoryItemBlock } from "@magma/provider-api/testing";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { formatProviderConfig, newStateFile, readStateFile, writeStateFile, type StateFile } from "@magma/state";
-import { comparablePlanJson, hasTerraform } from "@magma/test-support";
+import { comparablePlanJson, hasTerraform, bundleLauncherEntry } from "@magma/test-support";
 import { createEngine, planJson, planText, type ProviderSource } from "../src/index.js";
 import { expectExit, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
 
@@ -141,7 +141,7 @@ function workdir(prefix: string) {
     schemas: new Map<string, ProviderSchema>(),
     setup: async (): Promise<void> => {
       tmp = tempDir(prefix);
-      writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: storedMemoryProvider, exportName: "createProvider", protocolVersions: [6] });
+      bundleLauncherEntry(writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: storedMemoryProvider, exportName: "createProvider", protocolVersions: [6] }));
       w.work = join(tmp.dir, "work");
       mkdirSync(w.work, { recursive: true });
       w.store = join(tmp.dir, "store.json");

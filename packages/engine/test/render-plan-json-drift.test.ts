@@ -20,7 +20,7 @@ import { impliedType, type ProviderSchema } from "@magma/provider-api";
 import { createMemoryProvider, memoryItemBlock } from "@magma/provider-api/testing";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { newStateFile, readStateFile } from "@magma/state";
-import { comparablePlanJson, hasTerraform } from "@magma/test-support";
+import { comparablePlanJson, hasTerraform, bundleLauncherEntry } from "@magma/test-support";
 import { createEngine, planJson, type ProviderSource } from "../src/index.js";
 import { expectExit, tempDir, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
 
@@ -157,7 +157,7 @@ d("planJson of engine plans against terraform show -json, whole documents", () =
 
   beforeAll(async () => {
     tmp = tempDir("pjson-");
-    writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: storedMemoryProvider, exportName: "createProvider", protocolVersions: [6] });
+    bundleLauncherEntry(writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: storedMemoryProvider, exportName: "createProvider", protocolVersions: [6] }));
     work = join(tmp.dir, "work");
     mkdirSync(join(work, "m"), { recursive: true });
     writeFileSync(join(work, "m", "main.tf"), MODULE);

@@ -26,6 +26,14 @@ interface StateResource {
   values: Record<string, unknown>;
 }
 
+/** A resource of `terraform state pull`'s document (state format 4). */
+interface PulledResource {
+  mode: string;
+  type: string;
+  name: string;
+  instances: { index_key?: unknown; status?: string; attributes: Record<string, unknown> }[];
+}
+
 const children = new Set<ChildProcess>();
 /** Actions the provider called, per lifecycle step (printed at the end for the record). */
 const actionsByStep = new Map<string, string[]>();
@@ -147,11 +155,25 @@ d("terraform + hashicorp/aws 5.100.0 against the fake", () => {
     if (r.code !== code) throw new Error(`expected terraform to exit ${code}, got ${failInfo(r)}`);
   };
 
+  /**
+   * The state terraform stored, from `terraform state pull`: unlike `show -json` it does not
+   * start the provider for its schema (each hashicorp/aws start costs seconds of CPU), and the
+   * stored attributes are the values `show -json` prints.
+   */
   const showState = async (): Promise<Map<string, StateResource>> => {
-    const r = await tf(["show", "-json", "-no-color"]);
+    const r = await tf(["state", "pull"]);
     expectExit(r, 0);
-    const doc = JSON.parse(r.stdout) as { values?: { root_module?: { resources?: StateResource[] } } };
-    return new Map((doc.values?.root_module?.resources ?? []).map((res) => [res.address, res]));
+    const doc = JSON.parse(r.stdout) as { resources?: PulledResource[] };
+    const out = new Map<string, StateResource>();
+    for (const res of doc.resources ?? []) {
+      if (res.mode !== "managed") continue;
+      for (const inst of res.instances) {
+        if (inst.index_key !== undefined) throw new Error(`unexpected instance key ${JSON.stringify(inst.index_key)} of ${res.type}.${res.name}`);
+        const address = `${res.type}.${res.name}`;
+        out.set(address, { address, type: res.type, values: inst.attributes, ...(inst.status === "tainted" ? { tainted: true } : {}) });
+      }
+    }
+    return out;
   };
 
   const writeConfig = (body: string): void => writeFileSync(join(dir, "main.tf"), providerBlock(fake.url) + body);

@@ -37,3 +37,9 @@ export {
 } from "./aws-configs.js";
 export type { AwsFakeOptions } from "./aws-configs.js";
 export { comparablePlanJson } from "./comparable-plan-json.js";
+export {
+  BUNDLE_LAUNCHERS_ENV,
+  LauncherBundleError,
+  bundleLauncherEntry,
+} from "./bundle-launcher-entry.js";
+export type { LauncherWithEntry } from "./bundle-launcher-entry.js";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { writeProviderLauncher } from "@magma/provider-server";
-import { findTerraform, hasTerraform } from "@magma/test-support";
+import { findTerraform, hasTerraform, bundleLauncherEntry } from "@magma/test-support";
 import { PLUGIN_MIRROR } from "./run-magma.js";
 
 /** The terraform executable, or undefined (tests that need it skip). */
@@ -49,7 +49,7 @@ export function mirrorCliConfig(): string {
  */
 export function randomMirrorCliConfig(): string {
   const mirror = workdir();
-  writeProviderLauncher({
+  bundleLauncherEntry(writeProviderLauncher({
     mirrorDir: mirror,
     hostname: "registry.terraform.io",
     namespace: "magma",
@@ -57,7 +57,7 @@ export function randomMirrorCliConfig(): string {
     version: "1.0.0",
     module: createRequire(import.meta.url).resolve("@magma/provider-random"),
     exportName: "createRandomProvider",
-  });
+  }));
   return join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
 }
 

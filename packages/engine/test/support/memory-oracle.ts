@@ -8,6 +8,7 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { writeProviderLauncher } from "@magma/provider-server";
+import { bundleLauncherEntry } from "@magma/test-support";
 import { tempDir } from "../../../provider-server/test/support/harness.js";
 
 /** What {@link memoryOracle} gives: the directory, once its `beforeAll` has run. */
@@ -39,10 +40,10 @@ export function memoryOracle(prefix: string, module: string, options: MemoryOrac
   beforeAll(() => {
     tmp = tempDir(prefix);
     const mirrorDir = join(tmp.dir, "mirror");
-    writeProviderLauncher({ mirrorDir, hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module, exportName: options.exportName ?? "createProvider", protocolVersions: [6] });
+    bundleLauncherEntry(writeProviderLauncher({ mirrorDir, hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module, exportName: options.exportName ?? "createProvider", protocolVersions: [6] }));
     if (options.random === true) {
       const random = createRequire(import.meta.url).resolve("@magma/provider-random");
-      writeProviderLauncher({ mirrorDir, hostname: "example.com", namespace: "magma", type: "random", version: "1.0.0", module: random, exportName: "createRandomProvider", protocolVersions: [6] });
+      bundleLauncherEntry(writeProviderLauncher({ mirrorDir, hostname: "example.com", namespace: "magma", type: "random", version: "1.0.0", module: random, exportName: "createRandomProvider", protocolVersions: [6] }));
     }
   });
   afterAll(() => {

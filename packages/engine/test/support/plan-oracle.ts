@@ -14,6 +14,7 @@ import { impliedType } from "@magma/provider-api";
 import { createMemoryProvider, memoryItemBlock } from "@magma/provider-api/testing";
 import { createRandomProvider } from "@magma/provider-random";
 import { writeProviderLauncher } from "@magma/provider-server";
+import { bundleLauncherEntry } from "@magma/test-support";
 import { readStateFile } from "@magma/state";
 import { createEngine, type EnginePlanResult, type ProviderSource } from "../../src/index.js";
 import { expectExit, tempDir, terraform, terraformEnv, type TerraformRun } from "../../../provider-server/test/support/harness.js";
@@ -61,8 +62,8 @@ export interface PlanOracleDir {
 /** A fresh {@link PlanOracleDir} under a temp directory named with `prefix`. */
 export function planOracleDir(prefix: string): PlanOracleDir {
   const tmp = tempDir(prefix);
-  writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: storedMemoryProvider, exportName: "createProvider", protocolVersions: [6] });
-  writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "random", version: "1.0.0", module: randomModule, exportName: "createRandomProvider", protocolVersions: [6] });
+  bundleLauncherEntry(writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: storedMemoryProvider, exportName: "createProvider", protocolVersions: [6] }));
+  bundleLauncherEntry(writeProviderLauncher({ mirrorDir: join(tmp.dir, "mirror"), hostname: "example.com", namespace: "magma", type: "random", version: "1.0.0", module: randomModule, exportName: "createRandomProvider", protocolVersions: [6] }));
   const work = join(tmp.dir, "work");
   mkdirSync(join(work, "mod"), { recursive: true });
   const store = join(tmp.dir, "store.json");

@@ -4,7 +4,7 @@
  * `@magma/provider-server` from a filesystem mirror, a private CLI configuration, and the
  * same providers in-process, configured, for magma's side.
  */
-import { PLUGIN_MIRROR, TerraformWorkspace } from "@magma/test-support";
+import { PLUGIN_MIRROR, TerraformWorkspace, bundleLauncherEntry } from "@magma/test-support";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -45,8 +45,8 @@ export function oracleDir(prefix: string): OracleDir {
   // The mirror, and the temp dir of terraform and its providers (their plugin sockets).
   const base = mkdtempSync(join(tmpdir(), `${prefix}base-`));
   const mirrorDir = join(base, "mirror");
-  writeProviderLauncher({ mirrorDir, hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: require.resolve("@magma/provider-api/testing"), exportName: "createMemoryProvider", protocolVersions: [6] });
-  writeProviderLauncher({ mirrorDir, hostname: "example.com", namespace: "magma", type: "random", version: "1.0.0", module: require.resolve("@magma/provider-random"), exportName: "createRandomProvider", protocolVersions: [6] });
+  bundleLauncherEntry(writeProviderLauncher({ mirrorDir, hostname: "example.com", namespace: "magma", type: "memory", version: "1.0.0", module: require.resolve("@magma/provider-api/testing"), exportName: "createMemoryProvider", protocolVersions: [6] }));
+  bundleLauncherEntry(writeProviderLauncher({ mirrorDir, hostname: "example.com", namespace: "magma", type: "random", version: "1.0.0", module: require.resolve("@magma/provider-random"), exportName: "createRandomProvider", protocolVersions: [6] }));
   const ws = TerraformWorkspace.create(prefix, { cliConfig: { mirrors: [{ path: mirrorDir, include: ["example.com/*/*"] }, { path: PLUGIN_MIRROR }] }, env: { TMPDIR: base } });
   return {
     work: ws.dir,

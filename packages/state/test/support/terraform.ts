@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeProviderLauncher } from "@magma/provider-server";
-import { findTerraform, terraformEnv, writeTerraformCliConfig } from "@magma/test-support";
+import { findTerraform, terraformEnv, writeTerraformCliConfig, bundleLauncherEntry } from "@magma/test-support";
 
 export { findTerraform };
 
@@ -54,7 +54,7 @@ export function terraformWorkspace(prefix: string, mainTf: string): TerraformWor
   const tmp = tempDir(prefix);
   const randomModule = createRequire(import.meta.url).resolve("@magma/provider-random");
   const mirror = join(tmp.dir, "mirror");
-  writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", namespace: "magma", type: "random", version: "1.0.0", module: randomModule, exportName: "createRandomProvider", protocolVersions: [6] });
+  bundleLauncherEntry(writeProviderLauncher({ mirrorDir: mirror, hostname: "example.com", namespace: "magma", type: "random", version: "1.0.0", module: randomModule, exportName: "createRandomProvider", protocolVersions: [6] }));
   const work = join(tmp.dir, "work");
   mkdirSync(work);
   writeFileSync(join(work, "main.tf"), mainTf);
