@@ -68,4 +68,9 @@ test("natives do not load the gRPC stack; a launch loads it after the spawn", ()
   expect(afterSpawn.some((url) => url.endsWith("/out/internal/grpc-stack.js"))).toBe(true);
   expect(afterSpawn.some((url) => url.includes("/@connectrpc/connect-node/"))).toBe(true);
   expect(afterSpawn.some((url) => url.includes("/@bufbuild/protobuf/"))).toBe(true);
+  // A launch loads neither protocol version's generated code (a dial loads only the version
+  // the handshake names) nor the server-only services.
+  const launchedAll = [...byStep.values()].flat();
+  expect(launchedAll.filter((url) => /\/gen\/(tfplugin[56]|grpc)\//.test(url))).toEqual([]);
+  expect(launchedAll.some((url) => /\/tfplugin\/(dist|src)\/client\.js$/.test(url))).toBe(true);
 }, 180_000);
