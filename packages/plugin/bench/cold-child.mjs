@@ -68,7 +68,7 @@ if (mode === "dial") {
   // bytes (as received; here read from the schema cache file) decoded by ProviderConn and made
   // usable, exactly as after a GetSchema call, with no process and no network involved.
   const { parseSchemaCache, binaryIdentity } = await import("../dist/schema-cache.js");
-  const { createWireClient } = await import("@magma/tfplugin");
+  const { createWireClient, wireMessages } = await import("@magma/tfplugin");
   const cached = parseSchemaCache(readFileSync(process.argv[3]), await binaryIdentity(AWS));
   const noNetwork = {
     unary: () => Promise.reject(new Error("no RPC expected")),
@@ -77,7 +77,7 @@ if (mode === "dial") {
   const { prepareCachedSchema } = await import("../dist/internal/schema-store.js");
   const { WireProviderConn } = await import("../dist/internal/wire-provider-conn.js");
   // The store decodes on demand, inside the timed getSchema call.
-  const store = { check: "identity", load: async () => prepareCachedSchema(cached), save: async () => undefined };
+  const store = { check: "identity", load: async () => prepareCachedSchema(cached, wireMessages(cached.protocolVersion)), save: async () => undefined };
   const conn = new WireProviderConn(createWireClient(cached.protocolVersion, noNetwork), { exited: new Promise(() => {}), exitError: () => undefined }, { schemaStore: store });
   const c0 = process.cpuUsage();
   const schema = await conn.getSchema();

@@ -233,7 +233,8 @@ export async function dialProvider(options: DialProviderOptions): Promise<LivePr
     const grpc = await loadGrpcStack();
     const gate = new grpc.CallGate(plugin, gateOptions);
     connOptions.callGate = gate;
-    const conn = new grpc.WireProviderConn(grpc.createWireClient(version, plugin.transport), plugin, connOptions);
+    const wire = await grpc.loadWireVersion(version);
+    const conn = new grpc.WireProviderConn(wire.createClient(plugin.transport), plugin, connOptions);
     const schema = await conn.getSchema(options.signal === undefined ? undefined : { signal: options.signal });
     return new PluginLiveProvider(conn, schema, plugin, binary, gate, options.stopSignal);
   } catch (e) {
@@ -336,7 +337,9 @@ function schemaStore(
     const entry = id === undefined ? undefined : await readSchemaCache(dir, id, { signal });
     if (entry === undefined) return undefined;
     await spawned;
-    return (await loadGrpcStack()).prepareCachedSchema(entry);
+    const grpc = await loadGrpcStack();
+    // The stored reply names its protocol version: only that version's code is loaded.
+    return grpc.prepareCachedSchema(entry, (await grpc.loadWireVersion(entry.protocolVersion)).messages);
   });
   loaded.catch(() => undefined);
   return {

@@ -193,6 +193,10 @@ export async function launchPlugin(options: LaunchPluginOptions): Promise<Plugin
   const stack = loadGrpcStack();
   stack.catch(() => undefined); // Handled in connectToPlugin; the handshake may fail first.
   const handshake = await awaitHandshake(started, settings);
+  // The handshake names the protocol version: its generated code and client (which a
+  // connection needs for its first call) load while we connect. Failures surface there.
+  const version = handshake.protocolVersion;
+  if (version === 5 || version === 6) stack.then((g) => g.loadWireVersion(version)).catch(() => undefined);
   const { connection, grpc } = await connectToPlugin(started, handshake, stack, cert, options, settings.name);
   const { pid } = started;
   if (pid !== undefined) socket.recordOwner(pid, processCmdline(pid));

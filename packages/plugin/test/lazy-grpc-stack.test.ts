@@ -68,4 +68,10 @@ test("natives do not load the gRPC stack; a launch loads it after the spawn", ()
   expect(afterSpawn.some((url) => url.endsWith("/out/internal/grpc-stack.js"))).toBe(true);
   expect(afterSpawn.some((url) => url.includes("/@connectrpc/connect-node/"))).toBe(true);
   expect(afterSpawn.some((url) => url.includes("/@bufbuild/protobuf/"))).toBe(true);
+  // A launch loads at most the generated code of the protocol version the handshake names
+  // (the fake plugin speaks 6; it is loaded while connecting, so it may be in flight at exit),
+  // never the other version's nor the server-only services'.
+  const launchedAll = [...byStep.values()].flat();
+  expect(launchedAll.filter((url) => /\/gen\/(tfplugin5|grpc)\//.test(url))).toEqual([]);
+  expect(launchedAll.some((url) => /\/tfplugin\/(dist|src)\/client\.js$/.test(url))).toBe(true);
 }, 180_000);

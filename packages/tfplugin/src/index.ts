@@ -73,6 +73,8 @@ export type {
 // ---- The client, and each operation's response as both sides see it ----------------------
 
 export { createWireClient, wireMessages } from "./wire-client.js";
+export { loadWireVersion } from "./load-wire-version.js";
+export type { WireVersion } from "./load-wire-version.js";
 export type {
   ApplyResponse,
   CallFunctionResponse,

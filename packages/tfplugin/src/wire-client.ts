@@ -1,8 +1,8 @@
-import { createClient, type CallOptions, type Transport } from "@connectrpc/connect";
-import type { DescMessage, DescMethodUnary } from "@bufbuild/protobuf";
-import { LazyProviderSchemaResponseSchema, type LazyProviderSchemaResponse } from "./gen/magma/lazy/lazy_schema_pb.js";
-import * as v5 from "./gen/tfplugin5/tfplugin5_pb.js";
-import * as v6 from "./gen/tfplugin6/tfplugin6_pb.js";
+import type { CallOptions, Transport } from "@connectrpc/connect";
+import type { DescMessage } from "@bufbuild/protobuf";
+import type { LazyProviderSchemaResponse } from "./gen/magma/lazy/lazy_schema_pb.js";
+import { createWireClientV5, WIRE_MESSAGES_V5 } from "./wire-client-v5.js";
+import { createWireClientV6, WIRE_MESSAGES_V6 } from "./wire-client-v6.js";
 import type {
   ProtoAttributePath,
   ProtoDeferred,
@@ -113,29 +113,6 @@ export interface WireMessages {
   readonly functionMessage: DescMessage;
 }
 
-const V5_MESSAGES: WireMessages = {
-  schemaMessage: v5.SchemaSchema,
-  diagnosticMessage: v5.DiagnosticSchema,
-  serverCapabilitiesMessage: v5.ServerCapabilitiesSchema,
-  functionMessage: v5.FunctionSchema,
-};
-
-const V6_MESSAGES: WireMessages = {
-  schemaMessage: v6.SchemaSchema,
-  diagnosticMessage: v6.DiagnosticSchema,
-  serverCapabilitiesMessage: v6.ServerCapabilitiesSchema,
-  functionMessage: v6.FunctionSchema,
-};
-
-/**
- * The {@link WireMessages} of a protocol version (no connection needed).
- *
- * @internal
- */
-export function wireMessages(version: 5 | 6): WireMessages {
-  return version === 5 ? V5_MESSAGES : V6_MESSAGES;
-}
-
 /**
  * One client for both protocol versions: the RPCs the contract needs, under one set of
  * names, with the version's own messages behind them. Field names of these messages are
@@ -207,68 +184,23 @@ export interface WireClient extends WireMessages {
   callFunction(req: { name: string; arguments: ProtoDynamicValue[] }, o: CallOptions): Promise<CallFunctionResponse>;
 }
 
-function lazySchemaMethod(real: DescMethodUnary): DescMethodUnary<DescMessage, typeof LazyProviderSchemaResponseSchema> {
-  // The same RPC (same path), read through a wire-compatible response message.
-  return { ...real, output: LazyProviderSchemaResponseSchema } as DescMethodUnary<DescMessage, typeof LazyProviderSchemaResponseSchema>;
-}
-
-async function unaryLazy(
-  transport: Transport,
-  method: DescMethodUnary<DescMessage, typeof LazyProviderSchemaResponseSchema>,
-  o: CallOptions,
-): Promise<LazyProviderSchemaResponse> {
-  const res = await transport.unary(method, o.signal, o.timeoutMs, o.headers, {});
-  return res.message;
+/**
+ * The {@link WireMessages} of a protocol version (no connection needed). Loads both
+ * versions' generated code; a client that knows its version before any call uses
+ * `loadWireVersion` instead, which loads only that version's.
+ *
+ * @internal
+ */
+export function wireMessages(version: 5 | 6): WireMessages {
+  return version === 5 ? WIRE_MESSAGES_V5 : WIRE_MESSAGES_V6;
 }
 
 /**
- * Makes the {@link WireClient} for a negotiated protocol version over a connect transport.
+ * Makes the {@link WireClient} for a negotiated protocol version over a connect transport
+ * (see `wireMessages` about what it loads).
  *
  * @internal
  */
 export function createWireClient(version: 5 | 6, transport: Transport): WireClient {
-  if (version === 5) {
-    const c = createClient(v5.Provider, transport);
-    const schemaMethod = lazySchemaMethod(v5.Provider.method.getSchema as DescMethodUnary);
-    return {
-      version,
-      ...V5_MESSAGES,
-      getProviderSchema: (o) => unaryLazy(transport, schemaMethod, o),
-      getMetadata: (o) => c.getMetadata({}, o),
-      validateProviderConfig: (config, o) => c.prepareProviderConfig({ config }, o),
-      configureProvider: (req, o) => c.configure(req, o),
-      validateResourceConfig: (req, o) => c.validateResourceTypeConfig(req, o),
-      validateDataResourceConfig: (req, o) => c.validateDataSourceConfig(req, o),
-      planResourceChange: (req, o) => c.planResourceChange(req, o),
-      applyResourceChange: (req, o) => c.applyResourceChange(req, o),
-      readResource: (req, o) => c.readResource(req, o),
-      readDataSource: (req, o) => c.readDataSource(req, o),
-      importResourceState: (req, o) => c.importResourceState(req, o),
-      upgradeResourceState: (req, o) => c.upgradeResourceState(req, o),
-      stopProvider: (o) => c.stop({}, o),
-      getFunctions: (o) => c.getFunctions({}, o),
-      callFunction: (req, o) => c.callFunction(req, o),
-    };
-  }
-  const c = createClient(v6.Provider, transport);
-  const schemaMethod = lazySchemaMethod(v6.Provider.method.getProviderSchema as DescMethodUnary);
-  return {
-    version,
-    ...V6_MESSAGES,
-    getProviderSchema: (o) => unaryLazy(transport, schemaMethod, o),
-    getMetadata: (o) => c.getMetadata({}, o),
-    validateProviderConfig: (config, o) => c.validateProviderConfig({ config }, o),
-    configureProvider: (req, o) => c.configureProvider(req, o),
-    validateResourceConfig: (req, o) => c.validateResourceConfig(req, o),
-    validateDataResourceConfig: (req, o) => c.validateDataResourceConfig(req, o),
-    planResourceChange: (req, o) => c.planResourceChange(req, o),
-    applyResourceChange: (req, o) => c.applyResourceChange(req, o),
-    readResource: (req, o) => c.readResource(req, o),
-    readDataSource: (req, o) => c.readDataSource(req, o),
-    importResourceState: (req, o) => c.importResourceState(req, o),
-    upgradeResourceState: (req, o) => c.upgradeResourceState(req, o),
-    stopProvider: (o) => c.stopProvider({}, o),
-    getFunctions: (o) => c.getFunctions({}, o),
-    callFunction: (req, o) => c.callFunction(req, o),
-  };
+  return version === 5 ? createWireClientV5(transport) : createWireClientV6(transport);
 }

@@ -1,5 +1,5 @@
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
-import { GRPCController, GRPCStdio, StdioData_Channel } from "@magma/tfplugin";
+import { GRPCController, GRPCStdio, StdioData_Channel } from "@magma/tfplugin/client";
 import { PluginLogLevel, PluginLogSource, type PluginLogger } from "../plugin-logger.js";
 import { StderrMonitor } from "./log/stderr-monitor.js";
 import { safeLog } from "./log/safe-log.js";

@@ -6,7 +6,7 @@
  */
 import { toBinary } from "@bufbuild/protobuf";
 import type { AbortSignalLike, ProviderSchema } from "@magma/provider-api";
-import { LazyProviderSchemaResponseSchema, metadataMismatch, type LazyProviderSchemaResponse, type MetadataResponse } from "@magma/tfplugin";
+import { LazyProviderSchemaResponseSchema, metadataMismatch, type LazyProviderSchemaResponse, type MetadataResponse } from "@magma/tfplugin/client";
 import type { PreparedSchema, SchemaStore } from "./schema-store.js";
 
 /**

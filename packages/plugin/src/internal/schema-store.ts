@@ -1,6 +1,6 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import type { ProviderSchema } from "@magma/provider-api";
-import { LazyProviderSchemaResponseSchema, schemaFromReply, wireMessages, type LazyProviderSchemaResponse } from "@magma/tfplugin";
+import { LazyProviderSchemaResponseSchema, schemaFromReply, type LazyProviderSchemaResponse, type WireMessages } from "@magma/tfplugin/client";
 import type { CachedSchemaReply } from "../schema-cache.js";
 
 /**
@@ -41,14 +41,16 @@ export interface PreparedSchema {
 
 /**
  * Decodes a stored schema reply with the messages of the protocol version it was stored
- * for. Never throws: a reply that does not decode gives `{ error }`.
+ * for (`entry.protocolVersion`; see `loadWireVersion` of `@magma/tfplugin/client`). Never
+ * throws: a reply that does not decode gives `{ error }`.
  *
+ * @param messages - the messages of `entry.protocolVersion`
  * @internal
  */
-export function prepareCachedSchema(entry: CachedSchemaReply): PreparedSchema {
+export function prepareCachedSchema(entry: CachedSchemaReply, messages: WireMessages): PreparedSchema {
   try {
     const reply = fromBinary(LazyProviderSchemaResponseSchema, entry.reply);
-    return { entry, decoded: { reply, schema: schemaFromReply(reply, wireMessages(entry.protocolVersion)) } };
+    return { entry, decoded: { reply, schema: schemaFromReply(reply, messages) } };
   } catch (e) {
     return { entry, decoded: { error: e instanceof Error ? e.message : String(e) } };
   }

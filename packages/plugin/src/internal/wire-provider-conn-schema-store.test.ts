@@ -55,7 +55,7 @@ function stubWire(version: 5 | 6, live: Uint8Array): { wire: WireClient; schemaC
 
 function store(entry: CachedSchemaReply | undefined): { store: SchemaStore; events: string[] } {
   const events: string[] = [];
-  const prepared: Promise<PreparedSchema | undefined> = Promise.resolve(entry === undefined ? undefined : prepareCachedSchema(entry));
+  const prepared: Promise<PreparedSchema | undefined> = Promise.resolve(entry === undefined ? undefined : prepareCachedSchema(entry, wireMessages(entry.protocolVersion)));
   return {
     store: {
       check: "identity",
@@ -114,10 +114,10 @@ describe("a schema store", () => {
 });
 
 test("prepareCachedSchema never throws: bytes that are not a reply give the reason", () => {
-  const bad = prepareCachedSchema({ protocolVersion: 6, reply: new Uint8Array([0xff]) });
+  const bad = prepareCachedSchema({ protocolVersion: 6, reply: new Uint8Array([0xff]) }, wireMessages(6));
   expect("error" in bad.decoded && bad.decoded.error.length > 0).toBe(true);
-  const noProvider = prepareCachedSchema({ protocolVersion: 6, reply: new Uint8Array(0) });
+  const noProvider = prepareCachedSchema({ protocolVersion: 6, reply: new Uint8Array(0) }, wireMessages(6));
   expect("error" in noProvider.decoded && noProvider.decoded.error).toMatch(/provider schema is missing/);
-  const good = prepareCachedSchema({ protocolVersion: 5, reply: reply(5, true) });
+  const good = prepareCachedSchema({ protocolVersion: 5, reply: reply(5, true) }, wireMessages(5));
   expect("schema" in good.decoded && good.decoded.schema.serverCapabilities.getProviderSchemaOptional).toBe(true);
 });

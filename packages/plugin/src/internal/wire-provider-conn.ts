@@ -48,7 +48,7 @@ import {
   type ProtoDiagnostic,
   type ProtoDynamicValue,
   type WireClient,
-} from "@magma/tfplugin";
+} from "@magma/tfplugin/client";
 import type { ProviderConn, ProviderConnOptions } from "../provider-conn.js";
 import type { SchemaStore } from "./schema-store.js";
 import { loadStoredSchema, saveSchemaReply } from "./schema-source.js";

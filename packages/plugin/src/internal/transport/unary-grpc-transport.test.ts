@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
-import { tfplugin5 } from "@magma/tfplugin";
+import { GRPCStdio, grpcStdioPb, tfplugin5 } from "@magma/tfplugin";
 import { createUnaryGrpcTransport } from "./unary-grpc-transport.js";
 
 // Every case runs the same call through connect-node's gRPC transport (the behaviour to keep)
@@ -405,5 +405,89 @@ describe("createUnaryGrpcTransport, beside connect-node's gRPC transport", () =>
     );
     expect(replies.map((r) => new TextDecoder().decode(r.private))).toEqual(Array.from({ length: 50 }, (_, n) => String(n)));
     t.session.abort();
+  });
+});
+
+describe("server-streaming calls (GRPCStdio/StreamStdio), beside connect-node's gRPC transport", () => {
+  const data = (channel: number, text: string): Uint8Array =>
+    toBinary(grpcStdioPb.StdioDataSchema, create(grpcStdioPb.StdioDataSchema, { channel: channel as grpcStdioPb.StdioData_Channel, data: new TextEncoder().encode(text) }));
+
+  async function stream(transport: Transport, scenario: string, signal?: AbortSignal): Promise<{ got: string[]; end: string }> {
+    const client = createClient(GRPCStdio, transport);
+    const got: string[] = [];
+    try {
+      for await (const d of client.streamStdio({}, { headers: { "x-scenario": scenario }, ...(signal !== undefined ? { signal } : {}) })) {
+        got.push(`${d.channel}:${new TextDecoder().decode(d.data)}`);
+      }
+      return { got, end: "ok" };
+    } catch (e) {
+      const ce = ConnectError.from(e);
+      return { got, end: `${Code[ce.code]}: ${ce.rawMessage}` };
+    }
+  }
+
+  async function sameStream(name: string, scenario: Scenario): Promise<{ got: string[]; end: string }> {
+    scenarios.set(name, scenario);
+    const outcomes: { got: string[]; end: string }[] = [];
+    for (const t of transports()) {
+      try {
+        outcomes.push(await stream(t.transport, name));
+      } finally {
+        t.session.abort();
+      }
+    }
+    expect(outcomes[1]).toEqual(outcomes[0]);
+    return outcomes[1]!;
+  }
+
+  test("messages split across DATA chunks, then an OK status: every message in order", async () => {
+    const out = await sameStream("stdio-ok", (s) => {
+      s.respond(OK_HEADERS, { waitForTrailers: true });
+      s.on("wantTrailers", () => s.sendTrailers({ "grpc-status": "0" }));
+      const all = Buffer.concat([frame(data(1, "out line\n")), frame(data(2, "err ✓\n")), frame(data(1, ""))]);
+      for (let i = 0; i < all.length; i += 3) s.write(all.subarray(i, i + 3));
+      s.end();
+    });
+    expect(out).toEqual({ got: ["1:out line\n", "2:err ✓\n", "1:"], end: "ok" });
+  });
+
+  test("an error status after messages; a trailers-only UNIMPLEMENTED", async () => {
+    expect(
+      await sameStream("stdio-err", (s) => {
+        s.respond(OK_HEADERS, { waitForTrailers: true });
+        s.on("wantTrailers", () => s.sendTrailers({ "grpc-status": "14", "grpc-message": "going%20away" }));
+        s.end(frame(data(1, "a")));
+      }),
+    ).toEqual({ got: ["1:a"], end: "Unavailable: going away" });
+    expect(
+      await sameStream("stdio-unimpl", (s) => {
+        s.respond({ ...OK_HEADERS, "grpc-status": "12", "grpc-message": "unknown service" }, { endStream: true });
+      }),
+    ).toEqual({ got: [], end: "Unimplemented: unknown service" });
+  });
+
+  test("an abort mid-stream ends the iteration with CANCELED and resets the stream", async () => {
+    for (const t of transports()) {
+      scenarios.set(`stdio-abort-${t.name}`, (s) => {
+        s.respond(OK_HEADERS);
+        s.write(frame(data(1, "first")));
+      });
+      const ac = new AbortController();
+      const client = createClient(GRPCStdio, t.transport);
+      const got: string[] = [];
+      let end = "ok";
+      try {
+        for await (const d of client.streamStdio({}, { headers: { "x-scenario": `stdio-abort-${t.name}` }, signal: ac.signal })) {
+          got.push(new TextDecoder().decode(d.data));
+          ac.abort();
+        }
+      } catch (e) {
+        end = Code[ConnectError.from(e).code];
+      }
+      expect({ transport: t.name, got, end }).toEqual({ transport: t.name, got: ["first"], end: "Canceled" });
+      const record = seen.find((x) => x.scenario === `stdio-abort-${t.name}`)!;
+      while (record.rstCode === undefined) await sleep(5);
+      t.session.abort();
+    }
   });
 });
