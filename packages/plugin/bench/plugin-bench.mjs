@@ -9,7 +9,7 @@
 //      implied types in use usable (fresh process), as a fraction of the cold start (target);
 //      the same including receiving the reply over TLS/HTTP/2 (reported); peak RSS of the host
 //   3. per-call overhead: readDataSource("aws_partition") through magma's ProviderConn vs a
-//      bare connect client sending the same request bytes pre-encoded, both over one provider
+//      bare client (connect createClient over the same unary transport) sending the same request bytes pre-encoded, both over one provider
 //      process and one AutoMTLS HTTP/2 connection; sequential p50 and 10-way throughput,
 //      interleaved rounds, median of several sets
 //   4. lifecycle: create, read and destroy 25 aws_ssm_parameter against @magma/fake-aws
@@ -252,7 +252,7 @@ try {
     const n = per * ROUNDS;
     const mid = (f) => median(sets.map(f));
     const midSet = [...sets].sort((a, b) => a.mPar / a.bPar - b.mPar / b.bPar)[(SETS - 1) >> 1];
-    record("per-call: readDataSource(aws_partition) sequential p50 vs a bare connect client (same request bytes, same provider process and connection)", mid((x) => x.mP50), "ms", mid((x) => x.bP50), 1.1,
+    record("per-call: readDataSource(aws_partition) sequential p50 vs a bare client (same request bytes, same provider process, connection and unary transport)", mid((x) => x.mP50), "ms", mid((x) => x.bP50), 1.1,
       `p90 ${mid((x) => x.mP90).toFixed(3)} vs ${mid((x) => x.bP90).toFixed(3)} ms; ${n} calls each per set; p50 ratio per set ${sets.map((x) => (x.mP50 / x.bP50).toFixed(3)).join("/")}`);
     // Time for the same number of calls: magma / baseline = baseline calls/s / magma calls/s.
     record("per-call: readDataSource(aws_partition) 10-way concurrent vs the same bare client, total time (ratio = baseline throughput / magma throughput; the median set)", midSet.mPar, "ms", midSet.bPar, 1.1,
