@@ -142,7 +142,13 @@ export interface EnginePlanResult {
 }
 
 /** The failures of conditions, which Terraform checks while planning (its validation does not). */
-const CONDITION_FAILURES: ReadonlySet<string> = new Set(["Resource precondition failed", "Resource postcondition failed", "Module output value precondition failed"]);
+const CONDITION_FAILURES: ReadonlySet<string> = new Set(["Resource precondition failed", "Resource postcondition failed", "Module output value precondition failed", "Invalid value for variable"]);
+
+/**
+ * A root variable's value that does not suit its declaration: Terraform finds these in its
+ * plan walk (its root variable nodes), so it prints its errored plan ("Planning failed.").
+ */
+const VARIABLE_VALUE_ERRORS: ReadonlySet<string> = new Set(["Invalid value for input variable", "Required variable not set"]);
 
 /** Whether a diagnostic is a warning or an error Terraform meets only while planning objects (see {@link EnginePlanResult.partial}). */
 function isPlanWalkError(d: PlanDiagnostic): boolean {
@@ -325,7 +331,9 @@ export function createEngine(options: EngineOptions): Engine {
     };
     const emptyPlanned = { expansions: new Map(), schemas: new Map(), providerConfigs: new Map(), dataValues: new Map() };
     if (diagnostics.some((d) => d.severity === "error")) {
-      return { plan: { ...createPlan({ changes: [], prior, configDigest: digest }), mode: o.mode ?? "normal" }, refreshOutcomes: [], diagnostics, hasErrors: true, applyScope: applyScopeFor(emptyPlanned), schemas: new Map() };
+      // Only values unsuitable for their variables: Terraform's plan walk met them (magma plans nothing further).
+      const walk = diagnostics.every((d) => d.severity !== "error" || VARIABLE_VALUE_ERRORS.has(d.summary));
+      return { plan: { ...createPlan({ changes: [], prior, configDigest: digest }), mode: o.mode ?? "normal" }, refreshOutcomes: [], diagnostics, hasErrors: true, ...(walk ? { partial: true as const } : {}), applyScope: applyScopeFor(emptyPlanned), schemas: new Map() };
     }
     const pool = new ProviderPool(options.providers, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
     pools.add(pool);
@@ -336,6 +344,7 @@ export function createEngine(options: EngineOptions): Engine {
         state,
         providers: pool,
         variables,
+        variableRanges: new Map([...collected.values].flatMap(([name, v]) => (v.range !== undefined ? [[name, v.range] as const] : []))),
         mode: o.mode ?? "normal",
         refresh: o.refresh ?? true,
         ...(o.replace !== undefined ? { replace: o.replace } : {}),

@@ -77,7 +77,9 @@ export function snippetOf(sources: SourceCache, subject: SourceRange): Snippet |
   while (lineEnd < bytes.length && bytes[lineEnd] !== 0x0a) lineEnd++;
   const code = bytes.subarray(lineStart, lineEnd).toString("utf8").replace(/\r$/, "");
   return {
-    context: blockContext(text, subject.start.line) ?? null,
+    // Terraform's context is the block around the byte before the subject: none for a
+    // subject that starts at a top-level block's header (a variable's declaration).
+    context: subject.start.column === 1 && HEADER.test(code) ? null : (blockContext(text, subject.start.line) ?? null),
     code,
     start_line: subject.start.line,
     highlight_start_offset: subject.start.byte - lineStart,

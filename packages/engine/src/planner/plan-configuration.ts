@@ -1,6 +1,6 @@
 import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
 import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
-import { absTraversalForExpr, evaluate, type Body, type Expression, type HclFunction } from "@magma/hcl";
+import { absTraversalForExpr, evaluate, formatRange, type Body, type Expression, type HclFunction, type SourceRange } from "@magma/hcl";
 import { emptyBlockValue, isProviderError, proposedNewState, type Block, type Diag, type SchemaEntry } from "@magma/provider-api";
 import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
@@ -54,6 +54,11 @@ export interface PlanConfigurationOptions {
   readonly providers: ProviderPool;
   /** The root module's input variable values (already collected and converted). */
   readonly variables: ReadonlyMap<string, Value>;
+  /**
+   * Where each root variable's value was written (a `.tfvars` file's expression), for the
+   * diagnostics of its validation rules; a variable without one is reported at its declaration.
+   */
+  readonly variableRanges?: ReadonlyMap<string, SourceRange>;
   /** The plan mode (default `normal`). */
   readonly mode?: PlanMode;
   /** Refresh every object in state before planning (default true). */
@@ -648,6 +653,13 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     opened.set(n.address, await pool.configure(n.address, n.source, cfg));
   };
 
+  /** Where a variable's value was given: the module call's argument or the root value's file range, else the declaration. */
+  const variableValueRange = (mi: ModuleInstanceAddress, name: string, declRange: SourceRange): SourceRange => {
+    if (mi.length === 0) return options.variableRanges?.get(name) ?? declRange;
+    const call = evaluator.configAt(mi.map((s) => s.name)).call;
+    return call?.config.justAttributes().attributes.get(name)?.expr.range ?? declRange;
+  };
+
   const visitVariable = (n: Node & { kind: "variable" }): void => {
     const decl = n.mod.config.module.variables.get(n.name)!;
     for (const mi of evaluator.instancesOf(n.mod.path)) {
@@ -665,10 +677,12 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         const mv = evaluator.evaluate(mi, undefined, rule.errorMessage, address).value.unmarkDeep();
         const m = mv.value;
         // As Terraform: a message built from a sensitive value is not shown.
-        const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : m.isKnown() && !m.isNull() && m.type.kind === "string" ? m.asString() : "";
-        const r = rule.declRange;
+        const text = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : m.isKnown() && !m.isNull() && m.type.kind === "string" ? m.asString().trim() : "";
+        const msg = text === "" ? "Failed to evaluate condition error message." : text;
         note("fail", msg);
-        throw new PlanDiagnosticsError([planError("Invalid value for variable", `${msg}\n\nThis was checked by the validation rule at ${r.filename}:${r.start.line},${r.start.column}-${r.end.line},${r.end.column}.`, { address, subject: rule.condition.range })]);
+        // As Terraform: reported where the value was given (a module call's argument, a
+        // .tfvars file's expression) or else at the declaration; the rule's range as hcl prints one.
+        throw new PlanDiagnosticsError([planError("Invalid value for variable", `${msg}\n\nThis was checked by the validation rule at ${formatRange(rule.declRange)}.`, { address, subject: variableValueRange(mi, n.name, decl.declRange) })]);
       }
     }
   };
