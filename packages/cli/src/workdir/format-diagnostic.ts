@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Diagnostic, SourceRange } from "@magma/hcl";
+import type { Diagnostic, ExpressionValue, SourceRange } from "@magma/hcl";
 import { paint } from "../colour.js";
 import { DEFAULT_COLUMNS, wordWrap } from "../terminal-columns.js";
 
@@ -63,11 +63,12 @@ export interface Snippet {
   readonly start_line: number;
   readonly highlight_start_offset: number;
   readonly highlight_end_offset: number;
-  readonly values: readonly unknown[];
+  /** The values of the failing expression's references (`{ traversal, statement }`). */
+  readonly values: readonly ExpressionValue[];
 }
 
 /** The snippet of `subject` (undefined when its file cannot be read). */
-export function snippetOf(sources: SourceCache, subject: SourceRange): Snippet | undefined {
+export function snippetOf(sources: SourceCache, subject: SourceRange, values: readonly ExpressionValue[] = []): Snippet | undefined {
   const text = sources.text(subject.filename);
   if (text === undefined) return undefined;
   const bytes = Buffer.from(text, "utf8");
@@ -84,7 +85,7 @@ export function snippetOf(sources: SourceCache, subject: SourceRange): Snippet |
     start_line: subject.start.line,
     highlight_start_offset: subject.start.byte - lineStart,
     highlight_end_offset: Math.min(subject.end.byte - lineStart, Buffer.byteLength(code)),
-    values: [],
+    values: values.map((v) => ({ traversal: v.traversal, statement: v.statement })),
   };
 }
 
@@ -119,6 +120,7 @@ function boxed(d: AddressedDiagnostic, sources: SourceCache, addresses: boolean,
       const [, open, close, tail] = paint(true, "%s[underline]%s[reset]%s").split("%s") as [string, string, string, string];
       const code = `${bytes.subarray(0, start).toString("utf8")}${open}${bytes.subarray(start, end).toString("utf8")}${close}${bytes.subarray(end).toString("utf8")}${tail}`;
       code.split("\n").forEach((l, i) => (body += `${String(s.start.line + i).padStart(4)}: ${l}\n`));
+      body += valueLines(d.values, true);
     }
     body += "\n";
   }
@@ -127,6 +129,18 @@ function boxed(d: AddressedDiagnostic, sources: SourceCache, addresses: boolean,
   const rule = paint(true, `[${c}]│[reset] `);
   const lines = body.endsWith("\n") ? body.slice(0, -1).split("\n") : body.split("\n");
   return `${paint(true, `[${c}]╷[reset]`)}\n${lines.map((l) => `${rule}${l}\n`).join("")}${paint(true, `[${c}]╵[reset]`)}\n`;
+}
+
+/**
+ * The values of the failing expression's references under the source lines, as Terraform
+ * prints them: a dark grey `├────────────────`, then `│ <reference> <statement>` for each
+ * (the reference bold).
+ */
+function valueLines(values: readonly ExpressionValue[] | undefined, color: boolean): string {
+  if (values === undefined || values.length === 0) return "";
+  let out = paint(color, "    [dark_gray]├────────────────[reset]\n");
+  for (const v of values) out += `${paint(color, "    [dark_gray]│[reset] [bold]")}${v.traversal}${paint(color, "[reset]")} ${v.statement}\n`;
+  return out;
 }
 
 /** How {@link formatDiagnostics} prints. */
@@ -165,6 +179,7 @@ export function formatDiagnostics(diags: readonly AddressedDiagnostic[], dir: st
       else {
         out += `  on ${s.filename} line ${s.start.line}${snip.context === null ? "" : `, in ${snip.context}`}:\n`;
         snip.code.split("\n").forEach((l, i) => (out += `${String(s.start.line + i).padStart(4)}: ${l}\n`));
+        out += valueLines(d.values, false);
       }
       out += "\n";
     }

@@ -1,6 +1,6 @@
 import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
 import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
-import { absTraversalForExpr, evaluate, formatRange, type Body, type Expression, type HclFunction, type SourceRange } from "@magma/hcl";
+import { absTraversalForExpr, evaluate, formatRange, scopeExpressionValues, type Body, type Expression, type HclFunction, type SourceRange } from "@magma/hcl";
 import { emptyBlockValue, isProviderError, proposedNewState, type Block, type Diag, type SchemaEntry } from "@magma/provider-api";
 import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
@@ -682,7 +682,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         note("fail", msg);
         // As Terraform: reported where the value was given (a module call's argument, a
         // .tfvars file's expression) or else at the declaration; the rule's range as hcl prints one.
-        throw new PlanDiagnosticsError([planError("Invalid value for variable", `${msg}\n\nThis was checked by the validation rule at ${formatRange(rule.declRange)}.`, { address, subject: variableValueRange(mi, n.name, decl.declRange) })]);
+        // The values of the condition's references are listed under the snippet, as Terraform does.
+        const values = scopeExpressionValues(rule.condition, evaluator.scope(mi, undefined, evaluator.refsOfExprs([rule.condition])));
+        const d = planError("Invalid value for variable", `${msg}\n\nThis was checked by the validation rule at ${formatRange(rule.declRange)}.`, { address, subject: variableValueRange(mi, n.name, decl.declRange) });
+        throw new PlanDiagnosticsError([values.length > 0 ? { ...d, values } : d]);
       }
     }
   };
