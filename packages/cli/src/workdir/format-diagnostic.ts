@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Diagnostic, ExpressionValue, SourceRange } from "@magma/hcl";
-import { paint } from "../colour.js";
+import { paint, paintf } from "../colour.js";
 import { DEFAULT_COLUMNS, wordWrap } from "../terminal-columns.js";
 
 /** Reads configuration sources once per file, for snippets. */
@@ -138,8 +138,9 @@ function boxed(d: AddressedDiagnostic, sources: SourceCache, addresses: boolean,
  */
 function valueLines(values: readonly ExpressionValue[] | undefined, color: boolean): string {
   if (values === undefined || values.length === 0) return "";
+  // Each line coloured as a whole (colorstring's trailing reset follows its newline), the values filled in after.
   let out = paint(color, "    [dark_gray]├────────────────[reset]\n");
-  for (const v of values) out += `${paint(color, "    [dark_gray]│[reset] [bold]")}${v.traversal}${paint(color, "[reset]")} ${v.statement}\n`;
+  for (const v of values) out += paintf(color, "    [dark_gray]│[reset] [bold]%s[reset] %s\n", v.traversal, v.statement);
   return out;
 }
 
