@@ -135,6 +135,12 @@ export interface EnginePlanResult {
    * validation finds those whose values do not depend on variables or other objects.
    */
   readonly partial?: true;
+  /**
+   * The data sources read while planning, as Terraform's UI hook reports them during a plan
+   * (`data.x.y: Reading...`, `Read complete after 0s [id=…]`; -json `apply_start` and
+   * `apply_complete` with action `read`), in the order read.
+   */
+  readonly dataReadEvents?: readonly EngineEvent[];
   /** How the apply re-evaluates this plan's configuration with now-known values. */
   readonly applyScope: ApplyScope;
   /** The schemas of the plan's providers by source address, for the renderers (`planText`, `planJson`). */
@@ -395,7 +401,7 @@ export function createEngine(options: EngineOptions): Engine {
           // A provider that could not be opened is in the diagnostics already.
         }
       }
-      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors, ...(hasErrors && diagnostics.every(isPlanWalkError) ? { partial: true as const } : {}), applyScope: applyScopeFor(planned, targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
+      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, dataReadEvents: planned.dataReadEvents, diagnostics, hasErrors, ...(hasErrors && diagnostics.every(isPlanWalkError) ? { partial: true as const } : {}), applyScope: applyScopeFor(planned, targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
       if (!hasErrors && keepMs > 0 && o.signal?.aborted !== true && !closed) {
         await releaseKept();
         const timer = setTimeout(() => void releaseKept(), keepMs);

@@ -127,7 +127,9 @@ export class JsonUi {
       case "apply_progress":
       case "apply_complete":
       case "apply_errored": {
-        const line = applyEventLine(e, this.#ids) ?? `${e.address}: Apply errored`;
+        const human = applyEventLine(e, this.#ids) ?? `${e.address}: Apply errored`;
+        // Terraform's JSON hook words a read as a refresh ("Refreshing...", "Refresh complete after 0s"), its human one as a read.
+        const line = e.action === "read" ? human.replace(": Reading...", ": Refreshing...").replace(": Still reading...", ": Still refreshing...").replace(": Read complete after", ": Refresh complete after") : human;
         const hook: Record<string, unknown> = { resource: jsonUiResource(e.address), action: e.action };
         if (e.type !== "apply_errored" && e.type !== "apply_progress" && e.idKey !== undefined && e.idValue !== undefined && !(e.type === "apply_complete" && e.action === "delete")) {
           hook["id_key"] = e.idKey;

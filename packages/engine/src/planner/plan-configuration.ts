@@ -21,6 +21,7 @@ import { isReplace, PlanAction, ReadReason, type DeleteReason } from "../plan/pl
 import type { DataReadSource, PlanMode, PlannedOutput, PlannedProvider } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import type { OpenedProvider } from "../provider-source.js";
+import type { ApplyCompleteEvent, ApplyStartEvent } from "../events/engine-event.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
 import type { RefreshOutcome } from "../refresh/refresh-outcome.js";
 import { importInstance } from "../instance/import-instance.js";
@@ -97,6 +98,8 @@ export interface PlannedProviderConfig {
 export interface ConfigurationPlan {
   /** The per-instance changes (no-ops included), in address order. */
   readonly changes: PlannedInstanceChange[];
+  /** The data sources read while planning, as Terraform's UI hook reports them (a start and a completion each, in the order read). */
+  readonly dataReadEvents: readonly (ApplyStartEvent | ApplyCompleteEvent)[];
   /** The root module's outputs as planned. */
   readonly outputs: PlannedOutput[];
   /** The provider configurations used. */
@@ -229,6 +232,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const refreshOutcomes: RefreshOutcome[] = [];
   const drift: PlannedInstanceChange[] = [];
   const dataValues = new Map<string, Value>();
+  const dataReadEvents: (ApplyStartEvent | ApplyCompleteEvent)[] = [];
   const dataSources = new Map<string, DataReadSource>();
   const expansions = new Map<string, Expansion>();
   const instanceValues = new Map<string, Value>();
@@ -878,6 +882,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(after, entry.block));
                 changes.push({ address, mode: "data", typeName: r.type, action: PlanAction.Read, readReason: ReadReason.CheckNested, before: nullVal(entry.type), after, config: cfg, requiresReplace: [], priorPrivate: empty, plannedPrivate: empty, priorTainted: false, legacyTypeSystem: false, warnings: [], ...extra, afterSensitivePaths: afterPaths, beforeSensitivePaths: [] });
               };
+              const readStarted = Date.now();
               try {
                 out = await readDataSourceInstance(target, { address, typeName: r.type, config: cfg, dependsOnPendingChanges: forced || mode === "destroy" });
               } catch (e) {
@@ -897,6 +902,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 return;
               }
               if (out.kind === "read") {
+                // Terraform's UI hook reports a read at plan time as an apply of action "read" ("Reading...", "Read complete after 0s [id=…]").
+                const id = stringId(out.state);
+                dataReadEvents.push({ type: "apply_start", address, action: "read" }, { type: "apply_complete", address, action: "read", ...(id === undefined ? {} : { idKey: "id", idValue: id }), elapsedSeconds: Math.floor((Date.now() - readStarted) / 1000) });
                 dataValues.set(address, out.state);
                 dataSources.set(address, { provider: n.providerAddress, schemaVersion: entry.version });
                 instanceValues.set(address, markSensitive(out.state, unionPaths(cfgPaths, schemaSensitivePaths(out.state, entry.block))));
@@ -1124,7 +1132,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (was !== undefined) drift[i] = { ...c, previousAddress: was };
     }
     drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, expansions, schemas, providerConfigs, checks: checks.results() };
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataReadEvents, expansions, schemas, providerConfigs, checks: checks.results() };
   }
 }
 
