@@ -886,6 +886,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               try {
                 out = await readDataSourceInstance(target, { address, typeName: r.type, config: cfg, dependsOnPendingChanges: forced || mode === "destroy" });
               } catch (e) {
+                // The read was attempted: Terraform's hook printed "Reading..." before it failed.
+                dataReadEvents.push({ type: "apply_start", address, action: "read" });
                 // A data source scoped in a check block only warns when it cannot be read; any other's provider error is placed in its block.
                 if (r.inCheck === undefined) throw providerDiagnosticsInBody(e, r, address);
                 const errs = diagnosticsOfError(e, address);
