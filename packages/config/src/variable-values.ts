@@ -44,11 +44,17 @@ interface Raw {
   range?: SourceRange;
   /** The file or argument, for messages. */
   origin: string;
+  /** For a value from outside any file, how Terraform's messages say where it was set (`set using -var="n=..."`). */
+  nonFile?: string;
 }
 
-/** Whether a variable's string values from the environment or `-var` are literal (`type = string` or no type). */
+/**
+ * Whether a variable's string values from the environment or `-var` are literal: no type, or
+ * a primitive type (`string`, `number`, `bool`), as Terraform's parsing mode (the string is
+ * then converted to the type, so `-var n=abc` for a number fails the conversion).
+ */
 function literalMode(v: Variable): boolean {
-  return !v.typeSet || v.type.kind === "string";
+  return !v.typeSet || v.type.kind === "string" || v.type.kind === "number" || v.type.kind === "bool";
 }
 
 function parseRawValue(v: Variable | undefined, raw: string, name: string, origin: string, diags: Diagnostic[]): Value | undefined {
@@ -116,7 +122,7 @@ export function collectVariableValues(module: Module, options: VariableValueOpti
     const v = module.variables.get(name);
     if (v === undefined) continue; // Terraform ignores undeclared environment variables.
     const value = parseRawValue(v, val, name, k, diags);
-    if (value !== undefined) raw.set(name, { value, source: VariableSource.Env, origin: `environment variable ${k}` });
+    if (value !== undefined) raw.set(name, { value, source: VariableSource.Env, origin: `environment variable ${k}`, nonFile: `set using the TF_VAR_${name} environment variable` });
   }
   for (const f of ["terraform.tfvars", "terraform.tfvars.json"]) {
     const p = join(options.dir, f);
@@ -150,7 +156,7 @@ export function collectVariableValues(module: Module, options: VariableValueOpti
       continue;
     }
     const value = parseRawValue(v, a.arg.slice(eq + 1), name, "-var", diags);
-    if (value !== undefined) raw.set(name, { value, source: VariableSource.Cli, origin: "-var" });
+    if (value !== undefined) raw.set(name, { value, source: VariableSource.Cli, origin: "-var", nonFile: `set using -var=${JSON.stringify(`${name}=...`)}` });
   }
 
   const values = new Map<string, VariableValue>();
@@ -162,12 +168,11 @@ export function collectVariableValues(module: Module, options: VariableValueOpti
     if (given === undefined || (given.value.isNull() && !v.nullable)) {
       if (v.default === undefined) {
         if (given !== undefined) {
+          // As Terraform: a value from outside any file is reported at the declaration, one from a file where it is written.
           diags.push(
-            errorDiag(
-              "Required variable not set",
-              `Unsuitable value for var.${name} set from outside of the configuration: required variable may not be set to null.`,
-              given.range ?? v.declRange,
-            ),
+            given.range === undefined
+              ? errorDiag("Required variable not set", `Unsuitable value for var.${name} ${given.nonFile ?? "set from outside of the configuration"}: required variable may not be set to null.`, v.declRange)
+              : errorDiag("Required variable not set", `The given value is not suitable for var.${name} defined at ${at(v.declRange)}: required variable may not be set to null.`, given.range),
           );
         } else {
           diags.push(
@@ -190,13 +195,11 @@ export function collectVariableValues(module: Module, options: VariableValueOpti
         value = convert(gv, v.type);
       } catch (err) {
         if (!isPathError(err)) throw err;
-        diags.push(
-          errorDiag(
-            "Invalid value for input variable",
-            `The given value is not suitable for var.${name} declared at ${at(v.declRange)}: ${err.message}.`,
-            given.range,
-          ),
-        );
+        // As Terraform: a value from outside any file is reported at the declaration ("set using
+        // -var=..."), one from a file where it is written (but not shown when the variable is sensitive).
+        if (given.range === undefined) diags.push(errorDiag("Invalid value for input variable", `Unsuitable value for var.${name} ${given.nonFile ?? "set from outside of the configuration"}: ${err.message}.`, v.declRange));
+        else if (v.sensitive) diags.push(errorDiag("Invalid value for input variable", `The given value is not suitable for var.${name}, which is sensitive: ${err.message}. Invalid value defined at ${at(given.range)}.`, v.declRange));
+        else diags.push(errorDiag("Invalid value for input variable", `The given value is not suitable for var.${name} declared at ${at(v.declRange)}: ${err.message}.`, given.range));
         continue;
       }
     }

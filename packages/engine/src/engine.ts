@@ -135,6 +135,12 @@ export interface EnginePlanResult {
    * validation finds those whose values do not depend on variables or other objects.
    */
   readonly partial?: true;
+  /**
+   * The data sources read while planning, as Terraform's UI hook reports them during a plan
+   * (`data.x.y: Reading...`, `Read complete after 0s [id=…]`; -json `apply_start` and
+   * `apply_complete` with action `read`), in the order read.
+   */
+  readonly dataReadEvents?: readonly EngineEvent[];
   /** How the apply re-evaluates this plan's configuration with now-known values. */
   readonly applyScope: ApplyScope;
   /** The schemas of the plan's providers by source address, for the renderers (`planText`, `planJson`). */
@@ -142,7 +148,13 @@ export interface EnginePlanResult {
 }
 
 /** The failures of conditions, which Terraform checks while planning (its validation does not). */
-const CONDITION_FAILURES: ReadonlySet<string> = new Set(["Resource precondition failed", "Resource postcondition failed", "Module output value precondition failed"]);
+const CONDITION_FAILURES: ReadonlySet<string> = new Set(["Resource precondition failed", "Resource postcondition failed", "Module output value precondition failed", "Invalid value for variable"]);
+
+/**
+ * A root variable's value that does not suit its declaration: Terraform finds these in its
+ * plan walk (its root variable nodes), so it prints its errored plan ("Planning failed.").
+ */
+const VARIABLE_VALUE_ERRORS: ReadonlySet<string> = new Set(["Invalid value for input variable", "Required variable not set"]);
 
 /** Whether a diagnostic is a warning or an error Terraform meets only while planning objects (see {@link EnginePlanResult.partial}). */
 function isPlanWalkError(d: PlanDiagnostic): boolean {
@@ -325,7 +337,9 @@ export function createEngine(options: EngineOptions): Engine {
     };
     const emptyPlanned = { expansions: new Map(), schemas: new Map(), providerConfigs: new Map(), dataValues: new Map() };
     if (diagnostics.some((d) => d.severity === "error")) {
-      return { plan: { ...createPlan({ changes: [], prior, configDigest: digest }), mode: o.mode ?? "normal" }, refreshOutcomes: [], diagnostics, hasErrors: true, applyScope: applyScopeFor(emptyPlanned), schemas: new Map() };
+      // Only values unsuitable for their variables: Terraform's plan walk met them (magma plans nothing further).
+      const walk = diagnostics.every((d) => d.severity !== "error" || VARIABLE_VALUE_ERRORS.has(d.summary));
+      return { plan: { ...createPlan({ changes: [], prior, configDigest: digest }), mode: o.mode ?? "normal" }, refreshOutcomes: [], diagnostics, hasErrors: true, ...(walk ? { partial: true as const } : {}), applyScope: applyScopeFor(emptyPlanned), schemas: new Map() };
     }
     const pool = new ProviderPool(options.providers, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
     pools.add(pool);
@@ -336,6 +350,7 @@ export function createEngine(options: EngineOptions): Engine {
         state,
         providers: pool,
         variables,
+        variableRanges: new Map([...collected.values].flatMap(([name, v]) => (v.range !== undefined ? [[name, v.range] as const] : []))),
         mode: o.mode ?? "normal",
         refresh: o.refresh ?? true,
         ...(o.replace !== undefined ? { replace: o.replace } : {}),
@@ -386,7 +401,7 @@ export function createEngine(options: EngineOptions): Engine {
           // A provider that could not be opened is in the diagnostics already.
         }
       }
-      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, diagnostics, hasErrors, ...(hasErrors && diagnostics.every(isPlanWalkError) ? { partial: true as const } : {}), applyScope: applyScopeFor(planned, targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
+      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, dataReadEvents: planned.dataReadEvents, diagnostics, hasErrors, ...(hasErrors && diagnostics.every(isPlanWalkError) ? { partial: true as const } : {}), applyScope: applyScopeFor(planned, targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
       if (!hasErrors && keepMs > 0 && o.signal?.aborted !== true && !closed) {
         await releaseKept();
         const timer = setTimeout(() => void releaseKept(), keepMs);

@@ -23,6 +23,20 @@ export interface Diagnostic {
   readonly subject?: SourceRange;
   /** A wider range the problem is part of (e.g. the whole binary operation). */
   readonly context?: SourceRange;
+  /**
+   * The values of the references in the expression that failed, as Terraform lists them
+   * under a diagnostic's snippet (`var.m is empty map of string`; `-json`'s
+   * `snippet.values`), sorted by reference; see `expressionValues`.
+   */
+  readonly values?: readonly ExpressionValue[];
+}
+
+/** One reference's value in a diagnostic (Terraform's `DiagnosticExpressionValue`). */
+export interface ExpressionValue {
+  /** The reference as written, compactly (`var.m`, `local.l[0]`). */
+  readonly traversal: string;
+  /** What its value is (`is "x"`, `is empty map of string`, `is a string`). */
+  readonly statement: string;
 }
 
 /** True when any of the diagnostics is an error. */

@@ -28,7 +28,7 @@ import {
 import { unifyUnsafe } from "@magma/cty/convert";
 import type { Expression, TemplatePart, TraversalStep } from "./ast.js";
 import { callFunction } from "./call-function.js";
-import { errorDiag, hasErrors, type Diagnostic } from "./diagnostic.js";
+import { errorDiag, hasErrors, type Diagnostic, type ExpressionValue } from "./diagnostic.js";
 import { nameSuggestion } from "./name-suggestion.js";
 import { isFunctionArgError, isFunctionError, type HclFunction } from "./function.js";
 import { evaluateJson } from "./json-expression.js";
@@ -38,6 +38,7 @@ import { formatRange, rangeBetween, type SourceRange } from "./source-range.js";
 import { templateFile, type TemplateFunctionName } from "./template-file.js";
 import { templateString } from "./template-string.js";
 import { expressionTraversals } from "./variables.js";
+import { expressionValues } from "./expression-values.js";
 
 /** The result of evaluating an expression: a value (`dynamicVal` after an error) and diagnostics. */
 export interface EvalResult {
@@ -130,11 +131,17 @@ export function evalExpr(e: Expression, ctx: Ctx, diags: Diagnostic[]): Value {
         diags.push(errorDiag("Unknown variable", `There is no variable named "${t.root}".${suggestion === undefined ? "" : ` Did you mean "${suggestion}"?`}`, t.rootRange));
         return dynamicVal;
       }
-      return applySteps(root, t.steps, diags);
+      const before = diags.length;
+      const v = applySteps(root, t.steps, diags);
+      claimValues(e, ctx, diags, before);
+      return v;
     }
     case "relative": {
+      const before = diags.length;
       const src = evalExpr(e.source, ctx, diags);
-      return applySteps(src, e.steps, diags);
+      const v = applySteps(src, e.steps, diags);
+      claimValues(e, ctx, diags, before);
+      return v;
     }
     case "splatItem":
       return ctx.splatItem ?? dynamicVal;
@@ -143,7 +150,9 @@ export function evalExpr(e: Expression, ctx: Ctx, diags: Diagnostic[]): Value {
       const key = evalExpr(e.key, ctx, diags);
       if (hasErrors(diags)) return dynamicVal;
       const keyMarks = marksOf(key);
+      const before = diags.length;
       const r = indexValue(coll, key.unmark(), e.bracketRange, diags);
+      claimValues(e, ctx, diags, before);
       return withMarks(r, keyMarks);
     }
     case "splat":
@@ -188,6 +197,41 @@ export function evalExpr(e: Expression, ctx: Ctx, diags: Diagnostic[]): Value {
 }
 
 // ----- traversal --------------------------------------------------------------------
+
+/**
+ * The values of `expr`'s references in `scope` as Terraform lists them under a diagnostic
+ * about it (see `expressionValues`): for diagnostics made outside the evaluator, such as a
+ * failed validation rule's (its condition's references).
+ */
+export function scopeExpressionValues(expr: Expression, scope: EvalScope | undefined): ExpressionValue[] {
+  return expressionValues(expr, (root) => lookupVar({ scope, vars: undefined, parent: undefined, splatItem: undefined }, root), stepApplier);
+}
+
+function stepApplier(v: Value, step: TraversalStep): Value | undefined {
+  const scratch: Diagnostic[] = [];
+  const r = step.kind === "attr" ? getAttrValue(v, step.name, step.range, scratch) : indexValue(v, step.key, step.range, scratch);
+  return hasErrors(scratch) ? undefined : r;
+}
+
+/** Diagnostics whose expression values were settled (by the innermost expression that failed). */
+const claimed = new WeakSet<Diagnostic>();
+
+/**
+ * Gives the diagnostics from `from` on that no inner expression claimed the values of
+ * `expr`'s references in `ctx` (HCL sets a diagnostic's expression and context where it is
+ * made; Terraform lists those values under the snippet).
+ */
+function claimValues(expr: Expression, ctx: Ctx, diags: Diagnostic[], from: number): void {
+  let values: ExpressionValue[] | undefined;
+  for (let i = from; i < diags.length; i++) {
+    const d = diags[i]!;
+    if (claimed.has(d)) continue;
+    values ??= expressionValues(expr, (root) => lookupVar(ctx, root), stepApplier);
+    const withValues = values.length > 0 ? { ...d, values } : d;
+    claimed.add(withValues);
+    diags[i] = withValues;
+  }
+}
 
 function applySteps(v: Value, steps: readonly TraversalStep[], diags: Diagnostic[]): Value {
   let cur = v;
@@ -947,6 +991,7 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
   const local: Diagnostic[] = [];
   let args: Value[] = [];
   const argRanges: SourceRange[] = [];
+  const argExprs: Expression[] = [...e.args];
   for (const a of e.args) {
     args.push(evalExpr(a, ctx, local));
     argRanges.push(startRange(a));
@@ -970,6 +1015,7 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
     const expanded = last.unmark().elements().map((v) => withMarks(v, lm));
     args = [...args.slice(0, -1), ...expanded];
     while (argRanges.length < args.length) argRanges.push(lastRange);
+    while (argExprs.length < args.length) argExprs.push(argExprs[argExprs.length - 1]!);
   }
   const params = fn.params;
   if (args.length < params.length) {
@@ -997,7 +1043,9 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
       try {
         v = convert(v, p.type);
       } catch (err) {
+        const before = diags.length;
         diags.push(errorDiag("Invalid function argument", `Invalid value for "${p.name}" parameter: ${convErr(err)}.`, argRanges[i]!, e.range));
+        claimValues(argExprs[i] ?? e, ctx, diags, before);
         return dynamicVal;
       }
     }
@@ -1006,6 +1054,7 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
   try {
     return callFunction(fn, converted);
   } catch (err) {
+    const before = diags.length;
     if (isFunctionArgError(err)) {
       const i = err.argIndex;
       const p = params[i] ?? fn.varParam;
@@ -1021,6 +1070,7 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
       const msg = isFunctionError(err) || err instanceof Error ? err.message : String(err);
       diags.push(errorDiag("Error in function call", `Call to function "${e.name}" failed: ${msg}.`, startRange(e), e.range));
     }
+    claimValues(isFunctionArgError(err) ? (argExprs[err.argIndex] ?? e) : e, ctx, diags, before);
     return dynamicVal;
   }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Diagnostic, SourceRange } from "@magma/hcl";
-import { paint } from "../colour.js";
+import type { Diagnostic, ExpressionValue, SourceRange } from "@magma/hcl";
+import { paint, paintf } from "../colour.js";
 import { DEFAULT_COLUMNS, wordWrap } from "../terminal-columns.js";
 
 /** Reads configuration sources once per file, for snippets. */
@@ -63,11 +63,12 @@ export interface Snippet {
   readonly start_line: number;
   readonly highlight_start_offset: number;
   readonly highlight_end_offset: number;
-  readonly values: readonly unknown[];
+  /** The values of the failing expression's references (`{ traversal, statement }`). */
+  readonly values: readonly ExpressionValue[];
 }
 
 /** The snippet of `subject` (undefined when its file cannot be read). */
-export function snippetOf(sources: SourceCache, subject: SourceRange): Snippet | undefined {
+export function snippetOf(sources: SourceCache, subject: SourceRange, values: readonly ExpressionValue[] = []): Snippet | undefined {
   const text = sources.text(subject.filename);
   if (text === undefined) return undefined;
   const bytes = Buffer.from(text, "utf8");
@@ -77,12 +78,14 @@ export function snippetOf(sources: SourceCache, subject: SourceRange): Snippet |
   while (lineEnd < bytes.length && bytes[lineEnd] !== 0x0a) lineEnd++;
   const code = bytes.subarray(lineStart, lineEnd).toString("utf8").replace(/\r$/, "");
   return {
-    context: blockContext(text, subject.start.line) ?? null,
+    // Terraform's context is the block around the byte before the subject: none for a
+    // subject that starts at a top-level block's header (a variable's declaration).
+    context: subject.start.column === 1 && HEADER.test(code) ? null : (blockContext(text, subject.start.line) ?? null),
     code,
     start_line: subject.start.line,
     highlight_start_offset: subject.start.byte - lineStart,
     highlight_end_offset: Math.min(subject.end.byte - lineStart, Buffer.byteLength(code)),
-    values: [],
+    values: values.map((v) => ({ traversal: v.traversal, statement: v.statement })),
   };
 }
 
@@ -117,6 +120,7 @@ function boxed(d: AddressedDiagnostic, sources: SourceCache, addresses: boolean,
       const [, open, close, tail] = paint(true, "%s[underline]%s[reset]%s").split("%s") as [string, string, string, string];
       const code = `${bytes.subarray(0, start).toString("utf8")}${open}${bytes.subarray(start, end).toString("utf8")}${close}${bytes.subarray(end).toString("utf8")}${tail}`;
       code.split("\n").forEach((l, i) => (body += `${String(s.start.line + i).padStart(4)}: ${l}\n`));
+      body += valueLines(d.values, true);
     }
     body += "\n";
   }
@@ -125,6 +129,19 @@ function boxed(d: AddressedDiagnostic, sources: SourceCache, addresses: boolean,
   const rule = paint(true, `[${c}]│[reset] `);
   const lines = body.endsWith("\n") ? body.slice(0, -1).split("\n") : body.split("\n");
   return `${paint(true, `[${c}]╷[reset]`)}\n${lines.map((l) => `${rule}${l}\n`).join("")}${paint(true, `[${c}]╵[reset]`)}\n`;
+}
+
+/**
+ * The values of the failing expression's references under the source lines, as Terraform
+ * prints them: a dark grey `├────────────────`, then `│ <reference> <statement>` for each
+ * (the reference bold).
+ */
+function valueLines(values: readonly ExpressionValue[] | undefined, color: boolean): string {
+  if (values === undefined || values.length === 0) return "";
+  // Each line coloured as a whole (colorstring's trailing reset follows its newline), the values filled in after.
+  let out = paint(color, "    [dark_gray]├────────────────[reset]\n");
+  for (const v of values) out += paintf(color, "    [dark_gray]│[reset] [bold]%s[reset] %s\n", v.traversal, v.statement);
+  return out;
 }
 
 /** How {@link formatDiagnostics} prints. */
@@ -163,6 +180,7 @@ export function formatDiagnostics(diags: readonly AddressedDiagnostic[], dir: st
       else {
         out += `  on ${s.filename} line ${s.start.line}${snip.context === null ? "" : `, in ${snip.context}`}:\n`;
         snip.code.split("\n").forEach((l, i) => (out += `${String(s.start.line + i).padStart(4)}: ${l}\n`));
+        out += valueLines(d.values, false);
       }
       out += "\n";
     }

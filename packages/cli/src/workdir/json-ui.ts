@@ -114,7 +114,7 @@ export class JsonUi {
     const subject = "subject" in d ? d.subject : undefined;
     if (subject !== undefined && sources !== undefined) {
       diagnostic["range"] = { filename: subject.filename, start: pos(subject.start), end: pos(subject.end) };
-      const snippet = snippetOf(sources, subject);
+      const snippet = snippetOf(sources, subject, "values" in d ? d.values : undefined);
       if (snippet !== undefined) diagnostic["snippet"] = snippet;
     }
     this.message(d.severity === "error" ? "error" : "warn", `${d.severity === "error" ? "Error" : "Warning"}: ${d.summary}`, { diagnostic, type: "diagnostic" });
@@ -127,7 +127,9 @@ export class JsonUi {
       case "apply_progress":
       case "apply_complete":
       case "apply_errored": {
-        const line = applyEventLine(e, this.#ids) ?? `${e.address}: Apply errored`;
+        const human = applyEventLine(e, this.#ids) ?? `${e.address}: Apply errored`;
+        // Terraform's JSON hook words a read as a refresh ("Refreshing...", "Refresh complete after 0s"), its human one as a read.
+        const line = e.action === "read" ? human.replace(": Reading...", ": Refreshing...").replace(": Still reading...", ": Still refreshing...").replace(": Read complete after", ": Refresh complete after") : human;
         const hook: Record<string, unknown> = { resource: jsonUiResource(e.address), action: e.action };
         if (e.type !== "apply_errored" && e.type !== "apply_progress" && e.idKey !== undefined && e.idValue !== undefined && !(e.type === "apply_complete" && e.action === "delete")) {
           hook["id_key"] = e.idKey;

@@ -217,6 +217,17 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       }
       ctx.print(refreshing);
     }
+    // The data sources read while planning, as terraform's UI hook prints them (after the refreshes here; terraform's walk interleaves them).
+    if ((r.dataReadEvents ?? []).length > 0) {
+      const ids = new Map<string, string>();
+      let reading = "";
+      for (const e of r.dataReadEvents ?? []) {
+        if (ui !== undefined) ui.event(e, false);
+        const line = applyEventLine(e, ids, ctx.colour.stdout);
+        if (line !== undefined) reading += `${line}\n`;
+      }
+      if (ui === undefined) ctx.print(reading);
+    }
     if (r.hasErrors) {
       // Terraform still shows what it did plan before the errors (its errored plan: "Terraform planned the following actions, but then
       // encountered a problem:"): `plan` always, `apply` and `destroy` when the plan holds any object's change or output. Nothing is applied.

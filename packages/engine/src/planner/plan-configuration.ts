@@ -1,6 +1,6 @@
 import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
 import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
-import { absTraversalForExpr, evaluate, type Body, type Expression, type HclFunction } from "@magma/hcl";
+import { absTraversalForExpr, evaluate, formatRange, scopeExpressionValues, type Body, type Expression, type HclFunction, type SourceRange } from "@magma/hcl";
 import { emptyBlockValue, isProviderError, proposedNewState, type Block, type Diag, type SchemaEntry } from "@magma/provider-api";
 import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
@@ -21,6 +21,7 @@ import { isReplace, PlanAction, ReadReason, type DeleteReason } from "../plan/pl
 import type { DataReadSource, PlanMode, PlannedOutput, PlannedProvider } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import type { OpenedProvider } from "../provider-source.js";
+import type { ApplyCompleteEvent, ApplyStartEvent } from "../events/engine-event.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
 import type { RefreshOutcome } from "../refresh/refresh-outcome.js";
 import { importInstance } from "../instance/import-instance.js";
@@ -54,6 +55,11 @@ export interface PlanConfigurationOptions {
   readonly providers: ProviderPool;
   /** The root module's input variable values (already collected and converted). */
   readonly variables: ReadonlyMap<string, Value>;
+  /**
+   * Where each root variable's value was written (a `.tfvars` file's expression), for the
+   * diagnostics of its validation rules; a variable without one is reported at its declaration.
+   */
+  readonly variableRanges?: ReadonlyMap<string, SourceRange>;
   /** The plan mode (default `normal`). */
   readonly mode?: PlanMode;
   /** Refresh every object in state before planning (default true). */
@@ -92,6 +98,8 @@ export interface PlannedProviderConfig {
 export interface ConfigurationPlan {
   /** The per-instance changes (no-ops included), in address order. */
   readonly changes: PlannedInstanceChange[];
+  /** The data sources read while planning, as Terraform's UI hook reports them (a start and a completion each, in the order read). */
+  readonly dataReadEvents: readonly (ApplyStartEvent | ApplyCompleteEvent)[];
   /** The root module's outputs as planned. */
   readonly outputs: PlannedOutput[];
   /** The provider configurations used. */
@@ -224,6 +232,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const refreshOutcomes: RefreshOutcome[] = [];
   const drift: PlannedInstanceChange[] = [];
   const dataValues = new Map<string, Value>();
+  const dataReadEvents: (ApplyStartEvent | ApplyCompleteEvent)[] = [];
   const dataSources = new Map<string, DataReadSource>();
   const expansions = new Map<string, Expansion>();
   const instanceValues = new Map<string, Value>();
@@ -648,6 +657,13 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     opened.set(n.address, await pool.configure(n.address, n.source, cfg));
   };
 
+  /** Where a variable's value was given: the module call's argument or the root value's file range, else the declaration. */
+  const variableValueRange = (mi: ModuleInstanceAddress, name: string, declRange: SourceRange): SourceRange => {
+    if (mi.length === 0) return options.variableRanges?.get(name) ?? declRange;
+    const call = evaluator.configAt(mi.map((s) => s.name)).call;
+    return call?.config.justAttributes().attributes.get(name)?.expr.range ?? declRange;
+  };
+
   const visitVariable = (n: Node & { kind: "variable" }): void => {
     const decl = n.mod.config.module.variables.get(n.name)!;
     for (const mi of evaluator.instancesOf(n.mod.path)) {
@@ -665,10 +681,15 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         const mv = evaluator.evaluate(mi, undefined, rule.errorMessage, address).value.unmarkDeep();
         const m = mv.value;
         // As Terraform: a message built from a sensitive value is not shown.
-        const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : m.isKnown() && !m.isNull() && m.type.kind === "string" ? m.asString() : "";
-        const r = rule.declRange;
+        const text = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : m.isKnown() && !m.isNull() && m.type.kind === "string" ? m.asString().trim() : "";
+        const msg = text === "" ? "Failed to evaluate condition error message." : text;
         note("fail", msg);
-        throw new PlanDiagnosticsError([planError("Invalid value for variable", `${msg}\n\nThis was checked by the validation rule at ${r.filename}:${r.start.line},${r.start.column}-${r.end.line},${r.end.column}.`, { address, subject: rule.condition.range })]);
+        // As Terraform: reported where the value was given (a module call's argument, a
+        // .tfvars file's expression) or else at the declaration; the rule's range as hcl prints one.
+        // The values of the condition's references are listed under the snippet, as Terraform does.
+        const values = scopeExpressionValues(rule.condition, evaluator.scope(mi, undefined, evaluator.refsOfExprs([rule.condition])));
+        const d = planError("Invalid value for variable", `${msg}\n\nThis was checked by the validation rule at ${formatRange(rule.declRange)}.`, { address, subject: variableValueRange(mi, n.name, decl.declRange) });
+        throw new PlanDiagnosticsError([values.length > 0 ? { ...d, values } : d]);
       }
     }
   };
@@ -861,9 +882,12 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(after, entry.block));
                 changes.push({ address, mode: "data", typeName: r.type, action: PlanAction.Read, readReason: ReadReason.CheckNested, before: nullVal(entry.type), after, config: cfg, requiresReplace: [], priorPrivate: empty, plannedPrivate: empty, priorTainted: false, legacyTypeSystem: false, warnings: [], ...extra, afterSensitivePaths: afterPaths, beforeSensitivePaths: [] });
               };
+              const readStarted = Date.now();
               try {
                 out = await readDataSourceInstance(target, { address, typeName: r.type, config: cfg, dependsOnPendingChanges: forced || mode === "destroy" });
               } catch (e) {
+                // The read was attempted: Terraform's hook printed "Reading..." before it failed.
+                dataReadEvents.push({ type: "apply_start", address, action: "read" });
                 // A data source scoped in a check block only warns when it cannot be read; any other's provider error is placed in its block.
                 if (r.inCheck === undefined) throw providerDiagnosticsInBody(e, r, address);
                 const errs = diagnosticsOfError(e, address);
@@ -880,6 +904,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 return;
               }
               if (out.kind === "read") {
+                // Terraform's UI hook reports a read at plan time as an apply of action "read" ("Reading...", "Read complete after 0s [id=…]").
+                const id = stringId(out.state);
+                dataReadEvents.push({ type: "apply_start", address, action: "read" }, { type: "apply_complete", address, action: "read", ...(id === undefined ? {} : { idKey: "id", idValue: id }), elapsedSeconds: Math.floor((Date.now() - readStarted) / 1000) });
                 dataValues.set(address, out.state);
                 dataSources.set(address, { provider: n.providerAddress, schemaVersion: entry.version });
                 instanceValues.set(address, markSensitive(out.state, unionPaths(cfgPaths, schemaSensitivePaths(out.state, entry.block))));
@@ -1107,7 +1134,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (was !== undefined) drift[i] = { ...c, previousAddress: was };
     }
     drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, expansions, schemas, providerConfigs, checks: checks.results() };
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataReadEvents, expansions, schemas, providerConfigs, checks: checks.results() };
   }
 }
 
