@@ -5,64 +5,13 @@
 // @magma/provider-server from a filesystem mirror, so terraform and magma run the same
 // providers); the stderr is compared plain and coloured (where the highlight shows the range),
 // and -json's ranges. Skipped without terraform.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { writeProviderLauncher } from "@magma/provider-server";
-import { MAGMA_BIN } from "./support/run-magma.js";
+import { runTool, stopToolRuns, testProvidersCliConfig } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
 
-const testdata = join(dirname(fileURLToPath(import.meta.url)), "testdata");
-const spawned = new Set<ChildProcess>();
-const temp: string[] = [];
-
 afterAll(() => {
-  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
-  for (const d of temp) rmSync(d, { recursive: true, force: true });
+  stopToolRuns();
   removeWorkdirs();
 });
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs terraform or magma in `cwd` (colour by `-no-color` and, for magma, FORCE_COLOR). */
-function run(tool: "terraform" | "magma", args: readonly string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  const cache = mkdtempSync(join(tmpdir(), "magma-apply-error-location-cache-"));
-  temp.push(cache);
-  const [cmd, argv] = tool === "terraform" ? [TERRAFORM!, [...args]] : [process.execPath, [MAGMA_BIN, ...args]];
-  const child = spawn(cmd, argv, { cwd, env: { ...process.env, XDG_CACHE_HOME: cache, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "", FORCE_COLOR: "", NO_COLOR: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  spawned.add(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (b: Buffer) => (stdout += b.toString("utf8")));
-  child.stderr.on("data", (b: Buffer) => (stderr += b.toString("utf8")));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 240_000);
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      spawned.delete(child);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** A terraform CLI configuration whose filesystem mirror serves test/testdata's failing and blocks providers as `registry.terraform.io/magma/failing` and `…/blocks`. */
-function testProvidersCliConfig(): string {
-  const mirror = workdir();
-  for (const [type, file] of [
-    ["failing", "failing-provider.mjs"],
-    ["blocks", "blocks-provider.mjs"],
-  ] as const) {
-    writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type, version: "1.0.0", module: join(testdata, file), exportName: "createProvider" });
-  }
-  return join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
-}
 
 /** Each object's create fails with an error about one path (see the fixtures). */
 const CONFIG = `terraform {
@@ -140,7 +89,7 @@ function ranges(stdout: string): string[] {
   let cliConfig: string;
   let dirs: [string, string];
   beforeAll(async () => {
-    cliConfig = testProvidersCliConfig();
+    cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs", blocks: "blocks-provider.mjs" });
     dirs = [workdir({ "main.tf": CONFIG }), workdir({ "main.tf": CONFIG })];
     await Promise.all(dirs.map((d) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } })));
   }, 600_000);
@@ -149,7 +98,7 @@ function ranges(stdout: string): string[] {
     for (const colour of [false, true]) {
       const args = ["apply", "-auto-approve", "-input=false", ...(colour ? [] : ["-no-color"])];
       // Nothing is created (every create fails): each tool's runs start from an empty state.
-      const [ours, theirs] = await Promise.all([run("magma", args, dirs[0], colour ? { FORCE_COLOR: "1" } : {}), run("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);
+      const [ours, theirs] = await Promise.all([runTool("magma", args, dirs[0], colour ? { FORCE_COLOR: "1" } : {}), runTool("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);
       expect({ colour, code: theirs.code }).toEqual({ colour, code: 1 });
       expect({ colour, code: ours.code }).toEqual({ colour, code: 1 });
       expect({ colour, stderr: ours.stderr }).toEqual({ colour, stderr: theirs.stderr });
@@ -165,7 +114,7 @@ function ranges(stdout: string): string[] {
 
   test("-json: the same ranges", async () => {
     const args = ["apply", "-auto-approve", "-input=false", "-json"];
-    const [ours, theirs] = await Promise.all([run("magma", args, dirs[0], {}), run("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);
+    const [ours, theirs] = await Promise.all([runTool("magma", args, dirs[0], {}), runTool("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);
     expect(theirs.code).toBe(1);
     expect(ours.code).toBe(1);
     expect(ranges(ours.stdout)).toEqual(ranges(theirs.stdout));

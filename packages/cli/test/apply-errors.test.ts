@@ -4,67 +4,15 @@
 // interrupt notice on stdout; the exit code. The providers are provider-random variants served
 // by @magma/provider-server (test/testdata/failing-provider.mjs, slow-provider.mjs) from a
 // filesystem mirror, so terraform and magma run the same provider. Skipped without terraform.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { writeProviderLauncher } from "@magma/provider-server";
-import { bundleLauncherEntry } from "@magma/test-support";
-import { MAGMA_BIN } from "./support/run-magma.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { runTool, stopToolRuns, testProvidersCliConfig } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
 
-const testdata = join(dirname(fileURLToPath(import.meta.url)), "testdata");
-const spawned = new Set<ChildProcess>();
-const temp: string[] = [];
-
 afterAll(() => {
-  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
-  for (const d of temp) rmSync(d, { recursive: true, force: true });
+  stopToolRuns();
   removeWorkdirs();
 });
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/**
- * Runs terraform or magma in `cwd`; with `interruptAfter`, sends one SIGINT a moment after
- * stdout first matches it (so that the provider call the line announces is under way), and
- * with `twice` a second one 300 ms later.
- */
-function run(tool: "terraform" | "magma", args: readonly string[], cwd: string, env: Record<string, string>, interruptAfter?: RegExp, twice = false): Promise<Run> {
-  const cache = mkdtempSync(join(tmpdir(), "magma-apply-errors-cache-"));
-  temp.push(cache);
-  const [cmd, argv] = tool === "terraform" ? [TERRAFORM!, [...args]] : [process.execPath, [MAGMA_BIN, ...args]];
-  const child = spawn(cmd, argv, { cwd, env: { ...process.env, XDG_CACHE_HOME: cache, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "", FORCE_COLOR: "", NO_COLOR: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  spawned.add(child);
-  let stdout = "";
-  let stderr = "";
-  let signalled = false;
-  child.stdout.on("data", (b: Buffer) => {
-    stdout += b.toString("utf8");
-    if (interruptAfter !== undefined && !signalled && interruptAfter.test(stdout)) {
-      signalled = true;
-      setTimeout(() => {
-        child.kill("SIGINT");
-        if (twice) setTimeout(() => child.kill("SIGINT"), 300);
-      }, 1500);
-    }
-  });
-  child.stderr.on("data", (b: Buffer) => (stderr += b.toString("utf8")));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 240_000);
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      spawned.delete(child);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 /** Random ids and durations differ from run to run. */
 const stable = (s: string): string => s.replace(/\[id=[^\]]*\]/g, "[id=ID]").replace(/after \d+s/g, "after Ns");
@@ -86,22 +34,6 @@ resource "random_id" "bad" {
 }
 `;
 
-/**
- * A terraform CLI configuration whose filesystem mirror serves test/testdata's failing and
- * slow providers as `registry.terraform.io/magma/failing` and `…/slow` (magma finds them in
- * the working directory once terraform has installed them).
- */
-function testProvidersCliConfig(): string {
-  const mirror = workdir();
-  for (const [type, file] of [
-    ["failing", "failing-provider.mjs"],
-    ["slow", "slow-provider.mjs"],
-  ] as const) {
-    bundleLauncherEntry(writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type, version: "1.0.0", module: join(testdata, file), exportName: "createProvider" }));
-  }
-  return join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
-}
-
 /** Two directories initialised by terraform (one for each tool) on `config`. */
 async function initialisedPair(config: string, cliConfig: string): Promise<[string, string]> {
   const pair = [workdir({ "main.tf": config }), workdir({ "main.tf": config })] as [string, string];
@@ -112,7 +44,7 @@ async function initialisedPair(config: string, cliConfig: string): Promise<[stri
 (TERRAFORM !== undefined ? describe : describe.skip)("a failed and an interrupted apply against terraform's", () => {
   let cliConfig: string;
   beforeAll(() => {
-    cliConfig = testProvidersCliConfig();
+    cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs", slow: "slow-provider.mjs" });
   });
 
   const dirs = (config: string): Promise<[string, string]> => initialisedPair(config, cliConfig);
@@ -124,7 +56,7 @@ async function initialisedPair(config: string, cliConfig: string): Promise<[stri
     await plainAndColoured(CONFIG("failing"), async (colour, m, t) => {
       const args = ["apply", "-auto-approve", "-input=false", ...(colour ? [] : ["-no-color"])];
       // Each tool in its own directory: side by side.
-      const [theirs, ours] = await Promise.all([run("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig }), run("magma", args, m, colour ? { FORCE_COLOR: "1" } : {})]);
+      const [theirs, ours] = await Promise.all([runTool("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig }), runTool("magma", args, m, colour ? { FORCE_COLOR: "1" } : {})]);
       expect({ colour, code: ours.code }).toEqual({ colour, code: theirs.code });
       expect(theirs.code).toBe(1);
       expect({ colour, stderr: ours.stderr }).toEqual({ colour, stderr: theirs.stderr });
@@ -144,8 +76,8 @@ async function initialisedPair(config: string, cliConfig: string): Promise<[stri
       const args = ["apply", "-auto-approve", "-input=false", ...(colour ? [] : ["-no-color"])];
       // Each tool in its own directory: side by side (the interrupt waits for each one's own "Creating...").
       const [theirs, ours] = await Promise.all([
-        run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./),
-        run("magma", args, m, { ...env, ...(colour ? { FORCE_COLOR: "1" } : {}) }, /random_id\.ok: Creating\.\.\./),
+        runTool("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, { interruptAfter: /random_id\.ok: Creating\.\.\./ }),
+        runTool("magma", args, m, { ...env, ...(colour ? { FORCE_COLOR: "1" } : {}) }, { interruptAfter: /random_id\.ok: Creating\.\.\./ }),
       ]);
       expect({ colour, code: ours.code }).toEqual({ colour, code: theirs.code });
       expect(theirs.code).toBe(1);
@@ -186,7 +118,7 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
 (TERRAFORM !== undefined ? describe : describe.skip)("a failed and an interrupted apply -json against terraform's", () => {
   let cliConfig: string;
   beforeAll(() => {
-    cliConfig = testProvidersCliConfig();
+    cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs", slow: "slow-provider.mjs" });
   });
 
   const dirs = (config: string): Promise<[string, string]> => initialisedPair(config, cliConfig);
@@ -194,8 +126,8 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
   test("a provider error mid-apply: apply_errored at info level, the error once (address, range, snippet) after the walk, no change summary, exit 1", async () => {
     const [m, t] = await dirs(CONFIG("failing"));
     const args = ["apply", "-auto-approve", "-input=false", "-json"];
-    const theirs = await run("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig });
-    const ours = await run("magma", args, m, {});
+    const theirs = await runTool("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig });
+    const ours = await runTool("magma", args, m, {});
     expect(theirs.code).toBe(1);
     expect(ours.code).toBe(1);
     const [tm, mm] = [jsonMessages(theirs.stdout), jsonMessages(ours.stdout)];
@@ -212,8 +144,8 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
     const [m, t] = await dirs(CONFIG("slow").replace('fail = "yes", ', ""));
     const env = { SLOW_PROVIDER_MS: "15000" };
     const args = ["apply", "-auto-approve", "-input=false", "-json"];
-    const theirs = await run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./);
-    const ours = await run("magma", args, m, env, /random_id\.ok: Creating\.\.\./);
+    const theirs = await runTool("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, { interruptAfter: /random_id\.ok: Creating\.\.\./ });
+    const ours = await runTool("magma", args, m, env, { interruptAfter: /random_id\.ok: Creating\.\.\./ });
     expect(theirs.code).toBe(1);
     expect(ours.code).toBe(1);
     const [tm, mm] = [jsonMessages(theirs.stdout), jsonMessages(ours.stdout)];
@@ -230,7 +162,7 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
 (TERRAFORM !== undefined ? describe : describe.skip)("two SIGINTs during an apply, against terraform's", () => {
   let cliConfig: string;
   beforeAll(() => {
-    cliConfig = testProvidersCliConfig();
+    cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs", slow: "slow-provider.mjs" });
   });
 
   const pair = (): Promise<[string, string]> => initialisedPair(CONFIG("slow").replace('fail = "yes", ', ""), cliConfig);
@@ -241,8 +173,8 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
   test("the words wrapped on stderr and an operation canceled error, exit 1, the state lock released", async () => {
     const [m, t] = await pair();
     const args = ["apply", "-auto-approve", "-input=false", "-no-color"];
-    const theirs = await run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./, true);
-    const ours = await run("magma", args, m, env, /random_id\.ok: Creating\.\.\./, true);
+    const theirs = await runTool("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, { interruptAfter: /random_id\.ok: Creating\.\.\./, twice: true });
+    const ours = await runTool("magma", args, m, env, { interruptAfter: /random_id\.ok: Creating\.\.\./, twice: true });
     expect(theirs.code).toBe(1);
     expect(ours.code).toBe(1);
     expect(ours.stderr).toBe(theirs.stderr);
@@ -256,8 +188,8 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
   test("-json: the words as a log message and the error as a diagnostic, exit 1", async () => {
     const [m, t] = await pair();
     const args = ["apply", "-auto-approve", "-input=false", "-json"];
-    const theirs = await run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.ok: Creating\.\.\./, true);
-    const ours = await run("magma", args, m, env, /random_id\.ok: Creating\.\.\./, true);
+    const theirs = await runTool("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, { interruptAfter: /random_id\.ok: Creating\.\.\./, twice: true });
+    const ours = await runTool("magma", args, m, env, { interruptAfter: /random_id\.ok: Creating\.\.\./, twice: true });
     expect(theirs.code).toBe(1);
     expect(ours.code).toBe(1);
     // terraform may still log the canceled object's apply_errored in the moment it waits for the operation.
@@ -272,7 +204,7 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
 (TERRAFORM !== undefined ? describe : describe.skip)("a provider's plan error (PlanResourceChange) against terraform's", () => {
   let cliConfig: string;
   beforeAll(() => {
-    cliConfig = testProvidersCliConfig();
+    cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs", slow: "slow-provider.mjs" });
   });
 
   test("plan and apply: the provider's error with `with ADDR,` and the block's snippet on stderr, plain and coloured, exit 1", async () => {
@@ -281,8 +213,8 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
     for (const command of [["plan"], ["apply", "-auto-approve"]]) {
       for (const colour of [false, true]) {
         const args = [...command, "-input=false", ...(colour ? [] : ["-no-color"])];
-        const theirs = await run("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig, ...(colour ? { FORCE_COLOR: "1" } : {}) });
-        const ours = await run("magma", args, m, colour ? { FORCE_COLOR: "1" } : {});
+        const theirs = await runTool("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig, ...(colour ? { FORCE_COLOR: "1" } : {}) });
+        const ours = await runTool("magma", args, m, colour ? { FORCE_COLOR: "1" } : {});
         expect({ args, code: theirs.code }).toEqual({ args, code: 1 });
         expect({ args, code: ours.code }).toEqual({ args, code: 1 });
         expect({ args, stderr: ours.stderr }).toEqual({ args, stderr: theirs.stderr });

@@ -5,71 +5,15 @@
 // test/testdata's failing and slow provider-random variants, served by @magma/provider-server
 // from a filesystem mirror (terraform and magma run the same providers). Skipped without
 // terraform.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { writeProviderLauncher } from "@magma/provider-server";
-import { MAGMA_BIN } from "./support/run-magma.js";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runTool, stopToolRuns, testProvidersCliConfig } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
 
-const testdata = join(dirname(fileURLToPath(import.meta.url)), "testdata");
-const spawned = new Set<ChildProcess>();
-const temp: string[] = [];
-
 afterAll(() => {
-  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
-  for (const d of temp) rmSync(d, { recursive: true, force: true });
+  stopToolRuns();
   removeWorkdirs();
 });
-
-/**
- * Runs terraform or magma in `cwd`; with `interruptAfter`, sends SIGINT a moment after stdout
- * first matches it (so that the create the line announces is under way) and, with `twice`, a
- * second one 300 ms later. Resolves to the exit code.
- */
-function run(tool: "terraform" | "magma", args: readonly string[], cwd: string, env: Record<string, string>, interruptAfter?: RegExp, twice = false): Promise<number | null> {
-  const cache = mkdtempSync(join(tmpdir(), "magma-interrupt-state-cache-"));
-  temp.push(cache);
-  const [cmd, argv] = tool === "terraform" ? [TERRAFORM!, [...args]] : [process.execPath, [MAGMA_BIN, ...args]];
-  const child = spawn(cmd, argv, { cwd, env: { ...process.env, XDG_CACHE_HOME: cache, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "", FORCE_COLOR: "", NO_COLOR: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  spawned.add(child);
-  let stdout = "";
-  let signalled = false;
-  child.stdout.on("data", (b: Buffer) => {
-    stdout += b.toString("utf8");
-    if (interruptAfter !== undefined && !signalled && interruptAfter.test(stdout)) {
-      signalled = true;
-      setTimeout(() => {
-        child.kill("SIGINT");
-        if (twice) setTimeout(() => child.kill("SIGINT"), 300);
-      }, 1500);
-    }
-  });
-  child.stderr.resume();
-  const timer = setTimeout(() => child.kill("SIGKILL"), 240_000);
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      spawned.delete(child);
-      resolve(code);
-    });
-  });
-}
-
-/** A terraform CLI configuration whose filesystem mirror serves test/testdata's failing and slow providers as `registry.terraform.io/magma/failing` and `…/slow`. */
-function testProvidersCliConfig(): string {
-  const mirror = workdir();
-  for (const [type, file] of [
-    ["failing", "failing-provider.mjs"],
-    ["slow", "slow-provider.mjs"],
-  ] as const) {
-    writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type, version: "1.0.0", module: join(testdata, file), exportName: "createProvider" });
-  }
-  return join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
-}
 
 const PROVIDERS = `terraform {
   required_providers {
@@ -116,10 +60,13 @@ function stateSummary(dir: string): unknown {
   return { version: s.version, terraform_version: s.terraform_version, serial: s.serial, outputs: s.outputs, resources: s.resources.map((r) => `${r.mode} ${r.type}.${r.name} (${r.instances.length})`), check_results: s.check_results };
 }
 
+/** Runs terraform or magma and resolves to its exit code. */
+const code = async (...a: Parameters<typeof runTool>): Promise<number | null> => (await runTool(...a)).code;
+
 (TERRAFORM !== undefined ? describe : describe.skip)("the state a failed or interrupted apply leaves, against terraform's", () => {
   let cliConfig: string;
   beforeAll(() => {
-    cliConfig = testProvidersCliConfig();
+    cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs", slow: "slow-provider.mjs" });
   });
 
   /** Two directories initialised by terraform on `config`: [magma's, terraform's]. */
@@ -134,7 +81,7 @@ function stateSummary(dir: string): unknown {
     const [m, t] = await pair(SLOW_ONLY);
     // The create takes 60 s: the second interrupt always comes while it is under way.
     const env = { SLOW_PROVIDER_MS: "60000" };
-    const [ours, theirs] = await Promise.all([run("magma", args, m, env, /random_id\.slow: Creating\.\.\./, true), run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.slow: Creating\.\.\./, true)]);
+    const [ours, theirs] = await Promise.all([code("magma", args, m, env, { interruptAfter: /random_id\.slow: Creating\.\.\./, twice: true }), code("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, { interruptAfter: /random_id\.slow: Creating\.\.\./, twice: true })]);
     expect({ ours, theirs }).toEqual({ ours: 1, theirs: 1 });
     expect(stateSummary(m)).toEqual(stateSummary(t));
     expect(stateSummary(m)).toEqual({ version: 4, terraform_version: "1.11.4", serial: 1, outputs: {}, resources: [], check_results: null });
@@ -143,7 +90,7 @@ function stateSummary(dir: string): unknown {
   test("two SIGINTs after one object was applied: the state holds it", async () => {
     const [m, t] = await pair(FAST_THEN_SLOW);
     const env = { SLOW_PROVIDER_MS: "60000" };
-    const [ours, theirs] = await Promise.all([run("magma", args, m, env, /random_id\.slow: Creating\.\.\./, true), run("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.slow: Creating\.\.\./, true)]);
+    const [ours, theirs] = await Promise.all([code("magma", args, m, env, { interruptAfter: /random_id\.slow: Creating\.\.\./, twice: true }), code("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, { interruptAfter: /random_id\.slow: Creating\.\.\./, twice: true })]);
     expect({ ours, theirs }).toEqual({ ours: 1, theirs: 1 });
     expect(stateSummary(m)).toEqual(stateSummary(t));
     expect(stateSummary(m)).toMatchObject({ resources: ["managed random_id.fast (1)"] });
@@ -153,10 +100,10 @@ function stateSummary(dir: string): unknown {
     const [[m1, t1], [m2, t2]] = await Promise.all([pair(SLOW_ONLY), pair(CREATE_FAILS)]);
     const env = { SLOW_PROVIDER_MS: "15000" };
     const codes = await Promise.all([
-      run("magma", args, m1, env, /random_id\.slow: Creating\.\.\./),
-      run("terraform", args, t1, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, /random_id\.slow: Creating\.\.\./),
-      run("magma", args, m2, {}),
-      run("terraform", args, t2, { TF_CLI_CONFIG_FILE: cliConfig }),
+      code("magma", args, m1, env, { interruptAfter: /random_id\.slow: Creating\.\.\./ }),
+      code("terraform", args, t1, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, { interruptAfter: /random_id\.slow: Creating\.\.\./ }),
+      code("magma", args, m2, {}),
+      code("terraform", args, t2, { TF_CLI_CONFIG_FILE: cliConfig }),
     ]);
     expect(codes).toEqual([1, 1, 1, 1]);
     for (const [m, t] of [

@@ -4,51 +4,13 @@
 // apply's plan. The provider is test/testdata/failing-provider.mjs (its `random_refusal` data
 // source reads fine for any other input), served by @magma/provider-server from a
 // filesystem mirror, so terraform and magma run the same provider. Skipped without terraform.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { writeProviderLauncher } from "@magma/provider-server";
-import { MAGMA_BIN } from "./support/run-magma.js";
+import { runTool, stopToolRuns, testProvidersCliConfig, type ToolRun } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
 
-const testdata = join(dirname(fileURLToPath(import.meta.url)), "testdata");
-const spawned = new Set<ChildProcess>();
-const temp: string[] = [];
-
 afterAll(() => {
-  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
-  for (const d of temp) rmSync(d, { recursive: true, force: true });
+  stopToolRuns();
   removeWorkdirs();
 });
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function run(tool: "terraform" | "magma", args: readonly string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  const cache = mkdtempSync(join(tmpdir(), "magma-data-reads-cache-"));
-  temp.push(cache);
-  const [cmd, argv] = tool === "terraform" ? [TERRAFORM!, [...args]] : [process.execPath, [MAGMA_BIN, ...args]];
-  const child = spawn(cmd, argv, { cwd, env: { ...process.env, XDG_CACHE_HOME: cache, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "", FORCE_COLOR: "", NO_COLOR: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  spawned.add(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (b: Buffer) => (stdout += b.toString("utf8")));
-  child.stderr.on("data", (b: Buffer) => (stderr += b.toString("utf8")));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 240_000);
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      spawned.delete(child);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 const CONFIG = `terraform {
   required_providers {
@@ -77,15 +39,13 @@ function jsonMessages(text: string): Record<string, unknown>[] {
   let cliConfig: string;
   let dirs: [string, string];
   beforeAll(async () => {
-    const mirror = workdir();
-    writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type: "failing", version: "1.0.0", module: join(testdata, "failing-provider.mjs"), exportName: "createProvider" });
-    cliConfig = join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
+    cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs" });
     dirs = [workdir({ "main.tf": CONFIG }), workdir({ "main.tf": CONFIG })];
     await Promise.all(dirs.map((d) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } })));
   }, 300_000);
 
-  const both = (args: readonly string[], colour = false): Promise<[Run, Run]> =>
-    Promise.all([run("magma", args, dirs[0], colour ? { FORCE_COLOR: "1" } : {}), run("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);
+  const both = (args: readonly string[], colour = false): Promise<[ToolRun, ToolRun]> =>
+    Promise.all([runTool("magma", args, dirs[0], colour ? { FORCE_COLOR: "1" } : {}), runTool("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);
 
   test("plan: Reading... and Read complete after 0s [id=…] before the plan, plain and coloured", async () => {
     for (const colour of [false, true]) {

@@ -6,59 +6,15 @@
 // diagnostics carry an `address`. The provider is test/testdata/failing-provider.mjs (served by
 // @magma/provider-server from a filesystem mirror, so terraform and magma run the same
 // provider). Skipped without terraform.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { writeProviderLauncher } from "@magma/provider-server";
-import { MAGMA_BIN } from "./support/run-magma.js";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runTool, stopToolRuns, testProvidersCliConfig, type ToolRun } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
 
-const testdata = join(dirname(fileURLToPath(import.meta.url)), "testdata");
-const spawned = new Set<ChildProcess>();
-const temp: string[] = [];
-
 afterAll(() => {
-  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
-  for (const d of temp) rmSync(d, { recursive: true, force: true });
+  stopToolRuns();
   removeWorkdirs();
 });
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs terraform or magma in `cwd` (colour by `-no-color` and, for magma, FORCE_COLOR). */
-function run(tool: "terraform" | "magma", args: readonly string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  const cache = mkdtempSync(join(tmpdir(), "magma-plan-errors-cache-"));
-  temp.push(cache);
-  const [cmd, argv] = tool === "terraform" ? [TERRAFORM!, [...args]] : [process.execPath, [MAGMA_BIN, ...args]];
-  const child = spawn(cmd, argv, { cwd, env: { ...process.env, XDG_CACHE_HOME: cache, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "", FORCE_COLOR: "", NO_COLOR: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  spawned.add(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (b: Buffer) => (stdout += b.toString("utf8")));
-  child.stderr.on("data", (b: Buffer) => (stderr += b.toString("utf8")));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 240_000);
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      spawned.delete(child);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** A terraform CLI configuration whose filesystem mirror serves test/testdata's failing provider as `registry.terraform.io/magma/failing`. */
-function failingProviderCliConfig(): string {
-  const mirror = workdir();
-  writeProviderLauncher({ mirrorDir: mirror, hostname: "registry.terraform.io", namespace: "magma", type: "failing", version: "1.0.0", module: join(testdata, "failing-provider.mjs"), exportName: "createProvider" });
-  return join(workdir({ "cli.tfrc": `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/magma/*"]\n  }\n}\n` }), "cli.tfrc");
-}
 
 const HEADER = `terraform {
   required_providers {
@@ -134,7 +90,7 @@ function stateObjects(dir: string): string[] {
 (TERRAFORM !== undefined ? describe : describe.skip)("a plan error after a partial plan, against terraform's", () => {
   let cliConfig: string;
   beforeAll(() => {
-    cliConfig = failingProviderCliConfig();
+    cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs" });
   });
 
   /** Two directories initialised by terraform (one for each tool) on `config`. */
@@ -144,8 +100,8 @@ function stateObjects(dir: string): string[] {
     return dirs;
   };
   /** Runs `args` with each tool, side by side, each in its own directory. */
-  const both = (args: readonly string[], [m, t]: [string, string], colour = false): Promise<[Run, Run]> =>
-    Promise.all([run("magma", args, m, colour ? { FORCE_COLOR: "1" } : {}), run("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig })]);
+  const both = (args: readonly string[], [m, t]: [string, string], colour = false): Promise<[ToolRun, ToolRun]> =>
+    Promise.all([runTool("magma", args, m, colour ? { FORCE_COLOR: "1" } : {}), runTool("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig })]);
 
   test("plan and apply: the changes planned before a PlanResourceChange error, then the error; plain and coloured, exit 1, nothing applied", async () => {
     const dirs = await pair(PLAN_FAILS);
@@ -188,7 +144,7 @@ function stateObjects(dir: string): string[] {
   let cliConfig: string;
   let dirs: [string, string];
   beforeAll(async () => {
-    cliConfig = failingProviderCliConfig();
+    cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs" });
     dirs = [workdir({ "main.tf": READS_FAIL }), workdir({ "main.tf": READS_FAIL })];
     // Each directory gets the two objects (terraform applies them; the reads fail only on the next plan).
     await Promise.all(
@@ -211,7 +167,7 @@ function stateObjects(dir: string): string[] {
     for (const command of [["plan"], ["apply", "-auto-approve"]]) {
       for (const colour of [false, true]) {
         const args = [...command, "-input=false", ...(colour ? [] : ["-no-color"])];
-        const [ours, theirs] = await Promise.all([run("magma", args, dirs[0], colour ? { FORCE_COLOR: "1" } : {}), run("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);
+        const [ours, theirs] = await Promise.all([runTool("magma", args, dirs[0], colour ? { FORCE_COLOR: "1" } : {}), runTool("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);
         expect({ args, code: theirs.code }).toEqual({ args, code: 1 });
         expect({ args, code: ours.code }).toEqual({ args, code: 1 });
         expect({ args, stderr: ours.stderr }).toEqual({ args, stderr: theirs.stderr });
@@ -229,7 +185,7 @@ function stateObjects(dir: string): string[] {
 
   test("plan -json: the errors with their address, range and snippet, and the change summary", async () => {
     const args = ["plan", "-input=false", "-json"];
-    const [ours, theirs] = await Promise.all([run("magma", args, dirs[0], {}), run("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);
+    const [ours, theirs] = await Promise.all([runTool("magma", args, dirs[0], {}), runTool("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);
     expect(theirs.code).toBe(1);
     expect(ours.code).toBe(1);
     const [mm, tm] = [jsonMessages(ours.stdout), jsonMessages(theirs.stdout)];
@@ -241,11 +197,11 @@ function stateObjects(dir: string): string[] {
 
 (TERRAFORM !== undefined ? describe : describe.skip)("-json diagnostics' address, against terraform's", () => {
   test("an expression's error found while planning has no address (only a provider's diagnostic about an object has one)", async () => {
-    const cliConfig = failingProviderCliConfig();
+    const cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs" });
     const dirs = [workdir({ "main.tf": EXPRESSION_FAILS }), workdir({ "main.tf": EXPRESSION_FAILS })] as const;
     await Promise.all(dirs.map((d) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } })));
     const args = ["plan", "-input=false", "-json"];
-    const [ours, theirs] = await Promise.all([run("magma", args, dirs[0], {}), run("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);
+    const [ours, theirs] = await Promise.all([runTool("magma", args, dirs[0], {}), runTool("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);
     expect(theirs.code).toBe(1);
     expect(ours.code).toBe(1);
     // The snippet's `values` (terraform's "var.m is empty map of string") magma does not give yet.
