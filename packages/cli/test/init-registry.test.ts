@@ -102,3 +102,63 @@ describeTf("magma init from a provider registry and a network mirror, against te
     expect(m2.stdout).toBe(t2.stdout);
   }, 300_000);
 });
+
+/** Publishes `type` for a bad-input case (the good archive unless `entries` replaces it). */
+async function publishBad(type: string, extra: { entries?: ZipWriterEntry[]; signWithUnknownKey?: boolean; wrongShasum?: boolean } = {}): Promise<void> {
+  const renamed = files.map((f) => (f.name.startsWith("terraform-provider-") ? { ...f, name: `terraform-provider-${type}_v1.0.0` } : f));
+  await reg.publish({ namespace: NS, type, version: "1.0.0", files: extra.entries ?? renamed, ...(extra.signWithUnknownKey === true ? { signWithUnknownKey: true } : {}), ...(extra.wrongShasum === true ? { wrongShasum: true } : {}) });
+}
+
+describeTf("packages that must not be installed: terraform's errors, nothing installed", () => {
+  const cases: [string, () => Promise<void>][] = [
+    ["badsum", () => publishBad("badsum", { wrongShasum: true })],
+    ["corrupt", async () => {
+      await publishBad("corrupt");
+      reg.fault(/\/dl\/testing\/corrupt\/.*\.zip$/, { kind: "body", body: "not the archive" });
+    }],
+    ["unknownkey", () => publishBad("unknownkey", { signWithUnknownKey: true })],
+    ["badsig", async () => {
+      await publishBad("badsig");
+      reg.fault(/\/dl\/testing\/badsig\/.*SHA256SUMS$/, { kind: "body", body: `${"0".repeat(64)}  other.zip\n` });
+    }],
+    ["gone", async () => {
+      await publishBad("gone");
+      reg.fault(/\/dl\/testing\/gone\/.*\.zip$/, { kind: "status", status: 404 });
+    }],
+    ["trunc", async () => {
+      await publishBad("trunc");
+      reg.fault(/\/dl\/testing\/trunc\/.*\.zip$/, { kind: "truncate" });
+    }],
+    ["hang", async () => {
+      await publishBad("hang");
+      reg.fault(/\/v1\/providers\/testing\/hang\/.*\/download\//, { kind: "hang" });
+    }],
+    ["loop", async () => {
+      await publishBad("loop");
+      reg.fault(/\/dl\/testing\/loop\/.*\.zip$/, { kind: "redirect_loop" });
+    }],
+    ["dotdot", () => publishBad("dotdot", { entries: [{ name: "terraform-provider-dotdot_v1.0.0", data: "#!/bin/sh\n", mode: 0o755 }, { name: "../escaped", data: "x" }] })],
+    ["symlink", () => publishBad("symlink", { entries: [{ name: "terraform-provider-symlink_v1.0.0", data: "#!/bin/sh\n", mode: 0o755 }, { name: "link", data: "../../../../../../../../tmp", symlink: true }] })],
+  ];
+  test.each(cases)("%s", async (type, prepare) => {
+    await prepare();
+    const a = setup({ tf: mainTf(type, ">= 1.0") });
+    const b = setup({ tf: mainTf(type, ">= 1.0") });
+    const [m, t] = await Promise.all([runTool("magma", ["init", "-no-color"], a.dir, a.env), runTool("terraform", ["init", "-no-color"], b.dir, b.env)]);
+    expect(m.code).toBe(1);
+    if (type === "symlink") {
+      // terraform (go-getter) unpacks a symlink leaving the package; magma refuses it
+      expect(t.code).toBe(0);
+      expect(m.stderr).toContain("Error while installing registry.magma.test/testing/symlink v1.0.0: symlink link points outside the package directory");
+    } else {
+      expect(t.code).toBe(1);
+      // terraform wraps the detail at 78 columns; the words are the same
+      // (Go words a timeout with or without the phase it hit, by timing)
+      const words = (s: string): string => s.replace(/\s+/g, " ").replace(/(net\/http: request canceled|context deadline exceeded)( \([^)]*\))?/, "<timeout>").trim();
+      expect(words(m.stderr)).toBe(words(t.stderr));
+    }
+    expect(existsSync(join(a.dir, ".terraform.lock.hcl"))).toBe(false);
+    expect(layout(a.dir).filter((l) => l.includes(`/${type}/1.0.0/`))).toEqual([]);
+  }, 120_000);
+});
+

@@ -79,7 +79,8 @@ export function openGet(url: URL, options: HttpOptions, signal?: AbortSignal): P
           res.resume();
           const next = new URL(loc, u);
           if (hops >= MAX_REDIRECTS) {
-            reject(new StepError(InstallErrorCode.Download, `Get ${JSON.stringify(next.href)}: stopped after ${MAX_REDIRECTS} redirects`));
+            // Go names the redirect as the Location header gave it
+            reject(new StepError(InstallErrorCode.Download, `Get ${JSON.stringify(loc)}: stopped after ${MAX_REDIRECTS} redirects`));
             return;
           }
           go(next, hops + 1).then(resolve, reject);

@@ -144,7 +144,10 @@ function providersUnder(dir: string): ProviderPattern[] {
  * for every other provider).
  */
 export function createProviderSource(config: CliConfig, options: ProviderSourceOptions): MultiSource {
+  const env = options.env ?? process.env;
   const discovery = new ServiceDiscovery(config.hosts, options.http);
+  const retryEnv = Number(env["TF_REGISTRY_DISCOVERY_RETRY"] ?? "");
+  const retries = Number.isInteger(retryEnv) && retryEnv > 0 ? retryEnv : 1;
   const abs = (p: string): string => (isAbsolute(p) ? p : resolve(options.cwd, p));
   if (options.pluginDirs !== undefined && options.pluginDirs.length > 0) {
     return new MultiSource(options.pluginDirs.map((d) => ({ source: new FilesystemMirrorSource(abs(d)), include: [], exclude: [] })));
@@ -152,13 +155,12 @@ export function createProviderSource(config: CliConfig, options: ProviderSourceO
   const selector = (m: InstallationMethod): SourceSelector => {
     const include = m.include.map(parseProviderPattern);
     const exclude = m.exclude.map(parseProviderPattern);
-    if (m.kind === "direct") return { source: new RegistrySource(discovery, options.http), include, exclude };
+    if (m.kind === "direct") return { source: new RegistrySource(discovery, options.http, retries), include, exclude };
     if (m.kind === "filesystem_mirror") return { source: new FilesystemMirrorSource(abs(m.path)), include, exclude };
     return { source: new NetworkMirrorSource(m.url, options.http), include, exclude };
   };
   const extra: SourceSelector[] = (options.extraMirrors ?? []).map((d) => ({ source: new FilesystemMirrorSource(abs(d)), include: [], exclude: [] }));
   if (config.providerInstallation !== undefined) return new MultiSource([...extra, ...config.providerInstallation.map(selector)]);
-  const env = options.env ?? process.env;
   const home = homedir();
   const dataHome = env["XDG_DATA_HOME"] !== undefined && env["XDG_DATA_HOME"] !== "" ? env["XDG_DATA_HOME"] : join(home, ".local", "share");
   const dataDirs = (env["XDG_DATA_DIRS"] !== undefined && env["XDG_DATA_DIRS"] !== "" ? env["XDG_DATA_DIRS"] : "/usr/local/share/:/usr/share/").split(":").filter((d) => d !== "");
@@ -170,6 +172,6 @@ export function createProviderSource(config: CliConfig, options: ProviderSourceO
     selectors.push({ source: new FilesystemMirrorSource(d), include: [], exclude: [] });
     found.push(...providersUnder(d));
   }
-  selectors.push({ source: new RegistrySource(discovery, options.http), include: [], exclude: found });
+  selectors.push({ source: new RegistrySource(discovery, options.http, retries), include: [], exclude: found });
   return new MultiSource(selectors);
 }

@@ -27,11 +27,13 @@ function json(body: Buffer, p: ProviderAddress): Record<string, unknown> {
 export class RegistrySource implements ProviderSource {
   readonly #discovery: ServiceDiscovery;
   readonly #http: HttpOptions;
+  readonly #retries: number;
 
-  /** A source over the registries `discovery` finds. */
-  constructor(discovery: ServiceDiscovery, http: HttpOptions) {
+  /** A source over the registries `discovery` finds; `retries` failed requests are retried (default 1, terraform's). */
+  constructor(discovery: ServiceDiscovery, http: HttpOptions, retries = 1) {
     this.#discovery = discovery;
     this.#http = http;
+    this.#retries = retries;
   }
 
   async #base(p: ProviderAddress): Promise<URL> {
@@ -40,19 +42,41 @@ export class RegistrySource implements ProviderSource {
     return url;
   }
 
-  async #get(url: URL, p: ProviderAddress): Promise<{ status: number; body: Buffer; url: URL; statusText: string }> {
+  /**
+   * GETs with terraform's registry client retries (`TF_REGISTRY_DISCOVERY_RETRY`, default one
+   * retry) for connection failures, timeouts and 5xx answers.
+   *
+   * @throws StepError worded as terraform's `the request failed after N attempts, …`.
+   */
+  async #get(url: URL): Promise<{ status: number; body: Buffer; url: URL; statusText: string }> {
+    const attempts = 1 + this.#retries;
+    let last = "";
+    let code: StepError["code"] = InstallErrorCode.QueryFailed;
+    for (let i = 0; i < attempts; i++) {
+      try {
+        const r = await httpGet(url, this.#http);
+        if (r.status < 500) return r;
+        last = `${r.status} ${r.statusText} returned from ${r.url.host}`;
+      } catch (e) {
+        last = (e as Error).message;
+        code = (e as StepError).code ?? InstallErrorCode.QueryFailed;
+      }
+    }
+    throw new StepError(code, `the request failed${attempts > 1 ? ` after ${attempts} attempts` : ""}, please try again later: ${last}`);
+  }
+
+  async #query(url: URL, p: ProviderAddress): Promise<{ status: number; body: Buffer; url: URL; statusText: string }> {
     try {
-      return await httpGet(url, this.#http);
+      return await this.#get(url);
     } catch (e) {
-      const err = e as StepError;
-      throw new StepError(err.code ?? InstallErrorCode.QueryFailed, `could not query provider registry for ${providerAddressString(p)}: the request failed, please try again later: ${err.message}`, e);
+      throw new StepError((e as StepError).code, `could not query provider registry for ${providerAddressString(p)}: ${(e as Error).message}`, e);
     }
   }
 
   /** @inheritdoc */
   async availableVersions(p: ProviderAddress): Promise<{ versions: string[]; warnings: string[] }> {
     const base = await this.#base(p);
-    const res = await this.#get(new URL(`${p.namespace}/${p.type}/versions`, base), p);
+    const res = await this.#query(new URL(`${p.namespace}/${p.type}/versions`, base), p);
     if (res.status === 404) throw new SourceError("registry_not_known", `provider registry ${p.hostname} does not have a provider named ${providerAddressString(p)}`);
     if (res.status === 401 || res.status === 403) throw new StepError(InstallErrorCode.Unauthorized, `host ${p.hostname} requires authentication credentials`);
     if (res.status !== 200) throw queryFailed(p, `${res.status} ${res.statusText}`);
@@ -66,7 +90,7 @@ export class RegistrySource implements ProviderSource {
   async packageMeta(p: ProviderAddress, version: string, platform: string): Promise<PackageMeta> {
     const base = await this.#base(p);
     const [os, arch] = platform.split("_") as [string, string];
-    const res = await this.#get(new URL(`${p.namespace}/${p.type}/${version}/download/${os}/${arch}`, base), p);
+    const res = await this.#query(new URL(`${p.namespace}/${p.type}/${version}/download/${os}/${arch}`, base), p);
     if (res.status === 404) throw new SourceError("platform_not_supported", `provider ${providerAddressString(p)} ${version} is not available for ${platform}`);
     if (res.status === 401 || res.status === 403) throw new StepError(InstallErrorCode.Unauthorized, `host ${p.hostname} requires authentication credentials`);
     if (res.status !== 200) throw queryFailed(p, `${res.status} ${res.statusText}`);
@@ -87,7 +111,12 @@ export class RegistrySource implements ProviderSource {
     const shasum = str("shasum");
     if (!/^[0-9a-fA-F]{64}$/.test(shasum)) throw queryFailed(p, `registry response includes invalid SHA256 hash ${JSON.stringify(shasum)}`);
     const fetchDoc = async (what: string, u: URL): Promise<Buffer> => {
-      const r = await this.#get(u, p);
+      let r;
+      try {
+        r = await this.#get(u);
+      } catch (e) {
+        throw queryFailed(p, `failed to retrieve ${what} for provider: ${(e as Error).message}`);
+      }
       if (r.status !== 200) throw queryFailed(p, `failed to retrieve ${what} for provider: ${r.status} ${r.statusText} returned from ${r.url.host}`);
       return r.body;
     };
