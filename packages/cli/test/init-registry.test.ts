@@ -6,7 +6,7 @@
  * packages that must not be installed.
  */
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 import { writeProviderLauncher } from "@magma/provider-server";
@@ -52,22 +52,23 @@ function setup(options: { mirror?: boolean; tf?: string; extraCli?: string } = {
   return { dir, env: { ...reg.env, TF_CLI_CONFIG_FILE: join(dir, "cli", "cli.tfrc"), TF_REGISTRY_CLIENT_TIMEOUT: "3" } };
 }
 
-/** `.terraform`'s tree: each path with its kind, a file's hash and mode, a link's target made relative to the working directory. */
-function layout(dir: string): string[] {
+/** `.terraform`'s tree (or `root`'s): each path with its kind, a file's hash and mode, a link's target relative to the working directory (`cache` named `<cache>`). */
+function layout(dir: string, cache?: string, root = join(dir, ".terraform")): string[] {
   const out: string[] = [];
   const walk = (d: string): void => {
     for (const name of readdirSync(d).sort()) {
       const p = join(d, name);
       const st = lstatSync(p);
-      const rel = relative(dir, p);
-      if (st.isSymbolicLink()) out.push(`${rel} -> ${relative(dir, readlinkSync(p))}`);
+      const rel = relative(root === join(dir, ".terraform") ? dir : root, p);
+      const target = st.isSymbolicLink() ? readlinkSync(p) : "";
+      if (st.isSymbolicLink()) out.push(`${rel} -> ${cache !== undefined && target.startsWith(cache) ? `<cache>${target.slice(cache.length)}` : relative(dir, target)}`);
       else if (st.isDirectory()) {
         out.push(`${rel}/`);
         walk(p);
       } else out.push(`${rel} ${(st.mode & 0o777).toString(8)} ${createHash("sha256").update(readFileSync(p)).digest("hex").slice(0, 16)}`);
     }
   };
-  if (existsSync(join(dir, ".terraform"))) walk(join(dir, ".terraform"));
+  if (existsSync(root)) walk(root);
   return out;
 }
 
@@ -101,6 +102,47 @@ describeTf("magma init from a provider registry and a network mirror, against te
     const [m2, t2] = [await runTool("magma", ["init", "-no-color"], a.dir, a.env), await runTool("terraform", ["init", "-no-color"], b.dir, b.env)];
     expect(m2.stdout).toBe(t2.stdout);
   }, 300_000);
+});
+
+describeTf("network mirror, plugin cache and -upgrade, against terraform", () => {
+  test("network mirror: same output, lock file (local h1: only, terraform's warning) and layout", async () => {
+    const a = setup({ mirror: true });
+    const b = setup({ mirror: true });
+    const [m, t] = await Promise.all([runTool("magma", ["init", "-no-color"], a.dir, a.env), runTool("terraform", ["init", "-no-color"], b.dir, b.env)]);
+    expect(t.code).toBe(0);
+    expect(m.stderr).toBe("");
+    expect(m.stdout).toBe(t.stdout);
+    expect(m.stdout).toContain("(verified checksum)");
+    expect(m.stdout).toContain("Incomplete lock file information for providers");
+    expect(readFileSync(join(a.dir, ".terraform.lock.hcl"), "utf8")).toBe(readFileSync(join(b.dir, ".terraform.lock.hcl"), "utf8"));
+    expect(layout(a.dir)).toEqual(layout(b.dir));
+  }, 120_000);
+
+  test("plugin cache: installed there and linked, reused with a lock file; -upgrade moves to the newest match", async () => {
+    const a = setup();
+    const b = setup();
+    const cacheA = workdir();
+    const cacheB = workdir();
+    const envA = { ...a.env, TF_PLUGIN_CACHE_DIR: cacheA };
+    const envB = { ...b.env, TF_PLUGIN_CACHE_DIR: cacheB };
+    const both = async (args: string[]): Promise<void> => {
+      const [m, t] = await Promise.all([runTool("magma", args, a.dir, envA), runTool("terraform", args, b.dir, envB)]);
+      expect(t.code).toBe(0);
+      expect(m.stderr).toBe("");
+      expect(m.stdout).toBe(t.stdout);
+      expect(readFileSync(join(a.dir, ".terraform.lock.hcl"), "utf8")).toBe(readFileSync(join(b.dir, ".terraform.lock.hcl"), "utf8"));
+      expect(layout(a.dir, cacheA)).toEqual(layout(b.dir, cacheB));
+      expect(layout(a.dir, cacheA, cacheA)).toEqual(layout(b.dir, cacheB, cacheB));
+    };
+    await both(["init", "-no-color"]);
+    expect(layout(a.dir, cacheA).some((l) => l.endsWith("-> <cache>/registry.magma.test/testing/random/1.1.0/linux_amd64"))).toBe(true);
+    for (const d of [a.dir, b.dir]) rmSync(join(d, ".terraform"), { recursive: true });
+    await both(["init", "-no-color"]); // "- Using … from the shared cache directory"
+    for (const d of [a.dir, b.dir]) writeFileSync(join(d, "main.tf"), mainTf("random", ">= 1.0"));
+    await both(["init", "-no-color"]); // the lock file's version is kept, its constraints updated
+    await both(["init", "-upgrade", "-no-color"]); // 2.0.0
+    expect(readFileSync(join(a.dir, ".terraform.lock.hcl"), "utf8")).toContain('version     = "2.0.0"');
+  }, 180_000);
 });
 
 /** Publishes `type` for a bad-input case (the good archive unless `entries` replaces it). */

@@ -269,8 +269,8 @@ export async function installProviders(reqs: readonly ProviderRequirement[], opt
       continue;
     }
     if (o.kind === "installed") {
-      const prev = options.locks.get(c.addr)!;
-      locks.set(c.addr, { ...prev, constraints: c.req.constraintsText });
+      // terraform keeps the entry as it was (its constraints too, until the version changes)
+      locks.set(c.addr, options.locks.get(c.addr)!);
       continue;
     }
     if (o.kind === "cache") {
