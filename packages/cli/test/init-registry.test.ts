@@ -145,6 +145,27 @@ describeTf("network mirror, plugin cache and -upgrade, against terraform", () =>
   }, 180_000);
 });
 
+describeTf("magma providers lock and providers mirror, against terraform", () => {
+  test("lock for two platforms, then mirror: same output, lock file, mirror tree and indexes", async () => {
+    const a = setup();
+    const b = setup();
+    const args = ["providers", "lock", "-platform=linux_amd64", "-platform=darwin_arm64", "-no-color"];
+    const [m, t] = await Promise.all([runTool("magma", args, a.dir, a.env), runTool("terraform", args, b.dir, b.env)]);
+    expect(t.code).toBe(0);
+    expect(m.stderr).toBe("");
+    expect(m.stdout).toBe(t.stdout);
+    const lock = readFileSync(join(a.dir, ".terraform.lock.hcl"), "utf8");
+    expect(lock).toBe(readFileSync(join(b.dir, ".terraform.lock.hcl"), "utf8"));
+    expect(lock.match(/"h1:/g)).toHaveLength(2); // each platform's package hashed
+    const mirrorArgs = ["providers", "mirror", "-platform=linux_amd64", "-platform=darwin_arm64", "-no-color"];
+    const [mm, tm] = await Promise.all([runTool("magma", [...mirrorArgs, join(a.dir, "mirror")], a.dir, a.env), runTool("terraform", [...mirrorArgs, join(b.dir, "mirror")], b.dir, b.env)]);
+    expect(tm.code).toBe(0);
+    expect(mm.stderr).toBe("");
+    expect(mm.stdout).toBe(tm.stdout);
+    expect(layout(a.dir, undefined, join(a.dir, "mirror"))).toEqual(layout(b.dir, undefined, join(b.dir, "mirror")));
+  }, 120_000);
+});
+
 /** Publishes `type` for a bad-input case (the good archive unless `entries` replaces it). */
 async function publishBad(type: string, extra: { entries?: ZipWriterEntry[]; signWithUnknownKey?: boolean; wrongShasum?: boolean } = {}): Promise<void> {
   const renamed = files.map((f) => (f.name.startsWith("terraform-provider-") ? { ...f, name: `terraform-provider-${type}_v1.0.0` } : f));

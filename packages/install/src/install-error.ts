@@ -41,13 +41,16 @@ export class InstallError extends Error {
   readonly summary: string;
   /** Terraform's diagnostic detail. */
   readonly detail: string;
+  /** The underlying reason alone, as terraform's installer error lists it (`- <address>: <reason>`). */
+  readonly reason: string;
 
-  /** Makes an error; `cause` is kept as `Error.cause`. */
-  constructor(code: InstallErrorCode, summary: string, detail: string, cause?: unknown) {
+  /** Makes an error; `cause` is kept as `Error.cause`; `reason` defaults to the detail. */
+  constructor(code: InstallErrorCode, summary: string, detail: string, cause?: unknown, reason?: string) {
     super(`[${code}] ${summary}: ${detail}`, cause === undefined ? undefined : { cause });
     this.code = code;
     this.summary = summary;
     this.detail = detail;
+    this.reason = reason ?? detail;
   }
 }
 

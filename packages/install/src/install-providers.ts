@@ -57,6 +57,8 @@ export interface InstallProvidersOptions {
   readonly locks: ReadonlyMap<string, LockedProvider>;
   /** Select the newest matching versions, ignoring the lock file's (`-upgrade`). */
   readonly upgrade?: boolean;
+  /** Install without checking packages against the lock file's hashes (terraform's `InstallNewProvidersForce`, for `providers lock`). */
+  readonly forceInstallChecksums?: boolean;
   /** `<os>_<arch>` (default this machine's, as terraform names it). */
   readonly platform?: string;
   /** `plugin_cache_dir`: packages are installed there and linked into the data directory. */
@@ -95,7 +97,7 @@ function queryError(p: ProviderAddress, e: unknown): InstallError {
   const d = providerDisplay(p);
   const summary = "Failed to query available provider packages";
   if (e instanceof SourceError && e.kind === "provider_not_found") {
-    return new InstallError(InstallErrorCode.NotFound, summary, `Could not retrieve the list of available versions for provider ${d}: ${e.message}\n\n${e.sources.map((s) => `  - ${s}`).join("\n")}`);
+    return new InstallError(InstallErrorCode.NotFound, summary, `Could not retrieve the list of available versions for provider ${d}: ${e.message}\n\n${e.sources.map((s) => `  - ${s}`).join("\n")}`, e, e.message);
   }
   if (e instanceof SourceError && e.kind === "registry_not_known") {
     if (/does not offer a Terraform provider registry$/.test(e.message)) {
@@ -105,10 +107,12 @@ function queryError(p: ProviderAddress, e: unknown): InstallError {
       InstallErrorCode.NotFound,
       summary,
       `Could not retrieve the list of available versions for provider ${d}: ${e.message}\n\nAll modules should specify their required_providers so that external consumers will get the correct providers when using a module. To see which modules are currently depending on ${d}, run the following command:\n    terraform providers`,
+      e,
+      e.message,
     );
   }
   const step = e as StepError;
-  return new InstallError(step.code ?? InstallErrorCode.QueryFailed, summary, `Could not retrieve the list of available versions for provider ${d}: ${step.message}${SUGGEST_DEFAULT(d)}`, e);
+  return new InstallError(step.code ?? InstallErrorCode.QueryFailed, summary, `Could not retrieve the list of available versions for provider ${d}: ${step.message}${SUGGEST_DEFAULT(d)}`, e, step.message);
 }
 
 function fetchError(p: ProviderAddress, version: string, e: unknown, platformName: string): InstallError {
@@ -121,10 +125,12 @@ function fetchError(p: ProviderAddress, version: string, e: unknown, platformNam
       e.mirrorUrl !== undefined
         ? `Your chosen provider mirror at ${e.mirrorUrl} does not have a ${a} v${version} package available for your current platform, ${platformName}.\n\nProvider releases are separate from Terraform CLI releases, so this provider might not support your current platform. Alternatively, the mirror itself might have only a subset of the plugin packages available in the origin registry, at ${p.hostname}.`
         : `Provider ${a} v${version} does not have a package available for your current platform, ${platformName}.\n\nProvider releases are separate from Terraform CLI releases, so not all providers are available for all platforms. Other versions of this provider may have different platforms supported.`,
+      e,
+      e.message,
     );
   }
   const step = e as StepError;
-  return new InstallError(step.code ?? InstallErrorCode.Download, "Failed to install provider", `Error while installing ${d} v${version}: ${step.message}`, e);
+  return new InstallError(step.code ?? InstallErrorCode.Download, "Failed to install provider", `Error while installing ${d} v${version}: ${step.message}`, e, step.message);
 }
 
 /** Whether a package directory holds the provider's executable (`terraform-provider-<type>…`). */
@@ -200,7 +206,7 @@ export async function installProviders(reqs: readonly ProviderRequirement[], opt
     try {
       chosen.push({ req: s.req, addr: s.addr, lock: s.lock, version: await s.version });
     } catch (e) {
-      errors.set(s.addr, e instanceof StepError && e.code === InstallErrorCode.LockConflict ? new InstallError(e.code, "Failed to query available provider packages", `Could not retrieve the list of available versions for provider ${providerDisplay(s.req.provider)}: ${e.message}${SUGGEST_DEFAULT(providerDisplay(s.req.provider))}`) : queryError(s.req.provider, e));
+      errors.set(s.addr, queryError(s.req.provider, e));
     }
   }
 
@@ -249,7 +255,8 @@ export async function installProviders(reqs: readonly ProviderRequirement[], opt
       try {
         const meta = await options.source.packageMeta(c.req.provider, c.version, target);
         const installTo = cache !== undefined ? join(cache, rel) : dest;
-        const auth = await slot(() => installPackage(meta, installTo, preferred, options.http, (done, total) => ev.progress?.(c.req.provider, c.version, done, total)));
+        const allowed = options.forceInstallChecksums === true ? [] : preferred;
+        const auth = await slot(() => installPackage(meta, installTo, allowed, options.http, (done, total) => ev.progress?.(c.req.provider, c.version, done, total)));
         if (cache !== undefined) linkDir(resolve(installTo), dest);
         return { kind: "fetched", hash: await packageHashV1(dest), auth };
       } catch (e) {
