@@ -43,3 +43,4 @@ export {
   bundleLauncherEntry,
 } from "./bundle-launcher-entry.js";
 export type { LauncherWithEntry } from "./bundle-launcher-entry.js";
+export { TfToJsonError, tfToJson } from "./tf-to-json.js";
