@@ -1,6 +1,7 @@
-import { createWriteStream, readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { Agent as HttpAgent } from "node:http";
 import { rootCertificates } from "node:tls";
 import { InstallErrorCode, StepError } from "./install-error.js";
 
@@ -28,18 +29,34 @@ export interface HttpResponse {
 
 const MAX_REDIRECTS = 10;
 
-/** The CA list for `https` requests: node's roots plus `ca`, plus `SSL_CERT_FILE` when set (what terraform trusts). */
+/**
+ * The CA list for `https` requests, as terraform's: `SSL_CERT_FILE`, when set, replaces the
+ * system roots (Go's rule); `ca` is added to whichever roots apply. `undefined`: node's roots.
+ */
 export function trustedCas(ca: readonly string[] | undefined, env: Readonly<Record<string, string | undefined>> = process.env): string[] | undefined {
-  const extra = [...(ca ?? [])];
   const file = env["SSL_CERT_FILE"];
   if (file !== undefined && file !== "") {
     try {
-      extra.push(readFileSync(file, "utf8"));
+      return [readFileSync(file, "utf8"), ...(ca ?? [])];
     } catch {
-      // terraform ignores an unreadable SSL_CERT_FILE too (the system roots remain)
+      // an unreadable file: Go falls back to the system roots
     }
   }
-  return extra.length === 0 ? undefined : [...rootCertificates, ...extra];
+  return ca === undefined || ca.length === 0 ? undefined : [...rootCertificates, ...ca];
+}
+
+/** One keep-alive agent per trusted-CA list: a TLS context is built once and connections are reused across requests. */
+const agents = new Map<string, HttpsAgent>();
+const httpAgent = new HttpAgent({ keepAlive: true });
+
+function httpsAgent(ca: string[] | undefined): HttpsAgent {
+  const key = ca === undefined ? "" : ca.join("\n");
+  let a = agents.get(key);
+  if (a === undefined) {
+    a = new HttpsAgent({ keepAlive: true, maxSockets: 8, ...(ca === undefined ? {} : { ca }) });
+    agents.set(key, a);
+  }
+  return a;
 }
 
 function describe(e: unknown): string {
@@ -66,7 +83,10 @@ export function openGet(url: URL, options: HttpOptions, signal?: AbortSignal): P
       const headers: Record<string, string> = { "User-Agent": `magma (Terraform/${options.terraformVersion ?? "1.11.4"})`, "X-Terraform-Version": options.terraformVersion ?? "1.11.4" };
       const token = options.credentials?.get(u.hostname.toLowerCase()) ?? options.credentials?.get(u.host.toLowerCase());
       if (token !== undefined) headers["Authorization"] = `Bearer ${token}`;
-      const req = (u.protocol === "https:" ? httpsRequest : httpRequest)(u, { method: "GET", headers, ...(ca === undefined ? {} : { ca }), ...(signal === undefined ? {} : { signal }) });
+      const req =
+        u.protocol === "https:"
+          ? httpsRequest(u, { method: "GET", headers, agent: httpsAgent(ca), ...(signal === undefined ? {} : { signal }) })
+          : httpRequest(u, { method: "GET", headers, agent: httpAgent, ...(signal === undefined ? {} : { signal }) });
       const timer = setTimeout(() => req.destroy(new StepError(InstallErrorCode.Timeout, `Get ${JSON.stringify(u.href)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`)), timeout);
       req.once("error", (e) => {
         clearTimeout(timer);
@@ -134,28 +154,35 @@ export async function httpGet(url: URL, options: HttpOptions, signal?: AbortSign
 }
 
 /**
- * Downloads `url` into the file `dest` as go-getter does for provider packages: a status
- * other than 200 is `bad response code: N`, a body shorter than its `Content-Length` is
- * `unexpected EOF`. `onProgress` gets (bytes so far, total or undefined).
+ * Downloads a package as go-getter does for provider packages: a status other than 200 is
+ * `bad response code: N`, a body shorter than its `Content-Length` is `unexpected EOF`.
+ * `onProgress` gets (bytes so far, total or undefined).
  *
+ * @returns the whole body (packages are checked and unpacked from memory).
  * @throws StepError `download` or `timeout`.
  */
-export async function httpDownload(url: URL, dest: string, options: HttpOptions, onProgress?: (done: number, total: number | undefined) => void, signal?: AbortSignal): Promise<void> {
+export async function httpDownloadBuffer(url: URL, options: HttpOptions, onProgress?: (done: number, total: number | undefined) => void, signal?: AbortSignal): Promise<Buffer> {
   const { res, url: final } = await openGet(url, options, signal);
   if (res.statusCode !== 200) {
     res.resume();
     throw new StepError(InstallErrorCode.Download, `bad response code: ${String(res.statusCode)}`);
   }
   const total = res.headers["content-length"] === undefined ? undefined : Number(res.headers["content-length"]);
-  const out = createWriteStream(dest);
+  const chunks: Buffer[] = [];
   let done = 0;
-  try {
-    await pipeBody(res, final, options.timeoutMs ?? 10_000, (c) => {
-      out.write(c);
-      done += c.length;
-      onProgress?.(done, total);
-    });
-  } finally {
-    await new Promise<void>((r) => out.end(r));
-  }
+  await pipeBody(res, final, options.timeoutMs ?? 10_000, (c) => {
+    chunks.push(c);
+    done += c.length;
+    onProgress?.(done, total);
+  });
+  return Buffer.concat(chunks, done);
+}
+
+/**
+ * {@link httpDownloadBuffer} into the file `dest`.
+ *
+ * @throws StepError `download` or `timeout`.
+ */
+export async function httpDownload(url: URL, dest: string, options: HttpOptions, onProgress?: (done: number, total: number | undefined) => void, signal?: AbortSignal): Promise<void> {
+  writeFileSync(dest, await httpDownloadBuffer(url, options, onProgress, signal));
 }

@@ -26,7 +26,7 @@ export { packageHashV1 } from "./package-hash.js";
 export { readZip, unpackZip, zipHash, zipPackageHashV1 } from "./zip-archive.js";
 export type { ZipEntry } from "./zip-archive.js";
 export { parseLockFile, formatLockFile, LOCK_FILE_NAME } from "./provider-lock-file.js";
-export { httpGet, httpDownload, trustedCas } from "./http-client.js";
+export { httpGet, httpDownload, httpDownloadBuffer, trustedCas } from "./http-client.js";
 export type { HttpOptions, HttpResponse } from "./http-client.js";
 
 // for sibling packages

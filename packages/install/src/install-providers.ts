@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from "node:fs";
-import { arch, platform, tmpdir } from "node:os";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { arch, platform } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { versionSatisfies, type VersionConstraint } from "@magma/config";
-import { httpDownload, type HttpOptions } from "./http-client.js";
+import { httpDownloadBuffer, type HttpOptions } from "./http-client.js";
 import { InstallError, InstallErrorCode, StepError } from "./install-error.js";
 import { packageHashV1 } from "./package-hash.js";
 import { compareVersions, providerAddressString, providerDisplay, SourceError, type Authentication, type PackageMeta, type ProviderAddress, type ProviderSource } from "./provider-source.js";
-import { unpackZip, zipHash, zipPackageHashV1 } from "./zip-archive.js";
+import { unpackZip, zipHash } from "./zip-archive.js";
 
 /** One provider the configuration needs. */
 export interface ProviderRequirement {
@@ -240,12 +240,13 @@ export async function installProviders(reqs: readonly ProviderRequirement[], opt
       if (cache !== undefined) {
         const cached = join(cache, rel);
         if (existsSync(cached)) {
-          const acceptable = (preferred.length > 0 && (await matchesAnyHash(cached, preferred))) || options.pluginCacheMayBreakLockFile === true;
+          const cachedHash = await packageHashV1(cached).catch(() => undefined);
+          const acceptable = (preferred.length > 0 && cachedHash !== undefined && preferred.includes(cachedHash)) || options.pluginCacheMayBreakLockFile === true;
           if (acceptable) {
             try {
               checkExecutable(cached, c.req.provider);
               linkDir(resolve(cached), dest);
-              return { kind: "cache", hash: await packageHashV1(cached) };
+              return { kind: "cache", hash: cachedHash ?? (await packageHashV1(cached)) };
             } catch (e) {
               return { kind: "error", during: "cache", error: new InstallError((e as StepError).code ?? InstallErrorCode.BadArchive, "Failed to install provider from shared cache", `Error while importing ${providerDisplay(c.req.provider)} v${c.version} from the shared cache directory: ${(e as Error).message}.`) };
             }
@@ -256,9 +257,9 @@ export async function installProviders(reqs: readonly ProviderRequirement[], opt
         const meta = await options.source.packageMeta(c.req.provider, c.version, target);
         const installTo = cache !== undefined ? join(cache, rel) : dest;
         const allowed = options.forceInstallChecksums === true ? [] : preferred;
-        const auth = await slot(() => installPackage(meta, installTo, allowed, options.http, (done, total) => ev.progress?.(c.req.provider, c.version, done, total)));
+        const { auth, hash } = await slot(() => installPackage(meta, installTo, allowed, options.http, (done, total) => ev.progress?.(c.req.provider, c.version, done, total)));
         if (cache !== undefined) linkDir(resolve(installTo), dest);
-        return { kind: "fetched", hash: await packageHashV1(dest), auth };
+        return { kind: "fetched", hash, auth };
       } catch (e) {
         return { kind: "error", during: "fetch", error: fetchError(c.req.provider, c.version, e, target) };
       }
@@ -303,7 +304,7 @@ function compareStr(a: string, b: string): number {
  * checks it against `allowedHashes` (the lock file's), and unpacks it into a fresh sibling
  * directory moved into place only when complete; a `dir` location is linked instead.
  *
- * @returns the authentication (undefined for an unauthenticated source).
+ * @returns the authentication (undefined for an unauthenticated source) and the package's `h1:` hash.
  * @throws StepError for any failed check; `dest` is then left as it was.
  */
 export async function installPackage(
@@ -312,11 +313,12 @@ export async function installPackage(
   allowedHashes: readonly string[],
   http: HttpOptions,
   onProgress?: (done: number, total: number | undefined) => void,
-): Promise<Authentication | undefined> {
+): Promise<{ auth: Authentication | undefined; hash: string }> {
   if (meta.location.kind === "dir") {
     const src = realpathSync(meta.location.path);
+    const hash = await packageHashV1(src);
     const h1s = allowedHashes.filter((h) => !h.startsWith("zh:"));
-    if (h1s.length > 0 && !h1s.includes(await packageHashV1(src))) {
+    if (h1s.length > 0 && !h1s.includes(hash)) {
       throw new StepError(
         InstallErrorCode.ChecksumMismatch,
         `the local package for ${providerAddressString(meta.provider)} ${meta.version} doesn't match any of the checksums previously recorded in the dependency lock file (this might be because the available checksums are for packages targeting different platforms); for more information: https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification`,
@@ -324,47 +326,38 @@ export async function installPackage(
     }
     checkExecutable(src, meta.provider);
     linkDir(src, dest);
-    return undefined;
+    return { auth: undefined, hash };
   }
   let archive: Buffer;
   if (meta.location.kind === "http") {
-    const tmp = mkdtempSync(join(tmpdir(), "magma-provider-"));
     try {
-      const file = join(tmp, "package.zip");
-      try {
-        await httpDownload(meta.location.url, file, http, onProgress);
-      } catch (e) {
-        const err = e as StepError;
-        throw new StepError(err.code ?? InstallErrorCode.Download, `${meta.location.url.host}: ${err.message}`, e);
-      }
-      archive = readFileSync(file);
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
+      archive = await httpDownloadBuffer(meta.location.url, http, onProgress);
+    } catch (e) {
+      const err = e as StepError;
+      throw new StepError(err.code ?? InstallErrorCode.Download, `${meta.location.url.host}: ${err.message}`, e);
     }
   } else archive = readFileSync(meta.location.path);
   const auth = meta.authenticate === undefined ? undefined : await meta.authenticate(archive);
-  if (allowedHashes.length > 0) {
-    const got = new Set([zipHash(archive), zipPackageHashV1(archive)]);
-    if (!allowedHashes.some((h) => got.has(h))) {
-      throw new StepError(
-        InstallErrorCode.ChecksumMismatch,
-        `the current package for ${providerAddressString(meta.provider)} ${meta.version} doesn't match any of the checksums previously recorded in the dependency lock file; for more information: https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification`,
-      );
-    }
-  }
   try {
     if (lstatSync(dest).isSymbolicLink()) rmSync(dest);
   } catch {
     // absent
   }
+  // unpacked beside its place, checked, then moved there: a refused package leaves `dest` as it was
   const staging = `${dest}.partial-${randomBytes(4).toString("hex")}`;
   try {
-    unpackZip(archive, staging);
+    const hash = unpackZip(archive, staging);
+    if (allowedHashes.length > 0 && !allowedHashes.includes(hash) && !allowedHashes.includes(zipHash(archive))) {
+      throw new StepError(
+        InstallErrorCode.ChecksumMismatch,
+        `the current package for ${providerAddressString(meta.provider)} ${meta.version} doesn't match any of the checksums previously recorded in the dependency lock file; for more information: https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification`,
+      );
+    }
     checkExecutable(staging, meta.provider);
     rmSync(dest, { recursive: true, force: true });
     renameSync(staging, dest);
+    return { auth, hash };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  return auth;
 }

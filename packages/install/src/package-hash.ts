@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream, readdirSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InstallErrorCode, StepError } from "./install-error.js";
 
@@ -12,10 +12,9 @@ function filesUnder(root: string, rel: string, out: string[]): void {
   }
 }
 
-async function sha256File(path: string): Promise<string> {
-  const h = createHash("sha256");
-  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
-  return h.digest("hex");
+function sha256File(path: string): Promise<string> {
+  // whole files: provider packages are a few files, and one read is much cheaper than a stream's chunks
+  return Promise.resolve(createHash("sha256").update(readFileSync(path)).digest("hex"));
 }
 
 /**

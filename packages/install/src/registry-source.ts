@@ -3,7 +3,7 @@ import { httpGet, type HttpOptions } from "./http-client.js";
 import { InstallErrorCode, StepError } from "./install-error.js";
 import { providerAddressString, SourceError, type Authentication, type PackageMeta, type ProviderAddress, type ProviderSource } from "./provider-source.js";
 import type { ServiceDiscovery } from "./service-discovery.js";
-import { verifySignature, type SigningKey } from "./verify-signature.js";
+import { preloadOpenpgp, verifySignature, type SigningKey } from "./verify-signature.js";
 
 function queryFailed(p: ProviderAddress, message: string): StepError {
   return new StepError(InstallErrorCode.QueryFailed, `could not query provider registry for ${providerAddressString(p)}: ${message}`);
@@ -88,6 +88,7 @@ export class RegistrySource implements ProviderSource {
 
   /** @inheritdoc */
   async packageMeta(p: ProviderAddress, version: string, platform: string): Promise<PackageMeta> {
+    void preloadOpenpgp().catch(() => undefined);
     const base = await this.#base(p);
     const [os, arch] = platform.split("_") as [string, string];
     const res = await this.#query(new URL(`${p.namespace}/${p.type}/${version}/download/${os}/${arch}`, base), p);

@@ -1,3 +1,4 @@
+import type * as Openpgp from "openpgp";
 import type { Key } from "openpgp";
 import { InstallErrorCode, StepError } from "./install-error.js";
 
@@ -24,6 +25,14 @@ export const AuthResult = {
 /** One of the {@link AuthResult} values. */
 export type AuthResult = (typeof AuthResult)[keyof typeof AuthResult];
 
+let loading: Promise<typeof Openpgp> | undefined;
+
+/** Starts loading the OpenPGP library (a few hundred ms of compilation) while other work waits on the network. */
+export function preloadOpenpgp(): Promise<typeof Openpgp> {
+  loading ??= import("openpgp");
+  return loading;
+}
+
 /** The primary key ID of HashiCorp's provider signing key. */
 const HASHICORP_KEY_ID = "34365D9472D7468F";
 
@@ -38,7 +47,7 @@ const HASHICORP_KEY_ID = "34365D9472D7468F";
  */
 export async function verifySignature(document: Uint8Array, signature: Uint8Array, keys: readonly SigningKey[]): Promise<{ result: AuthResult; keyId: string }> {
   // loaded on first use: a large library only installation needs
-  const { createMessage, readKeys, readSignature, verify } = await import("openpgp");
+  const { createMessage, readKeys, readSignature, verify } = await preloadOpenpgp();
   let sig;
   try {
     sig = await readSignature({ binarySignature: signature });

@@ -96,9 +96,10 @@ function containsDotDot(name: string): boolean {
  * a symbolic link whose target leaves `dir`. Every entry is checked before anything is
  * written, so a refused archive writes nothing.
  *
+ * @returns the `h1:` hash of what it wrote (the files' data, as {@link zipPackageHashV1}).
  * @throws StepError `bad_archive` naming the entry.
  */
-export function unpackZip(buf: Buffer, dir: string): void {
+export function unpackZip(buf: Buffer, dir: string): string {
   const entries = readZip(buf);
   const root = resolve(dir);
   const files: { path: string; entry: ZipEntry; data: Buffer }[] = [];
@@ -118,15 +119,20 @@ export function unpackZip(buf: Buffer, dir: string): void {
   }
   mkdirSync(root, { recursive: true });
   for (const e of entries) if (e.isDirectory) mkdirSync(join(root, e.name), { recursive: true });
+  const summary = createHash("sha256");
+  for (const f of [...files].sort((a, b) => (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0))) {
+    summary.update(`${createHash("sha256").update(f.data).digest("hex")}  ${f.entry.name}\n`);
+  }
   for (const { path, entry, data } of files) {
     mkdirSync(dirname(path), { recursive: true });
     if (entry.isSymlink) symlinkSync(data.toString("utf8"), path);
     else {
-      writeFileSync(path, data);
       const perm = entry.mode & 0o777;
-      chmodSync(path, perm === 0 ? 0o644 : perm);
+      writeFileSync(path, data, { mode: perm === 0 ? 0o644 : perm });
+      chmodSync(path, perm === 0 ? 0o644 : perm); // the mode exactly, whatever the umask
     }
   }
+  return `h1:${summary.digest("base64")}`;
 }
 
 /**
