@@ -5,6 +5,7 @@
  * `.terraform` layouts, a directory either tool can take over, and terraform's errors for
  * packages that must not be installed.
  */
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -61,6 +62,7 @@ function layout(dir: string, cache?: string, root = join(dir, ".terraform")): st
       const st = lstatSync(p);
       const rel = relative(root === join(dir, ".terraform") ? dir : root, p);
       const target = st.isSymbolicLink() ? readlinkSync(p) : "";
+      if (name === ".git") continue; // a clone's own bookkeeping (times, pack names) is not the layout
       if (st.isSymbolicLink()) out.push(`${rel} -> ${cache !== undefined && target.startsWith(cache) ? `<cache>${target.slice(cache.length)}` : relative(dir, target)}`);
       else if (st.isDirectory()) {
         out.push(`${rel}/`);
@@ -164,6 +166,54 @@ describeTf("magma providers lock and providers mirror, against terraform", () =>
     expect(mm.stdout).toBe(tm.stdout);
     expect(layout(a.dir, undefined, join(a.dir, "mirror"))).toEqual(layout(b.dir, undefined, join(b.dir, "mirror")));
   }, 120_000);
+});
+
+describeTf("modules from a module registry, git and an https archive, against terraform", () => {
+  test("same output and modules.json; magma init → apply, terraform sees no changes (and the reverse)", async () => {
+    const modTf = `terraform {\n  required_providers {\n    random = {\n      source = "${reg.hostname}/${NS}/random"\n    }\n  }\n}\n\nresource "random_id" "m" {\n  byte_length = 2\n}\n\noutput "hex" {\n  value = random_id.m.hex\n}\n`;
+    reg.publishModule({ namespace: NS, name: "pet", provider: "random", version: "1.0.0", files: { "main.tf": modTf } });
+    reg.publishModule({ namespace: NS, name: "pet", provider: "random", version: "1.1.0", files: { "main.tf": modTf } });
+    reg.publishModule({ namespace: NS, name: "pet", provider: "random", version: "2.0.0", files: { "main.tf": modTf } });
+    const repo = workdir({ "main.tf": 'output "where" {\n  value = "top"\n}\n', "sub/main.tf": 'output "where" {\n  value = "sub"\n}\n' });
+    const g = (args: string[]): void => {
+      const r = spawnSync("git", args, { cwd: repo, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+      if (r.status !== 0) throw new Error(r.stderr);
+    };
+    g(["init", "-q", "-b", "main"]);
+    g(["add", "."]);
+    g(["commit", "-q", "-m", "v1"]);
+    g(["tag", "v1"]);
+    writeFileSync(join(repo, "main.tf"), 'output "where" {\n  value = "top, after v1"\n}\n');
+    g(["commit", "-q", "-am", "later"]);
+    const tf =
+      mainTf() +
+      `\nmodule "pet" {\n  source  = "${reg.hostname}/${NS}/pet/random"\n  version = "~> 1.0"\n}\n` +
+      `\nmodule "git" {\n  source = "git::file://${repo}?ref=v1"\n}\n` +
+      `\nmodule "gitsub" {\n  source = "git::file://${repo}//sub?ref=v1&depth=1"\n}\n` +
+      `\nmodule "arch" {\n  source = "${reg.url}/archives/${NS}/pet/random/2.0.0.tar.gz"\n}\n` +
+      `\noutput "pet" {\n  value = module.pet.hex\n}\n\noutput "where" {\n  value = [module.git.where, module.gitsub.where]\n}\n`;
+    const a = setup({ tf });
+    const b = setup({ tf });
+    const [m, t] = await Promise.all([runTool("magma", ["init", "-no-color"], a.dir, a.env), runTool("terraform", ["init", "-no-color"], b.dir, b.env)]);
+    expect(t.stderr).toBe("");
+    expect(m.stderr).toBe("");
+    expect(m.stdout).toBe(t.stdout);
+    const manifest = readFileSync(join(a.dir, ".terraform", "modules", "modules.json"), "utf8");
+    expect(manifest).toBe(readFileSync(join(b.dir, ".terraform", "modules", "modules.json"), "utf8"));
+    expect(layout(a.dir)).toEqual(layout(b.dir));
+    expect((await runTool("magma", ["apply", "-auto-approve", "-no-color"], a.dir, a.env)).code).toBe(0);
+    const out = await runTool("magma", ["output", "-json", "where"], a.dir, a.env);
+    expect(JSON.parse(out.stdout)).toEqual(["top", "sub"]);
+    const tp = await runTool("terraform", ["plan", "-detailed-exitcode", "-no-color"], a.dir, a.env);
+    expect(tp.stdout).toContain("No changes.");
+    expect((await runTool("terraform", ["apply", "-auto-approve", "-no-color"], b.dir, b.env)).code).toBe(0);
+    const mp = await runTool("magma", ["plan", "-detailed-exitcode", "-no-color"], b.dir, b.env);
+    expect(mp.stdout).toContain("No changes.");
+    // -upgrade fetches the modules again, the newest matching versions
+    const [mu, tu] = await Promise.all([runTool("magma", ["init", "-upgrade", "-no-color"], a.dir, a.env), runTool("terraform", ["init", "-upgrade", "-no-color"], b.dir, b.env)]);
+    expect(mu.stdout).toBe(tu.stdout);
+    expect(readFileSync(join(a.dir, ".terraform", "modules", "modules.json"), "utf8")).toBe(readFileSync(join(b.dir, ".terraform", "modules", "modules.json"), "utf8"));
+  }, 300_000);
 });
 
 /** Publishes `type` for a bad-input case (the good archive unless `entries` replaces it). */

@@ -31,3 +31,8 @@ export type { HttpOptions, HttpResponse } from "./http-client.js";
 
 // for sibling packages
 export { StepError } from "./install-error.js";
+export { parseModuleSource, splitSubdir } from "./module-source.js";
+export type { ModuleSource } from "./module-source.js";
+export { fetchModulePackage } from "./fetch-module-package.js";
+export { ModuleRegistryClient } from "./module-registry.js";
+export { unpackTar } from "./tar-archive.js";

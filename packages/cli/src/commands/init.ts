@@ -8,6 +8,7 @@ import { formatLockFile, LOCK_FILE_NAME, parseLockFile, type LockedProvider } fr
 import { formatDiagnostics } from "../workdir/format-diagnostic.js";
 import { recordBackend } from "../workdir/init-backend.js";
 import { installModules } from "../workdir/init-modules.js";
+import { moduleInstallOptions } from "../workdir/init-providers.js";
 import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
 import { withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
@@ -49,10 +50,10 @@ export async function initAction(ctx: CommandContext, o: InitOptions): Promise<v
     if (backend === "configured") {
       ctx.print(`${paint(colour, `[reset][green]\nSuccessfully configured the backend ${JSON.stringify(wd.settings.type)}! Terraform will automatically\nuse this backend unless the backend configuration changes.`)}\n`);
     }
-    const modules = installModules(wd.dir, wd.dataDir);
+    const modules = await installModules(wd.dir, wd.dataDir, moduleInstallOptions(ctx.io.env, o.upgrade === true));
     if (modules.hasCalls) {
-      ctx.print(`${paint(colour, "[reset][bold]Initializing modules...")}\n`);
-      for (const m of modules.modules) if (m.key !== "" && m.isNew) ctx.print(`- ${m.key} in ${m.dir}\n`);
+      ctx.print(`${paint(colour, o.upgrade === true ? "[reset][bold]Upgrading modules..." : "[reset][bold]Initializing modules...")}\n`);
+      for (const m of modules.modules) if (m.key !== "" && m.isNew) ctx.print(`${m.download === undefined ? "" : `${m.download}\n`}- ${m.key} in ${m.dir}\n`);
     }
     const { config, diags } = loadConfig(wd.dir);
     const errors = diags.filter((d) => d.severity === "error");

@@ -1,12 +1,25 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
-import { isAbsolute, join, posix, resolve } from "node:path";
-import { isLocalSource, loadModule, readModuleManifest, type InstalledModule } from "@magma/config";
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { isAbsolute, join, posix, relative, resolve } from "node:path";
+import { isLocalSource, loadModule, readModuleManifest, versionSatisfies, type InstalledModule } from "@magma/config";
+import { fetchModulePackage, ModuleRegistryClient, parseModuleSource, readCliConfig, ServiceDiscovery, type HttpOptions } from "@magma/install";
 import { CliError, CliErrorCode } from "../cli-error.js";
 
 /** One module `magma init` recorded, for its `- KEY in DIR` lines. */
 export interface InstalledModuleRecord extends InstalledModule {
   /** True when the manifest did not hold this module (with this source) before. */
   readonly isNew: boolean;
+  /** terraform's `Downloading …` line for a module fetched this run. */
+  readonly download?: string;
+}
+
+/** Options of {@link installModules} for remote sources. */
+export interface InstallModulesOptions {
+  /** The environment (the CLI configuration's `host` blocks and tokens, `SSL_CERT_FILE`). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The HTTP settings. */
+  readonly http: HttpOptions;
+  /** Fetch every remote module again, the newest matching versions (`-upgrade`, `get -update`). */
+  readonly upgrade?: boolean;
 }
 
 /** What {@link installModules} found. */
@@ -29,7 +42,11 @@ export function normalizeLocalSource(source: string): string {
 /** The `.terraform/modules/modules.json` text terraform writes: the records by key, compact, no trailing newline. */
 export function formatModuleManifest(modules: readonly InstalledModule[]): string {
   const sorted = [...modules].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return JSON.stringify({ Modules: sorted.map((m) => ({ Key: m.key, Source: m.source, ...(m.version !== undefined ? { Version: m.version } : {}), Dir: m.dir })) });
+  // Go's encoding/json escapes &, <, > and the JavaScript line separators
+  return JSON.stringify({ Modules: sorted.map((m) => ({ Key: m.key, Source: m.source, ...(m.version !== undefined ? { Version: m.version } : {}), Dir: m.dir })) }).replace(
+    /[&<>\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /**
@@ -43,11 +60,13 @@ export function formatModuleManifest(modules: readonly InstalledModule[]): strin
  * @throws CliError `bad_input` naming the module call for a source magma cannot install, or
  *   a local directory that does not exist.
  */
-export function installModules(rootDir: string, dataDir: string): ModuleInstallResult {
+export async function installModules(rootDir: string, dataDir: string, options?: InstallModulesOptions): Promise<ModuleInstallResult> {
   const root = resolve(rootDir);
   const previous = new Map(readModuleManifest(root).modules.map((m) => [m.key, m]));
   const records: InstalledModuleRecord[] = [{ key: "", source: "", dir: ".", isNew: false }];
-  const visit = (dirRel: string, path: readonly string[], depth: number): boolean => {
+  const modsRel = posix.join(relative(root, resolve(dataDir)).replaceAll("\\", "/") || ".", "modules");
+  let registry: ModuleRegistryClient | undefined;
+  const visit = async (dirRel: string, path: readonly string[], depth: number): Promise<boolean> => {
     const abs = isAbsolute(dirRel) ? dirRel : join(root, dirRel);
     const { module } = loadModule(abs, { displayDir: dirRel });
     const calls = [...module.moduleCalls.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -68,20 +87,74 @@ export function installModules(rootDir: string, dataDir: string): ModuleInstallR
         record = { key, source, dir, isNew: before === undefined || before.source !== source || before.dir !== dir };
       } else {
         const before = previous.get(key);
-        const plain = (s: string): string => s.replace(/^registry\.terraform\.io\//, "");
-        if (before === undefined || plain(before.source) !== plain(call.sourceAddr) || !existsSync(isAbsolute(before.dir) ? before.dir : join(root, before.dir))) {
-          throw new CliError(CliErrorCode.Unsupported, `Module ${JSON.stringify(key)} cannot be installed by magma`, {
-            detail: `The module call at ${where} has source ${JSON.stringify(call.sourceAddr)}. magma installs modules with local path sources ("./…" or "../…") only: it never downloads modules from a registry, git or other remote sources. Run "terraform init" to install this module; magma then uses the copy terraform installed under .terraform/modules.`,
-          });
+        const src = parseModuleSource(call.sourceAddr);
+        const source = src.kind === "local" ? call.sourceAddr : src.display;
+        const exists = before !== undefined && existsSync(isAbsolute(before.dir) ? before.dir : join(root, before.dir));
+        const keep =
+          options?.upgrade !== true &&
+          before !== undefined &&
+          exists &&
+          before.source === source &&
+          (call.versionConstraints.length === 0 || (before.version !== undefined && versionSatisfies(before.version, call.versionConstraints)));
+        if (keep) record = { ...before, isNew: false };
+        else if (options === undefined) {
+          throw new CliError(CliErrorCode.Unsupported, `Module ${JSON.stringify(key)} is not installed`, { detail: `The module call at ${where} has source ${JSON.stringify(call.sourceAddr)}: run "magma init" to install it.` });
+        } else {
+          const instRel = posix.join(modsRel, key);
+          const inst = join(root, instRel);
+          rmSync(inst, { recursive: true, force: true });
+          const cli = readCliConfig({ env: options.env });
+          const fail = (summary: string, detail: string): CliError => new CliError(CliErrorCode.BadInput, summary, { detail });
+          if (src.kind === "registry") {
+            registry ??= new ModuleRegistryClient(new ServiceDiscovery(cli.hosts, options.http), options.http);
+            const regAddr = `${src.hostname === "registry.terraform.io" ? "" : `${src.hostname}/`}${src.namespace}/${src.name}/${src.provider}`;
+            let versions: string[];
+            try {
+              versions = await registry.versions(src.hostname, src.namespace, src.name, src.provider);
+            } catch (e) {
+              if ((e as { code?: string }).code === "not_found") throw fail("Module not found", `Module ${JSON.stringify(call.name)} (from ${where}) cannot be found in the module registry at ${src.hostname}.`);
+              throw fail("Error accessing remote module registry", `Failed to retrieve available versions for module ${JSON.stringify(call.name)} (${where}) from ${src.hostname}: ${(e as Error).message}.`);
+            }
+            const exact = call.versionConstraints.some((c) => c.op === "=" && c.prerelease !== "");
+            const match = versions.find((v) => versionSatisfies(v, call.versionConstraints) && (!v.includes("-") || exact));
+            if (match === undefined) {
+              if (versions.length === 0) throw fail("No versions available", `Module ${JSON.stringify(regAddr)} (${where}) has no versions available on ${src.hostname}.`);
+              throw fail("Unresolvable module version constraint", `There is no available version of module ${JSON.stringify(regAddr)} (${where}) which matches the given version constraint. The newest available version is ${versions[0]!}.`);
+            }
+            let loc: string;
+            try {
+              loc = await registry.location(src.hostname, src.namespace, src.name, src.provider, match);
+            } catch (e) {
+              throw fail("Error accessing remote module registry", `Failed to retrieve a download URL for ${regAddr} ${match} from ${src.hostname}: ${(e as Error).message}`);
+            }
+            try {
+              await fetchModulePackage(loc, inst, options.http);
+            } catch (e) {
+              rmSync(inst, { recursive: true, force: true });
+              throw fail("Failed to download module", `Could not download module ${JSON.stringify(call.name)} (${where}) source code from ${JSON.stringify(loc)}: ${(e as Error).message}.`);
+            }
+            const dir = src.subdir === "" ? instRel : posix.join(instRel, src.subdir);
+            record = { key, source, version: match, dir, isNew: true, download: `Downloading ${regAddr} ${match} for ${key}...` };
+          } else if (src.kind === "remote") {
+            if (call.versionConstraints.length > 0) throw fail("Invalid version constraint", `Cannot apply a version constraint to module ${JSON.stringify(call.name)} (at ${where}) because it doesn't come from a module registry.`);
+            try {
+              await fetchModulePackage(src.packageAddr, inst, options.http);
+            } catch (e) {
+              rmSync(inst, { recursive: true, force: true });
+              throw fail("Failed to download module", `Could not download module ${JSON.stringify(call.name)} (${where}) source code from ${JSON.stringify(src.packageAddr)}: ${(e as Error).message}`);
+            }
+            const dir = src.subdir === "" ? instRel : posix.join(instRel, src.subdir);
+            if (!existsSync(join(root, dir))) throw fail("Unreadable module subdirectory", `The directory ${dir} does not exist. The target submodule ${src.subdir} does not exist within the target module.`);
+            record = { key, source, dir, isNew: true, download: `Downloading ${src.packageAddr} for ${key}...` };
+          } else throw fail("Invalid module source", `${where}: ${JSON.stringify(call.sourceAddr)}`);
         }
-        record = { ...before, isNew: false };
       }
       records.push(record);
-      visit(record.dir, [...path, call.name], depth + 1);
+      await visit(record.dir, [...path, call.name], depth + 1);
     }
     return calls.length > 0;
   };
-  const hasCalls = visit(".", [], 0);
+  const hasCalls = await visit(".", [], 0);
   if (hasCalls) {
     const dir = join(dataDir, "modules");
     mkdirSync(dir, { recursive: true });

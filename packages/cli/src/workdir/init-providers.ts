@@ -30,6 +30,11 @@ export function installHttpOptions(env: Readonly<Record<string, string | undefin
   return { timeoutMs: Number.isFinite(t) && t > 0 ? t * 1000 : 10_000, credentials };
 }
 
+/** The remote-module settings of `magma init`/`magma get`: the CLI configuration's hosts and tokens, `-upgrade`. */
+export function moduleInstallOptions(env: Readonly<Record<string, string | undefined>>, upgrade: boolean): { env: Readonly<Record<string, string | undefined>>; http: HttpOptions; upgrade: boolean } {
+  return { env, http: installHttpOptions(env, readCliConfig({ env }).credentials), upgrade };
+}
+
 function cliErrorOf(e: InstallError): CliError {
   return new CliError(e.code === "not_found" ? CliErrorCode.NotFound : CliErrorCode.BadInput, e.summary, { detail: e.detail, cause: e });
 }
