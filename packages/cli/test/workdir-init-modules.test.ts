@@ -3,7 +3,7 @@
 // (backend type, configuration, hash) and .terraform/modules/modules.json byte for byte, and
 // terraform plan runs on magma's directory without asking for terraform init. Registry modules
 // and changed backends get clear errors.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hasTerraform } from "@magma/test-support";
 import { cleanUp, magma } from "./support/run-magma.js";
@@ -44,13 +44,13 @@ withTerraform("magma init records the backend and local modules as terraform ini
 });
 
 describe("magma init: what it cannot do, said clearly", () => {
-  test("a registry module names the module and what magma supports; a changed backend needs -reconfigure", async () => {
-    const reg = workdir({ "main.tf": 'module "vpc" {\n  source  = "terraform-aws-modules/vpc/aws"\n  version = "5.0.0"\n}\n' });
-    const r = await magma(["init"], { cwd: reg });
+  test("an s3:: module names the module and what magma supports; a changed backend needs -reconfigure", async () => {
+    const s3 = workdir({ "main.tf": 'module "vpc" {\n  source = "s3::https://s3.amazonaws.com/bucket/vpc.zip"\n}\n' });
+    const r = await magma(["init"], { cwd: s3 });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Module "vpc" cannot be installed by magma');
-    expect(r.stderr).toContain('source "terraform-aws-modules/vpc/aws"');
-    expect(r.stderr).toContain('local path sources ("./…" or "../…") only');
+    expect(r.stderr).toContain('Error: Failed to download module');
+    expect(r.stderr).toContain('Could not download module "vpc" (main.tf:1) source code from "s3::https://s3.amazonaws.com/bucket/vpc.zip": magma does not support the s3:: module source');
+    expect(existsSync(join(s3, ".terraform", "modules", "vpc"))).toBe(false);
 
     const dir = workdir({ "main.tf": 'terraform {\n  backend "local" {}\n}\n' });
     expect((await magma(["init"], { cwd: dir })).code).toBe(0);

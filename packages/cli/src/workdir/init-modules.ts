@@ -100,6 +100,8 @@ export async function installModules(rootDir: string, dataDir: string, options?:
         else if (options === undefined) {
           throw new CliError(CliErrorCode.Unsupported, `Module ${JSON.stringify(key)} is not installed`, { detail: `The module call at ${where} has source ${JSON.stringify(call.sourceAddr)}: run "magma init" to install it.` });
         } else {
+          // terraform names the module block (its header line), not the source argument
+          const callAt = `${call.declRange.filename}:${call.declRange.start.line}`;
           const instRel = posix.join(modsRel, key);
           const inst = join(root, instRel);
           rmSync(inst, { recursive: true, force: true });
@@ -112,14 +114,14 @@ export async function installModules(rootDir: string, dataDir: string, options?:
             try {
               versions = await registry.versions(src.hostname, src.namespace, src.name, src.provider);
             } catch (e) {
-              if ((e as { code?: string }).code === "not_found") throw fail("Module not found", `Module ${JSON.stringify(call.name)} (from ${where}) cannot be found in the module registry at ${src.hostname}.`);
-              throw fail("Error accessing remote module registry", `Failed to retrieve available versions for module ${JSON.stringify(call.name)} (${where}) from ${src.hostname}: ${(e as Error).message}.`);
+              if ((e as { code?: string }).code === "not_found") throw fail("Module not found", `Module ${JSON.stringify(call.name)} (from ${callAt}) cannot be found in the module registry at ${src.hostname}.`);
+              throw fail("Error accessing remote module registry", `Failed to retrieve available versions for module ${JSON.stringify(call.name)} (${callAt}) from ${src.hostname}: ${(e as Error).message}.`);
             }
             const exact = call.versionConstraints.some((c) => c.op === "=" && c.prerelease !== "");
             const match = versions.find((v) => versionSatisfies(v, call.versionConstraints) && (!v.includes("-") || exact));
             if (match === undefined) {
-              if (versions.length === 0) throw fail("No versions available", `Module ${JSON.stringify(regAddr)} (${where}) has no versions available on ${src.hostname}.`);
-              throw fail("Unresolvable module version constraint", `There is no available version of module ${JSON.stringify(regAddr)} (${where}) which matches the given version constraint. The newest available version is ${versions[0]!}.`);
+              if (versions.length === 0) throw fail("No versions available", `Module ${JSON.stringify(regAddr)} (${callAt}) has no versions available on ${src.hostname}.`);
+              throw fail("Unresolvable module version constraint", `There is no available version of module ${JSON.stringify(regAddr)} (${callAt}) which matches the given version constraint. The newest available version is ${versions[0]!}.`);
             }
             let loc: string;
             try {
@@ -131,17 +133,17 @@ export async function installModules(rootDir: string, dataDir: string, options?:
               await fetchModulePackage(loc, inst, options.http);
             } catch (e) {
               rmSync(inst, { recursive: true, force: true });
-              throw fail("Failed to download module", `Could not download module ${JSON.stringify(call.name)} (${where}) source code from ${JSON.stringify(loc)}: ${(e as Error).message}.`);
+              throw fail("Failed to download module", `Could not download module ${JSON.stringify(call.name)} (${callAt}) source code from ${JSON.stringify(loc)}: ${(e as Error).message}.`);
             }
             const dir = src.subdir === "" ? instRel : posix.join(instRel, src.subdir);
             record = { key, source, version: match, dir, isNew: true, download: `Downloading ${regAddr} ${match} for ${key}...` };
           } else if (src.kind === "remote") {
-            if (call.versionConstraints.length > 0) throw fail("Invalid version constraint", `Cannot apply a version constraint to module ${JSON.stringify(call.name)} (at ${where}) because it doesn't come from a module registry.`);
+            if (call.versionConstraints.length > 0) throw fail("Invalid version constraint", `Cannot apply a version constraint to module ${JSON.stringify(call.name)} (at ${callAt}) because it doesn't come from a module registry.`);
             try {
               await fetchModulePackage(src.packageAddr, inst, options.http);
             } catch (e) {
               rmSync(inst, { recursive: true, force: true });
-              throw fail("Failed to download module", `Could not download module ${JSON.stringify(call.name)} (${where}) source code from ${JSON.stringify(src.packageAddr)}: ${(e as Error).message}`);
+              throw fail("Failed to download module", `Could not download module ${JSON.stringify(call.name)} (${callAt}) source code from ${JSON.stringify(src.packageAddr)}: ${(e as Error).message}`);
             }
             const dir = src.subdir === "" ? instRel : posix.join(instRel, src.subdir);
             if (!existsSync(join(root, dir))) throw fail("Unreadable module subdirectory", `The directory ${dir} does not exist. The target submodule ${src.subdir} does not exist within the target module.`);
