@@ -51,6 +51,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<RegisterCo
   ["force-unlock", async () => (await import("./commands/force-unlock.js")).registerForceUnlockCommand],
   ["fmt", async () => (await import("./commands/fmt.js")).registerFmtCommand],
   ["providers", async () => (await import("./commands/providers-install-command.js")).registerProvidersInstallCommands],
+  ["get", async () => (await import("./commands/get-command.js")).registerGetCommand],
 ];
 
 /** The flags that print the version (`-version` is Terraform's spelling, see `normalizeTerraformFlags`). */

@@ -213,6 +213,12 @@ describeTf("modules from a module registry, git and an https archive, against te
     const [mu, tu] = await Promise.all([runTool("magma", ["init", "-upgrade", "-no-color"], a.dir, a.env), runTool("terraform", ["init", "-upgrade", "-no-color"], b.dir, b.env)]);
     expect(mu.stdout).toBe(tu.stdout);
     expect(readFileSync(join(a.dir, ".terraform", "modules", "modules.json"), "utf8")).toBe(readFileSync(join(b.dir, ".terraform", "modules", "modules.json"), "utf8"));
+    // get -update: the same again, as terraform get
+    const [mg, tg] = await Promise.all([runTool("magma", ["get", "-update", "-no-color"], a.dir, a.env), runTool("terraform", ["get", "-update", "-no-color"], b.dir, b.env)]);
+    expect(tg.code).toBe(0);
+    expect(mg.stderr).toBe("");
+    expect(mg.stdout).toBe(tg.stdout);
+    expect(layout(a.dir)).toEqual(layout(b.dir));
   }, 300_000);
 });
 
