@@ -1,4 +1,5 @@
-import { delimiter } from "node:path";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { providerAddrString, type Config } from "@magma/config";
 import {
   createProviderSource,
@@ -56,10 +57,20 @@ export async function installConfigProviders(
   next: Map<string, LockedProvider>,
 ): Promise<InitProvidersResult> {
   const env = ctx.io.env;
+  if (o.pluginDir !== undefined && o.pluginDir.length > 0) {
+    // terraform records -plugin-dir in <data dir>/plugin_path (Go's json.MarshalIndent); -plugin-dir="" removes it
+    const file = join(wd.dataDir, "plugin_path");
+    if (o.pluginDir.length === 1 && o.pluginDir[0] === "") rmSync(file, { force: true });
+    else {
+      mkdirSync(wd.dataDir, { recursive: true });
+      writeFileSync(file, JSON.stringify(o.pluginDir, null, 2));
+    }
+  }
   const cli = readCliConfig({ env });
   const http = installHttpOptions(env, cli.credentials);
   const extraMirrors = (env["MAGMA_PLUGIN_DIRS"] ?? "").split(delimiter).filter((d) => d !== "");
-  const source = createProviderSource(cli, { http, cwd: wd.dir, env, ...(o.pluginDir !== undefined ? { pluginDirs: o.pluginDir } : { extraMirrors }) });
+  const pluginDirs = o.pluginDir?.filter((d) => d !== "");
+  const source = createProviderSource(cli, { http, cwd: wd.dir, env, ...(pluginDirs !== undefined && pluginDirs.length > 0 ? { pluginDirs } : { extraMirrors }) });
   const reqs: InstallRequirement[] = [];
   for (const req of providerRequirements(config)) {
     const native = Object.keys(nativeProviders).find((k) => providerAddrString(req.provider) === `registry.terraform.io/${k}`);
