@@ -75,7 +75,7 @@ function layout(dir: string, cache?: string, root = join(dir, ".terraform")): st
 }
 
 describeTf("magma init from a provider registry and a network mirror, against terraform", () => {
-  test("registry: same output, lock file and layout; init → plan → apply, and either tool takes the directory over", async () => {
+  test("registry: same output, lock file and layout; a second init reuses the package", async () => {
     const a = setup();
     const b = setup();
     const [m, t] = [await runTool("magma", ["init", "-no-color"], a.dir, a.env), await runTool("terraform", ["init", "-no-color"], b.dir, b.env)];
@@ -89,16 +89,8 @@ describeTf("magma init from a provider registry and a network mirror, against te
     expect(lock.match(/"zh:/g)).toHaveLength(2); // both platforms' signed zip hashes
     expect(layout(a.dir)).toEqual(layout(b.dir));
 
-    // magma applies, terraform sees no changes
-    expect((await runTool("magma", ["apply", "-auto-approve", "-no-color"], a.dir, a.env)).code).toBe(0);
-    const tp = await runTool("terraform", ["plan", "-detailed-exitcode", "-no-color"], a.dir, a.env);
-    expect(tp.stdout).toContain("No changes.");
-    expect(tp.code).toBe(0);
-    // terraform applies, magma sees no changes
-    expect((await runTool("terraform", ["apply", "-auto-approve", "-no-color"], b.dir, b.env)).code).toBe(0);
-    const mp = await runTool("magma", ["plan", "-detailed-exitcode", "-no-color"], b.dir, b.env);
-    expect(mp.stdout).toContain("No changes.");
-    expect(mp.code).toBe(0);
+    // (init → apply with either tool taking the directory over: the modules test below, whose
+    // configuration has this provider too)
 
     // a second init reuses the locked, installed package, as terraform's
     const [m2, t2] = [await runTool("magma", ["init", "-no-color"], a.dir, a.env), await runTool("terraform", ["init", "-no-color"], b.dir, b.env)];
@@ -283,6 +275,7 @@ describeTf("packages that must not be installed: terraform's errors, nothing ins
     await prepare();
     const a = setup({ tf: mainTf(type, ">= 1.0") });
     const b = setup({ tf: mainTf(type, ">= 1.0") });
+    if (type === "hang") for (const e of [a.env, b.env]) e["TF_REGISTRY_CLIENT_TIMEOUT"] = "1";
     const [m, t] = await Promise.all([runTool("magma", ["init", "-no-color"], a.dir, a.env), runTool("terraform", ["init", "-no-color"], b.dir, b.env)]);
     expect(m.code).toBe(1);
     if (type === "symlink") {
