@@ -221,6 +221,13 @@ describeTf("modules from a module registry, git and an https archive, against te
     expect((await runTool("terraform", ["apply", "-auto-approve", "-no-color"], b.dir, b.env)).code).toBe(0);
     const mp = await runTool("magma", ["plan", "-detailed-exitcode", "-no-color"], b.dir, b.env);
     expect(mp.stdout).toContain("No changes.");
+    // magma init on terraform's directory keeps what terraform installed and recorded
+    const lockB = readFileSync(join(b.dir, ".terraform.lock.hcl"), "utf8");
+    const modsB = readFileSync(join(b.dir, ".terraform", "modules", "modules.json"), "utf8");
+    const mi = await runTool("magma", ["init", "-no-color"], b.dir, b.env);
+    expect(mi.stdout).toContain(`- Using previously-installed ${reg.hostname}/${NS}/random v1.1.0`);
+    expect(readFileSync(join(b.dir, ".terraform.lock.hcl"), "utf8")).toBe(lockB);
+    expect(readFileSync(join(b.dir, ".terraform", "modules", "modules.json"), "utf8")).toBe(modsB);
     // -upgrade fetches the modules again, the newest matching versions
     const [mu, tu] = await Promise.all([runTool("magma", ["init", "-upgrade", "-no-color"], a.dir, a.env), runTool("terraform", ["init", "-upgrade", "-no-color"], b.dir, b.env)]);
     expect(mu.stdout).toBe(tu.stdout);
