@@ -43,3 +43,5 @@ export {
   bundleLauncherEntry,
 } from "./bundle-launcher-entry.js";
 export type { LauncherWithEntry } from "./bundle-launcher-entry.js";
+export { startHttpStateServer } from "./http-state-server.js";
+export type { HttpStateServer, HttpStateServerOptions } from "./http-state-server.js";

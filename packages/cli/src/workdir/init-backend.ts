@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { TERRAFORM_VERSION } from "@magma/config";
+import { CtyNumber } from "@magma/cty";
+import { backendConfigSchema } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { BackendSettings } from "./backend-settings.js";
 
@@ -9,11 +11,11 @@ import type { BackendSettings } from "./backend-settings.js";
 export const BACKEND_STATE_FILE = "terraform.tfstate";
 
 /** A backend attribute's value as Terraform records it (unset attributes are null). */
-export type BackendAttributeValue = string | boolean | null;
+export type BackendAttributeValue = string | boolean | number | null;
 
 /** The backend record of `.terraform/terraform.tfstate` (version 3). */
 export interface BackendRecord {
-  /** The backend type, `local` or `pg`. */
+  /** The backend type, `local`, `pg` or `http`. */
   readonly type: string;
   /** Every attribute of the backend's schema, in name order, null where unset. */
   readonly config: Readonly<Record<string, BackendAttributeValue>>;
@@ -26,14 +28,10 @@ export type BackendRecordOutcome = "configured" | "unchanged" | "unset" | "none"
 
 /** The backend's configuration as Terraform decodes it against the backend's schema: every attribute, null where unset. */
 export function backendConfigObject(settings: BackendSettings): Record<string, BackendAttributeValue> {
-  if (settings.type === "local") return { path: settings.path ?? null, workspace_dir: settings.workspaceDir ?? null };
-  return {
-    conn_str: settings.connStr ?? null,
-    schema_name: settings.schemaName ?? null,
-    skip_index_creation: settings.skipIndexCreation ?? null,
-    skip_schema_creation: settings.skipSchemaCreation ?? null,
-    skip_table_creation: settings.skipTableCreation ?? null,
-  };
+  const schema = backendConfigSchema(settings.type) ?? {};
+  const out: Record<string, BackendAttributeValue> = {};
+  for (const name of Object.keys(schema).sort()) out[name] = settings.values[name] ?? null;
+  return out;
 }
 
 /** Go's `%q` for a string: `"` quoted, with Go's escapes for quotes, backslashes and control characters. */
@@ -59,10 +57,10 @@ function goQuote(s: string): string {
 /**
  * Terraform's backend configuration hash: go-cty's `Value.Hash()` (CRC-32 of the set-hash
  * bytes) of the tuple `[type, config object]`, as `configs.Backend.Hash` computes it. The
- * object's attributes are strings, bools or null.
+ * object's attributes are strings, bools, numbers or null.
  */
 export function backendConfigHash(type: string, config: Readonly<Record<string, BackendAttributeValue>>): number {
-  const attr = (v: BackendAttributeValue): string => (v === null ? "~" : typeof v === "boolean" ? (v ? "T" : "F") : goQuote(v));
+  const attr = (v: BackendAttributeValue): string => (v === null ? "~" : typeof v === "boolean" ? (v ? "T" : "F") : typeof v === "number" ? CtyNumber.from(v).toString() : goQuote(v));
   const names = Object.keys(config).sort();
   const bytes = `<${goQuote(type)};<${names.map((n) => `${attr(config[n]!)};`).join("")}>;>`;
   return crc32(Buffer.from(bytes, "utf8"));

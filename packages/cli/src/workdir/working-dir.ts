@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadModule, type Module } from "@magma/config";
-import { createLocalBackend, openPgBackend, type StateBackend, type StateStore } from "@magma/state";
+import { isStateError, openConfiguredBackend, type StateBackend, type StateStore } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { backendSettingsFromConfig, type BackendSettings } from "./backend-settings.js";
 
@@ -58,7 +58,8 @@ function loadRootModule(dir: string): Module | undefined {
 /**
  * Opens a Terraform working directory as terraform does before a state command: reads the
  * configuration's `backend` block (`local` with `path`/`workspace_dir`, `pg` with
- * `conn_str`/`schema_name`, or the local default when there is none) and knows the current
+ * `conn_str`/`schema_name`, `http` with `address`/`lock_address`/…, or the local default when
+ * there is none) and knows the current
  * workspace (`TF_WORKSPACE`, else `.terraform/environment`, else `default`), laid out as
  * Terraform lays it out so that terraform and magma can take turns on the directory.
  *
@@ -69,26 +70,16 @@ export async function openWorkingDir(options: OpenWorkingDirOptions): Promise<Wo
   const module = loadRootModule(dir);
   const settings = backendSettingsFromConfig(module?.backend);
   const dataDir = resolve(dir, options.env["TF_DATA_DIR"] || ".terraform");
-  let backend: StateBackend;
-  let close = async (): Promise<void> => {};
-  if (settings.type === "local") {
-    backend = createLocalBackend({
-      dir,
-      ...(options.statePath !== undefined ? { path: options.statePath } : settings.path !== undefined ? { path: settings.path } : {}),
-      ...(settings.workspaceDir !== undefined ? { workspaceDir: settings.workspaceDir } : {}),
-    });
-  } else {
-    const pg = await openPgBackend({
-      env: options.env,
-      ...(settings.connStr !== undefined ? { connStr: settings.connStr } : {}),
-      ...(settings.schemaName !== undefined ? { schemaName: settings.schemaName } : {}),
-      ...(settings.skipSchemaCreation !== undefined ? { skipSchemaCreation: settings.skipSchemaCreation } : {}),
-      ...(settings.skipTableCreation !== undefined ? { skipTableCreation: settings.skipTableCreation } : {}),
-      ...(settings.skipIndexCreation !== undefined ? { skipIndexCreation: settings.skipIndexCreation } : {}),
-    });
-    backend = pg;
-    close = () => pg.close();
+  const values = options.statePath !== undefined && settings.type === "local" ? { ...settings.values, path: options.statePath } : settings.values;
+  let opened;
+  try {
+    opened = await openConfiguredBackend(settings.type, values, { dir, env: options.env });
+  } catch (e) {
+    if (isStateError(e) && e.code === "invalid_argument") throw new CliError(CliErrorCode.BadInput, `backend configuration: ${e.message.replace(/^\[[a-z_]+\] /, "")}`, { cause: e });
+    throw e;
   }
+  const backend: StateBackend = opened.backend;
+  const close = (): Promise<void> => opened.close();
   const envFile = join(dataDir, "environment");
   const overridden = options.env["TF_WORKSPACE"];
   const wd: WorkingDir = {
