@@ -18,7 +18,7 @@ export interface TerraformBlock {
 }
 
 /** Backends magma implements. */
-export const SUPPORTED_BACKENDS: readonly string[] = ["local", "pg", "http"];
+export const SUPPORTED_BACKENDS: readonly string[] = ["local", "pg", "http", "s3"];
 
 /** Decodes a `terraform` block (Terraform's `terraformBlockSchema`). @internal */
 export function decodeTerraformBlock(block: Block, diags: Diagnostic[]): TerraformBlock {

@@ -45,6 +45,7 @@ describe("loadModuleFromFiles", () => {
     expect(summaries({ "main.tf": `terraform {\n  backend "pg" {}\n}\n` })).toEqual([]);
     expect(summaries({ "main.tf": `terraform {\n  backend "local" {}\n}\n` })).toEqual([]);
     expect(summaries({ "main.tf": `terraform {\n  backend "http" {}\n}\n` })).toEqual([]);
+    expect(summaries({ "main.tf": `terraform {\n  backend "s3" {}\n}\n` })).toEqual([]);
     expect(summaries({ "main.tf": `terraform {\n  cloud {}\n}\n` })).toEqual(["error: Unsupported block type @ main.tf:2,3-8"]);
   });
 

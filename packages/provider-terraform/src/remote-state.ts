@@ -1,6 +1,6 @@
-import { boolType, convert, dynamicType, emptyObjectVal, nullVal, numberType, objectVal, Path, stringType, type Value } from "@magma/cty";
+import { dynamicType, emptyObjectVal, nullVal, objectVal, Path, stringType, type Value } from "@magma/cty";
 import { createSchemaEntry, errorDiag, type Diag, type NativeReadDataSource, type SchemaEntry } from "@magma/provider-api";
-import { backendConfigSchema, decodeOutput, isStateError, loadState, openConfiguredBackend, type BackendConfigValues, type StateStore } from "@magma/state";
+import { backendConfigSchema, backendValueFromCty, decodeOutput, isStateError, loadState, openConfiguredBackend, type BackendConfigValue, type BackendConfigValues, type StateStore } from "@magma/state";
 
 /** The schema of `terraform_remote_state`, as Terraform 1.11 declares it. @internal */
 export const remoteStateEntry: SchemaEntry = createSchemaEntry({
@@ -49,18 +49,17 @@ function backendValues(type: string, config: Value): { values: BackendConfigValu
   const k = config.type.kind;
   if (k !== "object" && k !== "map") return invalid("an object is required");
   const entries: [string, Value][] = k === "map" ? [...config.entries()] : Object.entries(config.attributes());
-  const values: Record<string, string | boolean | number> = {};
+  const values: Record<string, BackendConfigValue> = {};
   for (const [name, raw] of entries) {
     const want = schema[name];
     if (want === undefined) return invalid(`unexpected attribute ${JSON.stringify(name)}`);
-    let v: Value;
+    let v: BackendConfigValue | undefined;
     try {
-      v = convert(raw, want === "string" ? stringType : want === "bool" ? boolType : numberType);
+      v = backendValueFromCty(raw, want);
     } catch (e) {
       return invalid(`.${name}: ${message(e)}`);
     }
-    if (v.isNull()) continue;
-    values[name] = want === "string" ? v.asString() : want === "bool" ? v.asBool() : v.asNumber().toNumber();
+    if (v !== undefined) values[name] = v;
   }
   return { values };
 }

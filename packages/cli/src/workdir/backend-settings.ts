@@ -1,6 +1,6 @@
 import type { Backend } from "@magma/config";
 import { evaluate, type Diagnostic } from "@magma/hcl";
-import { BACKEND_TYPES, backendConfigSchema, type BackendConfigValues } from "@magma/state";
+import { BACKEND_TYPES, backendConfigSchema, backendValueFromCty, type BackendConfigValue, type BackendConfigValues } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 
 /**
@@ -8,7 +8,7 @@ import { CliError, CliErrorCode } from "../cli-error.js";
  * its settings, decoded against the backend's schema), or the local default.
  */
 export interface BackendSettings {
-  /** The backend type: `local`, `pg` or `http`. */
+  /** The backend type: `local`, `pg`, `http` or `s3`. */
   readonly type: string;
   /** The settings given (unset ones absent). */
   readonly values: BackendConfigValues;
@@ -26,7 +26,7 @@ function diagError(d: Diagnostic): CliError {
 
 /**
  * Decodes a configuration's `backend` block as Terraform decodes it for the backends magma
- * implements (`local`, `pg`, `http`): only the backend's own arguments, each a constant
+ * implements (`local`, `pg`, `http`, `s3`): only the backend's own arguments, each a constant
  * (backend blocks cannot refer to variables or other objects). No block means the local
  * backend with its defaults.
  *
@@ -42,19 +42,21 @@ export function backendSettingsFromConfig(backend: Backend | undefined): Backend
   const { content, diags } = backend.config.content({ attributes: Object.keys(schema).map((name) => ({ name })) });
   const firstError = diags.find((d) => d.severity === "error");
   if (firstError !== undefined) throw diagError(firstError);
-  const values: Record<string, string | boolean | number> = {};
+  const values: Record<string, BackendConfigValue> = {};
   for (const [name, attr] of content.attributes) {
     const r = evaluate(attr.expr, { variables: {} });
     const bad = r.diags.find((d) => d.severity === "error");
     if (bad !== undefined) throw diagError({ ...bad, summary: `${name}: ${bad.summary}`, ...(bad.subject === undefined ? { subject: attr.range } : {}) });
     const want = schema[name]!;
     const v = r.value;
-    if (v.isNull()) continue;
-    if (!v.isKnown()) throw new CliError(CliErrorCode.BadInput, `backend configuration: ${name} must be a constant (${attr.range.filename}:${attr.range.start.line})`);
-    if (want === "string" && v.type.kind === "string") values[name] = v.asString();
-    else if (want === "bool" && v.type.kind === "bool") values[name] = v.asBool();
-    else if (want === "number" && v.type.kind === "number") values[name] = v.asNumber().toNumber();
-    else throw new CliError(CliErrorCode.BadInput, `backend configuration: ${name} must be a ${want} (${attr.range.filename}:${attr.range.start.line})`);
+    if (!v.isWhollyKnown()) throw new CliError(CliErrorCode.BadInput, `backend configuration: ${name} must be a constant (${attr.range.filename}:${attr.range.start.line})`);
+    let x;
+    try {
+      x = backendValueFromCty(v, want);
+    } catch (e) {
+      throw new CliError(CliErrorCode.BadInput, `backend configuration: ${name}: ${(e as Error).message} (${attr.range.filename}:${attr.range.start.line})`);
+    }
+    if (x !== undefined) values[name] = x;
   }
   return { type: backend.type, values };
 }

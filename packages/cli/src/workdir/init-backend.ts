@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { TERRAFORM_VERSION } from "@magma/config";
 import { CtyNumber } from "@magma/cty";
-import { backendConfigSchema } from "@magma/state";
+import { backendConfigSchema, type BackendAttributeKind, type BackendConfigValue } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { BackendSettings } from "./backend-settings.js";
 
@@ -11,11 +11,11 @@ import type { BackendSettings } from "./backend-settings.js";
 export const BACKEND_STATE_FILE = "terraform.tfstate";
 
 /** A backend attribute's value as Terraform records it (unset attributes are null). */
-export type BackendAttributeValue = string | boolean | number | null;
+export type BackendAttributeValue = string | boolean | number | null | readonly string[] | { readonly [name: string]: BackendAttributeValue };
 
 /** The backend record of `.terraform/terraform.tfstate` (version 3). */
 export interface BackendRecord {
-  /** The backend type, `local`, `pg` or `http`. */
+  /** The backend type, `local`, `pg`, `http` or `s3`. */
   readonly type: string;
   /** Every attribute of the backend's schema, in name order, null where unset. */
   readonly config: Readonly<Record<string, BackendAttributeValue>>;
@@ -28,9 +28,21 @@ export type BackendRecordOutcome = "configured" | "unchanged" | "unset" | "none"
 
 /** The backend's configuration as Terraform decodes it against the backend's schema: every attribute, null where unset. */
 export function backendConfigObject(settings: BackendSettings): Record<string, BackendAttributeValue> {
-  const schema = backendConfigSchema(settings.type) ?? {};
+  return recordObject(backendConfigSchema(settings.type) ?? {}, settings.values);
+}
+
+/** An object setting as Terraform records it: every attribute of its type, null where unset, names sorted. */
+function recordObject(schema: Readonly<Record<string, BackendAttributeKind>>, values: Readonly<Record<string, BackendConfigValue>>): Record<string, BackendAttributeValue> {
   const out: Record<string, BackendAttributeValue> = {};
-  for (const name of Object.keys(schema).sort()) out[name] = settings.values[name] ?? null;
+  for (const name of Object.keys(schema).sort()) {
+    const kind = schema[name]!;
+    const v = values[name];
+    if (v === undefined) out[name] = null;
+    else if (typeof kind === "object") out[name] = recordObject(kind.object, v as Readonly<Record<string, BackendConfigValue>>);
+    else if (kind === "set(string)") out[name] = [...(v as readonly string[])].sort();
+    else if (kind === "map(string)") out[name] = Object.fromEntries(Object.entries(v as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    else out[name] = v as string | number | boolean;
+  }
   return out;
 }
 
@@ -60,7 +72,16 @@ function goQuote(s: string): string {
  * object's attributes are strings, bools, numbers or null.
  */
 export function backendConfigHash(type: string, config: Readonly<Record<string, BackendAttributeValue>>): number {
-  const attr = (v: BackendAttributeValue): string => (v === null ? "~" : typeof v === "boolean" ? (v ? "T" : "F") : typeof v === "number" ? CtyNumber.from(v).toString() : goQuote(v));
+  // go-cty's appendSetHashBytes: null "~", bools T/F, numbers as text, strings %q, lists/sets "[e;…]", maps "{k:v;…}", objects "<a;…>".
+  const attr = (v: BackendAttributeValue): string => {
+    if (v === null) return "~";
+    if (typeof v === "boolean") return v ? "T" : "F";
+    if (typeof v === "number") return CtyNumber.from(v).toString();
+    if (typeof v === "string") return goQuote(v);
+    if (Array.isArray(v)) return `[${(v as readonly string[]).map((e) => `${goQuote(e)};`).join("")}]`;
+    const o = v as { readonly [name: string]: BackendAttributeValue };
+    return `<${Object.keys(o).sort().map((k) => `${attr(o[k]!)};`).join("")}>`;
+  };
   const names = Object.keys(config).sort();
   const bytes = `<${goQuote(type)};<${names.map((n) => `${attr(config[n]!)};`).join("")}>;>`;
   return crc32(Buffer.from(bytes, "utf8"));
