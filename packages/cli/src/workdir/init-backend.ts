@@ -87,10 +87,26 @@ export function backendConfigHash(type: string, config: Readonly<Record<string, 
   return crc32(Buffer.from(bytes, "utf8"));
 }
 
-/** The backend record for settings. */
-export function backendRecord(settings: BackendSettings): BackendRecord {
+/**
+ * The backend record for settings: their configuration, and the hash of `block` (the backend
+ * block alone, without `-backend-config` overrides, as terraform hashes it; default `settings`).
+ */
+export function backendRecord(settings: BackendSettings, block: BackendSettings = settings): BackendRecord {
   const config = backendConfigObject(settings);
-  return { type: settings.type, config, hash: backendConfigHash(settings.type, config) };
+  return { type: settings.type, config, hash: backendConfigHash(block.type, backendConfigObject(block)) };
+}
+
+/** Settings from a recorded configuration (nulls are unset). */
+export function settingsFromRecord(type: string, config: Readonly<Record<string, unknown>>): BackendSettings {
+  const strip = (o: Readonly<Record<string, unknown>>): Record<string, BackendConfigValue> => {
+    const out: Record<string, BackendConfigValue> = {};
+    for (const [k, v] of Object.entries(o)) {
+      if (v === null || v === undefined) continue;
+      out[k] = typeof v === "object" && !Array.isArray(v) ? strip(v as Record<string, unknown>) : (v as BackendConfigValue);
+    }
+    return out;
+  };
+  return { type, values: strip(config) };
 }
 
 /** The text of `.terraform/terraform.tfstate` as terraform 1.11 writes it (two-space indent, no trailing newline). */
@@ -98,11 +114,11 @@ export function formatBackendState(record: BackendRecord): string {
   return JSON.stringify({ version: 3, terraform_version: TERRAFORM_VERSION, backend: { type: record.type, config: record.config, hash: record.hash } }, null, 2);
 }
 
-/** Reads the recorded backend's type and hash, or undefined when nothing is recorded. */
-export function readBackendRecord(dataDir: string): { type: string; hash: number } | undefined {
+/** Reads the recorded backend's type, hash and configuration, or undefined when nothing is recorded. */
+export function readBackendRecord(dataDir: string): { type: string; hash: number; config: Readonly<Record<string, unknown>> } | undefined {
   const file = join(dataDir, BACKEND_STATE_FILE);
   if (!existsSync(file)) return undefined;
-  let doc: { backend?: { type?: unknown; hash?: unknown } | null };
+  let doc: { backend?: { type?: unknown; hash?: unknown; config?: unknown } | null };
   try {
     doc = JSON.parse(readFileSync(file, "utf8")) as typeof doc;
   } catch (e) {
@@ -110,7 +126,8 @@ export function readBackendRecord(dataDir: string): { type: string; hash: number
   }
   const b = doc.backend;
   if (b === undefined || b === null || typeof b.type !== "string" || b.type === "") return undefined;
-  return { type: b.type, hash: typeof b.hash === "number" ? b.hash : -1 };
+  const config = typeof b.config === "object" && b.config !== null && !Array.isArray(b.config) ? (b.config as Record<string, unknown>) : {};
+  return { type: b.type, hash: typeof b.hash === "number" ? b.hash : -1, config };
 }
 
 /**
@@ -124,15 +141,15 @@ export function readBackendRecord(dataDir: string): { type: string; hash: number
  * @throws CliError `bad_input` ("Backend configuration changed") for a changed backend
  *   without `reconfigure`.
  */
-export function recordBackend(dataDir: string, settings: BackendSettings | undefined, reconfigure: boolean): BackendRecordOutcome {
+export function recordBackend(dataDir: string, settings: BackendSettings | undefined, reconfigure: boolean, block?: BackendSettings): BackendRecordOutcome {
   const file = join(dataDir, BACKEND_STATE_FILE);
   const previous = readBackendRecord(dataDir);
-  const next = settings === undefined ? undefined : backendRecord(settings);
+  const next = settings === undefined ? undefined : backendRecord(settings, block);
   if (next === undefined && previous === undefined) return "none";
-  if (next !== undefined && previous !== undefined && previous.type === next.type && previous.hash === next.hash) return "unchanged";
+  if (next !== undefined && previous !== undefined && previous.type === next.type && previous.hash === next.hash && JSON.stringify(previous.config) === JSON.stringify(next.config)) return "unchanged";
   if (previous !== undefined && !reconfigure) {
     throw new CliError(CliErrorCode.BadInput, "Backend configuration changed", {
-      detail: `A change in the backend configuration has been detected (${JSON.stringify(previous.type)} was recorded in ${file}${next === undefined ? ", and the configuration no longer has a backend block" : `, the configuration has ${JSON.stringify(next.type)}`}), which may require migrating existing state. magma does not migrate state: move it yourself (magma state pull / state push) and run "magma init -reconfigure" to record the new backend.`,
+      detail: `A change in the backend configuration has been detected (${JSON.stringify(previous.type)} was recorded in ${file}${next === undefined ? ", and the configuration no longer has a backend block" : `, the configuration has ${JSON.stringify(next.type)}`}), which may require migrating existing state. If you wish to attempt automatic migration of the state, use "magma init -migrate-state". If you wish to store the current configuration with no changes to the state, use "magma init -reconfigure".`,
     });
   }
   if (next === undefined) {

@@ -3,7 +3,9 @@ import { join, resolve } from "node:path";
 import { loadModule, type Module } from "@magma/config";
 import { isStateError, openConfiguredBackend, type StateBackend, type StateStore } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
+import { applyBackendOverrides } from "./backend-overrides.js";
 import { backendSettingsFromConfig, type BackendSettings } from "./backend-settings.js";
+import { backendRecord, readBackendRecord, settingsFromRecord } from "./init-backend.js";
 
 /** Options of {@link openWorkingDir}. */
 export interface OpenWorkingDirOptions {
@@ -16,6 +18,12 @@ export interface OpenWorkingDirOptions {
    * workspace (relative to `dir`), instead of the configuration's `path`.
    */
   readonly statePath?: string;
+  /**
+   * `init -backend-config` arguments (`key=value` or files) applied over the backend block.
+   * Without them, a backend recorded by `init` for the same block (same type and hash) is
+   * used with its recorded configuration, as terraform does (so settings given at init stay).
+   */
+  readonly backendConfig?: readonly string[];
 }
 
 /** A Terraform working directory: its configuration's backend, its workspaces and the current one. */
@@ -26,6 +34,8 @@ export interface WorkingDir {
   readonly dataDir: string;
   /** The backend settings in use. */
   readonly settings: BackendSettings;
+  /** The backend block's own settings (without `-backend-config` or recorded ones): what terraform hashes. */
+  readonly blockSettings: BackendSettings;
   /** The backend holding the workspaces' states. */
   readonly backend: StateBackend;
   /** True when `TF_WORKSPACE` chooses the workspace (then `.terraform/environment` is not used). */
@@ -68,8 +78,14 @@ function loadRootModule(dir: string): Module | undefined {
 export async function openWorkingDir(options: OpenWorkingDirOptions): Promise<WorkingDir> {
   const dir = resolve(options.dir);
   const module = loadRootModule(dir);
-  const settings = backendSettingsFromConfig(module?.backend);
+  const blockSettings = backendSettingsFromConfig(module?.backend);
   const dataDir = resolve(dir, options.env["TF_DATA_DIR"] || ".terraform");
+  let settings = blockSettings;
+  if (options.backendConfig !== undefined && options.backendConfig.length > 0) settings = applyBackendOverrides(blockSettings, options.backendConfig, dir);
+  else if (module?.backend !== undefined) {
+    const recorded = readBackendRecord(dataDir);
+    if (recorded !== undefined && recorded.type === blockSettings.type && recorded.hash === backendRecord(blockSettings).hash) settings = settingsFromRecord(recorded.type, recorded.config);
+  }
   const values = options.statePath !== undefined && settings.type === "local" ? { ...settings.values, path: options.statePath } : settings.values;
   let opened;
   try {
@@ -86,6 +102,7 @@ export async function openWorkingDir(options: OpenWorkingDirOptions): Promise<Wo
     dir,
     dataDir,
     settings,
+    blockSettings,
     backend,
     workspaceOverridden: overridden !== undefined && overridden !== "",
     currentWorkspace() {
