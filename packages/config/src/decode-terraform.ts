@@ -18,7 +18,7 @@ export interface TerraformBlock {
 }
 
 /** Backends magma implements. */
-export const SUPPORTED_BACKENDS: readonly string[] = ["local", "pg"];
+export const SUPPORTED_BACKENDS: readonly string[] = ["local", "pg", "http", "s3"];
 
 /** Decodes a `terraform` block (Terraform's `terraformBlockSchema`). @internal */
 export function decodeTerraformBlock(block: Block, diags: Diagnostic[]): TerraformBlock {
@@ -98,7 +98,7 @@ export function checkBackendSupported(b: Backend, diags: Diagnostic[]): void {
     diags.push(
       errorDiag(
         "Unsupported backend type",
-        `There is no backend type named ${JSON.stringify(b.type)} in magma: the supported backends are "local" and "pg".`,
+        `There is no backend type named ${JSON.stringify(b.type)} in magma: the supported backends are ${SUPPORTED_BACKENDS.slice(0, -1).map((t) => JSON.stringify(t)).join(", ")} and ${JSON.stringify(SUPPORTED_BACKENDS[SUPPORTED_BACKENDS.length - 1])}.`,
         b.typeRange,
       ),
     );

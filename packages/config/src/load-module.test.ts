@@ -35,15 +35,17 @@ describe("loadModuleFromFiles", () => {
   it("refuses provisioners, connection blocks, unsupported backends and HCP Terraform clearly", () => {
     expect(
       summaries({
-        "main.tf": `terraform {\n  backend "s3" {}\n}\nresource "terraform_data" "a" {\n  provisioner "local-exec" {\n    command = "x"\n  }\n  connection {\n  }\n}\n`,
+        "main.tf": `terraform {\n  backend "gcs" {}\n}\nresource "terraform_data" "a" {\n  provisioner "local-exec" {\n    command = "x"\n  }\n  connection {\n  }\n}\n`,
       }),
     ).toEqual([
       "error: Provisioners are not supported @ main.tf:5,3-14",
       "error: Unsupported block type @ main.tf:8,3-13",
-      "error: Unsupported backend type @ main.tf:2,11-15",
+      "error: Unsupported backend type @ main.tf:2,11-16",
     ]);
     expect(summaries({ "main.tf": `terraform {\n  backend "pg" {}\n}\n` })).toEqual([]);
     expect(summaries({ "main.tf": `terraform {\n  backend "local" {}\n}\n` })).toEqual([]);
+    expect(summaries({ "main.tf": `terraform {\n  backend "http" {}\n}\n` })).toEqual([]);
+    expect(summaries({ "main.tf": `terraform {\n  backend "s3" {}\n}\n` })).toEqual([]);
     expect(summaries({ "main.tf": `terraform {\n  cloud {}\n}\n` })).toEqual(["error: Unsupported block type @ main.tf:2,3-8"]);
   });
 

@@ -24,5 +24,8 @@ export function registerInitCommand(program: Command, ctx: CommandContext): void
     .option("--backend [bool]", "accepted for terraform compatibility")
     .option("--get [bool]", "accepted for terraform compatibility (modules are always installed)")
     .option("--reconfigure", "record a changed backend without migrating any state (as terraform's -reconfigure)")
+    .option("--backend-config <value>", "a backend setting as key=value, or a file of settings, over the backend block (repeatable, as terraform's -backend-config)", (v: string, prev: string[] = []) => [...prev, v])
+    .option("--migrate-state", "copy the states of every workspace from the previous backend to the new one (as terraform's -migrate-state)")
+    .option("--force-copy", "answer yes to the migration's questions (as terraform's -force-copy; implies -migrate-state)")
     .action(async (o: InitOptions) => (await import("./init.js")).initAction(ctx, o));
 }

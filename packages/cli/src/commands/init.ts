@@ -6,13 +6,16 @@ import { platformName } from "../workdir/platform-name.js";
 import { installConfigProviders } from "../workdir/init-providers.js";
 import { formatLockFile, LOCK_FILE_NAME, parseLockFile, type LockedProvider } from "../workdir/provider-lock-file.js";
 import { formatDiagnostics } from "../workdir/format-diagnostic.js";
-import { recordBackend } from "../workdir/init-backend.js";
+import { backendRecord, readBackendRecord, recordBackend, settingsFromRecord } from "../workdir/init-backend.js";
+import { localStateExists, migrateState } from "../workdir/migrate-state.js";
+import type { WorkingDir } from "../workdir/working-dir.js";
 import { installModules } from "../workdir/init-modules.js";
 import { moduleInstallOptions } from "../workdir/init-providers.js";
 import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
 import { withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 import { terminalColumns } from "../terminal-columns.js";
+import { createInterface } from "node:readline";
 
 /** The flags of `magma init`. */
 export interface InitOptions extends WorkdirOptions {
@@ -23,6 +26,9 @@ export interface InitOptions extends WorkdirOptions {
   backend?: string | boolean;
   get?: string | boolean;
   reconfigure?: boolean;
+  backendConfig?: string[];
+  migrateState?: boolean;
+  forceCopy?: boolean;
 }
 
 const CREATED =
@@ -37,6 +43,52 @@ function incompleteWarning(names: readonly string[]): string {
   return `\nWarning: Incomplete lock file information for providers\n\nDue to your customized provider installation methods, Terraform was forced to\ncalculate lock file checksums locally for the following providers:\n${names.map((n) => `  - ${n}\n`).join("")}\nThe current .terraform.lock.hcl file only includes checksums for ${p},\nso Terraform running on another platform will fail to install these\nproviders.\n\nTo calculate additional checksums for another platform, run:\n  terraform providers lock -platform=${p}\n(where ${p} is the platform to generate)\n`;
 }
 
+/** Reads one line from the CLI's stdin (undefined at end of input or without stdin). */
+async function readLine(ctx: CommandContext): Promise<string | undefined> {
+  const input = ctx.io.stdin;
+  if (input === undefined) return undefined;
+  const rl = createInterface({ input, terminal: false });
+  try {
+    for await (const line of rl) return line;
+    return undefined;
+  } finally {
+    rl.close();
+  }
+}
+
+/**
+ * Terraform's state migration at init: when the backend the states are in (the recorded one,
+ * or the implicit local one holding state when a backend block is added) changed, and this is
+ * the first backend configured or `-migrate-state`/`-force-copy` is given, copies every
+ * workspace's state to the new backend (asking terraform's questions unless `-force-copy`).
+ * Returns whether the change is settled (so that the new backend is recorded).
+ */
+async function migrateBackend(ctx: CommandContext, o: InitOptions, wd: WorkingDir, hasBackendBlock: boolean): Promise<boolean> {
+  if (o.reconfigure === true) {
+    if (o.migrateState === true || o.forceCopy === true) throw new CliError(CliErrorCode.Usage, "The -migrate-state and -force-copy options are mutually-exclusive with -reconfigure");
+    return false;
+  }
+  const recorded = readBackendRecord(wd.dataDir);
+  const next = hasBackendBlock ? backendRecord(wd.settings, wd.blockSettings) : undefined;
+  const previous = recorded !== undefined ? settingsFromRecord(recorded.type, recorded.config) : hasBackendBlock && localStateExists(wd.dir) ? { type: "local", values: {} } : undefined;
+  if (previous === undefined) return false;
+  const changed = recorded === undefined || next === undefined || recorded.type !== next.type || recorded.hash !== next.hash || JSON.stringify(recorded.config) !== JSON.stringify(next.config);
+  if (!changed || (recorded !== undefined && o.migrateState !== true && o.forceCopy !== true)) return false;
+  const to = hasBackendBlock ? wd.settings : { type: "local", values: {} };
+  if (previous.type === to.type && JSON.stringify(previous.values) === JSON.stringify(to.values)) return true;
+  const colour = ctx.colour.stdout;
+  ctx.print(`Terraform detected that the backend type changed from ${JSON.stringify(previous.type)} to ${JSON.stringify(to.type)}.\n`);
+  const ask = async (query: string, description: string): Promise<string | undefined> => {
+    if (o.input === false || o.input === "false") throw new CliError(CliErrorCode.BadInput, `${query}: input is disabled (-input=false); use -force-copy to answer yes`);
+    ctx.print(`${paint(colour, `[reset][bold]${query}[reset]`)}\n  ${description.replace(/\n/g, "\n  ")}\n\n  ${paint(colour, "[bold]Enter a value:[reset]")} `);
+    const answer = await readLine(ctx);
+    ctx.print("\n");
+    return answer;
+  };
+  await migrateState(wd, previous, ctx.io.env, o.forceCopy === true, ask);
+  return true;
+}
+
 /** Runs the command (its registration — name, flags, help — is in init-command.ts, which loads this module on demand). */
 export async function initAction(ctx: CommandContext, o: InitOptions): Promise<void> {
   if (o.lockfile !== undefined && o.lockfile !== "readonly") throw new CliError(CliErrorCode.Usage, `-lockfile: the only mode is "readonly", got ${JSON.stringify(o.lockfile)}`);
@@ -46,7 +98,8 @@ export async function initAction(ctx: CommandContext, o: InitOptions): Promise<v
     ctx.print(`${paint(colour, "[reset][bold]Initializing the backend...")}\n`);
     const hasBackendBlock = loadModule(wd.dir, { displayDir: "." }).module.backend !== undefined;
     const skipBackend = o.backend === false || o.backend === "false";
-    const backend = skipBackend ? "none" : recordBackend(wd.dataDir, hasBackendBlock ? wd.settings : undefined, o.reconfigure === true);
+    const migrated = skipBackend ? false : await migrateBackend(ctx, o, wd, hasBackendBlock);
+    const backend = skipBackend ? "none" : recordBackend(wd.dataDir, hasBackendBlock ? wd.settings : undefined, o.reconfigure === true || migrated, wd.blockSettings);
     if (backend === "configured") {
       ctx.print(`${paint(colour, `[reset][green]\nSuccessfully configured the backend ${JSON.stringify(wd.settings.type)}! Terraform will automatically\nuse this backend unless the backend configuration changes.`)}\n`);
     }
@@ -89,5 +142,5 @@ export async function initAction(ctx: CommandContext, o: InitOptions): Promise<v
         : DONE
       : `${paint(true, `[reset][bold][green]${first!}`)}${paint(true, "[green]")}\n${automation ? "" : `${paint(true, `[reset][green]${advice.join("\n").replace(/\n$/, "")}`)}\n`}`;
     ctx.print(changed && local.length > 0 ? `\n${incompleteWarning(local)}${done}` : `\n${done}`);
-  });
+  }, o.backendConfig);
 }

@@ -26,7 +26,7 @@ function stateSources(state: StateFile): string[] {
  * @throws CliError terraform's "Failed to load plugin schemas" when one cannot be started.
  */
 async function schemasOf(wd: WorkingDir, ctx: CommandContext, sources: readonly string[]): Promise<Map<string, ProviderSchema>> {
-  const p = workdirProviders(wd.dataDir, ctx.io.env);
+  const p = workdirProviders(wd.dataDir, ctx.io.env, undefined, wd.dir);
   try {
     for (const s of sources) {
       try {

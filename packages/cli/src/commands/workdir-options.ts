@@ -40,10 +40,10 @@ export function lockSettings(o: WorkdirOptions): LockSettings {
 }
 
 /** Opens the working directory (`-chdir`, or the current directory) for the command, runs `fn`, and closes it. */
-export async function withWorkingDir<T>(ctx: CommandContext, o: WorkdirOptions, fn: (wd: WorkingDir) => Promise<T>): Promise<T> {
+export async function withWorkingDir<T>(ctx: CommandContext, o: WorkdirOptions, fn: (wd: WorkingDir) => Promise<T>, backendConfig?: readonly string[]): Promise<T> {
   // Loaded here, not with the command's registration (the backends, @magma/state; see run-cli.ts).
   const { openWorkingDir } = await import("../workdir/working-dir.js");
-  const wd = await openWorkingDir({ dir: ctx.cwd, env: ctx.io.env, ...(o.state !== undefined ? { statePath: o.state } : {}) });
+  const wd = await openWorkingDir({ dir: ctx.cwd, env: ctx.io.env, ...(o.state !== undefined ? { statePath: o.state } : {}), ...(backendConfig !== undefined ? { backendConfig } : {}) });
   try {
     return await fn(wd);
   } finally {

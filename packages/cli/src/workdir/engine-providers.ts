@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { prelaunchedProviderSource, type OpenedProvider, type ProviderSource, type ProviderSourceOpenOptions } from "@magma/engine";
 import { createProviderFactory, type LiveProvider, type ProviderFactory } from "@magma/plugin";
 import type { ProviderSchema } from "@magma/provider-api";
@@ -19,7 +19,8 @@ export interface WorkdirProviders {
 
 /**
  * A {@link ProviderSource} for a working directory, over `@magma/plugin`'s factory: the
- * native providers magma ships (`magma/random`), then the packages `magma init` linked under
+ * native providers magma ships (`magma/random`, Terraform's built-in `terraform.io/builtin/terraform`
+ * reading remote state relative to `dir`, default the data directory's parent), then the packages `magma init` linked under
  * `<dataDir>/providers`, then `MAGMA_PLUGIN_DIRS` and Terraform's directories. It records
  * each provider's schema by source address, for rendering plans and states.
  *
@@ -28,12 +29,16 @@ export interface WorkdirProviders {
  * it runs the binary this source would launch for the open's version constraint; instances
  * not taken are closed by {@link WorkdirProviders.close}.
  */
-export function workdirProviders(dataDir: string, env: Readonly<Record<string, string | undefined>>, early?: EarlyLaunch): WorkdirProviders {
+export function workdirProviders(dataDir: string, env: Readonly<Record<string, string | undefined>>, early?: EarlyLaunch, dir?: string): WorkdirProviders {
   const factory: ProviderFactory = createProviderFactory({
     pluginDirs: pluginDirsFrom([join(dataDir, "providers")], env),
     environment: env,
     env,
-    natives: nativeProviders,
+    natives: {
+      ...nativeProviders,
+      // Terraform's built-in provider reads remote state relative to the working directory, with the command's environment.
+      "terraform.io/builtin/terraform": async () => (await import("@magma/provider-terraform")).createTerraformProvider({ dir: dir ?? dirname(dataDir), env }),
+    },
   });
   const schemas = new Map<string, ProviderSchema>();
   const open = new Set<OpenedProvider>();

@@ -8,9 +8,9 @@ describe("the backend record terraform init writes", () => {
   test("terraform 1.11.4's hash of a local backend block (value taken from terraform init)", () => {
     // backend "local" { path = "state/my.tfstate" } → "hash": 2506906902 in .terraform/terraform.tfstate
     expect(backendConfigHash("local", { path: "state/my.tfstate", workspace_dir: null })).toBe(2506906902);
-    expect(backendRecord({ type: "local", path: "state/my.tfstate" }).hash).toBe(2506906902);
+    expect(backendRecord({ type: "local", values: { path: "state/my.tfstate" } }).hash).toBe(2506906902);
     expect(backendConfigHash("local", { path: "a\"b\n", workspace_dir: null })).not.toBe(backendConfigHash("local", { path: "a'b\n", workspace_dir: null }));
-    expect(formatBackendState(backendRecord({ type: "local", path: "state/my.tfstate" }))).toBe(
+    expect(formatBackendState(backendRecord({ type: "local", values: { path: "state/my.tfstate" } }))).toBe(
       '{\n  "version": 3,\n  "terraform_version": "1.11.4",\n  "backend": {\n    "type": "local",\n    "config": {\n      "path": "state/my.tfstate",\n      "workspace_dir": null\n    },\n    "hash": 2506906902\n  }\n}',
     );
   });
@@ -19,15 +19,15 @@ describe("the backend record terraform init writes", () => {
     const dir = mkdtempSync(join(tmpdir(), "magma-backend-"));
     try {
       expect(recordBackend(dir, undefined, false)).toBe("none");
-      expect(recordBackend(dir, { type: "local" }, false)).toBe("configured");
-      expect(recordBackend(dir, { type: "local" }, false)).toBe("unchanged");
-      expect(() => recordBackend(dir, { type: "local", path: "x.tfstate" }, false)).toThrow(expect.objectContaining({ code: "bad_input", message: expect.stringContaining("Backend configuration changed") }));
-      expect(recordBackend(dir, { type: "local", path: "x.tfstate" }, true)).toBe("configured");
+      expect(recordBackend(dir, { type: "local", values: {} }, false)).toBe("configured");
+      expect(recordBackend(dir, { type: "local", values: {} }, false)).toBe("unchanged");
+      expect(() => recordBackend(dir, { type: "local", values: { path: "x.tfstate" } }, false)).toThrow(expect.objectContaining({ code: "bad_input", message: expect.stringContaining("Backend configuration changed") }));
+      expect(recordBackend(dir, { type: "local", values: { path: "x.tfstate" } }, true)).toBe("configured");
       expect(JSON.parse(readFileSync(join(dir, "terraform.tfstate"), "utf8"))).toMatchObject({ backend: { config: { path: "x.tfstate" } } });
       expect(() => recordBackend(dir, undefined, false)).toThrow(expect.objectContaining({ code: "bad_input" }));
       expect(recordBackend(dir, undefined, true)).toBe("unset");
       writeFileSync(join(dir, "terraform.tfstate"), "{not json");
-      expect(() => recordBackend(dir, { type: "local" }, false)).toThrow(expect.objectContaining({ code: "bad_input", message: expect.stringContaining("cannot read the recorded backend") }));
+      expect(() => recordBackend(dir, { type: "local", values: {} }, false)).toThrow(expect.objectContaining({ code: "bad_input", message: expect.stringContaining("cannot read the recorded backend") }));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

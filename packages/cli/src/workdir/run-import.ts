@@ -60,7 +60,7 @@ export async function runImport(ctx: CommandContext, wd: WorkingDir, o: ImportOp
 
   const store = wd.store();
   const release = await acquireLock(store, { operation: "OperationTypeApply" }, o.lock, ctx.signal);
-  const providers = workdirProviders(wd.dataDir, ctx.io.env);
+  const providers = workdirProviders(wd.dataDir, ctx.io.env, undefined, wd.dir);
   const engine = createEngine({ providers: providers.source, workspace: wd.currentWorkspace(), cwd: wd.dir });
   const pool = new ProviderPool(providers.source, ctx.signal === undefined ? {} : { signal: ctx.signal });
   try {

@@ -186,7 +186,7 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
   // An applying command's snapshots: after a second interrupt the latest durable one is saved once more, as terraform's is.
   const snapshots = new ApplySnapshots(store);
   const uninstall = onFatalInterrupt(() => fatalInterrupt(ctx, wd.dir, ui, snapshots, release));
-  const providers = workdirProviders(wd.dataDir, ctx.io.env, ctx.earlyLaunch);
+  const providers = workdirProviders(wd.dataDir, ctx.io.env, ctx.earlyLaunch, wd.dir);
   const engine = createEngine({ providers: providers.source, parallelism: o.parallelism, workspace: wd.currentWorkspace(), cwd: wd.dir });
   try {
     const stored = await loadState(store);

@@ -52,7 +52,7 @@ export function schemaLoadError(ctx: CommandContext, source: string, cause: unkn
  *   provider that cannot be started, as terraform fails (an aborted run throws its abort).
  */
 export async function loadShowSchemas(wd: WorkingDir, ctx: CommandContext, sources: readonly string[]): Promise<ReadonlyMap<string, ProviderSchema>> {
-  const p = workdirProviders(wd.dataDir, ctx.io.env);
+  const p = workdirProviders(wd.dataDir, ctx.io.env, undefined, wd.dir);
   try {
     for (const s of sources) {
       if (s === BUILTIN_SOURCE) {

@@ -1,9 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadModule, type Module } from "@magma/config";
-import { createLocalBackend, openPgBackend, type StateBackend, type StateStore } from "@magma/state";
+import { isStateError, openConfiguredBackend, type StateBackend, type StateStore } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
+import { applyBackendOverrides } from "./backend-overrides.js";
 import { backendSettingsFromConfig, type BackendSettings } from "./backend-settings.js";
+import { backendRecord, readBackendRecord, settingsFromRecord } from "./init-backend.js";
 
 /** Options of {@link openWorkingDir}. */
 export interface OpenWorkingDirOptions {
@@ -16,6 +18,12 @@ export interface OpenWorkingDirOptions {
    * workspace (relative to `dir`), instead of the configuration's `path`.
    */
   readonly statePath?: string;
+  /**
+   * `init -backend-config` arguments (`key=value` or files) applied over the backend block.
+   * Without them, a backend recorded by `init` for the same block (same type and hash) is
+   * used with its recorded configuration, as terraform does (so settings given at init stay).
+   */
+  readonly backendConfig?: readonly string[];
 }
 
 /** A Terraform working directory: its configuration's backend, its workspaces and the current one. */
@@ -26,6 +34,8 @@ export interface WorkingDir {
   readonly dataDir: string;
   /** The backend settings in use. */
   readonly settings: BackendSettings;
+  /** The backend block's own settings (without `-backend-config` or recorded ones): what terraform hashes. */
+  readonly blockSettings: BackendSettings;
   /** The backend holding the workspaces' states. */
   readonly backend: StateBackend;
   /** True when `TF_WORKSPACE` chooses the workspace (then `.terraform/environment` is not used). */
@@ -58,7 +68,8 @@ function loadRootModule(dir: string): Module | undefined {
 /**
  * Opens a Terraform working directory as terraform does before a state command: reads the
  * configuration's `backend` block (`local` with `path`/`workspace_dir`, `pg` with
- * `conn_str`/`schema_name`, or the local default when there is none) and knows the current
+ * `conn_str`/`schema_name`, `http` with `address`/`lock_address`/…, or the local default when
+ * there is none) and knows the current
  * workspace (`TF_WORKSPACE`, else `.terraform/environment`, else `default`), laid out as
  * Terraform lays it out so that terraform and magma can take turns on the directory.
  *
@@ -67,34 +78,31 @@ function loadRootModule(dir: string): Module | undefined {
 export async function openWorkingDir(options: OpenWorkingDirOptions): Promise<WorkingDir> {
   const dir = resolve(options.dir);
   const module = loadRootModule(dir);
-  const settings = backendSettingsFromConfig(module?.backend);
+  const blockSettings = backendSettingsFromConfig(module?.backend);
   const dataDir = resolve(dir, options.env["TF_DATA_DIR"] || ".terraform");
-  let backend: StateBackend;
-  let close = async (): Promise<void> => {};
-  if (settings.type === "local") {
-    backend = createLocalBackend({
-      dir,
-      ...(options.statePath !== undefined ? { path: options.statePath } : settings.path !== undefined ? { path: settings.path } : {}),
-      ...(settings.workspaceDir !== undefined ? { workspaceDir: settings.workspaceDir } : {}),
-    });
-  } else {
-    const pg = await openPgBackend({
-      env: options.env,
-      ...(settings.connStr !== undefined ? { connStr: settings.connStr } : {}),
-      ...(settings.schemaName !== undefined ? { schemaName: settings.schemaName } : {}),
-      ...(settings.skipSchemaCreation !== undefined ? { skipSchemaCreation: settings.skipSchemaCreation } : {}),
-      ...(settings.skipTableCreation !== undefined ? { skipTableCreation: settings.skipTableCreation } : {}),
-      ...(settings.skipIndexCreation !== undefined ? { skipIndexCreation: settings.skipIndexCreation } : {}),
-    });
-    backend = pg;
-    close = () => pg.close();
+  let settings = blockSettings;
+  if (options.backendConfig !== undefined && options.backendConfig.length > 0) settings = applyBackendOverrides(blockSettings, options.backendConfig, dir);
+  else if (module?.backend !== undefined) {
+    const recorded = readBackendRecord(dataDir);
+    if (recorded !== undefined && recorded.type === blockSettings.type && recorded.hash === backendRecord(blockSettings).hash) settings = settingsFromRecord(recorded.type, recorded.config);
   }
+  const values = options.statePath !== undefined && settings.type === "local" ? { ...settings.values, path: options.statePath } : settings.values;
+  let opened;
+  try {
+    opened = await openConfiguredBackend(settings.type, values, { dir, env: options.env });
+  } catch (e) {
+    if (isStateError(e) && e.code === "invalid_argument") throw new CliError(CliErrorCode.BadInput, `backend configuration: ${e.message.replace(/^\[[a-z_]+\] /, "")}`, { cause: e });
+    throw e;
+  }
+  const backend: StateBackend = opened.backend;
+  const close = (): Promise<void> => opened.close();
   const envFile = join(dataDir, "environment");
   const overridden = options.env["TF_WORKSPACE"];
   const wd: WorkingDir = {
     dir,
     dataDir,
     settings,
+    blockSettings,
     backend,
     workspaceOverridden: overridden !== undefined && overridden !== "",
     currentWorkspace() {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { nullVal, toJson, type Value } from "@magma/cty";
+import { dataReadStateType } from "../plan/data-read-source.js";
 import { dataSourceSchema, emptyBlockValue, errorDiag, isProviderError, resourceSchema, type Diag } from "@magma/provider-api";
 import { encodeOutput, encodeSensitivePaths, type OutputState, type StateFile } from "@magma/state";
 import { walkGraph, type VisitContext } from "../dag/walk.js";
@@ -392,7 +393,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
         for (const [address, v] of dataReads) {
           const source = plan.dataReadSources![address]!;
           const plain = v.unmarkDeep().value;
-          w.set(address, source.provider, undefined, { tainted: false, schemaVersion: source.schemaVersion, attributesJson: toJson(plain, plain.type), attributesFlat: undefined, sensitiveAttributesJson: "[]", private: undefined, dependencies: [], createBeforeDestroy: false });
+          w.set(address, source.provider, undefined, { tainted: false, schemaVersion: source.schemaVersion, attributesJson: toJson(plain, dataReadStateType(source, plain)), attributesFlat: undefined, sensitiveAttributesJson: "[]", private: undefined, dependencies: [], createBeforeDestroy: false });
         }
         for (const d of drift) {
           const previous = store.get(d.address, d.deposedKey);

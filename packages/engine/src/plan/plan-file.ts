@@ -120,7 +120,7 @@ function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "
     if (typeof sources !== "object" || sources === null || Array.isArray(sources)) throw bad("data_read_sources is not an object");
     for (const [k, v] of Object.entries(sources)) {
       const x = v as Record<string, unknown> | null;
-      if (typeof x !== "object" || x === null || typeof x["provider"] !== "string" || !Number.isSafeInteger(x["schemaVersion"])) throw bad(`data_read_sources.${k} is not {provider, schemaVersion}`);
+      if (typeof x !== "object" || x === null || typeof x["provider"] !== "string" || !Number.isSafeInteger(x["schemaVersion"]) || (x["typeJson"] !== undefined && typeof x["typeJson"] !== "string")) throw bad(`data_read_sources.${k} is not {provider, schemaVersion}`);
     }
     out.dataReadSources = sources as Record<string, DataReadSource>;
   }

@@ -36,6 +36,12 @@ export interface DataReadSource {
   readonly provider: string;
   /** The data source's schema version. */
   readonly schemaVersion: number;
+  /**
+   * The schema's implied type (go-cty type JSON) when it has dynamically-typed attributes:
+   * the state stores those with their type (`{"value": …, "type": …}`), which the value read
+   * alone cannot tell.
+   */
+  readonly typeJson?: string;
 }
 
 /** A provider configuration the apply needs. */

@@ -1,4 +1,5 @@
 import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
+import { dataReadSource } from "../plan/data-read-source.js";
 import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, formatRange, scopeExpressionValues, type Body, type Expression, type HclFunction, type SourceRange } from "@magma/hcl";
 import { emptyBlockValue, isProviderError, proposedNewState, type Block, type Diag, type SchemaEntry } from "@magma/provider-api";
@@ -897,7 +898,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 checks.note({ config: `${configPrefix(n.mod.path)}check.${r.inCheck}`, address: `${instancePrefix(mi)}check.${r.inCheck}`, module: formatModuleInstance(mi) }, `data:${address}`, "fail", errorText(e, errs));
                 const planned = proposedNewState(entry.block, unknownVal(entry.type), cfg);
                 dataValues.set(address, planned);
-                dataSources.set(address, { provider: n.providerAddress, schemaVersion: entry.version });
+                dataSources.set(address, dataReadSource(n.providerAddress, entry));
                 checkNestedRead(planned);
                 instanceValues.set(address, unknownVal(entry.type));
                 priorInstanceValues.set(address, unknownVal(entry.type));
@@ -908,7 +909,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 const id = stringId(out.state);
                 dataReadEvents.push({ type: "apply_start", address, action: "read" }, { type: "apply_complete", address, action: "read", ...(id === undefined ? {} : { idKey: "id", idValue: id }), elapsedSeconds: Math.floor((Date.now() - readStarted) / 1000) });
                 dataValues.set(address, out.state);
-                dataSources.set(address, { provider: n.providerAddress, schemaVersion: entry.version });
+                dataSources.set(address, dataReadSource(n.providerAddress, entry));
                 instanceValues.set(address, markSensitive(out.state, unionPaths(cfgPaths, schemaSensitivePaths(out.state, entry.block))));
                 if (r.inCheck !== undefined) checkNestedRead(out.state);
               } else {

@@ -1,4 +1,5 @@
 import { toJson } from "@magma/cty";
+import { dataReadStateType } from "../plan/data-read-source.js";
 import type { ProviderSchema } from "@magma/provider-api";
 import { encodeOutput, formatModuleInstance, formatProviderConfig, parseResourceInstance, type StateFile } from "@magma/state";
 import { ApplyState, type StoredObject } from "../apply/apply-state.js";
@@ -87,7 +88,7 @@ export function refreshedPriorState(plan: Plan, state: StateFile, schemas: Reado
       w.set(address, provider, undefined, {
         tainted: false,
         schemaVersion: source?.schemaVersion ?? versionOf(a.type, "data"),
-        attributesJson: toJson(v, v.type),
+        attributesJson: toJson(v, source === undefined ? v.type : dataReadStateType(source, v)),
         attributesFlat: undefined,
         sensitiveAttributesJson: "[]",
         private: undefined,
