@@ -319,7 +319,12 @@ export class ModuleEvaluator {
     return this.#memoize(`${formatModuleInstance(mi)}|output.${name}`, () => {
       const o = this.configAt(mi.map((s) => s.name)).module.outputs.get(name)!;
       const address = `${instancePrefix(mi)}output.${name}`;
-      const v = this.evaluate(mi, undefined, o.expr, address).value;
+      // The sensitivity check comes before the expression's own errors: terraform validates
+      // with unknown variables first, where `cidrhost(var.secret, 1)` is an unknown
+      // sensitive value, so its error (which would quote the secret) is never reached. A
+      // failed call keeps its arguments' marks (see @magma/hcl's evaluate).
+      const r = evaluate(o.expr, this.scope(mi, undefined, this.refsOfExprs([o.expr])));
+      const v = r.value;
       // Terraform requires `sensitive = true` of root module outputs only; a child module's outputs keep their marks.
       if (mi.length === 0 && !o.sensitive && v.unmarkDeep().paths.some((p) => p.marks.has(Mark.Sensitive))) {
         throw new PlanDiagnosticsError([
@@ -330,6 +335,7 @@ export class ModuleEvaluator {
           ),
         ]);
       }
+      throwIfErrors(r.diags, address);
       return o.sensitive ? v.mark(Mark.Sensitive) : v;
     });
   }

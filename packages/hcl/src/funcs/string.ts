@@ -7,7 +7,7 @@
 
 import { boolType, listType, listVal, numberType, stringType, stringVal, boolVal, unknownVal, type Value } from "@magma/cty";
 import { FunctionArgError, type HclFunction } from "../function.js";
-import { fixedFunction, graphemes, notNull, param, toGoInt } from "./helpers.js";
+import { fixedFunction, graphemes, notNull, param, toGoInt, utf8 } from "./helpers.js";
 import { compileRegex, expandReplacement, findAll } from "./regex.js";
 
 const str = (name = "str") => param(name, stringType);
@@ -183,9 +183,30 @@ export function stringFunctions(): Record<string, HclFunction> {
         return stringVal(p !== "" && s.endsWith(p) ? s.slice(0, s.length - p.length) : s);
       },
     }),
-    startswith: prefixTest("Determines if the input string starts with the provided prefix.", "prefix", (s, p) => s.startsWith(p)),
-    endswith: prefixTest("Determines if the input string ends with the provided suffix.", "suffix", (s, p) => s.endsWith(p)),
-    strcontains: prefixTest("Checks if a string contains the given substring.", "substr", (s, p) => s.includes(p)),
+    startswith: fixedFunction({
+      description: "Determines if the input string starts with the provided prefix.",
+      // Terraform's StartsWithFunc takes an unknown string: its known prefix may decide.
+      params: [param("str", stringType, { allowUnknown: true }), param("prefix", stringType)],
+      returns: boolType,
+      refineResult: notNull,
+      impl: (a) => {
+        const prefix = a[1]!.asString();
+        const s = a[0]!;
+        if (!s.isKnown()) {
+          if (prefix === "") return boolVal(true);
+          const known = s.isNull() ? "" : (s.refinements.stringPrefix ?? "");
+          if (known !== "") {
+            if (known.startsWith(prefix)) return boolVal(true);
+            if (utf8Length(known) >= utf8Length(prefix)) return boolVal(false);
+          }
+          return unknownVal(boolType, { notNull: true });
+        }
+        return boolVal(s.asString().startsWith(prefix));
+      },
+    }),
+    endswith: stringTest("Determines if the input string ends with the provided suffix.", "suffix", (s, p) => s.endsWith(p)),
+    // Terraform's StrContainsFunc has no RefineResult: its unknown result may be null.
+    strcontains: stringTest("Checks if a string contains the given substring.", "substr", (s, p) => s.includes(p), false),
     replace: fixedFunction({
       description: "Replaces each occurrence of a given substring in the given string with another string; a substring wrapped in slashes is a regular expression.",
       params: [str(), param("substr", stringType), param("replace", stringType)],
@@ -216,16 +237,16 @@ function goReplaceEmpty(s: string, r: string): string {
   return r + [...s].map((c) => c + r).join("");
 }
 
-function prefixTest(description: string, name: string, f: (s: string, p: string) => boolean): HclFunction {
+function stringTest(description: string, name: string, f: (s: string, p: string) => boolean, refined = true): HclFunction {
   return fixedFunction({
     description,
-    params: [str(), param(name, stringType, { allowUnknown: true })],
+    params: [str(), param(name, stringType)],
     returns: boolType,
-    refineResult: notNull,
-    impl: (a) => {
-      const p = a[1]!;
-      if (!p.isKnown()) return unknownVal(boolType, { notNull: true });
-      return boolVal(f(a[0]!.asString(), p.asString()));
-    },
+    ...(refined ? { refineResult: notNull } : {}),
+    impl: (a) => boolVal(f(a[0]!.asString(), a[1]!.asString())),
   });
+}
+
+function utf8Length(s: string): number {
+  return utf8(s).length;
 }
