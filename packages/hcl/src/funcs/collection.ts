@@ -43,7 +43,8 @@ import {
   type Value,
 } from "@magma/cty";
 import { FunctionArgError, FunctionError, type HclFunction } from "../function.js";
-import { fixedFunction, graphemes, notNull, param, toGoInt } from "./helpers.js";
+import { graphemeCount } from "./grapheme-clusters.js";
+import { fixedFunction, notNull, param, toGoInt } from "./helpers.js";
 import { compareUtf8 } from "./utf8-order.js";
 
 const dyn = dynamicType;
@@ -505,8 +506,8 @@ export function collectionFunctions(): Record<string, HclFunction> {
           if (v.containsMarked()) {
             const u = v.unmarkDeep();
             for (const p of u.paths) marks.push(...p.marks);
-            r = numberVal(graphemes(u.value.asString()).length);
-          } else r = numberVal(graphemes(v.asString()).length);
+            r = numberVal(graphemeCount(u.value.asString()));
+          } else r = numberVal(graphemeCount(v.asString()));
         } else r = numberVal(v.length());
         return r.mark(...marks);
       },

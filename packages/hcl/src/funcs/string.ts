@@ -7,7 +7,8 @@
 
 import { boolType, listType, listVal, numberType, stringType, stringVal, boolVal, unknownVal, type Value } from "@magma/cty";
 import { FunctionArgError, type HclFunction } from "../function.js";
-import { fixedFunction, graphemes, notNull, param, toGoInt, utf8 } from "./helpers.js";
+import { graphemeBoundaries } from "./grapheme-clusters.js";
+import { fixedFunction, notNull, param, toGoInt, utf8 } from "./helpers.js";
 import { compileRegex, expandReplacement, findAll } from "./regex.js";
 
 const str = (name = "str") => param(name, stringType);
@@ -71,14 +72,26 @@ function trimSpace(s: string): string {
 
 /** go-cty's `substr`: offsets and lengths count grapheme clusters. */
 function substr(s: string, offset: number, length: number): string {
-  const gs = graphemes(s);
-  if (offset < 0) offset += gs.length;
+  const b = graphemeBoundaries(s);
+  const n = b.length - 1;
+  if (offset < 0) offset += n;
   else if (length === 0) return "";
   if (offset < 0) offset = 0;
-  if (offset >= gs.length) return "";
-  const rest = gs.slice(offset);
-  if (length < 0) return rest.join("");
-  return rest.slice(0, length).join("");
+  if (offset >= n) return "";
+  const end = length < 0 || offset + length > n ? n : offset + length;
+  return s.slice(b[offset], b[end]);
+}
+
+/** `s` with its grapheme clusters in reverse order. */
+function reverseClusters(s: string): string {
+  const b = graphemeBoundaries(s);
+  // Code units copied into a buffer, cluster by cluster from the end: no string per cluster.
+  const out = new Uint16Array(s.length);
+  let w = 0;
+  for (let k = b.length - 2; k >= 0; k--) for (let i = b[k]!; i < b[k + 1]!; i++) out[w++] = s.charCodeAt(i);
+  let r = "";
+  for (let i = 0; i < out.length; i += 8192) r += String.fromCharCode(...out.subarray(i, i + 8192));
+  return r;
 }
 
 /** Go's `strings.Split`, including the empty separator (split into code points). */
@@ -97,7 +110,7 @@ export function stringFunctions(): Record<string, HclFunction> {
     upper: strFn("Converts all cased letters in the given string to uppercase.", upper),
     lower: strFn("Converts all cased letters in the given string to lowercase.", lower),
     title: strFn("Converts the first letter of each word in the given string to uppercase.", title),
-    strrev: strFn("Reverses the characters in a string.", (s) => graphemes(s).reverse().join("")),
+    strrev: strFn("Reverses the characters in a string.", reverseClusters),
     chomp: strFn("Removes one or more newline characters from the end of the given string.", (s) => s.replace(/(?:\r\n?|\n)*$/, "")),
     trimspace: strFn("Removes any consecutive space characters from the start and end of the given string.", trimSpace),
     substr: fixedFunction({
