@@ -269,12 +269,21 @@ export function collectionFunctions(): Record<string, HclFunction> {
     },
     compact: fixedFunction({
       description: "Removes all empty string elements from the given list of strings.",
-      params: [param("list", listType(stringType))],
+      // go-cty's SortFunc takes unknowns: the order is unknown, the length is not.
+      params: [param("list", listType(stringType), { allowUnknown: true })],
       returns: listType(stringType),
       refineResult: notNull,
       impl: (a) => {
         const l = a[0]!;
-        if (!l.isWhollyKnown()) return unknownVal(listType(stringType), { notNull: true });
+        if (!l.isWhollyKnown()) {
+          if (l.isKnown()) return unknownVal(listType(stringType), { notNull: true, lengthLowerBound: l.length(), lengthUpperBound: l.length() });
+          const r = l.refinements;
+          return unknownVal(listType(stringType), {
+            notNull: true,
+            ...(r.lengthLowerBound !== undefined ? { lengthLowerBound: r.lengthLowerBound } : {}),
+            ...(r.lengthUpperBound !== undefined ? { lengthUpperBound: r.lengthUpperBound } : {}),
+          });
+        }
         const out = l.elements().filter((e) => !e.isNull() && e.asString() !== "");
         return typedList(out, stringType);
       },
@@ -501,7 +510,14 @@ export function collectionFunctions(): Record<string, HclFunction> {
         if (t.kind === "dynamic") r = unknownVal(numberType, { notNull: true });
         else if (t.kind === "tuple") r = numberVal(t.elements.length);
         else if (t.kind === "object") r = numberVal(t.attributeNames.length);
-        else if (!v.isKnown()) r = unknownVal(numberType, { notNull: true, numberLowerBound: { value: CtyNumber.zero, inclusive: true } });
+        else if (!v.isKnown()) {
+          // cty's Length of an unknown collection: known when its length refinements agree.
+          const ref = t.kind === "string" ? {} : v.refinements;
+          const lo = ref.lengthLowerBound ?? 0;
+          const hi = ref.lengthUpperBound;
+          if (hi !== undefined && hi === lo) r = numberVal(lo);
+          else r = unknownVal(numberType, { notNull: true, numberLowerBound: { value: CtyNumber.fromBigInt(BigInt(lo)), inclusive: true }, ...(hi !== undefined ? { numberUpperBound: { value: CtyNumber.fromBigInt(BigInt(hi)), inclusive: true } } : {}) });
+        }
         else if (t.kind === "string") {
           if (v.containsMarked()) {
             const u = v.unmarkDeep();
@@ -767,12 +783,21 @@ export function collectionFunctions(): Record<string, HclFunction> {
     },
     sort: fixedFunction({
       description: "Takes a list of strings and returns a new list with those strings sorted lexicographically.",
-      params: [param("list", listType(stringType))],
+      // go-cty's SortFunc takes unknowns: the order is unknown, the length is not.
+      params: [param("list", listType(stringType), { allowUnknown: true })],
       returns: listType(stringType),
       refineResult: notNull,
       impl: (a) => {
         const l = a[0]!;
-        if (!l.isWhollyKnown()) return unknownVal(listType(stringType), { notNull: true });
+        if (!l.isWhollyKnown()) {
+          if (l.isKnown()) return unknownVal(listType(stringType), { notNull: true, lengthLowerBound: l.length(), lengthUpperBound: l.length() });
+          const r = l.refinements;
+          return unknownVal(listType(stringType), {
+            notNull: true,
+            ...(r.lengthLowerBound !== undefined ? { lengthLowerBound: r.lengthLowerBound } : {}),
+            ...(r.lengthUpperBound !== undefined ? { lengthUpperBound: r.lengthUpperBound } : {}),
+          });
+        }
         const els = l.elements();
         if (els.length === 0) return l;
         const strs = els.map((e, i) => {
