@@ -1,7 +1,7 @@
 import { bodyContent } from "./hcl-fixups.js";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { parseConfig, type Block, type Body, type Diagnostic } from "@magma/hcl";
+import { decodeSource, parseConfig, type Block, type Body, type Diagnostic } from "@magma/hcl";
 import { at, errorDiag } from "./diagnostics.js";
 import { decodeCheckBlock, decodeImportBlock, decodeLocalsBlock, decodeModuleBlock, decodeMovedBlock, decodeOutputBlock, decodeProviderBlock, decodeRemovedBlock, decodeVariableBlock } from "./decode-blocks.js";
 import { decodeResourceBlock } from "./decode-resource.js";
@@ -589,6 +589,8 @@ export function loadModule(dir: string, options: { readonly displayDir?: string 
   const files = new Map<string, string>();
   const display = options.displayDir;
   const shown = (full: string): string => (display === undefined ? full : join(display, full.slice(full.lastIndexOf("/") + 1)));
-  for (const f of [...primary, ...override]) files.set(shown(f), readFileSync(f, "utf8"));
+  // Native files keep bytes that are not UTF-8 visible to the lexer ("Invalid character
+  // encoding", as terraform); JSON files read them as U+FFFD, as terraform's JSON parser does.
+  for (const f of [...primary, ...override]) files.set(shown(f), f.endsWith(".json") ? readFileSync(f, "utf8") : decodeSource(readFileSync(f)));
   return loadModuleFromFiles(dir, files);
 }

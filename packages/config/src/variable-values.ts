@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { convert, isPathError, nullVal, stringVal, type Value } from "@magma/cty";
-import { evaluate, parseConfig, parseExpression, type Diagnostic, type SourceRange } from "@magma/hcl";
+import { decodeSource, evaluate, parseConfig, parseExpression, type Diagnostic, type SourceRange } from "@magma/hcl";
 import { at, errorDiag, warningDiag } from "./diagnostics.js";
 import type { Module, Variable } from "./model.js";
 import { applyTypeDefaults } from "./type-expr.js";
@@ -76,7 +76,7 @@ function parseRawValue(v: Variable | undefined, raw: string, name: string, origi
 function readVarsFile(path: string, shownAs: string, source: VariableSource, module: Module, out: Map<string, Raw>, diags: Diagnostic[]): void {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = path.endsWith(".json") ? readFileSync(path, "utf8") : decodeSource(readFileSync(path));
   } catch (err) {
     diags.push(errorDiag("Failed to read variables file", `Given variables file ${shownAs} does not exist or cannot be read: ${err instanceof Error ? err.message : String(err)}.`));
     return;
@@ -157,6 +157,12 @@ export function collectVariableValues(module: Module, options: VariableValueOpti
     }
     const value = parseRawValue(v, a.arg.slice(eq + 1), name, "-var", diags);
     if (value !== undefined) raw.set(name, { value, source: VariableSource.Cli, origin: "-var", nonFile: `set using -var=${JSON.stringify(`${name}=...`)}` });
+  }
+
+  // As terraform: a variables file that cannot be read or parsed stops here, before values
+  // are checked against their declarations (no "No value for required variable" beside it).
+  if (diags.some((d) => d.severity === "error" && d.subject?.filename !== undefined && /\.tfvars(\.json)?$/.test(d.subject.filename))) {
+    return { values: new Map(), diags };
   }
 
   const values = new Map<string, VariableValue>();

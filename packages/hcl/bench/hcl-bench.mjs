@@ -2,7 +2,8 @@
 // `pnpm bench` for @magma/hcl: a generated configuration of 5,000 resources in both syntaxes.
 //  - parse the native copy: parseConfig vs @cdktf/hcl2json (HCL's Go parser compiled to WASM);
 //  - parse the JSON copy and decode it against the resource schema: parseConfig vs JSON.parse;
-//  - evaluate every attribute expression of the native copy (reported against the parse time).
+//  - evaluate every attribute expression of the native copy (reported against the parse time);
+//  - the function rows of functions-bench.mjs (linear grapheme work, fileset, named pipes).
 // Writes bench/results.json in the format of the other packages' benchmarks.
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -11,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { parse as hcl2json } from "@cdktf/hcl2json";
 import { listVal, numberType, numberVal, objectVal, stringType, stringVal } from "@magma/cty";
 import { evaluate, parseConfig } from "../dist/index.js";
+import { functionRows } from "./functions-bench.mjs";
 import { jsonConfig, nativeConfig } from "./generate-config.mjs";
 
 const RESOURCES = Number(process.env.MAGMA_BENCH_RESOURCES ?? 5000);
@@ -104,6 +106,7 @@ const results = [
   { name: `native syntax: parseConfig + decode vs @cdktf/hcl2json parse (${RESOURCES} resources, median time)`, value: parseNative, baseline: parseNativeBase, target: 0.5 },
   { name: `JSON syntax: parseConfig + decode vs JSON.parse (${RESOURCES} resources, median time)`, value: parseJson, baseline: parseJsonBase, target: null },
   { name: `evaluate every expression (${RESOURCES * 7} attributes, native) vs parsing them (median time)`, value: evalAll, baseline: parseNative, target: null },
+  ...functionRows(ITERATIONS),
 ].map((r) => ({
   name: r.name,
   value: Number(r.value.toFixed(2)),

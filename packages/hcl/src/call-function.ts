@@ -1,5 +1,6 @@
 import { conforms, dynamicType, typeName, unknownVal, type Type, type Value } from "@magma/cty";
 import { FunctionArgError, FunctionError, type FunctionParameter, type HclFunction } from "./function.js";
+import { redactSensitive, sensitiveTexts } from "./redact-sensitive.js";
 
 /**
  * The result type of calling `fn` with `args` (go-cty's `Function.ReturnTypeForValues`):
@@ -40,10 +41,25 @@ export function functionReturnType(fn: HclFunction, args: readonly Value[]): Typ
  * implementation's result; marks removed from arguments whose parameter does not allow
  * marks are put on the result.
  *
+ * An error's message never quotes an argument marked sensitive: such quotations read
+ * `(sensitive value)` (see {@link redactSensitive}).
+ *
  * @throws {@link FunctionArgError} or {@link FunctionError} when the call fails; any other
  * exception from the implementation is wrapped in a {@link FunctionError}.
  */
 export function callFunction(fn: HclFunction, args: readonly Value[]): Value {
+  try {
+    return callUnredacted(fn, args);
+  } catch (e) {
+    const err = asFunctionError(e);
+    if (!args.some((a) => a.containsMarked())) throw err;
+    const message = redactSensitive(err.message, sensitiveTexts(args));
+    if (message === err.message) throw err;
+    throw err instanceof FunctionArgError ? new FunctionArgError(err.argIndex, message) : new FunctionError(message);
+  }
+}
+
+function callUnredacted(fn: HclFunction, args: readonly Value[]): Value {
   const returnType = functionReturnType(fn, args);
   const marks = new Set<string>();
   // An argument of the dynamic pseudo-type (a bare `null`, or an unknown of no known type)
@@ -77,6 +93,11 @@ export function callFunction(fn: HclFunction, args: readonly Value[]): Value {
       result = fn.impl(callArgs, returnType);
     } catch (e) {
       throw asFunctionError(e);
+    }
+    // go-cty refines every result with RefineResult, an unknown from the implementation too.
+    if (fn.refineResult !== undefined && returnType.kind !== "dynamic" && !result.isKnown() && result.type.kind !== "dynamic") {
+      const own = [...result.marks];
+      result = unknownVal(result.type, { ...result.unmark().refinements, ...fn.refineResult(returnType) }).mark(...own);
     }
   }
   return marks.size > 0 ? result.mark(...marks) : result;

@@ -37,6 +37,7 @@ import type { EvalScope } from "./scope.js";
 import { formatRange, rangeBetween, type SourceRange } from "./source-range.js";
 import { templateFile, type TemplateFunctionName } from "./template-file.js";
 import { templateString } from "./template-string.js";
+import { safeKnownPrefix } from "./safe-known-prefix.js";
 import { expressionTraversals } from "./variables.js";
 import { expressionValues } from "./expression-values.js";
 
@@ -563,9 +564,12 @@ export function evalConditional(condE: Expression, thenE: Expression, elseE: Exp
     diags.push(errorDiag("Incorrect condition type", "The condition expression must be of type bool.", condE.range, range));
     return unknownVal(resultType);
   }
-  const condMarks = cb.marks;
+  // HCL puts the marks of the condition and of both results on the result, whichever is
+  // chosen (`false ? var.secret : "x"` is sensitive): a consumer must not learn from the
+  // marks which branch was taken.
+  const resultMarks = new Set([...cb.marks, ...t.marks, ...f.marks]);
   const pick = cb.unmark().asBool();
-  let result = pick ? t : f;
+  let result = (pick ? t : f).unmark();
   diags.push(...(pick ? thenDiags : elseDiags));
   if (pick ? convertThen : convertElse) {
     try {
@@ -582,7 +586,7 @@ export function evalConditional(condE: Expression, thenE: Expression, elseE: Exp
       result = unknownVal(resultType);
     }
   }
-  return withMarks(result, condMarks);
+  return withMarks(result, resultMarks);
 }
 
 function describeMismatch(a: Type, b: Type): string {
@@ -849,16 +853,17 @@ function evalTemplateParts(parts: readonly TemplatePart[], range: SourceRange, c
   if (!known) {
     let refine: Refinements = { notNull: true };
     if (!hasErrors(local) && buf !== "") {
-      const cps = [...buf];
-      // Keep at most 128 bytes, and drop the last character, which might combine with what follows.
-      let prefix = "";
+      // Keep at most 128 bytes (HCL's threshold), then go-cty's safe known prefix: without a
+      // last grapheme cluster that might combine with what follows ("ts-" stays "ts-").
+      let head = "";
       let bytes = 0;
-      for (const cp of cps.slice(0, -1)) {
+      for (const cp of buf) {
         const l = UTF8.encode(cp).length;
         if (bytes + l > 128) break;
         bytes += l;
-        prefix += cp;
+        head += cp;
       }
+      const prefix = safeKnownPrefix(head);
       if (prefix !== "") refine = { notNull: true, stringPrefix: prefix };
     }
     ret = unknownVal(stringType, refine);
@@ -1046,7 +1051,7 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
         const before = diags.length;
         diags.push(errorDiag("Invalid function argument", `Invalid value for "${p.name}" parameter: ${convErr(err)}.`, argRanges[i]!, e.range));
         claimValues(argExprs[i] ?? e, ctx, diags, before);
-        return dynamicVal;
+        return failedCallValue(args);
       }
     }
     converted.push(v);
@@ -1071,8 +1076,23 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
       diags.push(errorDiag("Error in function call", `Call to function "${e.name}" failed: ${msg}.`, startRange(e), e.range));
     }
     claimValues(isFunctionArgError(err) ? (argExprs[err.argIndex] ?? e) : e, ctx, diags, before);
-    return dynamicVal;
+    return failedCallValue(converted);
   }
+}
+
+/**
+ * The value of a call that failed: unknown, with every mark of its arguments. Terraform
+ * validates a configuration with unknown input variables before it plans, where such a call
+ * gives an unknown value with its arguments' marks; keeping the marks here lets a caller
+ * report "Output refers to sensitive values" before the call's own error, as terraform does.
+ */
+function failedCallValue(args: readonly Value[]): Value {
+  const marks = new Set<string>();
+  for (const a of args) {
+    if (!a.containsMarked()) continue;
+    for (const p of a.unmarkDeep().paths) for (const m of p.marks) marks.add(m);
+  }
+  return marks.size === 0 ? dynamicVal : dynamicVal.mark(...marks);
 }
 
 /** Terraform's detail of an "Unknown provider function" diagnostic (`checkForUnknownFunctionDiags`). */

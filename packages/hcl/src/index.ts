@@ -9,6 +9,7 @@ export { callFunction, functionReturnType } from "./call-function.js";
 export { FunctionError, FunctionArgError, isFunctionError, isFunctionArgError } from "./function.js";
 export type { HclFunction, FunctionParameter } from "./function.js";
 export { parseConfig, parseNativeConfig, parseJsonConfig, parseExpression, parseTemplate, parseJsonExpression } from "./parse.js";
+export { decodeSource, INVALID_ENCODING } from "./decode-source.js";
 export type { ParsedConfig, ParsedExpression } from "./parse.js";
 export { evaluate, scopeExpressionValues } from "./evaluate.js";
 export type { EvalResult } from "./evaluate.js";

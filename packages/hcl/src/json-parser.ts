@@ -66,7 +66,7 @@ export function parseJsonNode(src: SourceMap): { node: JsonNode | undefined; dia
     return fail("Invalid JSON value", "A JSON value must start with a brace, a bracket, a number, a string, or a keyword.", i);
   };
   const enter = (at: number): void => {
-    if (++depth > MAX_NESTING_DEPTH) fail("Nesting too deep", `The JSON value nests objects or arrays more than ${MAX_NESTING_DEPTH} levels deep here.`, at);
+    if (++depth > MAX_NESTING_DEPTH / 2) fail("Nesting too deep", `The JSON value nests objects or arrays more than ${MAX_NESTING_DEPTH / 2} levels deep here.`, at);
   };
   const object = (): JsonNode => {
     const start = i;

@@ -1,5 +1,6 @@
 import { errorDiag, type Diagnostic } from "./diagnostic.js";
 import type { SourceMap } from "./source-range.js";
+import { INVALID_ENCODING } from "./decode-source.js";
 
 /** Token kinds of HCL's native syntax (hclsyntax's `TokenType`). */
 export type TokenType =
@@ -158,7 +159,8 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: TokenList; diags: 
   const tokens = new TokenList();
   const diags: Diagnostic[] = [];
   const stack: Frame[] = [mode === "normal" ? { kind: "normal", braces: 0 } : { kind: "template" }];
-  let i = 0;
+  // A UTF-8 byte order mark at the start of a file is skipped, as HCL does.
+  let i = mode === "normal" && text.charCodeAt(0) === 0xfeff ? 1 : 0;
   // Every token has the same shape (one hidden class for the engine).
   const push = (type: TokenType, start: number, end: number, value?: string, strip?: boolean, flush?: boolean): void => {
     tokens.push(type, start, end, value, strip, flush);
@@ -171,6 +173,12 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: TokenList; diags: 
       continue;
     }
     const c = text.charCodeAt(i);
+    if (c === INVALID_ENCODING_CODE) {
+      diags.push(invalidEncodingDiag(src, i));
+      push("invalid", i, i + 1);
+      i++;
+      continue;
+    }
     // Whitespace
     if (c === 32 || c === 9) {
       i++;
@@ -457,6 +465,28 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: TokenList; diags: 
         j++;
         continue;
       }
+      if (c === INVALID_ENCODING_CODE) {
+        diags.push(invalidEncodingDiag(src, j));
+        if (top.kind === "quoted") {
+          // HCL ends the quoted string at a byte that is not UTF-8: the string is then
+          // unterminated. The rest of the line up to a closing quote is skipped.
+          flush(j);
+          diags.push(errorDiag("Unterminated template string", "No closing marker was found for the string.", src.range(j, j + 1)));
+          let k = j + 1;
+          while (k < n && text.charCodeAt(k) !== 34 && text.charCodeAt(k) !== 10) k++;
+          stack.pop();
+          if (k < n && text.charCodeAt(k) === 34) {
+            push("cquote", k, k + 1);
+            return k + 1;
+          }
+          push("cquote", k, k);
+          return k;
+        }
+        take();
+        j++;
+        seg = j;
+        continue;
+      }
       if (top.kind === "quoted") {
         if (c === 34) {
           flush(j);
@@ -569,6 +599,13 @@ export function lex(src: SourceMap, mode: LexMode): { tokens: TokenList; diags: 
       }
     }
   }
+}
+
+/** The code unit {@link decodeSource} puts in place of a byte that is not UTF-8. */
+const INVALID_ENCODING_CODE = INVALID_ENCODING.charCodeAt(0);
+
+function invalidEncodingDiag(src: SourceMap, at: number): Diagnostic {
+  return errorDiag("Invalid character encoding", "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.", src.range(at, at + 1));
 }
 
 function invalidCharDiag(src: SourceMap, start: number, end: number, c: number): Diagnostic {

@@ -202,3 +202,19 @@ describe("native syntax: expressions", () => {
     expect(diags[0]!.subject!.start).toEqual({ line: 1, column: 6, byte: 6 });
   });
 });
+
+describe("deep nesting within the documented limit", () => {
+  test("what terraform accepts up to about 400 levels: 300 nested %{if}, a 150-deep list, 399 parentheses", () => {
+    const ifs = parseTemplate(`${"%{if true}".repeat(300)}x${"%{endif}".repeat(300)}`, "t.tftpl");
+    expect(ifs.diags).toEqual([]);
+    const list = parseExpression(`jsonencode(${"[".repeat(150)}${"]".repeat(150)})`, "x.tf");
+    expect(list.diags).toEqual([]);
+    const parens = parseExpression(`${"(".repeat(399)}1${")".repeat(399)}`, "x.tf");
+    expect(parens.diags).toEqual([]);
+  });
+
+  test("deeper input is the diagnostic, never a stack overflow", () => {
+    const { diags } = parseExpression(`${"(".repeat(10_000)}1${")".repeat(10_000)}`, "x.tf");
+    expect(diags.map((d) => [d.summary, d.detail])).toEqual([["Nesting too deep", `The configuration nests expressions, blocks or templates more than ${MAX_NESTING_DEPTH / 2} levels deep here.`]]);
+  });
+});

@@ -8,8 +8,15 @@ import { NativeBody } from "./native-body.js";
 import { negatedText, parseNumberLiteral } from "./number-ops.js";
 import { formatRange, rangeBetween, type SourceMap, type SourcePos, type SourceRange } from "./source-range.js";
 
-/** The deepest nesting of expressions, blocks and templates the parsers accept. */
-export const MAX_NESTING_DEPTH = 200;
+/**
+ * The deepest nesting the parsers accept, in nesting steps: a parenthesis, bracket, brace,
+ * call, interpolation or template directive takes two steps per level (the construct and
+ * the expression inside it), a unary operator or conditional one, so about 400 levels of
+ * most constructs (terraform accepts deeper; magma's recursive parser, evaluator and value
+ * codecs stay well within the JavaScript stack up to here, and deeper input is the
+ * diagnostic "Nesting too deep", never a stack overflow).
+ */
+export const MAX_NESTING_DEPTH = 800;
 
 const BINARY_LEVEL: Partial<Record<TokenType, number>> = {
   "||": 1,
@@ -124,7 +131,7 @@ export class Parser {
 
   private enter(at: Token): void {
     if (++this.depth > MAX_NESTING_DEPTH) {
-      this.err("Nesting too deep", `The configuration nests expressions, blocks or templates more than ${MAX_NESTING_DEPTH} levels deep here.`, this.r(at));
+      this.err("Nesting too deep", `The configuration nests expressions, blocks or templates more than ${MAX_NESTING_DEPTH / 2} levels deep here.`, this.r(at));
       throw new TooDeep();
     }
   }
@@ -1166,8 +1173,8 @@ export class Parser {
         i++;
         // Directives nest in the tree as deep as they are written: they count towards the
         // nesting limit like brackets do (the flat items were parsed one level deep each).
-        if ((it.word === "if" || it.word === "for") && this.depth + nesting >= MAX_NESTING_DEPTH) {
-          this.err("Nesting too deep", `The configuration nests expressions, blocks or templates more than ${MAX_NESTING_DEPTH} levels deep here.`, it.range);
+        if ((it.word === "if" || it.word === "for") && this.depth + 2 * nesting >= MAX_NESTING_DEPTH) {
+          this.err("Nesting too deep", `The configuration nests expressions, blocks or templates more than ${MAX_NESTING_DEPTH / 2} levels deep here.`, it.range);
           throw new TooDeep();
         }
         if (it.word === "if") {

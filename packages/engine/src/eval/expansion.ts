@@ -47,6 +47,9 @@ export function evaluateExpansion(count: Expression | undefined, forEach: Expres
 
 const NONE: Expansion = { kind: "for_each", entries: new Map() };
 
+/** The largest `count` magma plans: a JavaScript array's length limit. */
+const MAX_COUNT = 2 ** 32 - 1;
+
 function evaluateCount(expr: Expression, scope: EvalScope): { expansion: Expansion; diags: Diagnostic[] } {
   const r = evaluate(expr, scope);
   const diags = [...r.diags];
@@ -67,7 +70,14 @@ function evaluateCount(expr: Expression, scope: EvalScope): { expansion: Expansi
   }
   const n = v.asNumber();
   if (!n.isInteger()) return fail("The given \"count\" argument value is unsuitable: value must be a whole number.");
-  const count = n.toNumber();
+  // As terraform (gocty into a Go int): a count beyond int64 is unsuitable. Terraform runs out
+  // of memory on counts in the billions; magma refuses what a JavaScript array cannot hold.
+  const big = n.toBigInt();
+  if (big < -(2n ** 63n) || big > 2n ** 63n - 1n) {
+    return fail('The given "count" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807.');
+  }
+  if (big > BigInt(MAX_COUNT)) return fail(`The given "count" argument value is unsuitable: magma plans at most ${MAX_COUNT} instances of one resource.`);
+  const count = Number(big);
   if (count < 0) return fail('The given "count" argument value is unsuitable: must be greater than or equal to zero.');
   return { expansion: { kind: "count", count }, diags };
 }

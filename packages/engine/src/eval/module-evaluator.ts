@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import { convert, dynamicVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
 import { applyTypeDefaults, bodyTraversals, descendantConfig, parseRef, providerAddrString, referencesInExpr, type Config, type Reference } from "@magma/config";
-import { evaluate, type Attribute, type Body, type Diagnostic, type EvalScope, type Expression, type HclFunction } from "@magma/hcl";
+import { evaluate, plainRange, variables, type Attribute, type Body, type Diagnostic, type EvalScope, type Expression, type HclFunction } from "@magma/hcl";
 import { formatInstanceKey, formatModuleInstance, type ModuleInstanceAddress } from "@magma/state";
 import { PlanDiagnosticsError, planError, throwIfErrors } from "../planner/plan-diagnostic.js";
 import { resourceValue, type InstanceRepetition } from "./eval-values.js";
@@ -324,6 +324,14 @@ export class ModuleEvaluator {
   local(mi: ModuleInstanceAddress, name: string): Value {
     return this.#memoize(`${formatModuleInstance(mi)}|local.${name}`, () => {
       const l = this.configAt(mi.map((s) => s.name)).module.locals.get(name)!;
+      // As terraform's validateSelfRef: `a = local.a` is an error at its reference, not a
+      // recursion (a cycle through other locals is the graph's "Cycle").
+      const self = variables(l.expr).find((t) => t.root === "local" && t.steps[0]?.kind === "attr" && t.steps[0].name === name);
+      if (self !== undefined) {
+        throw new PlanDiagnosticsError([
+          planError("Self-referencing local value", `Local value local.${name} cannot use its own result as part of its expression.`, { address: `${instancePrefix(mi)}local.${name}`, subject: plainRange(self.range) }),
+        ]);
+      }
       return this.evaluate(mi, undefined, l.expr, `${instancePrefix(mi)}local.${name}`).value;
     });
   }
@@ -333,7 +341,12 @@ export class ModuleEvaluator {
     return this.#memoize(`${formatModuleInstance(mi)}|output.${name}`, () => {
       const o = this.configAt(mi.map((s) => s.name)).module.outputs.get(name)!;
       const address = `${instancePrefix(mi)}output.${name}`;
-      const v = this.evaluate(mi, undefined, o.expr, address).value;
+      // The sensitivity check comes before the expression's own errors: terraform validates
+      // with unknown variables first, where `cidrhost(var.secret, 1)` is an unknown
+      // sensitive value, so its error (which would quote the secret) is never reached. A
+      // failed call keeps its arguments' marks (see @magma/hcl's evaluate).
+      const r = evaluate(o.expr, this.scope(mi, undefined, this.refsOfExprs([o.expr])));
+      const v = r.value;
       // Terraform requires `sensitive = true` of root module outputs only; a child module's outputs keep their marks.
       if (mi.length === 0 && !o.sensitive && v.unmarkDeep().paths.some((p) => p.marks.has(Mark.Sensitive))) {
         throw new PlanDiagnosticsError([
@@ -344,6 +357,7 @@ export class ModuleEvaluator {
           ),
         ]);
       }
+      throwIfErrors(r.diags, address);
       return o.sensitive ? v.mark(Mark.Sensitive) : v;
     });
   }

@@ -106,6 +106,8 @@ describe("plan files", () => {
 
   it("names what is wrong in a bad plan file", () => {
     expect(() => parsePlan("{", "p.json")).toThrow(/^\[invalid_plan_file\] p\.json is not valid JSON/);
+    // Only the offending character is quoted (as terraform), never the file's first bytes.
+    expect(() => parsePlan("supersecretcontents\n", "p.json")).toThrow(/^\[invalid_plan_file\] p\.json is not valid JSON: invalid character 's' looking for beginning of value$/);
     expect(() => parsePlan('{"format":"x"}')).toThrow(/format is "x"/);
     expect(() => parsePlan(JSON.stringify({ format: "magma-plan/1", prior_state: { lineage, serial: 1 }, config_digest: "d", changes: [{ address: "a", mode: "weird" }] }))).toThrow(/changes\[0\]\.mode is "weird"/);
   });

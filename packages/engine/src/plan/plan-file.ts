@@ -49,7 +49,9 @@ export function parsePlan(text: string, source = "plan"): Plan {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new EngineError(EngineErrorCode.InvalidPlanFile, `${source} is not valid JSON: ${(e as Error).message}`, { cause: e });
+    // JSON.parse's message quotes up to 10 characters of the text, which may be anything
+    // (a secret handed over by mistake): name one character, as terraform does.
+    throw new EngineError(EngineErrorCode.InvalidPlanFile, `${source} is not valid JSON: ${jsonSyntaxError(text, (e as Error).message)}`);
   }
   const r = raw as Record<string, unknown> | null;
   if (typeof r !== "object" || r === null || Array.isArray(r)) throw new EngineError(EngineErrorCode.InvalidPlanFile, `${source} is not a JSON object`);
@@ -204,4 +206,16 @@ export function assertPlanCurrent(plan: Plan, current: PlanPriorState): void {
   if (current.serial !== plan.prior.serial) {
     throw new EngineError(EngineErrorCode.StalePlan, `Saved plan is stale: it was made against serial ${plan.prior.serial}, the state is now at serial ${current.serial}; create a new plan`);
   }
+}
+
+/** Go's wording of a JSON syntax error, quoting only the offending character. */
+function jsonSyntaxError(text: string, message: string): string {
+  if (text.trim() === "" || /end of JSON input/.test(message)) return "unexpected end of JSON input";
+  const token = /Unexpected (?:token|non-whitespace character)[^']*'(.)'/u.exec(message)?.[1];
+  const at = /position (\d+)/.exec(message);
+  if (token === undefined && at !== null && Number(at[1]) >= text.length) return "unexpected end of JSON input";
+  const ch = token ?? (at !== null ? String.fromCodePoint(text.codePointAt(Number(at[1])) ?? 0x20) : text.trimStart()[0]!);
+  const code = ch.codePointAt(0)!;
+  const shown = code < 0x20 || ch === "'" || ch === "\\" ? JSON.stringify(ch).slice(1, -1) : ch;
+  return `invalid character '${shown}' looking for beginning of value`;
 }

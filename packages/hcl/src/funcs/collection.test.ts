@@ -37,6 +37,15 @@ describe("collection functions", () => {
     expect(strs(call("setsubtract", setVal([s("a"), s("b"), s("c")]), setVal([s("a"), s("c")])))).toEqual(["b"]);
   });
 
+  it("handles unknowns as go-cty does (terraform 1.11.4's plan: length(sort([\"b\", timestamp()])) is 2)", () => {
+    const sorted = call("sort", listVal([s("b"), unknownVal(stringType)]));
+    expect(sorted.isKnown()).toBe(false);
+    expect(sorted.refinements).toMatchObject({ notNull: true, lengthLowerBound: 2, lengthUpperBound: 2 });
+    expect(call("length", sorted).asNumber().toString()).toBe("2");
+    // lookup of a known key in an object with unknown attributes is known.
+    expect(call("lookup", objectVal({ rule: s("mysql"), sg: unknownVal(stringType) }), s("rule"), s("_")).asString()).toBe("mysql");
+  });
+
   it("looks things up, with go-cty's errors", () => {
     expect(call("lookup", objectVal({ a: s("ay") }), s("c"), s("what?")).asString()).toBe("what?");
     expect(callError("lookup", objectVal({ a: s("ay") }), s("c"))).toEqual({ name: "FunctionArgError", message: 'the given object has no attribute "c"', argIndex: 0 });

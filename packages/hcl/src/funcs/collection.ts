@@ -43,7 +43,8 @@ import {
   type Value,
 } from "@magma/cty";
 import { FunctionArgError, FunctionError, type HclFunction } from "../function.js";
-import { fixedFunction, graphemes, notNull, param, toGoInt } from "./helpers.js";
+import { graphemeCount } from "./grapheme-clusters.js";
+import { fixedFunction, notNull, param, toGoInt } from "./helpers.js";
 import { compareUtf8 } from "./utf8-order.js";
 
 const dyn = dynamicType;
@@ -118,6 +119,29 @@ function flattener(v: Value): Value[] | undefined {
   return out;
 }
 
+/** {@link flattener} over marked sequences: their marks are collected into `marks`. */
+function flattenMarked(v: Value, marks: Set<string>): Value[] | undefined {
+  for (const m of v.marks) marks.add(m);
+  const out: Value[] = [];
+  let known = true;
+  for (const e of v.unmark().elements()) {
+    if (e.type.kind === "dynamic" && !e.isKnown()) known = false;
+    if (isSeq(e.type) && !e.isNull()) {
+      if (!e.isKnown()) {
+        known = false;
+        for (const m of e.marks) marks.add(m);
+        continue;
+      }
+      const inner = flattenMarked(e, marks);
+      if (inner === undefined) known = false;
+      else out.push(...inner);
+    } else {
+      out.push(e);
+    }
+  }
+  return known ? out : undefined;
+}
+
 function setOperationType(args: readonly Value[]): Type {
   const etys: Type[] = [];
   for (const a of args) {
@@ -181,18 +205,21 @@ export function collectionFunctions(): Record<string, HclFunction> {
     }),
     chunklist: {
       description: "Splits a single list into fixed-size chunks, returning a list of lists.",
-      params: [param("list", listType(dyn)), param("size", numberType)],
+      // go-cty takes both marked and puts only their own marks on the result: marks inside
+      // the list stay on their elements.
+      params: [param("list", listType(dyn), { allowMarked: true }), param("size", numberType, { allowMarked: true })],
       type: (a) => listType(a[0]!.type),
       impl: (a) => {
-        const list = a[0]!;
-        const size = goInt(a[1]!, 1, "size");
+        const marks = [...a[0]!.marks, ...a[1]!.marks];
+        const list = a[0]!.unmark();
+        const size = goInt(a[1]!.unmark(), 1, "size");
         if (size < 0) throw new FunctionError("the size argument must be positive");
         const els = list.elements();
-        if (els.length === 0) return listValEmpty(list.type);
-        if (size === 0) return listVal([list]);
+        if (els.length === 0) return listValEmpty(list.type).mark(...marks);
+        if (size === 0) return listVal([list]).mark(...marks);
         const out: Value[] = [];
         for (let i = 0; i < els.length; i += size) out.push(listVal(els.slice(i, i + size)));
-        return listVal(out);
+        return listVal(out).mark(...marks);
       },
     },
     coalesce: {
@@ -242,12 +269,21 @@ export function collectionFunctions(): Record<string, HclFunction> {
     },
     compact: fixedFunction({
       description: "Removes all empty string elements from the given list of strings.",
-      params: [param("list", listType(stringType))],
+      // go-cty's SortFunc takes unknowns: the order is unknown, the length is not.
+      params: [param("list", listType(stringType), { allowUnknown: true })],
       returns: listType(stringType),
       refineResult: notNull,
       impl: (a) => {
         const l = a[0]!;
-        if (!l.isWhollyKnown()) return unknownVal(listType(stringType), { notNull: true });
+        if (!l.isWhollyKnown()) {
+          if (l.isKnown()) return unknownVal(listType(stringType), { notNull: true, lengthLowerBound: l.length(), lengthUpperBound: l.length() });
+          const r = l.refinements;
+          return unknownVal(listType(stringType), {
+            notNull: true,
+            ...(r.lengthLowerBound !== undefined ? { lengthLowerBound: r.lengthLowerBound } : {}),
+            ...(r.lengthUpperBound !== undefined ? { lengthUpperBound: r.lengthUpperBound } : {}),
+          });
+        }
         const out = l.elements().filter((e) => !e.isNull() && e.asString() !== "");
         return typedList(out, stringType);
       },
@@ -374,7 +410,7 @@ export function collectionFunctions(): Record<string, HclFunction> {
     },
     flatten: {
       description: "Transforms a list, set, or tuple value into a tuple, replacing any nested lists, tuples or sets with their contents.",
-      params: [param("list", dyn)],
+      params: [param("list", dyn, { allowMarked: true })],
       type: (a) => {
         const v = a[0]!;
         if (!v.isWhollyKnown()) return dyn;
@@ -383,8 +419,14 @@ export function collectionFunctions(): Record<string, HclFunction> {
         return f === undefined ? dyn : tupleType(f.map((e) => e.type));
       },
       impl: (a, t) => {
-        if (t.kind === "dynamic") return dynamicVal;
-        return tupleVal(flattener(a[0]!)!);
+        // As go-cty: the marks of the list and of every nested sequence go on the result;
+        // the marks of the other elements stay on them.
+        const outer = a[0]!;
+        if (outer.unmark().length() === 0) return emptyTupleVal.mark(...outer.marks);
+        const marks = new Set<string>();
+        const out = flattenMarked(outer, marks);
+        if (out === undefined || t.kind === "dynamic") return unknownVal(t).mark(...marks);
+        return tupleVal(out).mark(...marks);
       },
     },
     index: {
@@ -432,7 +474,9 @@ export function collectionFunctions(): Record<string, HclFunction> {
     },
     values: {
       description: "Takes a map and returns a list containing the values of the elements in that map.",
-      params: [param("mapping", dyn)],
+      // Only the mapping's own marks go on the result (go-cty's ValuesFunc): the values keep
+      // theirs, so `values({ a = random_password.p })[0].length` is not sensitive.
+      params: [param("mapping", dyn, { allowMarked: true })],
       type: (a) => {
         const t = a[0]!.type;
         if (t.kind === "map") return listType(t.element);
@@ -443,9 +487,10 @@ export function collectionFunctions(): Record<string, HclFunction> {
         throw new FunctionError("values() requires a map as the first argument");
       },
       impl: (a, t) => {
-        const m = a[0]!;
-        if (t.kind === "tuple") return tupleVal(valuesOf(m));
-        return typedList(valuesOf(m), elementType(t));
+        const marks = [...a[0]!.marks];
+        const m = a[0]!.unmark();
+        if (t.kind === "tuple") return tupleVal(valuesOf(m)).mark(...marks);
+        return typedList(valuesOf(m), elementType(t)).mark(...marks);
       },
     },
     length: {
@@ -465,20 +510,29 @@ export function collectionFunctions(): Record<string, HclFunction> {
         if (t.kind === "dynamic") r = unknownVal(numberType, { notNull: true });
         else if (t.kind === "tuple") r = numberVal(t.elements.length);
         else if (t.kind === "object") r = numberVal(t.attributeNames.length);
-        else if (!v.isKnown()) r = unknownVal(numberType, { notNull: true, numberLowerBound: { value: CtyNumber.zero, inclusive: true } });
+        else if (!v.isKnown()) {
+          // cty's Length of an unknown collection: known when its length refinements agree.
+          const ref = t.kind === "string" ? {} : v.refinements;
+          const lo = ref.lengthLowerBound ?? 0;
+          const hi = ref.lengthUpperBound;
+          if (hi !== undefined && hi === lo) r = numberVal(lo);
+          else r = unknownVal(numberType, { notNull: true, numberLowerBound: { value: CtyNumber.fromBigInt(BigInt(lo)), inclusive: true }, ...(hi !== undefined ? { numberUpperBound: { value: CtyNumber.fromBigInt(BigInt(hi)), inclusive: true } } : {}) });
+        }
         else if (t.kind === "string") {
           if (v.containsMarked()) {
             const u = v.unmarkDeep();
             for (const p of u.paths) marks.push(...p.marks);
-            r = numberVal(graphemes(u.value.asString()).length);
-          } else r = numberVal(graphemes(v.asString()).length);
+            r = numberVal(graphemeCount(u.value.asString()));
+          } else r = numberVal(graphemeCount(v.asString()));
         } else r = numberVal(v.length());
         return r.mark(...marks);
       },
     },
     lookup: {
       description: "Retrieves the value of a single element from a map, given its key. If the given key does not exist, the given default value is returned instead.",
-      params: [param("inputMap", dyn, { allowMarked: true }), param("key", stringType, { allowMarked: true })],
+      // Terraform's LookupFunc takes an unknown map or key itself: an object with unknown
+      // attributes is known, so `lookup({ a = "x", b = timestamp() }, "a")` is "x" at plan.
+      params: [param("inputMap", dyn, { allowMarked: true, allowUnknown: true }), param("key", stringType, { allowMarked: true, allowUnknown: true })],
       varParam: param("default", dyn, { allowNull: true, allowUnknown: true, allowDynamicType: true, allowMarked: true }),
       type: (a) => {
         if (a.length > 3) throw new FunctionError(`lookup() takes two or three arguments, got ${a.length}`);
@@ -505,8 +559,8 @@ export function collectionFunctions(): Record<string, HclFunction> {
       impl: (a, t) => {
         const marks = [...a[0]!.marks, ...a[1]!.marks];
         const m = a[0]!.unmark();
+        if (!m.isKnown() || !a[1]!.isKnown()) return unknownVal(t).mark(...marks);
         const key = a[1]!.unmark().asString();
-        if (!m.isWhollyKnown()) return unknownVal(t).mark(...marks);
         if (m.type.kind === "object") {
           if (m.hasAttr(key)) return m.getAttr(key).mark(...marks);
         } else if (m.entries().has(key)) return m.entries().get(key)!.mark(...marks);
@@ -616,7 +670,7 @@ export function collectionFunctions(): Record<string, HclFunction> {
     },
     reverse: {
       description: "Returns a sequence with the same elements but in reverse order.",
-      params: [param("list", dyn)],
+      params: [param("list", dyn, { allowMarked: true })],
       type: (a) => {
         const t = a[0]!.type;
         if (t.kind === "tuple") return tupleType([...t.elements].reverse());
@@ -625,9 +679,10 @@ export function collectionFunctions(): Record<string, HclFunction> {
         throw new FunctionArgError(0, "can only reverse list or tuple values, not " + typeName(t));
       },
       impl: (a, t) => {
-        const els = [...a[0]!.elements()].reverse();
-        if (t.kind === "tuple") return tupleVal(els);
-        return typedList(els, elementType(t));
+        const marks = [...a[0]!.marks];
+        const els = [...a[0]!.unmark().elements()].reverse();
+        if (t.kind === "tuple") return tupleVal(els).mark(...marks);
+        return typedList(els, elementType(t)).mark(...marks);
       },
     },
     setintersection: {
@@ -728,12 +783,21 @@ export function collectionFunctions(): Record<string, HclFunction> {
     },
     sort: fixedFunction({
       description: "Takes a list of strings and returns a new list with those strings sorted lexicographically.",
-      params: [param("list", listType(stringType))],
+      // go-cty's SortFunc takes unknowns: the order is unknown, the length is not.
+      params: [param("list", listType(stringType), { allowUnknown: true })],
       returns: listType(stringType),
       refineResult: notNull,
       impl: (a) => {
         const l = a[0]!;
-        if (!l.isWhollyKnown()) return unknownVal(listType(stringType), { notNull: true });
+        if (!l.isWhollyKnown()) {
+          if (l.isKnown()) return unknownVal(listType(stringType), { notNull: true, lengthLowerBound: l.length(), lengthUpperBound: l.length() });
+          const r = l.refinements;
+          return unknownVal(listType(stringType), {
+            notNull: true,
+            ...(r.lengthLowerBound !== undefined ? { lengthLowerBound: r.lengthLowerBound } : {}),
+            ...(r.lengthUpperBound !== undefined ? { lengthUpperBound: r.lengthUpperBound } : {}),
+          });
+        }
         const els = l.elements();
         if (els.length === 0) return l;
         const strs = els.map((e, i) => {
@@ -767,7 +831,9 @@ export function collectionFunctions(): Record<string, HclFunction> {
     }),
     zipmap: {
       description: "Constructs a map from a list of keys and a corresponding list of values.",
-      params: [param("keys", listType(stringType)), param("values", dyn)],
+      // The marks of the keys list, of each key and of the values list go on the result; the
+      // values keep their own (go-cty's ZipmapFunc).
+      params: [param("keys", listType(stringType), { allowMarked: true }), param("values", dyn, { allowMarked: true })],
       type: (a) => {
         const keys = a[0]!;
         const vt = a[1]!.type;
@@ -788,15 +854,19 @@ export function collectionFunctions(): Record<string, HclFunction> {
         throw new FunctionError("values argument must be a list or tuple value");
       },
       impl: (a, t) => {
-        const keys = a[0]!;
-        if (!keys.isWhollyKnown()) return unknownVal(t);
+        const marks = new Set([...a[0]!.marks, ...a[1]!.marks]);
+        const keys = a[0]!.unmark();
+        if (!keys.isWhollyKnown()) return unknownVal(t).mark(...marks);
         const ks = keys.elements();
-        const vs = a[1]!.elements();
+        const vs = a[1]!.unmark().elements();
         if (ks.length !== vs.length) throw new FunctionError(`number of keys (${ks.length}) does not match number of values (${vs.length})`);
         const out = new Map<string, Value>();
-        ks.forEach((k, i) => out.set(k.asString(), vs[i]!));
-        if (t.kind === "map") return out.size === 0 ? mapValEmpty(t.element) : mapVal(out);
-        return objectVal(out);
+        ks.forEach((k, i) => {
+          for (const m of k.marks) marks.add(m);
+          out.set(k.unmark().asString(), vs[i]!);
+        });
+        if (t.kind === "map") return (out.size === 0 ? mapValEmpty(t.element) : mapVal(out)).mark(...marks);
+        return objectVal(out).mark(...marks);
       },
     },
   };

@@ -536,12 +536,19 @@ export function encodingFunctions(): Record<string, HclFunction> {
     }),
     jsonencode: fixedFunction({
       description: "Returns a string containing a JSON representation of the given value.",
-      params: [param("val", dynamicType, { allowDynamicType: true, allowNull: true })],
+      params: [param("val", dynamicType, { allowDynamicType: true, allowNull: true, allowUnknown: true })],
       returns: stringType,
       refineResult: notNull,
       impl: (a) => {
         const v = a[0]!;
-        if (!v.isWhollyKnown()) return unknownVal(stringType, { notNull: true });
+        if (!v.isWhollyKnown()) {
+          // go-cty: the result's first character is known when the value cannot be null.
+          const couldBeNull = !v.isKnown() && v.refinements.notNull !== true;
+          if (couldBeNull) return unknownVal(stringType);
+          const k = v.type.kind;
+          const prefix = k === "string" ? '"' : k === "object" || k === "map" ? "{" : k === "tuple" || k === "list" || k === "set" ? "[" : undefined;
+          return unknownVal(stringType, prefix === undefined ? {} : { stringPrefix: prefix });
+        }
         if (v.isNull()) return stringVal("null");
         return stringVal(toJson(v, v.type).trim());
       },

@@ -1,7 +1,7 @@
 // Expected values from terraform 1.11.4 (see testdata/corpus/filesystem.json); files in
 // testdata/corpus/files.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -85,6 +85,50 @@ describe("filesystem functions", () => {
     expect(names(call("fileset", s("./files"), s("*.tftpl")))).toEqual(["tf-bad-syntax.tftpl", "tf-hello.tftpl", "tf-if.tftpl", "tf-list.tftpl", "tf-passthrough.tftpl", "tf-unknown-var.tftpl"]);
     expect(names(call("fileset", s("./files"), s("sub/{a,b}.*")))).toEqual(["sub/a.txt", "sub/b.md"]);
     expect(names(call("fileset", s("."), s("files/*.txt")))).toEqual(["files/hello.txt"]);
+  });
+
+  it("globs a tree as terraform 1.11.4 does, visiting only what the pattern can match", () => {
+    const root = mkdtempSync(join(tmpdir(), "magma-fileset-"));
+    for (const d of ["a/b/c", "x/b", ".h"]) mkdirSync(join(root, d), { recursive: true });
+    for (const f of ["f.txt", "a/g.txt", "a/b/h.tf", "a/b/c/i.tf", "x/b/j.tf", ".h/k", "a/.dot"]) writeFileSync(join(root, f), "");
+    const glob = (path: string, pattern: string): string[] => callFunction(fn("fileset", { baseDir: root }), [s(path), s(pattern)]).elements().map((e) => e.asString());
+    // The results terraform 1.11.4's console gives on the same tree.
+    expect(glob(".", "*")).toEqual(["f.txt"]);
+    expect(glob(".", "**")).toEqual([".h/k", "a/.dot", "a/b/c/i.tf", "a/b/h.tf", "a/g.txt", "f.txt", "x/b/j.tf"]);
+    expect(glob(".", "*/b/*")).toEqual(["a/b/h.tf", "x/b/j.tf"]);
+    expect(glob(".", "**/*.tf")).toEqual(["a/b/c/i.tf", "a/b/h.tf", "x/b/j.tf"]);
+    expect(glob(".", "a/**/*.tf")).toEqual(["a/b/c/i.tf", "a/b/h.tf"]);
+    expect(glob(".", "**/b/**")).toEqual(["a/b/c/i.tf", "a/b/h.tf", "x/b/j.tf"]);
+    expect(glob(".", "a/*")).toEqual(["a/.dot", "a/g.txt"]);
+    expect(glob(".", "?/g.txt")).toEqual(["a/g.txt"]);
+    expect(glob(".", "[ax]/b/*.tf")).toEqual(["a/b/h.tf", "x/b/j.tf"]);
+    expect(glob(".", "{a,x}/b/*.tf")).toEqual(["a/b/h.tf", "x/b/j.tf"]);
+    expect(glob(".", "./a/../f.txt")).toEqual(["f.txt"]);
+    expect(glob("a", "**/*")).toEqual([".dot", "b/c/i.tf", "b/h.tf", "g.txt"]);
+    expect(glob(".", "**/**/i.tf")).toEqual(["a/b/c/i.tf"]);
+    expect(glob(".", "*/*/*/*")).toEqual(["a/b/c/i.tf"]);
+    // A named pipe is not a regular file: a wildcard lists it, fileset never returns it.
+    execFileSync("mkfifo", [join(root, "x", "pipe")]);
+    expect(glob(".", "a/b/*.tf")).toEqual(["a/b/h.tf"]);
+    expect(glob(".", "x/*")).toEqual([]);
+  });
+
+  it("refuses named pipes and devices instead of reading them forever", () => {
+    const dir = mkdtempSync(join(tmpdir(), "magma-fifo-"));
+    execFileSync("mkfifo", [join(dir, "pipe")]);
+    const at = (name: string, p: string): string => {
+      try {
+        callFunction(fn(name, { baseDir: dir }), [s(p)]);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      throw new Error("no error");
+    };
+    expect(at("file", "pipe")).toBe('failed to read file: "pipe" is a named pipe, not a regular file');
+    expect(at("filemd5", "pipe")).toBe('"pipe" is a named pipe, not a regular file');
+    expect(at("file", "/dev/zero")).toBe('failed to read file: "/dev/zero" is a device node, not a regular file');
+    expect(at("filesha256", "/dev/zero")).toBe('"/dev/zero" is a device node, not a regular file');
+    expect(at("filebase64", "/dev/zero")).toBe('failed to read file: "/dev/zero" is a device node, not a regular file');
   });
 
   it("takes paths apart as Go's filepath does", () => {

@@ -8,7 +8,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readdirSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { posix, resolve } from "node:path";
 import { boolType, boolVal, Mark, setType, setVal, setValEmpty, stringType, stringVal, type Value } from "@magma/cty";
@@ -96,6 +96,45 @@ function goReason(e: unknown): { code: string | undefined; reason: string } {
   return { code, reason };
 }
 
+/** What kind of file a non-regular one is, in the words of `fileexists`'s errors. */
+function fileKind(st: Stats): string {
+  if (st.isDirectory()) return "a directory";
+  if (st.isBlockDevice() || st.isCharacterDevice()) return "a device node";
+  if (st.isFIFO()) return "a named pipe";
+  if (st.isSocket()) return "a unix domain socket";
+  return "not a regular file";
+}
+
+/** Thrown by {@link readRegularFile} for a file that is not a regular file (code `ENOTREG`). */
+class NotRegularFileError extends Error {
+  readonly code = "ENOTREG";
+}
+
+/**
+ * The bytes of a regular file. A named pipe, device (`/dev/zero`, `/dev/stdin`) or socket is
+ * refused rather than read: reading one may never end (terraform's functions block on a
+ * FIFO and read `/dev/zero` until memory runs out). The file is opened without blocking
+ * (a FIFO with no writer would block the open itself) and checked before it is read.
+ */
+function readRegularFile(path: string): Uint8Array {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    if (!st.isFile()) throw new NotRegularFileError(fileKind(st));
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Go-like text of a failed read: "is a directory", or magma's refusal of a non-regular file. */
+function readFailure(e: unknown, shown: string, sensitive: boolean): string {
+  if (e instanceof NotRegularFileError) return `${shownPath(shown, sensitive)} is ${e.message === "not a regular file" ? "not a regular file" : `${e.message}, not a regular file`}`;
+  const { code, reason } = goReason(e);
+  return `${code === "EISDIR" ? "read" : "open"} ${bare(shown, sensitive)}: ${reason}`;
+}
+
 /**
  * Reads a file as `file`, `filebase64` and `templatefile` do (Terraform's `readFileBytes`):
  * a missing file explained in Terraform's words, with the path redacted when it is sensitive.
@@ -105,16 +144,16 @@ function goReason(e: unknown): { code: string | undefined; reason: string } {
 export function readFileArgument(baseDir: string, p: string, sensitive: boolean): Uint8Array {
   const r = resolvePath(baseDir, p);
   try {
-    return readFileSync(r.real);
+    return readRegularFile(r.real);
   } catch (e) {
-    const { code, reason } = goReason(e);
+    const { code } = goReason(e);
     if (code === "ENOENT" || code === "ENOTDIR") {
       throw new FunctionArgError(
         0,
         `no file exists at ${shownPath(p, sensitive)}; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource`,
       );
     }
-    throw new FunctionArgError(0, `failed to read file: ${code === "EISDIR" ? "read" : "open"} ${bare(r.shown, sensitive)}: ${reason}`);
+    throw new FunctionArgError(0, `failed to read file: ${readFailure(e, r.shown, sensitive)}`);
   }
 }
 
@@ -126,10 +165,9 @@ export function readFileArgument(baseDir: string, p: string, sensitive: boolean)
 function readForHash(baseDir: string, p: string, sensitive: boolean): Uint8Array {
   const r = resolvePath(baseDir, p);
   try {
-    return readFileSync(r.real);
+    return readRegularFile(r.real);
   } catch (e) {
-    const { code, reason } = goReason(e);
-    throw new FunctionError(`${code === "EISDIR" ? "read" : "open"} ${bare(r.shown, sensitive)}: ${reason}`);
+    throw new FunctionError(readFailure(e, r.shown, sensitive));
   }
 }
 
@@ -227,6 +265,83 @@ function walk(dir: string, prefix: string, out: string[], depth: number): void {
   }
 }
 
+/**
+ * The regular files under `root` whose paths (relative to it) match `pattern`, visiting only
+ * the directories the pattern can match (as doublestar's Glob, which terraform's `fileset`
+ * uses): a literal segment is looked up, not listed; a wildcard segment lists one directory;
+ * only `**` descends through a subtree. A pattern of a star, a slash and `bin` under `/usr`
+ * reads `/usr` and each `/usr/X/bin`, not the whole tree. Patterns with `{a,b}` alternatives (which may span
+ * segments) are matched against a walk of the whole tree.
+ */
+function globFiles(root: string, pattern: string, re: RegExp): string[] {
+  const found = new Set<string>();
+  if (pattern.includes("{")) {
+    const all: string[] = [];
+    walk(root, "", all, 0);
+    return all.filter((f) => re.test(f));
+  }
+  const segs = pattern.split("/").filter((seg, i) => seg !== "" || i === 0);
+  if (segs[0] === "") return []; // an absolute pattern matches nothing under root
+  const visit = (dir: string, rel: string, i: number, depth: number): void => {
+    if (depth > 64) return;
+    const seg = segs[i]!;
+    const last = i === segs.length - 1;
+    const join = (n: string): [string, string] => [posix.join(dir, n), rel === "" ? n : `${rel}/${n}`];
+    if (seg === "**") {
+      if (last) {
+        const all: string[] = [];
+        walk(dir, rel, all, depth);
+        for (const f of all) if (re.test(f)) found.add(f);
+        return;
+      }
+      visit(dir, rel, i + 1, depth);
+      for (const n of listDir(dir)) {
+        const [full, r] = join(n);
+        if (statOf(full)?.isDirectory() === true) visit(full, r, i, depth + 1);
+      }
+      return;
+    }
+    const literal = !/[*?[\\]/.test(seg);
+    const names = literal ? [seg] : listDir(dir).filter((n) => segmentRegex(seg).test(n));
+    for (const n of names) {
+      const [full, r] = join(n);
+      const st = statOf(full);
+      if (st === undefined) continue;
+      if (last) {
+        if (st.isFile() && re.test(r)) found.add(r);
+      } else if (st.isDirectory()) visit(full, r, i + 1, depth + 1);
+    }
+  };
+  visit(root, "", 0, 0);
+  return [...found].sort();
+}
+
+const segmentRegexes = new Map<string, RegExp>();
+function segmentRegex(seg: string): RegExp {
+  let r = segmentRegexes.get(seg);
+  if (r === undefined) {
+    r = globRegex(seg);
+    if (segmentRegexes.size < 256) segmentRegexes.set(seg, r);
+  }
+  return r;
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 function fileHash(description: string, algo: string, enc: "hex" | "base64", baseDir: string): HclFunction {
   return fixedFunction({
     description,
@@ -303,9 +418,7 @@ export function filesystemFunctions(baseDir: string): Record<string, HclFunction
           const joined = goClean(posix.join(p, pattern));
           throw new FunctionError(`failed to glob pattern ${shownPath(joined, isSensitive(a[0]!) || isSensitive(a[1]!))}: ${(e as Error).message}`);
         }
-        const files: string[] = [];
-        walk(root, "", files, 0);
-        const hits = files.filter((f) => re.test(f));
+        const hits = globFiles(root, goClean(pattern), re);
         return withMarksOf(hits.length === 0 ? setValEmpty(stringType) : setVal(hits.map(stringVal)), a[0]!, a[1]!);
       },
     }),

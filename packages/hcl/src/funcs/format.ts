@@ -22,6 +22,7 @@ import {
   type Value,
 } from "@magma/cty";
 import { FunctionArgError, FunctionError, type HclFunction } from "../function.js";
+import { graphemeCount } from "./grapheme-clusters.js";
 import { fixedFunction, graphemes, notNull, param, toDecimal } from "./helpers.js";
 
 interface Verb {
@@ -189,7 +190,7 @@ function formatVerb(verb: Verb, args: readonly Value[]): string {
 
 function padWidth(verb: Verb, s: string): string {
   if (verb.width < 0) return s;
-  const len = graphemes(s).length;
+  const len = graphemeCount(s);
   if (len >= verb.width) return s;
   const pad = (verb.zero ? "0" : " ").repeat(verb.width - len);
   return verb.minus ? s + pad : pad + s;

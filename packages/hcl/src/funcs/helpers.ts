@@ -8,6 +8,7 @@
 
 import { CtyNumber, numberVal, type Refinements, type Type, type Value } from "@magma/cty";
 import type { FunctionParameter, HclFunction } from "../function.js";
+import { graphemeClusters } from "./grapheme-clusters.js";
 
 /** A parameter spec; `flags` sets the allow* switches. */
 export function param(name: string, type: Type, flags: Partial<Omit<FunctionParameter, "name" | "type">> = {}): FunctionParameter {
@@ -120,13 +121,13 @@ export function toGoInt(n: CtyNumber): number {
   return Number(b);
 }
 
-/** The user-perceived characters (extended grapheme clusters) of a string. */
+/**
+ * The user-perceived characters (extended grapheme clusters) of a string, as go-cty's
+ * go-textseg finds them, in time linear in its length (see {@link graphemeClusters}).
+ */
 export function graphemes(s: string): string[] {
-  const out: string[] = [];
-  for (const g of segmenter.segment(s)) out.push(g.segment);
-  return out;
+  return graphemeClusters(s);
 }
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** The UTF-8 bytes of a string. */
 export function utf8(s: string): Uint8Array {

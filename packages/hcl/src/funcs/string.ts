@@ -7,7 +7,8 @@
 
 import { boolType, listType, listVal, numberType, stringType, stringVal, boolVal, unknownVal, type Value } from "@magma/cty";
 import { FunctionArgError, type HclFunction } from "../function.js";
-import { fixedFunction, graphemes, notNull, param, toGoInt } from "./helpers.js";
+import { graphemeBoundaries } from "./grapheme-clusters.js";
+import { fixedFunction, notNull, param, toGoInt, utf8 } from "./helpers.js";
 import { compileRegex, expandReplacement, findAll } from "./regex.js";
 
 const str = (name = "str") => param(name, stringType);
@@ -71,14 +72,26 @@ function trimSpace(s: string): string {
 
 /** go-cty's `substr`: offsets and lengths count grapheme clusters. */
 function substr(s: string, offset: number, length: number): string {
-  const gs = graphemes(s);
-  if (offset < 0) offset += gs.length;
+  const b = graphemeBoundaries(s);
+  const n = b.length - 1;
+  if (offset < 0) offset += n;
   else if (length === 0) return "";
   if (offset < 0) offset = 0;
-  if (offset >= gs.length) return "";
-  const rest = gs.slice(offset);
-  if (length < 0) return rest.join("");
-  return rest.slice(0, length).join("");
+  if (offset >= n) return "";
+  const end = length < 0 || offset + length > n ? n : offset + length;
+  return s.slice(b[offset], b[end]);
+}
+
+/** `s` with its grapheme clusters in reverse order. */
+function reverseClusters(s: string): string {
+  const b = graphemeBoundaries(s);
+  // Code units copied into a buffer, cluster by cluster from the end: no string per cluster.
+  const out = new Uint16Array(s.length);
+  let w = 0;
+  for (let k = b.length - 2; k >= 0; k--) for (let i = b[k]!; i < b[k + 1]!; i++) out[w++] = s.charCodeAt(i);
+  let r = "";
+  for (let i = 0; i < out.length; i += 8192) r += String.fromCharCode(...out.subarray(i, i + 8192));
+  return r;
 }
 
 /** Go's `strings.Split`, including the empty separator (split into code points). */
@@ -97,7 +110,7 @@ export function stringFunctions(): Record<string, HclFunction> {
     upper: strFn("Converts all cased letters in the given string to uppercase.", upper),
     lower: strFn("Converts all cased letters in the given string to lowercase.", lower),
     title: strFn("Converts the first letter of each word in the given string to uppercase.", title),
-    strrev: strFn("Reverses the characters in a string.", (s) => graphemes(s).reverse().join("")),
+    strrev: strFn("Reverses the characters in a string.", reverseClusters),
     chomp: strFn("Removes one or more newline characters from the end of the given string.", (s) => s.replace(/(?:\r\n?|\n)*$/, "")),
     trimspace: strFn("Removes any consecutive space characters from the start and end of the given string.", trimSpace),
     substr: fixedFunction({
@@ -183,9 +196,30 @@ export function stringFunctions(): Record<string, HclFunction> {
         return stringVal(p !== "" && s.endsWith(p) ? s.slice(0, s.length - p.length) : s);
       },
     }),
-    startswith: prefixTest("Determines if the input string starts with the provided prefix.", "prefix", (s, p) => s.startsWith(p)),
-    endswith: prefixTest("Determines if the input string ends with the provided suffix.", "suffix", (s, p) => s.endsWith(p)),
-    strcontains: prefixTest("Checks if a string contains the given substring.", "substr", (s, p) => s.includes(p)),
+    startswith: fixedFunction({
+      description: "Determines if the input string starts with the provided prefix.",
+      // Terraform's StartsWithFunc takes an unknown string: its known prefix may decide.
+      params: [param("str", stringType, { allowUnknown: true }), param("prefix", stringType)],
+      returns: boolType,
+      refineResult: notNull,
+      impl: (a) => {
+        const prefix = a[1]!.asString();
+        const s = a[0]!;
+        if (!s.isKnown()) {
+          if (prefix === "") return boolVal(true);
+          const known = s.isNull() ? "" : (s.refinements.stringPrefix ?? "");
+          if (known !== "") {
+            if (known.startsWith(prefix)) return boolVal(true);
+            if (utf8Length(known) >= utf8Length(prefix)) return boolVal(false);
+          }
+          return unknownVal(boolType, { notNull: true });
+        }
+        return boolVal(s.asString().startsWith(prefix));
+      },
+    }),
+    endswith: stringTest("Determines if the input string ends with the provided suffix.", "suffix", (s, p) => s.endsWith(p)),
+    // Terraform's StrContainsFunc has no RefineResult: its unknown result may be null.
+    strcontains: stringTest("Checks if a string contains the given substring.", "substr", (s, p) => s.includes(p), false),
     replace: fixedFunction({
       description: "Replaces each occurrence of a given substring in the given string with another string; a substring wrapped in slashes is a regular expression.",
       params: [str(), param("substr", stringType), param("replace", stringType)],
@@ -216,16 +250,16 @@ function goReplaceEmpty(s: string, r: string): string {
   return r + [...s].map((c) => c + r).join("");
 }
 
-function prefixTest(description: string, name: string, f: (s: string, p: string) => boolean): HclFunction {
+function stringTest(description: string, name: string, f: (s: string, p: string) => boolean, refined = true): HclFunction {
   return fixedFunction({
     description,
-    params: [str(), param(name, stringType, { allowUnknown: true })],
+    params: [str(), param(name, stringType)],
     returns: boolType,
-    refineResult: notNull,
-    impl: (a) => {
-      const p = a[1]!;
-      if (!p.isKnown()) return unknownVal(boolType, { notNull: true });
-      return boolVal(f(a[0]!.asString(), p.asString()));
-    },
+    ...(refined ? { refineResult: notNull } : {}),
+    impl: (a) => boolVal(f(a[0]!.asString(), a[1]!.asString())),
   });
+}
+
+function utf8Length(s: string): number {
+  return utf8(s).length;
 }
