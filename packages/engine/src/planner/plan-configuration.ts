@@ -371,9 +371,11 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   // Edges: what depends on what (config-edges.ts, the rules operationGraph draws too), on this graph's nodes.
   const nodesOf = (v: ConfigVertex): string[] => {
     switch (v.kind) {
-      // A variable node checks its own validations; a module call node evaluates its arguments.
+      // A variable node checks its own validations; a module call's argument is the child's
+      // variable (Terraform's graph has no node for the call's arguments as a whole: two calls
+      // may read each other's outputs).
       case "argument":
-        return [v.call];
+        return [v.id];
       case "module-value":
         return [v.id, ...v.outputs];
       default:
@@ -382,7 +384,11 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   };
   for (const p of configGraph.problems) {
     if (p.from === undefined) diagnostics.push(p.diagnostic);
-    else if (graph.has(nodesOf(p.from)[0]!)) diagnostics.push({ ...p.diagnostic, address: nodesOf(p.from)[0]! });
+    else {
+      // An argument for no variable of the child is reported at its call.
+      const at = [...nodesOf(p.from), ...(p.from.kind === "argument" ? [p.from.call] : [])].find((id) => graph.has(id));
+      if (at !== undefined) diagnostics.push({ ...p.diagnostic, address: at });
+    }
   }
   for (const e of configGraph.edges) {
     for (const from of nodesOf(e.from)) {
