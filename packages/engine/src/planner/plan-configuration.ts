@@ -1009,7 +1009,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             });
             const cfg = applyIgnoreChanges(prior?.state ?? null, rawCfg, entry.block, ignorePaths, settings?.ignoreAllChanges ?? false);
             const replaceTriggered = prior !== null && (await pure(() => replaceTriggeredBy(settings?.replaceTriggeredBy ?? [], mi, inst, address)));
-            const c = await planInstance(target, { address, typeName: r.type, prior, config: cfg, createBeforeDestroy, replaceRequested: replace.has(address), replaceTriggered }).catch((e: unknown) => {
+            const c = await planInstance(target, { address, typeName: r.type, prior, config: cfg, unignoredConfig: rawCfg, createBeforeDestroy, replaceRequested: replace.has(address), replaceTriggered }).catch((e: unknown) => {
               throw providerDiagnosticsInBody(e, r, address);
             });
             const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(c.after, entry.block));
