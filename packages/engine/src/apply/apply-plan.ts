@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { nullVal, toJson, type Value } from "@magma/cty";
+import { fromJson, nullVal, toJson, type Value } from "@magma/cty";
 import { dataSourceSchema, emptyBlockValue, errorDiag, isProviderError, resourceSchema, type Diag } from "@magma/provider-api";
 import { encodeOutput, encodeSensitivePaths, type OutputState, type StateFile } from "@magma/state";
 import { walkGraph, type VisitContext } from "../dag/walk.js";
@@ -16,7 +16,7 @@ import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { isPlanDiagnosticsError } from "../planner/plan-diagnostic.js";
 import type { OpenedProvider } from "../provider-source.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
-import { buildApplyGraph, plannedProviders, type ApplyNode } from "./apply-graph.js";
+import { buildApplyGraph, plannedProviders, recordsNoOp, type ApplyNode } from "./apply-graph.js";
 import type { AdoptionRecord, ApplyObjectRef, ApplyResult, FailedObject, SkippedObject } from "./apply-result.js";
 import type { ApplyScope, AppliedValues } from "./apply-scope.js";
 import { ApplyState, type StoredObject } from "./apply-state.js";
@@ -386,13 +386,19 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   // The data sources read during the plan, as read (with the provider configuration they were read with); a
   // check block's data source is read again below. Not those whose read failed (their values are not known).
   const dataReads = Object.entries(plan.dataReads ?? {}).filter(([address, v]) => plan.dataReadSources?.[address] !== undefined && v.isWhollyKnown());
-  if (drift.length > 0 || dataReads.length > 0) {
+  const refreshedNoOps = plan.changes.filter((c) => c.action === PlanAction.NoOp && c.mode === "managed" && c.deposedKey === undefined && !recordsNoOp(c) && c.dependencies !== undefined && differsFromStored(c, store.get(c.address, undefined)));
+  if (drift.length > 0 || dataReads.length > 0 || refreshedNoOps.length > 0) {
     try {
       await commit((w) => {
         for (const [address, v] of dataReads) {
           const source = plan.dataReadSources![address]!;
           const plain = v.unmarkDeep().value;
-          w.set(address, source.provider, undefined, { tainted: false, schemaVersion: source.schemaVersion, attributesJson: toJson(plain, plain.type), attributesFlat: undefined, sensitiveAttributesJson: "[]", private: undefined, dependencies: [], createBeforeDestroy: false });
+          w.set(address, source.provider, undefined, { tainted: false, schemaVersion: source.schemaVersion, attributesJson: toJson(plain, plain.type), attributesFlat: undefined, sensitiveAttributesJson: source.sensitiveAttributesJson ?? "[]", private: undefined, dependencies: [], createBeforeDestroy: false });
+        }
+        // An object the plan leaves as it is: as refreshed, with the dependencies of the configuration (Terraform writes both into its refreshed state for a no-op).
+        for (const c of refreshedNoOps) {
+          const previous = store.get(c.address, undefined)!;
+          w.set(c.address, c.providerConfig ?? "", undefined, stored(c, { state: c.before, private: c.priorPrivate, tainted: c.priorTainted }, previous.schemaVersion, c.before.type, previous));
         }
         for (const d of drift) {
           const previous = store.get(d.address, d.deposedKey);
@@ -567,9 +573,23 @@ function stored(change: PlannedInstanceChange, object: InstanceObject, schemaVer
     attributesFlat: undefined,
     sensitiveAttributesJson: encodeSensitivePaths(dedupePaths(sensitive)),
     private: object.private.length > 0 ? object.private : undefined,
-    dependencies: [...(change.dependencies ?? previous?.dependencies ?? [])],
+    // A data source's object records no dependencies (as Terraform's).
+    dependencies: change.mode === "data" ? [] : [...(change.dependencies ?? previous?.dependencies ?? [])],
     createBeforeDestroy: change.createBeforeDestroy ?? previous?.createBeforeDestroy ?? false,
   };
+}
+
+/** Whether a no-op's object (as refreshed, with the configuration's dependencies) differs from what state stores. */
+function differsFromStored(change: PlannedInstanceChange, previous: StoredObject | undefined): boolean {
+  if (previous === undefined || previous.attributesJson === undefined || change.before.isNull()) return false;
+  const deps = (d: readonly string[]): string => [...d].sort().join("\n");
+  if (deps(previous.dependencies) !== deps(change.dependencies ?? [])) return true;
+  const before = change.before.unmarkDeep().value;
+  try {
+    return !fromJson(previous.attributesJson, before.type).rawEquals(before);
+  } catch {
+    return true;
+  }
 }
 
 function dedupePaths<P extends { toString(): string }>(paths: readonly P[]): P[] {

@@ -36,6 +36,12 @@ export interface DataReadSource {
   readonly provider: string;
   /** The data source's schema version. */
   readonly schemaVersion: number;
+  /**
+   * The paths of the read's sensitive values (the schema's sensitive attributes and sensitive
+   * configuration values) as state's `sensitive_attributes` JSON; absent: none (plans written
+   * before it was kept).
+   */
+  readonly sensitiveAttributesJson?: string;
 }
 
 /** A provider configuration the apply needs. */

@@ -2,7 +2,7 @@ import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type
 import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, formatRange, scopeExpressionValues, type Body, type Expression, type HclFunction, type SourceRange } from "@magma/hcl";
 import { emptyBlockValue, isProviderError, proposedNewState, type Block, type Diag, type SchemaEntry } from "@magma/provider-api";
-import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
+import { decodeOutput, decodeSensitivePaths, encodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
 import { walkGraph } from "../dag/walk.js";
 import type { InstanceRepetition } from "../eval/eval-values.js";
@@ -913,9 +913,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 // Terraform's UI hook reports a read at plan time as an apply of action "read" ("Reading...", "Read complete after 0s [id=…]").
                 const id = stringId(out.state);
                 dataReadEvents.push({ type: "apply_start", address, action: "read" }, { type: "apply_complete", address, action: "read", ...(id === undefined ? {} : { idKey: "id", idValue: id }), elapsedSeconds: Math.floor((Date.now() - readStarted) / 1000) });
+                const readPaths = unionPaths(cfgPaths, schemaSensitivePaths(out.state, entry.block));
                 dataValues.set(address, out.state);
-                dataSources.set(address, { provider: n.providerAddress, schemaVersion: entry.version });
-                instanceValues.set(address, markSensitive(out.state, unionPaths(cfgPaths, schemaSensitivePaths(out.state, entry.block))));
+                dataSources.set(address, { provider: n.providerAddress, schemaVersion: entry.version, ...(readPaths.length > 0 ? { sensitiveAttributesJson: encodeSensitivePaths(readPaths) } : {}) });
+                instanceValues.set(address, markSensitive(out.state, readPaths));
                 if (r.inCheck !== undefined) checkNestedRead(out.state);
               } else {
                 const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(out.change.after, entry.block));
