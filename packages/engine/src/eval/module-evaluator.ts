@@ -362,7 +362,10 @@ export class ModuleEvaluator {
           ),
         ]);
       }
-      return o.sensitive ? v.mark(Mark.Sensitive) : v;
+      // A child module's `sensitive = true` does not mark the value its caller reads: only the
+      // value's own marks travel (Terraform 1.11 keeps child outputs as evaluated, namedvals,
+      // and GetModule reads them unmarked by the declaration).
+      return mi.length === 0 && o.sensitive ? v.mark(Mark.Sensitive) : v;
     });
   }
 
