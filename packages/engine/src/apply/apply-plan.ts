@@ -387,7 +387,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   // check block's data source is read again below. Not those whose read failed (their values are not known).
   const dataReads = Object.entries(plan.dataReads ?? {}).filter(([address, v]) => plan.dataReadSources?.[address] !== undefined && v.isWhollyKnown());
   const refreshedNoOps = plan.changes.filter((c) => c.action === PlanAction.NoOp && c.mode === "managed" && c.deposedKey === undefined && !recordsNoOp(c) && c.dependencies !== undefined && differsFromStored(c, store.get(c.address, undefined)));
-  if (drift.length > 0 || dataReads.length > 0 || refreshedNoOps.length > 0) {
+  const refreshedDeps = new Map(Object.entries(plan.refreshedDependencies ?? {}));
+  if (drift.length > 0 || dataReads.length > 0 || refreshedNoOps.length > 0 || refreshedDeps.size > 0) {
     try {
       await commit((w) => {
         for (const [address, v] of dataReads) {
@@ -405,7 +406,17 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
           if (previous === undefined) continue;
           const provider = d.providerConfig ?? "";
           if (d.after.isNull()) w.set(d.address, provider, d.deposedKey, null);
-          else w.set(d.address, provider, d.deposedKey, stored(d, { state: d.after, private: d.plannedPrivate, tainted: d.priorTainted }, d.schemaVersion ?? previous.schemaVersion, d.after.type, previous));
+          else {
+            const deps = d.deposedKey === undefined ? refreshedDeps.get(d.address) : undefined;
+            refreshedDeps.delete(d.address);
+            w.set(d.address, provider, d.deposedKey, stored(deps === undefined ? d : { ...d, dependencies: [...deps] }, { state: d.after, private: d.plannedPrivate, tainted: d.priorTainted }, d.schemaVersion ?? previous.schemaVersion, d.after.type, previous));
+          }
+        }
+        // A refresh writes every refreshed object with its stored and configured dependencies merged.
+        for (const [address, deps] of refreshedDeps) {
+          const previous = store.get(address, undefined);
+          const provider = store.providerOf(address);
+          if (previous !== undefined && provider !== undefined) w.set(address, provider, undefined, { ...previous, dependencies: [...deps] });
         }
       });
     } catch (e) {

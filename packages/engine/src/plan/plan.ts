@@ -95,6 +95,13 @@ export interface Plan {
    * refresh-only plan has no changes: applying it writes these reads to state.
    */
   readonly drift?: readonly PlannedInstanceChange[];
+  /**
+   * For a refresh-only plan: the current objects of resources in the configuration whose
+   * stored `dependencies` lack some of the configuration's, by instance address, with the
+   * union of both (sorted) — what Terraform's refresh writes for every refreshed object
+   * (`mergeDeps`). Absent: none.
+   */
+  readonly refreshedDependencies?: Readonly<Record<string, readonly string[]>>;
   /** The `-target` addresses the plan was made with (absent: not targeted). */
   readonly targets?: readonly string[];
   /**

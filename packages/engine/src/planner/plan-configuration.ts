@@ -122,6 +122,8 @@ export interface ConfigurationPlan {
   readonly providerConfigs: ReadonlyMap<string, PlannedProviderConfig>;
   /** The checkable objects and how their conditions came out (Terraform's `checks`). */
   readonly checks: PlannedCheck[];
+  /** A refresh-only plan's objects whose stored dependencies lack configured ones: the union (see Plan.refreshedDependencies). */
+  readonly refreshedDependencies: ReadonlyMap<string, readonly string[]>;
 }
 
 interface ModCtx {
@@ -231,6 +233,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const outputs: PlannedOutput[] = [];
   const refreshOutcomes: RefreshOutcome[] = [];
   const drift: PlannedInstanceChange[] = [];
+  const refreshedDependencies = new Map<string, readonly string[]>();
   const dataValues = new Map<string, Value>();
   const dataReadEvents: (ApplyStartEvent | ApplyCompleteEvent)[] = [];
   const dataSources = new Map<string, DataReadSource>();
@@ -968,6 +971,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             if (mode === "refresh-only") {
               if (prior === null) return;
               instanceValues.set(address, priorInstanceValues.get(address)!);
+              // Terraform's refresh writes the stored and configured dependencies merged (mergeDeps).
+              if (s !== undefined && dependencies.some((d) => !s.dependencies.includes(d))) refreshedDependencies.set(address, [...new Set([...s.dependencies, ...dependencies])].sort());
               // Terraform checks the conditions against the refreshed object too (failures only warn).
               const configAddr = `${configPrefix(n.mod.path)}${n.key}`;
               await pure(() => checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, true, configAddr));
@@ -1141,7 +1146,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (was !== undefined) drift[i] = { ...c, previousAddress: was };
     }
     drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataReadEvents, expansions, schemas, providerConfigs, checks: checks.results() };
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataReadEvents, expansions, schemas, providerConfigs, checks: checks.results(), refreshedDependencies };
   }
 }
 
