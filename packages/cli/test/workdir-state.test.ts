@@ -23,6 +23,16 @@ resource "terraform_data" "b" {
   count = 3
   input = count.index
 }
+# Dependencies state mv drops (on a moved resource) and keeps (on one never moved).
+resource "terraform_data" "on_z" {
+  input = terraform_data.z.output
+}
+resource "terraform_data" "w" {
+  input = "w"
+}
+resource "terraform_data" "on_w" {
+  input = terraform_data.w.output
+}
 module "m" {
   source = "./m"
 }
@@ -41,6 +51,9 @@ output "m" {
 resource "terraform_data" "k" {
   for_each = toset(["b", "a"])
   input    = each.key
+}
+resource "terraform_data" "j" {
+  input = terraform_data.k["a"].output
 }
 `,
 };

@@ -385,6 +385,7 @@ export function createEngine(options: EngineOptions): Engine {
         dataReads: Object.fromEntries(planned.dataValues),
         ...(planned.dataSources.size > 0 ? { dataReadSources: Object.fromEntries(planned.dataSources) } : {}),
         drift: planned.drift,
+        ...(planned.refreshedDependencies.size > 0 ? { refreshedDependencies: Object.fromEntries(planned.refreshedDependencies) } : {}),
         checks: planned.checks,
         ...(targeting !== undefined ? { targets: targeting.targets.map((t) => t.text) } : {}),
         ...(functionResults.length > 0 ? { functionResults } : {}),

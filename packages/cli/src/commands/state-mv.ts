@@ -21,6 +21,30 @@ const sameResource = (r: ResourceState, a: ResourceInstanceAddress): boolean =>
  * @throws CliError naming the problem as Terraform does.
  */
 export function moveInState(state: StateFile, src: StateSelector, dst: StateSelector): { state: StateFile; moved: number } {
+  const r = moveObjects(state, src, dst);
+  return { state: { ...r.state, resources: dropDependenciesOn(r.state.resources, src) }, moved: r.moved };
+}
+
+/**
+ * Terraform's `state mv` clean-up: every current object whose `dependencies` name something the
+ * source address contains (or that contains the source) loses all of them, "to ensure they are
+ * recreated in full" by the next apply. A dependency is a configuration resource
+ * (`module.m.aws_x.y`): it contains a moved resource or instance of that configuration
+ * resource; a moved module (without instance keys) contains the resources under it.
+ */
+function dropDependenciesOn(resources: readonly ResourceState[], src: StateSelector): ResourceState[] {
+  const affected = (dep: string): boolean => {
+    if (src.kind === "module") {
+      if (src.module.some((m) => m.key !== undefined)) return false;
+      return dep.startsWith(src.module.map((m) => `module.${m.name}.`).join(""));
+    }
+    const a = src.addr;
+    return dep === `${a.module.map((m) => `module.${m.name}.`).join("")}${a.mode === "data" ? "data." : ""}${a.type}.${a.name}`;
+  };
+  return resources.map((r) => ({ ...r, instances: r.instances.map((o) => (o.deposed === undefined && o.dependencies.some(affected) ? { ...o, dependencies: [] } : o)) }));
+}
+
+function moveObjects(state: StateFile, src: StateSelector, dst: StateSelector): { state: StateFile; moved: number } {
   const resources = cloneResources(state);
   const all = stateInstances(state);
   if (!all.some((i) => selects(src, i.addr))) {

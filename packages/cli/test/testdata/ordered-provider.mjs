@@ -3,15 +3,17 @@
 // `create-start NAME`, `create-end NAME`, `delete-start NAME`, `delete-end NAME`, where NAME is
 // the object's `keepers["name"]`; so that a test can see in which order an apply created and
 // destroyed objects (a dependent started before its dependency ended shows in the log). It has
-// one data source, `random_slow` (`input` optional, `id` computed: "slow-<input>"), whose reads
-// take ORDERED_PROVIDER_READ_MS milliseconds (default 0), for plan-time races on data reads.
-// Everything else is provider-random's.
+// one data source, `random_slow` (`input` optional, `id` computed: "slow-<input>", `secret`
+// computed and sensitive: "s-<input>"), whose reads take ORDERED_PROVIDER_READ_MS milliseconds
+// (default 0), for plan-time races on data reads. With ORDERED_PROVIDER_DRIFT=1, a refresh of
+// a random_string finds its `id` changed outside (suffixed "-drifted"; a computed attribute, so
+// the plan is a no-op). Everything else is provider-random's.
 import { appendFileSync } from "node:fs";
 import { objectVal, stringType, stringVal } from "@magma/cty";
 import { createSchemaEntry } from "@magma/provider-api";
 import { createRandomProvider } from "@magma/provider-random";
 
-const slow = createSchemaEntry({ attributes: { input: { type: stringType, optional: true }, id: { type: stringType, computed: true } } });
+const slow = createSchemaEntry({ attributes: { input: { type: stringType, optional: true }, id: { type: stringType, computed: true }, secret: { type: stringType, computed: true, sensitive: true } } });
 
 /** The object's keepers["name"], or "?". */
 function nameOf(v) {
@@ -45,7 +47,13 @@ export function createProvider() {
       await sleep(readMs);
       const input = config.getAttr("input");
       const text = input.isKnown() && !input.isNull() ? input.asString() : "";
-      return { state: objectVal({ input, id: stringVal(`slow-${text}`) }), warnings: [] };
+      return { state: objectVal({ input, id: stringVal(`slow-${text}`), secret: stringVal(`s-${text}`) }), warnings: [] };
+    },
+    async readResource(typeName, currentState, options) {
+      const r = await random.readResource(typeName, currentState, options);
+      if (process.env.ORDERED_PROVIDER_DRIFT !== "1" || typeName !== "random_string" || r.gone || r.newState.isNull()) return r;
+      const id = r.newState.getAttr("id").asString();
+      return id.endsWith("-drifted") ? r : { ...r, newState: objectVal({ ...r.newState.attributes(), id: stringVal(`${id}-drifted`) }) };
     },
     async applyResourceChange(typeName, priorState, plannedState, config, options) {
       const kind = plannedState.isNull() ? "delete" : priorState.isNull() ? "create" : undefined;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { nullVal, toJson, type Value } from "@magma/cty";
+import { fromJson, nullVal, toJson, type Value } from "@magma/cty";
 import { dataReadStateType } from "../plan/data-read-source.js";
 import { dataSourceSchema, emptyBlockValue, errorDiag, isProviderError, resourceSchema, type Diag } from "@magma/provider-api";
 import { encodeOutput, encodeSensitivePaths, type OutputState, type StateFile } from "@magma/state";
@@ -17,7 +17,7 @@ import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { isPlanDiagnosticsError } from "../planner/plan-diagnostic.js";
 import type { OpenedProvider } from "../provider-source.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
-import { buildApplyGraph, plannedProviders, type ApplyNode } from "./apply-graph.js";
+import { buildApplyGraph, plannedProviders, recordsNoOp, type ApplyNode } from "./apply-graph.js";
 import type { AdoptionRecord, ApplyObjectRef, ApplyResult, FailedObject, SkippedObject } from "./apply-result.js";
 import type { ApplyScope, AppliedValues } from "./apply-scope.js";
 import { ApplyState, type StoredObject } from "./apply-state.js";
@@ -387,20 +387,37 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   // The data sources read during the plan, as read (with the provider configuration they were read with); a
   // check block's data source is read again below. Not those whose read failed (their values are not known).
   const dataReads = Object.entries(plan.dataReads ?? {}).filter(([address, v]) => plan.dataReadSources?.[address] !== undefined && v.isWhollyKnown());
-  if (drift.length > 0 || dataReads.length > 0) {
+  const refreshedNoOps = plan.changes.filter((c) => c.action === PlanAction.NoOp && c.mode === "managed" && c.deposedKey === undefined && !recordsNoOp(c) && c.dependencies !== undefined && differsFromStored(c, store.get(c.address, undefined)));
+  const refreshedDeps = new Map(Object.entries(plan.refreshedDependencies ?? {}));
+  if (drift.length > 0 || dataReads.length > 0 || refreshedNoOps.length > 0 || refreshedDeps.size > 0) {
     try {
       await commit((w) => {
         for (const [address, v] of dataReads) {
           const source = plan.dataReadSources![address]!;
           const plain = v.unmarkDeep().value;
-          w.set(address, source.provider, undefined, { tainted: false, schemaVersion: source.schemaVersion, attributesJson: toJson(plain, dataReadStateType(source, plain)), attributesFlat: undefined, sensitiveAttributesJson: "[]", private: undefined, dependencies: [], createBeforeDestroy: false });
+          w.set(address, source.provider, undefined, { tainted: false, schemaVersion: source.schemaVersion, attributesJson: toJson(plain, dataReadStateType(source, plain)), attributesFlat: undefined, sensitiveAttributesJson: source.sensitiveAttributesJson ?? "[]", private: undefined, dependencies: [], createBeforeDestroy: false });
+        }
+        // An object the plan leaves as it is: as refreshed, with the dependencies of the configuration (Terraform writes both into its refreshed state for a no-op).
+        for (const c of refreshedNoOps) {
+          const previous = store.get(c.address, undefined)!;
+          w.set(c.address, c.providerConfig ?? "", undefined, stored(c, { state: c.before, private: c.priorPrivate, tainted: c.priorTainted }, previous.schemaVersion, c.before.type, previous));
         }
         for (const d of drift) {
           const previous = store.get(d.address, d.deposedKey);
           if (previous === undefined) continue;
           const provider = d.providerConfig ?? "";
           if (d.after.isNull()) w.set(d.address, provider, d.deposedKey, null);
-          else w.set(d.address, provider, d.deposedKey, stored(d, { state: d.after, private: d.plannedPrivate, tainted: d.priorTainted }, d.schemaVersion ?? previous.schemaVersion, d.after.type, previous));
+          else {
+            const deps = d.deposedKey === undefined ? refreshedDeps.get(d.address) : undefined;
+            refreshedDeps.delete(d.address);
+            w.set(d.address, provider, d.deposedKey, stored(deps === undefined ? d : { ...d, dependencies: [...deps] }, { state: d.after, private: d.plannedPrivate, tainted: d.priorTainted }, d.schemaVersion ?? previous.schemaVersion, d.after.type, previous));
+          }
+        }
+        // A refresh writes every refreshed object with its stored and configured dependencies merged.
+        for (const [address, deps] of refreshedDeps) {
+          const previous = store.get(address, undefined);
+          const provider = store.providerOf(address);
+          if (previous !== undefined && provider !== undefined) w.set(address, provider, undefined, { ...previous, dependencies: [...deps] });
         }
       });
     } catch (e) {
@@ -568,9 +585,23 @@ function stored(change: PlannedInstanceChange, object: InstanceObject, schemaVer
     attributesFlat: undefined,
     sensitiveAttributesJson: encodeSensitivePaths(dedupePaths(sensitive)),
     private: object.private.length > 0 ? object.private : undefined,
-    dependencies: [...(change.dependencies ?? previous?.dependencies ?? [])],
+    // A data source's object records no dependencies (as Terraform's).
+    dependencies: change.mode === "data" ? [] : [...(change.dependencies ?? previous?.dependencies ?? [])],
     createBeforeDestroy: change.createBeforeDestroy ?? previous?.createBeforeDestroy ?? false,
   };
+}
+
+/** Whether a no-op's object (as refreshed, with the configuration's dependencies) differs from what state stores. */
+function differsFromStored(change: PlannedInstanceChange, previous: StoredObject | undefined): boolean {
+  if (previous === undefined || previous.attributesJson === undefined || change.before.isNull()) return false;
+  const deps = (d: readonly string[]): string => [...d].sort().join("\n");
+  if (deps(previous.dependencies) !== deps(change.dependencies ?? [])) return true;
+  const before = change.before.unmarkDeep().value;
+  try {
+    return !fromJson(previous.attributesJson, before.type).rawEquals(before);
+  } catch {
+    return true;
+  }
 }
 
 function dedupePaths<P extends { toString(): string }>(paths: readonly P[]): P[] {

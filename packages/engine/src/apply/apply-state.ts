@@ -1,6 +1,7 @@
 import {
   compareInstanceKeys,
   formatModuleInstance,
+  formatProviderConfig,
   parseProviderConfig,
   parseResourceInstance,
   type InstanceObjectState,
@@ -78,6 +79,12 @@ export class ApplyState {
     if (r === undefined) return undefined;
     const i = findObject(r.instances, a.key, deposed);
     return i < 0 ? undefined : structuredClone(r.instances[i]!);
+  }
+
+  /** The provider configuration address of an instance's resource in the state, if it is there. */
+  providerOf(address: string): string | undefined {
+    const r = this.#find(parseResourceInstance(address));
+    return r === undefined ? undefined : formatProviderConfig(r.provider);
   }
 
   /**

@@ -45,6 +45,15 @@ export function configPrefix(path: readonly string[]): string {
   return path.map((n) => `module.${n}.`).join("");
 }
 
+/** The output a `module.m…` reference names (`module.m.out`, `module.m[0].out`), if any. */
+export function moduleOutputName(ref: Reference): string | undefined {
+  const steps = ref.traversal.steps;
+  let i = 1;
+  if (steps[i]?.kind === "index") i++;
+  const s = steps[i];
+  return s?.kind === "attr" ? s.name : undefined;
+}
+
 /** The instance prefix of a module instance (`module.m["a"].`, `""` for the root). */
 export function instancePrefix(mi: ModuleInstanceAddress): string {
   const s = formatModuleInstance(mi);
@@ -150,6 +159,8 @@ export class ModuleEvaluator {
       cur[name] = v;
     };
     const data: Record<string, Record<string, Value>> = {};
+    /** Per module call referenced: the outputs the references name, or all of them (a reference to the whole call). */
+    const calls = new Map<string, Set<string> | "all">();
     for (const ref of refs) {
       const s = ref.subject;
       switch (s.kind) {
@@ -159,9 +170,15 @@ export class ModuleEvaluator {
         case "local":
           if (module.locals.has(s.name)) group("local", s.name, this.local(mi, s.name));
           break;
-        case "module":
-          if (module.moduleCalls.has(s.name)) group("module", s.name, this.moduleValue(mi, s.name));
+        case "module": {
+          if (!module.moduleCalls.has(s.name)) break;
+          const out = moduleOutputName(ref);
+          const named = calls.get(s.name);
+          if (out === undefined || named === "all") calls.set(s.name, "all");
+          else if (named === undefined) calls.set(s.name, new Set([out]));
+          else named.add(out);
           break;
+        }
         case "resource": {
           if (s.mode === "managed" && module.managedResources.has(`${s.type}.${s.name}`)) group(s.type, s.name, this.resource(mi, `${s.type}.${s.name}`));
           else if (s.mode === "data" && module.dataResources.has(`data.${s.type}.${s.name}`)) (data[s.type] ??= {})[s.name] = this.resource(mi, `data.${s.type}.${s.name}`);
@@ -171,6 +188,7 @@ export class ModuleEvaluator {
           break;
       }
     }
+    for (const [name, outputs] of calls) group("module", name, this.moduleValue(mi, name, outputs === "all" ? undefined : outputs));
     const out: Record<string, Value> = {};
     for (const [k, v] of vars) out[k] = objectVal(v);
     if (Object.keys(data).length > 0) out["data"] = objectVal(Object.fromEntries(Object.entries(data).map(([t, m]) => [t, objectVal(m)])));
@@ -358,17 +376,26 @@ export class ModuleEvaluator {
         ]);
       }
       throwIfErrors(r.diags, address);
-      return o.sensitive ? v.mark(Mark.Sensitive) : v;
+      // A child module's `sensitive = true` does not mark the value its caller reads: only the
+      // value's own marks travel (Terraform 1.11 keeps child outputs as evaluated, namedvals,
+      // and GetModule reads them unmarked by the declaration).
+      return mi.length === 0 && o.sensitive ? v.mark(Mark.Sensitive) : v;
     });
   }
 
-  /** A module call's value in a parent instance: an object of the child's outputs, a tuple (count) or object (for_each) of them. */
-  moduleValue(parent: ModuleInstanceAddress, name: string): Value {
+  /**
+   * A module call's value in a parent instance: an object of the child's outputs, a tuple
+   * (count) or object (for_each) of them. With `only`, just those outputs are evaluated (the
+   * others are unknown, and not remembered): an expression naming `module.m.x` waits in the
+   * walk for output `x` alone, so evaluating (and memoizing) the call's other outputs then
+   * would read objects not planned yet (Terraform's outputs are graph nodes of their own).
+   */
+  moduleValue(parent: ModuleInstanceAddress, name: string, only?: ReadonlySet<string>): Value {
     const { expansion, instances } = this.childInstances(parent, name);
     const child = this.configAt([...parent.map((s) => s.name), name]);
     const objectOf = (mi: ModuleInstanceAddress): Value => {
       const outs: Record<string, Value> = {};
-      for (const o of child.module.outputs.keys()) outs[o] = this.output(mi, o);
+      for (const o of child.module.outputs.keys()) outs[o] = only === undefined || only.has(o) ? this.output(mi, o) : dynamicVal;
       return Object.keys(outs).length === 0 ? emptyObjectVal : objectVal(outs);
     };
     switch (expansion.kind) {

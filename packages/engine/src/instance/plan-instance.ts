@@ -22,6 +22,12 @@ export interface PlanInstanceInput {
   readonly replaceRequested?: boolean;
   /** A `replace_triggered_by` reference of this instance changed. */
   readonly replaceTriggered?: boolean;
+  /**
+   * The configuration as evaluated, before `ignore_changes` (default: `config`). A replace's
+   * create half is planned from it: with no prior object there is nothing to ignore changes
+   * against (Terraform plans it from the original configuration).
+   */
+  readonly unignoredConfig?: Value;
 }
 
 /**
@@ -37,7 +43,8 @@ export interface PlanInstanceInput {
  *    create-then-delete under `create_before_destroy`); planned equal to prior → no-op;
  *    else update;
  * 5. a replace is planned a second time from a null prior, as Terraform does, sending the
- *    first plan's planned private data; the change shows that create plan.
+ *    first plan's planned private data, from the configuration without `ignore_changes`
+ *    (`unignoredConfig`); the change shows that create plan.
  *
  * @throws {@link EngineError} `invalid_plan` (with the diagnostics), `unexpected_deferral`;
  * the provider's `ProviderError` when a call fails.
@@ -80,9 +87,10 @@ export async function planInstance(target: InstanceTarget, input: PlanInstanceIn
   // The create half: planned again from nothing, with the first plan's private data (as
   // Terraform sends it); its warnings repeat the first call's, so only errors count.
   const fresh = nullVal(entry.type);
-  const second = await planOnce(target, entry, address, typeName, fresh, config, first.change.plannedPrivate);
+  const createConfig = input.unignoredConfig ?? config;
+  const second = await planOnce(target, entry, address, typeName, fresh, createConfig, first.change.plannedPrivate);
   const action = input.createBeforeDestroy === true ? PlanAction.CreateThenDelete : PlanAction.DeleteThenCreate;
-  return { ...base, action, after: second.change.plannedState, requiresReplace: reqRep, replaceReason: reason, plannedPrivate: second.change.plannedPrivate, warnings };
+  return { ...base, config: createConfig, action, after: second.change.plannedState, requiresReplace: reqRep, replaceReason: reason, plannedPrivate: second.change.plannedPrivate, warnings };
 }
 
 /** One PlanResourceChange with its checks; the problems a legacy provider is forgiven come back as warnings. */

@@ -31,6 +31,7 @@ export function formatPlan(plan: Plan): string {
       ...(plan.checks !== undefined ? { checks: plan.checks } : {}),
       ...(plan.dataReads !== undefined ? { data_reads: Object.fromEntries(Object.entries(plan.dataReads).map(([k, v]) => [k, encodeValue(v)])) } : {}),
       ...(plan.dataReadSources !== undefined ? { data_read_sources: plan.dataReadSources } : {}),
+      ...(plan.refreshedDependencies !== undefined ? { refreshed_dependencies: plan.refreshedDependencies } : {}),
     },
     null,
     2,
@@ -75,9 +76,9 @@ const MODES: readonly string[] = ["normal", "destroy", "refresh-only"];
 const OUTPUT_ACTIONS: readonly string[] = ["create", "update", "delete", "no-op"];
 
 /** The configuration-level planner's fields of a plan file (mode, outputs, providers, variables, data reads, drift), each when present. */
-function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "drift" | "targets" | "functionResults" | "checks"> {
+function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "refreshedDependencies" | "drift" | "targets" | "functionResults" | "checks"> {
   const bad = (what: string): EngineError => new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: ${what}`);
-  const out: { -readonly [K in "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "drift" | "targets" | "functionResults" | "checks"]?: Plan[K] } = {};
+  const out: { -readonly [K in "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "refreshedDependencies" | "drift" | "targets" | "functionResults" | "checks"]?: Plan[K] } = {};
   if (r["drift"] !== undefined) {
     if (!Array.isArray(r["drift"])) throw bad("drift is not a list");
     out.drift = r["drift"].map((c: unknown, i) => decodeChange(c, `${source}: drift[${i}]`));
@@ -125,6 +126,12 @@ function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "
       if (typeof x !== "object" || x === null || typeof x["provider"] !== "string" || !Number.isSafeInteger(x["schemaVersion"]) || (x["typeJson"] !== undefined && typeof x["typeJson"] !== "string")) throw bad(`data_read_sources.${k} is not {provider, schemaVersion}`);
     }
     out.dataReadSources = sources as Record<string, DataReadSource>;
+  }
+  const refreshed = r["refreshed_dependencies"];
+  if (refreshed !== undefined) {
+    if (typeof refreshed !== "object" || refreshed === null || Array.isArray(refreshed)) throw bad("refreshed_dependencies is not an object");
+    for (const [k, v] of Object.entries(refreshed)) if (!Array.isArray(v) || !v.every((d) => typeof d === "string")) throw bad(`refreshed_dependencies.${k} is not a list of addresses`);
+    out.refreshedDependencies = refreshed as Record<string, string[]>;
   }
   const targets = r["targets"];
   if (targets !== undefined) {

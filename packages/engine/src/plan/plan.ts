@@ -42,6 +42,12 @@ export interface DataReadSource {
    * alone cannot tell.
    */
   readonly typeJson?: string;
+  /**
+   * The paths of the read's sensitive values (the schema's sensitive attributes and sensitive
+   * configuration values) as state's `sensitive_attributes` JSON; absent: none (plans written
+   * before it was kept).
+   */
+  readonly sensitiveAttributesJson?: string;
 }
 
 /** A provider configuration the apply needs. */
@@ -95,6 +101,13 @@ export interface Plan {
    * refresh-only plan has no changes: applying it writes these reads to state.
    */
   readonly drift?: readonly PlannedInstanceChange[];
+  /**
+   * For a refresh-only plan: the current objects of resources in the configuration whose
+   * stored `dependencies` lack some of the configuration's, by instance address, with the
+   * union of both (sorted) — what Terraform's refresh writes for every refreshed object
+   * (`mergeDeps`). Absent: none.
+   */
+  readonly refreshedDependencies?: Readonly<Record<string, readonly string[]>>;
   /** The `-target` addresses the plan was made with (absent: not targeted). */
   readonly targets?: readonly string[];
   /**

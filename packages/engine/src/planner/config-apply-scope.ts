@@ -4,7 +4,7 @@ import { emptyBlockValue } from "@magma/provider-api";
 import { formatModuleInstance, parseResourceInstance } from "@magma/state";
 import type { AppliedValues, ApplyScope } from "../apply/apply-scope.js";
 import { evaluateExpansion, type ExpandedInstance, type Expansion } from "../eval/expansion.js";
-import { PlanAction } from "../plan/plan-action.js";
+import { isReplace, PlanAction } from "../plan/plan-action.js";
 import type { Plan } from "../plan/plan.js";
 import { configPrefix, ModuleEvaluator } from "../eval/module-evaluator.js";
 import { settleProviderCalls } from "../eval/provider-functions.js";
@@ -122,7 +122,8 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
     throwIfErrors(ev2.diags, change.address);
     const cfg = ev2.value.unmarkDeep().value;
     const m = r.managed;
-    if (m === undefined || change.before.isNull()) return cfg;
+    // A replace creates from the configuration as written: there is no prior object to ignore changes against.
+    if (m === undefined || change.before.isNull() || isReplace(change.action)) return cfg;
     return applyIgnoreChanges(change.before, cfg, entry.block, m.ignoreChanges.map(traversalPath), m.ignoreAllChanges);
   }
 }

@@ -2,7 +2,7 @@ import { graphInputs, impliedProvider, resourceProviderConfigKey, type Config, t
 import type { Value } from "@magma/cty";
 import type { Body } from "@magma/hcl";
 import { formatInstanceKey, formatProviderConfig } from "@magma/state";
-import { configPrefix } from "../eval/module-evaluator.js";
+import { configPrefix, moduleOutputName } from "../eval/module-evaluator.js";
 import { planError, type PlanDiagnostic } from "./plan-diagnostic.js";
 import { resolveProviderConfig } from "./plan-configuration.js";
 
@@ -55,15 +55,6 @@ export interface ConfigEdges {
   readonly problems: readonly { readonly from?: ConfigVertex; readonly diagnostic: PlanDiagnostic }[];
   /** The provider configuration of every managed and data resource, by its address. */
   readonly providers: ReadonlyMap<string, ResolvedProviderConfig>;
-}
-
-/** The output a `module.m…` reference names (`module.m.out`, `module.m[0].out`), if any. */
-export function moduleOutputName(ref: Reference): string | undefined {
-  const steps = ref.traversal.steps;
-  let i = 1;
-  if (steps[i]?.kind === "index") i++;
-  const s = steps[i];
-  return s?.kind === "attr" ? s.name : undefined;
 }
 
 /** The address of a module's `provider` block (`provider["…"]`, `module.a.provider["…"].west`). */

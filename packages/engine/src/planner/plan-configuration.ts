@@ -3,7 +3,7 @@ import { dataReadSource } from "../plan/data-read-source.js";
 import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, formatRange, scopeExpressionValues, type Body, type Expression, type HclFunction, type SourceRange } from "@magma/hcl";
 import { emptyBlockValue, isProviderError, proposedNewState, type Block, type Diag, type SchemaEntry } from "@magma/provider-api";
-import { decodeOutput, decodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
+import { decodeOutput, decodeSensitivePaths, encodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
 import { walkGraph } from "../dag/walk.js";
 import type { InstanceRepetition } from "../eval/eval-values.js";
@@ -123,6 +123,8 @@ export interface ConfigurationPlan {
   readonly providerConfigs: ReadonlyMap<string, PlannedProviderConfig>;
   /** The checkable objects and how their conditions came out (Terraform's `checks`). */
   readonly checks: PlannedCheck[];
+  /** A refresh-only plan's objects whose stored dependencies lack configured ones: the union (see Plan.refreshedDependencies). */
+  readonly refreshedDependencies: ReadonlyMap<string, readonly string[]>;
 }
 
 interface ModCtx {
@@ -232,6 +234,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const outputs: PlannedOutput[] = [];
   const refreshOutcomes: RefreshOutcome[] = [];
   const drift: PlannedInstanceChange[] = [];
+  const refreshedDependencies = new Map<string, readonly string[]>();
   const dataValues = new Map<string, Value>();
   const dataReadEvents: (ApplyStartEvent | ApplyCompleteEvent)[] = [];
   const dataSources = new Map<string, DataReadSource>();
@@ -372,9 +375,11 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   // Edges: what depends on what (config-edges.ts, the rules operationGraph draws too), on this graph's nodes.
   const nodesOf = (v: ConfigVertex): string[] => {
     switch (v.kind) {
-      // A variable node checks its own validations; a module call node evaluates its arguments.
+      // A variable node checks its own validations; a module call's argument is the child's
+      // variable (Terraform's graph has no node for the call's arguments as a whole: two calls
+      // may read each other's outputs).
       case "argument":
-        return [v.call];
+        return [v.id];
       case "module-value":
         return [v.id, ...v.outputs];
       default:
@@ -383,7 +388,11 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   };
   for (const p of configGraph.problems) {
     if (p.from === undefined) diagnostics.push(p.diagnostic);
-    else if (graph.has(nodesOf(p.from)[0]!)) diagnostics.push({ ...p.diagnostic, address: nodesOf(p.from)[0]! });
+    else {
+      // An argument for no variable of the child is reported at its call.
+      const at = [...nodesOf(p.from), ...(p.from.kind === "argument" ? [p.from.call] : [])].find((id) => graph.has(id));
+      if (at !== undefined) diagnostics.push({ ...p.diagnostic, address: at });
+    }
   }
   for (const e of configGraph.edges) {
     for (const from of nodesOf(e.from)) {
@@ -908,9 +917,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 // Terraform's UI hook reports a read at plan time as an apply of action "read" ("Reading...", "Read complete after 0s [id=…]").
                 const id = stringId(out.state);
                 dataReadEvents.push({ type: "apply_start", address, action: "read" }, { type: "apply_complete", address, action: "read", ...(id === undefined ? {} : { idKey: "id", idValue: id }), elapsedSeconds: Math.floor((Date.now() - readStarted) / 1000) });
+                const readPaths = unionPaths(cfgPaths, schemaSensitivePaths(out.state, entry.block));
                 dataValues.set(address, out.state);
-                dataSources.set(address, dataReadSource(n.providerAddress, entry));
-                instanceValues.set(address, markSensitive(out.state, unionPaths(cfgPaths, schemaSensitivePaths(out.state, entry.block))));
+                dataSources.set(address, { ...dataReadSource(n.providerAddress, entry), ...(readPaths.length > 0 ? { sensitiveAttributesJson: encodeSensitivePaths(readPaths) } : {}) });
+                instanceValues.set(address, markSensitive(out.state, readPaths));
                 if (r.inCheck !== undefined) checkNestedRead(out.state);
               } else {
                 const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(out.change.after, entry.block));
@@ -962,6 +972,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             if (mode === "refresh-only") {
               if (prior === null) return;
               instanceValues.set(address, priorInstanceValues.get(address)!);
+              // Terraform's refresh writes the stored and configured dependencies merged (mergeDeps).
+              if (s !== undefined && dependencies.some((d) => !s.dependencies.includes(d))) refreshedDependencies.set(address, [...new Set([...s.dependencies, ...dependencies])].sort());
               // Terraform checks the conditions against the refreshed object too (failures only warn).
               const configAddr = `${configPrefix(n.mod.path)}${n.key}`;
               await pure(() => checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, true, configAddr));
@@ -1004,7 +1016,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             });
             const cfg = applyIgnoreChanges(prior?.state ?? null, rawCfg, entry.block, ignorePaths, settings?.ignoreAllChanges ?? false);
             const replaceTriggered = prior !== null && (await pure(() => replaceTriggeredBy(settings?.replaceTriggeredBy ?? [], mi, inst, address)));
-            const c = await planInstance(target, { address, typeName: r.type, prior, config: cfg, createBeforeDestroy, replaceRequested: replace.has(address), replaceTriggered }).catch((e: unknown) => {
+            const c = await planInstance(target, { address, typeName: r.type, prior, config: cfg, unignoredConfig: rawCfg, createBeforeDestroy, replaceRequested: replace.has(address), replaceTriggered }).catch((e: unknown) => {
               throw providerDiagnosticsInBody(e, r, address);
             });
             const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(c.after, entry.block));
@@ -1135,7 +1147,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (was !== undefined) drift[i] = { ...c, previousAddress: was };
     }
     drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataReadEvents, expansions, schemas, providerConfigs, checks: checks.results() };
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataReadEvents, expansions, schemas, providerConfigs, checks: checks.results(), refreshedDependencies };
   }
 }
 

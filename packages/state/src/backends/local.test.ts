@@ -207,6 +207,22 @@ describe("local backend", () => {
     expect(await store.read()).toBeUndefined();
   });
 
+  it("removes at unlock a state file its lock created and nothing wrote to (Terraform's Unlock), and keeps one that existed", async () => {
+    const path = join(dir, "terraform.tfstate");
+    const store = createLocalBackend({ dir }).store("default");
+    await store.unlock(await store.lock({ operation: "OperationTypePlan" }));
+    expect(existsSync(path)).toBe(false);
+    // Written under the lock: kept.
+    const id = await store.lock({ operation: "OperationTypeApply" });
+    await store.write(Buffer.from(formatStateFile(newStateFile())));
+    await store.unlock(id);
+    expect(existsSync(path)).toBe(true);
+    // An empty file that was there before the lock: left as it was.
+    writeFileSync(path, "");
+    await store.unlock(await store.lock({ operation: "OperationTypePlan" }));
+    expect(readFileSync(path, "utf8")).toBe("");
+  });
+
   describe("recovery from a write interrupted at each point", () => {
     const lineage = newStateFile().lineage;
     const state = (serial: number, value: string): Buffer => Buffer.from(formatStateFile({ ...withOutput({ ...newStateFile(), lineage }, "a", value), serial }));

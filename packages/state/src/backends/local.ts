@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, constants, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, readSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, readSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import type { LockInfo, LockRequest, StateBackend, StateStore } from "../backend.js";
@@ -100,6 +100,8 @@ interface Held {
   readonly fd: number;
   readonly info: LockInfo;
   readonly owner: LocalStateStore;
+  /** The state file did not exist before this lock opened (created) it. */
+  readonly created: boolean;
 }
 
 // fcntl locks belong to the process: a second descriptor closed anywhere in the process
@@ -502,6 +504,8 @@ export class LocalStateStore implements StateStore {
   async #lock(request: LockRequest): Promise<string> {
     await Promise.resolve();
     if (held.has(this.path)) throw this.#lockedError(undefined);
+    // As Terraform's statemgr.Filesystem (`created`): a state file this lock creates is removed at unlock if nothing was written to it.
+    const created = !existsSync(this.path);
     const { fd } = this.#open();
     let ok = false;
     try {
@@ -524,7 +528,7 @@ export class LocalStateStore implements StateStore {
       created: rfc3339Nano(new Date()),
       path: this.displayPath,
     };
-    held.set(this.path, { fd, info, owner: this });
+    held.set(this.path, { fd, info, owner: this, created });
     try {
       // Go's json.Marshal of statemgr.LockInfo (field order, HTML-safe escaping).
       const fields: [string, string][] = [["ID", info.id], ["Operation", info.operation], ["Info", info.info], ["Who", info.who], ["Version", info.version], ["Created", info.created], ["Path", info.path]];
@@ -538,14 +542,24 @@ export class LocalStateStore implements StateStore {
   }
 
   #release(fd: number): void {
+    const created = held.get(this.path)?.created === true;
     held.delete(this.path);
     rmSync(this.lockInfoPath, { force: true });
-    // An empty state file this lock created stays: removing it (before or after unlocking)
-    // could leave a waiting process locking a detached inode. Empty means "no state" to both tools.
     try {
       fcntlLocker().unlock(fd);
     } finally {
       closeSync(fd);
+    }
+    // A state file this lock created and nothing wrote to is removed after unlocking, as
+    // Terraform's Unlock does (so `plan` leaves no empty terraform.tfstate behind). Like
+    // Terraform's, this races with a process that opened the file in between (it would hold
+    // a lock on the unlinked file); Terraform accepts that for a state that never existed.
+    if (created) {
+      try {
+        if (statSync(this.path).size === 0) unlinkSync(this.path);
+      } catch {
+        // Gone already, or not ours to remove: nothing to clean up.
+      }
     }
   }
 
