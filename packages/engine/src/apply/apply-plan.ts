@@ -473,6 +473,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       const encoded = new Map<string, OutputState>();
       for (const [name, o] of Object.entries(outputs)) {
         const plain = o.value.unmarkDeep().value;
+        // Terraform removes an output whose value is null from the state.
+        if (plain.isKnown() && plain.isNull()) continue;
         encoded.set(name, encodeOutput(plain, plain.type, o.sensitive));
       }
       const prior = store.outputs;

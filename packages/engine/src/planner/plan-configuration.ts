@@ -733,7 +733,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       })
     ).unmarkDeep().value;
     let action: PlannedOutput["action"] = "create";
-    if (prior !== undefined) {
+    // Null before and after is no change, whatever the sensitivity (terraform's output node).
+    if (after.isKnown() && after.isNull() && before.isNull()) action = "no-op";
+    else if (prior !== undefined) {
       const eq = after.isWhollyKnown() ? after.equals(before) : undefined;
       action = eq !== undefined && eq.isKnown() && eq.asBool() && prior.sensitive === o.sensitive ? "no-op" : "update";
     }
