@@ -104,7 +104,8 @@ export function planText(plan: Plan, options: PlanTextOptions): string {
     const w = Math.max(...(plan.outputs ?? []).map((o) => attrKey(o.name).length));
     out += "\nChanges to Outputs:\n";
     for (const o of [...outputs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) out += `${outputLine(p, o, w)}\n`;
-    if (shown.length === 0) out += `\n${wrap("You can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure.", width)}\n`;
+    // Terraform says so when no object has an action (moves and imports without changes do not count).
+    if (!shown.some((l) => l.change.action !== PlanAction.NoOp)) out += `\n${wrap("You can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure.", width)}\n`;
   }
   return out;
 }
@@ -224,7 +225,8 @@ function resourceText(p: Paint, l: Located, all: readonly Located[], plan: Plan,
   const forces = new Set(c.requiresReplace.map((p) => p.toString()));
   const keyword = l.addr.mode === "data" ? "data" : "resource";
   lines.push(`${p(SYMBOLS[c.action])} ${keyword} ${JSON.stringify(l.addr.type)} ${JSON.stringify(l.addr.name)} {`);
-  lines.push(...blockBody(p, entry.block, before, after, 6, mode, forces, "", true, false));
+  // An imported object shows its unchanged attributes and blocks too (terraform's ShowUnchangedChildren).
+  lines.push(...blockBody(p, entry.block, before, after, 6, mode, forces, "", true, false, c.importId !== undefined));
   lines.push("    }");
   // Terraform colours the comment as one piece, its reset after the newline.
   return `${comment.length === 0 ? "" : p(`${comment.join("\n")}\n`)}${lines.join("\n")}`;
@@ -268,7 +270,7 @@ function attrKey(k: string): string {
 const IMPORTANT = new Set(["id", "name", "tags"]);
 
 /** The lines of a block's attributes and nested blocks at `indent` (the column of the symbols). */
-function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, top: boolean, nonLegacyParent: boolean): string[] {
+function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, top: boolean, nonLegacyParent: boolean, showAll = false): string[] {
   const get = (v: Value, name: string): Value | undefined => (v.isNull() || !v.isKnown() ? undefined : v.getAttr(name));
   const rows: { sym: string; key: string; text: string[] }[] = [];
   let hidden = 0;
@@ -288,7 +290,7 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
       if (isEmptyString(b0) || isEmptyString(a0)) hidden++;
       continue;
     }
-    if (diff.sym === " " && !(top && IMPORTANT.has(name) && mode === "update")) {
+    if (diff.sym === " " && !showAll && !(top && IMPORTANT.has(name) && mode === "update")) {
       hidden++;
       continue;
     }
@@ -315,7 +317,7 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
   let hiddenBlocks = 0;
   for (const name of Object.keys(block.blockTypes ?? {}).sort()) {
     const nb = block.blockTypes![name]!;
-    const r = nestedBlocks(p, name, nb, get(before, name), after.isKnown() ? get(after, name) : undefined, indent, mode, forces, path === "" ? name : `${path}.${name}`, nonLegacy);
+    const r = nestedBlocks(p, name, nb, get(before, name), after.isKnown() ? get(after, name) : undefined, indent, mode, forces, path === "" ? name : `${path}.${name}`, nonLegacy, showAll);
     // Terraform puts a blank line before each group of shown blocks of one type when the
     // block has attributes (its renderer's `foundChangedBlock`).
     if (r.lines.length > 0 && present.length > 0) blockLines.push("");
@@ -327,7 +329,7 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
   return out;
 }
 
-function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | undefined, after: Value | undefined, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, nonLegacy: boolean): { lines: string[]; hidden: number } {
+function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | undefined, after: Value | undefined, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, nonLegacy: boolean, showAll: boolean): { lines: string[]; hidden: number } {
   const items = (v: Value | undefined): [string, Value][] => {
     if (v === undefined || v.isNull() || !v.isKnown()) return [];
     if (nb.nesting === "single" || nb.nesting === "group") return [["", v]];
@@ -342,7 +344,7 @@ function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | u
   const emit = (s: string, label: string, b: Value, a: Value, m: Mode) => {
     // Single blocks inherit the parent's schema kind; list, set and map elements do not (Terraform's ChangeSlice).
     const inherited = nonLegacy && (nb.nesting === "single" || nb.nesting === "group");
-    lines.push(`${pad(indent)}${sym(p, s)} ${name}${label} {${suffix}`, ...blockBody(p, nb.block, b, a, indent + 4, m, forces, path, false, inherited), `${pad(indent + 2)}}`);
+    lines.push(`${pad(indent)}${sym(p, s)} ${name}${label} {${suffix}`, ...blockBody(p, nb.block, b, a, indent + 4, m, forces, path, false, inherited, showAll), `${pad(indent + 2)}}`);
   };
   const none = (v: Value) => v.isNull();
   if (mode === "create") {
@@ -357,6 +359,7 @@ function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | u
     for (const [label, b] of bs) if (!as.some(([, a]) => a.rawEquals(b))) emit("-", label, b, nullOf(b), "delete");
     for (const [label, a] of as) {
       if (!bs.some(([, b]) => b.rawEquals(a))) emit("+", label, nullOf(a), a, "create");
+      else if (showAll) emit(" ", label, a, a, "update");
       else hidden++;
     }
     return { lines, hidden };
@@ -368,7 +371,10 @@ function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | u
     if (b === undefined && a !== undefined) emit("+", a[0], nullOf(a[1]), a[1], "create");
     else if (a === undefined && b !== undefined) emit("-", b[0], b[1], nullOf(b[1]), "delete");
     else if (a !== undefined && b !== undefined) {
-      if (!none(a[1]) && a[1].isWhollyKnown() && a[1].rawEquals(b[1])) hidden++;
+      if (!none(a[1]) && a[1].isWhollyKnown() && a[1].rawEquals(b[1])) {
+        if (showAll) emit(" ", a[0], b[1], a[1], "update");
+        else hidden++;
+      }
       else emit("~", a[0], b[1], a[1], "update");
     }
   }
