@@ -1,4 +1,4 @@
-import { mapType, numberType, stringType, stringVal, toJson } from "@magma/cty";
+import { listType, mapType, numberType, objectType, stringType, stringVal, toJson } from "@magma/cty";
 import { parseConfig } from "@magma/hcl";
 import type { Block } from "@magma/provider-api";
 import { decodeSchemaBody, evaluateSchemaBody } from "./decode-schema-body.js";
@@ -93,5 +93,43 @@ describe("decodeSchemaBody on a body merged from an override file", () => {
       value: { name: "a", size: 1, tags: null, id: null, rule: [{ port: 1 }], settings: { mode: null } },
       diags: [],
     });
+  });
+});
+
+describe("decodeSchemaBody with attributes written as blocks (terraform's blocktoattr)", () => {
+  const attrSchema: Block = {
+    attributes: {
+      name: { type: stringType, required: true },
+      rule: { type: listType(objectType({ port: numberType, proto: stringType })), optional: true },
+    },
+    blockTypes: { step: { nesting: "list", block: { attributes: { cmd: { type: stringType, optional: true } } } } },
+  };
+  const value = (text: string): unknown => {
+    const r = resourceBody("main.tf", text);
+    const d = decodeSchemaBody(r.config, attrSchema);
+    expect(d.diags).toEqual([]);
+    const v = evaluateSchemaBody(d.decoded, attrSchema, { variables: {} });
+    expect(v.diags).toEqual([]);
+    return JSON.parse(toJson(v.value, v.value.type));
+  };
+
+  it("takes static and dynamic blocks of a list-of-objects attribute in source order, every attribute optional; none generated is null", () => {
+    const dyn = (type: string, items: string, body: string): string => `  dynamic "${type}" {\n    for_each = ${items}\n    content {\n${body}    }\n  }\n`;
+    expect(
+      value(
+        `resource "x_thing" "t" {\n  name = "a"\n  step {\n    cmd = "s1"\n  }\n${dyn("step", '["d"]', "      cmd = step.value\n")}  step {\n    cmd = "s2"\n  }\n  rule {\n    port = 1\n  }\n${dyn("rule", "[2, 3]", "      port = rule.value\n")}  rule {\n    port  = 4\n    proto = "udp"\n  }\n}\n`,
+      ),
+    ).toEqual({
+      name: "a",
+      rule: [
+        { port: 1, proto: null },
+        { port: 2, proto: null },
+        { port: 3, proto: null },
+        { port: 4, proto: "udp" },
+      ],
+      step: [{ cmd: "s1" }, { cmd: "d" }, { cmd: "s2" }],
+    });
+    expect(value(`resource "x_thing" "t" {\n  name = "a"\n${dyn("rule", "[]", "      port = rule.value\n")}}\n`)).toEqual({ name: "a", rule: null, step: [] });
+    expect(value(`resource "x_thing" "t" {\n  name = "a"\n  rule = [{ port = 5, proto = "tcp" }]\n}\n`)).toEqual({ name: "a", rule: [{ port: 5, proto: "tcp" }], step: [] });
   });
 });

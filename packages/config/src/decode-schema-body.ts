@@ -1,11 +1,13 @@
-import { convert, hasDynamicTypes, isPathError, listVal, mapVal, nullVal, numberVal, objectVal, setVal, stringVal, tupleVal, unknownVal, type Value } from "@magma/cty";
-import { attributeType, emptyNestedBlockValue, impliedType, type Block as SchemaBlock, type NestedBlock } from "@magma/provider-api";
+import { convert, hasDynamicTypes, isPathError, listVal, mapVal, nullVal, numberVal, objectVal, setVal, stringVal, tupleVal, unknownVal, type Type, type Value } from "@magma/cty";
+import { attributeType, emptyNestedBlockValue, impliedType, type Attribute as SchemaAttribute, type Block as SchemaBlock, type NestedBlock } from "@magma/provider-api";
 import { evaluate, type Attribute, type Body, type BodySchema, type Diagnostic, type EvalScope, type Expression, type SourceRange } from "@magma/hcl";
 import { at, defRange, errorDiag } from "./diagnostics.js";
 import { bodyContent } from "./hcl-fixups.js";
 
 /** A nested block decoded against its schema. */
 export interface DecodedBlock {
+  /** The block's place among the body's nested blocks (static and `dynamic`), in source order. */
+  readonly index: number;
   readonly labels: readonly string[];
   readonly body: DecodedBody;
   readonly typeRange: SourceRange;
@@ -17,6 +19,8 @@ export interface DecodedBlock {
  * expands it once `for_each` is known ({@link evaluateSchemaBody} does so).
  */
 export interface DynamicBlock {
+  /** The block's place among the body's nested blocks (static and `dynamic`), in source order. */
+  readonly index: number;
   /** The block type it generates. */
   readonly blockType: string;
   readonly forEach: Expression;
@@ -68,7 +72,64 @@ export function decodeSchemaBody(body: Body, block: SchemaBlock): { decoded: Dec
   return { decoded, diags };
 }
 
-function decodeInto(body: Body, block: SchemaBlock, diags: Diagnostic[]): DecodedBody {
+/**
+ * The attributes of a schema block that may be written as blocks (Terraform's `blocktoattr`
+ * fixup): those of a list or set of objects, unless the schema has a type the fixup skips.
+ */
+function ambiguousNames(block: SchemaBlock): string[] {
+  if (skipFixup(block)) return [];
+  return Object.entries(block.attributes ?? {})
+    .filter(([, a]) => a.type !== undefined && (a.type.kind === "list" || a.type.kind === "set") && a.type.element.kind === "object")
+    .map(([name]) => name);
+}
+
+/** Terraform's `skipFixup`: schemas with types that make block syntax ambiguous get no fixup. */
+function skipFixup(block: SchemaBlock): boolean {
+  for (const a of Object.values(block.attributes ?? {})) {
+    if (a.nestedType !== undefined || a.type === undefined) return true;
+    const t = a.type;
+    if (t.kind === "tuple" || t.kind === "object") return true;
+    if (t.kind === "map" && t.element.kind === "object") return true;
+    if ((t.kind === "list" || t.kind === "set" || t.kind === "map") && (t.element.kind === "list" || t.element.kind === "set" || t.element.kind === "map")) {
+      const inner = t.element.element.kind;
+      if (inner !== "string" && inner !== "number" && inner !== "bool") return true;
+    }
+  }
+  return Object.values(block.blockTypes ?? {}).some((nb) => skipFixup(nb.block));
+}
+
+/**
+ * The nested block an attribute of a list or set of objects is written as (Terraform's
+ * `SchemaForCtyContainerType`): every attribute of the element optional.
+ */
+function blockForAttribute(ty: Type): NestedBlock {
+  const element = (ty as { element: Type }).element as Type & { attributes: Readonly<Record<string, Type>> };
+  const attributes = Object.fromEntries(Object.entries(element.attributes).map(([name, t]) => [name, { type: t, optional: true }]));
+  return { nesting: ty.kind === "set" ? "set" : "list", block: { attributes } };
+}
+
+/**
+ * The schema a body is decoded against: the provider's, with each attribute of a list or
+ * set of objects that the body does not write as an argument turned into a block type
+ * (Terraform's `blocktoattr.effectiveSchema`, after `dynamic` blocks are expanded).
+ */
+function effectiveBlock(body: Body, block: SchemaBlock): { effective: SchemaBlock; asBlocks: ReadonlySet<string> } {
+  const names = ambiguousNames(block);
+  if (names.length === 0) return { effective: block, asBlocks: new Set() };
+  const asBlocks = new Set<string>();
+  const attributes: Record<string, SchemaAttribute> = { ...block.attributes };
+  const blockTypes: Record<string, NestedBlock> = { ...block.blockTypes };
+  for (const name of names) {
+    if (body.partialContent({ attributes: [{ name }] }).content.attributes.has(name)) continue;
+    asBlocks.add(name);
+    blockTypes[name] = blockForAttribute(attributes[name]!.type!);
+    delete attributes[name];
+  }
+  return { effective: { ...block, attributes, blockTypes }, asBlocks };
+}
+
+function decodeInto(body: Body, given: SchemaBlock, diags: Diagnostic[]): DecodedBody {
+  const { effective: block, asBlocks } = effectiveBlock(body, given);
   const schema = hclSchemaFor(block);
   // Terraform decodes computed-only attributes like optional ones (the provider's own
   // validation refuses them); JSON bodies get no "did you mean" here, as in Terraform.
@@ -77,7 +138,7 @@ function decodeInto(body: Body, block: SchemaBlock, diags: Diagnostic[]): Decode
   const attributes = new Map<string, Attribute>(content.attributes);
   const blocks = new Map<string, DecodedBlock[]>();
   const dynamicBlocks: DynamicBlock[] = [];
-  for (const b of content.blocks) {
+  for (const [index, b] of content.blocks.entries()) {
     if (b.type === "dynamic") {
       const blockType = b.labels[0]!;
       const nb = ownEntry(block.blockTypes, blockType);
@@ -104,6 +165,7 @@ function decodeInto(body: Body, block: SchemaBlock, diags: Diagnostic[]): Decode
       }
       const labels = dyn.content.attributes.get("labels");
       dynamicBlocks.push({
+        index,
         blockType,
         forEach: fe.expr,
         iterator,
@@ -120,7 +182,7 @@ function decodeInto(body: Body, block: SchemaBlock, diags: Diagnostic[]): Decode
       diags.push(errorDiag(`Duplicate ${b.type} block`, `Only one ${JSON.stringify(b.type)} block is allowed. Another was defined at ${at(list[0]!.declRange)}.`, b.typeRange));
       continue;
     }
-    list.push({ labels: b.labels, body: decodeInto(b.body, nb.block, diags), typeRange: b.typeRange, declRange: defRange(b) });
+    list.push({ index, labels: b.labels, body: decodeInto(b.body, nb.block, diags), typeRange: b.typeRange, declRange: defRange(b) });
     blocks.set(b.type, list);
   }
   for (const [type, nb] of Object.entries(block.blockTypes ?? {})) {
@@ -133,6 +195,11 @@ function decodeInto(body: Body, block: SchemaBlock, diags: Diagnostic[]): Decode
     if (nb.maxItems !== undefined && nb.maxItems > 0 && n > nb.maxItems) {
       const extra = blocks.get(type)![nb.maxItems]!;
       diags.push(errorDiag(`Too many ${type} blocks`, `No more than ${nb.maxItems} "${type}" blocks are allowed`, extra.typeRange));
+    }
+  }
+  for (const name of asBlocks) {
+    if (given.attributes![name]!.required === true && !blocks.has(name) && !dynamicBlocks.some((x) => x.blockType === name)) {
+      diags.push(errorDiag("Missing required argument", `The argument ${JSON.stringify(name)} is required, but no definition was found.`, content.missingItemRange));
     }
   }
   return { attributes, blocks, dynamicBlocks, range: body.range };
@@ -157,7 +224,7 @@ function evalBody(decoded: DecodedBody, block: SchemaBlock, scope: EvalScope | u
     const ty = attributeType(a);
     const written = decoded.attributes.get(name);
     if (written === undefined) {
-      attrs.set(name, nullVal(ty));
+      attrs.set(name, decoded.blocks.has(name) || decoded.dynamicBlocks.some((d) => d.blockType === name) ? blocksAsAttribute(name, ty, decoded, scope, diags) : nullVal(ty));
       continue;
     }
     const r = evaluate(written.expr, scope);
@@ -176,6 +243,18 @@ function evalBody(decoded: DecodedBody, block: SchemaBlock, scope: EvalScope | u
   return objectVal(attrs);
 }
 
+/**
+ * The value of an attribute of a list or set of objects written as blocks (Terraform's
+ * `fixupBlocksExpr`): a list of the blocks' objects in source order converted to the
+ * attribute's type, null when `dynamic` blocks generate none.
+ */
+function blocksAsAttribute(name: string, ty: Type, decoded: DecodedBody, scope: EvalScope | undefined, diags: Diagnostic[]): Value {
+  const nb = blockForAttribute(ty);
+  const v = evalBlocks(name, { ...nb, nesting: "list" }, decoded, scope, diags);
+  if (v.isKnown() && v.length() === 0) return nullVal(ty);
+  return convert(v, ty);
+}
+
 interface Instance {
   readonly key: string | undefined;
   readonly value: Value;
@@ -183,8 +262,14 @@ interface Instance {
 
 function evalBlocks(type: string, nb: NestedBlock, decoded: DecodedBody, scope: EvalScope | undefined, diags: Diagnostic[]): Value {
   const values: { label: string | undefined; value: Value }[] = [];
-  for (const b of decoded.blocks.get(type) ?? []) values.push({ label: b.labels[0], value: evalBody(b.body, nb.block, scope, diags) });
-  for (const dyn of decoded.dynamicBlocks.filter((d) => d.blockType === type)) {
+  // Static and dynamic blocks in source order (dynamic ones expanded in place, as Terraform's dynblock).
+  const written = [...(decoded.blocks.get(type) ?? []), ...decoded.dynamicBlocks.filter((d) => d.blockType === type)].sort((a, b) => a.index - b.index);
+  for (const w of written) {
+    if (!("forEach" in w)) {
+      values.push({ label: w.labels[0], value: evalBody(w.body, nb.block, scope, diags) });
+      continue;
+    }
+    const dyn = w;
     const fe = evaluate(dyn.forEach, scope);
     diags.push(...fe.diags);
     if (fe.diags.length > 0) continue;

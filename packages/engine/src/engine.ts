@@ -265,14 +265,24 @@ export function createEngine(options: EngineOptions): Engine {
   const cwd = resolve(options.cwd ?? process.cwd());
   const workspace = options.workspace ?? "default";
   const scope: PlanScopeContext = { cwd, workspace, functions: terraformFunctions({ baseDir: cwd, plan: true }) };
+  /**
+   * The functions of one plan and of its apply: `plantimestamp()` fixed to the plan's time in
+   * both, the impure functions (`timestamp`, `uuid`, `bcrypt`) unknown while planning and
+   * evaluated at apply, as Terraform's.
+   */
+  const functionsOf = (stamp: string): { plan: PlanScopeContext["functions"]; apply: PlanScopeContext["functions"] } => ({
+    plan: terraformFunctions({ baseDir: cwd, plan: true, planTimestamp: stamp }),
+    apply: terraformFunctions({ baseDir: cwd, plan: false, planTimestamp: stamp }),
+  });
   const pools = new Set<ProviderPool>();
   let closed = false;
   // Provider-defined functions: one set of unconfigured provider instances per plan (kept by
   // its apply scope, reopened on demand by the apply and closed after it).
   const functionCalls = new WeakMap<ApplyScope, ProviderFunctionCalls>();
-  const withFunctions = (): { scope: PlanScopeContext; calls: ProviderFunctionCalls } => {
+  const withFunctions = (stamp = planTimestamp()): { scope: PlanScopeContext; applyScope: PlanScopeContext; calls: ProviderFunctionCalls } => {
     const calls = new ProviderFunctionCalls((source) => options.providers.open(source));
-    return { scope: { ...scope, providerFunctions: calls }, calls };
+    const fns = functionsOf(stamp);
+    return { scope: { ...scope, functions: fns.plan, providerFunctions: calls }, applyScope: { ...scope, functions: fns.apply, providerFunctions: calls }, calls };
   };
   const keepMs = options.keepProvidersMs ?? DEFAULT_KEEP_PROVIDERS_MS;
   if (!Number.isFinite(keepMs) || keepMs < 0) throw new EngineError(EngineErrorCode.InvalidArgument, `keepProvidersMs must be a number of at least 0, got ${keepMs}`);
@@ -331,7 +341,7 @@ export function createEngine(options: EngineOptions): Engine {
     if (targeting !== undefined) diagnostics.push(...targeting.diagnostics);
     const fns = withFunctions();
     const applyScopeFor = (planned: Parameters<typeof createConfigApplyScope>[0]["planned"], outputs?: ReadonlySet<string>): ApplyScope => {
-      const s = createConfigApplyScope({ config, variables, scope: fns.scope, planned, ...(outputs !== undefined ? { outputs } : {}) });
+      const s = createConfigApplyScope({ config, variables, scope: fns.applyScope, planned, ...(outputs !== undefined ? { outputs } : {}) });
       functionCalls.set(s, fns.calls);
       return s;
     };
@@ -450,7 +460,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       const fns = withFunctions();
       const outputs = saved.targets !== undefined ? { outputs: new Set((saved.outputs ?? []).map((x) => x.name)) } : {};
-      const s = createConfigApplyScope({ config, variables, scope: fns.scope, planned: { ...plannedFromPlan(saved), schemas, providerConfigs }, ...outputs });
+      const s = createConfigApplyScope({ config, variables, scope: fns.applyScope, planned: { ...plannedFromPlan(saved), schemas, providerConfigs }, ...outputs });
       functionCalls.set(s, fns.calls);
       return s;
     } finally {
@@ -625,4 +635,9 @@ function emitPlanEvents(plan: Plan, onEvent: (e: EngineEvent) => void): void {
   }
   const n = countPlanChanges(plan);
   emit({ type: "change_summary", operation: plan.mode === "destroy" ? "destroy" : "plan", add: n.add, change: n.change, import: n.import, remove: n.destroy, forget: n.forget });
+}
+
+/** The time of a plan as `plantimestamp()` gives it: RFC 3339 in UTC, whole seconds. */
+function planTimestamp(): string {
+  return new Date().toISOString().replace(/\.\d+Z$/, "Z");
 }

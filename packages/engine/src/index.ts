@@ -86,6 +86,8 @@ export type {
   ApplyCompleteEvent,
   ApplyErroredEvent,
   RefreshStartEvent,
+  ImportStartEvent,
+  ImportCompleteEvent,
   RefreshCompleteEvent,
   PlannedChangeEvent,
   ChangeSummaryEvent,

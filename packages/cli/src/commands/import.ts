@@ -19,6 +19,8 @@ export function registerImportCommand(program: Command, ctx: CommandContext): vo
     .option("--lock [bool]", "take the state lock (working directory; default true)")
     .option("--lock-timeout <duration>", "how long to retry a held state lock (working directory)")
     .option("--no-read", "skip the read after the import")
+    .option("--no-color", "no colour (working directory; also NO_COLOR; FORCE_COLOR colours a pipe)")
+    .option("--input [bool]", "accepted for terraform compatibility (working directory; magma import never asks)")
     .action(async (ref: string, type: string, o: ResourceOptions & WorkdirOptions) => {
       if (o.id === undefined) {
         if (!ref.includes(".")) throw new CliError(CliErrorCode.Usage, "required option '--id <id>' not specified");

@@ -92,6 +92,21 @@ async function migrateBackend(ctx: CommandContext, o: InitOptions, wd: WorkingDi
 /** Runs the command (its registration — name, flags, help — is in init-command.ts, which loads this module on demand). */
 export async function initAction(ctx: CommandContext, o: InitOptions): Promise<void> {
   if (o.lockfile !== undefined && o.lockfile !== "readonly") throw new CliError(CliErrorCode.Usage, `-lockfile: the only mode is "readonly", got ${JSON.stringify(o.lockfile)}`);
+  // A root module with errors: terraform starts on the backend, then reports them under its own error, as diagnostics.
+  const rootErrors = existsSync(ctx.cwd) ? loadModule(ctx.cwd, { displayDir: "." }).diags.filter((d) => d.severity === "error") : [];
+  if (rootErrors.length > 0) {
+    ctx.print(`${paint(ctx.colour.stdout, "[reset][bold]Initializing the backend...")}\n`);
+    const options = { width: terminalColumns(ctx.io.stderr) };
+    const header = {
+      severity: "error" as const,
+      // One error string in terraform: all of it the summary.
+      summary:
+        "Terraform encountered problems during initialisation, including problems\nwith the configuration, described below.\n\nThe Terraform configuration must be valid before initialization so that\nTerraform can determine which modules and providers need to be installed.",
+      detail: "",
+    };
+    ctx.io.stderr.write(formatDiagnostics([header, ...rootErrors], ctx.cwd, ctx.colour.stderr, options));
+    throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
+  }
   await withWorkingDir(ctx, o, async (wd) => {
     // Colour as terraform's on a terminal (its headings and success messages), none with -no-color or when piped.
     const colour = ctx.colour.stdout;

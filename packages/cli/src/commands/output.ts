@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { typeName } from "@magma/cty";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { RawJson, stringifyJson } from "../json-text.js";
 import type { CommandContext } from "./command-context.js";
@@ -44,7 +45,7 @@ export function registerOutputCommand(program: Command, ctx: CommandContext): vo
             if (d.value.isNull()) throw new CliError(CliErrorCode.BadInput, "Unsupported value for raw output", { detail: `The value for output value "${name}" is null, so -raw mode cannot print it.` });
             if (k !== "string" && k !== "number" && k !== "bool") {
               throw new CliError(CliErrorCode.BadInput, "Unsupported value for raw output", {
-                detail: `The -raw option only supports strings, numbers, and boolean values, but\noutput value "${name}" is ${k === "tuple" || k === "list" || k === "set" ? "list" : k === "map" || k === "object" ? k : k}.\n\nUse the -json option for machine-readable representations of output values\nthat have complex types.`,
+                detail: `The -raw option only supports strings, numbers, and boolean values, but\noutput value "${name}" is ${typeName(d.type)}.\n\nUse the -json option for machine-readable representations of output values\nthat have complex types.`,
               });
             }
             ctx.print(k === "string" ? d.value.asString() : k === "number" ? d.value.asNumber().toString() : String(d.value.asBool()));

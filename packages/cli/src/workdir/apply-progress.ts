@@ -21,7 +21,8 @@ const DONE: Readonly<Record<string, string>> = { create: "Creation complete", up
  * for events it prints nothing for:
  * `aws_x.y: Creating...`, `aws_x.y: Still creating... [10s elapsed]`,
  * `aws_x.y: Creation complete after 3s [id=abc]`, `aws_x.y: Destroying... [id=abc]`,
- * `aws_x.y: Still destroying... [id=abc, 10s elapsed]`, `aws_x.y: Destruction complete after 0s`.
+ * `aws_x.y: Still destroying... [id=abc, 10s elapsed]`, `aws_x.y: Destruction complete after 0s`,
+ * `aws_x.y: Importing... [id=abc]`, `aws_x.y: Import complete [id=abc]`.
  * `ids` remembers each object's id from its start event, for the "Still …" lines.
  * With `color` the line is bold, as Terraform's UI hook colours it.
  */
@@ -54,6 +55,10 @@ function eventText(e: EngineEvent, ids: Map<string, string>): string | undefined
     }
     case "refresh_start":
       return `${e.address}: Refreshing state...${e.idKey !== undefined && e.idValue !== undefined ? ` [${e.idKey}=${e.idValue}]` : ""}`;
+    case "import_start":
+      return `${e.address}: Importing... [id=${e.importId}]`;
+    case "import_complete":
+      return `${e.address}: Import complete [id=${e.importId}]`;
     default:
       return undefined;
   }

@@ -142,7 +142,7 @@ export class JsonUi {
         return;
       }
       case "change_summary": {
-        const text = destroy ? `Destroy complete! Resources: ${e.remove} destroyed.` : `Apply complete! Resources: ${e.add} added, ${e.change} changed, ${e.remove} destroyed.`;
+        const text = destroy ? `Destroy complete! Resources: ${e.remove} destroyed.` : `Apply complete! Resources: ${e.import > 0 ? `${e.import} imported, ` : ""}${e.add} added, ${e.change} changed, ${e.remove} destroyed.`;
         this.message("info", text, { changes: { add: e.add, change: e.change, import: e.import, remove: e.remove, operation: e.operation }, type: "change_summary" });
         // Terraform prints the outputs after the summary.
         this.#pendingOutputs?.();

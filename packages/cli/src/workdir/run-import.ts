@@ -2,7 +2,7 @@ import { loadConfig, collectVariableValues, type VariableArg } from "@magma/conf
 import { toJson, type Value } from "@magma/cty";
 import { configDigest, createEngine, createPlan, importResource, isEngineError, ProviderPool, resolveProviderConfig, schemaSensitivePaths } from "@magma/engine";
 import { impliedType } from "@magma/provider-api";
-import { encodeSensitivePaths, formatResourceInstance, loadState, newStateFile, parseProviderConfig, parseResourceInstance, saveState, type ResourceState } from "@magma/state";
+import { encodeOutput, encodeSensitivePaths, formatResourceInstance, loadState, newStateFile, parseProviderConfig, parseResourceInstance, saveState, type ResourceState } from "@magma/state";
 import { paint, paintf } from "../colour.js";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
@@ -114,6 +114,18 @@ export async function runImport(ctx: CommandContext, wd: WorkingDir, o: ImportOp
       dependencies: [],
       createBeforeDestroy: false,
     });
+    // Terraform's import walk writes the root outputs it can evaluate over the new state.
+    const evaluated = await engine.plan(wd.dir, next, { mode: "refresh-only", refresh: false, variableArgs: o.variableArgs, env: ctx.io.env, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) }).catch(() => undefined);
+    if (evaluated !== undefined && !evaluated.hasErrors) {
+      const outputs = new Map(next.outputs);
+      for (const po of evaluated.plan.outputs ?? []) {
+        const v = po.after.unmarkDeep().value;
+        if (po.action === "delete" || !v.isWhollyKnown()) continue;
+        if (v.isNull()) outputs.delete(po.name);
+        else outputs.set(po.name, encodeOutput(v, v.type, po.sensitive));
+      }
+      next.outputs = outputs;
+    }
     await saveState(store, next);
     const id = (JSON.parse(toJson(plain.value, impliedType(entry.block))) as { id?: unknown }).id;
     ctx.print(

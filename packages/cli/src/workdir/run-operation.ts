@@ -221,6 +221,17 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       }
       ctx.print(refreshing);
     }
+    // An import block's object: terraform's "Preparing import..." and the refresh of what the import returned.
+    let importing = "";
+    for (const c of r.plan.changes) {
+      if (c.importId === undefined) continue;
+      const before = c.before.unmarkDeep().value;
+      const idv = before.isKnown() && !before.isNull() && before.type.kind === "object" && "id" in before.type.attributes ? before.getAttr("id") : undefined;
+      const id = idv !== undefined && idv.isKnown() && !idv.isNull() && idv.type.kind === "string" ? idv.asString() : undefined;
+      importing += `${paintf(ctx.colour.stdout, "[reset][bold]%s: Preparing import... [id=%s]", c.address, c.importId)}\n`;
+      importing += `${paintf(ctx.colour.stdout, "[reset][bold]%s: Refreshing state...%s", c.address, id === undefined ? "" : ` [id=${id}]`)}\n`;
+    }
+    ctx.print(importing);
     // The data sources read while planning, as terraform's UI hook prints them (after the refreshes here; terraform's walk interleaves them).
     if ((r.dataReadEvents ?? []).length > 0) {
       const ids = new Map<string, string>();
@@ -393,6 +404,8 @@ async function runApply(
   const controller = new AbortController();
   /** The objects whose apply is under way (`address\0deposed key`), and those that were when the stop came. */
   const inFlight = new Set<string>();
+  /** The apply's change summary (terraform counts an imported or moved object without changes as neither added nor changed). */
+  let summary: { add: number; change: number; import: number; remove: number } | undefined;
   let stoppedInFlight: number | undefined;
   const onAbort = (): void => {
     if (ui !== undefined) {
@@ -433,6 +446,7 @@ async function runApply(
             }
           : {}),
         onEvent: (e) => {
+          if (e.type === "change_summary") summary = e;
           if (e.type === "apply_start") inFlight.add(`${e.address}\0${e.deposedKey ?? ""}`);
           else if (e.type === "apply_complete" || e.type === "apply_errored") inFlight.delete(`${e.address}\0${e.deposedKey ?? ""}`);
           if (ui !== undefined) {
@@ -488,9 +502,10 @@ async function runApply(
   }
   const colour = ctx.colour.stdout;
   if (ui === undefined) ctx.print(formatDiagnostics([...planWarnings, ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }))], dir, colour, { width: terminalColumns(ctx.io.stdout) }));
-  const c = applyCounts(result);
+  const c = summary === undefined ? applyCounts(result) : { added: summary.add, changed: summary.change, destroyed: summary.remove };
+  const imported = summary?.import ?? 0;
   if (o.kind === "destroy") ctx.print(paint(colour, `[reset][bold][green]\nDestroy complete! Resources: ${c.destroyed} destroyed.\n`));
   else if (o.kind === "refresh") ctx.print(outputsText(result.state, colour));
-  else ctx.print(`${paint(colour, `[reset][bold][green]\nApply complete! Resources: ${c.added} added, ${c.changed} changed, ${c.destroyed} destroyed.\n`)}${outputsText(result.state, colour)}`);
+  else ctx.print(`${paint(colour, `[reset][bold][green]\nApply complete! Resources: ${imported > 0 ? `${imported} imported, ` : ""}${c.added} added, ${c.changed} changed, ${c.destroyed} destroyed.\n`)}${outputsText(result.state, colour)}`);
   return ExitCode.Ok;
 }

@@ -14,29 +14,34 @@ let cliConfig: string | undefined;
 
 /**
  * The CLI configuration terraform uses (made once per test file): the mirror serves
- * `magma/random` (magma's native provider) and `magma/blocks` (test/testdata/blocks-provider.mjs).
+ * `magma/random` (magma's native provider), `magma/blocks` and `magma/attrs`
+ * (test/testdata/blocks-provider.mjs, attrs-provider.mjs).
  */
 export function pairCliConfig(): string {
-  cliConfig ??= testProvidersCliConfig({ random: "random-provider.mjs", blocks: "blocks-provider.mjs" });
+  cliConfig ??= testProvidersCliConfig({ random: "random-provider.mjs", blocks: "blocks-provider.mjs", attrs: "attrs-provider.mjs" });
   return cliConfig;
 }
 
 /** A pair of working directories, magma's first. */
 export type Pair = readonly [magma: string, terraform: string];
 
-/** Two directories holding `files`, each initialised by terraform. */
-export async function initialisedPair(files: Readonly<Record<string, string>>): Promise<Pair> {
+/** Two directories holding `files`, each initialised by terraform (with `cliConfig`, default {@link pairCliConfig}). */
+export async function initialisedPair(files: Readonly<Record<string, string>>, cliConfig = pairCliConfig()): Promise<Pair> {
   const dirs = [workdir({ ...files }), workdir({ ...files })] as const;
-  await Promise.all(dirs.map((d) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: pairCliConfig() } })));
+  await Promise.all(dirs.map((d) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } })));
   return dirs;
 }
 
-/** Runs each command (arguments, `-no-color -input=false` added) in both directories; the runs by command, magma's first. */
-export async function runPair(pair: Pair, commands: readonly (readonly string[])[]): Promise<[ours: ToolRun, theirs: ToolRun][]> {
+/**
+ * Runs each command (`-no-color -input=false` added after its name) in both directories, terraform
+ * with `cliConfig` (default {@link pairCliConfig}); the runs by command, magma's first.
+ */
+export async function runPair(pair: Pair, commands: readonly (readonly string[])[], cliConfig = pairCliConfig()): Promise<[ours: ToolRun, theirs: ToolRun][]> {
   const each = async (tool: "magma" | "terraform", dir: string): Promise<ToolRun[]> => {
     const runs: ToolRun[] = [];
     for (const c of commands) {
-      runs.push(await runTool(tool, [...c, "-no-color", "-input=false"], dir, tool === "terraform" ? { TF_CLI_CONFIG_FILE: pairCliConfig() } : {}));
+      // The flags right after the command's name (terraform reads no flag after a positional argument).
+      runs.push(await runTool(tool, [c[0]!, "-no-color", "-input=false", ...c.slice(1)], dir, tool === "terraform" ? { TF_CLI_CONFIG_FILE: cliConfig } : {}));
     }
     return runs;
   };
@@ -53,14 +58,16 @@ export function stableText(s: string): string {
 const RANDOM = new Set(["id", "result", "hex", "dec", "b64_std", "b64_url", "bcrypt_hash"]);
 
 /**
- * A working directory's state file with its lineage and the random provider's random results
- * blanked (and `check_results` kept), or undefined when there is none.
+ * A working directory's state file with its lineage, its serial and the random provider's
+ * random results blanked (`check_results` kept), or undefined when there is none. (How
+ * often terraform persists the state during an apply, and so its serial, is not compared.)
  */
 export function stableState(dir: string): unknown {
   const file = join(dir, "terraform.tfstate");
   if (!existsSync(file)) return undefined;
-  const doc = JSON.parse(readFileSync(file, "utf8")) as { lineage?: string; resources?: { instances: { attributes?: Record<string, unknown> }[] }[] };
+  const doc = JSON.parse(readFileSync(file, "utf8")) as { lineage?: string; serial?: number; resources?: { instances: { attributes?: Record<string, unknown> }[] }[] };
   doc.lineage = "L";
+  doc.serial = 0;
   for (const r of doc.resources ?? []) {
     for (const i of r.instances) {
       for (const k of Object.keys(i.attributes ?? {})) if (RANDOM.has(k)) i.attributes![k] = "X";

@@ -281,6 +281,11 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       }
       case "apply": {
         const c = node.change;
+        // An imported object is adopted first (terraform's import hooks; the object is the plan's, read at plan).
+        if (c.importId !== undefined) {
+          emit({ type: "import_start", address: c.address, importId: c.importId });
+          emit({ type: "import_complete", address: c.address, importId: c.importId });
+        }
         if (c.action === PlanAction.NoOp) {
           // A moved or imported object without changes: written at its address, nothing called, nothing to report but in the result.
           const entry = resourceSchema(targetOf(node.provider).schema, c.typeName);
@@ -491,6 +496,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       const encoded = new Map<string, OutputState>();
       for (const [name, o] of Object.entries(outputs)) {
         const plain = o.value.unmarkDeep().value;
+        // Terraform removes an output whose value is null from the state.
+        if (plain.isKnown() && plain.isNull()) continue;
         encoded.set(name, encodeOutput(plain, plain.type, o.sensitive));
       }
       const prior = store.outputs;

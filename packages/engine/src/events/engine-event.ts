@@ -95,6 +95,26 @@ export interface RefreshCompleteEvent {
   readonly idValue?: string;
 }
 
+/** An `import` block's object is being adopted at apply (Terraform's UI hook `PreApplyImport`: "Importing... [id=…]"). */
+export interface ImportStartEvent {
+  /** The event type. */
+  readonly type: "import_start";
+  /** The instance address. */
+  readonly address: string;
+  /** The import id. */
+  readonly importId: string;
+}
+
+/** An `import` block's object was adopted at apply (Terraform's UI hook `PostApplyImport`: "Import complete [id=…]"). */
+export interface ImportCompleteEvent {
+  /** The event type. */
+  readonly type: "import_complete";
+  /** The instance address. */
+  readonly address: string;
+  /** The import id. */
+  readonly importId: string;
+}
+
 /** A change the plan holds (Terraform's `planned_change`). */
 export interface PlannedChangeEvent {
   /** The event type. */
@@ -167,6 +187,8 @@ export type EngineEvent =
   | ApplyErroredEvent
   | RefreshStartEvent
   | RefreshCompleteEvent
+  | ImportStartEvent
+  | ImportCompleteEvent
   | PlannedChangeEvent
   | ChangeSummaryEvent
   | DiagnosticEvent

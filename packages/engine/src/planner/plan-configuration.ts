@@ -743,7 +743,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       })
     ).unmarkDeep().value;
     let action: PlannedOutput["action"] = "create";
-    if (prior !== undefined) {
+    // Null before and after is no change, whatever the sensitivity (terraform's output node).
+    if (after.isKnown() && after.isNull() && before.isNull()) action = "no-op";
+    else if (prior !== undefined) {
       const eq = after.isWhollyKnown() ? after.equals(before) : undefined;
       action = eq !== undefined && eq.isKnown() && eq.asBool() && prior.sensitive === o.sensitive ? "no-op" : "update";
     }
@@ -950,6 +952,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               return;
             }
             const importTarget = s === undefined && mode === "normal" ? resolveImports().get(address) : undefined;
+            // An import block whose target is already in the state is a no-op (terraform imports only what it does not manage yet).
+            if (s !== undefined && mode === "normal") resolveImports().delete(address);
             const im = importTarget?.im;
             let importId: string | undefined;
             let prior = s === undefined ? null : await loadPrior(target, address, r.type, s, (refresh || mode === "refresh-only") && doRefresh, extra, r);

@@ -1,4 +1,4 @@
-import { Mark, markWithPaths, nullVal, type Path, type Value } from "@magma/cty";
+import { Mark, hasDynamicTypes, markWithPaths, nullVal, type Path, type Value } from "@magma/cty";
 import type { Block, NestedBlock } from "@magma/provider-api";
 import { formatModuleInstance } from "@magma/state";
 import { PlanAction } from "../plan/plan-action.js";
@@ -104,7 +104,8 @@ export function planText(plan: Plan, options: PlanTextOptions): string {
     const w = Math.max(...(plan.outputs ?? []).map((o) => attrKey(o.name).length));
     out += "\nChanges to Outputs:\n";
     for (const o of [...outputs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) out += `${outputLine(p, o, w)}\n`;
-    if (shown.length === 0) out += `\n${wrap("You can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure.", width)}\n`;
+    // Terraform says so when no object has an action (moves and imports without changes do not count).
+    if (!shown.some((l) => l.change.action !== PlanAction.NoOp)) out += `\n${wrap("You can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure.", width)}\n`;
   }
   return out;
 }
@@ -116,7 +117,7 @@ function outputLine(p: Paint, o: PlannedOutput, width: number): string {
   const a = o.sensitive ? o.after.mark(Mark.Sensitive) : o.after;
   // A sensitive output is "(sensitive value)" even while unknown.
   if (o.sensitive) return `${lead}(sensitive value)${o.action === "delete" ? nullSuffix(p) : ""}`;
-  const lines = attributeDiff(p, 2, b, a, o.action === "create" ? "create" : o.action === "delete" ? "delete" : "update");
+  const lines = attributeDiff(p, 2, b, a, o.action === "create" ? "create" : o.action === "delete" ? "delete" : "update", false);
   return lines === undefined ? `${lead}(known after apply)` : `${lead}${lines.join("\n")}`;
 }
 
@@ -224,7 +225,8 @@ function resourceText(p: Paint, l: Located, all: readonly Located[], plan: Plan,
   const forces = new Set(c.requiresReplace.map((p) => p.toString()));
   const keyword = l.addr.mode === "data" ? "data" : "resource";
   lines.push(`${p(SYMBOLS[c.action])} ${keyword} ${JSON.stringify(l.addr.type)} ${JSON.stringify(l.addr.name)} {`);
-  lines.push(...blockBody(p, entry.block, before, after, 6, mode, forces, "", true));
+  // An imported object shows its unchanged attributes and blocks too (terraform's ShowUnchangedChildren).
+  lines.push(...blockBody(p, entry.block, before, after, 6, mode, forces, "", true, false, c.importId !== undefined));
   lines.push("    }");
   // Terraform colours the comment as one piece, its reset after the newline.
   return `${comment.length === 0 ? "" : p(`${comment.join("\n")}\n`)}${lines.join("\n")}`;
@@ -268,17 +270,27 @@ function attrKey(k: string): string {
 const IMPORTANT = new Set(["id", "name", "tags"]);
 
 /** The lines of a block's attributes and nested blocks at `indent` (the column of the symbols). */
-function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, top: boolean): string[] {
+function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, top: boolean, nonLegacyParent: boolean, showAll = false): string[] {
   const get = (v: Value, name: string): Value | undefined => (v.isNull() || !v.isKnown() ? undefined : v.getAttr(name));
   const rows: { sym: string; key: string; text: string[] }[] = [];
   let hidden = 0;
+  // Terraform's renderer takes empty strings for null in the values of a schema without the
+  // features the legacy SDK lacks (its `NonLegacySchema`, inherited by nested single blocks).
+  const nonLegacy = nonLegacyParent || containsNonLegacyFeatures(block);
+  const legacy = !nonLegacy;
   for (const name of Object.keys(block.attributes ?? {}).sort()) {
-    const b = get(before, name);
-    const a = after.isKnown() ? get(after, name) : undefined;
+    const b0 = get(before, name);
+    const a0 = after.isKnown() ? get(after, name) : undefined;
+    const b = legacy && isEmptyString(b0) ? undefined : b0;
+    const a = legacy && isEmptyString(a0) ? undefined : a0;
     const unknownAfter = !after.isNull() && !after.isKnown();
-    const diff = attrDiff(p, b, unknownAfter ? undefined : a, mode, unknownAfter, indent);
-    if (diff === undefined) continue;
-    if (diff.sym === " " && !(top && IMPORTANT.has(name) && mode === "update")) {
+    const diff = attrDiff(p, b, unknownAfter ? undefined : a, mode, unknownAfter, indent, legacy);
+    if (diff === undefined) {
+      // An empty string taken for null is still an attribute, unchanged.
+      if (isEmptyString(b0) || isEmptyString(a0)) hidden++;
+      continue;
+    }
+    if (diff.sym === " " && !showAll && !(top && IMPORTANT.has(name) && mode === "update")) {
       hidden++;
       continue;
     }
@@ -305,7 +317,7 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
   let hiddenBlocks = 0;
   for (const name of Object.keys(block.blockTypes ?? {}).sort()) {
     const nb = block.blockTypes![name]!;
-    const r = nestedBlocks(p, name, nb, get(before, name), after.isKnown() ? get(after, name) : undefined, indent, mode, forces, path === "" ? name : `${path}.${name}`);
+    const r = nestedBlocks(p, name, nb, get(before, name), after.isKnown() ? get(after, name) : undefined, indent, mode, forces, path === "" ? name : `${path}.${name}`, nonLegacy, showAll);
     // Terraform puts a blank line before each group of shown blocks of one type when the
     // block has attributes (its renderer's `foundChangedBlock`).
     if (r.lines.length > 0 && present.length > 0) blockLines.push("");
@@ -317,7 +329,7 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
   return out;
 }
 
-function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | undefined, after: Value | undefined, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string): { lines: string[]; hidden: number } {
+function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | undefined, after: Value | undefined, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, nonLegacy: boolean, showAll: boolean): { lines: string[]; hidden: number } {
   const items = (v: Value | undefined): [string, Value][] => {
     if (v === undefined || v.isNull() || !v.isKnown()) return [];
     if (nb.nesting === "single" || nb.nesting === "group") return [["", v]];
@@ -330,7 +342,9 @@ function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | u
   let hidden = 0;
   const suffix = forces.has(path) ? forcesSuffix(p) : "";
   const emit = (s: string, label: string, b: Value, a: Value, m: Mode) => {
-    lines.push(`${pad(indent)}${sym(p, s)} ${name}${label} {${suffix}`, ...blockBody(p, nb.block, b, a, indent + 4, m, forces, path, false), `${pad(indent + 2)}}`);
+    // Single blocks inherit the parent's schema kind; list, set and map elements do not (Terraform's ChangeSlice).
+    const inherited = nonLegacy && (nb.nesting === "single" || nb.nesting === "group");
+    lines.push(`${pad(indent)}${sym(p, s)} ${name}${label} {${suffix}`, ...blockBody(p, nb.block, b, a, indent + 4, m, forces, path, false, inherited, showAll), `${pad(indent + 2)}}`);
   };
   const none = (v: Value) => v.isNull();
   if (mode === "create") {
@@ -345,6 +359,7 @@ function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | u
     for (const [label, b] of bs) if (!as.some(([, a]) => a.rawEquals(b))) emit("-", label, b, nullOf(b), "delete");
     for (const [label, a] of as) {
       if (!bs.some(([, b]) => b.rawEquals(a))) emit("+", label, nullOf(a), a, "create");
+      else if (showAll) emit(" ", label, a, a, "update");
       else hidden++;
     }
     return { lines, hidden };
@@ -356,7 +371,10 @@ function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | u
     if (b === undefined && a !== undefined) emit("+", a[0], nullOf(a[1]), a[1], "create");
     else if (a === undefined && b !== undefined) emit("-", b[0], b[1], nullOf(b[1]), "delete");
     else if (a !== undefined && b !== undefined) {
-      if (!none(a[1]) && a[1].isWhollyKnown() && a[1].rawEquals(b[1])) hidden++;
+      if (!none(a[1]) && a[1].isWhollyKnown() && a[1].rawEquals(b[1])) {
+        if (showAll) emit(" ", a[0], b[1], a[1], "update");
+        else hidden++;
+      }
       else emit("~", a[0], b[1], a[1], "update");
     }
   }
@@ -369,21 +387,44 @@ function nullOf(v: Value): Value {
 }
 
 /** The diff of one attribute: its symbol and the text after `key = ` (continuation lines complete). */
-function attrDiff(p: Paint, b: Value | undefined, a: Value | undefined, mode: Mode, unknownAfter: boolean, indent: number): { sym: string; text: string[] } | undefined {
+function attrDiff(p: Paint, b: Value | undefined, a: Value | undefined, mode: Mode, unknownAfter: boolean, indent: number, legacy: boolean): { sym: string; text: string[] } | undefined {
   const bx = b === undefined || b.isNull() ? undefined : b;
   const ax = a === undefined || (a.isKnown() && a.isNull()) ? undefined : a;
   if (mode === "create" || (bx === undefined && (ax !== undefined || unknownAfter))) {
     if (ax === undefined && !unknownAfter) return undefined;
-    return { sym: "+", text: attributeDiff(p, indent, undefined, ax, "create") ?? ["(known after apply)"] };
+    return { sym: "+", text: attributeDiff(p, indent, undefined, ax, "create", legacy) ?? ["(known after apply)"] };
   }
   if (mode === "delete" || (ax === undefined && !unknownAfter)) {
     if (bx === undefined) return undefined;
-    return { sym: "-", text: attributeDiff(p, indent, bx, undefined, "delete") ?? [] };
+    return { sym: "-", text: attributeDiff(p, indent, bx, undefined, "delete", legacy) ?? [] };
   }
   if (bx === undefined && ax === undefined) return undefined;
-  const text = attributeDiff(p, indent, bx, ax, "update");
-  if (text === undefined) return { sym: " ", text: render(p, bx!, indent, " ") };
+  const text = attributeDiff(p, indent, bx, ax, "update", legacy);
+  if (text === undefined) return { sym: " ", text: render(p, bx!, indent, " ", legacy) };
   return { sym: "~", text };
+}
+
+/** A known, non-sensitive empty string. */
+function isEmptyString(v: Value | undefined): boolean {
+  return v !== undefined && v.isKnown() && !v.isNull() && v.type.kind === "string" && !isSensitive(v) && v.asString() === "";
+}
+
+/**
+ * Whether a schema block has what the legacy SDK could not declare (Terraform's
+ * `containsNonLegacyFeatures`): map or group blocks, nested attribute types, dynamic, tuple
+ * or object types, collections of non-primitive collections.
+ */
+function containsNonLegacyFeatures(block: Block): boolean {
+  if (Object.values(block.blockTypes ?? {}).some((nb) => nb.nesting === "map" || nb.nesting === "group")) return true;
+  for (const a of Object.values(block.attributes ?? {})) {
+    if (a.nestedType !== undefined || a.type === undefined) return true;
+    if (hasDynamicTypes(a.type) || a.type.kind === "tuple" || a.type.kind === "object") return true;
+    if (a.type.kind === "list" || a.type.kind === "set" || a.type.kind === "map") {
+      const e = a.type.element;
+      if ((e.kind === "list" || e.kind === "set" || e.kind === "map") && !["string", "number", "bool"].includes(e.element.kind)) return true;
+    }
+  }
+  return false;
 }
 
 function isSensitive(v: Value | undefined): boolean {
@@ -410,22 +451,31 @@ function scalar(p: Paint, v: Value): string {
   }
 }
 
-/** A whole value (created, deleted or unchanged) at `indent`, collections over several lines. */
-function render(p: Paint, v: Value, indent: number, s: string): string[] {
+/**
+ * A whole value (created, deleted or unchanged) at `indent`, collections over several lines.
+ * With `legacy`, an object's empty strings are taken for null (Terraform's renderer for
+ * legacy SDK schemas): counted as unchanged attributes, not shown.
+ */
+function render(p: Paint, v: Value, indent: number, s: string, legacy: boolean): string[] {
   if (isSensitive(v) || !isCollection(v) || v.length() === 0) return [scalar(p, v)];
   const mapLike = v.type.kind === "map" || v.type.kind === "object";
   const lines = [mapLike ? "{" : "["];
   if (mapLike) {
-    const entries = v.type.kind === "map" ? [...v.entries()] : Object.entries(v.attributes()).filter(([, e]) => !e.isNull());
+    const all = v.type.kind === "map" ? [...v.entries()] : Object.entries(v.attributes()).filter(([, e]) => !e.isNull());
+    const blank = s !== " " && legacy && v.type.kind === "object";
+    const entries = blank ? all.filter(([, e]) => !isEmptyString(e)) : all;
+    const hidden = all.length - entries.length;
     const keyOf = (k: string) => (v.type.kind === "map" ? JSON.stringify(k) : attrKey(k));
-    const w = Math.max(...entries.map(([k]) => keyOf(k).length));
+    const w = Math.max(...all.map(([k]) => keyOf(k).length));
     for (const [k, e] of entries) {
-      const [first, ...rest] = render(p, e, indent + 4, s);
+      const [first, ...rest] = render(p, e, indent + 4, s, legacy);
       lines.push(`${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${first}`, ...rest);
     }
+    if (hidden > 0) lines.push(`${pad(indent + 4)}  ${hiddenNote(p, hidden, "attribute")}`);
   } else {
+    // Elements of lists and sets are rendered as legacy values (Terraform's ChangeSlice drops the schema kind).
     for (const e of v.elements()) {
-      const [first, ...rest] = render(p, e, indent + 4, s);
+      const [first, ...rest] = render(p, e, indent + 4, s, true);
       lines.push(`${pad(indent + 4)}${sym(p, s)} ${first}${rest.length === 0 ? "," : ""}`, ...rest);
       if (rest.length > 0) lines[lines.length - 1] = `${lines[lines.length - 1]},`;
     }
@@ -438,23 +488,23 @@ function render(p: Paint, v: Value, indent: number, s: string): string[] {
  * The text after `key = ` of one value's change, `undefined` when nothing changes (or, on
  * create, when the value is unknown).
  */
-function attributeDiff(p: Paint, indent: number, b: Value | undefined, a: Value | undefined, mode: Mode): string[] | undefined {
+function attributeDiff(p: Paint, indent: number, b: Value | undefined, a: Value | undefined, mode: Mode, legacy: boolean): string[] | undefined {
   if (mode === "create") {
     // A sensitive value is "(sensitive value)" even while unknown.
     if (a !== undefined && isSensitive(a)) return ["(sensitive value)"];
     if (a === undefined || !a.isKnown()) return undefined;
-    return render(p, a, indent, "+");
+    return render(p, a, indent, "+", legacy);
   }
   if (mode === "delete") {
     if (b === undefined) return undefined;
-    const lines = render(p, b, indent, "-");
+    const lines = render(p, b, indent, "-", legacy);
     lines[lines.length - 1] = `${lines[lines.length - 1]}${nullSuffix(p)}`;
     return lines;
   }
   if (b === undefined && a === undefined) return undefined;
-  if (b === undefined) return a!.isKnown() ? render(p, a!, indent, "+") : ["(known after apply)"];
+  if (b === undefined) return a!.isKnown() ? render(p, a!, indent, "+", legacy) : ["(known after apply)"];
   if (a === undefined) {
-    const lines = render(p, b, indent, "-");
+    const lines = render(p, b, indent, "-", legacy);
     lines[lines.length - 1] = `${lines[lines.length - 1]}${nullSuffix(p)}`;
     return lines;
   }
@@ -463,16 +513,16 @@ function attributeDiff(p: Paint, indent: number, b: Value | undefined, a: Value 
     return same ? undefined : ["(sensitive value)"];
   }
   if (!a.isKnown()) {
-    const lines = render(p, b, indent, "-");
+    const lines = render(p, b, indent, "-", legacy);
     lines[lines.length - 1] = `${lines[lines.length - 1]} -> (known after apply)`;
     return lines;
   }
   if (a.rawEquals(b)) return undefined;
-  if (isCollection(a) && isCollection(b) && ["map", "object"].includes(a.type.kind) === ["map", "object"].includes(b.type.kind)) return collectionDiff(p, b, a, indent);
+  if (isCollection(a) && isCollection(b) && ["map", "object"].includes(a.type.kind) === ["map", "object"].includes(b.type.kind)) return collectionDiff(p, b, a, indent, legacy);
   return [`${scalar(p, b)} ${p("[yellow]->[reset]")} ${scalar(p, a)}`];
 }
 
-function collectionDiff(p: Paint, b: Value, a: Value, indent: number): string[] {
+function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: boolean): string[] {
   const mapLike = a.type.kind === "map" || a.type.kind === "object";
   const lines = [mapLike ? "{" : "["];
   let hidden = 0;
@@ -485,13 +535,17 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number): string[] 
     for (const k of keys) {
       const bv = be.get(k);
       const av = ae.get(k);
-      const bx = bv === undefined || bv.isNull() ? undefined : bv;
-      const ax = av === undefined || (av.isKnown() && av.isNull()) ? undefined : av;
-      if (bx === undefined && ax === undefined) continue;
-      if (bx === undefined) rows.push(["+", k, ax!.isKnown() ? render(p, ax!, indent + 4, "+") : ["(known after apply)"]]);
-      else if (ax === undefined) rows.push(["-", k, [...render(p, bx, indent + 4, "-").slice(0, -1), `${render(p, bx, indent + 4, "-").slice(-1)[0]!}${nullSuffix(p)}`]]);
+      const blank = legacy && a.type.kind === "object";
+      const bx = bv === undefined || bv.isNull() || (blank && isEmptyString(bv)) ? undefined : bv;
+      const ax = av === undefined || (av.isKnown() && av.isNull()) || (blank && isEmptyString(av)) ? undefined : av;
+      if (bx === undefined && ax === undefined) {
+        if (isEmptyString(bv) || isEmptyString(av)) hidden++;
+        continue;
+      }
+      if (bx === undefined) rows.push(["+", k, ax!.isKnown() ? render(p, ax!, indent + 4, "+", legacy) : ["(known after apply)"]]);
+      else if (ax === undefined) rows.push(["-", k, [...render(p, bx, indent + 4, "-", legacy).slice(0, -1), `${render(p, bx, indent + 4, "-", legacy).slice(-1)[0]!}${nullSuffix(p)}`]]);
       else {
-        const d = attributeDiff(p, indent + 4, bx, ax, "update");
+        const d = attributeDiff(p, indent + 4, bx, ax, "update", legacy);
         if (d === undefined) hidden++;
         else rows.push(["~", k, d]);
       }
@@ -536,7 +590,7 @@ function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[
   while (bi < before.length || ai < after.length || ci < common.length) {
     while (bi < before.length && (ci >= common.length || !eq(before[bi]!, common[ci]))) {
       if (!isSet && ai < after.length && (ci >= common.length || !eq(after[ai]!, common[ci]))) {
-        out.push({ sym: "~", text: attributeDiff(p, 0, before[bi]!, after[ai]!, "update") ?? [scalar(p, after[ai]!)] });
+        out.push({ sym: "~", text: attributeDiff(p, 0, before[bi]!, after[ai]!, "update", true) ?? [scalar(p, after[ai]!)] });
         bi++;
         ai++;
         continue;

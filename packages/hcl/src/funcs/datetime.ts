@@ -309,8 +309,8 @@ function tsArg(s: string, i: number): Timestamp {
   }
 }
 
-/** The date and time functions, by name. */
-export function datetimeFunctions(): Record<string, HclFunction> {
+/** The date and time functions, by name; `plantimestamp()` returns `planTimestamp` when given. */
+export function datetimeFunctions(planTimestamp?: string): Record<string, HclFunction> {
   return {
     timestamp: fixedFunction({
       description: "Returns a UTC timestamp string in RFC 3339 format.",
@@ -324,7 +324,7 @@ export function datetimeFunctions(): Record<string, HclFunction> {
       params: [],
       returns: stringType,
       refineResult: notNull,
-      impl: () => stringVal(nowStamp()),
+      impl: () => stringVal(planTimestamp ?? nowStamp()),
     }),
     formatdate: fixedFunction({
       description: "Formats a timestamp given in RFC 3339 syntax into another timestamp in some other machine-oriented time syntax, as described in the format string.",

@@ -25,6 +25,11 @@ export interface TerraformFunctionsOptions {
   readonly baseDir?: string;
   /** Planning: the impure functions (`timestamp`, `uuid`, `bcrypt`) return unknown values. Default false. */
   readonly plan?: boolean;
+  /**
+   * What `plantimestamp()` returns (RFC 3339, whole seconds): Terraform fixes it for a plan
+   * and the apply of that plan. Default: the time of each call.
+   */
+  readonly planTimestamp?: string;
 }
 
 /** The functions whose results differ from call to call (Terraform's `impureFunctions`). */
@@ -47,7 +52,7 @@ export function terraformFunctions(options: TerraformFunctionsOptions = {}): Rea
     ...collectionFunctions(),
     ...conversionFunctions(),
     ...cryptoFunctions(),
-    ...datetimeFunctions(),
+    ...datetimeFunctions(options.planTimestamp),
     ...encodingFunctions(),
     ...filesystemFunctions(baseDir),
     ...formatFunctions(),
