@@ -50,6 +50,9 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<RegisterCo
   ["workspace", async () => (await import("./commands/workspace.js")).registerWorkspaceCommand],
   ["force-unlock", async () => (await import("./commands/force-unlock.js")).registerForceUnlockCommand],
   ["fmt", async () => (await import("./commands/fmt.js")).registerFmtCommand],
+  ["version", async () => (await import("./commands/version.js")).registerVersionCommand],
+  ["taint", async () => (await import("./commands/taint.js")).registerTaintCommand],
+  ["untaint", async () => (await import("./commands/taint.js")).registerUntaintCommand],
 ];
 
 /** The flags that print the version (`-version` is Terraform's spelling, see `normalizeTerraformFlags`). */
