@@ -53,6 +53,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<RegisterCo
   ["version", async () => (await import("./commands/version.js")).registerVersionCommand],
   ["taint", async () => (await import("./commands/taint.js")).registerTaintCommand],
   ["untaint", async () => (await import("./commands/taint.js")).registerUntaintCommand],
+  ["providers", async () => (await import("./commands/providers.js")).registerProvidersCommand],
 ];
 
 /** The flags that print the version (`-version` is Terraform's spelling, see `normalizeTerraformFlags`). */
