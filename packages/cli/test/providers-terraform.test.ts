@@ -4,7 +4,6 @@
 // must be identical. Terraform prints each module's providers in Go map order, so each module
 // here requires one provider. Skipped without terraform.
 import { cpSync } from "node:fs";
-import { join } from "node:path";
 import { runTool, stopToolRuns } from "./support/side-by-side.js";
 import { TERRAFORM, randomMirrorCliConfig, removeWorkdirs, terraform, workdir } from "./support/workdir.js";
 

@@ -1,9 +1,9 @@
-// magma taint, untaint and version through the built binary beside terraform 1.11.4 on copies
-// of one working directory (a local state with a counted managed resource and a data source,
-// a dependency lock file with two providers): stdout, stderr, exit code and the state written
-// must be identical. None of them reads the configuration's language, so there is no JSON
+// magma taint, untaint, state replace-provider and version through the built binary beside
+// terraform 1.11.4 on copies of one working directory (a local state with a counted managed
+// resource and a data source of another provider, a dependency lock file with two providers):
+// stdout, stderr, exit code and the state written must be identical. None of them reads the configuration's language, so there is no JSON
 // syntax variant. Skipped without terraform.
-import { cpSync, existsSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runTool, stopToolRuns } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs, workdir } from "./support/workdir.js";
@@ -28,7 +28,7 @@ const STATE = `{
   "resources": [
     { "mode": "managed", "type": "random_pet", "name": "a", "provider": "provider[\\"registry.terraform.io/hashicorp/random\\"]",
       "instances": [${instance('"index_key": 0, ', '{ "id": "x", "length": 2 }')}, ${instance('"index_key": 1, ', '{ "id": "y", "length": 2 }', ', "status": "tainted"')}] },
-    { "mode": "data", "type": "random_d", "name": "d", "provider": "provider[\\"registry.terraform.io/hashicorp/random\\"]",
+    { "mode": "data", "type": "null_d", "name": "d", "provider": "provider[\\"registry.terraform.io/hashicorp/null\\"]",
       "instances": [${instance("", '{ "id": "z" }')}] }
   ],
   "check_results": null
@@ -51,17 +51,21 @@ provider "registry.terraform.io/magma/aaa" {
 `;
 
 /** Runs ARGS with terraform and magma on copies of a directory and expects the same output, exit code and state file. */
-async function sameAsTerraform(files: Record<string, string>, args: readonly string[]): Promise<{ code: number | null; stdout: string; dir: string }> {
+async function sameAsTerraform(files: Record<string, string>, args: readonly string[], stdin?: string): Promise<{ code: number | null; stdout: string; dir: string }> {
   const base = workdir({ ...files, "cli.tfrc": "" });
   const [a, b] = [workdir(), workdir()];
   cpSync(base, a, { recursive: true });
   cpSync(base, b, { recursive: true });
   const env = { TF_CLI_CONFIG_FILE: join(base, "cli.tfrc") };
-  const [theirs, ours] = await Promise.all([runTool("terraform", args, a, env), runTool("magma", args, b, env)]);
+  const opts = stdin === undefined ? {} : { stdin };
+  const [theirs, ours] = await Promise.all([runTool("terraform", args, a, env, opts), runTool("magma", args, b, env, opts)]);
   expect({ code: ours.code, stdout: ours.stdout, stderr: ours.stderr }).toEqual({ code: theirs.code, stdout: theirs.stdout, stderr: theirs.stderr });
   const state = (d: string): string | undefined => (existsSync(join(d, "terraform.tfstate")) ? readFileSync(join(d, "terraform.tfstate"), "utf8") : undefined);
   expect(state(b)).toEqual(state(a));
-  expect(existsSync(join(b, "terraform.tfstate.backup"))).toBe(existsSync(join(a, "terraform.tfstate.backup")));
+  // The state commands' timestamped backup (magma's local backend also keeps terraform.tfstate.backup, as terraform's does for taint).
+  const backups = (d: string): number => readdirSync(d).filter((n) => /^terraform\.tfstate\.\d+\.backup$/.test(n)).length;
+  expect(backups(b)).toBe(backups(a));
+  if (args[0] !== "state") expect(existsSync(join(b, "terraform.tfstate.backup"))).toBe(existsSync(join(a, "terraform.tfstate.backup")));
   return { ...theirs, dir: a };
 }
 
@@ -71,7 +75,7 @@ describe("taint, untaint and version beside terraform", () => {
     expect((await sameAsTerraform(files, ["taint", "-no-color", "random_pet.a[0]"])).code).toBe(0);
     expect((await sameAsTerraform(files, ["untaint", "-no-color", "random_pet.a[1]"])).code).toBe(0);
     expect((await sameAsTerraform(files, ["untaint", "-no-color", "random_pet.a[0]"])).code).toBe(1);
-    expect((await sameAsTerraform(files, ["taint", "-no-color", "data.random_d.d"])).code).toBe(1);
+    expect((await sameAsTerraform(files, ["taint", "-no-color", "data.null_d.d"])).code).toBe(1);
     expect((await sameAsTerraform(files, ["taint", "-no-color", "random_pet.a[7]"])).code).toBe(1);
     expect((await sameAsTerraform(files, ["taint", "-no-color", "-allow-missing", "random_pet.b"])).code).toBe(0);
   }, TIMEOUT);
@@ -81,6 +85,17 @@ describe("taint, untaint and version beside terraform", () => {
     expect((await sameAsTerraform({}, ["untaint", "-no-color", "-allow-missing", "random_pet.a"])).code).toBe(0);
     expect((await sameAsTerraform({}, ["taint", "-no-color", "foo"])).code).toBe(1);
     expect((await sameAsTerraform({}, ["untaint", "-no-color"])).code).toBe(1);
+  }, TIMEOUT);
+
+  it_("state replace-provider: the changes shown, confirmed by -auto-approve or yes, refused by anything else; nothing to change; no state", async () => {
+    const files = { "terraform.tfstate": STATE };
+    const move = ["state", "replace-provider", "-no-color"];
+    expect((await sameAsTerraform(files, [...move, "-auto-approve", "hashicorp/random", "registry.terraform.io/magma/random"])).code).toBe(0);
+    await sameAsTerraform(files, [...move, "hashicorp/random", "magma/random"], "yes\n");
+    await sameAsTerraform(files, [...move, "hashicorp/random", "magma/random"], "no\n");
+    expect((await sameAsTerraform(files, [...move, "-auto-approve", "hashicorp/aws", "magma/aws"])).stdout).toContain("No matching resources found.");
+    expect((await sameAsTerraform(files, [...move, "hashicorp/random"])).code).toBe(1);
+    expect((await sameAsTerraform({}, [...move, "-auto-approve", "hashicorp/random", "magma/random"])).code).toBe(1);
   }, TIMEOUT);
 
   it_("version and version -json list the lock file's provider selections", async () => {
