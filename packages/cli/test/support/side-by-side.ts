@@ -36,6 +36,8 @@ export interface ToolRunOptions {
   readonly interruptAfter?: RegExp;
   /** With `interruptAfter`: a second SIGINT 300 ms after the first. */
   readonly twice?: boolean;
+  /** Calls `run` once, as soon as stdout first matches `match` (e.g. to break the state's storage while an object is being applied). */
+  readonly onOutput?: { readonly match: RegExp; readonly run: () => void };
   /** Text written to the run's stdin (closed after it); without it, stdin is closed at once. */
   readonly stdin?: string;
 }
@@ -65,9 +67,14 @@ export function runTool(
   let stdout = "";
   let stderr = "";
   let signalled = false;
-  const { interruptAfter, twice = false } = options;
+  const { interruptAfter, twice = false, onOutput } = options;
+  let ran = false;
   child.stdout!.on("data", (b: Buffer) => {
     stdout += b.toString("utf8");
+    if (onOutput !== undefined && !ran && onOutput.match.test(stdout)) {
+      ran = true;
+      onOutput.run();
+    }
     if (interruptAfter !== undefined && !signalled && interruptAfter.test(stdout)) {
       signalled = true;
       setTimeout(() => {
