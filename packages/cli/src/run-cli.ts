@@ -6,6 +6,7 @@ import { decideColour } from "./decide-colour.js";
 import { commandName } from "./command-name.js";
 import { createCommandContext, type RegisterCommand } from "./commands/command-context.js";
 import { ExitCode } from "./exit-code.js";
+import { createTerraformLog, registerTerraformLog, type TerraformLog } from "./logging/terraform-log.js";
 import { Spinner } from "./spinner.js";
 import { mergeTerraformEnvArgs } from "./terraform-env-args.js";
 import { normalizeTerraformFlags } from "./terraform-flags.js";
@@ -89,6 +90,30 @@ export async function commandsFor(argv: readonly string[]): Promise<RegisterComm
  * may be spelled as Terraform spells them (`-json`, `-lock-timeout=10s`) or with two dashes.
  */
 export async function runCli(argv: readonly string[], io: CliIo = processIo(), signal?: AbortSignal, options: RunCliOptions = {}): Promise<ExitCode> {
+  const log = createTerraformLog(io.env, io.stderr);
+  registerTerraformLog(io.env, log);
+  logStartup(log, argv, io);
+  try {
+    return await runProgram(argv, io, signal, options);
+  } finally {
+    log.close();
+  }
+}
+
+/** Terraform's first log lines (its `main.go`): versions, the command line, which streams are terminals. */
+function logStartup(log: TerraformLog, argv: readonly string[], io: CliIo): void {
+  if (log.coreLevel === "off") return;
+  const goStrings = (a: readonly string[]): string => `[]string{${a.map((x) => JSON.stringify(x)).join(", ")}}`;
+  log.log("info", "Terraform version: 1.11.4");
+  log.log("debug", `using magma ${VERSION}`);
+  log.log("info", `Node.js runtime version: ${process.version}`);
+  log.log("info", `CLI args: ${goStrings(["magma", ...argv])}`);
+  for (const [name, stream] of [["Stdout", io.stdout], ["Stderr", io.stderr]] as const) log.log("trace", `${name} is ${stream.isTTY === true ? "a terminal" : "not a terminal"}`);
+  log.log("trace", `Stdin is ${(io.stdin as { isTTY?: boolean } | undefined)?.isTTY === true ? "a terminal" : "not a terminal"}`);
+  log.log("info", `CLI command args: ${goStrings(argv)}`);
+}
+
+async function runProgram(argv: readonly string[], io: CliIo, signal: AbortSignal | undefined, options: RunCliOptions): Promise<ExitCode> {
   const spinner = new Spinner(io.stderr);
   const ctx = createCommandContext(io, spinner, signal);
   if (options.earlyLaunch !== undefined) ctx.earlyLaunch = options.earlyLaunch;
