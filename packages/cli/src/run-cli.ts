@@ -55,6 +55,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<RegisterCo
   ["taint", async () => (await import("./commands/taint.js")).registerTaintCommand],
   ["untaint", async () => (await import("./commands/taint.js")).registerUntaintCommand],
   ["providers", async () => (await import("./commands/providers.js")).registerProvidersCommand],
+  ["logout", async () => (await import("./commands/logout.js")).registerLogoutCommand],
 ];
 
 /** The flags that print the version (`-version` is Terraform's spelling, see `normalizeTerraformFlags`). */
