@@ -3,7 +3,6 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { CliError, CliErrorCode } from "../cli-error.js";
-import { paint } from "../colour.js";
 import { ExitCode } from "../exit-code.js";
 import { terminalColumns, wordWrap } from "../terminal-columns.js";
 import type { CommandContext } from "./command-context.js";
@@ -79,7 +78,9 @@ export function registerLogoutCommand(program: Command, ctx: CommandContext): vo
     .argument("[hostname...]", "the host to log out of (default app.terraform.io)")
     .option("--no-color", "no colour")
     .exitOverride()
-    .action((args: string[]) => {
+    .action(async (args: string[]) => {
+      // Loaded when it runs (the colour module shares a chunk with the engine's renderers).
+      const { paint } = await import("../colour.js");
       if (args.length > 1) {
         ctx.io.stderr.write(`The logout command expects at most one argument: the host to log out of.\n${HELP}\n`);
         ctx.exitCode = ExitCode.Error;

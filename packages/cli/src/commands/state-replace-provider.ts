@@ -2,7 +2,6 @@ import { copyFileSync, existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { CliError, CliErrorCode } from "../cli-error.js";
-import { paint } from "../colour.js";
 import { ExitCode } from "../exit-code.js";
 import type { CommandContext } from "./command-context.js";
 import { backupPath } from "./state-backup.js";
@@ -63,10 +62,11 @@ export function registerStateReplaceProviderCommand(state: Command, ctx: Command
         ctx.exitCode = ExitCode.Error;
         return;
       }
-      const [{ parseProviderSource, formatProviderSource, formatResource, loadState, saveState, isStateError }, { acquireLock, noStateError }, { compareInstanceAddrs }] = await Promise.all([
+      const [{ parseProviderSource, formatProviderSource, formatResource, loadState, saveState, isStateError }, { acquireLock, noStateError }, { compareInstanceAddrs }, { paint }] = await Promise.all([
         import("@magma/state"),
         import("../workdir/state-lock.js"),
         import("../workdir/state-objects.js"),
+        import("../colour.js"),
       ]);
       const problems: string[] = [];
       const parse = (which: "from" | "to", text: string): string | undefined => {

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { TERRAFORM_VERSION } from "@magma/config";
 import type { CommandContext } from "./command-context.js";
 
 /** The working directory's provider selections (`.terraform.lock.hcl`): address → version; none when it is missing or unreadable, as terraform's `version` ignores it then. */
@@ -29,7 +28,7 @@ export function registerVersionCommand(program: Command, ctx: CommandContext): v
     .option("--no-color", "no colour")
     .exitOverride()
     .action(async (o: { json?: boolean }) => {
-      const { platformName } = await import("../workdir/platform-name.js");
+      const [{ platformName }, { TERRAFORM_VERSION }] = await Promise.all([import("../workdir/platform-name.js"), import("@magma/config")]);
       const selections = await providerSelections(ctx.cwd);
       const sorted = [...selections].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       if (o.json === true) {
