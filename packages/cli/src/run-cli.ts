@@ -6,6 +6,7 @@ import { decideColour } from "./decide-colour.js";
 import { commandName } from "./command-name.js";
 import { createCommandContext, type RegisterCommand } from "./commands/command-context.js";
 import { ExitCode } from "./exit-code.js";
+import { createTerraformLog, registerTerraformLog, type TerraformLog } from "./logging/terraform-log.js";
 import { Spinner } from "./spinner.js";
 import { mergeTerraformEnvArgs } from "./terraform-env-args.js";
 import { normalizeTerraformFlags } from "./terraform-flags.js";
@@ -50,8 +51,14 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<RegisterCo
   ["workspace", async () => (await import("./commands/workspace.js")).registerWorkspaceCommand],
   ["force-unlock", async () => (await import("./commands/force-unlock.js")).registerForceUnlockCommand],
   ["fmt", async () => (await import("./commands/fmt.js")).registerFmtCommand],
+  ["version", async () => (await import("./commands/version.js")).registerVersionCommand],
+  ["taint", async () => (await import("./commands/taint.js")).registerTaintCommand],
+  ["untaint", async () => (await import("./commands/taint.js")).registerUntaintCommand],
+  // The providers command group first; the installation subcommands (lock, mirror) join it.
+  ["providers", async () => (await import("./commands/providers.js")).registerProvidersCommand],
   ["providers", async () => (await import("./commands/providers-install-command.js")).registerProvidersInstallCommands],
   ["get", async () => (await import("./commands/get-command.js")).registerGetCommand],
+  ["logout", async () => (await import("./commands/logout.js")).registerLogoutCommand],
 ];
 
 /** The flags that print the version (`-version` is Terraform's spelling, see `normalizeTerraformFlags`). */
@@ -76,7 +83,7 @@ export async function commandsFor(argv: readonly string[]): Promise<RegisterComm
   if (name === undefined && asksVersion(argv)) return [];
   const one = COMMANDS.filter(([n]) => n === name);
   const out: RegisterCommand[] = [];
-  for (const [, load] of one.length === 1 ? one : COMMANDS) out.push(await load());
+  for (const [, load] of one.length > 0 ? one : COMMANDS) out.push(await load());
   return out;
 }
 
@@ -87,6 +94,30 @@ export async function commandsFor(argv: readonly string[]): Promise<RegisterComm
  * may be spelled as Terraform spells them (`-json`, `-lock-timeout=10s`) or with two dashes.
  */
 export async function runCli(argv: readonly string[], io: CliIo = processIo(), signal?: AbortSignal, options: RunCliOptions = {}): Promise<ExitCode> {
+  const log = createTerraformLog(io.env, io.stderr);
+  registerTerraformLog(io.env, log);
+  logStartup(log, argv, io);
+  try {
+    return await runProgram(argv, io, signal, options);
+  } finally {
+    log.close();
+  }
+}
+
+/** Terraform's first log lines (its `main.go`): versions, the command line, which streams are terminals. */
+function logStartup(log: TerraformLog, argv: readonly string[], io: CliIo): void {
+  if (log.coreLevel === "off") return;
+  const goStrings = (a: readonly string[]): string => `[]string{${a.map((x) => JSON.stringify(x)).join(", ")}}`;
+  log.log("info", "Terraform version: 1.11.4");
+  log.log("debug", `using magma ${VERSION}`);
+  log.log("info", `Node.js runtime version: ${process.version}`);
+  log.log("info", `CLI args: ${goStrings(["magma", ...argv])}`);
+  for (const [name, stream] of [["Stdout", io.stdout], ["Stderr", io.stderr]] as const) log.log("trace", `${name} is ${stream.isTTY === true ? "a terminal" : "not a terminal"}`);
+  log.log("trace", `Stdin is ${(io.stdin as { isTTY?: boolean } | undefined)?.isTTY === true ? "a terminal" : "not a terminal"}`);
+  log.log("info", `CLI command args: ${goStrings(argv)}`);
+}
+
+async function runProgram(argv: readonly string[], io: CliIo, signal: AbortSignal | undefined, options: RunCliOptions): Promise<ExitCode> {
   const spinner = new Spinner(io.stderr);
   const ctx = createCommandContext(io, spinner, signal);
   if (options.earlyLaunch !== undefined) ctx.earlyLaunch = options.earlyLaunch;

@@ -4,10 +4,11 @@ import { registerStateListCommand } from "./state-list.js";
 import { registerStateMvCommand } from "./state-mv-command.js";
 import { registerStatePullCommand } from "./state-pull.js";
 import { registerStatePushCommand } from "./state-push.js";
+import { registerStateReplaceProviderCommand } from "./state-replace-provider.js";
 import { registerStateRmCommand } from "./state-rm.js";
 import { registerStateShowCommand } from "./state-show-command.js";
 
-/** `magma state list|show|rm|mv|pull|push`: Terraform's state subcommands on the working directory's backend. */
+/** `magma state list|show|rm|mv|pull|push|replace-provider`: Terraform's state subcommands on the working directory's backend. */
 export function registerStateCommand(program: Command, ctx: CommandContext): void {
   const state = program
     .command("state")
@@ -22,4 +23,5 @@ export function registerStateCommand(program: Command, ctx: CommandContext): voi
   registerStateMvCommand(state, ctx);
   registerStatePullCommand(state, ctx);
   registerStatePushCommand(state, ctx);
+  registerStateReplaceProviderCommand(state, ctx);
 }

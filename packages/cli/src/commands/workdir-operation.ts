@@ -110,7 +110,8 @@ export async function runWorkdirOperation(ctx: CommandContext, kind: OperationKi
       ...(planFile !== undefined ? { planFile } : {}),
       autoApprove: o.autoApprove === true || kind === "refresh",
       detailedExitcode: o.detailedExitcode === true,
-      input: parseBoolFlag("-input", o.input, true),
+      // TF_INPUT=0 (any false value of Go's ParseBool) turns input off as -input=false does; -input wins.
+      input: parseBoolFlag("-input", o.input, !/^(0|f|F|false|FALSE|False)$/.test(ctx.io.env["TF_INPUT"] ?? "")),
       json: o.json === true,
     }),
   );

@@ -3,6 +3,7 @@ import { prelaunchedProviderSource, type OpenedProvider, type ProviderSource, ty
 import { createProviderFactory, type LiveProvider, type ProviderFactory } from "@magma/plugin";
 import type { ProviderSchema } from "@magma/provider-api";
 import { nativeProviders, pluginDirsFrom } from "../provider-session.js";
+import { terraformLogFor } from "../logging/terraform-log.js";
 import type { EarlyLaunch } from "./early-launch.js";
 
 /** The providers of a working-directory command: where the engine opens them, and the schemas seen. */
@@ -30,6 +31,9 @@ export interface WorkdirProviders {
  * not taken are closed by {@link WorkdirProviders.close}.
  */
 export function workdirProviders(dataDir: string, env: Readonly<Record<string, string | undefined>>, early?: EarlyLaunch, dir?: string): WorkdirProviders {
+  // TF_LOG/TF_LOG_PROVIDER: the providers' own log lines are passed through as terraform's plugin client passes them (the SDK's logs kept, as terraform keeps them).
+  const log = terraformLogFor(env);
+  if (log?.providerLogger !== undefined) log.log("debug", "created provider logger", { level: log.providerLevel });
   const factory: ProviderFactory = createProviderFactory({
     pluginDirs: pluginDirsFrom([join(dataDir, "providers")], env),
     environment: env,
@@ -39,6 +43,7 @@ export function workdirProviders(dataDir: string, env: Readonly<Record<string, s
       // Terraform's built-in provider reads remote state relative to the working directory, with the command's environment.
       "terraform.io/builtin/terraform": async () => (await import("@magma/provider-terraform")).createTerraformProvider({ dir: dir ?? dirname(dataDir), env }),
     },
+    ...(log?.providerLogger === undefined ? {} : { logger: log.providerLogger, sdkLogs: true }),
   });
   const schemas = new Map<string, ProviderSchema>();
   const open = new Set<OpenedProvider>();

@@ -286,12 +286,14 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     const deferred: EnginePlanResult["diagnostics"] = applying ? r.diagnostics : [];
     const hasChanges = counts.shown > 0 || counts.outputs > 0;
     if (o.kind === "plan") {
-      if (o.out !== undefined) {
-        await writePlanFile(resolve(wd.dir, o.out), r.plan);
+      // TF_IN_AUTOMATION: terraform leaves out the next step (its PlanNextStep), saved plan or not.
+      const automation = (ctx.io.env["TF_IN_AUTOMATION"] ?? "") !== "";
+      if (o.out !== undefined) await writePlanFile(resolve(wd.dir, o.out), r.plan);
+      if (!automation && o.out !== undefined) {
         // Terraform wraps its template for the width, then fills in the path.
         const saved = wordWrap("Saved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    terraform apply %q", columns).trim();
         ctx.print(`${horizontalRule(ctx.colour.stdout, columns)}\n\n${saved.replace("%s", () => o.out!).replace("%q", () => JSON.stringify(o.out))}\n`);
-      } else if (hasChanges) {
+      } else if (!automation && hasChanges) {
         const note = wordWrap(`Note: You didn't use the -out option to save this plan, so Terraform can't guarantee to take exactly these actions if you run "terraform apply" now.`, columns).trim();
         ctx.print(`${horizontalRule(ctx.colour.stdout, columns)}\n\n${note}\n`);
       }
