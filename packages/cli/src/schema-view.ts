@@ -42,7 +42,7 @@ export function renderSchemaSummary(schema: ProviderSchema, origin: ProviderOrig
     ["resources", schema.resources],
     ["data sources", schema.dataSources],
   ];
-  // Shown only when the provider declares any (a plugin may; a native provider cannot).
+  // Shown only when the provider declares any.
   if (schema.ephemeralResources !== undefined && schema.ephemeralResources.size > 0) sections.push(["ephemeral resources", schema.ephemeralResources]);
   if (schema.functions !== undefined && schema.functions.size > 0) sections.push(["functions", schema.functions]);
   for (const [label, map] of sections) {

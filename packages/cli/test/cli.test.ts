@@ -90,7 +90,8 @@ describe("schema", () => {
     const explicit = await magmaJson(["schema", "random", "--json"]);
     const piped = await magmaJson(["schema", "random"]);
     expect(piped).toEqual(explicit);
-    expect(Object.keys(explicit)).toEqual(["provider", "resource_schemas"]);
+    expect(Object.keys(explicit)).toEqual(["provider", "resource_schemas", "ephemeral_resource_schemas"]);
+    expect(Object.keys(explicit["ephemeral_resource_schemas"] as object)).toEqual(["random_password"]);
     const rs = (explicit["resource_schemas"] as Record<string, { version: number; block: { attributes: Record<string, Record<string, unknown>> } }>)["random_string"]!;
     expect(rs.version).toBe(2);
     expect(rs.block.attributes["length"]).toEqual(expect.objectContaining({ type: "number", required: true, description_kind: "plain" }));

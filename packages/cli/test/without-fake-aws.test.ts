@@ -71,7 +71,7 @@ test("the scratch install really lacks @magma/fake-aws", () => {
 test("schema, plan and apply work without it", () => {
   const s = run(["schema", "random", "--json"]);
   expect([s.code, s.stderr]).toEqual([0, ""]);
-  expect(Object.keys(JSON.parse(s.stdout) as object)).toEqual(["provider", "resource_schemas"]);
+  expect(Object.keys(JSON.parse(s.stdout) as object)).toEqual(["provider", "resource_schemas", "ephemeral_resource_schemas"]);
   const a = run(["apply", "random", "random_string", "--config", '{"length": 6}', "--json"]);
   expect([a.code, a.stderr]).toEqual([0, ""]);
 });

@@ -1,3 +1,4 @@
+import type { EphemeralOpEvent } from "./ephemeral/ephemeral-resources.js";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -141,6 +142,13 @@ export interface EnginePlanResult {
    * `apply_complete` with action `read`), in the order read.
    */
   readonly dataReadEvents?: readonly EngineEvent[];
+  /**
+   * The ephemeral resource instances opened and closed while planning, as Terraform's UI
+   * hook reports them (`ephemeral.x.y: Opening...`, `Opening complete after 0s`,
+   * `Closing...`, `Closing complete after 0s`; -json `ephemeral_op_start` and
+   * `ephemeral_op_complete`), in order. Every instance opened was closed before the result.
+   */
+  readonly ephemeralEvents?: readonly EphemeralOpEvent[];
   /** How the apply re-evaluates this plan's configuration with now-known values. */
   readonly applyScope: ApplyScope;
   /** The schemas of the plan's providers by source address, for the renderers (`planText`, `planJson`). */
@@ -412,7 +420,7 @@ export function createEngine(options: EngineOptions): Engine {
           // A provider that could not be opened is in the diagnostics already.
         }
       }
-      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, dataReadEvents: planned.dataReadEvents, diagnostics, hasErrors, ...(hasErrors && diagnostics.every(isPlanWalkError) ? { partial: true as const } : {}), applyScope: applyScopeFor(planned, targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
+      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, dataReadEvents: planned.dataReadEvents, ephemeralEvents: planned.ephemeralEvents, diagnostics, hasErrors, ...(hasErrors && diagnostics.every(isPlanWalkError) ? { partial: true as const } : {}), applyScope: applyScopeFor(planned, targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
       if (!hasErrors && keepMs > 0 && o.signal?.aborted !== true && !closed) {
         await releaseKept();
         const timer = setTimeout(() => void releaseKept(), keepMs);

@@ -23,6 +23,9 @@
 
 // Errors.
 export { EngineError, EngineErrorCode, isEngineError } from "./engine-error.js";
+export { EphemeralResources } from "./ephemeral/ephemeral-resources.js";
+export type { EphemeralOpEvent, EphemeralOpenOutcome } from "./ephemeral/ephemeral-resources.js";
+export { EPHEMERAL_MARK } from "./ephemeral/ephemeral-mark.js";
 export type { EngineErrorOptions } from "./engine-error.js";
 
 // The graph.

@@ -121,6 +121,8 @@ export function resourceDependencies(g: OperationGraph): Map<string, Set<string>
   return out;
 }
 
+const MODE_RANK = { data: 0, managed: 1, ephemeral: 2 } as const;
+
 /** `terraform graph`'s DOT without `-type`: the resources, clustered by module, and their dependencies ({@link resourceDependencies}). */
 export function resourceGraphDot(g: OperationGraph): string {
   const byAddress = new Map<string, OperationGraphResource>();
@@ -131,7 +133,8 @@ export function resourceGraphDot(g: OperationGraph): string {
     const ma = moduleOf(a);
     const mb = moduleOf(b);
     if (ma !== mb) return byCode(ma, mb);
-    if (a.mode !== b.mode) return a.mode === "data" ? -1 : b.mode === "data" ? 1 : 0;
+    // Data sources first, then managed resources, then ephemeral resources, as terraform lists them.
+    if (a.mode !== b.mode) return MODE_RANK[a.mode] - MODE_RANK[b.mode];
     return a.type !== b.type ? byCode(a.type, b.type) : byCode(a.name, b.name);
   });
   let out = 'digraph G {\n  rankdir = "RL";\n  node [shape = rect, fontname = "sans-serif"];\n';

@@ -18,6 +18,7 @@ import {
   type Plan,
   type PlanDiagnostic,
   type PlanMode,
+  type EphemeralOpEvent,
 } from "@magma/engine";
 import type { Diag } from "@magma/provider-api";
 import { decodeOutput, loadState, newStateFile, saveState, type StateFile } from "@magma/state";
@@ -242,6 +243,18 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         if (line !== undefined) reading += `${line}\n`;
       }
       if (ui === undefined) ctx.print(reading);
+    }
+    // The ephemeral resources opened and closed while planning, as terraform's UI hook prints them.
+    if ((r.ephemeralEvents ?? []).length > 0) {
+      let lines = "";
+      for (const e of r.ephemeralEvents ?? []) {
+        const text = ephemeralEventText(e);
+        if (ui !== undefined) {
+          const hook = { resource: jsonUiResource(e.address), action: e.action, ...(e.phase === "complete" ? { elapsed_seconds: e.elapsedSeconds ?? 0 } : {}) };
+          ui.message("info", `${e.address}: ${text}`, { hook, type: e.phase === "start" ? "ephemeral_op_start" : "ephemeral_op_complete" });
+        } else lines += `${paintf(ctx.colour.stdout, "[reset][bold]%s: %s", e.address, text)}\n`;
+      }
+      if (ui === undefined) ctx.print(lines);
     }
     if (r.hasErrors) {
       // Terraform still shows what it did plan before the errors (its errored plan: "Terraform planned the following actions, but then
@@ -510,4 +523,10 @@ async function runApply(
   else if (o.kind === "refresh") ctx.print(outputsText(result.state, colour));
   else ctx.print(`${paint(colour, `[reset][bold][green]\nApply complete! Resources: ${imported > 0 ? `${imported} imported, ` : ""}${c.added} added, ${c.changed} changed, ${c.destroyed} destroyed.\n`)}${outputsText(result.state, colour)}`);
   return ExitCode.Ok;
+}
+
+/** Terraform's words for an ephemeral resource operation (its UI hook's `Opening...`, `Closing complete after 0s`). */
+function ephemeralEventText(e: EphemeralOpEvent): string {
+  const verb = e.action === "open" ? "Opening" : e.action === "renew" ? "Renewing" : "Closing";
+  return e.phase === "start" ? `${verb}...` : `${verb} complete after ${e.elapsedSeconds ?? 0}s`;
 }

@@ -3,7 +3,7 @@ import type { Expansion } from "./expansion.js";
 
 /** What is known of one resource or data source while walking: its expansion and its instances' values. */
 export interface ResourceValues {
-  readonly mode: "managed" | "data";
+  readonly mode: "managed" | "data" | "ephemeral";
   readonly type: string;
   readonly name: string;
   readonly expansion: Expansion;

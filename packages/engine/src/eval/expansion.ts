@@ -1,3 +1,4 @@
+import { hasEphemeral } from "../ephemeral/ephemeral-mark.js";
 import { Mark, numberType, convert, isPathError, typeName, type Value } from "@magma/cty";
 import { evaluate, type Diagnostic, type EvalScope, type Expression } from "@magma/hcl";
 
@@ -39,9 +40,10 @@ function err(summary: string, detail: string, expr: Expression): Diagnostic {
  * depends on values known only after apply), not null, not sensitive (for_each), a
  * whole non-negative number for `count`, a map/object or a set of strings for `for_each`.
  */
-export function evaluateExpansion(count: Expression | undefined, forEach: Expression | undefined, scope: EvalScope): { expansion: Expansion; diags: Diagnostic[] } {
-  if (count !== undefined) return evaluateCount(count, scope);
-  if (forEach !== undefined) return evaluateForEach(forEach, scope);
+export function evaluateExpansion(count: Expression | undefined, forEach: Expression | undefined, scope: EvalScope, options: { readonly allowEphemeral?: boolean } = {}): { expansion: Expansion; diags: Diagnostic[] } {
+  const allowEphemeral = options.allowEphemeral ?? false;
+  if (count !== undefined) return evaluateCount(count, scope, allowEphemeral);
+  if (forEach !== undefined) return evaluateForEach(forEach, scope, allowEphemeral);
   return { expansion: { kind: "single" }, diags: [] };
 }
 
@@ -50,11 +52,14 @@ const NONE: Expansion = { kind: "for_each", entries: new Map() };
 /** The largest `count` magma plans: a JavaScript array's length limit. */
 const MAX_COUNT = 2 ** 32 - 1;
 
-function evaluateCount(expr: Expression, scope: EvalScope): { expansion: Expansion; diags: Diagnostic[] } {
+function evaluateCount(expr: Expression, scope: EvalScope, allowEphemeral: boolean): { expansion: Expansion; diags: Diagnostic[] } {
   const r = evaluate(expr, scope);
   const diags = [...r.diags];
   const fail = (detail: string): { expansion: Expansion; diags: Diagnostic[] } => ({ expansion: { kind: "count", count: 0 }, diags: [...diags, err("Invalid count argument", detail, expr)] });
   if (diags.some((d) => d.severity === "error")) return { expansion: { kind: "count", count: 0 }, diags };
+  if (!allowEphemeral && hasEphemeral(r.value)) {
+    return fail('The given "count" is derived from an ephemeral value, which means that Terraform cannot persist it between plan/apply rounds. Use only non-ephemeral values to specify the number of resource instances.');
+  }
   let v = r.value.unmarkDeep().value;
   if (!v.isKnown()) {
     return fail(
@@ -82,12 +87,15 @@ function evaluateCount(expr: Expression, scope: EvalScope): { expansion: Expansi
   return { expansion: { kind: "count", count }, diags };
 }
 
-function evaluateForEach(expr: Expression, scope: EvalScope): { expansion: Expansion; diags: Diagnostic[] } {
+function evaluateForEach(expr: Expression, scope: EvalScope, allowEphemeral: boolean): { expansion: Expansion; diags: Diagnostic[] } {
   const r = evaluate(expr, scope);
   const diags = [...r.diags];
   const fail = (detail: string, summary = "Invalid for_each argument"): { expansion: Expansion; diags: Diagnostic[] } => ({ expansion: NONE, diags: [...diags, err(summary, detail, expr)] });
   if (diags.some((d) => d.severity === "error")) return { expansion: NONE, diags };
   const raw = r.value;
+  if (!allowEphemeral && hasEphemeral(raw)) {
+    return fail('The given "for_each" is derived from an ephemeral value, which means that Terraform cannot persist it between plan/apply rounds. Use only non-ephemeral values to specify a resource\'s instance keys.');
+  }
   if (raw.isMarked(Mark.Sensitive)) {
     return fail("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.");
   }

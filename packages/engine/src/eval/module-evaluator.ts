@@ -1,3 +1,4 @@
+import { EPHEMERAL_MARK, hasEphemeral } from "../ephemeral/ephemeral-mark.js";
 import { relative } from "node:path";
 import { convert, dynamicVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
 import { applyTypeDefaults, bodyTraversals, descendantConfig, parseRef, providerAddrString, referencesInExpr, type Config, type Reference } from "@magma/config";
@@ -161,6 +162,7 @@ export class ModuleEvaluator {
     const data: Record<string, Record<string, Value>> = {};
     /** Per module call referenced: the outputs the references name, or all of them (a reference to the whole call). */
     const calls = new Map<string, Set<string> | "all">();
+    const ephemeral: Record<string, Record<string, Value>> = {};
     for (const ref of refs) {
       const s = ref.subject;
       switch (s.kind) {
@@ -182,6 +184,7 @@ export class ModuleEvaluator {
         case "resource": {
           if (s.mode === "managed" && module.managedResources.has(`${s.type}.${s.name}`)) group(s.type, s.name, this.resource(mi, `${s.type}.${s.name}`));
           else if (s.mode === "data" && module.dataResources.has(`data.${s.type}.${s.name}`)) (data[s.type] ??= {})[s.name] = this.resource(mi, `data.${s.type}.${s.name}`);
+          else if (s.mode === "ephemeral" && module.ephemeralResources.has(`ephemeral.${s.type}.${s.name}`)) (ephemeral[s.type] ??= {})[s.name] = this.resource(mi, `ephemeral.${s.type}.${s.name}`);
           break;
         }
         default:
@@ -192,6 +195,7 @@ export class ModuleEvaluator {
     const out: Record<string, Value> = {};
     for (const [k, v] of vars) out[k] = objectVal(v);
     if (Object.keys(data).length > 0) out["data"] = objectVal(Object.fromEntries(Object.entries(data).map(([t, m]) => [t, objectVal(m)])));
+    if (Object.keys(ephemeral).length > 0) out["ephemeral"] = objectVal(Object.fromEntries(Object.entries(ephemeral).map(([t, m]) => [t, objectVal(m)])));
     const pathModule = mi.length === 0 ? "." : relative(this.#ctx.cwd, config.module.sourceDir) || ".";
     const pathRoot = relative(this.#ctx.cwd, this.#root.module.sourceDir) || ".";
     out["path"] = objectVal({ module: stringVal(pathModule), root: stringVal(pathRoot), cwd: stringVal(this.#ctx.cwd) });
@@ -253,9 +257,9 @@ export class ModuleEvaluator {
       const v = this.#source.instance(`${prefix}${key}${formatInstanceKey(inst.key)}`);
       if (v !== undefined) instances.set(inst.key, v);
     }
-    const isData = key.startsWith("data.");
-    const [type, name] = (isData ? key.slice(5) : key).split(".") as [string, string];
-    return resourceValue({ mode: isData ? "data" : "managed", type, name, expansion, instances });
+    const mode = key.startsWith("data.") ? "data" : key.startsWith("ephemeral.") ? "ephemeral" : "managed";
+    const [type, name] = (mode === "managed" ? key : key.slice(mode.length + 1)).split(".") as [string, string];
+    return resourceValue({ mode, type, name, expansion, instances });
   }
 
   /** An input variable's value in a module instance (sensitive ones marked). */
@@ -296,6 +300,7 @@ export class ModuleEvaluator {
             : planError("Missing required argument", `The argument "${name}" is required, but no definition was found.`, { address, subject: this.configAt(mi.map((s) => s.name)).call!.declRange }),
         ]);
       }
+      if (decl.ephemeral) value = value.mark(EPHEMERAL_MARK);
       return decl.sensitive ? value.mark(Mark.Sensitive) : value;
     });
   }
@@ -376,10 +381,20 @@ export class ModuleEvaluator {
         ]);
       }
       throwIfErrors(r.diags, address);
+      if (!o.ephemeral && hasEphemeral(v)) {
+        throw new PlanDiagnosticsError([
+          planError(
+            "Ephemeral value not allowed",
+            "This output value is not declared as returning an ephemeral value, so it cannot be set to a result derived from an ephemeral value.",
+            { address, subject: o.expr.range },
+          ),
+        ]);
+      }
+      const out = o.ephemeral ? v.mark(EPHEMERAL_MARK) : v;
       // A child module's `sensitive = true` does not mark the value its caller reads: only the
       // value's own marks travel (Terraform 1.11 keeps child outputs as evaluated, namedvals,
       // and GetModule reads them unmarked by the declaration).
-      return mi.length === 0 && o.sensitive ? v.mark(Mark.Sensitive) : v;
+      return mi.length === 0 && o.sensitive ? out.mark(Mark.Sensitive) : out;
     });
   }
 

@@ -97,10 +97,13 @@ function moduleEdges(root: Config, c: Config, edges: ConfigEdge[], problems: { f
     const subject = { subject: ref.range };
     switch (s.kind) {
       case "resource": {
-        if (s.mode === "ephemeral") return planError("Unsupported ephemeral resource", "magma does not support ephemeral resources yet.", subject);
-        const key = `${s.mode === "data" ? "data." : ""}${s.type}.${s.name}`;
-        if ((s.mode === "data" ? m.dataResources : m.managedResources).has(key)) return { kind: "resource", id: `${prefix}${key}` };
-        return planError("Reference to undeclared resource", `${s.mode === "data" ? "A data resource" : "A managed resource"} "${s.type}" "${s.name}" has not been declared in ${where}.`, subject);
+        const key = `${s.mode === "data" ? "data." : s.mode === "ephemeral" ? "ephemeral." : ""}${s.type}.${s.name}`;
+        if ((s.mode === "data" ? m.dataResources : s.mode === "ephemeral" ? m.ephemeralResources : m.managedResources).has(key)) return { kind: "resource", id: `${prefix}${key}` };
+        return planError(
+          "Reference to undeclared resource",
+          `${s.mode === "data" ? "A data resource" : s.mode === "ephemeral" ? "An ephemeral resource" : "A managed resource"} "${s.type}" "${s.name}" has not been declared in ${where}.`,
+          subject,
+        );
       }
       case "var":
         if (m.variables.has(s.name)) return { kind: "variable", id: `${prefix}var.${s.name}` };
@@ -142,6 +145,7 @@ function moduleEdges(root: Config, c: Config, edges: ConfigEdge[], problems: { f
     switch (input.kind) {
       case "resource":
       case "data":
+      case "ephemeral":
         connect({ kind: "resource", id: `${prefix}${input.address}` }, input.references);
         break;
       case "local":
@@ -166,12 +170,10 @@ function moduleEdges(root: Config, c: Config, edges: ConfigEdge[], problems: { f
         for (const [arg, refs] of input.arguments ?? []) connect({ kind: "argument", id: `${id}.var.${arg}`, call: id }, refs);
         break;
       }
-      case "ephemeral":
-        break;
     }
   }
 
-  for (const [key, r] of [...m.managedResources, ...m.dataResources]) {
+  for (const [key, r] of [...m.managedResources, ...m.dataResources, ...m.ephemeralResources]) {
     const resolved = resolveProviderConfig(root, c.path, resourceProviderConfigKey(r), r.provider);
     providers.set(`${prefix}${key}`, resolved);
     if (!("error" in resolved)) edges.push({ from: { kind: "resource", id: `${prefix}${key}` }, to: { kind: "provider", id: resolved.address }, why: "provider" });

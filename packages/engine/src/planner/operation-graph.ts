@@ -203,7 +203,7 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
     }
     for (const name of m.locals.keys()) expand(`${mod.prefix}local.${name}`);
     for (const name of m.outputs.keys()) expand(`${mod.prefix}output.${name}`);
-    for (const [key, r] of [...m.managedResources, ...m.dataResources]) node(`${mod.prefix}${key} (expand)`, "resource", `${mod.prefix}${key}`, 1, { module: mod.config.path, mode: r.mode, type: r.type, name: r.name });
+    for (const [key, r] of [...m.managedResources, ...m.dataResources, ...m.ephemeralResources]) node(`${mod.prefix}${key} (expand)`, "resource", `${mod.prefix}${key}`, 1, { module: mod.config.path, mode: r.mode, type: r.type, name: r.name });
     for (const name of m.checks.keys()) {
       expand(`${mod.prefix}check.${name}`);
       // A plan reports the check's results.
@@ -313,6 +313,20 @@ export function operationGraph(config: Config, state: StateFile | undefined, typ
     for (const id of members.get(mod)!) {
       g.dependOn(id, call);
       g.dependOn(close, id);
+    }
+  }
+  // An ephemeral resource's close waits for everything that references it, and its provider's close for it (Terraform's ephemeralResourceCloseTransformer).
+  for (const mod of mods) {
+    for (const key of mod.config.module.ephemeralResources.keys()) {
+      const expandId = `${mod.prefix}${key} (expand)`;
+      if (!g.has(expandId)) continue;
+      const closeId = node(`${mod.prefix}${key} (close)`, "other", `${mod.prefix}${key}`);
+      for (const d of g.dependents(expandId)) {
+        const kind = g.get(d).kind;
+        if (kind === "provider-close") g.dependOn(d, closeId);
+        else if (d !== closeId) g.dependOn(closeId, d);
+      }
+      g.dependOn(closeId, expandId);
     }
   }
   if (destroyers.length > 0) destroyEdges(g, creators, destroyers, options.destroyPlan === true);

@@ -1,3 +1,6 @@
+import { EphemeralResources, type EphemeralOpEvent } from "../ephemeral/ephemeral-resources.js";
+import { EPHEMERAL_MARK } from "../ephemeral/ephemeral-mark.js";
+import { rejectEphemeralUse } from "../ephemeral/reject-ephemeral-use.js";
 import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
 import { dataReadSource } from "../plan/data-read-source.js";
 import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
@@ -81,6 +84,8 @@ export interface PlanConfigurationOptions {
   readonly signal?: AbortSignal;
   /** Told when each object's refresh starts and completes (`refresh_start` / `refresh_complete`). */
   readonly onRefresh?: (phase: "start" | "complete", address: string, id: string | undefined) => void;
+  /** Told when each ephemeral resource instance's open or close starts and completes (Terraform's `ephemeral_op_start` / `ephemeral_op_complete`). */
+  readonly onEphemeral?: (e: EphemeralOpEvent) => void;
 }
 
 /** A provider configuration of the plan: where it is declared and how it is decoded. */
@@ -101,6 +106,11 @@ export interface ConfigurationPlan {
   readonly changes: PlannedInstanceChange[];
   /** The data sources read while planning, as Terraform's UI hook reports them (a start and a completion each, in the order read). */
   readonly dataReadEvents: readonly (ApplyStartEvent | ApplyCompleteEvent)[];
+  /**
+   * The ephemeral resource instances opened and closed while planning, as Terraform's UI
+   * hook reports them, in order (every instance opened was closed before the plan returned).
+   */
+  readonly ephemeralEvents: readonly EphemeralOpEvent[];
   /** The root module's outputs as planned. */
   readonly outputs: PlannedOutput[];
   /** The provider configurations used. */
@@ -143,9 +153,9 @@ type Node =
   | { readonly kind: "output"; readonly mod: ModCtx; readonly name: string }
   | { readonly kind: "check"; readonly mod: ModCtx; readonly name: string };
 
-/** `type.name` or `data.type.name`. */
+/** `type.name`, `data.type.name` or `ephemeral.type.name`. */
 function resourceKey(mode: string, type: string, name: string): string {
-  return `${mode === "data" ? "data." : ""}${type}.${name}`;
+  return `${mode === "data" ? "data." : mode === "ephemeral" ? "ephemeral." : ""}${type}.${name}`;
 }
 
 /** A small semaphore bounding the provider calls of the instances of one node. */
@@ -237,6 +247,11 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const refreshedDependencies = new Map<string, readonly string[]>();
   const dataValues = new Map<string, Value>();
   const dataReadEvents: (ApplyStartEvent | ApplyCompleteEvent)[] = [];
+  const ephemeralEvents: EphemeralOpEvent[] = [];
+  const ephemerals = new EphemeralResources((e) => {
+    ephemeralEvents.push(e);
+    options.onEphemeral?.(e);
+  });
   const dataSources = new Map<string, DataReadSource>();
   const expansions = new Map<string, Expansion>();
   const instanceValues = new Map<string, Value>();
@@ -349,7 +364,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       }
       graph.add(`${mod.prefix}module.${name}`, { kind: "call", mod, name });
     }
-    for (const [key, r] of [...m.managedResources, ...m.dataResources]) {
+    for (const [key, r] of [...m.managedResources, ...m.dataResources, ...m.ephemeralResources]) {
       const resolved = configGraph.providers.get(`${mod.prefix}${key}`)!;
       if ("error" in resolved) {
         diagnostics.push(planError("Provider configuration not present", resolved.error, { address: `${mod.prefix}${key}`, subject: r.declRange }));
@@ -752,11 +767,68 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     outputs.push({ name: n.name, action, before, after, sensitive: o.sensitive });
   };
 
+  /**
+   * An ephemeral resource: each instance opened now when its configuration is wholly known
+   * (else its value is unknown), its result marked ephemeral (and sensitive where the schema
+   * says so) for what references it, and closed when the walk ends. Nothing is planned or
+   * stored: Terraform keeps ephemeral resources out of plans and state.
+   */
+  const visitEphemeral = async (n: Node & { kind: "resource" }): Promise<void> => {
+    const r = n.resource;
+    const id = `${n.mod.prefix}${n.key}`;
+    const baseTarget = targetOf(n.providerAddress, n.providerSource);
+    const entry = baseTarget.schema.ephemeralResources?.get(r.type);
+    if (entry === undefined) {
+      throw new PlanDiagnosticsError([
+        planError("Invalid ephemeral resource type", `The provider ${n.providerSource} does not support ephemeral resource type "${r.type}".`, { address: id, subject: r.typeRange }),
+      ]);
+    }
+    schemas.set(id, entry);
+    const body = decode(id, r.config, entry.block);
+    const failures: unknown[] = [];
+    for (const mi of await pure(() => evaluator.instancesOf(n.mod.path))) {
+      const m = formatModuleInstance(mi);
+      const prefix = instancePrefix(mi);
+      const ex = await pure(() => {
+        const x = evaluateExpansion(r.count, r.forEach, evaluator.scope(mi, undefined, evaluator.refsOfExprs([r.count, r.forEach])), { allowEphemeral: true });
+        diagnostics.push(...throwIfErrors(x.diags, `${prefix}${n.key}`));
+        return x;
+      });
+      expansions.set(`${m}|${n.key}`, ex.expansion);
+      const target = await withMeta(baseTarget, n.providerSource, mi, n.key);
+      const settled = await Promise.allSettled(
+        expansionInstances(ex.expansion).map((inst) =>
+          limit(async () => {
+            const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
+            const { value: cfg } = await pure(() => {
+              checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, false, `${configPrefix(n.mod.path)}${n.key}`);
+              return splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
+            });
+            let out;
+            try {
+              out = await ephemerals.open(target, address, r.type, cfg.unmarkDeep().value);
+            } catch (e) {
+              throw providerDiagnosticsInBody(e, r, address);
+            }
+            if (out.kind === "opened") diagnostics.push(...out.warnings.map((w) => ({ severity: w.severity, summary: w.summary, detail: w.detail ?? "", address })));
+            const value = markSensitive(out.value, schemaSensitivePaths(out.value, entry.block)).mark(EPHEMERAL_MARK);
+            instanceValues.set(address, value);
+            priorInstanceValues.set(address, value);
+            if (out.kind === "opened") await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", value, false, `${configPrefix(n.mod.path)}${n.key}`));
+          }),
+        ),
+      );
+      for (const x of settled) if (x.status === "rejected") failures.push(x.reason);
+    }
+    if (failures.length > 0) throw failures[0];
+  };
+
   const visitResource = async (n: Node & { kind: "resource" }): Promise<void> => {
     const r = n.resource;
     const id = `${n.mod.prefix}${n.key}`;
     const baseTarget = targetOf(n.providerAddress, n.providerSource);
     const isData = r.mode === "data";
+    if (r.mode === "ephemeral") return visitEphemeral(n);
     const entry = isData ? baseTarget.schema.dataSources.get(r.type) : baseTarget.schema.resources.get(r.type);
     if (entry === undefined) {
       throw new PlanDiagnosticsError([
@@ -880,7 +952,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
               const { value: cfg, paths: cfgPaths } = await pure(() => {
                 checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, false, `${configPrefix(n.mod.path)}${n.key}`);
-                return splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
+                const evaluated = evalBody(n.mod, mi, inst, r.config, body, entry.block, address);
+                rejectEphemeralUse(evaluated, entry.block, body, address);
+                return splitSensitive(evaluated);
               });
               let out;
               /**
@@ -1016,7 +1090,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             }
             const { value: rawCfg, paths: cfgPaths } = await pure(() => {
               checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, false, `${configPrefix(n.mod.path)}${n.key}`);
-              return splitSensitive(evalBody(n.mod, mi, inst, r.config, body, entry.block, address));
+              const evaluated = evalBody(n.mod, mi, inst, r.config, body, entry.block, address);
+              rejectEphemeralUse(evaluated, entry.block, body, address);
+              return splitSensitive(evaluated);
             });
             const cfg = applyIgnoreChanges(prior?.state ?? null, rawCfg, entry.block, ignorePaths, settings?.ignoreAllChanges ?? false);
             const replaceTriggered = prior !== null && (await pure(() => replaceTriggeredBy(settings?.replaceTriggeredBy ?? [], mi, inst, address)));
@@ -1117,6 +1193,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     },
     { parallelism, ...(options.signal !== undefined ? { signal: options.signal } : {}) },
   );
+  // Every ephemeral resource instance opened by the walk is closed now, however the walk ended.
+  diagnostics.push(...(await ephemerals.closeAll()).map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" })));
   for (const [id, e] of walk.failed) diagnostics.push(...diagnosticsOfError(e, id));
   if (mode === "normal" && walk.failed.size === 0 && walk.skipped.size === 0) {
     for (const [to, { im }] of resolveImports()) {
@@ -1151,7 +1229,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (was !== undefined) drift[i] = { ...c, previousAddress: was };
     }
     drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataReadEvents, expansions, schemas, providerConfigs, checks: checks.results(), refreshedDependencies };
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataReadEvents, ephemeralEvents, expansions, schemas, providerConfigs, checks: checks.results(), refreshedDependencies };
   }
 }
 
