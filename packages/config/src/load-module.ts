@@ -582,13 +582,15 @@ export function loadModuleFromFiles(dir: string, files: ReadonlyMap<string, stri
 /**
  * Loads one module directory (Terraform's `Parser.LoadConfigDir`): every `*.tf` and
  * `*.tf.json`, overrides merged last. File names in diagnostics are relative to `cwd`
- * when given (Terraform prints them relative to the working directory).
+ * when given (Terraform prints them relative to the working directory). `onFiles` is told
+ * the files read (by the names diagnostics give them) before they are parsed.
  */
-export function loadModule(dir: string, options: { readonly displayDir?: string } = {}): { module: Module; diags: Diagnostic[] } {
+export function loadModule(dir: string, options: { readonly displayDir?: string; readonly onFiles?: (files: ReadonlyMap<string, string>) => void } = {}): { module: Module; diags: Diagnostic[] } {
   const { primary, override } = moduleFiles(dir);
   const files = new Map<string, string>();
   const display = options.displayDir;
   const shown = (full: string): string => (display === undefined ? full : join(display, full.slice(full.lastIndexOf("/") + 1)));
   for (const f of [...primary, ...override]) files.set(shown(f), readFileSync(f, "utf8"));
+  options.onFiles?.(files);
   return loadModuleFromFiles(dir, files);
 }
