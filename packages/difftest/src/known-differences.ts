@@ -1,0 +1,12 @@
+import { Construct } from "./stack-arbitrary.js";
+
+/**
+ * The constructs whose differences between magma and terraform are found and still open
+ * (each with its minimal reproduction in docs/compatibility.md). The CI batch leaves them out
+ * so that it stays green while it guards everything else; `pnpm difftest --all` puts them back.
+ * Remove an entry when its difference is fixed.
+ */
+export const KNOWN_OPEN: ReadonlyMap<Construct, string> = new Map<Construct, string>([
+  [Construct.NestedAttributes, "magma requires the optional attributes of v6 nested attribute types in configuration (Incorrect attribute value type: attribute \"weight\" is required)"],
+  [Construct.Legacy, "magma warns \"Provider produced inconsistent result after apply\" for a legacy-type-system provider's normalised value; terraform only logs it"],
+]);
