@@ -132,7 +132,7 @@ Output is human-readable on a terminal and JSON when stdout is piped; --output o
 JSON on stdout has sensitive values replaced by null (marked true in "sensitive_values")
 unless --show-sensitive; --out FILE writes the full JSON (mode 0600) for --from and --plan.
 Flags may be spelled as Terraform spells them, with one dash (-json, -lock-timeout=10s).
-Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
+Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted, 141 output reader went away.`,
     );
   for (const register of await commandsFor(argv)) register(program, ctx);
   program.hook("preAction", () => {
