@@ -377,7 +377,7 @@ export function createEngine(options: EngineOptions): Engine {
           diagnostics.push(planError("Refusing to use the refresh", e.message));
         }
       }
-      const variableValues: Record<string, Value> = {};
+      const variableValues: Record<string, Value> = Object.create(null) as Record<string, Value>;
       for (const [k, v] of variables) variableValues[k] = v.unmarkDeep().value;
       const functionResults = fns.calls.functionResults();
       // The identity is computed only if read (a plan file, a caller): not for a plan only shown or applied here.
