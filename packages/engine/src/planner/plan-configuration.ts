@@ -939,6 +939,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               return;
             }
             const importTarget = s === undefined && mode === "normal" ? resolveImports().get(address) : undefined;
+            // An import block whose target is in state already has nothing left to do (terraform's plan after the import's apply).
+            if (s !== undefined && mode === "normal") resolveImports().delete(address);
             const im = importTarget?.im;
             let importId: string | undefined;
             let prior = s === undefined ? null : await loadPrior(target, address, r.type, s, (refresh || mode === "refresh-only") && doRefresh, extra, r);
