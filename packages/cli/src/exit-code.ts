@@ -1,7 +1,8 @@
 /**
  * The exit codes of the `magma` command: `0` success, `1` an error (bad input, provider
  * failure, diagnostics), `2` a usage error (unknown command or option, missing argument),
- * `130` interrupted (SIGINT or SIGTERM; the provider is closed first).
+ * `130` interrupted (SIGINT or SIGTERM; the provider is closed first), `141` the reader of its
+ * output went away (what a shell reports for terraform, which SIGPIPE ends).
  */
 export const ExitCode = {
   /** The command did what was asked. */
@@ -16,6 +17,11 @@ export const ExitCode = {
   Unformatted: 3,
   /** Interrupted by SIGINT or SIGTERM. */
   Interrupted: 130,
+  /**
+   * stdout or stderr was closed by its reader (`magma plan | head -1`): the rest of the output
+   * was dropped. A shell reports 141 (128 + SIGPIPE) for terraform, which SIGPIPE ends.
+   */
+  BrokenPipe: 141,
 } as const;
 
 /** One of the {@link ExitCode} values. */

@@ -7,6 +7,7 @@
 // loaded, so that the provider binary's own start-up (hundreds of ms for hashicorp/aws)
 // overlaps node's module loading, the configuration and the state read. Only light modules
 // are imported statically here; the CLI itself is imported after that.
+import { guardClosedOutput, outputClosed } from "./closed-output.js";
 import { ExitCode } from "./exit-code.js";
 import { FATAL_INTERRUPT, handleFatalInterrupt } from "./fatal-interrupt.js";
 import { flushOutput } from "./flush-output.js";
@@ -21,6 +22,8 @@ import { earlyLaunchTargets, startEarlyLaunch } from "./workdir/early-launch.js"
  * @internal
  */
 export async function main(argv: readonly string[]): Promise<void> {
+  // A reader that goes away (`magma plan | head -1`) drops the rest of the output, quietly.
+  guardClosedOutput();
   const targets = earlyLaunchTargets(argv, process.env, process.cwd());
   const earlyLaunch = targets === undefined ? undefined : startEarlyLaunch(targets, process.env);
 
@@ -50,9 +53,10 @@ export async function main(argv: readonly string[]): Promise<void> {
     // A provider launched at start-up that the command did not take over is closed (never left running).
     await earlyLaunch?.close();
   }
-  process.exitCode = code;
   // Wait until stdout and stderr are flushed, then leave even if a stray handle (a timer of a
   // closed provider) lingers.
   await flushOutput();
-  setTimeout(() => process.exit(code), 2000).unref();
+  const exit = outputClosed() ? ExitCode.BrokenPipe : code;
+  process.exitCode = exit;
+  setTimeout(() => process.exit(exit), 2000).unref();
 }

@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
+import { CliError, CliErrorCode } from "./cli-error.js";
 import { processIo, type CliIo } from "./cli-io.js";
 import { decideColour } from "./decide-colour.js";
 import { commandName } from "./command-name.js";
@@ -63,6 +64,21 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<RegisterCo
 
 /** The flags that print the version (`-version` is Terraform's spelling, see `normalizeTerraformFlags`). */
 const VERSION_FLAGS = new Set(["-V", "--version", "-version"]);
+
+/** Why `dir` cannot be the working directory, in the C library's words as Go prints them (`not a directory`); undefined when it can. */
+function chdirProblem(dir: string): string | undefined {
+  try {
+    return statSync(dir).isDirectory() ? undefined : "not a directory";
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return "no such file or directory";
+    if (code === "ENOTDIR") return "not a directory";
+    if (code === "EACCES") return "permission denied";
+    if (code === "ELOOP") return "too many levels of symbolic links";
+    if (code === "ENAMETOOLONG") return "file name too long";
+    return (e as Error).message;
+  }
+}
 
 /** Whether a command line of flags alone has a version flag (a `-chdir`/`--chdir` value is not a flag). */
 function asksVersion(argv: readonly string[]): boolean {
@@ -149,12 +165,17 @@ Output is human-readable on a terminal and JSON when stdout is piped; --output o
 JSON on stdout has sensitive values replaced by null (marked true in "sensitive_values")
 unless --show-sensitive; --out FILE writes the full JSON (mode 0600) for --from and --plan.
 Flags may be spelled as Terraform spells them, with one dash (-json, -lock-timeout=10s).
-Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted.`,
+Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted, 141 output reader went away.`,
     );
   for (const register of await commandsFor(argv)) register(program, ctx);
   program.hook("preAction", () => {
     const chdir = program.opts<{ chdir?: string }>().chdir;
-    if (chdir !== undefined) ctx.cwd = resolve(ctx.cwd, chdir);
+    if (chdir === undefined) return;
+    const dir = resolve(ctx.cwd, chdir);
+    const problem = chdirProblem(dir);
+    // Terraform's words (its error from chdir(2), with the path as given), before any command runs.
+    if (problem !== undefined) throw new CliError(CliErrorCode.BadInput, `Error handling -chdir option: chdir ${chdir}: ${problem}`, { plain: true });
+    ctx.cwd = dir;
   });
 
   try {

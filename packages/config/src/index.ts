@@ -9,9 +9,9 @@
  */
 
 export { loadModule, loadModuleFromFiles, moduleFiles, isOverrideFile } from "./load-module.js";
-export { loadConfig, walkConfig, readModuleManifest, isLocalSource } from "./load-config.js";
+export { loadConfig, loadConfigWithSnapshot, configFromSnapshot, walkConfig, readModuleManifest, isLocalSource } from "./load-config.js";
 export { descendantConfig } from "./descendant-config.js";
-export type { LoadConfigOptions, InstalledModule } from "./load-config.js";
+export type { LoadConfigOptions, InstalledModule, ConfigSnapshot, ConfigSnapshotModule } from "./load-config.js";
 export type {
   Module,
   Config,

@@ -3,7 +3,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import type { Diagnostic } from "@magma/hcl";
 import { plausibleModuleSource } from "./decode-blocks.js";
 import { errorDiag } from "./diagnostics.js";
-import { loadModule } from "./load-module.js";
+import { loadModule, loadModuleFromFiles } from "./load-module.js";
 import type { Config, ModuleCall } from "./model.js";
 
 /** One entry of `.terraform/modules/modules.json`, as `terraform init` writes it. */
@@ -47,6 +47,57 @@ export interface LoadConfigOptions {
    * relative to the working directory); default the root module's directory.
    */
   readonly cwd?: string;
+  /** Told each module's files as they are read: what {@link loadConfigWithSnapshot} keeps. */
+  readonly onModuleFiles?: (module: ConfigSnapshotModule) => void;
+}
+
+/** One module of a {@link ConfigSnapshot}. */
+export interface ConfigSnapshotModule {
+  /** The module path (module call names from the root; empty for the root module). */
+  readonly path: readonly string[];
+  /** The module's directory when it was read (absolute): its `path.module`, and where its other files (templates) are. */
+  readonly dir: string;
+  /** Its configuration files, by the name diagnostics give them, with their text, in load order. */
+  readonly files: readonly (readonly [string, string])[];
+}
+
+/**
+ * The configuration files a configuration was loaded from (Terraform's configuration
+ * snapshot, which a saved plan carries): {@link configFromSnapshot} loads the same
+ * configuration from it again, whatever the files on disk hold since.
+ */
+export interface ConfigSnapshot {
+  /** Every module loaded, the root first. */
+  readonly modules: readonly ConfigSnapshotModule[];
+}
+
+/** {@link loadConfig}, with the snapshot of the files it read. */
+export function loadConfigWithSnapshot(rootDir: string, options: Omit<LoadConfigOptions, "onModuleFiles"> = {}): { config: Config; diags: Diagnostic[]; snapshot: ConfigSnapshot } {
+  const modules: ConfigSnapshotModule[] = [];
+  const loaded = loadConfig(rootDir, { ...options, onModuleFiles: (m) => modules.push(m) });
+  return { ...loaded, snapshot: { modules } };
+}
+
+/**
+ * Loads a configuration from a {@link ConfigSnapshot}: each module from its files as they
+ * were, the module calls wired by path as {@link loadConfig} wired them. No file is read.
+ */
+export function configFromSnapshot(snapshot: ConfigSnapshot): { config: Config; diags: Diagnostic[] } {
+  const diags: Diagnostic[] = [];
+  const byPath = new Map(snapshot.modules.map((m) => [m.path.join("\0"), m]));
+  const load = (m: ConfigSnapshotModule, call: ModuleCall | undefined): Config => {
+    const { module, diags: d } = loadModuleFromFiles(m.dir, new Map(m.files));
+    diags.push(...d);
+    const children = new Map<string, Config>();
+    for (const mc of module.moduleCalls.values()) {
+      const child = byPath.get([...m.path, mc.name].join("\0"));
+      if (child !== undefined) children.set(mc.name, load(child, mc));
+    }
+    return { module, path: m.path, children, ...(call !== undefined ? { call } : {}) };
+  };
+  const root = byPath.get("");
+  if (root === undefined) throw new TypeError("a configuration snapshot without its root module");
+  return { config: load(root, undefined), diags };
 }
 
 /**
@@ -68,7 +119,8 @@ export function loadConfig(rootDir: string, options: LoadConfigOptions = {}): { 
   };
   const load = (dir: string, path: readonly string[], call: ModuleCall | undefined, depth: number): Config => {
     const shown = display(dir);
-    const { module, diags: d } = loadModule(dir, { displayDir: shown });
+    const onModuleFiles = options.onModuleFiles;
+    const { module, diags: d } = loadModule(dir, { displayDir: shown, ...(onModuleFiles === undefined ? {} : { onFiles: (files: ReadonlyMap<string, string>) => onModuleFiles({ path, dir, files: [...files] }) }) });
     diags.push(...d);
     const children = new Map<string, Config>();
     for (const mc of module.moduleCalls.values()) {

@@ -582,9 +582,10 @@ export function loadModuleFromFiles(dir: string, files: ReadonlyMap<string, stri
 /**
  * Loads one module directory (Terraform's `Parser.LoadConfigDir`): every `*.tf` and
  * `*.tf.json`, overrides merged last. File names in diagnostics are relative to `cwd`
- * when given (Terraform prints them relative to the working directory).
+ * when given (Terraform prints them relative to the working directory). `onFiles` is told
+ * the files read (by the names diagnostics give them) before they are parsed.
  */
-export function loadModule(dir: string, options: { readonly displayDir?: string } = {}): { module: Module; diags: Diagnostic[] } {
+export function loadModule(dir: string, options: { readonly displayDir?: string; readonly onFiles?: (files: ReadonlyMap<string, string>) => void } = {}): { module: Module; diags: Diagnostic[] } {
   const { primary, override } = moduleFiles(dir);
   const files = new Map<string, string>();
   const display = options.displayDir;
@@ -592,5 +593,6 @@ export function loadModule(dir: string, options: { readonly displayDir?: string 
   // Native files keep bytes that are not UTF-8 visible to the lexer ("Invalid character
   // encoding", as terraform); JSON files read them as U+FFFD, as terraform's JSON parser does.
   for (const f of [...primary, ...override]) files.set(shown(f), f.endsWith(".json") ? readFileSync(f, "utf8") : decodeSource(readFileSync(f)));
+  options.onFiles?.(files);
   return loadModuleFromFiles(dir, files);
 }

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { convert, isPathError, toJson, type Value } from "@magma/cty";
-import { collectVariableValues, loadConfig, moduleFiles, walkConfig, type Config, type VariableArg } from "@magma/config";
+import { collectVariableValues, configFromSnapshot, loadConfig, loadConfigWithSnapshot, moduleFiles, walkConfig, type Config, type ConfigSnapshot, type VariableArg } from "@magma/config";
 import { terraformFunctions } from "@magma/hcl";
 import type { ProviderSchema, SchemaEntry } from "@magma/provider-api";
 import { encodeSensitivePaths, loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
@@ -101,7 +101,11 @@ export interface EngineApplyOptions {
   readonly store?: StateStore;
   /** Persists every snapshot instead of a store (awaited before the object counts as done). */
   readonly persist?: (state: StateFile) => Promise<void>;
-  /** The configuration a saved plan was made from, for its {@link ApplyScope} (not needed for an {@link EnginePlanResult}). */
+  /**
+   * The configuration a saved plan was made from, for its {@link ApplyScope}: needed only
+   * for a plan without its configuration snapshot (a plan made from a `Config` object); a
+   * plan carrying one ({@link Plan.configSnapshot}) is applied from it and this is ignored.
+   */
   readonly config?: Config | string;
   /** How many objects are applied at once (default: the engine's parallelism). */
   readonly parallelism?: number;
@@ -319,10 +323,13 @@ export function createEngine(options: EngineOptions): Engine {
     if (closed) throw new EngineError(EngineErrorCode.InvalidArgument, "the engine is closed");
     const diagnostics: PlanDiagnostic[] = [];
     let config: Config;
+    // The files a configuration read from a directory was loaded from: a saved plan carries them and is applied from them, as terraform's.
+    let snapshot: ConfigSnapshot | undefined;
     if (typeof configOrDir === "string") {
-      const loaded = loadConfig(resolve(cwd, configOrDir));
+      const loaded = loadConfigWithSnapshot(resolve(cwd, configOrDir));
       diagnostics.push(...loaded.diags);
       config = loaded.config;
+      snapshot = loaded.snapshot;
     } else config = configOrDir;
     const prior = { lineage: state?.lineage ?? "", serial: state?.serial ?? 0 };
     const digest = configDigest(config);
@@ -388,7 +395,7 @@ export function createEngine(options: EngineOptions): Engine {
           diagnostics.push(planError("Refusing to use the refresh", e.message));
         }
       }
-      const variableValues: Record<string, Value> = {};
+      const variableValues: Record<string, Value> = Object.create(null) as Record<string, Value>;
       for (const [k, v] of variables) variableValues[k] = v.unmarkDeep().value;
       const functionResults = fns.calls.functionResults();
       // The identity is computed only if read (a plan file, a caller): not for a plan only shown or applied here.
@@ -407,6 +414,7 @@ export function createEngine(options: EngineOptions): Engine {
         checks: planned.checks,
         ...(targeting !== undefined ? { targets: targeting.targets.map((t) => t.text) } : {}),
         ...(functionResults.length > 0 ? { functionResults } : {}),
+        ...(snapshot !== undefined ? { configSnapshot: snapshot } : {}),
       });
       if (targeting !== undefined) diagnostics.push({ severity: "warning", ...TARGETING_WARNING });
       const hasErrors = diagnostics.some((d) => d.severity === "error");
@@ -487,8 +495,13 @@ export function createEngine(options: EngineOptions): Engine {
     if (store === undefined && o.persist === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, "apply needs a store or a persist callback: the state is saved after every object");
     let scope = result?.applyScope;
     if (scope === undefined) {
-      if (o.config === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, "a saved plan is applied with the configuration it was made from (options.config)");
-      scope = await applyScope(o.config, plan);
+      // A saved plan carrying its configuration's files is applied from them (what was approved), whatever the files on disk hold now.
+      const config = plan.configSnapshot !== undefined ? configFromSnapshot(plan.configSnapshot) : undefined;
+      if (config !== undefined) {
+        const errs = config.diags.filter((d) => d.severity === "error");
+        if (errs.length > 0) throw new PlanDiagnosticsError(errs);
+      } else if (o.config === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, "a saved plan is applied with the configuration it was made from (options.config)");
+      scope = await applyScope(config?.config ?? o.config!, plan);
     }
     // The apply calls provider-defined functions again; a result that differs from the plan's is an error (as Terraform's).
     functionCalls.get(scope)?.checkAgainst(plan.functionResults ?? []);

@@ -54,7 +54,7 @@ export function registerOutputCommand(program: Command, ctx: CommandContext): vo
         }
         const names = [...outputs.keys()].sort();
         if (o.json === true) {
-          const doc: Record<string, unknown> = {};
+          const doc: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
           for (const n of names) {
             const out = outputs.get(n)!;
             doc[n] = { sensitive: out.sensitive, type: new RawJson(out.typeJson), value: new RawJson(out.valueJson) };

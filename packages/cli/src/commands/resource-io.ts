@@ -42,7 +42,7 @@ export function stateJson(entry: SchemaEntry, r: StateOutcome): Record<string, u
 
 /** The values with their `sensitive_values` companion (one mask per member). */
 export function valuesJson(block: Block, values: Record<string, RawJson>): Record<string, unknown> {
-  const masks: Record<string, unknown> = {};
+  const masks: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(values)) masks[k] = sensitiveValues(block, v);
   return { ...values, sensitive_values: masks };
 }

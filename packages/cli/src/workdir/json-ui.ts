@@ -99,7 +99,7 @@ export class JsonUi {
     // As terraform, unchanged outputs too (action "noop").
     const outs = plan.outputs ?? [];
     if (outs.length === 0) return;
-    const outputs: Record<string, unknown> = {};
+    const outputs: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const o of [...outs].sort((a, b) => (a.name < b.name ? -1 : 1))) outputs[o.name] = { sensitive: o.sensitive, action: o.action === "no-op" ? "noop" : o.action };
     this.message("info", `Outputs: ${outs.length}`, { outputs, type: "outputs" });
   }
@@ -152,7 +152,7 @@ export class JsonUi {
       case "outputs": {
         // terraform destroy renders no outputs.
         if (destroy) return;
-        const outputs: Record<string, unknown> = {};
+        const outputs: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
         const names = Object.keys(e.outputs).sort();
         for (const n of names) {
           const o = e.outputs[n]!;

@@ -72,7 +72,7 @@ export async function runImport(ctx: CommandContext, wd: WorkingDir, o: ImportOp
       ctx.io.stderr.write(formatDiagnostics(varErrors, wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
       throw new CliError(CliErrorCode.BadInput, "variables", { silent: true });
     }
-    const variables: Record<string, Value> = {};
+    const variables: Record<string, Value> = Object.create(null) as Record<string, Value>;
     for (const [k, v] of vars.values) variables[k] = v.value;
     const plan = { ...createPlan({ changes: [], prior: { lineage: prior.lineage, serial: prior.serial }, configDigest: configDigest(config) }), variables };
     const scope = await engine.applyScope(config, plan);

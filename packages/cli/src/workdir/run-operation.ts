@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline";
-import { resolve } from "node:path";
-import { loadConfig, type VariableArg } from "@magma/config";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { configFromSnapshot, loadConfig, type VariableArg } from "@magma/config";
 import {
   assertRefreshSafe,
   createImportOnConflict,
@@ -39,6 +40,7 @@ import { acquireLock, type LockSettings } from "./state-lock.js";
 import { FATAL_INTERRUPT, onFatalInterrupt } from "../fatal-interrupt.js";
 import { flushOutput } from "../flush-output.js";
 import { stateInstances } from "./state-objects.js";
+import { LOCK_FILE_NAME, parseLockFile } from "./provider-lock-file.js";
 import type { WorkingDir } from "./working-dir.js";
 
 /** What the user asked for: `plan`, `apply`, `destroy` or `refresh`. */
@@ -301,7 +303,11 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     if (o.kind === "plan") {
       // TF_IN_AUTOMATION: terraform leaves out the next step (its PlanNextStep), saved plan or not.
       const automation = (ctx.io.env["TF_IN_AUTOMATION"] ?? "") !== "";
-      if (o.out !== undefined) await writePlanFile(resolve(wd.dir, o.out), r.plan);
+      if (o.out !== undefined) {
+        // With the provider selections it was made with (and, from the engine, the configuration's files): the apply of the file checks them.
+        const locks = readDependencyLocks(wd.dir);
+        await writePlanFile(resolve(wd.dir, o.out), locks === undefined ? r.plan : { ...r.plan, dependencyLocks: locks });
+      }
       if (!automation && o.out !== undefined) {
         // Terraform wraps its template for the width, then fills in the path.
         const saved = wordWrap("Saved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    terraform apply %q", columns).trim();
@@ -380,9 +386,29 @@ async function applySaved(
   ui: JsonUi | undefined,
 ): Promise<ExitCode> {
   const plan = await readPlanFile(resolve(ctx.cwd, o.planFile!)).catch(engineErrorToCli);
+  if (!sameDependencyLocks(plan.dependencyLocks, readDependencyLocks(wd.dir))) {
+    throw new CliError(CliErrorCode.BadInput, "Inconsistent dependency lock file", {
+      detail: "The given plan file was created with a different set of external dependency selections than the current configuration. A saved plan can be applied only to the same configuration it was created from.\n\nCreate a new plan from the updated configuration.",
+    });
+  }
   const prior = stored ?? { ...newStateFile(), lineage: plan.prior.lineage };
   ui?.plannedChanges(plan);
   return runApply(ctx, engine, snapshots, plan, prior, o, ui, [], wd.dir, wd.dir);
+}
+
+/** The working directory's dependency lock file text; undefined when there is none. */
+function readDependencyLocks(dir: string): string | undefined {
+  try {
+    return readFileSync(join(dir, LOCK_FILE_NAME), "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether two dependency lock files select the same providers (versions, constraints, hashes), as terraform's `Locks.Equal`. */
+function sameDependencyLocks(a: string | undefined, b: string | undefined): boolean {
+  const selections = (text: string | undefined): string => JSON.stringify([...parseLockFile(text ?? "")].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+  return selections(a) === selections(b);
 }
 
 /**
@@ -492,7 +518,9 @@ async function runApply(
   if (stopped || !result.success || errored !== undefined) {
     // Terraform's diagnostics after a failed or stopped apply: each failed object's, with its address and its place in the configuration, any other error,
     // and after a stop the "execution halted" errors of its stop hook (two for each object whose apply was under way: its post-apply and state-update hooks).
-    const failures = applyFailureDiagnostics(result.failed, result.failed.length > 0 ? loadConfig(configDir ?? dir).config : undefined);
+    // A saved plan's objects are placed in the configuration it carries (what was applied), not in the files as they are now.
+    const snapshot = "applyScope" in plan ? undefined : plan.configSnapshot;
+    const failures = applyFailureDiagnostics(result.failed, result.failed.length > 0 ? (snapshot !== undefined ? configFromSnapshot(snapshot) : loadConfig(configDir ?? dir)).config : undefined);
     const accounted = new Set(result.failed.flatMap((f) => f.diagnostics).map((d) => `${d.summary}\n${d.detail ?? ""}`));
     // The engine's own word that the end-of-walk write failed is replaced by terraform's about errored.tfstate.
     const others = result.diagnostics

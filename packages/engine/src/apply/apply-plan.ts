@@ -485,7 +485,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   const interrupted = options.signal?.aborted === true;
 
   // Outputs, when everything was applied.
-  let outputs: Record<string, { value: Value; sensitive: boolean }> = {};
+  let outputs: Record<string, { value: Value; sensitive: boolean }> = Object.create(null) as Record<string, { value: Value; sensitive: boolean }>;
   const complete = failed.length === 0 && skipped.length === 0 && canceled.length === 0 && persistFailure === undefined;
   if (complete) {
     try {
@@ -562,7 +562,7 @@ async function computeOutputs(
     const out = await scope.outputs(values, new Set(kept.map((o) => o.name)));
     const unknown = Object.entries(out).filter(([, o]) => !o.value.isWhollyKnown());
     if (unknown.length > 0) throw new EngineError(EngineErrorCode.InvalidArgument, `the outputs ${unknown.map(([n]) => n).join(", ")} are still unknown after apply`);
-    const all: Record<string, { value: Value; sensitive: boolean }> = {};
+    const all: Record<string, { value: Value; sensitive: boolean }> = Object.create(null) as Record<string, { value: Value; sensitive: boolean }>;
     const keptByName = new Map(kept.map((o) => [o.name, o]));
     for (const o of plan.outputs ?? []) {
       const k = keptByName.get(o.name);
@@ -572,7 +572,7 @@ async function computeOutputs(
     }
     return Object.assign(all, out);
   }
-  const out: Record<string, { value: Value; sensitive: boolean }> = {};
+  const out: Record<string, { value: Value; sensitive: boolean }> = Object.create(null) as Record<string, { value: Value; sensitive: boolean }>;
   for (const o of plan.outputs ?? []) {
     if (o.action === "delete") continue;
     if (o.after.isWhollyKnown()) out[o.name] = { value: o.after, sensitive: o.sensitive };

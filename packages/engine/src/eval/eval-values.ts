@@ -26,9 +26,10 @@ export function resourceValue(r: ResourceValues): Value {
     case "count":
       return r.expansion.count === 0 ? emptyTupleVal : tupleVal(Array.from({ length: r.expansion.count }, (_, i) => get(i)));
     case "for_each": {
-      const out: Record<string, Value> = {};
-      for (const k of [...r.expansion.entries.keys()].sort()) out[k] = get(k);
-      return Object.keys(out).length === 0 ? emptyObjectVal : objectVal(out);
+      // A Map: a key is any string (`__proto__`, `constructor`).
+      const out = new Map<string, Value>();
+      for (const k of [...r.expansion.entries.keys()].sort()) out.set(k, get(k));
+      return out.size === 0 ? emptyObjectVal : objectVal(out);
     }
   }
 }

@@ -153,16 +153,17 @@ export class ModuleEvaluator {
   scope(mi: ModuleInstanceAddress, rep: InstanceRepetition | undefined, refs: readonly Reference[]): EvalScope {
     const config = this.configAt(mi.map((s) => s.name));
     const module = config.module;
-    const vars = new Map<string, Record<string, Value>>();
+    // Maps, not plain objects: a name is any name (`var.__proto__`, `local.constructor`).
+    const vars = new Map<string, Map<string, Value>>();
     const group = (root: string, name: string, v: Value): void => {
       let cur = vars.get(root);
-      if (cur === undefined) vars.set(root, (cur = {}));
-      cur[name] = v;
+      if (cur === undefined) vars.set(root, (cur = new Map()));
+      cur.set(name, v);
     };
-    const data: Record<string, Record<string, Value>> = {};
+    const data = new Map<string, Map<string, Value>>();
+    const ephemeral = new Map<string, Map<string, Value>>();
     /** Per module call referenced: the outputs the references name, or all of them (a reference to the whole call). */
     const calls = new Map<string, Set<string> | "all">();
-    const ephemeral: Record<string, Record<string, Value>> = {};
     for (const ref of refs) {
       const s = ref.subject;
       switch (s.kind) {
@@ -183,8 +184,16 @@ export class ModuleEvaluator {
         }
         case "resource": {
           if (s.mode === "managed" && module.managedResources.has(`${s.type}.${s.name}`)) group(s.type, s.name, this.resource(mi, `${s.type}.${s.name}`));
-          else if (s.mode === "data" && module.dataResources.has(`data.${s.type}.${s.name}`)) (data[s.type] ??= {})[s.name] = this.resource(mi, `data.${s.type}.${s.name}`);
-          else if (s.mode === "ephemeral" && module.ephemeralResources.has(`ephemeral.${s.type}.${s.name}`)) (ephemeral[s.type] ??= {})[s.name] = this.resource(mi, `ephemeral.${s.type}.${s.name}`);
+          else if (s.mode === "data" && module.dataResources.has(`data.${s.type}.${s.name}`)) {
+            let byName = data.get(s.type);
+            if (byName === undefined) data.set(s.type, (byName = new Map()));
+            byName.set(s.name, this.resource(mi, `data.${s.type}.${s.name}`));
+          }
+          else if (s.mode === "ephemeral" && module.ephemeralResources.has(`ephemeral.${s.type}.${s.name}`)) {
+            let byName = ephemeral.get(s.type);
+            if (byName === undefined) ephemeral.set(s.type, (byName = new Map()));
+            byName.set(s.name, this.resource(mi, `ephemeral.${s.type}.${s.name}`));
+          }
           break;
         }
         default:
@@ -192,17 +201,17 @@ export class ModuleEvaluator {
       }
     }
     for (const [name, outputs] of calls) group("module", name, this.moduleValue(mi, name, outputs === "all" ? undefined : outputs));
-    const out: Record<string, Value> = {};
-    for (const [k, v] of vars) out[k] = objectVal(v);
-    if (Object.keys(data).length > 0) out["data"] = objectVal(Object.fromEntries(Object.entries(data).map(([t, m]) => [t, objectVal(m)])));
-    if (Object.keys(ephemeral).length > 0) out["ephemeral"] = objectVal(Object.fromEntries(Object.entries(ephemeral).map(([t, m]) => [t, objectVal(m)])));
+    const out = new Map<string, Value>();
+    for (const [k, v] of vars) out.set(k, objectVal(v));
+    if (data.size > 0) out.set("data", objectVal(new Map([...data].map(([t, m]) => [t, objectVal(m)]))));
+    if (ephemeral.size > 0) out.set("ephemeral", objectVal(new Map([...ephemeral].map(([t, m]) => [t, objectVal(m)]))));
     const pathModule = mi.length === 0 ? "." : relative(this.#ctx.cwd, config.module.sourceDir) || ".";
     const pathRoot = relative(this.#ctx.cwd, this.#root.module.sourceDir) || ".";
-    out["path"] = objectVal({ module: stringVal(pathModule), root: stringVal(pathRoot), cwd: stringVal(this.#ctx.cwd) });
-    out["terraform"] = objectVal({ workspace: stringVal(this.#ctx.workspace) });
+    out.set("path", objectVal({ module: stringVal(pathModule), root: stringVal(pathRoot), cwd: stringVal(this.#ctx.cwd) }));
+    out.set("terraform", objectVal({ workspace: stringVal(this.#ctx.workspace) }));
     if (rep !== undefined) {
-      if (typeof rep.key === "number") out["count"] = objectVal({ index: numberVal(rep.key) });
-      else if (typeof rep.key === "string") out["each"] = objectVal({ key: stringVal(rep.key), value: rep.eachValue ?? stringVal(rep.key) });
+      if (typeof rep.key === "number") out.set("count", objectVal({ index: numberVal(rep.key) }));
+      else if (typeof rep.key === "string") out.set("each", objectVal({ key: stringVal(rep.key), value: rep.eachValue ?? stringVal(rep.key) }));
     }
     const pf = this.#ctx.providerFunctions;
     const localNames = this.#localNames(config);
@@ -409,7 +418,7 @@ export class ModuleEvaluator {
     const { expansion, instances } = this.childInstances(parent, name);
     const child = this.configAt([...parent.map((s) => s.name), name]);
     const objectOf = (mi: ModuleInstanceAddress): Value => {
-      const outs: Record<string, Value> = {};
+      const outs: Record<string, Value> = Object.create(null) as Record<string, Value>;
       for (const o of child.module.outputs.keys()) outs[o] = only === undefined || only.has(o) ? this.output(mi, o) : dynamicVal;
       return Object.keys(outs).length === 0 ? emptyObjectVal : objectVal(outs);
     };

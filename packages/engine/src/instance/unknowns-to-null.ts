@@ -10,7 +10,7 @@ export function unknownsToNull(v: Value): Value {
   if (!v.isKnown()) return nullVal(v.type);
   switch (v.type.kind) {
     case "object": {
-      const out: Record<string, Value> = {};
+      const out: Record<string, Value> = Object.create(null) as Record<string, Value>;
       for (const [k, a] of Object.entries(v.attributes())) out[k] = unknownsToNull(a);
       return objectVal(out);
     }

@@ -5,6 +5,8 @@ import { applyInstance } from "../instance/apply-instance.js";
 import { planInstance } from "../instance/plan-instance.js";
 import { itemConfig, memoryTarget } from "../instance/test-support.js";
 import { assertPlanCurrent, formatPlan, parsePlan, readPlanFile, writePlanFile } from "./plan-file.js";
+import { nullVal, stringType, stringVal } from "@magma/cty";
+import { encodeValue } from "./encode-change.js";
 import { createPlan, planIdentity, withPlanIdentity, type Plan } from "./plan.js";
 
 const lineage = "3a1f4c2e-0000-4000-8000-000000000001";
@@ -37,7 +39,7 @@ describe("plan files", () => {
 
   it("computes the identity when it is first read, once, and keeps it through spreads and clones", async () => {
     const fields = { ...(await samplePlan()) };
-    const expected = planIdentity(fields);
+    const expected = planIdentity({ ...fields, mode: "normal" });
     const plan = withPlanIdentity({ changes: fields.changes, prior: fields.prior, configDigest: fields.configDigest, mode: "normal" as const });
     expect(Object.keys(plan)).toEqual(["changes", "prior", "configDigest", "identity", "mode"]);
     expect(Object.getOwnPropertyDescriptor(plan, "identity")?.get).toBeDefined();
@@ -131,5 +133,43 @@ describe("plan files", () => {
     expect(() => assertPlanCurrent(plan, { lineage, serial: 7 })).not.toThrow();
     expect(() => assertPlanCurrent(plan, { lineage, serial: 8 })).toThrow(expect.objectContaining({ code: "stale_plan", message: expect.stringContaining("serial 7") as string }) as Error);
     expect(() => assertPlanCurrent(plan, { lineage: "other", serial: 7 })).toThrow(/different state/);
+  });
+
+  it("has an identity over everything the file holds: an edited output, variable, mode, target, drift or configuration is refused", async () => {
+    const base = await samplePlan();
+    const plan: Plan = {
+      ...base,
+      mode: "normal",
+      outputs: [{ name: "token", action: "create", before: nullVal(stringType), after: stringVal("secret"), sensitive: true }],
+      variables: { region: stringVal("eu-west-1") },
+      targets: ["memory_item.new"],
+      drift: [base.changes[0]!],
+      configSnapshot: { modules: [{ path: [], dir: "/work/root", files: [["main.tf", 'resource "memory_item" "new" {}\n']] }] },
+      dependencyLocks: "# locks\n",
+    };
+    const text = formatPlan(plan);
+    const back = parsePlan(text);
+    expect(back.configSnapshot).toEqual(plan.configSnapshot);
+    expect(back.dependencyLocks).toBe(plan.dependencyLocks);
+    expect(back.identity).toBe(planIdentity(plan));
+    const edits: ((j: Record<string, any>) => void)[] = [
+      // The probe's edit: an output's planned value rewritten and its sensitivity flipped.
+      (j) => {
+        j.outputs[0].after = encodeValue(stringVal("shown"));
+        j.outputs[0].sensitive = false;
+      },
+      (j) => (j.outputs[0].sensitive = false),
+      (j) => (j.variables.region = encodeValue(stringVal("us-east-1"))),
+      (j) => (j.mode = "destroy"),
+      (j) => (j.targets = ["memory_item.old"]),
+      (j) => (j.drift = []),
+      (j) => (j.config_snapshot.modules[0].files[0][1] = 'resource "memory_item" "other" {}\n'),
+      (j) => (j.dependency_locks = "# other\n"),
+    ];
+    for (const edit of edits) {
+      const j = JSON.parse(text) as Record<string, any>;
+      edit(j);
+      expect(() => parsePlan(JSON.stringify(j, null, 2), "p1")).toThrow(/^\[invalid_plan_file\] p1: the content does not match the plan identity/);
+    }
   });
 });

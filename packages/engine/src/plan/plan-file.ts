@@ -1,41 +1,22 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 import type { Value } from "@magma/cty";
-import { decodeChange, decodeValue, encodeChange, encodeValue } from "./encode-change.js";
+import type { ConfigSnapshot } from "@magma/config";
+import { decodeChange, decodeValue } from "./encode-change.js";
+import { PLAN_FORMAT, planBody } from "./plan-body.js";
 import type { CheckStatus, PlannedCheck } from "./planned-check.js";
 import { planIdentity, type DataReadSource, type Plan, type PlanMode, type PlannedOutput, type PlannedProvider, type PlanPriorState } from "./plan.js";
 
-/** The format marker of magma's saved plans. */
-export const PLAN_FORMAT = "magma-plan/1";
+export { PLAN_FORMAT };
 
 /**
- * A plan as JSON text: the changes with their values (unknowns kept), private data and
- * requires-replace paths, the prior lineage and serial, the config digest and the identity.
- * Warnings are not kept.
+ * A plan as JSON text: its file body (see {@link planBody}: the changes, prior lineage and
+ * serial, config digest and every planner field present, the configuration snapshot
+ * included) with its identity, computed afresh over that body. Warnings are not kept.
  */
 export function formatPlan(plan: Plan): string {
-  return `${JSON.stringify(
-    {
-      format: PLAN_FORMAT,
-      identity: plan.identity,
-      prior_state: { lineage: plan.prior.lineage, serial: plan.prior.serial },
-      config_digest: plan.configDigest,
-      changes: plan.changes.map(encodeChange),
-      ...(plan.mode !== undefined ? { mode: plan.mode } : {}),
-      ...(plan.outputs !== undefined ? { outputs: plan.outputs.map((o) => ({ name: o.name, action: o.action, before: encodeValue(o.before), after: encodeValue(o.after), sensitive: o.sensitive })) } : {}),
-      ...(plan.providers !== undefined ? { providers: plan.providers.map((p) => ({ address: p.address, source: p.source, ...(p.version !== undefined ? { version: p.version } : {}), dependencies: [...p.dependencies] })) } : {}),
-      ...(plan.variables !== undefined ? { variables: Object.fromEntries(Object.entries(plan.variables).map(([k, v]) => [k, encodeValue(v)])) } : {}),
-      ...(plan.drift !== undefined ? { drift: plan.drift.map(encodeChange) } : {}),
-      ...(plan.targets !== undefined ? { targets: [...plan.targets] } : {}),
-      ...(plan.functionResults !== undefined && plan.functionResults.length > 0 ? { function_results: plan.functionResults.map((f) => ({ key: f.key, result: f.result })) } : {}),
-      ...(plan.checks !== undefined ? { checks: plan.checks } : {}),
-      ...(plan.dataReads !== undefined ? { data_reads: Object.fromEntries(Object.entries(plan.dataReads).map(([k, v]) => [k, encodeValue(v)])) } : {}),
-      ...(plan.dataReadSources !== undefined ? { data_read_sources: plan.dataReadSources } : {}),
-      ...(plan.refreshedDependencies !== undefined ? { refreshed_dependencies: plan.refreshedDependencies } : {}),
-    },
-    null,
-    2,
-  )}\n`;
+  const body = planBody(plan);
+  return `${JSON.stringify({ format: body["format"], identity: planIdentity(plan), ...body }, null, 2)}\n`;
 }
 
 /**
@@ -64,21 +45,29 @@ export function parsePlan(text: string, source = "plan"): Plan {
   if (typeof r["config_digest"] !== "string") throw new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: config_digest is not a string`);
   if (!Array.isArray(r["changes"])) throw new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: changes is not a list`);
   const changes = r["changes"].map((c: unknown, i) => decodeChange(c, `${source}: changes[${i}]`));
-  const input = { changes, prior: { lineage: prior.lineage, serial: prior.serial as number }, configDigest: r["config_digest"] };
+  const input = { changes, prior: { lineage: prior.lineage, serial: prior.serial as number }, configDigest: r["config_digest"], ...plannerFields(r, source) };
+  // Over everything the file holds: an edit anywhere (an output's value or sensitivity, a variable, the configuration) is refused.
   const identity = planIdentity(input);
   if (r["identity"] !== identity) {
     throw new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: the content does not match the plan identity ${JSON.stringify(r["identity"])} (computed ${identity}); the plan was edited or damaged`);
   }
-  return { ...input, identity, ...plannerFields(r, source) };
+  return { ...input, identity };
 }
 
 const MODES: readonly string[] = ["normal", "destroy", "refresh-only"];
 const OUTPUT_ACTIONS: readonly string[] = ["create", "update", "delete", "no-op"];
 
 /** The configuration-level planner's fields of a plan file (mode, outputs, providers, variables, data reads, drift), each when present. */
-function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "refreshedDependencies" | "drift" | "targets" | "functionResults" | "checks"> {
+type PlannerField = "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "drift" | "targets" | "functionResults" | "checks" | "refreshedDependencies" | "configSnapshot" | "dependencyLocks";
+
+function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, PlannerField> {
   const bad = (what: string): EngineError => new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: ${what}`);
-  const out: { -readonly [K in "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "refreshedDependencies" | "drift" | "targets" | "functionResults" | "checks"]?: Plan[K] } = {};
+  const out: { -readonly [K in PlannerField]?: Plan[K] } = {};
+  if (r["config_snapshot"] !== undefined) out.configSnapshot = decodeSnapshot(r["config_snapshot"], bad);
+  if (r["dependency_locks"] !== undefined) {
+    if (typeof r["dependency_locks"] !== "string") throw bad("dependency_locks is not a string");
+    out.dependencyLocks = r["dependency_locks"];
+  }
   if (r["drift"] !== undefined) {
     if (!Array.isArray(r["drift"])) throw bad("drift is not a list");
     out.drift = r["drift"].map((c: unknown, i) => decodeChange(c, `${source}: drift[${i}]`));
@@ -150,6 +139,22 @@ function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, "
   }
   if (r["checks"] !== undefined) out.checks = decodeChecks(r["checks"], bad);
   return out;
+}
+
+/** The `config_snapshot` of a plan file: `{modules: [{path, dir, files: [[name, text]]}]}`, the root module among them. */
+function decodeSnapshot(raw: unknown, bad: (what: string) => EngineError): ConfigSnapshot {
+  const x = raw as { modules?: unknown } | null;
+  if (typeof x !== "object" || x === null || !Array.isArray(x.modules)) throw bad("config_snapshot is not {modules: [...]}");
+  const modules = x.modules.map((m: unknown, i) => {
+    const y = m as { path?: unknown; dir?: unknown; files?: unknown } | null;
+    const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((e) => typeof e === "string");
+    if (typeof y !== "object" || y === null || !strings(y.path) || typeof y.dir !== "string" || !Array.isArray(y.files) || !y.files.every((f) => strings(f) && f.length === 2)) {
+      throw bad(`config_snapshot.modules[${i}] is not {path, dir, files: [[name, text]]}`);
+    }
+    return { path: y.path, dir: y.dir, files: (y.files as [string, string][]).map(([n, t]) => [n, t] as const) };
+  });
+  if (!modules.some((m) => m.path.length === 0)) throw bad("config_snapshot has no root module");
+  return { modules };
 }
 
 const STATUSES: readonly string[] = ["pass", "fail", "error", "unknown"];

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import type { Value } from "@magma/cty";
 import type { FunctionResultHash } from "../eval/provider-functions.js";
 import type { PlannedInstanceChange } from "./planned-instance-change.js";
-import { encodeChange } from "./encode-change.js";
+import type { ConfigSnapshot } from "@magma/config";
+import { planBody } from "./plan-body.js";
 import type { PlannedCheck } from "./planned-check.js";
 
 /** The state a plan was made against: the lineage and serial of its prior state. */
@@ -121,6 +122,18 @@ export interface Plan {
    * validations) and how their conditions came out at plan (Terraform's `checks`).
    */
   readonly checks?: readonly PlannedCheck[];
+  /**
+   * The configuration files the plan was made from (Terraform's configuration snapshot, which
+   * its plan file carries): a saved plan is applied from them, whatever the files on disk
+   * hold since (absent for a plan made from a `Config` object).
+   */
+  readonly configSnapshot?: ConfigSnapshot;
+  /**
+   * The dependency lock file (`.terraform.lock.hcl`) text the plan was made with, when the
+   * caller recorded it (the CLI does): a saved plan applies only with the same provider
+   * selections, as terraform's.
+   */
+  readonly dependencyLocks?: string;
 }
 
 /** The parts of a {@link Plan} that {@link createPlan} takes. */
@@ -154,16 +167,24 @@ export function withPlanIdentity<T extends PlanInput>(fields: T): T & { readonly
 }
 
 /**
- * The plan identity: SHA-256 (hex) over the encoded changes (address, action, values with
- * their unknowns, requires-replace paths, private data — not the warnings), the prior
- * state's lineage and serial, and the config digest. Equal plans have equal identities.
+ * The plan identity: SHA-256 (hex) over everything a plan file holds (see `planBody`): the
+ * changes (address, action, values with their unknowns, requires-replace paths, private data),
+ * the prior state's lineage and serial, the config digest, and every planner field present
+ * (mode, outputs, providers, variables, drift, targets, function results, checks, data
+ * reads, the configuration snapshot, the dependency locks) — not the warnings. Equal plans
+ * have equal identities; a plan file edited anywhere no longer matches its identity.
  */
-export function planIdentity(input: PlanInput): string {
-  const h = createHash("sha256");
-  h.update(JSON.stringify({ lineage: input.prior.lineage, serial: input.prior.serial, config: input.configDigest }));
-  for (const c of input.changes) {
-    h.update("\n");
-    h.update(JSON.stringify(encodeChange(c)));
+export function planIdentity(input: PlanInput & Partial<Omit<Plan, "identity">>): string {
+  return createHash("sha256").update(canonicalJson(planBody(input))).digest("hex");
+}
+
+/** JSON text with every object's keys sorted (undefined members left out): the same for the same content, whatever order its keys were built in. */
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map((e) => (e === undefined ? "null" : canonicalJson(e))).join(",")}]`;
+  if (typeof v === "object" && v !== null) {
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(",")}}`;
   }
-  return h.digest("hex");
+  return JSON.stringify(v) ?? "null";
 }

@@ -96,7 +96,7 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
     async outputs(applied: AppliedValues, skip?: ReadonlySet<string>): Promise<Readonly<Record<string, { readonly value: Value; readonly sensitive: boolean }>>> {
       return settle(() => {
         const ev = evaluatorOf(applied);
-        const out: Record<string, { value: Value; sensitive: boolean }> = {};
+        const out: Record<string, { value: Value; sensitive: boolean }> = Object.create(null) as Record<string, { value: Value; sensitive: boolean }>;
         for (const [name, o] of config.module.outputs) if ((input.outputs === undefined || input.outputs.has(name)) && skip?.has(name) !== true) out[name] = { value: ev.output([], name).unmarkDeep().value, sensitive: o.sensitive };
         return out;
       });

@@ -844,7 +844,7 @@ export function collectionFunctions(): Record<string, HclFunction> {
           if (ks.length !== vt.elements.length) {
             throw new FunctionError(`number of keys (${ks.length}) does not match number of values (${vt.elements.length})`);
           }
-          const attrs: Record<string, Type> = {};
+          const attrs: Record<string, Type> = Object.create(null) as Record<string, Type>;
           ks.forEach((k, i) => {
             if (k.isNull()) throw new FunctionError(`keys list has null value at index ${i}`);
             attrs[k.asString()] = vt.elements[i]!;

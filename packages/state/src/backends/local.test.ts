@@ -39,15 +39,24 @@ describe("local backend", () => {
     expect(first).toBe(formatStateFile(s1));
     expect(existsSync(join(dir, "terraform.tfstate.backup"))).toBe(false);
 
-    const s2 = await saveState(store, withOutput(s1, "a", "2"));
-    expect(s2.serial).toBe(2);
-    expect(readFileSync(join(dir, "terraform.tfstate.backup"), "utf8")).toBe(first);
-    expect((await loadState(store))!.outputs.get("a")!.valueJson).toBe('"2"');
-    expect(existsSync(store.journalPath)).toBe(false);
+    // The backup is the state before the run: this store's writes leave none (there was no state), the next run's (a new store) the state it found.
+    const s1b = await saveState(store, withOutput(s1, "a", "1b"));
+    expect(s1b.serial).toBe(2);
+    expect(existsSync(join(dir, "terraform.tfstate.backup"))).toBe(false);
+    const next = createLocalBackend({ dir }).store("default");
+    const s2 = await saveState(next, withOutput(readStateFile(readFileSync(join(dir, "terraform.tfstate")))!, "a", "2"));
+    expect(s2.serial).toBe(3);
+    const atStart = formatStateFile(s1b);
+    expect(readFileSync(join(dir, "terraform.tfstate.backup"), "utf8")).toBe(atStart);
+    const s2b = await saveState(next, withOutput(s2, "a", "2b"));
+    expect(s2b.serial).toBe(4);
+    expect(readFileSync(join(dir, "terraform.tfstate.backup"), "utf8")).toBe(atStart);
+    expect((await loadState(next))!.outputs.get("a")!.valueJson).toBe('"2b"');
+    expect(existsSync(next.journalPath)).toBe(false);
 
     // Unchanged content is not written again.
-    const s3 = await saveState(store, s2);
-    expect(s3.serial).toBe(2);
+    const s3 = await saveState(next, s2b);
+    expect(s3.serial).toBe(4);
   });
 
   it("runs a read, a write and an unlock of the same file one after the other, though a write awaits its fsyncs", async () => {

@@ -68,8 +68,10 @@ function decide(journalData: Uint8Array | undefined, state: Uint8Array, backup: 
   // The in-place rewrite stopped part way over a longer or equal previous state: the new
   // state's first bytes, then the previous state's rest. That can be complete JSON (when the
   // two differ only after the cut, e.g. in the serial's digits and a resource added at the end)
-  // and must not be taken for a state written since. The previous bytes are the backup's,
-  // trusted when they hash to what the journal recorded.
+  // and must not be taken for a state written since. Writes truncate the file first now, so
+  // only a journal left by an older magma (which wrote over the old bytes, its backup being
+  // the previous version) can meet this: the previous bytes are the backup's, trusted when they
+  // hash to what the journal recorded.
   if (!prefixOfNew && backup !== undefined && splicedOver(state, journal.bytes, backup) && sha256Hex(backup) === journal.previousSha256) {
     return { kind: "roll_forward", bytes: journal.bytes, torn: true };
   }
@@ -227,6 +229,8 @@ export class LocalStateStore implements StateStore {
   readonly displayPath: string;
   readonly #version: string;
   readonly #onRecovery: (message: string) => void;
+  /** Whether this store wrote (or decided not to write) the backup: once, at its first write (terraform's backup is the state before the run). */
+  #backedUp = false;
 
   /** Use {@link createLocalBackend}; this is for a single state file outside of a backend. */
   constructor(workspace: string, path: string, displayPath: string, version: string, onRecovery?: (message: string) => void) {
@@ -237,7 +241,11 @@ export class LocalStateStore implements StateStore {
     this.#onRecovery = onRecovery ?? ((message) => process.emitWarning(message, { code: "MAGMA_STATE_RECOVERY" }));
   }
 
-  /** `terraform.tfstate.backup`: the previous version, written before each change. */
+  /**
+   * `terraform.tfstate.backup`: the state as it was before this store's first write (the state
+   * before the run, as terraform's local backend keeps it: one command's writes of serials
+   * 4–7 leave the backup at 3); none when there was no state then.
+   */
   get backupPath(): string {
     return `${this.path}.backup`;
   }
@@ -423,11 +431,16 @@ export class LocalStateStore implements StateStore {
       // temp file or an incomplete journal is ignored and removed); once the complete journal
       // is in place the write is committed, and the next read or write rolls the state file
       // forward from it (the backup is already the previous version then).
-      if (previous.length > 0) await writeAtomic(this.backupPath, previous);
+      // The backup is the state before the run: written at this store's first write only.
+      if (!this.#backedUp && previous.length > 0) await writeAtomic(this.backupPath, previous);
+      this.#backedUp = true;
       // The state file is written in place, like Terraform does: the lock is on its inode, and a
       // rename would leave a waiting terraform locking (and then writing) a detached inode.
       await writeAtomic(this.journalPath, encodeJournal(bytes, previous), 0o600);
       maybePause(n, "journal");
+      // Truncated first, as terraform's: a write cut short leaves a prefix of the new state
+      // (which the journal rolls forward), never the new state's start over the old one's rest.
+      ftruncateSync(fd, 0);
       if (pausesAt(n, "torn")) {
         writeAll(fd, bytes.subarray(0, Math.floor(bytes.length / 2)));
         fsyncSync(fd);

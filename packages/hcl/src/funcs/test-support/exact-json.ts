@@ -22,7 +22,7 @@ export function parseExactJson(text: string): unknown {
     const c = text[i];
     if (c === "{") {
       i++;
-      const out: Record<string, unknown> = {};
+      const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
       ws();
       if (text[i] === "}") {
         i++;
