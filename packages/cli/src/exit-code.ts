@@ -12,6 +12,8 @@ export const ExitCode = {
   Usage: 2,
   /** `plan -detailed-exitcode`: the plan succeeded and has changes (Terraform's 2). */
   Changes: 2,
+  /** `fmt -check`: some input is not in the canonical format (Terraform's 3). */
+  Unformatted: 3,
   /** Interrupted by SIGINT or SIGTERM. */
   Interrupted: 130,
 } as const;

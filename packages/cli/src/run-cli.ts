@@ -49,6 +49,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<RegisterCo
   ["state", async () => (await import("./commands/state.js")).registerStateCommand],
   ["workspace", async () => (await import("./commands/workspace.js")).registerWorkspaceCommand],
   ["force-unlock", async () => (await import("./commands/force-unlock.js")).registerForceUnlockCommand],
+  ["fmt", async () => (await import("./commands/fmt.js")).registerFmtCommand],
 ];
 
 /** The flags that print the version (`-version` is Terraform's spelling, see `normalizeTerraformFlags`). */

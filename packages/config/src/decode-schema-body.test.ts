@@ -72,3 +72,26 @@ describe("decodeSchemaBody", () => {
     void stringVal;
   });
 });
+
+describe("decodeSchemaBody on a body merged from an override file", () => {
+  const merged = (files: Record<string, string>): { value: unknown; diags: string[] } => {
+    const { module, diags } = loadModuleFromFiles(".", new Map(Object.entries(files)));
+    expect(diags).toEqual([]);
+    const r = [...module.managedResources.values()][0]!;
+    const d = decodeSchemaBody(r.config, schema);
+    const v = evaluateSchemaBody(d.decoded, schema, { variables: {} });
+    return { value: JSON.parse(toJson(v.value, v.value.type)), diags: [...d.diags, ...v.diags].map((x) => x.summary) };
+  };
+
+  it("takes every argument of the override as optional (a required one set in the base only) and replaces blocks by type, dynamic ones too", () => {
+    const base = `resource "x_thing" "t" {\n  name = "a"\n  size = 1\n  dynamic "rule" {\n    for_each = [1]\n    content {\n      port = rule.value\n    }\n  }\n  settings {\n    mode = "m"\n  }\n}\n`;
+    expect(merged({ "main.tf": base, "override.tf": `resource "x_thing" "t" {\n  size = 2\n  rule {\n    port = 8\n  }\n}\n` })).toEqual({
+      value: { name: "a", size: 2, tags: null, id: null, rule: [{ port: 8 }], settings: { mode: "m" } },
+      diags: [],
+    });
+    expect(merged({ "main.tf": base, "a_override.tf.json": JSON.stringify({ resource: { x_thing: { t: { dynamic: { settings: { for_each: "${[1]}", content: {} } } } } } }) })).toEqual({
+      value: { name: "a", size: 1, tags: null, id: null, rule: [{ port: 1 }], settings: { mode: null } },
+      diags: [],
+    });
+  });
+});

@@ -3,8 +3,11 @@ import type { Attribute, Block, Body, BodyContent, BodySchema, Diagnostic } from
 /**
  * A body of a base-file block with an override file's block of the same name merged over
  * it (Terraform's `mergeBody`): the override's arguments replace the base's by name, and if
- * the override has any nested blocks of a type, they replace all the base's blocks of that
- * type.
+ * the override has any nested blocks of a type (or `dynamic` blocks generating it), they
+ * replace all the base's blocks of that type. Both bodies are read partially (extra
+ * arguments are left to the caller, as Terraform's `mergeBody.Content` does), and the
+ * override with every argument optional (Terraform's `schemaForOverrides`): an override
+ * file sets only what it changes.
  */
 export class MergedBody implements Body {
   readonly syntax: "native" | "json";
@@ -21,15 +24,15 @@ export class MergedBody implements Body {
   }
 
   content(schema: BodySchema): { content: BodyContent; diags: Diagnostic[] } {
-    const b = this.base.content(schema);
-    const o = this.override.content(schema);
-    return { content: mergeContent(schema, b.content, o.content), diags: [...b.diags, ...o.diags] };
+    const { content, diags } = this.partialContent(schema);
+    return { content, diags };
   }
 
   partialContent(schema: BodySchema): { content: BodyContent; remain: Body; diags: Diagnostic[] } {
-    const b = this.base.partialContent(schema);
-    const o = this.override.partialContent(schema);
-    return { content: mergeContent(schema, b.content, o.content), remain: new MergedBody(b.remain, o.remain), diags: [...b.diags, ...o.diags] };
+    const withDynamic = schemaWithDynamic(schema);
+    const b = this.base.partialContent(withDynamic);
+    const o = this.override.partialContent(schemaForOverrides(withDynamic));
+    return { content: mergeContent(b.content, o.content), remain: new MergedBody(b.remain, o.remain), diags: [...b.diags, ...o.diags] };
   }
 
   justAttributes(): { attributes: ReadonlyMap<string, Attribute>; diags: Diagnostic[] } {
@@ -41,13 +44,24 @@ export class MergedBody implements Body {
   }
 }
 
-function mergeContent(schema: BodySchema, base: BodyContent, override: BodyContent): BodyContent {
+/** The schema plus `dynamic` blocks (Terraform's `schemaWithDynamic`). */
+function schemaWithDynamic(schema: BodySchema): BodySchema {
+  if ((schema.blocks ?? []).some((b) => b.type === "dynamic")) return schema;
+  return { ...schema, blocks: [...(schema.blocks ?? []), { type: "dynamic", labelNames: ["type"] }] };
+}
+
+/** The schema with every argument optional (Terraform's `schemaForOverrides`). */
+function schemaForOverrides(schema: BodySchema): BodySchema {
+  return { ...schema, attributes: (schema.attributes ?? []).map((a) => ({ ...a, required: false })) };
+}
+
+/** The type of block a block generates (a `dynamic` block's label). */
+const generatedType = (b: Block): string => (b.type === "dynamic" ? (b.labels[0] ?? "") : b.type);
+
+function mergeContent(base: BodyContent, override: BodyContent): BodyContent {
   const attributes = new Map(base.attributes);
   for (const [k, v] of override.attributes) attributes.set(k, v);
-  const blocks: Block[] = [];
-  for (const bs of schema.blocks ?? []) {
-    const ov = override.blocks.filter((b) => b.type === bs.type);
-    blocks.push(...(ov.length > 0 ? ov : base.blocks.filter((b) => b.type === bs.type)));
-  }
+  const overridden = new Set(override.blocks.map(generatedType));
+  const blocks: Block[] = [...base.blocks.filter((b) => !overridden.has(generatedType(b))), ...override.blocks];
   return { attributes, blocks, missingItemRange: base.missingItemRange };
 }

@@ -31,3 +31,11 @@ export type { TerraformFunctionsOptions } from "./funcs/index.js";
 
 // Deprecated names, kept for one release.
 export { variables } from "./variables.js";
+
+// The token-preserving writer (hclwrite's tokens, format and body structure).
+export { lexWriteTokens } from "./lex-write-tokens.js";
+export { formatTokens } from "./format-tokens.js";
+export { parseWriteBody } from "./write-body.js";
+export type { WriteBody, WriteAttribute, WriteBlock } from "./write-body.js";
+export { writeTokensText } from "./write-token.js";
+export type { WriteToken, WriteTokenType } from "./write-token.js";

@@ -1,4 +1,4 @@
-import type { CallFunctionOptions, Diag, FunctionCaller, FunctionSignature, Provider, ProviderSchema } from "@magma/provider-api";
+import type { CallFunctionOptions, Diag, EphemeralResourceOpener, FunctionCaller, FunctionSignature, Provider, ProviderSchema } from "@magma/provider-api";
 
 /** Options of a {@link ProviderConn} (set through `dialProvider`). */
 export interface ProviderConnOptions {
@@ -48,9 +48,11 @@ export interface ProviderConnOptions {
  * reaching the provider. Calls may run concurrently.
  *
  * It is also a {@link FunctionCaller}: `callFunction` over CallFunction (protocol 5.5/6.5
- * and later), with no `configure` needed, as in Terraform.
+ * and later), with no `configure` needed, as in Terraform; and an
+ * {@link EphemeralResourceOpener}: ValidateEphemeralResourceConfig, OpenEphemeralResource,
+ * RenewEphemeralResource and CloseEphemeralResource (protocol 5.7/6.7 and later).
  */
-export interface ProviderConn extends Provider, FunctionCaller {
+export interface ProviderConn extends Provider, FunctionCaller, EphemeralResourceOpener {
   /** The negotiated protocol version (5 or 6). */
   readonly protocolVersion: 5 | 6;
   /** Whether `configure` has succeeded. */

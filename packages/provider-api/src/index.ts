@@ -6,6 +6,8 @@
  * - {@link Provider}: the 8 operations, with their option and result types.
  * - {@link FunctionCaller}: the optional capability of calling provider-defined functions
  *   (not a ninth operation: {@link isFunctionCaller} tells whether a provider offers it).
+ * - {@link EphemeralResourceOpener}: the optional capability of opening, renewing and
+ *   closing ephemeral resources ({@link isEphemeralResourceOpener}).
  * - {@link ProviderSchema}, {@link Block}, {@link impliedType}: schemas and their wire types.
  * - {@link PlannedChange}, {@link Diag}: plan results and diagnostics.
  * - {@link ProviderError} with stable codes, {@link isProviderError}, {@link isRetryable}
@@ -47,6 +49,15 @@ export type {
 } from "./provider.js";
 export { isFunctionCaller, functionSignature, functionParameter, checkFunctionCall } from "./function-caller.js";
 export type { FunctionCaller, CallFunctionOptions } from "./function-caller.js";
+export { isEphemeralResourceOpener, ephemeralResourceSchema } from "./ephemeral-resource-opener.js";
+export type {
+  EphemeralResourceOpener,
+  OpenEphemeralOptions,
+  EphemeralCallOptions,
+  OpenEphemeralResult,
+  RenewEphemeralResult,
+  EphemeralWarnings,
+} from "./ephemeral-resource-opener.js";
 export { NestingMode, StringKind, noServerCapabilities, impliedType, attributeType, nestedBlockType, emptyBlockValue, emptyNestedBlockValue, createSchemaEntry, resourceSchema, dataSourceSchema } from "./schema.js";
 export type { ObjectNestingMode, Attribute, NestedAttributeType, NestedBlock, Block, SchemaEntry, ServerCapabilities, FunctionParameter, FunctionSignature, ProviderSchema } from "./schema.js";
 export { DeferredReason } from "./plan.js";
@@ -95,6 +106,10 @@ export type {
   NativeReadDataSource,
   NativeImport,
   NativeUpgrade,
+  NativeEphemeralResource,
+  NativeEphemeralResources,
+  NativeEphemeralOpen,
+  NativeEphemeralRenew,
 } from "./native-provider.js";
 export type { NativeFunction, NativeFunctions, NativeFunctionContext, NativeFunctionResult } from "./native-function.js";
 

@@ -1,4 +1,4 @@
-import { stringType } from "@magma/cty";
+import { stringType, type Value } from "@magma/cty";
 import { createNativeProvider, type NativeProviderImpl, type NativeSchema } from "./native-provider.js";
 import { createSchemaEntry, type FunctionSignature, type ProviderSchema } from "./schema.js";
 
@@ -19,9 +19,8 @@ function implWith(schema: NativeSchema): NativeProviderImpl {
 }
 
 describe("createNativeProvider's schema", () => {
-  test("never carries ephemeral resources, which the contract cannot open; functions need implementations", async () => {
+  test("declared functions and ephemeral resource types need implementations", async () => {
     const fn: FunctionSignature = { parameters: [{ name: "s", type: stringType }], returnType: stringType };
-    // A full ProviderSchema (as another Provider's getSchema returns it) passed off as native.
     const full: ProviderSchema = {
       provider: createSchemaEntry({}),
       resources: new Map(),
@@ -32,22 +31,28 @@ describe("createNativeProvider's schema", () => {
       warnings: [],
     };
     // Declared functions without implementations: the schema is refused.
-    await expect(createNativeProvider(implWith(full)).getSchema()).rejects.toMatchObject({
+    await expect(createNativeProvider({ ...implWith(full), ephemeralResources: { x_secret: { open: () => ({}) } } }).getSchema()).rejects.toMatchObject({
       code: "schema",
       message: '[schema] the schema declares function "upper" but the provider has no implementation of it',
     });
-    const schema = await createNativeProvider({ ...implWith(full), functions: { upper: ([s]) => ({ result: s! }) } }).getSchema();
-    expect(schema.ephemeralResources).toBeUndefined();
+    const upper = { upper: ([s]: readonly Value[]) => ({ result: s! }) };
+    await expect(createNativeProvider({ ...implWith(full), functions: upper }).getSchema()).rejects.toMatchObject({
+      code: "schema",
+      message: '[schema] the schema declares ephemeral resource type "x_secret" but the provider has no implementation of it',
+    });
+    await expect(
+      createNativeProvider({ ...implWith(full), functions: upper, ephemeralResources: { x_secret: { open: () => ({}) }, x_other: { open: () => ({}) } } }).getSchema(),
+    ).rejects.toMatchObject({ code: "schema", message: '[schema] the provider implements ephemeral resource type "x_other" but its schema does not declare it' });
+    const schema = await createNativeProvider({ ...implWith(full), functions: upper, ephemeralResources: { x_secret: { open: () => ({}) } } }).getSchema();
+    expect([...(schema.ephemeralResources?.keys() ?? [])]).toEqual(["x_secret"]);
     expect(schema.functions?.get("upper")).toBe(fn);
-    expect(Object.keys(schema).sort()).toEqual(["dataSources", "functions", "provider", "resources", "serverCapabilities", "warnings"]);
+    expect(Object.keys(schema).sort()).toEqual(["dataSources", "ephemeralResources", "functions", "provider", "resources", "serverCapabilities", "warnings"]);
     expect(schema.serverCapabilities.getProviderSchemaOptional).toBe(true);
   });
 
-  test("NativeSchema has no place for ephemeral resources (type-level)", () => {
-    const base = { provider: createSchemaEntry({}), resources: new Map(), dataSources: new Map() };
-    const a: NativeSchema = { ...base, functions: new Map<string, FunctionSignature>() };
-    // @ts-expect-error ephemeral resources are not part of a native schema
-    const b: NativeSchema = { ...base, ephemeralResources: new Map() };
-    expect([a, b]).toHaveLength(2);
+  test("an empty ephemeralResources map is left out", async () => {
+    const base = { provider: createSchemaEntry({}), resources: new Map(), dataSources: new Map(), ephemeralResources: new Map() };
+    const schema = await createNativeProvider(implWith(base)).getSchema();
+    expect(schema.ephemeralResources).toBeUndefined();
   });
 });

@@ -37,15 +37,23 @@ import { dataSourceSchema, noServerCapabilities, resourceSchema, type ProviderSc
 import { valueConformance } from "./value-conformance.js";
 import { functionSignature, type CallFunctionOptions, type FunctionCaller } from "./function-caller.js";
 import { callNativeFunction, checkNativeFunctions, type NativeFunctions } from "./native-function.js";
+import {
+  ephemeralResourceSchema,
+  type EphemeralCallOptions,
+  type EphemeralResourceOpener,
+  type EphemeralWarnings,
+  type OpenEphemeralOptions,
+  type OpenEphemeralResult,
+  type RenewEphemeralResult,
+} from "./ephemeral-resource-opener.js";
 
 /**
  * What a native provider's `getSchema` returns: a {@link ProviderSchema} whose capabilities
- * and warnings may be left out. It cannot declare ephemeral resources: the contract has no
- * operations to open them, so a native provider has none (the wrapper's schema never
- * carries them). It may declare `functions`, each implemented in
- * {@link NativeProviderImpl.functions}.
+ * and warnings may be left out. It may declare `functions`, each implemented in
+ * {@link NativeProviderImpl.functions}, and `ephemeralResources`, each implemented in
+ * {@link NativeProviderImpl.ephemeralResources}.
  */
-export type NativeSchema = Omit<ProviderSchema, "serverCapabilities" | "warnings" | "ephemeralResources"> & {
+export type NativeSchema = Omit<ProviderSchema, "serverCapabilities" | "warnings"> & {
   readonly serverCapabilities?: Partial<ServerCapabilities>;
   readonly warnings?: readonly Diag[];
 };
@@ -112,6 +120,46 @@ export interface NativeUpgrade extends NativeDiagnostics {
   readonly upgradedState?: Value;
 }
 
+/** What a native ephemeral resource's `open` returns. */
+export interface NativeEphemeralOpen extends NativeDiagnostics {
+  /** The ephemeral object. May be absent only together with error diagnostics. */
+  readonly result?: Value;
+  /** Private data for renew and close (default empty). */
+  readonly private?: Uint8Array;
+  /** When to renew; absent: never. Needs a `renew` implementation. */
+  readonly renewAt?: Date;
+  /** Set to defer (only when the call allowed it). */
+  readonly deferred?: Deferred;
+}
+
+/** What a native ephemeral resource's `renew` returns. */
+export interface NativeEphemeralRenew extends NativeDiagnostics {
+  /** Private data for the next renew or the close (default: the one passed in). */
+  readonly private?: Uint8Array;
+  /** When to renew next; absent: never again. */
+  readonly renewAt?: Date;
+}
+
+/**
+ * The implementation of one ephemeral resource type of a native provider (see
+ * {@link EphemeralResourceOpener} for the rules the wrapper enforces). `open` is called
+ * only with a configuration that fits the type and is wholly known; the wrapper checks the
+ * result. Each may return synchronously.
+ */
+export interface NativeEphemeralResource {
+  /** Extra validation of a configuration (no `configure` needed); default: none. */
+  validate?(config: Value, ctx: NativeContext): NativeDiagnostics | void | Promise<NativeDiagnostics | void>;
+  /** Opens the resource. */
+  open(config: Value, options: OpenEphemeralOptions, ctx: NativeContext): NativeEphemeralOpen | Promise<NativeEphemeralOpen>;
+  /** Renews it; required when `open` or `renew` return a `renewAt`. */
+  renew?(privateData: Uint8Array, options: EphemeralCallOptions, ctx: NativeContext): NativeEphemeralRenew | Promise<NativeEphemeralRenew>;
+  /** Closes it; default: nothing to release. */
+  close?(privateData: Uint8Array, options: EphemeralCallOptions, ctx: NativeContext): NativeDiagnostics | void | Promise<NativeDiagnostics | void>;
+}
+
+/** The ephemeral resource implementations of a native provider, by the type names its schema's `ephemeralResources` declares. */
+export type NativeEphemeralResources = Readonly<Record<string, NativeEphemeralResource>>;
+
 /** What every native operation is told besides its arguments. */
 export interface NativeContext {
   /** The schema entry of the type named in the call (the provider's own for `configure`). */
@@ -148,6 +196,11 @@ export interface NativeProviderImpl {
    * others): called through {@link FunctionCaller.callFunction}, without `configure`.
    */
   readonly functions?: NativeFunctions;
+  /**
+   * The ephemeral resource types, one per name in the schema's `ephemeralResources` (and
+   * no others): opened through {@link EphemeralResourceOpener}.
+   */
+  readonly ephemeralResources?: NativeEphemeralResources;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -182,8 +235,14 @@ const EMPTY = new Uint8Array(0);
  *   does before calling ({@link checkFunctionCall}), and the result against the return type
  *   (`invalid_response` when it does not fit). A provider without functions answers every
  *   name with `unknown_type`.
+ * - **Ephemeral resources** ({@link EphemeralResourceOpener}): the schema's
+ *   `ephemeralResources` and the implementation's must name the same types (else
+ *   `getSchema` rejects with `schema`); validation needs no `configure`, open/renew/close
+ *   do; the configuration is checked against the type, and `open`'s result must fit it and
+ *   be wholly known unless deferred (`invalid_response`); a `renewAt` without a `renew`
+ *   implementation is `invalid_response`.
  */
-export function createNativeProvider(impl: NativeProviderImpl): Provider & FunctionCaller {
+export function createNativeProvider(impl: NativeProviderImpl): Provider & FunctionCaller & EphemeralResourceOpener {
   let schemaPromise: Promise<ProviderSchema> | undefined;
   let configured = false;
 
@@ -192,6 +251,7 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
       .then(() => impl.getSchema())
       .then((s) => {
         checkNativeFunctions(s.functions, impl.functions);
+        checkNativeEphemeralResources(s.ephemeralResources, impl.ephemeralResources);
         return completeSchema(s);
       });
     const p = schemaPromise;
@@ -220,10 +280,16 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
     }
   }
 
-  async function entryFor(operation: string, kind: "resource" | "data_source", typeName: string): Promise<SchemaEntry> {
+  async function entryFor(operation: string, kind: "resource" | "data_source" | "ephemeral_resource", typeName: string): Promise<SchemaEntry> {
     if (!configured) throw notConfiguredError(operation);
     const schema = await loadSchema();
+    if (kind === "ephemeral_resource") return ephemeralResourceSchema(schema, typeName);
     return kind === "resource" ? resourceSchema(schema, typeName) : dataSourceSchema(schema, typeName);
+  }
+
+  /** The implementation of a type the schema declares (checked against the schema when it loaded). */
+  function ephemeralImpl(typeName: string): NativeEphemeralResource {
+    return impl.ephemeralResources![typeName]!;
   }
 
   return {
@@ -373,6 +439,65 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
       });
     },
 
+    validateEphemeralResourceConfig(typeName, config, options = {}): Promise<EphemeralWarnings> {
+      const op = "validateEphemeralResourceConfig";
+      return guarded(op, options.signal, async () => {
+        const entry = ephemeralResourceSchema(await loadSchema(), typeName);
+        expectInput(op, "config", config, entry.type);
+        const r = await ephemeralImpl(typeName).validate?.(config, { entry, signal: options.signal });
+        const diags = r === undefined ? [] : (r.diagnostics ?? []);
+        if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
+        return { warnings: warningsOf(diags) };
+      });
+    },
+
+    openEphemeralResource(typeName, config, options = {}): Promise<OpenEphemeralResult> {
+      const op = "openEphemeralResource";
+      return guarded(op, options.signal, async () => {
+        const entry = await entryFor(op, "ephemeral_resource", typeName);
+        expectInput(op, "config", config, entry.type);
+        const impl1 = ephemeralImpl(typeName);
+        const r = await impl1.open(config, options, { entry, signal: options.signal });
+        const diags = r.diagnostics ?? [];
+        if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
+        if (r.result === undefined) throw invalidResponseError(`${op} of ${typeName} returned no result`, { operation: op });
+        expectOutput(op, "result", r.result, entry.type);
+        checkDeferral(op, r.deferred, options.deferralAllowed);
+        if (r.deferred === undefined && !r.result.isWhollyKnown()) throw invalidResponseError(`${op} of ${typeName} returned unknown values`, { operation: op });
+        if (r.renewAt !== undefined && impl1.renew === undefined) throw invalidResponseError(`${op} of ${typeName} asked to be renewed, but the type has no renew`, { operation: op });
+        const out: { -readonly [K in keyof OpenEphemeralResult]: OpenEphemeralResult[K] } = { result: r.result, private: r.private ?? EMPTY, warnings: warningsOf(diags) };
+        if (r.renewAt !== undefined) out.renewAt = r.renewAt;
+        if (r.deferred !== undefined) out.deferred = r.deferred;
+        return out;
+      });
+    },
+
+    renewEphemeralResource(typeName, privateData, options = {}): Promise<RenewEphemeralResult> {
+      const op = "renewEphemeralResource";
+      return guarded(op, options.signal, async () => {
+        const entry = await entryFor(op, "ephemeral_resource", typeName);
+        const impl1 = ephemeralImpl(typeName);
+        if (impl1.renew === undefined) return { private: privateData, warnings: [] };
+        const r = await impl1.renew(privateData, options, { entry, signal: options.signal });
+        const diags = r.diagnostics ?? [];
+        if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
+        const out: { -readonly [K in keyof RenewEphemeralResult]: RenewEphemeralResult[K] } = { private: r.private ?? privateData, warnings: warningsOf(diags) };
+        if (r.renewAt !== undefined) out.renewAt = r.renewAt;
+        return out;
+      });
+    },
+
+    closeEphemeralResource(typeName, privateData, options = {}): Promise<EphemeralWarnings> {
+      const op = "closeEphemeralResource";
+      return guarded(op, options.signal, async () => {
+        const entry = await entryFor(op, "ephemeral_resource", typeName);
+        const r = await ephemeralImpl(typeName).close?.(privateData, options, { entry, signal: options.signal });
+        const diags = r === undefined ? [] : (r.diagnostics ?? []);
+        if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
+        return { warnings: warningsOf(diags) };
+      });
+    },
+
     callFunction(name: string, args: readonly Value[], options: CallFunctionOptions = {}): Promise<Value> {
       return guarded("callFunction", options.signal, async () => {
         const signature = functionSignature(await loadSchema(), name);
@@ -392,7 +517,25 @@ function completeSchema(s: NativeSchema): ProviderSchema {
   };
   if (s.providerMeta !== undefined) out.providerMeta = s.providerMeta;
   if (s.functions !== undefined) out.functions = s.functions;
+  if (s.ephemeralResources !== undefined && s.ephemeralResources.size > 0) out.ephemeralResources = s.ephemeralResources;
   return Object.freeze(out);
+}
+
+/**
+ * Checks that the declared ephemeral resource types and the implementations name the same types.
+ *
+ * @throws {@link ProviderError} `schema` naming the first type declared without an
+ * implementation, or implemented without a declaration.
+ */
+function checkNativeEphemeralResources(declared: ReadonlyMap<string, SchemaEntry> | undefined, impls: NativeEphemeralResources | undefined): void {
+  const names = new Set(declared?.keys() ?? []);
+  for (const name of names) {
+    const i = impls !== undefined && Object.hasOwn(impls, name) ? impls[name] : undefined;
+    if (i === undefined || typeof i.open !== "function") throw schemaError(`the schema declares ephemeral resource type ${JSON.stringify(name)} but the provider has no implementation of it`);
+  }
+  for (const name of Object.keys(impls ?? {})) {
+    if (!names.has(name)) throw schemaError(`the provider implements ephemeral resource type ${JSON.stringify(name)} but its schema does not declare it`);
+  }
 }
 
 function expectInput(operation: string, argument: string, value: Value, type: Type): void {

@@ -48,8 +48,8 @@ export const ProviderErrorCode = {
 /** One of the {@link ProviderErrorCode} values. */
 export type ProviderErrorCode = (typeof ProviderErrorCode)[keyof typeof ProviderErrorCode];
 
-/** The kinds of entry a provider schema has (resource, data source, function), as `unknown_type` errors name them. */
-export type SchemaEntryKind = "resource" | "data_source" | "function";
+/** The kinds of entry a provider schema has (resource, data source, function, ephemeral resource), as `unknown_type` errors name them. */
+export type SchemaEntryKind = "resource" | "data_source" | "function" | "ephemeral_resource";
 
 /**
  * @deprecated Renamed {@link SchemaEntryKind} (it is the kind of schema entry a type name
@@ -220,7 +220,8 @@ export function notConfiguredError(operation: string): ProviderError<"not_config
 
 /** An `unknown_type` error naming the kind (resource or data source) and the type name. */
 export function unknownTypeError(kind: SchemaEntryKind, typeName: string): ProviderError<"unknown_type"> {
-  const what = kind === "resource" ? "resource type" : kind === "data_source" ? "data source" : "function";
+  const what =
+    kind === "resource" ? "resource type" : kind === "data_source" ? "data source" : kind === "ephemeral_resource" ? "ephemeral resource type" : "function";
   return new ProviderError({ code: "unknown_type", kind, typeName }, `the provider has no ${what} ${JSON.stringify(typeName)}`);
 }
 

@@ -19,6 +19,7 @@ import {
 } from "@magma/cty";
 import type { Diag } from "./diagnostic.js";
 import type { FunctionCaller, isFunctionCaller } from "./function-caller.js";
+import type { EphemeralResourceOpener, isEphemeralResourceOpener } from "./ephemeral-resource-opener.js";
 import { schemaError, unknownTypeError } from "./provider-error.js";
 
 /** How a nested block type repeats (tfplugin's `NestedBlock.NestingMode`). */
@@ -208,8 +209,9 @@ export interface ProviderSchema {
   readonly dataSources: ReadonlyMap<string, SchemaEntry>;
   /**
    * Ephemeral resource types by name (protocol 5.7/6.7 and later), when the source of the
-   * schema knows them; absent means none are declared. Described only: the `Provider`
-   * contract has no operations for them (open, renew, close).
+   * schema knows them; absent means none are declared. The `Provider` contract has no
+   * operations for them: a provider that can open them is also an
+   * {@link EphemeralResourceOpener} (see {@link isEphemeralResourceOpener}).
    */
   readonly ephemeralResources?: ReadonlyMap<string, SchemaEntry>;
   /**

@@ -3,6 +3,7 @@ import {
   createNativeProvider,
   createSchemaEntry,
   errorDiag,
+  type EphemeralResourceOpener,
   type Provider,
 } from "@magma/provider-api";
 import { randomIdResource } from "./random-id.js";
@@ -10,6 +11,7 @@ import { randomIntegerResource } from "./random-integer.js";
 import { randomShuffleResource } from "./random-shuffle.js";
 import { randomPasswordResource, randomStringResource } from "./random-string.js";
 import { randomUuidResource } from "./random-uuid.js";
+import { ephemeralPassword, ephemeralPasswordEntry } from "./ephemeral-password.js";
 import { planResource, upgradeResource, type RandomResource } from "./resource-kit.js";
 
 /** The resource types of the random provider. */
@@ -50,7 +52,8 @@ const RESOURCES: readonly RandomResource[] = [
 /**
  * Creates a native provider with the schemas and semantics of hashicorp/random: the
  * resources random_id, random_integer, random_password, random_shuffle, random_string and
- * random_uuid, and an empty provider configuration.
+ * random_uuid, the ephemeral resource random_password (3.7's), and an empty provider
+ * configuration.
  *
  * Behaviour follows hashicorp/random 3.6/3.7 on terraform-plugin-framework: defaults and
  * `number`/`numeric` synchronisation are planned, computed values are unknown on create and
@@ -66,7 +69,7 @@ const RESOURCES: readonly RandomResource[] = [
  * The contract itself (configure first, known type names, value types) is enforced by
  * `createNativeProvider`.
  */
-export function createRandomProvider(): Provider {
+export function createRandomProvider(): Provider & EphemeralResourceOpener {
   const byName = new Map(RESOURCES.map((r) => [r.typeName, r]));
   const resource = (typeName: string): RandomResource => {
     const r = byName.get(typeName);
@@ -78,6 +81,7 @@ export function createRandomProvider(): Provider {
       provider: createSchemaEntry({ attributes: {} }),
       resources: new Map(RESOURCES.map((r) => [r.typeName, r.entry])),
       dataSources: new Map(),
+      ephemeralResources: new Map([["random_password", ephemeralPasswordEntry]]),
     }),
     configure: () => undefined,
     planResourceChange: (typeName, prior, proposed, config) =>
@@ -104,5 +108,6 @@ export function createRandomProvider(): Provider {
     },
     upgradeResourceState: (typeName, storedVersion, rawJson) =>
       upgradeResource(resource(typeName), storedVersion, rawJson),
+    ephemeralResources: { random_password: ephemeralPassword },
   });
 }

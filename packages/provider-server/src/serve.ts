@@ -123,8 +123,10 @@ const NOT_A_PLUGIN =
  * error "Cannot import non-existent remote object". Validate* and PrepareProviderConfig
  * check that the configuration decodes; StopProvider cancels the calls in flight (their
  * `signal` fires). The server announces `plan_destroy` and `get_provider_schema_optional`.
- * Ephemeral resource types and functions of the schema are not served (left out of
- * GetProviderSchema and GetMetadata): the contract has no operations for them.
+ * Ephemeral resource types are served when the provider is an `EphemeralResourceOpener`
+ * (Validate/Open/Renew/CloseEphemeralResource, `renew_at` as a timestamp), functions when it
+ * is a `FunctionCaller`; otherwise they are left out of GetProviderSchema and GetMetadata,
+ * so Terraform never sends an RPC the provider cannot answer.
  *
  * @param provider The provider, or a function making it (called once, after the cookie check).
  * @throws {@link ServeError} `not_a_plugin` (with `exit: false`), `invalid_environment`,

@@ -3,7 +3,7 @@
  * semantics in TypeScript), installed by `terraform init` from a filesystem mirror and
  * managed end to end by real terraform over protocol 6 and over protocol 5.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { createRandomProvider } from "@magma/provider-random";
@@ -43,6 +43,10 @@ resource "random_shuffle" "sh" {
   result_count = 2
 }
 resource "random_uuid" "u" {}
+ephemeral "random_password" "eph" {
+  length  = 24
+  special = false
+}
 output "id" { value = random_id.id.hex }
 output "n" { value = random_integer.n.result }
 output "s" { value = random_string.s.result }
@@ -79,6 +83,11 @@ d.each([6, 5] as const)("terraform with @magma/provider-random on protocol %d", 
     const apply = await tf("apply", "-auto-approve", "-no-color");
     expectExit(apply, 0, "apply", env);
     expect(apply.stdout).toContain("Resources: 6 added, 0 changed, 0 destroyed.");
+    // The ephemeral random_password is opened and closed over the wire, and never stored.
+    expect(apply.stdout).toContain("ephemeral.random_password.eph: Opening...");
+    expect(apply.stdout).toContain("ephemeral.random_password.eph: Opening complete after");
+    expect(apply.stdout).toContain("ephemeral.random_password.eph: Closing...");
+    expect(readFileSync(join(work, "terraform.tfstate"), "utf8")).not.toContain("random_password.eph");
     expect(apply.stdout).toMatch(/u = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"/);
     expect(apply.stdout).toContain("pw_length = 20");
     const n = /n = (\d+)/.exec(apply.stdout)![1]!;

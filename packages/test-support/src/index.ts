@@ -44,3 +44,7 @@ export {
 } from "./bundle-launcher-entry.js";
 export type { LauncherWithEntry } from "./bundle-launcher-entry.js";
 export { TfToJsonError, tfToJson } from "./tf-to-json.js";
+export { startLocalRegistry } from "./local-registry.js";
+export type { LocalRegistry, RegistryFault, RegistryRelease, PublishedRelease, RegistryModule } from "./local-registry.js";
+export { writeZip } from "./zip-writer.js";
+export type { ZipWriterEntry } from "./zip-writer.js";

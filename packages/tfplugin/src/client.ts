@@ -22,6 +22,7 @@ export { pathFromProto, pathToProto } from "./attribute-path.js";
 export { diagsFromProto, diagsToProto } from "./diagnostic.js";
 export { functionFromProto, functionToProto } from "./function.js";
 export { functionArgumentsToProto, functionResultFromProto } from "./function-call.js";
+export { timestampFromProto, timestampToProto } from "./timestamp.js";
 export { blockFromProto, schemaEntryFromProto, serverCapabilitiesFromProto, typeFromProto } from "./schema.js";
 export { metadataMismatch } from "./schema-metadata.js";
 export { schemaFromReply } from "./schema-reply.js";
@@ -33,6 +34,9 @@ export type {
   ClientCapabilitiesInit,
   DiagnosticsResponse,
   MetadataResponse,
+  OpenEphemeralResponse,
+  ProtoTimestamp,
+  RenewEphemeralResponse,
   WireClient,
   WireMessages,
 } from "./wire-client.js";

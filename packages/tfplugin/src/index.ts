@@ -73,6 +73,7 @@ export type {
 // ---- The client, and each operation's response as both sides see it ----------------------
 
 export { createWireClient, wireMessages } from "./wire-client.js";
+export { timestampFromProto, timestampToProto } from "./timestamp.js";
 export { loadWireVersion } from "./load-wire-version.js";
 export type { WireVersion } from "./load-wire-version.js";
 export type {
@@ -83,9 +84,12 @@ export type {
   GetFunctionsResponse,
   ImportResponse,
   MetadataResponse,
+  OpenEphemeralResponse,
   PlanResponse,
+  ProtoTimestamp,
   ReadDataResponse,
   ReadResponse,
+  RenewEphemeralResponse,
   SchemaResponse,
   UpgradeResponse,
   WireClient,

@@ -47,5 +47,9 @@ export function createWireClientV5(transport: Transport): WireClient {
     stopProvider: (o) => c.stop({}, o),
     getFunctions: (o) => c.getFunctions({}, o),
     callFunction: (req, o) => c.callFunction(req, o),
+    validateEphemeralResourceConfig: (req, o) => c.validateEphemeralResourceConfig(req, o),
+    openEphemeralResource: (req, o) => c.openEphemeralResource(req, o),
+    renewEphemeralResource: (req, o) => c.renewEphemeralResource(req, o),
+    closeEphemeralResource: (req, o) => c.closeEphemeralResource(req, o),
   };
 }

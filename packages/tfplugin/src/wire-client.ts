@@ -85,6 +85,7 @@ export interface SchemaResponse extends DiagnosticsResponse {
   resourceSchemas: { [typeName: string]: ProtoSchema };
   dataSourceSchemas: { [typeName: string]: ProtoSchema };
   functions: { [name: string]: ProtoFunction };
+  ephemeralResourceSchemas?: { [typeName: string]: ProtoSchema };
   serverCapabilities?: ProtoServerCapabilities | undefined;
 }
 
@@ -97,6 +98,26 @@ export interface GetFunctionsResponse extends DiagnosticsResponse {
 export interface CallFunctionResponse {
   result?: ProtoDynamicValue | undefined;
   error?: { text: string; functionArgument?: bigint | undefined } | undefined;
+}
+
+/** A `google.protobuf.Timestamp` as the generated code holds it. @internal */
+export interface ProtoTimestamp {
+  seconds: bigint;
+  nanos: number;
+}
+
+/** Response of OpenEphemeralResource (protocol 5.7/6.7 and later). @internal */
+export interface OpenEphemeralResponse extends DiagnosticsResponse {
+  renewAt?: ProtoTimestamp | undefined;
+  result?: ProtoDynamicValue | undefined;
+  private?: Uint8Array | undefined;
+  deferred?: ProtoDeferred | undefined;
+}
+
+/** Response of RenewEphemeralResource (protocol 5.7/6.7 and later). @internal */
+export interface RenewEphemeralResponse extends DiagnosticsResponse {
+  renewAt?: ProtoTimestamp | undefined;
+  private?: Uint8Array | undefined;
 }
 
 /**
@@ -182,6 +203,13 @@ export interface WireClient extends WireMessages {
   stopProvider(o: CallOptions): Promise<{ Error: string }>;
   getFunctions(o: CallOptions): Promise<GetFunctionsResponse>;
   callFunction(req: { name: string; arguments: ProtoDynamicValue[] }, o: CallOptions): Promise<CallFunctionResponse>;
+  validateEphemeralResourceConfig(req: { typeName: string; config: ProtoDynamicValue }, o: CallOptions): Promise<DiagnosticsResponse>;
+  openEphemeralResource(
+    req: { typeName: string; config: ProtoDynamicValue; clientCapabilities: ClientCapabilitiesInit },
+    o: CallOptions,
+  ): Promise<OpenEphemeralResponse>;
+  renewEphemeralResource(req: { typeName: string; private?: Uint8Array }, o: CallOptions): Promise<RenewEphemeralResponse>;
+  closeEphemeralResource(req: { typeName: string; private?: Uint8Array }, o: CallOptions): Promise<DiagnosticsResponse>;
 }
 
 /**

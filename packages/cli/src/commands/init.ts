@@ -1,13 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig, loadModule, providerAddrString } from "@magma/config";
-import type { ResolveProviderOptions } from "@magma/plugin";
+import { loadConfig, loadModule } from "@magma/config";
 import { CliError, CliErrorCode } from "../cli-error.js";
-import { nativeProviders, pluginDirsFrom } from "../provider-session.js";
-import { installProvider, platformName, type InstalledProvider } from "../workdir/install-provider.js";
+import { platformName } from "../workdir/platform-name.js";
+import { installConfigProviders } from "../workdir/init-providers.js";
 import { formatLockFile, LOCK_FILE_NAME, parseLockFile, type LockedProvider } from "../workdir/provider-lock-file.js";
-import { providerForDisplay, providerRequirements } from "../workdir/provider-requirements.js";
-import { versionConstraintsString } from "../workdir/version-constraints-string.js";
 import { formatDiagnostics } from "../workdir/format-diagnostic.js";
 import { recordBackend } from "../workdir/init-backend.js";
 import { installModules } from "../workdir/init-modules.js";
@@ -67,32 +64,8 @@ export async function initAction(ctx: CommandContext, o: InitOptions): Promise<v
     const lockPath = join(wd.dir, LOCK_FILE_NAME);
     const hadLock = existsSync(lockPath);
     const previous = hadLock ? parseLockFile(readFileSync(lockPath, "utf8")) : new Map<string, LockedProvider>();
-    const given = o.pluginDir;
-    const resolve: ResolveProviderOptions =
-      given !== undefined
-        ? { pluginDirs: given, impliedMirrors: false, cliConfigFile: join(wd.dir, ".magma-no-cli-config"), environment: {}, cwd: wd.dir }
-        : { pluginDirs: pluginDirsFrom(undefined, ctx.io.env), environment: ctx.io.env, cwd: wd.dir };
-    const installed: InstalledProvider[] = [];
     const next = new Map<string, LockedProvider>();
-    for (const req of providerRequirements(config)) {
-      const display = providerForDisplay(req.provider);
-      const native = Object.keys(nativeProviders).find((k) => providerAddrString(req.provider) === `registry.terraform.io/${k}`);
-      if (native !== undefined) {
-        ctx.print(`- Using ${display} (native, built into magma)\n`);
-        const keep = previous.get(req.address);
-        if (keep !== undefined) next.set(req.address, keep);
-        continue;
-      }
-      const locked = previous.get(req.address);
-      if (locked !== undefined && o.upgrade !== true) ctx.print(`- Reusing previous version of ${display} from the dependency lock file\n`);
-      else if (req.constraints.length > 0) ctx.print(`- Finding ${display} versions matching ${JSON.stringify(versionConstraintsString(req.constraints))}...\n`);
-      else ctx.print(`- Finding latest version of ${display}...\n`);
-      const inst = await installProvider(req, locked, { dataDir: wd.dataDir, resolve, upgrade: o.upgrade === true });
-      installed.push(inst);
-      next.set(req.address, inst.lock);
-      if (inst.reused) ctx.print(`- Using previously-installed ${display} v${inst.version}\n`);
-      else ctx.print(`- Installing ${display} v${inst.version}...\n- Installed ${display} v${inst.version} (unauthenticated)\n`);
-    }
+    const { incomplete } = await installConfigProviders(ctx, wd, config, previous, { pluginDir: o.pluginDir, upgrade: o.upgrade === true }, next);
     const text = formatLockFile(next.values());
     const changed = !hadLock ? next.size > 0 : text !== readFileSync(lockPath, "utf8");
     if (changed && o.lockfile === "readonly") {
@@ -104,7 +77,7 @@ export async function initAction(ctx: CommandContext, o: InitOptions): Promise<v
       writeFileSync(lockPath, text);
       ctx.print(hadLock ? CHANGED : `${paint(colour, CREATED.replace(" .terraform.lock.hcl ", " [bold].terraform.lock.hcl[reset] ").replace(/\n$/, ""))}\n`);
     }
-    const local = installed.filter((i) => previous.get(i.requirement.address)?.hashes.includes(i.hash) !== true).map((i) => providerForDisplay(i.requirement.provider));
+    const local = incomplete;
     // Terraform's layout: the warning (which starts with a blank line) runs straight into the final message.
     // In automation (TF_IN_AUTOMATION) terraform leaves out the advice after the first line.
     const [first, ...advice] = DONE.split("\n");

@@ -13,6 +13,8 @@ export class ApplySnapshots {
   #durable: StateFile | undefined;
   /** The writes under way, in order. */
   #chain: Promise<unknown> = Promise.resolve();
+  /** The first error of a write of this apply, if one failed. */
+  #failure: { readonly error: unknown } | undefined;
 
   /** Snapshots saved into `store` (the caller holds its lock). */
   constructor(store: StateStore) {
@@ -44,7 +46,32 @@ export class ApplySnapshots {
       if (this.#durable !== undefined) this.#durable = await saveState(this.#store, this.#durable);
     });
     this.#chain = write.catch(() => undefined);
-    return write.then(() => undefined);
+    return write.catch((e: unknown) => {
+      this.#failure ??= { error: e };
+      throw e;
+    });
+  }
+
+  /** The first error of a write of this apply (a snapshot or the latest one), if one failed. */
+  get failure(): { readonly error: unknown } | undefined {
+    return this.#failure;
+  }
+
+  /**
+   * The end of an apply, as terraform's (its final `WriteAndPersist`): when a write of this
+   * apply failed, `final` (the apply's complete state, which holds what could not be saved)
+   * is written once more; otherwise the latest durable snapshot is saved once more, as
+   * {@link saveLatest}. Resolves to the error when the state could not be stored (the caller
+   * must keep `final` elsewhere), undefined once it is.
+   */
+  async finish(final: StateFile): Promise<unknown> {
+    try {
+      if (this.#failure !== undefined) await this.#enqueue(final);
+      else await this.saveLatest();
+      return undefined;
+    } catch (e) {
+      return e;
+    }
   }
 
   #enqueue(state: StateFile): Promise<void> {
@@ -52,6 +79,9 @@ export class ApplySnapshots {
       this.#durable = await saveState(this.#store, state);
     });
     this.#chain = write.catch(() => undefined);
-    return write;
+    return write.catch((e: unknown) => {
+      this.#failure ??= { error: e };
+      throw e;
+    });
   }
 }

@@ -9,9 +9,14 @@ export class SourceCache {
   readonly #dir: string;
   readonly #files = new Map<string, string | undefined>();
 
-  /** Sources relative to `dir` (file names in diagnostics are relative to the working directory). */
-  constructor(dir: string) {
+  /**
+   * Sources relative to `dir` (file names in diagnostics are relative to the working
+   * directory); `synthetic` holds texts that are not files (`<stdin>`), as terraform's
+   * `registerSynthConfigSource`.
+   */
+  constructor(dir: string, synthetic?: ReadonlyMap<string, string>) {
     this.#dir = dir;
+    for (const [name, text] of synthetic ?? []) this.#files.set(name, text);
   }
 
   /** The file's text, or undefined when it cannot be read. */
@@ -76,7 +81,10 @@ export function snippetOf(sources: SourceCache, subject: SourceRange, values: re
   while (lineStart > 0 && bytes[lineStart - 1] !== 0x0a) lineStart--;
   let lineEnd = Math.max(subject.end.byte, lineStart);
   while (lineEnd < bytes.length && bytes[lineEnd] !== 0x0a) lineEnd++;
-  const code = bytes.subarray(lineStart, lineEnd).toString("utf8").replace(/\r$/, "");
+  // A subject that ends at the end of a text ending in a newline has no line after it (terraform's line scanner yields none).
+  let code = bytes.subarray(lineStart, lineEnd).toString("utf8");
+  if (lineEnd === bytes.length) code = code.replace(/\r?\n$/, "");
+  code = code.replace(/\r$/, "");
   return {
     // Terraform's context is the block around the byte before the subject: none for a
     // subject that starts at a top-level block's header (a variable's declaration).
@@ -154,6 +162,8 @@ export interface FormatDiagnosticsOptions {
   readonly addresses?: boolean;
   /** The width to wrap details for (the stream's terminal width); default 78, as Terraform's for a stream that is not a terminal. */
   readonly width?: number;
+  /** Texts of sources that are not files (`<stdin>`), by the name diagnostics give them. */
+  readonly sources?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -164,7 +174,7 @@ export interface FormatDiagnosticsOptions {
  * terminal says otherwise; go-wordwrap at width - 1: no line longer than 77 for 78). With `color`, each inside Terraform's coloured left rule (see `boxed`).
  */
 export function formatDiagnostics(diags: readonly AddressedDiagnostic[], dir: string, color = false, options: FormatDiagnosticsOptions = {}): string {
-  const sources = new SourceCache(dir);
+  const sources = new SourceCache(dir, options.sources);
   const addresses = options.addresses === true;
   const width = options.width ?? WIDTH;
   if (color) return diags.map((d) => boxed(d, sources, addresses, width)).join("");

@@ -28,6 +28,7 @@ import { paint, paintf } from "../colour.js";
 import { terminalColumns, wordWrap } from "../terminal-columns.js";
 import { applyEventLine } from "./apply-progress.js";
 import { ApplySnapshots } from "./apply-snapshots.js";
+import { saveErroredState } from "./errored-state.js";
 import { applyFailureDiagnostics, EXECUTION_HALTED, terraformDiagnosticOrder } from "./apply-failure-diagnostics.js";
 import { workdirProviders } from "./engine-providers.js";
 import { formatDiagnostics, SourceCache, type AddressedDiagnostic } from "./format-diagnostic.js";
@@ -79,6 +80,9 @@ export interface OperationOptions {
   /** `-json`: Terraform's machine-readable UI on stdout instead of the human output. */
   readonly json: boolean;
 }
+
+/** The summary of the engine's diagnostic about a state write that failed. */
+const PERSIST_FAILED = "Failed to persist state";
 
 /** Terraform's "Interrupt received" notice, printed on the first Ctrl-C. */
 const INTERRUPT_NOTICE = "\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\nGracefully shutting down...\n\nStopping operation...\n";
@@ -446,22 +450,32 @@ async function runApply(
     ctx.signal?.removeEventListener("abort", onAbort);
   }
   // Terraform writes the state at the end of every apply, failed or stopped too: a working directory without a state gets an empty one (serial 1) even when no object was applied.
-  await snapshots.saveLatest();
+  // When a write of this apply failed, the apply's complete state is written once more, and if the backend still refuses it, it goes to errored.tfstate (or is printed).
+  const unsaved = await snapshots.finish(result.state);
+  const errored = unsaved === undefined ? undefined : saveErroredState(result.state, unsaved, dir);
+  if (errored?.dump !== undefined) {
+    if (ui !== undefined) ui.message("info", "Emergency state dump", { state: JSON.parse(errored.dump) as unknown, type: "log" });
+    else ctx.io.stderr.write(`${errored.dump}\n`);
+  }
   const isApplyWarning = (d: Diag): boolean => d.severity === "warning" && applyWarnings.some((w) => w.summary === d.summary);
   // A stop that came once everything was done changes nothing.
   const stopped = stoppedInFlight !== undefined && (stoppedInFlight > 0 || result.interrupted || !result.success);
-  if (stopped || !result.success) {
+  if (stopped || !result.success || errored !== undefined) {
     // Terraform's diagnostics after a failed or stopped apply: each failed object's, with its address and its place in the configuration, any other error,
     // and after a stop the "execution halted" errors of its stop hook (two for each object whose apply was under way: its post-apply and state-update hooks).
     const failures = applyFailureDiagnostics(result.failed, result.failed.length > 0 ? loadConfig(configDir ?? dir).config : undefined);
     const accounted = new Set(result.failed.flatMap((f) => f.diagnostics).map((d) => `${d.summary}\n${d.detail ?? ""}`));
-    const others = result.diagnostics.filter((d) => d.severity === "error" && !accounted.has(`${d.summary}\n${d.detail ?? ""}`)).map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }));
+    // The engine's own word that the end-of-walk write failed is replaced by terraform's about errored.tfstate.
+    const others = result.diagnostics
+      .filter((d) => d.severity === "error" && !accounted.has(`${d.summary}\n${d.detail ?? ""}`) && !(errored !== undefined && d.summary === PERSIST_FAILED))
+      .map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }));
     const halted = stopped ? Array.from({ length: Math.max(1, 2 * (stoppedInFlight ?? 0)) }, () => EXECUTION_HALTED) : [];
-    if (ui === undefined) ctx.io.stderr.write(formatDiagnostics(terraformDiagnosticOrder([...halted, ...failures, ...others]), dir, ctx.colour.stderr, { addresses: true, width: terminalColumns(ctx.io.stderr) }));
+    const saving = errored?.diagnostics ?? [];
+    if (ui === undefined) ctx.io.stderr.write(formatDiagnostics([...terraformDiagnosticOrder([...halted, ...failures, ...others]), ...saving], dir, ctx.colour.stderr, { addresses: true, width: terminalColumns(ctx.io.stderr) }));
     else {
       // terraform -json: in the order the operation collected them (not sorted as its human view sorts them), and no change summary.
       const sources = new SourceCache(dir);
-      const all: AddressedDiagnostic[] = [...failures, ...others, ...halted];
+      const all: AddressedDiagnostic[] = [...failures, ...others, ...halted, ...saving];
       for (const d of all) ui.diagnostic(d, d.address, sources);
     }
     // A stopped apply fails as terraform's does (exit 1); what was applied is in the state.

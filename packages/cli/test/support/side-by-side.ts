@@ -36,6 +36,10 @@ export interface ToolRunOptions {
   readonly interruptAfter?: RegExp;
   /** With `interruptAfter`: a second SIGINT 300 ms after the first. */
   readonly twice?: boolean;
+  /** Calls `run` once, as soon as stdout first matches `match` (e.g. to break the state's storage while an object is being applied). */
+  readonly onOutput?: { readonly match: RegExp; readonly run: () => void };
+  /** Text written to the run's stdin (closed after it); without it, stdin is closed at once. */
+  readonly stdin?: string;
 }
 
 /**
@@ -56,15 +60,21 @@ export function runTool(
   const child = spawn(cmd, argv, {
     cwd,
     env: { ...process.env, XDG_CACHE_HOME: cache, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "", FORCE_COLOR: "", NO_COLOR: "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
   spawned.add(child);
+  if (options.stdin !== undefined) child.stdin?.end(options.stdin);
   let stdout = "";
   let stderr = "";
   let signalled = false;
-  const { interruptAfter, twice = false } = options;
-  child.stdout.on("data", (b: Buffer) => {
+  const { interruptAfter, twice = false, onOutput } = options;
+  let ran = false;
+  child.stdout!.on("data", (b: Buffer) => {
     stdout += b.toString("utf8");
+    if (onOutput !== undefined && !ran && onOutput.match.test(stdout)) {
+      ran = true;
+      onOutput.run();
+    }
     if (interruptAfter !== undefined && !signalled && interruptAfter.test(stdout)) {
       signalled = true;
       setTimeout(() => {
@@ -73,7 +83,7 @@ export function runTool(
       }, 1500);
     }
   });
-  child.stderr.on("data", (b: Buffer) => (stderr += b.toString("utf8")));
+  child.stderr!.on("data", (b: Buffer) => (stderr += b.toString("utf8")));
   const timer = setTimeout(() => child.kill("SIGKILL"), 240_000);
   return new Promise((resolve, reject) => {
     child.once("error", reject);

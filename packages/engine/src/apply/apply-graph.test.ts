@@ -72,6 +72,18 @@ describe("buildApplyGraph", () => {
     expect(g.has("memory_item.n")).toBe(false);
   });
 
+  it("orders instances of expanded modules by the configuration addresses dependencies hold; destroys only within one module instance", () => {
+    const a = (m: string): string => `module.m[${m}].module.n["k"].memory_item.a`;
+    const b = (m: string): string => `module.m[${m}].module.n["k"].memory_item.b`;
+    const deps = ["module.m.module.n.memory_item.a"];
+    const g = graphOf([change(a("0"), "create", []), change(a("1"), "create", []), change(b("0"), "create", deps), change(b("1"), "create", deps)]);
+    // A reference waits for every instance of what it names, in every instance of its module.
+    expect(g.dependencies(b("0")).sort()).toEqual([a("0"), a("1"), providerNodeId(P)]);
+    const d = graphOf([change(a("0"), "delete", undefined), change(a("1"), "delete", undefined), change(b("0"), "delete", undefined), change(b("1"), "delete", undefined)], { [b("0")]: deps, [b("1")]: deps });
+    expect(d.dependencies(`${a("0")} (destroy)`).sort()).toEqual([`${b("0")} (destroy)`, providerNodeId(P)]);
+    expect(d.dependencies(`${a("1")} (destroy)`).sort()).toEqual([`${b("1")} (destroy)`, providerNodeId(P)]);
+  });
+
   it("refuses two changes for one instance", () => {
     expect(() => graphOf([change("memory_item.a", "create", []), change("memory_item.a", "update", [])])).toThrow(expect.objectContaining({ code: "invalid_argument" }));
   });

@@ -1,4 +1,4 @@
-import { formatProviderSource, formatResource, parseProviderConfig, parseResourceInstance } from "@magma/state";
+import { formatModuleInstance, formatProviderSource, formatResource, parseProviderConfig, parseResourceInstance } from "@magma/state";
 import { Graph } from "../dag/graph.js";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 import { PlanAction } from "../plan/plan-action.js";
@@ -34,9 +34,23 @@ export function destroyNodeId(address: string, deposedKey?: string): string {
   return deposedKey === undefined ? `${address} (destroy)` : `${address} (deposed object ${deposedKey})`;
 }
 
-/** The absolute resource address of an instance address (its instance key dropped). */
-export function resourceOf(address: string): string {
-  return formatResource(parseResourceInstance(address));
+/**
+ * Where an instance is, as the apply graph's edges need it: its configuration resource
+ * (`module.m.aws_x.y`, module instance keys dropped — what `dependencies` name), its module's
+ * configuration path (`module.m.`) and its module instance (`module.m["a"].`).
+ */
+interface InstancePlace {
+  readonly resource: string;
+  readonly moduleConfig: string;
+  readonly moduleInstance: string;
+}
+
+function placeOf(address: string): InstancePlace {
+  const a = parseResourceInstance(address);
+  const moduleConfig = a.module.map((m) => `module.${m.name}.`).join("");
+  const absolute = formatResource(a);
+  const moduleInstance = a.module.length === 0 ? "" : `${formatModuleInstance(a.module)}.`;
+  return { resource: `${moduleConfig}${absolute.slice(moduleInstance.length)}`, moduleConfig, moduleInstance };
 }
 
 /** The provider configuration address of a change: the planner's, else the implied default provider of its type in the root module. */
@@ -90,11 +104,17 @@ export function buildApplyGraph(plan: Plan, stateDependencies: (address: string,
   const g = new Graph<ApplyNode>();
   const providers = plannedProviders(plan);
   const used = new Set<string>();
-  const creators = new Map<string, string[]>(); // resource → apply node ids
-  const destroyers = new Map<string, string[]>(); // resource → destroy node ids
+  const creators = new Map<string, string[]>(); // configuration resource → apply node ids
+  const destroyers = new Map<string, string[]>(); // configuration resource → destroy node ids
   const push = (m: Map<string, string[]>, k: string, v: string): void => void (m.get(k) ?? m.set(k, []).get(k)!).push(v);
-  const deps = new Map<string, readonly string[]>(); // node id → resource dependencies
-  const resourceOfNode = new Map<string, string>();
+  const deps = new Map<string, readonly string[]>(); // node id → configuration resource dependencies
+  const placeOfNode = new Map<string, InstancePlace>();
+  /** Terraform's `graphNodesAreResourceInstancesInDifferentInstancesOfSameModule`: no destroy ordering between two instances of one module. */
+  const otherInstanceOfModule = (a: string, b: string): boolean => {
+    const x = placeOfNode.get(a)!;
+    const y = placeOfNode.get(b)!;
+    return x.moduleConfig === y.moduleConfig && x.moduleInstance !== y.moduleInstance;
+  };
 
   // Provider nodes first, so that the walk starts configures as soon as it can.
   for (const c of plan.changes) if ((c.action !== PlanAction.NoOp || recordsNoOp(c)) && c.action !== PlanAction.Forget) used.add(providerOfChange(c));
@@ -102,9 +122,9 @@ export function buildApplyGraph(plan: Plan, stateDependencies: (address: string,
 
   for (const c of plan.changes) {
     const provider = providerOfChange(c);
-    let resource: string;
+    let place: InstancePlace;
     try {
-      resource = resourceOf(c.address);
+      place = placeOf(c.address);
     } catch (e) {
       throw new EngineError(EngineErrorCode.InvalidArgument, `invalid instance address ${JSON.stringify(c.address)} in the plan: ${(e as Error).message}`, { cause: e });
     }
@@ -112,18 +132,18 @@ export function buildApplyGraph(plan: Plan, stateDependencies: (address: string,
       const id = c.address;
       if (g.has(id)) throw new EngineError(EngineErrorCode.InvalidArgument, `the plan has two changes for ${c.address}`);
       g.add(id, { kind: "apply", change: c, provider, replace });
-      push(creators, resource, id);
+      push(creators, place.resource, id);
       deps.set(id, c.dependencies ?? []);
-      resourceOfNode.set(id, resource);
+      placeOfNode.set(id, place);
       return id;
     };
     const addDestroy = (half: "delete" | "delete-then-create" | "create-then-delete"): string => {
       const id = destroyNodeId(c.address, c.deposedKey);
       if (g.has(id)) throw new EngineError(EngineErrorCode.InvalidArgument, `the plan has two destroys for ${id}`);
       g.add(id, { kind: "destroy", change: c, provider, half });
-      push(destroyers, resource, id);
+      push(destroyers, place.resource, id);
       deps.set(id, c.dependencies ?? stateDependencies(c.address, c.deposedKey) ?? []);
-      resourceOfNode.set(id, resource);
+      placeOfNode.set(id, place);
       return id;
     };
     switch (c.action) {
@@ -162,12 +182,14 @@ export function buildApplyGraph(plan: Plan, stateDependencies: (address: string,
     }
     if (node.kind === "forget") continue;
     g.dependOn(id, providerNodeId(node.provider));
-    const own = resourceOfNode.get(id)!;
+    const own = placeOfNode.get(id)!.resource;
     for (const r of deps.get(id) ?? []) {
       if (r === own) continue;
       if (node.kind === "apply") {
+        // A reference waits for every instance of what it names, in every instance of its module (Terraform's ReferenceTransformer).
         for (const a of creators.get(r) ?? []) g.dependOn(id, a);
         for (const d of destroyers.get(r) ?? []) {
+          if (otherInstanceOfModule(id, d)) continue;
           const dn = g.get(d);
           // Create-before-destroy: the old object goes after its dependents changed; otherwise it is gone first.
           if (dn.kind === "destroy" && dn.half === "create-then-delete") g.dependOn(d, id);
@@ -175,7 +197,7 @@ export function buildApplyGraph(plan: Plan, stateDependencies: (address: string,
         }
       } else {
         // The dependency's destroy waits for this (dependent's) destroy.
-        for (const d of destroyers.get(r) ?? []) g.dependOn(d, id);
+        for (const d of destroyers.get(r) ?? []) if (!otherInstanceOfModule(id, d)) g.dependOn(d, id);
       }
     }
   }

@@ -254,7 +254,7 @@ export class ModuleEvaluator {
         const args = this.#args(formatModuleInstance(parent), call.name, call.config);
         const attr = args.get(name);
         if (attr !== undefined) {
-          const rep = this.#reps.get(formatModuleInstance(mi));
+          const rep = this.#repetitionOf(mi);
           const r = evaluate(attr.expr, this.scope(parent, rep, this.refsOfExprs([attr.expr])));
           throwIfErrors(r.diags, address);
           value = r.value;
@@ -280,6 +280,20 @@ export class ModuleEvaluator {
       }
       return decl.sensitive ? value.mark(Mark.Sensitive) : value;
     });
+  }
+
+  /**
+   * The `count.index` / `each.*` of a module instance, for its call's arguments: known once
+   * the call was expanded in this evaluator, else expanded now (an apply-time evaluator
+   * re-evaluating one instance's configuration has expanded nothing yet).
+   */
+  #repetitionOf(mi: ModuleInstanceAddress): InstanceRepetition | undefined {
+    const id = formatModuleInstance(mi);
+    const known = this.#reps.get(id);
+    if (known !== undefined || mi.length === 0) return known;
+    const last = mi[mi.length - 1]!;
+    if (last.key === undefined) return undefined;
+    return this.childInstances(mi.slice(0, -1), last.name).instances.find((i) => formatModuleInstance(i.mi) === id)?.rep;
   }
 
   #args(parent: string, name: string, body: Body): ReadonlyMap<string, Attribute> {

@@ -132,4 +132,28 @@ describe("modules", () => {
       c.cleanup();
     }
   });
+
+  test("apply inside modules expanded with for_each and count re-evaluates instance configuration with each.* and count.index of the calls", async () => {
+    const provider = `terraform {\n  required_providers {\n    memory = { source = "hashicorp/memory" }\n  }\n}\n`;
+    const c = configOf({
+      "main.tf": `${provider}module "m" {\n  source   = "./outer"\n  for_each = toset(["x"])\n  name     = each.key\n}\n`,
+      "outer/main.tf": `${provider}variable "name" {}\nmodule "inner" {\n  source = "../inner"\n  count  = 1\n  name   = "\${var.name}-\${count.index}"\n}\n`,
+      "inner/main.tf": `${provider}variable "name" {}\nresource "memory_item" "a" {\n  name = "a-\${var.name}"\n}\nresource "memory_item" "b" {\n  name  = "b-\${var.name}"\n  value = memory_item.a.id\n}\n`,
+    });
+    const engine = createEngine({ providers: testSource(), cwd: c.dir });
+    try {
+      const planned = await engine.plan(c.config, null, { env: {} });
+      byAddress(planned);
+      const applied = await engine.apply(planned, { persist: async () => undefined });
+      expect(applied.failed.map((f) => f.diagnostics.map((d) => d.summary))).toEqual([]);
+      const b = applied.state.resources.find((r) => r.name === "b")!;
+      const a = applied.state.resources.find((r) => r.name === "a")!;
+      const attrs = (r: typeof a): Record<string, unknown> => JSON.parse(r.instances[0]!.attributesJson ?? "{}") as Record<string, unknown>;
+      expect(attrs(b)).toMatchObject({ name: "b-x-0", value: attrs(a)["id"] });
+      expect(b.instances[0]!.dependencies).toEqual(["module.m.module.inner.memory_item.a"]);
+    } finally {
+      await engine.close();
+      c.cleanup();
+    }
+  });
 });

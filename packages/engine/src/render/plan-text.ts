@@ -306,10 +306,13 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
   for (const name of Object.keys(block.blockTypes ?? {}).sort()) {
     const nb = block.blockTypes![name]!;
     const r = nestedBlocks(p, name, nb, get(before, name), after.isKnown() ? get(after, name) : undefined, indent, mode, forces, path === "" ? name : `${path}.${name}`);
+    // Terraform puts a blank line before each group of shown blocks of one type when the
+    // block has attributes (its renderer's `foundChangedBlock`).
+    if (r.lines.length > 0 && present.length > 0) blockLines.push("");
     blockLines.push(...r.lines);
     hiddenBlocks += r.hidden;
   }
-  if (blockLines.length > 0) out.push("", ...blockLines);
+  out.push(...blockLines);
   if (hiddenBlocks > 0) out.push("", `${pad(indent + 2)}${hiddenNote(p, hiddenBlocks, "block")}`);
   return out;
 }

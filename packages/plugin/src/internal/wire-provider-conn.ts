@@ -33,6 +33,14 @@ import {
   type UpgradeResult,
 } from "@magma/provider-api";
 import { checkFunctionCall, functionSignature, type CallFunctionOptions, type FunctionCaller, type FunctionSignature } from "@magma/provider-api";
+import {
+  ephemeralResourceSchema,
+  type EphemeralCallOptions,
+  type EphemeralWarnings,
+  type OpenEphemeralOptions,
+  type OpenEphemeralResult,
+  type RenewEphemeralResult,
+} from "@magma/provider-api";
 import { errorFromCall, type CallErrorContext } from "./error-map/call-error.js";
 import {
   deferredFromProto,
@@ -44,6 +52,7 @@ import {
   functionResultFromProto,
   pathFromProto,
   schemaFromReply,
+  timestampFromProto,
   type ClientCapabilitiesInit,
   type ProtoDiagnostic,
   type ProtoDynamicValue,
@@ -96,7 +105,8 @@ const EMPTY = new Uint8Array(0);
  * reaching the provider. Calls may run concurrently.
  *
  * It is also a {@link FunctionCaller}: `callFunction` over CallFunction (protocol 5.5/6.5
- * and later), with no `configure` needed, as in Terraform.
+ * and later), with no `configure` needed, as in Terraform; and an
+ * `EphemeralResourceOpener` over the ephemeral resource RPCs (protocol 5.7/6.7 and later).
  *
  * @internal Made by `dialProvider` (and `providerConnOver`); exported as the {@link ProviderConn} type.
  */
@@ -451,6 +461,72 @@ export class WireProviderConn implements ProviderConn {
     if (hasErrors(diags)) throw diagnosticsError(diags, "getFunctions");
     const functions = new Map(Object.entries(r.functions).map(([name, f]) => [name, functionFromProto(f, name)] as const));
     return { functions, warnings: warningsOf(diags) };
+  }
+
+  /**
+   * {@inheritDoc @magma/provider-api#EphemeralResourceOpener.validateEphemeralResourceConfig}
+   *
+   * Over ValidateEphemeralResourceConfig (protocol 5.7/6.7 and later); needs no `configure`.
+   */
+  async validateEphemeralResourceConfig(typeName: string, config: Value, options?: EphemeralCallOptions): Promise<EphemeralWarnings> {
+    const entry = ephemeralResourceSchema(this.#resolvedSchema ?? (await this.getSchema(options)), typeName);
+    const cfg = encode(config, entry.type, "the configuration");
+    const r = await this.#call("ValidateEphemeralResourceConfig", options?.signal, (o) => this.#wire.validateEphemeralResourceConfig({ typeName, config: cfg }, o));
+    const diags = this.#diags(r.diagnostics, "ValidateEphemeralResourceConfig");
+    if (hasErrors(diags)) throw diagnosticsError(diags, `validation of ephemeral resource ${typeName}`);
+    return { warnings: warningsOf(diags) };
+  }
+
+  /**
+   * {@inheritDoc @magma/provider-api#EphemeralResourceOpener.openEphemeralResource}
+   *
+   * Over OpenEphemeralResource; the result is decoded with the type's implied type, and
+   * its sensitive values are kept out of crash reports like any other.
+   */
+  async openEphemeralResource(typeName: string, config: Value, options?: OpenEphemeralOptions): Promise<OpenEphemeralResult> {
+    this.#requireConfigured("openEphemeralResource");
+    const entry = ephemeralResourceSchema(this.#resolvedSchema ?? (await this.getSchema(options)), typeName);
+    this.#see(entry, config);
+    const cfg = encode(config, entry.type, "the configuration");
+    const r = await this.#call("OpenEphemeralResource", options?.signal, (o) =>
+      this.#wire.openEphemeralResource({ typeName, config: cfg, clientCapabilities: capabilities(options?.deferralAllowed) }, o),
+    );
+    const diags = this.#diags(r.diagnostics, "OpenEphemeralResource");
+    if (hasErrors(diags)) throw diagnosticsError(diags, `open of ephemeral resource ${typeName}`);
+    const deferred = deferredFromProto(r.deferred, "OpenEphemeralResource");
+    const result = decode(r.result, entry.type, "OpenEphemeralResource", "result");
+    this.#see(entry, result);
+    if (deferred === undefined && !result.isWhollyKnown()) {
+      throw invalidResponseError(`open of ephemeral resource ${typeName} returned unknown values`, { operation: "OpenEphemeralResource" });
+    }
+    const out: { -readonly [K in keyof OpenEphemeralResult]: OpenEphemeralResult[K] } = { result, private: r.private ?? EMPTY, warnings: warningsOf(diags) };
+    const renewAt = timestampFromProto(r.renewAt);
+    if (renewAt !== undefined) out.renewAt = renewAt;
+    if (deferred !== undefined) out.deferred = deferred;
+    return out;
+  }
+
+  /** {@inheritDoc @magma/provider-api#EphemeralResourceOpener.renewEphemeralResource} */
+  async renewEphemeralResource(typeName: string, privateData: Uint8Array, options?: EphemeralCallOptions): Promise<RenewEphemeralResult> {
+    this.#requireConfigured("renewEphemeralResource");
+    ephemeralResourceSchema(this.#resolvedSchema ?? (await this.getSchema(options)), typeName);
+    const r = await this.#call("RenewEphemeralResource", options?.signal, (o) => this.#wire.renewEphemeralResource({ typeName, private: privateData }, o));
+    const diags = this.#diags(r.diagnostics, "RenewEphemeralResource");
+    if (hasErrors(diags)) throw diagnosticsError(diags, `renewal of ephemeral resource ${typeName}`);
+    const out: { -readonly [K in keyof RenewEphemeralResult]: RenewEphemeralResult[K] } = { private: r.private ?? privateData, warnings: warningsOf(diags) };
+    const renewAt = timestampFromProto(r.renewAt);
+    if (renewAt !== undefined) out.renewAt = renewAt;
+    return out;
+  }
+
+  /** {@inheritDoc @magma/provider-api#EphemeralResourceOpener.closeEphemeralResource} */
+  async closeEphemeralResource(typeName: string, privateData: Uint8Array, options?: EphemeralCallOptions): Promise<EphemeralWarnings> {
+    this.#requireConfigured("closeEphemeralResource");
+    ephemeralResourceSchema(this.#resolvedSchema ?? (await this.getSchema(options)), typeName);
+    const r = await this.#call("CloseEphemeralResource", options?.signal, (o) => this.#wire.closeEphemeralResource({ typeName, private: privateData }, o));
+    const diags = this.#diags(r.diagnostics, "CloseEphemeralResource");
+    if (hasErrors(diags)) throw diagnosticsError(diags, `close of ephemeral resource ${typeName}`);
+    return { warnings: warningsOf(diags) };
   }
 
   // -------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import { nullVal, type Type } from "@magma/cty";
 import {
+  timestampToProto,
   deferredToProto,
   diagsToProto,
   pathToProto,
@@ -8,6 +9,8 @@ import {
   type DiagnosticsResponse,
   type ImportResponse,
   type MetadataResponse,
+  type OpenEphemeralResponse,
+  type RenewEphemeralResponse,
   type PlanResponse,
   type ProtoDynamicValue,
   type ProtoSchema,
@@ -20,6 +23,7 @@ import { errorDiag, isProviderError, type SchemaEntry } from "@magma/provider-ap
 import {
   RequestProblem,
   SERVER_CAPABILITIES,
+  servedEphemeralResources,
   decode,
   encode,
   type ClientCaps,
@@ -45,6 +49,7 @@ export function getMetadata(c: RpcContext): Promise<Partial<MetadataResponse>> {
         resources: [...s.resources.keys()].map((typeName) => ({ typeName })),
         dataSources: [...s.dataSources.keys()].map((typeName) => ({ typeName })),
         functions: [...c.functions.served(s).keys()].map((name) => ({ name })),
+        ephemeralResources: [...servedEphemeralResources(s, c.provider).keys()].map((typeName) => ({ typeName })),
         diagnostics: diagsToProto(s.warnings),
       };
     },
@@ -59,10 +64,10 @@ export function getProviderSchema(c: RpcContext, version: 5 | 6): Promise<Partia
     "GetProviderSchema",
     async () => {
       const s = await c.schema();
-      // Ephemeral resources, which a ProviderSchema may describe, are left out on purpose:
-      // the contract has no operations to open, renew or close them, so advertising them
-      // would have Terraform send RPCs this server cannot answer. Functions are served
-      // only by a provider that can call them (a FunctionCaller).
+      // Ephemeral resources are served only by a provider that can open them (an
+      // EphemeralResourceOpener), functions only by one that can call them (a
+      // FunctionCaller): advertising them otherwise would have Terraform send RPCs this
+      // server cannot answer.
       const map = (m: ReadonlyMap<string, SchemaEntry>): Record<string, ProtoSchema> => {
         const out: Record<string, ProtoSchema> = {};
         for (const [k, e] of m) out[k] = schemaEntryToProto(e, version);
@@ -78,6 +83,8 @@ export function getProviderSchema(c: RpcContext, version: 5 | 6): Promise<Partia
       };
       if (s.providerMeta !== undefined)
         out.providerMeta = schemaEntryToProto(s.providerMeta, version);
+      const ephemeral = servedEphemeralResources(s, c.provider);
+      if (ephemeral.size > 0) out.ephemeralResourceSchemas = map(ephemeral);
       return out;
     },
     (diagnostics) => ({ diagnostics }),
@@ -435,6 +442,92 @@ export function upgradeResourceState(
         upgradedState: encode(r.upgradedState, entry.type),
         diagnostics: diagsToProto(r.warnings),
       };
+    },
+    (diagnostics) => ({ diagnostics }),
+  );
+}
+
+/** ValidateEphemeralResourceConfig: see {@link createProviderHandlers}. */
+export function validateEphemeralResourceConfig(
+  c: RpcContext,
+  req: { typeName: string; config?: DynamicValueIn | undefined },
+  ctx: { signal: AbortSignal },
+): Promise<DiagnosticsResponse> {
+  c.trace("ValidateEphemeralResourceConfig", { tf_ephemeral_resource_type: req.typeName });
+  return c.guard(
+    "ValidateEphemeralResourceConfig",
+    async () => {
+      const { opener, entry } = await c.ephemeralEntry(req.typeName);
+      const config = decode(req.config, entry.type, "configuration");
+      const r = await opener.validateEphemeralResourceConfig(req.typeName, config, { signal: c.callSignal(ctx.signal) });
+      return { diagnostics: diagsToProto(r.warnings) };
+    },
+    (diagnostics) => ({ diagnostics }),
+  );
+}
+
+/** OpenEphemeralResource: see {@link createProviderHandlers}. */
+export function openEphemeralResource(
+  c: RpcContext,
+  req: { typeName: string; config?: DynamicValueIn | undefined; clientCapabilities?: ClientCaps | undefined },
+  ctx: { signal: AbortSignal },
+): Promise<Partial<OpenEphemeralResponse>> {
+  c.trace("OpenEphemeralResource", { tf_ephemeral_resource_type: req.typeName });
+  return c.guard(
+    "OpenEphemeralResource",
+    async () => {
+      const { opener, entry } = await c.ephemeralEntry(req.typeName);
+      const config = decode(req.config, entry.type, "configuration");
+      const r = await opener.openEphemeralResource(req.typeName, config, {
+        signal: c.callSignal(ctx.signal),
+        deferralAllowed: req.clientCapabilities?.deferralAllowed === true,
+      });
+      const out: Partial<OpenEphemeralResponse> = {
+        result: encode(r.result, entry.type),
+        private: r.private,
+        diagnostics: diagsToProto(r.warnings),
+      };
+      if (r.renewAt !== undefined) out.renewAt = timestampToProto(r.renewAt);
+      if (r.deferred !== undefined) out.deferred = deferredToProto(r.deferred);
+      return out;
+    },
+    (diagnostics) => ({ diagnostics }),
+  );
+}
+
+/** RenewEphemeralResource: see {@link createProviderHandlers}. */
+export function renewEphemeralResource(
+  c: RpcContext,
+  req: { typeName: string; private?: Uint8Array | undefined },
+  ctx: { signal: AbortSignal },
+): Promise<Partial<RenewEphemeralResponse>> {
+  c.trace("RenewEphemeralResource", { tf_ephemeral_resource_type: req.typeName });
+  return c.guard(
+    "RenewEphemeralResource",
+    async () => {
+      const { opener } = await c.ephemeralEntry(req.typeName);
+      const r = await opener.renewEphemeralResource(req.typeName, req.private ?? EMPTY, { signal: c.callSignal(ctx.signal) });
+      const out: Partial<RenewEphemeralResponse> = { private: r.private, diagnostics: diagsToProto(r.warnings) };
+      if (r.renewAt !== undefined) out.renewAt = timestampToProto(r.renewAt);
+      return out;
+    },
+    (diagnostics) => ({ diagnostics }),
+  );
+}
+
+/** CloseEphemeralResource: see {@link createProviderHandlers}. */
+export function closeEphemeralResource(
+  c: RpcContext,
+  req: { typeName: string; private?: Uint8Array | undefined },
+  ctx: { signal: AbortSignal },
+): Promise<DiagnosticsResponse> {
+  c.trace("CloseEphemeralResource", { tf_ephemeral_resource_type: req.typeName });
+  return c.guard(
+    "CloseEphemeralResource",
+    async () => {
+      const { opener } = await c.ephemeralEntry(req.typeName);
+      const r = await opener.closeEphemeralResource(req.typeName, req.private ?? EMPTY, { signal: c.callSignal(ctx.signal) });
+      return { diagnostics: diagsToProto(r.warnings) };
     },
     (diagnostics) => ({ diagnostics }),
   );

@@ -50,6 +50,22 @@ export function createProviderHandlers(provider: Provider, logger: HclogLogger):
       req: Parameters<typeof rpc.upgradeResourceState>[1],
       ctx: { signal: AbortSignal },
     ) => rpc.upgradeResourceState(c, req, ctx),
+    validateEphemeralResourceConfig: (
+      req: Parameters<typeof rpc.validateEphemeralResourceConfig>[1],
+      ctx: { signal: AbortSignal },
+    ) => rpc.validateEphemeralResourceConfig(c, req, ctx),
+    openEphemeralResource: (
+      req: Parameters<typeof rpc.openEphemeralResource>[1],
+      ctx: { signal: AbortSignal },
+    ) => rpc.openEphemeralResource(c, req, ctx),
+    renewEphemeralResource: (
+      req: Parameters<typeof rpc.renewEphemeralResource>[1],
+      ctx: { signal: AbortSignal },
+    ) => rpc.renewEphemeralResource(c, req, ctx),
+    closeEphemeralResource: (
+      req: Parameters<typeof rpc.closeEphemeralResource>[1],
+      ctx: { signal: AbortSignal },
+    ) => rpc.closeEphemeralResource(c, req, ctx),
   };
   const validateProviderConfig = (req: Parameters<typeof rpc.validateProviderConfig>[1]) =>
     rpc.validateProviderConfig(c, req);

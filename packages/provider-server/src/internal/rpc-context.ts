@@ -8,7 +8,9 @@ import {
 } from "@magma/tfplugin";
 import {
   errorDiag,
+  isEphemeralResourceOpener,
   isProviderError,
+  type EphemeralResourceOpener,
   type Diag,
   type Provider,
   type ProviderSchema,
@@ -62,10 +64,27 @@ export interface RpcContext {
   resourceEntry(typeName: string): Promise<SchemaEntry>;
   /** The schema of a data source, or a RequestProblem naming it. */
   dataSourceEntry(typeName: string): Promise<SchemaEntry>;
+  /**
+   * The provider as an {@link EphemeralResourceOpener} and the schema of one of its
+   * ephemeral resource types, or a RequestProblem naming the type.
+   */
+  ephemeralEntry(typeName: string): Promise<{ readonly opener: EphemeralResourceOpener; readonly entry: SchemaEntry }>;
   /** The decoded provider_meta, when the schema has one and the request carries it. */
   meta(dv: DynamicValueIn | undefined): Promise<{ providerMeta?: Value }>;
   /** Cancels every call in flight (StopProvider); later calls run normally. */
   stopAll(): void;
+}
+
+/**
+ * The ephemeral resource types the server advertises and answers: the schema's, when the
+ * provider can open them (an {@link EphemeralResourceOpener}); none otherwise, so that
+ * Terraform never sends an RPC the provider cannot answer.
+ *
+ * @internal
+ */
+export function servedEphemeralResources(schema: ProviderSchema, provider?: Provider): ReadonlyMap<string, SchemaEntry> {
+  if (provider !== undefined && !isEphemeralResourceOpener(provider)) return new Map();
+  return schema.ephemeralResources ?? new Map();
 }
 
 /** @internal */
@@ -130,6 +149,17 @@ export function createRpcContext(provider: Provider, logger: HclogLogger): RpcCo
           ),
         );
       return e;
+    },
+    async ephemeralEntry(typeName) {
+      const e = isEphemeralResourceOpener(provider) ? servedEphemeralResources(await schema()).get(typeName) : undefined;
+      if (e === undefined)
+        throw new RequestProblem(
+          errorDiag(
+            "Unknown ephemeral resource type",
+            `The provider has no ephemeral resource type ${JSON.stringify(typeName)}.`,
+          ),
+        );
+      return { opener: provider as Provider & EphemeralResourceOpener, entry: e };
     },
     async meta(dv) {
       const s = await schema();

@@ -61,5 +61,6 @@ export function terraformSchemaJson(schema: ProviderSchema): Record<string, unkn
   const out: Record<string, unknown> = { provider: entryJson(schema.provider) };
   if (schema.resources.size > 0) out["resource_schemas"] = map(schema.resources);
   if (schema.dataSources.size > 0) out["data_source_schemas"] = map(schema.dataSources);
+  if (schema.ephemeralResources !== undefined && schema.ephemeralResources.size > 0) out["ephemeral_resource_schemas"] = map(schema.ephemeralResources);
   return out;
 }

@@ -1,7 +1,7 @@
 // Test fixture: a Provider (not a native one) whose getSchema also describes an ephemeral
-// resource type and a function, as a ProviderSchema may, but that cannot call functions (it
-// is not a FunctionCaller). The contract has no operation to open the one, and this
-// provider cannot call the other, so the server must not advertise either.
+// resource type and a function, as a ProviderSchema may, but that can neither open the one
+// nor call the other (it is not an EphemeralResourceOpener nor a FunctionCaller), so the
+// server must not advertise either.
 import { stringType } from "@magma/cty";
 import { createSchemaEntry } from "@magma/provider-api";
 import { createMemoryProvider } from "@magma/provider-api/testing";
@@ -11,6 +11,10 @@ export function createProvider() {
   const p = createMemoryProvider();
   return delegatingProvider(p, {
     callFunction: undefined,
+    validateEphemeralResourceConfig: undefined,
+    openEphemeralResource: undefined,
+    renewEphemeralResource: undefined,
+    closeEphemeralResource: undefined,
     async getSchema(options) {
       const s = await p.getSchema(options);
       return {

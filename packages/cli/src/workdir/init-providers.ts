@@ -1,0 +1,118 @@
+import { delimiter } from "node:path";
+import { providerAddrString, type Config } from "@magma/config";
+import {
+  createProviderSource,
+  currentPlatform,
+  installProviders,
+  providerDisplay,
+  readCliConfig,
+  type HttpOptions,
+  type InstallError,
+  type LockedProvider,
+  type ProviderRequirement as InstallRequirement,
+} from "@magma/install";
+import { CliError, CliErrorCode } from "../cli-error.js";
+import type { CommandContext } from "../commands/command-context.js";
+import { nativeProviders } from "../provider-session.js";
+import { providerForDisplay, providerRequirements } from "./provider-requirements.js";
+import { versionConstraintsString } from "./version-constraints-string.js";
+import type { WorkingDir } from "./working-dir.js";
+
+/** What {@link installConfigProviders} did. */
+export interface InitProvidersResult {
+  /** Providers whose lock entry has only this platform's local hash (terraform's warning). */
+  readonly incomplete: readonly string[];
+}
+
+/** The HTTP settings installation uses: `TF_REGISTRY_CLIENT_TIMEOUT` (seconds), `SSL_CERT_FILE`/`MAGMA_CA_FILE` CAs, the CLI configuration's tokens. */
+export function installHttpOptions(env: Readonly<Record<string, string | undefined>>, credentials: ReadonlyMap<string, string>): HttpOptions {
+  const t = Number(env["TF_REGISTRY_CLIENT_TIMEOUT"] ?? "");
+  return { timeoutMs: Number.isFinite(t) && t > 0 ? t * 1000 : 10_000, credentials };
+}
+
+function cliErrorOf(e: InstallError): CliError {
+  return new CliError(e.code === "not_found" ? CliErrorCode.NotFound : CliErrorCode.BadInput, e.summary, { detail: e.detail, cause: e });
+}
+
+/**
+ * `terraform init`'s provider step through `@magma/install`: the sources of the CLI
+ * configuration (or `-plugin-dir`s), the lock file's selections, the plugin cache; prints
+ * terraform's lines, fills `next` with the new lock entries (native providers keep theirs).
+ *
+ * @throws CliError with terraform's diagnostic for the last provider that failed (the others
+ *   are written to stderr before it).
+ */
+export async function installConfigProviders(
+  ctx: CommandContext,
+  wd: WorkingDir,
+  config: Config,
+  previous: ReadonlyMap<string, LockedProvider>,
+  o: { readonly pluginDir: readonly string[] | undefined; readonly upgrade: boolean },
+  next: Map<string, LockedProvider>,
+): Promise<InitProvidersResult> {
+  const env = ctx.io.env;
+  const cli = readCliConfig({ env });
+  const http = installHttpOptions(env, cli.credentials);
+  const extraMirrors = (env["MAGMA_PLUGIN_DIRS"] ?? "").split(delimiter).filter((d) => d !== "");
+  const source = createProviderSource(cli, { http, cwd: wd.dir, env, ...(o.pluginDir !== undefined ? { pluginDirs: o.pluginDir } : { extraMirrors }) });
+  const reqs: InstallRequirement[] = [];
+  for (const req of providerRequirements(config)) {
+    const native = Object.keys(nativeProviders).find((k) => providerAddrString(req.provider) === `registry.terraform.io/${k}`);
+    if (native !== undefined) {
+      ctx.print(`- Using ${providerForDisplay(req.provider)} (native, built into magma)\n`);
+      const keep = previous.get(req.address);
+      if (keep !== undefined) next.set(req.address, keep);
+      continue;
+    }
+    reqs.push({ provider: req.provider, constraints: req.constraints, constraintsText: versionConstraintsString(req.constraints) });
+  }
+  const tty = ctx.io.stderr.isTTY === true;
+  const progress = new Map<string, string>();
+  const result = await installProviders(reqs, {
+    dataDir: wd.dataDir,
+    source,
+    locks: previous,
+    upgrade: o.upgrade,
+    platform: currentPlatform(),
+    ...(cli.pluginCacheDir !== undefined ? { pluginCacheDir: cli.pluginCacheDir } : {}),
+    pluginCacheMayBreakLockFile: cli.pluginCacheMayBreakLockFile,
+    http,
+    events: {
+      queryBegin: (p, req, locked) => {
+        const d = providerDisplay(p);
+        if (locked !== undefined) ctx.print(`- Reusing previous version of ${d} from the dependency lock file\n`);
+        else if (req.constraintsText !== "") ctx.print(`- Finding ${d} versions matching ${JSON.stringify(req.constraintsText)}...\n`);
+        else ctx.print(`- Finding latest version of ${d}...\n`);
+      },
+      alreadyInstalled: (p, v) => ctx.print(`- Using previously-installed ${providerDisplay(p)} v${v}\n`),
+      linkFromCache: (p, v) => ctx.print(`- Using ${providerDisplay(p)} v${v} from the shared cache directory\n`),
+      fetchBegin: (p, v) => ctx.print(`- Installing ${providerDisplay(p)} v${v}...\n`),
+      progress: (p, v, done, total) => {
+            if (!tty) return;
+            // On a terminal only: one line per download on stderr, rewritten in place.
+            const line = `  ${providerDisplay(p)} v${v}: ${(done / 1048576).toFixed(1)}${total !== undefined ? ` / ${(total / 1048576).toFixed(1)}` : ""} MiB`;
+            if (progress.get(`${p.type}`) !== line) {
+              progress.set(`${p.type}`, line);
+              ctx.io.stderr.write(`\r\u001b[K${line}${total !== undefined && done >= total ? "\n" : ""}`);
+            }
+          },
+      fetchSuccess: (p, v, auth) => {
+        const key = auth?.keyId !== undefined && (auth.result === "self-signed" || auth.result === "signed by a HashiCorp partner") ? `, key ID ${auth.keyId}` : "";
+        ctx.print(`- Installed ${providerDisplay(p)} v${v} (${auth?.result ?? "unauthenticated"}${key})\n`);
+      },
+      queryWarnings: (p, warnings) => {
+        ctx.io.stderr.write(`\nWarning: Additional provider information from registry\n\nThe remote registry returned warnings for ${p.hostname}/${p.namespace}/${p.type}:\n${warnings.map((w) => `- ${w}`).join("\n")}\n\n`);
+      },
+    },
+  });
+  if (result.thirdPartySigned) {
+    ctx.print("Partner and community providers are signed by their developers.\nIf you'd like to know more about provider signing, you can read about it here:\nhttps://developer.hashicorp.com/terraform/cli/plugins/signing\n");
+  }
+  const errors = [...result.errors.values()];
+  if (errors.length > 0) {
+    for (const e of errors.slice(0, -1)) ctx.io.stderr.write(`\nError: ${e.summary}\n\n${e.detail}\n\n`);
+    throw cliErrorOf(errors[errors.length - 1]!);
+  }
+  for (const [k, v] of result.locks) next.set(k, v);
+  return { incomplete: result.incomplete };
+}

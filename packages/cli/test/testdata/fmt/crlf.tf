@@ -1,0 +1,7 @@
+a = 1
+bb  =  "${x}"
+block {
+  c=<<EOT
+x
+EOT
+}

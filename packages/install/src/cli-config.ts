@@ -1,0 +1,159 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { evaluate, parseConfig, type Body, type Diagnostic } from "@magma/hcl";
+import { InstallError, InstallErrorCode } from "./install-error.js";
+
+/** One installation method of a `provider_installation` block, in the order written. */
+export type InstallationMethod =
+  | { readonly kind: "direct"; readonly include: readonly string[]; readonly exclude: readonly string[] }
+  | { readonly kind: "filesystem_mirror"; readonly path: string; readonly include: readonly string[]; readonly exclude: readonly string[] }
+  | { readonly kind: "network_mirror"; readonly url: string; readonly include: readonly string[]; readonly exclude: readonly string[] };
+
+/** What provider installation reads from Terraform's CLI configuration and environment. */
+export interface CliConfig {
+  /** The `provider_installation` methods, or `undefined` when the file has none (terraform's implied methods apply). */
+  readonly providerInstallation: readonly InstallationMethod[] | undefined;
+  /** `plugin_cache_dir` (or `TF_PLUGIN_CACHE_DIR`), absolute. */
+  readonly pluginCacheDir: string | undefined;
+  /** `plugin_cache_may_break_dependency_lock_file` (or its `TF_` variable). */
+  readonly pluginCacheMayBreakLockFile: boolean;
+  /** `host` blocks: hostname → service id → URL, used instead of `/.well-known/terraform.json`. */
+  readonly hosts: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** `credentials` blocks and `TF_TOKEN_*` variables: hostname → token (the variables win). */
+  readonly credentials: ReadonlyMap<string, string>;
+}
+
+/** Options of {@link readCliConfig}. */
+export interface ReadCliConfigOptions {
+  /** The environment (default `process.env`): `TF_CLI_CONFIG_FILE`, `TF_PLUGIN_CACHE_DIR`, `TF_TOKEN_*`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The file to read instead of `TF_CLI_CONFIG_FILE` / `~/.terraformrc`. */
+  readonly file?: string;
+}
+
+function configError(file: string, d: Diagnostic | string): InstallError {
+  if (typeof d === "string") return new InstallError(InstallErrorCode.BadConfig, "Invalid CLI configuration", `${file}: ${d}`);
+  const where = d.subject === undefined ? file : `${d.subject.filename}:${d.subject.start.line}`;
+  return new InstallError(InstallErrorCode.BadConfig, "Invalid CLI configuration", `${where}: ${d.summary}${d.detail === "" ? "" : `: ${d.detail}`}`);
+}
+
+type Plain = string | boolean | number | null | readonly Plain[] | { readonly [k: string]: Plain };
+
+function plainValue(v: ReturnType<typeof evaluate>["value"]): Plain {
+  if (!v.isKnown() || v.isNull()) return null;
+  const k = v.type.kind;
+  if (k === "string") return v.asString();
+  if (k === "bool") return v.asBool();
+  if (k === "number") return Number(v.asNumber().toString());
+  if (k === "list" || k === "set" || k === "tuple") return v.elements().map(plainValue);
+  if (k === "map") return Object.fromEntries([...v.entries()].map(([n, e]) => [n, plainValue(e)]));
+  if (k === "object") return Object.fromEntries(Object.entries(v.attributes()).map(([n, e]) => [n, plainValue(e)]));
+  return null;
+}
+
+function attrs(file: string, body: Body): Map<string, Plain> {
+  const { attributes, diags } = body.justAttributes();
+  const bad = diags.find((d) => d.severity === "error");
+  if (bad !== undefined) throw configError(file, bad);
+  const out = new Map<string, Plain>();
+  for (const [name, a] of attributes) {
+    const r = evaluate(a.expr, { variables: {} });
+    const e = r.diags.find((d) => d.severity === "error");
+    if (e !== undefined) throw configError(file, e);
+    out.set(name, plainValue(r.value));
+  }
+  return out;
+}
+
+function strings(file: string, what: string, v: Plain | undefined): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.some((s) => typeof s !== "string")) throw configError(file, `${what} must be a list of strings`);
+  return v as string[];
+}
+
+function methods(file: string, body: Body): InstallationMethod[] {
+  const { content, diags } = body.content({ blocks: [{ type: "direct" }, { type: "filesystem_mirror" }, { type: "network_mirror" }, { type: "dev_overrides" }] });
+  const bad = diags.find((d) => d.severity === "error");
+  if (bad !== undefined) throw configError(file, bad);
+  const out: InstallationMethod[] = [];
+  for (const b of content.blocks) {
+    if (b.type === "dev_overrides") continue;
+    const a = attrs(file, b.body);
+    const include = strings(file, `${b.type}.include`, a.get("include"));
+    const exclude = strings(file, `${b.type}.exclude`, a.get("exclude"));
+    if (b.type === "direct") out.push({ kind: "direct", include, exclude });
+    else if (b.type === "filesystem_mirror") {
+      const path = a.get("path");
+      if (typeof path !== "string" || path === "") throw configError(file, "filesystem_mirror needs a path");
+      out.push({ kind: "filesystem_mirror", path, include, exclude });
+    } else {
+      const url = a.get("url");
+      if (typeof url !== "string" || !/^https:\/\//.test(url)) throw configError(file, `network_mirror needs an https url, got ${JSON.stringify(url)}`);
+      out.push({ kind: "network_mirror", url: url.endsWith("/") ? url : `${url}/`, include, exclude });
+    }
+  }
+  return out;
+}
+
+/** The hostname a `TF_TOKEN_…` variable names: `_` for `.`, `__` for `-`, as terraform decodes it. */
+function tokenHost(suffix: string): string {
+  return suffix.replaceAll("__", "\u0000").replaceAll("_", ".").replaceAll("\u0000", "-").toLowerCase();
+}
+
+/**
+ * Reads Terraform's CLI configuration as `terraform init` does for installation: the file
+ * named by `TF_CLI_CONFIG_FILE` (else `~/.terraformrc`; a missing file is an empty
+ * configuration), then the environment (`TF_PLUGIN_CACHE_DIR`,
+ * `TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE`, `TF_TOKEN_<host>`).
+ *
+ * @throws InstallError `bad_config` naming the file and line of a malformed setting.
+ */
+export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
+  const env = options.env ?? process.env;
+  const file = options.file ?? env["TF_CLI_CONFIG_FILE"] ?? env["TERRAFORM_CONFIG"] ?? join(homedir(), ".terraformrc");
+  let providerInstallation: InstallationMethod[] | undefined;
+  let pluginCacheDir: string | undefined;
+  let mayBreak = false;
+  const hosts = new Map<string, Record<string, string>>();
+  const credentials = new Map<string, string>();
+  if (file !== "" && existsSync(file) && statSync(file).isFile()) {
+    const { body, diags } = parseConfig(readFileSync(file, "utf8"), file);
+    const bad = diags.find((d) => d.severity === "error");
+    if (bad !== undefined) throw configError(file, bad);
+    const { content, remain, diags: d2 } = body.partialContent({
+      blocks: [{ type: "provider_installation" }, { type: "host", labelNames: ["name"] }, { type: "credentials", labelNames: ["host"] }, { type: "credentials_helper", labelNames: ["name"] }],
+    });
+    const bad2 = d2.find((d) => d.severity === "error");
+    if (bad2 !== undefined) throw configError(file, bad2);
+    const top = attrs(file, remain);
+    const cache = top.get("plugin_cache_dir");
+    if (typeof cache === "string" && cache !== "") pluginCacheDir = cache;
+    mayBreak = top.get("plugin_cache_may_break_dependency_lock_file") === true;
+    for (const b of content.blocks) {
+      if (b.type === "provider_installation") providerInstallation = [...(providerInstallation ?? []), ...methods(file, b.body)];
+      else if (b.type === "host") {
+        const services = attrs(file, b.body).get("services");
+        if (services === null || services === undefined || typeof services !== "object" || Array.isArray(services)) throw configError(file, `host ${JSON.stringify(b.labels[0])} needs a services map`);
+        const map: Record<string, string> = {};
+        for (const [id, url] of Object.entries(services as Record<string, Plain>)) if (typeof url === "string") map[id] = url;
+        hosts.set(b.labels[0]!.toLowerCase(), map);
+      } else if (b.type === "credentials") {
+        const token = attrs(file, b.body).get("token");
+        if (typeof token === "string") credentials.set(b.labels[0]!.toLowerCase(), token);
+      }
+    }
+  }
+  const envCache = env["TF_PLUGIN_CACHE_DIR"];
+  if (envCache !== undefined && envCache !== "") pluginCacheDir = envCache;
+  const envBreak = env["TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE"];
+  if (envBreak !== undefined && envBreak !== "") mayBreak = true;
+  for (const [k, v] of Object.entries(env)) if (k.startsWith("TF_TOKEN_") && v !== undefined && v !== "") credentials.set(tokenHost(k.slice(9)), v);
+  return {
+    providerInstallation,
+    pluginCacheDir: pluginCacheDir === undefined ? undefined : isAbsolute(pluginCacheDir) ? pluginCacheDir : resolve(pluginCacheDir),
+    pluginCacheMayBreakLockFile: mayBreak,
+    hosts,
+    credentials,
+  };
+}

@@ -1,0 +1,131 @@
+import { createHash } from "node:crypto";
+import { httpGet, type HttpOptions } from "./http-client.js";
+import { InstallErrorCode, StepError } from "./install-error.js";
+import { providerAddressString, SourceError, type Authentication, type PackageMeta, type ProviderAddress, type ProviderSource } from "./provider-source.js";
+import type { ServiceDiscovery } from "./service-discovery.js";
+import { verifySignature, type SigningKey } from "./verify-signature.js";
+
+function queryFailed(p: ProviderAddress, message: string): StepError {
+  return new StepError(InstallErrorCode.QueryFailed, `could not query provider registry for ${providerAddressString(p)}: ${message}`);
+}
+
+function json(body: Buffer, p: ProviderAddress): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(body.toString("utf8"));
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch (e) {
+    throw queryFailed(p, (e as Error).message);
+  }
+  throw queryFailed(p, "the response is not a JSON object");
+}
+
+/**
+ * The provider registry protocol (`providers.v1`): versions, download metadata, the
+ * `SHA256SUMS` document and its detached signature, checked against the registry's keys
+ * before a package is used.
+ */
+export class RegistrySource implements ProviderSource {
+  readonly #discovery: ServiceDiscovery;
+  readonly #http: HttpOptions;
+
+  /** A source over the registries `discovery` finds. */
+  constructor(discovery: ServiceDiscovery, http: HttpOptions) {
+    this.#discovery = discovery;
+    this.#http = http;
+  }
+
+  async #base(p: ProviderAddress): Promise<URL> {
+    const url = await this.#discovery.serviceUrl(p.hostname, "providers.v1");
+    if (url === undefined) throw new SourceError("registry_not_known", `host ${p.hostname} does not offer a Terraform provider registry`);
+    return url;
+  }
+
+  async #get(url: URL, p: ProviderAddress): Promise<{ status: number; body: Buffer; url: URL; statusText: string }> {
+    try {
+      return await httpGet(url, this.#http);
+    } catch (e) {
+      const err = e as StepError;
+      throw new StepError(err.code ?? InstallErrorCode.QueryFailed, `could not query provider registry for ${providerAddressString(p)}: the request failed, please try again later: ${err.message}`, e);
+    }
+  }
+
+  /** @inheritdoc */
+  async availableVersions(p: ProviderAddress): Promise<{ versions: string[]; warnings: string[] }> {
+    const base = await this.#base(p);
+    const res = await this.#get(new URL(`${p.namespace}/${p.type}/versions`, base), p);
+    if (res.status === 404) throw new SourceError("registry_not_known", `provider registry ${p.hostname} does not have a provider named ${providerAddressString(p)}`);
+    if (res.status === 401 || res.status === 403) throw new StepError(InstallErrorCode.Unauthorized, `host ${p.hostname} requires authentication credentials`);
+    if (res.status !== 200) throw queryFailed(p, `${res.status} ${res.statusText}`);
+    const body = json(res.body, p);
+    const versions = Array.isArray(body["versions"]) ? (body["versions"] as { version?: unknown }[]).map((v) => v.version).filter((v): v is string => typeof v === "string") : [];
+    const warnings = Array.isArray(body["warnings"]) ? (body["warnings"] as unknown[]).filter((w): w is string => typeof w === "string") : [];
+    return { versions, warnings };
+  }
+
+  /** @inheritdoc */
+  async packageMeta(p: ProviderAddress, version: string, platform: string): Promise<PackageMeta> {
+    const base = await this.#base(p);
+    const [os, arch] = platform.split("_") as [string, string];
+    const res = await this.#get(new URL(`${p.namespace}/${p.type}/${version}/download/${os}/${arch}`, base), p);
+    if (res.status === 404) throw new SourceError("platform_not_supported", `provider ${providerAddressString(p)} ${version} is not available for ${platform}`);
+    if (res.status === 401 || res.status === 403) throw new StepError(InstallErrorCode.Unauthorized, `host ${p.hostname} requires authentication credentials`);
+    if (res.status !== 200) throw queryFailed(p, `${res.status} ${res.statusText}`);
+    const body = json(res.body, p);
+    const str = (k: string): string => (typeof body[k] === "string" ? (body[k] as string) : "");
+    if (str("os") !== os || str("arch") !== arch) throw new StepError(InstallErrorCode.QueryFailed, `registry response to request for ${platform} archive has incorrect target ${str("os")}_${str("arch")}`);
+    const abs = (what: string, raw: string): URL => {
+      let u: URL;
+      try {
+        u = new URL(raw, res.url);
+      } catch (e) {
+        throw new StepError(InstallErrorCode.QueryFailed, `registry response includes invalid ${what}: ${(e as Error).message}`);
+      }
+      if (u.protocol !== "http:" && u.protocol !== "https:") throw new StepError(InstallErrorCode.QueryFailed, `registry response includes invalid ${what}: must use http or https scheme`);
+      return u;
+    };
+    const download = abs("download URL", str("download_url"));
+    const shasum = str("shasum");
+    if (!/^[0-9a-fA-F]{64}$/.test(shasum)) throw queryFailed(p, `registry response includes invalid SHA256 hash ${JSON.stringify(shasum)}`);
+    const fetchDoc = async (what: string, u: URL): Promise<Buffer> => {
+      const r = await this.#get(u, p);
+      if (r.status !== 200) throw queryFailed(p, `failed to retrieve ${what} for provider: ${r.status} ${r.statusText} returned from ${r.url.host}`);
+      return r.body;
+    };
+    const document = await fetchDoc("authentication checksums", abs("SHASUMS URL", str("shasums_url")));
+    const signature = await fetchDoc("cryptographic signature", abs("SHASUMS signature URL", str("shasums_signature_url")));
+    const keyList = (body["signing_keys"] as { gpg_public_keys?: unknown } | undefined)?.gpg_public_keys;
+    const keys: SigningKey[] = Array.isArray(keyList) ? (keyList as SigningKey[]).filter((k) => typeof k?.ascii_armor === "string") : [];
+    const filename = str("filename");
+    const want = shasum.toLowerCase();
+    const authenticate = async (archive: Buffer): Promise<Authentication> => {
+      // terraform's order: the checksum list names the file with the registry's hash, the archive has that hash, the list is signed.
+      let listed: string | undefined;
+      for (const line of document.toString("utf8").split("\n")) {
+        const parts = line.trim().split(/\s+/);
+        if (parts.length > 1 && parts[1] === filename) {
+          listed = parts[0]!.toLowerCase();
+          break;
+        }
+      }
+      if (listed === undefined) throw new StepError(InstallErrorCode.ChecksumMismatch, `checksum list has no SHA-256 hash for ${JSON.stringify(filename)}`);
+      if (listed !== want) throw new StepError(InstallErrorCode.ChecksumMismatch, `checksum list has unexpected SHA-256 hash ${listed} (expected ${want})`);
+      const got = createHash("sha256").update(archive).digest("hex");
+      if (got !== want) throw new StepError(InstallErrorCode.ChecksumMismatch, `archive has incorrect checksum zh:${got} (expected zh:${want})`);
+      const { result, keyId } = await verifySignature(document, signature, keys);
+      const signedHashes: string[] = [];
+      for (const line of document.toString("utf8").split("\n")) {
+        const parts = line.trim().split(/\s+/);
+        if (parts[0] === "" || parts[0] === undefined) continue;
+        if (parts.length < 2 || !/^[0-9a-fA-F]{64}$/.test(parts[0])) return { result, keyId, signedHashes: [] };
+        signedHashes.push(`zh:${parts[0].toLowerCase()}`);
+      }
+      return { result, keyId, signedHashes };
+    };
+    return { provider: p, version, platform, filename, location: { kind: "http", url: download }, authenticate };
+  }
+
+  /** @inheritdoc */
+  forDisplay(p: ProviderAddress): string {
+    return `registry ${p.hostname}`;
+  }
+}
