@@ -9,4 +9,8 @@ import { Construct } from "./stack-arbitrary.js";
 export const KNOWN_OPEN: ReadonlyMap<Construct, string> = new Map<Construct, string>([
   [Construct.NestedAttributes, "magma requires the optional attributes of v6 nested attribute types in configuration (Incorrect attribute value type: attribute \"weight\" is required)"],
   [Construct.Legacy, "magma warns \"Provider produced inconsistent result after apply\" for a legacy-type-system provider's normalised value; terraform only logs it"],
+  [Construct.DataSources, "magma stores no sensitive_attributes for a data source's sensitive attributes, and stores dependencies for data sources in modules"],
+  [Construct.Import, "after an import block's apply magma says \"0 added, 1 changed\" (terraform \"1 imported\"), and its next plan fails: \"Configuration for import target does not exist\""],
+  [Construct.Checks, "magma stores no check_results for check blocks"],
+  [Construct.Validation, "magma stores no check_results for variable validations"],
 ]);

@@ -27,6 +27,10 @@ export const Construct = {
   Checks: "checks",
   /** Provider-defined functions. */
   ProviderFunctions: "provider-functions",
+  /** Data sources (testbed_lookup, in the root and in modules). */
+  DataSources: "data-sources",
+  /** Variable validation rules. */
+  Validation: "validation",
 } as const;
 
 /** One of the {@link Construct} names. */
@@ -100,7 +104,7 @@ export function stackArbitrary(options: StackArbitraryOptions = {}): fc.Arbitrar
   });
   const legacy: fc.Arbitrary<Feature> = fc.record({ kind: fc.constant("legacy" as const), label: fc.constantFrom("Hello", "WORLD", "mixed", "Case") });
   const lookup: fc.Arbitrary<Feature> = fc.record({ kind: fc.constant("lookup" as const), src: source, width: fc.integer({ min: 0, max: 3 }) });
-  const module: fc.Arbitrary<Feature> = fc.record({ kind: fc.constant("module" as const), repeat, src: source, alias: fc.boolean() });
+  const module: fc.Arbitrary<Feature> = fc.record({ kind: fc.constant("module" as const), repeat, src: source, alias: fc.boolean(), lookup: has(Construct.DataSources) ? fc.boolean() : fc.constant(false) });
   const local: fc.Arbitrary<Feature> = fc.record({ kind: fc.constant("local" as const), src: source });
   const output: fc.Arbitrary<Feature> = fc.record({
     kind: fc.constant("output" as const),
@@ -113,10 +117,10 @@ export function stackArbitrary(options: StackArbitraryOptions = {}): fc.Arbitrar
   const weighted: fc.WeightedArbitrary<Feature>[] = [
     { weight: 5, arbitrary: value },
     { weight: 3, arbitrary: thing },
-    { weight: 2, arbitrary: lookup },
     { weight: 1, arbitrary: local },
     { weight: 3, arbitrary: output },
   ];
+  if (has(Construct.DataSources)) weighted.push({ weight: 2, arbitrary: lookup });
   if (has(Construct.Legacy)) weighted.push({ weight: 1, arbitrary: legacy });
   if (has(Construct.Modules)) weighted.push({ weight: 2, arbitrary: module });
   if (has(Construct.Checks)) weighted.push({ weight: 1, arbitrary: check });
@@ -127,7 +131,7 @@ export function stackArbitrary(options: StackArbitraryOptions = {}): fc.Arbitrar
       type: fc.constantFrom("string", "number", "list", "object"),
       value: word,
       sensitive: has(Construct.SensitiveVariable) ? fc.boolean() : fc.constant(false),
-      validation: fc.boolean(),
+      validation: has(Construct.Validation) ? fc.boolean() : fc.constant(false),
     }),
     { freq: 3, nil: null },
   );
