@@ -13,4 +13,8 @@ export const KNOWN_OPEN: ReadonlyMap<Construct, string> = new Map<Construct, str
   [Construct.Import, "after an import block's apply magma says \"0 added, 1 changed\" (terraform \"1 imported\"), and its next plan fails: \"Configuration for import target does not exist\""],
   [Construct.Checks, "magma stores no check_results for check blocks"],
   [Construct.Validation, "magma stores no check_results for variable validations"],
+  [Construct.Modules, "in a batch with modules called with count, magma's apply fails: \"Unknown variable: There is no variable named count\" for the module's resources (not reproduced alone yet)"],
+  [Construct.ImpliedMove, "count removed (or added): terraform moves [0] to the no-key instance (\"has moved to\"); magma destroys one and creates the other"],
+  [Construct.CreateBeforeDestroy, "magma stores create_before_destroy: true on instances that only depend on a create_before_destroy resource; terraform does not"],
+  [Construct.SensitiveVariable, "magma orders sensitive_attributes paths differently (input before key; terraform key before input)"],
 ]);

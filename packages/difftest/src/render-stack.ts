@@ -57,7 +57,7 @@ function reseed(f: Feature, s: string): Feature {
 function flip(f: Feature): Feature {
   switch (f.kind) {
     case "value":
-      return { ...f, cbd: !f.cbd };
+      return { ...f, triggers: f.triggers === null ? "flipped" : null };
     case "thing":
       return { ...f, effect: f.effect === "allow" ? "deny" : "allow" };
     case "output":

@@ -31,6 +31,12 @@ export const Construct = {
   DataSources: "data-sources",
   /** Variable validation rules. */
   Validation: "validation",
+  /** `lifecycle { ignore_changes }`. */
+  IgnoreChanges: "ignore-changes",
+  /** `lifecycle { create_before_destroy }` (and `depends_on`, which spreads it). */
+  CreateBeforeDestroy: "create-before-destroy",
+  /** Changing between no count and count (terraform's implied move of `[0]` and the no-key instance). */
+  ImpliedMove: "implied-move",
 } as const;
 
 /** One of the {@link Construct} names. */
@@ -78,9 +84,9 @@ export function stackArbitrary(options: StackArbitraryOptions = {}): fc.Arbitrar
     repeat,
     src: source,
     triggers: fc.option(word, { freq: 3, nil: null }),
-    cbd: fc.boolean(),
-    ignoreInput: fc.boolean(),
-    dependsOnPrev: fc.boolean(),
+    cbd: has(Construct.CreateBeforeDestroy) ? fc.boolean() : fc.constant(false),
+    ignoreInput: has(Construct.IgnoreChanges) ? fc.boolean() : fc.constant(false),
+    dependsOnPrev: has(Construct.CreateBeforeDestroy) ? fc.boolean() : fc.constant(false),
     alias: fc.boolean(),
     importIt: has(Construct.Import) ? fc.boolean() : fc.constant(false),
     secretWo: has(Construct.WriteOnly) ? fc.option(word, { freq: 3, nil: null }) : fc.constant(null),
@@ -138,7 +144,11 @@ export function stackArbitrary(options: StackArbitraryOptions = {}): fc.Arbitrar
 
   const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     { weight: 3, arbitrary: fc.record({ op: fc.constant("reseed" as const), pick: fc.nat(7), s: word }) },
-    { weight: 2, arbitrary: fc.record({ op: fc.constant("repeat" as const), pick: fc.nat(7), repeat }) },
+    {
+      weight: 2,
+      // Without implied moves, a later step changes only for_each keys (never count ↔ no count).
+      arbitrary: fc.record({ op: fc.constant("repeat" as const), pick: fc.nat(7), repeat: has(Construct.ImpliedMove) ? repeat : repeat.filter((r) => r.kind === "each") }),
+    },
     { weight: 2, arbitrary: fc.record({ op: fc.constant("rename" as const), pick: fc.nat(7) }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant("remove" as const), pick: fc.nat(7), forget: has(Construct.Removed) ? fc.boolean() : fc.constant(false) }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant("add" as const), feature }) },
