@@ -16,5 +16,8 @@ export const KNOWN_OPEN: ReadonlyMap<Construct, string> = new Map<Construct, str
   [Construct.Modules, "in a batch with modules called with count, magma's apply fails: \"Unknown variable: There is no variable named count\" for the module's resources (not reproduced alone yet)"],
   [Construct.ImpliedMove, "count removed (or added): terraform moves [0] to the no-key instance (\"has moved to\"); magma destroys one and creates the other"],
   [Construct.CreateBeforeDestroy, "magma stores create_before_destroy: true on instances that only depend on a create_before_destroy resource; terraform does not"],
+  [Construct.ForOutputs, "an output [for k, v in R : upper(v.output)] over a for_each resource with a sensitive attribute, after another object is recreated: terraform's plan has no output change and marks it sensitive; magma shows \"Changes to Outputs\" with sensitive false"],
+  [Construct.Vanish, "not yet seen differing; left out of the CI batch with the for-outputs case it came with"],
+  [Construct.SensitiveOutputs, "an output whose only change is sensitive = true → false: magma prints \"Changes to Outputs:\", terraform does not (stack 13 of seed 32)"],
   [Construct.SensitiveVariable, "magma orders sensitive_attributes paths differently (input before key; terraform key before input)"],
 ]);

@@ -61,7 +61,7 @@ function flip(f: Feature): Feature {
     case "thing":
       return { ...f, effect: f.effect === "allow" ? "deny" : "allow" };
     case "output":
-      return { ...f, sensitive: !f.sensitive };
+      return { ...f, form: f.form === "length" ? "cond" : "length" };
     case "check":
       return { ...f, pass: !f.pass };
     default:

@@ -37,6 +37,10 @@ export const Construct = {
   CreateBeforeDestroy: "create-before-destroy",
   /** Changing between no count and count (terraform's implied move of `[0]` and the no-key instance). */
   ImpliedMove: "implied-move",
+  /** Outputs made by `for` expressions over resource objects. */
+  ForOutputs: "for-outputs",
+  /** Sensitive outputs (and steps that flip an output's `sensitive`). */
+  SensitiveOutputs: "sensitive-outputs",
 } as const;
 
 /** One of the {@link Construct} names. */
@@ -115,8 +119,8 @@ export function stackArbitrary(options: StackArbitraryOptions = {}): fc.Arbitrar
   const output: fc.Arbitrary<Feature> = fc.record({
     kind: fc.constant("output" as const),
     pick: fc.nat(5),
-    form: fc.constantFrom("direct", "for", "length", "digest", "cond", "splat"),
-    sensitive: fc.boolean(),
+    form: has(Construct.ForOutputs) ? fc.constantFrom("direct", "for", "length", "digest", "cond", "splat") : fc.constantFrom("direct", "length", "digest", "cond", "splat"),
+    sensitive: has(Construct.SensitiveOutputs) ? fc.boolean() : fc.constant(false),
   });
   const check: fc.Arbitrary<Feature> = fc.record({ kind: fc.constant("check" as const), pick: fc.nat(5), pass: fc.boolean() });
 
