@@ -19,5 +19,7 @@ export const KNOWN_OPEN: ReadonlyMap<Construct, string> = new Map<Construct, str
   [Construct.ForOutputs, "an output [for k, v in R : upper(v.output)] over a for_each resource with a sensitive attribute, after another object is recreated: terraform's plan has no output change and marks it sensitive; magma shows \"Changes to Outputs\" with sensitive false"],
   [Construct.Vanish, "not yet seen differing; left out of the CI batch with the for-outputs case it came with"],
   [Construct.SensitiveOutputs, "an output whose only change is sensitive = true → false: magma prints \"Changes to Outputs:\", terraform does not (stack 13 of seed 32)"],
+  [Construct.Removed, "removed { lifecycle { destroy = false } }: terraform warns \"Some objects will no longer be managed by Terraform\", magma does not (stack 44 of seed 32)"],
+  [Construct.Moved, "a move only (moved block, nothing else changes): magma's apply says \"0 added, 1 changed\", terraform's \"0 added, 0 changed\""],
   [Construct.SensitiveVariable, "magma orders sensitive_attributes paths differently (input before key; terraform key before input)"],
 ]);

@@ -41,6 +41,8 @@ export const Construct = {
   ForOutputs: "for-outputs",
   /** Sensitive outputs (and steps that flip an output's `sensitive`). */
   SensitiveOutputs: "sensitive-outputs",
+  /** Renames with `moved` blocks. */
+  Moved: "moved",
 } as const;
 
 /** One of the {@link Construct} names. */
@@ -146,19 +148,20 @@ export function stackArbitrary(options: StackArbitraryOptions = {}): fc.Arbitrar
     { freq: 3, nil: null },
   );
 
-  const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  const mutations: fc.WeightedArbitrary<Mutation>[] = [
     { weight: 3, arbitrary: fc.record({ op: fc.constant("reseed" as const), pick: fc.nat(7), s: word }) },
     {
       weight: 2,
       // Without implied moves, a later step changes only for_each keys (never count ↔ no count).
       arbitrary: fc.record({ op: fc.constant("repeat" as const), pick: fc.nat(7), repeat: has(Construct.ImpliedMove) ? repeat : repeat.filter((r) => r.kind === "each") }),
     },
-    { weight: 2, arbitrary: fc.record({ op: fc.constant("rename" as const), pick: fc.nat(7) }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant("remove" as const), pick: fc.nat(7), forget: has(Construct.Removed) ? fc.boolean() : fc.constant(false) }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant("add" as const), feature }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant("flip" as const), pick: fc.nat(7) }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant("variable" as const), value: word }) },
-  );
+  ];
+  if (has(Construct.Moved)) mutations.push({ weight: 2, arbitrary: fc.record({ op: fc.constant("rename" as const), pick: fc.nat(7) }) });
+  const mutation = fc.oneof(...mutations);
 
   return fc.record({
     variable,
