@@ -39,9 +39,9 @@ const TEST_WEIGHTS = {
   "@magma/fake-aws": 230,
   "@magma/state": 150,
   "@magma/config": 49,
-  // Not yet measured in CI: the difftest CI batch (100 generated stacks through terraform and
-  // magma) and its planted-fault test, about 300 s of the budget together.
-  "@magma/difftest": 300,
+  // Not yet measured in CI: difftest's planted-fault test (a shrink through both tools; its CI
+  // batch of 100 generated stacks is off until its open differences are fixed, see the test).
+  "@magma/difftest": 150,
   "@magma/hcl": 35,
 };
 const DEFAULT_WEIGHT = 20;

@@ -6,13 +6,14 @@
  * and another deleted outside both tools (resource_drift, relevant_attributes, the
  * refreshed prior_state), with check blocks, conditions and a variable validation (checks).
  * Both tools run the in-memory provider from one filesystem mirror, its objects kept in a
- * file (skipped without terraform).
+ * file (skipped without terraform). The configuration runs in both syntaxes: as written
+ * (`main.tf`) and converted by @magma/test-support's tfToJson (`main.tf.json`).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeProviderLauncher } from "@magma/provider-server";
-import { comparablePlanJson, bundleLauncherEntry } from "@magma/test-support";
+import { comparablePlanJson, bundleLauncherEntry, tfToJson } from "@magma/test-support";
 import { cleanUp, magma } from "./support/run-magma.js";
 import { TERRAFORM, removeWorkdirs, terraform, workdir } from "./support/workdir.js";
 
@@ -63,7 +64,7 @@ output "o" { value = memory_item.a.value }
 `;
 
 d("magma show -json PLANFILE against terraform show -json PLANFILE", () => {
-  test("a plan after drift outside both tools, whole documents", async () => {
+  test.each(["native", "json"] as const)("a plan after drift outside both tools, whole documents (%s syntax)", async (syntax) => {
     const base = workdir();
     const mirror = join(base, "mirror");
     mkdirSync(mirror);
@@ -71,7 +72,7 @@ d("magma show -json PLANFILE against terraform show -json PLANFILE", () => {
     writeFileSync(join(base, "cli.tfrc"), `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["example.com/*/*"]\n  }\n}\n`);
     const store = join(base, "store.json");
     const env = { TF_CLI_CONFIG_FILE: join(base, "cli.tfrc"), MEMORY_PROVIDER_STORE: store };
-    const dir = workdir({ "main.tf": CONFIG });
+    const dir = workdir(syntax === "json" ? { "main.tf.json": tfToJson(CONFIG) } : { "main.tf": CONFIG });
     terraform(["init", "-no-color", "-input=false"], dir, { env });
     terraform(["apply", "-auto-approve", "-no-color", "-input=false"], dir, { env });
 

@@ -3,7 +3,9 @@
 // declaration, "Planning failed."), a failed `validation` rule (reported at the value's
 // range, the partial plan, the condition's values under the snippet), and the values of the
 // references in a failing expression (`var.m is empty map of string`), plan and apply, human
-// and -json. No provider is needed. Skipped without terraform.
+// and -json. No provider is needed. Skipped without terraform. The references' values run in
+// both syntaxes: as written and converted to `.tf.json` by @magma/test-support's tfToJson.
+import { tfToJson } from "@magma/test-support";
 import { magma, cleanUp } from "./support/run-magma.js";
 import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
 
@@ -73,20 +75,37 @@ d("variable errors and expression values, as terraform 1.11.4", () => {
     expect({ code: mg.code, stdout: mg.stdout, stderr: mg.stderr }).toEqual({ code: tf.code, stdout: tf.stdout, stderr: tf.stderr });
   }, 300_000);
 
-  test.each([
+  const REFERENCE_CASES: [string, string, string][] = [
     ["an invalid index", `variable "m" {\n  type    = map(string)\n  default = {}\n}\noutput "a" { value = var.m["missing"] }\n`, "│ var.m is empty map of string"],
     ["an unsupported attribute", `variable "s" {\n  type    = string\n  default = "{\\"a\\":1}"\n}\nlocals {\n  x = jsondecode(var.s)\n}\noutput "b" { value = local.x.nope }\n`, '│ local.x is object with 1 attribute "a"'],
     ["an index out of a list's range, in a for_each-free local", `variable "l" {\n  type    = list(number)\n  default = [1, 2]\n}\nlocals {\n  i = 5\n}\noutput "c" { value = var.l[local.i] }\n`, "│ var.l is list of number with 2 elements"],
-  ])("%s: the references' values under the snippet (human, colour and -json)", async (_name, config, line) => {
-    const dir = workdir({ "main.tf": config });
+  ];
+  // Found, open (docs/compatibility.md): in the JSON syntax terraform names the snippet's
+  // context from the JSON object's path (`on main.tf.json line 10, in output.a:`, and
+  // `snippet.context` in -json); magma names none. The JSON variants compare without it.
+  const noJsonContext = (syntax: "native" | "json", text: string): string => (syntax === "json" ? text.replace(/(on \S+\.tf\.json line \d+), in [^:\n]+:/g, "$1:") : text);
+  const noJsonContextDiag = (syntax: "native" | "json", m: unknown): unknown => {
+    if (syntax === "native") return m;
+    const d = (m as { diagnostic?: { snippet?: Record<string, unknown> } }).diagnostic;
+    return d?.snippet === undefined ? m : { ...(m as object), diagnostic: { ...d, snippet: { ...d.snippet, context: null } } };
+  };
+  const bySyntax = (syntax: "native" | "json") => REFERENCE_CASES.map(([name, config, line]) => [name, syntax, config, line] as const);
+  // The first case in JSON is left out, found and open (docs/compatibility.md): its expression
+  // sits in a JSON string with escaped quotes, and terraform's coloured underline is off by the
+  // escapes (`["missing\` for magma's `["missing"]`).
+  test.each([...bySyntax("native"), ...bySyntax("json").slice(1)])("%s, %s syntax: the references' values under the snippet (human, colour and -json)", async (_name, syntax, config, line) => {
+    const dir = workdir(syntax === "json" ? { "main.tf.json": tfToJson(config) } : { "main.tf": config });
     const plain = await both(dir, ["plan", "-no-color", "-input=false"]);
     expect(plain.tf.stderr).toContain(line);
     // Terraform also prints "Planning failed." on stdout for these (a README known gap): compare the diagnostics.
-    expect(plain.mg.stderr).toBe(plain.tf.stderr);
+    expect(noJsonContext(syntax, plain.mg.stderr)).toBe(noJsonContext(syntax, plain.tf.stderr));
     const colour = await both(dir, ["plan", "-input=false"]);
-    expect(colour.mg.stderr).toBe(colour.tf.stderr);
+    expect(noJsonContext(syntax, colour.mg.stderr)).toBe(noJsonContext(syntax, colour.tf.stderr));
     const j = await both(dir, ["plan", "-json", "-input=false"]);
-    const diags = (s: string): unknown[] => jsonLines(s).filter((m) => (m as { type?: string }).type === "diagnostic");
+    const diags = (s: string): unknown[] =>
+      jsonLines(s)
+        .filter((m) => (m as { type?: string }).type === "diagnostic")
+        .map((m) => noJsonContextDiag(syntax, m));
     expect(diags(j.mg.stdout)).toEqual(diags(j.tf.stdout));
   }, 300_000);
 });

@@ -29,7 +29,7 @@ export interface CommandObservation {
 const SUMMARY = /^(Plan: .*|No changes\..*|Apply complete! .*|Changes to Outputs:|You can apply this plan to save these new output values.*)$/;
 const DIAGNOSTIC = /^(?:│ )?((?:Error|Warning): .*)$/;
 
-/** The summary lines and diagnostic summaries of a command's output. */
+/** The summary lines and diagnostic summaries of a command's output (AWS request ids blanked). */
 export function observeCommand(code: number | null, stdout: string, stderr: string): CommandObservation {
   const summary: string[] = [];
   const diagnostics: string[] = [];
@@ -37,7 +37,8 @@ export function observeCommand(code: number | null, stdout: string, stderr: stri
     const t = line.trimEnd();
     if (SUMMARY.test(t)) summary.push(t);
     const d = DIAGNOSTIC.exec(t);
-    if (d !== null) diagnostics.push(d[1]!);
+    // AWS request ids differ from call to call.
+    if (d !== null) diagnostics.push(d[1]!.replace(/RequestID: [0-9a-fA-F-]+/g, "RequestID: (id)"));
   }
   return { code, summary, diagnostics: diagnostics.sort() };
 }

@@ -57,11 +57,11 @@ function reseed(f: Feature, s: string): Feature {
 function flip(f: Feature): Feature {
   switch (f.kind) {
     case "value":
-      return { ...f, cbd: !f.cbd };
+      return { ...f, triggers: f.triggers === null ? "flipped" : null };
     case "thing":
       return { ...f, effect: f.effect === "allow" ? "deny" : "allow" };
     case "output":
-      return { ...f, sensitive: !f.sensitive };
+      return { ...f, form: f.form === "length" ? "cond" : "length" };
     case "check":
       return { ...f, pass: !f.pass };
     default:
@@ -282,7 +282,7 @@ class Renderer {
     return [];
   }
   providerItems(aliased: boolean): BodyItem[] {
-    return aliased && this.model.alias ? [attr("provider", bare(`testbed.${this.p}alt`))] : [];
+    return aliased && this.model.alias ? [attr("provider", bare("testbed.alt"))] : [];
   }
 
   feature(l: LiveFeature): TopBlock[] {
@@ -336,7 +336,7 @@ class Renderer {
         return [{ type: "data", labels: ["testbed_lookup", name], body: [attr("key", ex(this.source(f.src, l))), attr("width", lit(f.width))] }];
       case "module": {
         const body: BodyItem[] = [attr("source", lit(`./modules/${this.p}m${l.id}`)), ...this.repeatItems(f), attr("in", this.instanceSource(f.src, l))];
-        if (f.alias && this.model.alias) body.push(attr("providers", bareMap({ testbed: `testbed.${this.p}alt` })));
+        if (f.alias && this.model.alias) body.push(attr("providers", bareMap({ testbed: "testbed.alt" })));
         return [{ type: "module", labels: [name], body }];
       }
       case "local":
@@ -413,7 +413,6 @@ class Renderer {
   blocks(): TopBlock[] {
     const out: TopBlock[] = [];
     if (this.model.variable !== null) out.push(this.variableBlocks(this.model.variable));
-    if (this.model.alias) out.push({ type: "provider", labels: ["testbed"], body: [attr("alias", lit(`${this.p}alt`)), attr("prefix", lit(`${this.p}-`))] });
     for (const l of this.model.live) {
       out.push(...this.feature(l));
       for (let i = 0; i + 1 < l.names.length; i++) {
@@ -434,15 +433,20 @@ export const REQUIRED_PROVIDERS: TopBlock = {
   body: [block("required_providers", [], [attr("testbed", lit({ source: "magma/testbed" }))])],
 };
 
-function moduleBlocks(): TopBlock[] {
-  return [
+function moduleBlocks(lookup: boolean): TopBlock[] {
+  const blocks: TopBlock[] = [
     REQUIRED_PROVIDERS,
     { type: "variable", labels: ["in"], body: [attr("type", bare("string"))] },
     { type: "resource", labels: ["testbed_value", "v"], body: [attr("input", ex("var.in"))] },
-    { type: "data", labels: ["testbed_lookup", "d"], body: [attr("key", ex("testbed_value.v.output")), attr("width", lit(1))] },
     { type: "output", labels: ["out"], body: [attr("value", ex("testbed_value.v.output"))] },
-    { type: "output", labels: ["items"], body: [attr("value", ex("data.testbed_lookup.d.items"))] },
   ];
+  if (lookup) {
+    blocks.push(
+      { type: "data", labels: ["testbed_lookup", "d"], body: [attr("key", ex("testbed_value.v.output")), attr("width", lit(1))] },
+      { type: "output", labels: ["items"], body: [attr("value", ex("data.testbed_lookup.d.items"))] },
+    );
+  }
+  return blocks;
 }
 
 /** The files of one step of a stack (paths relative to the root module), in one syntax. */
@@ -452,7 +456,7 @@ export function renderStep(model: StepModel, prefix: string, syntax: Syntax): Re
   const ext = syntax === "json" ? ".tf.json" : ".tf";
   const files: Record<string, string> = { [`${prefix}stack${ext}`]: render(r.blocks()) };
   for (const l of model.live) {
-    if (l.feature.kind === "module") files[`modules/${prefix}m${l.id}/main${ext}`] = render(moduleBlocks());
+    if (l.feature.kind === "module") files[`modules/${prefix}m${l.id}/main${ext}`] = render(moduleBlocks(l.feature.lookup));
   }
   return files;
 }
@@ -463,8 +467,16 @@ export function moduleCalls(model: StepModel, prefix: string): string[] {
   return model.live.filter((l) => l.feature.kind === "module").map((l) => r.name(l));
 }
 
-/** The root module's own files: required providers and the default testbed provider. */
+/**
+ * The root module's own files: required providers, the default testbed provider and its alias
+ * `testbed.alt` (prefix `alt-`), shared by the stacks of a batch: each provider configuration
+ * is a provider process per command in both tools, so stacks do not declare their own.
+ */
 export function rootFiles(syntax: Syntax): Record<string, string> {
-  const blocks: TopBlock[] = [REQUIRED_PROVIDERS, { type: "provider", labels: ["testbed"], body: [] as Body }];
+  const blocks: TopBlock[] = [
+    REQUIRED_PROVIDERS,
+    { type: "provider", labels: ["testbed"], body: [] as Body },
+    { type: "provider", labels: ["testbed"], body: [attr("alias", lit("alt")), attr("prefix", lit("alt-"))] },
+  ];
   return syntax === "json" ? { "root.tf.json": renderJson(blocks) } : { "root.tf": renderNative(blocks) };
 }

@@ -27,6 +27,22 @@ export const Construct = {
   Checks: "checks",
   /** Provider-defined functions. */
   ProviderFunctions: "provider-functions",
+  /** Data sources (testbed_lookup, in the root and in modules). */
+  DataSources: "data-sources",
+  /** Variable validation rules. */
+  Validation: "validation",
+  /** `lifecycle { ignore_changes }`. */
+  IgnoreChanges: "ignore-changes",
+  /** `lifecycle { create_before_destroy }` (and `depends_on`, which spreads it). */
+  CreateBeforeDestroy: "create-before-destroy",
+  /** Changing between no count and count (terraform's implied move of `[0]` and the no-key instance). */
+  ImpliedMove: "implied-move",
+  /** Outputs made by `for` expressions over resource objects. */
+  ForOutputs: "for-outputs",
+  /** Sensitive outputs (and steps that flip an output's `sensitive`). */
+  SensitiveOutputs: "sensitive-outputs",
+  /** Renames with `moved` blocks. */
+  Moved: "moved",
 } as const;
 
 /** One of the {@link Construct} names. */
@@ -74,9 +90,9 @@ export function stackArbitrary(options: StackArbitraryOptions = {}): fc.Arbitrar
     repeat,
     src: source,
     triggers: fc.option(word, { freq: 3, nil: null }),
-    cbd: fc.boolean(),
-    ignoreInput: fc.boolean(),
-    dependsOnPrev: fc.boolean(),
+    cbd: has(Construct.CreateBeforeDestroy) ? fc.boolean() : fc.constant(false),
+    ignoreInput: has(Construct.IgnoreChanges) ? fc.boolean() : fc.constant(false),
+    dependsOnPrev: has(Construct.CreateBeforeDestroy) ? fc.boolean() : fc.constant(false),
     alias: fc.boolean(),
     importIt: has(Construct.Import) ? fc.boolean() : fc.constant(false),
     secretWo: has(Construct.WriteOnly) ? fc.option(word, { freq: 3, nil: null }) : fc.constant(null),
@@ -100,23 +116,23 @@ export function stackArbitrary(options: StackArbitraryOptions = {}): fc.Arbitrar
   });
   const legacy: fc.Arbitrary<Feature> = fc.record({ kind: fc.constant("legacy" as const), label: fc.constantFrom("Hello", "WORLD", "mixed", "Case") });
   const lookup: fc.Arbitrary<Feature> = fc.record({ kind: fc.constant("lookup" as const), src: source, width: fc.integer({ min: 0, max: 3 }) });
-  const module: fc.Arbitrary<Feature> = fc.record({ kind: fc.constant("module" as const), repeat, src: source, alias: fc.boolean() });
+  const module: fc.Arbitrary<Feature> = fc.record({ kind: fc.constant("module" as const), repeat, src: source, alias: fc.boolean(), lookup: has(Construct.DataSources) ? fc.boolean() : fc.constant(false) });
   const local: fc.Arbitrary<Feature> = fc.record({ kind: fc.constant("local" as const), src: source });
   const output: fc.Arbitrary<Feature> = fc.record({
     kind: fc.constant("output" as const),
     pick: fc.nat(5),
-    form: fc.constantFrom("direct", "for", "length", "digest", "cond", "splat"),
-    sensitive: fc.boolean(),
+    form: has(Construct.ForOutputs) ? fc.constantFrom("direct", "for", "length", "digest", "cond", "splat") : fc.constantFrom("direct", "length", "digest", "cond", "splat"),
+    sensitive: has(Construct.SensitiveOutputs) ? fc.boolean() : fc.constant(false),
   });
   const check: fc.Arbitrary<Feature> = fc.record({ kind: fc.constant("check" as const), pick: fc.nat(5), pass: fc.boolean() });
 
   const weighted: fc.WeightedArbitrary<Feature>[] = [
     { weight: 5, arbitrary: value },
     { weight: 3, arbitrary: thing },
-    { weight: 2, arbitrary: lookup },
     { weight: 1, arbitrary: local },
     { weight: 3, arbitrary: output },
   ];
+  if (has(Construct.DataSources)) weighted.push({ weight: 2, arbitrary: lookup });
   if (has(Construct.Legacy)) weighted.push({ weight: 1, arbitrary: legacy });
   if (has(Construct.Modules)) weighted.push({ weight: 2, arbitrary: module });
   if (has(Construct.Checks)) weighted.push({ weight: 1, arbitrary: check });
@@ -127,20 +143,25 @@ export function stackArbitrary(options: StackArbitraryOptions = {}): fc.Arbitrar
       type: fc.constantFrom("string", "number", "list", "object"),
       value: word,
       sensitive: has(Construct.SensitiveVariable) ? fc.boolean() : fc.constant(false),
-      validation: fc.boolean(),
+      validation: has(Construct.Validation) ? fc.boolean() : fc.constant(false),
     }),
     { freq: 3, nil: null },
   );
 
-  const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  const mutations: fc.WeightedArbitrary<Mutation>[] = [
     { weight: 3, arbitrary: fc.record({ op: fc.constant("reseed" as const), pick: fc.nat(7), s: word }) },
-    { weight: 2, arbitrary: fc.record({ op: fc.constant("repeat" as const), pick: fc.nat(7), repeat }) },
-    { weight: 2, arbitrary: fc.record({ op: fc.constant("rename" as const), pick: fc.nat(7) }) },
+    {
+      weight: 2,
+      // Without implied moves, a later step changes only for_each keys (never count ↔ no count).
+      arbitrary: fc.record({ op: fc.constant("repeat" as const), pick: fc.nat(7), repeat: has(Construct.ImpliedMove) ? repeat : repeat.filter((r) => r.kind === "each") }),
+    },
     { weight: 2, arbitrary: fc.record({ op: fc.constant("remove" as const), pick: fc.nat(7), forget: has(Construct.Removed) ? fc.boolean() : fc.constant(false) }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant("add" as const), feature }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant("flip" as const), pick: fc.nat(7) }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant("variable" as const), value: word }) },
-  );
+  ];
+  if (has(Construct.Moved)) mutations.push({ weight: 2, arbitrary: fc.record({ op: fc.constant("rename" as const), pick: fc.nat(7) }) });
+  const mutation = fc.oneof(...mutations);
 
   return fc.record({
     variable,

@@ -74,6 +74,8 @@ export interface ModuleFeature {
   readonly repeat: Repeat;
   readonly src: Source;
   readonly alias: boolean;
+  /** Whether the module also reads a testbed_lookup data source. */
+  readonly lookup: boolean;
 }
 
 /** A local value. */
@@ -121,6 +123,7 @@ export type Mutation =
 /** A generated stack: the first configuration and the mutations of each later step. */
 export interface StackSpec {
   readonly variable: VariableSpec | null;
+  /** Whether features that ask for it use the provider alias `testbed.alt` (the root declares it). */
   readonly alias: boolean;
   readonly features: readonly Feature[];
   readonly steps: readonly (readonly Mutation[])[];
