@@ -23,10 +23,12 @@ describe("lazy command registration", () => {
     expect(await commandsFor(["--chdir", "apply", "destroy"])).toHaveLength(1); // "apply" is -chdir's value
     expect(await commandsFor(["state", "list"])).toHaveLength(1);
     expect(await commandsFor(["force-unlock", "x"])).toHaveLength(1);
+    // `providers` has two registrations: the command group, then the installation subcommands (lock, mirror) that join it.
+    expect(await commandsFor(["providers", "lock"])).toHaveLength(2);
   });
 
   it("registers every command for help, no command, or one it does not know", async () => {
-    for (const argv of [[], ["--help"], ["help", "apply"], ["bogus"], ["--version", "bogus"], ["--chdir", "--version"], ["-chdir", "-V"]]) expect(await commandsFor(argv)).toHaveLength(ALL.length);
+    for (const argv of [[], ["--help"], ["help", "apply"], ["bogus"], ["--version", "bogus"], ["--chdir", "--version"], ["-chdir", "-V"]]) expect(await commandsFor(argv)).toHaveLength(ALL.length + 1);
   });
 
   it("registers none for the version (magma --version loads no command module), and still prints it", async () => {

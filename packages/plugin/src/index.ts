@@ -158,3 +158,16 @@ export {
 // Provider-defined functions, re-exported unchanged from @magma/provider-api.
 export type { FunctionCaller, CallFunctionOptions, NativeFunction, NativeFunctions, NativeFunctionContext, NativeFunctionResult } from "@magma/provider-api";
 export { isFunctionCaller, functionSignature, functionParameter, checkFunctionCall, functionCallError } from "@magma/provider-api";
+export type {
+  EphemeralResourceOpener,
+  OpenEphemeralOptions,
+  EphemeralCallOptions,
+  OpenEphemeralResult,
+  RenewEphemeralResult,
+  EphemeralWarnings,
+  NativeEphemeralResource,
+  NativeEphemeralResources,
+  NativeEphemeralOpen,
+  NativeEphemeralRenew,
+} from "@magma/provider-api";
+export { isEphemeralResourceOpener, ephemeralResourceSchema } from "@magma/provider-api";
