@@ -61,6 +61,6 @@ export function writeMutantMagma(fault: PlantedFault, name = `difftest-mutant-${
  * instance too few (in the engine's evaluation of `count`, eval/expansion.ts).
  */
 export const COUNT_OFF_BY_ONE: PlantedFault = {
-  find: "const count = n.toNumber();",
-  replace: "const count = n.toNumber() >= 2 ? n.toNumber() - 1 : n.toNumber();",
+  find: "const count = Number(big);",
+  replace: "const count = Number(big) >= 2 ? Number(big) - 1 : Number(big);",
 };
