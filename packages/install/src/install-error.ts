@@ -61,9 +61,7 @@ export function isInstallError(x: unknown): x is InstallError {
 
 /**
  * A failure below the diagnostic level (one request, one check), carried up to the step
- * that words it as terraform does.
- *
- * @internal
+ * that words it as terraform does; a provider source's methods reject with it.
  */
 export class StepError extends Error {
   /** The code the final {@link InstallError} gets. */

@@ -27,10 +27,19 @@ export type AuthResult = (typeof AuthResult)[keyof typeof AuthResult];
 
 let loading: Promise<typeof Openpgp> | undefined;
 
-/** Starts loading the OpenPGP library (a few hundred ms of compilation) while other work waits on the network. */
-export function preloadOpenpgp(): Promise<typeof Openpgp> {
+/** The OpenPGP library, loaded once on first use. */
+function loadOpenpgp(): Promise<typeof Openpgp> {
   loading ??= import("openpgp");
   return loading;
+}
+
+/**
+ * Starts loading the OpenPGP library (a few hundred ms of compilation) while other work waits
+ * on the network. Its types stay out of this package's declarations (openpgp's own declare
+ * modules that are not installed with it).
+ */
+export function preloadOpenpgp(): Promise<void> {
+  return loadOpenpgp().then(() => undefined);
 }
 
 /** The primary key ID of HashiCorp's provider signing key. */
@@ -47,7 +56,7 @@ const HASHICORP_KEY_ID = "34365D9472D7468F";
  */
 export async function verifySignature(document: Uint8Array, signature: Uint8Array, keys: readonly SigningKey[]): Promise<{ result: AuthResult; keyId: string }> {
   // loaded on first use: a large library only installation needs
-  const { createMessage, readKeys, readSignature, verify } = await preloadOpenpgp();
+  const { createMessage, readKeys, readSignature, verify } = await loadOpenpgp();
   let sig;
   try {
     sig = await readSignature({ binarySignature: signature });
