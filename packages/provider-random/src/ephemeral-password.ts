@@ -2,6 +2,7 @@ import { boolType, boolVal, numberType, stringType, stringVal, type Value } from
 import { createSchemaEntry, errorDiag, type Attribute, type Diag, type NativeEphemeralOpen, type NativeEphemeralResource, type SchemaEntry } from "@magma/provider-api";
 import { EmptyCharacterSetError, generateRandomString } from "./generate-string.js";
 import { attrPath, int64Attr, int64Val, isSet, randomReadDiag, withAttrs } from "./resource-kit.js";
+import { hashDiag, loadBcrypt, paramsOf } from "./random-string.js";
 import { createSecureRandom } from "./secure-random.js";
 
 const MIN_NAMES = ["min_upper", "min_lower", "min_numeric", "min_special"] as const;
@@ -95,42 +96,21 @@ async function open(config: Value): Promise<NativeEphemeralOpen> {
   const diags = validate(config);
   if (diags.length > 0) return { diagnostics: diags };
   const data = withDefaults(config);
-  const num = (n: string): number => Number(data.getAttr(n).asNumber().toBigInt());
-  const bool = (n: string): boolean => data.getAttr(n).asBool();
-  const override = data.getAttr("override_special");
   let result: string;
   try {
-    result = generateRandomString(
-      {
-        length: num("length"),
-        upper: bool("upper"),
-        lower: bool("lower"),
-        numeric: bool("numeric"),
-        special: bool("special"),
-        minUpper: num("min_upper"),
-        minLower: num("min_lower"),
-        minNumeric: num("min_numeric"),
-        minSpecial: num("min_special"),
-        overrideSpecial: override.isNull() ? "" : override.asString(),
-      },
-      createSecureRandom(),
-    );
+    result = generateRandomString(paramsOf(data), createSecureRandom());
   } catch (e) {
     if (e instanceof EmptyCharacterSetError || e instanceof RangeError) {
       return { diagnostics: [errorDiag("Random String Generation Error", e.message, attrPath("length"))] };
     }
     return { diagnostics: [randomReadDiag(e)] };
   }
-  const { bcryptHash, BCRYPT_DEFAULT_COST } = await import("./bcrypt.js");
+  const { bcryptHash, BCRYPT_DEFAULT_COST } = await loadBcrypt();
   let hash: string;
   try {
     hash = bcryptHash(result, BCRYPT_DEFAULT_COST);
   } catch (e) {
-    return {
-      diagnostics: [
-        errorDiag("Hash Generation Error", `There was an error generating the bcrypt hash of the password.\n\nOriginal Error: ${e instanceof Error ? e.message : String(e)}`),
-      ],
-    };
+    return { diagnostics: [hashDiag(e)] };
   }
   return { result: withAttrs(data, { result: stringVal(result), bcrypt_hash: stringVal(hash) }) };
 }

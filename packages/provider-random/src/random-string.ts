@@ -41,7 +41,8 @@ import { createSecureRandom } from "./secure-random.js";
  * hash: random_string and the provider's other resources never do.
  */
 let bcryptLoading: Promise<typeof BcryptModule> | undefined;
-function loadBcrypt(): Promise<typeof BcryptModule> {
+/** @internal */
+export function loadBcrypt(): Promise<typeof BcryptModule> {
   bcryptLoading ??= import("./bcrypt.js").catch((e: unknown) => {
     bcryptLoading = undefined;
     throw e;
@@ -211,7 +212,8 @@ function validate(config: Value): Diag[] {
   return diags;
 }
 
-function paramsOf(planned: Value): Parameters<typeof generateRandomString>[0] {
+/** The generation parameters of a value holding every parameter attribute (a plan, or an ephemeral password's configuration with its defaults). @internal */
+export function paramsOf(planned: Value): Parameters<typeof generateRandomString>[0] {
   const num = (n: string): number => Number(planned.getAttr(n).asNumber().toBigInt());
   const bool = (n: string): boolean => planned.getAttr(n).asBool();
   const override = planned.getAttr("override_special");
@@ -229,7 +231,8 @@ function paramsOf(planned: Value): Parameters<typeof generateRandomString>[0] {
   };
 }
 
-function hashDiag(e: unknown): Diag {
+/** hashicorp/random's "Hash Generation Error". @internal */
+export function hashDiag(e: unknown): Diag {
   return errorDiag(
     "Hash Generation Error",
     `There was an error generating the bcrypt hash of the password.\n\nOriginal Error: ${e instanceof Error ? e.message : String(e)}`,
