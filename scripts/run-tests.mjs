@@ -183,6 +183,20 @@ for (const r of [...results].sort((a, b) => b.ms - a.ms).slice(0, 8))
   console.log(`  ${r.name}:${r.task} ${seconds(r.ms)}`);
 for (const r of failedTasks) console.log(`run-tests: ${r.name}:${r.task} failed (exit ${r.code})`);
 
+/** `file :: test name — first line of the failure` for each failed test (or suite) of a Jest --json result. */
+function failedTestsOf(result, dir) {
+  const out = [];
+  for (const suite of result.testResults ?? []) {
+    const file = suite.name.startsWith(dir) ? suite.name.slice(dir.length + 1) : suite.name;
+    const firstLine = (text) => (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim().slice(0, 200) ?? "";
+    const failedTests = (suite.assertionResults ?? []).filter((a) => a.status === "failed");
+    for (const a of failedTests) out.push(`${file} :: ${a.fullName} — ${firstLine(a.failureMessages?.[0])}`);
+    if (failedTests.length === 0 && suite.status === "failed") out.push(`${file} — ${firstLine(suite.message)}`);
+  }
+  return out;
+}
+
+const failures = [];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -204,7 +218,11 @@ for (const p of packages) {
     `${p.manifest.name}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped` +
       (r.numRuntimeErrorTestSuites ? `, ${r.numRuntimeErrorTestSuites} suites failed to run` : ""),
   );
+  failures.push(...failedTestsOf(r, p.dir));
 }
+// The failed tests by name, with the first line of each failure, so that a log cut to its
+// end (CI keeps the tail) still says what failed.
+for (const f of failures) console.log(`  FAILED ${f}`);
 for (const name of missing) {
   console.log(`${name}: no test results (its test task did not run to completion)`);
   failed += 1;

@@ -94,8 +94,13 @@ interface StateDoc {
 
 function stateIds(dir: string): number[] {
   // A cancelled first apply leaves no state file (terraform's local backend removes the one its lock created).
-  if (!existsSync(join(dir, "terraform.tfstate"))) return [];
-  const text = readFileSync(join(dir, "terraform.tfstate"), "utf8");
+  let text: string;
+  try {
+    text = readFileSync(join(dir, "terraform.tfstate"), "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw e;
+  }
   if (text === "") return [];
   const doc = JSON.parse(text) as StateDoc;
   return doc.resources.flatMap((r) => r.instances.map((i) => i.index_key ?? -1)).sort();

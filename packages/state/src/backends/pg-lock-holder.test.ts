@@ -14,6 +14,11 @@ describe("lock holders", () => {
     expect(holderLockInfo(session({ query, applicationName: `magma-lock ${info.id}` }), "7")).toEqual(info);
   });
 
+  test("a holder read while its lock statement runs (its published path still empty) is named with the lock's key", () => {
+    const query = `${lockInfoComment({ ...info, path: "" })}SELECT states.id::text AS id, pg_try_advisory_lock(states.id) FROM x`;
+    expect(holderLockInfo(session({ query }), "12")).toEqual({ ...info, path: "12" });
+  });
+
   test("a magma session whose statement text is hidden is named by its application name", () => {
     const h = holderLockInfo(session({ query: "<insufficient privilege>", applicationName: `magma-lock ${info.id}` }), "7");
     expect(h).toMatchObject({ id: info.id, operation: "", who: "postgres@10.0.0.9", path: "7" });

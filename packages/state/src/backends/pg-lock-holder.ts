@@ -41,7 +41,7 @@ export function sessionLockId(pid: number): string {
  * {@link sessionLockId}, `info` describes the session).
  */
 export function holderLockInfo(session: PgLockSession, key: string): LockInfo {
-  const published = publishedLockInfo(session.query);
+  const published = publishedLockInfo(session.query, key);
   if (published !== undefined) return published;
   const app = session.applicationName ?? "";
   const magmaId = app.startsWith(LOCK_APPLICATION_PREFIX) ? app.slice(LOCK_APPLICATION_PREFIX.length) : undefined;
@@ -59,7 +59,9 @@ export function holderLockInfo(session: PgLockSession, key: string): LockInfo {
   };
 }
 
-function publishedLockInfo(query: string | null): LockInfo | undefined {
+// The holder publishes its info with every statement, and the key only once it has the lock:
+// read between its lock statement and the next, the published path is still empty.
+function publishedLockInfo(query: string | null, key: string): LockInfo | undefined {
   if (query === null) return undefined;
   const m = new RegExp(`${TAG}([A-Za-z0-9+/=]+)`).exec(query);
   if (m === null) return undefined;
@@ -67,7 +69,7 @@ function publishedLockInfo(query: string | null): LockInfo | undefined {
     const v = JSON.parse(Buffer.from(m[1] ?? "", "base64").toString("utf8")) as Record<string, unknown>;
     const s = (k: string): string => (typeof v[k] === "string" ? v[k] : "");
     if (s("id") === "") return undefined;
-    return { id: s("id"), operation: s("operation"), info: s("info"), who: s("who"), version: s("version"), created: s("created"), path: s("path") };
+    return { id: s("id"), operation: s("operation"), info: s("info"), who: s("who"), version: s("version"), created: s("created"), path: s("path") !== "" ? s("path") : key };
   } catch {
     return undefined;
   }
