@@ -62,6 +62,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<RegisterCo
   ["logout", async () => (await import("./commands/logout.js")).registerLogoutCommand],
   ["login", async () => (await import("./commands/login.js")).registerLoginCommand],
   ["metadata", async () => (await import("./commands/metadata.js")).registerMetadataCommand],
+  ["console", async () => (await import("./commands/console.js")).registerConsoleCommand],
 ];
 
 /** The flags that print the version (`-version` is Terraform's spelling, see `normalizeTerraformFlags`). */

@@ -43,7 +43,7 @@ export { collectVariableValues, VariableSource } from "./variable-values.js";
 export type { VariableArg, VariableValueOptions, VariableValue } from "./variable-values.js";
 export { decodeSchemaBody, evaluateSchemaBody, hclSchemaFor } from "./decode-schema-body.js";
 export type { DecodedBody, DecodedBlock, DynamicBlock } from "./decode-schema-body.js";
-export { validateConfig, validateDir, checkCoreVersion } from "./validate.js";
+export { validateConfig, validateDir, checkCoreVersion, checkExpressionReferences } from "./validate.js";
 export type { SchemaLookup, ValidateOptions } from "./validate.js";
 export { blockFromSchemaJson } from "./schema-json.js";
 export type { SchemaJsonBlock, SchemaJsonAttribute } from "./schema-json.js";
