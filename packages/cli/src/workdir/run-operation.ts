@@ -331,14 +331,22 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         for (const d of deferred) jsonPlanDiagnostic(ui, d, sources);
       }
       else ctx.print(formatDiagnostics(deferred, wd.dir, ctx.colour.stdout, { width: columns }));
+      let after = prior;
       if (stored !== undefined) {
         // Terraform applies a plan without changes too (only the question is skipped): the plan's refreshed state is
         // written, so a deposed object the refresh found gone (a create_before_destroy replace killed while it destroyed
         // the old object) leaves the state, and a drifted object is stored as read.
-        const failed = await applyRefreshedOnly(ctx, engine, snapshots, r, prior, o, ui, wd.dir);
-        if (failed !== undefined) return failed;
+        const applied = await applyRefreshedOnly(ctx, engine, snapshots, r, prior, o, ui, wd.dir);
+        if (typeof applied === "number") return applied;
+        after = applied;
       }
-      ctx.print(`${paint(ctx.colour.stdout, `[reset][bold][green]\n${verb} complete! Resources: ${o.kind === "destroy" ? "0 destroyed" : "0 added, 0 changed, 0 destroyed"}.\n`)}${o.kind === "destroy" ? "" : outputsText(prior, ctx.colour.stdout)}`);
+      if (ui !== undefined) {
+        // As terraform's apply: the change summary, then the outputs (none after a destroy).
+        const outputs = Object.fromEntries([...after.outputs].map(([name, x]) => [name, x.sensitive ? { sensitive: true, typeJson: x.typeJson } : { sensitive: false, typeJson: x.typeJson, valueJson: x.valueJson }]));
+        ui.event({ type: "outputs", outputs }, o.kind === "destroy");
+        ui.event({ type: "change_summary", operation: o.kind === "destroy" ? "destroy" : "apply", add: 0, change: 0, import: 0, remove: 0, forget: 0 }, o.kind === "destroy");
+      }
+      ctx.print(`${paint(ctx.colour.stdout, `[reset][bold][green]\n${verb} complete! Resources: ${o.kind === "destroy" ? "0 destroyed" : "0 added, 0 changed, 0 destroyed"}.\n`)}${o.kind === "destroy" ? "" : outputsText(after, ctx.colour.stdout)}`);
       if (stored === undefined && o.kind !== "destroy") await saveState(store, prior);
       return ExitCode.Ok;
     }
@@ -580,14 +588,14 @@ async function saveFinalState(ctx: CommandContext, snapshots: ApplySnapshots, st
  * no provider is called, but what the plan's refresh found is written — an object changed
  * outside stored as read, a deposed object found gone removed — through the engine's apply (so
  * the same writes and serials as any apply). Nothing is printed when it succeeds. Resolves to
- * undefined once the state is stored; when a write failed, its diagnostics are printed (the
+ * the state written once it is stored; when a write failed, its diagnostics are printed (the
  * state kept in errored.tfstate as after any apply) and it resolves to exit code 1.
  */
-async function applyRefreshedOnly(ctx: CommandContext, engine: Engine, snapshots: ApplySnapshots, plan: EnginePlanResult, prior: StateFile, o: OperationOptions, ui: JsonUi | undefined, dir: string): Promise<ExitCode | undefined> {
+async function applyRefreshedOnly(ctx: CommandContext, engine: Engine, snapshots: ApplySnapshots, plan: EnginePlanResult, prior: StateFile, o: OperationOptions, ui: JsonUi | undefined, dir: string): Promise<ExitCode | StateFile> {
   snapshots.start(prior);
   const result = await engine.apply(plan, { state: prior, persist: (s) => snapshots.save(s), parallelism: o.parallelism }).catch(engineErrorToCli);
   const errored = await saveFinalState(ctx, snapshots, result.state, ui, dir);
-  if (result.success && errored === undefined) return undefined;
+  if (result.success && errored === undefined) return result.state;
   const errors: AddressedDiagnostic[] = [
     ...result.diagnostics.filter((d) => d.severity === "error" && !(errored !== undefined && d.summary === PERSIST_FAILED)).map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" })),
     ...(errored?.diagnostics ?? []),
