@@ -527,10 +527,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     try {
       r = await refreshInstance(target, address, type, up.object);
     } catch (e) {
-      refreshOutcomes.push({ address: shown, result: "failed", error: e, provider: meta.providerConfig });
+      refreshOutcomes.push({ address: shown, result: "failed", error: e, provider: meta.providerConfig, ...(stored.deposed !== undefined ? { deposed: true } : {}) });
       throw inBody === undefined ? e : providerDiagnosticsInBody(e, inBody, address);
     }
-    refreshOutcomes.push({ address: shown, result: r.object === null ? "gone" : r.drifted ? "changed" : "in-sync", provider: meta.providerConfig });
+    refreshOutcomes.push({ address: shown, result: r.object === null ? "gone" : r.drifted ? "changed" : "in-sync", provider: meta.providerConfig, ...(stored.deposed !== undefined ? { deposed: true } : {}) });
     notify("complete", r.object?.state);
     if (r.drifted) {
       const none = nullVal(up.object.state.type);
