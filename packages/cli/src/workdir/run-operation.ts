@@ -507,7 +507,7 @@ async function runApply(
   // Terraform writes the state at the end of every apply, failed or stopped too: a working directory without a state gets an empty one (serial 1) even when no object was applied.
   // When a write of this apply failed, the apply's complete state is written once more, and if the backend still refuses it, it goes to errored.tfstate (or is printed).
   const unsaved = await snapshots.finish(result.state);
-  const errored = unsaved === undefined ? undefined : saveErroredState(result.state, unsaved, dir);
+  const errored = unsaved === undefined ? undefined : saveErroredState({ ...result.state, serial: Math.max(result.state.serial, snapshots.unsavedSerial) }, unsaved, dir);
   if (errored?.dump !== undefined) {
     if (ui !== undefined) ui.message("info", "Emergency state dump", { state: JSON.parse(errored.dump) as unknown, type: "log" });
     else ctx.io.stderr.write(`${errored.dump}\n`);
@@ -520,7 +520,9 @@ async function runApply(
     // and after a stop the "execution halted" errors of its stop hook (two for each object whose apply was under way: its post-apply and state-update hooks).
     // A saved plan's objects are placed in the configuration it carries (what was applied), not in the files as they are now.
     const snapshot = "applyScope" in plan ? undefined : plan.configSnapshot;
-    const failures = applyFailureDiagnostics(result.failed, result.failed.length > 0 ? (snapshot !== undefined ? configFromSnapshot(snapshot) : loadConfig(configDir ?? dir)).config : undefined);
+    // An object whose only failure is that its state could not be persisted is in errored.tfstate, and terraform's "Failed to save state" says why: no error of its own.
+    const failed = errored === undefined ? result.failed : result.failed.filter((f) => !(f.diagnostics.length > 0 && f.diagnostics.every((d) => d.summary === PERSIST_FAILED)));
+    const failures = applyFailureDiagnostics(failed, failed.length > 0 ? (snapshot !== undefined ? configFromSnapshot(snapshot) : loadConfig(configDir ?? dir)).config : undefined);
     const accounted = new Set(result.failed.flatMap((f) => f.diagnostics).map((d) => `${d.summary}\n${d.detail ?? ""}`));
     // The engine's own word that the end-of-walk write failed is replaced by terraform's about errored.tfstate.
     const others = result.diagnostics

@@ -87,17 +87,24 @@ function errName(e: unknown): string {
   return typeof e === "object" && e !== null && typeof (e as { name?: unknown }).name === "string" ? (e as { name: string }).name : "";
 }
 
-function errMessage(e: unknown): string {
+/**
+ * An SDK failure worded as the Go SDK words it in Terraform's errors: `operation error S3:
+ * PutObject, https response error StatusCode: 412, RequestID: …, HostID: …, api error
+ * PreconditionFailed: …` (a failure without a response: `operation error S3: PutObject, <name>: <message>`).
+ */
+function errMessage(e: unknown, op?: string): string {
   if (isStateError(e)) return e.message.replace(/^\[[a-z_]+\] /, "");
-  const status = (e as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
+  const meta = (e as { $metadata?: { httpStatusCode?: number; requestId?: string; extendedRequestId?: string } } | undefined)?.$metadata;
   const base = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-  return status === undefined ? base : `${base} (HTTP ${status})`;
+  const prefix = op === undefined ? "" : `operation error ${op.startsWith("DynamoDB") ? "DynamoDB" : "S3"}: ${op.replace(/^DynamoDB/, "")}, `;
+  if (meta?.httpStatusCode === undefined) return `${prefix}${base}`;
+  return `${prefix}https response error StatusCode: ${meta.httpStatusCode}, RequestID: ${meta.requestId ?? ""}, HostID: ${meta.extendedRequestId ?? ""}, api error ${base}`;
 }
 
-function noSuchBucket(bucket: string, e: unknown): StateError {
+function noSuchBucket(bucket: string, e: unknown, op: string): StateError {
   return new StateError(
     "not_found",
-    `S3 bucket ${JSON.stringify(bucket)} does not exist.\n\nThe referenced S3 bucket must have been previously created. If the S3 bucket\nwas created within the last minute, please wait for a minute or two and try\nagain.\n\nError: ${errMessage(e)}`,
+    `S3 bucket ${JSON.stringify(bucket)} does not exist.\n\nThe referenced S3 bucket must have been previously created. If the S3 bucket\nwas created within the last minute, please wait for a minute or two and try\nagain.\n\nError: ${errMessage(e, op)}`,
     { cause: e },
   );
 }
@@ -161,8 +168,8 @@ class S3StateStore implements StateStore {
     } catch (e) {
       const n = errName(e);
       if (n === "NoSuchKey" || n === "NotFound") return undefined;
-      if (n === "NoSuchBucket") throw noSuchBucket(this.#b.o.bucket, e);
-      throw new StateError("io", `Unable to access object ${JSON.stringify(key)} in S3 bucket ${JSON.stringify(this.#b.o.bucket)}: ${errMessage(e)}`, { cause: e });
+      if (n === "NoSuchBucket") throw noSuchBucket(this.#b.o.bucket, e, "GetObject");
+      throw new StateError("io", `Unable to access object ${JSON.stringify(key)} in S3 bucket ${JSON.stringify(this.#b.o.bucket)}: ${errMessage(e, "GetObject")}`, { cause: e });
     }
   }
 
@@ -210,7 +217,8 @@ class S3StateStore implements StateStore {
    * Uploads the state (with the encryption, ACL and checksum settings), then records its MD5
    * in the DynamoDB table when there is one.
    *
-   * @throws StateError `io` (`failed to upload state: …`); the object is untouched when the upload fails.
+   * @throws StateError `io` (`failed to upload state: …`; the object is untouched when the upload fails),
+   *   or `failed to store state MD5: …` when the table refuses the digest.
    */
   async write(bytes: Uint8Array): Promise<void> {
     const o = this.#b.o;
@@ -221,14 +229,15 @@ class S3StateStore implements StateStore {
     try {
       await this.#b.s3.send(new PutObjectCommand(input as unknown as PutObjectCommandInput));
     } catch (e) {
-      if (errName(e) === "NoSuchBucket") throw noSuchBucket(o.bucket, e);
-      throw new StateError("io", `failed to upload state: ${errMessage(e)}`, { cause: e });
+      if (errName(e) === "NoSuchBucket") throw noSuchBucket(o.bucket, e, "PutObject");
+      throw new StateError("io", `failed to upload state: ${errMessage(e, "PutObject")}`, { cause: e });
     }
     if (o.dynamodbTable !== undefined) {
       try {
         await this.#b.ddb.send(new PutItemCommand({ TableName: o.dynamodbTable, Item: { LockID: { S: `${this.#lockId}-md5` }, Digest: { S: createHash("md5").update(bytes).digest("hex") } } }));
-      } catch {
-        // Terraform logs a failure to store the digest and goes on.
+      } catch (e) {
+        // As terraform: the next read would refuse the state, so the write fails.
+        throw new StateError("io", `failed to store state MD5: ${errMessage(e, "DynamoDBPutItem")}`, { cause: e });
       }
     }
   }
@@ -252,8 +261,8 @@ class S3StateStore implements StateStore {
     }
   }
 
-  #locked(e: unknown, holder: LockInfo | undefined): StateError {
-    return new StateError("locked", `${errMessage(e)}${holder === undefined ? "" : ` (held by ${holder.who}, lock ID ${holder.id})`}`, holder === undefined ? { cause: e } : { cause: e, detail: holder });
+  #locked(e: unknown, holder: LockInfo | undefined, op: string): StateError {
+    return new StateError("locked", `${errMessage(e, op)}${holder === undefined ? "" : ` (held by ${holder.who}, lock ID ${holder.id})`}`, holder === undefined ? { cause: e } : { cause: e, detail: holder });
   }
 
   async #lockFileTake(info: LockInfo): Promise<void> {
@@ -265,8 +274,8 @@ class S3StateStore implements StateStore {
     try {
       await this.#b.s3.send(new PutObjectCommand(input as unknown as PutObjectCommandInput));
     } catch (e) {
-      if (errName(e) === "NoSuchBucket") throw noSuchBucket(o.bucket, e);
-      throw this.#locked(e, await this.#holderFromFile());
+      if (errName(e) === "NoSuchBucket") throw noSuchBucket(o.bucket, e, "PutObject");
+      throw this.#locked(e, await this.#holderFromFile(), "PutObject");
     }
   }
 
@@ -280,8 +289,8 @@ class S3StateStore implements StateStore {
         }),
       );
     } catch (e) {
-      if (errName(e) !== "ConditionalCheckFailedException") throw new StateError("io", `DynamoDB lock on ${JSON.stringify(this.#b.o.dynamodbTable)}: ${errMessage(e)}`, { cause: e });
-      throw this.#locked(e, await this.#holderFromTable());
+      if (errName(e) !== "ConditionalCheckFailedException") throw new StateError("io", `DynamoDB lock on ${JSON.stringify(this.#b.o.dynamodbTable)}: ${errMessage(e, "DynamoDBPutItem")}`, { cause: e });
+      throw this.#locked(e, await this.#holderFromTable(), "DynamoDBPutItem");
     }
   }
 
@@ -315,7 +324,7 @@ class S3StateStore implements StateStore {
     try {
       await this.#b.s3.send(new DeleteObjectCommand({ Bucket: this.#b.o.bucket, Key: this.#lockFile }));
     } catch (e) {
-      throw new StateError("io", `failed to delete the lock file: ${errMessage(e)}`, { cause: e });
+      throw new StateError("io", `failed to delete the lock file: ${errMessage(e, "DeleteObject")}`, { cause: e });
     }
   }
 
@@ -326,7 +335,7 @@ class S3StateStore implements StateStore {
     try {
       await this.#b.ddb.send(new DeleteItemCommand({ TableName: this.#b.o.dynamodbTable!, Key: { LockID: { S: this.#lockId } } }));
     } catch (e) {
-      throw new StateError("io", `DynamoDB unlock on ${JSON.stringify(this.#b.o.dynamodbTable)}: ${errMessage(e)}`, { cause: e });
+      throw new StateError("io", `DynamoDB unlock on ${JSON.stringify(this.#b.o.dynamodbTable)}: ${errMessage(e, "DynamoDBDeleteItem")}`, { cause: e });
     }
   }
 
@@ -355,7 +364,7 @@ class S3StateStore implements StateStore {
     try {
       await this.#b.s3.send(new DeleteObjectCommand({ Bucket: this.#b.o.bucket, Key: this.#path }));
     } catch (e) {
-      throw new StateError("io", `cannot delete ${JSON.stringify(this.#path)} in S3 bucket ${JSON.stringify(this.#b.o.bucket)}: ${errMessage(e)}`, { cause: e });
+      throw new StateError("io", `cannot delete ${JSON.stringify(this.#path)} in S3 bucket ${JSON.stringify(this.#b.o.bucket)}: ${errMessage(e, "DeleteObject")}`, { cause: e });
     }
     if (this.#b.o.dynamodbTable !== undefined) {
       await this.#b.ddb.send(new DeleteItemCommand({ TableName: this.#b.o.dynamodbTable, Key: { LockID: { S: `${this.#lockId}-md5` } } })).catch(() => undefined);
@@ -442,9 +451,9 @@ class S3BackendImpl implements S3Backend {
       try {
         page = await this.s3.send(new ListObjectsV2Command({ Bucket: this.o.bucket, Prefix: prefix, MaxKeys: 1000, ...(token !== undefined ? { ContinuationToken: token } : {}) }));
       } catch (e) {
-        if (errName(e) === "NoSuchBucket") throw noSuchBucket(this.o.bucket, e);
+        if (errName(e) === "NoSuchBucket") throw noSuchBucket(this.o.bucket, e, "ListObjectsV2");
         if (this.prefix === "env:" && errName(e) === "AccessDenied") return ["default"];
-        throw new StateError("io", `Unable to list objects in S3 bucket ${JSON.stringify(this.o.bucket)} with prefix ${JSON.stringify(prefix)}: ${errMessage(e)}`, { cause: e });
+        throw new StateError("io", `Unable to list objects in S3 bucket ${JSON.stringify(this.o.bucket)} with prefix ${JSON.stringify(prefix)}: ${errMessage(e, "ListObjectsV2")}`, { cause: e });
       }
       for (const obj of page.Contents ?? []) {
         const ws = obj.Key === undefined ? undefined : this.#workspaceOf(obj.Key);
