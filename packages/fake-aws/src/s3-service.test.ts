@@ -62,3 +62,17 @@ test("a dropConnection fault cuts the connection without storing", async () => {
   await expect(s3("PUT", "/b/dropped", { body: "x" })).rejects.toThrow();
   expect((await s3("GET", "/b/dropped")).status).toBe(404);
 });
+
+test("an aws-chunked upload is stored decoded; its trailing SHA-256 is checked", async () => {
+  const data = "chunked state";
+  const sha = createHash("sha256").update(data).digest("base64");
+  const chunked = (trailerSha: string): string => `${data.length.toString(16)}\r\n${data}\r\n0\r\nx-amz-checksum-sha256:${trailerSha}\r\n\r\n`;
+  const headers = { "content-encoding": "aws-chunked", "x-amz-decoded-content-length": String(data.length), "x-amz-trailer": "x-amz-checksum-sha256" };
+  expect((await s3("PUT", "/b/chunked", { headers, body: chunked(sha) })).status).toBe(200);
+  expect(await (await s3("GET", "/b/chunked")).text()).toBe(data);
+  const bad = await s3("PUT", "/b/chunked", { headers, body: chunked(createHash("sha256").update("other").digest("base64")) });
+  expect([bad.status, await bad.text()]).toEqual([400, expect.stringContaining("<Code>BadDigest</Code>")]);
+  const short = await s3("PUT", "/b/chunked", { headers: { ...headers, "x-amz-decoded-content-length": "99" }, body: chunked(sha) });
+  expect(short.status).toBe(400);
+  expect(await (await s3("GET", "/b/chunked")).text()).toBe(data);
+});

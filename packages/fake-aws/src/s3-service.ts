@@ -155,10 +155,8 @@ export class S3Service {
     }
   }
 
-  #put(bucketName: string, bucket: Map<string, S3Object>, key: string, req: S3Request): Record<string, string> {
-    if ((header(req, "content-encoding") ?? "").includes("aws-chunked")) {
-      throw new AwsError("NotImplemented", "The fake does not decode aws-chunked uploads (set skip_s3_checksum, or send the checksum as a header).", 501);
-    }
+  #put(bucketName: string, bucket: Map<string, S3Object>, key: string, raw: S3Request): Record<string, string> {
+    const req = (header(raw, "content-encoding") ?? "").includes("aws-chunked") ? decodeAwsChunked(raw) : raw;
     const existing = bucket.get(key);
     const noneMatch = header(req, "if-none-match");
     const match = header(req, "if-match");
@@ -240,4 +238,43 @@ export function s3ErrorXml(err: AwsError, resource: string, requestId: string): 
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * An `aws-chunked` upload (`Content-Encoding: aws-chunked`, as the SDKs stream a body with a
+ * trailing checksum over HTTPS) as a plain one: the chunks (`<hex size>[;chunk-signature=…]\r\n
+ * <data>\r\n`, ending with a zero-size chunk) joined, the trailers (`x-amz-checksum-sha256:…`)
+ * as headers. The decoded length must be `x-amz-decoded-content-length`.
+ */
+function decodeAwsChunked(req: S3Request): S3Request {
+  const body = Buffer.from(req.body);
+  const parts: Buffer[] = [];
+  const trailers: Record<string, string> = {};
+  let at = 0;
+  const line = (): string => {
+    const end = body.indexOf("\r\n", at);
+    if (end < 0) throw new AwsError("IncompleteBody", "The aws-chunked body ends inside a chunk header.", 400);
+    const text = body.subarray(at, end).toString("latin1");
+    at = end + 2;
+    return text;
+  };
+  for (;;) {
+    const head = line();
+    const size = Number.parseInt(head.split(";")[0] ?? "", 16);
+    if (!Number.isInteger(size) || size < 0) throw new AwsError("InvalidArgument", `Bad aws-chunked chunk header ${JSON.stringify(head)}.`, 400);
+    if (size === 0) break;
+    if (at + size + 2 > body.length) throw new AwsError("IncompleteBody", "The aws-chunked body ends inside a chunk.", 400);
+    parts.push(body.subarray(at, at + size));
+    at += size + 2;
+  }
+  while (at < body.length) {
+    const t = line();
+    if (t === "") break;
+    const colon = t.indexOf(":");
+    if (colon > 0) trailers[t.slice(0, colon).trim().toLowerCase()] = t.slice(colon + 1).trim();
+  }
+  const decoded = Buffer.concat(parts);
+  const declared = header(req, "x-amz-decoded-content-length");
+  if (declared !== undefined && Number(declared) !== decoded.length) throw new AwsError("IncompleteBody", "The decoded length does not match x-amz-decoded-content-length.", 400);
+  return { ...req, headers: { ...req.headers, ...trailers }, body: new Uint8Array(decoded) };
 }
