@@ -1,7 +1,11 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { Agent as HttpsAgent } from "node:https";
+import { homedir } from "node:os";
 import { DeleteItemCommand, DynamoDBClient, GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type PutObjectCommandInput } from "@aws-sdk/client-s3";
-import { fromNodeProviderChain, fromTemporaryCredentials } from "@aws-sdk/credential-providers";
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type PutObjectCommandInput, type S3ClientConfig } from "@aws-sdk/client-s3";
+import { GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
+import { fromNodeProviderChain, fromTemporaryCredentials, fromWebToken } from "@aws-sdk/credential-providers";
 import type { LockInfo, LockRequest, StateBackend, StateStore } from "../backend.js";
 import { marshalLockInfo, newLockInfo, parseLockInfo } from "../internal/lock-info-json.js";
 import { StateError, isStateError } from "../state-error.js";
@@ -27,6 +31,22 @@ export interface S3AssumeRole {
   readonly duration?: string;
   /** `policy`: an IAM policy document (JSON). */
   readonly policy?: string;
+}
+
+/** The `assume_role_with_web_identity` object of Terraform's s3 backend. */
+export interface S3AssumeRoleWithWebIdentity {
+  /** `role_arn` (required). */
+  readonly roleArn: string;
+  /** `session_name`. Default `magma-<time>`. */
+  readonly sessionName?: string;
+  /** `duration` as a Go duration. */
+  readonly duration?: string;
+  /** `policy`: an IAM policy document (JSON). */
+  readonly policy?: string;
+  /** `web_identity_token`; exactly one of it and `webIdentityTokenFile`. */
+  readonly webIdentityToken?: string;
+  /** `web_identity_token_file`: a file holding the token, read when the backend is opened. */
+  readonly webIdentityTokenFile?: string;
 }
 
 /** The settings of Terraform 1.11's `s3` backend that magma implements (camel-cased). */
@@ -65,6 +85,20 @@ export interface S3BackendOptions {
   readonly profile?: string;
   /** `assume_role`: a role assumed with STS on top of those credentials. */
   readonly assumeRole?: S3AssumeRole;
+  /** `assume_role_with_web_identity`: the base credentials from STS for an OIDC token (instead of the keys or the chain). */
+  readonly assumeRoleWithWebIdentity?: S3AssumeRoleWithWebIdentity;
+  /** `skip_credentials_validation`: no STS `GetCallerIdentity` when opened. Default false (checked in {@link S3Backend.verify}). */
+  readonly skipCredentialsValidation?: boolean;
+  /** `skip_requesting_account_id`: the account id is not asked for. */
+  readonly skipRequestingAccountId?: boolean;
+  /** `allowed_account_ids`: the caller's account must be one of these. */
+  readonly allowedAccountIds?: readonly string[];
+  /** `forbidden_account_ids`: the caller's account must be none of these. */
+  readonly forbiddenAccountIds?: readonly string[];
+  /** `custom_ca_bundle` (else `AWS_CA_BUNDLE`): a PEM file whose certificates replace the system's roots for HTTPS. */
+  readonly customCaBundle?: string;
+  /** `insecure`: HTTPS certificates are not verified. */
+  readonly insecure?: boolean;
   /** `max_retries`. Default 5 (the SDK makes max_retries + 1 attempts). */
   readonly maxRetries?: number;
   /** Where AWS variables are read. Default `process.env`. */
@@ -79,6 +113,16 @@ const ENCRYPTION = "AES256";
 export interface S3Backend extends StateBackend {
   /** Always `"s3"`. */
   readonly kind: "s3";
+  /**
+   * What terraform's s3 backend checks when it is configured: unless
+   * `skip_credentials_validation`, the credentials with STS `GetCallerIdentity` (otherwise the
+   * account id is still asked for when `allowed_account_ids`/`forbidden_account_ids` need it),
+   * then the account against those lists.
+   *
+   * @throws StateError `io` ("validating provider credentials: retrieving caller identity from STS: …"),
+   *   `invalid_argument` ("Invalid account ID: AWS account ID not allowed: <id>").
+   */
+  verify(): Promise<void>;
   /** Releases the SDK clients' connections. */
   close(): void;
 }
@@ -96,9 +140,11 @@ function errMessage(e: unknown, op?: string): string {
   if (isStateError(e)) return e.message.replace(/^\[[a-z_]+\] /, "");
   const meta = (e as { $metadata?: { httpStatusCode?: number; requestId?: string; extendedRequestId?: string } } | undefined)?.$metadata;
   const base = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-  const prefix = op === undefined ? "" : `operation error ${op.startsWith("DynamoDB") ? "DynamoDB" : "S3"}: ${op.replace(/^DynamoDB/, "")}, `;
+  const service = /^(DynamoDB|STS)/.exec(op ?? "")?.[1] ?? "S3";
+  const prefix = op === undefined ? "" : `operation error ${service}: ${op.startsWith(service) ? op.slice(service.length) : op}, `;
   if (meta?.httpStatusCode === undefined) return `${prefix}${base}`;
-  return `${prefix}https response error StatusCode: ${meta.httpStatusCode}, RequestID: ${meta.requestId ?? ""}, HostID: ${meta.extendedRequestId ?? ""}, api error ${base}`;
+  const host = service === "STS" ? "" : `HostID: ${meta.extendedRequestId ?? ""}, `;
+  return `${prefix}https response error StatusCode: ${meta.httpStatusCode}, RequestID: ${meta.requestId ?? ""}, ${host}api error ${base}`;
 }
 
 function noSuchBucket(bucket: string, e: unknown, op: string): StateError {
@@ -110,7 +156,7 @@ function noSuchBucket(bucket: string, e: unknown, op: string): StateError {
 }
 
 /** A Go duration (`1h30m`, `900s`) in seconds. */
-function durationSeconds(text: string): number {
+function durationSeconds(text: string, block: string): number {
   const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
   const unit: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
   let total = 0;
@@ -120,7 +166,7 @@ function durationSeconds(text: string): number {
     total += Number(m[1]) * unit[m[2]!]!;
     end = re.lastIndex;
   }
-  if (end !== text.length || text === "") throw new StateError("invalid_argument", `s3 backend: assume_role.duration ${JSON.stringify(text)} is not a duration (e.g. "1h", "15m")`);
+  if (end !== text.length || text === "") throw new StateError("invalid_argument", `s3 backend: ${block}.duration ${JSON.stringify(text)} is not a duration (e.g. "1h", "15m")`);
   return Math.round(total);
 }
 
@@ -147,10 +193,11 @@ class S3StateStore implements StateStore {
   #sse(input: Record<string, unknown>, forRead = false): void {
     const o = this.#b.o;
     if (o.encrypt !== true) return;
-    if (o.sseCustomerKey !== undefined) {
+    const key = this.#b.sseCustomerKey;
+    if (key !== undefined && (forRead || o.kmsKeyId === undefined)) {
       input["SSECustomerAlgorithm"] = ENCRYPTION;
-      input["SSECustomerKey"] = o.sseCustomerKey;
-      input["SSECustomerKeyMD5"] = createHash("md5").update(Buffer.from(o.sseCustomerKey, "base64")).digest("base64");
+      input["SSECustomerKey"] = key;
+      input["SSECustomerKeyMD5"] = createHash("md5").update(Buffer.from(key, "base64")).digest("base64");
     } else if (!forRead) {
       if (o.kmsKeyId !== undefined) {
         input["ServerSideEncryption"] = "aws:kms";
@@ -381,6 +428,11 @@ class S3BackendImpl implements S3Backend {
   readonly prefix: string;
   /** How long a read retries a digest mismatch (Terraform: 10 s). */
   consistencyRetryMs = 10_000;
+  /** The SSE-C key (`sse_customer_key`, else `AWS_SSE_CUSTOMER_KEY`), validated. */
+  readonly sseCustomerKey: string | undefined;
+  readonly #region: string;
+  readonly #credentials: NonNullable<S3ClientConfig["credentials"]>;
+  readonly #requestHandler: { readonly httpsAgent: HttpsAgent } | undefined;
 
   constructor(o: S3BackendOptions) {
     const env = o.env ?? process.env;
@@ -392,10 +444,25 @@ class S3BackendImpl implements S3Backend {
     this.o = o;
     this.version = o.version ?? TERRAFORM_VERSION;
     this.prefix = o.workspaceKeyPrefix ?? "env:";
+    this.sseCustomerKey = sseCustomerKeyOf(o, env);
+    const httpsAgent = httpsAgentOf(o, env);
+    const requestHandler = httpsAgent === undefined ? undefined : { httpsAgent };
+    this.#requestHandler = requestHandler;
+    const stsConfig = { region, ...(o.endpoints?.sts !== undefined ? { endpoint: o.endpoints.sts } : {}), ...(requestHandler !== undefined ? { requestHandler } : {}) };
+    const web = o.assumeRoleWithWebIdentity;
     const base =
-      o.accessKey !== undefined || o.secretKey !== undefined
-        ? { accessKeyId: o.accessKey ?? "", secretAccessKey: o.secretKey ?? "", ...(o.token !== undefined ? { sessionToken: o.token } : {}) }
-        : fromNodeProviderChain(o.profile !== undefined ? { profile: o.profile } : {});
+      web !== undefined
+        ? fromWebToken({
+            roleArn: web.roleArn,
+            webIdentityToken: webIdentityToken(web),
+            roleSessionName: web.sessionName ?? `magma-${Date.now()}`,
+            ...(web.duration !== undefined ? { durationSeconds: durationSeconds(web.duration, "assume_role_with_web_identity") } : {}),
+            ...(web.policy !== undefined ? { policy: web.policy.trim() } : {}),
+            clientConfig: stsConfig,
+          })
+        : o.accessKey !== undefined || o.secretKey !== undefined
+          ? { accessKeyId: o.accessKey ?? "", secretAccessKey: o.secretKey ?? "", ...(o.token !== undefined ? { sessionToken: o.token } : {}) }
+          : fromNodeProviderChain(o.profile !== undefined ? { profile: o.profile } : {});
     const credentials =
       o.assumeRole === undefined
         ? base
@@ -405,11 +472,13 @@ class S3BackendImpl implements S3Backend {
               RoleArn: o.assumeRole.roleArn,
               RoleSessionName: o.assumeRole.sessionName ?? `magma-${Date.now()}`,
               ...(o.assumeRole.externalId !== undefined ? { ExternalId: o.assumeRole.externalId } : {}),
-              ...(o.assumeRole.duration !== undefined ? { DurationSeconds: durationSeconds(o.assumeRole.duration) } : {}),
+              ...(o.assumeRole.duration !== undefined ? { DurationSeconds: durationSeconds(o.assumeRole.duration, "assume_role") } : {}),
               ...(o.assumeRole.policy !== undefined ? { Policy: o.assumeRole.policy } : {}),
             },
-            clientConfig: { region, ...(o.endpoints?.sts !== undefined ? { endpoint: o.endpoints.sts } : {}) },
+            clientConfig: stsConfig,
           });
+    this.#region = region;
+    this.#credentials = credentials;
     const maxAttempts = (o.maxRetries ?? 5) + 1;
     // The SDK warns on stderr, once per process, that its releases after January 2027 need
     // node 22: about the SDK's future, not the user's settings (magma pins its SDK), and noise
@@ -419,11 +488,12 @@ class S3BackendImpl implements S3Backend {
       region,
       credentials,
       maxAttempts,
+      ...(requestHandler !== undefined ? { requestHandler } : {}),
       forcePathStyle: o.usePathStyle === true,
       ...(o.endpoints?.s3 !== undefined ? { endpoint: o.endpoints.s3 } : {}),
       ...(o.skipS3Checksum === true ? { requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" } : {}),
     });
-    this.ddb = new DynamoDBClient({ region, credentials, maxAttempts, ...(o.endpoints?.dynamodb !== undefined ? { endpoint: o.endpoints.dynamodb } : {}) });
+    this.ddb = new DynamoDBClient({ region, credentials, maxAttempts, ...(requestHandler !== undefined ? { requestHandler } : {}), ...(o.endpoints?.dynamodb !== undefined ? { endpoint: o.endpoints.dynamodb } : {}) });
   }
 
   path(workspace: string): string {
@@ -474,9 +544,89 @@ class S3BackendImpl implements S3Backend {
     return new S3StateStore(this, workspace);
   }
 
+  async verify(): Promise<void> {
+    const o = this.o;
+    const lists = (o.allowedAccountIds?.length ?? 0) > 0 || (o.forbiddenAccountIds?.length ?? 0) > 0;
+    if (o.skipCredentialsValidation === true && (o.skipRequestingAccountId === true || !lists)) {
+      if (lists) checkAccount(o, "");
+      return;
+    }
+    const sts = new STSClient({ region: this.#region, credentials: this.#credentials, maxAttempts: (o.maxRetries ?? 5) + 1, ...(this.#requestHandler !== undefined ? { requestHandler: this.#requestHandler } : {}), ...(o.endpoints?.sts !== undefined ? { endpoint: o.endpoints.sts } : {}) });
+    let account = "";
+    try {
+      account = (await sts.send(new GetCallerIdentityCommand({}))).Account ?? "";
+    } catch (e) {
+      // Terraform: a failed validation is an error; a failed look-up of the account id alone is not.
+      if (o.skipCredentialsValidation !== true) {
+        throw new StateError("io", `validating provider credentials: retrieving caller identity from STS: ${errMessage(e, "STSGetCallerIdentity")}`, { cause: e });
+      }
+    } finally {
+      sts.destroy();
+    }
+    checkAccount(o, account);
+  }
+
   close(): void {
     this.s3.destroy();
     this.ddb.destroy();
+  }
+}
+
+/** terraform's (aws-sdk-go-base's) `VerifyAccountIDAllowed`. */
+function checkAccount(o: S3BackendOptions, account: string): void {
+  const refused = (o.forbiddenAccountIds ?? []).includes(account) || ((o.allowedAccountIds?.length ?? 0) > 0 && !o.allowedAccountIds!.includes(account));
+  if (refused) throw new StateError("invalid_argument", `Invalid account ID: AWS account ID not allowed: ${account}`);
+}
+
+/** The SSE-C key and terraform's checks of it (length 44, base64, not with `kms_key_id`). */
+function sseCustomerKeyOf(o: S3BackendOptions, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const fromEnv = env["AWS_SSE_CUSTOMER_KEY"];
+  if (o.kmsKeyId !== undefined && o.sseCustomerKey !== undefined) throw new StateError("invalid_argument", "s3 backend: Invalid Attribute Combination: Only one of kms_key_id, sse_customer_key can be set.");
+  if (o.kmsKeyId !== undefined && fromEnv !== undefined && fromEnv !== "") {
+    throw new StateError("invalid_argument", "s3 backend: Invalid encryption configuration: Only one of \"kms_key_id\" and the environment variable \"AWS_SSE_CUSTOMER_KEY\" can be set.");
+  }
+  const key = o.sseCustomerKey ?? (fromEnv === "" ? undefined : fromEnv);
+  if (key === undefined) return undefined;
+  const what = o.sseCustomerKey !== undefined ? { summary: "Invalid sse_customer_key value", name: "sse_customer_key" } : { summary: "Invalid AWS_SSE_CUSTOMER_KEY value", name: 'The environment variable "AWS_SSE_CUSTOMER_KEY"' };
+  if (key.length !== 44) throw new StateError("invalid_argument", `s3 backend: ${what.summary}: ${what.name} must be 44 characters in length`);
+  if (!/^[A-Za-z0-9+/]{43}=$/.test(key)) throw new StateError("invalid_argument", `s3 backend: ${what.summary}: ${what.name} must be base64 encoded: illegal base64 data`);
+  return key;
+}
+
+/**
+ * The HTTPS agent of `custom_ca_bundle` (else `AWS_CA_BUNDLE`; `~` is the home directory) and
+ * `insecure`, as terraform's: the bundle's certificates replace the system's roots. Undefined
+ * when neither is set (the SDK's own agent).
+ */
+function httpsAgentOf(o: S3BackendOptions, env: Readonly<Record<string, string | undefined>>): HttpsAgent | undefined {
+  const fromEnv = env["AWS_CA_BUNDLE"];
+  const bundle = o.customCaBundle ?? (fromEnv === "" ? undefined : fromEnv);
+  if (bundle === undefined && o.insecure !== true) return undefined;
+  let ca: Buffer | undefined;
+  if (bundle !== undefined) {
+    const file = bundle === "~" || bundle.startsWith("~/") ? homedir() + bundle.slice(1) : bundle;
+    try {
+      ca = readFileSync(file);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === "ENOENT" ? "no such file or directory" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "is a directory" : (e as Error).message;
+      throw new StateError("invalid_argument", `s3 backend: reading custom CA bundle: open ${file}: ${why}`, { cause: e });
+    }
+  }
+  return new HttpsAgent({ keepAlive: true, ...(ca !== undefined ? { ca } : {}), ...(o.insecure === true ? { rejectUnauthorized: false } : {}) });
+}
+
+/** The token of `assume_role_with_web_identity` (exactly one of the token and its file). */
+function webIdentityToken(w: S3AssumeRoleWithWebIdentity): string {
+  if (w.roleArn === "") throw new StateError("invalid_argument", 's3 backend: Missing Required Value: The attribute "assume_role_with_web_identity.role_arn" is required by the backend.');
+  if ((w.webIdentityToken === undefined) === (w.webIdentityTokenFile === undefined)) {
+    throw new StateError("invalid_argument", "s3 backend: Missing Required Value: Exactly one of web_identity_token, web_identity_token_file must be set.");
+  }
+  if (w.webIdentityToken !== undefined) return w.webIdentityToken;
+  try {
+    return readFileSync(w.webIdentityTokenFile!, "utf8").trim();
+  } catch (e) {
+    throw new StateError("invalid_argument", `s3 backend: cannot read web_identity_token_file ${JSON.stringify(w.webIdentityTokenFile)}: ${(e as Error).message}`, { cause: e });
   }
 }
 
