@@ -87,6 +87,18 @@ function config(key: string, settings: Record<string, string>): string {
 
 const magmaIn = (args: string[], cwd: string, extra: Record<string, string> = {}): ReturnType<typeof magma> => magma(args, { cwd, env: { ...env, ...extra } });
 
+/** Query parameters as comparable text: keys sorted, list members sorted (Go sends a map's tags in random order). */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).sort().join(",")}]`;
+  if (typeof v === "object" && v !== null) {
+    return `{${Object.entries(v)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(v);
+}
+
 /** init in a fresh directory per tool (`extra`: more environment); returns both results. */
 async function initBoth(files: Record<string, string>, expectCode: number, extra: Record<string, string> = {}): Promise<{ t: string; m: string; tdir: string; mdir: string }> {
   const tdir = workdir(files);
@@ -183,5 +195,35 @@ maybe("s3 settings, as terraform", () => {
       front.server.closeAllConnections();
       await new Promise<void>((resolve) => front.server.close(() => resolve()));
     }
+  });
+
+  test("assume_role (every setting) on a shared credentials file's profile, STS in sts_region, retry_mode: both make the same AssumeRole call", async () => {
+    writeFileSync(join(certDir, "credentials"), "[ci]\naws_access_key_id = AKIDFROMFILE\naws_secret_access_key = from-file\n");
+    const role = `arn:aws:iam::${fake.accountId}:role/deploy`;
+    const assume = `{ role_arn = "${role}", session_name = "deployer", external_id = "ext-1", duration = "15m", policy = ${JSON.stringify(JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: "s3:*", Resource: "*" }] }))}, policy_arns = ["arn:aws:iam::aws:policy/ReadOnlyAccess"], source_identity = "alice", tags = { team = "core", env = "ci" }, transitive_tag_keys = ["team"] }`;
+    const settings = { access_key: "", secret_key: "", profile: `"ci"`, shared_credentials_files: `[${JSON.stringify(join(certDir, "credentials"))}]`, sts_region: `"eu-west-1"`, retry_mode: `"adaptive"`, assume_role: assume };
+    const files = { "main.tf": config("role/terraform.tfstate", settings) };
+    const tdir = workdir(files);
+    const mdir = workdir(files);
+    const seen = (): { params: string[]; signers: string[]; s3: string[] } => ({
+      params: [...new Set(fake.callsOf("AssumeRole").map((c) => canonical(c.params)))],
+      signers: [...new Set(fake.callsOf("AssumeRole").map((c) => `${c.accessKeyId} ${c.region}`))],
+      s3: [...new Set(fake.calls.filter((c) => c.service === "s3").map((c) => c.accessKeyId?.slice(0, 4)))],
+    });
+    fake.resetCalls();
+    await terraformAsync(["init", "-no-color", "-input=false"], tdir, { env });
+    await terraformAsync(["apply", "-auto-approve", "-input=false"], tdir, { env });
+    const t = seen();
+    fake.resetCalls();
+    expect((await magmaIn(["init", "-no-color", "-input=false"], mdir)).code).toBe(0);
+    expect((await magmaIn(["plan", "-detailed-exitcode", "-input=false"], mdir)).code).toBe(0);
+    const m = seen();
+    expect(t.params.length).toBe(1);
+    expect(m).toEqual(t);
+    expect(t.signers).toEqual(["AKIDFROMFILE eu-west-1"]);
+    expect(t.s3).toEqual(["ASIA"]);
+    expect(JSON.parse(t.params[0]!)).toMatchObject({ RoleArn: role, RoleSessionName: "deployer", ExternalId: "ext-1", DurationSeconds: "900", SourceIdentity: "alice" });
+    const bogus = await initBoth({ "main.tf": config("role2/terraform.tfstate", { retry_mode: `"bogus"` }) }, 1);
+    for (const out of [bogus.t, bogus.m]) expect(out).toContain("unknown RetryMode, bogus");
   });
 });

@@ -224,6 +224,12 @@ export async function openConfiguredBackend(type: string, values: BackendConfigV
       const web = obj("assume_role_with_web_identity");
       const str = (o: Readonly<Record<string, BackendConfigValue>>, k: string): string | undefined => (typeof o[k] === "string" ? o[k] : undefined);
       const list = (k: string): readonly string[] | undefined => (Array.isArray(values[k]) ? (values[k] as readonly string[]) : undefined);
+      const strList = (o: Readonly<Record<string, BackendConfigValue>>, k: string): readonly string[] | undefined => (Array.isArray(o[k]) ? (o[k] as readonly string[]) : undefined);
+      const strMap = (o: Readonly<Record<string, BackendConfigValue>>, k: string): Readonly<Record<string, string>> | undefined => {
+        const v = o[k];
+        return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Readonly<Record<string, string>>) : undefined;
+      };
+      const credentialsFile = s("shared_credentials_file");
       const { createS3Backend } = await import("./backends/s3.js");
       const s3 = createS3Backend(
         defined<S3BackendOptions>({
@@ -249,6 +255,7 @@ export async function openConfiguredBackend(type: string, values: BackendConfigV
                   sessionName: str(web, "session_name"),
                   duration: str(web, "duration"),
                   policy: str(web, "policy"),
+                  policyArns: strList(web, "policy_arns"),
                   webIdentityToken: str(web, "web_identity_token"),
                   webIdentityTokenFile: str(web, "web_identity_token_file"),
                 }),
@@ -262,6 +269,10 @@ export async function openConfiguredBackend(type: string, values: BackendConfigV
           secretKey: s("secret_key"),
           token: s("token"),
           profile: s("profile"),
+          sharedCredentialsFiles: list("shared_credentials_files") ?? (credentialsFile !== undefined ? [credentialsFile] : undefined),
+          sharedConfigFiles: list("shared_config_files"),
+          stsRegion: s("sts_region"),
+          retryMode: s("retry_mode"),
           maxRetries: n("max_retries"),
           assumeRole:
             role === undefined
@@ -272,6 +283,10 @@ export async function openConfiguredBackend(type: string, values: BackendConfigV
                   externalId: typeof role["external_id"] === "string" ? role["external_id"] : undefined,
                   duration: typeof role["duration"] === "string" ? role["duration"] : undefined,
                   policy: typeof role["policy"] === "string" ? role["policy"] : undefined,
+                  policyArns: strList(role, "policy_arns"),
+                  sourceIdentity: str(role, "source_identity"),
+                  tags: strMap(role, "tags"),
+                  transitiveTagKeys: strList(role, "transitive_tag_keys"),
                 }),
         }),
       );

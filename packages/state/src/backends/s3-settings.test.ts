@@ -56,6 +56,16 @@ test("custom_ca_bundle and AWS_CA_BUNDLE must be readable; insecure alone needs 
   await (await open({ insecure: true })).close();
 });
 
+test("retry_mode is standard or adaptive; several shared files of a kind are refused, one is taken", async () => {
+  await expect(open({ retry_mode: "bogus" })).rejects.toMatchObject({ code: "invalid_argument", message: expect.stringContaining("retry_mode: unknown RetryMode, bogus") });
+  await (await open({ retry_mode: "adaptive" })).close();
+  const { access_key: _a, secret_key: _s, ...chain } = base;
+  const openChain = (extra: BackendConfigValues): ReturnType<typeof openConfiguredBackend> => openConfiguredBackend("s3", { ...chain, ...extra }, { dir: tmpdir(), env: {} });
+  await expect(openChain({ shared_credentials_files: ["/a", "/b"] })).rejects.toMatchObject({ message: expect.stringContaining("shared_credentials_files with more than one file is not supported") });
+  await expect(openChain({ shared_config_files: ["/a", "/b"] })).rejects.toMatchObject({ message: expect.stringContaining("shared_config_files with more than one file") });
+  await (await openChain({ shared_credentials_file: "/a", shared_config_files: ["/b"] })).close();
+});
+
 test("settings magma does not implement are refused by name, unless set to their no-op value", async () => {
   for (const k of ["http_proxy", "https_proxy", "no_proxy"]) {
     await expect(open({ [k]: "http://proxy:3128" })).rejects.toMatchObject({ code: "invalid_argument", message: expect.stringContaining(`${k} is not supported by magma yet`) });

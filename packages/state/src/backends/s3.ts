@@ -31,6 +31,14 @@ export interface S3AssumeRole {
   readonly duration?: string;
   /** `policy`: an IAM policy document (JSON). */
   readonly policy?: string;
+  /** `policy_arns`: managed policies limiting the session. */
+  readonly policyArns?: readonly string[];
+  /** `source_identity`. */
+  readonly sourceIdentity?: string;
+  /** `tags`: session tags. */
+  readonly tags?: Readonly<Record<string, string>>;
+  /** `transitive_tag_keys`: the session tags passed on to roles assumed from this one. */
+  readonly transitiveTagKeys?: readonly string[];
 }
 
 /** The `assume_role_with_web_identity` object of Terraform's s3 backend. */
@@ -43,6 +51,8 @@ export interface S3AssumeRoleWithWebIdentity {
   readonly duration?: string;
   /** `policy`: an IAM policy document (JSON). */
   readonly policy?: string;
+  /** `policy_arns`: managed policies limiting the session. */
+  readonly policyArns?: readonly string[];
   /** `web_identity_token`; exactly one of it and `webIdentityTokenFile`. */
   readonly webIdentityToken?: string;
   /** `web_identity_token_file`: a file holding the token, read when the backend is opened. */
@@ -83,6 +93,14 @@ export interface S3BackendOptions {
   readonly token?: string;
   /** `profile`: the shared configuration profile of the chain. */
   readonly profile?: string;
+  /** `shared_credentials_files` (or `shared_credentials_file`): the chain's credentials file (at most one). */
+  readonly sharedCredentialsFiles?: readonly string[];
+  /** `shared_config_files`: the chain's config file (at most one). */
+  readonly sharedConfigFiles?: readonly string[];
+  /** `sts_region`: the region of STS calls. Default `region`. */
+  readonly stsRegion?: string;
+  /** `retry_mode`: `standard` or `adaptive` (the SDK's; default its own, else `AWS_RETRY_MODE`). */
+  readonly retryMode?: string;
   /** `assume_role`: a role assumed with STS on top of those credentials. */
   readonly assumeRole?: S3AssumeRole;
   /** `assume_role_with_web_identity`: the base credentials from STS for an OIDC token (instead of the keys or the chain). */
@@ -430,9 +448,10 @@ class S3BackendImpl implements S3Backend {
   consistencyRetryMs = 10_000;
   /** The SSE-C key (`sse_customer_key`, else `AWS_SSE_CUSTOMER_KEY`), validated. */
   readonly sseCustomerKey: string | undefined;
-  readonly #region: string;
   readonly #credentials: NonNullable<S3ClientConfig["credentials"]>;
-  readonly #requestHandler: { readonly httpsAgent: HttpsAgent } | undefined;
+  /** What every client shares: attempts, retry mode, the HTTPS agent. */
+  readonly #common: { readonly maxAttempts: number; readonly retryMode?: string; readonly requestHandler?: { readonly httpsAgent: HttpsAgent } };
+  readonly #stsRegion: string;
 
   constructor(o: S3BackendOptions) {
     const env = o.env ?? process.env;
@@ -447,8 +466,12 @@ class S3BackendImpl implements S3Backend {
     this.sseCustomerKey = sseCustomerKeyOf(o, env);
     const httpsAgent = httpsAgentOf(o, env);
     const requestHandler = httpsAgent === undefined ? undefined : { httpsAgent };
-    this.#requestHandler = requestHandler;
-    const stsConfig = { region, ...(o.endpoints?.sts !== undefined ? { endpoint: o.endpoints.sts } : {}), ...(requestHandler !== undefined ? { requestHandler } : {}) };
+    const stsRegion = o.stsRegion ?? region;
+    const retryMode = retryModeOf(o);
+    const common = { maxAttempts: (o.maxRetries ?? 5) + 1, ...(retryMode !== undefined ? { retryMode } : {}), ...(requestHandler !== undefined ? { requestHandler } : {}) };
+    this.#common = common;
+    this.#stsRegion = stsRegion;
+    const stsConfig = { region: stsRegion, ...common, ...(o.endpoints?.sts !== undefined ? { endpoint: o.endpoints.sts } : {}) };
     const web = o.assumeRoleWithWebIdentity;
     const base =
       web !== undefined
@@ -458,11 +481,12 @@ class S3BackendImpl implements S3Backend {
             roleSessionName: web.sessionName ?? `magma-${Date.now()}`,
             ...(web.duration !== undefined ? { durationSeconds: durationSeconds(web.duration, "assume_role_with_web_identity") } : {}),
             ...(web.policy !== undefined ? { policy: web.policy.trim() } : {}),
+            ...(web.policyArns !== undefined && web.policyArns.length > 0 ? { policyArns: web.policyArns.map((arn) => ({ arn })) } : {}),
             clientConfig: stsConfig,
           })
         : o.accessKey !== undefined || o.secretKey !== undefined
           ? { accessKeyId: o.accessKey ?? "", secretAccessKey: o.secretKey ?? "", ...(o.token !== undefined ? { sessionToken: o.token } : {}) }
-          : fromNodeProviderChain(o.profile !== undefined ? { profile: o.profile } : {});
+          : fromNodeProviderChain(sharedFilesOf(o));
     const credentials =
       o.assumeRole === undefined
         ? base
@@ -474,12 +498,14 @@ class S3BackendImpl implements S3Backend {
               ...(o.assumeRole.externalId !== undefined ? { ExternalId: o.assumeRole.externalId } : {}),
               ...(o.assumeRole.duration !== undefined ? { DurationSeconds: durationSeconds(o.assumeRole.duration, "assume_role") } : {}),
               ...(o.assumeRole.policy !== undefined ? { Policy: o.assumeRole.policy } : {}),
+              ...(o.assumeRole.policyArns !== undefined && o.assumeRole.policyArns.length > 0 ? { PolicyArns: o.assumeRole.policyArns.map((arn) => ({ arn })) } : {}),
+              ...(o.assumeRole.sourceIdentity !== undefined ? { SourceIdentity: o.assumeRole.sourceIdentity } : {}),
+              ...(o.assumeRole.tags !== undefined && Object.keys(o.assumeRole.tags).length > 0 ? { Tags: Object.entries(o.assumeRole.tags).map(([Key, Value]) => ({ Key, Value })) } : {}),
+              ...(o.assumeRole.transitiveTagKeys !== undefined && o.assumeRole.transitiveTagKeys.length > 0 ? { TransitiveTagKeys: [...o.assumeRole.transitiveTagKeys] } : {}),
             },
             clientConfig: stsConfig,
           });
-    this.#region = region;
     this.#credentials = credentials;
-    const maxAttempts = (o.maxRetries ?? 5) + 1;
     // The SDK warns on stderr, once per process, that its releases after January 2027 need
     // node 22: about the SDK's future, not the user's settings (magma pins its SDK), and noise
     // in every command's output. Silenced unless the user set the variable.
@@ -487,13 +513,12 @@ class S3BackendImpl implements S3Backend {
     this.s3 = new S3Client({
       region,
       credentials,
-      maxAttempts,
-      ...(requestHandler !== undefined ? { requestHandler } : {}),
+      ...common,
       forcePathStyle: o.usePathStyle === true,
       ...(o.endpoints?.s3 !== undefined ? { endpoint: o.endpoints.s3 } : {}),
       ...(o.skipS3Checksum === true ? { requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" } : {}),
     });
-    this.ddb = new DynamoDBClient({ region, credentials, maxAttempts, ...(requestHandler !== undefined ? { requestHandler } : {}), ...(o.endpoints?.dynamodb !== undefined ? { endpoint: o.endpoints.dynamodb } : {}) });
+    this.ddb = new DynamoDBClient({ region, credentials, ...common, ...(o.endpoints?.dynamodb !== undefined ? { endpoint: o.endpoints.dynamodb } : {}) });
   }
 
   path(workspace: string): string {
@@ -551,7 +576,7 @@ class S3BackendImpl implements S3Backend {
       if (lists) checkAccount(o, "");
       return;
     }
-    const sts = new STSClient({ region: this.#region, credentials: this.#credentials, maxAttempts: (o.maxRetries ?? 5) + 1, ...(this.#requestHandler !== undefined ? { requestHandler: this.#requestHandler } : {}), ...(o.endpoints?.sts !== undefined ? { endpoint: o.endpoints.sts } : {}) });
+    const sts = new STSClient({ region: this.#stsRegion, credentials: this.#credentials, ...this.#common, ...(o.endpoints?.sts !== undefined ? { endpoint: o.endpoints.sts } : {}) });
     let account = "";
     try {
       account = (await sts.send(new GetCallerIdentityCommand({}))).Account ?? "";
@@ -614,6 +639,31 @@ function httpsAgentOf(o: S3BackendOptions, env: Readonly<Record<string, string |
     }
   }
   return new HttpsAgent({ keepAlive: true, ...(ca !== undefined ? { ca } : {}), ...(o.insecure === true ? { rejectUnauthorized: false } : {}) });
+}
+
+/** `retry_mode`, checked as terraform's (`standard` or `adaptive`). */
+function retryModeOf(o: S3BackendOptions): string | undefined {
+  const m = o.retryMode;
+  if (m === undefined || m === "") return undefined;
+  if (m !== "standard" && m !== "adaptive") throw new StateError("invalid_argument", `s3 backend: Invalid Value: retry_mode: unknown RetryMode, ${m}`);
+  return m;
+}
+
+/**
+ * The default chain's shared files: `profile`, `shared_credentials_files` and
+ * `shared_config_files` (`~` is the home directory). The SDK reads one file of each kind;
+ * several are refused rather than merged differently from terraform.
+ */
+function sharedFilesOf(o: S3BackendOptions): { profile?: string; filepath?: string; configFilepath?: string } {
+  const one = (files: readonly string[] | undefined, name: string): string | undefined => {
+    if (files === undefined || files.length === 0) return undefined;
+    if (files.length > 1) throw new StateError("invalid_argument", `s3 backend: ${name} with more than one file is not supported by magma yet (see @magma/state's README)`);
+    const f = files[0]!;
+    return f === "~" || f.startsWith("~/") ? homedir() + f.slice(1) : f;
+  };
+  const filepath = one(o.sharedCredentialsFiles, "shared_credentials_files");
+  const configFilepath = one(o.sharedConfigFiles, "shared_config_files");
+  return { ...(o.profile !== undefined ? { profile: o.profile } : {}), ...(filepath !== undefined ? { filepath } : {}), ...(configFilepath !== undefined ? { configFilepath } : {}) };
 }
 
 /** The token of `assume_role_with_web_identity` (exactly one of the token and its file). */
