@@ -226,4 +226,37 @@ maybe("s3 settings, as terraform", () => {
     const bogus = await initBoth({ "main.tf": config("role2/terraform.tfstate", { retry_mode: `"bogus"` }) }, 1);
     for (const out of [bogus.t, bogus.m]) expect(out).toContain("unknown RetryMode, bogus");
   });
+
+  test("encrypt (AES256, then aws:kms with kms_key_id): both write encrypted as terraform; terraform_remote_state reads the s3 state in both", async () => {
+    const kms = `arn:aws:kms:us-east-1:${fake.accountId}:key/57ff7a43-341d-46b6-aee3-a450c9de6dc8`;
+    const producer = (k: string, settings: Record<string, string>): Record<string, string> => ({ "main.tf": `${config(k, settings)}output "o" {\n  value = { from = "producer", n = 2 }\n}\n` });
+    const badKey = await initBoth(producer("enc-bad/terraform.tfstate", { encrypt: "true", kms_key_id: `"arn:aws:kms:us-east-1:${fake.accountId}:key/state"` }), 1);
+    for (const out of [badKey.t, badKey.m]) expect(out).toContain("Invalid KMS Key ARN");
+    const sseOf = (k: string): string | undefined => fake.state().s3Objects.find((o) => o.key === k)?.serverSideEncryption;
+    for (const [name, settings, expected] of [
+      ["aes", { encrypt: "true" }, "AES256"],
+      ["kms", { encrypt: "true", kms_key_id: `"${kms}"` }, "aws:kms"],
+    ] as const) {
+      const t = workdir(producer(`enc-${name}-t/terraform.tfstate`, settings));
+      const m = workdir(producer(`enc-${name}-m/terraform.tfstate`, settings));
+      await terraformAsync(["init", "-input=false"], t, { env });
+      await terraformAsync(["apply", "-auto-approve", "-input=false"], t, { env });
+      expect((await magmaIn(["init", "-input=false"], m)).code).toBe(0);
+      expect((await magmaIn(["apply", "-auto-approve", "-input=false"], m)).code).toBe(0);
+      expect([sseOf(`enc-${name}-t/terraform.tfstate`), sseOf(`enc-${name}-m/terraform.tfstate`)]).toEqual([expected, expected]);
+    }
+    // terraform_remote_state over s3, reading magma's state, in both tools.
+    const consumer = {
+      "main.tf": `data "terraform_remote_state" "s" {\n  backend = "s3"\n  config = {\n    bucket = "tfstate"\n    key = "enc-kms-m/terraform.tfstate"\n    region = "us-east-1"\n    endpoints = { s3 = "${fake.url}" }\n    use_path_style = true\n    skip_credentials_validation = true\n    skip_requesting_account_id = true\n    skip_metadata_api_check = true\n    skip_s3_checksum = true\n    access_key = "AKIDSTATIC"\n    secret_key = "secret"\n  }\n}\noutput "o" {\n  value = data.terraform_remote_state.s.outputs.o\n}\n`,
+    };
+    const t = workdir(consumer);
+    const m = workdir(consumer);
+    await terraformAsync(["init", "-input=false"], t, { env });
+    await terraformAsync(["apply", "-auto-approve", "-input=false"], t, { env });
+    expect((await magmaIn(["apply", "-auto-approve", "-input=false"], m)).code).toBe(0);
+    const tOut = (await terraformAsync(["output", "-json", "o"], t, { env })).stdout;
+    const mOut = await magmaIn(["output", "-json", "o"], m);
+    expect(JSON.parse(mOut.stdout)).toEqual(JSON.parse(tOut));
+    expect(JSON.parse(tOut)).toEqual({ from: "producer", n: 2 });
+  });
 });

@@ -26,13 +26,18 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test("sse_customer_key: 44 base64 characters, not with kms_key_id; AWS_SSE_CUSTOMER_KEY likewise", async () => {
+test("sse_customer_key: 44 base64 characters, not with kms_key_id; AWS_SSE_CUSTOMER_KEY likewise; kms_key_id a key id, alias or key ARN", async () => {
   const key = Buffer.alloc(32, 7).toString("base64");
   await expect(open({ encrypt: true, sse_customer_key: "c2hvcnQ=" })).rejects.toMatchObject({ code: "invalid_argument", message: expect.stringContaining("sse_customer_key must be 44 characters in length") });
   await expect(open({ encrypt: true, sse_customer_key: `${"!".repeat(43)}=` })).rejects.toMatchObject({ message: expect.stringContaining("sse_customer_key must be base64 encoded") });
   await expect(open({ sse_customer_key: key, kms_key_id: "k" })).rejects.toMatchObject({ message: expect.stringContaining("Only one of kms_key_id, sse_customer_key can be set.") });
   await expect(open({ kms_key_id: "k" }, { AWS_SSE_CUSTOMER_KEY: key })).rejects.toMatchObject({ message: expect.stringContaining('the environment variable "AWS_SSE_CUSTOMER_KEY"') });
   await expect(open({}, { AWS_SSE_CUSTOMER_KEY: "short" })).rejects.toMatchObject({ message: expect.stringContaining('The environment variable "AWS_SSE_CUSTOMER_KEY" must be 44 characters in length') });
+  await expect(open({ kms_key_id: "$%wrongkey" })).rejects.toMatchObject({ message: expect.stringContaining('Invalid KMS Key ID: Value must be a valid KMS Key ID, got "$%wrongkey"') });
+  await expect(open({ kms_key_id: "arn:aws:lamda:foo:bar:key/xyz" })).rejects.toMatchObject({ message: expect.stringContaining("Invalid KMS Key ARN") });
+  for (const id of ["57ff7a43-341d-46b6-aee3-a450c9de6dc8", "mrk-f827515944fb43f9b902a09d2c8b554f", "alias/state", "arn:aws:kms:us-west-2:111122223333:key/57ff7a43-341d-46b6-aee3-a450c9de6dc8", "arn:aws:kms:us-west-2:111122223333:alias/state"]) {
+    await (await open({ encrypt: true, kms_key_id: id })).close();
+  }
   const ok = await open({ encrypt: true, sse_customer_key: key });
   await ok.close();
 });

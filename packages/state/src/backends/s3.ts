@@ -464,6 +464,7 @@ class S3BackendImpl implements S3Backend {
     this.version = o.version ?? TERRAFORM_VERSION;
     this.prefix = o.workspaceKeyPrefix ?? "env:";
     this.sseCustomerKey = sseCustomerKeyOf(o, env);
+    if (o.kmsKeyId !== undefined) checkKmsKeyId(o.kmsKeyId);
     const httpsAgent = httpsAgentOf(o, env);
     const requestHandler = httpsAgent === undefined ? undefined : { httpsAgent };
     const stsRegion = o.stsRegion ?? region;
@@ -601,6 +602,23 @@ class S3BackendImpl implements S3Backend {
 function checkAccount(o: S3BackendOptions, account: string): void {
   const refused = (o.forbiddenAccountIds ?? []).includes(account) || ((o.allowedAccountIds?.length ?? 0) > 0 && !o.allowedAccountIds!.includes(account));
   if (refused) throw new StateError("invalid_argument", `Invalid account ID: AWS account ID not allowed: ${account}`);
+}
+
+const KMS_UUID = "[a-f0-9]{8}-[a-f0-9]{4}-[1-5][a-f0-9]{3}-[ab89][a-f0-9]{3}-[a-f0-9]{12}";
+const KMS_MRK = "mrk-[a-f0-9]{32}";
+const KMS_ALIAS = "alias/[a-zA-Z0-9/_-]+";
+
+/** terraform's `validateKMSKey`: a key ARN (`key/<id>` or an alias), else a key id or alias (its regular expressions as written). */
+function checkKmsKeyId(id: string): void {
+  const parts = id.split(":");
+  if (id.startsWith("arn:") && parts.length >= 6) {
+    const resource = parts.slice(5).join(":");
+    if (!new RegExp(`^key/(${KMS_UUID}|${KMS_MRK})$`).test(resource) && !new RegExp(`^(${KMS_ALIAS})$`).test(resource)) {
+      throw new StateError("invalid_argument", `s3 backend: Invalid KMS Key ARN: Value must be a valid KMS Key ARN, got ${JSON.stringify(id)}`);
+    }
+    return;
+  }
+  if (!new RegExp(`^${KMS_UUID}|${KMS_MRK}|${KMS_ALIAS}$`).test(id)) throw new StateError("invalid_argument", `s3 backend: Invalid KMS Key ID: Value must be a valid KMS Key ID, got ${JSON.stringify(id)}`);
 }
 
 /** The SSE-C key and terraform's checks of it (length 44, base64, not with `kms_key_id`). */
