@@ -208,7 +208,7 @@ maybe("s3 settings, as terraform", () => {
     const seen = (): { params: string[]; signers: string[]; s3: string[] } => ({
       params: [...new Set(fake.callsOf("AssumeRole").map((c) => canonical(c.params)))],
       signers: [...new Set(fake.callsOf("AssumeRole").map((c) => `${c.accessKeyId} ${c.region}`))],
-      s3: [...new Set(fake.calls.filter((c) => c.service === "s3").map((c) => c.accessKeyId?.slice(0, 4)))],
+      s3: [...new Set(fake.calls.filter((c) => c.service === "s3").map((c) => c.accessKeyId?.slice(0, 4) ?? "none"))],
     });
     fake.resetCalls();
     await terraformAsync(["init", "-no-color", "-input=false"], tdir, { env });
