@@ -1,7 +1,8 @@
 // `init -migrate-state` between the local backend and s3 (fake-aws), workspaces included, side
 // by side with terraform 1.11.4: each tool moves a local default and `dev` workspace into the
 // bucket at the same keys, the other tool plans each workspace there with no changes, and
-// magma moves them back to local files terraform plans with no changes. Skipped without
+// magma moves them back to local files terraform plans with no changes; terraform_remote_state's
+// `workspace` reads a migrated workspace in both. Skipped without
 // terraform.
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,7 +24,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const MAIN = `resource "terraform_data" "a" {\n  input = terraform.workspace\n}\n`;
+const MAIN = `resource "terraform_data" "a" {\n  input = terraform.workspace\n}\noutput "ws" {\n  value = terraform_data.a.output\n}\n`;
 const backend = (key: string): string =>
   `terraform {\n  backend "s3" {\n    bucket = "tfstate"\n    key = "${key}"\n    region = "us-east-1"\n    endpoints = { s3 = "${fake.url}" }\n    use_path_style = true\n    use_lockfile = true\n    skip_credentials_validation = true\n    skip_requesting_account_id = true\n    skip_metadata_api_check = true\n    skip_s3_checksum = true\n    access_key = "AKIDSTATIC"\n    secret_key = "secret"\n  }\n}\n`;
 
@@ -69,6 +70,16 @@ maybe("init -migrate-state between local and s3, workspaces included, as terrafo
     expect(keys("terraform")).toEqual(["env:/dev/mig-<tool>/terraform.tfstate", "mig-<tool>/terraform.tfstate"]);
     await plansClean("terraform", dirs.magma);
     await plansClean("magma", dirs.terraform);
+    // terraform_remote_state's `workspace` over s3 reads magma's migrated dev state, in both.
+    const consumer = {
+      "main.tf": `data "terraform_remote_state" "s" {\n  backend = "s3"\n  workspace = "dev"\n  config = {\n    bucket = "tfstate"\n    key = "mig-magma/terraform.tfstate"\n    region = "us-east-1"\n    endpoints = { s3 = "${fake.url}" }\n    use_path_style = true\n    skip_credentials_validation = true\n    skip_requesting_account_id = true\n    skip_s3_checksum = true\n    access_key = "AKIDSTATIC"\n    secret_key = "secret"\n  }\n}\noutput "ws" {\n  value = data.terraform_remote_state.s.outputs.ws\n}\n`,
+    };
+    for (const tool of ["terraform", "magma"] as const) {
+      const c = workdir(consumer);
+      if (tool === "terraform") await run(tool, ["init", "-input=false"], c);
+      await run(tool, ["apply", "-auto-approve", "-input=false"], c);
+      expect((await run(tool, ["output", "-raw", "ws"], c)).stdout).toBe("dev");
+    }
     // Back to local (magma), then terraform plans the local files with no changes.
     const m = dirs.magma;
     rmSync(join(m, "backend.tf"));
