@@ -535,7 +535,9 @@ async function runApply(
     // and after a stop the "execution halted" errors of its stop hook (two for each object whose apply was under way: its post-apply and state-update hooks).
     // A saved plan's objects are placed in the configuration it carries (what was applied), not in the files as they are now.
     const snapshot = "applyScope" in plan ? undefined : plan.configSnapshot;
-    const failures = applyFailureDiagnostics(result.failed, result.failed.length > 0 ? (snapshot !== undefined ? configFromSnapshot(snapshot) : loadConfig(configDir ?? dir)).config : undefined);
+    // An object whose only failure is that its state could not be persisted is in errored.tfstate, and terraform's "Failed to save state" says why: no error of its own.
+    const failed = errored === undefined ? result.failed : result.failed.filter((f) => !(f.diagnostics.length > 0 && f.diagnostics.every((d) => d.summary === PERSIST_FAILED)));
+    const failures = applyFailureDiagnostics(failed, failed.length > 0 ? (snapshot !== undefined ? configFromSnapshot(snapshot) : loadConfig(configDir ?? dir)).config : undefined);
     const accounted = new Set(result.failed.flatMap((f) => f.diagnostics).map((d) => `${d.summary}\n${d.detail ?? ""}`));
     // The engine's own word that the end-of-walk write failed is replaced by terraform's about errored.tfstate.
     const others = result.diagnostics
@@ -575,7 +577,8 @@ async function runApply(
  */
 async function saveFinalState(ctx: CommandContext, snapshots: ApplySnapshots, state: StateFile, ui: JsonUi | undefined, dir: string): Promise<ErroredState | undefined> {
   const unsaved = await snapshots.finish(state);
-  const errored = unsaved === undefined ? undefined : saveErroredState(state, unsaved, dir);
+  // errored.tfstate keeps the serial the failed write would have had (state push takes it, as terraform's).
+  const errored = unsaved === undefined ? undefined : saveErroredState({ ...state, serial: Math.max(state.serial, snapshots.unsavedSerial) }, unsaved, dir);
   if (errored?.dump !== undefined) {
     if (ui !== undefined) ui.message("info", "Emergency state dump", { state: JSON.parse(errored.dump) as unknown, type: "log" });
     else ctx.io.stderr.write(`${errored.dump}\n`);
