@@ -160,7 +160,7 @@ describe("what a command line loads", () => {
     // provider-random runs in-process: connect-rpc, protobuf-es and the tfplugin code stay unloaded.
     expect(plan.modules.filter((m) => /@connectrpc|@bufbuild|\/tfplugin\/|\/internal\/grpc-stack\.js$/.test(m))).toEqual([]);
     // Other commands' actions stay unloaded too.
-    const others = ["src/commands/show.ts", "src/commands/graph.ts", "src/commands/validate.ts", "src/commands/init.ts", "src/commands/state-mv.ts", "src/commands/state-show.ts", "src/commands/apply.ts", "src/commands/schema.ts", "src/workdir/run-import.ts", "src/workdir/install-provider.ts"];
+    const others = ["src/commands/show.ts", "src/commands/graph.ts", "src/commands/validate.ts", "src/commands/init.ts", "src/commands/state-mv.ts", "src/commands/state-show.ts", "src/commands/apply.ts", "src/commands/schema.ts", "src/workdir/run-import.ts", "src/workdir/init-providers.ts"];
     expect(plan.modules.filter((m) => others.includes(m))).toEqual([]);
   }, 240_000);
 });
