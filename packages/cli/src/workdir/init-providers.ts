@@ -14,7 +14,7 @@ import {
 } from "@magma/install";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
-import { nativeProviders } from "../provider-session.js";
+import { nativeProviders } from "../native-providers.js";
 import { providerForDisplay, providerRequirements } from "./provider-requirements.js";
 import { versionConstraintsString } from "./version-constraints-string.js";
 import type { WorkingDir } from "./working-dir.js";
