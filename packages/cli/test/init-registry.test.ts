@@ -247,6 +247,28 @@ async function publishBad(type: string, extra: { entries?: ZipWriterEntry[]; sig
   await reg.publish({ namespace: NS, type, version: "1.0.0", files: extra.entries ?? renamed, ...(extra.signWithUnknownKey === true ? { signWithUnknownKey: true } : {}), ...(extra.wrongShasum === true ? { wrongShasum: true } : {}) });
 }
 
+describeTf("a download cut short", () => {
+  test("magma continues it (Range requests) and installs what terraform installs uncut: same output, lock file and layout", async () => {
+    await publishBad("resume");
+    // the first two answers for the archive stop halfway (terraform, which does not resume, gets the whole archive afterwards)
+    reg.fault(/\/dl\/testing\/resume\/.*\.zip$/, { kind: "cut", times: 2 });
+    const a = setup({ tf: mainTf("resume", ">= 1.0") });
+    const b = setup({ tf: mainTf("resume", ">= 1.0") });
+    const from = reg.requests.length;
+    const m = await runTool("magma", ["init", "-no-color"], a.dir, a.env);
+    const zips = reg.requests.slice(from).flatMap((p, i) => (p.endsWith(".zip") ? [reg.ranges[from + i]] : []));
+    expect(zips).toHaveLength(3);
+    expect(zips[0]).toBe("");
+    expect(zips.slice(1).every((r) => /^bytes=[1-9]\d*-$/.test(r ?? ""))).toBe(true);
+    const t = await runTool("terraform", ["init", "-no-color"], b.dir, b.env);
+    expect(t.code).toBe(0);
+    expect(m.stderr).toBe("");
+    expect(m.stdout).toBe(t.stdout);
+    expect(readFileSync(join(a.dir, ".terraform.lock.hcl"), "utf8")).toBe(readFileSync(join(b.dir, ".terraform.lock.hcl"), "utf8"));
+    expect(layout(a.dir)).toEqual(layout(b.dir));
+  }, 120_000);
+});
+
 describeTf("packages that must not be installed: terraform's errors, nothing installed", () => {
   const cases: [string, () => Promise<void>][] = [
     ["badsum", () => publishBad("badsum", { wrongShasum: true })],

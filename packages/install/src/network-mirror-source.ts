@@ -1,6 +1,6 @@
 import { httpGet, type HttpOptions } from "./http-client.js";
 import { InstallErrorCode, StepError } from "./install-error.js";
-import { providerAddressString, SourceError, type PackageMeta, type ProviderAddress, type ProviderSource } from "./provider-source.js";
+import { providerAddressString, SourceError, type ArchiveDigests, type PackageMeta, type ProviderAddress, type ProviderSource } from "./provider-source.js";
 import { AuthResult } from "./verify-signature.js";
 import { zipHash, zipPackageHashV1 } from "./zip-archive.js";
 
@@ -74,10 +74,12 @@ export class NetworkMirrorSource implements ProviderSource {
     const hashes = Array.isArray(meta.hashes) ? (meta.hashes as unknown[]).filter((h): h is string => typeof h === "string") : [];
     for (const h of hashes) if (!/^[a-z0-9]+:/.test(h)) throw this.#failed(p, `provider mirror returned invalid provider hash ${JSON.stringify(h)}: hash string must start with a scheme keyword followed by a colon`);
     const usable = hashes.filter((h) => h.startsWith("h1:") || h.startsWith("zh:"));
-    const authenticate = (archive: Buffer): Promise<{ result: AuthResult; signedHashes: string[] }> => {
+    const authenticate = async (archive: Buffer, digests?: ArchiveDigests): Promise<{ result: AuthResult; signedHashes: string[] }> => {
       if (usable.length === 0) throw new StepError(InstallErrorCode.ChecksumMismatch, "this version of Terraform does not support any of the checksum formats given for this provider");
-      const got = new Set([zipHash(archive), zipPackageHashV1(archive)]);
-      if (usable.some((h) => got.has(h))) return Promise.resolve({ result: AuthResult.VerifiedChecksum, signedHashes: [] });
+      const zh = digests?.zh ?? zipHash(archive);
+      if (usable.includes(zh)) return { result: AuthResult.VerifiedChecksum, signedHashes: [] };
+      const h1 = digests !== undefined ? await digests.h1() : zipPackageHashV1(archive);
+      if (usable.includes(h1)) return { result: AuthResult.VerifiedChecksum, signedHashes: [] };
       throw new StepError(
         InstallErrorCode.ChecksumMismatch,
         usable.length === 1 ? `provider package doesn't match the expected checksum ${JSON.stringify(usable[0])}` : "provider package doesn't match the any of the expected checksums",

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { httpGet, type HttpOptions } from "./http-client.js";
 import { InstallErrorCode, StepError } from "./install-error.js";
-import { providerAddressString, SourceError, type Authentication, type PackageMeta, type ProviderAddress, type ProviderSource } from "./provider-source.js";
+import { providerAddressString, SourceError, type ArchiveDigests, type Authentication, type PackageMeta, type ProviderAddress, type ProviderSource } from "./provider-source.js";
 import type { ServiceDiscovery } from "./service-discovery.js";
 import { preloadOpenpgp, verifySignature, type SigningKey } from "./verify-signature.js";
 
@@ -127,7 +127,7 @@ export class RegistrySource implements ProviderSource {
     const keys: SigningKey[] = Array.isArray(keyList) ? (keyList as SigningKey[]).filter((k) => typeof k?.ascii_armor === "string") : [];
     const filename = str("filename");
     const want = shasum.toLowerCase();
-    const authenticate = async (archive: Buffer): Promise<Authentication> => {
+    const authenticate = async (archive: Buffer, digests?: ArchiveDigests): Promise<Authentication> => {
       // terraform's order: the checksum list names the file with the registry's hash, the archive has that hash, the list is signed.
       let listed: string | undefined;
       for (const line of document.toString("utf8").split("\n")) {
@@ -139,7 +139,7 @@ export class RegistrySource implements ProviderSource {
       }
       if (listed === undefined) throw new StepError(InstallErrorCode.ChecksumMismatch, `checksum list has no SHA-256 hash for ${JSON.stringify(filename)}`);
       if (listed !== want) throw new StepError(InstallErrorCode.ChecksumMismatch, `checksum list has unexpected SHA-256 hash ${listed} (expected ${want})`);
-      const got = createHash("sha256").update(archive).digest("hex");
+      const got = digests !== undefined ? digests.zh.slice("zh:".length) : createHash("sha256").update(archive).digest("hex");
       if (got !== want) throw new StepError(InstallErrorCode.ChecksumMismatch, `archive has incorrect checksum zh:${got} (expected zh:${want})`);
       const { result, keyId } = await verifySignature(document, signature, keys);
       const signedHashes: string[] = [];
