@@ -7,9 +7,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { bundleLauncherEntry, startLocalRegistry, type LocalRegistry, type ZipWriterEntry } from "@magma/test-support";
 import { runTool, stopToolRuns } from "./support/side-by-side.js";
@@ -266,6 +266,60 @@ describeTf("a download cut short", () => {
     expect(m.stdout).toBe(t.stdout);
     expect(readFileSync(join(a.dir, ".terraform.lock.hcl"), "utf8")).toBe(readFileSync(join(b.dir, ".terraform.lock.hcl"), "utf8"));
     expect(layout(a.dir)).toEqual(layout(b.dir));
+  }, 120_000);
+});
+
+describeTf("credentials_helper, against terraform", () => {
+  /** A directory for each tool whose HOME holds the helper `terraform-credentials-test` (a shell script doing `body`), and the CLI configuration naming it. */
+  const withHelper = (type: string, body: string): { a: { dir: string; env: Record<string, string> }; b: { dir: string; env: Record<string, string> }; log: (dir: string) => string } => {
+    const extraCli = `credentials_helper "test" {\n  args = ["--from", "tests"]\n}\n`;
+    const one = (): { dir: string; env: Record<string, string> } => {
+      const s = setup({ tf: mainTf(type, ">= 1.0"), extraCli });
+      const helper = join(s.dir, "home", ".terraform.d", "plugins", "terraform-credentials-test");
+      mkdirSync(dirname(helper), { recursive: true });
+      writeFileSync(helper, `#!/bin/sh\necho "$@" >> "${s.dir}/helper.log"\n${body}\n`, { mode: 0o755 });
+      return { dir: s.dir, env: { ...s.env, HOME: join(s.dir, "home") } };
+    };
+    return { a: one(), b: one(), log: (dir) => (existsSync(join(dir, "helper.log")) ? readFileSync(join(dir, "helper.log"), "utf8") : "") };
+  };
+  /** The Authorization header of each registry API request (versions, download metadata) made for `type` since `from`. */
+  const apiAuth = (type: string, from: number): string[] => reg.requests.slice(from).flatMap((p, i) => (p.startsWith(`/v1/providers/${NS}/${type}/`) ? [reg.authorizations[from + i]!] : []));
+
+  test("the helper's token goes with the registry's requests (asked once, with its args, for the registry's hostname)", async () => {
+    await publishBad("credok");
+    const { a, b, log } = withHelper("credok", `echo '{"token":"secret-'"$4"'"}'`);
+    let from = reg.requests.length;
+    const m = await runTool("magma", ["init", "-no-color"], a.dir, a.env);
+    const magmaAuth = apiAuth("credok", from);
+    from = reg.requests.length;
+    const t = await runTool("terraform", ["init", "-no-color"], b.dir, b.env);
+    const tfAuth = apiAuth("credok", from);
+    expect(t.code).toBe(0);
+    expect(m.stderr).toBe("");
+    expect(m.stdout).toBe(t.stdout);
+    expect(tfAuth).toEqual([`Bearer secret-${reg.hostname}`, `Bearer secret-${reg.hostname}`]);
+    expect(magmaAuth).toEqual(tfAuth);
+    expect(log(a.dir)).toBe(`--from tests get ${reg.hostname}\n`);
+    expect(log(a.dir)).toBe(log(b.dir));
+    expect(readFileSync(join(a.dir, ".terraform.lock.hcl"), "utf8")).toBe(readFileSync(join(b.dir, ".terraform.lock.hcl"), "utf8"));
+  }, 120_000);
+
+  test("a helper that fails: terraform's error with the helper's stderr; malformed output is refused", async () => {
+    await publishBad("credfail");
+    const fail = withHelper("credfail", `echo "no token for $4" >&2\nexit 3`);
+    const [m, t] = await Promise.all([runTool("magma", ["init", "-no-color"], fail.a.dir, fail.a.env), runTool("terraform", ["init", "-no-color"], fail.b.dir, fail.b.env)]);
+    expect(t.code).toBe(1);
+    expect(m.code).toBe(1);
+    const words = (s: string, dir: string): string => s.replaceAll(dir, "<dir>").replace(/\s+/g, " ").trim();
+    expect(words(m.stderr, fail.a.dir)).toBe(words(t.stderr, fail.b.dir));
+    expect(m.stderr).toContain(`error in ${fail.a.dir}/home/.terraform.d/plugins/terraform-credentials-test: no token for ${reg.hostname}`);
+    const bad = withHelper("credfail", `echo 'not json'`);
+    const [mb, tb] = await Promise.all([runTool("magma", ["init", "-no-color"], bad.a.dir, bad.a.env), runTool("terraform", ["init", "-no-color"], bad.b.dir, bad.b.env)]);
+    expect(tb.code).toBe(1);
+    expect(tb.stderr.replace(/\s+/g, " ")).toContain(`failed to retrieve credentials for ${reg.hostname}: malformed output from`);
+    expect(mb.code).toBe(1);
+    expect(mb.stderr.replace(/\s+/g, " ")).toContain(`failed to retrieve credentials for ${reg.hostname}: malformed output from ${bad.a.dir}/home/.terraform.d/plugins/terraform-credentials-test:`);
+    expect(existsSync(join(bad.a.dir, ".terraform.lock.hcl"))).toBe(false);
   }, 120_000);
 });
 

@@ -6,16 +6,40 @@ import { Agent as HttpAgent } from "node:http";
 import { rootCertificates } from "node:tls";
 import { InstallErrorCode, StepError } from "./install-error.js";
 
+/** Tokens by hostname: a `Map`, or a credentials source such as `HostCredentials`. */
+export interface CredentialsLookup {
+  /** The token for a (lower-case) hostname, or `undefined`; never throws. */
+  get(host: string): string | undefined;
+  /**
+   * The token for a hostname where a failing credentials helper is an error (terraform's
+   * provider registry client).
+   *
+   * @throws StepError `credentials`.
+   */
+  forHost?(host: string): string | undefined;
+}
+
 /** How installation talks HTTP. */
 export interface HttpOptions {
   /** Extra trusted CA certificates (PEM), added to node's roots. */
   readonly ca?: readonly string[];
   /** How long a request may wait for a response or for more of its body, in ms (default 10 000, terraform's). */
   readonly timeoutMs?: number;
-  /** Tokens by hostname (`credentials` blocks, `TF_TOKEN_*`): sent as `Authorization: Bearer`. */
-  readonly credentials?: ReadonlyMap<string, string>;
+  /** Tokens by hostname (`credentials` blocks, `TF_TOKEN_*`, a helper): sent as `Authorization: Bearer`. */
+  readonly credentials?: CredentialsLookup;
+  /**
+   * A token to send on the first request instead of the URL host's (terraform's registry
+   * client sends the registry hostname's token wherever a `host` block points it).
+   */
+  readonly token?: string;
   /** The `User-Agent` and `X-Terraform-Version` to send. */
   readonly terraformVersion?: string;
+}
+
+/** `options` sending no token: terraform fetches provider packages and their checksum lists with a plain client. */
+export function withoutCredentials(options: HttpOptions): HttpOptions {
+  const { credentials: _credentials, token: _token, ...rest } = options;
+  return rest;
 }
 
 /** A whole response. */
@@ -82,7 +106,7 @@ export function openGet(url: URL, options: HttpOptions, signal?: AbortSignal, ex
         return;
       }
       const headers: Record<string, string> = { "User-Agent": `magma (Terraform/${options.terraformVersion ?? "1.11.4"})`, "X-Terraform-Version": options.terraformVersion ?? "1.11.4", ...extraHeaders };
-      const token = options.credentials?.get(u.hostname.toLowerCase()) ?? options.credentials?.get(u.host.toLowerCase());
+      const token = hops === 0 && options.token !== undefined ? options.token : (options.credentials?.get(u.hostname.toLowerCase()) ?? options.credentials?.get(u.host.toLowerCase()));
       if (token !== undefined) headers["Authorization"] = `Bearer ${token}`;
       const req =
         u.protocol === "https:"

@@ -3,7 +3,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSy
 import { arch, platform } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { versionSatisfies, type VersionConstraint } from "@magma/config";
-import { downloadArchive, type HttpOptions } from "./http-client.js";
+import { downloadArchive, withoutCredentials, type HttpOptions } from "./http-client.js";
 import { InstallError, InstallErrorCode, StepError } from "./install-error.js";
 import { packageHashV1 } from "./package-hash.js";
 import { compareVersions, providerAddressString, providerDisplay, SourceError, type Authentication, type PackageMeta, type ProviderAddress, type ProviderSource } from "./provider-source.js";
@@ -368,7 +368,7 @@ export async function installPackage(
   let zh: string;
   if (meta.location.kind === "http") {
     try {
-      const got = await downloadArchive(meta.location.url, http, onProgress);
+      const got = await downloadArchive(meta.location.url, withoutCredentials(http), onProgress);
       archive = got.data;
       zh = `zh:${got.sha256}`;
     } catch (e) {

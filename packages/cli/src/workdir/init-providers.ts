@@ -4,9 +4,11 @@ import { providerAddrString, type Config } from "@magma/config";
 import {
   createProviderSource,
   currentPlatform,
+  hostCredentials,
   installProviders,
   providerDisplay,
   readCliConfig,
+  type CredentialsLookup,
   type HttpOptions,
   type InstallError,
   type LockedProvider,
@@ -25,15 +27,15 @@ export interface InitProvidersResult {
   readonly incomplete: readonly string[];
 }
 
-/** The HTTP settings installation uses: `TF_REGISTRY_CLIENT_TIMEOUT` (seconds), `SSL_CERT_FILE`/`MAGMA_CA_FILE` CAs, the CLI configuration's tokens. */
-export function installHttpOptions(env: Readonly<Record<string, string | undefined>>, credentials: ReadonlyMap<string, string>): HttpOptions {
+/** The HTTP settings installation uses: `TF_REGISTRY_CLIENT_TIMEOUT` (seconds), `SSL_CERT_FILE`/`MAGMA_CA_FILE` CAs, the CLI configuration's tokens and credentials helper. */
+export function installHttpOptions(env: Readonly<Record<string, string | undefined>>, credentials: CredentialsLookup): HttpOptions {
   const t = Number(env["TF_REGISTRY_CLIENT_TIMEOUT"] ?? "");
   return { timeoutMs: Number.isFinite(t) && t > 0 ? t * 1000 : 10_000, credentials };
 }
 
 /** The remote-module settings of `magma init`/`magma get`: the CLI configuration's hosts and tokens, `-upgrade`. */
 export function moduleInstallOptions(env: Readonly<Record<string, string | undefined>>, upgrade: boolean): { env: Readonly<Record<string, string | undefined>>; http: HttpOptions; upgrade: boolean } {
-  return { env, http: installHttpOptions(env, readCliConfig({ env }).credentials), upgrade };
+  return { env, http: installHttpOptions(env, hostCredentials(readCliConfig({ env }), currentPlatform(), env)), upgrade };
 }
 
 function cliErrorOf(e: InstallError): CliError {
@@ -67,7 +69,7 @@ export async function installConfigProviders(
     }
   }
   const cli = readCliConfig({ env });
-  const http = installHttpOptions(env, cli.credentials);
+  const http = installHttpOptions(env, hostCredentials(cli, currentPlatform(), env));
   const extraMirrors = (env["MAGMA_PLUGIN_DIRS"] ?? "").split(delimiter).filter((d) => d !== "");
   const pluginDirs = o.pluginDir?.filter((d) => d !== "");
   const source = createProviderSource(cli, { http, cwd: wd.dir, env, ...(pluginDirs !== undefined && pluginDirs.length > 0 ? { pluginDirs } : { extraMirrors }) });
