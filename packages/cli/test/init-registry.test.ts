@@ -5,13 +5,14 @@
  * `.terraform` layouts, a directory either tool can take over, and terraform's errors for
  * packages that must not be installed.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { bundleLauncherEntry, startLocalRegistry, type LocalRegistry, type ZipWriterEntry } from "@magma/test-support";
+import { MAGMA_BIN } from "./support/run-magma.js";
 import { runTool, stopToolRuns } from "./support/side-by-side.js";
 import { removeWorkdirs, TERRAFORM, workdir } from "./support/workdir.js";
 
@@ -266,6 +267,37 @@ describeTf("a download cut short", () => {
     expect(m.stdout).toBe(t.stdout);
     expect(readFileSync(join(a.dir, ".terraform.lock.hcl"), "utf8")).toBe(readFileSync(join(b.dir, ".terraform.lock.hcl"), "utf8"));
     expect(layout(a.dir)).toEqual(layout(b.dir));
+  }, 120_000);
+});
+
+const describeTty = TERRAFORM !== undefined && existsSync("/usr/bin/script") ? describe : describe.skip;
+
+describeTty("on a terminal", () => {
+  /** Runs `tool init -no-color` on a pseudo-terminal (util-linux `script`): what the terminal received, stdout and stderr together. */
+  const onTerminal = (tool: "magma" | "terraform", dir: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> => {
+    const argv = tool === "magma" ? [process.execPath, MAGMA_BIN, "init", "-no-color"] : [TERRAFORM!, "init", "-no-color"];
+    const quoted = argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+    const child = spawn("/usr/bin/script", ["-qec", quoted, "/dev/null"], { cwd: dir, env: { ...process.env, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (b: Buffer) => (out += b.toString("utf8")));
+    return new Promise((resolve, reject) => {
+      child.once("error", reject);
+      child.once("close", (code) => resolve({ code, out }));
+    });
+  };
+
+  test("downloads show on one status line, erased before each line of terraform's output", async () => {
+    await publishBad("tty");
+    const a = setup({ tf: mainTf("tty", ">= 1.0") });
+    const b = setup({ tf: mainTf("tty", ">= 1.0") });
+    const m = await onTerminal("magma", a.dir, a.env);
+    const t = await onTerminal("terraform", b.dir, b.env);
+    expect(t.code).toBe(0);
+    expect(m.code).toBe(0);
+    const status = /\r\x1b\[2K(Downloading [^\r\n\x1b]*)?/g;
+    expect(m.out).toMatch(new RegExp(`\\r\\x1b\\[2KDownloading ${reg.hostname}/${NS}/tty v1\\.0\\.0 \\d+\\.\\d/\\d+\\.\\d MiB`));
+    expect(m.out.replace(status, "")).toBe(t.out);
+    expect(readFileSync(join(a.dir, ".terraform.lock.hcl"), "utf8")).toBe(readFileSync(join(b.dir, ".terraform.lock.hcl"), "utf8"));
   }, 120_000);
 });
 
