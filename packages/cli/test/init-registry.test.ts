@@ -301,6 +301,38 @@ describeTty("on a terminal", () => {
   }, 120_000);
 });
 
+describeTf("module registry requests, against terraform", () => {
+  test("a 503 is retried once with the registry hostname's token; one that persists fails in terraform's words", async () => {
+    reg.publishModule({ namespace: NS, name: "flaky", provider: "random", version: "1.0.0", files: { "main.tf": 'output "a" {\n  value = 1\n}\n' } });
+    const tf = `module "m" {\n  source = "${reg.hostname}/${NS}/flaky/random"\n}\n`;
+    const extraCli = `credentials "${reg.hostname}" {\n  token = "mod-token"\n}\n`;
+    const versions = /\/v1\/modules\/testing\/flaky\/random\/versions$/;
+    const auths = (from: number): string[] => reg.requests.slice(from).flatMap((p, i) => (p.startsWith(`/v1/modules/${NS}/flaky/`) ? [`${p} ${reg.authorizations[from + i]!}`] : []));
+    const once = async (tool: "magma" | "terraform"): Promise<{ out: string; auth: string[]; modules: string }> => {
+      reg.fault(versions, { kind: "status", status: 503, times: 1 });
+      const s = setup({ tf, extraCli });
+      const from = reg.requests.length;
+      const r = await runTool(tool, ["init", "-no-color"], s.dir, s.env);
+      expect({ tool, code: r.code, stderr: r.stderr }).toEqual({ tool, code: 0, stderr: "" });
+      return { out: r.stdout, auth: auths(from), modules: readFileSync(join(s.dir, ".terraform", "modules", "modules.json"), "utf8") };
+    };
+    const m = await once("magma");
+    const t = await once("terraform");
+    expect(m).toEqual(t);
+    expect(t.auth[0]).toBe(`/v1/modules/${NS}/flaky/random/versions Bearer mod-token`);
+    expect(t.auth).toHaveLength(3); // versions twice, then download
+    reg.fault(versions, { kind: "status", status: 503 });
+    const a = setup({ tf, extraCli });
+    const b = setup({ tf, extraCli });
+    const [mf, tf2] = await Promise.all([runTool("magma", ["init", "-no-color"], a.dir, a.env), runTool("terraform", ["init", "-no-color"], b.dir, b.env)]);
+    expect([mf.code, tf2.code]).toEqual([1, 1]);
+    // (magma's module errors do not quote the module block's source lines yet)
+    const words = (text: string): string => text.replace(/\n {2}on main\.tf line \d+:\n( +\d+: .*\n)+/, "").replace(/\s+/g, " ").trim();
+    expect(words(mf.stderr)).toBe(words(tf2.stderr));
+    expect(words(mf.stderr)).toContain("the request failed after 2 attempts, please try again later: 503 Service Unavailable returned from");
+  }, 120_000);
+});
+
 describeTf("credentials_helper, against terraform", () => {
   /** A directory for each tool whose HOME holds the helper `terraform-credentials-test` (a shell script doing `body`), and the CLI configuration naming it. */
   const withHelper = (type: string, body: string): { a: { dir: string; env: Record<string, string> }; b: { dir: string; env: Record<string, string> }; log: (dir: string) => string } => {

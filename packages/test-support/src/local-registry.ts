@@ -18,7 +18,8 @@ import { writeZip, type ZipWriterEntry } from "./zip-writer.js";
 
 /** A fault served instead of a path's normal answer. */
 export type RegistryFault =
-  | { readonly kind: "status"; readonly status: number }
+  /** Answer with this status (the first `times` requests only, when given). */
+  | { readonly kind: "status"; readonly status: number; readonly times?: number }
   /** Accept the request and never answer. */
   | { readonly kind: "hang" }
   /** Announce the whole length, send half, close. */
@@ -173,7 +174,7 @@ export async function startLocalRegistry(hostname = "registry.magma.test"): Prom
     requests.push(path);
     authorizations.push(req.headers.authorization ?? "");
     ranges.push(req.headers.range ?? "");
-    const found = faults.find((x) => x.path.test(path) && (x.fault.kind !== "cut" || x.served < x.fault.times));
+    const found = faults.find((x) => x.path.test(path) && x.served < (("times" in x.fault ? x.fault.times : undefined) ?? Infinity));
     const f = found?.fault;
     if (found !== undefined && f !== undefined) {
       found.served++;

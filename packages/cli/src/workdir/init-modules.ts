@@ -108,7 +108,8 @@ export async function installModules(rootDir: string, dataDir: string, options?:
           const cli = readCliConfig({ env: options.env });
           const fail = (summary: string, detail: string): CliError => new CliError(CliErrorCode.BadInput, summary, { detail });
           if (src.kind === "registry") {
-            registry ??= new ModuleRegistryClient(new ServiceDiscovery(cli.hosts, options.http), options.http);
+            const retries = Number(options.env["TF_REGISTRY_DISCOVERY_RETRY"] ?? "");
+            registry ??= new ModuleRegistryClient(new ServiceDiscovery(cli.hosts, options.http), options.http, Number.isInteger(retries) && retries > 0 ? retries : 1);
             const regAddr = `${src.hostname === "registry.terraform.io" ? "" : `${src.hostname}/`}${src.namespace}/${src.name}/${src.provider}`;
             let versions: string[];
             try {
