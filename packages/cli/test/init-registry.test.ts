@@ -334,10 +334,10 @@ describeTf("module registry requests, against terraform", () => {
 
 describeTf("credentials_helper, against terraform", () => {
   /** A directory for each tool whose HOME holds the helper `terraform-credentials-test` (a shell script doing `body`), and the CLI configuration naming it. */
-  const withHelper = (type: string, body: string): { a: { dir: string; env: Record<string, string> }; b: { dir: string; env: Record<string, string> }; log: (dir: string) => string } => {
+  const withHelper = (type: string, body: string, mirror = false): { a: { dir: string; env: Record<string, string> }; b: { dir: string; env: Record<string, string> }; log: (dir: string) => string } => {
     const extraCli = `credentials_helper "test" {\n  args = ["--from", "tests"]\n}\n`;
     const one = (): { dir: string; env: Record<string, string> } => {
-      const s = setup({ tf: mainTf(type, ">= 1.0"), extraCli });
+      const s = setup({ tf: mainTf(type, ">= 1.0"), extraCli, mirror });
       const helper = join(s.dir, "home", ".terraform.d", "plugins", "terraform-credentials-test");
       mkdirSync(dirname(helper), { recursive: true });
       writeFileSync(helper, `#!/bin/sh\necho "$@" >> "${s.dir}/helper.log"\n${body}\n`, { mode: 0o755 });
@@ -383,6 +383,29 @@ describeTf("credentials_helper, against terraform", () => {
     expect(mb.code).toBe(1);
     expect(mb.stderr.replace(/\s+/g, " ")).toContain(`failed to retrieve credentials for ${reg.hostname}: malformed output from ${bad.a.dir}/home/.terraform.d/plugins/terraform-credentials-test:`);
     expect(existsSync(join(bad.a.dir, ".terraform.lock.hcl"))).toBe(false);
+  }, 120_000);
+
+  test("a network mirror: the helper is asked for the mirror's host and port, its token sent there; its failure is terraform's error", async () => {
+    await publishBad("credmirror");
+    const { a, b, log } = withHelper("credmirror", `echo '{"token":"mirror-token"}'`, true);
+    const mirrorAuth = (from: number): string[] => reg.requests.slice(from).flatMap((p, i) => (p.includes("/credmirror/") && p.endsWith(".json") ? [`${p} ${reg.authorizations[from + i]!}`] : []));
+    let from = reg.requests.length;
+    const m = await runTool("magma", ["init", "-no-color"], a.dir, a.env);
+    const magmaAuth = mirrorAuth(from);
+    from = reg.requests.length;
+    const t = await runTool("terraform", ["init", "-no-color"], b.dir, b.env);
+    expect(t.code).toBe(0);
+    expect(m.stdout).toBe(t.stdout);
+    expect(magmaAuth).toEqual(mirrorAuth(from));
+    expect(magmaAuth.every((l) => l.endsWith(" Bearer mirror-token"))).toBe(true);
+    expect(log(a.dir)).toBe(`--from tests get ${new URL(reg.url).host}\n`);
+    expect(log(a.dir)).toBe(log(b.dir));
+    const fail = withHelper("credmirror", `echo "refused" >&2\nexit 1`, true);
+    const [mf, tf] = await Promise.all([runTool("magma", ["init", "-no-color"], fail.a.dir, fail.a.env), runTool("terraform", ["init", "-no-color"], fail.b.dir, fail.b.env)]);
+    expect([mf.code, tf.code]).toEqual([1, 1]);
+    const words = (text: string, dir: string): string => text.replaceAll(dir, "<dir>").replace(/\s+/g, " ").trim();
+    expect(words(mf.stderr, fail.a.dir)).toBe(words(tf.stderr, fail.b.dir));
+    expect(words(mf.stderr, fail.a.dir)).toContain("failed to determine request credentials: error in <dir>/home/.terraform.d/plugins/terraform-credentials-test: refused");
   }, 120_000);
 });
 

@@ -1,4 +1,4 @@
-import { httpGet, type HttpOptions } from "./http-client.js";
+import { httpGet, withoutCredentials, type HttpOptions } from "./http-client.js";
 import { InstallErrorCode, StepError } from "./install-error.js";
 import { providerAddressString, SourceError, type ArchiveDigests, type PackageMeta, type ProviderAddress, type ProviderSource } from "./provider-source.js";
 import { AuthResult } from "./verify-signature.js";
@@ -23,10 +23,22 @@ export class NetworkMirrorSource implements ProviderSource {
     return new StepError(InstallErrorCode.QueryFailed, `failed to query provider mirror ${this.#base.href} for ${providerAddressString(p)}: ${message}`);
   }
 
+  /** The token of the mirror's host (with its port, as terraform names it); a failing credentials helper fails the request as terraform's. */
+  #token(p: ProviderAddress): string | undefined {
+    const c = this.#http.credentials;
+    const host = this.#base.host.toLowerCase();
+    try {
+      return c?.forHost !== undefined ? c.forHost(host) : c?.get(host);
+    } catch (e) {
+      throw this.#failed(p, `failed to determine request credentials: ${(e as Error).message}`);
+    }
+  }
+
   async #json(url: URL, p: ProviderAddress, notFound: () => Error): Promise<{ doc: Record<string, unknown>; url: URL }> {
+    const token = this.#token(p);
     let res;
     try {
-      res = await httpGet(url, this.#http);
+      res = await httpGet(url, token === undefined ? withoutCredentials(this.#http) : { ...this.#http, token });
     } catch (e) {
       throw this.#failed(p, (e as Error).message);
     }
