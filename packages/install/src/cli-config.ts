@@ -25,6 +25,8 @@ export interface CliConfig {
   readonly hosts: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   /** `credentials` blocks and `TF_TOKEN_*` variables: hostname → token (the variables win). */
   readonly credentials: ReadonlyMap<string, string>;
+  /** The `credentials_helper` block (the first one): the helper's name and `args`. */
+  readonly credentialsHelper?: { readonly name: string; readonly args: readonly string[] };
 }
 
 /** Options of {@link readCliConfig}. */
@@ -120,6 +122,7 @@ export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
   let mayBreak = false;
   const hosts = new Map<string, Record<string, unknown>>();
   const credentials = new Map<string, string>();
+  let credentialsHelper: { name: string; args: string[] } | undefined;
   if (file !== "" && existsSync(file) && statSync(file).isFile()) {
     const { body, diags } = parseConfig(readFileSync(file, "utf8"), file);
     const bad = diags.find((d) => d.severity === "error");
@@ -144,6 +147,8 @@ export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
       } else if (b.type === "credentials") {
         const token = attrs(file, b.body).get("token");
         if (typeof token === "string") credentials.set(b.labels[0]!.toLowerCase(), token);
+      } else if (b.type === "credentials_helper" && credentialsHelper === undefined) {
+        credentialsHelper = { name: b.labels[0]!, args: strings(file, "credentials_helper.args", attrs(file, b.body).get("args")) };
       }
     }
   }
@@ -158,5 +163,6 @@ export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
     pluginCacheMayBreakLockFile: mayBreak,
     hosts,
     credentials,
+    ...(credentialsHelper !== undefined ? { credentialsHelper } : {}),
   };
 }

@@ -10,7 +10,7 @@ import { formatDiagnostics } from "../workdir/format-diagnostic.js";
 import { backendRecord, readBackendRecord, recordBackend, settingsFromRecord } from "../workdir/init-backend.js";
 import { localStateExists, migrateState } from "../workdir/migrate-state.js";
 import type { WorkingDir } from "../workdir/working-dir.js";
-import { installModules } from "../workdir/init-modules.js";
+import { installModules, ModuleCallError } from "../workdir/init-modules.js";
 import { moduleInstallOptions } from "../workdir/init-providers.js";
 import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
@@ -150,9 +150,19 @@ export async function initAction(ctx: CommandContext, o: InitOptions): Promise<v
       ctx.print(`${paint(colour, `[reset][green]\nSuccessfully configured the backend ${JSON.stringify(wd.settings.type)}! Terraform will automatically\nuse this backend unless the backend configuration changes.`)}\n`);
     }
     if (!skipBackend && hasBackendBlock) await refreshBackendState(wd);
-    const modules = await installModules(wd.dir, wd.dataDir, moduleInstallOptions(ctx.io.env, o.upgrade === true));
+    const modulesHeading = `${paint(colour, o.upgrade === true ? "[reset][bold]Upgrading modules..." : "[reset][bold]Initializing modules...")}\n`;
+    let modules;
+    try {
+      modules = await installModules(wd.dir, wd.dataDir, moduleInstallOptions(ctx.io.env, o.upgrade === true));
+    } catch (e) {
+      if (!(e instanceof ModuleCallError)) throw e;
+      // terraform's diagnostic with the module block's lines, under the heading it had printed
+      ctx.print(modulesHeading);
+      ctx.io.stderr.write(formatDiagnostics([e.diagnostic], wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+      throw new CliError(e.code, e.message, { silent: true, cause: e });
+    }
     if (modules.hasCalls) {
-      ctx.print(`${paint(colour, o.upgrade === true ? "[reset][bold]Upgrading modules..." : "[reset][bold]Initializing modules...")}\n`);
+      ctx.print(modulesHeading);
       for (const m of modules.modules) if (m.key !== "" && m.isNew) ctx.print(`${m.download === undefined ? "" : `${m.download}\n`}- ${m.key} in ${m.dir}\n`);
     }
     const { config, diags } = loadConfig(wd.dir);
