@@ -434,7 +434,7 @@ export class Parser {
         const operand = this.parseUnary();
         if (t.type === "-" && operand.kind === "literal" && operand.value.type.kind === "number" && operand.value.isKnown() && !operand.value.isNull()) {
           const n = operand.value.asNumber();
-          const neg = n.sign() === 0 ? n : parseNumberLiteral(negatedText(n));
+          const neg = n.sign() === 0 ? n.negate() : parseNumberLiteral(negatedText(n));
           return { kind: "literal", value: numberVal(neg), range: rangeBetween(this.r(t), operand.range) };
         }
         return { kind: "unary", op: t.type, operand, range: rangeBetween(this.r(t), operand.range) };
