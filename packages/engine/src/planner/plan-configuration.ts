@@ -2,6 +2,7 @@ import { EphemeralResources, type EphemeralOpEvent } from "../ephemeral/ephemera
 import { EPHEMERAL_MARK } from "../ephemeral/ephemeral-mark.js";
 import { rejectEphemeralUse } from "../ephemeral/reject-ephemeral-use.js";
 import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
+import { msgpackNormalForm } from "@magma/cty/msgpack";
 import { dataReadSource } from "../plan/data-read-source.js";
 import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, formatRange, scopeExpressionValues, type Body, type Expression, type HclFunction, type SourceRange } from "@magma/hcl";
@@ -751,17 +752,21 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (prior !== undefined) outputs.push({ name: n.name, action: "delete", before, after: nullVal(dynamicType), sensitive: prior.sensitive });
       return;
     }
-    const after = (
+    const evaluated = (
       await pure(() => {
         checkRules(o.preconditions, [], undefined, `output.${n.name}`, "Module output value precondition failed", undefined, false, `output.${n.name}`);
         return evaluator.output([], n.name);
       })
     ).unmarkDeep().value;
+    // As the plan's msgpack gives it back (terraform's plan and state hold -0 as 0).
+    const after = msgpackNormalForm(evaluated);
     let action: PlannedOutput["action"] = "create";
     // Null before and after is no change, whatever the sensitivity (terraform's output node).
     if (after.isKnown() && after.isNull() && before.isNull()) action = "no-op";
     else if (prior !== undefined) {
-      const eq = after.isWhollyKnown() ? after.equals(before) : undefined;
+      // Compared before the msgpack step, as terraform does: pow(2, 64) is not the
+      // 18446744073709550000 its state holds, an update the plan then shows as no change.
+      const eq = evaluated.isWhollyKnown() ? evaluated.equals(before) : undefined;
       action = eq !== undefined && eq.isKnown() && eq.asBool() && prior.sensitive === o.sensitive ? "no-op" : "update";
     }
     outputs.push({ name: n.name, action, before, after, sensitive: o.sensitive });
