@@ -4,7 +4,7 @@ import { rejectEphemeralUse } from "../ephemeral/reject-ephemeral-use.js";
 import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
 import { msgpackNormalForm } from "@magma/cty/msgpack";
 import { dataReadSource } from "../plan/data-read-source.js";
-import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
+import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, selfReferenceDiagnostics, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, formatRange, scopeExpressionValues, type Body, type Expression, type HclFunction, type SourceRange } from "@magma/hcl";
 import { emptyBlockValue, isProviderError, proposedNewState, type Block, type Diag, type SchemaEntry } from "@magma/provider-api";
 import { decodeOutput, decodeSensitivePaths, encodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
@@ -955,6 +955,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
           wanted.map((inst) =>
             limit(async () => {
               const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
+              throwIfErrors(selfReferenceDiagnostics(r, formatInstanceKey(inst.key)), address);
               const { value: cfg, paths: cfgPaths } = await pure(() => {
                 checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, false, `${configPrefix(n.mod.path)}${n.key}`);
                 const evaluated = evalBody(n.mod, mi, inst, r.config, body, entry.block, address);
@@ -1030,6 +1031,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               instanceValues.set(address, priorInstanceValues.get(address)!);
               return;
             }
+            // Terraform's validateSelfRef, before the refresh: the configuration may not name its own instance or resource.
+            throwIfErrors(selfReferenceDiagnostics(r, formatInstanceKey(inst.key)), address);
             const importTarget = s === undefined && mode === "normal" ? resolveImports().get(address) : undefined;
             // An import block whose target is already in the state is a no-op (terraform imports only what it does not manage yet).
             if (s !== undefined && mode === "normal") resolveImports().delete(address);
