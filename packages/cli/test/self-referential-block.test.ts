@@ -4,7 +4,7 @@
 // rest of the plan as "planned … but then encountered a problem", and its validate accepts it;
 // magma must do the same in both syntaxes (not plan it and fail at apply). Skipped without
 // terraform. Not compared: the ", in resource.random_string.a.keepers" context terraform names
-// for JSON files (magma does not yet: @magma/cli README).
+// for JSON files (magma does not yet: @magma/engine README, "Self-referential blocks").
 import { comparableText, expectSameRuns, initialisedPair, pairCliConfig, runPair } from "./support/lang-pair.js";
 import { runTool, stopToolRuns, type ToolRun } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs } from "./support/workdir.js";
