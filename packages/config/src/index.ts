@@ -50,6 +50,7 @@ export type { SchemaJsonBlock, SchemaJsonAttribute } from "./schema-json.js";
 export { parseRef, referencesInExpr, subjectString } from "./references.js";
 export type { Reference, Subject } from "./references.js";
 export { graphInputs, resourceReferences, resourceProviderConfigKey } from "./graph-inputs.js";
+export { selfReferenceDiagnostics } from "./self-references.js";
 export type { GraphInput, GraphNodeKind } from "./graph-inputs.js";
 export { bodyTraversals } from "./body-walk.js";
 export { parseConfigAddress } from "./address.js";

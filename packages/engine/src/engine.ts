@@ -170,7 +170,7 @@ const VARIABLE_VALUE_ERRORS: ReadonlySet<string> = new Set(["Invalid value for i
 
 /** Whether a diagnostic is a warning or an error Terraform meets only while planning objects (see {@link EnginePlanResult.partial}). */
 function isPlanWalkError(d: PlanDiagnostic): boolean {
-  return d.severity !== "error" || d.inConfigBody === true || CONDITION_FAILURES.has(d.summary);
+  return d.severity !== "error" || d.inConfigBody === true || CONDITION_FAILURES.has(d.summary) || d.summary === "Self-referential block";
 }
 
 /** Options of {@link Engine.import}: how the new state is persisted, and the plan options the provider configuration is evaluated with. */

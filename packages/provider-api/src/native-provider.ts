@@ -1,4 +1,5 @@
 import { formatErrorPath, nullVal, type Path, type Type, type Value } from "@magma/cty";
+import { msgpackNormalForm } from "@magma/cty/msgpack";
 import { classifyApplyOutcome } from "./apply-outcome.js";
 import { hasErrors, warningsOf, type Diag } from "./diagnostic.js";
 import type { Deferred, PlannedChange } from "./plan.js";
@@ -261,6 +262,13 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
     return p;
   };
 
+  /**
+   * A value as it would arrive over the plugin protocol (go-cty's msgpack): -0 as 0, a whole
+   * float64-precision number as an integer (`pow(2, 60)` exact, `pow(2, 64)` as the number its
+   * text denotes), so that a native provider sees and returns what a plugin would.
+   */
+  const wire = (v: Value): Value => msgpackNormalForm(v);
+
   async function guarded<T>(operation: string, signal: AbortSignalLike | undefined, run: () => Promise<T>): Promise<T> {
     if (signal?.aborted === true) throw abortError(signal, operation);
     const work = run().catch((e: unknown) => {
@@ -301,7 +309,7 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
       return guarded("configure", options.signal, async () => {
         const schema = await loadSchema();
         expectInput("configure", "config", config, schema.provider.type);
-        const r = await impl.configure(config, terraformVersion, options, { entry: schema.provider, signal: options.signal });
+        const r = await impl.configure(wire(config), terraformVersion, options, { entry: schema.provider, signal: options.signal });
         const diags = r === undefined ? [] : (r.diagnostics ?? []);
         if (hasErrors(diags)) throw diagnosticsError(diags, "configure");
         configured = true;
@@ -316,7 +324,7 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
         expectInput(op, "priorState", priorState, entry.type);
         expectInput(op, "proposedNewState", proposedNewState, entry.type);
         expectInput(op, "config", config, entry.type);
-        const r = await impl.planResourceChange(typeName, priorState, proposedNewState, config, options, { entry, signal: options.signal });
+        const r = await impl.planResourceChange(typeName, wire(priorState), wire(proposedNewState), wire(config), options, { entry, signal: options.signal });
         const diags = r.diagnostics ?? [];
         if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
         if (r.plannedState === undefined) throw invalidResponseError(`${op} of ${typeName} returned no planned state`, { operation: op });
@@ -324,7 +332,7 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
         rejectInvalid(op, typeName, assertPlanValid(entry.block, priorState, config, r.plannedState, { legacyTypeSystem: r.legacyTypeSystem ?? false, address: typeName }));
         checkDeferral(op, r.deferred, options.deferralAllowed);
         const out: { -readonly [K in keyof PlannedChange]: PlannedChange[K] } = {
-          plannedState: r.plannedState,
+          plannedState: wire(r.plannedState),
           requiresReplace: Object.freeze((r.requiresReplace ?? []).slice()),
           plannedPrivate: r.plannedPrivate ?? EMPTY,
           legacyTypeSystem: r.legacyTypeSystem ?? false,
@@ -342,10 +350,10 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
         expectInput(op, "priorState", priorState, entry.type);
         expectInput(op, "plannedState", plannedState, entry.type);
         expectInput(op, "config", config, entry.type);
-        const r = await impl.applyResourceChange(typeName, priorState, plannedState, config, options, { entry, signal: options.signal });
+        const r = await impl.applyResourceChange(typeName, wire(priorState), wire(plannedState), wire(config), options, { entry, signal: options.signal });
         if (r.newState !== undefined) expectOutput(op, "newState", r.newState, entry.type);
         const outcome = classifyApplyOutcome(
-          { newState: r.newState, private: r.private ?? EMPTY, diagnostics: r.diagnostics ?? [], legacyTypeSystem: r.legacyTypeSystem ?? false },
+          { newState: r.newState === undefined ? undefined : wire(r.newState), private: r.private ?? EMPTY, diagnostics: r.diagnostics ?? [], legacyTypeSystem: r.legacyTypeSystem ?? false },
           { typeName, type: entry.type, isDelete: plannedState.isNull() },
         );
         if (!outcome.ok) throw outcome.error;
@@ -361,7 +369,7 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
       return guarded(op, options.signal, async () => {
         const entry = await entryFor(op, "resource", typeName);
         expectInput(op, "currentState", currentState, entry.type);
-        const r = await impl.readResource(typeName, currentState, options, { entry, signal: options.signal });
+        const r = await impl.readResource(typeName, wire(currentState), options, { entry, signal: options.signal });
         const diags = r.diagnostics ?? [];
         if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
         checkDeferral(op, r.deferred, options.deferralAllowed);
@@ -371,7 +379,7 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
         expectOutput(op, "newState", newState, entry.type);
         const out: { -readonly [K in keyof ReadResourceFound]: ReadResourceFound[K] } = {
           gone: false,
-          newState,
+          newState: wire(newState),
           private: r.private ?? options.private ?? EMPTY,
           warnings: warningsOf(diags),
         };
@@ -385,13 +393,13 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
       return guarded(op, options.signal, async () => {
         const entry = await entryFor(op, "data_source", typeName);
         expectInput(op, "config", config, entry.type);
-        const r = await impl.readDataSource(typeName, config, options, { entry, signal: options.signal });
+        const r = await impl.readDataSource(typeName, wire(config), options, { entry, signal: options.signal });
         const diags = r.diagnostics ?? [];
         if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
         if (r.state === undefined) throw invalidResponseError(`${op} of ${typeName} returned no state`, { operation: op });
         expectOutput(op, "state", r.state, entry.type);
         checkDeferral(op, r.deferred, options.deferralAllowed);
-        const out: { -readonly [K in keyof ReadDataSourceResult]: ReadDataSourceResult[K] } = { state: r.state, warnings: warningsOf(diags) };
+        const out: { -readonly [K in keyof ReadDataSourceResult]: ReadDataSourceResult[K] } = { state: wire(r.state), warnings: warningsOf(diags) };
         if (r.deferred !== undefined) out.deferred = r.deferred;
         return out;
       });

@@ -304,7 +304,9 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       }
     }
     const deferred: EnginePlanResult["diagnostics"] = applying ? r.diagnostics : [];
-    const hasChanges = counts.shown > 0 || counts.outputs > 0;
+    // Terraform's `Applyable`: an output planned as an update counts even when its renderer shows
+    // no change (pow(2, 64) against the 18446744073709550000 its state holds: exit code 2, Note).
+    const hasChanges = counts.shown > 0 || (r.plan.outputs ?? []).some((po) => po.action !== "no-op");
     if (o.kind === "plan") {
       // TF_IN_AUTOMATION: terraform leaves out the next step (its PlanNextStep), saved plan or not.
       const automation = (ctx.io.env["TF_IN_AUTOMATION"] ?? "") !== "";

@@ -2,8 +2,9 @@ import { EphemeralResources, type EphemeralOpEvent } from "../ephemeral/ephemera
 import { EPHEMERAL_MARK } from "../ephemeral/ephemeral-mark.js";
 import { rejectEphemeralUse } from "../ephemeral/reject-ephemeral-use.js";
 import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
+import { msgpackNormalForm } from "@magma/cty/msgpack";
 import { dataReadSource } from "../plan/data-read-source.js";
-import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
+import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, selfReferenceDiagnostics, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, formatRange, scopeExpressionValues, type Body, type Expression, type HclFunction, type SourceRange } from "@magma/hcl";
 import { emptyBlockValue, isProviderError, proposedNewState, type Block, type Diag, type SchemaEntry } from "@magma/provider-api";
 import { decodeOutput, decodeSensitivePaths, encodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
@@ -751,17 +752,21 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (prior !== undefined) outputs.push({ name: n.name, action: "delete", before, after: nullVal(dynamicType), sensitive: prior.sensitive });
       return;
     }
-    const after = (
+    const evaluated = (
       await pure(() => {
         checkRules(o.preconditions, [], undefined, `output.${n.name}`, "Module output value precondition failed", undefined, false, `output.${n.name}`);
         return evaluator.output([], n.name);
       })
     ).unmarkDeep().value;
+    // As the plan's msgpack gives it back (terraform's plan and state hold -0 as 0).
+    const after = msgpackNormalForm(evaluated);
     let action: PlannedOutput["action"] = "create";
     // Null before and after is no change, whatever the sensitivity (terraform's output node).
     if (after.isKnown() && after.isNull() && before.isNull()) action = "no-op";
     else if (prior !== undefined) {
-      const eq = after.isWhollyKnown() ? after.equals(before) : undefined;
+      // Compared before the msgpack step, as terraform does: pow(2, 64) is not the
+      // 18446744073709550000 its state holds, an update the plan then shows as no change.
+      const eq = evaluated.isWhollyKnown() ? evaluated.equals(before) : undefined;
       action = eq !== undefined && eq.isKnown() && eq.asBool() && prior.sensitive === o.sensitive ? "no-op" : "update";
     }
     outputs.push({ name: n.name, action, before, after, sensitive: o.sensitive });
@@ -950,6 +955,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
           wanted.map((inst) =>
             limit(async () => {
               const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
+              throwIfErrors(selfReferenceDiagnostics(r, formatInstanceKey(inst.key)), address);
               const { value: cfg, paths: cfgPaths } = await pure(() => {
                 checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, false, `${configPrefix(n.mod.path)}${n.key}`);
                 const evaluated = evalBody(n.mod, mi, inst, r.config, body, entry.block, address);
@@ -1025,6 +1031,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               instanceValues.set(address, priorInstanceValues.get(address)!);
               return;
             }
+            // Terraform's validateSelfRef, before the refresh: the configuration may not name its own instance or resource.
+            throwIfErrors(selfReferenceDiagnostics(r, formatInstanceKey(inst.key)), address);
             const importTarget = s === undefined && mode === "normal" ? resolveImports().get(address) : undefined;
             // An import block whose target is already in the state is a no-op (terraform imports only what it does not manage yet).
             if (s !== undefined && mode === "normal") resolveImports().delete(address);

@@ -4,7 +4,7 @@ import { formatModuleInstance } from "@magma/state";
 import { PlanAction } from "../plan/plan-action.js";
 import type { Plan, PlannedOutput } from "../plan/plan.js";
 import { colorize } from "./colorstring.js";
-import { countPlanChanges, planSummary } from "./plan-summary.js";
+import { countPlanChanges, isOutputChangeShown, planSummary } from "./plan-summary.js";
 import { actionReason, markedPaths, prepareChanges, type Located, type PlanJsonOptions } from "./plan-json.js";
 import { entryFor, normaliseSchemas } from "./render-schemas.js";
 import { schemaSensitivePaths } from "./value-json.js";
@@ -69,7 +69,7 @@ export function planText(plan: Plan, options: PlanTextOptions): string {
   const color = options.color === true;
   const p: Paint = (markup) => colorize(markup, color);
   const shown = sorted.filter((l) => !(l.change.action === PlanAction.NoOp && (l.change.previousAddress ?? l.change.address) === l.change.address && l.change.importId === undefined) && !(l.change.action === PlanAction.Delete && l.addr.mode !== "managed"));
-  const outputs = (plan.outputs ?? []).filter((o) => o.action !== "no-op");
+  const outputs = (plan.outputs ?? []).filter(isOutputChangeShown);
   let out = "";
   if (shown.length === 0 && outputs.length === 0) {
     const summary = planSummary(plan, opts.errored === true ? { errored: true } : {});
