@@ -1,9 +1,9 @@
-import { Mark, nullVal, stringType, stringVal, unknownVal } from "@magma/cty";
+import { Mark, Path, nullVal, stringType, stringVal, unknownVal } from "@magma/cty";
 import { configValue } from "./config-value.js";
 import { createNativeProvider } from "./native-provider.js";
 import { isProviderError } from "./provider-error.js";
 import { createSchemaEntry, impliedType, type Block } from "./schema.js";
-import { containsWriteOnly, nonNullWriteOnlyPaths, stripWriteOnlyAttributes, writeOnlyPaths } from "./write-only.js";
+import { containsWriteOnly, mapWriteOnlyAttributes, nonNullWriteOnlyPaths, stripWriteOnlyAttributes, writeOnlyPaths } from "./write-only.js";
 
 const str = stringType;
 const cred: Block = { attributes: { user: { type: str, optional: true }, password_wo: { type: str, optional: true, writeOnly: true } } };
@@ -58,6 +58,14 @@ describe("write-only paths", () => {
     expect(plain.getAttr("cred").index(1).getAttr("user").asString()).toBe("y");
     expect(plain.getAttr("tags").rawEquals(full.getAttr("tags"))).toBe(true);
     expect(plain.type).toBe(full.type);
+  });
+
+  test("mapWriteOnlyAttributes applies a function to each of them only", () => {
+    const mapped = mapWriteOnlyAttributes(block, full, (v) => (v.isNull() ? v : unknownVal(v.type)));
+    expect(writeOnlyPaths(block, mapped).filter((p) => !mapped.getPath(p).isKnown()).map((p) => p.toString())).toEqual(["login.token_wo", 'logins["a"].token_wo', "secret_wo", "cred[0].password_wo"]);
+    expect(mapped.getAttr("plain").asString()).toBe("p");
+    expect(mapped.getAttr("cred").index(1).getAttr("user").asString()).toBe("y");
+    expect(mapped.getPath(Path.root.attr("logins").key("b").attr("token_wo")).isNull()).toBe(true);
   });
 });
 

@@ -54,6 +54,15 @@ export function nonNullWriteOnlyPaths(block: Block, value: Value): Path[] {
  * for them, so a native provider can build its answers from the configuration with it.
  */
 export function stripWriteOnlyAttributes(block: Block, value: Value): Value {
+  return mapWriteOnlyAttributes(block, value, (v) => nullVal(v.type).mark(...v.marks));
+}
+
+/**
+ * `value` with `f` applied to the value of every write-only attribute of `block` (the
+ * attributes {@link writeOnlyPaths} finds; elements of sets are left as they are): the
+ * general form of {@link stripWriteOnlyAttributes}.
+ */
+export function mapWriteOnlyAttributes(block: Block, value: Value, f: (v: Value) => Value): Value {
   if (!containsWriteOnly(block) || value.isNull() || !value.isKnown()) return value;
   const marks = [...value.marks];
   const v = value.unmark();
@@ -61,20 +70,20 @@ export function stripWriteOnlyAttributes(block: Block, value: Value): Value {
   for (const [name, a] of Object.entries(block.attributes ?? {})) {
     const av = attrs[name];
     if (av === undefined) continue;
-    if (a.writeOnly === true) attrs[name] = nullVal(av.type).mark(...av.marks);
-    else if (a.nestedType !== undefined && nestedContainsWriteOnly(a.nestedType)) attrs[name] = mapElements(av, a.nestedType.nesting === "single", (e) => stripNested(a.nestedType!, e));
+    if (a.writeOnly === true) attrs[name] = f(av);
+    else if (a.nestedType !== undefined && nestedContainsWriteOnly(a.nestedType)) attrs[name] = mapElements(av, a.nestedType.nesting === "single", (e) => mapNested(a.nestedType!, e, f));
   }
   for (const [name, nb] of Object.entries(block.blockTypes ?? {})) {
     const bv = attrs[name];
     if (bv === undefined || !containsWriteOnly(nb.block)) continue;
-    attrs[name] = mapElements(bv, nb.nesting === "single" || nb.nesting === "group", (e) => stripWriteOnlyAttributes(nb.block, e));
+    attrs[name] = mapElements(bv, nb.nesting === "single" || nb.nesting === "group", (e) => mapWriteOnlyAttributes(nb.block, e, f));
   }
   const out = objectVal(attrs);
   return marks.length === 0 ? out : out.mark(...marks);
 }
 
-function stripNested(nested: NestedAttributeType, value: Value): Value {
-  return stripWriteOnlyAttributes({ attributes: nested.attributes }, value);
+function mapNested(nested: NestedAttributeType, value: Value, f: (v: Value) => Value): Value {
+  return mapWriteOnlyAttributes({ attributes: nested.attributes }, value, f);
 }
 
 function nestedPaths(nested: NestedAttributeType, value: Value, base: Path): Path[] {
