@@ -153,7 +153,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   const targetOf = (provider: string, change?: PlannedInstanceChange): InstanceTarget => {
     const p = configured.get(provider);
     if (p === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, `${provider} was not configured before its first call`);
-    const t = { provider: p.provider, schema: p.schema, providerAddress: providers.get(provider)?.source ?? provider };
+    const t = { provider: p.provider, schema: p.schema, providerAddress: providers.get(provider)?.source ?? provider, providerConfig: provider };
     return change?.providerMeta === undefined ? t : { ...t, providerMeta: change.providerMeta };
   };
 

@@ -6,7 +6,7 @@ import { msgpackNormalForm } from "@magma/cty/msgpack";
 import { dataReadSource } from "../plan/data-read-source.js";
 import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, selfReferenceDiagnostics, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, formatRange, scopeExpressionValues, type Body, type Expression, type HclFunction, type SourceRange } from "@magma/hcl";
-import { emptyBlockValue, isProviderError, proposedNewState, type Block, type Diag, type SchemaEntry } from "@magma/provider-api";
+import { emptyBlockValue, isProviderError, mapWriteOnlyAttributes, nonNullWriteOnlyPaths, proposedNewState, type Block, type Diag, type SchemaEntry } from "@magma/provider-api";
 import { decodeOutput, decodeSensitivePaths, encodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
 import { walkGraph } from "../dag/walk.js";
@@ -454,7 +454,12 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const targetOf = (address: string, src: string): InstanceTarget => {
     const p = opened.get(address);
     if (p === undefined) throw new PlanDiagnosticsError([planError("Provider not configured", `The provider configuration ${address} was not configured.`, { address })]);
-    const t: { provider: OpenedProvider["provider"]; schema: OpenedProvider["schema"]; providerAddress: string; signal?: AbortSignal } = { provider: p.provider, schema: p.schema, providerAddress: src };
+    const t: { provider: OpenedProvider["provider"]; schema: OpenedProvider["schema"]; providerAddress: string; providerConfig: string; signal?: AbortSignal } = {
+      provider: p.provider,
+      schema: p.schema,
+      providerAddress: src,
+      providerConfig: address,
+    };
     if (options.signal !== undefined) t.signal = options.signal;
     return t;
   };
@@ -1109,7 +1114,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             });
             const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(c.after, entry.block));
             const beforePaths = s === undefined ? (prior === null ? [] : schemaSensitivePaths(c.before, entry.block)) : beforePathsOf(s, c.before);
-            record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: beforePaths, ...(importId !== undefined ? { importId } : {}) });
+            // A plan file keeps no write-only value: unknown in the configuration it stores, so the apply of a saved
+            // plan evaluates the configuration again to send them (as Terraform always does).
+            const persisted = nonNullWriteOnlyPaths(entry.block, c.config).length === 0 ? undefined : mapWriteOnlyAttributes(entry.block, c.config, (v) => (v.isNull() ? v : unknownVal(v.type)));
+            record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: beforePaths, ...(importId !== undefined ? { importId } : {}), ...(persisted !== undefined ? { persistedConfig: persisted } : {}) });
             instanceValues.set(address, markSensitive(c.after, afterPaths));
             await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address), false, `${configPrefix(n.mod.path)}${n.key}`));
           }),

@@ -1,5 +1,5 @@
-import { Mark, hasDynamicTypes, markWithPaths, nullVal, type Path, type Value } from "@magma/cty";
-import type { Block, NestedBlock } from "@magma/provider-api";
+import { Mark, Path, hasDynamicTypes, markWithPaths, nullVal, type Value } from "@magma/cty";
+import { writeOnlyPaths, type Block, type NestedBlock } from "@magma/provider-api";
 import { formatModuleInstance } from "@magma/state";
 import { PlanAction } from "../plan/plan-action.js";
 import type { Plan, PlannedOutput } from "../plan/plan.js";
@@ -47,6 +47,14 @@ function hiddenNote(p: Paint, n: number, what: string): string {
 }
 
 const SENS: ReadonlySet<string> = new Set([Mark.Sensitive]);
+
+/**
+ * The renderer's own mark on the (null) value of a write-only attribute inside a nested
+ * attribute type, which Terraform shows whatever its value (blocks' write-only attributes
+ * are found by their schema instead). Never leaves this module.
+ */
+const WRITE_ONLY = "magma.render.write-only";
+const WO: ReadonlySet<string> = new Set([WRITE_ONLY]);
 
 /**
  * The human plan rendering of `terraform plan` / `terraform show PLANFILE` (coloured as
@@ -217,10 +225,13 @@ function resourceText(p: Paint, l: Located, all: readonly Located[], plan: Plan,
   if (c.importId !== undefined && !printedImported) comment.push(c.importId !== "" ? `  # [reset](imported from ${JSON.stringify(c.importId)})` : "  # [reset](will be imported first)");
   if (c.importId !== undefined && (c.action === PlanAction.CreateThenDelete || c.action === PlanAction.DeleteThenCreate)) comment.push("  # [reset][yellow]Warning: this will destroy the imported resource[reset]");
   const lines: string[] = [];
-  const before = markWithPaths(c.before.unmarkDeep().value, sensitivePaths(c.before, c.beforeSensitivePaths, entry.block).map((path) => ({ path, marks: SENS })));
+  const before = markNestedWriteOnly(entry.block, markWithPaths(c.before.unmarkDeep().value, sensitivePaths(c.before, c.beforeSensitivePaths, entry.block).map((path) => ({ path, marks: SENS }))));
   // A forgotten object is shown as it stands: unchanged, its identifying attributes only.
   const shownAfter = c.action === PlanAction.Forget ? c.before : c.after;
-  const after = markWithPaths(shownAfter.unmarkDeep().value, sensitivePaths(shownAfter, c.action === PlanAction.Forget ? c.beforeSensitivePaths : c.afterSensitivePaths, entry.block).map((path) => ({ path, marks: SENS })));
+  const after = markNestedWriteOnly(
+    entry.block,
+    markWithPaths(shownAfter.unmarkDeep().value, sensitivePaths(shownAfter, c.action === PlanAction.Forget ? c.beforeSensitivePaths : c.afterSensitivePaths, entry.block).map((path) => ({ path, marks: SENS }))),
+  );
   const mode: Mode = c.action === PlanAction.Create || c.action === PlanAction.Read ? "create" : c.action === PlanAction.Delete ? "delete" : "update";
   const forces = new Set(c.requiresReplace.map((p) => p.toString()));
   const keyword = l.addr.mode === "data" ? "data" : "resource";
@@ -230,6 +241,39 @@ function resourceText(p: Paint, l: Located, all: readonly Located[], plan: Plan,
   lines.push("    }");
   // Terraform colours the comment as one piece, its reset after the newline.
   return `${comment.length === 0 ? "" : p(`${comment.join("\n")}\n`)}${lines.join("\n")}`;
+}
+
+/** `value` (an object of `block`) with {@link WRITE_ONLY} on the write-only attributes inside its nested attribute types, in nested blocks too. */
+function markNestedWriteOnly(block: Block, value: Value): Value {
+  return markWithPaths(value, nestedWriteOnlyPaths(block, value, undefined).map((path) => ({ path, marks: WO })));
+}
+
+function nestedWriteOnlyPaths(block: Block, value: Value, base: Path | undefined): Path[] {
+  if (value.isNull() || !value.isKnown()) return [];
+  const out: Path[] = [];
+  const at = (name: string): Path => (base === undefined ? Path.root.attr(name) : base.attr(name));
+  for (const [name, a] of Object.entries(block.attributes ?? {})) {
+    // writeOnlyPaths of a block holding only this attribute: the paths inside its nested type.
+    if (a.nestedType !== undefined) out.push(...writeOnlyPaths({ attributes: { [name]: a } }, value.unmark(), base ?? Path.root));
+  }
+  for (const [name, nb] of Object.entries(block.blockTypes ?? {})) {
+    const v = value.unmark().getAttr(name);
+    if (v.isNull() || !v.isKnown()) continue;
+    if (nb.nesting === "single" || nb.nesting === "group") out.push(...nestedWriteOnlyPaths(nb.block, v, at(name)));
+    else if (nb.nesting === "list") v.unmark().elements().forEach((e, i) => out.push(...nestedWriteOnlyPaths(nb.block, e, at(name).index(i))));
+    else if (nb.nesting === "map") for (const [k, e] of v.unmark().type.kind === "map" ? v.unmark().entries() : Object.entries(v.unmark().attributes())) out.push(...nestedWriteOnlyPaths(nb.block, e, at(name).key(k)));
+  }
+  return out;
+}
+
+/** Whether a value is a write-only attribute's inside a nested attribute type ({@link WRITE_ONLY}). */
+function isWriteOnly(v: Value | undefined): boolean {
+  return v !== undefined && v.isMarked(WRITE_ONLY);
+}
+
+/** A write-only attribute's text inside a nested attribute type (Terraform's `writeOnlyRenderer`: sensitive when its value is). */
+function writeOnlyText(p: Paint, v: Value, deleted: boolean): string {
+  return `${isSensitive(v) ? "(sensitive, write-only attribute)" : "(write-only attribute)"}${deleted ? nullSuffix(p) : ""}`;
 }
 
 function sensitivePaths(v: Value, given: readonly Path[] | undefined, block: Block): Path[] {
@@ -279,6 +323,12 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
   const nonLegacy = nonLegacyParent || containsNonLegacyFeatures(block);
   const legacy = !nonLegacy;
   for (const name of Object.keys(block.attributes ?? {}).sort()) {
+    if (block.attributes![name]!.writeOnly === true) {
+      const row = writeOnlyRow(p, mode, forces.has(path));
+      if (row.sym === " " && !showAll) hidden++;
+      else rows.push({ ...row, key: name });
+      continue;
+    }
     const b0 = get(before, name);
     const a0 = after.isKnown() ? get(after, name) : undefined;
     const b = legacy && isEmptyString(b0) ? undefined : b0;
@@ -300,8 +350,9 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
     text[0] = `${text[0]}${suffix}`;
     rows.push({ sym: diff.sym, key: name, text });
   }
-  // Terraform aligns on every attribute present on either side, shown or hidden.
+  // Terraform aligns on every attribute present on either side, shown or hidden (write-only ones always are).
   const present = Object.keys(block.attributes ?? {}).filter((name) => {
+    if (block.attributes![name]!.writeOnly === true) return true;
     const b = get(before, name);
     const a = after.isNull() ? undefined : after.isKnown() ? after.getAttr(name) : undefined;
     return (b !== undefined && !b.isNull()) || (a !== undefined && (!a.isKnown() || !a.isNull())) || (!after.isNull() && !after.isKnown());
@@ -327,6 +378,17 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
   out.push(...blockLines);
   if (hiddenBlocks > 0) out.push("", `${pad(indent + 2)}${hiddenNote(p, hiddenBlocks, "block")}`);
   return out;
+}
+
+/**
+ * A write-only attribute's row in a block (Terraform's `computeDiffForWriteOnlyAttribute`):
+ * shown whatever its value, with the block's own action — created or deleted with the
+ * block, unchanged (so hidden) in an update — and `# forces replacement` when the block is
+ * what forces it.
+ */
+function writeOnlyRow(p: Paint, mode: Mode, forcesBlock: boolean): { sym: string; text: string[] } {
+  const sym = mode === "create" ? "+" : mode === "delete" ? "-" : " ";
+  return { sym, text: [`(write-only attribute)${sym === "-" ? nullSuffix(p) : ""}${forcesBlock ? forcesSuffix(p) : ""}`] };
 }
 
 function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | undefined, after: Value | undefined, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, nonLegacy: boolean, showAll: boolean): { lines: string[]; hidden: number } {
@@ -461,13 +523,17 @@ function render(p: Paint, v: Value, indent: number, s: string, legacy: boolean):
   const mapLike = v.type.kind === "map" || v.type.kind === "object";
   const lines = [mapLike ? "{" : "["];
   if (mapLike) {
-    const all = v.type.kind === "map" ? [...v.entries()] : Object.entries(v.attributes()).filter(([, e]) => !e.isNull());
+    const all = v.type.kind === "map" ? [...v.entries()] : Object.entries(v.attributes()).filter(([, e]) => !e.isNull() || isWriteOnly(e));
     const blank = s !== " " && legacy && v.type.kind === "object";
     const entries = blank ? all.filter(([, e]) => !isEmptyString(e)) : all;
     const hidden = all.length - entries.length;
     const keyOf = (k: string) => (v.type.kind === "map" ? JSON.stringify(k) : attrKey(k));
     const w = Math.max(...all.map(([k]) => keyOf(k).length));
     for (const [k, e] of entries) {
+      if (isWriteOnly(e)) {
+        lines.push(`${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${writeOnlyText(p, e, s === "-")}`);
+        continue;
+      }
       const [first, ...rest] = render(p, e, indent + 4, s, legacy);
       lines.push(`${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${first}`, ...rest);
     }
@@ -532,9 +598,16 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
     const keys = [...new Set([...be.keys(), ...ae.keys()])].sort();
     const keyOf = (k: string) => (a.type.kind === "map" ? JSON.stringify(k) : attrKey(k));
     const rows: [string, string, string[]][] = [];
+    // Write-only attributes of a nested object that is updated are unchanged (hidden), but aligned on.
+    const writeOnlyKeys: string[] = [];
     for (const k of keys) {
       const bv = be.get(k);
       const av = ae.get(k);
+      if (isWriteOnly(bv) || isWriteOnly(av)) {
+        writeOnlyKeys.push(k);
+        hidden++;
+        continue;
+      }
       const blank = legacy && a.type.kind === "object";
       const bx = bv === undefined || bv.isNull() || (blank && isEmptyString(bv)) ? undefined : bv;
       const ax = av === undefined || (av.isKnown() && av.isNull()) || (blank && isEmptyString(av)) ? undefined : av;
@@ -550,7 +623,7 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
         else rows.push(["~", k, d]);
       }
     }
-    const w = Math.max(0, ...rows.map(([, k]) => keyOf(k).length));
+    const w = Math.max(0, ...rows.map(([, k]) => keyOf(k).length), ...writeOnlyKeys.map((k) => keyOf(k).length));
     for (const [s, k, [first, ...rest]] of rows) lines.push(`${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${first!}`, ...rest);
   } else {
     const elements = sequenceDiff(p, b.elements(), a.elements(), a.type.kind === "set");
@@ -570,7 +643,8 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
       if (rest.length > 0) lines[lines.length - 1] = `${lines[lines.length - 1]},`;
     });
   }
-  if (hidden > 0) lines.push(`${pad(indent + 4)}  ${hiddenNote(p, hidden, "element")}`);
+  // Terraform's object renderers count attributes, its map, list and set renderers elements.
+  if (hidden > 0) lines.push(`${pad(indent + 4)}  ${hiddenNote(p, hidden, a.type.kind === "object" ? "attribute" : "element")}`);
   lines.push(`${pad(indent + 2)}${mapLike ? "}" : "]"}`);
   return lines;
 }
