@@ -77,6 +77,13 @@ export class Parser {
   private pos = 0;
   private depth = 0;
   private readonly newlineStack: boolean[] = [true];
+  /**
+   * Set (for good) once an expression met a token that is not one, or an argument was not
+   * followed by a newline (HCL's `recovery`): an argument whose expression then has errors is
+   * skipped to the end of its line, a later argument's missing newline is not reported, and a
+   * standalone expression gets no "Extra characters after expression".
+   */
+  private recovering = false;
 
   constructor(src: SourceMap, mode: LexMode) {
     this.src = src;
@@ -247,11 +254,16 @@ export class Parser {
     const after = this.toks.get(this.pos);
     if (after.type === "=") {
       this.pos++;
+      const before = this.diags.length;
       const expr = this.withNewlines(true, () => this.parseExpression());
       const end = this.toks.get(this.pos);
-      if (end.type === "newline") this.pos++;
+      if (this.recovering && this.diags.slice(before).some((d) => d.severity === "error") && end.type !== "newline" && end.type !== "eof") this.recover();
+      else if (end.type === "newline") this.pos++;
       else if (end.type !== "eof" && !(singleLine && end.type === "}")) {
-        if (end.type === ",") {
+        // As HCL: not reported once the parser is recovering (from an earlier one too).
+        if (this.recovering) {
+          // Nothing more to say.
+        } else if (end.type === ",") {
           this.err(
             "Unexpected comma after argument",
             "Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline.",
@@ -261,6 +273,7 @@ export class Parser {
         } else {
           this.err("Missing newline after argument", "An argument definition must end with a newline.", this.r(end), rangeBetween(this.r(ident), this.r(end)));
         }
+        this.recovering = true;
         this.recover();
       }
       return { name, expr, range: rangeBetween(this.r(ident), expr.range), nameRange: this.r(ident) };
@@ -370,7 +383,7 @@ export class Parser {
       () => {
         const e = this.withNewlines(false, () => this.parseExpression());
         const t = this.peekSkippingNewlines();
-        if (t.type !== "eof") {
+        if (t.type !== "eof" && !this.recovering) {
           this.err("Extra characters after expression", "An expression was successfully parsed, but extra characters were found after it.", this.r(t));
         }
         return e;
@@ -634,8 +647,10 @@ export class Parser {
         const range = this.r(t);
         if (t.type === "eof") {
           this.err("Missing expression", "Expected the start of an expression, but found the end of the file.", range);
-        } else if (t.type !== "invalid") {
+        } else {
+          // An invalid token too (after the lexer's "Invalid character"), as HCL's parser.
           this.err("Invalid expression", "Expected the start of an expression, but found an invalid expression token.", range);
+          if (t.type === "invalid") this.recovering = true;
         }
         if (t.type !== "eof" && t.type !== "newline" && t.type !== "}" && t.type !== "]" && t.type !== ")" && t.type !== "seqend" && t.type !== "cquote") this.next();
         return this.invalidExpr(t.start, t.end);

@@ -32,7 +32,7 @@ import type { RefreshOutcome } from "../refresh/refresh-outcome.js";
 import { importInstance } from "../instance/import-instance.js";
 import { applyMoves, forgetMatcher, traversalText } from "./apply-moves.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
-import { diagnosticsOfError, planError, PlanDiagnosticsError, providerDiagnosticsInBody, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
+import { diagnosticsOfError, isPlanDiagnosticsError, planError, PlanDiagnosticsError, providerDiagnosticsInBody, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
 import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
 import { configEdges, type ConfigVertex } from "./config-edges.js";
 import { CheckRecorder } from "./check-recorder.js";
@@ -636,9 +636,18 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     for (const [i, rule] of rules.entries()) {
       const scopeOf = (expr: Expression) => {
         const sc = evaluator.scope(mi, rep, evaluator.refsOfExprs([expr]));
-        return self === undefined ? sc : { ...sc, variables: { ...(sc.variables as Record<string, Value>), self } };
+        if (self === undefined) return sc;
+        // The scope's names are a Map (spreading it as an object would drop them: count, each, var…).
+        const names = sc.variables instanceof Map ? [...(sc.variables as ReadonlyMap<string, Value>)] : Object.entries(sc.variables ?? {});
+        return { ...sc, variables: new Map<string, Value>([...names, ["self", self]]) };
       };
-      const c = evaluate(rule.condition, scopeOf(rule.condition));
+      const conditionScope = scopeOf(rule.condition);
+      const c = evaluate(rule.condition, conditionScope);
+      // As Terraform: the values of the condition's references are listed under its snippet.
+      const withValues = (d: PlanDiagnostic): PlanDiagnostic => {
+        const values = scopeExpressionValues(rule.condition, conditionScope);
+        return values.length > 0 ? { ...d, values } : d;
+      };
       const errs = c.diags.filter((d) => d.severity === "error");
       if (errs.length > 0) {
         note(i, "error");
@@ -653,7 +662,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       }
       if (cv.isNull()) {
         note(i, "error");
-        const d = planError("Invalid condition result", "Condition expression must return either true or false, not null.", { address, subject: rule.condition.range });
+        const d = withValues(planError("Invalid condition result", "Condition expression must return either true or false, not null.", { address, subject: rule.condition.range }));
         if (warnOnly) diagnostics.push({ ...d, severity: "warning" });
         else throw new PlanDiagnosticsError([d]);
         continue;
@@ -666,7 +675,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       const mv = m.unmarkDeep();
       const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : mv.value.isKnown() && !mv.value.isNull() && mv.value.type.kind === "string" ? mv.value.asString() : "";
       note(i, "fail", msg);
-      const d = planError(summary, msg, { address, subject: rule.condition.range });
+      const d = withValues(planError(summary, msg, { address, subject: rule.condition.range }));
       if (warnOnly) diagnostics.push({ ...d, severity: "warning" });
       else throw new PlanDiagnosticsError([d]);
     }
@@ -830,7 +839,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       );
       for (const x of settled) if (x.status === "rejected") failures.push(x.reason);
     }
-    if (failures.length > 0) throw failures[0];
+    if (failures.length > 0) throw instanceFailures(failures);
   };
 
   const visitResource = async (n: Node & { kind: "resource" }): Promise<void> => {
@@ -1139,7 +1148,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         await settle(st.instances.filter((s) => isTargeted(st.module, s.indexKey)).map((s) => destroyStored(st.module, s, instancePrefix(st.module), true)));
       }
     }
-    if (failures.length > 0) throw failures[0];
+    if (failures.length > 0) throw instanceFailures(failures);
   };
 
   const visitOrphan = async (n: Node & { kind: "orphan" }): Promise<void> => {
@@ -1350,4 +1359,15 @@ function selectTargeted(graph: Graph<Node>, targets: readonly PlanTarget[], mode
 function isTargetedAddress(targets: readonly PlanTarget[], address: string): boolean {
   const a = parseResourceInstance(address);
   return targets.some((t) => targetContainsInstance(t, a));
+}
+
+/**
+ * What a resource's instances that failed to plan throw together: as Terraform, which plans
+ * each instance on its own, every instance's diagnostics (in instance order) when each
+ * failed with diagnostics; otherwise the first failure that is not one (a crash, a cancel).
+ */
+function instanceFailures(failures: readonly unknown[]): unknown {
+  const other = failures.find((f) => !isPlanDiagnosticsError(f));
+  if (other !== undefined || failures.length === 1) return other ?? failures[0];
+  return new PlanDiagnosticsError(failures.flatMap((f) => (f as PlanDiagnosticsError).diagnostics));
 }
