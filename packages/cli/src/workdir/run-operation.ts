@@ -39,6 +39,7 @@ import { JsonUi, jsonUiResource } from "./json-ui.js";
 import { acquireLock, type LockSettings } from "./state-lock.js";
 import { FATAL_INTERRUPT, onFatalInterrupt } from "../fatal-interrupt.js";
 import { flushOutput } from "../flush-output.js";
+import { terraformLogFor } from "../logging/terraform-log.js";
 import { stateInstances } from "./state-objects.js";
 import { LOCK_FILE_NAME, parseLockFile } from "./provider-lock-file.js";
 import type { WorkingDir } from "./working-dir.js";
@@ -204,6 +205,8 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         variableArgs: o.variableArgs,
         env: ctx.io.env,
         ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+        // Only the core's log lines: the CLI prints the plan's other events itself, from the result.
+        onEvent: (e) => logEvent(ctx, e),
       })
       .catch(engineErrorToCli);
     if (ctx.signal?.aborted === true) throw new CliError(CliErrorCode.BadInput, "interrupted");
@@ -487,6 +490,7 @@ async function runApply(
             }
           : {}),
         onEvent: (e) => {
+          if (logEvent(ctx, e)) return;
           if (e.type === "change_summary") summary = e;
           if (e.type === "apply_start") inFlight.add(`${e.address}\0${e.deposedKey ?? ""}`);
           else if (e.type === "apply_complete" || e.type === "apply_errored") inFlight.delete(`${e.address}\0${e.deposedKey ?? ""}`);
@@ -551,6 +555,17 @@ async function runApply(
   else if (o.kind === "refresh") ctx.print(outputsText(result.state, colour));
   else ctx.print(`${paint(colour, `[reset][bold][green]\nApply complete! Resources: ${imported > 0 ? `${imported} imported, ` : ""}${c.added} added, ${c.changed} changed, ${c.destroyed} destroyed.\n`)}${outputsText(result.state, colour)}`);
   return ExitCode.Ok;
+}
+
+/**
+ * Writes an engine `log` event to the run's log (`TF_LOG`), as terraform's core logs it
+ * (e.g. what a provider on the legacy type system is forgiven); nothing without `TF_LOG`.
+ * Whether the event was one.
+ */
+function logEvent(ctx: CommandContext, e: EngineEvent): boolean {
+  if (e.type !== "log") return false;
+  terraformLogFor(ctx.io.env)?.log(e.level, e.message);
+  return true;
 }
 
 /** Terraform's words for an ephemeral resource operation (its UI hook's `Opening...`, `Closing complete after 0s`). */

@@ -10,6 +10,7 @@ import { DEFAULT_PROGRESS_INTERVAL_MS, startObjectProgress } from "../events/obj
 import { applyInstance, type ApplyInstanceResult } from "../instance/apply-instance.js";
 import type { InstanceObject, InstanceTarget } from "../instance/instance-target.js";
 import { readDataSourceInstance } from "../instance/read-data-source-instance.js";
+import { toleratedLogMessage } from "../instance/tolerated-problems.js";
 import { PlanAction, ReadReason } from "../plan/plan-action.js";
 import { assertPlanCurrent } from "../plan/plan-file.js";
 import type { Plan } from "../plan/plan.js";
@@ -128,6 +129,16 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     }
   };
 
+  /**
+   * What a legacy provider was forgiven, as Terraform's log lines: the final plan's problems
+   * name the provider's source address, the apply result's its configuration's address.
+   */
+  const logTolerated = (provider: string, r: { readonly tolerated?: ApplyInstanceResult["tolerated"] }): void => {
+    for (const t of r.tolerated ?? []) {
+      emit({ type: "log", level: "warn", message: toleratedLogMessage(t, t.kind === "invalid_plan" ? (providers.get(provider)?.source ?? provider) : provider) });
+    }
+  };
+
   // Cancellation: the caller's signal, or a failed persist (nothing may run ahead of state).
   const inner = new AbortController();
   let stopping: Promise<ReadonlyMap<string, string>> | undefined;
@@ -215,6 +226,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
    */
   const finish = async (change: PlannedInstanceChange, provider: string, deposed: string | undefined, r: ApplyInstanceResult, entryVersion: number, entryType: Parameters<typeof toJson>[1], release?: () => void): Promise<void> => {
     warn(change.address, r.warnings);
+    logTolerated(provider, r);
     let recorded = false;
     const durable = commit((w) => {
       if (r.object === null) w.set(change.address, provider, deposed, null);
@@ -339,6 +351,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
             deposedKeys.delete(c.address);
             await commit((w) => w.restore(c.address, key));
             warn(c.address, r.warnings);
+            logTolerated(node.provider, r);
             throw new NodeFailure(r.error, [...r.warnings, ...diagnosticsOf(r.error)]);
           }
           await finish(change, node.provider, undefined, r, entry.version, entry.type, ctx.release);

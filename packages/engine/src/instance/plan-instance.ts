@@ -1,10 +1,11 @@
 import { nullVal, type Value } from "@magma/cty";
-import { assertPlanValid, hasErrors, proposedNewState, resourceSchema, warningsOf, type Diag, type PlannedChange, type SchemaEntry } from "@magma/provider-api";
+import { assertPlanValid, hasErrors, planProblems, proposedNewState, resourceSchema, type Diag, type PlannedChange, type SchemaEntry } from "@magma/provider-api";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 import { PlanAction, ReplaceReason } from "../plan/plan-action.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { callOptions, checkOptions, type InstanceObject, type InstanceTarget } from "./instance-target.js";
 import { replacePaths } from "./replace-paths.js";
+import { toleratedProblems, type ToleratedProblems } from "./tolerated-problems.js";
 
 /** The input of {@link planInstance}. */
 export interface PlanInstanceInput {
@@ -37,7 +38,7 @@ export interface PlanInstanceInput {
  * 2. `PlanResourceChange(prior, proposed, config)` with the prior private data and the
  *    provider meta;
  * 3. `AssertPlanValid` — an invalid plan rejects ("Provider produced invalid plan"), except
- *    from a provider on the legacy type system, whose problems become warnings;
+ *    from a provider on the legacy type system, whose problems are only `tolerated` (logged);
  * 4. the action: no prior → create; a tainted prior, a requested or triggered replace, or a
  *    `requiresReplace` path whose value really differs → replace (delete-then-create, or
  *    create-then-delete under `create_before_destroy`); planned equal to prior → no-op;
@@ -57,8 +58,8 @@ export async function planInstance(target: InstanceTarget, input: PlanInstanceIn
   const priorTainted = input.prior?.tainted ?? false;
 
   const first = await planOnce(target, entry, address, typeName, priorState, config, priorPrivate);
-  const warnings: Diag[] = [...first.change.warnings, ...first.tolerated];
-  const base = { address, mode: "managed" as const, typeName, before: priorState, config, priorPrivate, priorTainted, legacyTypeSystem: first.change.legacyTypeSystem };
+  const warnings: Diag[] = [...first.change.warnings];
+  const base = { address, mode: "managed" as const, typeName, before: priorState, config, priorPrivate, priorTainted, legacyTypeSystem: first.change.legacyTypeSystem, ...(first.tolerated === undefined ? {} : { tolerated: [first.tolerated] }) };
 
   if (input.prior === null) {
     return { ...base, action: PlanAction.Create, after: first.change.plannedState, requiresReplace: [], plannedPrivate: first.change.plannedPrivate, warnings };
@@ -90,19 +91,21 @@ export async function planInstance(target: InstanceTarget, input: PlanInstanceIn
   const createConfig = input.unignoredConfig ?? config;
   const second = await planOnce(target, entry, address, typeName, fresh, createConfig, first.change.plannedPrivate);
   const action = input.createBeforeDestroy === true ? PlanAction.CreateThenDelete : PlanAction.DeleteThenCreate;
-  return { ...base, config: createConfig, action, after: second.change.plannedState, requiresReplace: reqRep, replaceReason: reason, plannedPrivate: second.change.plannedPrivate, warnings };
+  const tolerated = [...(base.tolerated ?? []), ...(second.tolerated === undefined ? [] : [second.tolerated])];
+  return { ...base, config: createConfig, action, after: second.change.plannedState, requiresReplace: reqRep, replaceReason: reason, plannedPrivate: second.change.plannedPrivate, warnings, ...(tolerated.length === 0 ? {} : { tolerated }) };
 }
 
-/** One PlanResourceChange with its checks; the problems a legacy provider is forgiven come back as warnings. */
-async function planOnce(target: InstanceTarget, entry: SchemaEntry, address: string, typeName: string, prior: Value, config: Value, priorPrivate: Uint8Array): Promise<{ change: PlannedChange; tolerated: Diag[] }> {
+/** One PlanResourceChange with its checks; the problems a legacy provider is forgiven come back as `tolerated` (Terraform only logs them). */
+async function planOnce(target: InstanceTarget, entry: SchemaEntry, address: string, typeName: string, prior: Value, config: Value, priorPrivate: Uint8Array): Promise<{ change: PlannedChange; tolerated: ToleratedProblems | undefined }> {
   const proposed = proposedNewState(entry.block, prior, config);
   const change = await target.provider.planResourceChange(typeName, prior, proposed, config, { ...callOptions(target), priorPrivate });
   if (change.deferred !== undefined) {
     throw new EngineError(EngineErrorCode.UnexpectedDeferral, `${address}: the provider deferred the plan (${change.deferred.reason}) though deferral was not allowed`);
   }
-  const diags = assertPlanValid(entry.block, prior, config, change.plannedState, checkOptions(target, address, change.legacyTypeSystem));
+  if (change.legacyTypeSystem) return { change, tolerated: toleratedProblems("invalid_plan", address, planProblems(entry.block, prior, config, change.plannedState)) };
+  const diags = assertPlanValid(entry.block, prior, config, change.plannedState, checkOptions(target, address, false));
   if (hasErrors(diags)) throw invalidPlan(address, target, diags.map((d) => (d.detail ?? d.summary).split("\n")[0]).join("; "), diags);
-  return { change, tolerated: warningsOf(diags) };
+  return { change, tolerated: undefined };
 }
 
 function invalidPlan(address: string, target: InstanceTarget, detail: string, diagnostics: readonly Diag[]): EngineError {

@@ -630,7 +630,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     for (const [i, rule] of rules.entries()) {
       const scopeOf = (expr: Expression) => {
         const sc = evaluator.scope(mi, rep, evaluator.refsOfExprs([expr]));
-        return self === undefined ? sc : { ...sc, variables: { ...(sc.variables as Record<string, Value>), self } };
+        return self === undefined ? sc : { ...sc, variables: new Map([...(sc.variables as ReadonlyMap<string, Value>), ["self", self]]) };
       };
       const c = evaluate(rule.condition, scopeOf(rule.condition));
       const errs = c.diags.filter((d) => d.severity === "error");
