@@ -29,6 +29,8 @@ export { formatRange, plainRange } from "./source-range.js";
 export { MAX_NESTING_DEPTH } from "./parser.js";
 export { terraformFunctions, IMPURE_FUNCTIONS } from "./funcs/index.js";
 export type { TerraformFunctionsOptions } from "./funcs/index.js";
+export { functionSignatures } from "./function-signatures.js";
+export type { FunctionSignature, SignatureParameter } from "./function-signatures.js";
 
 // The token-preserving writer (hclwrite's tokens, format and body structure).
 export { lexWriteTokens } from "./lex-write-tokens.js";

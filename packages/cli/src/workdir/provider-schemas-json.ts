@@ -102,6 +102,18 @@ export function functionSignatureJson(f: FunctionSignature): string {
 }
 
 /**
+ * `terraform metadata functions -json`'s document for the given signatures by name:
+ * `format_version` 1.0 and `function_signatures`, byte for byte as terraform 1.11 writes it
+ * (without the final newline).
+ */
+export function functionSignaturesJson(signatures: ReadonlyMap<string, FunctionSignature>): string {
+  return struct([
+    ["format_version", str("1.0")],
+    ["function_signatures", map([...signatures].map(([k, f]) => [k, functionSignatureJson(f)] as const))],
+  ]);
+}
+
+/**
  * `terraform providers schema -json`'s document for the providers' schemas, by source
  * address: `format_version` 1.0 and `provider_schemas` (each `provider`,
  * `resource_schemas`, `data_source_schemas`, `ephemeral_resource_schemas` and `functions`),
