@@ -94,7 +94,7 @@ const INTERRUPT_NOTICE = "\nInterrupt received.\nPlease wait for Terraform to ex
 /** A plan's diagnostics as terraform prints them: a provider's diagnostic about an object with its address (`with ADDR,`). */
 function diagnosticsText(r: EnginePlanResult, dir: string, color: boolean, width: number): string {
   const shown = r.diagnostics.map(({ address, inConfigBody, ...d }) => (inConfigBody === true && address !== undefined ? { ...d, address } : d));
-  return formatDiagnostics(shown, dir, color, { width, addresses: true });
+  return formatDiagnostics(terraformDiagnosticOrder(shown), dir, color, { width, addresses: true });
 }
 
 /**
@@ -301,7 +301,9 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         for (const d of r.diagnostics) jsonPlanDiagnostic(ui, d, sources);
       }
     }
-    const deferred: EnginePlanResult["diagnostics"] = applying ? r.diagnostics : [];
+    // An apply evaluates the checks again and reports them itself: terraform leaves the plan's `check` block diagnostics out (they were shown before its question, if it asked).
+    // (A refresh-only apply stores the plan's check results as they are: its plan's diagnostics stay.)
+    let deferred: EnginePlanResult["diagnostics"] = applying ? r.diagnostics.filter((d) => d.fromCheckBlock !== true || r.plan.mode === "refresh-only") : [];
     const hasChanges = counts.shown > 0 || counts.outputs > 0;
     if (o.kind === "plan") {
       // TF_IN_AUTOMATION: terraform leaves out the next step (its PlanNextStep), saved plan or not.
@@ -322,7 +324,8 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       return o.detailedExitcode && hasChanges ? ExitCode.Changes : ExitCode.Ok;
     }
     // apply, destroy, refresh.
-    if (!hasChanges && o.kind !== "refresh") {
+    // Without changes the apply still runs when there are checks: they are evaluated again and their results stored (as terraform's).
+    if (!hasChanges && o.kind !== "refresh" && (r.plan.checks ?? []).length === 0) {
       const verb = o.kind === "destroy" ? "Destroy" : "Apply";
       if (ui !== undefined) {
         const sources = new SourceCache(wd.dir);
@@ -333,7 +336,10 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       if (stored === undefined && o.kind !== "destroy") await saveState(store, prior);
       return ExitCode.Ok;
     }
-    if (!o.autoApprove && o.kind !== "refresh") {
+    if (!o.autoApprove && o.kind !== "refresh" && hasChanges) {
+      // Terraform shows the plan's warnings before its question, and not again.
+      if (ui === undefined && r.diagnostics.length > 0) ctx.print(formatDiagnostics(terraformDiagnosticOrder(r.diagnostics), wd.dir, ctx.colour.stdout, { width: columns }));
+      deferred = [];
       const question = paint(
         ctx.colour.stdout,
         o.kind === "destroy"
@@ -548,7 +554,7 @@ async function runApply(
     for (const d of result.diagnostics) if (!isApplyWarning(d)) ui.diagnostic(d);
   }
   const colour = ctx.colour.stdout;
-  if (ui === undefined) ctx.print(formatDiagnostics([...planWarnings, ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }))], dir, colour, { width: terminalColumns(ctx.io.stdout) }));
+  if (ui === undefined) ctx.print(formatDiagnostics(terraformDiagnosticOrder([...planWarnings, ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ ...d, detail: d.detail ?? "" }))]), dir, colour, { width: terminalColumns(ctx.io.stdout) }));
   const c = summary === undefined ? applyCounts(result) : { added: summary.add, changed: summary.change, destroyed: summary.remove };
   const imported = summary?.import ?? 0;
   if (o.kind === "destroy") ctx.print(paint(colour, `[reset][bold][green]\nDestroy complete! Resources: ${c.destroyed} destroyed.\n`));

@@ -15,13 +15,14 @@ import { PlanAction, ReadReason } from "../plan/plan-action.js";
 import { assertPlanCurrent } from "../plan/plan-file.js";
 import type { Plan } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
-import { isPlanDiagnosticsError } from "../planner/plan-diagnostic.js";
+import { diagnosticsErrorText, isPlanDiagnosticsError } from "../planner/plan-diagnostic.js";
 import type { OpenedProvider } from "../provider-source.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
 import { buildApplyGraph, plannedProviders, recordsNoOp, type ApplyNode } from "./apply-graph.js";
 import type { AdoptionRecord, ApplyObjectRef, ApplyResult, FailedObject, SkippedObject } from "./apply-result.js";
 import type { ApplyScope, AppliedValues } from "./apply-scope.js";
 import { ApplyState, type StoredObject } from "./apply-state.js";
+import { checkResultsState } from "./check-results-state.js";
 import type { CreateConflictHandler } from "./create-conflict.js";
 
 /** Options of {@link applyPlan}. */
@@ -122,6 +123,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   const appliedRefs: ApplyObjectRef[] = [];
   const summary: HookAction[] = []; // the actions done, for the change summary (moves without changes are not counted, as Terraform)
   const reported = new WeakSet<NodeFailure>(); // failures whose diagnostics were reported already
+  /** The data sources scoped in `check` blocks whose read failed at apply, with the error's text (their checks fail). */
+  const failedCheckData = new Map<string, string>();
   const warn = (address: string | undefined, ws: readonly Diag[]): void => {
     for (const d of ws) {
       diagnostics.push(d);
@@ -323,7 +326,9 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
             } catch (e) {
               // A data source scoped in a check block only warns when it cannot be read (its value read at plan stays).
               if (c.readReason !== ReadReason.CheckNested) throw e;
-              warn(c.address, diagnosticsOf(e).map((d) => ({ ...d, severity: "warning" as const })));
+              const ds = diagnosticsOf(e);
+              failedCheckData.set(c.address, diagnosticsErrorText(ds));
+              warn(c.address, ds.map((d) => ({ ...d, severity: "warning" as const })));
               return undefined;
             }
             if (out.kind !== "read") throw new EngineError(EngineErrorCode.InvalidArgument, `${c.address}: the data source read was deferred again at apply`);
@@ -524,6 +529,25 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     } catch (e) {
       warn(undefined, diagnosticsOf(e).map((d) => ({ ...d, summary: `Outputs: ${d.summary}` })));
       outputs = {};
+    }
+  }
+  // The checks evaluated again with what was applied, and their results recorded in state (Terraform's RecordCheckResults), however the walk ended.
+  // A refresh-only plan's apply stores the plan's check results as they are (Terraform's, which evaluated them with the refreshed objects).
+  if (plan.mode === "refresh-only" && plan.checks !== undefined) {
+    try {
+      await store.commit((w) => w.setCheckResults(checkResultsState(plan.checks!)));
+    } catch (e) {
+      warn(undefined, diagnosticsOf(e));
+    }
+  } else if (options.scope?.checks !== undefined && plan.checks !== undefined && !interrupted) {
+    const visited = new Set(appliedRefs.filter((r) => r.action !== "delete" && r.action !== "forget" && r.deposedKey === undefined).map((r) => r.address));
+    for (const c of plan.changes) if (c.action === PlanAction.NoOp && c.deposedKey === undefined) visited.add(c.address);
+    try {
+      const checked = await options.scope.checks(applied, { planned: plan.checks, applied: (address) => visited.has(address), failedCheckData });
+      warn(undefined, checked.diagnostics);
+      await store.commit((w) => w.setCheckResults(checkResultsState(checked.checks)));
+    } catch (e) {
+      warn(undefined, diagnosticsOf(e));
     }
   }
   try {

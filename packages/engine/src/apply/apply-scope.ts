@@ -1,5 +1,7 @@
 import type { Value } from "@magma/cty";
+import type { PlannedCheck } from "../plan/planned-check.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
+import type { PlanDiagnostic } from "../planner/plan-diagnostic.js";
 
 /** The objects the apply knows so far, for re-evaluating configuration with now-known values. */
 export interface AppliedValues {
@@ -28,4 +30,30 @@ export interface ApplyScope {
    * planned values) are neither evaluated nor returned.
    */
   outputs(values: AppliedValues, skip?: ReadonlySet<string>): Promise<Readonly<Record<string, { readonly value: Value; readonly sensitive: boolean }>>>;
+  /**
+   * The conditions evaluated again after the apply walk (Terraform's apply-time checks): absent
+   * → the state keeps no check results.
+   */
+  checks?(values: AppliedValues, request: ApplyChecksRequest): Promise<ApplyChecksResult>;
+}
+
+/** What {@link ApplyScope.checks} is asked to evaluate. */
+export interface ApplyChecksRequest {
+  /** The plan's checks: which checkable objects and instances the plan knew. */
+  readonly planned: readonly PlannedCheck[];
+  /**
+   * Whether the apply walk visited a resource instance (applied it, read it, or left it as a
+   * no-op), so that its conditions are evaluated again; the others' stay `unknown`.
+   */
+  readonly applied: (address: string) => boolean;
+  /** The data sources scoped in `check` blocks whose read failed at apply, with the error's text. */
+  readonly failedCheckData: ReadonlyMap<string, string>;
+}
+
+/** The outcome of {@link ApplyScope.checks}. */
+export interface ApplyChecksResult {
+  /** Every checkable object of the plan with the apply's statuses. */
+  readonly checks: readonly PlannedCheck[];
+  /** Failed conditions (errors; warnings for `check` blocks) and conditions that could not be evaluated. */
+  readonly diagnostics: readonly PlanDiagnostic[];
 }

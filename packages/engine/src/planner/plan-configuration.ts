@@ -31,7 +31,7 @@ import type { RefreshOutcome } from "../refresh/refresh-outcome.js";
 import { importInstance } from "../instance/import-instance.js";
 import { applyMoves, forgetMatcher, traversalText } from "./apply-moves.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
-import { diagnosticsOfError, planError, PlanDiagnosticsError, providerDiagnosticsInBody, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
+import { diagnosticsErrorText, diagnosticsOfError, planError, PlanDiagnosticsError, providerDiagnosticsInBody, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
 import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
 import { configEdges, type ConfigVertex } from "./config-edges.js";
 import { CheckRecorder } from "./check-recorder.js";
@@ -627,6 +627,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     const note = (i: number, status: CheckStatus, problem?: string): void => {
       if (ref !== undefined) checks.note(ref, `${summary}#${i}`, status, problem);
     };
+    /** A `check` block's assertions (Terraform marks their diagnostics with the check rule). */
+    const inCheck = summary === "Check block assertion failed";
     for (const [i, rule] of rules.entries()) {
       const scopeOf = (expr: Expression) => {
         const sc = evaluator.scope(mi, rep, evaluator.refsOfExprs([expr]));
@@ -643,6 +645,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       const cv = c.value.unmarkDeep().value;
       if (!cv.isKnown()) {
         note(i, "unknown");
+        // As Terraform: an assertion of a check block not known yet says so (an apply evaluates it again).
+        if (inCheck) diagnostics.push({ severity: "warning", summary: "Check block assertion known after apply", detail: "The condition could not be evaluated at this time, a result will be known when this plan is applied.", address, subject: rule.condition.range, values: scopeExpressionValues(rule.condition, scopeOf(rule.condition)), fromCheckBlock: true });
         continue;
       }
       if (cv.isNull()) {
@@ -660,8 +664,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       const mv = m.unmarkDeep();
       const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : mv.value.isKnown() && !mv.value.isNull() && mv.value.type.kind === "string" ? mv.value.asString() : "";
       note(i, "fail", msg);
-      const d = planError(summary, msg, { address, subject: rule.condition.range });
-      if (warnOnly) diagnostics.push({ ...d, severity: "warning" });
+      const values = scopeExpressionValues(rule.condition, scopeOf(rule.condition));
+      const d: PlanDiagnostic = { ...planError(summary, msg, { address, subject: rule.condition.range }), ...(values.length > 0 ? { values } : {}) };
+      if (warnOnly) diagnostics.push({ ...d, severity: "warning", ...(inCheck ? { fromCheckBlock: true } : {}) });
       else throw new PlanDiagnosticsError([d]);
     }
   };
@@ -1252,10 +1257,7 @@ function goneDeposedChange(address: string, typeName: string, deposedKey: string
 /** The text of a failure (a provider's diagnostics where it has them), as Terraform's `Diagnostics.Err().Error()`. */
 function errorText(e: unknown, diags: readonly PlanDiagnostic[]): string {
   const provider = isProviderError(e) ? (e.detail as { diagnostics?: readonly Diag[] }).diagnostics : undefined;
-  const errs = (provider !== undefined && provider.length > 0 ? provider : diags).filter((d) => d.severity === "error");
-  const one = (d: Diag): string => (d.detail === undefined || d.detail === "" ? d.summary : `${d.summary}: ${d.detail}`);
-  if (errs.length === 1) return one(errs[0]!);
-  return `${errs.length} problems:\n\n${errs.map((d) => `- ${one(d)}`).join("\n")}`;
+  return diagnosticsErrorText(provider !== undefined && provider.length > 0 ? provider : diags);
 }
 
 /** An object's known string `id` (for refresh events). */
