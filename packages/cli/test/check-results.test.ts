@@ -1,0 +1,193 @@
+// Checks after apply against terraform 1.11.4 on the same files, in both syntaxes: the state's
+// `check_results` (variable validations, resource pre/postconditions, output preconditions and
+// check blocks, in a root module and in a module expanded with for_each) after an apply with
+// changes, an apply without changes and a refresh-only apply; and the warnings printed: a
+// check block's assertion "known after apply" at plan is left out of the auto-approved apply,
+// which evaluates it again and warns that it failed. Terraform writes `check_results` in its
+// maps' random order: both states are compared with them sorted. Skipped without terraform.
+import { expectSameRuns, initialisedPair, runPair, stableState, type Pair } from "./support/lang-pair.js";
+import { stopToolRuns, type ToolRun } from "./support/side-by-side.js";
+import { TERRAFORM, removeWorkdirs } from "./support/workdir.js";
+
+afterAll(() => {
+  stopToolRuns();
+  removeWorkdirs();
+});
+
+const REQUIRED = `terraform {
+  required_providers {
+    random = { source = "magma/random" }
+  }
+}
+`;
+
+const ROOT = `${REQUIRED}variable "n" {
+  type    = number
+  default = 3
+  validation {
+    condition     = var.n > 0
+    error_message = "n must be positive"
+  }
+}
+resource "random_string" "a" {
+  count   = 2
+  length  = var.n
+  special = false
+  lifecycle {
+    precondition {
+      condition     = var.n < 10
+      error_message = "too long"
+    }
+    postcondition {
+      condition     = length(self.result) == var.n
+      error_message = "wrong length"
+    }
+  }
+}
+resource "random_string" "b" {
+  length  = 4
+  special = false
+}
+output "o" {
+  value = length(random_string.b.result)
+  precondition {
+    condition     = length(random_string.b.result) == 4
+    error_message = "bad o"
+  }
+}
+check "c" {
+  assert {
+    condition     = length(random_string.b.result) == 5
+    error_message = "b is not 5 long"
+  }
+  assert {
+    condition     = var.n == 3
+    error_message = "n is not 3"
+  }
+}
+module "m" {
+  source   = "./m"
+  for_each = toset(["p", "q"])
+  v        = each.key
+}
+`;
+
+const MODULE = `${REQUIRED}variable "v" {
+  type = string
+  validation {
+    condition     = length(var.v) == 1
+    error_message = "one char"
+  }
+}
+resource "random_id" "i" {
+  byte_length = 2
+  lifecycle {
+    postcondition {
+      condition     = self.hex != ""
+      error_message = "empty"
+    }
+  }
+}
+output "x" {
+  value = random_id.i.hex
+  precondition {
+    condition     = var.v != "z"
+    error_message = "v is z"
+  }
+}
+check "inner" {
+  assert {
+    condition     = var.v == "p"
+    error_message = "v is not p"
+  }
+}
+`;
+
+const REQUIRED_JSON = { required_providers: { random: { source: "magma/random" } } };
+const ROOT_JSON = JSON.stringify({
+  terraform: REQUIRED_JSON,
+  variable: { n: { type: "number", default: 3, validation: [{ condition: "${var.n > 0}", error_message: "n must be positive" }] } },
+  resource: {
+    random_string: {
+      a: {
+        count: 2,
+        length: "${var.n}",
+        special: false,
+        lifecycle: { precondition: [{ condition: "${var.n < 10}", error_message: "too long" }], postcondition: [{ condition: "${length(self.result) == var.n}", error_message: "wrong length" }] },
+      },
+      b: { length: 4, special: false },
+    },
+  },
+  output: { o: { value: "${length(random_string.b.result)}", precondition: [{ condition: "${length(random_string.b.result) == 4}", error_message: "bad o" }] } },
+  check: {
+    c: {
+      assert: [
+        { condition: "${length(random_string.b.result) == 5}", error_message: "b is not 5 long" },
+        { condition: "${var.n == 3}", error_message: "n is not 3" },
+      ],
+    },
+  },
+  module: { m: { source: "./m", for_each: '${toset(["p", "q"])}', v: "${each.key}" } },
+});
+const MODULE_JSON = JSON.stringify({
+  terraform: REQUIRED_JSON,
+  variable: { v: { type: "string", validation: [{ condition: "${length(var.v) == 1}", error_message: "one char" }] } },
+  resource: { random_id: { i: { byte_length: 2, lifecycle: { postcondition: [{ condition: '${self.hex != ""}', error_message: "empty" }] } } } },
+  output: { x: { value: "${random_id.i.hex}", precondition: [{ condition: '${var.v != "z"}', error_message: "v is z" }] } },
+  check: { inner: { assert: [{ condition: '${var.v == "p"}', error_message: "v is not p" }] } },
+});
+
+/** A working directory's state as {@link stableState} gives it, with `check_results` and their objects sorted (terraform writes them in random order). */
+function comparableState(dir: string): unknown {
+  const doc = stableState(dir) as { check_results: { config_addr: string; objects: { object_addr: string }[] | null }[] | null };
+  const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  doc.check_results?.sort((a, b) => byText(a.config_addr, b.config_addr));
+  for (const c of doc.check_results ?? []) c.objects?.sort((a, b) => byText(a.object_addr, b.object_addr));
+  return doc;
+}
+
+/**
+ * A run with the random result a failed assertion's values show blanked, and the context of a
+ * diagnostic in a JSON file (`on m/main.tf.json line 1, in check.inner.assert[0]:`, which
+ * magma does not name yet: issue 31 item 10) left out.
+ */
+const blank = (r: ToolRun): ToolRun => ({ ...r, stdout: r.stdout.replace(/(random_string\.b\.result is )"[^"]*"/g, '$1"R"').replace(/^( {2}on \S+\.tf\.json line \d+), in [^\n]*:$/gm, "$1:") });
+
+async function compareSteps(pair: Pair, commands: readonly (readonly string[])[]): Promise<ToolRun[]> {
+  const runs = await runPair(pair, commands);
+  expectSameRuns(
+    runs.map(([o, t]) => [blank(o), blank(t)] as const),
+    commands,
+  );
+  expect(comparableState(pair[0])).toEqual(comparableState(pair[1]));
+  return runs.map(([o]) => o);
+}
+
+(TERRAFORM !== undefined ? describe : describe.skip)("check results after apply, against terraform's", () => {
+  test.each([
+    ["native syntax", { "main.tf": ROOT, "m/main.tf": MODULE }],
+    ["JSON syntax", { "main.tf.json": ROOT_JSON, "m/main.tf.json": MODULE_JSON }],
+  ])(
+    "%s: check_results in state after an apply, an apply without changes and a refresh-only apply; check block warnings",
+    async (_name, files) => {
+      const pair = await initialisedPair(files);
+      const [applied] = await compareSteps(pair, [["apply", "-auto-approve"]]);
+      // The plan's "known after apply" is left out; the apply's failure is printed.
+      expect(applied!.stdout).not.toContain("Check block assertion known after apply");
+      expect(applied!.stdout).toContain("Warning: Check block assertion failed");
+      const state = comparableState(pair[0]) as { check_results: { config_addr: string; status: string }[] };
+      expect(state.check_results.map((c) => `${c.config_addr}=${c.status}`)).toEqual([
+        "check.c=fail",
+        "module.m.check.inner=fail",
+        "module.m.output.x=pass",
+        "module.m.random_id.i=pass",
+        "module.m.var.v=pass",
+        "output.o=pass",
+        "random_string.a=pass",
+        "var.n=pass",
+      ]);
+      await compareSteps(pair, [["apply", "-auto-approve"], ["apply", "-refresh-only", "-auto-approve"]]);
+    },
+    600_000,
+  );
+});
