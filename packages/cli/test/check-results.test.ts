@@ -4,7 +4,10 @@
 // changes, an apply without changes and a refresh-only apply; and the warnings printed: a
 // check block's assertion "known after apply" at plan is left out of the auto-approved apply,
 // which evaluates it again and warns that it failed. Terraform writes `check_results` in its
-// maps' random order: both states are compared with them sorted. Skipped without terraform.
+// maps' random order: both states are compared with them sorted. And a postcondition that
+// fails only at apply: the instance is created and saved, the apply fails with terraform's
+// error, its dependent is not created; a resource with `count = 0` passes. Skipped without
+// terraform.
 import { expectSameRuns, initialisedPair, runPair, stableState, type Pair } from "./support/lang-pair.js";
 import { stopToolRuns, type ToolRun } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs } from "./support/workdir.js";
@@ -187,6 +190,70 @@ async function compareSteps(pair: Pair, commands: readonly (readonly string[])[]
         "var.n=pass",
       ]);
       await compareSteps(pair, [["apply", "-auto-approve"], ["apply", "-refresh-only", "-auto-approve"]]);
+    },
+    600_000,
+  );
+});
+
+const FAILING = `${REQUIRED}resource "random_string" "p" {
+  length  = 3
+  special = false
+  lifecycle {
+    postcondition {
+      condition     = length(self.result) == 4
+      error_message = "not 4: \${self.length}"
+    }
+  }
+}
+resource "random_string" "d" {
+  length  = 2
+  special = false
+  keepers = { p = random_string.p.id }
+}
+resource "random_string" "z" {
+  count  = 0
+  length = 2
+  lifecycle {
+    precondition {
+      condition     = random_string.p.length > 0
+      error_message = "x"
+    }
+  }
+}
+`;
+const FAILING_JSON = JSON.stringify({
+  terraform: REQUIRED_JSON,
+  resource: {
+    random_string: {
+      p: { length: 3, special: false, lifecycle: { postcondition: [{ condition: "${length(self.result) == 4}", error_message: "not 4: ${self.length}" }] } },
+      d: { length: 2, special: false, keepers: { p: "${random_string.p.id}" } },
+      z: { count: 0, length: 2, lifecycle: { precondition: [{ condition: "${random_string.p.length > 0}", error_message: "x" }] } },
+    },
+  },
+});
+
+/** A run with the random result a failed postcondition's values show blanked. */
+const blankSelf = (r: ToolRun): ToolRun => ({ ...r, stderr: r.stderr.replace(/(self\.result is )"[^"]*"/g, '$1"R"').replace(/^( {2}on \S+\.tf\.json line \d+), in [^\n]*:$/gm, "$1:") });
+
+(TERRAFORM !== undefined ? describe : describe.skip)("a postcondition failing at apply, against terraform's", () => {
+  test.each([
+    ["native syntax", { "main.tf": FAILING }],
+    ["JSON syntax", { "main.tf.json": FAILING_JSON }],
+  ])(
+    "%s: the instance is saved, the apply fails, its dependent is not created; count = 0 passes",
+    async (_name, files) => {
+      const pair = await initialisedPair(files);
+      const commands = [["apply", "-auto-approve"]] as const;
+      const runs = await runPair(pair, commands);
+      expectSameRuns(
+        runs.map(([o, t]) => [blankSelf(o), blankSelf(t)] as const),
+        commands,
+      );
+      expect(runs[0]![0].code).toBe(1);
+      expect(runs[0]![0].stderr).toContain("Error: Resource postcondition failed");
+      const state = comparableState(pair[0]) as { resources: { name: string }[]; check_results: unknown };
+      expect(state.resources.map((r) => r.name)).toEqual(["p"]);
+      expect(state).toEqual(comparableState(pair[1]));
     },
     600_000,
   );

@@ -28,6 +28,12 @@ export function applyFailureDiagnostics(failed: readonly FailedObject[], config:
   for (const f of failed) {
     const r = f.action === "configure" ? undefined : resourceConfig(config, f.address);
     for (const d of f.diagnostics) {
+      // A diagnostic of the configuration (a failed postcondition) keeps its own place and values, without the address (as Terraform's).
+      const own = d as AddressedDiagnostic;
+      if (own.subject !== undefined) {
+        out.push({ ...own, detail: own.detail ?? "" });
+        continue;
+      }
       out.push({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", ...(r !== undefined ? { subject: inConfigBody(r, d) } : {}), ...(f.address !== "" && f.action !== "configure" ? { address: f.address } : {}) });
     }
   }

@@ -535,7 +535,7 @@ async function runApply(
     // The engine's own word that the end-of-walk write failed is replaced by terraform's about errored.tfstate.
     const others = result.diagnostics
       .filter((d) => d.severity === "error" && !accounted.has(`${d.summary}\n${d.detail ?? ""}`) && !(errored !== undefined && d.summary === PERSIST_FAILED))
-      .map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }));
+      .map((d) => ({ ...d, detail: d.detail ?? "" }));
     const halted = stopped ? Array.from({ length: Math.max(1, 2 * (stoppedInFlight ?? 0)) }, () => EXECUTION_HALTED) : [];
     const saving = errored?.diagnostics ?? [];
     if (ui === undefined) ctx.io.stderr.write(formatDiagnostics([...terraformDiagnosticOrder([...halted, ...failures, ...others]), ...saving], dir, ctx.colour.stderr, { addresses: true, width: terminalColumns(ctx.io.stderr) }));

@@ -20,7 +20,7 @@ import type { OpenedProvider } from "../provider-source.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
 import { buildApplyGraph, plannedProviders, recordsNoOp, type ApplyNode } from "./apply-graph.js";
 import type { AdoptionRecord, ApplyObjectRef, ApplyResult, FailedObject, SkippedObject } from "./apply-result.js";
-import type { ApplyScope, AppliedValues } from "./apply-scope.js";
+import type { ApplyScope, AppliedValues, ConditionOutcome } from "./apply-scope.js";
 import { ApplyState, type StoredObject } from "./apply-state.js";
 import { checkResultsState } from "./check-results-state.js";
 import type { CreateConflictHandler } from "./create-conflict.js";
@@ -125,6 +125,9 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   const reported = new WeakSet<NodeFailure>(); // failures whose diagnostics were reported already
   /** The data sources scoped in `check` blocks whose read failed at apply, with the error's text (their checks fail). */
   const failedCheckData = new Map<string, string>();
+  /** The resource instances with conditions (the plan's checks), and the outcomes of those the walk evaluated. */
+  const conditioned = new Set((plan.checks ?? []).filter((c) => c.kind === "resource").flatMap((c) => c.instances.map((i) => i.address)));
+  const evaluatedConditions = new Map<string, readonly ConditionOutcome[]>();
   const warn = (address: string | undefined, ws: readonly Diag[]): void => {
     for (const d of ws) {
       diagnostics.push(d);
@@ -309,6 +312,9 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
           return;
         }
         const action: HookAction = c.action === PlanAction.Read ? "read" : c.action === PlanAction.Update ? "update" : "create";
+        // An instance with conditions lets its dependents start only once they held (see after the apply).
+        const conditions = options.scope?.instanceConditions !== undefined && conditioned.has(c.address) ? options.scope : undefined;
+        const release = conditions === undefined ? ctx.release : undefined;
         await tracked({ address: c.address, action }, action === "update" ? idOf(c.before) : undefined, dependenciesSettled(id), async () => {
           const target = targetOf(node.provider, c);
           let config = c.config;
@@ -333,7 +339,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
             }
             if (out.kind !== "read") throw new EngineError(EngineErrorCode.InvalidArgument, `${c.address}: the data source read was deferred again at apply`);
             const r: ApplyInstanceResult = { object: { state: out.state, private: new Uint8Array(), tainted: false }, warnings: out.warnings };
-            await finish(c, node.provider, undefined, r, entry.version, entry.type, ctx.release);
+            await finish(c, node.provider, undefined, r, entry.version, entry.type, release);
             return idOf(out.state);
           }
           const entry = resourceSchema(target.schema, c.typeName);
@@ -359,9 +365,23 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
             logTolerated(node.provider, r);
             throw new NodeFailure(r.error, [...r.warnings, ...diagnosticsOf(r.error)]);
           }
-          await finish(change, node.provider, undefined, r, entry.version, entry.type, ctx.release);
+          await finish(change, node.provider, undefined, r, entry.version, entry.type, release);
           return r.object === null ? undefined : idOf(r.object.state);
         });
+        // As Terraform's apply node: the instance's preconditions and postconditions are evaluated with its new object
+        // once it is applied and saved ("Creation complete" is printed); one that fails fails the instance, and its dependents do not start.
+        if (conditions !== undefined && !failedCheckData.has(c.address)) {
+          let held;
+          try {
+            held = await conditions.instanceConditions!(c, applied);
+          } catch (e) {
+            throw new NodeFailure(e, diagnosticsOf(e));
+          }
+          evaluatedConditions.set(c.address, held.outcomes);
+          warn(c.address, held.diagnostics.filter((d) => d.severity !== "error"));
+          const errors = held.diagnostics.filter((d) => d.severity === "error");
+          if (errors.length > 0) throw new NodeFailure(new Error(errors.map((d) => d.summary).join("; ")), errors);
+        }
         return;
       }
     }
@@ -543,7 +563,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     const visited = new Set(appliedRefs.filter((r) => r.action !== "delete" && r.action !== "forget" && r.deposedKey === undefined).map((r) => r.address));
     for (const c of plan.changes) if (c.action === PlanAction.NoOp && c.deposedKey === undefined) visited.add(c.address);
     try {
-      const checked = await options.scope.checks(applied, { planned: plan.checks, applied: (address) => visited.has(address), failedCheckData });
+      const checked = await options.scope.checks(applied, { planned: plan.checks, applied: (address) => visited.has(address), failedCheckData, evaluated: evaluatedConditions });
       warn(undefined, checked.diagnostics);
       await store.commit((w) => w.setCheckResults(checkResultsState(checked.checks)));
     } catch (e) {

@@ -1,5 +1,5 @@
 import type { Value } from "@magma/cty";
-import type { PlannedCheck } from "../plan/planned-check.js";
+import type { CheckStatus, PlannedCheck } from "../plan/planned-check.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import type { PlanDiagnostic } from "../planner/plan-diagnostic.js";
 
@@ -35,6 +35,26 @@ export interface ApplyScope {
    * → the state keeps no check results.
    */
   checks?(values: AppliedValues, request: ApplyChecksRequest): Promise<ApplyChecksResult>;
+  /**
+   * The preconditions and postconditions of a resource instance the walk just applied or read,
+   * evaluated with its new object (Terraform's apply node does so before its dependents
+   * start; a failed one fails the instance). Absent → left to {@link checks}.
+   */
+  instanceConditions?(change: PlannedInstanceChange, values: AppliedValues): Promise<InstanceConditions>;
+}
+
+/** One condition's outcome: its status, and the failure's message. */
+export interface ConditionOutcome {
+  readonly status: CheckStatus;
+  readonly message?: string;
+}
+
+/** The outcome of {@link ApplyScope.instanceConditions}. */
+export interface InstanceConditions {
+  /** Each condition's outcome, preconditions first (none when the instance has no conditions). */
+  readonly outcomes: readonly ConditionOutcome[];
+  /** Failed conditions (errors), and conditions that could not be evaluated. */
+  readonly diagnostics: readonly PlanDiagnostic[];
 }
 
 /** What {@link ApplyScope.checks} is asked to evaluate. */
@@ -48,6 +68,8 @@ export interface ApplyChecksRequest {
   readonly applied: (address: string) => boolean;
   /** The data sources scoped in `check` blocks whose read failed at apply, with the error's text. */
   readonly failedCheckData: ReadonlyMap<string, string>;
+  /** The resource instances whose conditions the walk evaluated ({@link ApplyScope.instanceConditions}), with their outcomes. */
+  readonly evaluated?: ReadonlyMap<string, readonly ConditionOutcome[]>;
 }
 
 /** The outcome of {@link ApplyScope.checks}. */

@@ -1,19 +1,16 @@
 import type { Value } from "@magma/cty";
-import type { CheckRule, Config } from "@magma/config";
+import type { CheckRule, Config, Resource } from "@magma/config";
 import { evaluate, formatRange, scopeExpressionValues, type EvalScope } from "@magma/hcl";
 import { formatModuleInstance, type ModuleInstanceAddress } from "@magma/state";
-import type { ApplyChecksRequest, ApplyChecksResult } from "../apply/apply-scope.js";
+import type { ApplyChecksRequest, ApplyChecksResult, ConditionOutcome } from "../apply/apply-scope.js";
 import { evaluateExpansion } from "../eval/expansion.js";
 import { configPrefix, instancePrefix, type ModuleEvaluator } from "../eval/module-evaluator.js";
-import { aggregateCheckStatus, type CheckStatus, type PlannedCheck, type PlannedCheckInstance } from "../plan/planned-check.js";
+import { aggregateCheckStatus, type PlannedCheck, type PlannedCheckInstance } from "../plan/planned-check.js";
 import { expandedInstance } from "./expanded-instance.js";
 import { isPlanDiagnosticsError, planError, type PlanDiagnostic } from "./plan-diagnostic.js";
 
-/** One condition's outcome: its status, and the failure's message. */
-interface RuleOutcome {
-  readonly status: CheckStatus;
-  readonly message?: string;
-}
+/** One condition's outcome. */
+type RuleOutcome = ConditionOutcome;
 
 /**
  * The check results of an apply, as Terraform's apply walk makes them (`checks.State` seeded
@@ -63,21 +60,12 @@ export function evaluateApplyChecks(ev: ModuleEvaluator, root: Config, request: 
       for (const r of [...m.managedResources.values(), ...m.dataResources.values()]) {
         if (r.preconditions.length === 0 && r.postconditions.length === 0) continue;
         const key = `${r.mode === "data" ? "data." : ""}${r.type}.${r.name}`;
-        const rules = [...r.preconditions, ...r.postconditions];
-        const refs = ev.refsOfExprs(rules.flatMap((x) => [x.condition, x.errorMessage]));
         for (const [address, e] of outcomes.get(`${cfg}${key}`) ?? []) {
-          if ((e.instance.module ?? "") !== module || !request.applied(address)) continue;
-          const k = e.instance.instanceKey;
-          const scopeOf = (withSelf: boolean) => (): EvalScope => {
-            const ex = evaluateExpansion(r.count, r.forEach, ev.scope(mi, undefined, ev.refsOfExprs([r.count, r.forEach])));
-            const sc = ev.scope(mi, expandedInstance(ex.expansion, k), refs);
-            if (!withSelf) return sc;
-            const all = ev.resource(mi, key);
-            const self: Value = k === undefined ? all : typeof k === "number" ? all.index(k) : all.getAttr(k);
-            return { ...sc, variables: new Map([...(sc.variables as ReadonlyMap<string, Value>), ["self", self]]) };
-          };
-          for (const rule of r.preconditions) e.rules.push(evaluateRule(rule, scopeOf(false), "precondition", diagnostics));
-          for (const rule of r.postconditions) e.rules.push(evaluateRule(rule, scopeOf(true), "postcondition", diagnostics));
+          if ((e.instance.module ?? "") !== module) continue;
+          // Evaluated already by the walk, right after the instance was applied; else now, if the walk visited it.
+          const done = request.evaluated?.get(address);
+          if (done !== undefined) e.rules.push(...done);
+          else if (request.applied(address)) e.rules.push(...resourceConditions(ev, r, mi, e.instance.instanceKey, diagnostics));
         }
       }
       for (const o of m.outputs.values()) {
@@ -112,6 +100,25 @@ export function evaluateApplyChecks(ev: ModuleEvaluator, root: Config, request: 
     return { ...c, status: instances.length === 0 ? c.status : aggregateCheckStatus(instances.map((i) => i.status)), instances };
   });
   return { checks, diagnostics };
+}
+
+/**
+ * The preconditions and postconditions of one resource instance evaluated with the applied
+ * values (`self` is the instance's object), as Terraform's apply node evaluates them after the
+ * instance was applied: each condition's outcome, in order; diagnostics go to `out`.
+ */
+export function resourceConditions(ev: ModuleEvaluator, r: Resource, mi: ModuleInstanceAddress, k: number | string | undefined, out: PlanDiagnostic[]): ConditionOutcome[] {
+  const key = `${r.mode === "data" ? "data." : ""}${r.type}.${r.name}`;
+  const refs = ev.refsOfExprs([...r.preconditions, ...r.postconditions].flatMap((x) => [x.condition, x.errorMessage]));
+  const scopeOf = (withSelf: boolean) => (): EvalScope => {
+    const ex = evaluateExpansion(r.count, r.forEach, ev.scope(mi, undefined, ev.refsOfExprs([r.count, r.forEach])));
+    const sc = ev.scope(mi, expandedInstance(ex.expansion, k), refs);
+    if (!withSelf) return sc;
+    const all = ev.resource(mi, key);
+    const self: Value = k === undefined ? all : typeof k === "number" ? all.index(k) : all.getAttr(k);
+    return { ...sc, variables: new Map([...(sc.variables as ReadonlyMap<string, Value>), ["self", self]]) };
+  };
+  return [...r.preconditions.map((rule) => evaluateRule(rule, scopeOf(false), "precondition", out)), ...r.postconditions.map((rule) => evaluateRule(rule, scopeOf(true), "postcondition", out))];
 }
 
 /** What a rule checks, for its diagnostics' words. */

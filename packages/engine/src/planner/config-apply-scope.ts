@@ -2,8 +2,9 @@ import { stringVal, type Value } from "@magma/cty";
 import { decodeSchemaBody, evaluateSchemaBody, type Config } from "@magma/config";
 import { emptyBlockValue } from "@magma/provider-api";
 import { formatModuleInstance, parseResourceInstance } from "@magma/state";
-import type { AppliedValues, ApplyChecksRequest, ApplyChecksResult, ApplyScope } from "../apply/apply-scope.js";
-import { evaluateApplyChecks } from "./apply-checks.js";
+import type { AppliedValues, ApplyChecksRequest, ApplyChecksResult, ApplyScope, InstanceConditions } from "../apply/apply-scope.js";
+import { evaluateApplyChecks, resourceConditions } from "./apply-checks.js";
+import type { PlanDiagnostic } from "./plan-diagnostic.js";
 import { evaluateExpansion, type Expansion } from "../eval/expansion.js";
 import { expandedInstance } from "./expanded-instance.js";
 import { isReplace, PlanAction } from "../plan/plan-action.js";
@@ -106,6 +107,20 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
 
     async checks(applied: AppliedValues, request: ApplyChecksRequest): Promise<ApplyChecksResult> {
       return settle(() => evaluateApplyChecks(evaluatorOf(applied), config, request));
+    },
+
+    async instanceConditions(change: PlannedInstanceChange, applied: AppliedValues): Promise<InstanceConditions> {
+      return settle(() => {
+        const addr = parseResourceInstance(change.address);
+        const ev = evaluatorOf(applied);
+        const path = addr.module.map((s) => s.name);
+        const key = `${addr.mode === "data" ? "data." : ""}${addr.type}.${addr.name}`;
+        const module = ev.configAt(path).module;
+        const r = addr.mode === "data" ? module.dataResources.get(key) : module.managedResources.get(key);
+        const diagnostics: PlanDiagnostic[] = [];
+        if (r === undefined || (r.preconditions.length === 0 && r.postconditions.length === 0)) return { outcomes: [], diagnostics };
+        return { outcomes: resourceConditions(ev, r, addr.module, addr.key, diagnostics), diagnostics };
+      });
     },
   };
 

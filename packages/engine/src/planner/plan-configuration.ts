@@ -941,6 +941,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         return x;
       });
       expansions.set(`${m}|${n.key}`, ex.expansion);
+      if (mode !== "destroy") checks.known(`${configPrefix(n.mod.path)}${n.key}`);
       const wanted = expansionInstances(ex.expansion);
       const st = stored.find((s) => formatModuleInstance(s.module) === m);
       const current = new Map<number | string | undefined, InstanceObjectState>();
