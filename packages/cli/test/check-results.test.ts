@@ -6,10 +6,14 @@
 // which evaluates it again and warns that it failed. Terraform writes `check_results` in its
 // maps' random order: both states are compared with them sorted. And a postcondition that
 // fails only at apply: the instance is created and saved, the apply fails with terraform's
-// error, its dependent is not created; a resource with `count = 0` passes. Skipped without
-// terraform.
+// error, its dependent is not created; a resource with `count = 0` passes. And data sources
+// scoped in check blocks (test/testdata/failing-provider.mjs's random_refusal): read again after
+// the managed resources at apply; one that cannot be read (at plan, or only at apply) warns
+// with the provider's words in its block and fails its check with the read's error, which is
+// what `failure_messages` holds; the state keeps one read at plan as terraform's refreshed
+// state holds it (unknown values null). Skipped without terraform.
 import { expectSameRuns, initialisedPair, runPair, stableState, type Pair } from "./support/lang-pair.js";
-import { stopToolRuns, type ToolRun } from "./support/side-by-side.js";
+import { stopToolRuns, testProvidersCliConfig, type ToolRun } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs } from "./support/workdir.js";
 
 afterAll(() => {
@@ -253,6 +257,88 @@ const blankSelf = (r: ToolRun): ToolRun => ({ ...r, stderr: r.stderr.replace(/(s
       expect(runs[0]![0].stderr).toContain("Error: Resource postcondition failed");
       const state = comparableState(pair[0]) as { resources: { name: string }[]; check_results: unknown };
       expect(state.resources.map((r) => r.name)).toEqual(["p"]);
+      expect(state).toEqual(comparableState(pair[1]));
+    },
+    600_000,
+  );
+});
+
+const DATA = `terraform {
+  required_providers {
+    failing = { source = "magma/failing" }
+  }
+}
+resource "random_string" "s" {
+  provider = failing
+  length   = 3
+  special  = false
+}
+check "ok" {
+  data "random_refusal" "r" {
+    provider = failing
+    input    = "ok"
+  }
+  assert {
+    condition     = data.random_refusal.r.id == "refusal-ok"
+    error_message = "not ok"
+  }
+}
+check "refused" {
+  data "random_refusal" "f" {
+    provider = failing
+    input    = "fail"
+  }
+  assert {
+    condition     = data.random_refusal.f.id != ""
+    error_message = "empty"
+  }
+}
+check "later" {
+  data "random_refusal" "l" {
+    provider = failing
+    input    = length(random_string.s.result) == 3 ? "fail-body" : "x"
+  }
+  assert {
+    condition     = data.random_refusal.l.id != ""
+    error_message = "empty"
+  }
+}
+`;
+const DATA_JSON = JSON.stringify({
+  terraform: { required_providers: { failing: { source: "magma/failing" } } },
+  resource: { random_string: { s: { provider: "failing", length: 3, special: false } } },
+  check: {
+    ok: { data: { random_refusal: { r: { provider: "failing", input: "ok" } } }, assert: [{ condition: '${data.random_refusal.r.id == "refusal-ok"}', error_message: "not ok" }] },
+    refused: { data: { random_refusal: { f: { provider: "failing", input: "fail" } } }, assert: [{ condition: '${data.random_refusal.f.id != ""}', error_message: "empty" }] },
+    later: {
+      data: { random_refusal: { l: { provider: "failing", input: '${length(random_string.s.result) == 3 ? "fail-body" : "x"}' } } },
+      assert: [{ condition: '${data.random_refusal.l.id != ""}', error_message: "empty" }],
+    },
+  },
+});
+
+(TERRAFORM !== undefined ? describe : describe.skip)("data sources scoped in check blocks at apply, against terraform's", () => {
+  let cliConfig: string;
+  beforeAll(() => {
+    cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs" });
+  });
+
+  test.each([
+    ["native syntax", { "main.tf": DATA }],
+    ["JSON syntax", { "main.tf.json": DATA_JSON }],
+  ])(
+    "%s: read after the resources; a failed read warns and fails its check",
+    async (_name, files) => {
+      const pair = await initialisedPair(files, cliConfig);
+      const commands = [["apply", "-auto-approve"], ["apply", "-auto-approve"]] as const;
+      const runs = await runPair(pair, commands, cliConfig);
+      expectSameRuns(
+        runs.map(([o, t]) => [blank(o), blank(t)] as const),
+        commands,
+      );
+      expect(runs[1]![0].stdout).toContain("Warning: reading random_refusal: the read is refused");
+      const state = comparableState(pair[0]) as { resources: { name: string }[]; check_results: { config_addr: string; status: string }[] };
+      expect(state.check_results.map((c) => `${c.config_addr}=${c.status}`)).toEqual(["check.later=fail", "check.ok=pass", "check.refused=fail"]);
       expect(state).toEqual(comparableState(pair[1]));
     },
     600_000,

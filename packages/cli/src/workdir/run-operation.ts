@@ -31,7 +31,7 @@ import { terminalColumns, wordWrap } from "../terminal-columns.js";
 import { applyEventLine } from "./apply-progress.js";
 import { ApplySnapshots } from "./apply-snapshots.js";
 import { saveErroredState } from "./errored-state.js";
-import { applyFailureDiagnostics, EXECUTION_HALTED, terraformDiagnosticOrder } from "./apply-failure-diagnostics.js";
+import { applyFailureDiagnostics, EXECUTION_HALTED, placedDiagnostic, terraformDiagnosticOrder } from "./apply-failure-diagnostics.js";
 import { workdirProviders } from "./engine-providers.js";
 import { formatDiagnostics, SourceCache, type AddressedDiagnostic } from "./format-diagnostic.js";
 import { formatValue } from "./format-value.js";
@@ -554,7 +554,17 @@ async function runApply(
     for (const d of result.diagnostics) if (!isApplyWarning(d)) ui.diagnostic(d);
   }
   const colour = ctx.colour.stdout;
-  if (ui === undefined) ctx.print(formatDiagnostics(terraformDiagnosticOrder([...planWarnings, ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ ...d, detail: d.detail ?? "" }))]), dir, colour, { width: terminalColumns(ctx.io.stdout) }));
+  if (ui === undefined) {
+    // An object's warning (the engine gives its address) is placed in its block, as terraform's.
+    const warnings = result.diagnostics.filter((d) => d.severity === "warning") as readonly AddressedDiagnostic[];
+    const placing = warnings.some((d) => d.address !== undefined && d.subject === undefined);
+    const snapshot = "applyScope" in plan ? undefined : plan.configSnapshot;
+    const config = placing ? (snapshot !== undefined ? configFromSnapshot(snapshot) : loadConfig(configDir ?? dir)).config : undefined;
+    const placed = warnings.map((d) => (d.address !== undefined && d.subject === undefined ? placedDiagnostic(d, d.address, config) : { ...d, detail: d.detail ?? "" }));
+    // (A plan's diagnostic names its object only when it is a provider's about it, as diagnosticsText.)
+    const planned = planWarnings.map(({ address, inConfigBody, ...d }) => (inConfigBody === true && address !== undefined ? { ...d, address } : d));
+    ctx.print(formatDiagnostics(terraformDiagnosticOrder([...planned, ...placed]), dir, colour, { addresses: true, width: terminalColumns(ctx.io.stdout) }));
+  }
   const c = summary === undefined ? applyCounts(result) : { added: summary.add, changed: summary.change, destroyed: summary.remove };
   const imported = summary?.import ?? 0;
   if (o.kind === "destroy") ctx.print(paint(colour, `[reset][bold][green]\nDestroy complete! Resources: ${c.destroyed} destroyed.\n`));

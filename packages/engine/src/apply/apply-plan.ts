@@ -10,6 +10,7 @@ import { DEFAULT_PROGRESS_INTERVAL_MS, startObjectProgress } from "../events/obj
 import { applyInstance, type ApplyInstanceResult } from "../instance/apply-instance.js";
 import type { InstanceObject, InstanceTarget } from "../instance/instance-target.js";
 import { readDataSourceInstance } from "../instance/read-data-source-instance.js";
+import { unknownsToNull } from "../instance/unknowns-to-null.js";
 import { toleratedLogMessage } from "../instance/tolerated-problems.js";
 import { PlanAction, ReadReason } from "../plan/plan-action.js";
 import { assertPlanCurrent } from "../plan/plan-file.js";
@@ -54,6 +55,9 @@ export interface ApplyPlanOptions {
   /** How often `apply_progress` is reported for a running object, in milliseconds (default 10 000 as Terraform; 0: never). */
   readonly progressIntervalMs?: number;
 }
+
+/** Thrown by a tracked operation that ended without success or failure (a check block's data source that could not be read): no completion is reported. */
+const QUIET = Symbol("quiet");
 
 /** The failure of one node: its error, and the diagnostics to report for it. */
 class NodeFailure extends Error {
@@ -101,7 +105,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     }
   };
   const store = new ApplyState(options.state, options.persist);
-  const graph = buildApplyGraph(plan, (address, deposed) => store.get(address, deposed)?.dependencies);
+  const graph = buildApplyGraph(plan, (address, deposed) => store.get(address, deposed)?.dependencies, options.scope?.inCheckBlock?.bind(options.scope));
   const providers = plannedProviders(plan);
   const pool = options.providers;
   const intervalMs = options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
@@ -130,7 +134,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   const evaluatedConditions = new Map<string, readonly ConditionOutcome[]>();
   const warn = (address: string | undefined, ws: readonly Diag[]): void => {
     for (const d of ws) {
-      diagnostics.push(d);
+      // The object's address goes with the diagnostic (the CLI places an object's diagnostics in its block, as terraform's).
+      diagnostics.push(address === undefined || d.severity === "error" ? d : ({ ...d, address } as Diag));
       emit(address === undefined ? { type: "diagnostic", diagnostic: d } : { type: "diagnostic", diagnostic: d, address });
     }
   };
@@ -204,6 +209,10 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       summary.push(ref.action);
     } catch (e) {
       await started;
+      if (e === QUIET) {
+        progress!.stop();
+        return;
+      }
       const failure = e instanceof NodeFailure ? e : new NodeFailure(e, diagnosticsOf(e));
       const errors = failure.diagnostics.filter((d) => d.severity === "error");
       emit({ type: "apply_errored", ...base, elapsedSeconds: progress!.stop(), diagnostics: errors });
@@ -330,12 +339,13 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
             try {
               out = await readDataSourceInstance(target, { address: c.address, typeName: c.typeName, config });
             } catch (e) {
-              // A data source scoped in a check block only warns when it cannot be read (its value read at plan stays).
-              if (c.readReason !== ReadReason.CheckNested) throw e;
+              // A data source scoped in a check block only warns when it cannot be read (its value read at plan stays), and its check
+              // fails; as Terraform's, its read is not reported complete.
+              if (c.readReason !== ReadReason.CheckNested && options.scope?.inCheckBlock?.(c.address) !== true) throw e;
               const ds = diagnosticsOf(e);
               failedCheckData.set(c.address, diagnosticsErrorText(ds));
               warn(c.address, ds.map((d) => ({ ...d, severity: "warning" as const })));
-              return undefined;
+              throw QUIET;
             }
             if (out.kind !== "read") throw new EngineError(EngineErrorCode.InvalidArgument, `${c.address}: the data source read was deferred again at apply`);
             const r: ApplyInstanceResult = { object: { state: out.state, private: new Uint8Array(), tainted: false }, warnings: out.warnings };
@@ -428,8 +438,11 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   }
   const drift = (plan.drift ?? []).filter((d) => !changed.has(`${d.address}\0${d.deposedKey ?? ""}`));
   // The data sources read during the plan, as read (with the provider configuration they were read with); a
-  // check block's data source is read again below. Not those whose read failed (their values are not known).
-  const dataReads = Object.entries(plan.dataReads ?? {}).filter(([address, v]) => plan.dataReadSources?.[address] !== undefined && v.isWhollyKnown());
+  // check block's data source is read again below. One whose read failed (a check block's) is written as Terraform's
+  // refreshed state holds it: its planned object, the values not known null.
+  const dataReads = Object.entries(plan.dataReads ?? {})
+    .filter(([address]) => plan.dataReadSources?.[address] !== undefined)
+    .map(([address, v]) => [address, v.isWhollyKnown() ? v : unknownsToNull(v.unmarkDeep().value)] as const);
   const refreshedNoOps = plan.changes.filter((c) => c.action === PlanAction.NoOp && c.mode === "managed" && c.deposedKey === undefined && !recordsNoOp(c) && c.dependencies !== undefined && differsFromStored(c, store.get(c.address, undefined)));
   const refreshedDeps = new Map(Object.entries(plan.refreshedDependencies ?? {}));
   if (drift.length > 0 || dataReads.length > 0 || refreshedNoOps.length > 0 || refreshedDeps.size > 0) {

@@ -41,6 +41,8 @@ export interface ApplyScope {
    * start; a failed one fails the instance). Absent → left to {@link checks}.
    */
   instanceConditions?(change: PlannedInstanceChange, values: AppliedValues): Promise<InstanceConditions>;
+  /** Whether a data source instance is scoped in a `check` block (its read failing only warns and fails the check). */
+  inCheckBlock?(address: string): boolean;
 }
 
 /** One condition's outcome: its status, and the failure's message. */

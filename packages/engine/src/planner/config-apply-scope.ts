@@ -1,5 +1,5 @@
 import { stringVal, type Value } from "@magma/cty";
-import { decodeSchemaBody, evaluateSchemaBody, type Config } from "@magma/config";
+import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, type Config } from "@magma/config";
 import { emptyBlockValue } from "@magma/provider-api";
 import { formatModuleInstance, parseResourceInstance } from "@magma/state";
 import type { AppliedValues, ApplyChecksRequest, ApplyChecksResult, ApplyScope, InstanceConditions } from "../apply/apply-scope.js";
@@ -107,6 +107,13 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
 
     async checks(applied: AppliedValues, request: ApplyChecksRequest): Promise<ApplyChecksResult> {
       return settle(() => evaluateApplyChecks(evaluatorOf(applied), config, request));
+    },
+
+    inCheckBlock(address: string): boolean {
+      const addr = parseResourceInstance(address);
+      if (addr.mode !== "data") return false;
+      const c = descendantConfig(config, addr.module.map((s) => s.name));
+      return c?.module.dataResources.get(`data.${addr.type}.${addr.name}`)?.inCheck !== undefined;
     },
 
     async instanceConditions(change: PlannedInstanceChange, applied: AppliedValues): Promise<InstanceConditions> {

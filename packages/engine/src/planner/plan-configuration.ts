@@ -31,7 +31,7 @@ import type { RefreshOutcome } from "../refresh/refresh-outcome.js";
 import { importInstance } from "../instance/import-instance.js";
 import { applyMoves, forgetMatcher, traversalText } from "./apply-moves.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
-import { diagnosticsErrorText, diagnosticsOfError, planError, PlanDiagnosticsError, providerDiagnosticsInBody, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
+import { diagnosticsErrorText, diagnosticsOfError, isPlanDiagnosticsError, planError, PlanDiagnosticsError, providerDiagnosticsInBody, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
 import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
 import { configEdges, type ConfigVertex } from "./config-edges.js";
 import { CheckRecorder } from "./check-recorder.js";
@@ -622,6 +622,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
    * (a warning for `check` blocks) whose detail is the rule's error message; an unknown
    * condition is left for the apply.
    */
+  /** The check block instances whose data source could not be read. */
+  const failedCheckReads = new Set<string>();
   const checkRules = (rules: readonly CheckRule[], mi: ModuleInstanceAddress, rep: InstanceRepetition | undefined, address: string, summary: string, self?: Value, warnOnly = false, config?: string): void => {
     const ref = config === undefined ? undefined : { config, address, module: formatModuleInstance(mi), ...(rep?.key !== undefined ? { key: rep.key } : {}) };
     const note = (i: number, status: CheckStatus, problem?: string): void => {
@@ -983,7 +985,11 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 // A data source scoped in a check block only warns when it cannot be read; any other's provider error is placed in its block.
                 if (r.inCheck === undefined) throw providerDiagnosticsInBody(e, r, address);
                 const errs = diagnosticsOfError(e, address);
-                diagnostics.push(...errs.map((d) => ({ ...d, severity: "warning" as const, summary: `Check block data source read failed (check.${r.inCheck}): ${d.summary}` })));
+                // As Terraform: the provider's diagnostics as warnings, placed in the data source's block.
+                const placed = providerDiagnosticsInBody(e, r, address);
+                const shown = isPlanDiagnosticsError(placed) ? placed.diagnostics : errs;
+                diagnostics.push(...shown.map((d) => ({ ...d, severity: "warning" as const, fromCheckBlock: true })));
+                failedCheckReads.add(`${instancePrefix(mi)}check.${r.inCheck}`);
                 // As Terraform: the check fails with the read's error, the read is still planned (its
                 // computed values unknown) and that value is what the refreshed state holds.
                 checks.note({ config: `${configPrefix(n.mod.path)}check.${r.inCheck}`, address: `${instancePrefix(mi)}check.${r.inCheck}`, module: formatModuleInstance(mi) }, `data:${address}`, "fail", errorText(e, errs));
@@ -1193,7 +1199,12 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         case "check":
           if (mode === "destroy") return;
           return pure(() => {
-            for (const mi of evaluator.instancesOf(n.mod.path)) checkRules(n.mod.config.module.checks.get(n.name)!.asserts, mi, undefined, `${instancePrefix(mi)}check.${n.name}`, "Check block assertion failed", undefined, true, `${configPrefix(n.mod.path)}check.${n.name}`);
+            for (const mi of evaluator.instancesOf(n.mod.path)) {
+              const address = `${instancePrefix(mi)}check.${n.name}`;
+              // As Terraform's nodeCheckAssert: a check whose data source could not be read is not evaluated further.
+              if (failedCheckReads.has(address)) continue;
+              checkRules(n.mod.config.module.checks.get(n.name)!.asserts, mi, undefined, address, "Check block assertion failed", undefined, true, `${configPrefix(n.mod.path)}check.${n.name}`);
+            }
           });
       }
     },
