@@ -6,7 +6,7 @@ import { convert, isPathError, toJson, type Value } from "@magma/cty";
 import { collectVariableValues, configFromSnapshot, loadConfig, loadConfigWithSnapshot, moduleFiles, walkConfig, type Config, type ConfigSnapshot, type VariableArg } from "@magma/config";
 import { terraformFunctions } from "@magma/hcl";
 import type { ProviderSchema, SchemaEntry } from "@magma/provider-api";
-import { encodeSensitivePaths, loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
+import { encodeSensitivePaths, formatProviderSource, loadState, newStateFile, parseProviderConfig, saveState, type StateFile, type StateStore } from "@magma/state";
 import { applyPlan } from "./apply/apply-plan.js";
 import type { ApplyResult } from "./apply/apply-result.js";
 import type { ApplyScope } from "./apply/apply-scope.js";
@@ -31,6 +31,9 @@ import { countPlanChanges } from "./render/plan-summary.js";
 import { parsePlanTargets, TARGETED_APPLY_WARNING, TARGETING_WARNING } from "./planner/plan-targets.js";
 import type { PlannedChangeEvent } from "./events/engine-event.js";
 import { changeReason } from "./events/change-reason.js";
+import { providerOfChange } from "./apply/apply-graph.js";
+import { toleratedLogMessage } from "./instance/tolerated-problems.js";
+import type { PlannedInstanceChange } from "./plan/planned-instance-change.js";
 import { isEngineError } from "./engine-error.js";
 import { sharedSignal } from "./shared-signal.js";
 
@@ -424,6 +427,7 @@ export function createEngine(options: EngineOptions): Engine {
       });
       if (targeting !== undefined) diagnostics.push({ severity: "warning", ...TARGETING_WARNING });
       const hasErrors = diagnostics.some((d) => d.severity === "error");
+      if (o.onEvent !== undefined) emitToleratedLogs(result.changes, o.onEvent);
       if (o.onEvent !== undefined && !hasErrors) emitPlanEvents(result, o.onEvent);
       const schemas = new Map<string, ProviderSchema>();
       for (const p of planned.providers) {
@@ -626,6 +630,31 @@ const DEFAULT_KEEP_PROVIDERS_MS = 60_000;
 /** The refresh events, as each object's refresh starts and completes. */
 function refreshEvents(onEvent: (e: EngineEvent) => void): (phase: "start" | "complete", address: string, id: string | undefined) => void {
   return (phase, address, id) => onEvent({ type: phase === "start" ? "refresh_start" : "refresh_complete", address, ...(id === undefined ? {} : { idKey: "id", idValue: id }) });
+}
+
+/**
+ * The `log` events of the problems a legacy provider's plans were forgiven (Terraform logs
+ * them naming the provider's source address).
+ */
+function emitToleratedLogs(changes: readonly PlannedInstanceChange[], onEvent: (e: EngineEvent) => void): void {
+  for (const c of changes) {
+    for (const t of c.tolerated ?? []) {
+      try {
+        onEvent({ type: "log", level: "warn", message: toleratedLogMessage(t, providerSourceOf(c)) });
+      } catch {
+        // A listener's failure must not break the plan.
+      }
+    }
+  }
+}
+
+/** The provider source address of a change (`registry.terraform.io/hashicorp/aws`). */
+function providerSourceOf(c: PlannedInstanceChange): string {
+  try {
+    return formatProviderSource(parseProviderConfig(providerOfChange(c)).provider);
+  } catch {
+    return providerOfChange(c);
+  }
 }
 
 /** The plan-time events of a finished plan: each change, the summary. */

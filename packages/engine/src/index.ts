@@ -44,6 +44,8 @@ export type { PlanInstanceInput } from "./instance/plan-instance.js";
 export { planDestroy } from "./instance/plan-destroy.js";
 export { applyInstance } from "./instance/apply-instance.js";
 export type { ApplyInstanceOptions, ApplyInstanceResult } from "./instance/apply-instance.js";
+export { toleratedLogMessage } from "./instance/tolerated-problems.js";
+export type { ToleratedProblems } from "./instance/tolerated-problems.js";
 export { readDataSourceInstance } from "./instance/read-data-source-instance.js";
 export type { DataSourceInput, DataSourceOutcome } from "./instance/read-data-source-instance.js";
 export { importInstance } from "./instance/import-instance.js";
@@ -97,6 +99,7 @@ export type {
   DiagnosticEvent,
   ProviderConfiguredEvent,
   OutputsEvent,
+  LogEvent,
 } from "./events/engine-event.js";
 // SAFETY: the refresh guard, import, import on create conflict.
 export { judgeRefresh, assertRefreshSafe, DEFAULT_REFRESH_GUARD, RefreshVerdict, RefreshSuspicion } from "./refresh/refresh-guard.js";

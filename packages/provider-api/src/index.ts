@@ -86,7 +86,7 @@ export type { RetryPolicy } from "./with-retry.js";
 export { classifyApplyOutcome } from "./apply-outcome.js";
 export type { ApplyResponse, ApplyContext, ApplyOutcome } from "./apply-outcome.js";
 export { proposedNewState } from "./proposed-new-state.js";
-export { assertPlanValid } from "./plan-valid.js";
+export { assertPlanValid, planProblems } from "./plan-valid.js";
 export { assertObjectCompatible, compatibilityProblems } from "./object-compatible.js";
 export { formatProblemPath } from "./object-change-problem.js";
 export type { ObjectChangeCheckOptions, ObjectChangeProblem, ProblemStep } from "./object-change-problem.js";

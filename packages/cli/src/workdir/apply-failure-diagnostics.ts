@@ -1,5 +1,6 @@
 import { descendantConfig, type Config, type Resource } from "@magma/config";
 import { inConfigBody, type FailedObject } from "@magma/engine";
+import type { Diag } from "@magma/provider-api";
 import { parseResourceInstance } from "@magma/state";
 import type { AddressedDiagnostic } from "./format-diagnostic.js";
 
@@ -33,16 +34,23 @@ const SOURCELESS: ReadonlySet<string> = new Set(["Provider produced invalid plan
 export function applyFailureDiagnostics(failed: readonly FailedObject[], config: Config | undefined): AddressedDiagnostic[] {
   const out: AddressedDiagnostic[] = [];
   for (const f of failed) {
-    const r = f.action === "configure" ? undefined : resourceConfig(config, f.address);
-    for (const d of f.diagnostics) {
-      if (SOURCELESS.has(d.summary)) {
-        out.push({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" });
-        continue;
-      }
-      out.push({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", ...(r !== undefined ? { subject: inConfigBody(r, d) } : {}), ...(f.address !== "" && f.action !== "configure" ? { address: f.address } : {}) });
-    }
+    for (const d of f.diagnostics) out.push(placedDiagnostic(d, f.action === "configure" ? undefined : f.address, config));
   }
   return out;
+}
+
+/**
+ * A diagnostic about an object (`address`; undefined for a provider configuration's) as
+ * Terraform prints it: a diagnostic of the configuration (a failed postcondition) keeps its
+ * own place and values, without the address; any other gets the address (`with aws_x.y,`)
+ * and, when the object's resource is in the configuration, the place in its block it is about.
+ */
+export function placedDiagnostic(d: Diag, address: string | undefined, config: Config | undefined): AddressedDiagnostic {
+  const own = d as AddressedDiagnostic;
+  if (own.subject !== undefined) return { ...own, detail: own.detail ?? "" };
+  if (SOURCELESS.has(d.summary)) return { severity: d.severity, summary: d.summary, detail: d.detail ?? "" };
+  const r = address === undefined ? undefined : resourceConfig(config, address);
+  return { severity: d.severity, summary: d.summary, detail: d.detail ?? "", ...(r !== undefined ? { subject: inConfigBody(r, d) } : {}), ...(address !== undefined && address !== "" ? { address } : {}) };
 }
 
 /** The error Terraform's stop hook returns from every hook call once the operation is stopped (Ctrl-C). */

@@ -31,7 +31,7 @@ import { terminalColumns, wordWrap } from "../terminal-columns.js";
 import { applyEventLine } from "./apply-progress.js";
 import { ApplySnapshots } from "./apply-snapshots.js";
 import { saveErroredState, type ErroredState } from "./errored-state.js";
-import { applyFailureDiagnostics, EXECUTION_HALTED, terraformDiagnosticOrder } from "./apply-failure-diagnostics.js";
+import { applyFailureDiagnostics, EXECUTION_HALTED, placedDiagnostic, terraformDiagnosticOrder } from "./apply-failure-diagnostics.js";
 import { workdirProviders } from "./engine-providers.js";
 import { formatDiagnostics, SourceCache, type AddressedDiagnostic } from "./format-diagnostic.js";
 import { formatValue } from "./format-value.js";
@@ -39,6 +39,7 @@ import { JsonUi, jsonUiResource } from "./json-ui.js";
 import { acquireLock, type LockSettings } from "./state-lock.js";
 import { FATAL_INTERRUPT, onFatalInterrupt } from "../fatal-interrupt.js";
 import { flushOutput } from "../flush-output.js";
+import { terraformLogFor } from "../logging/terraform-log.js";
 import { stateInstances } from "./state-objects.js";
 import { LOCK_FILE_NAME, parseLockFile } from "./provider-lock-file.js";
 import type { WorkingDir } from "./working-dir.js";
@@ -93,7 +94,7 @@ const INTERRUPT_NOTICE = "\nInterrupt received.\nPlease wait for Terraform to ex
 /** A plan's diagnostics as terraform prints them: a provider's diagnostic about an object with its address (`with ADDR,`). */
 function diagnosticsText(r: EnginePlanResult, dir: string, color: boolean, width: number): string {
   const shown = r.diagnostics.map(({ address, inConfigBody, ...d }) => (inConfigBody === true && address !== undefined ? { ...d, address } : d));
-  return formatDiagnostics(shown, dir, color, { width, addresses: true });
+  return formatDiagnostics(terraformDiagnosticOrder(shown), dir, color, { width, addresses: true });
 }
 
 /**
@@ -204,6 +205,8 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         variableArgs: o.variableArgs,
         env: ctx.io.env,
         ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+        // Only the core's log lines: the CLI prints the plan's other events itself, from the result.
+        onEvent: (e) => logEvent(ctx, e),
       })
       .catch(engineErrorToCli);
     if (ctx.signal?.aborted === true) throw new CliError(CliErrorCode.BadInput, "interrupted");
@@ -303,7 +306,9 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         for (const d of r.diagnostics) jsonPlanDiagnostic(ui, d, sources);
       }
     }
-    const deferred: EnginePlanResult["diagnostics"] = applying ? r.diagnostics : [];
+    // An apply evaluates the checks again and reports them itself: terraform leaves the plan's `check` block diagnostics out (they were shown before its question, if it asked).
+    // (A refresh-only apply stores the plan's check results as they are: its plan's diagnostics stay.)
+    let deferred: EnginePlanResult["diagnostics"] = applying ? r.diagnostics.filter((d) => d.fromCheckBlock !== true || r.plan.mode === "refresh-only") : [];
     // Terraform's `Applyable`: an output planned as an update counts even when its renderer shows
     // no change (pow(2, 64) against the 18446744073709550000 its state holds: exit code 2, Note).
     const hasChanges = counts.shown > 0 || (r.plan.outputs ?? []).some((po) => po.action !== "no-op");
@@ -326,7 +331,8 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       return o.detailedExitcode && hasChanges ? ExitCode.Changes : ExitCode.Ok;
     }
     // apply, destroy, refresh.
-    if (!hasChanges && o.kind !== "refresh") {
+    // Without changes the apply still runs when there are checks: they are evaluated again and their results stored (as terraform's).
+    if (!hasChanges && o.kind !== "refresh" && (r.plan.checks ?? []).length === 0) {
       const verb = o.kind === "destroy" ? "Destroy" : "Apply";
       if (ui !== undefined) {
         const sources = new SourceCache(wd.dir);
@@ -352,7 +358,10 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       if (stored === undefined && o.kind !== "destroy") await saveState(store, prior);
       return ExitCode.Ok;
     }
-    if (!o.autoApprove && o.kind !== "refresh") {
+    if (!o.autoApprove && o.kind !== "refresh" && hasChanges) {
+      // Terraform shows the plan's warnings before its question, and not again.
+      if (ui === undefined && r.diagnostics.length > 0) ctx.print(formatDiagnostics(terraformDiagnosticOrder(r.diagnostics), wd.dir, ctx.colour.stdout, { width: columns }));
+      deferred = [];
       const question = paint(
         ctx.colour.stdout,
         o.kind === "destroy"
@@ -509,6 +518,7 @@ async function runApply(
             }
           : {}),
         onEvent: (e) => {
+          if (logEvent(ctx, e)) return;
           if (e.type === "change_summary") summary = e;
           if (e.type === "apply_start") inFlight.add(`${e.address}\0${e.deposedKey ?? ""}`);
           else if (e.type === "apply_complete" || e.type === "apply_errored") inFlight.delete(`${e.address}\0${e.deposedKey ?? ""}`);
@@ -544,7 +554,7 @@ async function runApply(
     // The engine's own word that the end-of-walk write failed is replaced by terraform's about errored.tfstate.
     const others = result.diagnostics
       .filter((d) => d.severity === "error" && !accounted.has(`${d.summary}\n${d.detail ?? ""}`) && !(errored !== undefined && d.summary === PERSIST_FAILED))
-      .map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }));
+      .map((d) => ({ ...d, detail: d.detail ?? "" }));
     const halted = stopped ? Array.from({ length: Math.max(1, 2 * (stoppedInFlight ?? 0)) }, () => EXECUTION_HALTED) : [];
     const saving = errored?.diagnostics ?? [];
     if (ui === undefined) ctx.io.stderr.write(formatDiagnostics([...terraformDiagnosticOrder([...halted, ...failures, ...others]), ...saving], dir, ctx.colour.stderr, { addresses: true, width: terminalColumns(ctx.io.stderr) }));
@@ -563,7 +573,17 @@ async function runApply(
     for (const d of result.diagnostics) if (!isApplyWarning(d)) ui.diagnostic(d);
   }
   const colour = ctx.colour.stdout;
-  if (ui === undefined) ctx.print(formatDiagnostics([...planWarnings, ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" }))], dir, colour, { width: terminalColumns(ctx.io.stdout) }));
+  if (ui === undefined) {
+    // An object's warning (the engine gives its address) is placed in its block, as terraform's.
+    const warnings = result.diagnostics.filter((d) => d.severity === "warning") as readonly AddressedDiagnostic[];
+    const placing = warnings.some((d) => d.address !== undefined && d.subject === undefined);
+    const snapshot = "applyScope" in plan ? undefined : plan.configSnapshot;
+    const config = placing ? (snapshot !== undefined ? configFromSnapshot(snapshot) : loadConfig(configDir ?? dir)).config : undefined;
+    const placed = warnings.map((d) => (d.address !== undefined && d.subject === undefined ? placedDiagnostic(d, d.address, config) : { ...d, detail: d.detail ?? "" }));
+    // (A plan's diagnostic names its object only when it is a provider's about it, as diagnosticsText.)
+    const planned = planWarnings.map(({ address, inConfigBody, ...d }) => (inConfigBody === true && address !== undefined ? { ...d, address } : d));
+    ctx.print(formatDiagnostics(terraformDiagnosticOrder([...planned, ...placed]), dir, colour, { addresses: true, width: terminalColumns(ctx.io.stdout) }));
+  }
   const c = summary === undefined ? applyCounts(result) : { added: summary.add, changed: summary.change, destroyed: summary.remove };
   const imported = summary?.import ?? 0;
   if (o.kind === "destroy") ctx.print(paint(colour, `[reset][bold][green]\nDestroy complete! Resources: ${c.destroyed} destroyed.\n`));
@@ -608,6 +628,17 @@ async function applyRefreshedOnly(ctx: CommandContext, engine: Engine, snapshots
   if (ui !== undefined) for (const d of errors) ui.diagnostic(d);
   else ctx.io.stderr.write(formatDiagnostics(errors, dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
   return ExitCode.Error;
+}
+
+/**
+ * Writes an engine `log` event to the run's log (`TF_LOG`), as terraform's core logs it
+ * (e.g. what a provider on the legacy type system is forgiven); nothing without `TF_LOG`.
+ * Whether the event was one.
+ */
+function logEvent(ctx: CommandContext, e: EngineEvent): boolean {
+  if (e.type !== "log") return false;
+  terraformLogFor(ctx.io.env)?.log(e.level, e.message);
+  return true;
 }
 
 /** Terraform's words for an ephemeral resource operation (its UI hook's `Opening...`, `Closing complete after 0s`). */

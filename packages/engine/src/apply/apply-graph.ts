@@ -1,7 +1,7 @@
 import { formatModuleInstance, formatProviderSource, formatResource, parseProviderConfig, parseResourceInstance } from "@magma/state";
 import { Graph } from "../dag/graph.js";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
-import { PlanAction } from "../plan/plan-action.js";
+import { PlanAction, ReadReason } from "../plan/plan-action.js";
 import type { Plan, PlannedProvider } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 
@@ -94,13 +94,17 @@ export function plannedProviders(plan: Plan): Map<string, PlannedProvider> {
  * - every node using a provider waits for the provider's configure node, which waits for
  *   the creates and updates of the resources its configuration depends on.
  *
+ * - a data source scoped in a `check` block is read after every create and update of a
+ *   managed resource (Terraform's `checkStartTransformer`), except one that refers to it.
+ *
  * No-op changes get no node (nothing is called for them), except those of a moved or an
  * imported object, whose node writes the object at its new address.
  *
  * @param stateDependencies - the prior state's `dependencies` of an instance (for deletes whose change carries none).
+ * @param inCheckBlock - whether a data source instance is scoped in a `check` block (besides reads planned `check-nested`).
  * @throws {@link EngineError} `invalid_argument` for an unusable address.
  */
-export function buildApplyGraph(plan: Plan, stateDependencies: (address: string, deposedKey: string | undefined) => readonly string[] | undefined): Graph<ApplyNode> {
+export function buildApplyGraph(plan: Plan, stateDependencies: (address: string, deposedKey: string | undefined) => readonly string[] | undefined, inCheckBlock?: (address: string) => boolean): Graph<ApplyNode> {
   const g = new Graph<ApplyNode>();
   const providers = plannedProviders(plan);
   const used = new Set<string>();
@@ -199,6 +203,21 @@ export function buildApplyGraph(plan: Plan, stateDependencies: (address: string,
         // The dependency's destroy waits for this (dependent's) destroy.
         for (const d of destroyers.get(r) ?? []) if (!otherInstanceOfModule(id, d)) g.dependOn(d, id);
       }
+    }
+  }
+  // A check block's data sources are read once the managed resources are applied.
+  const nested = g.ids().filter((id) => {
+    const n = g.get(id);
+    return n.kind === "apply" && n.change.action === PlanAction.Read && (n.change.readReason === ReadReason.CheckNested || inCheckBlock?.(n.change.address) === true);
+  });
+  if (nested.length > 0) {
+    const managed = g.ids().filter((id) => {
+      const n = g.get(id);
+      return n.kind === "apply" && n.change.mode === "managed";
+    });
+    for (const r of nested) {
+      const resource = placeOfNode.get(r)!.resource;
+      for (const m of managed) if (!(deps.get(m) ?? []).includes(resource)) g.dependOn(r, m);
     }
   }
   return g;

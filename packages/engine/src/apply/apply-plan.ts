@@ -11,17 +11,20 @@ import { DEFAULT_PROGRESS_INTERVAL_MS, startObjectProgress } from "../events/obj
 import { applyInstance, type ApplyInstanceResult } from "../instance/apply-instance.js";
 import type { InstanceObject, InstanceTarget } from "../instance/instance-target.js";
 import { readDataSourceInstance } from "../instance/read-data-source-instance.js";
+import { unknownsToNull } from "../instance/unknowns-to-null.js";
+import { toleratedLogMessage } from "../instance/tolerated-problems.js";
 import { PlanAction, ReadReason } from "../plan/plan-action.js";
 import { assertPlanCurrent } from "../plan/plan-file.js";
 import type { Plan } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
-import { isPlanDiagnosticsError } from "../planner/plan-diagnostic.js";
+import { diagnosticsErrorText, isPlanDiagnosticsError } from "../planner/plan-diagnostic.js";
 import type { OpenedProvider } from "../provider-source.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
 import { buildApplyGraph, plannedProviders, recordsNoOp, type ApplyNode } from "./apply-graph.js";
 import type { AdoptionRecord, ApplyObjectRef, ApplyResult, FailedObject, SkippedObject } from "./apply-result.js";
-import type { ApplyScope, AppliedValues } from "./apply-scope.js";
+import type { ApplyScope, AppliedValues, ConditionOutcome } from "./apply-scope.js";
 import { ApplyState, type StoredObject } from "./apply-state.js";
+import { checkResultsState } from "./check-results-state.js";
 import type { CreateConflictHandler } from "./create-conflict.js";
 
 /** Options of {@link applyPlan}. */
@@ -53,6 +56,9 @@ export interface ApplyPlanOptions {
   /** How often `apply_progress` is reported for a running object, in milliseconds (default 10 000 as Terraform; 0: never). */
   readonly progressIntervalMs?: number;
 }
+
+/** Thrown by a tracked operation that ended without success or failure (a check block's data source that could not be read): no completion is reported. */
+const QUIET = Symbol("quiet");
 
 /** The failure of one node: its error, and the diagnostics to report for it. */
 class NodeFailure extends Error {
@@ -100,7 +106,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     }
   };
   const store = new ApplyState(options.state, options.persist);
-  const graph = buildApplyGraph(plan, (address, deposed) => store.get(address, deposed)?.dependencies);
+  const graph = buildApplyGraph(plan, (address, deposed) => store.get(address, deposed)?.dependencies, options.scope?.inCheckBlock?.bind(options.scope));
   const providers = plannedProviders(plan);
   const pool = options.providers;
   const intervalMs = options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
@@ -122,10 +128,26 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   const appliedRefs: ApplyObjectRef[] = [];
   const summary: HookAction[] = []; // the actions done, for the change summary (moves without changes are not counted, as Terraform)
   const reported = new WeakSet<NodeFailure>(); // failures whose diagnostics were reported already
+  /** The data sources scoped in `check` blocks whose read failed at apply, with the error's text (their checks fail). */
+  const failedCheckData = new Map<string, string>();
+  /** The resource instances with conditions (the plan's checks), and the outcomes of those the walk evaluated. */
+  const conditioned = new Set((plan.checks ?? []).filter((c) => c.kind === "resource").flatMap((c) => c.instances.map((i) => i.address)));
+  const evaluatedConditions = new Map<string, readonly ConditionOutcome[]>();
   const warn = (address: string | undefined, ws: readonly Diag[]): void => {
     for (const d of ws) {
-      diagnostics.push(d);
+      // The object's address goes with the diagnostic (the CLI places an object's diagnostics in its block, as terraform's).
+      diagnostics.push(address === undefined || d.severity === "error" ? d : ({ ...d, address } as Diag));
       emit(address === undefined ? { type: "diagnostic", diagnostic: d } : { type: "diagnostic", diagnostic: d, address });
+    }
+  };
+
+  /**
+   * What a legacy provider was forgiven, as Terraform's log lines: the final plan's problems
+   * name the provider's source address, the apply result's its configuration's address.
+   */
+  const logTolerated = (provider: string, r: { readonly tolerated?: ApplyInstanceResult["tolerated"] }): void => {
+    for (const t of r.tolerated ?? []) {
+      emit({ type: "log", level: "warn", message: toleratedLogMessage(t, t.kind === "invalid_plan" ? (providers.get(provider)?.source ?? provider) : provider) });
     }
   };
 
@@ -188,6 +210,10 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       summary.push(ref.action);
     } catch (e) {
       await started;
+      if (e === QUIET) {
+        progress!.stop();
+        return;
+      }
       const failure = e instanceof NodeFailure ? e : new NodeFailure(e, diagnosticsOf(e));
       const errors = failure.diagnostics.filter((d) => d.severity === "error");
       emit({ type: "apply_errored", ...base, elapsedSeconds: progress!.stop(), diagnostics: errors });
@@ -216,6 +242,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
    */
   const finish = async (change: PlannedInstanceChange, provider: string, deposed: string | undefined, r: ApplyInstanceResult, entryVersion: number, entryType: Parameters<typeof toJson>[1], release?: () => void): Promise<void> => {
     warn(change.address, r.warnings);
+    logTolerated(provider, r);
     let recorded = false;
     const durable = commit((w) => {
       if (r.object === null) w.set(change.address, provider, deposed, null);
@@ -295,6 +322,9 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
           return;
         }
         const action: HookAction = c.action === PlanAction.Read ? "read" : c.action === PlanAction.Update ? "update" : "create";
+        // An instance with conditions lets its dependents start only once they held (see after the apply).
+        const conditions = options.scope?.instanceConditions !== undefined && conditioned.has(c.address) ? options.scope : undefined;
+        const release = conditions === undefined ? ctx.release : undefined;
         await tracked({ address: c.address, action }, action === "update" ? idOf(c.before) : undefined, dependenciesSettled(id), async () => {
           const target = targetOf(node.provider, c);
           let config = c.config;
@@ -310,14 +340,17 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
             try {
               out = await readDataSourceInstance(target, { address: c.address, typeName: c.typeName, config });
             } catch (e) {
-              // A data source scoped in a check block only warns when it cannot be read (its value read at plan stays).
-              if (c.readReason !== ReadReason.CheckNested) throw e;
-              warn(c.address, diagnosticsOf(e).map((d) => ({ ...d, severity: "warning" as const })));
-              return undefined;
+              // A data source scoped in a check block only warns when it cannot be read (its value read at plan stays), and its check
+              // fails; as Terraform's, its read is not reported complete.
+              if (c.readReason !== ReadReason.CheckNested && options.scope?.inCheckBlock?.(c.address) !== true) throw e;
+              const ds = diagnosticsOf(e);
+              failedCheckData.set(c.address, diagnosticsErrorText(ds));
+              warn(c.address, ds.map((d) => ({ ...d, severity: "warning" as const })));
+              throw QUIET;
             }
             if (out.kind !== "read") throw new EngineError(EngineErrorCode.InvalidArgument, `${c.address}: the data source read was deferred again at apply`);
             const r: ApplyInstanceResult = { object: { state: out.state, private: new Uint8Array(), tainted: false }, warnings: out.warnings };
-            await finish(c, node.provider, undefined, r, entry.version, entry.type, ctx.release);
+            await finish(c, node.provider, undefined, r, entry.version, entry.type, release);
             return idOf(out.state);
           }
           const entry = resourceSchema(target.schema, c.typeName);
@@ -340,11 +373,26 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
             deposedKeys.delete(c.address);
             await commit((w) => w.restore(c.address, key));
             warn(c.address, r.warnings);
+            logTolerated(node.provider, r);
             throw new NodeFailure(r.error, [...r.warnings, ...diagnosticsOf(r.error)]);
           }
-          await finish(change, node.provider, undefined, r, entry.version, entry.type, ctx.release);
+          await finish(change, node.provider, undefined, r, entry.version, entry.type, release);
           return r.object === null ? undefined : idOf(r.object.state);
         });
+        // As Terraform's apply node: the instance's preconditions and postconditions are evaluated with its new object
+        // once it is applied and saved ("Creation complete" is printed); one that fails fails the instance, and its dependents do not start.
+        if (conditions !== undefined && !failedCheckData.has(c.address)) {
+          let held;
+          try {
+            held = await conditions.instanceConditions!(c, applied);
+          } catch (e) {
+            throw new NodeFailure(e, diagnosticsOf(e));
+          }
+          evaluatedConditions.set(c.address, held.outcomes);
+          warn(c.address, held.diagnostics.filter((d) => d.severity !== "error"));
+          const errors = held.diagnostics.filter((d) => d.severity === "error");
+          if (errors.length > 0) throw new NodeFailure(new Error(errors.map((d) => d.summary).join("; ")), errors);
+        }
         return;
       }
     }
@@ -391,8 +439,11 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   }
   const drift = (plan.drift ?? []).filter((d) => !changed.has(`${d.address}\0${d.deposedKey ?? ""}`));
   // The data sources read during the plan, as read (with the provider configuration they were read with); a
-  // check block's data source is read again below. Not those whose read failed (their values are not known).
-  const dataReads = Object.entries(plan.dataReads ?? {}).filter(([address, v]) => plan.dataReadSources?.[address] !== undefined && v.isWhollyKnown());
+  // check block's data source is read again below. One whose read failed (a check block's) is written as Terraform's
+  // refreshed state holds it: its planned object, the values not known null.
+  const dataReads = Object.entries(plan.dataReads ?? {})
+    .filter(([address]) => plan.dataReadSources?.[address] !== undefined)
+    .map(([address, v]) => [address, v.isWhollyKnown() ? v : unknownsToNull(v.unmarkDeep().value)] as const);
   const refreshedNoOps = plan.changes.filter((c) => c.action === PlanAction.NoOp && c.mode === "managed" && c.deposedKey === undefined && !recordsNoOp(c) && c.dependencies !== undefined && differsFromStored(c, store.get(c.address, undefined)));
   const refreshedDeps = new Map(Object.entries(plan.refreshedDependencies ?? {}));
   if (drift.length > 0 || dataReads.length > 0 || refreshedNoOps.length > 0 || refreshedDeps.size > 0) {
@@ -513,6 +564,25 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     } catch (e) {
       warn(undefined, diagnosticsOf(e).map((d) => ({ ...d, summary: `Outputs: ${d.summary}` })));
       outputs = {};
+    }
+  }
+  // The checks evaluated again with what was applied, and their results recorded in state (Terraform's RecordCheckResults), however the walk ended.
+  // A refresh-only plan's apply stores the plan's check results as they are (Terraform's, which evaluated them with the refreshed objects).
+  if (plan.mode === "refresh-only" && plan.checks !== undefined) {
+    try {
+      await store.commit((w) => w.setCheckResults(checkResultsState(plan.checks!)));
+    } catch (e) {
+      warn(undefined, diagnosticsOf(e));
+    }
+  } else if (options.scope?.checks !== undefined && plan.checks !== undefined && !interrupted) {
+    const visited = new Set(appliedRefs.filter((r) => r.action !== "delete" && r.action !== "forget" && r.deposedKey === undefined).map((r) => r.address));
+    for (const c of plan.changes) if (c.action === PlanAction.NoOp && c.deposedKey === undefined) visited.add(c.address);
+    try {
+      const checked = await options.scope.checks(applied, { planned: plan.checks, applied: (address) => visited.has(address), failedCheckData, evaluated: evaluatedConditions });
+      warn(undefined, checked.diagnostics);
+      await store.commit((w) => w.setCheckResults(checkResultsState(checked.checks)));
+    } catch (e) {
+      warn(undefined, diagnosticsOf(e));
     }
   }
   try {

@@ -1,5 +1,7 @@
 import type { Value } from "@magma/cty";
+import type { CheckStatus, PlannedCheck } from "../plan/planned-check.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
+import type { PlanDiagnostic } from "../planner/plan-diagnostic.js";
 
 /** The objects the apply knows so far, for re-evaluating configuration with now-known values. */
 export interface AppliedValues {
@@ -28,4 +30,54 @@ export interface ApplyScope {
    * planned values) are neither evaluated nor returned.
    */
   outputs(values: AppliedValues, skip?: ReadonlySet<string>): Promise<Readonly<Record<string, { readonly value: Value; readonly sensitive: boolean }>>>;
+  /**
+   * The conditions evaluated again after the apply walk (Terraform's apply-time checks): absent
+   * → the state keeps no check results.
+   */
+  checks?(values: AppliedValues, request: ApplyChecksRequest): Promise<ApplyChecksResult>;
+  /**
+   * The preconditions and postconditions of a resource instance the walk just applied or read,
+   * evaluated with its new object (Terraform's apply node does so before its dependents
+   * start; a failed one fails the instance). Absent → left to {@link checks}.
+   */
+  instanceConditions?(change: PlannedInstanceChange, values: AppliedValues): Promise<InstanceConditions>;
+  /** Whether a data source instance is scoped in a `check` block (its read failing only warns and fails the check). */
+  inCheckBlock?(address: string): boolean;
+}
+
+/** One condition's outcome: its status, and the failure's message. */
+export interface ConditionOutcome {
+  readonly status: CheckStatus;
+  readonly message?: string;
+}
+
+/** The outcome of {@link ApplyScope.instanceConditions}. */
+export interface InstanceConditions {
+  /** Each condition's outcome, preconditions first (none when the instance has no conditions). */
+  readonly outcomes: readonly ConditionOutcome[];
+  /** Failed conditions (errors), and conditions that could not be evaluated. */
+  readonly diagnostics: readonly PlanDiagnostic[];
+}
+
+/** What {@link ApplyScope.checks} is asked to evaluate. */
+export interface ApplyChecksRequest {
+  /** The plan's checks: which checkable objects and instances the plan knew. */
+  readonly planned: readonly PlannedCheck[];
+  /**
+   * Whether the apply walk visited a resource instance (applied it, read it, or left it as a
+   * no-op), so that its conditions are evaluated again; the others' stay `unknown`.
+   */
+  readonly applied: (address: string) => boolean;
+  /** The data sources scoped in `check` blocks whose read failed at apply, with the error's text. */
+  readonly failedCheckData: ReadonlyMap<string, string>;
+  /** The resource instances whose conditions the walk evaluated ({@link ApplyScope.instanceConditions}), with their outcomes. */
+  readonly evaluated?: ReadonlyMap<string, readonly ConditionOutcome[]>;
+}
+
+/** The outcome of {@link ApplyScope.checks}. */
+export interface ApplyChecksResult {
+  /** Every checkable object of the plan with the apply's statuses. */
+  readonly checks: readonly PlannedCheck[];
+  /** Failed conditions (errors; warnings for `check` blocks) and conditions that could not be evaluated. */
+  readonly diagnostics: readonly PlanDiagnostic[];
 }

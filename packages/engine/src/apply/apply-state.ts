@@ -192,6 +192,11 @@ export class ApplyState {
         if (JSON.stringify([...this.#state.outputs]) !== JSON.stringify([...next])) this.#dirty = true;
         this.#state.outputs = next;
       },
+      setCheckResults: (results) => {
+        const next = results === undefined || results.length === 0 ? undefined : results;
+        if (JSON.stringify(this.#state.checkResults ?? null) !== JSON.stringify(next ?? null)) this.#dirty = true;
+        this.#state.checkResults = next;
+      },
     };
   }
 }
@@ -252,4 +257,6 @@ export interface StateWriter {
   restore(address: string, key: string): void;
   /** Replaces the root module's outputs. */
   setOutputs(outputs: Iterable<readonly [string, StateFile["outputs"] extends Map<string, infer O> ? O : never]>): void;
+  /** Replaces the results of the checks (undefined or none: the state records none). */
+  setCheckResults(results: StateFile["checkResults"]): void;
 }

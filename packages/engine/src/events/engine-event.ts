@@ -180,6 +180,20 @@ export interface OutputsEvent {
  * `-json` UI message types (`type` names them), so that a CLI can map them one to one,
  * plus `provider_configured`.
  */
+/**
+ * A line for the core's log, which Terraform writes with `log.Printf` and shows only under
+ * `TF_LOG` (e.g. the problems a provider on the legacy type system is forgiven). Not a
+ * diagnostic: nothing is printed for it otherwise.
+ */
+export interface LogEvent {
+  /** The event type. */
+  readonly type: "log";
+  /** The log level (Terraform's `[WARN]` prefix). */
+  readonly level: "warn";
+  /** The message, without the level. */
+  readonly message: string;
+}
+
 export type EngineEvent =
   | ApplyStartEvent
   | ApplyProgressEvent
@@ -193,7 +207,8 @@ export type EngineEvent =
   | ChangeSummaryEvent
   | DiagnosticEvent
   | ProviderConfiguredEvent
-  | OutputsEvent;
+  | OutputsEvent
+  | LogEvent;
 
 /** The `type` of an {@link EngineEvent}. */
 export type EngineEventType = EngineEvent["type"];

@@ -7,11 +7,10 @@ import {
   formatProblemPath,
   hasErrors,
   isProviderError,
+  planProblems,
   proposedNewState,
   resourceSchema,
   stripWriteOnlyAttributes,
-  warningDiag,
-  warningsOf,
   type Diag,
   type SchemaEntry,
 } from "@magma/provider-api";
@@ -19,6 +18,7 @@ import { EngineError, EngineErrorCode } from "../engine-error.js";
 import { PlanAction } from "../plan/plan-action.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { callOptions, checkOptions, type InstanceObject, type InstanceTarget } from "./instance-target.js";
+import { toleratedProblems, type ToleratedProblems } from "./tolerated-problems.js";
 import { unknownsToNull } from "./unknowns-to-null.js";
 import { writeOnlyDiags } from "./write-only-diags.js";
 
@@ -41,12 +41,8 @@ export interface ApplyInstanceResult {
   readonly error?: unknown;
   /** The warnings of every call made. */
   readonly warnings: readonly Diag[];
-  /**
-   * The problems Terraform forgives a provider on the legacy SDK type system (an
-   * inconsistent final plan or result): Terraform only logs them, so they are kept apart
-   * from `warnings`, which are shown.
-   */
-  readonly tolerated?: readonly Diag[];
+  /** What a provider on the legacy type system got away with (Terraform only logs it). */
+  readonly tolerated?: readonly ToleratedProblems[];
 }
 
 /**
@@ -106,12 +102,13 @@ export async function applyInstance(target: InstanceTarget, change: PlannedInsta
       const c = await applyChange(ctx, null, config, true);
       if (c.error !== undefined) {
         // Nothing was created: the old object stays current. Something was: it is current, the old one deposed.
-        return c.object === null ? { object: prior, error: c.error, warnings: c.warnings } : { ...c, deposed: prior! };
+        return c.object === null ? { ...c, object: prior } : { ...c, deposed: prior! };
       }
       const d = await destroy(ctx, prior!, change.priorPrivate);
       const warnings = [...c.warnings, ...d.warnings];
-      if (d.error !== undefined) return d.object === null ? { object: c.object, error: d.error, warnings } : { object: c.object, deposed: d.object, error: d.error, warnings };
-      return { object: c.object, warnings };
+      const t = c.tolerated === undefined ? {} : { tolerated: c.tolerated };
+      if (d.error !== undefined) return d.object === null ? { object: c.object, error: d.error, warnings, ...t } : { object: c.object, deposed: d.object, error: d.error, warnings, ...t };
+      return { object: c.object, warnings, ...t };
     }
   }
 }
@@ -128,36 +125,38 @@ async function applyChange(ctx: Ctx, prior: InstanceObject | null, config: Value
   const { address, typeName } = change;
   const priorState = prior?.state ?? nullVal(entry.type);
   const warnings: Diag[] = [];
-  const tolerated: Diag[] = [];
+  const tolerated: ToleratedProblems[] = [];
+  const tolerate = (t: ToleratedProblems | undefined): void => void (t !== undefined && tolerated.push(t));
+  const withTolerated = <T extends object>(r: T): T & { tolerated?: readonly ToleratedProblems[] } => (tolerated.length === 0 ? r : { ...r, tolerated });
 
   // 1. The final plan, with the now-known configuration.
   let planned: Value;
   let plannedPrivate: Uint8Array;
-  let legacy: boolean;
   try {
     const proposed = proposedNewState(entry.block, priorState, config);
     const replan = await target.provider.planResourceChange(typeName, priorState, proposed, config, { ...callOptions(target), priorPrivate: prior?.private ?? new Uint8Array() });
     warnings.push(...replan.warnings);
-    legacy = replan.legacyTypeSystem;
     const writeOnly = writeOnlyDiags(target, address, entry.block, replan.plannedState, { kind: "plan" });
     if (writeOnly.length > 0) throw new EngineError(EngineErrorCode.InvalidPlan, `Provider produced invalid plan for ${address} at apply`, { diagnostics: writeOnly });
-    const valid = assertPlanValid(entry.block, priorState, config, replan.plannedState, checkOptions(target, address, legacy));
-    if (hasErrors(valid)) throw new EngineError(EngineErrorCode.InvalidPlan, `Provider produced invalid plan for ${address} at apply`, { diagnostics: valid });
-    tolerated.push(...warningsOf(valid));
+    if (replan.legacyTypeSystem) tolerate(toleratedProblems("invalid_plan", address, planProblems(entry.block, priorState, config, replan.plannedState)));
+    else {
+      const valid = assertPlanValid(entry.block, priorState, config, replan.plannedState, checkOptions(target, address, false));
+      if (hasErrors(valid)) throw new EngineError(EngineErrorCode.InvalidPlan, `Provider produced invalid plan for ${address} at apply`, { diagnostics: valid });
+    }
+    // Terraform's checkPlannedChange: an error whatever the type system.
     const finalProblems = compatibilityProblems(entry.block, change.after, replan.plannedState).map((p) =>
-      (legacy ? warningDiag : errorDiag)(
+      errorDiag(
         "Provider produced inconsistent final plan",
         `When expanding the plan for ${address} to include new values learned so far during apply, ${target.providerAddress === undefined ? "the provider" : `provider "${target.providerAddress}"`} produced an invalid new value for ${formatProblemPath(p.steps).replace(/^\./, "")}: ${p.message}.`,
       ),
     );
-    if (hasErrors(finalProblems)) {
+    if (finalProblems.length > 0) {
       throw new EngineError(EngineErrorCode.InconsistentFinalPlan, `Provider produced inconsistent final plan for ${address}: ${finalProblems.map((d) => d.detail).join("; ")}`, { diagnostics: finalProblems });
     }
-    tolerated.push(...finalProblems);
     planned = replan.plannedState;
     plannedPrivate = replan.plannedPrivate;
   } catch (error) {
-    return { object: prior, error, warnings, tolerated };
+    return withTolerated({ object: prior, error, warnings });
   }
 
   // 2. The apply.
@@ -175,13 +174,13 @@ async function applyChange(ctx: Ctx, prior: InstanceObject | null, config: Value
     if (isProviderError(error) && error.code === "partially_applied") {
       const d = error.detail as { newState: Value; private: Uint8Array };
       const state = unknownsToNull(d.newState);
-      return { object: { state, private: d.private, tainted: isCreate || (prior?.tainted ?? false) }, error, warnings, tolerated };
+      return withTolerated({ object: { state, private: d.private, tainted: isCreate || (prior?.tainted ?? false) }, error, warnings });
     }
-    return { object: prior, error, warnings, tolerated };
+    return withTolerated({ object: prior, error, warnings });
   }
   if (newState.isNull()) {
     const error = new EngineError(EngineErrorCode.InvalidProviderResponse, `${address}: the provider returned a null object from a ${isCreate ? "create" : "update"}`);
-    return { object: prior, error, warnings, tolerated };
+    return withTolerated({ object: prior, error, warnings });
   }
 
   // 3. The result checks: the object is saved whatever they find. A value for a write-only
@@ -191,16 +190,17 @@ async function applyChange(ctx: Ctx, prior: InstanceObject | null, config: Value
   const writeOnly = writeOnlyDiags(target, address, entry.block, newState, { kind: "apply" });
   if (writeOnly.length > 0) {
     const error = new EngineError(EngineErrorCode.InvalidProviderResponse, `Provider produced invalid object for ${address}: ${writeOnly.map((d) => d.detail!).join("; ")}`, { diagnostics: writeOnly });
-    return { object: { state: stripWriteOnlyAttributes(entry.block, unknownsToNull(newState)), private: newPrivate, tainted: isCreate }, error, warnings, tolerated };
+    return withTolerated({ object: { state: stripWriteOnlyAttributes(entry.block, unknownsToNull(newState)), private: newPrivate, tainted: isCreate }, error, warnings });
   }
-  const problems = assertObjectCompatible(entry.block, planned, newState, checkOptions(target, address, applyLegacy));
+  // Unknowns left are an error even for a legacy provider.
   const object: InstanceObject = { state: unknownsToNull(newState), private: newPrivate, tainted: false };
+  const problems = applyLegacy && newState.isWhollyKnown() ? [] : assertObjectCompatible(entry.block, planned, newState, checkOptions(target, address, false));
+  if (applyLegacy && newState.isWhollyKnown()) tolerate(toleratedProblems("unexpected_new_value", address, compatibilityProblems(entry.block, planned, newState)));
   if (hasErrors(problems)) {
     const error = new EngineError(EngineErrorCode.InconsistentResult, `Provider produced inconsistent result after apply for ${address}: ${problems.map((d) => (d.detail ?? d.summary).split("\n")[0]).join("; ")}`, { diagnostics: problems });
-    return { object: { ...object, tainted: isCreate }, error, warnings, tolerated };
+    return withTolerated({ object: { ...object, tainted: isCreate }, error, warnings });
   }
-  tolerated.push(...warningsOf(problems));
-  return { object, warnings, tolerated };
+  return withTolerated({ object, warnings });
 }
 
 /** ApplyResourceChange of a destroy; whatever remains is kept. */

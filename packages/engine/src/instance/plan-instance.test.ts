@@ -94,7 +94,7 @@ describe("planInstance", () => {
     expect([triggered.action, triggered.replaceReason]).toEqual(["create-then-delete", "triggered"]);
   });
 
-  it("rejects an invalid plan as Terraform does, and only warns for a legacy provider", async () => {
+  it("rejects an invalid plan as Terraform does, and only records it for the log for a legacy provider", async () => {
     const mk = (legacyTypeSystem: boolean) =>
       memoryTarget({
         wrap: (m) => ({
@@ -120,7 +120,9 @@ describe("planInstance", () => {
     const c = await planInstance(legacy.target, { address: "memory_item.a", typeName: "memory_item", prior: null, config: itemConfig({ name: "abc" }) });
     expect(c.action).toBe("create");
     expect(c.legacyTypeSystem).toBe(true);
-    expect(c.warnings.map((w) => w.summary)).toContain("Provider produced invalid plan");
+    // Terraform only logs what a legacy provider is forgiven: no warning, the problems in `tolerated`.
+    expect(c.warnings).toEqual([]);
+    expect(c.tolerated).toEqual([{ kind: "invalid_plan", address: "memory_item.a", problems: ['.name: planned value cty.StringVal("not-what-was-configured") does not match config value cty.StringVal("abc")'] }]);
   });
 
   it("refuses a deferral it did not allow", async () => {

@@ -1,11 +1,12 @@
 import { nullVal, type Value } from "@magma/cty";
-import { assertPlanValid, hasErrors, proposedNewState, resourceSchema, warningsOf, type Diag, type PlannedChange, type SchemaEntry } from "@magma/provider-api";
+import { assertPlanValid, hasErrors, planProblems, proposedNewState, resourceSchema, type Diag, type PlannedChange, type SchemaEntry } from "@magma/provider-api";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 import { PlanAction, ReplaceReason } from "../plan/plan-action.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { callOptions, checkOptions, type InstanceObject, type InstanceTarget } from "./instance-target.js";
 import { replacePaths } from "./replace-paths.js";
 import { writeOnlyDiags } from "./write-only-diags.js";
+import { toleratedProblems, type ToleratedProblems } from "./tolerated-problems.js";
 
 /** The input of {@link planInstance}. */
 export interface PlanInstanceInput {
@@ -61,8 +62,8 @@ export async function planInstance(target: InstanceTarget, input: PlanInstanceIn
   const priorTainted = input.prior?.tainted ?? false;
 
   const first = await planOnce(target, entry, address, typeName, priorState, config, priorPrivate);
-  const warnings: Diag[] = [...first.change.warnings, ...first.tolerated];
-  const base = { address, mode: "managed" as const, typeName, before: priorState, config, priorPrivate, priorTainted, legacyTypeSystem: first.change.legacyTypeSystem };
+  const warnings: Diag[] = [...first.change.warnings];
+  const base = { address, mode: "managed" as const, typeName, before: priorState, config, priorPrivate, priorTainted, legacyTypeSystem: first.change.legacyTypeSystem, ...(first.tolerated === undefined ? {} : { tolerated: [first.tolerated] }) };
 
   if (input.prior === null) {
     return { ...base, action: PlanAction.Create, after: first.change.plannedState, requiresReplace: [], plannedPrivate: first.change.plannedPrivate, warnings };
@@ -94,11 +95,12 @@ export async function planInstance(target: InstanceTarget, input: PlanInstanceIn
   const createConfig = input.unignoredConfig ?? config;
   const second = await planOnce(target, entry, address, typeName, fresh, createConfig, first.change.plannedPrivate);
   const action = input.createBeforeDestroy === true ? PlanAction.CreateThenDelete : PlanAction.DeleteThenCreate;
-  return { ...base, config: createConfig, action, after: second.change.plannedState, requiresReplace: reqRep, replaceReason: reason, plannedPrivate: second.change.plannedPrivate, warnings };
+  const tolerated = [...(base.tolerated ?? []), ...(second.tolerated === undefined ? [] : [second.tolerated])];
+  return { ...base, config: createConfig, action, after: second.change.plannedState, requiresReplace: reqRep, replaceReason: reason, plannedPrivate: second.change.plannedPrivate, warnings, ...(tolerated.length === 0 ? {} : { tolerated }) };
 }
 
-/** One PlanResourceChange with its checks; the problems a legacy provider is forgiven come back as warnings. */
-async function planOnce(target: InstanceTarget, entry: SchemaEntry, address: string, typeName: string, prior: Value, config: Value, priorPrivate: Uint8Array): Promise<{ change: PlannedChange; tolerated: Diag[] }> {
+/** One PlanResourceChange with its checks; the problems a legacy provider is forgiven come back as `tolerated` (Terraform only logs them). */
+async function planOnce(target: InstanceTarget, entry: SchemaEntry, address: string, typeName: string, prior: Value, config: Value, priorPrivate: Uint8Array): Promise<{ change: PlannedChange; tolerated: ToleratedProblems | undefined }> {
   const proposed = proposedNewState(entry.block, prior, config);
   const change = await target.provider.planResourceChange(typeName, prior, proposed, config, { ...callOptions(target), priorPrivate });
   if (change.deferred !== undefined) {
@@ -107,9 +109,10 @@ async function planOnce(target: InstanceTarget, entry: SchemaEntry, address: str
   // Terraform's first check: a provider answers null for every write-only attribute.
   const writeOnly = writeOnlyDiags(target, address, entry.block, change.plannedState, { kind: "plan" });
   if (writeOnly.length > 0) throw invalidPlan(address, target, writeOnly.map((d) => d.detail!).join("; "), writeOnly);
-  const diags = assertPlanValid(entry.block, prior, config, change.plannedState, checkOptions(target, address, change.legacyTypeSystem));
+  if (change.legacyTypeSystem) return { change, tolerated: toleratedProblems("invalid_plan", address, planProblems(entry.block, prior, config, change.plannedState)) };
+  const diags = assertPlanValid(entry.block, prior, config, change.plannedState, checkOptions(target, address, false));
   if (hasErrors(diags)) throw invalidPlan(address, target, diags.map((d) => (d.detail ?? d.summary).split("\n")[0]).join("; "), diags);
-  return { change, tolerated: warningsOf(diags) };
+  return { change, tolerated: undefined };
 }
 
 function invalidPlan(address: string, target: InstanceTarget, detail: string, diagnostics: readonly Diag[]): EngineError {

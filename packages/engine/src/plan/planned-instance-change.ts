@@ -1,3 +1,4 @@
+import type { ToleratedProblems } from "../instance/tolerated-problems.js";
 import type { Path, Value } from "@magma/cty";
 import type { Diag } from "@magma/provider-api";
 import type { DeleteReason, PlanAction, ReadReason, ReplaceReason } from "./plan-action.js";
@@ -49,8 +50,10 @@ export interface PlannedInstanceChange {
   readonly priorTainted: boolean;
   /** The provider answered with the legacy SDK type system flag (its plans are only loosely checked). */
   readonly legacyTypeSystem: boolean;
-  /** The warnings of the planning calls (and the tolerated problems of a legacy provider's plan). */
+  /** The warnings of the planning calls. */
   readonly warnings: readonly Diag[];
+  /** What a provider on the legacy type system got away with in the planning calls (Terraform only logs it; not kept in plan files). */
+  readonly tolerated?: readonly ToleratedProblems[];
 
   // What the configuration-level planner adds (absent on changes built by the instance steps alone).
 

@@ -26,6 +26,7 @@ interface Entry {
  */
 export class CheckRecorder {
   readonly #objects = new Map<string, Entry>();
+  readonly #known = new Set<string>();
 
   constructor(root: Config) {
     const visit = (c: Config): void => {
@@ -59,6 +60,14 @@ export class CheckRecorder {
     i.rules.set(rule, problem === undefined ? { status } : { status, problem });
   }
 
+  /**
+   * Records that the plan knows the instances of a checkable object (Terraform's
+   * `ReportCheckableObjects`): one with none then aggregates as `pass`, not `unknown`.
+   */
+  known(config: string): void {
+    this.#known.add(config);
+  }
+
   /** Every checkable object with its instances' statuses and the aggregate. */
   results(): PlannedCheck[] {
     return [...this.#objects.values()].map((e) => {
@@ -69,7 +78,7 @@ export class CheckRecorder {
         status: aggregateCheckStatus([...i.rules.values()].map((r) => r.status)),
         problems: [...i.rules.values()].flatMap((r) => (r.problem === undefined ? [] : [r.problem])),
       }));
-      return { ...e.object, status: aggregateCheckStatus(instances.map((i) => i.status)), instances };
+      return { ...e.object, status: instances.length === 0 && this.#known.has(e.object.address) ? "pass" : aggregateCheckStatus(instances.map((i) => i.status)), instances };
     });
   }
 }

@@ -1,9 +1,12 @@
 import { stringVal, type Value } from "@magma/cty";
-import { decodeSchemaBody, evaluateSchemaBody, type Config } from "@magma/config";
+import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, type Config } from "@magma/config";
 import { emptyBlockValue } from "@magma/provider-api";
 import { formatModuleInstance, parseResourceInstance } from "@magma/state";
-import type { AppliedValues, ApplyScope } from "../apply/apply-scope.js";
-import { evaluateExpansion, type ExpandedInstance, type Expansion } from "../eval/expansion.js";
+import type { AppliedValues, ApplyChecksRequest, ApplyChecksResult, ApplyScope, InstanceConditions } from "../apply/apply-scope.js";
+import { evaluateApplyChecks, resourceConditions } from "./apply-checks.js";
+import type { PlanDiagnostic } from "./plan-diagnostic.js";
+import { evaluateExpansion, type Expansion } from "../eval/expansion.js";
+import { expandedInstance } from "./expanded-instance.js";
 import { isReplace, PlanAction } from "../plan/plan-action.js";
 import type { Plan } from "../plan/plan.js";
 import { configPrefix, ModuleEvaluator } from "../eval/module-evaluator.js";
@@ -101,6 +104,31 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
         return out;
       });
     },
+
+    async checks(applied: AppliedValues, request: ApplyChecksRequest): Promise<ApplyChecksResult> {
+      return settle(() => evaluateApplyChecks(evaluatorOf(applied), config, request));
+    },
+
+    inCheckBlock(address: string): boolean {
+      const addr = parseResourceInstance(address);
+      if (addr.mode !== "data") return false;
+      const c = descendantConfig(config, addr.module.map((s) => s.name));
+      return c?.module.dataResources.get(`data.${addr.type}.${addr.name}`)?.inCheck !== undefined;
+    },
+
+    async instanceConditions(change: PlannedInstanceChange, applied: AppliedValues): Promise<InstanceConditions> {
+      return settle(() => {
+        const addr = parseResourceInstance(change.address);
+        const ev = evaluatorOf(applied);
+        const path = addr.module.map((s) => s.name);
+        const key = `${addr.mode === "data" ? "data." : ""}${addr.type}.${addr.name}`;
+        const module = ev.configAt(path).module;
+        const r = addr.mode === "data" ? module.dataResources.get(key) : module.managedResources.get(key);
+        const diagnostics: PlanDiagnostic[] = [];
+        if (r === undefined || (r.preconditions.length === 0 && r.postconditions.length === 0)) return { outcomes: [], diagnostics };
+        return { outcomes: resourceConditions(ev, r, addr.module, addr.key, diagnostics), diagnostics };
+      });
+    },
   };
 
   function instanceConfigNow(change: PlannedInstanceChange, applied: AppliedValues): Value {
@@ -125,20 +153,5 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
     // A replace creates from the configuration as written: there is no prior object to ignore changes against.
     if (m === undefined || change.before.isNull() || isReplace(change.action)) return cfg;
     return applyIgnoreChanges(change.before, cfg, entry.block, m.ignoreChanges.map(traversalPath), m.ignoreAllChanges);
-  }
-}
-
-/** The instance of an expansion with this key, looked up directly (not by listing all N instances for each of N instances). */
-function expandedInstance(e: Expansion, key: number | string | undefined): ExpandedInstance | undefined {
-  switch (e.kind) {
-    case "single":
-      return key === undefined ? { key } : undefined;
-    case "count":
-      return typeof key === "number" && Number.isInteger(key) && key >= 0 && key < e.count ? { key } : undefined;
-    case "for_each": {
-      if (typeof key !== "string") return undefined;
-      const eachValue = e.entries.get(key);
-      return eachValue === undefined ? undefined : { key, eachValue };
-    }
   }
 }

@@ -32,7 +32,7 @@ import type { RefreshOutcome } from "../refresh/refresh-outcome.js";
 import { importInstance } from "../instance/import-instance.js";
 import { applyMoves, forgetMatcher, traversalText } from "./apply-moves.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
-import { diagnosticsOfError, isPlanDiagnosticsError, planError, PlanDiagnosticsError, providerDiagnosticsInBody, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
+import { diagnosticsErrorText, diagnosticsOfError, isPlanDiagnosticsError, planError, PlanDiagnosticsError, providerDiagnosticsInBody, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
 import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
 import { configEdges, type ConfigVertex } from "./config-edges.js";
 import { CheckRecorder } from "./check-recorder.js";
@@ -628,11 +628,15 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
    * (a warning for `check` blocks) whose detail is the rule's error message; an unknown
    * condition is left for the apply.
    */
+  /** The check block instances whose data source could not be read. */
+  const failedCheckReads = new Set<string>();
   const checkRules = (rules: readonly CheckRule[], mi: ModuleInstanceAddress, rep: InstanceRepetition | undefined, address: string, summary: string, self?: Value, warnOnly = false, config?: string): void => {
     const ref = config === undefined ? undefined : { config, address, module: formatModuleInstance(mi), ...(rep?.key !== undefined ? { key: rep.key } : {}) };
     const note = (i: number, status: CheckStatus, problem?: string): void => {
       if (ref !== undefined) checks.note(ref, `${summary}#${i}`, status, problem);
     };
+    /** A `check` block's assertions (Terraform marks their diagnostics with the check rule). */
+    const inCheck = summary === "Check block assertion failed";
     for (const [i, rule] of rules.entries()) {
       const scopeOf = (expr: Expression) => {
         const sc = evaluator.scope(mi, rep, evaluator.refsOfExprs([expr]));
@@ -658,6 +662,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       const cv = c.value.unmarkDeep().value;
       if (!cv.isKnown()) {
         note(i, "unknown");
+        // As Terraform: an assertion of a check block not known yet says so (an apply evaluates it again).
+        if (inCheck) diagnostics.push({ severity: "warning", summary: "Check block assertion known after apply", detail: "The condition could not be evaluated at this time, a result will be known when this plan is applied.", address, subject: rule.condition.range, values: scopeExpressionValues(rule.condition, scopeOf(rule.condition)), fromCheckBlock: true });
         continue;
       }
       if (cv.isNull()) {
@@ -676,7 +682,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : mv.value.isKnown() && !mv.value.isNull() && mv.value.type.kind === "string" ? mv.value.asString() : "";
       note(i, "fail", msg);
       const d = withValues(planError(summary, msg, { address, subject: rule.condition.range }));
-      if (warnOnly) diagnostics.push({ ...d, severity: "warning" });
+      if (warnOnly) diagnostics.push({ ...d, severity: "warning", ...(inCheck ? { fromCheckBlock: true } : {}) });
       else throw new PlanDiagnosticsError([d]);
     }
   };
@@ -955,6 +961,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         return x;
       });
       expansions.set(`${m}|${n.key}`, ex.expansion);
+      if (mode !== "destroy") checks.known(`${configPrefix(n.mod.path)}${n.key}`);
       const wanted = expansionInstances(ex.expansion);
       const st = stored.find((s) => formatModuleInstance(s.module) === m);
       const current = new Map<number | string | undefined, InstanceObjectState>();
@@ -997,7 +1004,11 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 // A data source scoped in a check block only warns when it cannot be read; any other's provider error is placed in its block.
                 if (r.inCheck === undefined) throw providerDiagnosticsInBody(e, r, address);
                 const errs = diagnosticsOfError(e, address);
-                diagnostics.push(...errs.map((d) => ({ ...d, severity: "warning" as const, summary: `Check block data source read failed (check.${r.inCheck}): ${d.summary}` })));
+                // As Terraform: the provider's diagnostics as warnings, placed in the data source's block.
+                const placed = providerDiagnosticsInBody(e, r, address);
+                const shown = isPlanDiagnosticsError(placed) ? placed.diagnostics : errs;
+                diagnostics.push(...shown.map((d) => ({ ...d, severity: "warning" as const, fromCheckBlock: true })));
+                failedCheckReads.add(`${instancePrefix(mi)}check.${r.inCheck}`);
                 // As Terraform: the check fails with the read's error, the read is still planned (its
                 // computed values unknown) and that value is what the refreshed state holds.
                 checks.note({ config: `${configPrefix(n.mod.path)}check.${r.inCheck}`, address: `${instancePrefix(mi)}check.${r.inCheck}`, module: formatModuleInstance(mi) }, `data:${address}`, "fail", errorText(e, errs));
@@ -1212,7 +1223,12 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         case "check":
           if (mode === "destroy") return;
           return pure(() => {
-            for (const mi of evaluator.instancesOf(n.mod.path)) checkRules(n.mod.config.module.checks.get(n.name)!.asserts, mi, undefined, `${instancePrefix(mi)}check.${n.name}`, "Check block assertion failed", undefined, true, `${configPrefix(n.mod.path)}check.${n.name}`);
+            for (const mi of evaluator.instancesOf(n.mod.path)) {
+              const address = `${instancePrefix(mi)}check.${n.name}`;
+              // As Terraform's nodeCheckAssert: a check whose data source could not be read is not evaluated further.
+              if (failedCheckReads.has(address)) continue;
+              checkRules(n.mod.config.module.checks.get(n.name)!.asserts, mi, undefined, address, "Check block assertion failed", undefined, true, `${configPrefix(n.mod.path)}check.${n.name}`);
+            }
           });
       }
     },
@@ -1277,10 +1293,7 @@ function goneDeposedChange(address: string, typeName: string, deposedKey: string
 /** The text of a failure (a provider's diagnostics where it has them), as Terraform's `Diagnostics.Err().Error()`. */
 function errorText(e: unknown, diags: readonly PlanDiagnostic[]): string {
   const provider = isProviderError(e) ? (e.detail as { diagnostics?: readonly Diag[] }).diagnostics : undefined;
-  const errs = (provider !== undefined && provider.length > 0 ? provider : diags).filter((d) => d.severity === "error");
-  const one = (d: Diag): string => (d.detail === undefined || d.detail === "" ? d.summary : `${d.summary}: ${d.detail}`);
-  if (errs.length === 1) return one(errs[0]!);
-  return `${errs.length} problems:\n\n${errs.map((d) => `- ${one(d)}`).join("\n")}`;
+  return diagnosticsErrorText(provider !== undefined && provider.length > 0 ? provider : diags);
 }
 
 /** An object's known string `id` (for refresh events). */

@@ -14,6 +14,12 @@ export interface PlanDiagnostic extends Diagnostic {
    * `-json` gives it as the diagnostic's `address`.
    */
   readonly inConfigBody?: boolean;
+  /**
+   * The diagnostic comes from a `check` block's assertion (Terraform's
+   * `CheckRuleDiagnosticExtra`): `terraform apply` without a confirmation leaves the plan's out,
+   * as the apply evaluates the checks again.
+   */
+  readonly fromCheckBlock?: boolean;
 }
 
 /**
@@ -74,4 +80,15 @@ export function providerDiagnosticsInBody(e: unknown, resource: Resource, addres
   const diags = (e.detail as { diagnostics?: readonly Diag[] }).diagnostics ?? [];
   if (!diags.some((d) => d.severity === "error")) return e;
   return new PlanDiagnosticsError(diags.map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", subject: inConfigBody(resource, d), address, inConfigBody: true })));
+}
+
+/**
+ * The text of failing diagnostics as Terraform's `Diagnostics.Err().Error()`: one error's
+ * summary and detail (`summary: detail`), or "N problems:" and a list.
+ */
+export function diagnosticsErrorText(diags: readonly Diag[]): string {
+  const errs = diags.filter((d) => d.severity === "error");
+  const one = (d: Diag): string => (d.detail === undefined || d.detail === "" ? d.summary : `${d.summary}: ${d.detail}`);
+  if (errs.length === 1) return one(errs[0]!);
+  return `${errs.length} problems:\n\n${errs.map((d) => `- ${one(d)}`).join("\n")}`;
 }
