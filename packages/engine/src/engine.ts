@@ -460,11 +460,11 @@ export function createEngine(options: EngineOptions): Engine {
       const schemas = new Map<string, SchemaEntry>();
       const providerConfigs = new Map<string, PlannedProviderConfig>();
       for (const c of walkConfig(config)) {
-        for (const [key, r] of [...c.module.managedResources, ...c.module.dataResources]) {
+        for (const [key, r] of [...c.module.managedResources, ...c.module.dataResources, ...c.module.ephemeralResources]) {
           const resolved = resolveProviderConfig(config, c.path, r.providerConfigRef !== undefined ? (r.providerConfigRef.alias === undefined ? r.providerConfigRef.name : `${r.providerConfigRef.name}.${r.providerConfigRef.alias}`) : r.type.split("_")[0]!, r.provider);
           if ("error" in resolved) throw new PlanDiagnosticsError([planError("Provider configuration not present", resolved.error, { address: `${configPrefix(c.path)}${key}` })]);
           const schema = await pool.schema(resolved.address, resolved.source);
-          const entry = r.mode === "data" ? schema.dataSources.get(r.type) : schema.resources.get(r.type);
+          const entry = r.mode === "data" ? schema.dataSources.get(r.type) : r.mode === "ephemeral" ? schema.ephemeralResources?.get(r.type) : schema.resources.get(r.type);
           if (entry !== undefined) schemas.set(`${configPrefix(c.path)}${key}`, entry);
           providerConfigs.set(resolved.address, { source: resolved.source, block: schema.provider.block, modulePath: resolved.modulePath, ...(resolved.body !== undefined ? { body: resolved.body } : {}) });
         }
