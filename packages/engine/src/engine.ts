@@ -2,8 +2,8 @@ import type { EphemeralOpEvent } from "./ephemeral/ephemeral-resources.js";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { convert, isPathError, toJson, type Value } from "@magma/cty";
-import { collectVariableValues, configFromSnapshot, loadConfig, loadConfigWithSnapshot, moduleFiles, walkConfig, type Config, type ConfigSnapshot, type VariableArg } from "@magma/config";
+import { convert, isPathError, nullVal, toJson, type Value } from "@magma/cty";
+import { collectVariableValues, configFromSnapshot, VariableSource, loadConfig, loadConfigWithSnapshot, moduleFiles, walkConfig, type Config, type ConfigSnapshot, type VariableArg } from "@magma/config";
 import { terraformFunctions } from "@magma/hcl";
 import type { ProviderSchema, SchemaEntry } from "@magma/provider-api";
 import { encodeSensitivePaths, loadState, newStateFile, saveState, type StateFile, type StateStore } from "@magma/state";
@@ -101,6 +101,12 @@ export interface EngineApplyOptions {
   readonly store?: StateStore;
   /** Persists every snapshot instead of a store (awaited before the object counts as done). */
   readonly persist?: (state: StateFile) => Promise<void>;
+  /**
+   * A saved plan's apply-time variables: the values of the ephemeral variables that were set
+   * when planning ({@link Plan.applyTimeVariables}; see `savedPlanVariables`), each required.
+   * Not used with a plan result, which keeps its own.
+   */
+  readonly variables?: Readonly<Record<string, Value>>;
   /**
    * The configuration a saved plan was made from, for its {@link ApplyScope}: needed only
    * for a plan without its configuration snapshot (a plan made from a `Config` object); a
@@ -202,9 +208,10 @@ export interface Engine {
   /**
    * The {@link ApplyScope} of a saved plan (read back from a plan file): re-evaluates the
    * configuration it was made from with the plan's variables, the instances it keeps and
-   * the data sources it read. Opens the providers once for their schemas.
+   * the data sources it read, and the values of its apply-time (ephemeral) variables. Opens
+   * the providers once for their schemas.
    */
-  applyScope(config: Config | string, plan: Plan): Promise<ApplyScope>;
+  applyScope(config: Config | string, plan: Plan, applyTimeVariables?: Readonly<Record<string, Value>>): Promise<ApplyScope>;
   /**
    * Applies a plan: the result of {@link plan} (its apply scope is used), or a saved plan
    * with `options.config` (its scope is {@link applyScope}). The state is persisted after every
@@ -395,8 +402,13 @@ export function createEngine(options: EngineOptions): Engine {
           diagnostics.push(planError("Refusing to use the refresh", e.message));
         }
       }
+      // An ephemeral variable's value is never kept in the plan: the names of those set are, and applying the saved plan needs them again (as terraform).
       const variableValues: Record<string, Value> = Object.create(null) as Record<string, Value>;
-      for (const [k, v] of variables) variableValues[k] = v.unmarkDeep().value;
+      const applyTimeVariables: string[] = [];
+      for (const [k, v] of variables) {
+        if (config.module.variables.get(k)?.ephemeral !== true) variableValues[k] = v.unmarkDeep().value;
+        else if (!v.isNull() && (given.has(k) || (collected.values.get(k)?.source ?? VariableSource.Default) !== VariableSource.Default)) applyTimeVariables.push(k);
+      }
       const functionResults = fns.calls.functionResults();
       // The identity is computed only if read (a plan file, a caller): not for a plan only shown or applied here.
       const result: Plan = withPlanIdentity({
@@ -407,6 +419,7 @@ export function createEngine(options: EngineOptions): Engine {
         outputs: planned.outputs,
         providers: planned.providers,
         variables: variableValues,
+        ...(applyTimeVariables.length > 0 ? { applyTimeVariables: applyTimeVariables.sort() } : {}),
         dataReads: Object.fromEntries(planned.dataValues),
         ...(planned.dataSources.size > 0 ? { dataReadSources: Object.fromEntries(planned.dataSources) } : {}),
         drift: planned.drift,
@@ -446,7 +459,7 @@ export function createEngine(options: EngineOptions): Engine {
     }
   };
 
-  const applyScope = async (configOrDir: Config | string, saved: Plan): Promise<ApplyScope> => {
+  const applyScope = async (configOrDir: Config | string, saved: Plan, applyTime: Readonly<Record<string, Value>> = {}): Promise<ApplyScope> => {
     let config: Config;
     if (typeof configOrDir === "string") {
       const loaded = loadConfig(resolve(cwd, configOrDir));
@@ -471,6 +484,8 @@ export function createEngine(options: EngineOptions): Engine {
       }
       const variables = new Map<string, Value>(Object.entries(saved.variables ?? {}));
       for (const [name, v] of config.module.variables) {
+        // An ephemeral variable has this apply's value, or its default when it was not set when planning.
+        if (v.ephemeral) variables.set(name, applyTime[name] ?? v.default ?? nullVal(v.type));
         const val = variables.get(name);
         if (val !== undefined && v.sensitive) variables.set(name, val.mark("sensitive"));
       }
@@ -501,7 +516,11 @@ export function createEngine(options: EngineOptions): Engine {
         const errs = config.diags.filter((d) => d.severity === "error");
         if (errs.length > 0) throw new PlanDiagnosticsError(errs);
       } else if (o.config === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, "a saved plan is applied with the configuration it was made from (options.config)");
-      scope = await applyScope(config?.config ?? o.config!, plan);
+      const missing = (plan.applyTimeVariables ?? []).filter((name) => o.variables?.[name] === undefined || o.variables[name]!.isNull());
+      if (missing.length > 0) {
+        throw new PlanDiagnosticsError(missing.map((name) => planError("No value for required variable", `The ephemeral input variable "${name}" was set during the plan phase, and so must also be set during the apply phase.`)));
+      }
+      scope = await applyScope(config?.config ?? o.config!, plan, o.variables);
     }
     // The apply calls provider-defined functions again; a result that differs from the plan's is an error (as Terraform's).
     functionCalls.get(scope)?.checkAgainst(plan.functionResults ?? []);

@@ -73,6 +73,8 @@ export type { EncodedChange, EncodedValue } from "./plan/encode-change.js";
 
 // APPLY: the apply walk (Plan → state) and the engine's events.
 export { applyPlan } from "./apply/apply-plan.js";
+export { savedPlanVariables } from "./apply/saved-plan-variables.js";
+export type { SavedPlanVariables } from "./apply/saved-plan-variables.js";
 export type { ApplyPlanOptions } from "./apply/apply-plan.js";
 export type { ApplyResult, ApplyObjectRef, FailedObject, SkippedObject, AdoptionRecord } from "./apply/apply-result.js";
 export { buildApplyGraph, destroyNodeId, ephemeralCloseNodeId, ephemeralOpenNodeId, providerNodeId } from "./apply/apply-graph.js";

@@ -174,4 +174,29 @@ describe("ephemeral resources during an apply", () => {
     expect(opens(canceled.lines).length).toBeGreaterThan(0);
     expect(closes(canceled.lines).sort()).toEqual(opens(canceled.lines).sort());
   }, 60_000);
+
+  test("a saved plan keeps no ephemeral variable's value: its apply needs the variable again and uses the new value", async () => {
+    const log: LeaseLog = { lines: [], failOpens: false, slowMs: 0 };
+    const c = configOf({ "main.tf": 'terraform {\n  required_providers {\n    lease = { source = "hashicorp/lease" }\n  }\n}\nvariable "v" {\n  type      = string\n  ephemeral = true\n}\nprovider "lease" {\n  token = var.v\n}\nresource "lease_probe" "a" {\n  name = "a"\n}\n' });
+    const engine = createEngine({ providers: leaseSource(log), cwd: c.dir, keepProvidersMs: 0 });
+    try {
+      const planned = await engine.plan(c.dir, null, { env: {}, variableArgs: [{ kind: "var", arg: "v=s3cret-plan" }] });
+      expect(planned.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      const saved = formatPlan(planned.plan);
+      expect(saved).not.toContain("s3cret");
+      const plan = parsePlan(saved);
+      expect(plan.applyTimeVariables).toEqual(["v"]);
+      let state = "";
+      const persist = async (s: StateFile): Promise<void> => void (state = formatStateFile(s));
+      await expect(engine.apply(plan, { state: null, persist })).rejects.toThrow(/No value for required variable/);
+      const r = await engine.apply(plan, { state: null, persist, variables: { v: stringVal("s3cret-apply") } });
+      expect(r.success).toBe(true);
+      expect(log.lines).toContain("configure s3cret-apply");
+      expect(state).toMatch(/"token_length": 12/);
+      expect(state).not.toContain("s3cret");
+    } finally {
+      await engine.close();
+      c.cleanup();
+    }
+  }, 60_000);
 });
