@@ -10,7 +10,7 @@
 // them. Then a scan: no secret the provider handed out or was configured with is in the
 // state, its backup, the plan file (its msgpack values decoded), magma's output or its
 // TF_LOG=trace log. Skipped without terraform.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { comparableText, initialisedPair, stableState, type Pair } from "./support/lang-pair.js";
 import { runTool, stopToolRuns, testProvidersCliConfig, type ToolRun, type ToolRunOptions } from "./support/side-by-side.js";
@@ -190,10 +190,11 @@ function jsonMessages(run: ToolRun): string[] {
 const V = { TF_VAR_v: "zq7-" };
 /** The saved plan, refused without its ephemeral variable, then applied with it. */
 const SAVED: readonly Step[] = [{ args: ["plan", "-out=p.tfplan"], env: V }, { args: ["apply", "p.tfplan"] }, { args: ["apply", "p.tfplan"], env: V }];
-/** An apply without changes in -json, and an apply interrupted while the probe's create is under way. */
+/** An apply without changes in -json, an apply interrupted while the probe's create is under way, and a destroy (whose providers need the ephemeral values too). */
 const MORE: readonly Step[] = [
   { args: ["apply", "-auto-approve", "-json"], env: V },
   { args: ["apply", "-auto-approve", "-replace=eph_probe.b"], env: { ...V, EPH_SLOW_MS: "4000" }, options: { interruptAfter: /eph_probe\.b: Creating\.\.\./ } },
+  { args: ["destroy", "-auto-approve"], env: V },
 ];
 
 // The walks that do not depend on the syntax (-json, the interrupt) run in native syntax only, to keep the test short.
@@ -208,8 +209,9 @@ d.each([
     runs.forEach(([ours, theirs], i) => {
       if (steps[i]!.args.includes("-json")) return;
       const command = steps[i]!.args.join(" ");
-      // After an interrupt terraform closes nothing (below): only the lines of the walks that ran to their end are compared.
-      const eph = (r: ToolRun): string[] => (steps[i]!.options?.interruptAfter !== undefined ? [] : ephemeralLines(r));
+      // After an interrupt terraform closes nothing (below), and a destroy opens them a different number of times
+      // (a gap: see the engine README): only the lines of the other walks are compared.
+      const eph = (r: ToolRun): string[] => (steps[i]!.options?.interruptAfter !== undefined || steps[i]!.args[0] === "destroy" ? [] : ephemeralLines(r));
       expect({ command, code: ours.code, ephemeral: eph(ours), stdout: rest(ours), stderr: ours.stderr }).toEqual({ command, code: theirs.code, ephemeral: eph(theirs), stdout: rest(theirs), stderr: theirs.stderr });
     });
     // Without the ephemeral variable the saved plan is refused; with it, the apply opens both again (plan, apply) and closes them.
@@ -225,21 +227,27 @@ d.each([
       // The interrupted apply: magma closes what it opened; terraform 1.11.4 skips the close of the token it opened for the apply.
       expect(runs[4]![0].code).toBe(1);
       expect(ephemeralLines(runs[4]![0])).toContain("ephemeral.eph_token.t: Closing complete after Ns");
-      // eph_token opens: the plan's, the saved plan's apply, two of the apply without changes, two of the interrupted apply.
-      expect(ours.opens).toHaveLength(6);
-      expect(theirs.opens).toHaveLength(6);
-      expect(theirs.closes).toHaveLength(5);
+      // terraform 1.11.4 left one eph_token open (the interrupted apply's, whose probe b is gone since).
+      expect(theirs.closes).toHaveLength(theirs.opens.length - 1);
+      expect(ours.opens.length).toBeGreaterThanOrEqual(6);
+      // The destroy's apply opens the random_password again for the provider that deletes probe a, before it does.
+      const destroyed = runs[5]![0].stdout;
+      const opened = destroyed.indexOf("ephemeral.random_password.p: Opening complete", destroyed.indexOf("Plan:"));
+      expect(opened).toBeGreaterThan(0);
+      expect(opened).toBeLessThan(destroyed.indexOf("eph_probe.a: Destroying..."));
     } else {
       expect(theirs.closes).toEqual(theirs.opens);
       expect(ours.opens).toHaveLength(2);
     }
-    // The providers were configured with the values opened by the apply: token lengths 2 + 12 and 4 + 16.
+    // The providers were configured with the values opened by the apply: token lengths 2 + 12 and 4 + 16 (native: before the destroy, in the backup, without b since the interrupt).
     expect(stableState(pair[0])).toEqual(stableState(pair[1]));
-    expect(JSON.stringify(stableState(pair[0]))).toContain("[14,20]");
+    if (syntax === "native") expect(readFileSync(join(pair[0], "terraform.tfstate.backup"), "utf8")).toMatch(/"token_length": 14/);
+    else expect(JSON.stringify(stableState(pair[0]))).toContain("[14,20]");
     // The scan: no secret handed out or configured is anywhere magma wrote.
     expect(ours.secrets.length).toBeGreaterThanOrEqual(4);
     const places: [string, string][] = [
       ["terraform.tfstate", readFileSync(join(pair[0], "terraform.tfstate"), "utf8")],
+      ["terraform.tfstate.backup", existsSync(join(pair[0], "terraform.tfstate.backup")) ? readFileSync(join(pair[0], "terraform.tfstate.backup"), "utf8") : ""],
       ["p.tfplan", planFileText(join(pair[0], "p.tfplan"))],
       ["magma.log", readFileSync(join(pair[0], "magma.log"), "utf8")],
       ...runs.flatMap(([r], i): [string, string][] => [
@@ -248,7 +256,7 @@ d.each([
       ]),
     ];
     // (The log is the trace of every call: it names the ephemeral resource it opened.)
-    expect(places[2]![1]).toContain("eph_token");
+    expect(places[3]![1]).toContain("eph_token");
     for (const [where, text] of places) for (const s of ["zq7-", ...ours.secrets]) expect({ where, found: text.includes(s) ? s : undefined }).toEqual({ where, found: undefined });
   }, 600_000);
 });

@@ -441,7 +441,17 @@ export function createEngine(options: EngineOptions): Engine {
           // A provider that could not be opened is in the diagnostics already.
         }
       }
-      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, dataReadEvents: planned.dataReadEvents, ephemeralEvents: planned.ephemeralEvents, diagnostics, hasErrors, ...(hasErrors && diagnostics.every(isPlanWalkError) ? { partial: true as const } : {}), applyScope: applyScopeFor(planned, targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
+      // A destroy plan's walk leaves the ephemeral resources out; its apply opens those that provider configurations need (as terraform's).
+      const withEphemeralSchemas = async (p: typeof planned): Promise<typeof planned> => {
+        if ((o.mode ?? "normal") !== "destroy" || hasErrors) return p;
+        try {
+          const more = await configSchemas(config, pool, new Set(["ephemeral"]));
+          return { ...p, schemas: new Map([...more.schemas, ...p.schemas]), providerConfigs: new Map([...more.providerConfigs, ...p.providerConfigs]) };
+        } catch {
+          return p;
+        }
+      };
+      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, dataReadEvents: planned.dataReadEvents, ephemeralEvents: planned.ephemeralEvents, diagnostics, hasErrors, ...(hasErrors && diagnostics.every(isPlanWalkError) ? { partial: true as const } : {}), applyScope: applyScopeFor(await withEphemeralSchemas(planned), targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
       if (!hasErrors && keepMs > 0 && o.signal?.aborted !== true && !closed) {
         await releaseKept();
         const timer = setTimeout(() => void releaseKept(), keepMs);
@@ -470,18 +480,7 @@ export function createEngine(options: EngineOptions): Engine {
     const pool = new ProviderPool(options.providers);
     pools.add(pool);
     try {
-      const schemas = new Map<string, SchemaEntry>();
-      const providerConfigs = new Map<string, PlannedProviderConfig>();
-      for (const c of walkConfig(config)) {
-        for (const [key, r] of [...c.module.managedResources, ...c.module.dataResources, ...c.module.ephemeralResources]) {
-          const resolved = resolveProviderConfig(config, c.path, r.providerConfigRef !== undefined ? (r.providerConfigRef.alias === undefined ? r.providerConfigRef.name : `${r.providerConfigRef.name}.${r.providerConfigRef.alias}`) : r.type.split("_")[0]!, r.provider);
-          if ("error" in resolved) throw new PlanDiagnosticsError([planError("Provider configuration not present", resolved.error, { address: `${configPrefix(c.path)}${key}` })]);
-          const schema = await pool.schema(resolved.address, resolved.source);
-          const entry = r.mode === "data" ? schema.dataSources.get(r.type) : r.mode === "ephemeral" ? schema.ephemeralResources?.get(r.type) : schema.resources.get(r.type);
-          if (entry !== undefined) schemas.set(`${configPrefix(c.path)}${key}`, entry);
-          providerConfigs.set(resolved.address, { source: resolved.source, block: schema.provider.block, modulePath: resolved.modulePath, ...(resolved.body !== undefined ? { body: resolved.body } : {}) });
-        }
-      }
+      const { schemas, providerConfigs } = await configSchemas(config, pool);
       const variables = new Map<string, Value>(Object.entries(saved.variables ?? {}));
       for (const [name, v] of config.module.variables) {
         // An ephemeral variable has this apply's value, or its default when it was not set when planning.
@@ -680,4 +679,28 @@ function emitPlanEvents(plan: Plan, onEvent: (e: EngineEvent) => void): void {
 /** The time of a plan as `plantimestamp()` gives it: RFC 3339 in UTC, whole seconds. */
 function planTimestamp(): string {
   return new Date().toISOString().replace(/\.\d+Z$/, "Z");
+}
+
+/**
+ * The schema of every resource, data source and ephemeral resource of a configuration (by
+ * configuration address) and every provider configuration they use, from the providers' schemas.
+ *
+ * @param only - the modes to look at (default all).
+ * @throws PlanDiagnosticsError for a resource whose provider configuration is not present.
+ */
+async function configSchemas(config: Config, pool: ProviderPool, only?: ReadonlySet<string>): Promise<{ schemas: Map<string, SchemaEntry>; providerConfigs: Map<string, PlannedProviderConfig> }> {
+  const schemas = new Map<string, SchemaEntry>();
+  const providerConfigs = new Map<string, PlannedProviderConfig>();
+  for (const c of walkConfig(config)) {
+    for (const [key, r] of [...c.module.managedResources, ...c.module.dataResources, ...c.module.ephemeralResources]) {
+      if (only !== undefined && !only.has(r.mode)) continue;
+      const resolved = resolveProviderConfig(config, c.path, r.providerConfigRef !== undefined ? (r.providerConfigRef.alias === undefined ? r.providerConfigRef.name : `${r.providerConfigRef.name}.${r.providerConfigRef.alias}`) : r.type.split("_")[0]!, r.provider);
+      if ("error" in resolved) throw new PlanDiagnosticsError([planError("Provider configuration not present", resolved.error, { address: `${configPrefix(c.path)}${key}` })]);
+      const schema = await pool.schema(resolved.address, resolved.source);
+      const entry = r.mode === "data" ? schema.dataSources.get(r.type) : r.mode === "ephemeral" ? schema.ephemeralResources?.get(r.type) : schema.resources.get(r.type);
+      if (entry !== undefined) schemas.set(`${configPrefix(c.path)}${key}`, entry);
+      providerConfigs.set(resolved.address, { source: resolved.source, block: schema.provider.block, modulePath: resolved.modulePath, ...(resolved.body !== undefined ? { body: resolved.body } : {}) });
+    }
+  }
+  return { schemas, providerConfigs };
 }

@@ -111,8 +111,12 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   // The values known so far, for the scope: planned values while pending, then applied ones.
   const values = new Map<string, Value>();
   for (const c of plan.changes) {
-    if (c.action === PlanAction.Delete || c.action === PlanAction.Forget) continue;
-    if (c.deposedKey !== undefined) continue;
+    if (c.action === PlanAction.Forget || c.deposedKey !== undefined) continue;
+    // An object to delete keeps its prior value for what still refers to it (a destroy's ephemeral resources, as terraform's state).
+    if (c.action === PlanAction.Delete) {
+      if (!c.before.isNull()) values.set(c.address, c.before);
+      continue;
+    }
     const v = c.action === PlanAction.NoOp ? c.before : c.after;
     if (!v.isNull()) values.set(c.address, v);
   }
