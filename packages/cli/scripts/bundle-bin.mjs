@@ -24,7 +24,7 @@
 //    naming each original module); `node --enable-source-maps` maps them to the TypeScript
 //    sources through the linked maps.
 import { readFile, rm } from "node:fs/promises";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -102,6 +102,8 @@ const result = await build({
   metafile: true,
   logLevel: "warning",
 });
+// MAGMA_BUNDLE_METAFILE=<file>: esbuild's metafile, to see which chunks a command loads and why (`esbuild --analyze` reads it)
+if (process.env.MAGMA_BUNDLE_METAFILE) writeFileSync(process.env.MAGMA_BUNDLE_METAFILE, JSON.stringify(result.metafile));
 const outputs = Object.keys(result.metafile.outputs).filter((f) => f.endsWith(".js"));
 const inputs = Object.keys(result.metafile.inputs).length;
 console.log(`bundle-bin: ${inputs} modules into ${outputs.length} files in ${posix(relative(root, outdir))}/`);

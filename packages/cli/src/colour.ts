@@ -1,4 +1,6 @@
-import { colorize } from "@magma/engine";
+// The engine's colour markup alone (its subpath export): importing the engine's index would make
+// the bundle load the whole engine with every command that paints (`magma init` among them).
+import { colorize } from "@magma/engine/colorstring";
 // Whether to colour (`decideColour`) is decided in decide-colour.ts, which loads nothing else:
 // the run decides it before any command, and painting needs the engine's `colorize`.
 export { decideColour } from "./decide-colour.js";

@@ -57,11 +57,10 @@ export { stateInstances, parseSelector, selectorMatches, compareInstanceAddrs } 
 export type { StateInstance, StateSelector } from "./workdir/state-objects.js";
 export { providerRequirements, providerForDisplay } from "./workdir/provider-requirements.js";
 export type { ProviderRequirement } from "./workdir/provider-requirements.js";
-export { installProvider } from "./workdir/install-provider.js";
-export type { InstalledProvider } from "./workdir/install-provider.js";
 export { parseLockFile, formatLockFile, LOCK_FILE_NAME } from "./workdir/provider-lock-file.js";
 export type { LockedProvider } from "./workdir/provider-lock-file.js";
-export { packageHashV1 } from "./workdir/package-hash.js";
+// one implementation of the `h1:` hash: installation's (the CLI's own copy had drifted from it)
+export { packageHashV1 } from "@magma/install";
 export { versionConstraintsString } from "./workdir/version-constraints-string.js";
 export { formatValue } from "./workdir/format-value.js";
 export { formatDiagnostics } from "./workdir/format-diagnostic.js";

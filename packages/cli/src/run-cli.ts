@@ -60,7 +60,9 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<RegisterCo
   ["providers", async () => (await import("./commands/providers-install-command.js")).registerProvidersInstallCommands],
   ["get", async () => (await import("./commands/get-command.js")).registerGetCommand],
   ["logout", async () => (await import("./commands/logout.js")).registerLogoutCommand],
+  ["login", async () => (await import("./commands/login.js")).registerLoginCommand],
   ["metadata", async () => (await import("./commands/metadata.js")).registerMetadataCommand],
+  ["console", async () => (await import("./commands/console.js")).registerConsoleCommand],
 ];
 
 /** The flags that print the version (`-version` is Terraform's spelling, see `normalizeTerraformFlags`). */

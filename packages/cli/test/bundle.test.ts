@@ -160,7 +160,16 @@ describe("what a command line loads", () => {
     // provider-random runs in-process: connect-rpc, protobuf-es and the tfplugin code stay unloaded.
     expect(plan.modules.filter((m) => /@connectrpc|@bufbuild|\/tfplugin\/|\/internal\/grpc-stack\.js$/.test(m))).toEqual([]);
     // Other commands' actions stay unloaded too.
-    const others = ["src/commands/show.ts", "src/commands/graph.ts", "src/commands/validate.ts", "src/commands/init.ts", "src/commands/state-mv.ts", "src/commands/state-show.ts", "src/commands/apply.ts", "src/commands/schema.ts", "src/workdir/run-import.ts", "src/workdir/install-provider.ts"];
+    const others = ["src/commands/show.ts", "src/commands/graph.ts", "src/commands/validate.ts", "src/commands/init.ts", "src/commands/state-mv.ts", "src/commands/state-show.ts", "src/commands/apply.ts", "src/commands/schema.ts", "src/workdir/run-import.ts", "src/workdir/init-providers.ts"];
     expect(plan.modules.filter((m) => others.includes(m))).toEqual([]);
+  }, 240_000);
+
+  test("init loads installation and the configuration, not the engine or the provider launcher", async () => {
+    const dir = workdir({ "main.tf": NATIVE });
+    const init = await loadedModules(["init", "-no-color"], dir);
+    expect(init.run).toMatchObject({ code: 0, stdout: expect.stringContaining("Terraform has been successfully initialized!") });
+    expect(init.modules).toEqual(expect.arrayContaining(["src/commands/init.ts", "src/workdir/init-providers.ts", "../install/dist/install-providers.js", "../config/dist/load-config.js"]));
+    // a start-up cost every init paid: the engine came with the colour markup, the launcher with the native providers' names
+    for (const pkg of ["engine", "plugin", "provider-random"]) expect({ pkg, modules: inPackage(init.modules, pkg).filter((m) => m !== "../engine/dist/render/colorstring.js") }).toEqual({ pkg, modules: [] });
   }, 240_000);
 });

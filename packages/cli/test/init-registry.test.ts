@@ -5,13 +5,14 @@
  * `.terraform` layouts, a directory either tool can take over, and terraform's errors for
  * packages that must not be installed.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { bundleLauncherEntry, startLocalRegistry, type LocalRegistry, type ZipWriterEntry } from "@magma/test-support";
+import { MAGMA_BIN } from "./support/run-magma.js";
 import { runTool, stopToolRuns } from "./support/side-by-side.js";
 import { removeWorkdirs, TERRAFORM, workdir } from "./support/workdir.js";
 
@@ -246,6 +247,167 @@ async function publishBad(type: string, extra: { entries?: ZipWriterEntry[]; sig
   const renamed = files.map((f) => (f.name.startsWith("terraform-provider-") ? { ...f, name: `terraform-provider-${type}_v1.0.0` } : f));
   await reg.publish({ namespace: NS, type, version: "1.0.0", files: extra.entries ?? renamed, ...(extra.signWithUnknownKey === true ? { signWithUnknownKey: true } : {}), ...(extra.wrongShasum === true ? { wrongShasum: true } : {}) });
 }
+
+describeTf("a download cut short", () => {
+  test("magma continues it (Range requests) and installs what terraform installs uncut: same output, lock file and layout", async () => {
+    await publishBad("resume");
+    // the first two answers for the archive stop halfway (terraform, which does not resume, gets the whole archive afterwards)
+    reg.fault(/\/dl\/testing\/resume\/.*\.zip$/, { kind: "cut", times: 2 });
+    const a = setup({ tf: mainTf("resume", ">= 1.0") });
+    const b = setup({ tf: mainTf("resume", ">= 1.0") });
+    const from = reg.requests.length;
+    const m = await runTool("magma", ["init", "-no-color"], a.dir, a.env);
+    const zips = reg.requests.slice(from).flatMap((p, i) => (p.endsWith(".zip") ? [reg.ranges[from + i]] : []));
+    expect(zips).toHaveLength(3);
+    expect(zips[0]).toBe("");
+    expect(zips.slice(1).every((r) => /^bytes=[1-9]\d*-$/.test(r ?? ""))).toBe(true);
+    const t = await runTool("terraform", ["init", "-no-color"], b.dir, b.env);
+    expect(t.code).toBe(0);
+    expect(m.stderr).toBe("");
+    expect(m.stdout).toBe(t.stdout);
+    expect(readFileSync(join(a.dir, ".terraform.lock.hcl"), "utf8")).toBe(readFileSync(join(b.dir, ".terraform.lock.hcl"), "utf8"));
+    expect(layout(a.dir)).toEqual(layout(b.dir));
+  }, 120_000);
+});
+
+const describeTty = TERRAFORM !== undefined && existsSync("/usr/bin/script") ? describe : describe.skip;
+
+describeTty("on a terminal", () => {
+  /** Runs `tool init -no-color` on a pseudo-terminal (util-linux `script`): what the terminal received, stdout and stderr together. */
+  const onTerminal = (tool: "magma" | "terraform", dir: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> => {
+    const argv = tool === "magma" ? [process.execPath, MAGMA_BIN, "init", "-no-color"] : [TERRAFORM!, "init", "-no-color"];
+    const quoted = argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+    const child = spawn("/usr/bin/script", ["-qec", quoted, "/dev/null"], { cwd: dir, env: { ...process.env, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (b: Buffer) => (out += b.toString("utf8")));
+    return new Promise((resolve, reject) => {
+      child.once("error", reject);
+      child.once("close", (code) => resolve({ code, out }));
+    });
+  };
+
+  test("downloads show on one status line, erased before each line of terraform's output", async () => {
+    await publishBad("tty");
+    const a = setup({ tf: mainTf("tty", ">= 1.0") });
+    const b = setup({ tf: mainTf("tty", ">= 1.0") });
+    const m = await onTerminal("magma", a.dir, a.env);
+    const t = await onTerminal("terraform", b.dir, b.env);
+    expect(t.code).toBe(0);
+    expect(m.code).toBe(0);
+    const status = /\r\x1b\[2K(Downloading [^\r\n\x1b]*)?/g;
+    expect(m.out).toMatch(new RegExp(`\\r\\x1b\\[2KDownloading ${reg.hostname}/${NS}/tty v1\\.0\\.0 \\d+\\.\\d/\\d+\\.\\d MiB`));
+    expect(m.out.replace(status, "")).toBe(t.out);
+    expect(readFileSync(join(a.dir, ".terraform.lock.hcl"), "utf8")).toBe(readFileSync(join(b.dir, ".terraform.lock.hcl"), "utf8"));
+  }, 120_000);
+});
+
+describeTf("module registry requests, against terraform", () => {
+  test("a 503 is retried once with the registry hostname's token; one that persists is terraform's diagnostic", async () => {
+    reg.publishModule({ namespace: NS, name: "flaky", provider: "random", version: "1.0.0", files: { "main.tf": 'output "a" {\n  value = 1\n}\n' } });
+    const tf = `module "m" {\n  source = "${reg.hostname}/${NS}/flaky/random"\n}\n`;
+    const extraCli = `credentials "${reg.hostname}" {\n  token = "mod-token"\n}\n`;
+    const versions = /\/v1\/modules\/testing\/flaky\/random\/versions$/;
+    const auths = (from: number): string[] => reg.requests.slice(from).flatMap((p, i) => (p.startsWith(`/v1/modules/${NS}/flaky/`) ? [`${p} ${reg.authorizations[from + i]!}`] : []));
+    const once = async (tool: "magma" | "terraform"): Promise<{ out: string; auth: string[]; modules: string }> => {
+      reg.fault(versions, { kind: "status", status: 503, times: 1 });
+      const s = setup({ tf, extraCli });
+      const from = reg.requests.length;
+      const r = await runTool(tool, ["init", "-no-color"], s.dir, s.env);
+      expect({ tool, code: r.code, stderr: r.stderr }).toEqual({ tool, code: 0, stderr: "" });
+      return { out: r.stdout, auth: auths(from), modules: readFileSync(join(s.dir, ".terraform", "modules", "modules.json"), "utf8") };
+    };
+    const m = await once("magma");
+    const t = await once("terraform");
+    expect(m).toEqual(t);
+    expect(t.auth[0]).toBe(`/v1/modules/${NS}/flaky/random/versions Bearer mod-token`);
+    expect(t.auth).toHaveLength(3); // versions twice, then download
+    reg.fault(versions, { kind: "status", status: 503 });
+    const a = setup({ tf, extraCli });
+    const b = setup({ tf, extraCli });
+    const [mf, tf2] = await Promise.all([runTool("magma", ["init", "-no-color"], a.dir, a.env), runTool("terraform", ["init", "-no-color"], b.dir, b.env)]);
+    expect([mf.code, tf2.code]).toEqual([1, 1]);
+    expect(mf.stdout).toBe(tf2.stdout);
+    expect(mf.stderr).toBe(tf2.stderr); // the module block's lines, the detail wrapped as terraform's
+    expect(mf.stderr.replace(/\s+/g, " ")).toContain("the request failed after 2 attempts, please try again later: 503 Service Unavailable returned from");
+  }, 120_000);
+});
+
+describeTf("credentials_helper, against terraform", () => {
+  /** A directory for each tool whose HOME holds the helper `terraform-credentials-test` (a shell script doing `body`), and the CLI configuration naming it. */
+  const withHelper = (type: string, body: string, mirror = false): { a: { dir: string; env: Record<string, string> }; b: { dir: string; env: Record<string, string> }; log: (dir: string) => string } => {
+    const extraCli = `credentials_helper "test" {\n  args = ["--from", "tests"]\n}\n`;
+    const one = (): { dir: string; env: Record<string, string> } => {
+      const s = setup({ tf: mainTf(type, ">= 1.0"), extraCli, mirror });
+      const helper = join(s.dir, "home", ".terraform.d", "plugins", "terraform-credentials-test");
+      mkdirSync(dirname(helper), { recursive: true });
+      writeFileSync(helper, `#!/bin/sh\necho "$@" >> "${s.dir}/helper.log"\n${body}\n`, { mode: 0o755 });
+      return { dir: s.dir, env: { ...s.env, HOME: join(s.dir, "home") } };
+    };
+    return { a: one(), b: one(), log: (dir) => (existsSync(join(dir, "helper.log")) ? readFileSync(join(dir, "helper.log"), "utf8") : "") };
+  };
+  /** The Authorization header of each registry API request (versions, download metadata) made for `type` since `from`. */
+  const apiAuth = (type: string, from: number): string[] => reg.requests.slice(from).flatMap((p, i) => (p.startsWith(`/v1/providers/${NS}/${type}/`) ? [reg.authorizations[from + i]!] : []));
+
+  test("the helper's token goes with the registry's requests (asked once, with its args, for the registry's hostname)", async () => {
+    await publishBad("credok");
+    const { a, b, log } = withHelper("credok", `echo '{"token":"secret-'"$4"'"}'`);
+    let from = reg.requests.length;
+    const m = await runTool("magma", ["init", "-no-color"], a.dir, a.env);
+    const magmaAuth = apiAuth("credok", from);
+    from = reg.requests.length;
+    const t = await runTool("terraform", ["init", "-no-color"], b.dir, b.env);
+    const tfAuth = apiAuth("credok", from);
+    expect(t.code).toBe(0);
+    expect(m.stderr).toBe("");
+    expect(m.stdout).toBe(t.stdout);
+    expect(tfAuth).toEqual([`Bearer secret-${reg.hostname}`, `Bearer secret-${reg.hostname}`]);
+    expect(magmaAuth).toEqual(tfAuth);
+    expect(log(a.dir)).toBe(`--from tests get ${reg.hostname}\n`);
+    expect(log(a.dir)).toBe(log(b.dir));
+    expect(readFileSync(join(a.dir, ".terraform.lock.hcl"), "utf8")).toBe(readFileSync(join(b.dir, ".terraform.lock.hcl"), "utf8"));
+  }, 120_000);
+
+  test("a helper that fails: terraform's error with the helper's stderr; malformed output is refused", async () => {
+    await publishBad("credfail");
+    const fail = withHelper("credfail", `echo "no token for $4" >&2\nexit 3`);
+    const [m, t] = await Promise.all([runTool("magma", ["init", "-no-color"], fail.a.dir, fail.a.env), runTool("terraform", ["init", "-no-color"], fail.b.dir, fail.b.env)]);
+    expect(t.code).toBe(1);
+    expect(m.code).toBe(1);
+    const words = (s: string, dir: string): string => s.replaceAll(dir, "<dir>").replace(/\s+/g, " ").trim();
+    expect(words(m.stderr, fail.a.dir)).toBe(words(t.stderr, fail.b.dir));
+    expect(m.stderr).toContain(`error in ${fail.a.dir}/home/.terraform.d/plugins/terraform-credentials-test: no token for ${reg.hostname}`);
+    const bad = withHelper("credfail", `echo 'not json'`);
+    const [mb, tb] = await Promise.all([runTool("magma", ["init", "-no-color"], bad.a.dir, bad.a.env), runTool("terraform", ["init", "-no-color"], bad.b.dir, bad.b.env)]);
+    expect(tb.code).toBe(1);
+    expect(tb.stderr.replace(/\s+/g, " ")).toContain(`failed to retrieve credentials for ${reg.hostname}: malformed output from`);
+    expect(mb.code).toBe(1);
+    expect(mb.stderr.replace(/\s+/g, " ")).toContain(`failed to retrieve credentials for ${reg.hostname}: malformed output from ${bad.a.dir}/home/.terraform.d/plugins/terraform-credentials-test:`);
+    expect(existsSync(join(bad.a.dir, ".terraform.lock.hcl"))).toBe(false);
+  }, 120_000);
+
+  test("a network mirror: the helper is asked for the mirror's host and port, its token sent there; its failure is terraform's error", async () => {
+    await publishBad("credmirror");
+    const { a, b, log } = withHelper("credmirror", `echo '{"token":"mirror-token"}'`, true);
+    const mirrorAuth = (from: number): string[] => reg.requests.slice(from).flatMap((p, i) => (p.includes("/credmirror/") && p.endsWith(".json") ? [`${p} ${reg.authorizations[from + i]!}`] : []));
+    let from = reg.requests.length;
+    const m = await runTool("magma", ["init", "-no-color"], a.dir, a.env);
+    const magmaAuth = mirrorAuth(from);
+    from = reg.requests.length;
+    const t = await runTool("terraform", ["init", "-no-color"], b.dir, b.env);
+    expect(t.code).toBe(0);
+    expect(m.stdout).toBe(t.stdout);
+    expect(magmaAuth).toEqual(mirrorAuth(from));
+    expect(magmaAuth.every((l) => l.endsWith(" Bearer mirror-token"))).toBe(true);
+    expect(log(a.dir)).toBe(`--from tests get ${new URL(reg.url).host}\n`);
+    expect(log(a.dir)).toBe(log(b.dir));
+    const fail = withHelper("credmirror", `echo "refused" >&2\nexit 1`, true);
+    const [mf, tf] = await Promise.all([runTool("magma", ["init", "-no-color"], fail.a.dir, fail.a.env), runTool("terraform", ["init", "-no-color"], fail.b.dir, fail.b.env)]);
+    expect([mf.code, tf.code]).toEqual([1, 1]);
+    const words = (text: string, dir: string): string => text.replaceAll(dir, "<dir>").replace(/\s+/g, " ").trim();
+    expect(words(mf.stderr, fail.a.dir)).toBe(words(tf.stderr, fail.b.dir));
+    expect(words(mf.stderr, fail.a.dir)).toContain("failed to determine request credentials: error in <dir>/home/.terraform.d/plugins/terraform-credentials-test: refused");
+  }, 120_000);
+});
 
 describeTf("packages that must not be installed: terraform's errors, nothing installed", () => {
   const cases: [string, () => Promise<void>][] = [

@@ -2,7 +2,8 @@
 // real S3- and DynamoDB-compatible servers from npm (s3rver, dynalite; see
 // @magma/state's test/support/aws-servers.ts for what they do not speak): the init record,
 // state written by one planned with no changes by the other, workspaces, locks blocking
-// each other and force-unlock. Skipped without terraform.
+// each other and force-unlock (bad inputs: s3-bad-inputs-terraform.test.ts; S3 lock files:
+// s3-lockfile-terraform.test.ts). Skipped without terraform.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openConfiguredBackend } from "@magma/state";
@@ -97,13 +98,5 @@ maybe("the s3 backend, shared with terraform", () => {
     expect(fu.code).toBe(0);
     expect((await magmaIn(["apply", "-auto-approve", "-input=false"], m)).code).toBe(0);
     await terraformAsync(["plan", "-detailed-exitcode", "-input=false"], t, { env });
-  });
-
-  test("a missing bucket is terraform's error, and nothing is written", async () => {
-    const dir = workdir({ "main.tf": config("x/terraform.tfstate").replace('bucket = "tfstate"', 'bucket = "nope"') });
-    expect((await magmaIn(["init", "-input=false"], dir)).code).toBe(0);
-    const r = await magmaIn(["plan", "-no-color", "-input=false"], dir);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('S3 bucket "nope" does not exist.');
   });
 });

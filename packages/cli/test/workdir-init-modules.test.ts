@@ -49,7 +49,8 @@ describe("magma init: what it cannot do, said clearly", () => {
     const r = await magma(["init"], { cwd: s3 });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Error: Failed to download module');
-    expect(r.stderr).toContain('Could not download module "vpc" (main.tf:1) source code from "s3::https://s3.amazonaws.com/bucket/vpc.zip": magma does not support the s3:: module source');
+    expect(r.stderr).toContain('\n  on main.tf line 1:\n   1: module "vpc" {\n'); // the block's lines, as terraform's diagnostics
+    expect(r.stderr.replace(/\s+/g, " ")).toContain('Could not download module "vpc" (main.tf:1) source code from "s3::https://s3.amazonaws.com/bucket/vpc.zip": magma does not support the s3:: module source');
     expect(existsSync(join(s3, ".terraform", "modules", "vpc"))).toBe(false);
 
     const dir = workdir({ "main.tf": 'terraform {\n  backend "local" {}\n}\n' });

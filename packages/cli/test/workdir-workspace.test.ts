@@ -113,12 +113,17 @@ describe("magma state push and the lock", () => {
     r = await magma(["state", "push", "other.tfstate"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("over unrelated state with lineage");
+    // As terraform's local state: the file's serial, plus one as its objects differ from the stored ones (test/state-push-serial.test.ts).
     r = await magma(["state", "push", "-force", "v2.tfstate"], { cwd: dir });
     expect(r.code).toBe(0);
-    expect(readStateFile(readFileSync(join(dir, "terraform.tfstate")))!.serial).toBe(2);
-    r = await magma(["state", "push", "-"], { cwd: dir, input: readFileSync(join(dir, "v3.tfstate")) });
-    expect(r.code).toBe(0);
     expect(readStateFile(readFileSync(join(dir, "terraform.tfstate")))!.serial).toBe(3);
+    // The same serial with other objects is refused; forced, it is written.
+    r = await magma(["state", "push", "-"], { cwd: dir, input: readFileSync(join(dir, "v3.tfstate")) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("Failed to write state: cannot overwrite existing state with serial 3 with a different state that has the same serial\n");
+    r = await magma(["state", "push", "-force", "-"], { cwd: dir, input: readFileSync(join(dir, "v3.tfstate")) });
+    expect(r.code).toBe(0);
+    expect(readStateFile(readFileSync(join(dir, "terraform.tfstate")))!.serial).toBe(4);
 
     // Held by this (test) process: magma names the holder, -lock=false goes ahead.
     const store = createLocalBackend({ dir }).store("default");

@@ -1,11 +1,11 @@
 import { bodyContent, bodyPartial } from "./hcl-fixups.js";
 import { boolType, stringType } from "@magma/cty";
-import { exprAsKeyword, expressionTraversals, exprList, type Attribute, type Block, type BodySchema, type Diagnostic, type Expression, type Traversal } from "@magma/hcl";
+import { exprAsKeyword, expressionTraversals, exprList, parseExpression, type Attribute, type Block, type BodySchema, type Diagnostic, type Expression, type Traversal } from "@magma/hcl";
 import { BAD_IDENTIFIER_DETAIL, defRange, errorDiag, validIdentifier } from "./diagnostics.js";
 import type { CheckRule, ManagedResourceSettings, ProviderConfigRef, Resource } from "./model.js";
 import { impliedProvider, resourceTypeProviderName } from "./provider-addr.js";
 import { referencesInExpr } from "./references.js";
-import { shimJsonExpression, staticBool, staticTraversal, traversalList } from "./static-decode.js";
+import { staticBool, staticTraversal, traversalList } from "./static-decode.js";
 
 const RESOURCE_SCHEMA: BodySchema = {
   attributes: [{ name: "count" }, { name: "for_each" }, { name: "provider" }, { name: "depends_on" }],
@@ -204,7 +204,16 @@ function decodeManagedLifecycle(attrs: ReadonlyMap<string, Attribute>, diags: Di
     const list = exprList(rtb.expr);
     diags.push(...list.diags);
     for (const raw of list.items) {
-      const expr = shimJsonExpression(raw);
+      // As Terraform's decodeReplaceTriggeredBy: a JSON string is parsed as native syntax from
+      // its raw text (its errors reported, "${…}" is an invalid character), positioned at the
+      // string's opening quote as terraform positions it.
+      let expr: Expression = raw;
+      if (raw.kind === "json" && raw.node.type === "string") {
+        const p = parseExpression(raw.node.value, raw.node.range.filename, raw.node.range.start);
+        diags.push(...p.diags);
+        if (p.diags.some((d) => d.severity === "error")) continue;
+        expr = p.expr;
+      }
       replaceTriggeredBy.push(expr);
       const { refs, diags: rd } = referencesInExpr(expr);
       diags.push(...rd);

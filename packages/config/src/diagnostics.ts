@@ -22,8 +22,9 @@ export function rangeBetween(a: SourceRange, b: SourceRange): SourceRange {
   return { filename: a.filename, start: a.start.byte <= b.start.byte ? a.start : b.start, end: a.end.byte >= b.end.byte ? a.end : b.end };
 }
 
-/** A block's "definition" range: its type and labels (HCL's `Block.DefRange`). @internal */
+/** A block's "definition" range (HCL's `Block.DefRange`): its type and labels, or a JSON block's opening brace. @internal */
 export function defRange(b: Block): SourceRange {
+  if (b.defRange !== undefined) return b.defRange;
   const last = b.labelRanges[b.labelRanges.length - 1];
   return last === undefined ? b.typeRange : rangeBetween(b.typeRange, last);
 }

@@ -192,6 +192,19 @@ function checkModuleArgs(mc: Config["call"] & object, child: Module, diags: Diag
   }
 }
 
+/**
+ * The problems of the references one expression evaluated in a configuration's module makes
+ * outside any block (no `count`, `each` or `self`), as terraform's console finds them: a
+ * reference that does not parse, or names a variable, local, module call or resource the
+ * module does not declare. Nothing is evaluated.
+ */
+export function checkExpressionReferences(config: Config, expr: Expression): Diagnostic[] {
+  const r = referencesInExpr(expr);
+  const diags = [...r.diags];
+  for (const ref of r.refs) checkRef(config, ref, { count: false, forEach: false, self: false }, diags, () => undefined);
+  return diags;
+}
+
 function checkRef(c: Config, ref: Reference, ctx: RefContext, diags: Diagnostic[], schemaOf: (r: Resource | undefined) => SchemaBlock | undefined): void {
   const m = c.module;
   const s = ref.subject;

@@ -8,7 +8,7 @@ describe("CtyNumber", () => {
     ["1e30", "1000000000000000000000000000000"],
     ["3.14159265358979323846264338327950288", "3.14159265358979323846264338327950288"],
     ["0.1", "0.1"],
-    ["-0", "0"],
+    ["-0", "-0"],
     ["2.50", "2.5"],
     ["1E-7", "0.0000001"],
     [".5", "0.5"],
@@ -88,5 +88,65 @@ describe("numbers of many digits with trailing zeros (issue 20 fuzz finding)", (
   it("keeps the range check on the number as written", () => {
     expect(() => CtyNumber.parse(`1${"0".repeat(100_001)}`)).toThrow(/out of the supported range/);
     expect(CtyNumber.parse(`1${"0".repeat(99_999)}`).isInteger()).toBe(true);
+  });
+
+  // Expected texts are terraform 1.11.4's (go-cty 1.16): `pow(2, 64)` is stored as
+  // 18446744073709550000, `tostring(-0)` is "-0", jsonencode(pow(2, -30)) and pow(3, 40) as below.
+  test.each([
+    [2 ** 64, "18446744073709550000"],
+    [-(2 ** 64), "-18446744073709550000"],
+    [2 ** 63, "9223372036854776000"],
+    [3 ** 40, "12157665459056929000"],
+    [2 ** 65, "36893488147419100000"],
+    [2 ** -30, "0.0000000009313225746154785"],
+    [Math.SQRT2, "1.4142135623730951"],
+    [1e30, "1000000000000000000000000000000"],
+    [Number.MAX_VALUE, `17976931348623157${"0".repeat(292)}`],
+  ])("a float64 of 53-bit precision (%d) prints as go-cty prints it: %s", (f, text) => {
+    const n = CtyNumber.fromFloat64(f);
+    expect(n.isFloat64Precision()).toBe(true);
+    expect(n.toString()).toBe(text);
+    // Precision changes printing only: the value is still exactly the float64.
+    if (Number.isInteger(f)) {
+      expect(n.equals(CtyNumber.from(BigInt(f)))).toBe(true);
+      expect(CtyNumber.from(BigInt(f)).isFloat64Precision()).toBe(false);
+    }
+  });
+
+  test("whole numbers from integers and text print exactly", () => {
+    expect(CtyNumber.from(2n ** 64n).toString()).toBe("18446744073709551616");
+    expect(CtyNumber.parse("18446744073709551616").toString()).toBe("18446744073709551616");
+    expect(CtyNumber.from(42).isFloat64Precision()).toBe(false);
+  });
+
+  test("a subnormal float64 prints with a 53-bit mantissa, as big.Float holds it", () => {
+    // go-cty 1.12's JSON of NumberFloatVal(math.SmallestNonzeroFloat64) (testdata vectors).
+    expect(CtyNumber.fromFloat64(5e-324).toString()).toBe(`0.${"0".repeat(323)}4940656458412465`);
+  });
+
+  test("negative zero: prints -0, equals zero, negates back, keeps precision out of it", () => {
+    const z = CtyNumber.negativeZero;
+    expect(z.toString()).toBe("-0");
+    expect(CtyNumber.parse("-0")).toBe(z);
+    expect(CtyNumber.parse("-0.0e5")).toBe(z);
+    expect(CtyNumber.fromFloat64(-0)).toBe(z);
+    expect(CtyNumber.from(-0)).toBe(CtyNumber.zero);
+    expect(z.equals(CtyNumber.zero)).toBe(true);
+    expect(z.compare(CtyNumber.zero)).toBe(0);
+    expect(z.sign()).toBe(0);
+    expect(z.isNegativeZero()).toBe(true);
+    expect(CtyNumber.zero.isNegativeZero()).toBe(false);
+    expect(CtyNumber.zero.negate()).toBe(z);
+    expect(z.negate()).toBe(CtyNumber.zero);
+    expect(z.isInt64()).toBe(true);
+    expect(z.toBigInt()).toBe(0n);
+  });
+
+  test("negate keeps the precision and is exact", () => {
+    const f = CtyNumber.fromFloat64(2 ** 64).negate();
+    expect(f.isFloat64Precision()).toBe(true);
+    expect(f.toString()).toBe("-18446744073709550000");
+    expect(CtyNumber.parse("0.1").negate().toString()).toBe("-0.1");
+    expect(CtyNumber.positiveInfinity.negate()).toBe(CtyNumber.negativeInfinity);
   });
 });

@@ -1,5 +1,6 @@
 import { PathError, PathErrorCode } from "./path-error.js";
 import { Path } from "./path.js";
+import { goShortestText } from "./internal/go-shortest.js";
 
 /**
  * Largest decimal exponent magnitude accepted when parsing a number. go-cty parses numbers
@@ -30,7 +31,12 @@ const NUMBER_BRAND: symbol = Symbol.for("@magma/cty.CtyNumber@1");
  * `0.1000000000000000055511151231257827021181583404541015625`) is not equal to `0.1` parsed
  * from text, exactly as in go-cty.
  *
- * Instances are immutable. Negative zero is normalised to zero; NaN is not a cty number.
+ * Like go-cty's `big.Float`s, a number also carries what printing depends on: whether it came
+ * from a float64 ({@link CtyNumber.isFloat64Precision}: go-cty's `NumberFloatVal`, 53 bits of
+ * precision), and the sign of a zero ({@link CtyNumber.negativeZero}, as `-0` is in HCL). Neither
+ * affects equality or ordering.
+ *
+ * Instances are immutable. NaN is not a cty number.
  */
 export class CtyNumber {
   /**
@@ -56,8 +62,8 @@ export class CtyNumber {
   readonly _e: number;
   /**
    * True when the number came from a float64 (msgpack float, {@link CtyNumber.fromFloat64}):
-   * it is then printed as the shortest decimal that reads back as that float64, as go-cty
-   * prints a 53-bit `big.Float`. Affects printing only, never equality.
+   * it is then printed as the shortest decimal that reads back as that float64 at 53 bits of
+   * precision, as go-cty prints a 53-bit `big.Float`. Affects printing only, never equality.
    * @internal
    */
   readonly _f53: boolean;
@@ -71,6 +77,12 @@ export class CtyNumber {
 
   /** Zero. */
   static readonly zero: CtyNumber = new CtyNumber(0, undefined, 0, false);
+  /**
+   * Negative zero, as go-cty's `big.Float` has it: what `-0` is in HCL (a negated zero), and
+   * what `ParseNumberVal("-0")` gives. It equals {@link CtyNumber.zero} and prints `-0`; msgpack
+   * writes it as the integer 0, as go-cty does.
+   */
+  static readonly negativeZero: CtyNumber = new CtyNumber(-0, undefined, 0, false);
   /** Positive infinity, which cty allows (go-cty's `cty.PositiveInfinity`). */
   static readonly positiveInfinity: CtyNumber = new CtyNumber(Infinity, undefined, 0, false);
   /** Negative infinity (go-cty's `cty.NegativeInfinity`). */
@@ -94,15 +106,17 @@ export class CtyNumber {
       if (Number.isNaN(x)) throw invalidNumber("NaN is not a number in cty");
       if (x === Infinity) return CtyNumber.positiveInfinity;
       if (x === -Infinity) return CtyNumber.negativeInfinity;
-      if (Number.isSafeInteger(x)) return CtyNumber.fromFloat64(x);
+      if (Number.isSafeInteger(x)) return x === 0 ? CtyNumber.zero : new CtyNumber(x, undefined, 0, false);
       return CtyNumber.parse(String(x));
     }
     return CtyNumber.parse(x);
   }
 
   /**
-   * Makes the number that is exactly the given float64, as go-cty's `NumberFloatVal` does;
-   * it prints as the shortest decimal that reads back as that float64.
+   * Makes the number that is exactly the given float64, with a float64's precision, as go-cty's
+   * `NumberFloatVal` does (what its `pow` and `log` return, and what a msgpack float decodes
+   * to): it prints as the shortest decimal that reads back as that float64 at 53 bits
+   * (`2 ** 64` prints `18446744073709550000`), and `-0` stays negative zero.
    *
    * @throws {@link PathError} with code `invalid_value` for NaN.
    */
@@ -110,13 +124,13 @@ export class CtyNumber {
     if (Number.isNaN(x)) throw invalidNumber("NaN is not a number in cty");
     if (x === Infinity) return CtyNumber.positiveInfinity;
     if (x === -Infinity) return CtyNumber.negativeInfinity;
-    if (x === 0) return CtyNumber.zero;
-    return new CtyNumber(x, undefined, 0, !Number.isInteger(x));
+    if (x === 0) return Object.is(x, -0) ? CtyNumber.negativeZero : CtyNumber.zero;
+    return new CtyNumber(x, undefined, 0, true);
   }
 
-  /** Makes the number that is exactly the given integer. */
+  /** Makes the number that is exactly the given integer (go-cty's `NumberIntVal`: printed exactly). */
   static fromBigInt(x: bigint): CtyNumber {
-    if (x >= -TWO_53 && x <= TWO_53) return CtyNumber.fromFloat64(Number(x));
+    if (x >= -TWO_53 && x <= TWO_53) return x === 0n ? CtyNumber.zero : new CtyNumber(Number(x), undefined, 0, false);
     return CtyNumber.fromDecimal(x, 0);
   }
 
@@ -146,7 +160,7 @@ export class CtyNumber {
       exp = Number(expText);
     }
     const allDigits = (intDigits + fracDigits).replace(/^0+/, "");
-    if (allDigits === "") return CtyNumber.zero;
+    if (allDigits === "") return negative ? CtyNumber.negativeZero : CtyNumber.zero;
     exp -= fracDigits.length;
     const significantExponent = exp + allDigits.length;
     if (significantExponent > MAX_DECIMAL_EXPONENT || exp < -MAX_DECIMAL_EXPONENT) {
@@ -174,6 +188,31 @@ export class CtyNumber {
     const f = exactFloat64(coefficient, exponent);
     if (f !== undefined) return new CtyNumber(f, undefined, 0, false);
     return new CtyNumber(Number.NaN, coefficient, exponent, false);
+  }
+
+  /**
+   * True when the number has a float64's precision (it came from {@link CtyNumber.fromFloat64}):
+   * go-cty then prints it with the fewest digits at 53 bits, and arithmetic between two such
+   * numbers is rounded to a float64, as `big.Float` arithmetic takes its operands' precision.
+   */
+  isFloat64Precision(): boolean {
+    return this._f53;
+  }
+
+  /** True for negative zero ({@link CtyNumber.negativeZero}). */
+  isNegativeZero(): boolean {
+    return this._c === undefined && this._f === 0 && 1 / this._f < 0;
+  }
+
+  /**
+   * `-this`, exactly, keeping the precision (a float64-precision number stays one) and the
+   * sign of zero (`-0` of zero is negative zero), as `big.Float.Neg` does.
+   */
+  negate(): CtyNumber {
+    if (this._c !== undefined) return new CtyNumber(Number.NaN, -this._c, this._e, false);
+    if (this._f === 0) return this.isNegativeZero() ? CtyNumber.zero : CtyNumber.negativeZero;
+    if (!Number.isFinite(this._f)) return this._f > 0 ? CtyNumber.negativeInfinity : CtyNumber.positiveInfinity;
+    return new CtyNumber(-this._f, undefined, 0, this._f53);
   }
 
   /** True for positive or negative infinity. */
@@ -279,8 +318,8 @@ export class CtyNumber {
       const f = this._f;
       if (f === Infinity) return "+Inf";
       if (f === -Infinity) return "-Inf";
-      if (Number.isSafeInteger(f)) return String(f);
-      if (this._f53) return plainFromShortest(String(f));
+      if (Number.isSafeInteger(f)) return f === 0 && 1 / f < 0 ? "-0" : String(f);
+      if (this._f53) return shortestFloat64Text(f);
     }
     const [c, e] = decimalParts(this);
     return plainDecimal(c, e);
@@ -331,25 +370,19 @@ function exactFloat64(c: bigint, e: number): number | undefined {
   return negative ? -f : f;
 }
 
-/** The exact decimal form `[coefficient, exponent]` of a finite number. */
-function decimalParts(n: CtyNumber): [bigint, number] {
+/**
+ * The exact decimal form `[coefficient, exponent]` of a finite number (value `c * 10^e`, `c` not
+ * a multiple of 10). For this package's code only.
+ * @internal
+ */
+export function decimalParts(n: CtyNumber): [bigint, number] {
   if (n._c !== undefined) return [n._c, n._e];
   const f = n._f;
   if (f === 0) return [0n, 0];
   if (Number.isSafeInteger(f)) return normalise(BigInt(f), 0);
-  f64Buffer.setFloat64(0, f);
-  const hi = f64Buffer.getUint32(0);
-  const lo = f64Buffer.getUint32(4);
-  const negative = hi >>> 31 === 1;
-  const biased = (hi >>> 20) & 0x7ff;
-  let mantissa = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
-  let binExp: number;
-  if (biased === 0) {
-    binExp = -1074;
-  } else {
-    mantissa |= 1n << 52n;
-    binExp = biased - 1075;
-  }
+  const [signed, binExp] = float64Binary(f);
+  const negative = signed < 0n;
+  const mantissa = negative ? -signed : signed;
   let c: bigint;
   let e: number;
   if (binExp >= 0) {
@@ -382,6 +415,40 @@ function plainDecimal(c: bigint, e: number): string {
     out = point > 0 ? `${digits.slice(0, point)}.${digits.slice(point)}` : `0.${"0".repeat(-point)}${digits}`;
   }
   return negative ? `-${out}` : out;
+}
+
+/**
+ * A float64 as Go's `big.Float.Text('f', -1)` prints it at 53 bits of precision: the fewest
+ * digits that round back to it. JS's shortest text agrees except where a float64's neighbours
+ * are not equally far away: at a power of two JS narrows the interval below (the next float64
+ * down is half as far), where `big.Float` takes half an ulp either side (`2 ** 64` is
+ * `18446744073709550000`, not JS's `18446744073709552000`), and for subnormals, which
+ * `big.Float` holds normalised with a full 53-bit mantissa.
+ */
+function shortestFloat64Text(f: number): string {
+  f64Buffer.setFloat64(0, f);
+  const hi = f64Buffer.getUint32(0);
+  const biased = (hi >>> 20) & 0x7ff;
+  if (biased !== 0 && ((hi & 0xfffff) !== 0 || f64Buffer.getUint32(4) !== 0)) return plainFromShortest(String(f));
+  const [m, e] = float64Binary(f);
+  return goShortestText(m, e, 53);
+}
+
+/** A finite non-zero float64 as `[m, e]` with value `m * 2^e` and `m` a (signed) integer of at most 53 bits. */
+function float64Binary(f: number): [bigint, number] {
+  f64Buffer.setFloat64(0, f);
+  const hi = f64Buffer.getUint32(0);
+  const lo = f64Buffer.getUint32(4);
+  const biased = (hi >>> 20) & 0x7ff;
+  let mantissa = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let binExp: number;
+  if (biased === 0) {
+    binExp = -1074;
+  } else {
+    mantissa |= 1n << 52n;
+    binExp = biased - 1075;
+  }
+  return [hi >>> 31 === 1 ? -mantissa : mantissa, binExp];
 }
 
 /** Rewrites JS's shortest float text (which may use an exponent) in plain notation. */

@@ -1,5 +1,6 @@
 // go-cty's set order: de-duplication by exact key, and the order of set elements.
 import { compareUtf8 } from "./internal/compare-utf8.js";
+import { goFloatString, goQuote } from "./internal/go-format.js";
 import { NULL, UNKNOWN } from "./internal/value-state.js";
 import type { CtyNumber } from "./number.js";
 import type { Type } from "./type.js";
@@ -37,8 +38,9 @@ export function exactKey(v: Value): string {
     case "number": {
       // Exact and independent of how the number prints (a float64-origin number prints
       // shortest): every value that is exactly a float64 is held as one.
+      // Negative zero is an element of its own, as go-cty hashes it apart ("-0").
       const n = p as CtyNumber;
-      return n._c === undefined ? `n${n._f}` : `d${n._c}e${n._e}`;
+      return n._c === undefined ? (n.isNegativeZero() ? "n-0" : `n${n._f}`) : `d${n._c}e${n._e}`;
     }
     case "bool":
       return p ? "T" : "F";
@@ -57,8 +59,9 @@ export function exactKey(v: Value): string {
 
 /**
  * go-cty's set order: known non-null values first, then unknowns, then nulls; strings by UTF-8 bytes,
- * numbers numerically, false before true; other types by a canonical rendering (go-cty uses
- * its hash string there; that order is not part of its contract).
+ * numbers numerically, false before true; other types by the bytes of go-cty's set hash string
+ * (`<1e+20;>` for an object with a number, `"\u00a0"` for a string: Go's `big.Float.String()`
+ * and `%q`), elements with equal hash strings in the order given.
  */
 function compareSetElements(t: Type, a: Value, b: Value): number {
   // go-cty's order: non-null known values, then unknowns, then nulls last.
@@ -73,8 +76,15 @@ function compareSetElements(t: Type, a: Value, b: Value): number {
   switch (t.kind) {
     case "string":
       return compareUtf8(a._v as string, b._v as string);
-    case "number":
-      return (a._v as CtyNumber).compare(b._v as CtyNumber);
+    case "number": {
+      const x = a._v as CtyNumber;
+      const y = b._v as CtyNumber;
+      const c = x.compare(y);
+      // -0 and 0 are equal but two elements: go-cty keeps them in its hash buckets' order, and
+      // the bucket of "-0" (CRC-32 1193965756) comes before that of "0" (4108050209).
+      if (c === 0 && x.isNegativeZero() !== y.isNegativeZero()) return x.isNegativeZero() ? -1 : 1;
+      return c;
+    }
     case "bool":
       return a._v === b._v ? 0 : a._v ? 1 : -1;
     default:
@@ -82,22 +92,22 @@ function compareSetElements(t: Type, a: Value, b: Value): number {
   }
 }
 
-/** A rendering in the spirit of go-cty's set hash string, used only to order complex set elements. */
+/** go-cty's set hash string (`appendSetHashBytes`), which orders elements that are not primitive. */
 function hashString(v: Value): string {
   if (v._s === UNKNOWN) return "?";
   if (v._s === NULL) return "~";
   const p = v._v;
   switch (v.type.kind) {
     case "string":
-      return JSON.stringify(p);
+      return goQuote(p as string);
     case "number":
-      return (p as CtyNumber).toString();
+      return goFloatString(p as CtyNumber);
     case "bool":
       return p ? "T" : "F";
     case "map": {
       let s = "{";
       for (const [k, e] of p as ReadonlyMap<string, Value>)
-        s += `${JSON.stringify(k)}:${hashString(e)};`;
+        s += `${goQuote(k)}:${hashString(e)};`;
       return s + "}";
     }
     case "object":

@@ -174,9 +174,15 @@ const CONDITION_FAILURES: ReadonlySet<string> = new Set(["Resource precondition 
  */
 const VARIABLE_VALUE_ERRORS: ReadonlySet<string> = new Set(["Invalid value for input variable", "Required variable not set"]);
 
+/**
+ * Terraform's own errors about a provider's answer for an object (an invalid plan, a result
+ * holding a write-only value), which it meets while planning that object.
+ */
+const PROVIDER_ANSWER_FAILURES: ReadonlySet<string> = new Set(["Provider produced invalid plan", "Provider produced invalid object", "Import returned a non-null value for a write-only attribute", "Invalid resource state upgrade"]);
+
 /** Whether a diagnostic is a warning or an error Terraform meets only while planning objects (see {@link EnginePlanResult.partial}). */
 function isPlanWalkError(d: PlanDiagnostic): boolean {
-  return d.severity !== "error" || d.inConfigBody === true || CONDITION_FAILURES.has(d.summary);
+  return d.severity !== "error" || d.inConfigBody === true || CONDITION_FAILURES.has(d.summary) || d.summary === "Self-referential block" || (d.address !== undefined && PROVIDER_ANSWER_FAILURES.has(d.summary));
 }
 
 /** Options of {@link Engine.import}: how the new state is persisted, and the plan options the provider configuration is evaluated with. */
@@ -595,7 +601,7 @@ export function createEngine(options: EngineOptions): Engine {
       const opened = await pool.configure(providerConfig, provider.source, providerValue);
       const prior = state ?? newStateFile();
       const writer = new ApplyState(prior, o.persist ?? (async (s: StateFile): Promise<void> => void (await saveState(store!, s))));
-      const target = { provider: opened.provider, schema: opened.schema, providerAddress: provider.source, ...(change.providerMeta !== undefined ? { providerMeta: change.providerMeta } : {}) };
+      const target = { provider: opened.provider, schema: opened.schema, providerAddress: provider.source, providerConfig, ...(change.providerMeta !== undefined ? { providerMeta: change.providerMeta } : {}) };
       const imported = await importResource(target, { address, typeName: change.typeName, id, alreadyManaged: writer.get(address, undefined) !== undefined });
       const plain = imported.object.state.unmarkDeep();
       await writer.commit((w) =>

@@ -154,3 +154,5 @@ export type { Expansion, ExpandedInstance } from "./eval/expansion.js";
 export { schemaSensitivePaths, markSensitive, splitSensitive, unionPaths } from "./eval/schema-sensitive.js";
 export { operationGraph, OPERATION_GRAPH_TYPES } from "./planner/operation-graph.js";
 export type { OperationGraph, OperationGraphNode, OperationGraphNodeKind, OperationGraphOptions, OperationGraphResource, OperationGraphType } from "./planner/operation-graph.js";
+export { createConsoleScope } from "./console/console-scope.js";
+export type { ConsoleScope, ConsoleScopeInput, ConsoleResult } from "./console/console-scope.js";

@@ -46,7 +46,7 @@ describe("FaultInjector", () => {
     f.inject({ action: "A", delayMs: 30 });
     f.inject({ action: "A", delayMs: 20, error: { code: "Second", status: 503 } });
     const effect = f.onCall("ec2", "A");
-    expect(effect).toEqual({ faultIds: [1, 2, 3], delayMs: 50, error: { code: "InternalError", message: "Injected fault: InternalError", status: 400 } });
+    expect(effect).toEqual({ faultIds: [1, 2, 3], delayMs: 50, dropConnection: false, error: { code: "InternalError", message: "Injected fault: InternalError", status: 400 } });
     expect(f.onCall("ec2", "A")).toBeUndefined();
   });
 
@@ -63,7 +63,7 @@ describe("FaultInjector", () => {
     ["nth must be an integer >= 1, got 1.5", { action: "A", nth: 1.5, error }],
     ["times must be an integer >= 1", { action: "A", times: 0, error }],
     ["delayMs must be a finite number >= 0", { action: "A", delayMs: -1 }],
-    ["give an error, a delayMs, or both", { action: "A" }],
+    ["give an error, a delayMs, dropConnection, or a combination", { action: "A" }],
     ["error.code must be a non-empty string", { action: "A", error: { code: "" } }],
     ["error.status must be an HTTP error status 400-599, got 200", { action: "A", error: { code: "X", status: 200 } }],
   ])("rejects a bad fault: %s", (fragment, options) => {

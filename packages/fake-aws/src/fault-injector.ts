@@ -27,6 +27,12 @@ export interface FaultOptions {
   readonly error?: InjectedError;
   /** Wait this many milliseconds before answering (before the error, if both are given). */
   readonly delayMs?: number;
+  /**
+   * Destroy the connection instead of answering (after the request was read and any delay;
+   * the handler is not called, so state is unchanged): a network failure or a server that
+   * died mid-request, as the client sees it.
+   */
+  readonly dropConnection?: boolean;
 }
 
 /** A handle on an injected fault. */
@@ -53,6 +59,8 @@ export interface FaultEffect {
   readonly delayMs: number;
   /** The error to answer with, if any (the first fault with an error wins). */
   readonly error: Required<InjectedError> | undefined;
+  /** Whether to destroy the connection without answering. */
+  readonly dropConnection: boolean;
 }
 
 interface Rule {
@@ -90,7 +98,7 @@ export class FaultInjector {
     if (options.delayMs !== undefined && (!Number.isFinite(options.delayMs) || options.delayMs < 0)) {
       throw bad(`delayMs must be a finite number >= 0, got ${String(options.delayMs)}`);
     }
-    if (options.error === undefined && options.delayMs === undefined) throw bad("give an error, a delayMs, or both");
+    if (options.error === undefined && options.delayMs === undefined && options.dropConnection !== true) throw bad("give an error, a delayMs, dropConnection, or a combination");
     if (options.error !== undefined) {
       if (typeof options.error.code !== "string" || options.error.code === "") throw bad("error.code must be a non-empty string");
       const s = options.error.status;
@@ -139,13 +147,15 @@ export class FaultInjector {
     if (fired.length === 0) return undefined;
     let delayMs = 0;
     let error: Required<InjectedError> | undefined;
+    let dropConnection = false;
     for (const r of fired) {
+      if (r.options.dropConnection === true) dropConnection = true;
       delayMs += r.options.delayMs ?? 0;
       const e = r.options.error;
       if (error === undefined && e !== undefined) {
         error = { code: e.code, message: e.message ?? `Injected fault: ${e.code}`, status: e.status ?? 400 };
       }
     }
-    return { faultIds: fired.map((r) => r.id), delayMs, error };
+    return { faultIds: fired.map((r) => r.id), delayMs, error, dropConnection };
   }
 }

@@ -258,12 +258,17 @@ describe("EC2 (Query, XML)", () => {
 });
 
 describe("STS (AWS Query)", () => {
-  test("GetCallerIdentity answers the fake account; unknown actions use the Query error format", async () => {
+  test("GetCallerIdentity answers the fake account; AssumeRole(WithWebIdentity) hand out credentials; unknown actions use the Query error format", async () => {
     let r = await query(fake, "sts", { Action: "GetCallerIdentity", Version: "2011-06-15" });
     expect(r.xml).toContain('<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><GetCallerIdentityResult>');
     expect(tag(r.xml, "Account")).toBe("123456789012");
     expect(tag(r.xml, "RequestId")).toMatch(/^[0-9a-f-]{36}$/);
-    r = await query(fake, "sts", { Action: "AssumeRole", Version: "2011-06-15" });
+    r = await query(fake, "sts", { Action: "AssumeRoleWithWebIdentity", Version: "2011-06-15", RoleArn: "arn:aws:iam::123456789012:role/ci", RoleSessionName: "s", WebIdentityToken: "jwt" });
+    expect(tag(r.xml, "AccessKeyId")).toMatch(/^ASIA[0-9A-F]{16}$/);
+    expect(tag(r.xml, "Arn")).toBe("arn:aws:sts::123456789012:assumed-role/ci/s");
+    r = await query(fake, "sts", { Action: "AssumeRole", Version: "2011-06-15", RoleArn: "not-an-arn", RoleSessionName: "s" });
+    expect(tag(r.xml, "Code")).toBe("ValidationError");
+    r = await query(fake, "sts", { Action: "DecodeAuthorizationMessage", Version: "2011-06-15" });
     expect(r.status).toBe(400);
     expect(r.xml).toContain("<ErrorResponse");
     expect(tag(r.xml, "Type")).toBe("Sender");
@@ -271,7 +276,7 @@ describe("STS (AWS Query)", () => {
     r = await query(fake, "iam", { Action: "GetUser", Version: "2010-05-08" });
     expect(tag(r.xml, "Code")).toBe("InvalidAction");
     expect(fake.unknownCalls().map((c) => [c.service, c.action])).toEqual([
-      ["sts", "AssumeRole"],
+      ["sts", "DecodeAuthorizationMessage"],
       ["unknown", "GetUser"],
     ]);
   });

@@ -10,6 +10,7 @@ import { LogsService, type LogGroup } from "./logs-service.js";
 import { parseQueryParams, type QueryTree } from "./query-params.js";
 import type { JsonHandler, QueryHandler, ServiceContext } from "./service-context.js";
 import { SsmService, type SsmParameter } from "./ssm-service.js";
+import { S3Service, s3ActionOf, s3ErrorXml, type S3Object } from "./s3-service.js";
 import { StsService } from "./sts-service.js";
 import { escapeXml, escapeXmlAttribute, toXml } from "./xml-writer.js";
 
@@ -19,6 +20,7 @@ export const FakeAwsService = {
   Logs: "logs",
   Ec2: "ec2",
   Sts: "sts",
+  S3: "s3",
   Unknown: "unknown",
 } as const;
 
@@ -47,6 +49,8 @@ export interface FakeAwsCall {
   readonly region?: string;
   /** The request id answered in `x-amzn-RequestId` / `<requestId>`. */
   readonly requestId: string;
+  /** The access key id of the SigV4 credential of the `Authorization` header, if signed. */
+  readonly accessKeyId?: string;
 }
 
 /** Everything the fake stores, as plain snapshots. */
@@ -57,6 +61,8 @@ export interface FakeAwsState {
   readonly logGroups: readonly LogGroup[];
   /** EC2 Elastic IPs, in allocation order. */
   readonly addresses: readonly ElasticIp[];
+  /** S3 objects, sorted by bucket and key. */
+  readonly s3Objects: readonly S3Object[];
 }
 
 /** Options of {@link startFakeAws}. */
@@ -91,6 +97,8 @@ export interface FakeAws {
   inject(options: FaultOptions): InjectedFault;
   /** Removes every injected fault. */
   clearFaults(): void;
+  /** Creates an S3 bucket (as `PUT /<bucket>` does). */
+  createBucket(name: string): void;
   /** A snapshot of the stored resources. */
   state(): FakeAwsState;
   /** Whether no resource of any kind is stored. */
@@ -134,6 +142,7 @@ export async function startFakeAws(options: FakeAwsOptions = {}): Promise<FakeAw
   const logs = new LogsService(ctx);
   const ec2 = new Ec2Service(ctx);
   const sts = new StsService(ctx);
+  const s3 = new S3Service();
   const faults = new FaultInjector();
   const calls: FakeAwsCall[] = [];
   let seq = 0;
@@ -175,8 +184,15 @@ export async function startFakeAws(options: FakeAwsOptions = {}): Promise<FakeAw
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const requestId = randomUUID();
-    const body = await readBody(req);
-    const region = credentialScope(req)?.region;
+    const bytes = await readBody(req);
+    const body = bytes.toString("utf8");
+    const scope = credentialScope(req);
+    const region = scope?.region;
+    const signer = scope === undefined ? {} : { accessKeyId: scope.accessKeyId };
+    if (scope?.service === "s3") {
+      await handleS3(req, res, bytes, requestId, region, signer);
+      return;
+    }
     let r: Route;
     try {
       r = route(req, body);
@@ -185,11 +201,16 @@ export async function startFakeAws(options: FakeAwsOptions = {}): Promise<FakeAw
       const jsonish = typeof req.headers["x-amz-target"] === "string";
       if (jsonish) sendJsonError(res, err, requestId);
       else sendXml(res, err.status, ec2ErrorXml(err, requestId), requestId);
-      calls.push({ seq: ++seq, service: FakeAwsService.Unknown, action: String(req.headers["x-amz-target"] ?? ""), params: {}, status: err.status, errorCode: err.code, unknown: true, faultIds: [], requestId, ...(region === undefined ? {} : { region }) });
+      calls.push({ seq: ++seq, service: FakeAwsService.Unknown, action: String(req.headers["x-amz-target"] ?? ""), params: {}, status: err.status, errorCode: err.code, unknown: true, faultIds: [], requestId, ...(region === undefined ? {} : { region }), ...signer });
       return;
     }
     const effect = faults.onCall(r.service, r.action);
     if (effect !== undefined && effect.delayMs > 0) await sleep(effect.delayMs);
+    if (effect?.dropConnection === true) {
+      req.socket.destroy();
+      calls.push({ seq: ++seq, service: r.service, action: r.action, params: r.params, status: 0, unknown: false, faultIds: effect.faultIds, requestId, ...(region === undefined ? {} : { region }), ...signer });
+      return;
+    }
     const unknown = r.handler === undefined && effect?.error === undefined;
     let status = 200;
     let errorCode: string | undefined;
@@ -230,7 +251,39 @@ export async function startFakeAws(options: FakeAwsOptions = {}): Promise<FakeAw
       faultIds: effect?.faultIds ?? [],
       ...(region === undefined ? {} : { region }),
       requestId,
+      ...signer,
     });
+  };
+
+  const handleS3 = async (req: IncomingMessage, res: ServerResponse, bytes: Buffer, requestId: string, region: string | undefined, signer: { accessKeyId?: string }): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const method = req.method ?? "GET";
+    const action = s3ActionOf(method, url.pathname, url.searchParams);
+    const params = { path: decodeURIComponent(url.pathname), ...Object.fromEntries(url.searchParams) };
+    const effect = faults.onCall(FakeAwsService.S3, action);
+    if (effect !== undefined && effect.delayMs > 0) await sleep(effect.delayMs);
+    const record = (status: number, errorCode?: string): void => {
+      calls.push({ seq: ++seq, service: FakeAwsService.S3, action, params, status, ...(errorCode === undefined ? {} : { errorCode }), unknown: false, faultIds: effect?.faultIds ?? [], requestId, ...(region === undefined ? {} : { region }), ...signer });
+    };
+    if (effect?.dropConnection === true) {
+      req.socket.destroy();
+      record(0);
+      return;
+    }
+    try {
+      if (effect?.error !== undefined) throw new AwsError(effect.error.code, effect.error.message, effect.error.status);
+      const out = s3.handle({ method, path: url.pathname, query: url.searchParams, headers: req.headers, body: bytes });
+      const payload = typeof out.body === "string" ? Buffer.from(out.body, "utf8") : Buffer.from(out.body);
+      res.writeHead(out.status, { "x-amz-request-id": requestId, "content-length": String(payload.byteLength), ...out.headers });
+      res.end(method === "HEAD" ? undefined : payload);
+      record(out.status);
+    } catch (e) {
+      const err = isAwsError(e) ? e : new AwsError("InternalError", `fake-aws handler failed: ${(e as Error).message}`, 500);
+      const xml = s3ErrorXml(err, decodeURIComponent(url.pathname), requestId);
+      res.writeHead(err.status, { "content-type": "application/xml", "x-amz-request-id": requestId, ...(method === "HEAD" ? {} : { "content-length": String(Buffer.byteLength(xml)) }) });
+      res.end(method === "HEAD" ? undefined : xml);
+      record(err.status, err.code);
+    }
   };
 
   const server = createServer((req, res) => {
@@ -250,7 +303,7 @@ export async function startFakeAws(options: FakeAwsOptions = {}): Promise<FakeAw
   });
   const bound = (server.address() as AddressInfo).port;
 
-  const state = (): FakeAwsState => ({ ssmParameters: ssm.parameters(), logGroups: logs.logGroups(), addresses: ec2.addresses() });
+  const state = (): FakeAwsState => ({ ssmParameters: ssm.parameters(), logGroups: logs.logGroups(), addresses: ec2.addresses(), s3Objects: s3.objects() });
   return {
     url: `http://127.0.0.1:${bound}`,
     port: bound,
@@ -264,10 +317,11 @@ export async function startFakeAws(options: FakeAwsOptions = {}): Promise<FakeAw
     },
     inject: (o) => faults.inject(o),
     clearFaults: () => faults.clear(),
+    createBucket: (name) => s3.createBucket(name),
     state,
     isEmpty: () => {
       const s = state();
-      return s.ssmParameters.length === 0 && s.logGroups.length === 0 && s.addresses.length === 0;
+      return s.ssmParameters.length === 0 && s.logGroups.length === 0 && s.addresses.length === 0 && s3.isEmpty();
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -278,15 +332,15 @@ export async function startFakeAws(options: FakeAwsOptions = {}): Promise<FakeAw
 }
 
 /** The SigV4 credential scope (`Credential=AKID/date/region/service/aws4_request`) of a request. */
-function credentialScope(req: IncomingMessage): { region: string; service: string } | undefined {
+function credentialScope(req: IncomingMessage): { accessKeyId: string; region: string; service: string } | undefined {
   const auth = req.headers["authorization"];
   if (typeof auth !== "string") return undefined;
-  const m = /Credential=[^/,\s]+\/\d{8}\/([^/,\s]+)\/([^/,\s]+)\/aws4_request/.exec(auth);
+  const m = /Credential=([^/,\s]+)\/\d{8}\/([^/,\s]+)\/([^/,\s]+)\/aws4_request/.exec(auth);
   if (m === null) return undefined;
-  return { region: m[1] as string, service: m[2] as string };
+  return { accessKeyId: m[1] as string, region: m[2] as string, service: m[3] as string };
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -295,7 +349,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
     if (size > MAX_BODY) throw new Error(`request body larger than ${MAX_BODY} bytes`);
     chunks.push(b);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 function sendJson(res: ServerResponse, status: number, body: JsonObject, requestId: string): void {

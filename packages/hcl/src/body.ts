@@ -20,6 +20,12 @@ export interface Block {
   readonly labelRanges: readonly SourceRange[];
   /** The whole block's definition. */
   readonly range: SourceRange;
+  /**
+   * HCL's `DefRange` where the syntax gives one other than the type and labels: in JSON, the
+   * opening brace of the block's object (of the array, for a block given as an array of
+   * objects), as HCL's JSON decoder gives it. Undefined in the native syntax.
+   */
+  readonly defRange?: SourceRange;
 }
 
 /** An attribute a {@link BodySchema} names. */

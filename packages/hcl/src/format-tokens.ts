@@ -13,7 +13,8 @@ interface FormatLine {
 
 const NIL: WriteToken = { type: "Nil", text: "", spacesBefore: 0 };
 
-const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+/** Made on first use: a segmenter loads ICU's break data, ~25 ms that every command loading @magma/hcl paid at start-up. */
+let graphemes: Intl.Segmenter | undefined;
 
 /** The columns a token sequence occupies: spaces, plus grapheme clusters of the text. */
 function columns(tokens: readonly WriteToken[]): number {
@@ -21,7 +22,7 @@ function columns(tokens: readonly WriteToken[]): number {
   for (const t of tokens) {
     n += t.spacesBefore;
     if (/^[\x20-\x7e]*$/.test(t.text)) n += t.text.length;
-    else for (const _ of graphemes.segment(t.text)) n++;
+    else for (const _ of (graphemes ??= new Intl.Segmenter("en", { granularity: "grapheme" })).segment(t.text)) n++;
   }
   return n;
 }

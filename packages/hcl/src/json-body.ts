@@ -153,6 +153,7 @@ function decodeBlocks(
       typeRange: prop.nameNode.range,
       labelRanges,
       range: rangeBetween(prop.nameNode.range, v.range),
+      defRange: v.openRange,
     });
     return;
   }
@@ -169,6 +170,7 @@ function decodeBlocks(
         typeRange: prop.nameNode.range,
         labelRanges,
         range: rangeBetween(prop.nameNode.range, it.range),
+        defRange: v.openRange,
       });
     }
     return;

@@ -78,3 +78,27 @@ describe("go-cty's 512-bit arithmetic", () => {
     expect(expr.kind).toBe("binary");
   }, 60_000);
 });
+
+// Expected values are terraform 1.11.4's jsonencode of the same expressions (go-cty 1.16:
+// big.Float arithmetic takes its operands' precision; pow returns a float64's).
+describe("precision and the sign of zero, as go-cty's big.Float", () => {
+  const f = (x: number): CtyNumber => CtyNumber.fromFloat64(x); // pow(...)
+  const lit = (x: string): CtyNumber => parseNumberLiteral(x);
+  test.each([
+    ["pow(2,64) * 1", () => multiplyNumbers(f(2 ** 64), lit("1")), "18446744073709551616"],
+    ["pow(2,64) + pow(2,64)", () => addNumbers(f(2 ** 64), f(2 ** 64)), "36893488147419100000"],
+    ["pow(2,64) * pow(2,0)", () => multiplyNumbers(f(2 ** 64), f(1)), "18446744073709550000"],
+    ["pow(2,64) / pow(2,0)", () => divideNumbers(f(2 ** 64), f(1)), "18446744073709550000"],
+    ["-pow(2,64)", () => negateNumber(f(2 ** 64)), "-18446744073709550000"],
+    ["pow(3,40) + 0", () => addNumbers(f(3 ** 40), lit("0")), "12157665459056928768"],
+    ["pow(3,40) + pow(2,0)", () => addNumbers(f(3 ** 40), f(1)), "12157665459056929000"],
+    ["pow(0.1,1) * 3", () => multiplyNumbers(f(0.1), lit("3")), "0.3000000000000000166533453693773481063544750213623046875"],
+    ["0 * -1", () => multiplyNumbers(lit("0"), lit("-1")), "-0"],
+    ["-0 + 0", () => addNumbers(negateNumber(lit("0")), lit("0")), "0"],
+    ["-0 - 0", () => subtractNumbers(negateNumber(lit("0")), lit("0")), "-0"],
+    ["-0 * 1", () => multiplyNumbers(negateNumber(lit("0")), lit("1")), "-0"],
+    ["0 / -1", () => divideNumbers(lit("0"), lit("-1")), "-0"],
+  ])("%s", (_expr, run, text) => {
+    expect(run().toString()).toBe(text);
+  });
+});

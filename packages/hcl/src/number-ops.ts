@@ -90,8 +90,9 @@ function roundBin(m: bigint, e: number): Bin {
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
-/** The 512-bit float nearest to a finite number. */
+/** The 512-bit float nearest to a finite number (a float64 taken exactly, from its bits). */
 function toBin(n: CtyNumber): Bin {
+  if (n.isFloat64()) return float64Bin(n.toNumber());
   const text = n.toString();
   const m = DECIMAL.exec(text);
   if (m === null) throw new NumberOpError(`not a finite number: ${text}`);
@@ -100,6 +101,19 @@ function toBin(n: CtyNumber): Bin {
   const c = BigInt(m[2]! + frac);
   if (frac.length === 0) return roundBin(negative ? -c : c, 0);
   return roundRational(negative, c, 10n ** BigInt(frac.length), 0);
+}
+
+const f64 = new DataView(new ArrayBuffer(8));
+
+/** A finite float64 exactly, as `m * 2^e`. */
+function float64Bin(f: number): Bin {
+  if (f === 0) return { m: 0n, e: 0 };
+  f64.setFloat64(0, f);
+  const hi = f64.getUint32(0);
+  const biased = (hi >>> 20) & 0x7ff;
+  let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(f64.getUint32(4));
+  if (biased !== 0) m |= 1n << 52n;
+  return normalise({ m: hi >>> 31 === 1 ? -m : m, e: biased === 0 ? -1074 : biased - 1075 });
 }
 
 /** The shortest decimal that reads back as `b` at PREC bits (Go's `big.Float.Text('f', -1)`). */
@@ -114,7 +128,7 @@ function fromBin(b: Bin): CtyNumber {
   }
   if (exp >= 0 && bitLength(mant) + exp <= 53) {
     const v = Number(mant << BigInt(exp));
-    return CtyNumber.fromFloat64(negative ? -v : v);
+    return CtyNumber.from(negative ? -v : v);
   }
   // Scale so that the mantissa has PREC+1 bits: its lowest bit is half an ulp.
   const s = bitLength(mant) - (PREC + 1);
@@ -215,29 +229,55 @@ function inf(sign: number): CtyNumber {
   return sign < 0 ? CtyNumber.negativeInfinity : CtyNumber.positiveInfinity;
 }
 
+/** True for a number below zero or negative zero (`big.Float`'s sign bit). */
+function signBit(n: CtyNumber): boolean {
+  return n.sign() < 0 || n.isNegativeZero();
+}
+
+/** A whole JS number as an exact cty number, keeping the sign of a zero. */
+function exactInt(r: number): CtyNumber {
+  return r === 0 && 1 / r < 0 ? CtyNumber.negativeZero : CtyNumber.from(r);
+}
+
+/**
+ * True when both operands have a float64's precision (go-cty's `NumberFloatVal`, as `pow`
+ * returns): `big.Float` arithmetic then rounds to 53 bits, which is the float64 operation.
+ */
+function bothFloat64(a: CtyNumber, b: CtyNumber): boolean {
+  return a.isFloat64Precision() && b.isFloat64Precision() && !a.isInfinite() && !b.isInfinite();
+}
+
+/** A float64 result as a float64-precision number, unless it left the float64 range. */
+function float64Result(r: number): CtyNumber | undefined {
+  return Number.isFinite(r) && (r === 0 || Math.abs(r) >= 2.2250738585072014e-308) ? CtyNumber.fromFloat64(r) : undefined;
+}
+
 /** `a + b` as go-cty computes it. */
 export function addNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
+  if (bothFloat64(a, b)) {
+    const r = float64Result(a.toNumber() + b.toNumber());
+    if (r !== undefined) return r;
+  }
   const absorbed = absorbedSum(a, b);
   if (absorbed !== undefined) return absorbed;
   if (isSmallInt(a) && isSmallInt(b)) {
     const r = a.toNumber() + b.toNumber();
-    if (Number.isSafeInteger(r)) return CtyNumber.fromFloat64(r);
+    if (Number.isSafeInteger(r)) return exactInt(r);
   }
   if (a.isInfinite() || b.isInfinite()) {
     if (a.isInfinite() && b.isInfinite() && a.sign() !== b.sign()) throw new NumberOpError("addition of infinities with opposite signs");
     return a.isInfinite() ? a : b;
   }
+  if (a.sign() === 0 && b.sign() === 0) return signBit(a) && signBit(b) ? CtyNumber.negativeZero : CtyNumber.zero;
   const x = toBin(a);
   const y = toBin(b);
   const e = Math.min(x.e, y.e);
   return fromBin(roundBin((x.m << BigInt(x.e - e)) + (y.m << BigInt(y.e - e)), e));
 }
 
-/** `-a`. */
+/** `-a`, keeping its precision; `-0` is negative zero, as `big.Float.Neg` gives. */
 export function negateNumber(a: CtyNumber): CtyNumber {
-  if (a.isInfinite()) return inf(-a.sign());
-  if (a.sign() === 0) return a;
-  return CtyNumber.parse(negatedText(a));
+  return a.negate();
 }
 
 /**
@@ -263,14 +303,19 @@ export function subtractNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
 
 /** `a * b`. */
 export function multiplyNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
+  if (bothFloat64(a, b)) {
+    const r = float64Result(a.toNumber() * b.toNumber());
+    if (r !== undefined) return r;
+  }
   if (isSmallInt(a) && isSmallInt(b)) {
     const r = a.toNumber() * b.toNumber();
-    if (Number.isSafeInteger(r)) return CtyNumber.fromFloat64(r === 0 ? 0 : r);
+    if (Number.isSafeInteger(r)) return exactInt(r);
   }
   if (a.isInfinite() || b.isInfinite()) {
     if (a.sign() === 0 || b.sign() === 0) throw new NumberOpError("multiplication of zero by infinity");
     return inf(a.sign() * b.sign());
   }
+  if (a.sign() === 0 || b.sign() === 0) return signBit(a) !== signBit(b) ? CtyNumber.negativeZero : CtyNumber.zero;
   const x = toBin(a);
   const y = toBin(b);
   return fromBin(roundBin(x.m * y.m, x.e + y.e));
@@ -278,19 +323,22 @@ export function multiplyNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
 
 /** `a / b` (division by zero gives an infinity, as `big.Float` does; 0/0 fails). */
 export function divideNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
+  const negative = signBit(a) !== signBit(b);
   if (b.sign() === 0) {
     if (a.sign() === 0) throw new NumberOpError("division of zero by zero");
-    return inf(a.sign());
+    return inf(negative ? -1 : 1);
   }
   if (a.isInfinite()) {
     if (b.isInfinite()) throw new NumberOpError("division of infinity by infinity");
     return inf(a.sign() * b.sign());
   }
-  if (b.isInfinite()) return CtyNumber.zero;
-  if (a.sign() === 0) return CtyNumber.zero;
+  if (b.isInfinite() || a.sign() === 0) return negative ? CtyNumber.negativeZero : CtyNumber.zero;
+  if (bothFloat64(a, b)) {
+    const r = float64Result(a.toNumber() / b.toNumber());
+    if (r !== undefined) return r;
+  }
   const x = toBin(a);
   const y = toBin(b);
-  const negative = x.m < 0n !== y.m < 0n;
   const p = x.m < 0n ? -x.m : x.m;
   const q = y.m < 0n ? -y.m : y.m;
   return fromBin(roundRational(negative, p, q, x.e - y.e));
@@ -303,7 +351,7 @@ export function divideNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
 export function moduloNumbers(a: CtyNumber, b: CtyNumber): CtyNumber {
   if (isSmallInt(a) && isSmallInt(b) && b.sign() !== 0) {
     const r = a.toNumber() % b.toNumber();
-    return CtyNumber.fromFloat64(r === 0 ? 0 : r);
+    return CtyNumber.from(r === 0 ? 0 : r);
   }
   if (a.isInfinite()) return multiplyNumbers(a, b);
   // go-cty truncates an infinite quotient to zero, so x % 0 and x % ±∞ are x.

@@ -214,7 +214,47 @@ describe("deep nesting within the documented limit", () => {
   });
 
   test("deeper input is the diagnostic, never a stack overflow", () => {
-    const { diags } = parseExpression(`${"(".repeat(10_000)}1${")".repeat(10_000)}`, "x.tf");
-    expect(diags.map((d) => [d.summary, d.detail])).toEqual([["Nesting too deep", `The configuration nests expressions, blocks or templates more than ${MAX_NESTING_DEPTH / 2} levels deep here.`]]);
+    const deep = `The configuration nests expressions, blocks or templates more than ${MAX_NESTING_DEPTH / 2} levels deep here.`;
+    const brackets = parseExpression(`${"[(".repeat(5_000)}1${")]".repeat(5_000)}`, "x.tf");
+    expect(brackets.diags.map((d) => [d.summary, d.detail])).toEqual([["Nesting too deep", deep]]);
+    // Parentheses continued between each other nest the tree: the same limit.
+    const chain = parseExpression(`${"(".repeat(10_000)}1${")+1".repeat(10_000)}`, "x.tf");
+    expect(chain.diags.map((d) => d.summary)).toEqual(["Nesting too deep"]);
+  });
+
+  test("10,000 directly nested parentheses parse as one, as terraform accepts them", () => {
+    const src = `${"(".repeat(10_000)}1${")".repeat(10_000)}`;
+    const { expr, diags } = parseExpression(src, "x.tf");
+    expect(diags).toEqual([]);
+    expect(expr.kind === "paren" && expr.expr.kind).toBe("literal");
+    expect([expr.range.start.byte, expr.range.end.byte]).toEqual([0, src.length]);
+    expect(evaluate(expr, {}).value.asNumber().toString()).toBe("1");
+    // Newlines inside, and the run followed by postfix operators and more expression.
+    const spread = parseExpression(`((\n(\n{a = [2]}\n)\n)).a[0] + 1`, "x.tf");
+    expect(spread.diags).toEqual([]);
+    expect(evaluate(spread.expr, {}).value.asNumber().toString()).toBe("3");
+  });
+
+  test("an expression may continue between the parentheses of a run, as with recursion", () => {
+    const cases: [string, string][] = [
+      ["((1) + 2) * 3", "9"],
+      ["(((1) + 2) * 3)", "9"],
+      ["((({a = 4}).a) - 1)", "3"],
+      ["((true) ? (5) : 6)", "5"],
+      ["((-1))", "-1"],
+    ];
+    for (const [src, want] of cases) {
+      const { expr, diags } = parseExpression(src, "x.tf");
+      expect([src, diags]).toEqual([src, []]);
+      expect([src, evaluate(expr, {}).value.asNumber().toString()]).toEqual([src, want]);
+    }
+  });
+
+  test("unbalanced parentheses in a run: the diagnostic at the level that is not closed", () => {
+    const open = parseExpression("((1)", "x.tf");
+    expect(open.diags.map((d) => d.summary)).toEqual(["Unbalanced parentheses"]);
+    const junk = parseExpression("((1) 2)", "x.tf");
+    expect(junk.diags.map((d) => d.summary)).toEqual(["Unbalanced parentheses"]);
+    expect(junk.diags[0]!.subject!.start.byte).toBe(5);
   });
 });

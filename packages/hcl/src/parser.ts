@@ -18,6 +18,12 @@ import { formatRange, rangeBetween, type SourceMap, type SourcePos, type SourceR
  */
 export const MAX_NESTING_DEPTH = 800;
 
+/**
+ * How many directly nested parentheses (`((((x))))`) one nesting step of
+ * {@link MAX_NESTING_DEPTH} admits: a run longer than this nests again.
+ */
+export const MAX_PARENTHESES_RUN = 100_000;
+
 const BINARY_LEVEL: Partial<Record<TokenType, number>> = {
   "||": 1,
   "&&": 2,
@@ -71,6 +77,13 @@ export class Parser {
   private pos = 0;
   private depth = 0;
   private readonly newlineStack: boolean[] = [true];
+  /**
+   * Set (for good) once an expression met a token that is not one, or an argument was not
+   * followed by a newline (HCL's `recovery`): an argument whose expression then has errors is
+   * skipped to the end of its line, a later argument's missing newline is not reported, and a
+   * standalone expression gets no "Extra characters after expression".
+   */
+  private recovering = false;
 
   constructor(src: SourceMap, mode: LexMode) {
     this.src = src;
@@ -241,11 +254,16 @@ export class Parser {
     const after = this.toks.get(this.pos);
     if (after.type === "=") {
       this.pos++;
+      const before = this.diags.length;
       const expr = this.withNewlines(true, () => this.parseExpression());
       const end = this.toks.get(this.pos);
-      if (end.type === "newline") this.pos++;
+      if (this.recovering && this.diags.slice(before).some((d) => d.severity === "error") && end.type !== "newline" && end.type !== "eof") this.recover();
+      else if (end.type === "newline") this.pos++;
       else if (end.type !== "eof" && !(singleLine && end.type === "}")) {
-        if (end.type === ",") {
+        // As HCL: not reported once the parser is recovering (from an earlier one too).
+        if (this.recovering) {
+          // Nothing more to say.
+        } else if (end.type === ",") {
           this.err(
             "Unexpected comma after argument",
             "Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline.",
@@ -255,6 +273,7 @@ export class Parser {
         } else {
           this.err("Missing newline after argument", "An argument definition must end with a newline.", this.r(end), rangeBetween(this.r(ident), this.r(end)));
         }
+        this.recovering = true;
         this.recover();
       }
       return { name, expr, range: rangeBetween(this.r(ident), expr.range), nameRange: this.r(ident) };
@@ -364,7 +383,7 @@ export class Parser {
       () => {
         const e = this.withNewlines(false, () => this.parseExpression());
         const t = this.peekSkippingNewlines();
-        if (t.type !== "eof") {
+        if (t.type !== "eof" && !this.recovering) {
           this.err("Extra characters after expression", "An expression was successfully parsed, but extra characters were found after it.", this.r(t));
         }
         return e;
@@ -377,11 +396,15 @@ export class Parser {
     return { kind: "literal", value: nullVal(dynamicType), range: this.rr(start, end) };
   }
 
-  parseExpression(): Expression {
+  /**
+   * An expression; with `left`, one whose first term (before its postfix operators) is
+   * `left`, already parsed: what follows a parenthesised term inside a run of parentheses.
+   */
+  parseExpression(left?: Expression): Expression {
     const first = this.peek();
     this.enter(first);
     try {
-      const cond = this.parseBinary(1);
+      const cond = this.parseBinary(1, left);
       const q = this.peek();
       if (q.type !== "?") return cond;
       this.next();
@@ -404,8 +427,8 @@ export class Parser {
     }
   }
 
-  private parseBinary(minLevel: number): Expression {
-    let left = this.parseUnary();
+  private parseBinary(minLevel: number, first?: Expression): Expression {
+    let left = first === undefined ? this.parseUnary() : this.parsePostfix(first);
     // Each operator of a chain (`a + b + c …`) nests the tree one level deeper on the left:
     // it counts towards the nesting limit, so that no walk over the tree overflows the stack.
     let chain = 0;
@@ -434,7 +457,7 @@ export class Parser {
         const operand = this.parseUnary();
         if (t.type === "-" && operand.kind === "literal" && operand.value.type.kind === "number" && operand.value.isKnown() && !operand.value.isNull()) {
           const n = operand.value.asNumber();
-          const neg = n.sign() === 0 ? n : parseNumberLiteral(negatedText(n));
+          const neg = n.sign() === 0 ? n.negate() : parseNumberLiteral(negatedText(n));
           return { kind: "literal", value: numberVal(neg), range: rangeBetween(this.r(t), operand.range) };
         }
         return { kind: "unary", op: t.type, operand, range: rangeBetween(this.r(t), operand.range) };
@@ -610,24 +633,8 @@ export class Parser {
         const traversal: Traversal = { root: name, rootRange: this.r(t), steps: [], range: this.r(t) };
         return { kind: "traversal", traversal, range: this.r(t) };
       }
-      case "(": {
-        this.next();
-        this.enter(t);
-        try {
-          const inner = this.withNewlines(false, () => this.parseExpression());
-          const close = this.peekSkippingNewlines();
-          if (close.type !== ")") {
-            this.err("Unbalanced parentheses", "Expected a closing parenthesis to terminate the expression.", this.r(close), rangeBetween(this.r(t), this.r(close)));
-            this.recoverTo(")");
-            return { kind: "paren", expr: inner, range: rangeBetween(this.r(t), inner.range) };
-          }
-          this.peekSkippingNewlines();
-          this.next();
-          return { kind: "paren", expr: inner, range: this.rr(t.start, close.end) };
-        } finally {
-          this.depth--;
-        }
-      }
+      case "(":
+        return this.parseParentheses(t);
       case "[":
         return this.parseTuple();
       case "{":
@@ -640,12 +647,58 @@ export class Parser {
         const range = this.r(t);
         if (t.type === "eof") {
           this.err("Missing expression", "Expected the start of an expression, but found the end of the file.", range);
-        } else if (t.type !== "invalid") {
+        } else {
+          // An invalid token too (after the lexer's "Invalid character"), as HCL's parser.
           this.err("Invalid expression", "Expected the start of an expression, but found an invalid expression token.", range);
+          if (t.type === "invalid") this.recovering = true;
         }
         if (t.type !== "eof" && t.type !== "newline" && t.type !== "}" && t.type !== "]" && t.type !== ")" && t.type !== "seqend" && t.type !== "cquote") this.next();
         return this.invalidExpr(t.start, t.end);
       }
+    }
+  }
+
+  /**
+   * Parentheses. A run of opening parentheses (`((((x))))`, which terraform accepts 10,000
+   * deep) is read in a loop, not by recursion: it takes one nesting step of
+   * `MAX_NESTING_DEPTH` whatever its length (up to `MAX_PARENTHESES_RUN`), and directly
+   * nested parentheses become one `paren` node with the outermost range (every reader of
+   * the tree takes `((x))` as `(x)`), so no walk over the tree recurses per parenthesis.
+   * Between two parentheses of the run an expression may continue (`((a).b + 1)`), parsed
+   * as the enclosing parenthesis's content, as recursion would.
+   */
+  private parseParentheses(t: Token): Expression {
+    this.next();
+    this.enter(t);
+    // Each continuation nests the tree once more (its left operand holds what came before):
+    // it takes a nesting step until the run ends, as the recursion it replaces would.
+    let held = 0;
+    try {
+      const opens: Token[] = [t];
+      while (opens.length < MAX_PARENTHESES_RUN && this.withNewlines(false, () => this.peek()).type === "(") opens.push(this.withNewlines(false, () => this.next()));
+      let e = this.withNewlines(false, () => this.parseExpression());
+      for (let i = opens.length - 1; i >= 0; i--) {
+        const open = opens[i]!;
+        const after = this.peekSkippingNewlines();
+        if (i < opens.length - 1 && after.type !== ")") {
+          this.enter(after);
+          held++;
+          const left = e;
+          e = this.withNewlines(false, () => this.parseExpression(left));
+        }
+        const close = this.peekSkippingNewlines();
+        if (close.type !== ")") {
+          this.err("Unbalanced parentheses", "Expected a closing parenthesis to terminate the expression.", this.r(close), rangeBetween(this.r(open), this.r(close)));
+          this.recoverTo(")");
+          e = { kind: "paren", expr: e, range: rangeBetween(this.r(open), e.range) };
+          continue;
+        }
+        this.next();
+        e = { kind: "paren", expr: e.kind === "paren" ? e.expr : e, range: this.rr(open.start, close.end) };
+      }
+      return e;
+    } finally {
+      this.depth -= 1 + held;
     }
   }
 

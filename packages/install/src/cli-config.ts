@@ -18,10 +18,15 @@ export interface CliConfig {
   readonly pluginCacheDir: string | undefined;
   /** `plugin_cache_may_break_dependency_lock_file` (or its `TF_` variable). */
   readonly pluginCacheMayBreakLockFile: boolean;
-  /** `host` blocks: hostname → service id → URL, used instead of `/.well-known/terraform.json`. */
-  readonly hosts: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /**
+   * `host` blocks: hostname → service id → its definition (a URL, or an object such as
+   * `login.v1`'s), used instead of `/.well-known/terraform.json`.
+   */
+  readonly hosts: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   /** `credentials` blocks and `TF_TOKEN_*` variables: hostname → token (the variables win). */
   readonly credentials: ReadonlyMap<string, string>;
+  /** The `credentials_helper` block (the first one): the helper's name and `args`. */
+  readonly credentialsHelper?: { readonly name: string; readonly args: readonly string[] };
 }
 
 /** Options of {@link readCliConfig}. */
@@ -115,8 +120,9 @@ export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
   let providerInstallation: InstallationMethod[] | undefined;
   let pluginCacheDir: string | undefined;
   let mayBreak = false;
-  const hosts = new Map<string, Record<string, string>>();
+  const hosts = new Map<string, Record<string, unknown>>();
   const credentials = new Map<string, string>();
+  let credentialsHelper: { name: string; args: string[] } | undefined;
   if (file !== "" && existsSync(file) && statSync(file).isFile()) {
     const { body, diags } = parseConfig(readFileSync(file, "utf8"), file);
     const bad = diags.find((d) => d.severity === "error");
@@ -135,12 +141,14 @@ export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
       else if (b.type === "host") {
         const services = attrs(file, b.body).get("services");
         if (services === null || services === undefined || typeof services !== "object" || Array.isArray(services)) throw configError(file, `host ${JSON.stringify(b.labels[0])} needs a services map`);
-        const map: Record<string, string> = {};
-        for (const [id, url] of Object.entries(services as Record<string, Plain>)) if (typeof url === "string") map[id] = url;
+        const map: Record<string, unknown> = {};
+        for (const [id, def] of Object.entries(services as Record<string, Plain>)) if (typeof def === "string" || (def !== null && typeof def === "object" && !Array.isArray(def))) map[id] = def;
         hosts.set(b.labels[0]!.toLowerCase(), map);
       } else if (b.type === "credentials") {
         const token = attrs(file, b.body).get("token");
         if (typeof token === "string") credentials.set(b.labels[0]!.toLowerCase(), token);
+      } else if (b.type === "credentials_helper" && credentialsHelper === undefined) {
+        credentialsHelper = { name: b.labels[0]!, args: strings(file, "credentials_helper.args", attrs(file, b.body).get("args")) };
       }
     }
   }
@@ -155,5 +163,6 @@ export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
     pluginCacheMayBreakLockFile: mayBreak,
     hosts,
     credentials,
+    ...(credentialsHelper !== undefined ? { credentialsHelper } : {}),
   };
 }

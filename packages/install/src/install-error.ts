@@ -22,6 +22,8 @@ export const InstallErrorCode = {
   Unauthorized: "unauthorized",
   /** The CLI configuration or an argument is malformed. */
   BadConfig: "bad_config",
+  /** A credentials helper failed or gave malformed output. */
+  Credentials: "credentials",
 } as const;
 
 /** One of the {@link InstallErrorCode} values. */

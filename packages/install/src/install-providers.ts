@@ -3,11 +3,11 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSy
 import { arch, platform } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { versionSatisfies, type VersionConstraint } from "@magma/config";
-import { httpDownloadBuffer, type HttpOptions } from "./http-client.js";
+import { downloadArchive, withoutCredentials, type HttpOptions } from "./http-client.js";
 import { InstallError, InstallErrorCode, StepError } from "./install-error.js";
 import { packageHashV1 } from "./package-hash.js";
 import { compareVersions, providerAddressString, providerDisplay, SourceError, type Authentication, type PackageMeta, type ProviderAddress, type ProviderSource } from "./provider-source.js";
-import { unpackZip, zipHash } from "./zip-archive.js";
+import { unpackZipAsync, zipHash } from "./zip-archive.js";
 
 /** One provider the configuration needs. */
 export interface ProviderRequirement {
@@ -146,12 +146,27 @@ function linkDir(target: string, link: string): void {
   symlinkSync(target, link);
 }
 
-async function matchesAnyHash(dir: string, hashes: readonly string[]): Promise<boolean> {
-  if (!existsSync(dir)) return false;
-  try {
-    return hashes.includes(await packageHashV1(dir));
-  } catch {
-    return false;
+/**
+ * `h1:` hashes of package directories, each computed once per installation (by real path: a
+ * data directory's link into the plugin cache is the cache entry), undefined for a missing or
+ * unreadable directory.
+ */
+class DirHashes {
+  readonly #memo = new Map<string, Promise<string | undefined>>();
+  /** The hash of `dir`, started now or earlier. */
+  of(dir: string): Promise<string | undefined> {
+    let real: string;
+    try {
+      real = realpathSync(dir);
+    } catch {
+      return Promise.resolve(undefined);
+    }
+    let p = this.#memo.get(real);
+    if (p === undefined) {
+      p = packageHashV1(real).catch(() => undefined);
+      this.#memo.set(real, p);
+    }
+    return p;
   }
 }
 
@@ -178,39 +193,12 @@ export async function installProviders(reqs: readonly ProviderRequirement[], opt
   const incomplete: string[] = [];
   let thirdPartySigned = false;
 
-  // 1. versions (queried in parallel, reported in order)
-  const selected = sorted.map((req) => {
-    const addr = providerAddressString(req.provider);
-    const lock = options.upgrade === true ? undefined : options.locks.get(addr);
-    if (lock !== undefined && !versionSatisfies(lock.version, req.constraints)) {
-      return { req, addr, lock, version: Promise.reject<string>(new StepError(InstallErrorCode.LockConflict, `locked provider ${addr} ${lock.version} does not match configured version constraint ${req.constraintsText}; must use terraform init -upgrade to allow selection of new versions`)) };
-    }
-    const version = (async () => {
-      const { versions, warnings } = await options.source.availableVersions(req.provider);
-      if (warnings.length > 0) ev.queryWarnings?.(req.provider, warnings);
-      const ok = versions
-        .filter((v) => (lock !== undefined ? v === lock.version : versionSatisfies(v, req.constraints) && (!v.includes("-") || req.constraints.some((c) => c.prerelease !== "" && c.op === "="))))
-        .sort(compareVersions);
-      const best = ok[ok.length - 1];
-      if (best === undefined) {
-        throw new StepError(InstallErrorCode.NotFound, lock !== undefined ? `the previously-selected version ${lock.version} is no longer available` : `no available releases match the given constraints ${req.constraintsText}`);
-      }
-      return best;
-    })();
-    version.catch(() => undefined);
-    return { req, addr, lock, version };
-  });
-  const chosen: { req: ProviderRequirement; addr: string; lock: LockedProvider | undefined; version: string }[] = [];
-  for (const s of selected) {
-    ev.queryBegin?.(s.req.provider, s.req, s.lock);
-    try {
-      chosen.push({ req: s.req, addr: s.addr, lock: s.lock, version: await s.version });
-    } catch (e) {
-      errors.set(s.addr, queryError(s.req.provider, e));
-    }
-  }
-
-  // 2. packages (fetched in parallel, reported in order)
+  // Each provider's version is queried and its package installed as soon as the version is
+  // known, all at once (downloads 4 at a time); the events come in the providers' order. A
+  // locked package already in the data directory or the plugin cache is hashed while its
+  // version is queried (terraform checks it against the lock file once that version is
+  // confirmed; the hash is the same one).
+  const dirHashes = new DirHashes();
   const limit = Math.max(1, options.concurrency ?? 4);
   let running = 0;
   const waiting: (() => void)[] = [];
@@ -229,44 +217,92 @@ export async function installProviders(reqs: readonly ProviderRequirement[], opt
     | { kind: "cache"; hash: string }
     | { kind: "fetched"; hash: string; auth: Authentication | undefined }
     | { kind: "error"; error: InstallError; during: "fetch" | "cache" };
-  const work = chosen.map((c) => {
-    const priorHashes = c.lock !== undefined && c.lock.version === c.version ? c.lock.hashes : (options.locks.get(c.addr)?.version === c.version ? options.locks.get(c.addr)!.hashes : []);
-    const preferred = priorHashes.filter((h) => h.startsWith("h1:") || h.startsWith("zh:"));
-    const rel = join(c.req.provider.hostname, c.req.provider.namespace, c.req.provider.type, c.version, target);
+  const relOf = (p: ProviderAddress, version: string): string => join(p.hostname, p.namespace, p.type, version, target);
+  const install = async (req: ProviderRequirement, version: string, preferred: readonly string[]): Promise<Outcome> => {
+    const rel = relOf(req.provider, version);
     const dest = join(options.dataDir, "providers", rel);
-    const promise = (async (): Promise<Outcome> => {
-      if (preferred.length > 0 && (await matchesAnyHash(dest, preferred))) return { kind: "installed" };
-      const cache = options.pluginCacheDir;
-      if (cache !== undefined) {
-        const cached = join(cache, rel);
-        if (existsSync(cached)) {
-          const cachedHash = await packageHashV1(cached).catch(() => undefined);
-          const acceptable = (preferred.length > 0 && cachedHash !== undefined && preferred.includes(cachedHash)) || options.pluginCacheMayBreakLockFile === true;
-          if (acceptable) {
-            try {
-              checkExecutable(cached, c.req.provider);
-              linkDir(resolve(cached), dest);
-              return { kind: "cache", hash: cachedHash ?? (await packageHashV1(cached)) };
-            } catch (e) {
-              return { kind: "error", during: "cache", error: new InstallError((e as StepError).code ?? InstallErrorCode.BadArchive, "Failed to install provider from shared cache", `Error while importing ${providerDisplay(c.req.provider)} v${c.version} from the shared cache directory: ${(e as Error).message}.`) };
-            }
+    if (preferred.length > 0) {
+      const installed = await dirHashes.of(dest);
+      if (installed !== undefined && preferred.includes(installed)) return { kind: "installed" };
+    }
+    const cache = options.pluginCacheDir;
+    if (cache !== undefined) {
+      const cached = join(cache, rel);
+      if (existsSync(cached)) {
+        const cachedHash = await dirHashes.of(cached);
+        const acceptable = (preferred.length > 0 && cachedHash !== undefined && preferred.includes(cachedHash)) || options.pluginCacheMayBreakLockFile === true;
+        if (acceptable) {
+          try {
+            checkExecutable(cached, req.provider);
+            linkDir(resolve(cached), dest);
+            return { kind: "cache", hash: cachedHash ?? (await packageHashV1(cached)) };
+          } catch (e) {
+            return { kind: "error", during: "cache", error: new InstallError((e as StepError).code ?? InstallErrorCode.BadArchive, "Failed to install provider from shared cache", `Error while importing ${providerDisplay(req.provider)} v${version} from the shared cache directory: ${(e as Error).message}.`) };
           }
         }
       }
-      try {
-        const meta = await options.source.packageMeta(c.req.provider, c.version, target);
-        const installTo = cache !== undefined ? join(cache, rel) : dest;
-        const allowed = options.forceInstallChecksums === true ? [] : preferred;
-        const { auth, hash } = await slot(() => installPackage(meta, installTo, allowed, options.http, (done, total) => ev.progress?.(c.req.provider, c.version, done, total)));
-        if (cache !== undefined) linkDir(resolve(installTo), dest);
-        return { kind: "fetched", hash, auth };
-      } catch (e) {
-        return { kind: "error", during: "fetch", error: fetchError(c.req.provider, c.version, e, target) };
+    }
+    try {
+      const meta = await options.source.packageMeta(req.provider, version, target);
+      const installTo = cache !== undefined ? join(cache, rel) : dest;
+      const allowed = options.forceInstallChecksums === true ? [] : preferred;
+      const { auth, hash } = await slot(() => installPackage(meta, installTo, allowed, options.http, (done, total) => ev.progress?.(req.provider, version, done, total)));
+      if (cache !== undefined) linkDir(resolve(installTo), dest);
+      return { kind: "fetched", hash, auth };
+    } catch (e) {
+      return { kind: "error", during: "fetch", error: fetchError(req.provider, version, e, target) };
+    }
+  };
+  const work = sorted.map((req) => {
+    const addr = providerAddressString(req.provider);
+    const lock = options.upgrade === true ? undefined : options.locks.get(addr);
+    const preferredOf = (version: string): string[] => {
+      const l = options.locks.get(addr);
+      return l !== undefined && l.version === version ? l.hashes.filter((h) => h.startsWith("h1:") || h.startsWith("zh:")) : [];
+    };
+    if (lock !== undefined && !versionSatisfies(lock.version, req.constraints)) {
+      const version = Promise.reject<string>(new StepError(InstallErrorCode.LockConflict, `locked provider ${addr} ${lock.version} does not match configured version constraint ${req.constraintsText}; must use terraform init -upgrade to allow selection of new versions`));
+      version.catch(() => undefined);
+      return { req, addr, lock, version, outcome: undefined, preferredOf };
+    }
+    if (lock !== undefined && preferredOf(lock.version).length > 0) {
+      // the locked version is the one to install unless the source no longer has it
+      const rel = relOf(req.provider, lock.version);
+      void dirHashes.of(join(options.dataDir, "providers", rel));
+      if (options.pluginCacheDir !== undefined) void dirHashes.of(join(options.pluginCacheDir, rel));
+    }
+    const version = (async () => {
+      const { versions, warnings } = await options.source.availableVersions(req.provider);
+      if (warnings.length > 0) ev.queryWarnings?.(req.provider, warnings);
+      const ok = versions
+        .filter((v) => (lock !== undefined ? v === lock.version : versionSatisfies(v, req.constraints) && (!v.includes("-") || req.constraints.some((c) => c.prerelease !== "" && c.op === "="))))
+        .sort(compareVersions);
+      const best = ok[ok.length - 1];
+      if (best === undefined) {
+        throw new StepError(InstallErrorCode.NotFound, lock !== undefined ? `the previously-selected version ${lock.version} is no longer available` : `no available releases match the given constraints ${req.constraintsText}`);
       }
+      return best;
     })();
-    return { c, priorHashes: preferred, promise };
+    version.catch(() => undefined);
+    const outcome = version.then((v) => install(req, v, preferredOf(v)));
+    outcome.catch(() => undefined);
+    return { req, addr, lock, version, outcome, preferredOf };
   });
-  for (const { c, priorHashes, promise } of work) {
+
+  // 1. versions, reported in order
+  const chosen: { c: { req: ProviderRequirement; addr: string; lock: LockedProvider | undefined; version: string }; priorHashes: string[]; promise: Promise<Outcome> }[] = [];
+  for (const w of work) {
+    ev.queryBegin?.(w.req.provider, w.req, w.lock);
+    try {
+      const version = await w.version;
+      chosen.push({ c: { req: w.req, addr: w.addr, lock: w.lock, version }, priorHashes: w.preferredOf(version), promise: w.outcome! });
+    } catch (e) {
+      errors.set(w.addr, queryError(w.req.provider, e));
+    }
+  }
+
+  // 2. packages, reported in order
+  for (const { c, priorHashes, promise } of chosen) {
     const sortedHashes = (hs: readonly string[]): string[] => [...new Set(hs)].sort();
     const o = await promise;
     if (o.kind === "installed") ev.alreadyInstalled?.(c.req.provider, c.version);
@@ -329,25 +365,41 @@ export async function installPackage(
     return { auth: undefined, hash };
   }
   let archive: Buffer;
+  let zh: string;
   if (meta.location.kind === "http") {
     try {
-      archive = await httpDownloadBuffer(meta.location.url, http, onProgress);
+      const got = await downloadArchive(meta.location.url, withoutCredentials(http), onProgress);
+      archive = got.data;
+      zh = `zh:${got.sha256}`;
     } catch (e) {
       const err = e as StepError;
       throw new StepError(err.code ?? InstallErrorCode.Download, `${meta.location.url.host}: ${err.message}`, e);
     }
-  } else archive = readFileSync(meta.location.path);
-  const auth = meta.authenticate === undefined ? undefined : await meta.authenticate(archive);
+  } else {
+    archive = readFileSync(meta.location.path);
+    zh = zipHash(archive);
+  }
   try {
     if (lstatSync(dest).isSymbolicLink()) rmSync(dest);
   } catch {
     // absent
   }
-  // unpacked beside its place, checked, then moved there: a refused package leaves `dest` as it was
+  // Authenticated first (as terraform does: nothing unverified is unpacked, except where a
+  // mirror's h1: hash needs it), unpacked beside its place, checked, then moved there: a refused
+  // package leaves `dest` as it was.
   const staging = `${dest}.partial-${randomBytes(4).toString("hex")}`;
+  let unpacking: Promise<string> | undefined;
+  const unpack = (): Promise<string> => (unpacking ??= unpackZipAsync(archive, staging));
   try {
-    const hash = unpackZip(archive, staging);
-    if (allowedHashes.length > 0 && !allowedHashes.includes(hash) && !allowedHashes.includes(zipHash(archive))) {
+    let auth: Authentication | undefined;
+    try {
+      auth = meta.authenticate === undefined ? undefined : await meta.authenticate(archive, { zh, h1: unpack });
+    } catch (e) {
+      await unpacking?.catch(() => undefined);
+      throw e;
+    }
+    const hash = await unpack();
+    if (allowedHashes.length > 0 && !allowedHashes.includes(hash) && !allowedHashes.includes(zh)) {
       throw new StepError(
         InstallErrorCode.ChecksumMismatch,
         `the current package for ${providerAddressString(meta.provider)} ${meta.version} doesn't match any of the checksums previously recorded in the dependency lock file; for more information: https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification`,

@@ -1,6 +1,6 @@
-import { httpGet, type HttpOptions } from "./http-client.js";
+import { httpGet, withoutCredentials, type HttpOptions } from "./http-client.js";
 import { InstallErrorCode, StepError } from "./install-error.js";
-import { providerAddressString, SourceError, type PackageMeta, type ProviderAddress, type ProviderSource } from "./provider-source.js";
+import { providerAddressString, SourceError, type ArchiveDigests, type PackageMeta, type ProviderAddress, type ProviderSource } from "./provider-source.js";
 import { AuthResult } from "./verify-signature.js";
 import { zipHash, zipPackageHashV1 } from "./zip-archive.js";
 
@@ -23,10 +23,22 @@ export class NetworkMirrorSource implements ProviderSource {
     return new StepError(InstallErrorCode.QueryFailed, `failed to query provider mirror ${this.#base.href} for ${providerAddressString(p)}: ${message}`);
   }
 
+  /** The token of the mirror's host (with its port, as terraform names it); a failing credentials helper fails the request as terraform's. */
+  #token(p: ProviderAddress): string | undefined {
+    const c = this.#http.credentials;
+    const host = this.#base.host.toLowerCase();
+    try {
+      return c?.forHost !== undefined ? c.forHost(host) : c?.get(host);
+    } catch (e) {
+      throw this.#failed(p, `failed to determine request credentials: ${(e as Error).message}`);
+    }
+  }
+
   async #json(url: URL, p: ProviderAddress, notFound: () => Error): Promise<{ doc: Record<string, unknown>; url: URL }> {
+    const token = this.#token(p);
     let res;
     try {
-      res = await httpGet(url, this.#http);
+      res = await httpGet(url, token === undefined ? withoutCredentials(this.#http) : { ...this.#http, token });
     } catch (e) {
       throw this.#failed(p, (e as Error).message);
     }
@@ -74,10 +86,12 @@ export class NetworkMirrorSource implements ProviderSource {
     const hashes = Array.isArray(meta.hashes) ? (meta.hashes as unknown[]).filter((h): h is string => typeof h === "string") : [];
     for (const h of hashes) if (!/^[a-z0-9]+:/.test(h)) throw this.#failed(p, `provider mirror returned invalid provider hash ${JSON.stringify(h)}: hash string must start with a scheme keyword followed by a colon`);
     const usable = hashes.filter((h) => h.startsWith("h1:") || h.startsWith("zh:"));
-    const authenticate = (archive: Buffer): Promise<{ result: AuthResult; signedHashes: string[] }> => {
+    const authenticate = async (archive: Buffer, digests?: ArchiveDigests): Promise<{ result: AuthResult; signedHashes: string[] }> => {
       if (usable.length === 0) throw new StepError(InstallErrorCode.ChecksumMismatch, "this version of Terraform does not support any of the checksum formats given for this provider");
-      const got = new Set([zipHash(archive), zipPackageHashV1(archive)]);
-      if (usable.some((h) => got.has(h))) return Promise.resolve({ result: AuthResult.VerifiedChecksum, signedHashes: [] });
+      const zh = digests?.zh ?? zipHash(archive);
+      if (usable.includes(zh)) return { result: AuthResult.VerifiedChecksum, signedHashes: [] };
+      const h1 = digests !== undefined ? await digests.h1() : zipPackageHashV1(archive);
+      if (usable.includes(h1)) return { result: AuthResult.VerifiedChecksum, signedHashes: [] };
       throw new StepError(
         InstallErrorCode.ChecksumMismatch,
         usable.length === 1 ? `provider package doesn't match the expected checksum ${JSON.stringify(usable[0])}` : "provider package doesn't match the any of the expected checksums",

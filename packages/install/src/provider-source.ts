@@ -37,6 +37,14 @@ export interface Authentication {
   readonly signedHashes: readonly string[];
 }
 
+/** The hashes of a downloaded archive its installer already has, so that authentication reads it no more. */
+export interface ArchiveDigests {
+  /** The archive's `zh:` hash (computed as it downloaded). */
+  readonly zh: string;
+  /** Its `h1:` hash (of the directory it unpacks to), computed once when first asked. */
+  readonly h1: () => Promise<string>;
+}
+
 /** One installable package of a provider version for a platform. */
 export interface PackageMeta {
   readonly provider: ProviderAddress;
@@ -46,8 +54,8 @@ export interface PackageMeta {
   /** `terraform-provider-<type>_<version>_<platform>.zip`. */
   readonly filename: string;
   readonly location: PackageLocation;
-  /** Checks the downloaded archive (checksums, signature); absent for unauthenticated sources. */
-  readonly authenticate?: (archive: Buffer) => Promise<Authentication>;
+  /** Checks the downloaded archive (checksums, signature), with the hashes its installer has; absent for unauthenticated sources. */
+  readonly authenticate?: (archive: Buffer, digests?: ArchiveDigests) => Promise<Authentication>;
   /** The hashes a network mirror gave for this package (lock file candidates). */
   readonly mirrorHashes?: readonly string[];
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { httpGet, type HttpOptions } from "./http-client.js";
+import { httpGet, withoutCredentials, type HttpOptions } from "./http-client.js";
 import { InstallErrorCode, StepError } from "./install-error.js";
-import { providerAddressString, SourceError, type Authentication, type PackageMeta, type ProviderAddress, type ProviderSource } from "./provider-source.js";
+import { providerAddressString, SourceError, type ArchiveDigests, type Authentication, type PackageMeta, type ProviderAddress, type ProviderSource } from "./provider-source.js";
 import type { ServiceDiscovery } from "./service-discovery.js";
 import { preloadOpenpgp, verifySignature, type SigningKey } from "./verify-signature.js";
 
@@ -48,13 +48,14 @@ export class RegistrySource implements ProviderSource {
    *
    * @throws StepError worded as terraform's `the request failed after N attempts, …`.
    */
-  async #get(url: URL): Promise<{ status: number; body: Buffer; url: URL; statusText: string }> {
+  async #get(url: URL, token: string | false | undefined): Promise<{ status: number; body: Buffer; url: URL; statusText: string }> {
+    const http = token === false ? withoutCredentials(this.#http) : token === undefined ? this.#http : { ...this.#http, token };
     const attempts = 1 + this.#retries;
     let last = "";
     let code: StepError["code"] = InstallErrorCode.QueryFailed;
     for (let i = 0; i < attempts; i++) {
       try {
-        const r = await httpGet(url, this.#http);
+        const r = await httpGet(url, http);
         if (r.status < 500) return r;
         last = `${r.status} ${r.statusText} returned from ${r.url.host}`;
       } catch (e) {
@@ -65,9 +66,25 @@ export class RegistrySource implements ProviderSource {
     throw new StepError(code, `the request failed${attempts > 1 ? ` after ${attempts} attempts` : ""}, please try again later: ${last}`);
   }
 
-  async #query(url: URL, p: ProviderAddress): Promise<{ status: number; body: Buffer; url: URL; statusText: string }> {
+  /**
+   * The registry hostname's token (terraform's registry client asks for it by the provider's
+   * hostname, wherever discovery points).
+   *
+   * @throws StepError `credentials`: `failed to retrieve credentials for <host>: …`.
+   */
+  #token(p: ProviderAddress): string | undefined {
+    const c = this.#http.credentials;
     try {
-      return await this.#get(url);
+      return c?.forHost !== undefined ? c.forHost(p.hostname) : c?.get(p.hostname.toLowerCase());
+    } catch (e) {
+      throw new StepError((e as StepError).code ?? InstallErrorCode.Credentials, `failed to retrieve credentials for ${p.hostname}: ${(e as Error).message}`, e);
+    }
+  }
+
+  async #query(url: URL, p: ProviderAddress): Promise<{ status: number; body: Buffer; url: URL; statusText: string }> {
+    const token = this.#token(p);
+    try {
+      return await this.#get(url, token ?? false);
     } catch (e) {
       throw new StepError((e as StepError).code, `could not query provider registry for ${providerAddressString(p)}: ${(e as Error).message}`, e);
     }
@@ -114,7 +131,7 @@ export class RegistrySource implements ProviderSource {
     const fetchDoc = async (what: string, u: URL): Promise<Buffer> => {
       let r;
       try {
-        r = await this.#get(u);
+        r = await this.#get(u, false);
       } catch (e) {
         throw queryFailed(p, `failed to retrieve ${what} for provider: ${(e as Error).message}`);
       }
@@ -127,7 +144,7 @@ export class RegistrySource implements ProviderSource {
     const keys: SigningKey[] = Array.isArray(keyList) ? (keyList as SigningKey[]).filter((k) => typeof k?.ascii_armor === "string") : [];
     const filename = str("filename");
     const want = shasum.toLowerCase();
-    const authenticate = async (archive: Buffer): Promise<Authentication> => {
+    const authenticate = async (archive: Buffer, digests?: ArchiveDigests): Promise<Authentication> => {
       // terraform's order: the checksum list names the file with the registry's hash, the archive has that hash, the list is signed.
       let listed: string | undefined;
       for (const line of document.toString("utf8").split("\n")) {
@@ -139,7 +156,7 @@ export class RegistrySource implements ProviderSource {
       }
       if (listed === undefined) throw new StepError(InstallErrorCode.ChecksumMismatch, `checksum list has no SHA-256 hash for ${JSON.stringify(filename)}`);
       if (listed !== want) throw new StepError(InstallErrorCode.ChecksumMismatch, `checksum list has unexpected SHA-256 hash ${listed} (expected ${want})`);
-      const got = createHash("sha256").update(archive).digest("hex");
+      const got = digests !== undefined ? digests.zh.slice("zh:".length) : createHash("sha256").update(archive).digest("hex");
       if (got !== want) throw new StepError(InstallErrorCode.ChecksumMismatch, `archive has incorrect checksum zh:${got} (expected zh:${want})`);
       const { result, keyId } = await verifySignature(document, signature, keys);
       const signedHashes: string[] = [];

@@ -7,12 +7,12 @@ import { InstallErrorCode, StepError } from "./install-error.js";
  * request; otherwise `https://<host>/.well-known/terraform.json` is read once per host.
  */
 export class ServiceDiscovery {
-  readonly #hosts: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  readonly #hosts: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   readonly #http: HttpOptions;
   readonly #cache = new Map<string, Promise<{ base: URL; services: Readonly<Record<string, unknown>> }>>();
 
-  /** `hosts` are the CLI configuration's `host` blocks (hostname → service → URL). */
-  constructor(hosts: ReadonlyMap<string, Readonly<Record<string, string>>>, http: HttpOptions) {
+  /** `hosts` are the CLI configuration's `host` blocks (hostname → service → definition). */
+  constructor(hosts: ReadonlyMap<string, Readonly<Record<string, unknown>>>, http: HttpOptions) {
     this.#hosts = hosts;
     this.#http = http;
   }
@@ -51,6 +51,18 @@ export class ServiceDiscovery {
    * @throws StepError `query_failed`/`download`/`timeout` when the host cannot be reached:
    *   `could not connect to <host>: …` as terraform words it.
    */
+  /**
+   * Everything `hostname` offers: its services by id (a URL string, or an object such as
+   * `login.v1`'s) and the URL relative service URLs resolve against (the discovery document's,
+   * or `https://<host>/` for a `host` block).
+   *
+   * @throws StepError `query_failed`/`download`/`timeout` when the discovery document cannot
+   *   be read: `failed to request discovery document: …` as terraform's words.
+   */
+  async services(hostname: string): Promise<{ readonly base: URL; readonly services: Readonly<Record<string, unknown>> }> {
+    return this.#discover(hostname);
+  }
+
   async serviceUrl(hostname: string, service: string): Promise<URL | undefined> {
     let found;
     try {

@@ -92,6 +92,7 @@ export { formatProblemPath } from "./object-change-problem.js";
 export type { ObjectChangeCheckOptions, ObjectChangeProblem, ProblemStep } from "./object-change-problem.js";
 export { configValue } from "./config-value.js";
 export type { PlainConfig } from "./config-value.js";
+export { containsWriteOnly, nestedContainsWriteOnly, writeOnlyPaths, nonNullWriteOnlyPaths, stripWriteOnlyAttributes, mapWriteOnlyAttributes } from "./write-only.js";
 
 // For provider authors.
 export { createNativeProvider } from "./native-provider.js";

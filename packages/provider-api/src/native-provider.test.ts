@@ -1,4 +1,4 @@
-import { stringType, type Value } from "@magma/cty";
+import { CtyNumber, nullVal, numberType, numberVal, objectType, objectVal, stringType, unknownVal, type Value } from "@magma/cty";
 import { createNativeProvider, type NativeProviderImpl, type NativeSchema } from "./native-provider.js";
 import { createSchemaEntry, type FunctionSignature, type ProviderSchema } from "./schema.js";
 
@@ -54,5 +54,41 @@ describe("createNativeProvider's schema", () => {
     const base = { provider: createSchemaEntry({}), resources: new Map(), dataSources: new Map(), ephemeralResources: new Map() };
     const schema = await createNativeProvider(implWith(base)).getSchema();
     expect(schema.ephemeralResources).toBeUndefined();
+  });
+});
+
+describe("createNativeProvider's values", () => {
+  // What a plugin provider would see and return through go-cty's msgpack: -0 as 0, a whole
+  // float64-precision number beyond int64 as the number its text denotes.
+  test("the provider sees and returns values as the plugin protocol carries them", async () => {
+    const seen: Value[] = [];
+    const schema: NativeSchema = {
+      provider: createSchemaEntry({}),
+      resources: new Map([["x_n", createSchemaEntry({ attributes: { n: { type: numberType, optional: true }, m: { type: numberType, computed: true } } })]]),
+      dataSources: new Map(),
+    };
+    const pow = numberVal(CtyNumber.fromFloat64(2 ** 64));
+    const p = createNativeProvider({
+      ...implWith(schema),
+      planResourceChange: (_t, _prior, proposed, config) => {
+        seen.push(config);
+        return { plannedState: objectVal({ n: proposed.getAttr("n"), m: pow }) };
+      },
+      applyResourceChange: (_t, _prior, planned) => {
+        seen.push(planned);
+        return { newState: objectVal({ n: planned.getAttr("n"), m: pow }) };
+      },
+    });
+    await p.configure(objectVal({}), "1.11.4");
+    const type = objectType({ n: numberType, m: numberType });
+    const config = objectVal({ n: numberVal(CtyNumber.negativeZero), m: nullVal(numberType) });
+    const planned = await p.planResourceChange("x_n", nullVal(type), objectVal({ n: numberVal(CtyNumber.negativeZero), m: unknownVal(numberType) }), config);
+    expect(seen[0]!.getAttr("n").asNumber().isNegativeZero()).toBe(false);
+    const m = planned.plannedState.getAttr("m").asNumber();
+    expect([m.toString(), m.isFloat64Precision()]).toEqual(["18446744073709550000", false]);
+    // The provider's new state is compared with the plan as a plugin's would be: the same number.
+    const applied = await p.applyResourceChange("x_n", nullVal(type), planned.plannedState, config);
+    expect(seen[1]!.getAttr("m").asNumber().toString()).toBe("18446744073709550000");
+    expect(applied.newState.getAttr("m").asNumber().isFloat64Precision()).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { formatErrorPath, nullVal, type Path, type Type, type Value } from "@magma/cty";
+import { msgpackNormalForm } from "@magma/cty/msgpack";
 import { classifyApplyOutcome } from "./apply-outcome.js";
 import { hasErrors, warningsOf, type Diag } from "./diagnostic.js";
 import type { Deferred, PlannedChange } from "./plan.js";
@@ -35,6 +36,7 @@ import { assertObjectCompatible } from "./object-compatible.js";
 import { assertPlanValid } from "./plan-valid.js";
 import { dataSourceSchema, noServerCapabilities, resourceSchema, type ProviderSchema, type SchemaEntry, type ServerCapabilities } from "./schema.js";
 import { valueConformance } from "./value-conformance.js";
+import { nonNullWriteOnlyPaths } from "./write-only.js";
 import { functionSignature, type CallFunctionOptions, type FunctionCaller } from "./function-caller.js";
 import { callNativeFunction, checkNativeFunctions, type NativeFunctions } from "./native-function.js";
 import {
@@ -220,7 +222,9 @@ const EMPTY = new Uint8Array(0);
  *   where the configuration is known, …), and a create's or update's new state that
  *   fails {@link assertObjectCompatible} (unknowns left, a planned value changed). As in
  *   Terraform, a provider that sets `legacyTypeSystem` is let through (except for
- *   unknowns left after apply).
+ *   unknowns left after apply). A plan, apply, read, import or upgrade result that holds a
+ *   value for a write-only attribute rejects too ({@link nonNullWriteOnlyPaths}), as
+ *   Terraform rejects it before any other check.
  * - **Diagnostics:** error diagnostics reject with `diagnostics` (all diagnostics
  *   attached); warnings are returned on the result. Apply's outcome is
  *   {@link classifyApplyOutcome}'s.
@@ -260,6 +264,13 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
     });
     return p;
   };
+
+  /**
+   * A value as it would arrive over the plugin protocol (go-cty's msgpack): -0 as 0, a whole
+   * float64-precision number as an integer (`pow(2, 60)` exact, `pow(2, 64)` as the number its
+   * text denotes), so that a native provider sees and returns what a plugin would.
+   */
+  const wire = (v: Value): Value => msgpackNormalForm(v);
 
   async function guarded<T>(operation: string, signal: AbortSignalLike | undefined, run: () => Promise<T>): Promise<T> {
     if (signal?.aborted === true) throw abortError(signal, operation);
@@ -301,7 +312,7 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
       return guarded("configure", options.signal, async () => {
         const schema = await loadSchema();
         expectInput("configure", "config", config, schema.provider.type);
-        const r = await impl.configure(config, terraformVersion, options, { entry: schema.provider, signal: options.signal });
+        const r = await impl.configure(wire(config), terraformVersion, options, { entry: schema.provider, signal: options.signal });
         const diags = r === undefined ? [] : (r.diagnostics ?? []);
         if (hasErrors(diags)) throw diagnosticsError(diags, "configure");
         configured = true;
@@ -316,15 +327,16 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
         expectInput(op, "priorState", priorState, entry.type);
         expectInput(op, "proposedNewState", proposedNewState, entry.type);
         expectInput(op, "config", config, entry.type);
-        const r = await impl.planResourceChange(typeName, priorState, proposedNewState, config, options, { entry, signal: options.signal });
+        const r = await impl.planResourceChange(typeName, wire(priorState), wire(proposedNewState), wire(config), options, { entry, signal: options.signal });
         const diags = r.diagnostics ?? [];
         if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
         if (r.plannedState === undefined) throw invalidResponseError(`${op} of ${typeName} returned no planned state`, { operation: op });
         expectOutput(op, "plannedState", r.plannedState, entry.type);
+        rejectWriteOnly(op, typeName, entry, r.plannedState, "during planning");
         rejectInvalid(op, typeName, assertPlanValid(entry.block, priorState, config, r.plannedState, { legacyTypeSystem: r.legacyTypeSystem ?? false, address: typeName }));
         checkDeferral(op, r.deferred, options.deferralAllowed);
         const out: { -readonly [K in keyof PlannedChange]: PlannedChange[K] } = {
-          plannedState: r.plannedState,
+          plannedState: wire(r.plannedState),
           requiresReplace: Object.freeze((r.requiresReplace ?? []).slice()),
           plannedPrivate: r.plannedPrivate ?? EMPTY,
           legacyTypeSystem: r.legacyTypeSystem ?? false,
@@ -342,13 +354,14 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
         expectInput(op, "priorState", priorState, entry.type);
         expectInput(op, "plannedState", plannedState, entry.type);
         expectInput(op, "config", config, entry.type);
-        const r = await impl.applyResourceChange(typeName, priorState, plannedState, config, options, { entry, signal: options.signal });
+        const r = await impl.applyResourceChange(typeName, wire(priorState), wire(plannedState), wire(config), options, { entry, signal: options.signal });
         if (r.newState !== undefined) expectOutput(op, "newState", r.newState, entry.type);
         const outcome = classifyApplyOutcome(
-          { newState: r.newState, private: r.private ?? EMPTY, diagnostics: r.diagnostics ?? [], legacyTypeSystem: r.legacyTypeSystem ?? false },
+          { newState: r.newState === undefined ? undefined : wire(r.newState), private: r.private ?? EMPTY, diagnostics: r.diagnostics ?? [], legacyTypeSystem: r.legacyTypeSystem ?? false },
           { typeName, type: entry.type, isDelete: plannedState.isNull() },
         );
         if (!outcome.ok) throw outcome.error;
+        rejectWriteOnly(op, typeName, entry, outcome.result.newState, "after apply");
         if (!plannedState.isNull()) {
           rejectInvalid(op, typeName, assertObjectCompatible(entry.block, plannedState, outcome.result.newState, { legacyTypeSystem: outcome.result.legacyTypeSystem, address: typeName }));
         }
@@ -361,7 +374,7 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
       return guarded(op, options.signal, async () => {
         const entry = await entryFor(op, "resource", typeName);
         expectInput(op, "currentState", currentState, entry.type);
-        const r = await impl.readResource(typeName, currentState, options, { entry, signal: options.signal });
+        const r = await impl.readResource(typeName, wire(currentState), options, { entry, signal: options.signal });
         const diags = r.diagnostics ?? [];
         if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
         checkDeferral(op, r.deferred, options.deferralAllowed);
@@ -369,9 +382,10 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
         // A null state is the object gone — unless the read was deferred (it may send no state).
         if (newState.isNull() && r.deferred === undefined) return { gone: true, warnings: warningsOf(diags) };
         expectOutput(op, "newState", newState, entry.type);
+        rejectWriteOnly(op, typeName, entry, newState, "during refresh");
         const out: { -readonly [K in keyof ReadResourceFound]: ReadResourceFound[K] } = {
           gone: false,
-          newState,
+          newState: wire(newState),
           private: r.private ?? options.private ?? EMPTY,
           warnings: warningsOf(diags),
         };
@@ -385,13 +399,13 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
       return guarded(op, options.signal, async () => {
         const entry = await entryFor(op, "data_source", typeName);
         expectInput(op, "config", config, entry.type);
-        const r = await impl.readDataSource(typeName, config, options, { entry, signal: options.signal });
+        const r = await impl.readDataSource(typeName, wire(config), options, { entry, signal: options.signal });
         const diags = r.diagnostics ?? [];
         if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
         if (r.state === undefined) throw invalidResponseError(`${op} of ${typeName} returned no state`, { operation: op });
         expectOutput(op, "state", r.state, entry.type);
         checkDeferral(op, r.deferred, options.deferralAllowed);
-        const out: { -readonly [K in keyof ReadDataSourceResult]: ReadDataSourceResult[K] } = { state: r.state, warnings: warningsOf(diags) };
+        const out: { -readonly [K in keyof ReadDataSourceResult]: ReadDataSourceResult[K] } = { state: wire(r.state), warnings: warningsOf(diags) };
         if (r.deferred !== undefined) out.deferred = r.deferred;
         return out;
       });
@@ -412,6 +426,7 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
           if (e === undefined) throw invalidResponseError(`${op} returned resource ${i} of unknown type ${JSON.stringify(tn)}`, { operation: op });
           if (x.state.isNull()) throw invalidResponseError(`${op} returned a null state for resource ${i}`, { operation: op });
           expectOutput(op, `resources[${i}].state`, x.state, e.type);
+          rejectWriteOnly(op, tn, e, x.state, "during import");
           return Object.freeze({ typeName: tn, state: x.state, private: x.private ?? EMPTY });
         });
         if (resources.length === 0 && r.deferred === undefined) return null;
@@ -435,6 +450,7 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
         if (r.upgradedState === undefined) throw invalidResponseError(`${op} of ${typeName} returned no state`, { operation: op });
         expectOutput(op, "upgradedState", r.upgradedState, entry.type);
         if (!r.upgradedState.isWhollyKnown()) throw invalidResponseError(`${op} of ${typeName} returned unknown values`, { operation: op });
+        rejectWriteOnly(op, typeName, entry, r.upgradedState, "during upgrade");
         return { upgradedState: r.upgradedState, warnings: warningsOf(diags) };
       });
     },
@@ -546,6 +562,16 @@ function expectInput(operation: string, argument: string, value: Value, type: Ty
 function expectOutput(operation: string, what: string, value: Value, type: Type): void {
   const p = valueConformance(value, type);
   if (p !== undefined) throw invalidResponseError(`${operation} returned a ${what} that does not fit the schema at ${what}${formatErrorPath(p.path)}: ${p.reason}`, { operation, path: p.path });
+}
+
+/** Rejects with `invalid_response` (at its path) when a result holds a value for a write-only attribute, as Terraform does. */
+function rejectWriteOnly(operation: string, typeName: string, entry: SchemaEntry, value: Value, during: string): void {
+  const paths = nonNullWriteOnlyPaths(entry.block, value);
+  if (paths.length === 0) return;
+  throw invalidResponseError(
+    `${operation} of ${typeName} returned a value for the write-only attribute "${typeName}${formatErrorPath(paths[0]!)}" ${during}. Write-only attributes cannot be read back from the provider.`,
+    { operation, path: paths[0]! },
+  );
 }
 
 /** Rejects with `invalid_response` (at the first problem's path) when Terraform would reject the answer. */

@@ -21,6 +21,7 @@ import type { Diag } from "./diagnostic.js";
 import type { FunctionCaller, isFunctionCaller } from "./function-caller.js";
 import type { EphemeralResourceOpener, isEphemeralResourceOpener } from "./ephemeral-resource-opener.js";
 import { schemaError, unknownTypeError } from "./provider-error.js";
+import { containsWriteOnly, nestedContainsWriteOnly } from "./write-only.js";
 
 /** How a nested block type repeats (tfplugin's `NestedBlock.NestingMode`). */
 export const NestingMode = {
@@ -74,7 +75,17 @@ export interface Attribute {
   readonly computed?: boolean;
   /** The value is hidden in Terraform's output. */
   readonly sensitive?: boolean;
-  /** Set in the configuration but never stored: always null in state and plans (protocol 5.8/6.8). */
+  /**
+   * Write-only (Terraform 1.11, protocol 5.8/6.8): set in the configuration — ephemeral
+   * values allowed — and sent to the provider with the configuration at plan and apply, but
+   * never stored. The provider answers null for it in every plan, apply, read, import and
+   * upgrade result (`nonNullWriteOnlyPaths` finds those that are not;
+   * `stripWriteOnlyAttributes` nulls them), so it is null in state and plan files; its
+   * changes cannot be seen, which is why providers pair it with an ordinary attribute (e.g.
+   * `value_wo_version`) whose change drives the update. Never computed, and never inside a
+   * set (of nested blocks, or a set nested attribute): `createSchemaEntry` rejects both.
+   * Meant for managed resources (the provider frameworks allow it nowhere else).
+   */
   readonly writeOnly?: boolean;
   /** The attribute is deprecated. */
   readonly deprecated?: boolean;
@@ -349,8 +360,9 @@ export function emptyNestedBlockValue(nested: NestedBlock): Value {
  * @throws {@link ProviderError} `schema` naming the path of the first problem: an
  * attribute with neither or both of `type` and `nestedType`, none of required, optional
  * and computed, required together with optional or computed, a name used by both an
- * attribute and a block type, a negative or inconsistent `minItems`/`maxItems`, or a
- * negative or fractional version.
+ * attribute and a block type, a negative or inconsistent `minItems`/`maxItems`, a
+ * write-only attribute that is computed or inside a set (of nested blocks or a set nested
+ * attribute: Terraform's rule), or a negative or fractional version.
  */
 export function createSchemaEntry(block: Block, version = 0): SchemaEntry {
   if (!Number.isSafeInteger(version) || version < 0) throw schemaError(`schema version must be a non-negative integer, got ${version}`);
@@ -368,6 +380,8 @@ function validateBlock(block: Block, at: Path): void {
     const max = nb.maxItems ?? 0;
     if (!Number.isSafeInteger(min) || min < 0 || !Number.isSafeInteger(max) || max < 0) throw schemaError("minItems and maxItems must be non-negative integers", { path: p });
     if (max > 0 && min > max) throw schemaError(`minItems ${min} is above maxItems ${max}`, { path: p });
+    // Terraform's rule: a mark inside a set is hoisted to the whole set, so only a whole set could be write-only.
+    if (nb.nesting === "set" && containsWriteOnly(nb.block)) throw schemaError("a set of nested blocks cannot contain write-only attributes", { path: p });
     validateBlock(nb.block, p);
   }
 }
@@ -382,6 +396,7 @@ function validateAttribute(a: Attribute, at: Path): void {
   if (a.writeOnly === true && comp) throw schemaError("a write-only attribute cannot be computed", { path: at });
   if (a.nestedType !== undefined) {
     if (!["single", "list", "set", "map"].includes(a.nestedType.nesting)) throw schemaError(`unknown nesting mode ${JSON.stringify(a.nestedType.nesting)}`, { path: at });
+    if (a.nestedType.nesting === "set" && nestedContainsWriteOnly(a.nestedType)) throw schemaError("a set nested attribute cannot contain write-only attributes", { path: at });
     for (const [name, x] of Object.entries(a.nestedType.attributes)) validateAttribute(x, at.attr(name));
   }
 }

@@ -3,7 +3,7 @@ import type { StateBackend } from "./backend.js";
 import { createHttpBackend, type HttpBackendOptions } from "./backends/http.js";
 import { createLocalBackend, type LocalBackendOptions } from "./backends/local.js";
 import { openPgBackend, type PgBackendOptions } from "./backends/pg.js";
-import type { S3AssumeRole, S3BackendOptions, S3Endpoints } from "./backends/s3.js";
+import type { S3AssumeRole, S3AssumeRoleWithWebIdentity, S3BackendOptions, S3Endpoints } from "./backends/s3.js";
 import { StateError } from "./state-error.js";
 
 /** The type of one backend setting, as Terraform's backend schema declares it (an object: its attributes' types). */
@@ -99,8 +99,12 @@ const SCHEMAS: Readonly<Record<(typeof BACKEND_TYPES)[number], Readonly<Record<s
   },
 };
 
-/** The s3 settings magma reads; the others are accepted (so that a block terraform takes is taken) but have no effect. */
-const S3_UNSUPPORTED = ["assume_role_with_web_identity", "allowed_account_ids", "forbidden_account_ids", "custom_ca_bundle", "http_proxy", "https_proxy", "no_proxy", "use_fips_endpoint", "use_dualstack_endpoint", "sse_customer_key"];
+/**
+ * The s3 settings magma refuses (rather than ignore): proxies need a proxy agent node 20 does
+ * not have; FIPS and dual-stack endpoints exist only on AWS's own hosts (unreachable here).
+ * See the package README.
+ */
+const S3_UNSUPPORTED = ["http_proxy", "https_proxy", "no_proxy", "use_fips_endpoint", "use_dualstack_endpoint"];
 
 /**
  * The settings of a backend type (attribute name → type), as in its `backend` block; undefined
@@ -210,11 +214,22 @@ export async function openConfiguredBackend(type: string, values: BackendConfigV
         close: () => Promise.resolve(),
       };
     case "s3": {
-      const unsupported = S3_UNSUPPORTED.find((k) => values[k] !== undefined);
-      if (unsupported !== undefined) throw new StateError("invalid_argument", `backend "s3": ${unsupported} is not supported by magma yet`);
+      const unsupported = S3_UNSUPPORTED.find((k) => values[k] !== undefined && values[k] !== false && values[k] !== "");
+      if (unsupported !== undefined) throw new StateError("invalid_argument", `backend "s3": ${unsupported} is not supported by magma yet (see @magma/state's README)`);
+      const envUnsupported = ["AWS_USE_FIPS_ENDPOINT", "AWS_USE_DUALSTACK_ENDPOINT"].find((k) => (env[k] ?? "") !== "" && env[k] !== "false");
+      if (envUnsupported !== undefined) throw new StateError("invalid_argument", `backend "s3": the environment variable ${envUnsupported} is not supported by magma yet (see @magma/state's README)`);
       const endpoints = obj("endpoints") ?? {};
       const ep = (k: string, legacy: string): string | undefined => (typeof endpoints[k] === "string" ? (endpoints[k] as string) : s(legacy));
       const role = obj("assume_role");
+      const web = obj("assume_role_with_web_identity");
+      const str = (o: Readonly<Record<string, BackendConfigValue>>, k: string): string | undefined => (typeof o[k] === "string" ? o[k] : undefined);
+      const list = (k: string): readonly string[] | undefined => (Array.isArray(values[k]) ? (values[k] as readonly string[]) : undefined);
+      const strList = (o: Readonly<Record<string, BackendConfigValue>>, k: string): readonly string[] | undefined => (Array.isArray(o[k]) ? (o[k] as readonly string[]) : undefined);
+      const strMap = (o: Readonly<Record<string, BackendConfigValue>>, k: string): Readonly<Record<string, string>> | undefined => {
+        const v = o[k];
+        return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Readonly<Record<string, string>>) : undefined;
+      };
+      const credentialsFile = s("shared_credentials_file");
       const { createS3Backend } = await import("./backends/s3.js");
       const s3 = createS3Backend(
         defined<S3BackendOptions>({
@@ -227,7 +242,26 @@ export async function openConfiguredBackend(type: string, values: BackendConfigV
           dynamodbTable: s("dynamodb_table"),
           encrypt: b("encrypt"),
           kmsKeyId: s("kms_key_id"),
+          sseCustomerKey: s("sse_customer_key"),
+          skipCredentialsValidation: b("skip_credentials_validation"),
+          skipRequestingAccountId: b("skip_requesting_account_id"),
+          allowedAccountIds: list("allowed_account_ids"),
+          forbiddenAccountIds: list("forbidden_account_ids"),
+          assumeRoleWithWebIdentity:
+            web === undefined
+              ? undefined
+              : defined<S3AssumeRoleWithWebIdentity>({
+                  roleArn: str(web, "role_arn") ?? "",
+                  sessionName: str(web, "session_name"),
+                  duration: str(web, "duration"),
+                  policy: str(web, "policy"),
+                  policyArns: strList(web, "policy_arns"),
+                  webIdentityToken: str(web, "web_identity_token"),
+                  webIdentityTokenFile: str(web, "web_identity_token_file"),
+                }),
           acl: s("acl"),
+          customCaBundle: s("custom_ca_bundle"),
+          insecure: b("insecure"),
           endpoints: defined<S3Endpoints>({ s3: ep("s3", "endpoint"), dynamodb: ep("dynamodb", "dynamodb_endpoint"), sts: ep("sts", "sts_endpoint"), iam: ep("iam", "iam_endpoint") }),
           usePathStyle: b("use_path_style") ?? b("force_path_style"),
           skipS3Checksum: b("skip_s3_checksum"),
@@ -235,6 +269,10 @@ export async function openConfiguredBackend(type: string, values: BackendConfigV
           secretKey: s("secret_key"),
           token: s("token"),
           profile: s("profile"),
+          sharedCredentialsFiles: list("shared_credentials_files") ?? (credentialsFile !== undefined ? [credentialsFile] : undefined),
+          sharedConfigFiles: list("shared_config_files"),
+          stsRegion: s("sts_region"),
+          retryMode: s("retry_mode"),
           maxRetries: n("max_retries"),
           assumeRole:
             role === undefined
@@ -245,9 +283,23 @@ export async function openConfiguredBackend(type: string, values: BackendConfigV
                   externalId: typeof role["external_id"] === "string" ? role["external_id"] : undefined,
                   duration: typeof role["duration"] === "string" ? role["duration"] : undefined,
                   policy: typeof role["policy"] === "string" ? role["policy"] : undefined,
+                  policyArns: strList(role, "policy_arns"),
+                  sourceIdentity: str(role, "source_identity"),
+                  tags: strMap(role, "tags"),
+                  transitiveTagKeys: strList(role, "transitive_tag_keys"),
                 }),
         }),
       );
+      if ((values["allowed_account_ids"] as readonly string[] | undefined)?.length && (values["forbidden_account_ids"] as readonly string[] | undefined)?.length) {
+        s3.close();
+        throw new StateError("invalid_argument", 'backend "s3": Invalid Attribute Combination: Only one of allowed_account_ids, forbidden_account_ids can be set.');
+      }
+      try {
+        await s3.verify();
+      } catch (e) {
+        s3.close();
+        throw e;
+      }
       return { backend: s3, close: () => Promise.resolve(s3.close()) };
     }
   }

@@ -35,7 +35,7 @@ export type { PgBackend, PgBackendOptions } from "./backends/pg.js";
 export { createHttpBackend } from "./backends/http.js";
 export type { HttpBackend, HttpBackendOptions } from "./backends/http.js";
 export { openConfiguredBackend, backendConfigSchema, backendValueFromCty, BACKEND_TYPES } from "./backend-config.js";
-export type { S3Backend, S3BackendOptions, S3Endpoints, S3AssumeRole } from "./backends/s3.js";
+export type { S3Backend, S3BackendOptions, S3Endpoints, S3AssumeRole, S3AssumeRoleWithWebIdentity } from "./backends/s3.js";
 export type { BackendConfigValue, BackendConfigValues, BackendAttributeKind, ConfiguredBackend, OpenConfiguredBackendOptions } from "./backend-config.js";
 
 // Errors.

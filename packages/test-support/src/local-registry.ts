@@ -18,11 +18,17 @@ import { writeZip, type ZipWriterEntry } from "./zip-writer.js";
 
 /** A fault served instead of a path's normal answer. */
 export type RegistryFault =
-  | { readonly kind: "status"; readonly status: number }
+  /** Answer with this status (the first `times` requests only, when given). */
+  | { readonly kind: "status"; readonly status: number; readonly times?: number }
   /** Accept the request and never answer. */
   | { readonly kind: "hang" }
   /** Announce the whole length, send half, close. */
   | { readonly kind: "truncate" }
+  /**
+   * The first `times` requests: announce the length of what was asked for (the file, or the
+   * rest of it after a `Range`), send half of it, close; then the normal answer.
+   */
+  | { readonly kind: "cut"; readonly times: number }
   /** Redirect to itself forever. */
   | { readonly kind: "redirect_loop" }
   /** Answer 200 with this body instead. */
@@ -76,6 +82,10 @@ export interface LocalRegistry {
   readonly keyId: string;
   /** Every request path, in order. */
   readonly requests: string[];
+  /** Each request's `Authorization` header (`""` when absent), in the order of {@link requests}. */
+  readonly authorizations: string[];
+  /** Each request's `Range` header (`""` when absent), in the order of {@link requests}. */
+  readonly ranges: string[];
   /** Publishes a release (zipped, added to the checksum list, signed). */
   publish(release: RegistryRelease): Promise<PublishedRelease>;
   /** Publishes a module version. */
@@ -107,6 +117,20 @@ function makeCa(dir: string): { key: string; cert: string; caFile: string } {
   return { key: readFileSync(join(dir, "srv.key"), "utf8"), cert: readFileSync(join(dir, "srv.pem"), "utf8"), caFile: join(dir, "ca.pem") };
 }
 
+/** A file's entity tag: its SHA-256, quoted. */
+function etagOf(body: Buffer): string {
+  return `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"`;
+}
+
+/** How to answer a request for `body`: 206 from byte N for `Range: bytes=N-` (N inside it, `If-Range` absent or the ETag), else 200 from 0. */
+function rangeOf(req: IncomingMessage, body: Buffer): { status: 200 | 206; from: number } {
+  const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? "");
+  const ifRange = req.headers["if-range"];
+  if (m === null || (ifRange !== undefined && ifRange !== etagOf(body))) return { status: 200, from: 0 };
+  const from = Number(m[1]);
+  return from > 0 && from < body.length ? { status: 206, from } : { status: 200, from: 0 };
+}
+
 /** `h1:` of the directory a zip unpacks to (files by name, sorted), computed here independently of @magma/install. */
 function h1Of(files: readonly ZipWriterEntry[]): string {
   const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -134,8 +158,10 @@ export async function startLocalRegistry(hostname = "registry.magma.test"): Prom
   const providers = new Map<string, Map<string, Set<string>>>(); // ns/type → version → platforms
   const downloads = new Map<string, { filename: string; shasum: string; sums: string; sig: string; h1: string }>(); // ns/type/version/platform
   const modules = new Map<string, Map<string, string>>(); // ns/name/provider → version → archive path
-  const faults: { path: RegExp; fault: RegistryFault }[] = [];
+  const faults: { path: RegExp; fault: RegistryFault; served: number }[] = [];
   const requests: string[] = [];
+  const authorizations: string[] = [];
+  const ranges: string[] = [];
   const sockets = new Set<Socket>();
   let base = "";
 
@@ -146,8 +172,21 @@ export async function startLocalRegistry(hostname = "registry.magma.test"): Prom
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? "/").split("?")[0]!;
     requests.push(path);
-    const f = faults.find((x) => x.path.test(path))?.fault;
-    if (f !== undefined) {
+    authorizations.push(req.headers.authorization ?? "");
+    ranges.push(req.headers.range ?? "");
+    const found = faults.find((x) => x.path.test(path) && x.served < (("times" in x.fault ? x.fault.times : undefined) ?? Infinity));
+    const f = found?.fault;
+    if (found !== undefined && f !== undefined) {
+      found.served++;
+      if (f.kind === "cut") {
+        const whole = files.get(path)?.body ?? Buffer.alloc(1024, 1);
+        const { status, from } = rangeOf(req, whole);
+        const rest = whole.subarray(from);
+        res.writeHead(status, { "Content-Type": "application/octet-stream", "Content-Length": rest.length, ETag: etagOf(whole), ...(status === 206 ? { "Content-Range": `bytes ${from}-${whole.length - 1}/${whole.length}` } : {}) });
+        res.write(rest.subarray(0, Math.floor(rest.length / 2)));
+        setTimeout(() => res.destroy(), 50);
+        return;
+      }
       if (f.kind === "hang") return;
       if (f.kind === "status") return send(res, f.status, `{"errors":["status ${f.status}"]}`);
       if (f.kind === "redirect_loop") {
@@ -164,7 +203,18 @@ export async function startLocalRegistry(hostname = "registry.magma.test"): Prom
     }
     if (path === "/.well-known/terraform.json") return send(res, 200, JSON.stringify({ "providers.v1": "/v1/providers/", "modules.v1": "/v1/modules/" }));
     const file = files.get(path);
-    if (file !== undefined) return send(res, 200, file.body, file.type);
+    if (file !== undefined) {
+      // ranges as a static file server answers them: `bytes=N-` whose If-Range (if any) is the ETag
+      const { status, from } = rangeOf(req, file.body);
+      if (status === 200) {
+        res.writeHead(200, { "Content-Type": file.type, "Content-Length": file.body.length, ETag: etagOf(file.body), "Accept-Ranges": "bytes" });
+        res.end(file.body);
+      } else {
+        res.writeHead(206, { "Content-Type": file.type, "Content-Length": file.body.length - from, ETag: etagOf(file.body), "Content-Range": `bytes ${from}-${file.body.length - 1}/${file.body.length}` });
+        res.end(file.body.subarray(from));
+      }
+      return;
+    }
     let m = /^\/v1\/providers\/([^/]+)\/([^/]+)\/versions$/.exec(path);
     if (m !== null) {
       const p = providers.get(`${m[1]!}/${m[2]!}`);
@@ -254,6 +304,8 @@ export async function startLocalRegistry(hostname = "registry.magma.test"): Prom
     caFile,
     keyId: signer.id,
     requests,
+    authorizations,
+    ranges,
     env: { SSL_CERT_FILE: caFile, NODE_EXTRA_CA_CERTS: caFile },
     async publish(r) {
       const platform = r.platform ?? "linux_amd64";
@@ -285,7 +337,7 @@ export async function startLocalRegistry(hostname = "registry.magma.test"): Prom
       modules.set(key, versions);
     },
     fault(path, fault) {
-      faults.push({ path, fault });
+      faults.push({ path, fault, served: 0 });
     },
     clearFaults() {
       faults.length = 0;

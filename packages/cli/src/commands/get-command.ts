@@ -19,11 +19,20 @@ export function registerGetCommand(program: Command, ctx: CommandContext): void 
     .option("--update", "fetch every remote module again, the newest versions the constraints allow")
     .action(async (o: GetOptions) => {
       const { join } = await import("node:path");
-      const { installModules } = await import("../workdir/init-modules.js");
+      const { installModules, ModuleCallError } = await import("../workdir/init-modules.js");
       const { moduleInstallOptions } = await import("../workdir/init-providers.js");
       const env = ctx.io.env;
       const dataDir = join(ctx.cwd, env["TF_DATA_DIR"] ?? ".terraform");
-      const r = await installModules(ctx.cwd, dataDir, moduleInstallOptions(env, o.update === true));
+      let r;
+      try {
+        r = await installModules(ctx.cwd, dataDir, moduleInstallOptions(env, o.update === true));
+      } catch (e) {
+        if (!(e instanceof ModuleCallError)) throw e;
+        // terraform's diagnostic, with the module block's lines
+        const [{ formatDiagnostics }, { terminalColumns }, { CliError }] = await Promise.all([import("../workdir/format-diagnostic.js"), import("../terminal-columns.js"), import("../cli-error.js")]);
+        ctx.io.stderr.write(formatDiagnostics([e.diagnostic], ctx.cwd, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+        throw new CliError(e.code, e.message, { silent: true, cause: e });
+      }
       for (const m of r.modules) if (m.key !== "" && m.isNew) ctx.print(`${m.download === undefined ? "" : `${m.download}\n`}- ${m.key} in ${m.dir}\n`);
     });
 }

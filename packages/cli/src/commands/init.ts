@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig, loadModule } from "@magma/config";
+import { isStateError, readStateFile, StateError } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { platformName } from "../workdir/platform-name.js";
 import { installConfigProviders } from "../workdir/init-providers.js";
@@ -9,7 +10,7 @@ import { formatDiagnostics } from "../workdir/format-diagnostic.js";
 import { backendRecord, readBackendRecord, recordBackend, settingsFromRecord } from "../workdir/init-backend.js";
 import { localStateExists, migrateState } from "../workdir/migrate-state.js";
 import type { WorkingDir } from "../workdir/working-dir.js";
-import { installModules } from "../workdir/init-modules.js";
+import { installModules, ModuleCallError } from "../workdir/init-modules.js";
 import { moduleInstallOptions } from "../workdir/init-providers.js";
 import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
@@ -89,6 +90,35 @@ async function migrateBackend(ctx: CommandContext, o: InitOptions, wd: WorkingDi
   return true;
 }
 
+/** A backend's error, reworded under terraform's heading for the step of init that failed (the error is kept as the cause). */
+function initStepError(heading: string, e: unknown): unknown {
+  if (!isStateError(e)) return e;
+  return new StateError(e.code, `${heading}: ${e.message.replace(/^\[[a-z_]+\] /, "")}`, { cause: e });
+}
+
+/**
+ * What terraform's init does with a configured backend: lists its workspaces (its
+ * `selectWorkspace`: a bucket that is missing, or credentials the store refuses, fail init
+ * with "Failed to get existing workspaces"), then, after recording the backend, reads the
+ * current workspace's state ("Error refreshing state" for a state it cannot read or parse).
+ */
+async function checkBackendWorkspaces(wd: WorkingDir): Promise<void> {
+  try {
+    await wd.backend.listWorkspaces();
+  } catch (e) {
+    throw initStepError("Failed to get existing workspaces", e);
+  }
+}
+
+async function refreshBackendState(wd: WorkingDir): Promise<void> {
+  try {
+    const bytes = await wd.store().read();
+    if (bytes !== undefined) readStateFile(bytes);
+  } catch (e) {
+    throw initStepError("Error refreshing state", e);
+  }
+}
+
 /** Runs the command (its registration — name, flags, help — is in init-command.ts, which loads this module on demand). */
 export async function initAction(ctx: CommandContext, o: InitOptions): Promise<void> {
   if (o.lockfile !== undefined && o.lockfile !== "readonly") throw new CliError(CliErrorCode.Usage, `-lockfile: the only mode is "readonly", got ${JSON.stringify(o.lockfile)}`);
@@ -114,13 +144,25 @@ export async function initAction(ctx: CommandContext, o: InitOptions): Promise<v
     const hasBackendBlock = loadModule(wd.dir, { displayDir: "." }).module.backend !== undefined;
     const skipBackend = o.backend === false || o.backend === "false";
     const migrated = skipBackend ? false : await migrateBackend(ctx, o, wd, hasBackendBlock);
+    if (!skipBackend && hasBackendBlock) await checkBackendWorkspaces(wd);
     const backend = skipBackend ? "none" : recordBackend(wd.dataDir, hasBackendBlock ? wd.settings : undefined, o.reconfigure === true || migrated, wd.blockSettings);
     if (backend === "configured") {
       ctx.print(`${paint(colour, `[reset][green]\nSuccessfully configured the backend ${JSON.stringify(wd.settings.type)}! Terraform will automatically\nuse this backend unless the backend configuration changes.`)}\n`);
     }
-    const modules = await installModules(wd.dir, wd.dataDir, moduleInstallOptions(ctx.io.env, o.upgrade === true));
+    if (!skipBackend && hasBackendBlock) await refreshBackendState(wd);
+    const modulesHeading = `${paint(colour, o.upgrade === true ? "[reset][bold]Upgrading modules..." : "[reset][bold]Initializing modules...")}\n`;
+    let modules;
+    try {
+      modules = await installModules(wd.dir, wd.dataDir, moduleInstallOptions(ctx.io.env, o.upgrade === true));
+    } catch (e) {
+      if (!(e instanceof ModuleCallError)) throw e;
+      // terraform's diagnostic with the module block's lines, under the heading it had printed
+      ctx.print(modulesHeading);
+      ctx.io.stderr.write(formatDiagnostics([e.diagnostic], wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+      throw new CliError(e.code, e.message, { silent: true, cause: e });
+    }
     if (modules.hasCalls) {
-      ctx.print(`${paint(colour, o.upgrade === true ? "[reset][bold]Upgrading modules..." : "[reset][bold]Initializing modules...")}\n`);
+      ctx.print(modulesHeading);
       for (const m of modules.modules) if (m.key !== "" && m.isNew) ctx.print(`${m.download === undefined ? "" : `${m.download}\n`}- ${m.key} in ${m.dir}\n`);
     }
     const { config, diags } = loadConfig(wd.dir);

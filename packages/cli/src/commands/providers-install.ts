@@ -5,6 +5,7 @@ import { loadConfig, parseProviderSource, providerAddrString } from "@magma/conf
 import {
   currentPlatform,
   FilesystemMirrorSource,
+  hostCredentials,
   formatLockFile,
   httpDownload,
   installProviders,
@@ -84,7 +85,7 @@ export async function providersLockAction(ctx: CommandContext, only: readonly st
   const targets = platforms(o.platform);
   const env = ctx.io.env;
   const cli = readCliConfig({ env });
-  const http = installHttpOptions(env, cli.credentials);
+  const http = installHttpOptions(env, hostCredentials(cli, currentPlatform(), env));
   let source: ProviderSource;
   if (o.fsMirror !== undefined) source = new FilesystemMirrorSource(isAbsolute(o.fsMirror) ? o.fsMirror : resolve(ctx.cwd, o.fsMirror));
   else if (o.netMirror !== undefined) {
@@ -184,7 +185,7 @@ export async function providersMirrorAction(ctx: CommandContext, outDir: string,
   const out = isAbsolute(outDir) ? outDir : resolve(ctx.cwd, outDir);
   const env = ctx.io.env;
   const cli = readCliConfig({ env });
-  const http = installHttpOptions(env, cli.credentials);
+  const http = installHttpOptions(env, hostCredentials(cli, currentPlatform(), env));
   const source = new RegistrySource(new ServiceDiscovery(cli.hosts, http), http);
   const useLock = o.lockFile !== false && o.lockFile !== "false";
   const locks = readLocks(ctx.cwd);

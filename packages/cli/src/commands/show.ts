@@ -5,13 +5,12 @@ import type { ProviderSchema } from "@magma/provider-api";
 import { decodeOutput, loadState, newStateFile, type StateFile } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { workdirProviders } from "../workdir/engine-providers.js";
-import { formatValue } from "../workdir/format-value.js";
 import { stateInstances } from "../workdir/state-objects.js";
 import type { WorkingDir } from "../workdir/working-dir.js";
 import type { CommandContext } from "./command-context.js";
 import { loadShowSchemas, schemaLoadError } from "../workdir/show-schemas.js";
 import { terminalColumns } from "../terminal-columns.js";
-import { showOrder } from "../workdir/state-text.js";
+import { outputValueText, showOrder } from "../workdir/state-text.js";
 import { objectText } from "./state-show.js";
 import { withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
@@ -52,7 +51,7 @@ function stateText(state: StateFile | undefined, schemas: ReadonlyMap<string, Pr
     out += "\n\nOutputs:\n\n";
     for (const n of names) {
       const o = state.outputs.get(n)!;
-      out += o.sensitive ? `${n} = (sensitive value)\n` : `${n} = ${formatValue(decodeOutput(o).value)}\n`;
+      out += o.sensitive ? `${n} = (sensitive value)\n` : `${n} = ${outputValueText(decodeOutput(o).value)}\n`;
     }
   }
   return out;

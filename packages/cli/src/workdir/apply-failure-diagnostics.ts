@@ -19,15 +19,26 @@ function resourceConfig(config: Config | undefined, address: string): Resource |
 }
 
 /**
+ * Terraform core's own errors about a provider's answer, which it reports without a source
+ * location or address (`tfdiags.Sourceless`), unlike the provider's own diagnostics.
+ */
+const SOURCELESS: ReadonlySet<string> = new Set(["Provider produced invalid plan", "Provider produced invalid object"]);
+
+/**
  * The diagnostics of an apply's failed objects as Terraform reports them after an apply
  * error: each with the object's address (`with aws_x.y,`) and, when the object's resource is
- * in the configuration, the place in its block the diagnostic is about.
+ * in the configuration, the place in its block the diagnostic is about — except Terraform
+ * core's own errors about the provider's answer, which have neither.
  */
 export function applyFailureDiagnostics(failed: readonly FailedObject[], config: Config | undefined): AddressedDiagnostic[] {
   const out: AddressedDiagnostic[] = [];
   for (const f of failed) {
     const r = f.action === "configure" ? undefined : resourceConfig(config, f.address);
     for (const d of f.diagnostics) {
+      if (SOURCELESS.has(d.summary)) {
+        out.push({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" });
+        continue;
+      }
       out.push({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", ...(r !== undefined ? { subject: inConfigBody(r, d) } : {}), ...(f.address !== "" && f.action !== "configure" ? { address: f.address } : {}) });
     }
   }

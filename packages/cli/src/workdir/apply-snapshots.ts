@@ -52,6 +52,15 @@ export class ApplySnapshots {
     });
   }
 
+  /**
+   * The serial a state that could not be stored is kept with (in errored.tfstate): one more
+   * than the last stored snapshot's, the serial its write would have had, as terraform's
+   * remote state manager counts it before the upload. So `state push` of it is accepted.
+   */
+  get unsavedSerial(): number {
+    return (this.#durable?.serial ?? 0) + 1;
+  }
+
   /** The first error of a write of this apply (a snapshot or the latest one), if one failed. */
   get failure(): { readonly error: unknown } | undefined {
     return this.#failure;

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { Diagnostic, ExpressionValue, SourceRange } from "@magma/hcl";
 import { paint, paintf } from "../colour.js";
 import { DEFAULT_COLUMNS, wordWrap } from "../terminal-columns.js";
+import { jsonContext } from "./json-context.js";
 
 /** Reads configuration sources once per file, for snippets. */
 export class SourceCache {
@@ -87,8 +88,13 @@ export function snippetOf(sources: SourceCache, subject: SourceRange, values: re
   code = code.replace(/\r$/, "");
   return {
     // Terraform's context is the block around the byte before the subject: none for a
-    // subject that starts at a top-level block's header (a variable's declaration).
-    context: subject.start.column === 1 && HEADER.test(code) ? null : (blockContext(text, subject.start.line) ?? null),
+    // subject that starts at a top-level block's header (a variable's declaration); in a JSON
+    // file, the path of properties and indexes to it (HCL's JSON navigation).
+    context: subject.filename.endsWith(".json")
+      ? (jsonContext(text, subject.start.byte - 1) ?? null)
+      : subject.start.column === 1 && HEADER.test(code)
+        ? null
+        : (blockContext(text, subject.start.line) ?? null),
     code,
     start_line: subject.start.line,
     highlight_start_offset: subject.start.byte - lineStart,

@@ -2,7 +2,20 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { isAbsolute, join, posix, relative, resolve } from "node:path";
 import { isLocalSource, loadModule, readModuleManifest, versionSatisfies, type InstalledModule } from "@magma/config";
 import { fetchModulePackage, ModuleRegistryClient, parseModuleSource, readCliConfig, ServiceDiscovery, type HttpOptions } from "@magma/install";
+import type { Diagnostic, SourceRange } from "@magma/hcl";
 import { CliError, CliErrorCode } from "../cli-error.js";
+
+/** A module call that could not be installed: terraform's diagnostic, about the call's block. */
+export class ModuleCallError extends CliError {
+  /** The diagnostic (its subject the `module` block's header). */
+  readonly diagnostic: Diagnostic;
+
+  /** An error about the call whose block is at `subject`. */
+  constructor(summary: string, detail: string, subject: SourceRange) {
+    super(CliErrorCode.BadInput, summary, { detail });
+    this.diagnostic = { severity: "error", summary, detail, subject };
+  }
+}
 
 /** One module `magma init` recorded, for its `- KEY in DIR` lines. */
 export interface InstalledModuleRecord extends InstalledModule {
@@ -106,9 +119,10 @@ export async function installModules(rootDir: string, dataDir: string, options?:
           const inst = join(root, instRel);
           rmSync(inst, { recursive: true, force: true });
           const cli = readCliConfig({ env: options.env });
-          const fail = (summary: string, detail: string): CliError => new CliError(CliErrorCode.BadInput, summary, { detail });
+          const fail = (summary: string, detail: string): CliError => new ModuleCallError(summary, detail, call.declRange);
           if (src.kind === "registry") {
-            registry ??= new ModuleRegistryClient(new ServiceDiscovery(cli.hosts, options.http), options.http);
+            const retries = Number(options.env["TF_REGISTRY_DISCOVERY_RETRY"] ?? "");
+            registry ??= new ModuleRegistryClient(new ServiceDiscovery(cli.hosts, options.http), options.http, Number.isInteger(retries) && retries > 0 ? retries : 1);
             const regAddr = `${src.hostname === "registry.terraform.io" ? "" : `${src.hostname}/`}${src.namespace}/${src.name}/${src.provider}`;
             let versions: string[];
             try {

@@ -4,9 +4,12 @@ import { providerAddrString, type Config } from "@magma/config";
 import {
   createProviderSource,
   currentPlatform,
+  hostCredentials,
   installProviders,
+  providerAddressString,
   providerDisplay,
   readCliConfig,
+  type CredentialsLookup,
   type HttpOptions,
   type InstallError,
   type LockedProvider,
@@ -14,7 +17,8 @@ import {
 } from "@magma/install";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
-import { nativeProviders } from "../provider-session.js";
+import { nativeProviders } from "../native-providers.js";
+import { DownloadProgress } from "./download-progress.js";
 import { providerForDisplay, providerRequirements } from "./provider-requirements.js";
 import { versionConstraintsString } from "./version-constraints-string.js";
 import type { WorkingDir } from "./working-dir.js";
@@ -25,15 +29,15 @@ export interface InitProvidersResult {
   readonly incomplete: readonly string[];
 }
 
-/** The HTTP settings installation uses: `TF_REGISTRY_CLIENT_TIMEOUT` (seconds), `SSL_CERT_FILE`/`MAGMA_CA_FILE` CAs, the CLI configuration's tokens. */
-export function installHttpOptions(env: Readonly<Record<string, string | undefined>>, credentials: ReadonlyMap<string, string>): HttpOptions {
+/** The HTTP settings installation uses: `TF_REGISTRY_CLIENT_TIMEOUT` (seconds), `SSL_CERT_FILE`/`MAGMA_CA_FILE` CAs, the CLI configuration's tokens and credentials helper. */
+export function installHttpOptions(env: Readonly<Record<string, string | undefined>>, credentials: CredentialsLookup): HttpOptions {
   const t = Number(env["TF_REGISTRY_CLIENT_TIMEOUT"] ?? "");
   return { timeoutMs: Number.isFinite(t) && t > 0 ? t * 1000 : 10_000, credentials };
 }
 
 /** The remote-module settings of `magma init`/`magma get`: the CLI configuration's hosts and tokens, `-upgrade`. */
 export function moduleInstallOptions(env: Readonly<Record<string, string | undefined>>, upgrade: boolean): { env: Readonly<Record<string, string | undefined>>; http: HttpOptions; upgrade: boolean } {
-  return { env, http: installHttpOptions(env, readCliConfig({ env }).credentials), upgrade };
+  return { env, http: installHttpOptions(env, hostCredentials(readCliConfig({ env }), currentPlatform(), env)), upgrade };
 }
 
 function cliErrorOf(e: InstallError): CliError {
@@ -67,7 +71,7 @@ export async function installConfigProviders(
     }
   }
   const cli = readCliConfig({ env });
-  const http = installHttpOptions(env, cli.credentials);
+  const http = installHttpOptions(env, hostCredentials(cli, currentPlatform(), env));
   const extraMirrors = (env["MAGMA_PLUGIN_DIRS"] ?? "").split(delimiter).filter((d) => d !== "");
   const pluginDirs = o.pluginDir?.filter((d) => d !== "");
   const source = createProviderSource(cli, { http, cwd: wd.dir, env, ...(pluginDirs !== undefined && pluginDirs.length > 0 ? { pluginDirs } : { extraMirrors }) });
@@ -82,8 +86,12 @@ export async function installConfigProviders(
     }
     reqs.push({ provider: req.provider, constraints: req.constraints, constraintsText: versionConstraintsString(req.constraints) });
   }
-  const tty = ctx.io.stderr.isTTY === true;
-  const progress = new Map<string, string>();
+  // on a terminal, the downloads under way on one status line of stderr, erased before any other output
+  const bar = new DownloadProgress(ctx.io.stderr);
+  const print = (text: string): void => {
+    bar.clear();
+    ctx.print(text);
+  };
   const result = await installProviders(reqs, {
     dataDir: wd.dataDir,
     source,
@@ -96,31 +104,25 @@ export async function installConfigProviders(
     events: {
       queryBegin: (p, req, locked) => {
         const d = providerDisplay(p);
-        if (locked !== undefined) ctx.print(`- Reusing previous version of ${d} from the dependency lock file\n`);
-        else if (req.constraintsText !== "") ctx.print(`- Finding ${d} versions matching ${JSON.stringify(req.constraintsText)}...\n`);
-        else ctx.print(`- Finding latest version of ${d}...\n`);
+        if (locked !== undefined) print(`- Reusing previous version of ${d} from the dependency lock file\n`);
+        else if (req.constraintsText !== "") print(`- Finding ${d} versions matching ${JSON.stringify(req.constraintsText)}...\n`);
+        else print(`- Finding latest version of ${d}...\n`);
       },
-      alreadyInstalled: (p, v) => ctx.print(`- Using previously-installed ${providerDisplay(p)} v${v}\n`),
-      linkFromCache: (p, v) => ctx.print(`- Using ${providerDisplay(p)} v${v} from the shared cache directory\n`),
-      fetchBegin: (p, v) => ctx.print(`- Installing ${providerDisplay(p)} v${v}...\n`),
-      progress: (p, v, done, total) => {
-            if (!tty) return;
-            // On a terminal only: one line per download on stderr, rewritten in place.
-            const line = `  ${providerDisplay(p)} v${v}: ${(done / 1048576).toFixed(1)}${total !== undefined ? ` / ${(total / 1048576).toFixed(1)}` : ""} MiB`;
-            if (progress.get(`${p.type}`) !== line) {
-              progress.set(`${p.type}`, line);
-              ctx.io.stderr.write(`\r\u001b[K${line}${total !== undefined && done >= total ? "\n" : ""}`);
-            }
-          },
+      alreadyInstalled: (p, v) => print(`- Using previously-installed ${providerDisplay(p)} v${v}\n`),
+      linkFromCache: (p, v) => print(`- Using ${providerDisplay(p)} v${v} from the shared cache directory\n`),
+      fetchBegin: (p, v) => print(`- Installing ${providerDisplay(p)} v${v}...\n`),
+      progress: (p, v, done, total) => bar.update(`${providerAddressString(p)} ${v}`, `${providerDisplay(p)} v${v}`, done, total),
       fetchSuccess: (p, v, auth) => {
         const key = auth?.keyId !== undefined && (auth.result === "self-signed" || auth.result === "signed by a HashiCorp partner") ? `, key ID ${auth.keyId}` : "";
-        ctx.print(`- Installed ${providerDisplay(p)} v${v} (${auth?.result ?? "unauthenticated"}${key})\n`);
+        print(`- Installed ${providerDisplay(p)} v${v} (${auth?.result ?? "unauthenticated"}${key})\n`);
       },
       queryWarnings: (p, warnings) => {
+        bar.clear();
         ctx.io.stderr.write(`\nWarning: Additional provider information from registry\n\nThe remote registry returned warnings for ${p.hostname}/${p.namespace}/${p.type}:\n${warnings.map((w) => `- ${w}`).join("\n")}\n\n`);
       },
     },
   });
+  bar.clear();
   if (result.thirdPartySigned) {
     ctx.print("Partner and community providers are signed by their developers.\nIf you'd like to know more about provider signing, you can read about it here:\nhttps://developer.hashicorp.com/terraform/cli/plugins/signing\n");
   }

@@ -31,7 +31,7 @@ import { paint, paintf } from "../colour.js";
 import { terminalColumns, wordWrap } from "../terminal-columns.js";
 import { applyEventLine, ephemeralOpText } from "./apply-progress.js";
 import { ApplySnapshots } from "./apply-snapshots.js";
-import { saveErroredState } from "./errored-state.js";
+import { saveErroredState, type ErroredState } from "./errored-state.js";
 import { applyFailureDiagnostics, EXECUTION_HALTED, terraformDiagnosticOrder } from "./apply-failure-diagnostics.js";
 import { workdirProviders } from "./engine-providers.js";
 import { formatDiagnostics, SourceCache, type AddressedDiagnostic } from "./format-diagnostic.js";
@@ -212,11 +212,16 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       let refreshing = "";
       // Under -target only the objects the plan walked were refreshed.
       const refreshed = o.targets.length > 0 ? new Set(r.refreshOutcomes.map((x) => x.address)) : undefined;
-      for (const i of stateInstances(prior)) {
-        if (i.resource.mode !== "managed" || i.current?.attributesJson === undefined) continue;
-        if (refreshed !== undefined && !refreshed.has(i.text)) continue;
-        const id = (JSON.parse(i.current.attributesJson) as { id?: unknown }).id;
-        refreshing += `${paintf(ctx.colour.stdout, "[reset][bold]%s: Refreshing state...%s", i.text, typeof id === "string" ? ` [id=${id}]` : "")}\n`;
+      // Each current object, and each deposed one (terraform refreshes those too, shown as "ADDR (deposed object KEY)" in its human view).
+      const objects = stateInstances(prior).flatMap((i) => [
+        ...(i.current === undefined ? [] : [{ i, object: i.current, shown: i.text }]),
+        ...i.resource.instances.filter((x) => x.indexKey === i.addr.key && x.deposed !== undefined).map((x) => ({ i, object: x, shown: `${i.text} (deposed object ${x.deposed!})` })),
+      ]);
+      for (const { i, object, shown } of objects) {
+        if (i.resource.mode !== "managed" || object.attributesJson === undefined) continue;
+        if (refreshed !== undefined && !refreshed.has(shown)) continue;
+        const id = (JSON.parse(object.attributesJson) as { id?: unknown }).id;
+        refreshing += `${paintf(ctx.colour.stdout, "[reset][bold]%s: Refreshing state...%s", shown, typeof id === "string" ? ` [id=${id}]` : "")}\n`;
         if (ui !== undefined) {
           const hook = { resource: jsonUiResource(i.text), ...(typeof id === "string" ? { id_key: "id", id_value: id } : {}) };
           ui.message("info", `${i.text}: Refreshing state...${typeof id === "string" ? ` [id=${id}]` : ""}`, { hook, type: "refresh_start" });
@@ -297,7 +302,9 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       }
     }
     const deferred: EnginePlanResult["diagnostics"] = applying ? r.diagnostics : [];
-    const hasChanges = counts.shown > 0 || counts.outputs > 0;
+    // Terraform's `Applyable`: an output planned as an update counts even when its renderer shows
+    // no change (pow(2, 64) against the 18446744073709550000 its state holds: exit code 2, Note).
+    const hasChanges = counts.shown > 0 || (r.plan.outputs ?? []).some((po) => po.action !== "no-op");
     if (o.kind === "plan") {
       // TF_IN_AUTOMATION: terraform leaves out the next step (its PlanNextStep), saved plan or not.
       const automation = (ctx.io.env["TF_IN_AUTOMATION"] ?? "") !== "";
@@ -325,7 +332,22 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         for (const d of deferred) jsonPlanDiagnostic(ui, d, sources);
       }
       else ctx.print(formatDiagnostics(deferred, wd.dir, ctx.colour.stdout, { width: columns }));
-      ctx.print(`${paint(ctx.colour.stdout, `[reset][bold][green]\n${verb} complete! Resources: ${o.kind === "destroy" ? "0 destroyed" : "0 added, 0 changed, 0 destroyed"}.\n`)}${o.kind === "destroy" ? "" : outputsText(prior, ctx.colour.stdout)}`);
+      let after = prior;
+      if (stored !== undefined) {
+        // Terraform applies a plan without changes too (only the question is skipped): the plan's refreshed state is
+        // written, so a deposed object the refresh found gone (a create_before_destroy replace killed while it destroyed
+        // the old object) leaves the state, and a drifted object is stored as read.
+        const applied = await applyRefreshedOnly(ctx, engine, snapshots, r, prior, o, ui, wd.dir);
+        if (typeof applied === "number") return applied;
+        after = applied;
+      }
+      if (ui !== undefined) {
+        // As terraform's apply: the change summary, then the outputs (none after a destroy).
+        const outputs = Object.fromEntries([...after.outputs].map(([name, x]) => [name, x.sensitive ? { sensitive: true, typeJson: x.typeJson } : { sensitive: false, typeJson: x.typeJson, valueJson: x.valueJson }]));
+        ui.event({ type: "outputs", outputs }, o.kind === "destroy");
+        ui.event({ type: "change_summary", operation: o.kind === "destroy" ? "destroy" : "apply", add: 0, change: 0, import: 0, remove: 0, forget: 0 }, o.kind === "destroy");
+      }
+      ctx.print(`${paint(ctx.colour.stdout, `[reset][bold][green]\n${verb} complete! Resources: ${o.kind === "destroy" ? "0 destroyed" : "0 added, 0 changed, 0 destroyed"}.\n`)}${o.kind === "destroy" ? "" : outputsText(after, ctx.colour.stdout)}`);
       if (stored === undefined && o.kind !== "destroy") await saveState(store, prior);
       return ExitCode.Ok;
     }
@@ -517,12 +539,7 @@ async function runApply(
   }
   // Terraform writes the state at the end of every apply, failed or stopped too: a working directory without a state gets an empty one (serial 1) even when no object was applied.
   // When a write of this apply failed, the apply's complete state is written once more, and if the backend still refuses it, it goes to errored.tfstate (or is printed).
-  const unsaved = await snapshots.finish(result.state);
-  const errored = unsaved === undefined ? undefined : saveErroredState(result.state, unsaved, dir);
-  if (errored?.dump !== undefined) {
-    if (ui !== undefined) ui.message("info", "Emergency state dump", { state: JSON.parse(errored.dump) as unknown, type: "log" });
-    else ctx.io.stderr.write(`${errored.dump}\n`);
-  }
+  const errored = await saveFinalState(ctx, snapshots, result.state, ui, dir);
   const isApplyWarning = (d: Diag): boolean => d.severity === "warning" && applyWarnings.some((w) => w.summary === d.summary);
   // A stop that came once everything was done changes nothing.
   const stopped = stoppedInFlight !== undefined && (stoppedInFlight > 0 || result.interrupted || !result.success);
@@ -531,7 +548,9 @@ async function runApply(
     // and after a stop the "execution halted" errors of its stop hook (two for each object whose apply was under way: its post-apply and state-update hooks).
     // A saved plan's objects are placed in the configuration it carries (what was applied), not in the files as they are now.
     const snapshot = "applyScope" in plan ? undefined : plan.configSnapshot;
-    const failures = applyFailureDiagnostics(result.failed, result.failed.length > 0 ? (snapshot !== undefined ? configFromSnapshot(snapshot) : loadConfig(configDir ?? dir)).config : undefined);
+    // An object whose only failure is that its state could not be persisted is in errored.tfstate, and terraform's "Failed to save state" says why: no error of its own.
+    const failed = errored === undefined ? result.failed : result.failed.filter((f) => !(f.diagnostics.length > 0 && f.diagnostics.every((d) => d.summary === PERSIST_FAILED)));
+    const failures = applyFailureDiagnostics(failed, failed.length > 0 ? (snapshot !== undefined ? configFromSnapshot(snapshot) : loadConfig(configDir ?? dir)).config : undefined);
     const accounted = new Set(result.failed.flatMap((f) => f.diagnostics).map((d) => `${d.summary}\n${d.detail ?? ""}`));
     // The engine's own word that the end-of-walk write failed is replaced by terraform's about errored.tfstate.
     const others = result.diagnostics
@@ -564,3 +583,40 @@ async function runApply(
   return ExitCode.Ok;
 }
 
+/**
+ * The end of an apply: its complete state saved once more (see {@link ApplySnapshots.finish}),
+ * and when the backend still refuses it, kept in errored.tfstate or printed (terraform's
+ * "Emergency state dump"). Resolves to what was done then, undefined when the state is stored.
+ */
+async function saveFinalState(ctx: CommandContext, snapshots: ApplySnapshots, state: StateFile, ui: JsonUi | undefined, dir: string): Promise<ErroredState | undefined> {
+  const unsaved = await snapshots.finish(state);
+  // errored.tfstate keeps the serial the failed write would have had (state push takes it, as terraform's).
+  const errored = unsaved === undefined ? undefined : saveErroredState({ ...state, serial: Math.max(state.serial, snapshots.unsavedSerial) }, unsaved, dir);
+  if (errored?.dump !== undefined) {
+    if (ui !== undefined) ui.message("info", "Emergency state dump", { state: JSON.parse(errored.dump) as unknown, type: "log" });
+    else ctx.io.stderr.write(`${errored.dump}\n`);
+  }
+  return errored;
+}
+
+/**
+ * The apply of a plan without changes, as terraform's (it applies such a plan without asking):
+ * no provider is called, but what the plan's refresh found is written — an object changed
+ * outside stored as read, a deposed object found gone removed — through the engine's apply (so
+ * the same writes and serials as any apply). Nothing is printed when it succeeds. Resolves to
+ * the state written once it is stored; when a write failed, its diagnostics are printed (the
+ * state kept in errored.tfstate as after any apply) and it resolves to exit code 1.
+ */
+async function applyRefreshedOnly(ctx: CommandContext, engine: Engine, snapshots: ApplySnapshots, plan: EnginePlanResult, prior: StateFile, o: OperationOptions, ui: JsonUi | undefined, dir: string): Promise<ExitCode | StateFile> {
+  snapshots.start(prior);
+  const result = await engine.apply(plan, { state: prior, persist: (s) => snapshots.save(s), parallelism: o.parallelism }).catch(engineErrorToCli);
+  const errored = await saveFinalState(ctx, snapshots, result.state, ui, dir);
+  if (result.success && errored === undefined) return result.state;
+  const errors: AddressedDiagnostic[] = [
+    ...result.diagnostics.filter((d) => d.severity === "error" && !(errored !== undefined && d.summary === PERSIST_FAILED)).map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" })),
+    ...(errored?.diagnostics ?? []),
+  ];
+  if (ui !== undefined) for (const d of errors) ui.diagnostic(d);
+  else ctx.io.stderr.write(formatDiagnostics(errors, dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+  return ExitCode.Error;
+}

@@ -232,6 +232,16 @@ function valueText(v: Value, indent: number, dynamic: boolean, legacy: boolean):
   }
 }
 
+/**
+ * A root output's value as `terraform show` prints it after `Outputs:` (Terraform's renderer
+ * over the value and its type, at indent 0): four spaces per level, maps with quoted keys,
+ * objects with bare ones, aligned; multi-line strings as heredocs, JSON strings as
+ * `jsonencode(…)`.
+ */
+export function outputValueText(v: Value): string {
+  return valueText(v, 0, false, false);
+}
+
 /** Whether a map element renders as an object (Terraform puts a comma after those). */
 function isObjectLike(v: Value, dynamic: boolean): boolean {
   return !sensitive(v) && !v.isNull() && (v.type.kind === "object" || (dynamic && v.type.kind === "map"));

@@ -36,8 +36,8 @@ export interface ToolRunOptions {
   readonly interruptAfter?: RegExp;
   /** With `interruptAfter`: a second SIGINT 300 ms after the first. */
   readonly twice?: boolean;
-  /** Calls `run` once, as soon as stdout first matches `match` (e.g. to break the state's storage while an object is being applied). */
-  readonly onOutput?: { readonly match: RegExp; readonly run: () => void };
+  /** Calls `run` once, with stdout so far, as soon as stdout first matches `match` (e.g. to break the state's storage while an object is being applied). */
+  readonly onOutput?: { readonly match: RegExp; readonly run: (stdout: string) => void };
   /** Text written to the run's stdin (closed after it); without it, stdin is closed at once. */
   readonly stdin?: string;
 }
@@ -73,7 +73,7 @@ export function runTool(
     stdout += b.toString("utf8");
     if (onOutput !== undefined && !ran && onOutput.match.test(stdout)) {
       ran = true;
-      onOutput.run();
+      onOutput.run(stdout);
     }
     if (interruptAfter !== undefined && !signalled && interruptAfter.test(stdout)) {
       signalled = true;

@@ -7,7 +7,9 @@
 // computed and sensitive: "s-<input>"), whose reads take ORDERED_PROVIDER_READ_MS milliseconds
 // (default 0), for plan-time races on data reads. With ORDERED_PROVIDER_DRIFT=1, a refresh of
 // a random_string finds its `id` changed outside (suffixed "-drifted"; a computed attribute, so
-// the plan is a no-op). Everything else is provider-random's.
+// the plan is a no-op). With ORDERED_PROVIDER_GONE set to names (comma-separated), a refresh of
+// an object whose keepers["name"] is one of them finds it gone (deleted outside). Everything else
+// is provider-random's.
 import { appendFileSync } from "node:fs";
 import { objectVal, stringType, stringVal } from "@magma/cty";
 import { createSchemaEntry } from "@magma/provider-api";
@@ -51,6 +53,7 @@ export function createProvider() {
     },
     async readResource(typeName, currentState, options) {
       const r = await random.readResource(typeName, currentState, options);
+      if ((process.env.ORDERED_PROVIDER_GONE ?? "").split(",").includes(nameOf(currentState))) return { gone: true, warnings: r.warnings };
       if (process.env.ORDERED_PROVIDER_DRIFT !== "1" || typeName !== "random_string" || r.gone || r.newState.isNull()) return r;
       const id = r.newState.getAttr("id").asString();
       return id.endsWith("-drifted") ? r : { ...r, newState: objectVal({ ...r.newState.attributes(), id: stringVal(`${id}-drifted`) }) };

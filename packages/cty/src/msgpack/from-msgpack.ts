@@ -155,15 +155,16 @@ function intVal(n: number): Value {
     const i = n - SMALL_MIN;
     let v = smallInts[i];
     if (v === undefined) {
-      v = knownValueUnchecked(numberType, CtyNumber.fromFloat64(n));
+      v = knownValueUnchecked(numberType, CtyNumber.from(n));
       smallInts[i] = v;
     }
     return v;
   }
-  if ((n | 0) !== n) return knownValueUnchecked(numberType, CtyNumber.fromFloat64(n));
+  // Integers are go-cty's NumberIntVal: exact, never of a float64's precision.
+  if ((n | 0) !== n) return knownValueUnchecked(numberType, CtyNumber.from(n));
   const slot = Math.imul(n, 0x9e3779b1) >>> 21;
   if (intKeys[slot] === n) return intVals[slot]!;
-  const v = knownValueUnchecked(numberType, CtyNumber.fromFloat64(n));
+  const v = knownValueUnchecked(numberType, CtyNumber.from(n));
   intKeys[slot] = n;
   intVals[slot] = v;
   return v;

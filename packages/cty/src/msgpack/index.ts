@@ -14,3 +14,4 @@
 
 export { toMsgpack } from "./to-msgpack.js";
 export { fromMsgpack, MSGPACK_MAX_DEPTH } from "./from-msgpack.js";
+export { msgpackNormalForm } from "./msgpack-normal-form.js";

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { fromJson, nullVal, toJson, type Value } from "@magma/cty";
+import { msgpackNormalForm } from "@magma/cty/msgpack";
 import { dataReadStateType } from "../plan/data-read-source.js";
 import { dataSourceSchema, emptyBlockValue, ephemeralResourceSchema, errorDiag, isProviderError, resourceSchema, type Diag } from "@magma/provider-api";
 import { encodeOutput, encodeSensitivePaths, type OutputState, type StateFile } from "@magma/state";
@@ -168,7 +169,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   const targetOf = (provider: string, change?: PlannedInstanceChange): InstanceTarget => {
     const p = configured.get(provider);
     if (p === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, `${provider} was not configured before its first call`);
-    const t = { provider: p.provider, schema: p.schema, providerAddress: providers.get(provider)?.source ?? provider };
+    const t = { provider: p.provider, schema: p.schema, providerAddress: providers.get(provider)?.source ?? provider, providerConfig: provider };
     return change?.providerMeta === undefined ? t : { ...t, providerMeta: change.providerMeta };
   };
 
@@ -557,7 +558,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       outputs = await computeOutputs(plan, outputScope, applied, store.outputs, warn);
       const encoded = new Map<string, OutputState>();
       for (const [name, o] of Object.entries(outputs)) {
-        const plain = o.value.unmarkDeep().value;
+        // As terraform's plan gives it back through msgpack (-0 is stored as 0).
+        const plain = msgpackNormalForm(o.value.unmarkDeep().value);
         // Terraform removes an output whose value is null from the state.
         if (plain.isKnown() && plain.isNull()) continue;
         encoded.set(name, encodeOutput(plain, plain.type, o.sensitive));

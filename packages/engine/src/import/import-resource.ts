@@ -2,6 +2,7 @@ import { resourceSchema, type Diag } from "@magma/provider-api";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 import { callOptions, type InstanceObject, type InstanceTarget } from "../instance/instance-target.js";
 import { refreshInstance } from "../instance/refresh-instance.js";
+import { writeOnlyDiags } from "../instance/write-only-diags.js";
 
 /** The input of {@link importResource}. */
 export interface ImportResourceInput {
@@ -95,6 +96,8 @@ export async function importResource(target: InstanceTarget, input: ImportResour
   if (imported.state.isNull()) {
     throw new EngineError(EngineErrorCode.InvalidProviderResponse, `Import returned null resource: While attempting to import with ID ${id}, the provider returned an instance with no state (${address}).`);
   }
+  const writeOnly = writeOnlyDiags(target, address, entry.block, imported.state, { kind: "import" });
+  if (writeOnly.length > 0) throw new EngineError(EngineErrorCode.InvalidProviderResponse, `Import returned a non-null value for a write-only attribute: ${writeOnly.map((d) => d.detail!).join("; ")}`, { diagnostics: writeOnly });
 
   const read = await refreshInstance(target, address, typeName, { state: imported.state, private: imported.private, tainted: false });
   const warnings = [...(r?.warnings ?? []), ...read.warnings];

@@ -9,6 +9,7 @@ import {
   isProviderError,
   proposedNewState,
   resourceSchema,
+  stripWriteOnlyAttributes,
   warningDiag,
   warningsOf,
   type Diag,
@@ -19,6 +20,7 @@ import { PlanAction } from "../plan/plan-action.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { callOptions, checkOptions, type InstanceObject, type InstanceTarget } from "./instance-target.js";
 import { unknownsToNull } from "./unknowns-to-null.js";
+import { writeOnlyDiags } from "./write-only-diags.js";
 
 /** Options of {@link applyInstance}. */
 export interface ApplyInstanceOptions {
@@ -39,6 +41,12 @@ export interface ApplyInstanceResult {
   readonly error?: unknown;
   /** The warnings of every call made. */
   readonly warnings: readonly Diag[];
+  /**
+   * The problems Terraform forgives a provider on the legacy SDK type system (an
+   * inconsistent final plan or result): Terraform only logs them, so they are kept apart
+   * from `warnings`, which are shown.
+   */
+  readonly tolerated?: readonly Diag[];
 }
 
 /**
@@ -48,7 +56,10 @@ export interface ApplyInstanceResult {
  *   plan to be compatible with the saved one ("Provider produced inconsistent final
  *   plan"), then `ApplyResourceChange` with that plan's planned state and private data,
  *   then `AssertObjectCompatible(planned, new)` ("Provider produced inconsistent result
- *   after apply" — the object is still saved; a legacy provider's problems are warnings);
+ *   after apply" — the object is still saved; a legacy provider's problems are only
+ *   `tolerated`, as Terraform only logs them); a value for a write-only attribute in the
+ *   re-plan is "Provider produced invalid plan", in the result "Provider produced invalid
+ *   object" (the object is saved without it, tainted if created: Terraform saves nothing);
  * - an error that came with a new state (`partially_applied`) keeps that state; a failed
  *   create (also the create half of a replace) is tainted; an error without a state keeps
  *   the prior object;
@@ -117,6 +128,7 @@ async function applyChange(ctx: Ctx, prior: InstanceObject | null, config: Value
   const { address, typeName } = change;
   const priorState = prior?.state ?? nullVal(entry.type);
   const warnings: Diag[] = [];
+  const tolerated: Diag[] = [];
 
   // 1. The final plan, with the now-known configuration.
   let planned: Value;
@@ -127,9 +139,11 @@ async function applyChange(ctx: Ctx, prior: InstanceObject | null, config: Value
     const replan = await target.provider.planResourceChange(typeName, priorState, proposed, config, { ...callOptions(target), priorPrivate: prior?.private ?? new Uint8Array() });
     warnings.push(...replan.warnings);
     legacy = replan.legacyTypeSystem;
+    const writeOnly = writeOnlyDiags(target, address, entry.block, replan.plannedState, { kind: "plan" });
+    if (writeOnly.length > 0) throw new EngineError(EngineErrorCode.InvalidPlan, `Provider produced invalid plan for ${address} at apply`, { diagnostics: writeOnly });
     const valid = assertPlanValid(entry.block, priorState, config, replan.plannedState, checkOptions(target, address, legacy));
     if (hasErrors(valid)) throw new EngineError(EngineErrorCode.InvalidPlan, `Provider produced invalid plan for ${address} at apply`, { diagnostics: valid });
-    warnings.push(...warningsOf(valid));
+    tolerated.push(...warningsOf(valid));
     const finalProblems = compatibilityProblems(entry.block, change.after, replan.plannedState).map((p) =>
       (legacy ? warningDiag : errorDiag)(
         "Provider produced inconsistent final plan",
@@ -139,11 +153,11 @@ async function applyChange(ctx: Ctx, prior: InstanceObject | null, config: Value
     if (hasErrors(finalProblems)) {
       throw new EngineError(EngineErrorCode.InconsistentFinalPlan, `Provider produced inconsistent final plan for ${address}: ${finalProblems.map((d) => d.detail).join("; ")}`, { diagnostics: finalProblems });
     }
-    warnings.push(...finalProblems);
+    tolerated.push(...finalProblems);
     planned = replan.plannedState;
     plannedPrivate = replan.plannedPrivate;
   } catch (error) {
-    return { object: prior, error, warnings };
+    return { object: prior, error, warnings, tolerated };
   }
 
   // 2. The apply.
@@ -161,24 +175,32 @@ async function applyChange(ctx: Ctx, prior: InstanceObject | null, config: Value
     if (isProviderError(error) && error.code === "partially_applied") {
       const d = error.detail as { newState: Value; private: Uint8Array };
       const state = unknownsToNull(d.newState);
-      return { object: { state, private: d.private, tainted: isCreate || (prior?.tainted ?? false) }, error, warnings };
+      return { object: { state, private: d.private, tainted: isCreate || (prior?.tainted ?? false) }, error, warnings, tolerated };
     }
-    return { object: prior, error, warnings };
+    return { object: prior, error, warnings, tolerated };
   }
   if (newState.isNull()) {
     const error = new EngineError(EngineErrorCode.InvalidProviderResponse, `${address}: the provider returned a null object from a ${isCreate ? "create" : "update"}`);
-    return { object: prior, error, warnings };
+    return { object: prior, error, warnings, tolerated };
   }
 
-  // 3. The result checks: the object is saved whatever they find.
+  // 3. The result checks: the object is saved whatever they find. A value for a write-only
+  // attribute is Terraform's first error; Terraform then saves nothing (it even forgets the
+  // prior object of an update). magma keeps the object, without the value, tainted as a
+  // failed create is: the remote object exists and must not be lost.
+  const writeOnly = writeOnlyDiags(target, address, entry.block, newState, { kind: "apply" });
+  if (writeOnly.length > 0) {
+    const error = new EngineError(EngineErrorCode.InvalidProviderResponse, `Provider produced invalid object for ${address}: ${writeOnly.map((d) => d.detail!).join("; ")}`, { diagnostics: writeOnly });
+    return { object: { state: stripWriteOnlyAttributes(entry.block, unknownsToNull(newState)), private: newPrivate, tainted: isCreate }, error, warnings, tolerated };
+  }
   const problems = assertObjectCompatible(entry.block, planned, newState, checkOptions(target, address, applyLegacy));
   const object: InstanceObject = { state: unknownsToNull(newState), private: newPrivate, tainted: false };
   if (hasErrors(problems)) {
     const error = new EngineError(EngineErrorCode.InconsistentResult, `Provider produced inconsistent result after apply for ${address}: ${problems.map((d) => (d.detail ?? d.summary).split("\n")[0]).join("; ")}`, { diagnostics: problems });
-    return { object: { ...object, tainted: isCreate }, error, warnings };
+    return { object: { ...object, tainted: isCreate }, error, warnings, tolerated };
   }
-  warnings.push(...warningsOf(problems));
-  return { object, warnings };
+  tolerated.push(...warningsOf(problems));
+  return { object, warnings, tolerated };
 }
 
 /** ApplyResourceChange of a destroy; whatever remains is kept. */

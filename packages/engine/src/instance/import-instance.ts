@@ -2,6 +2,7 @@ import { resourceSchema, type Diag } from "@magma/provider-api";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 import { callOptions, type InstanceObject, type InstanceTarget } from "./instance-target.js";
 import { refreshInstance } from "./refresh-instance.js";
+import { writeOnlyDiags } from "./write-only-diags.js";
 
 /** One object adopted by {@link importInstance}. */
 export interface ImportedInstance {
@@ -25,11 +26,13 @@ export interface ImportInstanceResult {
  * upgrade). Terraform's `import` blocks take exactly one object; the caller decides.
  *
  * @throws {@link EngineError} `import_not_found` when nothing has the id or the read finds
- * it gone ("Cannot import non-existent remote object"), `unexpected_deferral`; the
+ * it gone ("Cannot import non-existent remote object"), `unexpected_deferral`,
+ * `invalid_provider_response` when the (first) object holds a value for a write-only
+ * attribute (as Terraform checks an `import` block's); the
  * provider's `ProviderError` when a call fails.
  */
 export async function importInstance(target: InstanceTarget, address: string, typeName: string, id: string): Promise<ImportInstanceResult> {
-  resourceSchema(target.schema, typeName);
+  const entry = resourceSchema(target.schema, typeName);
   const opts = callOptions(target);
   const r = await target.provider.importResourceState(typeName, id, opts.signal === undefined ? undefined : { signal: opts.signal });
   if (r?.deferred !== undefined) {
@@ -38,6 +41,8 @@ export async function importInstance(target: InstanceTarget, address: string, ty
   if (r === null || r.resources.length === 0) {
     throw new EngineError(EngineErrorCode.ImportNotFound, `Cannot import non-existent remote object: ${address} (${typeName} with id ${JSON.stringify(id)}): the provider found nothing with that id`);
   }
+  const writeOnly = writeOnlyDiags(target, address, entry.block, r.resources[0]!.state, { kind: "import-block", id });
+  if (writeOnly.length > 0) throw new EngineError(EngineErrorCode.InvalidProviderResponse, `Import returned a non-null value for a write-only attribute: ${writeOnly.map((d) => d.detail!).join("; ")}`, { diagnostics: writeOnly });
   const warnings: Diag[] = [...r.warnings];
   const objects: ImportedInstance[] = [];
   for (const res of r.resources) {

@@ -12,6 +12,12 @@ export interface InstanceTarget {
   readonly schema: ProviderSchema;
   /** The provider's address for messages, as Terraform prints it (e.g. `registry.terraform.io/hashicorp/aws`). */
   readonly providerAddress?: string;
+  /**
+   * The provider configuration's absolute address for messages, as state writes it (e.g.
+   * `provider["registry.terraform.io/hashicorp/aws"]`, `module.m.provider["…"].west`);
+   * default: the default configuration of `providerAddress` in the root module.
+   */
+  readonly providerConfig?: string;
   /** The module's `provider_meta` value, when the provider declares a provider meta schema. */
   readonly providerMeta?: Value;
   /** Cancels the provider calls. */

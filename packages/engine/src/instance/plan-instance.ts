@@ -5,6 +5,7 @@ import { PlanAction, ReplaceReason } from "../plan/plan-action.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { callOptions, checkOptions, type InstanceObject, type InstanceTarget } from "./instance-target.js";
 import { replacePaths } from "./replace-paths.js";
+import { writeOnlyDiags } from "./write-only-diags.js";
 
 /** The input of {@link planInstance}. */
 export interface PlanInstanceInput {
@@ -36,8 +37,11 @@ export interface PlanInstanceInput {
  * 1. `proposed = ProposedNew(prior, config)`;
  * 2. `PlanResourceChange(prior, proposed, config)` with the prior private data and the
  *    provider meta;
- * 3. `AssertPlanValid` — an invalid plan rejects ("Provider produced invalid plan"), except
- *    from a provider on the legacy type system, whose problems become warnings;
+ * 3. a planned value for a write-only attribute rejects (Terraform's "Provider produced
+ *    invalid plan … returned a value for the write-only attribute"); then `AssertPlanValid`
+ *    — an invalid plan rejects ("Provider produced invalid plan"), except from a provider on
+ *    the legacy type system, whose problems Terraform only logs (they come back as
+ *    `tolerated`, not as warnings);
  * 4. the action: no prior → create; a tainted prior, a requested or triggered replace, or a
  *    `requiresReplace` path whose value really differs → replace (delete-then-create, or
  *    create-then-delete under `create_before_destroy`); planned equal to prior → no-op;
@@ -100,6 +104,9 @@ async function planOnce(target: InstanceTarget, entry: SchemaEntry, address: str
   if (change.deferred !== undefined) {
     throw new EngineError(EngineErrorCode.UnexpectedDeferral, `${address}: the provider deferred the plan (${change.deferred.reason}) though deferral was not allowed`);
   }
+  // Terraform's first check: a provider answers null for every write-only attribute.
+  const writeOnly = writeOnlyDiags(target, address, entry.block, change.plannedState, { kind: "plan" });
+  if (writeOnly.length > 0) throw invalidPlan(address, target, writeOnly.map((d) => d.detail!).join("; "), writeOnly);
   const diags = assertPlanValid(entry.block, prior, config, change.plannedState, checkOptions(target, address, change.legacyTypeSystem));
   if (hasErrors(diags)) throw invalidPlan(address, target, diags.map((d) => (d.detail ?? d.summary).split("\n")[0]).join("; "), diags);
   return { change, tolerated: warningsOf(diags) };

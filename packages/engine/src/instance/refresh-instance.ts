@@ -1,6 +1,7 @@
 import { resourceSchema, type Diag } from "@magma/provider-api";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 import { callOptions, type InstanceObject, type InstanceTarget } from "./instance-target.js";
+import { writeOnlyDiags } from "./write-only-diags.js";
 
 /** The result of {@link refreshInstance}. */
 export interface RefreshInstanceResult {
@@ -18,11 +19,12 @@ export interface RefreshInstanceResult {
  * Taint is kept; the private data is the provider's new one.
  *
  * @throws {@link EngineError} `invalid_provider_response` when the read returns unknown
- * values, `unexpected_deferral` when it defers; the provider's `ProviderError` when the
+ * values or a value for a write-only attribute (Terraform's "Provider produced invalid
+ * object"), `unexpected_deferral` when it defers; the provider's `ProviderError` when the
  * read fails.
  */
 export async function refreshInstance(target: InstanceTarget, address: string, typeName: string, prior: InstanceObject): Promise<RefreshInstanceResult> {
-  resourceSchema(target.schema, typeName);
+  const entry = resourceSchema(target.schema, typeName);
   const r = await target.provider.readResource(typeName, prior.state, { ...callOptions(target), private: prior.private });
   if (r.gone) return { object: null, drifted: true, warnings: r.warnings };
   if (r.deferred !== undefined) {
@@ -31,6 +33,8 @@ export async function refreshInstance(target: InstanceTarget, address: string, t
   if (!r.newState.isWhollyKnown()) {
     throw new EngineError(EngineErrorCode.InvalidProviderResponse, `${address}: the provider's read returned unknown values: ${r.newState.toString()}`);
   }
+  const writeOnly = writeOnlyDiags(target, address, entry.block, r.newState, { kind: "refresh" });
+  if (writeOnly.length > 0) throw new EngineError(EngineErrorCode.InvalidProviderResponse, `Provider produced invalid object for ${address}: ${writeOnly.map((d) => d.detail!).join("; ")}`, { diagnostics: writeOnly });
   const object: InstanceObject = { state: r.newState, private: r.private, tainted: prior.tainted };
   return { object, drifted: !r.newState.rawEquals(prior.state), warnings: r.warnings };
 }

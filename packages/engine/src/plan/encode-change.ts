@@ -57,7 +57,7 @@ export function encodeChange(c: PlannedInstanceChange): EncodedChange {
     action: c.action,
     before: encodeValue(c.before),
     after: encodeValue(c.after),
-    config: encodeValue(c.config),
+    config: encodeValue(c.persistedConfig ?? c.config),
     requires_replace: encodeSensitivePaths(c.requiresReplace),
     prior_private: Buffer.from(c.priorPrivate).toString("base64"),
     planned_private: Buffer.from(c.plannedPrivate).toString("base64"),

@@ -5,7 +5,7 @@ import { applyInstance } from "../instance/apply-instance.js";
 import { planInstance } from "../instance/plan-instance.js";
 import { itemConfig, memoryTarget } from "../instance/test-support.js";
 import { assertPlanCurrent, formatPlan, parsePlan, readPlanFile, writePlanFile } from "./plan-file.js";
-import { nullVal, stringType, stringVal } from "@magma/cty";
+import { nullVal, objectVal, stringType, stringVal } from "@magma/cty";
 import { encodeValue } from "./encode-change.js";
 import { createPlan, planIdentity, withPlanIdentity, type Plan } from "./plan.js";
 
@@ -35,6 +35,21 @@ describe("plan files", () => {
     expect(c1.requiresReplace.map(String)).toEqual(plan.changes[1]!.requiresReplace.map(String));
     expect(c1.before.rawEquals(plan.changes[1]!.before)).toBe(true);
     expect(c1.plannedPrivate).toEqual(plan.changes[1]!.plannedPrivate);
+  });
+
+  it("keeps a change's persistedConfig in place of its configuration (no write-only value in a plan file), with the same identity", async () => {
+    const plan = await samplePlan();
+    const c = plan.changes[0]!;
+    const persisted = itemConfig({ name: "n", tags: { a: "b" }, rule: [{ port: 80 }] });
+    const secret = objectVal({ ...c.config.attributes(), name: stringVal("write-only-secret") });
+    const withSecret = createPlan({ changes: [{ ...c, config: secret, persistedConfig: persisted }], prior: plan.prior, configDigest: plan.configDigest });
+    const text = formatPlan(withSecret);
+    const decoded = [...text.matchAll(/"msgpack": ?"([^"]*)"/g)].map((m) => Buffer.from(m[1]!, "base64").toString("latin1")).join("");
+    expect(decoded).not.toContain("write-only-secret");
+    const back = parsePlan(text);
+    expect(back.changes[0]!.config.rawEquals(persisted)).toBe(true);
+    expect(back.changes[0]!.persistedConfig).toBeUndefined();
+    expect(back.identity).toBe(withSecret.identity);
   });
 
   it("computes the identity when it is first read, once, and keeps it through spreads and clones", async () => {

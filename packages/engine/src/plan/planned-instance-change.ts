@@ -21,6 +21,12 @@ export interface PlannedInstanceChange {
   readonly after: Value;
   /** The configuration the plan was made with (null on delete); the apply re-plans with its now-known version. */
   readonly config: Value;
+  /**
+   * The configuration as a plan file keeps it, when it differs from {@link config}: with
+   * every write-only value unknown, so that no plan file holds one and the apply of a saved
+   * plan evaluates them again. Absent: `config` (and always absent on a decoded plan).
+   */
+  readonly persistedConfig?: Value;
   /** The `requiresReplace` paths whose prior and planned values really differ (empty unless replaced for that reason). */
   readonly requiresReplace: readonly Path[];
   /** Why the instance is replaced; set exactly for the replace actions. */

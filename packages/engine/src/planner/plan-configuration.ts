@@ -2,10 +2,11 @@ import { EphemeralResources, type EphemeralOpEvent } from "../ephemeral/ephemera
 import { EPHEMERAL_MARK } from "../ephemeral/ephemeral-mark.js";
 import { rejectEphemeralUse } from "../ephemeral/reject-ephemeral-use.js";
 import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
+import { msgpackNormalForm } from "@magma/cty/msgpack";
 import { dataReadSource } from "../plan/data-read-source.js";
-import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
+import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, impliedProvider, parseRef, providerAddrString, resourceReferences, selfReferenceDiagnostics, subjectString, type CheckRule, type Config, type DecodedBody, type Import, type ProviderAddr, type Resource } from "@magma/config";
 import { absTraversalForExpr, evaluate, formatRange, scopeExpressionValues, type Body, type Expression, type HclFunction, type SourceRange } from "@magma/hcl";
-import { emptyBlockValue, isProviderError, proposedNewState, type Block, type Diag, type SchemaEntry } from "@magma/provider-api";
+import { emptyBlockValue, isProviderError, mapWriteOnlyAttributes, nonNullWriteOnlyPaths, proposedNewState, type Block, type Diag, type SchemaEntry } from "@magma/provider-api";
 import { decodeOutput, decodeSensitivePaths, encodeSensitivePaths, formatInstanceKey, formatModuleInstance, formatProviderConfig, formatProviderSource, parseResourceInstance, type InstanceObjectState, type ModuleInstanceAddress, type ResourceState, type StateFile } from "@magma/state";
 import { Graph } from "../dag/graph.js";
 import { walkGraph } from "../dag/walk.js";
@@ -31,7 +32,7 @@ import type { RefreshOutcome } from "../refresh/refresh-outcome.js";
 import { importInstance } from "../instance/import-instance.js";
 import { applyMoves, forgetMatcher, traversalText } from "./apply-moves.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
-import { diagnosticsOfError, planError, PlanDiagnosticsError, providerDiagnosticsInBody, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
+import { diagnosticsOfError, isPlanDiagnosticsError, planError, PlanDiagnosticsError, providerDiagnosticsInBody, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
 import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
 import { configEdges, type ConfigVertex } from "./config-edges.js";
 import { CheckRecorder } from "./check-recorder.js";
@@ -453,7 +454,12 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   const targetOf = (address: string, src: string): InstanceTarget => {
     const p = opened.get(address);
     if (p === undefined) throw new PlanDiagnosticsError([planError("Provider not configured", `The provider configuration ${address} was not configured.`, { address })]);
-    const t: { provider: OpenedProvider["provider"]; schema: OpenedProvider["schema"]; providerAddress: string; signal?: AbortSignal } = { provider: p.provider, schema: p.schema, providerAddress: src };
+    const t: { provider: OpenedProvider["provider"]; schema: OpenedProvider["schema"]; providerAddress: string; providerConfig: string; signal?: AbortSignal } = {
+      provider: p.provider,
+      schema: p.schema,
+      providerAddress: src,
+      providerConfig: address,
+    };
     if (options.signal !== undefined) t.signal = options.signal;
     return t;
   };
@@ -527,10 +533,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     try {
       r = await refreshInstance(target, address, type, up.object);
     } catch (e) {
-      refreshOutcomes.push({ address: shown, result: "failed", error: e, provider: meta.providerConfig });
+      refreshOutcomes.push({ address: shown, result: "failed", error: e, provider: meta.providerConfig, ...(stored.deposed !== undefined ? { deposed: true } : {}) });
       throw inBody === undefined ? e : providerDiagnosticsInBody(e, inBody, address);
     }
-    refreshOutcomes.push({ address: shown, result: r.object === null ? "gone" : r.drifted ? "changed" : "in-sync", provider: meta.providerConfig });
+    refreshOutcomes.push({ address: shown, result: r.object === null ? "gone" : r.drifted ? "changed" : "in-sync", provider: meta.providerConfig, ...(stored.deposed !== undefined ? { deposed: true } : {}) });
     notify("complete", r.object?.state);
     if (r.drifted) {
       const none = nullVal(up.object.state.type);
@@ -630,9 +636,18 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     for (const [i, rule] of rules.entries()) {
       const scopeOf = (expr: Expression) => {
         const sc = evaluator.scope(mi, rep, evaluator.refsOfExprs([expr]));
-        return self === undefined ? sc : { ...sc, variables: { ...(sc.variables as Record<string, Value>), self } };
+        if (self === undefined) return sc;
+        // The scope's names are a Map (spreading it as an object would drop them: count, each, var…).
+        const names = sc.variables instanceof Map ? [...(sc.variables as ReadonlyMap<string, Value>)] : Object.entries(sc.variables ?? {});
+        return { ...sc, variables: new Map<string, Value>([...names, ["self", self]]) };
       };
-      const c = evaluate(rule.condition, scopeOf(rule.condition));
+      const conditionScope = scopeOf(rule.condition);
+      const c = evaluate(rule.condition, conditionScope);
+      // As Terraform: the values of the condition's references are listed under its snippet.
+      const withValues = (d: PlanDiagnostic): PlanDiagnostic => {
+        const values = scopeExpressionValues(rule.condition, conditionScope);
+        return values.length > 0 ? { ...d, values } : d;
+      };
       const errs = c.diags.filter((d) => d.severity === "error");
       if (errs.length > 0) {
         note(i, "error");
@@ -647,7 +662,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       }
       if (cv.isNull()) {
         note(i, "error");
-        const d = planError("Invalid condition result", "Condition expression must return either true or false, not null.", { address, subject: rule.condition.range });
+        const d = withValues(planError("Invalid condition result", "Condition expression must return either true or false, not null.", { address, subject: rule.condition.range }));
         if (warnOnly) diagnostics.push({ ...d, severity: "warning" });
         else throw new PlanDiagnosticsError([d]);
         continue;
@@ -660,7 +675,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       const mv = m.unmarkDeep();
       const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : mv.value.isKnown() && !mv.value.isNull() && mv.value.type.kind === "string" ? mv.value.asString() : "";
       note(i, "fail", msg);
-      const d = planError(summary, msg, { address, subject: rule.condition.range });
+      const d = withValues(planError(summary, msg, { address, subject: rule.condition.range }));
       if (warnOnly) diagnostics.push({ ...d, severity: "warning" });
       else throw new PlanDiagnosticsError([d]);
     }
@@ -751,17 +766,21 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (prior !== undefined) outputs.push({ name: n.name, action: "delete", before, after: nullVal(dynamicType), sensitive: prior.sensitive });
       return;
     }
-    const after = (
+    const evaluated = (
       await pure(() => {
         checkRules(o.preconditions, [], undefined, `output.${n.name}`, "Module output value precondition failed", undefined, false, `output.${n.name}`);
         return evaluator.output([], n.name);
       })
     ).unmarkDeep().value;
+    // As the plan's msgpack gives it back (terraform's plan and state hold -0 as 0).
+    const after = msgpackNormalForm(evaluated);
     let action: PlannedOutput["action"] = "create";
     // Null before and after is no change, whatever the sensitivity (terraform's output node).
     if (after.isKnown() && after.isNull() && before.isNull()) action = "no-op";
     else if (prior !== undefined) {
-      const eq = after.isWhollyKnown() ? after.equals(before) : undefined;
+      // Compared before the msgpack step, as terraform does: pow(2, 64) is not the
+      // 18446744073709550000 its state holds, an update the plan then shows as no change.
+      const eq = evaluated.isWhollyKnown() ? evaluated.equals(before) : undefined;
       action = eq !== undefined && eq.isKnown() && eq.asBool() && prior.sensitive === o.sensitive ? "no-op" : "update";
     }
     outputs.push({ name: n.name, action, before, after, sensitive: o.sensitive });
@@ -820,7 +839,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       );
       for (const x of settled) if (x.status === "rejected") failures.push(x.reason);
     }
-    if (failures.length > 0) throw failures[0];
+    if (failures.length > 0) throw instanceFailures(failures);
   };
 
   const visitResource = async (n: Node & { kind: "resource" }): Promise<void> => {
@@ -950,6 +969,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
           wanted.map((inst) =>
             limit(async () => {
               const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
+              throwIfErrors(selfReferenceDiagnostics(r, formatInstanceKey(inst.key)), address);
               const { value: cfg, paths: cfgPaths } = await pure(() => {
                 checkRules(r.preconditions, mi, inst, address, "Resource precondition failed", undefined, false, `${configPrefix(n.mod.path)}${n.key}`);
                 const evaluated = evalBody(n.mod, mi, inst, r.config, body, entry.block, address);
@@ -1025,6 +1045,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               instanceValues.set(address, priorInstanceValues.get(address)!);
               return;
             }
+            // Terraform's validateSelfRef, before the refresh: the configuration may not name its own instance or resource.
+            throwIfErrors(selfReferenceDiagnostics(r, formatInstanceKey(inst.key)), address);
             const importTarget = s === undefined && mode === "normal" ? resolveImports().get(address) : undefined;
             // An import block whose target is already in the state is a no-op (terraform imports only what it does not manage yet).
             if (s !== undefined && mode === "normal") resolveImports().delete(address);
@@ -1101,7 +1123,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             });
             const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(c.after, entry.block));
             const beforePaths = s === undefined ? (prior === null ? [] : schemaSensitivePaths(c.before, entry.block)) : beforePathsOf(s, c.before);
-            record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: beforePaths, ...(importId !== undefined ? { importId } : {}) });
+            // A plan file keeps no write-only value: unknown in the configuration it stores, so the apply of a saved
+            // plan evaluates the configuration again to send them (as Terraform always does).
+            const persisted = nonNullWriteOnlyPaths(entry.block, c.config).length === 0 ? undefined : mapWriteOnlyAttributes(entry.block, c.config, (v) => (v.isNull() ? v : unknownVal(v.type)));
+            record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: beforePaths, ...(importId !== undefined ? { importId } : {}), ...(persisted !== undefined ? { persistedConfig: persisted } : {}) });
             instanceValues.set(address, markSensitive(c.after, afterPaths));
             await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address), false, `${configPrefix(n.mod.path)}${n.key}`));
           }),
@@ -1123,7 +1148,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         await settle(st.instances.filter((s) => isTargeted(st.module, s.indexKey)).map((s) => destroyStored(st.module, s, instancePrefix(st.module), true)));
       }
     }
-    if (failures.length > 0) throw failures[0];
+    if (failures.length > 0) throw instanceFailures(failures);
   };
 
   const visitOrphan = async (n: Node & { kind: "orphan" }): Promise<void> => {
@@ -1334,4 +1359,15 @@ function selectTargeted(graph: Graph<Node>, targets: readonly PlanTarget[], mode
 function isTargetedAddress(targets: readonly PlanTarget[], address: string): boolean {
   const a = parseResourceInstance(address);
   return targets.some((t) => targetContainsInstance(t, a));
+}
+
+/**
+ * What a resource's instances that failed to plan throw together: as Terraform, which plans
+ * each instance on its own, every instance's diagnostics (in instance order) when each
+ * failed with diagnostics; otherwise the first failure that is not one (a crash, a cancel).
+ */
+function instanceFailures(failures: readonly unknown[]): unknown {
+  const other = failures.find((f) => !isPlanDiagnosticsError(f));
+  if (other !== undefined || failures.length === 1) return other ?? failures[0];
+  return new PlanDiagnosticsError(failures.flatMap((f) => (f as PlanDiagnosticsError).diagnostics));
 }

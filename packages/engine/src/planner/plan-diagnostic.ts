@@ -50,9 +50,15 @@ export function throwIfErrors(diags: readonly Diagnostic[], address?: string): P
   return withAddr;
 }
 
-/** The diagnostics of a failed node: its own diagnostics, or one error made from an engine or provider error. */
+/**
+ * The diagnostics of a failed node: its own diagnostics, an engine error's diagnostics (when
+ * it has an error among them), or one error made from an engine or provider error.
+ */
 export function diagnosticsOfError(e: unknown, address: string): PlanDiagnostic[] {
   if (isPlanDiagnosticsError(e)) return [...e.diagnostics];
+  // An engine error that carries Terraform's own diagnostics (an invalid plan or object, a
+  // provider result with a write-only value): those, as Terraform prints them (no source).
+  if (isEngineError(e) && e.diagnostics.some((d) => d.severity === "error")) return e.diagnostics.map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", address }));
   const message = e instanceof Error ? e.message : String(e);
   const summary = isEngineError(e) ? e.code : (e as { code?: unknown })?.code !== undefined ? String((e as { code: unknown }).code) : "error";
   return [{ severity: "error", summary, detail: message, address }];

@@ -126,6 +126,25 @@ describe("judgeRefresh: objects that vanish", () => {
     expect(j.message).toContain(`every object the provider answered for is gone (provider ${west}): 4 of 4`);
   });
 
+  it("deposed objects gone are no loss: left out of the gone rules (a create_before_destroy replace killed after deleting the old objects)", () => {
+    const p = 'provider["registry.terraform.io/hashicorp/aws"]';
+    const deposed = (o: RefreshOutcome): RefreshOutcome => ({ ...o, address: `${o.address} (deposed object 0badc0de)`, deposed: true });
+    // What the kill trials met: 9 current objects read, 10 deposed ones gone (19 answered, 53% gone).
+    const killed = [...many("changed", 9, 0, p), ...many("gone", 10, 9, p).map(deposed)];
+    expect(judgeRefresh(killed.map(({ deposed: _d, ...o }) => o)).findings.map((f) => f.suspicion)).toEqual(["most-gone"]);
+    const j = judgeRefresh(killed);
+    expect({ verdict: j.verdict, safe: j.safe, findings: j.findings }).toEqual({ verdict: "drifted", safe: true, findings: [] });
+    expect(j.counts).toEqual({ total: 19, inSync: 0, changed: 9, gone: 10, failed: 0 });
+    // An outage still shows in the current objects: every one of them gone, deposed ones or not.
+    const outage = judgeRefresh([...many("gone", 9, 0, p), ...many("gone", 10, 9, p).map(deposed)]);
+    expect(outage.findings.map((f) => f.suspicion)).toEqual(["all-gone"]);
+    expect(outage.findings[0]!.counts.total).toBe(9);
+    // Deposed objects do not dilute a current loss either: 3 of 5 current gone beside 20 deposed read.
+    expect(judgeRefresh([...many("in-sync", 2), ...many("gone", 3, 2), ...many("in-sync", 20, 5).map(deposed)]).findings.map((f) => f.suspicion)).toEqual(["most-gone"]);
+    // A deposed object's failed read still counts as failed.
+    expect(judgeRefresh([...many("in-sync", 1), ...many("failed", 2, 1).map(deposed)]).verdict).toBe("suspect");
+  });
+
   it("a single provider holding every object is reported once", () => {
     const p = 'provider["registry.terraform.io/hashicorp/aws"]';
     expect(judgeRefresh(many("gone", 10, 0, p)).findings).toHaveLength(1);

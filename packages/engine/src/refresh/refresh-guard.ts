@@ -157,7 +157,8 @@ const EXAMPLES = 5;
  * - suspect, not safe unless `allowMassLoss`: more than half of the reads failed; or,
  *   among the objects the provider answered for, all gone (≥ 2), at least half gone (of ≥ 5),
  *   or more than 25 gone. The "gone" rules are applied to all objects and, when outcomes
- *   name their `provider`, to each provider configuration's objects on their own;
+ *   name their `provider`, to each provider configuration's objects on their own; deposed
+ *   objects (`deposed`) are left out of them (they are to be destroyed anyway);
  * - otherwise `incomplete` (some reads failed — still errors to report, as Terraform does),
  *   `drifted` (some changed or gone) or `in-sync`.
  *
@@ -183,12 +184,14 @@ export function judgeRefresh(outcomes: readonly RefreshOutcome[], options: Refre
   } else if (counts.failed / Math.max(counts.total, 1) > o.maxFailedShare) {
     findings.push({ suspicion: RefreshSuspicion.MostFailed, counts, examples: examplesOf(outcomes, "failed") });
   }
-  const all = goneFinding(outcomes, counts, undefined, o);
+  // A deposed object is destroyed anyway: its being gone loses nothing (see RefreshOutcome.deposed).
+  const current = outcomes.filter((x) => x.deposed !== true);
+  const all = goneFinding(current, countOutcomes(current), undefined, o);
   if (all !== undefined) findings.push(all);
-  for (const [provider, group] of byProvider(outcomes)) {
+  for (const [provider, group] of byProvider(current)) {
     const f = goneFinding(group, countOutcomes(group), provider, o);
     // A provider holding every object says nothing the whole did not.
-    if (f !== undefined && group.length < outcomes.length) findings.push(f);
+    if (f !== undefined && group.length < current.length) findings.push(f);
   }
 
   let verdict: RefreshVerdict;

@@ -14,4 +14,11 @@ export interface RefreshOutcome {
    * objects of healthy providers.
    */
   readonly provider?: string;
+  /**
+   * Whether the object is a deposed one (the old half of an interrupted create_before_destroy
+   * replace). Such an object is to be destroyed anyway: when it is gone (its delete landed, the
+   * run that sent it was killed before saving) nothing is lost and nothing will be created
+   * again, so the refresh guard's "gone" rules leave it out (a failed read still counts).
+   */
+  readonly deposed?: boolean;
 }

@@ -1,8 +1,8 @@
-import { nullVal, stringType, stringVal, unknownVal } from "@magma/cty";
+import { CtyNumber, nullVal, numberVal, stringType, stringVal, unknownVal } from "@magma/cty";
 import { PlanAction } from "../plan/plan-action.js";
 import { createPlan, type Plan } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
-import { countPlanChanges, planSummary } from "./plan-summary.js";
+import { countPlanChanges, isOutputChangeShown, planSummary } from "./plan-summary.js";
 
 const none = nullVal(stringType);
 function change(address: string, action: PlanAction, extra: Partial<PlannedInstanceChange> = {}): PlannedInstanceChange {
@@ -52,5 +52,20 @@ describe("planSummary", () => {
   test("only outputs change", () => {
     const p = plan([change("a.g", PlanAction.NoOp)], { outputs: [{ name: "o", action: "update", before: stringVal("a"), after: unknownVal(stringType), sensitive: false }] });
     expect(planSummary(p)).toBe("You can apply this plan to save these new output values to the Terraform state, without changing any real infrastructure.");
+  });
+
+  // Terraform plans pow(2, 64) (exact at 53 bits) as an update of the 18446744073709550000 its
+  // state holds; its renderer compares the values as the plan gives them back: no change shown.
+  test("an update between values equal as planned is not shown", () => {
+    const stored = numberVal(CtyNumber.parse("18446744073709550000"));
+    const same = { name: "p", action: "update", before: stored, after: stored, sensitive: false } as const;
+    expect(isOutputChangeShown(same)).toBe(false);
+    expect(isOutputChangeShown({ ...same, after: numberVal(1) })).toBe(true);
+    expect(isOutputChangeShown({ ...same, action: "create" })).toBe(true);
+    // A sensitive output's stored sensitivity is not in the plan: shown, as terraform shows a flip.
+    expect(isOutputChangeShown({ ...same, sensitive: true })).toBe(true);
+    const p = plan([change("a.g", PlanAction.NoOp)], { outputs: [same] });
+    expect(countPlanChanges(p).outputs).toBe(0);
+    expect(planSummary(p)).toBe("No changes. Your infrastructure matches the configuration.");
   });
 });

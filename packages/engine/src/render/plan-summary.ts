@@ -1,5 +1,6 @@
+import { typeEquals } from "@magma/cty";
 import { PlanAction } from "../plan/plan-action.js";
-import type { Plan } from "../plan/plan.js";
+import type { Plan, PlannedOutput } from "../plan/plan.js";
 
 /** What a plan's summary counts, as Terraform 1.11's human plan renderer counts it. */
 export interface PlanCounts {
@@ -17,7 +18,7 @@ export interface PlanCounts {
   readonly read: number;
   /** Changes shown at all: anything but a no-op that neither moves nor imports (and never a data source's delete). */
   readonly shown: number;
-  /** Root module outputs whose value changes. */
+  /** Root module outputs whose change the plan shows (see {@link isOutputChangeShown}). */
   readonly outputs: number;
 }
 
@@ -62,8 +63,22 @@ export function countPlanChanges(plan: Plan): PlanCounts {
         break;
     }
   }
-  const outputs = (plan.outputs ?? []).filter((o) => o.action !== "no-op").length;
+  const outputs = (plan.outputs ?? []).filter(isOutputChangeShown).length;
   return { import: imports, add, change, destroy, forget, read, shown, outputs };
+}
+
+/**
+ * Whether Terraform's plan renderer shows a root output's change: any action but a no-op,
+ * except an update between equal values. Terraform plans an update when the evaluated value
+ * differs from the stored one (`pow(2, 64)`, exact at a float64's precision, is not the
+ * 18446744073709550000 its state holds), while its renderer compares the values as the plan
+ * gives them back, which are the same: it shows no change (yet the plan stays applyable).
+ */
+export function isOutputChangeShown(o: PlannedOutput): boolean {
+  if (o.action === "no-op") return false;
+  if (o.action !== "update" || o.sensitive || !o.after.isWhollyKnown() || !o.before.isWhollyKnown() || !typeEquals(o.after.type, o.before.type)) return true;
+  const eq = o.after.equals(o.before);
+  return !(eq.isKnown() && eq.asBool());
 }
 
 /** Options of {@link planSummary}. */

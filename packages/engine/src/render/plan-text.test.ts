@@ -1,4 +1,4 @@
-import { Path, listVal, mapVal, nullVal, numberVal, objectVal, stringType, stringVal, unknownVal, type Value } from "@magma/cty";
+import { Path, listVal, listValEmpty, mapVal, nullVal, numberVal, objectVal, stringType, stringVal, unknownVal, type Value } from "@magma/cty";
 import { impliedType, type ProviderSchema } from "@magma/provider-api";
 import { createMemoryProvider, memoryItemBlock } from "@magma/provider-api/testing";
 import { PlanAction } from "../plan/plan-action.js";
@@ -102,5 +102,64 @@ describe("planText", () => {
     expect(planText(plan([]), { schemas, color: true })).toBe(
       `\n${esc}[0m${esc}[1m${esc}[32mNo changes.${esc}[0m${esc}[1m Your infrastructure matches the configuration.${esc}[0m\n\n${esc}[0mTerraform has compared your real infrastructure against your configuration\nand found no differences, so no changes are needed.\n`,
     );
+  });
+});
+
+describe("write-only attributes", () => {
+  const woBlock = {
+    attributes: {
+      id: { type: stringType, computed: true },
+      name: { type: stringType, required: true },
+      secret_wo: { type: stringType, optional: true, writeOnly: true },
+    },
+    blockTypes: { cred: { nesting: "list" as const, block: { attributes: { user: { type: stringType, optional: true }, password_wo: { type: stringType, optional: true, writeOnly: true } } } } },
+  };
+  const woType = impliedType(woBlock);
+  const credType = impliedType(woBlock.blockTypes.cred.block);
+  const obj = (id: Value, name: string, creds: string[]): Value =>
+    objectVal({ id, name: stringVal(name), secret_wo: nullVal(stringType), cred: creds.length === 0 ? listValEmpty(credType) : listVal(creds.map((u) => objectVal({ user: stringVal(u), password_wo: nullVal(stringType) }))) });
+  const text = async (action: PlanAction, before: Value, after: Value, block: typeof woBlock | typeof nestedBlock = woBlock, extra: Partial<PlannedInstanceChange> = {}): Promise<string> => {
+    const memory = await createMemoryProvider().getSchema();
+    const type = impliedType(block);
+    const withWo = new Map([["example.com/magma/memory", { ...memory, resources: new Map([...memory.resources, ["memory_wo", { version: 0, block, type }]]) }]]);
+    return planText(plan([{ ...change("memory_wo.x", action, before, after, extra), typeName: "memory_wo", config: nullVal(type) }]), { schemas: withWo });
+  };
+  const nestedBlock = {
+    attributes: {
+      name: { type: stringType, required: true },
+      login: {
+        optional: true,
+        nestedType: {
+          nesting: "single" as const,
+          attributes: { user: { type: stringType, optional: true }, token_wo: { type: stringType, optional: true, writeOnly: true }, pin_wo: { type: stringType, optional: true, writeOnly: true, sensitive: true } },
+        },
+      },
+    },
+  };
+  const login = (user: string): Value => objectVal({ user: stringVal(user), token_wo: nullVal(stringType), pin_wo: nullVal(stringType) });
+  const nested = (name: string, user: string): Value => objectVal({ name: stringVal(name), login: login(user) });
+
+  test("inside a nested attribute type: shown with the object's action, sensitive as its value (Terraform's writeOnlyRenderer), hidden in an update", async () => {
+    const loginPath = Path.root.attr("login");
+    // token_wo's configured value was sensitive (the plan's paths); pin_wo's schema says so.
+    const created = await text(PlanAction.Create, nullVal(impliedType(nestedBlock)), nested("a", "u"), nestedBlock, { afterSensitivePaths: [loginPath.attr("token_wo")] });
+    expect(created).toContain(
+      '  + resource "memory_wo" "x" {\n      + login = {\n          + pin_wo   = (sensitive, write-only attribute)\n          + token_wo = (sensitive, write-only attribute)\n          + user     = "u"\n        }\n      + name  = "a"\n    }\n',
+    );
+    const plain = await text(PlanAction.Create, nullVal(impliedType(nestedBlock)), nested("a", "u"), nestedBlock);
+    expect(plain).toContain("          + token_wo = (write-only attribute)\n");
+    const updated = await text(PlanAction.Update, nested("a", "u"), nested("a", "v"), nestedBlock);
+    expect(updated).toContain('      ~ login = {\n          ~ user     = "u" -> "v"\n            # (2 unchanged attributes hidden)\n        }\n');
+    const deleted = await text(PlanAction.Delete, nested("a", "u"), nullVal(impliedType(nestedBlock)), nestedBlock);
+    expect(deleted).toContain("          - pin_wo   = (sensitive, write-only attribute) -> null\n          - token_wo = (write-only attribute) -> null\n");
+  });
+
+  test("shown with the block's action whatever their value (Terraform's computeDiffForWriteOnlyAttribute), hidden in an update", async () => {
+    const created = await text(PlanAction.Create, nullVal(woType), obj(unknownVal(stringType), "a", ["u"]));
+    expect(created).toContain('  + resource "memory_wo" "x" {\n      + id        = (known after apply)\n      + name      = "a"\n      + secret_wo = (write-only attribute)\n\n      + cred {\n          + password_wo = (write-only attribute)\n          + user        = "u"\n        }\n    }\n');
+    const updated = await text(PlanAction.Update, obj(stringVal("i"), "a", ["u"]), obj(stringVal("i"), "b", ["u"]));
+    expect(updated).toContain('  ~ resource "memory_wo" "x" {\n        id        = "i"\n      ~ name      = "a" -> "b"\n        # (1 unchanged attribute hidden)\n\n        # (1 unchanged block hidden)\n    }\n');
+    const deleted = await text(PlanAction.Delete, obj(stringVal("i"), "a", []), nullVal(woType));
+    expect(deleted).toContain('  - resource "memory_wo" "x" {\n      - id        = "i" -> null\n      - name      = "a" -> null\n      - secret_wo = (write-only attribute) -> null\n    }\n');
   });
 });

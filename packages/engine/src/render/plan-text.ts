@@ -1,10 +1,10 @@
-import { Mark, hasDynamicTypes, markWithPaths, nullVal, type Path, type Value } from "@magma/cty";
-import type { Block, NestedBlock } from "@magma/provider-api";
+import { Mark, Path, hasDynamicTypes, markWithPaths, nullVal, type Value } from "@magma/cty";
+import { writeOnlyPaths, type Block, type NestedBlock } from "@magma/provider-api";
 import { formatModuleInstance } from "@magma/state";
 import { PlanAction } from "../plan/plan-action.js";
 import type { Plan, PlannedOutput } from "../plan/plan.js";
 import { colorize } from "./colorstring.js";
-import { countPlanChanges, planSummary } from "./plan-summary.js";
+import { countPlanChanges, isOutputChangeShown, planSummary } from "./plan-summary.js";
 import { actionReason, markedPaths, prepareChanges, type Located, type PlanJsonOptions } from "./plan-json.js";
 import { entryFor, normaliseSchemas } from "./render-schemas.js";
 import { schemaSensitivePaths } from "./value-json.js";
@@ -49,6 +49,14 @@ function hiddenNote(p: Paint, n: number, what: string): string {
 const SENS: ReadonlySet<string> = new Set([Mark.Sensitive]);
 
 /**
+ * The renderer's own mark on the (null) value of a write-only attribute inside a nested
+ * attribute type, which Terraform shows whatever its value (blocks' write-only attributes
+ * are found by their schema instead). Never leaves this module.
+ */
+const WRITE_ONLY = "magma.render.write-only";
+const WO: ReadonlySet<string> = new Set([WRITE_ONLY]);
+
+/**
  * The human plan rendering of `terraform plan` / `terraform show PLANFILE` (coloured as
  * Terraform's with `color`):
  * the legend of the actions used, `# addr will be created` (with Terraform's reasons),
@@ -56,9 +64,9 @@ const SENS: ReadonlySet<string> = new Set([Mark.Sensitive]);
  * `# forces replacement`, the identifying attributes (`id`, `name`, `tags`) of updated
  * objects, hidden-unchanged counts, the summary line and "Changes to Outputs".
  *
- * Covers attributes of primitive, list, set, map and object types and nested blocks; it does
- * not render multi-line strings as heredocs nor JSON strings as structural diffs, as
- * Terraform does.
+ * Covers attributes of primitive, list, set, map and object types and nested blocks, and
+ * multi-line strings as Terraform's `<<-EOT` heredocs (their changes line by line); it does
+ * not render JSON strings as structural diffs (`jsonencode(…)`), as Terraform does.
  *
  * @throws RenderError as `planJson`.
  */
@@ -69,7 +77,7 @@ export function planText(plan: Plan, options: PlanTextOptions): string {
   const color = options.color === true;
   const p: Paint = (markup) => colorize(markup, color);
   const shown = sorted.filter((l) => !(l.change.action === PlanAction.NoOp && (l.change.previousAddress ?? l.change.address) === l.change.address && l.change.importId === undefined) && !(l.change.action === PlanAction.Delete && l.addr.mode !== "managed"));
-  const outputs = (plan.outputs ?? []).filter((o) => o.action !== "no-op");
+  const outputs = (plan.outputs ?? []).filter(isOutputChangeShown);
   let out = "";
   if (shown.length === 0 && outputs.length === 0) {
     const summary = planSummary(plan, opts.errored === true ? { errored: true } : {});
@@ -111,13 +119,15 @@ export function planText(plan: Plan, options: PlanTextOptions): string {
 }
 
 function outputLine(p: Paint, o: PlannedOutput, width: number): string {
-  const s = o.action === "create" ? "+" : o.action === "delete" ? "-" : "~";
+  // Terraform's symbol is its renderer's action: an update to null is a delete.
+  const action = o.action === "update" && o.after.isKnown() && o.after.isNull() && !o.before.isNull() ? "delete" : o.action;
+  const s = action === "create" ? "+" : action === "delete" ? "-" : "~";
   const lead = `  ${sym(p, s)} ${attrKey(o.name).padEnd(width)} = `;
   const b = o.sensitive ? o.before.mark(Mark.Sensitive) : o.before;
   const a = o.sensitive ? o.after.mark(Mark.Sensitive) : o.after;
   // A sensitive output is "(sensitive value)" even while unknown.
   if (o.sensitive) return `${lead}(sensitive value)${o.action === "delete" ? nullSuffix(p) : ""}`;
-  const lines = attributeDiff(p, 2, b, a, o.action === "create" ? "create" : o.action === "delete" ? "delete" : "update", false);
+  const lines = attributeDiff(p, 2, b, a, action === "create" ? "create" : action === "delete" ? "delete" : "update", false);
   return lines === undefined ? `${lead}(known after apply)` : `${lead}${lines.join("\n")}`;
 }
 
@@ -217,10 +227,13 @@ function resourceText(p: Paint, l: Located, all: readonly Located[], plan: Plan,
   if (c.importId !== undefined && !printedImported) comment.push(c.importId !== "" ? `  # [reset](imported from ${JSON.stringify(c.importId)})` : "  # [reset](will be imported first)");
   if (c.importId !== undefined && (c.action === PlanAction.CreateThenDelete || c.action === PlanAction.DeleteThenCreate)) comment.push("  # [reset][yellow]Warning: this will destroy the imported resource[reset]");
   const lines: string[] = [];
-  const before = markWithPaths(c.before.unmarkDeep().value, sensitivePaths(c.before, c.beforeSensitivePaths, entry.block).map((path) => ({ path, marks: SENS })));
+  const before = markNestedWriteOnly(entry.block, markWithPaths(c.before.unmarkDeep().value, sensitivePaths(c.before, c.beforeSensitivePaths, entry.block).map((path) => ({ path, marks: SENS }))));
   // A forgotten object is shown as it stands: unchanged, its identifying attributes only.
   const shownAfter = c.action === PlanAction.Forget ? c.before : c.after;
-  const after = markWithPaths(shownAfter.unmarkDeep().value, sensitivePaths(shownAfter, c.action === PlanAction.Forget ? c.beforeSensitivePaths : c.afterSensitivePaths, entry.block).map((path) => ({ path, marks: SENS })));
+  const after = markNestedWriteOnly(
+    entry.block,
+    markWithPaths(shownAfter.unmarkDeep().value, sensitivePaths(shownAfter, c.action === PlanAction.Forget ? c.beforeSensitivePaths : c.afterSensitivePaths, entry.block).map((path) => ({ path, marks: SENS }))),
+  );
   const mode: Mode = c.action === PlanAction.Create || c.action === PlanAction.Read ? "create" : c.action === PlanAction.Delete ? "delete" : "update";
   const forces = new Set(c.requiresReplace.map((p) => p.toString()));
   const keyword = l.addr.mode === "data" ? "data" : "resource";
@@ -230,6 +243,39 @@ function resourceText(p: Paint, l: Located, all: readonly Located[], plan: Plan,
   lines.push("    }");
   // Terraform colours the comment as one piece, its reset after the newline.
   return `${comment.length === 0 ? "" : p(`${comment.join("\n")}\n`)}${lines.join("\n")}`;
+}
+
+/** `value` (an object of `block`) with {@link WRITE_ONLY} on the write-only attributes inside its nested attribute types, in nested blocks too. */
+function markNestedWriteOnly(block: Block, value: Value): Value {
+  return markWithPaths(value, nestedWriteOnlyPaths(block, value, undefined).map((path) => ({ path, marks: WO })));
+}
+
+function nestedWriteOnlyPaths(block: Block, value: Value, base: Path | undefined): Path[] {
+  if (value.isNull() || !value.isKnown()) return [];
+  const out: Path[] = [];
+  const at = (name: string): Path => (base === undefined ? Path.root.attr(name) : base.attr(name));
+  for (const [name, a] of Object.entries(block.attributes ?? {})) {
+    // writeOnlyPaths of a block holding only this attribute: the paths inside its nested type.
+    if (a.nestedType !== undefined) out.push(...writeOnlyPaths({ attributes: { [name]: a } }, value.unmark(), base ?? Path.root));
+  }
+  for (const [name, nb] of Object.entries(block.blockTypes ?? {})) {
+    const v = value.unmark().getAttr(name);
+    if (v.isNull() || !v.isKnown()) continue;
+    if (nb.nesting === "single" || nb.nesting === "group") out.push(...nestedWriteOnlyPaths(nb.block, v, at(name)));
+    else if (nb.nesting === "list") v.unmark().elements().forEach((e, i) => out.push(...nestedWriteOnlyPaths(nb.block, e, at(name).index(i))));
+    else if (nb.nesting === "map") for (const [k, e] of v.unmark().type.kind === "map" ? v.unmark().entries() : Object.entries(v.unmark().attributes())) out.push(...nestedWriteOnlyPaths(nb.block, e, at(name).key(k)));
+  }
+  return out;
+}
+
+/** Whether a value is a write-only attribute's inside a nested attribute type ({@link WRITE_ONLY}). */
+function isWriteOnly(v: Value | undefined): boolean {
+  return v !== undefined && v.isMarked(WRITE_ONLY);
+}
+
+/** A write-only attribute's text inside a nested attribute type (Terraform's `writeOnlyRenderer`: sensitive when its value is). */
+function writeOnlyText(p: Paint, v: Value, deleted: boolean): string {
+  return `${isSensitive(v) ? "(sensitive, write-only attribute)" : "(write-only attribute)"}${deleted ? nullSuffix(p) : ""}`;
 }
 
 function sensitivePaths(v: Value, given: readonly Path[] | undefined, block: Block): Path[] {
@@ -279,6 +325,12 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
   const nonLegacy = nonLegacyParent || containsNonLegacyFeatures(block);
   const legacy = !nonLegacy;
   for (const name of Object.keys(block.attributes ?? {}).sort()) {
+    if (block.attributes![name]!.writeOnly === true) {
+      const row = writeOnlyRow(p, mode, forces.has(path));
+      if (row.sym === " " && !showAll) hidden++;
+      else rows.push({ ...row, key: name });
+      continue;
+    }
     const b0 = get(before, name);
     const a0 = after.isKnown() ? get(after, name) : undefined;
     const b = legacy && isEmptyString(b0) ? undefined : b0;
@@ -300,8 +352,9 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
     text[0] = `${text[0]}${suffix}`;
     rows.push({ sym: diff.sym, key: name, text });
   }
-  // Terraform aligns on every attribute present on either side, shown or hidden.
+  // Terraform aligns on every attribute present on either side, shown or hidden (write-only ones always are).
   const present = Object.keys(block.attributes ?? {}).filter((name) => {
+    if (block.attributes![name]!.writeOnly === true) return true;
     const b = get(before, name);
     const a = after.isNull() ? undefined : after.isKnown() ? after.getAttr(name) : undefined;
     return (b !== undefined && !b.isNull()) || (a !== undefined && (!a.isKnown() || !a.isNull())) || (!after.isNull() && !after.isKnown());
@@ -327,6 +380,17 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
   out.push(...blockLines);
   if (hiddenBlocks > 0) out.push("", `${pad(indent + 2)}${hiddenNote(p, hiddenBlocks, "block")}`);
   return out;
+}
+
+/**
+ * A write-only attribute's row in a block (Terraform's `computeDiffForWriteOnlyAttribute`):
+ * shown whatever its value, with the block's own action — created or deleted with the
+ * block, unchanged (so hidden) in an update — and `# forces replacement` when the block is
+ * what forces it.
+ */
+function writeOnlyRow(p: Paint, mode: Mode, forcesBlock: boolean): { sym: string; text: string[] } {
+  const sym = mode === "create" ? "+" : mode === "delete" ? "-" : " ";
+  return { sym, text: [`(write-only attribute)${sym === "-" ? nullSuffix(p) : ""}${forcesBlock ? forcesSuffix(p) : ""}`] };
 }
 
 function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | undefined, after: Value | undefined, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, nonLegacy: boolean, showAll: boolean): { lines: string[]; hidden: number } {
@@ -457,17 +521,23 @@ function scalar(p: Paint, v: Value): string {
  * legacy SDK schemas): counted as unchanged attributes, not shown.
  */
 function render(p: Paint, v: Value, indent: number, s: string, legacy: boolean): string[] {
+  const text = isSensitive(v) ? undefined : heredocLines(v);
+  if (text !== undefined) return heredoc(text.map((l) => `${pad(indent + 6)}${l}`), indent);
   if (isSensitive(v) || !isCollection(v) || v.length() === 0) return [scalar(p, v)];
   const mapLike = v.type.kind === "map" || v.type.kind === "object";
   const lines = [mapLike ? "{" : "["];
   if (mapLike) {
-    const all = v.type.kind === "map" ? [...v.entries()] : Object.entries(v.attributes()).filter(([, e]) => !e.isNull());
+    const all = v.type.kind === "map" ? [...v.entries()] : Object.entries(v.attributes()).filter(([, e]) => !e.isNull() || isWriteOnly(e));
     const blank = s !== " " && legacy && v.type.kind === "object";
     const entries = blank ? all.filter(([, e]) => !isEmptyString(e)) : all;
     const hidden = all.length - entries.length;
     const keyOf = (k: string) => (v.type.kind === "map" ? JSON.stringify(k) : attrKey(k));
     const w = Math.max(...all.map(([k]) => keyOf(k).length));
     for (const [k, e] of entries) {
+      if (isWriteOnly(e)) {
+        lines.push(`${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${writeOnlyText(p, e, s === "-")}`);
+        continue;
+      }
       const [first, ...rest] = render(p, e, indent + 4, s, legacy);
       lines.push(`${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${first}`, ...rest);
     }
@@ -518,6 +588,8 @@ function attributeDiff(p: Paint, indent: number, b: Value | undefined, a: Value 
     return lines;
   }
   if (a.rawEquals(b)) return undefined;
+  const lines = stringLinesDiff(p, b, a, indent);
+  if (lines !== undefined) return lines;
   if (isCollection(a) && isCollection(b) && ["map", "object"].includes(a.type.kind) === ["map", "object"].includes(b.type.kind)) return collectionDiff(p, b, a, indent, legacy);
   return [`${scalar(p, b)} ${p("[yellow]->[reset]")} ${scalar(p, a)}`];
 }
@@ -532,9 +604,23 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
     const keys = [...new Set([...be.keys(), ...ae.keys()])].sort();
     const keyOf = (k: string) => (a.type.kind === "map" ? JSON.stringify(k) : attrKey(k));
     const rows: [string, string, string[]][] = [];
+    // Write-only attributes of a nested object that is updated are unchanged (hidden), but aligned on.
+    const writeOnlyKeys: string[] = [];
     for (const k of keys) {
       const bv = be.get(k);
       const av = ae.get(k);
+      if (isWriteOnly(bv) || isWriteOnly(av)) {
+        writeOnlyKeys.push(k);
+        hidden++;
+        continue;
+      }
+      // A map's key present on both sides is an update, also to or from null (Terraform's explicit map keys).
+      if (a.type.kind === "map" && bv !== undefined && av !== undefined && (bv.isNull() || (av.isKnown() && av.isNull()))) {
+        const d = attributeDiff(p, indent + 4, bv, av, "update", legacy);
+        if (d === undefined) hidden++;
+        else rows.push(["~", k, d]);
+        continue;
+      }
       const blank = legacy && a.type.kind === "object";
       const bx = bv === undefined || bv.isNull() || (blank && isEmptyString(bv)) ? undefined : bv;
       const ax = av === undefined || (av.isKnown() && av.isNull()) || (blank && isEmptyString(av)) ? undefined : av;
@@ -550,10 +636,12 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
         else rows.push(["~", k, d]);
       }
     }
-    const w = Math.max(0, ...rows.map(([, k]) => keyOf(k).length));
+    // Terraform aligns on every key present on either side (an object's attributes null on both sides aside), shown or hidden.
+    const present = keys.filter((k) => a.type.kind === "map" || !((be.get(k)?.isNull() ?? true) && (ae.get(k)?.isNull() ?? true)));
+    const w = Math.max(0, ...present.map((k) => keyOf(k).length), ...writeOnlyKeys.map((k) => keyOf(k).length));
     for (const [s, k, [first, ...rest]] of rows) lines.push(`${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${first!}`, ...rest);
   } else {
-    const elements = sequenceDiff(p, b.elements(), a.elements(), a.type.kind === "set");
+    const elements = sequenceDiff(p, b.elements(), a.elements(), a.type.kind === "set", indent + 4);
     const hiddenLine = (n: number) => `${pad(indent + 4)}  ${hiddenNote(p, n, "element")}`;
     elements.forEach((e, i) => {
       if (e.sym === " ") {
@@ -570,7 +658,8 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
       if (rest.length > 0) lines[lines.length - 1] = `${lines[lines.length - 1]},`;
     });
   }
-  if (hidden > 0) lines.push(`${pad(indent + 4)}  ${hiddenNote(p, hidden, "element")}`);
+  // Terraform's object renderers count attributes, its map, list and set renderers elements.
+  if (hidden > 0) lines.push(`${pad(indent + 4)}  ${hiddenNote(p, hidden, a.type.kind === "object" ? "attribute" : "element")}`);
   lines.push(`${pad(indent + 2)}${mapLike ? "}" : "]"}`);
   return lines;
 }
@@ -580,30 +669,41 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
  * longest common subsequence, an element removed where another is added at the same place
  * shown as one change, the rest as removed, added or unchanged.
  */
-function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[], isSet: boolean): { sym: string; text: string[] }[] {
+function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[], isSet: boolean, indent: number): { sym: string; text: string[] }[] {
   const out: { sym: string; text: string[] }[] = [];
   const common = lcs(before, after);
   let bi = 0;
   let ai = 0;
   let ci = 0;
   const eq = (x: Value, y: Value | undefined) => y !== undefined && x.rawEquals(y);
+  // A multi-line string element is a heredoc; any other is one line.
+  const element = (v: Value): string[] => (!isSensitive(v) && heredocLines(v) !== undefined ? render(p, v, indent, " ", true) : [scalar(p, v)]);
+  // As Terraform's ProcessSlice: element by element when both have as many and it is not a reordering.
+  if (!isSet && before.length === after.length && !before.every((b) => after.some((a) => a.rawEquals(b)))) {
+    return before.map((b, i) => {
+      const d = attributeDiff(p, indent, b, after[i]!, "update", true);
+      return d === undefined ? { sym: " ", text: element(b) } : { sym: "~", text: d };
+    });
+  }
   while (bi < before.length || ai < after.length || ci < common.length) {
     while (bi < before.length && (ci >= common.length || !eq(before[bi]!, common[ci]))) {
-      if (!isSet && ai < after.length && (ci >= common.length || !eq(after[ai]!, common[ci]))) {
-        out.push({ sym: "~", text: attributeDiff(p, 0, before[bi]!, after[ai]!, "update", true) ?? [scalar(p, after[ai]!)] });
+      // Off the common subsequence, objects at the same place are one change; other elements are removed and added.
+      const objects = before[bi]!.type.kind === "object" && ai < after.length && after[ai]!.type.kind === "object";
+      if (!isSet && objects && (ci >= common.length || !eq(after[ai]!, common[ci]))) {
+        out.push({ sym: "~", text: attributeDiff(p, indent, before[bi]!, after[ai]!, "update", true) ?? [scalar(p, after[ai]!)] });
         bi++;
         ai++;
         continue;
       }
-      out.push({ sym: "-", text: [scalar(p, before[bi]!)] });
+      out.push({ sym: "-", text: element(before[bi]!) });
       bi++;
     }
     while (ai < after.length && (ci >= common.length || !eq(after[ai]!, common[ci]))) {
-      out.push({ sym: "+", text: [scalar(p, after[ai]!)] });
+      out.push({ sym: "+", text: element(after[ai]!) });
       ai++;
     }
     if (ci < common.length) {
-      out.push({ sym: " ", text: [scalar(p, after[ai]!)] });
+      out.push({ sym: " ", text: element(after[ai]!) });
       bi++;
       ai++;
       ci++;
@@ -630,4 +730,114 @@ function lcs(xs: readonly Value[], ys: readonly Value[]): Value[] {
     else j++;
   }
   return out;
+}
+
+/**
+ * The lines of a string Terraform's renderer shows as a heredoc (its `evaluatePrimitiveString`):
+ * a known string holding a newline, trimmed of surrounding white space; undefined for any
+ * other value, and for JSON text (an object or array), which Terraform renders as JSON.
+ */
+function heredocLines(v: Value): string[] | undefined {
+  if (!v.isKnown() || v.isNull() || v.type.kind !== "string") return undefined;
+  const s = v.asString();
+  if (isJsonText(s) || !s.includes("\n")) return undefined;
+  return s.trim().split("\n");
+}
+
+/** Whether Terraform's renderer reads a string as JSON: it starts with `{` or `[` and is one JSON value. */
+function isJsonText(s: string): boolean {
+  if (!s.startsWith("{") && !s.startsWith("[")) return false;
+  try {
+    JSON.parse(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A heredoc of body lines (already indented) whose `EOT` closes at `indent + 2`. */
+function heredoc(body: readonly string[], indent: number): string[] {
+  return ["<<-EOT", ...body, `${pad(indent + 2)}EOT`];
+}
+
+/**
+ * A change between two strings of which one spans lines, as Terraform renders it: a heredoc
+ * of the lines, those removed and added marked `-` and `+` (lined up along their longest
+ * common subsequence, or pairwise when both have as many lines and are not a reordering).
+ * Undefined when the change is not one between such strings.
+ */
+function stringLinesDiff(p: Paint, b: Value, a: Value, indent: number): string[] | undefined {
+  // A null string is one line, Terraform's grey `null`.
+  const text = (v: Value): string | undefined => (!v.isKnown() || v.type.kind !== "string" || isSensitive(v) ? undefined : v.isNull() ? p("[dark_gray]null[reset]") : v.asString());
+  const bs = text(b);
+  const as = text(a);
+  if (bs === undefined || as === undefined || isJsonText(bs) || isJsonText(as)) return undefined;
+  const bl = heredocLines(b);
+  const al = heredocLines(a);
+  if (bl === undefined && al === undefined) return undefined;
+  const before = bl ?? [bs];
+  const after = al ?? [as];
+  const out: string[] = [];
+  const line = (s: string, l: string): void => void out.push(s === " " ? `${pad(indent + 6)}${l}` : `${pad(indent + 4)}${sym(p, s)} ${l}`);
+  eachLinePair(before, after, (bi, ai) => {
+    if (bi >= before.length) line("+", after[ai]!);
+    else if (ai >= after.length) line("-", before[bi]!);
+    else if (before[bi] !== after[ai]) {
+      line("-", before[bi]!);
+      line("+", after[ai]!);
+    } else line(" ", before[bi]!);
+  });
+  return heredoc(out, indent);
+}
+
+/**
+ * Terraform's `collections.ProcessSlice` over lines: pairs of indices (an index past the end
+ * for a line only on the other side). Pairwise when both have as many lines and some line of
+ * `before` is not in `after` (not a reordering); else along the longest common subsequence,
+ * each line off it removed or added.
+ */
+function eachLinePair(before: readonly string[], after: readonly string[], visit: (bi: number, ai: number) => void): void {
+  if (before.length === after.length && !before.every((b) => after.includes(b))) {
+    for (let i = 0; i < before.length; i++) visit(i, i);
+    return;
+  }
+  const common = lcsOf(before, after);
+  let bi = 0;
+  let ai = 0;
+  let ci = 0;
+  while (bi < before.length || ai < after.length || ci < common.length) {
+    while (bi < before.length && (ci >= common.length || before[bi] !== common[ci])) visit(bi++, after.length);
+    while (ai < after.length && (ci >= common.length || after[ai] !== common[ci])) visit(before.length, ai++);
+    if (ci < common.length) {
+      visit(bi++, ai++);
+      ci++;
+    }
+  }
+}
+
+/** The longest common subsequence of two string lists, with the ties Terraform's `objchange.LongestCommonSubsequence` breaks. */
+function lcsOf(xs: readonly string[], ys: readonly string[]): string[] {
+  if (xs.length === 0 || ys.length === 0) return [];
+  const w = xs.length;
+  const c = new Array<number>(xs.length * ys.length).fill(0);
+  const at = (x: number, y: number): number => c[w * y + x]!;
+  for (let y = 0; y < ys.length; y++) {
+    for (let x = 0; x < xs.length; x++) {
+      if (xs[x] === ys[y]) c[w * y + x] = x === 0 || y === 0 ? 1 : at(x - 1, y - 1) + 1;
+      else c[w * y + x] = Math.max(x > 0 ? at(x - 1, y) : 0, y > 0 ? at(x, y - 1) : 0);
+    }
+  }
+  const seq = new Array<string>(c[c.length - 1]!);
+  let x = xs.length - 1;
+  let y = ys.length - 1;
+  let i = seq.length - 1;
+  while (x > -1 && y > -1) {
+    if (xs[x] === ys[y]) {
+      seq[i--] = xs[x]!;
+      x--;
+      y--;
+    } else if ((x > 0 ? at(x - 1, y) : 0) > (y > 0 ? at(x, y - 1) : 0)) x--;
+    else y--;
+  }
+  return seq;
 }

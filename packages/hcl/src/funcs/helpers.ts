@@ -64,16 +64,10 @@ export function fromDecimal(d: Decimal): CtyNumber {
   return CtyNumber.parse(neg ? `-${text}` : text);
 }
 
-/** `-n`. */
-export function negateNumber(n: CtyNumber): CtyNumber {
-  if (n.isInfinite()) return n.sign() > 0 ? CtyNumber.negativeInfinity : CtyNumber.positiveInfinity;
-  const d = toDecimal(n);
-  return fromDecimal({ c: -d.c, e: d.e });
-}
-
 /** `|n|`. */
 export function absNumber(n: CtyNumber): CtyNumber {
-  return n.sign() < 0 ? negateNumber(n) : n;
+  if (n.isNegativeZero()) return CtyNumber.zero;
+  return n.sign() < 0 ? n.negate() : n;
 }
 
 /** The greatest integer ≤ n (infinities unchanged). */

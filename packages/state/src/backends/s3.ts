@@ -1,7 +1,11 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { Agent as HttpsAgent } from "node:https";
+import { homedir } from "node:os";
 import { DeleteItemCommand, DynamoDBClient, GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type PutObjectCommandInput } from "@aws-sdk/client-s3";
-import { fromNodeProviderChain, fromTemporaryCredentials } from "@aws-sdk/credential-providers";
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type PutObjectCommandInput, type S3ClientConfig } from "@aws-sdk/client-s3";
+import { GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
+import { fromNodeProviderChain, fromTemporaryCredentials, fromWebToken } from "@aws-sdk/credential-providers";
 import type { LockInfo, LockRequest, StateBackend, StateStore } from "../backend.js";
 import { marshalLockInfo, newLockInfo, parseLockInfo } from "../internal/lock-info-json.js";
 import { StateError, isStateError } from "../state-error.js";
@@ -27,6 +31,32 @@ export interface S3AssumeRole {
   readonly duration?: string;
   /** `policy`: an IAM policy document (JSON). */
   readonly policy?: string;
+  /** `policy_arns`: managed policies limiting the session. */
+  readonly policyArns?: readonly string[];
+  /** `source_identity`. */
+  readonly sourceIdentity?: string;
+  /** `tags`: session tags. */
+  readonly tags?: Readonly<Record<string, string>>;
+  /** `transitive_tag_keys`: the session tags passed on to roles assumed from this one. */
+  readonly transitiveTagKeys?: readonly string[];
+}
+
+/** The `assume_role_with_web_identity` object of Terraform's s3 backend. */
+export interface S3AssumeRoleWithWebIdentity {
+  /** `role_arn` (required). */
+  readonly roleArn: string;
+  /** `session_name`. Default `magma-<time>`. */
+  readonly sessionName?: string;
+  /** `duration` as a Go duration. */
+  readonly duration?: string;
+  /** `policy`: an IAM policy document (JSON). */
+  readonly policy?: string;
+  /** `policy_arns`: managed policies limiting the session. */
+  readonly policyArns?: readonly string[];
+  /** `web_identity_token`; exactly one of it and `webIdentityTokenFile`. */
+  readonly webIdentityToken?: string;
+  /** `web_identity_token_file`: a file holding the token, read when the backend is opened. */
+  readonly webIdentityTokenFile?: string;
 }
 
 /** The settings of Terraform 1.11's `s3` backend that magma implements (camel-cased). */
@@ -63,8 +93,30 @@ export interface S3BackendOptions {
   readonly token?: string;
   /** `profile`: the shared configuration profile of the chain. */
   readonly profile?: string;
+  /** `shared_credentials_files` (or `shared_credentials_file`): the chain's credentials file (at most one). */
+  readonly sharedCredentialsFiles?: readonly string[];
+  /** `shared_config_files`: the chain's config file (at most one). */
+  readonly sharedConfigFiles?: readonly string[];
+  /** `sts_region`: the region of STS calls. Default `region`. */
+  readonly stsRegion?: string;
+  /** `retry_mode`: `standard` or `adaptive` (the SDK's; default its own, else `AWS_RETRY_MODE`). */
+  readonly retryMode?: string;
   /** `assume_role`: a role assumed with STS on top of those credentials. */
   readonly assumeRole?: S3AssumeRole;
+  /** `assume_role_with_web_identity`: the base credentials from STS for an OIDC token (instead of the keys or the chain). */
+  readonly assumeRoleWithWebIdentity?: S3AssumeRoleWithWebIdentity;
+  /** `skip_credentials_validation`: no STS `GetCallerIdentity` when opened. Default false (checked in {@link S3Backend.verify}). */
+  readonly skipCredentialsValidation?: boolean;
+  /** `skip_requesting_account_id`: the account id is not asked for. */
+  readonly skipRequestingAccountId?: boolean;
+  /** `allowed_account_ids`: the caller's account must be one of these. */
+  readonly allowedAccountIds?: readonly string[];
+  /** `forbidden_account_ids`: the caller's account must be none of these. */
+  readonly forbiddenAccountIds?: readonly string[];
+  /** `custom_ca_bundle` (else `AWS_CA_BUNDLE`): a PEM file whose certificates replace the system's roots for HTTPS. */
+  readonly customCaBundle?: string;
+  /** `insecure`: HTTPS certificates are not verified. */
+  readonly insecure?: boolean;
   /** `max_retries`. Default 5 (the SDK makes max_retries + 1 attempts). */
   readonly maxRetries?: number;
   /** Where AWS variables are read. Default `process.env`. */
@@ -79,6 +131,16 @@ const ENCRYPTION = "AES256";
 export interface S3Backend extends StateBackend {
   /** Always `"s3"`. */
   readonly kind: "s3";
+  /**
+   * What terraform's s3 backend checks when it is configured: unless
+   * `skip_credentials_validation`, the credentials with STS `GetCallerIdentity` (otherwise the
+   * account id is still asked for when `allowed_account_ids`/`forbidden_account_ids` need it),
+   * then the account against those lists.
+   *
+   * @throws StateError `io` ("validating provider credentials: retrieving caller identity from STS: …"),
+   *   `invalid_argument` ("Invalid account ID: AWS account ID not allowed: <id>").
+   */
+  verify(): Promise<void>;
   /** Releases the SDK clients' connections. */
   close(): void;
 }
@@ -87,23 +149,32 @@ function errName(e: unknown): string {
   return typeof e === "object" && e !== null && typeof (e as { name?: unknown }).name === "string" ? (e as { name: string }).name : "";
 }
 
-function errMessage(e: unknown): string {
+/**
+ * An SDK failure worded as the Go SDK words it in Terraform's errors: `operation error S3:
+ * PutObject, https response error StatusCode: 412, RequestID: …, HostID: …, api error
+ * PreconditionFailed: …` (a failure without a response: `operation error S3: PutObject, <name>: <message>`).
+ */
+function errMessage(e: unknown, op?: string): string {
   if (isStateError(e)) return e.message.replace(/^\[[a-z_]+\] /, "");
-  const status = (e as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
+  const meta = (e as { $metadata?: { httpStatusCode?: number; requestId?: string; extendedRequestId?: string } } | undefined)?.$metadata;
   const base = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-  return status === undefined ? base : `${base} (HTTP ${status})`;
+  const service = /^(DynamoDB|STS)/.exec(op ?? "")?.[1] ?? "S3";
+  const prefix = op === undefined ? "" : `operation error ${service}: ${op.startsWith(service) ? op.slice(service.length) : op}, `;
+  if (meta?.httpStatusCode === undefined) return `${prefix}${base}`;
+  const host = service === "STS" ? "" : `HostID: ${meta.extendedRequestId ?? ""}, `;
+  return `${prefix}https response error StatusCode: ${meta.httpStatusCode}, RequestID: ${meta.requestId ?? ""}, ${host}api error ${base}`;
 }
 
-function noSuchBucket(bucket: string, e: unknown): StateError {
+function noSuchBucket(bucket: string, e: unknown, op: string): StateError {
   return new StateError(
     "not_found",
-    `S3 bucket ${JSON.stringify(bucket)} does not exist.\n\nThe referenced S3 bucket must have been previously created. If the S3 bucket\nwas created within the last minute, please wait for a minute or two and try\nagain.\n\nError: ${errMessage(e)}`,
+    `S3 bucket ${JSON.stringify(bucket)} does not exist.\n\nThe referenced S3 bucket must have been previously created. If the S3 bucket\nwas created within the last minute, please wait for a minute or two and try\nagain.\n\nError: ${errMessage(e, op)}`,
     { cause: e },
   );
 }
 
 /** A Go duration (`1h30m`, `900s`) in seconds. */
-function durationSeconds(text: string): number {
+function durationSeconds(text: string, block: string): number {
   const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
   const unit: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
   let total = 0;
@@ -113,7 +184,7 @@ function durationSeconds(text: string): number {
     total += Number(m[1]) * unit[m[2]!]!;
     end = re.lastIndex;
   }
-  if (end !== text.length || text === "") throw new StateError("invalid_argument", `s3 backend: assume_role.duration ${JSON.stringify(text)} is not a duration (e.g. "1h", "15m")`);
+  if (end !== text.length || text === "") throw new StateError("invalid_argument", `s3 backend: ${block}.duration ${JSON.stringify(text)} is not a duration (e.g. "1h", "15m")`);
   return Math.round(total);
 }
 
@@ -140,10 +211,11 @@ class S3StateStore implements StateStore {
   #sse(input: Record<string, unknown>, forRead = false): void {
     const o = this.#b.o;
     if (o.encrypt !== true) return;
-    if (o.sseCustomerKey !== undefined) {
+    const key = this.#b.sseCustomerKey;
+    if (key !== undefined && (forRead || o.kmsKeyId === undefined)) {
       input["SSECustomerAlgorithm"] = ENCRYPTION;
-      input["SSECustomerKey"] = o.sseCustomerKey;
-      input["SSECustomerKeyMD5"] = createHash("md5").update(Buffer.from(o.sseCustomerKey, "base64")).digest("base64");
+      input["SSECustomerKey"] = key;
+      input["SSECustomerKeyMD5"] = createHash("md5").update(Buffer.from(key, "base64")).digest("base64");
     } else if (!forRead) {
       if (o.kmsKeyId !== undefined) {
         input["ServerSideEncryption"] = "aws:kms";
@@ -161,8 +233,8 @@ class S3StateStore implements StateStore {
     } catch (e) {
       const n = errName(e);
       if (n === "NoSuchKey" || n === "NotFound") return undefined;
-      if (n === "NoSuchBucket") throw noSuchBucket(this.#b.o.bucket, e);
-      throw new StateError("io", `Unable to access object ${JSON.stringify(key)} in S3 bucket ${JSON.stringify(this.#b.o.bucket)}: ${errMessage(e)}`, { cause: e });
+      if (n === "NoSuchBucket") throw noSuchBucket(this.#b.o.bucket, e, "GetObject");
+      throw new StateError("io", `Unable to access object ${JSON.stringify(key)} in S3 bucket ${JSON.stringify(this.#b.o.bucket)}: ${errMessage(e, "GetObject")}`, { cause: e });
     }
   }
 
@@ -210,7 +282,8 @@ class S3StateStore implements StateStore {
    * Uploads the state (with the encryption, ACL and checksum settings), then records its MD5
    * in the DynamoDB table when there is one.
    *
-   * @throws StateError `io` (`failed to upload state: …`); the object is untouched when the upload fails.
+   * @throws StateError `io` (`failed to upload state: …`; the object is untouched when the upload fails),
+   *   or `failed to store state MD5: …` when the table refuses the digest.
    */
   async write(bytes: Uint8Array): Promise<void> {
     const o = this.#b.o;
@@ -221,14 +294,15 @@ class S3StateStore implements StateStore {
     try {
       await this.#b.s3.send(new PutObjectCommand(input as unknown as PutObjectCommandInput));
     } catch (e) {
-      if (errName(e) === "NoSuchBucket") throw noSuchBucket(o.bucket, e);
-      throw new StateError("io", `failed to upload state: ${errMessage(e)}`, { cause: e });
+      if (errName(e) === "NoSuchBucket") throw noSuchBucket(o.bucket, e, "PutObject");
+      throw new StateError("io", `failed to upload state: ${errMessage(e, "PutObject")}`, { cause: e });
     }
     if (o.dynamodbTable !== undefined) {
       try {
         await this.#b.ddb.send(new PutItemCommand({ TableName: o.dynamodbTable, Item: { LockID: { S: `${this.#lockId}-md5` }, Digest: { S: createHash("md5").update(bytes).digest("hex") } } }));
-      } catch {
-        // Terraform logs a failure to store the digest and goes on.
+      } catch (e) {
+        // As terraform: the next read would refuse the state, so the write fails.
+        throw new StateError("io", `failed to store state MD5: ${errMessage(e, "DynamoDBPutItem")}`, { cause: e });
       }
     }
   }
@@ -252,8 +326,8 @@ class S3StateStore implements StateStore {
     }
   }
 
-  #locked(e: unknown, holder: LockInfo | undefined): StateError {
-    return new StateError("locked", `${errMessage(e)}${holder === undefined ? "" : ` (held by ${holder.who}, lock ID ${holder.id})`}`, holder === undefined ? { cause: e } : { cause: e, detail: holder });
+  #locked(e: unknown, holder: LockInfo | undefined, op: string): StateError {
+    return new StateError("locked", `${errMessage(e, op)}${holder === undefined ? "" : ` (held by ${holder.who}, lock ID ${holder.id})`}`, holder === undefined ? { cause: e } : { cause: e, detail: holder });
   }
 
   async #lockFileTake(info: LockInfo): Promise<void> {
@@ -265,8 +339,8 @@ class S3StateStore implements StateStore {
     try {
       await this.#b.s3.send(new PutObjectCommand(input as unknown as PutObjectCommandInput));
     } catch (e) {
-      if (errName(e) === "NoSuchBucket") throw noSuchBucket(o.bucket, e);
-      throw this.#locked(e, await this.#holderFromFile());
+      if (errName(e) === "NoSuchBucket") throw noSuchBucket(o.bucket, e, "PutObject");
+      throw this.#locked(e, await this.#holderFromFile(), "PutObject");
     }
   }
 
@@ -280,8 +354,8 @@ class S3StateStore implements StateStore {
         }),
       );
     } catch (e) {
-      if (errName(e) !== "ConditionalCheckFailedException") throw new StateError("io", `DynamoDB lock on ${JSON.stringify(this.#b.o.dynamodbTable)}: ${errMessage(e)}`, { cause: e });
-      throw this.#locked(e, await this.#holderFromTable());
+      if (errName(e) !== "ConditionalCheckFailedException") throw new StateError("io", `DynamoDB lock on ${JSON.stringify(this.#b.o.dynamodbTable)}: ${errMessage(e, "DynamoDBPutItem")}`, { cause: e });
+      throw this.#locked(e, await this.#holderFromTable(), "DynamoDBPutItem");
     }
   }
 
@@ -315,7 +389,7 @@ class S3StateStore implements StateStore {
     try {
       await this.#b.s3.send(new DeleteObjectCommand({ Bucket: this.#b.o.bucket, Key: this.#lockFile }));
     } catch (e) {
-      throw new StateError("io", `failed to delete the lock file: ${errMessage(e)}`, { cause: e });
+      throw new StateError("io", `failed to delete the lock file: ${errMessage(e, "DeleteObject")}`, { cause: e });
     }
   }
 
@@ -326,7 +400,7 @@ class S3StateStore implements StateStore {
     try {
       await this.#b.ddb.send(new DeleteItemCommand({ TableName: this.#b.o.dynamodbTable!, Key: { LockID: { S: this.#lockId } } }));
     } catch (e) {
-      throw new StateError("io", `DynamoDB unlock on ${JSON.stringify(this.#b.o.dynamodbTable)}: ${errMessage(e)}`, { cause: e });
+      throw new StateError("io", `DynamoDB unlock on ${JSON.stringify(this.#b.o.dynamodbTable)}: ${errMessage(e, "DynamoDBDeleteItem")}`, { cause: e });
     }
   }
 
@@ -355,7 +429,7 @@ class S3StateStore implements StateStore {
     try {
       await this.#b.s3.send(new DeleteObjectCommand({ Bucket: this.#b.o.bucket, Key: this.#path }));
     } catch (e) {
-      throw new StateError("io", `cannot delete ${JSON.stringify(this.#path)} in S3 bucket ${JSON.stringify(this.#b.o.bucket)}: ${errMessage(e)}`, { cause: e });
+      throw new StateError("io", `cannot delete ${JSON.stringify(this.#path)} in S3 bucket ${JSON.stringify(this.#b.o.bucket)}: ${errMessage(e, "DeleteObject")}`, { cause: e });
     }
     if (this.#b.o.dynamodbTable !== undefined) {
       await this.#b.ddb.send(new DeleteItemCommand({ TableName: this.#b.o.dynamodbTable, Key: { LockID: { S: `${this.#lockId}-md5` } } })).catch(() => undefined);
@@ -372,6 +446,12 @@ class S3BackendImpl implements S3Backend {
   readonly prefix: string;
   /** How long a read retries a digest mismatch (Terraform: 10 s). */
   consistencyRetryMs = 10_000;
+  /** The SSE-C key (`sse_customer_key`, else `AWS_SSE_CUSTOMER_KEY`), validated. */
+  readonly sseCustomerKey: string | undefined;
+  readonly #credentials: NonNullable<S3ClientConfig["credentials"]>;
+  /** What every client shares: attempts, retry mode, the HTTPS agent. */
+  readonly #common: { readonly maxAttempts: number; readonly retryMode?: string; readonly requestHandler?: { readonly httpsAgent: HttpsAgent } };
+  readonly #stsRegion: string;
 
   constructor(o: S3BackendOptions) {
     const env = o.env ?? process.env;
@@ -383,10 +463,31 @@ class S3BackendImpl implements S3Backend {
     this.o = o;
     this.version = o.version ?? TERRAFORM_VERSION;
     this.prefix = o.workspaceKeyPrefix ?? "env:";
+    this.sseCustomerKey = sseCustomerKeyOf(o, env);
+    if (o.kmsKeyId !== undefined) checkKmsKeyId(o.kmsKeyId);
+    const httpsAgent = httpsAgentOf(o, env);
+    const requestHandler = httpsAgent === undefined ? undefined : { httpsAgent };
+    const stsRegion = o.stsRegion ?? region;
+    const retryMode = retryModeOf(o);
+    const common = { maxAttempts: (o.maxRetries ?? 5) + 1, ...(retryMode !== undefined ? { retryMode } : {}), ...(requestHandler !== undefined ? { requestHandler } : {}) };
+    this.#common = common;
+    this.#stsRegion = stsRegion;
+    const stsConfig = { region: stsRegion, ...common, ...(o.endpoints?.sts !== undefined ? { endpoint: o.endpoints.sts } : {}) };
+    const web = o.assumeRoleWithWebIdentity;
     const base =
-      o.accessKey !== undefined || o.secretKey !== undefined
-        ? { accessKeyId: o.accessKey ?? "", secretAccessKey: o.secretKey ?? "", ...(o.token !== undefined ? { sessionToken: o.token } : {}) }
-        : fromNodeProviderChain(o.profile !== undefined ? { profile: o.profile } : {});
+      web !== undefined
+        ? fromWebToken({
+            roleArn: web.roleArn,
+            webIdentityToken: webIdentityToken(web),
+            roleSessionName: web.sessionName ?? `magma-${Date.now()}`,
+            ...(web.duration !== undefined ? { durationSeconds: durationSeconds(web.duration, "assume_role_with_web_identity") } : {}),
+            ...(web.policy !== undefined ? { policy: web.policy.trim() } : {}),
+            ...(web.policyArns !== undefined && web.policyArns.length > 0 ? { policyArns: web.policyArns.map((arn) => ({ arn })) } : {}),
+            clientConfig: stsConfig,
+          })
+        : o.accessKey !== undefined || o.secretKey !== undefined
+          ? { accessKeyId: o.accessKey ?? "", secretAccessKey: o.secretKey ?? "", ...(o.token !== undefined ? { sessionToken: o.token } : {}) }
+          : fromNodeProviderChain(sharedFilesOf(o));
     const credentials =
       o.assumeRole === undefined
         ? base
@@ -396,12 +497,16 @@ class S3BackendImpl implements S3Backend {
               RoleArn: o.assumeRole.roleArn,
               RoleSessionName: o.assumeRole.sessionName ?? `magma-${Date.now()}`,
               ...(o.assumeRole.externalId !== undefined ? { ExternalId: o.assumeRole.externalId } : {}),
-              ...(o.assumeRole.duration !== undefined ? { DurationSeconds: durationSeconds(o.assumeRole.duration) } : {}),
+              ...(o.assumeRole.duration !== undefined ? { DurationSeconds: durationSeconds(o.assumeRole.duration, "assume_role") } : {}),
               ...(o.assumeRole.policy !== undefined ? { Policy: o.assumeRole.policy } : {}),
+              ...(o.assumeRole.policyArns !== undefined && o.assumeRole.policyArns.length > 0 ? { PolicyArns: o.assumeRole.policyArns.map((arn) => ({ arn })) } : {}),
+              ...(o.assumeRole.sourceIdentity !== undefined ? { SourceIdentity: o.assumeRole.sourceIdentity } : {}),
+              ...(o.assumeRole.tags !== undefined && Object.keys(o.assumeRole.tags).length > 0 ? { Tags: Object.entries(o.assumeRole.tags).map(([Key, Value]) => ({ Key, Value })) } : {}),
+              ...(o.assumeRole.transitiveTagKeys !== undefined && o.assumeRole.transitiveTagKeys.length > 0 ? { TransitiveTagKeys: [...o.assumeRole.transitiveTagKeys] } : {}),
             },
-            clientConfig: { region, ...(o.endpoints?.sts !== undefined ? { endpoint: o.endpoints.sts } : {}) },
+            clientConfig: stsConfig,
           });
-    const maxAttempts = (o.maxRetries ?? 5) + 1;
+    this.#credentials = credentials;
     // The SDK warns on stderr, once per process, that its releases after January 2027 need
     // node 22: about the SDK's future, not the user's settings (magma pins its SDK), and noise
     // in every command's output. Silenced unless the user set the variable.
@@ -409,12 +514,12 @@ class S3BackendImpl implements S3Backend {
     this.s3 = new S3Client({
       region,
       credentials,
-      maxAttempts,
+      ...common,
       forcePathStyle: o.usePathStyle === true,
       ...(o.endpoints?.s3 !== undefined ? { endpoint: o.endpoints.s3 } : {}),
       ...(o.skipS3Checksum === true ? { requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" } : {}),
     });
-    this.ddb = new DynamoDBClient({ region, credentials, maxAttempts, ...(o.endpoints?.dynamodb !== undefined ? { endpoint: o.endpoints.dynamodb } : {}) });
+    this.ddb = new DynamoDBClient({ region, credentials, ...common, ...(o.endpoints?.dynamodb !== undefined ? { endpoint: o.endpoints.dynamodb } : {}) });
   }
 
   path(workspace: string): string {
@@ -442,9 +547,9 @@ class S3BackendImpl implements S3Backend {
       try {
         page = await this.s3.send(new ListObjectsV2Command({ Bucket: this.o.bucket, Prefix: prefix, MaxKeys: 1000, ...(token !== undefined ? { ContinuationToken: token } : {}) }));
       } catch (e) {
-        if (errName(e) === "NoSuchBucket") throw noSuchBucket(this.o.bucket, e);
+        if (errName(e) === "NoSuchBucket") throw noSuchBucket(this.o.bucket, e, "ListObjectsV2");
         if (this.prefix === "env:" && errName(e) === "AccessDenied") return ["default"];
-        throw new StateError("io", `Unable to list objects in S3 bucket ${JSON.stringify(this.o.bucket)} with prefix ${JSON.stringify(prefix)}: ${errMessage(e)}`, { cause: e });
+        throw new StateError("io", `Unable to list objects in S3 bucket ${JSON.stringify(this.o.bucket)} with prefix ${JSON.stringify(prefix)}: ${errMessage(e, "ListObjectsV2")}`, { cause: e });
       }
       for (const obj of page.Contents ?? []) {
         const ws = obj.Key === undefined ? undefined : this.#workspaceOf(obj.Key);
@@ -465,9 +570,131 @@ class S3BackendImpl implements S3Backend {
     return new S3StateStore(this, workspace);
   }
 
+  async verify(): Promise<void> {
+    const o = this.o;
+    const lists = (o.allowedAccountIds?.length ?? 0) > 0 || (o.forbiddenAccountIds?.length ?? 0) > 0;
+    if (o.skipCredentialsValidation === true && (o.skipRequestingAccountId === true || !lists)) {
+      if (lists) checkAccount(o, "");
+      return;
+    }
+    const sts = new STSClient({ region: this.#stsRegion, credentials: this.#credentials, ...this.#common, ...(o.endpoints?.sts !== undefined ? { endpoint: o.endpoints.sts } : {}) });
+    let account = "";
+    try {
+      account = (await sts.send(new GetCallerIdentityCommand({}))).Account ?? "";
+    } catch (e) {
+      // Terraform: a failed validation is an error; a failed look-up of the account id alone is not.
+      if (o.skipCredentialsValidation !== true) {
+        throw new StateError("io", `validating provider credentials: retrieving caller identity from STS: ${errMessage(e, "STSGetCallerIdentity")}`, { cause: e });
+      }
+    } finally {
+      sts.destroy();
+    }
+    checkAccount(o, account);
+  }
+
   close(): void {
     this.s3.destroy();
     this.ddb.destroy();
+  }
+}
+
+/** terraform's (aws-sdk-go-base's) `VerifyAccountIDAllowed`. */
+function checkAccount(o: S3BackendOptions, account: string): void {
+  const refused = (o.forbiddenAccountIds ?? []).includes(account) || ((o.allowedAccountIds?.length ?? 0) > 0 && !o.allowedAccountIds!.includes(account));
+  if (refused) throw new StateError("invalid_argument", `Invalid account ID: AWS account ID not allowed: ${account}`);
+}
+
+const KMS_UUID = "[a-f0-9]{8}-[a-f0-9]{4}-[1-5][a-f0-9]{3}-[ab89][a-f0-9]{3}-[a-f0-9]{12}";
+const KMS_MRK = "mrk-[a-f0-9]{32}";
+const KMS_ALIAS = "alias/[a-zA-Z0-9/_-]+";
+
+/** terraform's `validateKMSKey`: a key ARN (`key/<id>` or an alias), else a key id or alias (its regular expressions as written). */
+function checkKmsKeyId(id: string): void {
+  const parts = id.split(":");
+  if (id.startsWith("arn:") && parts.length >= 6) {
+    const resource = parts.slice(5).join(":");
+    if (!new RegExp(`^key/(${KMS_UUID}|${KMS_MRK})$`).test(resource) && !new RegExp(`^(${KMS_ALIAS})$`).test(resource)) {
+      throw new StateError("invalid_argument", `s3 backend: Invalid KMS Key ARN: Value must be a valid KMS Key ARN, got ${JSON.stringify(id)}`);
+    }
+    return;
+  }
+  if (!new RegExp(`^${KMS_UUID}|${KMS_MRK}|${KMS_ALIAS}$`).test(id)) throw new StateError("invalid_argument", `s3 backend: Invalid KMS Key ID: Value must be a valid KMS Key ID, got ${JSON.stringify(id)}`);
+}
+
+/** The SSE-C key and terraform's checks of it (length 44, base64, not with `kms_key_id`). */
+function sseCustomerKeyOf(o: S3BackendOptions, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const fromEnv = env["AWS_SSE_CUSTOMER_KEY"];
+  if (o.kmsKeyId !== undefined && o.sseCustomerKey !== undefined) throw new StateError("invalid_argument", "s3 backend: Invalid Attribute Combination: Only one of kms_key_id, sse_customer_key can be set.");
+  if (o.kmsKeyId !== undefined && fromEnv !== undefined && fromEnv !== "") {
+    throw new StateError("invalid_argument", "s3 backend: Invalid encryption configuration: Only one of \"kms_key_id\" and the environment variable \"AWS_SSE_CUSTOMER_KEY\" can be set.");
+  }
+  const key = o.sseCustomerKey ?? (fromEnv === "" ? undefined : fromEnv);
+  if (key === undefined) return undefined;
+  const what = o.sseCustomerKey !== undefined ? { summary: "Invalid sse_customer_key value", name: "sse_customer_key" } : { summary: "Invalid AWS_SSE_CUSTOMER_KEY value", name: 'The environment variable "AWS_SSE_CUSTOMER_KEY"' };
+  if (key.length !== 44) throw new StateError("invalid_argument", `s3 backend: ${what.summary}: ${what.name} must be 44 characters in length`);
+  if (!/^[A-Za-z0-9+/]{43}=$/.test(key)) throw new StateError("invalid_argument", `s3 backend: ${what.summary}: ${what.name} must be base64 encoded: illegal base64 data`);
+  return key;
+}
+
+/**
+ * The HTTPS agent of `custom_ca_bundle` (else `AWS_CA_BUNDLE`; `~` is the home directory) and
+ * `insecure`, as terraform's: the bundle's certificates replace the system's roots. Undefined
+ * when neither is set (the SDK's own agent).
+ */
+function httpsAgentOf(o: S3BackendOptions, env: Readonly<Record<string, string | undefined>>): HttpsAgent | undefined {
+  const fromEnv = env["AWS_CA_BUNDLE"];
+  const bundle = o.customCaBundle ?? (fromEnv === "" ? undefined : fromEnv);
+  if (bundle === undefined && o.insecure !== true) return undefined;
+  let ca: Buffer | undefined;
+  if (bundle !== undefined) {
+    const file = bundle === "~" || bundle.startsWith("~/") ? homedir() + bundle.slice(1) : bundle;
+    try {
+      ca = readFileSync(file);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === "ENOENT" ? "no such file or directory" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "is a directory" : (e as Error).message;
+      throw new StateError("invalid_argument", `s3 backend: reading custom CA bundle: open ${file}: ${why}`, { cause: e });
+    }
+  }
+  return new HttpsAgent({ keepAlive: true, ...(ca !== undefined ? { ca } : {}), ...(o.insecure === true ? { rejectUnauthorized: false } : {}) });
+}
+
+/** `retry_mode`, checked as terraform's (`standard` or `adaptive`). */
+function retryModeOf(o: S3BackendOptions): string | undefined {
+  const m = o.retryMode;
+  if (m === undefined || m === "") return undefined;
+  if (m !== "standard" && m !== "adaptive") throw new StateError("invalid_argument", `s3 backend: Invalid Value: retry_mode: unknown RetryMode, ${m}`);
+  return m;
+}
+
+/**
+ * The default chain's shared files: `profile`, `shared_credentials_files` and
+ * `shared_config_files` (`~` is the home directory). The SDK reads one file of each kind;
+ * several are refused rather than merged differently from terraform.
+ */
+function sharedFilesOf(o: S3BackendOptions): { profile?: string; filepath?: string; configFilepath?: string } {
+  const one = (files: readonly string[] | undefined, name: string): string | undefined => {
+    if (files === undefined || files.length === 0) return undefined;
+    if (files.length > 1) throw new StateError("invalid_argument", `s3 backend: ${name} with more than one file is not supported by magma yet (see @magma/state's README)`);
+    const f = files[0]!;
+    return f === "~" || f.startsWith("~/") ? homedir() + f.slice(1) : f;
+  };
+  const filepath = one(o.sharedCredentialsFiles, "shared_credentials_files");
+  const configFilepath = one(o.sharedConfigFiles, "shared_config_files");
+  return { ...(o.profile !== undefined ? { profile: o.profile } : {}), ...(filepath !== undefined ? { filepath } : {}), ...(configFilepath !== undefined ? { configFilepath } : {}) };
+}
+
+/** The token of `assume_role_with_web_identity` (exactly one of the token and its file). */
+function webIdentityToken(w: S3AssumeRoleWithWebIdentity): string {
+  if (w.roleArn === "") throw new StateError("invalid_argument", 's3 backend: Missing Required Value: The attribute "assume_role_with_web_identity.role_arn" is required by the backend.');
+  if ((w.webIdentityToken === undefined) === (w.webIdentityTokenFile === undefined)) {
+    throw new StateError("invalid_argument", "s3 backend: Missing Required Value: Exactly one of web_identity_token, web_identity_token_file must be set.");
+  }
+  if (w.webIdentityToken !== undefined) return w.webIdentityToken;
+  try {
+    return readFileSync(w.webIdentityTokenFile!, "utf8").trim();
+  } catch (e) {
+    throw new StateError("invalid_argument", `s3 backend: cannot read web_identity_token_file ${JSON.stringify(w.webIdentityTokenFile)}: ${(e as Error).message}`, { cause: e });
   }
 }
 

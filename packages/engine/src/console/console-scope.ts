@@ -1,0 +1,113 @@
+import { fromJson, Mark, markWithPaths, stringVal, unknownVal, type Value } from "@magma/cty";
+import { checkExpressionReferences, type Config } from "@magma/config";
+import { evaluate, parseExpression, terraformFunctions } from "@magma/hcl";
+import type { ProviderSchema } from "@magma/provider-api";
+import { decodeSensitivePaths, formatModuleInstance, formatProviderSource, formatResourceInstance, type StateFile } from "@magma/state";
+import { ModuleEvaluator } from "../eval/module-evaluator.js";
+import type { Expansion } from "../eval/expansion.js";
+import { schemaSensitivePaths } from "../eval/schema-sensitive.js";
+import { isPlanDiagnosticsError, type PlanDiagnostic } from "../planner/plan-diagnostic.js";
+
+/** What {@link createConsoleScope} evaluates against. */
+export interface ConsoleScopeInput {
+  /** The configuration. */
+  readonly config: Config;
+  /** The state (null for none). */
+  readonly state: StateFile | null;
+  /**
+   * The providers' schemas by source address (`registry.terraform.io/hashicorp/aws`), to
+   * decode the state's objects; an object whose provider or type has no schema here is
+   * unknown, with an error diagnostic when read.
+   */
+  readonly schemas: ReadonlyMap<string, ProviderSchema>;
+  /** The root module's input variable values; a variable left out is unknown. */
+  readonly variables: ReadonlyMap<string, Value>;
+  /** `path.cwd` and the directory relative paths resolve against. */
+  readonly cwd: string;
+  /** `terraform.workspace` (default `default`). */
+  readonly workspace?: string;
+}
+
+/** One line's result: its value (undefined when the diagnostics hold an error) and diagnostics. */
+export interface ConsoleResult {
+  /** The value, with its marks (sensitive, ephemeral). */
+  readonly value: Value | undefined;
+  /** Errors and warnings of parsing and evaluating the line. */
+  readonly diagnostics: readonly PlanDiagnostic[];
+}
+
+/** Evaluates expressions in the root module, as `terraform console` does. */
+export interface ConsoleScope {
+  /** Parses and evaluates one expression (`<console-input>`, line 1) in the root module. */
+  evaluate(text: string): ConsoleResult;
+}
+
+/**
+ * The scope of `terraform console` without `-plan` (Terraform's eval walk): the root
+ * module's variables (those without a value unknown), locals and module outputs evaluated
+ * from the configuration, resources and data sources from the state only — an object not in
+ * state is unknown, the instances are the state's (a `count` resource is a tuple as long as
+ * its highest key in state), attributes sensitive by schema or by the object's
+ * `sensitive_attributes` marked — and ephemeral resources unknown and ephemeral, as
+ * terraform's console (it opens nothing and calls no provider). Impure functions
+ * (`timestamp()`, `uuid()`) are evaluated.
+ */
+export function createConsoleScope(input: ConsoleScopeInput): ConsoleScope {
+  const { config, state } = input;
+  const keys = new Map<string, (number | string | undefined)[]>();
+  const values = new Map<string, Value>();
+  for (const r of state?.resources ?? []) {
+    const provider = formatProviderSource(r.provider.provider);
+    const schema = input.schemas.get(provider);
+    const entry = r.mode === "managed" ? schema?.resources.get(r.type) : schema?.dataSources.get(r.type);
+    const id = `${formatModuleInstance(r.module)}|${r.mode === "data" ? "data." : ""}${r.type}.${r.name}`;
+    for (const obj of r.instances) {
+      if (obj.deposed !== undefined) continue;
+      const address = formatResourceInstance({ module: r.module, mode: r.mode, type: r.type, name: r.name, key: obj.indexKey });
+      const list = keys.get(id) ?? [];
+      list.push(obj.indexKey);
+      keys.set(id, list);
+      // An object without a schema, or whose attributes do not decode with it, stays unknown.
+      if (entry === undefined) continue;
+      let plain: Value;
+      try {
+        plain = fromJson(obj.attributesJson ?? "{}", entry.type);
+      } catch {
+        continue;
+      }
+      const paths = [...decodeSensitivePaths(obj.sensitiveAttributesJson), ...schemaSensitivePaths(plain, entry.block)];
+      values.set(address, markWithPaths(plain, paths.map((path) => ({ path, marks: new Set([Mark.Sensitive]) }))));
+    }
+  }
+  const expansions = new Map<string, Expansion>();
+  for (const [id, ks] of keys) {
+    if (ks.every((k) => k === undefined)) expansions.set(id, { kind: "single" });
+    else if (ks.every((k) => typeof k === "number")) expansions.set(id, { kind: "count", count: Math.max(...(ks as number[])) + 1 });
+    else expansions.set(id, { kind: "for_each", entries: new Map(ks.filter((k): k is string => typeof k === "string").map((k) => [k, stringVal(k)])) });
+  }
+  const variables = new Map(input.variables);
+  for (const [name, v] of config.module.variables) if (!variables.has(name)) variables.set(name, unknownVal(v.type));
+  const ctx = { cwd: input.cwd, workspace: input.workspace ?? "default", functions: terraformFunctions({ baseDir: input.cwd, plan: false }) };
+  const evaluator = new ModuleEvaluator(config, variables, ctx, {
+    expansion: (m, k) => (k.startsWith("ephemeral.") ? undefined : expansions.get(`${m}|${k}`)),
+    instance: (a) => values.get(a),
+  });
+
+  return {
+    evaluate(text: string): ConsoleResult {
+      const parsed = parseExpression(text, "<console-input>", { line: 1, column: 1, byte: 0 });
+      if (parsed.diags.some((d) => d.severity === "error")) return { value: undefined, diagnostics: parsed.diags };
+      const refProblems = checkExpressionReferences(config, parsed.expr);
+      if (refProblems.some((d) => d.severity === "error")) return { value: undefined, diagnostics: [...parsed.diags, ...refProblems] };
+      try {
+        const refs = evaluator.refsOfExprs([parsed.expr]);
+        const r = evaluate(parsed.expr, evaluator.scope([], undefined, refs));
+        const diagnostics = [...parsed.diags, ...r.diags];
+        return { value: diagnostics.some((d) => d.severity === "error") ? undefined : r.value, diagnostics };
+      } catch (e) {
+        if (isPlanDiagnosticsError(e)) return { value: undefined, diagnostics: [...parsed.diags, ...e.diagnostics] };
+        throw e;
+      }
+    },
+  };
+}
