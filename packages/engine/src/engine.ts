@@ -2,8 +2,8 @@ import type { EphemeralOpEvent } from "./ephemeral/ephemeral-resources.js";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { convert, isPathError, toJson, type Value } from "@magma/cty";
-import { collectVariableValues, configFromSnapshot, loadConfig, loadConfigWithSnapshot, moduleFiles, walkConfig, type Config, type ConfigSnapshot, type VariableArg } from "@magma/config";
+import { convert, isPathError, nullVal, toJson, type Value } from "@magma/cty";
+import { collectVariableValues, configFromSnapshot, VariableSource, loadConfig, loadConfigWithSnapshot, moduleFiles, walkConfig, type Config, type ConfigSnapshot, type VariableArg } from "@magma/config";
 import { terraformFunctions } from "@magma/hcl";
 import type { ProviderSchema, SchemaEntry } from "@magma/provider-api";
 import { encodeSensitivePaths, formatProviderSource, loadState, newStateFile, parseProviderConfig, saveState, type StateFile, type StateStore } from "@magma/state";
@@ -104,6 +104,12 @@ export interface EngineApplyOptions {
   readonly store?: StateStore;
   /** Persists every snapshot instead of a store (awaited before the object counts as done). */
   readonly persist?: (state: StateFile) => Promise<void>;
+  /**
+   * A saved plan's apply-time variables: the values of the ephemeral variables that were set
+   * when planning ({@link Plan.applyTimeVariables}; see `savedPlanVariables`), each required.
+   * Not used with a plan result, which keeps its own.
+   */
+  readonly variables?: Readonly<Record<string, Value>>;
   /**
    * The configuration a saved plan was made from, for its {@link ApplyScope}: needed only
    * for a plan without its configuration snapshot (a plan made from a `Config` object); a
@@ -211,9 +217,10 @@ export interface Engine {
   /**
    * The {@link ApplyScope} of a saved plan (read back from a plan file): re-evaluates the
    * configuration it was made from with the plan's variables, the instances it keeps and
-   * the data sources it read. Opens the providers once for their schemas.
+   * the data sources it read, and the values of its apply-time (ephemeral) variables. Opens
+   * the providers once for their schemas.
    */
-  applyScope(config: Config | string, plan: Plan): Promise<ApplyScope>;
+  applyScope(config: Config | string, plan: Plan, applyTimeVariables?: Readonly<Record<string, Value>>): Promise<ApplyScope>;
   /**
    * Applies a plan: the result of {@link plan} (its apply scope is used), or a saved plan
    * with `options.config` (its scope is {@link applyScope}). The state is persisted after every
@@ -404,8 +411,13 @@ export function createEngine(options: EngineOptions): Engine {
           diagnostics.push(planError("Refusing to use the refresh", e.message));
         }
       }
+      // An ephemeral variable's value is never kept in the plan: the names of those set are, and applying the saved plan needs them again (as terraform).
       const variableValues: Record<string, Value> = Object.create(null) as Record<string, Value>;
-      for (const [k, v] of variables) variableValues[k] = v.unmarkDeep().value;
+      const applyTimeVariables: string[] = [];
+      for (const [k, v] of variables) {
+        if (config.module.variables.get(k)?.ephemeral !== true) variableValues[k] = v.unmarkDeep().value;
+        else if (!v.isNull() && (given.has(k) || (collected.values.get(k)?.source ?? VariableSource.Default) !== VariableSource.Default)) applyTimeVariables.push(k);
+      }
       const functionResults = fns.calls.functionResults();
       // The identity is computed only if read (a plan file, a caller): not for a plan only shown or applied here.
       const result: Plan = withPlanIdentity({
@@ -416,6 +428,7 @@ export function createEngine(options: EngineOptions): Engine {
         outputs: planned.outputs,
         providers: planned.providers,
         variables: variableValues,
+        ...(applyTimeVariables.length > 0 ? { applyTimeVariables: applyTimeVariables.sort() } : {}),
         dataReads: Object.fromEntries(planned.dataValues),
         ...(planned.dataSources.size > 0 ? { dataReadSources: Object.fromEntries(planned.dataSources) } : {}),
         drift: planned.drift,
@@ -438,7 +451,17 @@ export function createEngine(options: EngineOptions): Engine {
           // A provider that could not be opened is in the diagnostics already.
         }
       }
-      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, dataReadEvents: planned.dataReadEvents, ephemeralEvents: planned.ephemeralEvents, diagnostics, hasErrors, ...(hasErrors && diagnostics.every(isPlanWalkError) ? { partial: true as const } : {}), applyScope: applyScopeFor(planned, targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
+      // A destroy plan's walk leaves the ephemeral resources out; its apply opens those that provider configurations need (as terraform's).
+      const withEphemeralSchemas = async (p: typeof planned): Promise<typeof planned> => {
+        if ((o.mode ?? "normal") !== "destroy" || hasErrors) return p;
+        try {
+          const more = await configSchemas(config, pool, new Set(["ephemeral"]));
+          return { ...p, schemas: new Map([...more.schemas, ...p.schemas]), providerConfigs: new Map([...more.providerConfigs, ...p.providerConfigs]) };
+        } catch {
+          return p;
+        }
+      };
+      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, dataReadEvents: planned.dataReadEvents, ephemeralEvents: planned.ephemeralEvents, diagnostics, hasErrors, ...(hasErrors && diagnostics.every(isPlanWalkError) ? { partial: true as const } : {}), applyScope: applyScopeFor(await withEphemeralSchemas(planned), targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
       if (!hasErrors && keepMs > 0 && o.signal?.aborted !== true && !closed) {
         await releaseKept();
         const timer = setTimeout(() => void releaseKept(), keepMs);
@@ -456,7 +479,7 @@ export function createEngine(options: EngineOptions): Engine {
     }
   };
 
-  const applyScope = async (configOrDir: Config | string, saved: Plan): Promise<ApplyScope> => {
+  const applyScope = async (configOrDir: Config | string, saved: Plan, applyTime: Readonly<Record<string, Value>> = {}): Promise<ApplyScope> => {
     let config: Config;
     if (typeof configOrDir === "string") {
       const loaded = loadConfig(resolve(cwd, configOrDir));
@@ -467,20 +490,11 @@ export function createEngine(options: EngineOptions): Engine {
     const pool = new ProviderPool(options.providers);
     pools.add(pool);
     try {
-      const schemas = new Map<string, SchemaEntry>();
-      const providerConfigs = new Map<string, PlannedProviderConfig>();
-      for (const c of walkConfig(config)) {
-        for (const [key, r] of [...c.module.managedResources, ...c.module.dataResources]) {
-          const resolved = resolveProviderConfig(config, c.path, r.providerConfigRef !== undefined ? (r.providerConfigRef.alias === undefined ? r.providerConfigRef.name : `${r.providerConfigRef.name}.${r.providerConfigRef.alias}`) : r.type.split("_")[0]!, r.provider);
-          if ("error" in resolved) throw new PlanDiagnosticsError([planError("Provider configuration not present", resolved.error, { address: `${configPrefix(c.path)}${key}` })]);
-          const schema = await pool.schema(resolved.address, resolved.source);
-          const entry = r.mode === "data" ? schema.dataSources.get(r.type) : schema.resources.get(r.type);
-          if (entry !== undefined) schemas.set(`${configPrefix(c.path)}${key}`, entry);
-          providerConfigs.set(resolved.address, { source: resolved.source, block: schema.provider.block, modulePath: resolved.modulePath, ...(resolved.body !== undefined ? { body: resolved.body } : {}) });
-        }
-      }
+      const { schemas, providerConfigs } = await configSchemas(config, pool);
       const variables = new Map<string, Value>(Object.entries(saved.variables ?? {}));
       for (const [name, v] of config.module.variables) {
+        // An ephemeral variable has this apply's value, or its default when it was not set when planning.
+        if (v.ephemeral) variables.set(name, applyTime[name] ?? v.default ?? nullVal(v.type));
         const val = variables.get(name);
         if (val !== undefined && v.sensitive) variables.set(name, val.mark("sensitive"));
       }
@@ -511,7 +525,11 @@ export function createEngine(options: EngineOptions): Engine {
         const errs = config.diags.filter((d) => d.severity === "error");
         if (errs.length > 0) throw new PlanDiagnosticsError(errs);
       } else if (o.config === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, "a saved plan is applied with the configuration it was made from (options.config)");
-      scope = await applyScope(config?.config ?? o.config!, plan);
+      const missing = (plan.applyTimeVariables ?? []).filter((name) => o.variables?.[name] === undefined || o.variables[name]!.isNull());
+      if (missing.length > 0) {
+        throw new PlanDiagnosticsError(missing.map((name) => planError("No value for required variable", `The ephemeral input variable "${name}" was set during the plan phase, and so must also be set during the apply phase.`)));
+      }
+      scope = await applyScope(config?.config ?? o.config!, plan, o.variables);
     }
     // The apply calls provider-defined functions again; a result that differs from the plan's is an error (as Terraform's).
     functionCalls.get(scope)?.checkAgainst(plan.functionResults ?? []);
@@ -696,4 +714,28 @@ function emitPlanEvents(plan: Plan, onEvent: (e: EngineEvent) => void): void {
 /** The time of a plan as `plantimestamp()` gives it: RFC 3339 in UTC, whole seconds. */
 function planTimestamp(): string {
   return new Date().toISOString().replace(/\.\d+Z$/, "Z");
+}
+
+/**
+ * The schema of every resource, data source and ephemeral resource of a configuration (by
+ * configuration address) and every provider configuration they use, from the providers' schemas.
+ *
+ * @param only - the modes to look at (default all).
+ * @throws PlanDiagnosticsError for a resource whose provider configuration is not present.
+ */
+async function configSchemas(config: Config, pool: ProviderPool, only?: ReadonlySet<string>): Promise<{ schemas: Map<string, SchemaEntry>; providerConfigs: Map<string, PlannedProviderConfig> }> {
+  const schemas = new Map<string, SchemaEntry>();
+  const providerConfigs = new Map<string, PlannedProviderConfig>();
+  for (const c of walkConfig(config)) {
+    for (const [key, r] of [...c.module.managedResources, ...c.module.dataResources, ...c.module.ephemeralResources]) {
+      if (only !== undefined && !only.has(r.mode)) continue;
+      const resolved = resolveProviderConfig(config, c.path, r.providerConfigRef !== undefined ? (r.providerConfigRef.alias === undefined ? r.providerConfigRef.name : `${r.providerConfigRef.name}.${r.providerConfigRef.alias}`) : r.type.split("_")[0]!, r.provider);
+      if ("error" in resolved) throw new PlanDiagnosticsError([planError("Provider configuration not present", resolved.error, { address: `${configPrefix(c.path)}${key}` })]);
+      const schema = await pool.schema(resolved.address, resolved.source);
+      const entry = r.mode === "data" ? schema.dataSources.get(r.type) : r.mode === "ephemeral" ? schema.ephemeralResources?.get(r.type) : schema.resources.get(r.type);
+      if (entry !== undefined) schemas.set(`${configPrefix(c.path)}${key}`, entry);
+      providerConfigs.set(resolved.address, { source: resolved.source, block: schema.provider.block, modulePath: resolved.modulePath, ...(resolved.body !== undefined ? { body: resolved.body } : {}) });
+    }
+  }
+  return { schemas, providerConfigs };
 }

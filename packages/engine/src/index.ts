@@ -63,7 +63,7 @@ export type { CheckStatus, PlannedCheck, PlannedCheckInstance } from "./plan/pla
 
 // Providers and the apply's view of configuration.
 export type { ProviderSource, OpenedProvider, ProviderSourceOpenOptions } from "./provider-source.js";
-export type { ApplyScope, AppliedValues } from "./apply/apply-scope.js";
+export type { ApplyScope, AppliedValues, ApplyEphemeralResource, ApplyEphemeralInstance } from "./apply/apply-scope.js";
 export type { CreateConflictHandler, CreateConflictInput, CreateConflictAdoption } from "./apply/create-conflict.js";
 export type { RefreshOutcome } from "./refresh/refresh-outcome.js";
 export { ProviderPool } from "./providers/provider-pool.js";
@@ -75,9 +75,11 @@ export type { EncodedChange, EncodedValue } from "./plan/encode-change.js";
 
 // APPLY: the apply walk (Plan → state) and the engine's events.
 export { applyPlan } from "./apply/apply-plan.js";
+export { savedPlanVariables } from "./apply/saved-plan-variables.js";
+export type { SavedPlanVariables } from "./apply/saved-plan-variables.js";
 export type { ApplyPlanOptions } from "./apply/apply-plan.js";
 export type { ApplyResult, ApplyObjectRef, FailedObject, SkippedObject, AdoptionRecord } from "./apply/apply-result.js";
-export { buildApplyGraph, destroyNodeId, providerNodeId } from "./apply/apply-graph.js";
+export { buildApplyGraph, destroyNodeId, ephemeralCloseNodeId, ephemeralOpenNodeId, providerNodeId } from "./apply/apply-graph.js";
 export type { ApplyNode } from "./apply/apply-graph.js";
 export { DEFAULT_PROGRESS_INTERVAL_MS } from "./events/object-progress.js";
 export { changeReason } from "./events/change-reason.js";
@@ -100,6 +102,8 @@ export type {
   ProviderConfiguredEvent,
   OutputsEvent,
   LogEvent,
+  EphemeralOpStartEvent,
+  EphemeralOpCompleteEvent,
 } from "./events/engine-event.js";
 // SAFETY: the refresh guard, import, import on create conflict.
 export { judgeRefresh, assertRefreshSafe, DEFAULT_REFRESH_GUARD, RefreshVerdict, RefreshSuspicion } from "./refresh/refresh-guard.js";

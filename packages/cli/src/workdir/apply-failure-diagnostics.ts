@@ -16,7 +16,7 @@ function resourceConfig(config: Config | undefined, address: string): Resource |
   const c = descendantConfig(config, a.module);
   if (c === undefined) return undefined;
   const key = `${a.mode === "data" ? "data." : a.mode === "ephemeral" ? "ephemeral." : ""}${a.type}.${a.name}`;
-  return (a.mode === "managed" ? c.module.managedResources : c.module.dataResources).get(key);
+  return (a.mode === "managed" ? c.module.managedResources : a.mode === "ephemeral" ? c.module.ephemeralResources : c.module.dataResources).get(key);
 }
 
 /**

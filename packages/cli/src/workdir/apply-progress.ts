@@ -59,7 +59,16 @@ function eventText(e: EngineEvent, ids: Map<string, string>): string | undefined
       return `${e.address}: Importing... [id=${e.importId}]`;
     case "import_complete":
       return `${e.address}: Import complete [id=${e.importId}]`;
+    case "ephemeral_op_start":
+    case "ephemeral_op_complete":
+      return `${e.address}: ${ephemeralOpText(e.type === "ephemeral_op_start" ? "start" : "complete", e.action, e.type === "ephemeral_op_complete" ? e.elapsedSeconds : 0)}`;
     default:
       return undefined;
   }
+}
+
+/** Terraform's words for an ephemeral resource operation (its UI hook's `Opening...`, `Closing complete after 0s`). */
+export function ephemeralOpText(phase: "start" | "complete", action: "open" | "renew" | "close", elapsedSeconds: number): string {
+  const verb = action === "open" ? "Opening" : action === "renew" ? "Renewing" : "Closing";
+  return phase === "start" ? `${verb}...` : `${verb} complete after ${goDuration(elapsedSeconds)}`;
 }

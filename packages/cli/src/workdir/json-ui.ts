@@ -1,7 +1,7 @@
 import { changeReason, type EngineEvent, type Plan, type PlanCounts, type PlannedInstanceChange } from "@magma/engine";
 import type { Diag } from "@magma/provider-api";
 import { formatModuleInstance, parseResourceInstance } from "@magma/state";
-import { applyEventLine } from "./apply-progress.js";
+import { applyEventLine, ephemeralOpText } from "./apply-progress.js";
 import { snippetOf, type AddressedDiagnostic, type SourceCache } from "./format-diagnostic.js";
 
 /** The `resource` object of Terraform's machine-readable UI messages. */
@@ -164,9 +164,21 @@ export class JsonUi {
       case "diagnostic":
         this.diagnostic(e.diagnostic, e.address);
         return;
+      case "ephemeral_op_start":
+        this.ephemeralOp(e.address, "start", e.action, 0);
+        return;
+      case "ephemeral_op_complete":
+        this.ephemeralOp(e.address, "complete", e.action, e.elapsedSeconds);
+        return;
       default:
         return;
     }
+  }
+
+  /** An ephemeral resource instance's operation, as terraform's `ephemeral_op_start` / `ephemeral_op_complete` messages. */
+  ephemeralOp(address: string, phase: "start" | "complete", action: "open" | "renew" | "close", elapsedSeconds: number): void {
+    const hook = { resource: jsonUiResource(address), action, ...(phase === "complete" ? { elapsed_seconds: elapsedSeconds } : {}) };
+    this.message("info", `${address}: ${ephemeralOpText(phase, action, elapsedSeconds)}`, { hook, type: phase === "start" ? "ephemeral_op_start" : "ephemeral_op_complete" });
   }
 }
 

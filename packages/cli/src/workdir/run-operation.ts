@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { Value } from "@magma/cty";
 import { configFromSnapshot, loadConfig, type VariableArg } from "@magma/config";
 import {
   assertRefreshSafe,
@@ -10,6 +11,7 @@ import {
   isEngineError,
   planText,
   readPlanFile,
+  savedPlanVariables,
   TARGETED_APPLY_WARNING,
   writePlanFile,
   type ApplyResult,
@@ -19,7 +21,6 @@ import {
   type Plan,
   type PlanDiagnostic,
   type PlanMode,
-  type EphemeralOpEvent,
 } from "@magma/engine";
 import type { Diag } from "@magma/provider-api";
 import { decodeOutput, loadState, newStateFile, saveState, type StateFile } from "@magma/state";
@@ -28,7 +29,7 @@ import type { CommandContext } from "../commands/command-context.js";
 import { ExitCode } from "../exit-code.js";
 import { paint, paintf } from "../colour.js";
 import { terminalColumns, wordWrap } from "../terminal-columns.js";
-import { applyEventLine } from "./apply-progress.js";
+import { applyEventLine, ephemeralOpText } from "./apply-progress.js";
 import { ApplySnapshots } from "./apply-snapshots.js";
 import { saveErroredState, type ErroredState } from "./errored-state.js";
 import { applyFailureDiagnostics, EXECUTION_HALTED, placedDiagnostic, terraformDiagnosticOrder } from "./apply-failure-diagnostics.js";
@@ -258,11 +259,8 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     if ((r.ephemeralEvents ?? []).length > 0) {
       let lines = "";
       for (const e of r.ephemeralEvents ?? []) {
-        const text = ephemeralEventText(e);
-        if (ui !== undefined) {
-          const hook = { resource: jsonUiResource(e.address), action: e.action, ...(e.phase === "complete" ? { elapsed_seconds: e.elapsedSeconds ?? 0 } : {}) };
-          ui.message("info", `${e.address}: ${text}`, { hook, type: e.phase === "start" ? "ephemeral_op_start" : "ephemeral_op_complete" });
-        } else lines += `${paintf(ctx.colour.stdout, "[reset][bold]%s: %s", e.address, text)}\n`;
+        if (ui !== undefined) ui.ephemeralOp(e.address, e.phase, e.action, e.elapsedSeconds ?? 0);
+        else lines += `${paintf(ctx.colour.stdout, "[reset][bold]%s: %s", e.address, ephemeralOpText(e.phase, e.action, e.elapsedSeconds ?? 0))}\n`;
       }
       if (ui === undefined) ctx.print(lines);
     }
@@ -331,8 +329,10 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       return o.detailedExitcode && hasChanges ? ExitCode.Changes : ExitCode.Ok;
     }
     // apply, destroy, refresh.
-    // Without changes the apply still runs when there are checks: they are evaluated again and their results stored (as terraform's).
-    if (!hasChanges && o.kind !== "refresh" && (r.plan.checks ?? []).length === 0) {
+    // Without changes the apply still runs when there are checks (they are evaluated again and their results stored)
+    // or ephemeral resources (terraform opens and closes them), as terraform's.
+    const walksEphemerals = o.kind === "apply" && (r.ephemeralEvents ?? []).length > 0;
+    if (!hasChanges && o.kind !== "refresh" && (r.plan.checks ?? []).length === 0 && !walksEphemerals) {
       const verb = o.kind === "destroy" ? "Destroy" : "Apply";
       if (ui !== undefined) {
         const sources = new SourceCache(wd.dir);
@@ -422,9 +422,19 @@ async function applySaved(
       detail: "The given plan file was created with a different set of external dependency selections than the current configuration. A saved plan can be applied only to the same configuration it was created from.\n\nCreate a new plan from the updated configuration.",
     });
   }
+  // The variables given now: the ephemeral ones set when planning must be set again (terraform keeps no ephemeral value in a plan).
+  const config = (plan.configSnapshot !== undefined ? configFromSnapshot(plan.configSnapshot) : loadConfig(wd.dir)).config;
+  const vars = savedPlanVariables(config.module, plan, { dir: wd.dir, args: o.variableArgs, env: ctx.io.env });
+  if (vars.diagnostics.some((d) => d.severity === "error")) {
+    if (ui !== undefined) {
+      const sources = new SourceCache(wd.dir);
+      for (const d of vars.diagnostics) jsonPlanDiagnostic(ui, d, sources);
+    } else ctx.io.stderr.write(formatDiagnostics(vars.diagnostics, wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+    return ExitCode.Error;
+  }
   const prior = stored ?? { ...newStateFile(), lineage: plan.prior.lineage };
   ui?.plannedChanges(plan);
-  return runApply(ctx, engine, snapshots, plan, prior, o, ui, [], wd.dir, wd.dir);
+  return runApply(ctx, engine, snapshots, plan, prior, o, ui, vars.diagnostics, wd.dir, wd.dir, vars.values);
 }
 
 /** The working directory's dependency lock file text; undefined when there is none. */
@@ -458,6 +468,7 @@ async function runApply(
   planWarnings: EnginePlanResult["diagnostics"],
   dir: string,
   configDir?: string,
+  applyTimeVariables?: Readonly<Record<string, Value>>,
 ): Promise<ExitCode> {
   const mode = "applyScope" in plan ? plan.plan.mode : plan.mode;
   // The apply's warnings (e.g. "Applied changes may be incomplete" after a targeted plan) come from its result;
@@ -501,6 +512,7 @@ async function runApply(
         state: prior,
         persist: (s) => snapshots.save(s),
         ...(configDir === undefined ? {} : { config: configDir }),
+        ...(applyTimeVariables === undefined ? {} : { variables: applyTimeVariables }),
         parallelism: o.parallelism,
         signal: controller.signal,
         ...(o.importOnConflict === true
@@ -639,10 +651,4 @@ function logEvent(ctx: CommandContext, e: EngineEvent): boolean {
   if (e.type !== "log") return false;
   terraformLogFor(ctx.io.env)?.log(e.level, e.message);
   return true;
-}
-
-/** Terraform's words for an ephemeral resource operation (its UI hook's `Opening...`, `Closing complete after 0s`). */
-function ephemeralEventText(e: EphemeralOpEvent): string {
-  const verb = e.action === "open" ? "Opening" : e.action === "renew" ? "Renewing" : "Closing";
-  return e.phase === "start" ? `${verb}...` : `${verb} complete after ${e.elapsedSeconds ?? 0}s`;
 }

@@ -4,13 +4,16 @@ import { EngineError, EngineErrorCode } from "../engine-error.js";
 import { PlanAction, ReadReason } from "../plan/plan-action.js";
 import type { Plan, PlannedProvider } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
+import type { ApplyEphemeralResource } from "./apply-scope.js";
 
 /**
  * One node of the apply graph:
  * - `provider`: configure a provider configuration (once, before the calls that use it);
  * - `apply`: a create, an update, a deferred data source read, or the create half of a replace;
  * - `destroy`: a delete, the destroy half of a replace, or the destroy of a deposed object;
- * - `forget`: drop an instance from state without destroying it.
+ * - `forget`: drop an instance from state without destroying it;
+ * - `ephemeral-open`: open every instance of an ephemeral resource (Terraform opens them again during apply);
+ * - `ephemeral-close`: close them, once everything that depends on them is done.
  */
 export type ApplyNode =
   | { readonly kind: "provider"; readonly provider: PlannedProvider }
@@ -22,7 +25,19 @@ export type ApplyNode =
       /** `delete` (a plain delete, also of a deposed object), or which replace this is the destroy half of. */
       readonly half: "delete" | "delete-then-create" | "create-then-delete";
     }
-  | { readonly kind: "forget"; readonly change: PlannedInstanceChange };
+  | { readonly kind: "forget"; readonly change: PlannedInstanceChange }
+  | { readonly kind: "ephemeral-open"; readonly resource: ApplyEphemeralResource }
+  | { readonly kind: "ephemeral-close"; readonly resource: ApplyEphemeralResource };
+
+/** The id of the node opening an ephemeral resource's instances (`ephemeral.x.y (open)`). */
+export function ephemeralOpenNodeId(id: string): string {
+  return `${id} (open)`;
+}
+
+/** The id of the node closing an ephemeral resource's instances (`ephemeral.x.y (close)`, Terraform's name). */
+export function ephemeralCloseNodeId(id: string): string {
+  return `${id} (close)`;
+}
 
 /** The id of the configure node of a provider configuration. */
 export function providerNodeId(address: string): string {
@@ -60,10 +75,15 @@ export function providerOfChange(change: PlannedInstanceChange): string {
   return `provider["registry.terraform.io/hashicorp/${local}"]`;
 }
 
-/** The provider configurations a plan needs: its `providers`, plus those only its changes name (opened by their source, configured without dependencies). */
-export function plannedProviders(plan: Plan): Map<string, PlannedProvider> {
+/**
+ * The provider configurations a plan needs: its `providers`, those of the ephemeral
+ * resources the apply opens, plus those only its changes name (opened by their source,
+ * configured without dependencies).
+ */
+export function plannedProviders(plan: Plan, ephemerals: readonly ApplyEphemeralResource[] = []): Map<string, PlannedProvider> {
   const out = new Map<string, PlannedProvider>();
   for (const p of plan.providers ?? []) out.set(p.address, p);
+  for (const e of ephemerals) if (!out.has(e.provider.address)) out.set(e.provider.address, e.provider);
   for (const c of plan.changes) {
     const address = providerOfChange(c);
     if (out.has(address)) continue;
@@ -97,16 +117,27 @@ export function plannedProviders(plan: Plan): Map<string, PlannedProvider> {
  * - a data source scoped in a `check` block is read after every create and update of a
  *   managed resource (Terraform's `checkStartTransformer`), except one that refers to it.
  *
+ * - each ephemeral resource is opened after its provider is configured and the creates and
+ *   updates of what it depends on, before anything that depends on it (a provider
+ *   configuration, a resource, another ephemeral resource), and closed after all of those,
+ *   as Terraform's apply graph (its `ephemeralResourceCloseTransformer`).
+ *
  * No-op changes get no node (nothing is called for them), except those of a moved or an
  * imported object, whose node writes the object at its new address.
  *
  * @param stateDependencies - the prior state's `dependencies` of an instance (for deletes whose change carries none).
  * @param inCheckBlock - whether a data source instance is scoped in a `check` block (besides reads planned `check-nested`).
+ * @param ephemerals - the configuration's ephemeral resources (none by default).
  * @throws {@link EngineError} `invalid_argument` for an unusable address.
  */
-export function buildApplyGraph(plan: Plan, stateDependencies: (address: string, deposedKey: string | undefined) => readonly string[] | undefined, inCheckBlock?: (address: string) => boolean): Graph<ApplyNode> {
+export function buildApplyGraph(
+  plan: Plan,
+  stateDependencies: (address: string, deposedKey: string | undefined) => readonly string[] | undefined,
+  inCheckBlock?: (address: string) => boolean,
+  ephemerals: readonly ApplyEphemeralResource[] = [],
+): Graph<ApplyNode> {
   const g = new Graph<ApplyNode>();
-  const providers = plannedProviders(plan);
+  const providers = plannedProviders(plan, ephemerals);
   const used = new Set<string>();
   const creators = new Map<string, string[]>(); // configuration resource → apply node ids
   const destroyers = new Map<string, string[]>(); // configuration resource → destroy node ids
@@ -122,7 +153,13 @@ export function buildApplyGraph(plan: Plan, stateDependencies: (address: string,
 
   // Provider nodes first, so that the walk starts configures as soon as it can.
   for (const c of plan.changes) if ((c.action !== PlanAction.NoOp || recordsNoOp(c)) && c.action !== PlanAction.Forget) used.add(providerOfChange(c));
+  for (const e of ephemerals) used.add(e.provider.address);
   for (const [address, p] of providers) if (used.has(address)) g.add(providerNodeId(address), { kind: "provider", provider: p });
+  for (const e of ephemerals) {
+    const id = ephemeralOpenNodeId(e.id);
+    g.add(id, { kind: "ephemeral-open", resource: e });
+    push(creators, e.id, id);
+  }
 
   for (const c of plan.changes) {
     const provider = providerOfChange(c);
@@ -185,6 +222,11 @@ export function buildApplyGraph(plan: Plan, stateDependencies: (address: string,
       continue;
     }
     if (node.kind === "forget") continue;
+    if (node.kind === "ephemeral-open" || node.kind === "ephemeral-close") {
+      g.dependOn(id, providerNodeId(node.resource.provider.address));
+      for (const r of node.resource.dependencies) for (const a of creators.get(r) ?? []) if (a !== id) g.dependOn(id, a);
+      continue;
+    }
     g.dependOn(id, providerNodeId(node.provider));
     const own = placeOfNode.get(id)!.resource;
     for (const r of deps.get(id) ?? []) {
@@ -219,6 +261,14 @@ export function buildApplyGraph(plan: Plan, stateDependencies: (address: string,
       const resource = placeOfNode.get(r)!.resource;
       for (const m of managed) if (!(deps.get(m) ?? []).includes(resource)) g.dependOn(r, m);
     }
+  }
+  // Each ephemeral resource is closed after everything that depends on it (directly or not).
+  const closes = ephemerals.map((e) => [e, g.descendants(ephemeralOpenNodeId(e.id))] as const);
+  for (const [e, after] of closes) {
+    const id = ephemeralCloseNodeId(e.id);
+    g.add(id, { kind: "ephemeral-close", resource: e });
+    g.dependOn(id, ephemeralOpenNodeId(e.id));
+    for (const d of after) g.dependOn(id, d);
   }
   return g;
 }

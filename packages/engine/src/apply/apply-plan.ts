@@ -2,10 +2,13 @@ import { randomBytes } from "node:crypto";
 import { fromJson, nullVal, toJson, type Value } from "@magma/cty";
 import { msgpackNormalForm } from "@magma/cty/msgpack";
 import { dataReadStateType } from "../plan/data-read-source.js";
-import { dataSourceSchema, emptyBlockValue, errorDiag, isProviderError, resourceSchema, type Diag } from "@magma/provider-api";
+import { dataSourceSchema, emptyBlockValue, ephemeralResourceSchema, errorDiag, isProviderError, resourceSchema, type Diag } from "@magma/provider-api";
 import { encodeOutput, encodeSensitivePaths, type OutputState, type StateFile } from "@magma/state";
 import { walkGraph, type VisitContext } from "../dag/walk.js";
 import { EngineError, EngineErrorCode, isEngineError } from "../engine-error.js";
+import { EPHEMERAL_MARK } from "../ephemeral/ephemeral-mark.js";
+import { EphemeralResources } from "../ephemeral/ephemeral-resources.js";
+import { markSensitive, schemaSensitivePaths } from "../eval/schema-sensitive.js";
 import type { EngineEvent, HookAction } from "../events/engine-event.js";
 import { DEFAULT_PROGRESS_INTERVAL_MS, startObjectProgress } from "../events/object-progress.js";
 import { applyInstance, type ApplyInstanceResult } from "../instance/apply-instance.js";
@@ -106,20 +109,33 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     }
   };
   const store = new ApplyState(options.state, options.persist);
-  const graph = buildApplyGraph(plan, (address, deposed) => store.get(address, deposed)?.dependencies, options.scope?.inCheckBlock?.bind(options.scope));
-  const providers = plannedProviders(plan);
+  const ephemeralResources = options.scope?.ephemeralResources ?? [];
+  const graph = buildApplyGraph(plan, (address, deposed) => store.get(address, deposed)?.dependencies, options.scope?.inCheckBlock?.bind(options.scope), ephemeralResources);
+  const providers = plannedProviders(plan, ephemeralResources);
   const pool = options.providers;
   const intervalMs = options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
 
   // The values known so far, for the scope: planned values while pending, then applied ones.
   const values = new Map<string, Value>();
   for (const c of plan.changes) {
-    if (c.action === PlanAction.Delete || c.action === PlanAction.Forget) continue;
-    if (c.deposedKey !== undefined) continue;
+    if (c.action === PlanAction.Forget || c.deposedKey !== undefined) continue;
+    // An object to delete keeps its prior value for what still refers to it (a destroy's ephemeral resources, as terraform's state).
+    if (c.action === PlanAction.Delete) {
+      if (!c.before.isNull()) values.set(c.address, c.before);
+      continue;
+    }
     const v = c.action === PlanAction.NoOp ? c.before : c.after;
     if (!v.isNull()) values.set(c.address, v);
   }
   const applied: AppliedValues = { instance: (address) => values.get(address) };
+
+  // The ephemeral resource instances this walk opens: closed by their close nodes, and whatever is still open when the walk ends.
+  const ephemerals = new EphemeralResources((e) =>
+    emit(e.phase === "start" ? { type: "ephemeral_op_start", address: e.address, action: e.action } : { type: "ephemeral_op_complete", address: e.address, action: e.action, elapsedSeconds: e.elapsedSeconds ?? 0 }),
+  );
+  /** The instances each ephemeral open node opened, for its close node; and the instance a failed open node failed at. */
+  const openedBy = new Map<string, string[]>();
+  const failedOpenAt = new Map<string, string>();
 
   const configured = new Map<string, OpenedProvider>();
   const deposedKeys = new Map<string, string>();
@@ -279,6 +295,40 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
         emit({ type: "provider_configured", provider: address, source });
         return;
       }
+      case "ephemeral-open": {
+        const e = node.resource;
+        const after = dependenciesSettled(id);
+        if (after !== undefined) await after;
+        const opened: string[] = [];
+        openedBy.set(e.id, opened);
+        const instances = await options.scope!.ephemeralInstances!(e.id, applied);
+        const target = targetOf(e.provider.address);
+        const entry = ephemeralResourceSchema(target.schema, e.typeName);
+        const failures: NodeFailure[] = [];
+        await Promise.all(
+          instances.map(async (inst) => {
+            try {
+              const out = await ephemerals.open(target, inst.address, e.typeName, inst.config);
+              if (out.kind === "opened") {
+                opened.push(inst.address);
+                warn(inst.address, out.warnings);
+              }
+              values.set(inst.address, markSensitive(out.value, schemaSensitivePaths(out.value, entry.block)).mark(EPHEMERAL_MARK));
+            } catch (err) {
+              failedOpenAt.set(id, inst.address);
+              failures.push(new NodeFailure(err, diagnosticsOf(err)));
+            }
+          }),
+        );
+        if (failures.length > 0) throw failures[0];
+        return;
+      }
+      case "ephemeral-close": {
+        const after = dependenciesSettled(id);
+        if (after !== undefined) await after;
+        warn(undefined, await ephemerals.close(openedBy.get(node.resource.id) ?? []));
+        return;
+      }
       case "forget": {
         const c = node.change;
         await tracked({ address: c.address, action: "forget" }, undefined, dependenciesSettled(id), async () => {
@@ -330,7 +380,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
           let config = c.config;
           // Evaluated again when it held unknowns, or when the plan called provider-defined functions: the apply calls
           // them again (as Terraform, which always evaluates again) and a result that differs from the plan's is an error.
-          if (options.scope !== undefined && (!config.isWhollyKnown() || (plan.functionResults?.length ?? 0) > 0)) config = await options.scope.instanceConfig(c, applied);
+          // So is one that depends on an ephemeral resource: its write-only arguments take the values opened for this apply.
+          if (options.scope !== undefined && (!config.isWhollyKnown() || (plan.functionResults?.length ?? 0) > 0 || dependsOnEphemeral(c))) config = await options.scope.instanceConfig(c, applied);
           if (!config.isWhollyKnown()) {
             throw new EngineError(EngineErrorCode.InvalidArgument, `the configuration of ${c.address} still holds unknown values at apply${options.scope === undefined ? " (no apply scope was given to evaluate it)" : ""}; nothing unresolved is sent to a provider`);
           }
@@ -507,6 +558,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     });
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
+    // Every ephemeral resource instance still open is closed, however the walk ended.
+    warn(undefined, await ephemerals.closeAll());
   }
   const stops = stopping === undefined ? undefined : await stopping;
   for (const [address, text] of stops ?? []) if (text !== "") warn(undefined, [errorDiag(`StopProvider of ${address} failed`, text)]);
@@ -524,7 +577,16 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       }
       case "apply":
         return { address: n.change.address, action: n.change.action === PlanAction.Read ? "read" : n.change.action === PlanAction.Update || n.change.action === PlanAction.NoOp ? "update" : "create" };
+      case "ephemeral-open":
+        return { address: failedOpenAt.get(id) ?? n.resource.id, action: "open" };
+      case "ephemeral-close":
+        return { address: n.resource.id, action: "close" };
     }
+  };
+  /** Whether a node is an ephemeral resource's (not a change of the plan: never listed as skipped or canceled). */
+  const isEphemeralNode = (id: string): boolean => {
+    const k = graph.get(id).kind;
+    return k === "ephemeral-open" || k === "ephemeral-close";
   };
   const failed: FailedObject[] = [];
   for (const [id, e] of walk.failed) {
@@ -532,8 +594,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     failed.push({ ...refOf(id), diagnostics: f.diagnostics, error: f.error });
     if (!reported.has(f)) warn(refOf(id).address, f.diagnostics.filter((d) => d.severity === "error"));
   }
-  const skipped: SkippedObject[] = [...walk.skipped].map(([id, s]) => ({ ...refOf(id), because: s.because }));
-  const canceled = walk.canceled.map(refOf);
+  const skipped: SkippedObject[] = [...walk.skipped].filter(([id]) => !isEphemeralNode(id)).map(([id, s]) => ({ ...refOf(id), because: s.because }));
+  const canceled = walk.canceled.filter((id) => !isEphemeralNode(id)).map(refOf);
   const interrupted = options.signal?.aborted === true;
 
   // Outputs, when everything was applied.
@@ -696,6 +758,11 @@ function dedupePaths<P extends { toString(): string }>(paths: readonly P[]): P[]
 /** A fresh deposed key: 8 hex digits, as Terraform's `states.NewDeposedKey`. */
 function newDeposedKey(): string {
   return randomBytes(4).toString("hex");
+}
+
+/** Whether a change depends on an ephemeral resource (directly, or through its provider configuration). */
+function dependsOnEphemeral(c: PlannedInstanceChange): boolean {
+  return (c.dependencies ?? []).some((d) => d.replace(/^(module\.[^.]+\.)+/, "").startsWith("ephemeral."));
 }
 
 /** The object's known string `id`, for events (Terraform's `id_key`/`id_value`). */

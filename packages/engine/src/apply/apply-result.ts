@@ -3,12 +3,15 @@ import type { Diag } from "@magma/provider-api";
 import type { StateFile } from "@magma/state";
 import type { HookAction } from "../events/engine-event.js";
 
-/** One object the apply acted on (or a provider it configured: `action` `configure`). */
+/**
+ * One object the apply acted on (or a provider it configured: `action` `configure`; or an
+ * ephemeral resource it opened or closed: `open`, `close`, only among the failures).
+ */
 export interface ApplyObjectRef {
-  /** The instance address (`aws_x.y[0]`), or for `configure` the provider configuration address. */
+  /** The instance address (`aws_x.y[0]`), for `configure` the provider configuration address, for `close` the ephemeral resource's configuration address. */
   readonly address: string;
   /** What was (to be) done: a replace shows as its `delete` and `create` halves. */
-  readonly action: HookAction | "configure";
+  readonly action: HookAction | "configure" | "open" | "close";
   /** For a deposed object, its deposed key. */
   readonly deposedKey?: string;
 }

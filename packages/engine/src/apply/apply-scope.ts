@@ -1,5 +1,6 @@
 import type { Value } from "@magma/cty";
 import type { CheckStatus, PlannedCheck } from "../plan/planned-check.js";
+import type { PlannedProvider } from "../plan/plan.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import type { PlanDiagnostic } from "../planner/plan-diagnostic.js";
 
@@ -12,6 +13,30 @@ export interface AppliedValues {
    * instance does not exist (deleted, or never planned).
    */
   instance(address: string): Value | undefined;
+}
+
+/**
+ * An ephemeral resource of the configuration (`ephemeral "T" "N"`), which the apply opens
+ * again, as Terraform's apply graph does: after what its configuration depends on, before
+ * what depends on it, and closed once those are done.
+ */
+export interface ApplyEphemeralResource {
+  /** Its configuration address: `ephemeral.random_password.p`, `module.m.ephemeral.x.y`. */
+  readonly id: string;
+  /** Its type name. */
+  readonly typeName: string;
+  /** The provider configuration that opens it (with the resources its configuration depends on). */
+  readonly provider: PlannedProvider;
+  /** The configuration resources it depends on, as a change's `dependencies` name them. */
+  readonly dependencies: readonly string[];
+}
+
+/** One instance of an {@link ApplyEphemeralResource}, evaluated with the values the apply knows. */
+export interface ApplyEphemeralInstance {
+  /** Its address (`module.m["a"].ephemeral.x.y[0]`). */
+  readonly address: string;
+  /** Its configuration now (unmarked). */
+  readonly config: Value;
 }
 
 /**
@@ -30,6 +55,16 @@ export interface ApplyScope {
    * planned values) are neither evaluated nor returned.
    */
   outputs(values: AppliedValues, skip?: ReadonlySet<string>): Promise<Readonly<Record<string, { readonly value: Value; readonly sensitive: boolean }>>>;
+  /** The configuration's ephemeral resources, which the apply opens (none when absent). */
+  readonly ephemeralResources?: readonly ApplyEphemeralResource[];
+  /**
+   * The instances of an ephemeral resource (by {@link ApplyEphemeralResource.id}) in every
+   * instance of its module now: its `count`/`for_each` and each instance's configuration
+   * evaluated with the values known so far (the expansion is kept for later references).
+   *
+   * @throws PlanDiagnosticsError for an expression that does not evaluate.
+   */
+  ephemeralInstances?(id: string, values: AppliedValues): Promise<readonly ApplyEphemeralInstance[]>;
   /**
    * The conditions evaluated again after the apply walk (Terraform's apply-time checks): absent
    * → the state keeps no check results.

@@ -37,6 +37,8 @@ interface OpenInstance {
   private: Uint8Array;
   timer: ReturnType<typeof setTimeout> | undefined;
   renewing: Promise<void> | undefined;
+  /** Set once its close is decided: no renewal is scheduled after it. */
+  closing: boolean;
 }
 
 /**
@@ -88,7 +90,7 @@ export class EphemeralResources {
       // Nothing was promised that could be closed; say so rather than carry a half-open object.
       throw new EngineError(EngineErrorCode.UnexpectedDeferral, `${address}: the provider deferred the open (${r.deferred.reason}) though deferral was not allowed`);
     }
-    const inst: OpenInstance = { address, typeName, opener, target, private: r.private, timer: undefined, renewing: undefined };
+    const inst: OpenInstance = { address, typeName, opener, target, private: r.private, timer: undefined, renewing: undefined, closing: false };
     this.#open.push(inst);
     this.#onEvent({ phase: "complete", address, action: "open", elapsedSeconds: Math.floor((Date.now() - started) / 1000) });
     this.#schedule(inst, r.renewAt);
@@ -101,7 +103,7 @@ export class EphemeralResources {
   }
 
   #schedule(inst: OpenInstance, renewAt: Date | undefined): void {
-    if (renewAt === undefined || this.#closed) return;
+    if (renewAt === undefined || this.#closed || inst.closing) return;
     const delay = Math.max(0, renewAt.getTime() - Date.now());
     inst.timer = setTimeout(() => {
       inst.timer = undefined;
@@ -131,13 +133,33 @@ export class EphemeralResources {
   async closeAll(): Promise<Diag[]> {
     if (this.#closed) return [];
     this.#closed = true;
+    const failures = await this.#close(this.#open.slice());
+    return [...this.#renewFailures, ...failures];
+  }
+
+  /**
+   * Closes the open instances named (others stay open), most recently opened first, as a
+   * walk does once nothing still needs them (Terraform's close node of an ephemeral
+   * resource); instances not open are ignored. Resolves with the failures, as
+   * {@link closeAll}.
+   */
+  async close(addresses: readonly string[]): Promise<Diag[]> {
+    const wanted = new Set(addresses);
+    return this.#close(this.#open.filter((i) => wanted.has(i.address)));
+  }
+
+  async #close(instances: OpenInstance[]): Promise<Diag[]> {
     const failures: Diag[] = [];
-    for (const inst of this.#open.slice().reverse()) {
+    // Taken out of the open list first, so that a concurrent closeAll does not close them twice.
+    for (const inst of instances) {
+      this.#open.splice(this.#open.indexOf(inst), 1);
+      inst.closing = true;
+    }
+    for (const inst of instances.slice().reverse()) {
       if (inst.timer !== undefined) clearTimeout(inst.timer);
       if (inst.renewing !== undefined) await inst.renewing;
     }
-    while (this.#open.length > 0) {
-      const inst = this.#open.pop()!;
+    for (const inst of instances.slice().reverse()) {
       this.#onEvent({ phase: "start", address: inst.address, action: "close" });
       const started = Date.now();
       try {
@@ -148,6 +170,6 @@ export class EphemeralResources {
         failures.push(errorDiag("Failed to close ephemeral resource", `${inst.address}: ${e instanceof Error ? e.message : String(e)}`));
       }
     }
-    return [...this.#renewFailures, ...failures];
+    return failures;
   }
 }

@@ -175,6 +175,28 @@ export interface OutputsEvent {
   readonly outputs: Readonly<Record<string, { readonly sensitive: boolean; readonly valueJson?: string; readonly typeJson: string }>>;
 }
 
+/** An ephemeral resource instance's open, renew or close started (Terraform's `ephemeral_op_start`). */
+export interface EphemeralOpStartEvent {
+  /** The event type. */
+  readonly type: "ephemeral_op_start";
+  /** The instance address (`ephemeral.x.y`). */
+  readonly address: string;
+  /** What is done. */
+  readonly action: "open" | "renew" | "close";
+}
+
+/** An ephemeral resource instance's open, renew or close succeeded (Terraform's `ephemeral_op_complete`). */
+export interface EphemeralOpCompleteEvent {
+  /** The event type. */
+  readonly type: "ephemeral_op_complete";
+  /** The instance address (`ephemeral.x.y`). */
+  readonly address: string;
+  /** What was done. */
+  readonly action: "open" | "renew" | "close";
+  /** Whole seconds the call took. */
+  readonly elapsedSeconds: number;
+}
+
 /**
  * What the engine reports while it works, for user interfaces and logs: Terraform's
  * `-json` UI message types (`type` names them), so that a CLI can map them one to one,
@@ -208,7 +230,9 @@ export type EngineEvent =
   | DiagnosticEvent
   | ProviderConfiguredEvent
   | OutputsEvent
-  | LogEvent;
+  | LogEvent
+  | EphemeralOpStartEvent
+  | EphemeralOpCompleteEvent;
 
 /** The `type` of an {@link EngineEvent}. */
 export type EngineEventType = EngineEvent["type"];

@@ -24,6 +24,7 @@ export function planBody(plan: PlanInput & Partial<Omit<Plan, "identity">>): Rec
     ...(plan.variables !== undefined ? { variables: Object.fromEntries(Object.entries(plan.variables).map(([k, v]) => [k, encodeValue(v)])) } : {}),
     ...(plan.drift !== undefined ? { drift: plan.drift.map(encodeChange) } : {}),
     ...(plan.targets !== undefined ? { targets: [...plan.targets] } : {}),
+    ...(plan.applyTimeVariables !== undefined && plan.applyTimeVariables.length > 0 ? { apply_time_variables: [...plan.applyTimeVariables] } : {}),
     ...(plan.functionResults !== undefined && plan.functionResults.length > 0 ? { function_results: plan.functionResults.map((f) => ({ key: f.key, result: f.result })) } : {}),
     ...(plan.checks !== undefined ? { checks: plan.checks } : {}),
     ...(plan.dataReads !== undefined ? { data_reads: Object.fromEntries(Object.entries(plan.dataReads).map(([k, v]) => [k, encodeValue(v)])) } : {}),

@@ -58,7 +58,7 @@ const MODES: readonly string[] = ["normal", "destroy", "refresh-only"];
 const OUTPUT_ACTIONS: readonly string[] = ["create", "update", "delete", "no-op"];
 
 /** The configuration-level planner's fields of a plan file (mode, outputs, providers, variables, data reads, drift), each when present. */
-type PlannerField = "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "drift" | "targets" | "functionResults" | "checks" | "refreshedDependencies" | "configSnapshot" | "dependencyLocks";
+type PlannerField = "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "drift" | "targets" | "functionResults" | "checks" | "refreshedDependencies" | "configSnapshot" | "dependencyLocks" | "applyTimeVariables";
 
 function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, PlannerField> {
   const bad = (what: string): EngineError => new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: ${what}`);
@@ -121,6 +121,11 @@ function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, P
     if (typeof refreshed !== "object" || refreshed === null || Array.isArray(refreshed)) throw bad("refreshed_dependencies is not an object");
     for (const [k, v] of Object.entries(refreshed)) if (!Array.isArray(v) || !v.every((d) => typeof d === "string")) throw bad(`refreshed_dependencies.${k} is not a list of addresses`);
     out.refreshedDependencies = refreshed as Record<string, string[]>;
+  }
+  const applyTime = r["apply_time_variables"];
+  if (applyTime !== undefined) {
+    if (!Array.isArray(applyTime) || !applyTime.every((t) => typeof t === "string")) throw bad("apply_time_variables is not a list of variable names");
+    out.applyTimeVariables = applyTime as string[];
   }
   const targets = r["targets"];
   if (targets !== undefined) {

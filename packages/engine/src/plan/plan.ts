@@ -86,8 +86,17 @@ export interface Plan {
   readonly outputs?: readonly PlannedOutput[];
   /** The provider configurations the changes use. */
   readonly providers?: readonly PlannedProvider[];
-  /** The root module's input variable values the plan was made with (a saved plan is applied with the same values). */
+  /**
+   * The root module's input variable values the plan was made with (a saved plan is applied
+   * with the same values); never an ephemeral variable's (see {@link applyTimeVariables}).
+   */
   readonly variables?: Readonly<Record<string, Value>>;
+  /**
+   * The root module's ephemeral variables that were set (not null) when planning: their
+   * values are not kept, and applying the saved plan needs them again (Terraform's
+   * `apply_time_variables`).
+   */
+  readonly applyTimeVariables?: readonly string[];
   /**
    * The data source instances read during the plan, by address (Terraform keeps them in
    * the plan's prior state): their values are not changes, but the apply's re-evaluation

@@ -1,17 +1,19 @@
 import { stringVal, type Value } from "@magma/cty";
-import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, type Config } from "@magma/config";
+import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, walkConfig, type Config } from "@magma/config";
 import { emptyBlockValue } from "@magma/provider-api";
-import { formatModuleInstance, parseResourceInstance } from "@magma/state";
-import type { AppliedValues, ApplyChecksRequest, ApplyChecksResult, ApplyScope, InstanceConditions } from "../apply/apply-scope.js";
+import { formatInstanceKey, formatModuleInstance, parseResourceInstance } from "@magma/state";
+import type { AppliedValues, ApplyChecksRequest, ApplyChecksResult, ApplyEphemeralInstance, ApplyEphemeralResource, ApplyScope, InstanceConditions } from "../apply/apply-scope.js";
 import { evaluateApplyChecks, resourceConditions } from "./apply-checks.js";
 import type { PlanDiagnostic } from "./plan-diagnostic.js";
-import { evaluateExpansion, type Expansion } from "../eval/expansion.js";
+import { evaluateExpansion, expansionInstances, type Expansion } from "../eval/expansion.js";
 import { expandedInstance } from "./expanded-instance.js";
 import { isReplace, PlanAction } from "../plan/plan-action.js";
 import type { Plan } from "../plan/plan.js";
-import { configPrefix, ModuleEvaluator } from "../eval/module-evaluator.js";
+import { configPrefix, instancePrefix, ModuleEvaluator } from "../eval/module-evaluator.js";
 import { settleProviderCalls } from "../eval/provider-functions.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
+import { configEdges } from "./config-edges.js";
+import { configResourceDependencies } from "./config-resource-dependencies.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
 import type { ConfigurationPlan, PlanScopeContext } from "./plan-configuration.js";
 import { throwIfErrors } from "./plan-diagnostic.js";
@@ -66,11 +68,14 @@ export function plannedFromPlan(plan: Plan): Pick<ConfigurationPlan, "expansions
  */
 export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope {
   const { config, planned } = input;
+  /** The expansions of the ephemeral resources as the apply evaluated them (by `module instance|key`). */
+  const ephemeralExpansions = new Map<string, Expansion>();
   const evaluatorOf = (applied: AppliedValues): ModuleEvaluator =>
     new ModuleEvaluator(config, input.variables, input.scope, {
-      expansion: (m, k) => planned.expansions.get(`${m}|${k}`),
+      expansion: (m, k) => ephemeralExpansions.get(`${m}|${k}`) ?? planned.expansions.get(`${m}|${k}`),
       instance: (a) => applied.instance(a) ?? planned.dataValues.get(a),
     });
+  const ephemeralResources = applyEphemeralResources(config, planned.schemas);
 
   /** Re-evaluates until the provider-defined function calls it makes are answered. */
   const settle = <T>(run: () => T): Promise<T> => settleProviderCalls(input.scope.providerFunctions, run);
@@ -129,7 +134,39 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
         return { outcomes: resourceConditions(ev, r, addr.module, addr.key, diagnostics), diagnostics };
       });
     },
+
+    ephemeralResources,
+
+    async ephemeralInstances(id: string, applied: AppliedValues): Promise<readonly ApplyEphemeralInstance[]> {
+      return settle(() => ephemeralInstancesNow(id, applied));
+    },
   };
+
+  function ephemeralInstancesNow(id: string, applied: AppliedValues): ApplyEphemeralInstance[] {
+    const e = ephemeralResources.find((x) => x.id === id);
+    const entry = planned.schemas.get(id);
+    if (e === undefined || entry === undefined) throw new Error(`${id} is not an ephemeral resource of the plan's configuration`);
+    const path = e.modulePath;
+    const key = id.slice(configPrefix(path).length);
+    const ev = evaluatorOf(applied);
+    const r = ev.configAt(path).module.ephemeralResources.get(key)!;
+    const d = decodeSchemaBody(r.config, entry.block);
+    throwIfErrors(d.diags, id);
+    const out: ApplyEphemeralInstance[] = [];
+    for (const mi of ev.instancesOf(path)) {
+      const prefix = instancePrefix(mi);
+      const ex = evaluateExpansion(r.count, r.forEach, ev.scope(mi, undefined, ev.refsOfExprs([r.count, r.forEach])), { allowEphemeral: true });
+      throwIfErrors(ex.diags, `${prefix}${key}`);
+      ephemeralExpansions.set(`${formatModuleInstance(mi)}|${key}`, ex.expansion);
+      for (const inst of expansionInstances(ex.expansion)) {
+        const address = `${prefix}${key}${formatInstanceKey(inst.key)}`;
+        const v = evaluateSchemaBody(d.decoded, entry.block, ev.scope(mi, inst, ev.refsOfBody(r.config)));
+        throwIfErrors(v.diags, address);
+        out.push({ address, config: v.value.unmarkDeep().value });
+      }
+    }
+    return out;
+  }
 
   function instanceConfigNow(change: PlannedInstanceChange, applied: AppliedValues): Value {
     const addr = parseResourceInstance(change.address);
@@ -154,4 +191,23 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
     if (m === undefined || change.before.isNull() || isReplace(change.action)) return cfg;
     return applyIgnoreChanges(change.before, cfg, entry.block, m.ignoreChanges.map(traversalPath), m.ignoreAllChanges);
   }
+}
+
+/**
+ * The ephemeral resources of a configuration whose schemas are known (every module's, in
+ * configuration order), with their provider configurations and the resources each depends on.
+ */
+function applyEphemeralResources(config: Config, schemas: ConfigurationPlan["schemas"]): (ApplyEphemeralResource & { readonly modulePath: readonly string[] })[] {
+  const edges = configEdges(config);
+  const dependenciesOf = configResourceDependencies(config, edges);
+  const out: (ApplyEphemeralResource & { modulePath: readonly string[] })[] = [];
+  for (const c of walkConfig(config)) {
+    for (const [key, r] of c.module.ephemeralResources) {
+      const id = `${configPrefix(c.path)}${key}`;
+      const p = edges.providers.get(id);
+      if (p === undefined || "error" in p || !schemas.has(id)) continue;
+      out.push({ id, typeName: r.type, modulePath: c.path, provider: { address: p.address, source: p.source, dependencies: dependenciesOf(p.address) }, dependencies: dependenciesOf(id) });
+    }
+  }
+  return out;
 }

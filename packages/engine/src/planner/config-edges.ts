@@ -192,7 +192,7 @@ function moduleEdges(root: Config, c: Config, edges: ConfigEdge[], problems: { f
   }
   for (const name of m.locals.keys()) nested({ kind: "local", id: `${prefix}local.${name}` });
   for (const name of m.outputs.keys()) nested({ kind: "output", id: `${prefix}output.${name}` });
-  for (const key of [...m.managedResources.keys(), ...m.dataResources.keys()]) nested({ kind: "resource", id: `${prefix}${key}` });
+  for (const key of [...m.managedResources.keys(), ...m.dataResources.keys(), ...m.ephemeralResources.keys()]) nested({ kind: "resource", id: `${prefix}${key}` });
   for (const name of m.checks.keys()) nested({ kind: "check", id: `${prefix}check.${name}` });
   for (const name of c.children.keys()) nested({ kind: "module", id: `${prefix}module.${name}` });
 }
