@@ -23,7 +23,7 @@ export interface ErrorReport {
  * diagnostic) with a hint: for a provider not found, the directories searched and how to
  * add one; for a crash, the panic excerpt; for an unknown type, the closest names.
  */
-export function reportError(e: unknown, schema?: ProviderSchema): ErrorReport {
+export function reportError(e: unknown, schema?: ProviderSchema, command?: string): ErrorReport {
   if (isCliError(e) && e.silent) return { lines: [], hint: undefined, exitCode: e.exitCode };
   if (isCliError(e) && (e.detail !== undefined || e.plain)) {
     const body = [e.message, ...(e.detail === undefined ? [] : ["", ...e.detail.split("\n")])];
@@ -36,7 +36,7 @@ export function reportError(e: unknown, schema?: ProviderSchema): ErrorReport {
     const lines = [`error: ${oneLine(e.message)}`, ...e.diagnostics.map((d) => `error: ${oneLine(formatDiag(d))}`)];
     return { lines, hint: undefined, exitCode: ExitCode.Error };
   }
-  if (isStateError(e)) return stateReport(e);
+  if (isStateError(e)) return stateReport(e, command);
   if (isPathError(e)) return { lines: [`error: ${oneLine(e.message)}`], hint: undefined, exitCode: ExitCode.Error };
   if (e instanceof TypeError && /provider source address|version constraint/.test(e.message)) {
     return {
@@ -99,27 +99,44 @@ function providerReport(e: AnyProviderError, schema: ProviderSchema | undefined)
   }
 }
 
+/**
+ * A lock's creation time as terraform prints it (Go's `time.Time.String()` of the UTC time the
+ * lock info holds: `2026-12-07 12:35:33.343190125 +0000 UTC`, trailing zeros of the fraction
+ * dropped); a time in another form is printed as it is.
+ */
+export function goTimeText(created: string): string {
+  const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(?:\.(\d+))?Z$/.exec(created);
+  if (m === null) return created;
+  const frac = (m[3] ?? "").replace(/0+$/, "");
+  return `${m[1]!} ${m[2]!}${frac === "" ? "" : `.${frac}`} +0000 UTC`;
+}
+
+/** The commands terraform runs as operations, whose views print a diagnostic without the empty line its older commands' Ui adds. */
+const OPERATIONS: ReadonlySet<string> = new Set(["plan", "apply", "destroy", "refresh"]);
+
 /** A state error as Terraform words it: the lock holder for a held lock, the message otherwise. */
-function stateReport(e: StateError): ErrorReport {
+function stateReport(e: StateError, command: string | undefined): ErrorReport {
   if (e.code === "locked") {
     const i = e.detail;
     const info =
       i === undefined
         ? []
-        : ["Lock Info:", `  ID:        ${i.id}`, `  Path:      ${i.path}`, `  Operation: ${i.operation}`, `  Who:       ${i.who}`, `  Version:   ${i.version}`, `  Created:   ${i.created}`, `  Info:      ${i.info}`, ""];
+        : ["Lock Info:", `  ID:        ${i.id}`, `  Path:      ${i.path}`, `  Operation: ${i.operation}`, `  Who:       ${i.who}`, `  Version:   ${i.version}`, `  Created:   ${goTimeText(i.created)}`, `  Info:      ${i.info}`, ""];
+    const message = e.message.replace(/^\[locked\] /, "");
     return {
       lines: [
         "",
         "Error: Error acquiring the state lock",
         "",
-        `Error message: ${e.message.replace(/^\[locked\] /, "")}`,
+        // The local backend's lock is a file lock: terraform's message is the operating system's (EAGAIN).
+        `Error message: ${/^(the state .* is locked by |workspace .* is locked by this process)/.test(message) ? "resource temporarily unavailable" : message}`,
         ...info,
         "",
         "Terraform acquires a state lock to protect the state from being written",
         "by multiple users at the same time. Please resolve the issue above and try",
         'again. For most commands, you can disable locking with the "-lock=false"',
         "flag, but this is not recommended.",
-        "",
+        ...(command !== undefined && OPERATIONS.has(command) ? [] : [""]),
       ],
       hint: undefined,
       exitCode: ExitCode.Error,

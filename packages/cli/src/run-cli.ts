@@ -198,7 +198,7 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted, 141 output reader wen
     }
     // Loaded only here: it knows every package's errors (engine, state, provider-api, cty).
     const { reportError } = await import("./report-error.js");
-    const r = reportError(e, ctx.schema);
+    const r = reportError(e, ctx.schema, ctx.argv.find((a) => !a.startsWith("-")));
     for (const l of r.lines) ctx.err(l);
     if (r.hint !== undefined) ctx.err(`hint: ${r.hint}`);
     return r.exitCode;

@@ -145,8 +145,10 @@ describe("what a command line loads", () => {
     expect(help.run).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: magma") });
     // Not vacuous: the registrations are there...
     expect(help.modules).toEqual(expect.arrayContaining(["src/commands/plan.ts", "src/commands/show-command.ts", "src/commands/state-mv-command.ts", "src/run-cli.ts"]));
-    // ...and no action's code: neither the engine, the provider launcher, the configuration, the state nor HCL.
-    for (const pkg of ["engine", "plugin", "config", "state", "hcl", "provider-random"]) expect({ pkg, modules: inPackage(help.modules, pkg) }).toEqual({ pkg, modules: [] });
+    // ...and no action's code: neither the engine (but its colour-code leaf, `@magma/engine/colorstring`, which colour.ts
+    // uses to paint any output), the provider launcher, the configuration, the state nor HCL.
+    const leaves = new Set(["../engine/dist/render/colorstring.js"]);
+    for (const pkg of ["engine", "plugin", "config", "state", "hcl", "provider-random"]) expect({ pkg, modules: inPackage(help.modules, pkg).filter((m) => !leaves.has(m)) }).toEqual({ pkg, modules: [] });
     for (const action of ["src/workdir/run-operation.ts", "src/operations.ts", "src/commands/show.ts", "src/commands/state-mv.ts", "src/provider-session.ts"]) expect(help.modules).not.toContain(action);
   }, 240_000);
 

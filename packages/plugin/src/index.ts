@@ -153,7 +153,11 @@ export {
   valueConformance,
   compatibilityProblems,
   formatProblemPath,
+  planProblems,
 } from "@magma/provider-api";
+
+// Write-only attributes (Terraform 1.11), re-exported unchanged from @magma/provider-api.
+export { containsWriteOnly, nestedContainsWriteOnly, writeOnlyPaths, nonNullWriteOnlyPaths, stripWriteOnlyAttributes, mapWriteOnlyAttributes } from "@magma/provider-api";
 
 // Provider-defined functions, re-exported unchanged from @magma/provider-api.
 export type { FunctionCaller, CallFunctionOptions, NativeFunction, NativeFunctions, NativeFunctionContext, NativeFunctionResult } from "@magma/provider-api";

@@ -628,21 +628,25 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       outputs = {};
     }
   }
+  /** Writes the check results; a write the backend refuses is the state that could not be persisted (the result's state holds them). */
+  const recordCheckResults = async (results: ReturnType<typeof checkResultsState>): Promise<void> => {
+    try {
+      await store.commit((w) => w.setCheckResults(results));
+    } catch (e) {
+      warn(undefined, [errorDiag("Failed to persist state", `${e instanceof Error ? e.message : String(e)}; the result's state holds what could not be saved`)]);
+    }
+  };
   // The checks evaluated again with what was applied, and their results recorded in state (Terraform's RecordCheckResults), however the walk ended.
   // A refresh-only plan's apply stores the plan's check results as they are (Terraform's, which evaluated them with the refreshed objects).
   if (plan.mode === "refresh-only" && plan.checks !== undefined) {
-    try {
-      await store.commit((w) => w.setCheckResults(checkResultsState(plan.checks!)));
-    } catch (e) {
-      warn(undefined, diagnosticsOf(e));
-    }
+    await recordCheckResults(checkResultsState(plan.checks));
   } else if (options.scope?.checks !== undefined && plan.checks !== undefined && !interrupted) {
     const visited = new Set(appliedRefs.filter((r) => r.action !== "delete" && r.action !== "forget" && r.deposedKey === undefined).map((r) => r.address));
     for (const c of plan.changes) if (c.action === PlanAction.NoOp && c.deposedKey === undefined) visited.add(c.address);
     try {
       const checked = await options.scope.checks(applied, { planned: plan.checks, applied: (address) => visited.has(address), failedCheckData, evaluated: evaluatedConditions });
       warn(undefined, checked.diagnostics);
-      await store.commit((w) => w.setCheckResults(checkResultsState(checked.checks)));
+      await recordCheckResults(checkResultsState(checked.checks));
     } catch (e) {
       warn(undefined, diagnosticsOf(e));
     }
