@@ -1,21 +1,10 @@
-import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "./command-context.js";
 import { withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+import { readAnswer } from "./read-answer.js";
 
 /** Reads one line from the CLI's stdin (undefined at end of input or without stdin). */
-async function readLine(ctx: CommandContext): Promise<string | undefined> {
-  const input = ctx.io.stdin;
-  if (input === undefined) return undefined;
-  const rl = createInterface({ input, terminal: false });
-  try {
-    for await (const line of rl) return line;
-    return undefined;
-  } finally {
-    rl.close();
-  }
-}
 
 /**
  * `magma force-unlock [-force] LOCK_ID`: removes the current workspace's state lock with this
@@ -36,7 +25,7 @@ export function registerForceUnlockCommand(program: Command, ctx: CommandContext
           ctx.print(
             "Do you really want to force-unlock?\n  Terraform will remove the lock on the remote state.\n  This will allow local Terraform commands to modify this state, even though it\n  may still be in use. Only 'yes' will be accepted to confirm.\n\n  Enter a value: ",
           );
-          const answer = await readLine(ctx);
+          const answer = await readAnswer(ctx);
           if (answer?.trim() !== "yes") {
             ctx.print("\n");
             throw new CliError(CliErrorCode.BadInput, "force-unlock cancelled.", { plain: true });

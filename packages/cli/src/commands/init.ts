@@ -16,7 +16,7 @@ import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
 import { withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 import { terminalColumns } from "../terminal-columns.js";
-import { createInterface } from "node:readline";
+import { readAnswer } from "./read-answer.js";
 
 /** The flags of `magma init`. */
 export interface InitOptions extends WorkdirOptions {
@@ -45,17 +45,6 @@ function incompleteWarning(names: readonly string[]): string {
 }
 
 /** Reads one line from the CLI's stdin (undefined at end of input or without stdin). */
-async function readLine(ctx: CommandContext): Promise<string | undefined> {
-  const input = ctx.io.stdin;
-  if (input === undefined) return undefined;
-  const rl = createInterface({ input, terminal: false });
-  try {
-    for await (const line of rl) return line;
-    return undefined;
-  } finally {
-    rl.close();
-  }
-}
 
 /**
  * Terraform's state migration at init: when the backend the states are in (the recorded one,
@@ -82,7 +71,7 @@ async function migrateBackend(ctx: CommandContext, o: InitOptions, wd: WorkingDi
   const ask = async (query: string, description: string): Promise<string | undefined> => {
     if (o.input === false || o.input === "false") throw new CliError(CliErrorCode.BadInput, `${query}: input is disabled (-input=false); use -force-copy to answer yes`);
     ctx.print(`${paint(colour, `[reset][bold]${query}[reset]`)}\n  ${description.replace(/\n/g, "\n  ")}\n\n  ${paint(colour, "[bold]Enter a value:[reset]")} `);
-    const answer = await readLine(ctx);
+    const answer = await readAnswer(ctx);
     ctx.print("\n");
     return answer;
   };

@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { ExitCode } from "../exit-code.js";
 import { CREDENTIALS_FILE, cliConfigDir, comparableHostname, invalidHostnameReason, manuallyConfigured, readCredentialsFile, writeCredentialsFile } from "../workdir/credentials-file.js";
 import type { CommandContext } from "./command-context.js";
+import { readAnswer } from "./read-answer.js";
 
 function help(file: string): string {
   return `Usage: terraform [global options] login [hostname]
@@ -26,17 +26,6 @@ interface Diagnostic {
   readonly detail: string;
 }
 
-async function readLine(ctx: CommandContext): Promise<string | undefined> {
-  const input = ctx.io.stdin;
-  if (input === undefined) return undefined;
-  const rl = createInterface({ input, terminal: false });
-  try {
-    for await (const line of rl) return line;
-    return undefined;
-  } finally {
-    rl.close();
-  }
-}
 
 /**
  * `magma login [HOSTNAME]`: obtains an API token from a host (default `app.terraform.io`) and
@@ -142,7 +131,7 @@ export function registerLoginCommand(program: Command, ctx: CommandContext): voi
       ctx.print("This will work only if you are able to use a web browser on this computer to\ncomplete a login process. If not, you must obtain an API token by another\nmeans and configure it in the CLI configuration manually.\n\n");
       ctx.print(`If login is successful, Terraform will store the token in plain text in\nthe following file for use by subsequent commands:\n    ${file}\n\n`);
       ctx.print(paint(ctx.colour.stdout, "[reset][bold]Do you want to proceed?[reset]\n  Only 'yes' will be accepted to confirm.\n\n  [bold]Enter a value:[reset] "));
-      const answer = await readLine(ctx);
+      const answer = await readAnswer(ctx);
       ctx.print("\n");
       if (answer === undefined) error("Failed to read the answer", "Error asking approve: the input ended before an answer.");
       if (answer!.toLowerCase() !== "yes") error("Login cancelled");

@@ -1,11 +1,11 @@
 import { copyFileSync, existsSync } from "node:fs";
-import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { ExitCode } from "../exit-code.js";
 import type { CommandContext } from "./command-context.js";
 import { backupPath } from "./state-backup.js";
 import { lockOptions, lockSettings, quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+import { readAnswer } from "./read-answer.js";
 
 const HELP = `Usage: terraform [global options] state replace-provider [options] FROM_PROVIDER_FQN TO_PROVIDER_FQN
 
@@ -32,17 +32,6 @@ interface ReplaceProviderOptions extends WorkdirOptions {
 }
 
 /** Reads one line of the CLI's stdin (undefined at its end). */
-async function readLine(ctx: CommandContext): Promise<string | undefined> {
-  const input = ctx.io.stdin;
-  if (input === undefined) return undefined;
-  const rl = createInterface({ input, terminal: false });
-  try {
-    for await (const line of rl) return line;
-    return undefined;
-  } finally {
-    rl.close();
-  }
-}
 
 /**
  * `magma state replace-provider FROM TO`: moves every resource of the state managed by the
@@ -115,7 +104,7 @@ export function registerStateReplaceProviderCommand(state: Command, ctx: Command
           ctx.print(out);
           if (o.autoApprove !== true) {
             ctx.print(`${paint(colour, "\n[bold]Do you want to make these changes?[reset]\nOnly 'yes' will be accepted to continue.\n")}\nEnter a value: `);
-            const answer = await readLine(ctx);
+            const answer = await readAnswer(ctx);
             if (answer === undefined) throw new CliError(CliErrorCode.BadInput, "Error asking for approval: EOF", { plain: true });
             if (answer !== "yes") {
               ctx.print("Cancelled replacing providers.\n");
