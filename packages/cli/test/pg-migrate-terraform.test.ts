@@ -6,8 +6,9 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startPostgres, type TestPostgres } from "../../state/test/support/postgres.js";
-import { cleanUp, magma } from "./support/run-magma.js";
-import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
+import { cleanUp } from "./support/run-magma.js";
+import { migrationSteps } from "./support/migrate-workspaces.js";
+import { TERRAFORM, removeWorkdirs, workdir } from "./support/workdir.js";
 
 const maybe = TERRAFORM === undefined ? describe.skip : describe;
 const env = { TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" };
@@ -24,33 +25,10 @@ afterAll(async () => {
   await pg?.stop();
 }, 60_000);
 
-const MAIN = `resource "terraform_data" "a" {\n  input = terraform.workspace\n}\noutput "ws" {\n  value = terraform_data.a.output\n}\n`;
 const pgConfig = (schema: string): string => `conn_str = "${conn}"\n    schema_name = "${schema}"`;
 const backend = (schema: string): string => `terraform {\n  backend "pg" {\n    ${pgConfig(schema)}\n  }\n}\n`;
 
-type Tool = "terraform" | "magma";
-async function run(tool: Tool, args: string[], cwd: string, extra: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  if (tool === "terraform") return terraformAsync(args, cwd, { env: { ...env, ...extra }, expect: 0 });
-  const r = await magma(args, { cwd, env: { ...env, ...extra } });
-  expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: "" });
-  return r;
-}
-
-/** A directory with local state in `default` and `dev`, written by `tool`. */
-async function localWorkspaces(tool: Tool): Promise<string> {
-  const dir = workdir({ "main.tf": MAIN });
-  if (tool === "terraform") await run(tool, ["init", "-input=false"], dir);
-  await run(tool, ["apply", "-auto-approve", "-input=false"], dir);
-  await run(tool, ["workspace", "new", "dev"], dir);
-  await run(tool, ["apply", "-auto-approve", "-input=false"], dir);
-  await run(tool, ["workspace", "select", "default"], dir);
-  return dir;
-}
-
-/** The other tool's plan of each workspace: exit code 0 with -detailed-exitcode is "no changes". */
-async function plansClean(tool: Tool, dir: string): Promise<void> {
-  for (const ws of ["default", "dev"]) await run(tool, ["plan", "-detailed-exitcode", "-input=false", "-lock=false"], dir, { TF_WORKSPACE: ws });
-}
+const { run, localWorkspaces, plansClean } = migrationSteps(env);
 
 maybe("init -migrate-state between local and pg, workspaces included, as terraform", () => {
   test("both move default and dev into their schema; each plans the other's with no changes; remote state reads dev; magma moves them back", async () => {

@@ -7,8 +7,9 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
-import { cleanUp, magma } from "./support/run-magma.js";
-import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
+import { cleanUp } from "./support/run-magma.js";
+import { migrationSteps, type Tool } from "./support/migrate-workspaces.js";
+import { TERRAFORM, removeWorkdirs, workdir } from "./support/workdir.js";
 
 const maybe = TERRAFORM === undefined ? describe.skip : describe;
 const env = { TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1", AWS_ACCESS_KEY_ID: "", AWS_SECRET_ACCESS_KEY: "", AWS_PROFILE: "" };
@@ -24,33 +25,10 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const MAIN = `resource "terraform_data" "a" {\n  input = terraform.workspace\n}\noutput "ws" {\n  value = terraform_data.a.output\n}\n`;
 const backend = (key: string): string =>
   `terraform {\n  backend "s3" {\n    bucket = "tfstate"\n    key = "${key}"\n    region = "us-east-1"\n    endpoints = { s3 = "${fake.url}" }\n    use_path_style = true\n    use_lockfile = true\n    skip_credentials_validation = true\n    skip_requesting_account_id = true\n    skip_metadata_api_check = true\n    skip_s3_checksum = true\n    access_key = "AKIDSTATIC"\n    secret_key = "secret"\n  }\n}\n`;
 
-type Tool = "terraform" | "magma";
-async function run(tool: Tool, args: string[], cwd: string, extra: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  if (tool === "terraform") return terraformAsync(args, cwd, { env: { ...env, ...extra }, expect: 0 });
-  const r = await magma(args, { cwd, env: { ...env, ...extra } });
-  expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: "" });
-  return r;
-}
-
-/** A directory with local state in `default` and `dev`, written by `tool`. */
-async function localWorkspaces(tool: Tool): Promise<string> {
-  const dir = workdir({ "main.tf": MAIN });
-  if (tool === "terraform") await run(tool, ["init", "-input=false"], dir);
-  await run(tool, ["apply", "-auto-approve", "-input=false"], dir);
-  await run(tool, ["workspace", "new", "dev"], dir);
-  await run(tool, ["apply", "-auto-approve", "-input=false"], dir);
-  await run(tool, ["workspace", "select", "default"], dir);
-  return dir;
-}
-
-/** What the other tool's plan says of each workspace: exit code 0 with -detailed-exitcode is "no changes". */
-async function plansClean(tool: Tool, dir: string): Promise<void> {
-  for (const ws of ["default", "dev"]) await run(tool, ["plan", "-detailed-exitcode", "-input=false", "-lock=false"], dir, { TF_WORKSPACE: ws });
-}
+const { run, localWorkspaces, plansClean } = migrationSteps(env);
 
 maybe("init -migrate-state between local and s3, workspaces included, as terraform", () => {
   test("both move default and dev into the bucket at the same keys; each plans the other's with no changes; magma moves them back", async () => {
