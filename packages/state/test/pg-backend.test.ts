@@ -11,6 +11,7 @@ import { startPostgres, type TestPostgres } from "./support/postgres.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const lockChild = join(here, "testdata/pg-lock-child.mjs");
+const writeChild = join(here, "testdata/pg-write-child.mjs");
 
 /** Generous: a loaded 2-core machine runs initdb and child processes slowly. */
 const SLOW = 180_000;
@@ -353,6 +354,22 @@ describe("locks across processes", () => {
     }
     expect(id).toBeDefined();
     await b.store("default").forceUnlock(id!);
+  }, SLOW);
+
+  test.each([
+    ["begin", "the old state"],
+    ["written", "the new state"],
+  ])("a process killed at the crash-test hook's %s point of a write leaves %s (MAGMA_TEST_STATE_WRITE_PAUSE)", async (phase, _what) => {
+    const url = await freshDb();
+    const b = await open(url);
+    await b.store("default").write(bytes('{"old":true}'));
+    const writer = spawnLineChild(writeChild, [url, '{"new":true}'], { ...process.env, MAGMA_TEST_STATE_WRITE_PAUSE: `1:${phase}:120000` });
+    children.push(writer);
+    for (let i = 0; i < 1200 && !writer.stderr().includes(`state write 1 paused at ${phase}`); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(writer.stderr()).toContain(`magma-test-hook: state write 1 paused at ${phase}`);
+    await writer.kill("SIGKILL");
+    expect(writer.stdout()).toBe("");
+    expect(text(await b.store("default").read())).toBe(phase === "begin" ? '{"old":true}' : '{"new":true}');
   }, SLOW);
 
   test("force-unlock frees a lock another process holds", async () => {

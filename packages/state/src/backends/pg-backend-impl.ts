@@ -7,6 +7,7 @@ import pg from "pg";
 import type { LockInfo, LockRequest, StateStore } from "../backend.js";
 import type { PgBackend } from "./pg-backend.js";
 import { StateError } from "../state-error.js";
+import { maybePause, nextStateWrite } from "../internal/state-write-pause.js";
 import { describeHolder, holderLockInfo, LOCK_APPLICATION_PREFIX, lockInfoComment, sessionLockId, type PgLockSession } from "./pg-lock-holder.js";
 
 /** Terraform's defaults and names (`internal/backend/remote-state/pg`). */
@@ -262,11 +263,15 @@ export class PgStateStoreImpl implements StateStore {
   async write(bytes: Uint8Array): Promise<void> {
     const text = this.#text(bytes);
     const t = this.backend.table;
+    // The crash-test hook (MAGMA_TEST_STATE_WRITE_PAUSE): inert unless set.
+    const n = nextStateWrite();
+    maybePause(n, "begin");
     try {
       await this.backend.query(`INSERT INTO ${t} (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2 WHERE ${TABLE}.name = $1`, [this.workspace, text]);
     } catch (e) {
       throw pgError(`writing workspace "${this.workspace}"`, e);
     }
+    maybePause(n, "written");
   }
 
   /**
@@ -279,6 +284,9 @@ export class PgStateStoreImpl implements StateStore {
     const text = this.#text(bytes);
     const t = this.backend.table;
     let r: pg.QueryResult;
+    // The crash-test hook (MAGMA_TEST_STATE_WRITE_PAUSE): inert unless set.
+    const n = nextStateWrite();
+    maybePause(n, "begin");
     try {
       r =
         expected === undefined
@@ -287,6 +295,7 @@ export class PgStateStoreImpl implements StateStore {
     } catch (e) {
       throw pgError(`writing workspace "${this.workspace}"`, e);
     }
+    if (r.rowCount === 1) maybePause(n, "written");
     return r.rowCount === 1;
   }
 

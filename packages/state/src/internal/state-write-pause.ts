@@ -2,16 +2,20 @@ import { writeSync } from "node:fs";
 import { StateError } from "../state-error.js";
 
 /**
- * A test hook for crash tests of the local backend (issue 20's kill trials): with
- * `MAGMA_TEST_STATE_WRITE_PAUSE=N:PHASE:MS` in the environment, the N-th state write of the
- * process (counting the writes that change the file) announces itself on standard error
+ * A test hook for crash tests of the local and pg backends (the kill trials of issues 20 and
+ * 33): with `MAGMA_TEST_STATE_WRITE_PAUSE=N:PHASE:MS` in the environment, the N-th state write
+ * of the process (local: counting the writes that change the file; pg: every statement that
+ * writes a workspace's row) announces itself on standard error
  * (`magma-test-hook: state write N paused at PHASE`) and blocks the process for MS
  * milliseconds at PHASE, so that a test can SIGKILL it exactly there:
  *
  * - `begin`: nothing written yet (an object applied by its provider but not persisted);
  * - `journal`: the journal committed, the state file not touched;
  * - `torn`: the first half of the new bytes written over the state file (a torn file);
- * - `written`: the state file complete, the journal not yet removed.
+ * - `written`: the state file complete, the journal not yet removed (pg: the row's statement
+ *   committed and answered, the caller not yet told).
+ *
+ * The pg backend has no `journal` or `torn` point: its write is one autocommitted statement.
  *
  * Inert unless the variable is set; an unparsable value is refused at the first write.
  *
