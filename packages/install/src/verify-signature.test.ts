@@ -14,10 +14,10 @@ async function detach(data: Uint8Array, by: Pair, armored = false): Promise<Uint
 }
 
 const doc = Buffer.from(`${"ab".repeat(32)}  terraform-provider-x_1.0.0_linux_amd64.zip\n`);
-let author: Pair, partners: Pair, official: Pair, stranger: Pair;
+let author: Pair, partners: Pair, stranger: Pair;
 
 beforeAll(async () => {
-  [author, partners, official, stranger] = await Promise.all([key("author"), key("partners"), key("official"), key("stranger")]);
+  [author, partners, stranger] = await Promise.all([key("author"), key("partners"), key("stranger")]);
 }, 60_000);
 
 describe("verifySignature: terraform's official, partner and community results", () => {
