@@ -21,11 +21,42 @@ const describeTf = TERRAFORM === undefined ? describe.skip : describe;
 let server: Server;
 let base: string;
 let served: string;
+/** Until two requests under /held/ have been open at once, each waits for another (up to 5 s); how many were open at once at most. */
+const held = { open: 0, max: 0, paired: false, waiting: [] as (() => void)[] };
 
 beforeAll(async () => {
   served = workdir();
   server = createServer((req, res) => {
-    const path = join(served, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
+    const url = new URL(req.url ?? "/", "http://x");
+    if (url.pathname.startsWith("/held/")) {
+      held.open++;
+      held.max = Math.max(held.max, held.open);
+      const go = (): void => {
+        held.open--;
+        const file = join(served, url.pathname.slice("/held".length));
+        if (!existsSync(file)) res.writeHead(404).end();
+        else res.writeHead(200, { "Content-Length": lstatSync(file).size }).end(readFileSync(file));
+      };
+      const others = held.waiting.splice(0);
+      if (held.paired) go();
+      else if (others.length > 0) {
+        held.paired = true;
+        for (const o of others) o();
+        go();
+      } else {
+        const t = setTimeout(() => {
+          held.waiting.splice(held.waiting.indexOf(release), 1);
+          go();
+        }, 5_000);
+        const release = (): void => {
+          clearTimeout(t);
+          go();
+        };
+        held.waiting.push(release);
+      }
+      return;
+    }
+    const path = join(served, decodeURIComponent(url.pathname));
     if (!path.startsWith(served) || !existsSync(path) || lstatSync(path).isDirectory()) {
       res.writeHead(404).end();
       return;
@@ -80,13 +111,13 @@ function config(modules: Record<string, string>, json: boolean): Record<string, 
   return { "main.tf": `${calls}\noutput "where" {\n  value = [${Object.keys(modules).map((n) => `module.${n}.where`).join(", ")}]\n}\n` };
 }
 
-/** `.terraform/modules`' files (not a clone's `.git`), each with its content's hash. */
+/** `.terraform/modules`' files (not a clone's `.git`, not modules.json), each with its content's hash. */
 function installed(dir: string): string[] {
   const root = join(dir, ".terraform", "modules");
   const out: string[] = [];
   const walk = (d: string): void => {
     for (const name of readdirSync(d).sort()) {
-      if (name === ".git") continue;
+      if (name === ".git" || (d === root && name === "modules.json")) continue; // (compared on its own)
       const p = join(d, name);
       if (lstatSync(p).isDirectory()) walk(p);
       else out.push(`${relative(root, p)} ${createHash("sha256").update(readFileSync(p)).digest("hex").slice(0, 16)}`);
@@ -96,16 +127,28 @@ function installed(dir: string): string[] {
   return out;
 }
 
-/** Runs init with both tools in twin directories; returns both runs and directories after comparing output, modules.json and files. */
-async function initBoth(files: Record<string, string>, env: (tool: "magma" | "terraform") => Record<string, string> = () => ({})): Promise<{ a: string; b: string }> {
-  const a = workdir({ ...files, "cli/cli.tfrc": "" });
-  const b = workdir({ ...files, "cli/cli.tfrc": "" });
+/** Runs init with both tools in twin directories (`files`, or each tool's own); compares output, modules.json and files. */
+async function initBoth(
+  files: Record<string, string> | ((tool: "magma" | "terraform") => Record<string, string>),
+  env: (tool: "magma" | "terraform") => Record<string, string> = () => ({}),
+  fails = false,
+): Promise<{ a: string; b: string }> {
+  const filesOf = typeof files === "function" ? files : (): Record<string, string> => files;
+  const a = workdir({ ...filesOf("magma"), "cli/cli.tfrc": "" });
+  const b = workdir({ ...filesOf("terraform"), "cli/cli.tfrc": "" });
   const run = (tool: "magma" | "terraform", dir: string): ReturnType<typeof runTool> => runTool(tool, ["init", "-no-color"], dir, { TF_CLI_CONFIG_FILE: join(dir, "cli", "cli.tfrc"), ...env(tool) });
   const [m, t] = await Promise.all([run("magma", a), run("terraform", b)]);
-  expect(t.stderr).toBe("");
-  expect(t.code).toBe(0);
-  expect({ code: m.code, stdout: m.stdout, stderr: m.stderr }).toEqual({ code: 0, stdout: t.stdout, stderr: "" });
-  expect(readFileSync(join(a, ".terraform", "modules", "modules.json"), "utf8")).toBe(readFileSync(join(b, ".terraform", "modules", "modules.json"), "utf8"));
+  // (magma's held archives are under /held/)
+  const norm = (text: string): string => text.replaceAll("/held/", "/");
+  if (fails) {
+    expect(t.code).toBe(1);
+    expect({ code: m.code, stdout: norm(m.stdout), stderr: norm(m.stderr) }).toEqual({ code: 1, stdout: t.stdout, stderr: t.stderr });
+  } else {
+    expect(t.stderr).toBe("");
+    expect(t.code).toBe(0);
+    expect({ code: m.code, stdout: norm(m.stdout), stderr: m.stderr }).toEqual({ code: 0, stdout: t.stdout, stderr: "" });
+  }
+  expect(readFileSync(join(a, ".terraform", "modules", "modules.json"), "utf8").replaceAll("/held/", "/")).toBe(readFileSync(join(b, ".terraform", "modules", "modules.json"), "utf8"));
   expect(installed(a)).toEqual(installed(b));
   return { a, b };
 }
@@ -158,5 +201,23 @@ describeTf("git::ssh with ?sshkey=, against terraform", () => {
     expect(log).toContain(`args: git@git.example.test git-upload-pack '${repo}'`);
     expect(log).toContain(`key: ${Buffer.from(key, "base64").toString("utf8").trimEnd()} mode 600`);
     for (const f of readFileSync(`${logs.magma}.keys`, "utf8").split("\n").filter((l) => l !== "")) expect(existsSync(f)).toBe(false);
+  }, 240_000);
+});
+
+describeTf("several modules at once, against terraform", () => {
+  test.each([false, true])("json=%s: fetched together, lines in terraform's order; a failing call reported while the others are installed and recorded", async (json) => {
+    archive("many/one.tar.gz", "-z", moduleFiles("one"));
+    archive("many/three.tar.xz", "-J", { ...moduleFiles("three"), "calls.tf": 'module "inner" {\n  source = "./inner"\n}\n', "inner/main.tf": 'output "where" {\n  value = "inner"\n}\n' });
+    archive("many/four.tar.bz2", "-j", moduleFiles("four"));
+    const modules = (prefix: string): Record<string, string> => ({ one: `${prefix}/many/one.tar.gz`, three: `${prefix}/many/three.tar.xz`, four: `${prefix}/many/four.tar.bz2`, zlocal: "./local" });
+    const local = { "local/main.tf": 'output "where" {\n  value = "local"\n}\n' };
+    // magma's archives are held until two are asked for at once; terraform's are not
+    held.max = 0;
+    held.paired = false;
+    await initBoth((tool) => ({ ...config(modules(tool === "magma" ? `${base}/held` : base), json), ...local }));
+    expect(held.max).toBe(2);
+    // a missing archive in the middle
+    const broken = (prefix: string): Record<string, string> => ({ ...modules(prefix), two: `${prefix}/many/missing.tar.gz` });
+    await initBoth((tool) => ({ ...config(broken(tool === "magma" ? `${base}/held` : base), json), ...local }), () => ({}), true);
   }, 240_000);
 });
