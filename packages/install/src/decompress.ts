@@ -1,3 +1,5 @@
+import type * as Bz2 from "bz2";
+import type * as Xz from "xz-decompress";
 import { InstallErrorCode, StepError } from "./install-error.js";
 
 /**
@@ -9,7 +11,7 @@ import { InstallErrorCode, StepError } from "./install-error.js";
  */
 export async function decompress(archive: Buffer, kind: "tar.bz2" | "tar.xz"): Promise<Buffer> {
   if (kind === "tar.bz2") {
-    const bz = (await import("bz2")) as typeof import("bz2") & { default?: typeof import("bz2") };
+    const bz = (await import("bz2")) as typeof Bz2 & { default?: typeof Bz2 };
     const decode = bz.default?.decompress ?? bz.decompress;
     try {
       const out = decode(archive, true);
@@ -18,7 +20,7 @@ export async function decompress(archive: Buffer, kind: "tar.bz2" | "tar.xz"): P
       throw new StepError(InstallErrorCode.BadArchive, `bzip2 data invalid: ${(e as Error).message}`, e);
     }
   }
-  const mod = (await import("xz-decompress")) as typeof import("xz-decompress") & { default?: typeof import("xz-decompress") };
+  const mod = (await import("xz-decompress")) as typeof Xz & { default?: typeof Xz };
   const XzReadableStream = mod.default?.XzReadableStream ?? mod.XzReadableStream;
   try {
     const stream = new XzReadableStream(new Blob([archive]).stream());

@@ -178,3 +178,6 @@ V+fniKpSnhUlDkwlG5dMGhkGp/THU3u8oDb3rSydRPcRXVe1D0AReUFE2rDOeRoT
 VYF2OtVmpc4ntcRyrItyhSkR/m7BQeBFIT8GQvbTmrCDQgrZCsFsIwxd4Cb4
 =5/s+
 -----END PGP PUBLIC KEY BLOCK-----`;
+
+/** The key IDs (primary and subkeys, lower-case hex) of {@link HASHICORP_PUBLIC_KEY}, to skip parsing it for other issuers. */
+export const HASHICORP_KEY_IDS: ReadonlySet<string> = new Set(["34365d9472d7468f", "54422f612379ba9a", "b0b441097685b676", "c820c6d5cd27ab87"]);

@@ -1,4 +1,5 @@
 import * as openpgp from "openpgp";
+import { HASHICORP_KEY_IDS, HASHICORP_PUBLIC_KEY } from "./hashicorp-keys.js";
 import { AuthResult, verifySignature } from "./verify-signature.js";
 
 type Pair = { priv: openpgp.PrivateKey; armored: string; id: string; body: Uint8Array };
@@ -45,4 +46,9 @@ describe("verifySignature: terraform's official, partner and community results",
     await expect(verifySignature(doc, sig, [{ ascii_armor: author.armored, trust_signature: otherBytes }], { partners: partners.armored })).rejects.toThrow(/^error verifying trust signature: openpgp: invalid signature: /);
     await expect(verifySignature(doc, sig, [{ ascii_armor: author.armored, trust_signature: "not armored" }])).rejects.toThrow("error decoding trust signature: EOF");
   });
+});
+
+test("HASHICORP_KEY_IDS are the embedded HashiCorp key's IDs", async () => {
+  const [key] = await openpgp.readKeys({ armoredKeys: HASHICORP_PUBLIC_KEY });
+  expect(new Set(key!.getKeyIDs().map((id) => id.toHex()))).toEqual(HASHICORP_KEY_IDS);
 });

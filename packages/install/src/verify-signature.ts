@@ -138,9 +138,12 @@ export async function verifySignature(document: Uint8Array, signature: Uint8Arra
       throw new StepError(InstallErrorCode.Signature, `error checking signature: openpgp: invalid signature: ${(e as Error).message.replace(/^Error verifying signed message: /, "")}`, e);
     }
     const keyId = issuer.getKeyID().toHex().toUpperCase();
-    const { HASHICORP_PARTNERS_KEY, HASHICORP_PUBLIC_KEY } = await import("./hashicorp-keys.js");
-    const hashicorp = await keyring(openpgp, trusted.hashicorp ?? HASHICORP_PUBLIC_KEY);
-    if ((await checkDetached(openpgp, hashicorp, document, sig)) === undefined) return { result: AuthResult.HashiCorp, keyId };
+    const { HASHICORP_KEY_IDS, HASHICORP_PARTNERS_KEY, HASHICORP_PUBLIC_KEY } = await import("./hashicorp-keys.js");
+    // HashiCorp's key (parsed only when it may have issued the signature: its key IDs known)
+    if (trusted.hashicorp !== undefined || [...issuers].some((id) => HASHICORP_KEY_IDS.has(id))) {
+      const hashicorp = await keyring(openpgp, trusted.hashicorp ?? HASHICORP_PUBLIC_KEY);
+      if ((await checkDetached(openpgp, hashicorp, document, sig)) === undefined) return { result: AuthResult.HashiCorp, keyId };
+    }
     if (key.trust_signature === undefined || key.trust_signature === "") return { result: AuthResult.Community, keyId };
     const partners = await keyring(openpgp, trusted.partners ?? HASHICORP_PARTNERS_KEY);
     const authorKey = await dearmor(openpgp, key.ascii_armor);
