@@ -243,9 +243,17 @@ describeTf("modules from a module registry, git and an https archive, against te
 });
 
 /** Publishes `type` for a bad-input case (the good archive unless `entries` replaces it). */
-async function publishBad(type: string, extra: { entries?: ZipWriterEntry[]; signWithUnknownKey?: boolean; wrongShasum?: boolean } = {}): Promise<void> {
+async function publishBad(type: string, extra: { entries?: ZipWriterEntry[]; signWithUnknownKey?: boolean; wrongShasum?: boolean; trustSignature?: string } = {}): Promise<void> {
   const renamed = files.map((f) => (f.name.startsWith("terraform-provider-") ? { ...f, name: `terraform-provider-${type}_v1.0.0` } : f));
-  await reg.publish({ namespace: NS, type, version: "1.0.0", files: extra.entries ?? renamed, ...(extra.signWithUnknownKey === true ? { signWithUnknownKey: true } : {}), ...(extra.wrongShasum === true ? { wrongShasum: true } : {}) });
+  await reg.publish({
+    namespace: NS,
+    type,
+    version: "1.0.0",
+    files: extra.entries ?? renamed,
+    ...(extra.signWithUnknownKey === true ? { signWithUnknownKey: true } : {}),
+    ...(extra.wrongShasum === true ? { wrongShasum: true } : {}),
+    ...(extra.trustSignature !== undefined ? { trustSignature: extra.trustSignature } : {}),
+  });
 }
 
 describeTf("a download cut short", () => {
@@ -417,6 +425,9 @@ describeTf("packages that must not be installed: terraform's errors, nothing ins
       reg.fault(/\/dl\/testing\/corrupt\/.*\.zip$/, { kind: "body", body: "not the archive" });
     }],
     ["unknownkey", () => publishBad("unknownkey", { signWithUnknownKey: true })],
+    // a partner trust signature HashiCorp's partners key did not make, and one that is not armored
+    ["untrusted", () => publishBad("untrusted", { trustSignature: "stranger" })],
+    ["badtrust", () => publishBad("badtrust", { trustSignature: "not an armored signature" })],
     ["badsig", async () => {
       await publishBad("badsig");
       reg.fault(/\/dl\/testing\/badsig\/.*SHA256SUMS$/, { kind: "body", body: `${"0".repeat(64)}  other.zip\n` });

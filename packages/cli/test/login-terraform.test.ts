@@ -8,7 +8,7 @@
 // endpoint that refuses the code. It reads no configuration, so there is no JSON-syntax
 // variant. Skipped without terraform.
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, readFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, get, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -113,11 +113,25 @@ function normalised(s: string, home: string): string {
     .replace(/localhost%3A\d+/g, "localhost%3APORT");
 }
 
-async function sameAsTerraform(args: readonly string[], options: { stdin?: string; extraConfig?: string; credentials?: string } = {}): Promise<{ code: number | null; stdout: string; home: string }> {
+/** A credentials helper script `terraform-credentials-test` in `home`'s plugin directory: logs its arguments and standard input beside itself, then runs `body`. */
+function writeHelper(home: string, body: string): void {
+  const dir = join(home, ".terraform.d", "plugins");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "terraform-credentials-test"), `#!/bin/sh\nlog="$(dirname "$0")/helper.log"\necho "args: $*" >> "$log"\nif [ "$3" = store ]; then echo "stdin: $(cat)" >> "$log"; fi\n${body}\n`, { mode: 0o755 });
+}
+
+/** What a helper written by {@link writeHelper} logged. */
+const helperLog = (home: string): string => {
+  const f = join(home, ".terraform.d", "plugins", "helper.log");
+  return existsSync(f) ? readFileSync(f, "utf8") : "";
+};
+
+async function sameAsTerraform(args: readonly string[], options: { stdin?: string; extraConfig?: string; credentials?: string; helper?: string } = {}): Promise<{ code: number | null; stdout: string; home: string; helperLog: string }> {
   const base = workdir({ "cli.tfrc": cliConfig(options.extraConfig), ...(options.credentials === undefined ? {} : { ".terraform.d/credentials.tfrc.json": options.credentials }) });
   const [a, b] = [workdir(), workdir()];
   cpSync(base, a, { recursive: true });
   cpSync(base, b, { recursive: true });
+  if (options.helper !== undefined) for (const home of [a, b]) writeHelper(home, options.helper);
   const env = (home: string): Record<string, string> => ({ HOME: home, TF_CLI_CONFIG_FILE: join(home, "cli.tfrc") });
   const run = (tool: "terraform" | "magma", dir: string): ReturnType<typeof runTool> =>
     runTool(tool, args, dir, env(dir), { ...(options.stdin === undefined ? {} : { stdin: options.stdin }), onOutput: { match: /Terraform will now wait/, run: openInBrowser } });
@@ -128,7 +142,8 @@ async function sameAsTerraform(args: readonly string[], options: { stdin?: strin
     return existsSync(f) ? readFileSync(f, "utf8") + `\nmode ${(statSync(f).mode & 0o777).toString(8)}` : undefined;
   };
   expect(creds(b)).toEqual(creds(a));
-  return { code: ours.code, stdout: ours.stdout, home: b };
+  expect(helperLog(b)).toBe(helperLog(a));
+  return { code: ours.code, stdout: ours.stdout, home: b, helperLog: helperLog(b) };
 }
 
 describe("login beside terraform", () => {
@@ -149,6 +164,20 @@ describe("login beside terraform", () => {
   ] as const)("refuses as terraform does: %s", async (_name, args, options) => {
     const { code } = await sameAsTerraform(args, options);
     expect(code).toBe(1);
+  }, TIMEOUT);
+
+  const HELPER = 'credentials_helper "test" {\n  args = ["--from", "tests"]\n}\n';
+
+  it_("stores the token through the configured credentials_helper (store HOST, the token as JSON on its input), not in the file", async () => {
+    const { code, stdout, helperLog: log } = await sameAsTerraform(["login", "-no-color", "login.example.test"], { stdin: "yes\n", extraConfig: HELPER, helper: "exit 0" });
+    expect(code).toBe(0);
+    expect(stdout).toContain('store the token in the configured\n"test" credentials helper');
+    expect(log).toBe('args: --from tests store login.example.test\nstdin: {"token":"token-for-everyone"}\n');
+  }, TIMEOUT);
+
+  it_("a helper that fails to store is terraform's error", async () => {
+    const failed = await sameAsTerraform(["login", "-no-color", "login.example.test"], { stdin: "yes\n", extraConfig: HELPER, helper: 'echo "vault sealed" >&2\nexit 2' });
+    expect(failed.code).toBe(1);
   }, TIMEOUT);
 
   it_("reports a token endpoint that refuses the code as terraform does", async () => {

@@ -191,7 +191,16 @@ export function* walkConfig(config: Config): Generator<Config> {
   for (const c of config.children.values()) yield* walkConfig(c);
 }
 
-/** A registry source with and without the default host are the same module. */
+/** A registry source with and without the default host are the same module; a github.com/ or bitbucket.org/ shorthand is its git:: address. */
 function normalizeSource(s: string): string {
-  return s.startsWith("registry.terraform.io/") ? s.slice("registry.terraform.io/".length) : s;
+  if (s.startsWith("registry.terraform.io/")) return s.slice("registry.terraform.io/".length);
+  // the github.com/ and bitbucket.org/ shorthands as terraform's detectors expand them (and
+  // modules.json records them): `//subdir` and `?query` kept in place
+  const parts = /^((?:github\.com|bitbucket\.org)\/[^?]*?)(\/\/[^?]*)?(\?.*)?$/.exec(s);
+  if (parts === null) return s;
+  const [, pkg = "", subdir = "", query = ""] = parts;
+  const gh = /^github\.com\/([^/]+)\/([^/]+)$/.exec(pkg);
+  if (gh !== null) return `git::https://github.com/${gh[1]!}/${gh[2]!.replace(/\.git$/, "")}.git${subdir}${query}`;
+  if (pkg.startsWith("bitbucket.org/")) return `git::https://${pkg}${pkg.endsWith(".git") ? "" : ".git"}${subdir}${query}`;
+  return s;
 }

@@ -116,7 +116,8 @@ function tokenHost(suffix: string): string {
  */
 export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
   const env = options.env ?? process.env;
-  const file = options.file ?? env["TF_CLI_CONFIG_FILE"] ?? env["TERRAFORM_CONFIG"] ?? join(homedir(), ".terraformrc");
+  // an empty variable is an unset one (Go's os.Getenv)
+  const file = options.file ?? (env["TF_CLI_CONFIG_FILE"] || env["TERRAFORM_CONFIG"] || join(env["HOME"] || homedir(), ".terraformrc"));
   let providerInstallation: InstallationMethod[] | undefined;
   let pluginCacheDir: string | undefined;
   let mayBreak = false;

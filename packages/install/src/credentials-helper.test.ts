@@ -49,6 +49,27 @@ describe("CredentialsHelper and HostCredentials", () => {
     expect(() => new CredentialsHelper(join(root, "absent"), []).token("a.example")).toThrow(/^failed to run /);
   });
 
+  test("store and forget: the verb and host after the args, the token as JSON on standard input; the answer kept; failures in terraform's words", () => {
+    const log = join(root, "store.log");
+    const helper = new CredentialsHelper(script(join(root, "store"), `echo "$@" >> ${log}\nif [ "$2" = store ]; then cat >> ${log}; echo >> ${log}; fi\nif [ "$2" = get ]; then echo '{"token":"from-get"}'; fi`), ["x"]);
+    helper.store("Vault.Example", "t-1");
+    expect(helper.token("vault.example")).toBe("t-1");
+    helper.forget("vault.example");
+    expect(helper.token("vault.example")).toBeUndefined();
+    expect(readFileSync(log, "utf8")).toBe('x store vault.example\n{"token":"t-1"}\nx forget vault.example\n');
+    const failing = new CredentialsHelper(script(join(root, "store-fail"), 'cat > /dev/null; echo "sealed" >&2; exit 2'), []);
+    expect(() => failing.store("a.example", "t")).toThrow(`error in ${join(root, "store-fail")}: sealed\n`);
+    expect(() => failing.forget("a.example")).toThrow(`error in ${join(root, "store-fail")}: sealed\n`);
+    expect(() => new CredentialsHelper(script(join(root, "store-silent"), "exit 1"), []).forget("a.example")).toThrow("but it produced no error message");
+  });
+
+  test("readCliConfig: an empty TF_CLI_CONFIG_FILE is unset (~/.terraformrc under HOME is read)", () => {
+    const home = join(root, "rc-home");
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, ".terraformrc"), 'credentials_helper "rc" {}\n');
+    expect(readCliConfig({ env: { HOME: home, TF_CLI_CONFIG_FILE: "" } }).credentialsHelper).toEqual({ name: "rc", args: [] });
+  });
+
   test("readCliConfig reads the first credentials_helper block and its args", () => {
     const file = join(root, "cli.tfrc");
     writeFileSync(file, 'credentials_helper "acme" {\n  args = ["--profile", "p"]\n}\n');

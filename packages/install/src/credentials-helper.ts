@@ -57,7 +57,9 @@ export function findCredentialsHelper(name: string, dirs: readonly string[]): st
 /**
  * A credentials helper program (terraform's `credentials_helper` protocol): `<path> <args…>
  * get <hostname>` prints a JSON object whose `token` is the host's token. Each host is asked
- * once; the answer (or the failure) is kept for the rest of the run.
+ * once; the answer (or the failure) is kept for the rest of the run. `store <hostname>` (the
+ * object `{"token":…}` on its standard input) and `forget <hostname>` keep and drop a token,
+ * as `terraform login` and `logout` use them.
  */
 export class CredentialsHelper {
   /** The executable. */
@@ -88,6 +90,41 @@ export class CredentialsHelper {
     }
     if ("error" in answer) throw answer.error;
     return answer.token;
+  }
+
+  /**
+   * Asks the helper to keep `token` for `hostname`: `<path> <args…> store <hostname>` with
+   * `{"token":"…"}` on its standard input (terraform's `StoreForHost`). The run's answer for
+   * the host becomes the token.
+   *
+   * @throws StepError `credentials` in terraform's words (see {@link token}).
+   */
+  store(hostname: string, token: string): void {
+    const host = hostname.toLowerCase();
+    this.#run(["store", host], JSON.stringify({ token }));
+    this.#answers.set(host, { token });
+  }
+
+  /**
+   * Asks the helper to drop the token of `hostname`: `<path> <args…> forget <hostname>`
+   * (terraform's `ForgetForHost`).
+   *
+   * @throws StepError `credentials` in terraform's words (see {@link token}).
+   */
+  forget(hostname: string): void {
+    const host = hostname.toLowerCase();
+    this.#run(["forget", host]);
+    this.#answers.set(host, { token: undefined });
+  }
+
+  /** Runs `path args… <verb> <host>` with `input` (nothing when absent) on its standard input, its output ignored. */
+  #run(verb: readonly string[], input?: string): void {
+    const r = spawnSync(this.path, [...this.args, ...verb], { ...(input === undefined ? { stdio: ["ignore", "ignore", "pipe"] } : { input, stdio: ["pipe", "ignore", "pipe"] }), maxBuffer: 16 << 20 });
+    if (r.error !== undefined) throw new StepError(InstallErrorCode.Credentials, `failed to run ${this.path}: ${r.error.message}`);
+    if (r.status !== 0) {
+      const text = r.stderr.toString("utf8");
+      throw new StepError(InstallErrorCode.Credentials, text === "" ? `error in ${this.path}, but it produced no error message` : `error in ${this.path}: ${text}`);
+    }
   }
 
   #ask(host: string): { token: string | undefined } | { error: StepError } {

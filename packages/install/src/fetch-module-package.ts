@@ -1,31 +1,62 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
-import { dirname } from "node:path";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { decompress } from "./decompress.js";
 import { httpDownloadBuffer, httpGet, type HttpOptions } from "./http-client.js";
 import { InstallErrorCode, StepError } from "./install-error.js";
 import { unpackTar } from "./tar-archive.js";
 import { unpackZip } from "./zip-archive.js";
 
-function git(args: readonly string[], cwd?: string): Promise<void> {
+function git(args: readonly string[], cwd?: string, sshKeyFile?: string): Promise<void> {
+  const env: Record<string, string | undefined> = { ...process.env, GIT_TERMINAL_PROMPT: "0" };
+  // go-getter's setupGitEnv: `-i <key file>` after the GIT_SSH_COMMAND in force (default `ssh`)
+  if (sshKeyFile !== undefined) env["GIT_SSH_COMMAND"] = `${env["GIT_SSH_COMMAND"] || "ssh"} -i ${sshKeyFile}`;
   return new Promise((resolve, reject) => {
-    execFile("git", [...args], { ...(cwd !== undefined ? { cwd } : {}), env: { ...process.env, GIT_TERMINAL_PROMPT: "0" }, maxBuffer: 16 * 1024 * 1024 }, (err, _out, stderr) => {
+    execFile("git", [...args], { ...(cwd !== undefined ? { cwd } : {}), env, maxBuffer: 16 * 1024 * 1024 }, (err, _out, stderr) => {
       if (err === null) resolve();
       else reject(new StepError(InstallErrorCode.Download, `error downloading '${args[args.length - 2] ?? ""}': /usr/bin/git exited with ${String((err as { code?: number }).code ?? 1)}: ${String(stderr).trim()}`));
     });
   });
 }
 
+/** Archive suffixes and the unpacking they select (terraform's decompressors; the longest suffix wins, as in go-getter). */
 const ARCHIVES: readonly (readonly [suffix: string, kind: string])[] = [
+  [".tar.tbz2", "tar.bz2"],
+  [".tar.bz2", "tar.bz2"],
+  [".tbz2", "tar.bz2"],
   [".tar.gz", "tar.gz"],
   [".tgz", "tar.gz"],
+  [".tar.xz", "tar.xz"],
+  [".txz", "tar.xz"],
   [".tar", "tar"],
   [".zip", "zip"],
 ];
 
+/** `?archive=` values and the unpacking they select. */
+const ARCHIVE_PARAMS: Readonly<Record<string, string>> = { "tar.gz": "tar.gz", tgz: "tar.gz", "tar.bz2": "tar.bz2", tbz2: "tar.bz2", "tar.tbz2": "tar.bz2", "tar.xz": "tar.xz", txz: "tar.xz", tar: "tar", zip: "zip" };
+
+/**
+ * The key of a `?sshkey=` (base64, as go-getter decodes it) written to a file only its owner
+ * can read, in a directory of its own; `undefined` without one.
+ *
+ * @throws StepError `bad_config` for a key that is not base64 (Go's words).
+ */
+function writeSshKey(sshKey: string): string | undefined {
+  if (sshKey === "") return undefined;
+  const bad = /[^A-Za-z0-9+/=]/.exec(sshKey) ?? (sshKey.length % 4 !== 0 ? { index: sshKey.length - (sshKey.length % 4) } : /=[^=]/.exec(sshKey));
+  if (bad !== null) throw new StepError(InstallErrorCode.BadConfig, `illegal base64 data at input byte ${bad.index}`);
+  const dir = mkdtempSync(join(tmpdir(), "go-getter"));
+  const file = join(dir, "key");
+  writeFileSync(file, Buffer.from(sshKey, "base64"), { mode: 0o600 });
+  return file;
+}
+
 /**
  * Fetches a module package into `dir` (which must not exist) as go-getter does for the
- * sources terraform supports: `git::` (https, ssh, file; `?ref=`, `?depth=`) with the git
- * command, `https://` archives (`.zip`, `.tar.gz`, `.tgz`, `.tar`, or `?archive=`), and other
+ * sources terraform supports: `git::` (https, ssh, file; `?ref=`, `?depth=`, `?sshkey=`) with
+ * the git command, `https://` archives (`.zip`, `.tar.gz`, `.tgz`, `.tar.bz2`, `.tbz2`,
+ * `.tar.xz`, `.txz`, `.tar`, or `?archive=`), and other
  * `https://` URLs through their `X-Terraform-Get` header.
  *
  * @throws StepError `download` for a failed fetch, `bad_config` for getters magma does not
@@ -43,6 +74,7 @@ export async function fetchModulePackage(packageAddr: string, dir: string, http:
   if (getter === "git") {
     const u = new URL(rest.replace(/^ssh:\/\/([^@/]+)@([^:/]+):(?!\d)/, "ssh://$1@$2/"));
     const ref = u.searchParams.get("ref") ?? "";
+    const sshKey = u.searchParams.get("sshkey") ?? "";
     const d = Number(u.searchParams.get("depth") ?? "0");
     u.searchParams.delete("ref");
     u.searchParams.delete("depth");
@@ -54,13 +86,16 @@ export async function fetchModulePackage(packageAddr: string, dir: string, http:
       if (ref !== "") args.push("--branch", ref);
     }
     args.push("--", url, dir);
+    const keyFile = writeSshKey(sshKey);
     try {
-      await git(args);
+      await git(args, undefined, keyFile);
       if (d < 1 && ref !== "") await git(["checkout", ref], dir);
-      await git(["submodule", "update", "--init", "--recursive"], dir);
+      await git(["submodule", "update", "--init", "--recursive"], dir, keyFile);
     } catch (e) {
       rmSync(dir, { recursive: true, force: true });
       throw e;
+    } finally {
+      if (keyFile !== undefined) rmSync(dirname(keyFile), { recursive: true, force: true });
     }
     return;
   }
@@ -72,15 +107,15 @@ export async function fetchModulePackage(packageAddr: string, dir: string, http:
     throw new StepError(InstallErrorCode.BadConfig, `${JSON.stringify(packageAddr)} is not a URL magma can download a module from`);
   }
   if (u.protocol !== "https:" && u.protocol !== "http:") throw new StepError(InstallErrorCode.BadConfig, `magma does not support ${u.protocol} module sources`);
-  let kind = u.searchParams.get("archive") ?? "";
+  const param = u.searchParams.get("archive") ?? "";
   u.searchParams.delete("archive");
-  if (kind === "") kind = ARCHIVES.find(([s]) => u.pathname.endsWith(s))?.[1] ?? "";
-  if (kind === "tgz") kind = "tar.gz";
+  const kind = param !== "" ? (ARCHIVE_PARAMS[param] ?? param) : (ARCHIVES.find(([s]) => u.pathname.endsWith(s))?.[1] ?? "");
   if (kind !== "") {
     const body = await httpDownloadBuffer(u, http);
     try {
       if (kind === "zip") unpackZip(body, dir);
-      else if (kind === "tar.gz" || kind === "tar") unpackTar(body, dir, kind === "tar.gz");
+      else if (kind === "tar.gz" || kind === "tar") unpackTar(body, dir, kind === "tar.gz" ? "gzip" : "none");
+      else if (kind === "tar.bz2" || kind === "tar.xz") unpackTar(await decompress(body, kind), dir, "none");
       else throw new StepError(InstallErrorCode.BadConfig, `unsupported archive format: ${kind}`);
     } catch (e) {
       rmSync(dir, { recursive: true, force: true });

@@ -42,7 +42,8 @@ export function splitSubdir(addr: string): { pkg: string; subdir: string } {
 /**
  * Classifies a module `source`: a local path (`./`, `../`), a module registry address
  * (`[host/]namespace/name/provider[//subdir]`), or a go-getter address, normalised as
- * terraform does (`github.com/o/r` → `git::https://github.com/o/r.git`, `git@host:o/r` →
+ * terraform does (`github.com/o/r` → `git::https://github.com/o/r.git`, `bitbucket.org/o/r` →
+ * `git::https://bitbucket.org/o/r.git`, `git@host:o/r` →
  * `git::ssh://git@host/o/r`, a bare `https://` URL kept as is).
  */
 export function parseModuleSource(raw: string): ModuleSource {
@@ -62,6 +63,9 @@ export function parseModuleSource(raw: string): ModuleSource {
   let packageAddr = pkg;
   let m = /^github\.com\/([^/]+)\/([^/?]+)(\?.*)?$/.exec(pkg);
   if (m !== null) packageAddr = `git::https://github.com/${m[1]!}/${m[2]!.replace(/\.git$/, "")}.git${m[3] ?? ""}`;
+  // terraform's detectBitBucket: always git now (no API call), `.git` added to the path
+  m = /^bitbucket\.org\/([^?]*)(\?.*)?$/.exec(pkg);
+  if (m !== null) packageAddr = `git::https://bitbucket.org/${m[1]!}${m[1]!.endsWith(".git") ? "" : ".git"}${m[2] ?? ""}`;
   m = /^git@([^:]+):(.*)$/.exec(pkg);
   if (m !== null) packageAddr = `git::ssh://git@${m[1]!}/${m[2]!}`;
   if (/^(https?|file):\/\//.test(packageAddr) && /\.git(\?|$)/.test(packageAddr)) packageAddr = `git::${packageAddr}`;

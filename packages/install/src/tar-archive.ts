@@ -8,16 +8,16 @@ function bad(message: string): StepError {
 }
 
 /**
- * Unpacks a tar archive (gzip-compressed when `gzip`) into `dir` as go-getter does for module
+ * Unpacks a tar archive (gzip-compressed when `compression` says so) into `dir` as go-getter does for module
  * packages: regular files, directories and symlinks; a `..` element, an absolute name or a
  * symlink leaving `dir` is refused before anything is written.
  *
  * @throws StepError `bad_archive`.
  */
-export function unpackTar(archive: Buffer, dir: string, gzip: boolean): void {
+export function unpackTar(archive: Buffer, dir: string, compression: "gzip" | "none"): void {
   let buf: Buffer;
   try {
-    buf = gzip ? gunzipSync(archive) : archive;
+    buf = compression === "gzip" ? gunzipSync(archive) : archive;
   } catch (e) {
     throw bad(`gzip: invalid header: ${(e as Error).message}`);
   }

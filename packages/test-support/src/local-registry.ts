@@ -47,6 +47,11 @@ export interface RegistryRelease {
   readonly signWithUnknownKey?: boolean;
   /** The registry's `shasum` differs from the archive's (the list still names the real one). */
   readonly wrongShasum?: boolean;
+  /**
+   * The signing key's `trust_signature`: `"stranger"` is a detached armored signature of the
+   * key's bytes by a key that is not HashiCorp's partners key; any other text is sent as is.
+   */
+  readonly trustSignature?: string;
 }
 
 /** What {@link LocalRegistry.publish} made. */
@@ -148,15 +153,15 @@ export async function startLocalRegistry(hostname = "registry.magma.test"): Prom
   const openpgp = await import("openpgp");
   const dir = mkdtempSync(join(tmpdir(), "magma-registry-"));
   const { key, cert, caFile } = makeCa(dir);
-  const gen = async (): Promise<{ priv: Awaited<ReturnType<typeof openpgp.readPrivateKey>>; armored: string; id: string }> => {
+  const gen = async (): Promise<{ priv: Awaited<ReturnType<typeof openpgp.readPrivateKey>>; armored: string; id: string; body: Uint8Array }> => {
     const k = await openpgp.generateKey({ type: "ecc", curve: "curve25519Legacy", userIDs: [{ name: "magma test", email: "test@magma.invalid" }], format: "object" });
-    return { priv: k.privateKey, armored: k.publicKey.armor(), id: k.publicKey.getKeyID().toHex().toUpperCase() };
+    return { priv: k.privateKey, armored: k.publicKey.armor(), id: k.publicKey.getKeyID().toHex().toUpperCase(), body: k.publicKey.write() };
   };
   const signer = await gen();
   const stranger = await gen();
   const files = new Map<string, { body: Buffer; type: string }>();
   const providers = new Map<string, Map<string, Set<string>>>(); // ns/type → version → platforms
-  const downloads = new Map<string, { filename: string; shasum: string; sums: string; sig: string; h1: string }>(); // ns/type/version/platform
+  const downloads = new Map<string, { filename: string; shasum: string; sums: string; sig: string; h1: string; trust: string }>(); // ns/type/version/platform
   const modules = new Map<string, Map<string, string>>(); // ns/name/provider → version → archive path
   const faults: { path: RegExp; fault: RegistryFault; served: number }[] = [];
   const requests: string[] = [];
@@ -238,7 +243,7 @@ export async function startLocalRegistry(hostname = "registry.magma.test"): Prom
           shasums_url: `${base}${pre}SHA256SUMS`,
           shasums_signature_url: `${base}${pre}SHA256SUMS.sig`,
           shasum: d.shasum,
-          signing_keys: { gpg_public_keys: [{ key_id: signer.id, ascii_armor: signer.armored, trust_signature: "", source: "magma", source_url: null }] },
+          signing_keys: { gpg_public_keys: [{ key_id: signer.id, ascii_armor: signer.armored, trust_signature: d.trust, source: "magma", source_url: null }] },
         }),
       );
     }
@@ -285,6 +290,12 @@ export async function startLocalRegistry(hostname = "registry.magma.test"): Prom
   const port = (server.address() as { port: number }).port;
   base = `https://127.0.0.1:${port}`;
 
+  const trustSignature = async (given: string | undefined): Promise<string> => {
+    if (given !== "stranger") return given ?? "";
+    const message = await openpgp.createMessage({ binary: signer.body });
+    return (await openpgp.sign({ message, signingKeys: stranger.priv, detached: true, format: "armored" })) as string;
+  };
+
   const rebuildSums = async (ns: string, type: string, version: string, unknownKey: boolean): Promise<void> => {
     const plats = providers.get(`${ns}/${type}`)?.get(version) ?? new Set<string>();
     const lines = [...plats]
@@ -320,7 +331,7 @@ export async function startLocalRegistry(hostname = "registry.magma.test"): Prom
       const plats = byType.get(r.version) ?? new Set<string>();
       byType.set(r.version, plats);
       plats.add(platform);
-      downloads.set(`${r.namespace}/${r.type}/${r.version}/${platform}`, { filename, shasum: r.wrongShasum === true ? createHash("sha256").update("not it").digest("hex") : sha, sums: "", sig: "", h1 });
+      downloads.set(`${r.namespace}/${r.type}/${r.version}/${platform}`, { filename, shasum: r.wrongShasum === true ? createHash("sha256").update("not it").digest("hex") : sha, sums: "", sig: "", h1, trust: await trustSignature(r.trustSignature) });
       await rebuildSums(r.namespace, r.type, r.version, r.signWithUnknownKey === true);
       return { zip, zh: `zh:${sha}`, h1, path };
     },

@@ -19,20 +19,16 @@ export function registerGetCommand(program: Command, ctx: CommandContext): void 
     .option("--update", "fetch every remote module again, the newest versions the constraints allow")
     .action(async (o: GetOptions) => {
       const { join } = await import("node:path");
-      const { installModules, ModuleCallError } = await import("../workdir/init-modules.js");
+      const { installModules } = await import("../workdir/init-modules.js");
       const { moduleInstallOptions } = await import("../workdir/init-providers.js");
       const env = ctx.io.env;
       const dataDir = join(ctx.cwd, env["TF_DATA_DIR"] ?? ".terraform");
-      let r;
-      try {
-        r = await installModules(ctx.cwd, dataDir, moduleInstallOptions(env, o.update === true));
-      } catch (e) {
-        if (!(e instanceof ModuleCallError)) throw e;
-        // terraform's diagnostic, with the module block's lines
+      const r = await installModules(ctx.cwd, dataDir, { ...moduleInstallOptions(env, o.update === true), onLine: (line) => ctx.print(line) });
+      if (r.errors.length > 0) {
+        // terraform's diagnostics, with the module blocks' lines
         const [{ formatDiagnostics }, { terminalColumns }, { CliError }] = await Promise.all([import("../workdir/format-diagnostic.js"), import("../terminal-columns.js"), import("../cli-error.js")]);
-        ctx.io.stderr.write(formatDiagnostics([e.diagnostic], ctx.cwd, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
-        throw new CliError(e.code, e.message, { silent: true, cause: e });
+        ctx.io.stderr.write(formatDiagnostics(r.errors.map((e) => e.diagnostic), ctx.cwd, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+        throw new CliError(r.errors[0]!.code, r.errors[0]!.message, { silent: true, cause: r.errors[0] });
       }
-      for (const m of r.modules) if (m.key !== "" && m.isNew) ctx.print(`${m.download === undefined ? "" : `${m.download}\n`}- ${m.key} in ${m.dir}\n`);
     });
 }

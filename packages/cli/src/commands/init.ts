@@ -10,7 +10,7 @@ import { formatDiagnostics } from "../workdir/format-diagnostic.js";
 import { backendRecord, readBackendRecord, recordBackend, settingsFromRecord } from "../workdir/init-backend.js";
 import { localStateExists, migrateState } from "../workdir/migrate-state.js";
 import type { WorkingDir } from "../workdir/working-dir.js";
-import { installModules, ModuleCallError } from "../workdir/init-modules.js";
+import { installModules } from "../workdir/init-modules.js";
 import { moduleInstallOptions } from "../workdir/init-providers.js";
 import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
@@ -140,19 +140,24 @@ export async function initAction(ctx: CommandContext, o: InitOptions): Promise<v
     }
     if (!skipBackend && hasBackendBlock) await refreshBackendState(wd);
     const modulesHeading = `${paint(colour, o.upgrade === true ? "[reset][bold]Upgrading modules..." : "[reset][bold]Initializing modules...")}\n`;
-    let modules;
-    try {
-      modules = await installModules(wd.dir, wd.dataDir, moduleInstallOptions(ctx.io.env, o.upgrade === true));
-    } catch (e) {
-      if (!(e instanceof ModuleCallError)) throw e;
-      // terraform's diagnostic with the module block's lines, under the heading it had printed
-      ctx.print(modulesHeading);
-      ctx.io.stderr.write(formatDiagnostics([e.diagnostic], wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
-      throw new CliError(e.code, e.message, { silent: true, cause: e });
-    }
-    if (modules.hasCalls) {
-      ctx.print(modulesHeading);
-      for (const m of modules.modules) if (m.key !== "" && m.isNew) ctx.print(`${m.download === undefined ? "" : `${m.download}\n`}- ${m.key} in ${m.dir}\n`);
+    // terraform's lines as each module is done, under the heading
+    let headed = false;
+    const heading = (): void => {
+      if (!headed) ctx.print(modulesHeading);
+      headed = true;
+    };
+    const modules = await installModules(wd.dir, wd.dataDir, {
+      ...moduleInstallOptions(ctx.io.env, o.upgrade === true),
+      onLine: (line) => {
+        heading();
+        ctx.print(line);
+      },
+    });
+    if (modules.hasCalls) heading();
+    if (modules.errors.length > 0) {
+      // terraform's diagnostics with the module blocks' lines
+      ctx.io.stderr.write(formatDiagnostics(modules.errors.map((e) => e.diagnostic), wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+      throw new CliError(modules.errors[0]!.code, modules.errors[0]!.message, { silent: true, cause: modules.errors[0] });
     }
     const { config, diags } = loadConfig(wd.dir);
     const errors = diags.filter((d) => d.severity === "error");

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { ExitCode } from "../exit-code.js";
-import { CREDENTIALS_FILE, cliConfigDir, comparableHostname, invalidHostnameReason, manuallyConfigured, readCredentialsFile, writeCredentialsFile } from "../workdir/credentials-file.js";
+import { CREDENTIALS_FILE, cliConfigDir, comparableHostname, invalidHostnameReason, readCredentialsFile, writeCredentialsFile } from "../workdir/credentials-file.js";
 import type { CommandContext } from "./command-context.js";
 import { readAnswer } from "./read-answer.js";
 
@@ -114,7 +114,9 @@ export function registerLoginCommand(program: Command, ctx: CommandContext): voi
           diags.push({ severity: "error", summary: "Host does not support Terraform tokens API", detail: `The given hostname ${JSON.stringify(host)} does not support creating Terraform authorization tokens.` });
         }
       }
-      if (manuallyConfigured(env, configDir, host)) {
+      const { credentialsLocation } = await import("./credentials-location.js");
+      const location = await credentialsLocation(env, configDir, host);
+      if (location.kind === "other-file") {
         diags.push({
           severity: "error",
           summary: `Credentials for ${host} are manually configured`,
@@ -129,7 +131,11 @@ export function registerLoginCommand(program: Command, ctx: CommandContext): voi
       // The consent prompt.
       ctx.print(`Terraform will request an API token for ${host} using OAuth.\n\n`);
       ctx.print("This will work only if you are able to use a web browser on this computer to\ncomplete a login process. If not, you must obtain an API token by another\nmeans and configure it in the CLI configuration manually.\n\n");
-      ctx.print(`If login is successful, Terraform will store the token in plain text in\nthe following file for use by subsequent commands:\n    ${file}\n\n`);
+      ctx.print(
+        location.kind === "helper"
+          ? `If login is successful, Terraform will store the token in the configured\n${JSON.stringify(location.helperType)} credentials helper for use by subsequent commands.\n\n`
+          : `If login is successful, Terraform will store the token in plain text in\nthe following file for use by subsequent commands:\n    ${file}\n\n`,
+      );
       ctx.print(paint(ctx.colour.stdout, "[reset][bold]Do you want to proceed?[reset]\n  Only 'yes' will be accepted to confirm.\n\n  [bold]Enter a value:[reset] "));
       const answer = await readAnswer(ctx);
       ctx.print("\n");
@@ -159,14 +165,17 @@ export function registerLoginCommand(program: Command, ctx: CommandContext): voi
       }
 
       try {
-        const doc = readCredentialsFile(file);
-        const creds = (doc.credentials ?? {}) as Record<string, unknown>;
-        for (const h of Object.keys(creds)) if (comparableHostname(h) === host) delete creds[h];
-        creds[host] = { token };
-        doc.credentials = creds;
-        const { mkdirSync } = await import("node:fs");
-        mkdirSync(configDir, { recursive: true, mode: 0o755 });
-        writeCredentialsFile(file, doc);
+        if (location.kind === "helper") location.helper.store(host, token);
+        else {
+          const doc = readCredentialsFile(file);
+          const creds = (doc.credentials ?? {}) as Record<string, unknown>;
+          for (const h of Object.keys(creds)) if (comparableHostname(h) === host) delete creds[h];
+          creds[host] = { token };
+          doc.credentials = creds;
+          const { mkdirSync } = await import("node:fs");
+          mkdirSync(configDir, { recursive: true, mode: 0o755 });
+          writeCredentialsFile(file, doc);
+        }
       } catch (e) {
         error("Failed to save API token", `The given host returned an API token, but Terraform failed to save it: ${(e as Error).message}.`);
       }

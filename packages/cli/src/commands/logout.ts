@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { ExitCode } from "../exit-code.js";
 import { terminalColumns, wordWrap } from "../terminal-columns.js";
-import { CREDENTIALS_FILE, cliConfigDir, comparableHostname, configuredHosts, manuallyConfigured, readCredentialsFile, writeCredentialsFile } from "../workdir/credentials-file.js";
+import { CREDENTIALS_FILE, cliConfigDir, comparableHostname, readCredentialsFile, writeCredentialsFile } from "../workdir/credentials-file.js";
 import type { CommandContext } from "./command-context.js";
 
 const HELP = `Usage: terraform [global options] logout [hostname]
@@ -43,8 +43,9 @@ export function registerLogoutCommand(program: Command, ctx: CommandContext): vo
       if (host === undefined) throw new CliError(CliErrorCode.BadInput, "Invalid hostname", { detail: `The given hostname ${JSON.stringify(given)} is not valid.` });
       const configDir = cliConfigDir(ctx.io.env);
       const file = join(configDir, CREDENTIALS_FILE);
-      const configured = configuredHosts(ctx.io.env, configDir);
-      if (manuallyConfigured(ctx.io.env, configDir, host)) {
+      const { credentialsLocation } = await import("./credentials-location.js");
+      const location = await credentialsLocation(ctx.io.env, configDir, host);
+      if (location.kind === "other-file") {
         throw new CliError(CliErrorCode.BadInput, `Credentials for ${host} are manually configured`, {
           detail: wordWrap(
             'The "terraform logout" command cannot log out because credentials for this host are manually configured in a CLI configuration file.\n\nTo log out, revoke the existing credentials and remove that block from the CLI configuration.',
@@ -52,8 +53,19 @@ export function registerLogoutCommand(program: Command, ctx: CommandContext): vo
           ),
         });
       }
-      if (!configured.has(host)) {
+      if (location.kind === "none") {
         ctx.print(`No credentials for ${host} are stored.\n\n`);
+        return;
+      }
+      const success = (): void => ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] [bold]Terraform has removed the stored API token for ${host}.[reset]`)}\n\n`);
+      if (location.kind === "helper") {
+        ctx.print(`Removing the stored credentials for ${host} from the configured\n${JSON.stringify(location.helperType)} credentials helper.\n\n`);
+        try {
+          location.helper.forget(host);
+        } catch (e) {
+          throw new CliError(CliErrorCode.BadInput, "Failed to remove API token", { detail: wordWrap(`Unable to remove stored API token: ${(e as Error).message}`, terminalColumns(ctx.io.stderr)) });
+        }
+        success();
         return;
       }
       let doc: ReturnType<typeof readCredentialsFile>;
@@ -68,6 +80,6 @@ export function registerLogoutCommand(program: Command, ctx: CommandContext): vo
       for (const h of stored) delete creds[h];
       doc.credentials = creds;
       writeCredentialsFile(file, doc);
-      ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] [bold]Terraform has removed the stored API token for ${host}.[reset]`)}\n\n`);
+      success();
     });
 }

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, posix, relative, resolve } from "node:path";
-import { isLocalSource, loadModule, readModuleManifest, versionSatisfies, type InstalledModule } from "@magma/config";
+import { isLocalSource, loadModule, readModuleManifest, versionSatisfies, type InstalledModule, type ModuleCall } from "@magma/config";
 import { fetchModulePackage, ModuleRegistryClient, parseModuleSource, readCliConfig, ServiceDiscovery, type HttpOptions } from "@magma/install";
 import type { Diagnostic, SourceRange } from "@magma/hcl";
 import { CliError, CliErrorCode } from "../cli-error.js";
@@ -9,11 +9,14 @@ import { CliError, CliErrorCode } from "../cli-error.js";
 export class ModuleCallError extends CliError {
   /** The diagnostic (its subject the `module` block's header). */
   readonly diagnostic: Diagnostic;
+  /** terraform's `Downloading …` line, when it had printed it before the failure. */
+  readonly download: string | undefined;
 
   /** An error about the call whose block is at `subject`. */
-  constructor(summary: string, detail: string, subject: SourceRange) {
+  constructor(summary: string, detail: string, subject: SourceRange, download?: string) {
     super(CliErrorCode.BadInput, summary, { detail });
     this.diagnostic = { severity: "error", summary, detail, subject };
+    this.download = download;
   }
 }
 
@@ -33,14 +36,44 @@ export interface InstallModulesOptions {
   readonly http: HttpOptions;
   /** Fetch every remote module again, the newest matching versions (`-upgrade`, `get -update`). */
   readonly upgrade?: boolean;
+  /**
+   * Called with each of terraform's lines about the modules (`Downloading … for KEY...`,
+   * `- KEY in DIR`, each ending in a newline) as soon as the modules before in terraform's
+   * order are done, in that order.
+   */
+  readonly onLine?: (line: string) => void;
 }
+
+/** How many module packages are fetched at once. */
+const FETCHES_AT_ONCE = 4;
+
+/** Runs at most `n` of the functions given to it at once. */
+function limiter(n: number): <T>(run: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (run) => {
+    if (active >= n) await new Promise<void>((r) => waiting.push(r));
+    active++;
+    try {
+      return await run();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/** A module call being installed: its record (or why not), then the calls of the module it installed. */
+type Pending = Promise<{ readonly record: InstalledModuleRecord | ModuleCallError; readonly children: readonly Pending[] }>;
 
 /** What {@link installModules} found. */
 export interface ModuleInstallResult {
   /** Whether the root module calls any module (Terraform prints "Initializing modules..." only then). */
   readonly hasCalls: boolean;
-  /** Every module, the root first, in the order Terraform installs them (depth first, calls by name). */
+  /** Every module installed, the root first, in the order Terraform installs them (depth first, calls by name). */
   readonly modules: readonly InstalledModuleRecord[];
+  /** The calls that could not be installed, in that order (terraform goes on with the others and records them). */
+  readonly errors: readonly ModuleCallError[];
 }
 
 /**
@@ -69,6 +102,10 @@ export function formatModuleManifest(modules: readonly InstalledModule[]): strin
  * modules installed. Modules from the registry or git are kept when `terraform init` already
  * installed them (same key and source); otherwise magma cannot install them and says so.
  * Nothing is written when the root module calls no module, as terraform writes nothing.
+ * Remote packages are fetched several at once (a module's calls as soon as it is installed);
+ * the records, the lines and the errors are as terraform's one-at-a-time walk gives them: a
+ * call that cannot be installed is an error in the result, the walk going on with the others
+ * and the manifest recording what was installed, as terraform does.
  *
  * @throws CliError `bad_input` naming the module call for a source magma cannot install, or
  *   a local directory that does not exist.
@@ -79,102 +116,153 @@ export async function installModules(rootDir: string, dataDir: string, options?:
   const records: InstalledModuleRecord[] = [{ key: "", source: "", dir: ".", isNew: false }];
   const modsRel = posix.join(relative(root, resolve(dataDir)).replaceAll("\\", "/") || ".", "modules");
   let registry: ModuleRegistryClient | undefined;
-  const visit = async (dirRel: string, path: readonly string[], depth: number): Promise<boolean> => {
+  const fetching = limiter(FETCHES_AT_ONCE);
+  let failed = false;
+  const started = new Set<Promise<unknown>>();
+  const callsOf = (dirRel: string): ModuleCall[] => {
     const abs = isAbsolute(dirRel) ? dirRel : join(root, dirRel);
     const { module } = loadModule(abs, { displayDir: dirRel });
-    const calls = [...module.moduleCalls.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const call of calls) {
-      const key = [...path, call.name].join(".");
-      if (depth > 100) throw new CliError(CliErrorCode.BadInput, `Module ${key} is nested more than 100 levels deep: is there a module that calls itself?`);
-      const where = `${call.sourceAddrRange.filename}:${call.sourceAddrRange.start.line}`;
-      if (call.sourceAddr === "") continue; // reported by the configuration's own validation
-      let record: InstalledModuleRecord;
-      if (isLocalSource(call.sourceAddr)) {
-        const source = normalizeLocalSource(call.sourceAddr);
-        const dir = posix.join(dirRel.replaceAll("\\", "/"), source);
-        const full = isAbsolute(dir) ? dir : join(root, dir);
-        if (!existsSync(full) || !statSync(full).isDirectory()) {
-          throw new CliError(CliErrorCode.BadInput, `Unreadable module directory: module ${JSON.stringify(key)} (${where}) has source ${JSON.stringify(call.sourceAddr)}, but the directory ${dir} does not exist`);
-        }
-        const before = previous.get(key);
-        record = { key, source, dir, isNew: before === undefined || before.source !== source || before.dir !== dir };
-      } else {
-        const before = previous.get(key);
-        const src = parseModuleSource(call.sourceAddr);
-        const source = src.kind === "local" ? call.sourceAddr : src.display;
-        const exists = before !== undefined && existsSync(isAbsolute(before.dir) ? before.dir : join(root, before.dir));
-        const keep =
-          options?.upgrade !== true &&
-          before !== undefined &&
-          exists &&
-          before.source === source &&
-          (call.versionConstraints.length === 0 || (before.version !== undefined && versionSatisfies(before.version, call.versionConstraints)));
-        if (keep) record = { ...before, isNew: false };
-        else if (options === undefined) {
-          throw new CliError(CliErrorCode.Unsupported, `Module ${JSON.stringify(key)} is not installed`, { detail: `The module call at ${where} has source ${JSON.stringify(call.sourceAddr)}: run "magma init" to install it.` });
-        } else {
-          // terraform names the module block (its header line), not the source argument
-          const callAt = `${call.declRange.filename}:${call.declRange.start.line}`;
-          const instRel = posix.join(modsRel, key);
-          const inst = join(root, instRel);
-          rmSync(inst, { recursive: true, force: true });
-          const cli = readCliConfig({ env: options.env });
-          const fail = (summary: string, detail: string): CliError => new ModuleCallError(summary, detail, call.declRange);
-          if (src.kind === "registry") {
-            const retries = Number(options.env["TF_REGISTRY_DISCOVERY_RETRY"] ?? "");
-            registry ??= new ModuleRegistryClient(new ServiceDiscovery(cli.hosts, options.http), options.http, Number.isInteger(retries) && retries > 0 ? retries : 1);
-            const regAddr = `${src.hostname === "registry.terraform.io" ? "" : `${src.hostname}/`}${src.namespace}/${src.name}/${src.provider}`;
-            let versions: string[];
-            try {
-              versions = await registry.versions(src.hostname, src.namespace, src.name, src.provider);
-            } catch (e) {
-              if ((e as { code?: string }).code === "not_found") throw fail("Module not found", `Module ${JSON.stringify(call.name)} (from ${callAt}) cannot be found in the module registry at ${src.hostname}.`);
-              throw fail("Error accessing remote module registry", `Failed to retrieve available versions for module ${JSON.stringify(call.name)} (${callAt}) from ${src.hostname}: ${(e as Error).message}.`);
-            }
-            const exact = call.versionConstraints.some((c) => c.op === "=" && c.prerelease !== "");
-            const match = versions.find((v) => versionSatisfies(v, call.versionConstraints) && (!v.includes("-") || exact));
-            if (match === undefined) {
-              if (versions.length === 0) throw fail("No versions available", `Module ${JSON.stringify(regAddr)} (${callAt}) has no versions available on ${src.hostname}.`);
-              throw fail("Unresolvable module version constraint", `There is no available version of module ${JSON.stringify(regAddr)} (${callAt}) which matches the given version constraint. The newest available version is ${versions[0]!}.`);
-            }
-            let loc: string;
-            try {
-              loc = await registry.location(src.hostname, src.namespace, src.name, src.provider, match);
-            } catch (e) {
-              throw fail("Error accessing remote module registry", `Failed to retrieve a download URL for ${regAddr} ${match} from ${src.hostname}: ${(e as Error).message}`);
-            }
-            try {
-              await fetchModulePackage(loc, inst, options.http);
-            } catch (e) {
-              rmSync(inst, { recursive: true, force: true });
-              throw fail("Failed to download module", `Could not download module ${JSON.stringify(call.name)} (${callAt}) source code from ${JSON.stringify(loc)}: ${(e as Error).message}.`);
-            }
-            const dir = src.subdir === "" ? instRel : posix.join(instRel, src.subdir);
-            record = { key, source, version: match, dir, isNew: true, download: `Downloading ${regAddr} ${match} for ${key}...` };
-          } else if (src.kind === "remote") {
-            if (call.versionConstraints.length > 0) throw fail("Invalid version constraint", `Cannot apply a version constraint to module ${JSON.stringify(call.name)} (at ${callAt}) because it doesn't come from a module registry.`);
-            try {
-              await fetchModulePackage(src.packageAddr, inst, options.http);
-            } catch (e) {
-              rmSync(inst, { recursive: true, force: true });
-              throw fail("Failed to download module", `Could not download module ${JSON.stringify(call.name)} (${callAt}) source code from ${JSON.stringify(src.packageAddr)}: ${(e as Error).message}`);
-            }
-            const dir = src.subdir === "" ? instRel : posix.join(instRel, src.subdir);
-            if (!existsSync(join(root, dir))) throw fail("Unreadable module subdirectory", `The directory ${dir} does not exist. The target submodule ${src.subdir} does not exist within the target module.`);
-            record = { key, source, dir, isNew: true, download: `Downloading ${src.packageAddr} for ${key}...` };
-          } else throw fail("Invalid module source", `${where}: ${JSON.stringify(call.sourceAddr)}`);
-        }
-      }
-      records.push(record);
-      await visit(record.dir, [...path, call.name], depth + 1);
-    }
-    return calls.length > 0;
+    return [...module.moduleCalls.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   };
-  const hasCalls = await visit(".", [], 0);
+  /** Starts installing the calls of the module in `dirRel` (each call's own module's calls once it is in place). */
+  const visit = (calls: readonly ModuleCall[], dirRel: string, path: readonly string[], depth: number): Pending[] =>
+    calls
+      .filter((call) => call.sourceAddr !== "") // reported by the configuration's own validation
+      .map((call) => {
+        const p: Pending = (async () => {
+          let record: InstalledModuleRecord;
+          try {
+            record = await installCall(call, dirRel, path, depth);
+          } catch (e) {
+            if (e instanceof ModuleCallError) return { record: e, children: [] };
+            throw e;
+          }
+          return { record, children: failed ? [] : visit(callsOf(record.dir), record.dir, [...path, call.name], depth + 1) };
+        })();
+        started.add(p);
+        p.then(
+          () => started.delete(p),
+          () => {
+            failed = true;
+            started.delete(p);
+          },
+        );
+        return p;
+      });
+  const installCall = async (call: ModuleCall, dirRel: string, path: readonly string[], depth: number): Promise<InstalledModuleRecord> => {
+    const key = [...path, call.name].join(".");
+    if (depth > 100) throw new CliError(CliErrorCode.BadInput, `Module ${key} is nested more than 100 levels deep: is there a module that calls itself?`);
+    const where = `${call.sourceAddrRange.filename}:${call.sourceAddrRange.start.line}`;
+    let record: InstalledModuleRecord;
+    if (isLocalSource(call.sourceAddr)) {
+      const source = normalizeLocalSource(call.sourceAddr);
+      const dir = posix.join(dirRel.replaceAll("\\", "/"), source);
+      const full = isAbsolute(dir) ? dir : join(root, dir);
+      if (!existsSync(full) || !statSync(full).isDirectory()) {
+        throw new CliError(CliErrorCode.BadInput, `Unreadable module directory: module ${JSON.stringify(key)} (${where}) has source ${JSON.stringify(call.sourceAddr)}, but the directory ${dir} does not exist`);
+      }
+      const before = previous.get(key);
+      record = { key, source, dir, isNew: before === undefined || before.source !== source || before.dir !== dir };
+    } else {
+      const before = previous.get(key);
+      const src = parseModuleSource(call.sourceAddr);
+      const source = src.kind === "local" ? call.sourceAddr : src.display;
+      const exists = before !== undefined && existsSync(isAbsolute(before.dir) ? before.dir : join(root, before.dir));
+      const keep =
+        options?.upgrade !== true &&
+        before !== undefined &&
+        exists &&
+        before.source === source &&
+        (call.versionConstraints.length === 0 || (before.version !== undefined && versionSatisfies(before.version, call.versionConstraints)));
+      if (keep) record = { ...before, isNew: false };
+      else if (options === undefined) {
+        throw new CliError(CliErrorCode.Unsupported, `Module ${JSON.stringify(key)} is not installed`, { detail: `The module call at ${where} has source ${JSON.stringify(call.sourceAddr)}: run "magma init" to install it.` });
+      } else {
+        // terraform names the module block (its header line), not the source argument
+        const callAt = `${call.declRange.filename}:${call.declRange.start.line}`;
+        const instRel = posix.join(modsRel, key);
+        const inst = join(root, instRel);
+        rmSync(inst, { recursive: true, force: true });
+        const cli = readCliConfig({ env: options.env });
+        let downloading: string | undefined;
+        const fail = (summary: string, detail: string): CliError => new ModuleCallError(summary, detail, call.declRange, downloading);
+        if (src.kind === "registry") {
+          const retries = Number(options.env["TF_REGISTRY_DISCOVERY_RETRY"] ?? "");
+          registry ??= new ModuleRegistryClient(new ServiceDiscovery(cli.hosts, options.http), options.http, Number.isInteger(retries) && retries > 0 ? retries : 1);
+          const regAddr = `${src.hostname === "registry.terraform.io" ? "" : `${src.hostname}/`}${src.namespace}/${src.name}/${src.provider}`;
+          let versions: string[];
+          try {
+            versions = await registry.versions(src.hostname, src.namespace, src.name, src.provider);
+          } catch (e) {
+            if ((e as { code?: string }).code === "not_found") throw fail("Module not found", `Module ${JSON.stringify(call.name)} (from ${callAt}) cannot be found in the module registry at ${src.hostname}.`);
+            throw fail("Error accessing remote module registry", `Failed to retrieve available versions for module ${JSON.stringify(call.name)} (${callAt}) from ${src.hostname}: ${(e as Error).message}.`);
+          }
+          const exact = call.versionConstraints.some((c) => c.op === "=" && c.prerelease !== "");
+          const match = versions.find((v) => versionSatisfies(v, call.versionConstraints) && (!v.includes("-") || exact));
+          if (match === undefined) {
+            if (versions.length === 0) throw fail("No versions available", `Module ${JSON.stringify(regAddr)} (${callAt}) has no versions available on ${src.hostname}.`);
+            throw fail("Unresolvable module version constraint", `There is no available version of module ${JSON.stringify(regAddr)} (${callAt}) which matches the given version constraint. The newest available version is ${versions[0]!}.`);
+          }
+          downloading = `Downloading ${regAddr} ${match} for ${key}...`;
+          let loc: string;
+          try {
+            loc = await registry.location(src.hostname, src.namespace, src.name, src.provider, match);
+          } catch (e) {
+            throw fail("Error accessing remote module registry", `Failed to retrieve a download URL for ${regAddr} ${match} from ${src.hostname}: ${(e as Error).message}`);
+          }
+          try {
+            await fetching(() => fetchModulePackage(loc, inst, options.http));
+          } catch (e) {
+            rmSync(inst, { recursive: true, force: true });
+            throw fail("Failed to download module", `Could not download module ${JSON.stringify(call.name)} (${callAt}) source code from ${JSON.stringify(loc)}: ${(e as Error).message}.`);
+          }
+          const dir = src.subdir === "" ? instRel : posix.join(instRel, src.subdir);
+          record = { key, source, version: match, dir, isNew: true, download: downloading };
+        } else if (src.kind === "remote") {
+          downloading = `Downloading ${src.packageAddr} for ${key}...`;
+          if (call.versionConstraints.length > 0) throw fail("Invalid version constraint", `Cannot apply a version constraint to module ${JSON.stringify(call.name)} (at ${callAt}) because it doesn't come from a module registry.`);
+          try {
+            await fetching(() => fetchModulePackage(src.packageAddr, inst, options.http));
+          } catch (e) {
+            rmSync(inst, { recursive: true, force: true });
+            throw fail("Failed to download module", `Could not download module ${JSON.stringify(call.name)} (${callAt}) source code from ${JSON.stringify(src.packageAddr)}: ${(e as Error).message}`);
+          }
+          const dir = src.subdir === "" ? instRel : posix.join(instRel, src.subdir);
+          if (!existsSync(join(root, dir))) throw fail("Unreadable module subdirectory", `The directory ${dir} does not exist. The target submodule ${src.subdir} does not exist within the target module.`);
+          record = { key, source, dir, isNew: true, download: downloading };
+        } else throw fail("Invalid module source", `${where}: ${JSON.stringify(call.sourceAddr)}`);
+      }
+    }
+    return record;
+  };
+  const rootCalls = callsOf(".");
+  const hasCalls = rootCalls.length > 0;
+  // the records in terraform's order (depth first, calls by name); another failure (not a
+  // module call's) is thrown once everything under way has stopped
+  const errors: ModuleCallError[] = [];
+  const drain = async (pending: readonly Pending[]): Promise<void> => {
+    for (const p of pending) {
+      const { record, children } = await p;
+      if (record.download !== undefined) options?.onLine?.(`${record.download}\n`);
+      if (record instanceof ModuleCallError) errors.push(record);
+      else {
+        records.push(record);
+        if (record.isNew) options?.onLine?.(`- ${record.key} in ${record.dir}\n`);
+      }
+      await drain(children);
+    }
+  };
+  try {
+    await drain(visit(rootCalls, ".", [], 0));
+  } catch (e) {
+    failed = true;
+    while (started.size > 0) await Promise.allSettled([...started]);
+    throw e;
+  }
   if (hasCalls) {
     const dir = join(dataDir, "modules");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "modules.json"), formatModuleManifest(records));
   }
-  return { hasCalls, modules: records };
+  return { hasCalls, modules: records, errors };
 }
