@@ -25,7 +25,10 @@ export interface TestCommandOptions {
  * command: the views (human or `-json`), the checks of its flags, loading the configuration
  * with its test files, the suite, and the exit code (1 unless every run passed).
  */
-export async function runTestCommand(ctx: CommandContext, o: TestCommandOptions): Promise<ExitCode> {
+export async function runTestCommand(
+  ctx: CommandContext,
+  o: TestCommandOptions,
+): Promise<ExitCode> {
   const dir = ctx.cwd;
   const out = {
     stdout: (t: string) => void ctx.io.stdout.write(t),
@@ -36,11 +39,24 @@ export async function runTestCommand(ctx: CommandContext, o: TestCommandOptions)
   };
   const view: TestView = o.json ? new JsonTestView(out) : new HumanTestView(out);
   if (o.cloudRun !== undefined || o.junitXml !== undefined) {
-    view.diagnostics([{ severity: "error", summary: "Unsupported option", detail: `magma test does not support ${o.cloudRun !== undefined ? "-cloud-run" : "-junit-xml"} (see the @magma/cli README).` }]);
+    view.diagnostics([
+      {
+        severity: "error",
+        summary: "Unsupported option",
+        detail: `magma test does not support ${o.cloudRun !== undefined ? "-cloud-run" : "-junit-xml"} (see the @magma/cli README).`,
+      },
+    ]);
     return ExitCode.Error;
   }
   if (!isLocalDirectory(o.testDirectory)) {
-    view.diagnostics([{ severity: "error", summary: "Invalid testing directory", detail: "The testing directory must be a relative path pointing to a directory local to the configuration directory." }]);
+    view.diagnostics([
+      {
+        severity: "error",
+        summary: "Invalid testing directory",
+        detail:
+          "The testing directory must be a relative path pointing to a directory local to the configuration directory.",
+      },
+    ]);
     return ExitCode.Error;
   }
   const loaded = loadTestSuite({ dir, testDirectory: o.testDirectory });
@@ -54,7 +70,16 @@ export async function runTestCommand(ctx: CommandContext, o: TestCommandOptions)
   try {
     const setup = [...loaded.diags];
     const runner = new TestSuiteRunner(
-      { dir, testDirectory: o.testDirectory, filter: o.filter, verbose: o.verbose, variableArgs: o.variableArgs, env: ctx.io.env, color: ctx.colour.stdout, ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}) },
+      {
+        dir,
+        testDirectory: o.testDirectory,
+        filter: o.filter,
+        verbose: o.verbose,
+        variableArgs: o.variableArgs,
+        env: ctx.io.env,
+        color: ctx.colour.stdout,
+        ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+      },
       engine,
       view,
       loaded.config,

@@ -1,6 +1,21 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { absTraversalForExpr, decodeSource, evaluate, exprAsKeyword, exprList, expressionTraversals, parseConfig, type Block, type Body, type BodySchema, type Diagnostic, type Expression, type SourceRange, type Traversal } from "@magma/hcl";
+import {
+  absTraversalForExpr,
+  decodeSource,
+  evaluate,
+  exprAsKeyword,
+  exprList,
+  expressionTraversals,
+  parseConfig,
+  type Block,
+  type Body,
+  type BodySchema,
+  type Diagnostic,
+  type Expression,
+  type SourceRange,
+  type Traversal,
+} from "@magma/hcl";
 
 /** `terraform test`'s default test directory (`-test-directory`). */
 export const DEFAULT_TEST_DIRECTORY = "tests";
@@ -101,16 +116,37 @@ const FILE_SCHEMA: BodySchema = {
 };
 
 const RUN_SCHEMA: BodySchema = {
-  attributes: [{ name: "command" }, { name: "providers" }, { name: "expect_failures" }, { name: "state_key" }],
-  blocks: [{ type: "plan_options" }, { type: "assert" }, { type: "variables" }, { type: "module" }, { type: "override_resource" }, { type: "override_data" }, { type: "override_module" }],
+  attributes: [
+    { name: "command" },
+    { name: "providers" },
+    { name: "expect_failures" },
+    { name: "state_key" },
+  ],
+  blocks: [
+    { type: "plan_options" },
+    { type: "assert" },
+    { type: "variables" },
+    { type: "module" },
+    { type: "override_resource" },
+    { type: "override_data" },
+    { type: "override_module" },
+  ],
 };
 
-const OPTIONS_SCHEMA: BodySchema = { attributes: [{ name: "mode" }, { name: "refresh" }, { name: "replace" }, { name: "target" }] };
+const OPTIONS_SCHEMA: BodySchema = {
+  attributes: [{ name: "mode" }, { name: "refresh" }, { name: "replace" }, { name: "target" }],
+};
 const MODULE_SCHEMA: BodySchema = { attributes: [{ name: "source" }, { name: "version" }] };
-const ASSERT_SCHEMA: BodySchema = { attributes: [{ name: "condition", required: true }, { name: "error_message", required: true }] };
+const ASSERT_SCHEMA: BodySchema = {
+  attributes: [
+    { name: "condition", required: true },
+    { name: "error_message", required: true },
+  ],
+};
 const PROVIDER_SCHEMA: BodySchema = { attributes: [{ name: "alias" }, { name: "version" }] };
 
-const BAD_IDENTIFIER_DETAIL = "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.";
+const BAD_IDENTIFIER_DETAIL =
+  "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.";
 
 function error(summary: string, detail: string, subject?: SourceRange): Diagnostic {
   return { severity: "error", summary, detail, ...(subject !== undefined ? { subject } : {}) };
@@ -125,7 +161,9 @@ function defRange(b: Block): SourceRange {
 
 /** `file:line,col-col` as HCL prints a range. */
 function at(r: SourceRange): string {
-  return r.start.line === r.end.line ? `${r.filename}:${r.start.line},${r.start.column}-${r.end.column}` : `${r.filename}:${r.start.line},${r.start.column}-${r.end.line},${r.end.column}`;
+  return r.start.line === r.end.line
+    ? `${r.filename}:${r.start.line},${r.start.column}-${r.end.column}`
+    : `${r.filename}:${r.start.line},${r.start.column}-${r.end.line},${r.end.column}`;
 }
 
 function validIdentifier(s: string): boolean {
@@ -160,9 +198,20 @@ function decodeAssert(block: Block, diags: Diagnostic[]): TestAssert | undefined
   const condition = content.attributes.get("condition");
   const errorMessage = content.attributes.get("error_message");
   if (condition !== undefined && expressionTraversals(condition.expr).length === 0) {
-    diags.push(error("Invalid assert expression", "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.", condition.expr.range));
+    diags.push(
+      error(
+        "Invalid assert expression",
+        "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
+        condition.expr.range,
+      ),
+    );
   }
-  if (condition === undefined || errorMessage === undefined || d.some((x) => x.severity === "error")) return undefined;
+  if (
+    condition === undefined ||
+    errorMessage === undefined ||
+    d.some((x) => x.severity === "error")
+  )
+    return undefined;
   return { condition: condition.expr, errorMessage: errorMessage.expr, declRange: block.typeRange };
 }
 
@@ -175,7 +224,14 @@ function decodeOptions(block: Block, diags: Diagnostic[]): TestPlanOptions | und
   if (modeAttr !== undefined) {
     const k = exprAsKeyword(modeAttr.expr);
     if (k === "refresh-only") mode = "refresh-only";
-    else if (k !== "normal") local.push(error('Invalid "mode" keyword', 'The "mode" argument requires one of the following keywords without quotes: normal or refresh-only', modeAttr.expr.range));
+    else if (k !== "normal")
+      local.push(
+        error(
+          'Invalid "mode" keyword',
+          'The "mode" argument requires one of the following keywords without quotes: normal or refresh-only',
+          modeAttr.expr.range,
+        ),
+      );
   }
   let refresh = true;
   const refreshAttr = content.attributes.get("refresh");
@@ -183,8 +239,16 @@ function decodeOptions(block: Block, diags: Diagnostic[]): TestPlanOptions | und
     const r = evaluate(refreshAttr.expr);
     local.push(...r.diags);
     if (r.diags.length === 0) {
-      if (r.value.type.kind === "bool" && r.value.isKnown() && !r.value.isNull()) refresh = r.value.asBool();
-      else local.push(error("Unsuitable value type", "Unsuitable value: a bool is required", refreshAttr.expr.range));
+      if (r.value.type.kind === "bool" && r.value.isKnown() && !r.value.isNull())
+        refresh = r.value.asBool();
+      else
+        local.push(
+          error(
+            "Unsuitable value type",
+            "Unsuitable value: a bool is required",
+            refreshAttr.expr.range,
+          ),
+        );
     }
   }
   const replaceAttr = content.attributes.get("replace");
@@ -192,7 +256,13 @@ function decodeOptions(block: Block, diags: Diagnostic[]): TestPlanOptions | und
   const replace = replaceAttr === undefined ? [] : traversalList(replaceAttr.expr, local);
   const target = targetAttr === undefined ? [] : traversalList(targetAttr.expr, local);
   if (!refresh && mode === "refresh-only") {
-    local.push(error("Incompatible plan options", 'The "refresh" option cannot be set to false when running a test in "refresh-only" mode.', refreshAttr!.range));
+    local.push(
+      error(
+        "Incompatible plan options",
+        'The "refresh" option cannot be set to false when running a test in "refresh-only" mode.',
+        refreshAttr!.range,
+      ),
+    );
   }
   diags.push(...local);
   return local.some((x) => x.severity === "error") ? undefined : { mode, refresh, replace, target };
@@ -208,26 +278,62 @@ function decodeModule(block: Block, diags: Diagnostic[]): TestRunModule | undefi
   if (versionAttr !== undefined) {
     const r = evaluate(versionAttr.expr);
     local.push(...r.diags);
-    if (r.diags.length === 0 && r.value.type.kind === "string" && r.value.isKnown() && !r.value.isNull()) version = r.value.asString();
+    if (
+      r.diags.length === 0 &&
+      r.value.type.kind === "string" &&
+      r.value.isKnown() &&
+      !r.value.isNull()
+    )
+      version = r.value.asString();
   }
   const sourceAttr = content.attributes.get("source");
   let source: string | undefined;
   if (sourceAttr === undefined) {
-    local.push(error('Missing "source" attribute for module block', "You must specify a source attribute when executing alternate modules during test executions.", declRange));
+    local.push(
+      error(
+        'Missing "source" attribute for module block',
+        "You must specify a source attribute when executing alternate modules during test executions.",
+        declRange,
+      ),
+    );
   } else {
     const r = evaluate(sourceAttr.expr);
     local.push(...r.diags);
     if (r.diags.length === 0) {
-      if (r.value.type.kind !== "string" || !r.value.isKnown() || r.value.isNull()) local.push(error("Unsuitable value type", "Unsuitable value: a string is required", sourceAttr.expr.range));
+      if (r.value.type.kind !== "string" || !r.value.isKnown() || r.value.isNull())
+        local.push(
+          error(
+            "Unsuitable value type",
+            "Unsuitable value: a string is required",
+            sourceAttr.expr.range,
+          ),
+        );
       else source = r.value.asString();
     }
-    if (source !== undefined && version === undefined && !isLocalPath(source) && /^(git::|github\.com\/|https?:|s3::|gcs::|hg::|git@)/.test(source)) {
-      local.push(error("Invalid module source address", "Only local or registry module sources are currently supported from within test run blocks.", sourceAttr.range));
+    if (
+      source !== undefined &&
+      version === undefined &&
+      !isLocalPath(source) &&
+      /^(git::|github\.com\/|https?:|s3::|gcs::|hg::|git@)/.test(source)
+    ) {
+      local.push(
+        error(
+          "Invalid module source address",
+          "Only local or registry module sources are currently supported from within test run blocks.",
+          sourceAttr.range,
+        ),
+      );
     }
   }
   diags.push(...local);
-  if (local.some((x) => x.severity === "error") || source === undefined || sourceAttr === undefined) return undefined;
-  return { source, ...(version !== undefined ? { version } : {}), declRange, sourceRange: sourceAttr.range };
+  if (local.some((x) => x.severity === "error") || source === undefined || sourceAttr === undefined)
+    return undefined;
+  return {
+    source,
+    ...(version !== undefined ? { version } : {}),
+    declRange,
+    sourceRange: sourceAttr.range,
+  };
 }
 
 /** Whether a module source is a local path (`./x`, `../x`). */
@@ -238,21 +344,37 @@ export function isLocalPath(source: string): boolean {
 function decodePassedProviders(expr: Expression, diags: Diagnostic[]): TestPassedProvider[] {
   const out: TestPassedProvider[] = [];
   const e = expr.kind === "paren" ? expr.expr : expr;
-  const bad = (range: SourceRange): void => void diags.push(error("Invalid provider configuration reference", "Provider name must either stand alone or be followed by a period and then a configuration alias.", range));
+  const bad = (range: SourceRange): void =>
+    void diags.push(
+      error(
+        "Invalid provider configuration reference",
+        "Provider name must either stand alone or be followed by a period and then a configuration alias.",
+        range,
+      ),
+    );
   const refText = (x: Expression): { text: string; range: SourceRange } | undefined => {
     const t = absTraversalForExpr(x);
-    if (t.traversal === undefined || t.traversal.steps.length > 1 || (t.traversal.steps.length === 1 && t.traversal.steps[0]!.kind !== "attr")) {
+    if (
+      t.traversal === undefined ||
+      t.traversal.steps.length > 1 ||
+      (t.traversal.steps.length === 1 && t.traversal.steps[0]!.kind !== "attr")
+    ) {
       bad(x.range);
       return undefined;
     }
     const s = t.traversal.steps[0];
-    return { text: s === undefined ? t.traversal.root : `${t.traversal.root}.${(s as { name: string }).name}`, range: t.traversal.range };
+    return {
+      text:
+        s === undefined ? t.traversal.root : `${t.traversal.root}.${(s as { name: string }).name}`,
+      range: t.traversal.range,
+    };
   };
   if (e.kind === "object") {
     for (const item of e.items) {
       const child = refText(item.key);
       const parent = refText(item.value);
-      if (child !== undefined && parent !== undefined) out.push({ inChild: child.text, inParent: parent.text, parentRange: parent.range });
+      if (child !== undefined && parent !== undefined)
+        out.push({ inChild: child.text, inParent: parent.text, parentRange: parent.range });
     }
     return out;
   }
@@ -271,7 +393,11 @@ function decodePassedProviders(expr: Expression, diags: Diagnostic[]): TestPasse
   return out;
 }
 
-function decodeProvider(block: Block, mock: boolean, diags: Diagnostic[]): TestProvider | undefined {
+function decodeProvider(
+  block: Block,
+  mock: boolean,
+  diags: Diagnostic[],
+): TestProvider | undefined {
   const local: Diagnostic[] = [];
   const { content, remain, diags: d } = block.body.partialContent(PROVIDER_SCHEMA);
   local.push(...d);
@@ -281,21 +407,51 @@ function decodeProvider(block: Block, mock: boolean, diags: Diagnostic[]): TestP
   if (aliasAttr !== undefined) {
     const k = exprAsKeyword(aliasAttr.expr);
     const r = k === undefined ? evaluate(aliasAttr.expr) : undefined;
-    alias = k ?? (r !== undefined && r.diags.length === 0 && r.value.type.kind === "string" ? r.value.asString() : undefined);
-    if (alias === undefined || !validIdentifier(alias)) local.push(error("Invalid provider configuration alias", `An alias must be a valid name. ${BAD_IDENTIFIER_DETAIL}`, aliasAttr.expr.range));
+    alias =
+      k ??
+      (r !== undefined && r.diags.length === 0 && r.value.type.kind === "string"
+        ? r.value.asString()
+        : undefined);
+    if (alias === undefined || !validIdentifier(alias))
+      local.push(
+        error(
+          "Invalid provider configuration alias",
+          `An alias must be a valid name. ${BAD_IDENTIFIER_DETAIL}`,
+          aliasAttr.expr.range,
+        ),
+      );
   }
-  if (!validIdentifier(name)) local.push(error("Invalid provider local name", `${name} is an invalid provider local name: ${BAD_IDENTIFIER_DETAIL}`, block.labelRanges[0]));
+  if (!validIdentifier(name))
+    local.push(
+      error(
+        "Invalid provider local name",
+        `${name} is an invalid provider local name: ${BAD_IDENTIFIER_DETAIL}`,
+        block.labelRanges[0],
+      ),
+    );
   diags.push(...local);
-  return { name, ...(alias !== undefined ? { alias } : {}), config: mock ? block.body : remain, mock, declRange: defRange(block), nameRange: block.labelRanges[0] ?? block.typeRange };
+  return {
+    name,
+    ...(alias !== undefined ? { alias } : {}),
+    config: mock ? block.body : remain,
+    mock,
+    declRange: defRange(block),
+    nameRange: block.labelRanges[0] ?? block.typeRange,
+  };
 }
 
-function decodeRun(block: Block, index: number, diags: Diagnostic[]): { run: TestRun; ok: boolean } {
+function decodeRun(
+  block: Block,
+  index: number,
+  diags: Diagnostic[],
+): { run: TestRun; ok: boolean } {
   const local: Diagnostic[] = [];
   const { content, diags: d } = block.body.content(RUN_SCHEMA);
   local.push(...d);
   const name = block.labels[0] ?? "";
   const nameRange = block.labelRanges[0] ?? block.typeRange;
-  if (!validIdentifier(name)) local.push(error("Invalid run block name", BAD_IDENTIFIER_DETAIL, nameRange));
+  if (!validIdentifier(name))
+    local.push(error("Invalid run block name", BAD_IDENTIFIER_DETAIL, nameRange));
   const asserts: TestAssert[] = [];
   const overrides: TestOverride[] = [];
   let options: TestPlanOptions | undefined;
@@ -313,7 +469,13 @@ function decodeRun(block: Block, index: number, diags: Diagnostic[]): { run: Tes
       }
       case "plan_options":
         if (optionsRange !== undefined) {
-          local.push(error('Multiple "plan_options" blocks', `This run block already has a plan_options block defined at ${at(optionsRange)}.`, defRange(b)));
+          local.push(
+            error(
+              'Multiple "plan_options" blocks',
+              `This run block already has a plan_options block defined at ${at(optionsRange)}.`,
+              defRange(b),
+            ),
+          );
           continue;
         }
         optionsRange = defRange(b);
@@ -321,14 +483,27 @@ function decodeRun(block: Block, index: number, diags: Diagnostic[]): { run: Tes
         break;
       case "variables":
         if (variablesRange !== undefined) {
-          local.push(error('Multiple "variables" blocks', `This run block already has a variables block defined at ${at(variablesRange)}.`, defRange(b)));
+          local.push(
+            error(
+              'Multiple "variables" blocks',
+              `This run block already has a variables block defined at ${at(variablesRange)}.`,
+              defRange(b),
+            ),
+          );
           continue;
         }
         variablesRange = defRange(b);
         variables = variablesBlock(b, local);
         break;
       case "module":
-        if (moduleRange !== undefined) local.push(error('Multiple "module" blocks', `This run block already has a module block defined at ${at(moduleRange)}.`, defRange(b)));
+        if (moduleRange !== undefined)
+          local.push(
+            error(
+              'Multiple "module" blocks',
+              `This run block already has a module block defined at ${at(moduleRange)}.`,
+              defRange(b),
+            ),
+          );
         moduleRange = defRange(b);
         module = decodeModule(b, local) ?? module;
         break;
@@ -341,10 +516,18 @@ function decodeRun(block: Block, index: number, diags: Diagnostic[]): { run: Tes
   if (commandAttr !== undefined) {
     const k = exprAsKeyword(commandAttr.expr);
     if (k === "plan") command = "plan";
-    else if (k !== "apply") local.push(error('Invalid "command" keyword', 'The "command" argument requires one of the following keywords without quotes: apply or plan.', commandAttr.expr.range));
+    else if (k !== "apply")
+      local.push(
+        error(
+          'Invalid "command" keyword',
+          'The "command" argument requires one of the following keywords without quotes: apply or plan.',
+          commandAttr.expr.range,
+        ),
+      );
   }
   const providersAttr = content.attributes.get("providers");
-  const providers = providersAttr === undefined ? [] : decodePassedProviders(providersAttr.expr, local);
+  const providers =
+    providersAttr === undefined ? [] : decodePassedProviders(providersAttr.expr, local);
   const failuresAttr = content.attributes.get("expect_failures");
   const expectFailures = failuresAttr === undefined ? [] : traversalList(failuresAttr.expr, local);
   let stateKey: string | undefined;
@@ -352,7 +535,13 @@ function decodeRun(block: Block, index: number, diags: Diagnostic[]): { run: Tes
   if (stateKeyAttr !== undefined) {
     const r = evaluate(stateKeyAttr.expr);
     local.push(...r.diags);
-    if (r.diags.length === 0 && r.value.type.kind === "string" && r.value.isKnown() && !r.value.isNull()) stateKey = r.value.asString();
+    if (
+      r.diags.length === 0 &&
+      r.value.type.kind === "string" &&
+      r.value.isKnown() &&
+      !r.value.isNull()
+    )
+      stateKey = r.value.asString();
   }
   diags.push(...local);
   const run: TestRun = {
@@ -382,7 +571,13 @@ export function parseTestFile(text: string, name: string): { file: TestFile; dia
   const diags: Diagnostic[] = [];
   const parsed = parseConfig(text, name);
   diags.push(...parsed.diags);
-  const empty: TestFile = { name, variables: new Map(), providers: new Map(), overrides: [], runs: [] };
+  const empty: TestFile = {
+    name,
+    variables: new Map(),
+    providers: new Map(),
+    overrides: [],
+    runs: [],
+  };
   if (parsed.diags.some((d) => d.severity === "error")) return { file: empty, diags };
   const { content, diags: d } = parsed.body.content(FILE_SCHEMA);
   diags.push(...d);
@@ -399,7 +594,13 @@ export function parseTestFile(text: string, name: string): { file: TestFile; dia
         if (ok) runs.push({ ...run, index: runs.length });
         const prev = runNames.get(run.name);
         if (prev !== undefined) {
-          diags.push(error('Duplicate "run" block names', `This test file already has a run named ${run.name} block defined at ${at(prev)}.`, defRange(b)));
+          diags.push(
+            error(
+              'Duplicate "run" block names',
+              `This test file already has a run named ${run.name} block defined at ${at(prev)}.`,
+              defRange(b),
+            ),
+          );
           continue;
         }
         runNames.set(run.name, run.declRange);
@@ -407,7 +608,13 @@ export function parseTestFile(text: string, name: string): { file: TestFile; dia
       }
       case "variables":
         if (variablesRange !== undefined) {
-          diags.push(error('Multiple "variables" blocks', `This test file already has a variables block defined at ${at(variablesRange)}.`, defRange(b)));
+          diags.push(
+            error(
+              'Multiple "variables" blocks',
+              `This test file already has a variables block defined at ${at(variablesRange)}.`,
+              defRange(b),
+            ),
+          );
           continue;
         }
         variablesRange = defRange(b);
@@ -420,7 +627,13 @@ export function parseTestFile(text: string, name: string): { file: TestFile; dia
         const key = p.alias === undefined ? p.name : `${p.name}.${p.alias}`;
         const prev = providers.get(key);
         if (prev !== undefined) {
-          diags.push(error("Duplicate provider block", `A provider for ${key} is already defined at ${at(prev.nameRange)}.`, p.declRange));
+          diags.push(
+            error(
+              "Duplicate provider block",
+              `A provider for ${key} is already defined at ${at(prev.nameRange)}.`,
+              p.declRange,
+            ),
+          );
           continue;
         }
         providers.set(key, p);
@@ -438,10 +651,14 @@ export function parseTestFile(text: string, name: string): { file: TestFile; dia
  * and `*.tftest.json` in `dir` and in its test directory (names relative to `dir`), with the
  * warning for a test directory other than the default that does not exist.
  */
-export function findTestFiles(dir: string, testDirectory: string): { names: string[]; diags: Diagnostic[] } {
+export function findTestFiles(
+  dir: string,
+  testDirectory: string,
+): { names: string[]; diags: Diagnostic[] } {
   const diags: Diagnostic[] = [];
   const names: string[] = [];
-  const isTest = (n: string): boolean => (n.endsWith(".tftest.hcl") || n.endsWith(".tftest.json")) && !ignored(n);
+  const isTest = (n: string): boolean =>
+    (n.endsWith(".tftest.hcl") || n.endsWith(".tftest.json")) && !ignored(n);
   const testPath = join(dir, testDirectory);
   let entries: string[] | undefined;
   try {
@@ -449,9 +666,19 @@ export function findTestFiles(dir: string, testDirectory: string): { names: stri
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT") {
-      if (testDirectory !== DEFAULT_TEST_DIRECTORY) diags.push({ severity: "warning", summary: "Test directory does not exist", detail: `Requested test directory ${posixJoin(".", testDirectory)} does not exist.` });
+      if (testDirectory !== DEFAULT_TEST_DIRECTORY)
+        diags.push({
+          severity: "warning",
+          summary: "Test directory does not exist",
+          detail: `Requested test directory ${posixJoin(".", testDirectory)} does not exist.`,
+        });
     } else {
-      diags.push(error("Failed to read test directory", `Test directory ${posixJoin(".", testDirectory)} could not be read: ${(e as Error).message}.`));
+      diags.push(
+        error(
+          "Failed to read test directory",
+          `Test directory ${posixJoin(".", testDirectory)} could not be read: ${(e as Error).message}.`,
+        ),
+      );
       return { names, diags };
     }
   }
@@ -495,7 +722,15 @@ export function loadTestFile(dir: string, name: string): { file: TestFile; diags
   try {
     text = name.endsWith(".json") ? readFileSync(path, "utf8") : decodeSource(readFileSync(path));
   } catch (e) {
-    return { file: { name, variables: new Map(), providers: new Map(), overrides: [], runs: [] }, diags: [error("Failed to read file", `The file ${JSON.stringify(name)} could not be read: ${(e as Error).message}.`)] };
+    return {
+      file: { name, variables: new Map(), providers: new Map(), overrides: [], runs: [] },
+      diags: [
+        error(
+          "Failed to read file",
+          `The file ${JSON.stringify(name)} could not be read: ${(e as Error).message}.`,
+        ),
+      ],
+    };
   }
   return parseTestFile(text, name);
 }

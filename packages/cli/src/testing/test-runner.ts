@@ -1,15 +1,54 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { convert, dynamicVal, Mark, objectVal, stringVal, unknownVal, type Value } from "@magma/cty";
+import {
+  convert,
+  dynamicVal,
+  Mark,
+  objectVal,
+  stringVal,
+  unknownVal,
+  type Value,
+} from "@magma/cty";
 import { loadConfig, readModuleManifest, type Config, type VariableArg } from "@magma/config";
-import { isEngineError, isPlanDiagnosticsError, planText, type Engine, type EnginePlanResult, type PlanDiagnostic } from "@magma/engine";
-import { decodeSource, evaluate, expressionTraversals, parseConfig, parseExpression, scopeExpressionValues, terraformFunctions, type Diagnostic, type Expression, type SourceRange, type Traversal } from "@magma/hcl";
+import {
+  isEngineError,
+  isPlanDiagnosticsError,
+  planText,
+  type Engine,
+  type EnginePlanResult,
+  type PlanDiagnostic,
+} from "@magma/engine";
+import {
+  decodeSource,
+  evaluate,
+  expressionTraversals,
+  parseConfig,
+  parseExpression,
+  scopeExpressionValues,
+  terraformFunctions,
+  type Diagnostic,
+  type Expression,
+  type SourceRange,
+  type Traversal,
+} from "@magma/hcl";
 import type { StateFile } from "@magma/state";
 import { applyFailureDiagnostics, placedDiagnostic } from "../workdir/apply-failure-diagnostics.js";
 import type { AddressedDiagnostic } from "../workdir/format-diagnostic.js";
-import { findTestFiles, isLocalPath, loadTestFile, type TestFile, type TestRun } from "./test-file.js";
+import {
+  findTestFiles,
+  isLocalPath,
+  loadTestFile,
+  type TestFile,
+  type TestRun,
+} from "./test-file.js";
 import { planValues, runScope, stateValues, testReferences, type RunValues } from "./test-scope.js";
-import { mergeStatus, type FileResult, type RunResult, type SuiteResult, type TestStatus } from "./test-status.js";
+import {
+  mergeStatus,
+  type FileResult,
+  type RunResult,
+  type SuiteResult,
+  type TestStatus,
+} from "./test-status.js";
 import type { TestView } from "./test-view.js";
 
 /** What `magma test` was asked to do. */
@@ -33,7 +72,9 @@ export interface TestSuiteOptions {
 }
 
 /** A raw global variable value (Terraform's `UnparsedVariableValue`): an expression from a file, or a string from `-var` or the environment. */
-type GlobalValue = { readonly kind: "expr"; readonly expr: Expression } | { readonly kind: "string"; readonly text: string; readonly name: string };
+type GlobalValue =
+  | { readonly kind: "expr"; readonly expr: Expression }
+  | { readonly kind: "string"; readonly text: string; readonly name: string };
 
 /** A variable value for a run, with where it was written. */
 interface InputValue {
@@ -63,7 +104,9 @@ const hasErrors = (d: readonly Diagnostic[]): boolean => d.some((x) => x.severit
 function literalMode(config: Config, name: string): boolean {
   const v = config.module.variables.get(name);
   if (v === undefined) return false;
-  return !v.typeSet || v.type.kind === "string" || v.type.kind === "number" || v.type.kind === "bool";
+  return (
+    !v.typeSet || v.type.kind === "string" || v.type.kind === "number" || v.type.kind === "bool"
+  );
 }
 
 /** A traversal as Terraform writes an address (`random_string.s[0]`, `var.x`). */
@@ -79,16 +122,28 @@ export function traversalText(t: Traversal): string {
 }
 
 /** Reads the global variable values Terraform's test command collects: environment, `terraform.tfvars`, `*.auto.tfvars`, then `-var`/`-var-file` in order. */
-function collectGlobals(dir: string, args: readonly VariableArg[], env: Readonly<Record<string, string | undefined>>, diags: PlanDiagnostic[]): Map<string, GlobalValue> {
+function collectGlobals(
+  dir: string,
+  args: readonly VariableArg[],
+  env: Readonly<Record<string, string | undefined>>,
+  diags: PlanDiagnostic[],
+): Map<string, GlobalValue> {
   const out = new Map<string, GlobalValue>();
-  for (const [k, v] of Object.entries(env)) if (k.startsWith("TF_VAR_") && v !== undefined) out.set(k.slice(7), { kind: "string", text: v, name: k.slice(7) });
+  for (const [k, v] of Object.entries(env))
+    if (k.startsWith("TF_VAR_") && v !== undefined)
+      out.set(k.slice(7), { kind: "string", text: v, name: k.slice(7) });
   readAutoFiles(dir, out, diags);
   for (const a of args) {
     if (a.kind === "var-file") readVarsFile(resolve(dir, a.path), a.path, out, diags);
     else {
       const eq = a.arg.indexOf("=");
       if (eq <= 0) {
-        diags.push(err("Invalid -var option", `The given -var option ${JSON.stringify(a.arg)} is not correctly specified. Must be a variable name and value separated by an equals sign, like -var="key=value".`));
+        diags.push(
+          err(
+            "Invalid -var option",
+            `The given -var option ${JSON.stringify(a.arg)} is not correctly specified. Must be a variable name and value separated by an equals sign, like -var="key=value".`,
+          ),
+        );
         continue;
       }
       const name = a.arg.slice(0, eq).trim();
@@ -99,18 +154,35 @@ function collectGlobals(dir: string, args: readonly VariableArg[], env: Readonly
 }
 
 /** `terraform.tfvars(.json)` and `*.auto.tfvars(.json)` of a directory, into `out`. */
-function readAutoFiles(dir: string, out: Map<string, GlobalValue>, diags: PlanDiagnostic[], shownDir = ""): void {
-  for (const f of ["terraform.tfvars", "terraform.tfvars.json"]) if (existsSync(join(dir, f))) readVarsFile(join(dir, f), `${shownDir}${f}`, out, diags);
-  const autos = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".auto.tfvars") || n.endsWith(".auto.tfvars.json")).sort() : [];
+function readAutoFiles(
+  dir: string,
+  out: Map<string, GlobalValue>,
+  diags: PlanDiagnostic[],
+  shownDir = "",
+): void {
+  for (const f of ["terraform.tfvars", "terraform.tfvars.json"])
+    if (existsSync(join(dir, f))) readVarsFile(join(dir, f), `${shownDir}${f}`, out, diags);
+  const autos = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((n) => n.endsWith(".auto.tfvars") || n.endsWith(".auto.tfvars.json"))
+        .sort()
+    : [];
   for (const f of autos) readVarsFile(join(dir, f), `${shownDir}${f}`, out, diags);
 }
 
-function readVarsFile(path: string, shown: string, out: Map<string, GlobalValue>, diags: PlanDiagnostic[]): void {
+function readVarsFile(
+  path: string,
+  shown: string,
+  out: Map<string, GlobalValue>,
+  diags: PlanDiagnostic[],
+): void {
   let text: string;
   try {
     text = path.endsWith(".json") ? readFileSync(path, "utf8") : decodeSource(readFileSync(path));
   } catch (e) {
-    diags.push(err("Failed to read variables file", `Given variables file ${shown} does not exist.`));
+    diags.push(
+      err("Failed to read variables file", `Given variables file ${shown} does not exist.`),
+    );
     void e;
     return;
   }
@@ -129,7 +201,11 @@ class VariableCache {
   readonly config: Config;
   readonly globals: ReadonlyMap<string, GlobalValue>;
   readonly fileVariables: ReadonlyMap<string, Expression>;
-  constructor(config: Config, globals: ReadonlyMap<string, GlobalValue>, fileVariables: ReadonlyMap<string, Expression>) {
+  constructor(
+    config: Config,
+    globals: ReadonlyMap<string, GlobalValue>,
+    fileVariables: ReadonlyMap<string, Expression>,
+  ) {
     this.config = config;
     this.globals = globals;
     this.fileVariables = fileVariables;
@@ -195,24 +271,51 @@ class VariableCache {
  * `var` (the file-level and global values given) and `run` (earlier runs' outputs), with its
  * checks that every reference is one of those.
  */
-function testEvalContext(target: "run" | "file", expr: Expression, available: ReadonlyMap<string, Value>, runs: ReadonlyMap<string, Value | null> | undefined) {
+function testEvalContext(
+  target: "run" | "file",
+  expr: Expression,
+  available: ReadonlyMap<string, Value>,
+  runs: ReadonlyMap<string, Value | null> | undefined,
+) {
   const diags: PlanDiagnostic[] = [];
   for (const t of expressionTraversals(expr)) {
     const first = t.steps[0];
-    const range: SourceRange = first === undefined ? t.rootRange : { filename: t.rootRange.filename, start: t.rootRange.start, end: first.range.end };
+    const range: SourceRange =
+      first === undefined
+        ? t.rootRange
+        : { filename: t.rootRange.filename, start: t.rootRange.start, end: first.range.end };
     if (t.root === "run" && first?.kind === "attr") {
       if (target === "file") {
-        diags.push(err("Invalid reference", "You can not reference run blocks from within the file variables block.", range));
+        diags.push(
+          err(
+            "Invalid reference",
+            "You can not reference run blocks from within the file variables block.",
+            range,
+          ),
+        );
         continue;
       }
-      const prefix = "You can only reference run blocks that are in the same test file and will execute before the current run block.";
+      const prefix =
+        "You can only reference run blocks that are in the same test file and will execute before the current run block.";
       const prior = runs?.get(first.name);
       if (runs === undefined || !runs.has(first.name)) {
-        diags.push(err("Reference to unknown run block", `The run block ${JSON.stringify(first.name)} does not exist within this test file. ${prefix}`, range));
+        diags.push(
+          err(
+            "Reference to unknown run block",
+            `The run block ${JSON.stringify(first.name)} does not exist within this test file. ${prefix}`,
+            range,
+          ),
+        );
         continue;
       }
       if (prior === null || prior === undefined) {
-        diags.push(err("Reference to unavailable run block", `The run block ${JSON.stringify(first.name)} has not executed yet. ${prefix}`, range));
+        diags.push(
+          err(
+            "Reference to unavailable run block",
+            `The run block ${JSON.stringify(first.name)} has not executed yet. ${prefix}`,
+            range,
+          ),
+        );
         continue;
       }
       // The value referred to must be known.
@@ -222,12 +325,26 @@ function testEvalContext(target: "run" | "file", expr: Expression, available: Re
         if (v === undefined) break;
         if (s.kind === "attr") {
           shown += `.${s.name}`;
-          v = v.type.kind === "object" && s.name in v.type.attributes ? v.getAttr(s.name) : v.type.kind === "dynamic" ? v : undefined;
+          v =
+            v.type.kind === "object" && s.name in v.type.attributes
+              ? v.getAttr(s.name)
+              : v.type.kind === "dynamic"
+                ? v
+                : undefined;
         } else break;
       }
       if (v !== undefined && !v.isWhollyKnown()) {
-        const ref = t.steps.length > 1 && t.steps[1]!.kind === "attr" ? { filename: range.filename, start: range.start, end: t.steps[1]!.range.end } : range;
-        diags.push(err("Reference to unknown value", `The value for ${shown} is unknown. Run block ${JSON.stringify(first.name)} is executing a "plan" operation, and the specified output value is only known after apply.`, ref));
+        const ref =
+          t.steps.length > 1 && t.steps[1]!.kind === "attr"
+            ? { filename: range.filename, start: range.start, end: t.steps[1]!.range.end }
+            : range;
+        diags.push(
+          err(
+            "Reference to unknown value",
+            `The value for ${shown} is unknown. Run block ${JSON.stringify(first.name)} is executing a "plan" operation, and the specified output value is only known after apply.`,
+            ref,
+          ),
+        );
       }
       continue;
     }
@@ -244,14 +361,23 @@ function testEvalContext(target: "run" | "file", expr: Expression, available: Re
     diags.push(
       err(
         "Invalid reference",
-        target === "run" ? "You can only reference earlier run blocks, file level, and global variables while defining variables from inside a run block." : "You can only reference global variables within the test file variables block.",
+        target === "run"
+          ? "You can only reference earlier run blocks, file level, and global variables while defining variables from inside a run block."
+          : "You can only reference global variables within the test file variables block.",
         range,
       ),
     );
   }
   const names = new Map<string, Value>([["var", objectVal(new Map(available))]]);
-  if (runs !== undefined) names.set("run", objectVal(new Map([...runs].flatMap(([k, v]) => (v === null ? [] : [[k, v] as const])))));
-  return { scope: { variables: names, functions: terraformFunctions({ baseDir: ".", plan: false }) }, diags };
+  if (runs !== undefined)
+    names.set(
+      "run",
+      objectVal(new Map([...runs].flatMap(([k, v]) => (v === null ? [] : [[k, v] as const])))),
+    );
+  return {
+    scope: { variables: names, functions: terraformFunctions({ baseDir: ".", plan: false }) },
+    diags,
+  };
 }
 
 /** The module a run block runs: the one under test, or its `module`'s. */
@@ -262,7 +388,12 @@ interface RunConfig {
 }
 
 /** Loads the configuration under test with its test files and the modules their runs call. */
-export function loadTestSuite(o: Pick<TestSuiteOptions, "dir" | "testDirectory">): { config: Config; files: TestFile[]; modules: Map<TestRun, Config>; diags: PlanDiagnostic[] } {
+export function loadTestSuite(o: Pick<TestSuiteOptions, "dir" | "testDirectory">): {
+  config: Config;
+  files: TestFile[];
+  modules: Map<TestRun, Config>;
+  diags: PlanDiagnostic[];
+} {
   const diags: PlanDiagnostic[] = [];
   const loaded = loadConfig(o.dir);
   diags.push(...loaded.diags);
@@ -285,13 +416,25 @@ export function loadTestSuite(o: Pick<TestSuiteOptions, "dir" | "testDirectory">
         const key = ["test", ...parts, base, run.name].join(".");
         const rec = manifest.find((m) => m.key === key);
         if (rec === undefined) {
-          diags.push(err("Module not installed", `This module is not yet installed. Run "terraform init" to install all modules required by this configuration.`, run.module.sourceRange));
+          diags.push(
+            err(
+              "Module not installed",
+              `This module is not yet installed. Run "terraform init" to install all modules required by this configuration.`,
+              run.module.sourceRange,
+            ),
+          );
           continue;
         }
         dir = isAbsolute(rec.dir) ? rec.dir : join(o.dir, rec.dir);
       }
       if (!existsSync(dir)) {
-        diags.push(err("Unreadable module directory", `The directory ${run.module.source} does not exist or cannot be read.`, run.module.sourceRange));
+        diags.push(
+          err(
+            "Unreadable module directory",
+            `The directory ${run.module.source} does not exist or cannot be read.`,
+            run.module.sourceRange,
+          ),
+        );
         continue;
       }
       const m = loadConfig(dir, { cwd: o.dir });
@@ -302,8 +445,30 @@ export function loadTestSuite(o: Pick<TestSuiteOptions, "dir" | "testDirectory">
   return { config: loaded.config, files, modules, diags };
 }
 
+/** Whether two ranges are the same place. */
+function sameRange(a: SourceRange | undefined, b: SourceRange): boolean {
+  return a !== undefined && a.filename === b.filename && a.start.byte === b.start.byte && a.end.byte === b.end.byte;
+}
+
+/**
+ * The root module's checkable object whose condition a diagnostic without an address is
+ * placed at (the apply's checks name none): `check.NAME`, `output.NAME`, or the resource.
+ */
+export function addressByCondition(config: Config, d: PlanDiagnostic): PlanDiagnostic {
+  if (d.address !== undefined || d.subject === undefined) return d;
+  const m = config.module;
+  for (const c of m.checks.values()) if (c.asserts.some((r) => sameRange(d.subject, r.condition.range))) return { ...d, address: `check.${c.name}` };
+  for (const o of m.outputs.values()) if (o.preconditions.some((r) => sameRange(d.subject, r.condition.range))) return { ...d, address: `output.${o.name}` };
+  for (const r of [...m.managedResources.values(), ...m.dataResources.values()]) {
+    if ([...r.preconditions, ...r.postconditions].some((x) => sameRange(d.subject, x.condition.range))) return { ...d, address: `${r.mode === "data" ? "data." : ""}${r.type}.${r.name}` };
+  }
+  return d;
+}
+
 /** The checkable object a diagnostic is about, as `expect_failures` names it (root module only). */
-function checkableOf(d: PlanDiagnostic): { kind: "var" | "output" | "resource" | "check"; address: string } | undefined {
+function checkableOf(
+  d: PlanDiagnostic,
+): { kind: "var" | "output" | "resource" | "check"; address: string } | undefined {
   const a = d.address;
   if (a === undefined || a.startsWith("module.")) return undefined;
   switch (d.summary) {
@@ -338,7 +503,10 @@ function expectedFailures(run: TestRun): Map<string, { found: boolean; range: So
  * `check` assertions it does not expect into errors, and adds "Missing expected failure" for
  * each expected failure that did not happen.
  */
-export function validateExpectedFailures(run: TestRun, originals: readonly PlanDiagnostic[]): PlanDiagnostic[] {
+export function validateExpectedFailures(
+  run: TestRun,
+  originals: readonly PlanDiagnostic[],
+): PlanDiagnostic[] {
   const expected = expectedFailures(run);
   const out: PlanDiagnostic[] = [];
   for (const d of originals) {
@@ -354,7 +522,9 @@ export function validateExpectedFailures(run: TestRun, originals: readonly PlanD
         continue;
       }
       if (d.severity === "error") {
-        const e = expected.get(c.address) ?? (c.kind === "resource" ? expected.get(resourceOf(c.address)) : undefined);
+        const e =
+          expected.get(c.address) ??
+          (c.kind === "resource" ? expected.get(resourceOf(c.address)) : undefined);
         if (e !== undefined) {
           e.found = true;
           continue;
@@ -363,18 +533,31 @@ export function validateExpectedFailures(run: TestRun, originals: readonly PlanD
     }
     out.push(d);
   }
-  for (const [addr, e] of expected) if (!e.found) out.push(err("Missing expected failure", `The checkable object, ${addr}, was expected to report an error but did not.`, e.range));
+  for (const [addr, e] of expected)
+    if (!e.found)
+      out.push(
+        err(
+          "Missing expected failure",
+          `The checkable object, ${addr}, was expected to report an error but did not.`,
+          e.range,
+        ),
+      );
   return out;
 }
 
 /** Terraform's `ExplainExpectedFailures`: an expected failure met while planning an apply still fails the run, with a warning saying why. */
-export function explainExpectedFailures(run: TestRun, originals: readonly PlanDiagnostic[]): PlanDiagnostic[] {
+export function explainExpectedFailures(
+  run: TestRun,
+  originals: readonly PlanDiagnostic[],
+): PlanDiagnostic[] {
   const expected = expectedFailures(run);
   const out: PlanDiagnostic[] = [];
   for (const d of originals) {
     const c = d.severity === "error" ? checkableOf(d) : undefined;
     if (c !== undefined && c.kind !== "check") {
-      const e = expected.get(c.address) ?? (c.kind === "resource" ? expected.get(resourceOf(c.address)) : undefined);
+      const e =
+        expected.get(c.address) ??
+        (c.kind === "resource" ? expected.get(resourceOf(c.address)) : undefined);
       if (e !== undefined) {
         const container = c.address;
         out.push(
@@ -401,7 +584,14 @@ export class TestSuiteRunner {
   readonly #globals: ReadonlyMap<string, GlobalValue>;
   readonly #testGlobals: ReadonlyMap<string, GlobalValue>;
 
-  constructor(o: TestSuiteOptions, engine: Engine, view: TestView, config: Config, modules: ReadonlyMap<TestRun, Config>, globalDiags: PlanDiagnostic[]) {
+  constructor(
+    o: TestSuiteOptions,
+    engine: Engine,
+    view: TestView,
+    config: Config,
+    modules: ReadonlyMap<TestRun, Config>,
+    globalDiags: PlanDiagnostic[],
+  ) {
     this.#o = o;
     this.#engine = engine;
     this.#view = view;
@@ -418,11 +608,23 @@ export class TestSuiteRunner {
     let chosen = [...files];
     if (this.#o.filter.length > 0) chosen = chosen.filter((f) => this.#o.filter.includes(f.name));
     chosen.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const suite: SuiteResult = { files: chosen.map((file) => ({ file, status: "pending", diagnostics: [], runs: file.runs.map((run) => ({ run, status: "pending", diagnostics: [] })) })), status: "pending" };
+    const suite: SuiteResult = {
+      files: chosen.map((file) => ({
+        file,
+        status: "pending",
+        diagnostics: [],
+        runs: file.runs.map((run) => ({ run, status: "pending", diagnostics: [] })),
+      })),
+      status: "pending",
+    };
     this.#view.abstract(suite);
     suite.status = "pass";
     for (const f of suite.files) {
-      const globals = f.file.name.startsWith(`${this.#o.testDirectory}/`) && !f.file.name.slice(this.#o.testDirectory.length + 1).includes("/") ? this.#testGlobals : this.#globals;
+      const globals =
+        f.file.name.startsWith(`${this.#o.testDirectory}/`) &&
+        !f.file.name.slice(this.#o.testDirectory.length + 1).includes("/")
+          ? this.#testGlobals
+          : this.#globals;
       const runner = new FileRunner(this, f, globals);
       this.#view.file(f, "starting");
       await runner.test();
@@ -474,7 +676,11 @@ class FileRunner {
 
   #cache(run: TestRun, config: Config): VariableCache {
     let c = this.#caches.get(run.name);
-    if (c === undefined) this.#caches.set(run.name, (c = new VariableCache(config, this.#globals, this.#file.file.variables)));
+    if (c === undefined)
+      this.#caches.set(
+        run.name,
+        (c = new VariableCache(config, this.#globals, this.#file.file.variables)),
+      );
     return c;
   }
 
@@ -504,7 +710,11 @@ class FileRunner {
   }
 
   /** Executes one run block: plan (and apply), then its assertions. */
-  async #run(run: RunResult, config: Config, state: StateFile | null): Promise<{ state: StateFile | null; updated: boolean }> {
+  async #run(
+    run: RunResult,
+    config: Config,
+    state: StateFile | null,
+  ): Promise<{ state: StateFile | null; updated: boolean }> {
     const view = this.#suite.view;
     const o = this.#suite.options;
     const start = Date.now();
@@ -522,7 +732,9 @@ class FileRunner {
     }
     const asserts = run.run.asserts.flatMap((a) => [a.condition, a.errorMessage]);
     const refs = testReferences(asserts);
-    const referenced = refs.refs.flatMap((r) => (r.ref?.subject.kind === "var" ? [r.ref.subject.name] : []));
+    const referenced = refs.refs.flatMap((r) =>
+      r.ref?.subject.kind === "var" ? [r.ref.subject.name] : [],
+    );
     const vars = this.#variables(config, run.run, referenced, true);
     run.diagnostics.push(...vars.diags);
     if (hasErrors(vars.diags)) {
@@ -535,7 +747,10 @@ class FileRunner {
       if (config.module.variables.has(name)) moduleVars.set(name, v);
       else testOnly.set(name, v.value);
     }
-    const ticker = setInterval(() => view.run(run, this.#file, "running", Date.now() - start), 2000);
+    const ticker = setInterval(
+      () => view.run(run, this.#file, "running", Date.now() - start),
+      2000,
+    );
     ticker.unref();
     try {
       const planned = await this.#plan(config, state, run.run, moduleVars);
@@ -562,7 +777,10 @@ class FileRunner {
       let applyDiags: PlanDiagnostic[];
       let updated: StateFile | null = state;
       try {
-        const result = await this.#suite.engine.apply(planned, { state, persist: async (s) => void (latest = s) });
+        const result = await this.#suite.engine.apply(planned, {
+          state,
+          persist: async (s) => void (latest = s),
+        });
         updated = result.state;
         applyDiags = applyDiagnostics(result, config);
       } catch (e) {
@@ -590,9 +808,36 @@ class FileRunner {
     const out: PlanDiagnostic[] = [];
     for (const t of run.expectFailures) {
       const root = t.root;
-      if (root === "var" || root === "output" || root === "check" || root === "data" || (!["local", "module", "run", "path", "terraform", "count", "each", "self", "ephemeral"].includes(root) && t.steps.length >= 1)) continue;
-      const what = root === "local" || root === "run" ? `${root}.${(t.steps[0] as { name?: string } | undefined)?.name ?? ""}` : traversalText(t);
-      out.push(err("Invalid `expect_failures` reference", `You cannot expect failures from ${what}. You can only expect failures from checkable objects such as input variables, output values, check blocks, managed resources and data sources.`, t.range));
+      if (
+        root === "var" ||
+        root === "output" ||
+        root === "check" ||
+        root === "data" ||
+        (![
+          "local",
+          "module",
+          "run",
+          "path",
+          "terraform",
+          "count",
+          "each",
+          "self",
+          "ephemeral",
+        ].includes(root) &&
+          t.steps.length >= 1)
+      )
+        continue;
+      const what =
+        root === "local" || root === "run"
+          ? `${root}.${(t.steps[0] as { name?: string } | undefined)?.name ?? ""}`
+          : traversalText(t);
+      out.push(
+        err(
+          "Invalid `expect_failures` reference",
+          `You cannot expect failures from ${what}. You can only expect failures from checkable objects such as input variables, output values, check blocks, managed resources and data sources.`,
+          t.range,
+        ),
+      );
     }
     return out;
   }
@@ -600,13 +845,33 @@ class FileRunner {
   /** What magma does not run yet: mocked providers and overrides (an error naming them). */
   #unsupported(run: TestRun): PlanDiagnostic[] {
     const out: PlanDiagnostic[] = [];
-    for (const p of this.#file.file.providers.values()) if (p.mock) out.push(err("Mock providers are not supported", "magma test does not run mock_provider blocks yet: see the @magma/cli README.", p.declRange));
-    for (const ov of [...this.#file.file.overrides, ...run.overrides]) out.push(err("Overrides are not supported", `magma test does not run ${ov.kind} blocks yet: see the @magma/cli README.`, ov.declRange));
+    for (const p of this.#file.file.providers.values())
+      if (p.mock)
+        out.push(
+          err(
+            "Mock providers are not supported",
+            "magma test does not run mock_provider blocks yet: see the @magma/cli README.",
+            p.declRange,
+          ),
+        );
+    for (const ov of [...this.#file.file.overrides, ...run.overrides])
+      out.push(
+        err(
+          "Overrides are not supported",
+          `magma test does not run ${ov.kind} blocks yet: see the @magma/cli README.`,
+          ov.declRange,
+        ),
+      );
     return out;
   }
 
   /** Terraform's `GetVariables`: the values of the variables the module declares and the assertions reference. */
-  #variables(config: Config, run: TestRun, referenced: readonly string[], includeWarnings: boolean): { values: Map<string, InputValue>; diags: PlanDiagnostic[] } {
+  #variables(
+    config: Config,
+    run: TestRun,
+    referenced: readonly string[],
+    includeWarnings: boolean,
+  ): { values: Map<string, InputValue>; diags: PlanDiagnostic[] } {
     const diags: PlanDiagnostic[] = [];
     const relevant = new Set<string>([...referenced, ...config.module.variables.keys()]);
     const values = new Map<string, InputValue>();
@@ -635,7 +900,14 @@ class FileRunner {
         value = r.value;
       }
       if (!relevant.has(name)) {
-        if (includeWarnings) diags.push(warn("Value for undeclared variable", `The module under test does not declare a variable named ${JSON.stringify(name)}, but it is declared in run block ${JSON.stringify(run.name)}.`, expr.range));
+        if (includeWarnings)
+          diags.push(
+            warn(
+              "Value for undeclared variable",
+              `The module under test does not declare a variable named ${JSON.stringify(name)}, but it is declared in run block ${JSON.stringify(run.name)}.`,
+              expr.range,
+            ),
+          );
         continue;
       }
       values.set(name, { value, range: expr.range });
@@ -668,7 +940,13 @@ class FileRunner {
     return { values, diags };
   }
 
-  async #plan(config: Config, state: StateFile | null, run: TestRun, variables: ReadonlyMap<string, InputValue>, destroy = false): Promise<EnginePlanResult> {
+  async #plan(
+    config: Config,
+    state: StateFile | null,
+    run: TestRun,
+    variables: ReadonlyMap<string, InputValue>,
+    destroy = false,
+  ): Promise<EnginePlanResult> {
     const given: Record<string, Value> = Object.create(null) as Record<string, Value>;
     const ranges = new Map<string, SourceRange>();
     for (const [name, v] of variables) {
@@ -679,7 +957,12 @@ class FileRunner {
     return this.#suite.engine.plan(config, state, {
       mode: destroy ? "destroy" : run.options.mode,
       refresh: run.options.refresh,
-      ...(destroy ? {} : { replace: run.options.replace.map(traversalText), targets: run.options.target.map(traversalText) }),
+      ...(destroy
+        ? {}
+        : {
+            replace: run.options.replace.map(traversalText),
+            targets: run.options.target.map(traversalText),
+          }),
       variables: given,
       variableRanges: ranges,
       variableFiles: false,
@@ -688,20 +971,45 @@ class FileRunner {
   }
 
   /** Terraform's `EvalContext.Evaluate`: the assertions, and the run's outputs for later runs. */
-  #assert(run: RunResult, config: Config, planned: EnginePlanResult, values: RunValues, testOnly: ReadonlyMap<string, Value>): void {
+  #assert(
+    run: RunResult,
+    config: Config,
+    planned: EnginePlanResult,
+    values: RunValues,
+    testOnly: ReadonlyMap<string, Value>,
+  ): void {
     let status: TestStatus = mergeStatus(run.status, "pass");
     const variables = new Map<string, Value>();
     for (const [name, v] of Object.entries(planned.plan.variables ?? {})) {
       const decl = config.module.variables.get(name);
       variables.set(name, decl?.sensitive === true ? v.mark(Mark.Sensitive) : v);
     }
-    const input = { config, cwd: this.#suite.options.dir, variables, extraVariables: testOnly, values, priorOutputs: new Map([...this.#prior].flatMap(([k, v]) => (v === null ? [] : [[k, v] as const]))) };
+    const input = {
+      config,
+      cwd: this.#suite.options.dir,
+      variables,
+      extraVariables: testOnly,
+      values,
+      priorOutputs: new Map(
+        [...this.#prior].flatMap(([k, v]) => (v === null ? [] : [[k, v] as const])),
+      ),
+    };
     for (const rule of run.run.asserts) {
       const diags: PlanDiagnostic[] = [];
       const { scope, diags: scopeDiags } = runScope(input, [rule.condition, rule.errorMessage]);
       diags.push(...scopeDiags);
-      for (const t of [...expressionTraversals(rule.condition), ...expressionTraversals(rule.errorMessage)]) {
-        if (t.root === "ephemeral") diags.push(err("Ephemeral resources cannot be asserted", "Ephemeral resources are closed when the test is finished, and are not available within the test context for assertions.", t.range));
+      for (const t of [
+        ...expressionTraversals(rule.condition),
+        ...expressionTraversals(rule.errorMessage),
+      ]) {
+        if (t.root === "ephemeral")
+          diags.push(
+            err(
+              "Ephemeral resources cannot be asserted",
+              "Ephemeral resources are closed when the test is finished, and are not available within the test context for assertions.",
+              t.range,
+            ),
+          );
       }
       if (hasErrors(scopeDiags)) {
         status = mergeStatus(status, "error");
@@ -724,7 +1032,15 @@ class FileRunner {
       const v = c.value;
       if (v.isKnown() && v.isNull()) {
         status = mergeStatus(status, "error");
-        run.diagnostics.push(withValues(err("Invalid condition run", "Condition expression must return either true or false, not null.", rule.condition.range)));
+        run.diagnostics.push(
+          withValues(
+            err(
+              "Invalid condition run",
+              "Condition expression must return either true or false, not null.",
+              rule.condition.range,
+            ),
+          ),
+        );
         continue;
       }
       if (!v.isKnown()) {
@@ -745,24 +1061,38 @@ class FileRunner {
         b = convert(v.unmarkDeep().value, { kind: "bool" } as Parameters<typeof convert>[1]);
       } catch (e) {
         status = mergeStatus(status, "error");
-        run.diagnostics.push(withValues(err("Invalid condition run", `Invalid condition run value: ${(e as Error).message}.`, rule.condition.range)));
+        run.diagnostics.push(
+          withValues(
+            err(
+              "Invalid condition run",
+              `Invalid condition run value: ${(e as Error).message}.`,
+              rule.condition.range,
+            ),
+          ),
+        );
         continue;
       }
       if (!b.asBool()) {
         status = mergeStatus(status, "fail");
-        run.diagnostics.push(withValues(err("Test assertion failed", message.text, rule.condition.range)));
+        run.diagnostics.push(
+          withValues(err("Test assertion failed", message.text, rule.condition.range)),
+        );
       }
     }
     run.status = status;
     const outputs = new Map<string, Value>();
-    for (const name of config.module.outputs.keys()) outputs.set(name, values.outputs.get(name) ?? dynamicVal);
+    for (const name of config.module.outputs.keys())
+      outputs.set(name, values.outputs.get(name) ?? dynamicVal);
     this.#prior.set(run.run.name, objectVal(outputs));
   }
 
   /** Destroys what the file's runs created, later runs' states first (Terraform's `cleanup`). */
   async cleanup(): Promise<void> {
-    if (process.env["MAGMA_TEST_DEBUG"]) console.error(JSON.stringify([...this.#states].map(([k, s]) => [k, s.run?.run.name, s.state?.resources.length])));
-    const states = [...this.#states.values()].filter((s) => s.state !== null && s.state.resources.some((r) => r.mode === "managed" && r.instances.length > 0));
+    const states = [...this.#states.values()].filter(
+      (s) =>
+        s.state !== null &&
+        s.state.resources.some((r) => r.mode === "managed" && r.instances.length > 0),
+    );
     states.sort((a, b) => (b.run?.run.index ?? 0) - (a.run?.run.index ?? 0));
     for (const tracked of states) {
       const run = tracked.run;
@@ -773,23 +1103,40 @@ class FileRunner {
       const vars = this.#variables(config, run.run, [], false);
       diags.push(...vars.diags);
       if (!hasErrors(diags)) {
-        const moduleVars = new Map([...vars.values].filter(([name]) => config.module.variables.has(name)));
+        const moduleVars = new Map(
+          [...vars.values].filter(([name]) => config.module.variables.has(name)),
+        );
         this.#suite.view.run(run, this.#file, "teardown", 0);
-        const planned = await this.#plan(config, tracked.state, run.run, moduleVars, true);
-        diags.push(...planned.diagnostics);
-        if (!hasErrors(planned.diagnostics)) {
-          let latest = tracked.state;
-          try {
-            const result = await this.#suite.engine.apply(planned, { state: tracked.state, persist: async (s) => void (latest = s) });
-            updated = result.state;
-            diags.push(...applyDiagnostics(result, config));
-          } catch (e) {
-            updated = latest;
-            diags.push(...diagnosticsOf(e));
+        const start = Date.now();
+        const ticker = setInterval(
+          () => this.#suite.view.run(run, this.#file, "teardown", Date.now() - start),
+          2000,
+        );
+        ticker.unref();
+        try {
+          const planned = await this.#plan(config, tracked.state, run.run, moduleVars, true);
+          diags.push(...planned.diagnostics);
+          if (!hasErrors(planned.diagnostics)) {
+            let latest = tracked.state;
+            try {
+              const result = await this.#suite.engine.apply(planned, {
+                state: tracked.state,
+                persist: async (s) => void (latest = s),
+              });
+              updated = result.state;
+              diags.push(...applyDiagnostics(result, config));
+            } catch (e) {
+              updated = latest;
+              diags.push(...diagnosticsOf(e));
+            }
           }
+        } finally {
+          clearInterval(ticker);
         }
       }
-      const left = updated !== null && updated.resources.some((r) => r.mode === "managed" && r.instances.length > 0);
+      const left =
+        updated !== null &&
+        updated.resources.some((r) => r.mode === "managed" && r.instances.length > 0);
       if (left) this.#file.status = "error";
       this.#suite.view.destroySummary(diags, run, this.#file, updated);
     }
@@ -797,17 +1144,41 @@ class FileRunner {
 }
 
 /** Terraform's `EvalCheckErrorMessage`: the message as a trimmed string (empty when unknown). */
-function errorMessage(expr: Expression, scope: Parameters<typeof evaluate>[1]): { text: string; diags: PlanDiagnostic[] } {
+function errorMessage(
+  expr: Expression,
+  scope: Parameters<typeof evaluate>[1],
+): { text: string; diags: PlanDiagnostic[] } {
   const r = evaluate(expr, scope);
   if (hasErrors(r.diags)) return { text: "", diags: r.diags };
   let v: Value;
   try {
     v = convert(r.value, { kind: "string" } as Parameters<typeof convert>[1]);
   } catch (e) {
-    return { text: "", diags: [...r.diags, err("Invalid error message", `Unsuitable value for error message: ${(e as Error).message}.`, expr.range)] };
+    return {
+      text: "",
+      diags: [
+        ...r.diags,
+        err(
+          "Invalid error message",
+          `Unsuitable value for error message: ${(e as Error).message}.`,
+          expr.range,
+        ),
+      ],
+    };
   }
   if (!v.isKnown()) return { text: "", diags: r.diags };
-  if (v.isNull()) return { text: "", diags: [...r.diags, err("Invalid error message", "Unsuitable value for error message: must not be null.", expr.range)] };
+  if (v.isNull())
+    return {
+      text: "",
+      diags: [
+        ...r.diags,
+        err(
+          "Invalid error message",
+          "Unsuitable value for error message: must not be null.",
+          expr.range,
+        ),
+      ],
+    };
   const u = v.unmarkDeep();
   if (u.paths.length > 0) {
     return {
@@ -826,20 +1197,33 @@ function errorMessage(expr: Expression, scope: Parameters<typeof evaluate>[1]): 
 }
 
 /** An apply's diagnostics as Terraform reports them: each failed object's (placed in its configuration), other errors, warnings. */
-function applyDiagnostics(result: Awaited<ReturnType<Engine["apply"]>>, config: Config): PlanDiagnostic[] {
-  const failures = applyFailureDiagnostics(result.failed, config).map((d, i) => withCheckable(d, result.failed, i));
-  const accounted = new Set(result.failed.flatMap((f) => f.diagnostics).map((d) => `${d.summary}\n${d.detail ?? ""}`));
+function applyDiagnostics(
+  result: Awaited<ReturnType<Engine["apply"]>>,
+  config: Config,
+): PlanDiagnostic[] {
+  const failures = applyFailureDiagnostics(result.failed, config).map((d, i) =>
+    withCheckable(d, result.failed, i),
+  );
+  const accounted = new Set(
+    result.failed.flatMap((f) => f.diagnostics).map((d) => `${d.summary}\n${d.detail ?? ""}`),
+  );
   const others: PlanDiagnostic[] = result.diagnostics
     .filter((d) => !accounted.has(`${d.summary}\n${d.detail ?? ""}`))
     .map((d) => {
       const a = d as AddressedDiagnostic;
-      return a.address !== undefined && a.subject === undefined ? { ...placedDiagnostic(d, a.address, config), address: a.address } : { ...(d as PlanDiagnostic), detail: d.detail ?? "" };
+      return a.address !== undefined && a.subject === undefined
+        ? { ...placedDiagnostic(d, a.address, config), address: a.address }
+        : { ...(d as PlanDiagnostic), detail: d.detail ?? "" };
     });
-  return [...failures, ...others];
+  return [...failures, ...others].map((d) => addressByCondition(config, d));
 }
 
 /** A failed object's diagnostic keeps the object's address, for `expect_failures`. */
-function withCheckable(d: AddressedDiagnostic, failed: Awaited<ReturnType<Engine["apply"]>>["failed"], i: number): PlanDiagnostic {
+function withCheckable(
+  d: AddressedDiagnostic,
+  failed: Awaited<ReturnType<Engine["apply"]>>["failed"],
+  i: number,
+): PlanDiagnostic {
   let n = i;
   for (const f of failed) {
     if (n < f.diagnostics.length) return { ...d, address: d.address ?? f.address };

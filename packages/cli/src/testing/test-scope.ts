@@ -1,11 +1,37 @@
-import { dynamicVal, fromJson, Mark, markWithPaths, nullVal, objectVal, stringVal, unknownVal, type Value } from "@magma/cty";
+import {
+  dynamicVal,
+  fromJson,
+  Mark,
+  markWithPaths,
+  nullVal,
+  objectVal,
+  stringVal,
+  unknownVal,
+  type Value,
+} from "@magma/cty";
 import { parseRef, type Config, type Reference } from "@magma/config";
 import { ModuleEvaluator, unknownsToNull, type Plan, type PlanDiagnostic } from "@magma/engine";
-import { expressionTraversals, terraformFunctions, type EvalScope, type Expression } from "@magma/hcl";
+import {
+  expressionTraversals,
+  terraformFunctions,
+  type EvalScope,
+  type Expression,
+} from "@magma/hcl";
 import type { ProviderSchema } from "@magma/provider-api";
-import { decodeOutput, decodeSensitivePaths, formatModuleInstance, formatProviderSource, formatResourceInstance, parseResourceInstance, type StateFile } from "@magma/state";
+import {
+  decodeOutput,
+  decodeSensitivePaths,
+  formatModuleInstance,
+  formatProviderSource,
+  formatResourceInstance,
+  parseResourceInstance,
+  type StateFile,
+} from "@magma/state";
 
-type Expansion = { kind: "single" } | { kind: "count"; count: number } | { kind: "for_each"; entries: Map<string, Value> };
+type Expansion =
+  | { kind: "single" }
+  | { kind: "count"; count: number }
+  | { kind: "for_each"; entries: Map<string, Value> };
 
 /** The values a run's assertions are evaluated against: the module's objects after its plan or apply. */
 export interface RunValues {
@@ -28,8 +54,15 @@ function expansionsOf(addresses: Iterable<string>): Map<string, Expansion> {
   const out = new Map<string, Expansion>();
   for (const [id, ks] of keys) {
     if (ks.every((k) => k === undefined)) out.set(id, { kind: "single" });
-    else if (ks.every((k) => typeof k === "number")) out.set(id, { kind: "count", count: Math.max(...(ks as number[])) + 1 });
-    else out.set(id, { kind: "for_each", entries: new Map(ks.filter((k): k is string => typeof k === "string").map((k) => [k, stringVal(k)])) });
+    else if (ks.every((k) => typeof k === "number"))
+      out.set(id, { kind: "count", count: Math.max(...(ks as number[])) + 1 });
+    else
+      out.set(id, {
+        kind: "for_each",
+        entries: new Map(
+          ks.filter((k): k is string => typeof k === "string").map((k) => [k, stringVal(k)]),
+        ),
+      });
   }
   return out;
 }
@@ -51,17 +84,28 @@ export function planValues(plan: Plan, config: Config): RunValues {
   const outputs = new Map<string, Value>();
   for (const o of plan.outputs ?? []) {
     if (o.action === "delete") continue;
-    outputs.set(o.name, outputValue(o.after.isWhollyKnown() ? o.after : unknownsToNull(o.after), config.module.outputs.get(o.name)?.sensitive ?? o.sensitive));
+    outputs.set(
+      o.name,
+      outputValue(
+        o.after.isWhollyKnown() ? o.after : unknownsToNull(o.after),
+        config.module.outputs.get(o.name)?.sensitive ?? o.sensitive,
+      ),
+    );
   }
   return { instances, outputs };
 }
 
 /** The values after an apply: every object of the state decoded with its provider's schema, and the stored outputs. */
-export function stateValues(state: StateFile, schemas: ReadonlyMap<string, ProviderSchema>, config: Config): RunValues {
+export function stateValues(
+  state: StateFile,
+  schemas: ReadonlyMap<string, ProviderSchema>,
+  config: Config,
+): RunValues {
   const instances = new Map<string, Value>();
   for (const r of state.resources) {
     const schema = schemas.get(formatProviderSource(r.provider.provider));
-    const entry = r.mode === "managed" ? schema?.resources.get(r.type) : schema?.dataSources.get(r.type);
+    const entry =
+      r.mode === "managed" ? schema?.resources.get(r.type) : schema?.dataSources.get(r.type);
     if (entry === undefined) continue;
     for (const obj of r.instances) {
       if (obj.deposed !== undefined) continue;
@@ -72,7 +116,19 @@ export function stateValues(state: StateFile, schemas: ReadonlyMap<string, Provi
         continue;
       }
       const paths = decodeSensitivePaths(obj.sensitiveAttributesJson);
-      instances.set(formatResourceInstance({ module: r.module, mode: r.mode, type: r.type, name: r.name, key: obj.indexKey }), markWithPaths(plain, paths.map((path) => ({ path, marks: new Set([Mark.Sensitive]) }))));
+      instances.set(
+        formatResourceInstance({
+          module: r.module,
+          mode: r.mode,
+          type: r.type,
+          name: r.name,
+          key: obj.indexKey,
+        }),
+        markWithPaths(
+          plain,
+          paths.map((path) => ({ path, marks: new Set([Mark.Sensitive]) })),
+        ),
+      );
     }
   }
   const outputs = new Map<string, Value>();
@@ -83,7 +139,10 @@ export function stateValues(state: StateFile, schemas: ReadonlyMap<string, Provi
     } catch {
       v = undefined;
     }
-    outputs.set(name, outputValue(v, o.sensitive || (config.module.outputs.get(name)?.sensitive ?? false)));
+    outputs.set(
+      name,
+      outputValue(v, o.sensitive || (config.module.outputs.get(name)?.sensitive ?? false)),
+    );
   }
   return { instances, outputs };
 }
@@ -97,7 +156,10 @@ export interface TestReference {
 }
 
 /** The references of expressions in the testing scope. */
-export function testReferences(exprs: readonly Expression[]): { refs: TestReference[]; diags: PlanDiagnostic[] } {
+export function testReferences(exprs: readonly Expression[]): {
+  refs: TestReference[];
+  diags: PlanDiagnostic[];
+} {
   const refs: TestReference[] = [];
   const diags: PlanDiagnostic[] = [];
   for (const e of exprs) {
@@ -105,10 +167,22 @@ export function testReferences(exprs: readonly Expression[]): { refs: TestRefere
       if (t.root === "run" || t.root === "output") {
         const s = t.steps[0];
         if (s === undefined || s.kind !== "attr") {
-          diags.push({ severity: "error", summary: "Invalid reference", detail: s === undefined ? `The ${JSON.stringify(t.root)} object cannot be accessed directly. Instead, access one of its attributes.` : `The ${JSON.stringify(t.root)} object does not support this operation.`, subject: s?.range ?? t.rootRange });
+          diags.push({
+            severity: "error",
+            summary: "Invalid reference",
+            detail:
+              s === undefined
+                ? `The ${JSON.stringify(t.root)} object cannot be accessed directly. Instead, access one of its attributes.`
+                : `The ${JSON.stringify(t.root)} object does not support this operation.`,
+            subject: s?.range ?? t.rootRange,
+          });
           continue;
         }
-        refs.push({ kind: t.root, name: s.name, range: { filename: t.rootRange.filename, start: t.rootRange.start, end: s.range.end } });
+        refs.push({
+          kind: t.root,
+          name: s.name,
+          range: { filename: t.rootRange.filename, start: t.rootRange.start, end: s.range.end },
+        });
         continue;
       }
       const p = parseRef(t);
@@ -138,13 +212,21 @@ export interface RunScopeInput {
  * variables (and the test-only ones), locals, resources, data sources and module outputs
  * evaluated from the run's results, `output.NAME` and `run.NAME.OUTPUT`, Terraform's functions.
  */
-export function runScope(input: RunScopeInput, exprs: readonly Expression[]): { scope: EvalScope; diags: PlanDiagnostic[] } {
+export function runScope(
+  input: RunScopeInput,
+  exprs: readonly Expression[],
+): { scope: EvalScope; diags: PlanDiagnostic[] } {
   const { config } = input;
   const addresses = [...input.values.instances.keys()];
   const expansions = expansionsOf(addresses);
   const variables = new Map(input.variables);
-  for (const [name, v] of config.module.variables) if (!variables.has(name)) variables.set(name, v.default ?? nullVal(v.type));
-  const ctx = { cwd: input.cwd, workspace: "default", functions: terraformFunctions({ baseDir: input.cwd, plan: false }) };
+  for (const [name, v] of config.module.variables)
+    if (!variables.has(name)) variables.set(name, v.default ?? nullVal(v.type));
+  const ctx = {
+    cwd: input.cwd,
+    workspace: "default",
+    functions: terraformFunctions({ baseDir: input.cwd, plan: false }),
+  };
   const evaluator = new ModuleEvaluator(config, variables, ctx, {
     expansion: (m, k) => expansions.get(`${m}|${k}`),
     instance: (a) => input.values.instances.get(a),
@@ -152,11 +234,16 @@ export function runScope(input: RunScopeInput, exprs: readonly Expression[]): { 
   const { refs, diags } = testReferences(exprs);
   const moduleRefs = refs.flatMap((r) => (r.ref !== undefined ? [r.ref] : []));
   const base = evaluator.scope([], undefined, moduleRefs);
-  const names = new Map<string, Value>(base.variables instanceof Map ? (base.variables as ReadonlyMap<string, Value>) : Object.entries(base.variables ?? {}));
+  const names = new Map<string, Value>(
+    base.variables instanceof Map
+      ? (base.variables as ReadonlyMap<string, Value>)
+      : Object.entries(base.variables ?? {}),
+  );
   // Test-only variables overlay the module's.
   const varObj = new Map<string, Value>();
   const declared = names.get("var");
-  if (declared !== undefined && declared.type.kind === "object") for (const k of Object.keys(declared.type.attributes)) varObj.set(k, declared.getAttr(k));
+  if (declared !== undefined && declared.type.kind === "object")
+    for (const k of Object.keys(declared.type.attributes)) varObj.set(k, declared.getAttr(k));
   for (const r of refs) {
     if (r.ref?.subject.kind !== "var") continue;
     const extra = input.extraVariables.get(r.ref.subject.name);

@@ -4,7 +4,13 @@ import type { TestFile, TestRun } from "./test-file.js";
 /** A test's status, lowest precedence first (Terraform's `moduletest.Status`). */
 export type TestStatus = "pending" | "skip" | "pass" | "fail" | "error";
 
-const RANK: Readonly<Record<TestStatus, number>> = { pending: 0, skip: 1, pass: 2, fail: 3, error: 4 };
+const RANK: Readonly<Record<TestStatus, number>> = {
+  pending: 0,
+  skip: 1,
+  pass: 2,
+  fail: 3,
+  error: 4,
+};
 
 /** The status that represents both (the higher one, as Terraform's `Status.Merge`). */
 export function mergeStatus(a: TestStatus, b: TestStatus): TestStatus {

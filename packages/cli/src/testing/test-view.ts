@@ -6,7 +6,13 @@ import { wordWrap } from "../terminal-columns.js";
 import { terraformDiagnosticOrder } from "../workdir/apply-failure-diagnostics.js";
 import { formatDiagnostics, SourceCache } from "../workdir/format-diagnostic.js";
 import { JsonUi } from "../workdir/json-ui.js";
-import type { FileResult, RunResult, SuiteResult, TestProgress, TestStatus } from "./test-status.js";
+import type {
+  FileResult,
+  RunResult,
+  SuiteResult,
+  TestProgress,
+  TestStatus,
+} from "./test-status.js";
 
 /** The events of a `terraform test` run that the views render (Terraform's `views.Test`). */
 export interface TestView {
@@ -19,7 +25,12 @@ export interface TestView {
   /** A run starting, still running (`elapsed` ms), tearing down or complete (with its diagnostics). */
   run(run: RunResult, file: FileResult, progress: TestProgress, elapsed: number): void;
   /** After the destroy of a state: its errors, and what it left behind. */
-  destroySummary(diags: readonly PlanDiagnostic[], run: RunResult | undefined, file: FileResult, state: StateFile | null): void;
+  destroySummary(
+    diags: readonly PlanDiagnostic[],
+    run: RunResult | undefined,
+    file: FileResult,
+    state: StateFile | null,
+  ): void;
   /** Diagnostics outside any file (loading, flags). */
   diagnostics(diags: readonly PlanDiagnostic[]): void;
   /** The first interrupt. */
@@ -38,7 +49,8 @@ export interface TestViewOutput {
 }
 
 /** Terraform's notice on the first interrupt. */
-const INTERRUPTED = "\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\nGracefully shutting down...\n";
+const INTERRUPTED =
+  "\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\nGracefully shutting down...\n";
 
 /** The managed resource instance objects left in a state, as Terraform lists them (`addr`, `addr (deposed)`), sorted. */
 export function leftResources(state: StateFile | null): { instance: string; deposed?: string }[] {
@@ -47,12 +59,29 @@ export function leftResources(state: StateFile | null): { instance: string; depo
   for (const r of state.resources) {
     if (r.mode !== "managed") continue;
     for (const obj of r.instances) {
-      const addr: ResourceInstanceAddress = { module: r.module, mode: r.mode, type: r.type, name: r.name, key: obj.indexKey };
-      out.push({ addr, instance: formatResourceInstance(addr), ...(obj.deposed !== undefined ? { deposed: obj.deposed } : {}) });
+      const addr: ResourceInstanceAddress = {
+        module: r.module,
+        mode: r.mode,
+        type: r.type,
+        name: r.name,
+        key: obj.indexKey,
+      };
+      out.push({
+        addr,
+        instance: formatResourceInstance(addr),
+        ...(obj.deposed !== undefined ? { deposed: obj.deposed } : {}),
+      });
     }
   }
-  out.sort((a, b) => compareInstanceAddrs(a.addr, b.addr) || ((a.deposed ?? "") < (b.deposed ?? "") ? -1 : (a.deposed ?? "") > (b.deposed ?? "") ? 1 : 0));
-  return out.map(({ instance, deposed }) => ({ instance, ...(deposed !== undefined ? { deposed } : {}) }));
+  out.sort(
+    (a, b) =>
+      compareInstanceAddrs(a.addr, b.addr) ||
+      ((a.deposed ?? "") < (b.deposed ?? "") ? -1 : (a.deposed ?? "") > (b.deposed ?? "") ? 1 : 0),
+  );
+  return out.map(({ instance, deposed }) => ({
+    instance,
+    ...(deposed !== undefined ? { deposed } : {}),
+  }));
 }
 
 function statusWord(s: TestStatus): string {
@@ -81,8 +110,13 @@ function counts(suite: SuiteResult): Record<TestStatus, number> {
 }
 
 /** The conclusion's sentence (without colour): `Success! 2 passed, 0 failed.` */
-function conclusionText(suite: SuiteResult, c: Record<TestStatus, number>, paintWord: (ok: boolean) => string): string {
-  if (suite.status === "pending" || suite.status === "skip") return `Executed 0 tests${c.skip > 0 ? `, ${c.skip} skipped.` : "."}`;
+function conclusionText(
+  suite: SuiteResult,
+  c: Record<TestStatus, number>,
+  paintWord: (ok: boolean) => string,
+): string {
+  if (suite.status === "pending" || suite.status === "skip")
+    return `Executed 0 tests${c.skip > 0 ? `, ${c.skip} skipped.` : "."}`;
   return `${paintWord(suite.status === "pass")} ${c.pass} passed, ${c.fail + c.error} failed${c.skip > 0 ? `, ${c.skip} skipped.` : "."}`;
 }
 
@@ -100,13 +134,17 @@ export class HumanTestView implements TestView {
 
   conclusion(suite: SuiteResult): void {
     const c = counts(suite);
-    this.#out.stdout(`\n${conclusionText(suite, c, (ok) => paint(this.#out.color, ok ? "[green]Success![reset]" : "[red]Failure![reset]"))}\n`);
+    this.#out.stdout(
+      `\n${conclusionText(suite, c, (ok) => paint(this.#out.color, ok ? "[green]Success![reset]" : "[red]Failure![reset]"))}\n`,
+    );
   }
 
   file(file: FileResult, progress: TestProgress): void {
     const color = this.#out.color;
-    if (progress === "starting" || progress === "running") this.#out.stdout(`${file.file.name}... ${paint(color, "[light_gray]in progress[reset]")}\n`);
-    else if (progress === "teardown") this.#out.stdout(`${file.file.name}... ${paint(color, "[light_gray]tearing down[reset]")}\n`);
+    if (progress === "starting" || progress === "running")
+      this.#out.stdout(`${file.file.name}... ${paint(color, "[light_gray]in progress[reset]")}\n`);
+    else if (progress === "teardown")
+      this.#out.stdout(`${file.file.name}... ${paint(color, "[light_gray]tearing down[reset]")}\n`);
     else {
       this.#out.stdout(`${file.file.name}... ${coloredStatus(file.status, color)}\n`);
       this.#diagnostics(file.diagnostics);
@@ -115,21 +153,42 @@ export class HumanTestView implements TestView {
 
   run(run: RunResult, _file: FileResult, progress: TestProgress): void {
     if (progress !== "complete") return;
-    this.#out.stdout(`  run ${JSON.stringify(run.run.name)}... ${coloredStatus(run.status, this.#out.color)}\n`);
+    this.#out.stdout(
+      `  run ${JSON.stringify(run.run.name)}... ${coloredStatus(run.status, this.#out.color)}\n`,
+    );
     if (run.verbose !== undefined) this.#out.stdout(run.verbose.human);
     this.#diagnostics(run.diagnostics);
     // Warnings go to stdout: a blank line separates them from what follows.
     if (run.diagnostics.some((d) => d.severity === "warning")) this.#out.stdout("\n");
   }
 
-  destroySummary(diags: readonly PlanDiagnostic[], run: RunResult | undefined, file: FileResult, state: StateFile | null): void {
+  destroySummary(
+    diags: readonly PlanDiagnostic[],
+    run: RunResult | undefined,
+    file: FileResult,
+    state: StateFile | null,
+  ): void {
     const identifier = run === undefined ? file.file.name : `${file.file.name}/${run.run.name}`;
-    if (diags.some((d) => d.severity === "error")) this.#out.stderr(wordWrap(`Terraform encountered an error destroying resources created while executing ${identifier}.\n`, this.#out.width));
+    if (diags.some((d) => d.severity === "error"))
+      this.#out.stderr(
+        wordWrap(
+          `Terraform encountered an error destroying resources created while executing ${identifier}.\n`,
+          this.#out.width,
+        ),
+      );
     this.#diagnostics(diags);
     const left = leftResources(state);
     if (left.length > 0) {
-      this.#out.stderr(wordWrap(`\nTerraform left the following resources in state after executing ${identifier}, and they need to be cleaned up manually:\n`, this.#out.width));
-      for (const r of left) this.#out.stderr(r.deposed === undefined ? `  - ${r.instance}\n` : `  - ${r.instance} (${r.deposed})\n`);
+      this.#out.stderr(
+        wordWrap(
+          `\nTerraform left the following resources in state after executing ${identifier}, and they need to be cleaned up manually:\n`,
+          this.#out.width,
+        ),
+      );
+      for (const r of left)
+        this.#out.stderr(
+          r.deposed === undefined ? `  - ${r.instance}\n` : `  - ${r.instance} (${r.deposed})\n`,
+        );
     }
   }
 
@@ -143,8 +202,15 @@ export class HumanTestView implements TestView {
 
   /** Terraform's `View.Diagnostics`: warnings on stdout, errors on stderr, each on its own. */
   #diagnostics(diags: readonly PlanDiagnostic[]): void {
-    for (const d of terraformDiagnosticOrder(diags.map(({ address, inConfigBody, ...rest }) => (inConfigBody === true && address !== undefined ? { ...rest, address } : rest)))) {
-      const text = formatDiagnostics([d], this.#out.dir, this.#out.color, { width: this.#out.width, addresses: true });
+    for (const d of terraformDiagnosticOrder(
+      diags.map(({ address, inConfigBody, ...rest }) =>
+        inConfigBody === true && address !== undefined ? { ...rest, address } : rest,
+      ),
+    )) {
+      const text = formatDiagnostics([d], this.#out.dir, this.#out.color, {
+        width: this.#out.width,
+        addresses: true,
+      });
       if (d.severity === "error") this.#out.stderr(text);
       else this.#out.stdout(text);
     }
@@ -162,7 +228,14 @@ class TestJsonUi extends JsonUi {
   }
 
   override message(level: string, message: string, fields: Record<string, unknown>): void {
-    const all: Record<string, unknown> = { "@level": level, "@message": message, "@module": "terraform.ui", "@timestamp": new Date().toISOString().replace(/\.(\d{3})Z$/, ".$1000Z"), ...this.meta, ...fields };
+    const all: Record<string, unknown> = {
+      "@level": level,
+      "@message": message,
+      "@module": "terraform.ui",
+      "@timestamp": new Date().toISOString().replace(/\.(\d{3})Z$/, ".$1000Z"),
+      ...this.meta,
+      ...fields,
+    };
     const doc: Record<string, unknown> = {};
     for (const k of Object.keys(all).sort()) doc[k] = all[k];
     this.#line(`${JSON.stringify(doc)}\n`);
@@ -199,21 +272,47 @@ export class JsonTestView implements TestView {
       runs += f.runs.length;
     }
     const files = suite.files.length;
-    this.#ui.message("info", `Found ${files} ${files === 1 ? "file" : "files"} and ${runs} ${runs === 1 ? "run block" : "run blocks"}`, { test_abstract: abstract, type: "test_abstract" });
+    this.#ui.message(
+      "info",
+      `Found ${files} ${files === 1 ? "file" : "files"} and ${runs} ${runs === 1 ? "run block" : "run blocks"}`,
+      { test_abstract: abstract, type: "test_abstract" },
+    );
   }
 
   conclusion(suite: SuiteResult): void {
     const c = counts(suite);
-    const summary = { status: suite.status, passed: c.pass, failed: c.fail, errored: c.error, skipped: c.skip };
-    this.#ui.message("info", conclusionText(suite, c, (ok) => (ok ? "Success!" : "Failure!")), { test_summary: summary, type: "test_summary" });
+    const summary = {
+      status: suite.status,
+      passed: c.pass,
+      failed: c.fail,
+      errored: c.error,
+      skipped: c.skip,
+    };
+    this.#ui.message(
+      "info",
+      conclusionText(suite, c, (ok) => (ok ? "Success!" : "Failure!")),
+      { test_summary: summary, type: "test_summary" },
+    );
   }
 
   file(file: FileResult, progress: TestProgress): void {
     const name = file.file.name;
     this.#ui.with({ "@testfile": name }, () => {
-      if (progress === "starting" || progress === "running") this.#ui.message("info", `${name}... in progress`, { test_file: { path: name, progress: "starting" }, type: "test_file" });
-      else if (progress === "teardown") this.#ui.message("info", `${name}... tearing down`, { test_file: { path: name, progress: "teardown" }, type: "test_file" });
-      else this.#ui.message("info", `${name}... ${statusWord(file.status)}`, { test_file: { path: name, progress: "complete", status: file.status }, type: "test_file" });
+      if (progress === "starting" || progress === "running")
+        this.#ui.message("info", `${name}... in progress`, {
+          test_file: { path: name, progress: "starting" },
+          type: "test_file",
+        });
+      else if (progress === "teardown")
+        this.#ui.message("info", `${name}... tearing down`, {
+          test_file: { path: name, progress: "teardown" },
+          type: "test_file",
+        });
+      else
+        this.#ui.message("info", `${name}... ${statusWord(file.status)}`, {
+          test_file: { path: name, progress: "complete", status: file.status },
+          type: "test_file",
+        });
     });
     if (progress === "complete") this.#diagnosticsWith({ "@testfile": name }, file.diagnostics);
   }
@@ -222,20 +321,51 @@ export class JsonTestView implements TestView {
     const meta = { "@testfile": file.file.name, "@testrun": run.run.name };
     const name = JSON.stringify(run.run.name);
     this.#ui.with(meta, () => {
-      if (progress === "starting" || progress === "running") this.#ui.message("info", `  ${name}... in progress`, { test_run: { path: file.file.name, run: run.run.name, progress, elapsed }, type: "test_run" });
-      else if (progress === "teardown") this.#ui.message("info", `  ${name}... tearing down`, { test_run: { path: file.file.name, run: run.run.name, progress, elapsed }, type: "test_run" });
-      else this.#ui.message("info", `  ${name}... ${statusWord(run.status)}`, { test_run: { path: file.file.name, run: run.run.name, progress, status: run.status }, type: "test_run" });
+      if (progress === "starting" || progress === "running")
+        this.#ui.message("info", `  ${name}... in progress`, {
+          test_run: { path: file.file.name, run: run.run.name, progress, elapsed },
+          type: "test_run",
+        });
+      else if (progress === "teardown")
+        this.#ui.message("info", `  ${name}... tearing down`, {
+          test_run: { path: file.file.name, run: run.run.name, progress, elapsed },
+          type: "test_run",
+        });
+      else
+        this.#ui.message("info", `  ${name}... ${statusWord(run.status)}`, {
+          test_run: { path: file.file.name, run: run.run.name, progress, status: run.status },
+          type: "test_run",
+        });
     });
     if (progress === "complete") this.#diagnosticsWith(meta, run.diagnostics);
   }
 
-  destroySummary(diags: readonly PlanDiagnostic[], run: RunResult | undefined, file: FileResult, state: StateFile | null): void {
+  destroySummary(
+    diags: readonly PlanDiagnostic[],
+    run: RunResult | undefined,
+    file: FileResult,
+    state: StateFile | null,
+  ): void {
     const left = leftResources(state);
-    const meta: Record<string, string> = run === undefined ? { "@testfile": file.file.name } : { "@testfile": file.file.name, "@testrun": run.run.name };
+    const meta: Record<string, string> =
+      run === undefined
+        ? { "@testfile": file.file.name }
+        : { "@testfile": file.file.name, "@testrun": run.run.name };
     if (left.length > 0) {
-      const cleanup = { failed_resources: left.map((r) => ({ instance: r.instance, ...(r.deposed !== undefined ? { deposed_key: r.deposed } : {}) })) };
+      const cleanup = {
+        failed_resources: left.map((r) => ({
+          instance: r.instance,
+          ...(r.deposed !== undefined ? { deposed_key: r.deposed } : {}),
+        })),
+      };
       const what = run === undefined ? file.file.name : `${file.file.name}/${run.run.name}`;
-      this.#ui.with(meta, () => this.#ui.message("error", `Terraform left some resources in state after executing ${what}, they need to be cleaned up manually.`, { test_cleanup: cleanup, type: "test_cleanup" }));
+      this.#ui.with(meta, () =>
+        this.#ui.message(
+          "error",
+          `Terraform left some resources in state after executing ${what}, they need to be cleaned up manually.`,
+          { test_cleanup: cleanup, type: "test_cleanup" },
+        ),
+      );
     }
     this.#diagnosticsWith(meta, diags);
   }
