@@ -32,6 +32,7 @@ import {
   type Traversal,
 } from "@magma/hcl";
 import type { StateFile } from "@magma/state";
+import { stateText } from "../commands/show.js";
 import { applyFailureDiagnostics, placedDiagnostic } from "../workdir/apply-failure-diagnostics.js";
 import type { AddressedDiagnostic } from "../workdir/format-diagnostic.js";
 import {
@@ -793,6 +794,7 @@ class FileRunner {
         run.status = "error";
         return { state: updated, updated: true };
       }
+      if (o.verbose) run.verbose = { human: `\n${stateText(updated ?? undefined, planned.schemas)}\n` };
       if (updated !== null) {
         const values = stateValues(updated, planned.schemas, config);
         this.#assert(run, config, planned, values, testOnly);

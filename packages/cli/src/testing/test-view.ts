@@ -238,7 +238,7 @@ class TestJsonUi extends JsonUi {
     };
     const doc: Record<string, unknown> = {};
     for (const k of Object.keys(all).sort()) doc[k] = all[k];
-    this.#line(`${JSON.stringify(doc)}\n`);
+    this.#line(`${JSON.stringify(doc).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`);
   }
 
   /** Writes with the given metadata. */
