@@ -14,7 +14,8 @@
 // - json.tftest.json: the same kind of runs in JSON syntax;
 // - other.tftest.hcl: an assertion on a -var value, an expected failure that does not happen.
 // Terraform runs are slow (a provider process per operation), so each command runs once:
-// the whole suite (human), one file with -json, one with -verbose and -filter.
+// the whole suite (human), one file with -json and -filter, a directory with -verbose in colour;
+// and a flag terraform test does not know.
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { runTool, stopToolRuns, testProvidersCliConfig, type ToolRun } from "./support/side-by-side.js";
@@ -299,8 +300,9 @@ function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
     await Promise.all([terraformAsync(["init", "-no-color", "-input=false"], theirs, { env: { TF_CLI_CONFIG_FILE: cliConfig } }), terraformAsync(["init", "-no-color", "-input=false"], join(theirs, "verbose"), { env: { TF_CLI_CONFIG_FILE: cliConfig } })]);
   }, 240_000);
 
+  // magma colours a pipe only with FORCE_COLOR (terraform colours unless -no-color).
   const both = async (args: readonly string[], sub = ""): Promise<[ToolRun, ToolRun]> => {
-    const [t, m] = await Promise.all([runTool("terraform", ["test", ...args], join(theirs, sub), { TF_CLI_CONFIG_FILE: cliConfig }), runTool("magma", ["test", ...args], join(ours, sub), {})]);
+    const [t, m] = await Promise.all([runTool("terraform", ["test", ...args], join(theirs, sub), { TF_CLI_CONFIG_FILE: cliConfig }), runTool("magma", ["test", ...args], join(ours, sub), { FORCE_COLOR: "1" })]);
     return [m, t];
   };
 
@@ -321,10 +323,17 @@ function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
     expect(t.stdout).toContain('"type":"test_summary"');
   }, 600_000);
 
-  test("-verbose: the state after an apply, the plan of a plan run", async () => {
-    const [m, t] = await both(["-no-color", "-verbose"], "verbose");
+  test("-verbose, in colour: the state after an apply, the plan of a plan run", async () => {
+    const [m, t] = await both(["-verbose"], "verbose");
     expectSame(m, t, "test -verbose");
     expect(t.code).toBe(0);
     expect(t.stdout).toContain('resource "random_integer" "i"');
+    expect(t.stdout).toContain("\x1b[");
   }, 600_000);
+
+  test("an unknown flag", async () => {
+    const [m, t] = await both(["-no-color", "-bogus"], "verbose");
+    expectSame(m, t, "test -bogus");
+    expect(t.code).toBe(1);
+  }, 120_000);
 });

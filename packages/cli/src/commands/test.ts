@@ -54,8 +54,21 @@ export function registerTestCommand(program: Command, ctx: CommandContext): void
     .option("--junit-xml <file>", "not supported by magma")
     .option("--cloud-run <source>", "not supported by magma")
     .option("--no-color", "no colour")
+    .argument("[args...]", "ignored (terraform test takes no arguments)")
+    .allowUnknownOption(true)
     .exitOverride()
-    .action(async (o: TestFlags) => {
+    .action(async (args: string[], o: TestFlags) => {
+      const unknown = args.find((a) => /^-./.test(a));
+      if (unknown !== undefined) {
+        // As terraform: its flag parser's error, then the help prompt.
+        const { formatDiagnostics } = await import("../workdir/format-diagnostic.js");
+        const { terminalColumns } = await import("../terminal-columns.js");
+        const d = { severity: "error" as const, summary: "Failed to parse command-line flags", detail: `flag provided but not defined: -${unknown.replace(/^--?/, "").replace(/=.*$/s, "")}` };
+        ctx.io.stderr.write(formatDiagnostics([d], ctx.cwd, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+        ctx.io.stderr.write("\nFor more help on using this command, run:\n  terraform test -help\n");
+        ctx.exitCode = ExitCode.Error;
+        return;
+      }
       const { runTestCommand } = await import("../testing/run-test-command.js");
       const code = await runTestCommand(ctx, {
         testDirectory: o.testDirectory ?? "tests",

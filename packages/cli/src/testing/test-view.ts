@@ -142,9 +142,9 @@ export class HumanTestView implements TestView {
   file(file: FileResult, progress: TestProgress): void {
     const color = this.#out.color;
     if (progress === "starting" || progress === "running")
-      this.#out.stdout(`${file.file.name}... ${paint(color, "[light_gray]in progress[reset]")}\n`);
+      this.#out.stdout(`${file.file.name}... ${paint(color, "[light_gray]in progress[reset]\n")}`);
     else if (progress === "teardown")
-      this.#out.stdout(`${file.file.name}... ${paint(color, "[light_gray]tearing down[reset]")}\n`);
+      this.#out.stdout(`${file.file.name}... ${paint(color, "[light_gray]tearing down[reset]\n")}`);
     else {
       this.#out.stdout(`${file.file.name}... ${coloredStatus(file.status, color)}\n`);
       this.#diagnostics(file.diagnostics);
