@@ -12,7 +12,8 @@
 //   postcondition (met at plan, at apply, and missing), an unexpected failed check that errors
 //   the file (later runs skipped);
 // - json.tftest.json: the same kind of runs in JSON syntax;
-// - other.tftest.hcl: an assertion on a -var value, an expected failure that does not happen.
+// - other.tftest.hcl: an assertion on a -var value, an expected failure that does not happen;
+// and a directory whose test file configures the provider (test/testdata/configured-provider.mjs).
 // Terraform runs are slow (a provider process per operation), so each command runs once:
 // the whole suite (human), one file with -json and -filter, a directory with -verbose in colour;
 // and a flag terraform test does not know.
@@ -264,6 +265,63 @@ run "planned" {
 }
 `;
 
+const PROVIDERS_TF = `terraform {
+  required_providers {
+    configured = { source = "magma/configured" }
+  }
+}
+
+provider "configured" {
+  prefix = "module"
+}
+
+resource "configured_thing" "t" {
+  name = "t"
+}
+
+output "id" {
+  value = configured_thing.t.id
+}
+`;
+
+const PROVIDERS_TEST = `variables {
+  p = "file"
+}
+
+provider "configured" {
+  prefix = var.p
+}
+
+provider "configured" {
+  alias  = "other"
+  prefix = "other"
+}
+
+run "file_provider" {
+  assert {
+    condition     = output.id == "file-t"
+    error_message = "id is \${output.id}"
+  }
+}
+
+run "passed" {
+  providers = {
+    configured = configured.other
+  }
+
+  assert {
+    condition     = output.id == "other-t"
+    error_message = "id is \${output.id}"
+  }
+}
+
+run "bad" {
+  providers = {
+    configured = configured.missing
+  }
+}
+`;
+
 const FILES: Readonly<Record<string, string>> = {
   "main.tf": MAIN_TF,
   "setup/main.tf": SETUP_TF,
@@ -292,12 +350,14 @@ function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
   let ours: string;
 
   beforeAll(async () => {
-    cliConfig = testProvidersCliConfig({ random: "random-provider.mjs" });
-    theirs = workdir({ ...FILES, "verbose/main.tf": MAIN_TF.replace(/resource "random_string"[\s\S]*?\n}\n/, "").replace(/output "length"[\s\S]*?\n}\n/, ""), "verbose/main.tftest.hcl": VERBOSE_TEST });
+    cliConfig = testProvidersCliConfig({ random: "random-provider.mjs", configured: "configured-provider.mjs" });
+    theirs = workdir({ ...FILES, "providers/main.tf": PROVIDERS_TF, "providers/main.tftest.hcl": PROVIDERS_TEST, "verbose/main.tf": MAIN_TF.replace(/resource "random_string"[\s\S]*?\n}\n/, "").replace(/output "length"[\s\S]*?\n}\n/, ""), "verbose/main.tftest.hcl": VERBOSE_TEST });
     ours = workdir({});
     cpSync(theirs, ours, { recursive: true });
     // terraform needs its providers and the setup module installed; magma runs magma/random natively.
-    await Promise.all([terraformAsync(["init", "-no-color", "-input=false"], theirs, { env: { TF_CLI_CONFIG_FILE: cliConfig } }), terraformAsync(["init", "-no-color", "-input=false"], join(theirs, "verbose"), { env: { TF_CLI_CONFIG_FILE: cliConfig } })]);
+    // (magma launches magma/configured from what init installed, as terraform does.)
+    const init = (d: string) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } });
+    await Promise.all([init(theirs), init(join(theirs, "verbose")), init(join(theirs, "providers")), init(join(ours, "providers"))]);
   }, 240_000);
 
   // magma colours a pipe only with FORCE_COLOR (terraform colours unless -no-color).
@@ -329,6 +389,13 @@ function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
     expect(t.code).toBe(0);
     expect(t.stdout).toContain('resource "random_integer" "i"');
     expect(t.stdout).toContain("\x1b[");
+  }, 600_000);
+
+  test("a test file's provider blocks (with a file variable), a run's providers map, a missing provider definition", async () => {
+    const [m, t] = await both(["-no-color"], "providers");
+    expectSame(m, t, "test (providers)");
+    expect(t.stderr).toContain("Error: Missing provider definition for configured.missing");
+    expect(t.stdout).toContain('  run "file_provider"... pass');
   }, 600_000);
 
   test("an unknown flag", async () => {

@@ -42,6 +42,7 @@ import {
   type TestFile,
   type TestRun,
 } from "./test-file.js";
+import { withTestProviders } from "./test-providers.js";
 import { planValues, runScope, stateValues, testReferences, type RunValues } from "./test-scope.js";
 import {
   mergeStatus,
@@ -273,7 +274,7 @@ class VariableCache {
  * checks that every reference is one of those.
  */
 function testEvalContext(
-  target: "run" | "file",
+  target: "run" | "file" | "provider",
   expr: Expression,
   available: ReadonlyMap<string, Value>,
   runs: ReadonlyMap<string, Value | null> | undefined,
@@ -297,7 +298,9 @@ function testEvalContext(
         continue;
       }
       const prefix =
-        "You can only reference run blocks that are in the same test file and will execute before the current run block.";
+        target === "provider"
+          ? "You can only reference run blocks that are in the same test file and will execute before the provider is required."
+          : "You can only reference run blocks that are in the same test file and will execute before the current run block.";
       const prior = runs?.get(first.name);
       if (runs === undefined || !runs.has(first.name)) {
         diags.push(
@@ -354,7 +357,9 @@ function testEvalContext(
         const detail =
           target === "run"
             ? `The input variable ${JSON.stringify(first.name)} is not available to the current run block. You can only reference variables defined at the file or global levels.`
-            : `The input variable ${JSON.stringify(first.name)} is not available to the current context. You can only reference global variables.`;
+            : target === "provider"
+              ? `The input variable ${JSON.stringify(first.name)} is not available to the current provider configuration. You can only reference variables defined at the file or global levels.`
+              : `The input variable ${JSON.stringify(first.name)} is not available to the current context. You can only reference global variables.`;
         diags.push(err("Reference to unavailable variable", detail, range));
       }
       continue;
@@ -364,7 +369,9 @@ function testEvalContext(
         "Invalid reference",
         target === "run"
           ? "You can only reference earlier run blocks, file level, and global variables while defining variables from inside a run block."
-          : "You can only reference global variables within the test file variables block.",
+          : target === "provider"
+            ? "You can only reference run blocks, file level, and global variables while defining variables from inside provider configurations."
+            : "You can only reference global variables within the test file variables block.",
         range,
       ),
     );
@@ -713,7 +720,7 @@ class FileRunner {
   /** Executes one run block: plan (and apply), then its assertions. */
   async #run(
     run: RunResult,
-    config: Config,
+    moduleConfig: Config,
     state: StateFile | null,
   ): Promise<{ state: StateFile | null; updated: boolean }> {
     const view = this.#suite.view;
@@ -731,6 +738,13 @@ class FileRunner {
       run.status = "error";
       return { state, updated: false };
     }
+    const transformed = this.#withProviders(moduleConfig, run.run);
+    run.diagnostics.push(...transformed.diags);
+    if (hasErrors(transformed.diags)) {
+      run.status = "error";
+      return { state, updated: false };
+    }
+    const config = transformed.config;
     const asserts = run.run.asserts.flatMap((a) => [a.condition, a.errorMessage]);
     const refs = testReferences(asserts);
     const referenced = refs.refs.flatMap((r) =>
@@ -803,6 +817,34 @@ class FileRunner {
     } finally {
       clearInterval(ticker);
     }
+  }
+
+  /** The run's configuration with the test file's provider blocks, evaluated in the test's context. */
+  #withProviders(config: Config, run: TestRun): { config: Config; diags: PlanDiagnostic[] } {
+    const cache = this.#cache(run, config);
+    return withTestProviders(config, this.#file.file, run, (expr) => {
+      const diags: PlanDiagnostic[] = [];
+      const available = new Map<string, Value>();
+      for (const t of expressionTraversals(expr)) {
+        if (t.root !== "var" || t.steps[0]?.kind !== "attr") continue;
+        const n = t.steps[0].name;
+        const f = cache.file(n);
+        diags.push(...f.diags);
+        if (f.value !== undefined) {
+          available.set(n, f.value.value);
+          continue;
+        }
+        const g = cache.global(n);
+        diags.push(...g.diags);
+        if (g.value !== undefined) available.set(n, g.value.value);
+      }
+      const ctx = testEvalContext("provider", expr, available, this.#prior);
+      diags.push(...ctx.diags);
+      if (hasErrors(diags)) return { value: undefined, diags };
+      const r = evaluate(expr, ctx.scope);
+      diags.push(...r.diags);
+      return { value: hasErrors(r.diags) ? undefined : r.value, diags };
+    });
   }
 
   /** The run's `expect_failures` must name checkable objects. */
@@ -1099,8 +1141,9 @@ class FileRunner {
     for (const tracked of states) {
       const run = tracked.run;
       if (run === undefined) continue;
-      const { config } = this.#suite.runConfig(run.run);
-      const diags: PlanDiagnostic[] = [];
+      const transformed = this.#withProviders(this.#suite.runConfig(run.run).config, run.run);
+      const config = transformed.config;
+      const diags: PlanDiagnostic[] = [...transformed.diags];
       let updated = tracked.state;
       const vars = this.#variables(config, run.run, [], false);
       diags.push(...vars.diags);
