@@ -13,6 +13,8 @@
 //   the file (later runs skipped);
 // - json.tftest.json: the same kind of runs in JSON syntax;
 // - other.tftest.hcl: an assertion on a -var value, an expected failure that does not happen;
+// - refs.tftest.hcl: assertions referring to what does not exist (a resource, an output, a
+//   variable, a run not yet run and one not in the file);
 // and a directory whose test file configures the provider (test/testdata/configured-provider.mjs).
 // Terraform runs are slow (a provider process per operation), so each command runs once:
 // the whole suite (human), one file with -json and -filter, a directory with -verbose in colour;
@@ -322,6 +324,39 @@ run "bad" {
 }
 `;
 
+const REFS_TEST = `variables {
+  n = 3
+}
+
+run "refs" {
+  command = plan
+
+  assert {
+    condition     = random_integer.nope.result == 1
+    error_message = "x"
+  }
+
+  assert {
+    condition     = output.doubel == 1
+    error_message = "x"
+  }
+
+  assert {
+    condition     = var.undeclared == 1
+    error_message = "x"
+  }
+
+  assert {
+    condition     = run.later.x == 1 || run.nope.x == 1
+    error_message = "x"
+  }
+}
+
+run "later" {
+  command = plan
+}
+`;
+
 const FILES: Readonly<Record<string, string>> = {
   "main.tf": MAIN_TF,
   "setup/main.tf": SETUP_TF,
@@ -329,6 +364,7 @@ const FILES: Readonly<Record<string, string>> = {
   "tests/checks.tftest.hcl": CHECKS_TEST,
   "json.tftest.json": JSON_TEST,
   "other.tftest.hcl": OTHER_TEST,
+  "refs.tftest.hcl": REFS_TEST,
 };
 
 /** What differs from run to run: -json timestamps, and the progress updates printed every 2 s while an operation runs. */

@@ -1034,9 +1034,7 @@ class FileRunner {
       variables,
       extraVariables: testOnly,
       values,
-      priorOutputs: new Map(
-        [...this.#prior].flatMap(([k, v]) => (v === null ? [] : [[k, v] as const])),
-      ),
+      priorOutputs: this.#prior,
     };
     for (const rule of run.run.asserts) {
       const diags: PlanDiagnostic[] = [];

@@ -9,7 +9,7 @@ import {
   unknownVal,
   type Value,
 } from "@magma/cty";
-import { parseRef, type Config, type Reference } from "@magma/config";
+import { checkExpressionReferences, parseRef, type Config, type Reference } from "@magma/config";
 import { ModuleEvaluator, unknownsToNull, type Plan, type PlanDiagnostic } from "@magma/engine";
 import {
   expressionTraversals,
@@ -203,8 +203,8 @@ export interface RunScopeInput {
   /** Variables the test gave that the module does not declare (test-only). */
   readonly extraVariables: ReadonlyMap<string, Value>;
   readonly values: RunValues;
-  /** Earlier run blocks' outputs (objects), by run name. */
-  readonly priorOutputs: ReadonlyMap<string, Value>;
+  /** Every run block of the file by name: its outputs (an object) once it ran, else null. */
+  readonly priorOutputs: ReadonlyMap<string, Value | null>;
 }
 
 /**
@@ -232,6 +232,7 @@ export function runScope(
     instance: (a) => input.values.instances.get(a),
   });
   const { refs, diags } = testReferences(exprs);
+  diags.push(...referenceProblems(input, exprs));
   const moduleRefs = refs.flatMap((r) => (r.ref !== undefined ? [r.ref] : []));
   const base = evaluator.scope([], undefined, moduleRefs);
   const names = new Map<string, Value>(
@@ -251,11 +252,69 @@ export function runScope(
   }
   if (varObj.size > 0) names.set("var", objectVal(varObj));
   names.set("output", objectVal(new Map(input.values.outputs)));
-  names.set("run", objectVal(new Map(input.priorOutputs)));
+  names.set("run", objectVal(new Map([...input.priorOutputs].flatMap(([k, v]) => (v === null ? [] : [[k, v] as const])))));
   return { scope: { ...base, variables: names }, diags };
 }
 
 /** An unknown of a variable's type, for values the test could not give. */
 export function unknownOf(v: Value): Value {
   return unknownVal(v.type);
+}
+
+/** Levenshtein distance, for Terraform's "Did you mean" suggestions. */
+function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/** Terraform's `didyoumean.NameSuggestion`: the closest candidate within distance 2, as ` Did you mean "x"?`. */
+function suggestion(given: string, candidates: Iterable<string>): string {
+  let best: string | undefined;
+  let bestDist = 3;
+  for (const c of candidates) {
+    const d = distance(given, c);
+    if (d < bestDist) {
+      best = c;
+      bestDist = d;
+    }
+  }
+  return best === undefined ? "" : ` Did you mean ${JSON.stringify(best)}?`;
+}
+
+/**
+ * The problems of the assertions' references, in their order, as Terraform's testing scope
+ * finds them before evaluating: undeclared resources, variables (test-only ones allowed),
+ * locals and module calls; undeclared outputs; run blocks not in the file, or not run yet.
+ */
+function referenceProblems(input: RunScopeInput, exprs: readonly Expression[]): PlanDiagnostic[] {
+  const out: PlanDiagnostic[] = [];
+  const outputs = input.config.module.outputs;
+  for (const e of exprs) {
+    for (const t of expressionTraversals(e)) {
+      const s = t.steps[0];
+      const range = s === undefined ? t.rootRange : { filename: t.rootRange.filename, start: t.rootRange.start, end: s.range.end };
+      if (t.root === "output" && s?.kind === "attr") {
+        if (!outputs.has(s.name)) out.push({ severity: "error", summary: "Reference to undeclared output value", detail: `An output value with the name ${JSON.stringify(s.name)} has not been declared.${suggestion(s.name, [...outputs.keys()].sort())}`, subject: range });
+        continue;
+      }
+      if (t.root === "run" && s?.kind === "attr") {
+        if (!input.priorOutputs.has(s.name)) out.push({ severity: "error", summary: "Reference to undeclared run block", detail: `There is no run ${JSON.stringify(s.name)} declared in this test suite.${suggestion(s.name, [...input.priorOutputs.keys()].sort())}`, subject: range });
+        else if (input.priorOutputs.get(s.name) === null) out.push({ severity: "error", summary: "Reference to unevaluated run block", detail: `The run ${JSON.stringify(s.name)} block has not yet been evaluated, so its results are not available here.`, subject: range });
+        continue;
+      }
+      if (t.root === "output" || t.root === "run") continue;
+      if (t.root === "var" && s?.kind === "attr" && input.extraVariables.has(s.name)) continue;
+      out.push(...checkExpressionReferences(input.config, { kind: "traversal", traversal: t, range: t.range }));
+    }
+  }
+  return out;
 }
