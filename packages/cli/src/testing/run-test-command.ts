@@ -92,6 +92,8 @@ export async function runTestCommand(
     }
     // The warnings of loading, out of the way before the tests run.
     view.diagnostics(setup);
+    // The first interrupt: the run under way finishes, the rest are skipped, and every file's objects are still destroyed (terraform's stop).
+    ctx.signal?.addEventListener("abort", () => view.interrupted(), { once: true });
     const suite = await runner.run(loaded.files);
     return suite.status === "pass" ? ExitCode.Ok : ExitCode.Error;
   } finally {
