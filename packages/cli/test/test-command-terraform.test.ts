@@ -17,7 +17,7 @@
 //   variable, a run not yet run and one not in the file);
 // and a directory whose test file configures the provider (test/testdata/configured-provider.mjs).
 // Terraform runs are slow (a provider process per operation), so each command runs once:
-// the whole suite (human), one file with -json and -filter, a directory with -verbose in colour;
+// the whole suite (human), two plan-only files with -json and -filter, a directory with -verbose in colour;
 // and a flag terraform test does not know.
 import { cpSync } from "node:fs";
 import { join } from "node:path";
@@ -414,8 +414,9 @@ function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
   }, 600_000);
 
   test("-json and -filter", async () => {
-    const [m, t] = await both(["-json", "-filter=json.tftest.json"]);
-    expectSame(m, t, "test -json -filter=json.tftest.json");
+    const [m, t] = await both(["-json", "-filter=other.tftest.hcl", "-filter=refs.tftest.hcl", "-var", "n=4"]);
+    expectSame(m, t, "test -json -filter=other.tftest.hcl -filter=refs.tftest.hcl -var n=4");
+    expect(t.stdout).toContain('"summary":"Reference to undeclared output value"');
     expect(t.stdout).toContain('"type":"test_summary"');
   }, 600_000);
 

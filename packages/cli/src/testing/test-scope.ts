@@ -293,22 +293,26 @@ function suggestion(given: string, candidates: Iterable<string>): string {
 /**
  * The problems of the assertions' references, in their order, as Terraform's testing scope
  * finds them before evaluating: undeclared resources, variables (test-only ones allowed),
- * locals and module calls; undeclared outputs; run blocks not in the file, or not run yet.
+ * locals, module calls and run blocks; then, only when there are none of those (Terraform
+ * reads the values after its static validation passed), undeclared outputs and run blocks
+ * not run yet.
  */
 function referenceProblems(input: RunScopeInput, exprs: readonly Expression[]): PlanDiagnostic[] {
+  // Terraform validates statically first (declarations, run blocks in the file) and reads values only when that passed.
   const out: PlanDiagnostic[] = [];
+  const dynamic: PlanDiagnostic[] = [];
   const outputs = input.config.module.outputs;
   for (const e of exprs) {
     for (const t of expressionTraversals(e)) {
       const s = t.steps[0];
       const range = s === undefined ? t.rootRange : { filename: t.rootRange.filename, start: t.rootRange.start, end: s.range.end };
       if (t.root === "output" && s?.kind === "attr") {
-        if (!outputs.has(s.name)) out.push({ severity: "error", summary: "Reference to undeclared output value", detail: `An output value with the name ${JSON.stringify(s.name)} has not been declared.${suggestion(s.name, [...outputs.keys()].sort())}`, subject: range });
+        if (!outputs.has(s.name)) dynamic.push({ severity: "error", summary: "Reference to undeclared output value", detail: `An output value with the name ${JSON.stringify(s.name)} has not been declared.${suggestion(s.name, [...outputs.keys()].sort())}`, subject: range });
         continue;
       }
       if (t.root === "run" && s?.kind === "attr") {
         if (!input.priorOutputs.has(s.name)) out.push({ severity: "error", summary: "Reference to undeclared run block", detail: `There is no run ${JSON.stringify(s.name)} declared in this test suite.${suggestion(s.name, [...input.priorOutputs.keys()].sort())}`, subject: range });
-        else if (input.priorOutputs.get(s.name) === null) out.push({ severity: "error", summary: "Reference to unevaluated run block", detail: `The run ${JSON.stringify(s.name)} block has not yet been evaluated, so its results are not available here.`, subject: range });
+        else if (input.priorOutputs.get(s.name) === null) dynamic.push({ severity: "error", summary: "Reference to unevaluated run block", detail: `The run ${JSON.stringify(s.name)} block has not yet been evaluated, so its results are not available here.`, subject: range });
         continue;
       }
       if (t.root === "output" || t.root === "run") continue;
@@ -316,5 +320,5 @@ function referenceProblems(input: RunScopeInput, exprs: readonly Expression[]): 
       out.push(...checkExpressionReferences(input.config, { kind: "traversal", traversal: t, range: t.range }));
     }
   }
-  return out;
+  return out.some((d) => d.severity === "error") ? out : [...out, ...dynamic];
 }
