@@ -14,7 +14,7 @@ function memoryIo(): CliIo & { out: () => string; errOut: () => string } {
   };
 }
 
-const ALL = ["schema", "plan", "apply", "destroy", "refresh", "read", "data", "import", "upgrade", "reap", "demo", "init", "validate", "output", "show", "graph", "state", "workspace", "force-unlock", "fmt", "version", "taint", "untaint", "providers", "logout", "get", "metadata", "login", "console"];
+const ALL = ["schema", "plan", "apply", "destroy", "refresh", "read", "data", "import", "upgrade", "reap", "demo", "init", "validate", "output", "show", "graph", "state", "workspace", "force-unlock", "fmt", "version", "taint", "untaint", "providers", "logout", "get", "metadata", "login", "console", "test"];
 
 describe("lazy command registration", () => {
   it("registers only the command a command line names, found as Terraform finds it (after -chdir and its value)", async () => {

@@ -63,6 +63,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<RegisterCo
   ["login", async () => (await import("./commands/login.js")).registerLoginCommand],
   ["metadata", async () => (await import("./commands/metadata.js")).registerMetadataCommand],
   ["console", async () => (await import("./commands/console.js")).registerConsoleCommand],
+  ["test", async () => (await import("./commands/test.js")).registerTestCommand],
 ];
 
 /** The flags that print the version (`-version` is Terraform's spelling, see `normalizeTerraformFlags`). */

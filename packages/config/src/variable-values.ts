@@ -28,6 +28,11 @@ export interface VariableValueOptions {
   readonly args?: readonly VariableArg[];
   /** The environment to read `TF_VAR_*` from (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Whether `terraform.tfvars` and `*.auto.tfvars` in {@link dir} are read (default true);
+   * `terraform test` gives each run its values itself.
+   */
+  readonly autoFiles?: boolean;
 }
 
 /** A root module input variable's final value and where it came from. */
@@ -124,11 +129,12 @@ export function collectVariableValues(module: Module, options: VariableValueOpti
     const value = parseRawValue(v, val, name, k, diags);
     if (value !== undefined) raw.set(name, { value, source: VariableSource.Env, origin: `environment variable ${k}`, nonFile: `set using the TF_VAR_${name} environment variable` });
   }
-  for (const f of ["terraform.tfvars", "terraform.tfvars.json"]) {
+  const autoFiles = options.autoFiles ?? true;
+  for (const f of autoFiles ? ["terraform.tfvars", "terraform.tfvars.json"] : []) {
     const p = join(options.dir, f);
     if (existsSync(p)) readVarsFile(p, f, VariableSource.File, module, raw, diags);
   }
-  const autos = existsSync(options.dir)
+  const autos = autoFiles && existsSync(options.dir)
     ? readdirSync(options.dir)
         .filter((n) => n.endsWith(".auto.tfvars") || n.endsWith(".auto.tfvars.json"))
         .sort()

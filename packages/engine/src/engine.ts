@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { convert, isPathError, nullVal, toJson, type Value } from "@magma/cty";
 import { collectVariableValues, configFromSnapshot, VariableSource, loadConfig, loadConfigWithSnapshot, moduleFiles, walkConfig, type Config, type ConfigSnapshot, type VariableArg } from "@magma/config";
-import { terraformFunctions } from "@magma/hcl";
+import { formatRange, terraformFunctions, type SourceRange } from "@magma/hcl";
 import type { ProviderSchema, SchemaEntry } from "@magma/provider-api";
 import { encodeSensitivePaths, formatProviderSource, loadState, newStateFile, parseProviderConfig, saveState, type StateFile, type StateStore } from "@magma/state";
 import { applyPlan } from "./apply/apply-plan.js";
@@ -82,6 +82,13 @@ export interface EnginePlanOptions {
   readonly variables?: Readonly<Record<string, Value>>;
   /** The environment `TF_VAR_*` values are read from (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Whether `terraform.tfvars` and `*.auto.tfvars` of the working directory are read (default true; `terraform test` gives every value itself). */
+  readonly variableFiles?: boolean;
+  /**
+   * Where each of {@link variables} was written (a test file's expression): the place of
+   * its "Invalid value for input variable" and of its failed validations.
+   */
+  readonly variableRanges?: ReadonlyMap<string, SourceRange>;
   /** Cancels the plan. */
   readonly signal?: AbortSignal;
   /**
@@ -350,7 +357,7 @@ export function createEngine(options: EngineOptions): Engine {
     const prior = { lineage: state?.lineage ?? "", serial: state?.serial ?? 0 };
     const digest = configDigest(config);
     const variables = new Map<string, Value>();
-    const collected = collectVariableValues(config.module, { dir: cwd, ...(o.variableArgs !== undefined ? { args: o.variableArgs } : {}), ...(o.env !== undefined ? { env: o.env } : {}) });
+    const collected = collectVariableValues(config.module, { dir: cwd, ...(o.variableArgs !== undefined ? { args: o.variableArgs } : {}), ...(o.env !== undefined ? { env: o.env } : {}), ...(o.variableFiles === false ? { autoFiles: false } : {}) });
     // A value given directly satisfies a required variable.
     const given = new Set(Object.keys(o.variables ?? {}));
     diagnostics.push(...collected.diags.filter((d) => !(d.summary === "No value for required variable" && [...given].some((n) => d.detail.includes(`variable ${JSON.stringify(n)} is not set`)))));
@@ -365,7 +372,8 @@ export function createEngine(options: EngineOptions): Engine {
         variables.set(name, convert(raw, decl.type));
       } catch (e) {
         if (!isPathError(e)) throw e;
-        diagnostics.push(planError("Invalid value for input variable", `The given value is not suitable for var.${name}: ${e.message}.`, { address: `var.${name}` }));
+        const subject = o.variableRanges?.get(name);
+        diagnostics.push(planError("Invalid value for input variable", `The given value is not suitable for var.${name}${subject !== undefined ? ` declared at ${formatRange(decl.declRange)}` : ""}: ${e.message}.`, { address: `var.${name}`, ...(subject !== undefined ? { subject } : {}) }));
       }
     }
     const targeting = o.targets !== undefined && o.targets.length > 0 ? parsePlanTargets(o.targets) : undefined;
@@ -391,7 +399,7 @@ export function createEngine(options: EngineOptions): Engine {
         state,
         providers: pool,
         variables,
-        variableRanges: new Map([...collected.values].flatMap(([name, v]) => (v.range !== undefined ? [[name, v.range] as const] : []))),
+        variableRanges: new Map([...[...collected.values].flatMap(([name, v]) => (v.range !== undefined ? [[name, v.range] as const] : [])), ...(o.variableRanges ?? [])]),
         mode: o.mode ?? "normal",
         refresh: o.refresh ?? true,
         ...(o.replace !== undefined ? { replace: o.replace } : {}),

@@ -42,7 +42,7 @@ async function schemasOf(wd: WorkingDir, ctx: CommandContext, sources: readonly 
 }
 
 /** The human state as `terraform show` prints it, objects rendered with `schemas` (those present). */
-function stateText(state: StateFile | undefined, schemas: ReadonlyMap<string, ProviderSchema>): string {
+export function stateText(state: StateFile | undefined, schemas: ReadonlyMap<string, ProviderSchema>): string {
   const objects = state === undefined ? [] : showOrder(stateInstances(state));
   if (state === undefined || (objects.length === 0 && state.outputs.size === 0)) return "The state file is empty. No resources are represented.\n";
   let out = objects.map(({ inst, obj }) => objectText(inst, obj, schemas)).join("\n");
