@@ -2,7 +2,7 @@ import { createInterface } from "node:readline";
 import { collectVariableValues, loadConfig, type VariableArg } from "@magma/config";
 import type { Type, Value } from "@magma/cty";
 import { createConsoleScope, type ConsoleScope } from "@magma/engine";
-import { lexWriteTokens, parseExpression, type Diagnostic } from "@magma/hcl";
+import { lexWriteTokens, type Diagnostic } from "@magma/hcl";
 import { formatProviderSource, loadState } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
@@ -69,15 +69,9 @@ function handle(scope: ConsoleScope, line: string): Handled {
   if (trimmed === "") return { output: "", exit: false, diagnostics: [] };
   if (trimmed === "exit") return { output: "", exit: true, diagnostics: [] };
   if (trimmed === "help") return { output: HELP_TEXT, exit: false, diagnostics: [] };
-  // The console-only type(): its argument's type, printed directly (only as the whole expression).
-  const parsed = parseExpression(line, "<console-input>", { line: 1, column: 1, byte: 0 });
-  const e = parsed.expr;
-  if (!parsed.diags.some((d) => d.severity === "error") && e.kind === "call" && e.name === "type" && e.args.length === 1 && !e.expandFinal) {
-    const r = scope.evaluate(Buffer.from(line).subarray(e.args[0]!.range.start.byte, e.args[0]!.range.end.byte).toString("utf8"));
-    if (r.value === undefined) return { output: "", exit: false, diagnostics: r.diagnostics };
-    return { output: consoleTypeString(r.value.type), exit: false, diagnostics: r.diagnostics };
-  }
   const r = scope.evaluate(line);
+  // The console-only type()'s result: the type itself, printed (terraform's console allows it only as the whole value).
+  if (r.type !== undefined) return { output: consoleTypeString(r.type), exit: false, diagnostics: r.diagnostics };
   if (r.value === undefined) return { output: "", exit: false, diagnostics: r.diagnostics };
   return { output: consoleValue(r.value), exit: false, diagnostics: r.diagnostics };
 }
