@@ -3,7 +3,7 @@
 // own state (seeded random_integer and random_shuffle, whose results are the same in both;
 // a random_password, whose result is sensitive). Each run's stdout, stderr and exit code are
 // compared: values of every kind as terraform's console prints them, the console-only
-// type() (also nested in an expression: terraform's error), a required variable without a value (unknown), -var, `exit`, `help`, and the
+// type() (also nested in an expression: terraform's error), -plan (planned objects), a required variable without a value (unknown), -var, `exit`, `help`, and the
 // refusals (an invalid reference, an undeclared resource, a parse error, the first error of
 // several lines). Skipped without terraform.
 import { tfToJson } from "@magma/test-support";
@@ -126,6 +126,21 @@ async function consolePair(pair: Pair, input: string, args: readonly string[] = 
       await consolePair(pair, "[random_integer.n, module.m.out, local.l, var.greeting]\n");
     }, 300_000);
 
+    test("-plan before any apply: the planned objects (unknown where the provider computes), a variable without a value unknown", async () => {
+      const runs: readonly (readonly [string, readonly string[]])[] = [
+        ["random_integer.n[0]\n", ["-plan", "-var", "req=1"]],
+        ["module.m\n", ["-plan", "-var", "req=1"]],
+        ["random_shuffle.s\n", ["-plan"]],
+        ["var.req\n", ["-plan"]],
+      ];
+      const copies = [0, 1].map(() => [copyWorkdir(pair[0]), copyWorkdir(pair[1])] as const);
+      await Promise.all(
+        copies.map(async (copy, c) => {
+          for (let i = c; i < runs.length; i += copies.length) await consolePair(copy, runs[i]![0], runs[i]![1]);
+        }),
+      );
+    }, 600_000);
+
     test("type(): the whole value printed as a type, inside an expression an error", async () => {
       const copies = [0, 1].map(() => [copyWorkdir(pair[0]), copyWorkdir(pair[1])] as const);
       await Promise.all(
@@ -140,7 +155,7 @@ async function consolePair(pair: Pair, input: string, args: readonly string[] = 
       for (const [o, t] of applied) expect([o.code, t.code]).toEqual([0, 0]);
       const lines = _name === "native syntax" ? LINES : LINES.slice(0, 1);
       // Four copies of the pair, each running a quarter of the lines (a console holds its directory's state lock).
-      const runs: (readonly [string, readonly string[]])[] = [...lines.map(([, input]) => [input, []] as const), ["var.req\n", ["-var", "req=7"]]];
+      const runs: (readonly [string, readonly string[]])[] = [...lines.map(([, input]) => [input, []] as const), ["var.req\n", ["-var", "req=7"]], ["[random_integer.n[1].result, random_password.p.length]\n", ["-plan", "-var", "req=1"]]];
       const copies = [0, 1, 2, 3].map(() => [copyWorkdir(pair[0]), copyWorkdir(pair[1])] as const);
       await Promise.all(
         copies.map(async (copy, c) => {

@@ -2,8 +2,9 @@ import { dynamicType, fromJson, Mark, markWithPaths, stringType, stringVal, type
 import { checkExpressionReferences, type Config } from "@magma/config";
 import { evaluate, parseExpression, terraformFunctions, type HclFunction } from "@magma/hcl";
 import type { ProviderSchema } from "@magma/provider-api";
-import { decodeSensitivePaths, formatModuleInstance, formatProviderSource, formatResourceInstance, type StateFile } from "@magma/state";
+import { decodeSensitivePaths, formatModuleInstance, formatProviderSource, formatResourceInstance, parseResourceInstance, type StateFile } from "@magma/state";
 import { ModuleEvaluator } from "../eval/module-evaluator.js";
+import type { Plan } from "../plan/plan.js";
 import type { Expansion } from "../eval/expansion.js";
 import { schemaSensitivePaths } from "../eval/schema-sensitive.js";
 import { isPlanDiagnosticsError, type PlanDiagnostic } from "../planner/plan-diagnostic.js";
@@ -26,6 +27,12 @@ export interface ConsoleScopeInput {
   readonly cwd: string;
   /** `terraform.workspace` (default `default`). */
   readonly workspace?: string;
+  /**
+   * `terraform console -plan`: a plan of the configuration over {@link state}, whose planned
+   * objects (with unknowns where the provider computes values) and data sources read are the
+   * resources' values instead of the state's.
+   */
+  readonly planned?: Plan;
 }
 
 /** One line's result: its value (undefined when the diagnostics hold an error) and diagnostics. */
@@ -93,7 +100,20 @@ export function createConsoleScope(input: ConsoleScopeInput): ConsoleScope {
   const { config, state } = input;
   const keys = new Map<string, (number | string | undefined)[]>();
   const values = new Map<string, Value>();
-  for (const r of state?.resources ?? []) {
+  if (input.planned !== undefined) {
+    // The plan's objects as planned (a deleted one gone), and its data sources as read.
+    const planned: [string, Value][] = [...input.planned.changes.filter((c) => c.action !== "delete" && !c.after.isNull()).map((c) => [c.address, c.after] as [string, Value]), ...Object.entries(input.planned.dataReads ?? {})];
+    for (const [address, value] of planned) {
+      const a = parseResourceInstance(address);
+      if (a.mode === "ephemeral") continue;
+      const id = `${formatModuleInstance(a.module)}|${a.mode === "data" ? "data." : ""}${a.type}.${a.name}`;
+      const list = keys.get(id) ?? [];
+      if (!list.includes(a.key)) list.push(a.key);
+      keys.set(id, list);
+      values.set(address, value);
+    }
+  }
+  for (const r of input.planned !== undefined ? [] : (state?.resources ?? [])) {
     const provider = formatProviderSource(r.provider.provider);
     const schema = input.schemas.get(provider);
     const entry = r.mode === "managed" ? schema?.resources.get(r.type) : schema?.dataSources.get(r.type);
