@@ -1,12 +1,14 @@
 import { createInterface } from "node:readline";
 import { collectVariableValues, loadConfig, type VariableArg } from "@magma/config";
-import type { Type, Value } from "@magma/cty";
-import { createConsoleScope, type ConsoleScope } from "@magma/engine";
-import { lexWriteTokens, parseExpression, type Diagnostic } from "@magma/hcl";
-import { formatProviderSource, loadState } from "@magma/state";
+import { unknownVal, type Type, type Value } from "@magma/cty";
+import { createConsoleScope, createEngine, type ConsoleScope, type Plan, type PlanDiagnostic } from "@magma/engine";
+import { lexWriteTokens, type Diagnostic } from "@magma/hcl";
+import type { ProviderSchema } from "@magma/provider-api";
+import { formatProviderSource, loadState, newStateFile, type StateFile } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { terminalColumns } from "../terminal-columns.js";
+import { workdirProviders } from "./engine-providers.js";
 import { formatDiagnostics } from "./format-diagnostic.js";
 import { formatValue } from "./format-value.js";
 import { loadShowSchemas } from "./show-schemas.js";
@@ -19,6 +21,8 @@ export interface ConsoleOptions {
   readonly variableArgs: readonly VariableArg[];
   /** The state lock (terraform's console holds it while it runs). */
   readonly lock: LockSettings;
+  /** `-plan`: evaluate against a plan of the configuration (its planned objects) instead of the state. */
+  readonly plan?: boolean;
 }
 
 const HELP_TEXT = `The Terraform console allows you to experiment with Terraform interpolations.
@@ -69,15 +73,9 @@ function handle(scope: ConsoleScope, line: string): Handled {
   if (trimmed === "") return { output: "", exit: false, diagnostics: [] };
   if (trimmed === "exit") return { output: "", exit: true, diagnostics: [] };
   if (trimmed === "help") return { output: HELP_TEXT, exit: false, diagnostics: [] };
-  // The console-only type(): its argument's type, printed directly (only as the whole expression).
-  const parsed = parseExpression(line, "<console-input>", { line: 1, column: 1, byte: 0 });
-  const e = parsed.expr;
-  if (!parsed.diags.some((d) => d.severity === "error") && e.kind === "call" && e.name === "type" && e.args.length === 1 && !e.expandFinal) {
-    const r = scope.evaluate(Buffer.from(line).subarray(e.args[0]!.range.start.byte, e.args[0]!.range.end.byte).toString("utf8"));
-    if (r.value === undefined) return { output: "", exit: false, diagnostics: r.diagnostics };
-    return { output: consoleTypeString(r.value.type), exit: false, diagnostics: r.diagnostics };
-  }
   const r = scope.evaluate(line);
+  // The console-only type()'s result: the type itself, printed (terraform's console allows it only as the whole value).
+  if (r.type !== undefined) return { output: consoleTypeString(r.type), exit: false, diagnostics: r.diagnostics };
   if (r.value === undefined) return { output: "", exit: false, diagnostics: r.diagnostics };
   return { output: consoleValue(r.value), exit: false, diagnostics: r.diagnostics };
 }
@@ -138,17 +136,56 @@ export async function runConsole(ctx: CommandContext, wd: WorkingDir, o: Console
   const release = await acquireLock(store, { operation: "OperationTypeInvalid" }, o.lock, ctx.signal);
   try {
     const state = await loadState(store);
-    const sources = [...new Set((state?.resources ?? []).map((r) => formatProviderSource(r.provider.provider)))];
-    const schemas = await loadShowSchemas(wd, ctx, sources);
     const variables = new Map<string, Value>([...vars.values].map(([k, v]) => [k, v.value]));
-    const scope = createConsoleScope({ config, state: state ?? null, schemas, variables, cwd: wd.dir, workspace: wd.currentWorkspace() });
-    print([...diags, ...varDiags]);
+    let scope: ConsoleScope;
+    let planDiags: readonly PlanDiagnostic[] = [];
+    if (o.plan === true) {
+      const planned = await planForConsole(ctx, wd, state, config.module.variables, variables, o.variableArgs);
+      planDiags = planned.diagnostics;
+      scope = createConsoleScope({ config, state: state ?? null, schemas: planned.schemas, variables, cwd: wd.dir, workspace: wd.currentWorkspace(), planned: planned.plan });
+    } else {
+      const sources = [...new Set((state?.resources ?? []).map((r) => formatProviderSource(r.provider.provider)))];
+      const schemas = await loadShowSchemas(wd, ctx, sources);
+      scope = createConsoleScope({ config, state: state ?? null, schemas, variables, cwd: wd.dir, workspace: wd.currentWorkspace() });
+    }
+    if (planDiags.some((d) => d.severity === "error")) {
+      // As terraform's console: the problems, then a warning of its own after them.
+      print([...diags, ...varDiags, ...planDiags]);
+      print([{ severity: "warning", summary: "Due to the problems above, some expressions may produce unexpected results.", detail: "" }]);
+    } else print([...diags, ...varDiags, ...planDiags]);
     const stdin = ctx.io.stdin;
     if (stdin === undefined) return;
     if ((stdin as { isTTY?: boolean }).isTTY === true) await interactive(ctx, scope, stdin, print);
     else await piped(ctx, scope, stdin, print);
   } finally {
     await release();
+  }
+}
+
+/**
+ * The plan `terraform console -plan` evaluates against (its `PlanAndEval`): a normal plan of
+ * the configuration over the state, refreshed, with the variables given and those without a
+ * value unknown. Resolves to the plan, the providers' schemas and the plan's diagnostics.
+ */
+async function planForConsole(
+  ctx: CommandContext,
+  wd: WorkingDir,
+  state: StateFile | undefined,
+  declared: ReadonlyMap<string, { readonly type: Type }>,
+  given: ReadonlyMap<string, Value>,
+  variableArgs: readonly VariableArg[],
+): Promise<{ plan: Plan; schemas: ReadonlyMap<string, ProviderSchema>; diagnostics: readonly PlanDiagnostic[] }> {
+  const providers = workdirProviders(wd.dataDir, ctx.io.env, ctx.earlyLaunch, wd.dir);
+  const engine = createEngine({ providers: providers.source, workspace: wd.currentWorkspace(), cwd: wd.dir });
+  try {
+    // A variable without a value is unknown (terraform's AllowUnsetVariables).
+    const unset = Object.fromEntries([...declared].filter(([name]) => !given.has(name)).map(([name, v]) => [name, unknownVal(v.type)]));
+    const r = await engine.plan(wd.dir, state ?? newStateFile(), { mode: "normal", refresh: true, replace: [], variableArgs, variables: unset, env: ctx.io.env, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) });
+    return { plan: r.plan, schemas: r.schemas, diagnostics: r.diagnostics };
+  } finally {
+    await engine.close();
+    await Promise.all([...providers.open].map((p) => p.close().catch(() => undefined)));
+    await providers.close();
   }
 }
 

@@ -1,9 +1,10 @@
-import { fromJson, Mark, markWithPaths, stringVal, unknownVal, type Value } from "@magma/cty";
+import { dynamicType, fromJson, Mark, markWithPaths, stringType, stringVal, typeFromJson, typeToJson, unknownVal, type Type, type Value } from "@magma/cty";
 import { checkExpressionReferences, type Config } from "@magma/config";
-import { evaluate, parseExpression, terraformFunctions } from "@magma/hcl";
+import { evaluate, parseExpression, terraformFunctions, type HclFunction } from "@magma/hcl";
 import type { ProviderSchema } from "@magma/provider-api";
-import { decodeSensitivePaths, formatModuleInstance, formatProviderSource, formatResourceInstance, type StateFile } from "@magma/state";
+import { decodeSensitivePaths, formatModuleInstance, formatProviderSource, formatResourceInstance, parseResourceInstance, type StateFile } from "@magma/state";
 import { ModuleEvaluator } from "../eval/module-evaluator.js";
+import type { Plan } from "../plan/plan.js";
 import type { Expansion } from "../eval/expansion.js";
 import { schemaSensitivePaths } from "../eval/schema-sensitive.js";
 import { isPlanDiagnosticsError, type PlanDiagnostic } from "../planner/plan-diagnostic.js";
@@ -26,12 +27,20 @@ export interface ConsoleScopeInput {
   readonly cwd: string;
   /** `terraform.workspace` (default `default`). */
   readonly workspace?: string;
+  /**
+   * `terraform console -plan`: a plan of the configuration over {@link state}, whose planned
+   * objects (with unknowns where the provider computes values) and data sources read are the
+   * resources' values instead of the state's.
+   */
+  readonly planned?: Plan;
 }
 
 /** One line's result: its value (undefined when the diagnostics hold an error) and diagnostics. */
 export interface ConsoleResult {
-  /** The value, with its marks (sensitive, ephemeral). */
+  /** The value, with its marks (sensitive, ephemeral); undefined for an error, or a {@link type} to print. */
   readonly value: Value | undefined;
+  /** Set when the expression's value is the console-only `type()`'s: the type to print instead of a value. */
+  readonly type?: Type;
   /** Errors and warnings of parsing and evaluating the line. */
   readonly diagnostics: readonly PlanDiagnostic[];
 }
@@ -40,6 +49,41 @@ export interface ConsoleResult {
 export interface ConsoleScope {
   /** Parses and evaluates one expression (`<console-input>`, line 1) in the root module. */
   evaluate(text: string): ConsoleResult;
+}
+
+/** The mark of the console-only `type()`'s result (terraform's `marks.TypeType`): the value is the type's JSON. */
+const TYPE_MARK = "console-type";
+
+/**
+ * The console-only `type(value)` (terraform's `funcs.TypeFunc`): its argument's type, which
+ * the console prints when it is the expression's whole value. Terraform gives a capsule
+ * value marked `TypeType`; here it is the type's JSON, marked alike.
+ */
+const TYPE_FUNCTION: HclFunction = {
+  description: "Returns the type of the given value (console only).",
+  params: [{ name: "value", type: dynamicType, allowDynamicType: true, allowUnknown: true, allowNull: true }],
+  type: () => stringType,
+  impl: (args) => stringVal(typeToJson(args[0]!.type)).mark(TYPE_MARK),
+};
+
+/** Terraform's error for a `type()` result used inside an expression (its `repl.Session.handleEval`). */
+const INVALID_TYPE_USE: PlanDiagnostic = { severity: "error", summary: "Invalid use of type function", detail: 'The console-only "type" function cannot be used as part of an expression.' };
+
+/**
+ * A value holding a `type()` result, as terraform's console treats it: the type to print when
+ * the value is that result itself, else its "Invalid use of type function" error.
+ */
+function typeResult(value: Value, diagnostics: readonly PlanDiagnostic[]): ConsoleResult | undefined {
+  if (!value.unmarkDeep().paths.some((p) => p.marks.has(TYPE_MARK))) return undefined;
+  const plain = value.unmarkDeep().value;
+  if (value.isMarked(TYPE_MARK) && plain.isKnown() && !plain.isNull() && plain.type.kind === "string") {
+    try {
+      return { value: undefined, type: typeFromJson(plain.asString()), diagnostics };
+    } catch {
+      // Not a type's JSON any more (a function changed it): used as part of an expression.
+    }
+  }
+  return { value: undefined, diagnostics: [...diagnostics, INVALID_TYPE_USE] };
 }
 
 /**
@@ -56,7 +100,20 @@ export function createConsoleScope(input: ConsoleScopeInput): ConsoleScope {
   const { config, state } = input;
   const keys = new Map<string, (number | string | undefined)[]>();
   const values = new Map<string, Value>();
-  for (const r of state?.resources ?? []) {
+  if (input.planned !== undefined) {
+    // The plan's objects as planned (a deleted one gone), and its data sources as read.
+    const planned: [string, Value][] = [...input.planned.changes.filter((c) => c.action !== "delete" && !c.after.isNull()).map((c) => [c.address, c.after] as [string, Value]), ...Object.entries(input.planned.dataReads ?? {})];
+    for (const [address, value] of planned) {
+      const a = parseResourceInstance(address);
+      if (a.mode === "ephemeral") continue;
+      const id = `${formatModuleInstance(a.module)}|${a.mode === "data" ? "data." : ""}${a.type}.${a.name}`;
+      const list = keys.get(id) ?? [];
+      if (!list.includes(a.key)) list.push(a.key);
+      keys.set(id, list);
+      values.set(address, value);
+    }
+  }
+  for (const r of input.planned !== undefined ? [] : (state?.resources ?? [])) {
     const provider = formatProviderSource(r.provider.provider);
     const schema = input.schemas.get(provider);
     const entry = r.mode === "managed" ? schema?.resources.get(r.type) : schema?.dataSources.get(r.type);
@@ -87,7 +144,9 @@ export function createConsoleScope(input: ConsoleScopeInput): ConsoleScope {
   }
   const variables = new Map(input.variables);
   for (const [name, v] of config.module.variables) if (!variables.has(name)) variables.set(name, unknownVal(v.type));
-  const ctx = { cwd: input.cwd, workspace: input.workspace ?? "default", functions: terraformFunctions({ baseDir: input.cwd, plan: false }) };
+  // The console's functions: terraform's, and its console-only type().
+  const functions = new Map([...terraformFunctions({ baseDir: input.cwd, plan: false }), ["type", TYPE_FUNCTION]]);
+  const ctx = { cwd: input.cwd, workspace: input.workspace ?? "default", functions };
   const evaluator = new ModuleEvaluator(config, variables, ctx, {
     expansion: (m, k) => (k.startsWith("ephemeral.") ? undefined : expansions.get(`${m}|${k}`)),
     instance: (a) => values.get(a),
@@ -103,7 +162,8 @@ export function createConsoleScope(input: ConsoleScopeInput): ConsoleScope {
         const refs = evaluator.refsOfExprs([parsed.expr]);
         const r = evaluate(parsed.expr, evaluator.scope([], undefined, refs));
         const diagnostics = [...parsed.diags, ...r.diags];
-        return { value: diagnostics.some((d) => d.severity === "error") ? undefined : r.value, diagnostics };
+        if (diagnostics.some((d) => d.severity === "error")) return { value: undefined, diagnostics };
+        return typeResult(r.value, diagnostics) ?? { value: r.value, diagnostics };
       } catch (e) {
         if (isPlanDiagnosticsError(e)) return { value: undefined, diagnostics: [...parsed.diags, ...e.diagnostics] };
         throw e;
