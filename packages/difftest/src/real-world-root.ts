@@ -41,6 +41,8 @@ export interface RealWorldSetup {
   readonly modules?: string;
   /** Per-command time limit in ms. */
   readonly timeoutMs: number;
+  /** Keep the copies (with each command's output in `.real-world-<command>.txt` beside the root) for a look afterwards. */
+  readonly keep?: boolean;
 }
 
 interface Ran {
@@ -146,6 +148,7 @@ async function observe(tool: ToolCommand, copy: string, dir: string, setup: Real
   // The copies' paths differ between the tools: print both as <copy>.
   const go = async (args: string[]): Promise<Ran> => {
     const r = await run(tool, args, dir, setup.env, setup.timeoutMs);
+    if (setup.keep === true) writeFileSync(join(dir, `.real-world-${args[0]!}.txt`), `exit ${String(r.code)}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
     return { ...r, stdout: r.stdout.split(copy).join("<copy>"), stderr: r.stderr.split(copy).join("<copy>") };
   };
   const init = await go(["init", "-no-color", "-input=false"]);
@@ -183,11 +186,12 @@ export async function runRealWorldRoot(top: string, root: string, setup: RealWor
     (["terraform", "magma"] as const).map(async (tool) => {
       const copy = join(setup.work, `${repository}-${tool}`);
       rmSync(copy, { recursive: true, force: true });
+      if (setup.keep === true) console.log(`real-world: ${tool} runs in ${join(copy, rel)}`);
       try {
         modules = prepareCopy(top, copy, setup.modules);
         seen[tool] = await observe(setup.tools[tool], copy, join(copy, rel), setup);
       } finally {
-        rmSync(copy, { recursive: true, force: true });
+        if (setup.keep !== true) rmSync(copy, { recursive: true, force: true });
       }
     }),
   );

@@ -8,7 +8,8 @@
 //
 // Options: --modules DIR (checkouts of module repositories by name, e.g. DIR/terraform-aws-vpc,
 // for the registry module calls of the examples), --timeout S (per command, default 300),
-// --json FILE (every result), --commits FILE (lines "repository commit", for the table).
+// --json FILE (every result), --commits FILE (lines "repository commit", for the table),
+// --keep (keep the copies and scratch directory, with each command's output beside the root).
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -32,6 +33,9 @@ const modules = option("--modules");
 const timeoutS = Number(option("--timeout") ?? "300");
 const jsonOut = option("--json");
 const commitsFile = option("--commits");
+const keepAt = args.indexOf("--keep");
+const keep = keepAt >= 0;
+if (keep) args.splice(keepAt, 1);
 if (args.length === 0 || !Number.isFinite(timeoutS) || timeoutS <= 0) {
   console.error("real-world: give one or more repositories or example directories ([--modules DIR] [--timeout S] [--json FILE] [--commits FILE])");
   process.exit(2);
@@ -96,6 +100,7 @@ const setup = {
   work,
   ...(modules !== undefined ? { modules: resolve(modules) } : {}),
   timeoutMs: timeoutS * 1000,
+  keep,
 };
 const results: RealWorldResult[] = [];
 try {
@@ -110,7 +115,7 @@ try {
   }
 } finally {
   await fake.close();
-  rmSync(work, { recursive: true, force: true });
+  if (!keep) rmSync(work, { recursive: true, force: true });
 }
 console.log("");
 console.log(renderRealWorldTable(results, (repo) => commits.get(repo) ?? (existsSync(repo) ? basename(repo) : undefined)));

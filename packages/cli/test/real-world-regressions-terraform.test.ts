@@ -1,0 +1,138 @@
+/**
+ * Differences the real-world corpus found (issue 32 item 5: example roots of public module
+ * repositories run through both tools by `@magma/difftest`'s real-world driver, see
+ * docs/compatibility.md), each minimised into a configuration of our own and compared with
+ * terraform 1.11.4: `init` and `plan` (exit code, stdout, stderr) in both syntaxes, as written
+ * (`.tf`) and converted by @magma/test-support's tfToJson (`.tf.json`). The provider is
+ * `@magma/provider-random` served to both tools from one filesystem mirror.
+ */
+import { spawn } from "node:child_process";
+import { tfToJson } from "@magma/test-support";
+import { cleanUp, magma } from "./support/run-magma.js";
+import { TERRAFORM, randomMirrorCliConfig, removeWorkdirs, workdir } from "./support/workdir.js";
+
+const d = TERRAFORM !== undefined ? describe : describe.skip;
+
+afterAll(() => {
+  cleanUp();
+  removeWorkdirs();
+});
+
+const REQUIRED = `terraform {
+  required_providers {
+    random = { source = "magma/random" }
+  }
+}
+`;
+
+/** The cases: a name and the files of the root (paths relative to it). */
+const CASES: readonly { readonly name: string; readonly files: Readonly<Record<string, string>>; readonly planCode: number }[] = [
+  {
+    // terraform-aws-modules/terraform-aws-acm examples/complete-dns-validation: magma read a
+    // dotted key of a module call's providers map as an expression to evaluate and refused it
+    // ("Invalid map key"), where HCL's ExprMap hands the key over as a reference.
+    name: "a module call passing providers to the child's configuration aliases (dotted keys, trailing comma)",
+    planCode: 0,
+    files: {
+      "main.tf": `${REQUIRED}module "m" {
+  source = "./mod"
+  providers = {
+    random.a = random,
+    random.b = random
+  }
+}
+output "ids" {
+  value = module.m.ids
+}
+`,
+      "mod/main.tf": `terraform {
+  required_providers {
+    random = { source = "magma/random", configuration_aliases = [random.a, random.b] }
+  }
+}
+resource "random_id" "a" {
+  provider    = random.a
+  byte_length = 4
+}
+resource "random_id" "b" {
+  provider    = random.b
+  byte_length = 2
+}
+output "ids" {
+  value = [random_id.a.byte_length, random_id.b.byte_length]
+}
+`,
+    },
+  },
+];
+
+/** The files of `files` in the JSON syntax (every `.tf` converted). */
+function asJson(files: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, text] of Object.entries(files)) {
+    if (name.endsWith(".tf")) out[`${name}.json`] = tfToJson(text, name);
+    else out[name] = text;
+  }
+  return out;
+}
+
+interface Outcome {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+d("real-world differences, minimised, against terraform", () => {
+  let cli: string;
+  beforeAll(() => {
+    cli = randomMirrorCliConfig();
+  });
+
+  const both = async (files: Record<string, string>, args: readonly string[]): Promise<{ theirs: Outcome[]; ours: Outcome[] }> => {
+    const tfDir = workdir(files);
+    const mgDir = workdir(files);
+    const env = { TF_CLI_CONFIG_FILE: cli, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1" };
+    const run = async (tool: "terraform" | "magma", dir: string): Promise<Outcome[]> => {
+      const out: Outcome[] = [];
+      for (const a of [["init", "-no-color", "-input=false"], [...args]]) {
+        const r = tool === "terraform" ? await runTerraform(a, dir, env) : await magma(a, { cwd: dir, env });
+        out.push({ code: r.code, stdout: r.stdout, stderr: r.stderr });
+        if (r.code !== 0) break;
+      }
+      return out;
+    };
+    const [theirs, ours] = await Promise.all([run("terraform", tfDir), run("magma", mgDir)]);
+    return { theirs, ours };
+  };
+
+  for (const c of CASES) {
+    test.each([["native"], ["JSON"]])(`%s syntax: ${c.name}`, async (syntax) => {
+      const files = syntax === "native" ? { ...c.files } : asJson(c.files);
+      const { theirs, ours } = await both(files, ["plan", "-no-color", "-input=false"]);
+      // terraform's outcome is the case's (so that a broken fixture cannot pass by failing alike).
+      expect(theirs.map((o) => o.code)).toEqual([0, c.planCode]);
+      expect(ours.map((o) => o.code)).toEqual(theirs.map((o) => o.code));
+      expect(ours.at(-1)).toEqual(theirs.at(-1));
+    }, 240_000);
+  }
+});
+
+/** Runs terraform in `cwd` with `env` added; resolves with its exit code and output whatever the code. */
+function runTerraform(args: readonly string[], cwd: string, env: Record<string, string>): Promise<Outcome> {
+  const child = spawn(TERRAFORM!, [...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (b: Buffer) => (stdout += b.toString("utf8")));
+  child.stderr.on("data", (b: Buffer) => (stderr += b.toString("utf8")));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 200_000);
+  return new Promise((resolve, reject) => {
+    child.once("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
