@@ -203,11 +203,22 @@ export async function runRealWorldRoot(top: string, root: string, setup: RealWor
     const differences: Difference[] = [{ step: 0, path: "timedOut", terraform: t.timedOut ?? "(finished)", magma: m.timedOut ?? "(finished)" }];
     return { ...base, outcome: "timeout", differences };
   }
-  const differences = diffValues(0, "", t, m);
+  const differences = diffValues(0, "", t, m).map((d) => (d.path === '["planText"]' ? firstTextDifference(t.planText, m.planText) ?? d : d));
   const failed = t.init.code !== 0 ? "init" : t.plan?.code !== 0 ? "plan" : undefined;
   const failure = failed === undefined ? undefined : { step: failed, diagnostic: (failed === "init" ? t.init.diagnostics : t.plan?.diagnostics ?? [])[0] ?? "(none)" };
   const outcome: RealWorldOutcome = differences.length > 0 ? "differ" : failed !== undefined ? "failed-alike" : "identical";
   return { ...base, outcome, ...(failure !== undefined ? { failure } : {}), differences: differences.slice(0, 20) };
+}
+
+/** Where two plan texts part: the first differing line with one line of context each side, numbered. */
+function firstTextDifference(a: string | undefined, b: string | undefined): Difference | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  const x = a.split("\n");
+  const y = b.split("\n");
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  const around = (lines: string[]): string => JSON.stringify(lines.slice(Math.max(0, i - 1), i + 2).join("\n"));
+  return { step: 0, path: `["planText"] line ${i + 1}`, terraform: around(x), magma: around(y) };
 }
 
 /** The example roots under `top`: directories below `examples/` holding `.tf` files, not counting modules the examples call locally. */
