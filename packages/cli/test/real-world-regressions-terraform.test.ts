@@ -2,12 +2,13 @@
  * Differences the real-world corpus found (issue 32 item 5: example roots of public module
  * repositories run through both tools by `@magma/difftest`'s real-world driver, see
  * docs/compatibility.md), each minimised into a configuration of our own and compared with
- * terraform 1.11.4: `init` and `plan` (exit code, stdout, stderr) in both syntaxes, as written
+ * terraform 1.11.4: `init`, `plan -out` (exit code, stdout, stderr) and `show -json` of the
+ * plan (the whole document but its timestamp) in both syntaxes, as written
  * (`.tf`) and converted by @magma/test-support's tfToJson (`.tf.json`). The provider is
  * `@magma/provider-random` served to both tools from one filesystem mirror.
  */
 import { spawn } from "node:child_process";
-import { tfToJson } from "@magma/test-support";
+import { comparablePlanJson, tfToJson } from "@magma/test-support";
 import { cleanUp, magma } from "./support/run-magma.js";
 import { TERRAFORM, randomMirrorCliConfig, removeWorkdirs, workdir } from "./support/workdir.js";
 
@@ -64,6 +65,28 @@ output "ids" {
 `,
     },
   },
+  {
+    // terraform-aws-modules/terraform-aws-ecr examples/repository-template: `magma show -json`
+    // of a plan failed with "[missing_schema] no schema of provider …/random" when the only
+    // resource of that provider had count = 0 (the plan's provider list names only providers
+    // with changes; the document's configuration section covers every resource).
+    name: "show -json of a plan whose only resource of a provider has count = 0, in a module",
+    planCode: 0,
+    files: {
+      "main.tf": `${REQUIRED}module "m" {
+  source = "./mod"
+}
+`,
+      "mod/main.tf": `${REQUIRED}resource "random_password" "this" {
+  count  = 0
+  length = 8
+}
+output "n" {
+  value = length(random_password.this)
+}
+`,
+    },
+  },
 ];
 
 /** The files of `files` in the JSON syntax (every `.tf` converted). */
@@ -88,13 +111,14 @@ d("real-world differences, minimised, against terraform", () => {
     cli = randomMirrorCliConfig();
   });
 
-  const both = async (files: Record<string, string>, args: readonly string[]): Promise<{ theirs: Outcome[]; ours: Outcome[] }> => {
+  /** `init` then each command in `commands`, in both tools, each in its own copy of `files`, stopping at the first failure. */
+  const both = async (files: Record<string, string>, ...commands: (readonly string[])[]): Promise<{ theirs: Outcome[]; ours: Outcome[] }> => {
     const tfDir = workdir(files);
     const mgDir = workdir(files);
     const env = { TF_CLI_CONFIG_FILE: cli, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1" };
     const run = async (tool: "terraform" | "magma", dir: string): Promise<Outcome[]> => {
       const out: Outcome[] = [];
-      for (const a of [["init", "-no-color", "-input=false"], [...args]]) {
+      for (const a of [["init", "-no-color", "-input=false"], ...commands]) {
         const r = tool === "terraform" ? await runTerraform(a, dir, env) : await magma(a, { cwd: dir, env });
         out.push({ code: r.code, stdout: r.stdout, stderr: r.stderr });
         if (r.code !== 0) break;
@@ -108,11 +132,15 @@ d("real-world differences, minimised, against terraform", () => {
   for (const c of CASES) {
     test.each([["native"], ["JSON"]])(`%s syntax: ${c.name}`, async (syntax) => {
       const files = syntax === "native" ? { ...c.files } : asJson(c.files);
-      const { theirs, ours } = await both(files, ["plan", "-no-color", "-input=false"]);
+      const { theirs, ours } = await both(files, ["plan", "-no-color", "-input=false", "-out=tfplan"], ["show", "-json", "tfplan"]);
       // terraform's outcome is the case's (so that a broken fixture cannot pass by failing alike).
-      expect(theirs.map((o) => o.code)).toEqual([0, c.planCode]);
+      expect(theirs.map((o) => o.code)).toEqual(c.planCode === 0 ? [0, 0, 0] : [0, c.planCode]);
       expect(ours.map((o) => o.code)).toEqual(theirs.map((o) => o.code));
-      expect(ours.at(-1)).toEqual(theirs.at(-1));
+      expect(ours[1]).toEqual(theirs[1]);
+      if (c.planCode === 0) {
+        const doc = (o: Outcome) => comparablePlanJson(JSON.parse(o.stdout) as Record<string, unknown>);
+        expect(doc(ours[2]!)).toEqual(doc(theirs[2]!));
+      }
     }, 240_000);
   }
 });
