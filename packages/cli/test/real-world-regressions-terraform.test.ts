@@ -87,6 +87,37 @@ output "n" {
 `,
     },
   },
+  {
+    // Every terraform-aws-modules example with an IAM policy: terraform shows a created string
+    // holding a JSON object or array as jsonencode(…) laid out as HCL (keys sorted, aligned,
+    // each entry marked), magma printed the quoted string.
+    name: "plan text of created JSON strings (resource argument, list elements, output) as jsonencode(…)",
+    planCode: 0,
+    files: {
+      "main.tf": `resource "terraform_data" "p" {
+  input = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{
+      Sid       = "A"
+      Action    = ["ecr:ListImages", "ecr:BatchGetImage"]
+      Effect    = "Allow"
+      Principal = { AWS = "arn:aws:iam::123456789012:root" }
+      Condition = { StringEquals = { "aws:SourceAccount" = "1" } }
+      n         = 1.5
+      t         = true
+      z         = null
+      e         = {}
+      l         = []
+    }]
+  })
+  triggers_replace = ["[1,2]", "{}", "[not json"]
+}
+output "o" {
+  value = jsonencode(["x"])
+}
+`,
+    },
+  },
 ];
 
 /** The files of `files` in the JSON syntax (every `.tf` converted). */
