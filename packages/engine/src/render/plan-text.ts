@@ -413,6 +413,8 @@ function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | u
   };
   const none = (v: Value) => v.isNull();
   if (mode === "create") {
+    // Blocks the provider left unknown as a whole (Terraform's UnknownBlocks): one line.
+    if (after !== undefined && !after.isKnown()) lines.push(`${pad(indent)}${sym(p, "+")} ${name} (known after apply)`);
     for (const [label, a] of as) emit("+", label, nullOf(a), a, "create");
     return { lines, hidden };
   }
