@@ -120,6 +120,53 @@ output "o" {
     },
   },
   {
+    // terraform-aws-modules/terraform-aws-memory-db examples/complete (and eventbridge's
+    // with-api-destination): a module variable of type any given a map whose element holds a
+    // sensitive value became sensitive as a whole in magma, so a for_each over it failed with
+    // "Invalid for_each argument"; terraform converts the marked value and keeps the mark where
+    // it was.
+    name: "for_each over a module variable whose elements hold a sensitive value",
+    planCode: 0,
+    files: {
+      "main.tf": `${REQUIRED}variable "secret" {
+  type      = string
+  default   = "s3cret"
+  sensitive = true
+}
+module "m" {
+  source = "./mod"
+  users = {
+    a = { passwords = [var.secret] }
+    b = { passwords = [] }
+  }
+}
+output "keys" {
+  value = module.m.keys
+}
+`,
+      "mod/main.tf": `${REQUIRED}variable "users" {
+  type    = any
+  default = {}
+}
+variable "create" {
+  type    = bool
+  default = true
+}
+resource "random_id" "for" {
+  for_each    = { for k, v in var.users : k => v if var.create }
+  byte_length = 2
+}
+resource "random_id" "direct" {
+  for_each    = var.users
+  byte_length = 3
+}
+output "keys" {
+  value = keys(random_id.for)
+}
+`,
+    },
+  },
+  {
     // Most terraform-aws-modules examples: terraform shows a nested block the provider left
     // unknown as a whole (aws_s3_bucket's cors_rule, aws_iam_role's inline_policy) as
     // "+ cors_rule (known after apply)" after a blank line; magma left it out. hashicorp/aws
