@@ -115,6 +115,9 @@ export function exprMap(expr: Expression, diags: Diagnostic[]): { key: string; k
       let key: string | undefined;
       const k = it.key;
       if (k.kind === "traversal" && k.traversal.steps.length === 0) key = k.traversal.root;
+      // A dotted key (`aws.east = aws` in a module call's providers) is a reference, which HCL's
+      // ExprMap hands over unevaluated: its text is the key.
+      else if (k.kind === "traversal" && k.traversal.steps.every((s) => s.kind === "attr")) key = [k.traversal.root, ...k.traversal.steps.map((s) => (s.kind === "attr" ? s.name : ""))].join(".");
       else {
         const v = evaluate(k).value;
         if (v.isKnown() && !v.isNull() && v.type.kind === "string") key = v.asString();

@@ -27,3 +27,8 @@ export type { DifftestOptions, DifftestReport, StackDifference } from "./run-dif
 export { KNOWN_OPEN } from "./known-differences.js";
 export { COUNT_OFF_BY_ONE, FaultAnchorError, writeMutantMagma } from "./mutant-magma.js";
 export type { MutantMagma, PlantedFault } from "./mutant-magma.js";
+export { parseRegistrySource, rewriteRegistryModules } from "./module-source-rewrite.js";
+export type { ModuleRewrite, RegistryModuleCall } from "./module-source-rewrite.js";
+export { exampleRoots, runRealWorldRoot } from "./real-world-root.js";
+export type { RealWorldOutcome, RealWorldResult, RealWorldSetup } from "./real-world-root.js";
+export { renderRealWorldTable } from "./real-world-summary.js";

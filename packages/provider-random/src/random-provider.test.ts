@@ -17,6 +17,7 @@ const MINIMAL: Record<RandomResourceType, Record<string, unknown>> = {
   random_id: { byte_length: 4 },
   random_integer: { min: 1, max: 100 },
   random_password: { length: 12 },
+  random_pet: {},
   random_shuffle: { input: ["a", "b", "c"] },
   random_string: { length: 12 },
   random_uuid: {},
@@ -27,6 +28,7 @@ const COMPUTED: Record<RandomResourceType, string[]> = {
   random_id: ["b64_std", "b64_url", "dec", "hex", "id"],
   random_integer: ["id", "result"],
   random_password: ["bcrypt_hash", "id", "result"],
+  random_pet: ["id"],
   random_shuffle: ["id", "result"],
   random_string: ["id", "result"],
   random_uuid: ["id", "result"],
@@ -35,7 +37,7 @@ const COMPUTED: Record<RandomResourceType, string[]> = {
 const TYPES = Object.values(RandomResourceType);
 
 describe("schema", () => {
-  test("has the six resource types at hashicorp/random's schema versions, no data sources, an empty provider block", async () => {
+  test("has the seven resource types at hashicorp/random's schema versions, no data sources, an empty provider block", async () => {
     const schema = await createRandomProvider().getSchema(); // allowed before configure
     expect([...schema.resources.keys()].sort()).toEqual([...TYPES].sort());
     for (const t of TYPES) expect(schema.resources.get(t)!.version).toBe(randomSchemaVersion[t]);
@@ -43,6 +45,7 @@ describe("schema", () => {
       random_id: 0,
       random_integer: 0,
       random_password: 3,
+      random_pet: 0,
       random_shuffle: 0,
       random_string: 2,
       random_uuid: 0,
@@ -121,7 +124,7 @@ describe("the contract", () => {
   test("unknown type names reject with unknown_type", async () => {
     const { provider, entry } = await configuredProvider();
     const v = nullVal(entry("random_uuid").type);
-    await expect(provider.planResourceChange("random_pet", v, v, v)).rejects.toMatchObject({
+    await expect(provider.planResourceChange("random_bytes", v, v, v)).rejects.toMatchObject({
       code: "unknown_type",
     });
     await expect(provider.importResourceState("random_bytes", "x")).rejects.toMatchObject({

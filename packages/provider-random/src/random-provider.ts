@@ -8,6 +8,7 @@ import {
 } from "@magma/provider-api";
 import { randomIdResource } from "./random-id.js";
 import { randomIntegerResource } from "./random-integer.js";
+import { randomPetResource } from "./random-pet.js";
 import { randomShuffleResource } from "./random-shuffle.js";
 import { randomPasswordResource, randomStringResource } from "./random-string.js";
 import { randomUuidResource } from "./random-uuid.js";
@@ -19,6 +20,7 @@ export const RandomResourceType = {
   Id: "random_id",
   Integer: "random_integer",
   Password: "random_password",
+  Pet: "random_pet",
   Shuffle: "random_shuffle",
   String: "random_string",
   Uuid: "random_uuid",
@@ -35,6 +37,7 @@ export const randomSchemaVersion: Readonly<Record<RandomResourceType, number>> =
   random_id: 0,
   random_integer: 0,
   random_password: 3,
+  random_pet: 0,
   random_shuffle: 0,
   random_string: 2,
   random_uuid: 0,
@@ -44,6 +47,7 @@ const RESOURCES: readonly RandomResource[] = [
   randomIdResource,
   randomIntegerResource,
   randomPasswordResource,
+  randomPetResource,
   randomShuffleResource,
   randomStringResource,
   randomUuidResource,
@@ -51,8 +55,8 @@ const RESOURCES: readonly RandomResource[] = [
 
 /**
  * Creates a native provider with the schemas and semantics of hashicorp/random: the
- * resources random_id, random_integer, random_password, random_shuffle, random_string and
- * random_uuid, the ephemeral resource random_password (3.7's), and an empty provider
+ * resources random_id, random_integer, random_password, random_pet, random_shuffle,
+ * random_string and random_uuid, the ephemeral resource random_password (3.7's), and an empty provider
  * configuration.
  *
  * Behaviour follows hashicorp/random 3.6/3.7 on terraform-plugin-framework: defaults and

@@ -4,7 +4,8 @@
  * source text: literals become JSON values, other expressions `"${…}"` templates, and the
  * arguments Terraform's JSON syntax reads as bare expressions (references and types:
  * `depends_on`, `provider`, `providers`, `ignore_changes`, `replace_triggered_by`, a
- * variable's `type`, `moved`/`removed`/`import`'s `from` and `to`) their bare text.
+ * variable's `type`, `moved`/`removed`/`import`'s `from` and `to`, `configuration_aliases` in
+ * `required_providers`) their bare text.
  */
 import { parseNativeConfig, type Block, type Expression, type NativeBody } from "@magma/hcl";
 
@@ -101,7 +102,17 @@ class Converter {
   body(body: NativeBody, blockType: string | undefined): Record<string, Json> {
     const out: Record<string, Json> = {};
     const bare = BARE[blockType ?? ""] ?? [];
-    for (const [name, a] of body.attributes) out[name] = bare.includes(name) ? this.bare(a.expr) : this.value(a.expr);
+    for (const [name, a] of body.attributes) {
+      if (blockType === "required_providers" && a.expr.kind === "object") {
+        // An entry's configuration_aliases are references: bare in the JSON syntax.
+        out[name] = Object.fromEntries(
+          a.expr.items.map((i) => {
+            const key = i.keyIsIdent ? this.source(i.key) : String(this.literal(i.key)?.v ?? this.source(i.key));
+            return [key, key === "configuration_aliases" ? this.bare(i.value) : this.value(i.value)];
+          }),
+        );
+      } else out[name] = bare.includes(name) ? this.bare(a.expr) : this.value(a.expr);
+    }
     for (const b of body.blocks) this.place(out, b);
     return out;
   }

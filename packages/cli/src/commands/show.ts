@@ -5,6 +5,7 @@ import type { ProviderSchema } from "@magma/provider-api";
 import { decodeOutput, loadState, newStateFile, type StateFile } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { workdirProviders } from "../workdir/engine-providers.js";
+import { providerRequirements } from "../workdir/provider-requirements.js";
 import { stateInstances } from "../workdir/state-objects.js";
 import type { WorkingDir } from "../workdir/working-dir.js";
 import type { CommandContext } from "./command-context.js";
@@ -77,11 +78,15 @@ export async function showAction(ctx: CommandContext, planfile: string | undefin
       throw new CliError(CliErrorCode.BadInput, "Failed to read the given file as a state or plan file", { detail: `${planfile}: ${(e as Error).message}`, cause: e });
     }
     const prior = state ?? { ...newStateFile(), lineage: plan.prior.lineage };
-    const sources = [...new Set([...(plan.providers ?? []).map((p) => p.source), ...stateSources(prior)])];
+    // The JSON document's configuration covers every resource, those without a change too
+    // (count = 0), so it needs the schemas of every provider the configuration uses, as
+    // terraform's show loads them.
+    const config = o.json === true ? loadConfig(wd.dir).config : undefined;
+    const configSources = config === undefined ? [] : providerRequirements(config).map((r) => r.address);
+    const sources = [...new Set([...(plan.providers ?? []).map((p) => p.source), ...stateSources(prior), ...configSources])];
     const schemas = await schemasOf(wd, ctx, sources);
     if (o.json === true) {
-      const { config } = loadConfig(wd.dir);
-      ctx.print(`${planJson(plan, { schemas, priorState: prior, config })}\n`);
+      ctx.print(`${planJson(plan, { schemas, priorState: prior, ...(config !== undefined ? { config } : {}) })}\n`);
     } else ctx.print(planText(plan, { schemas, priorState: prior, columns: terminalColumns(ctx.io.stdout), color: ctx.colour.stdout }));
   });
 }

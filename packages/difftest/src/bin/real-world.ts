@@ -1,24 +1,43 @@
 #!/usr/bin/env node
-// node packages/difftest/dist/bin/real-world.js EXAMPLE_DIR...
-// Runs each example root (a directory inside a checked-out module repository, e.g. under
-// /work/ext) through `init` + `plan -out` + `show -json` with terraform and with magma, each in
-// its own copy of the repository, hashicorp/aws from the plugin mirror pointed at a local
-// fake-aws (an override file `zz_difftest_override.tf` replaces the example's provider
-// configuration), and compares the plans as the differential test does. Prints one line per
-// root and the totals. The checkouts stay outside the magma repository.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// node packages/difftest/dist/bin/real-world.js [options] PATH...
+// Each PATH is a checked-out module repository (all its example roots: directories under
+// examples/ holding .tf files) or one example root inside one. Every root goes through
+// `init` + `plan -refresh=false -out` + `show -json` with terraform and with magma at once,
+// each in its own copy of the repository, and the two are compared (see real-world-root.ts).
+// The checkouts stay outside the magma repository.
+//
+// Options: --modules DIR (checkouts of module repositories by name, e.g. DIR/terraform-aws-vpc,
+// for the registry module calls of the examples), --timeout S (per command, default 300),
+// --json FILE (every result), --commits FILE (lines "repository commit", for the table),
+// --keep (keep the copies and scratch directory, with each command's output beside the root).
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { basename, join, relative, resolve } from "node:path";
-import { execFileSync } from "node:child_process";
+import { basename, join, resolve } from "node:path";
 import { startFakeAws } from "@magma/fake-aws";
-import { PLUGIN_MIRROR, findTerraform } from "@magma/test-support";
-import { diffValues, normalisePlanJson, observeCommand, type Difference } from "../compare-observations.js";
+import { writeProviderLauncher } from "@magma/provider-server";
+import { PLUGIN_MIRROR, bundleLauncherEntry, findTerraform } from "@magma/test-support";
 import { magmaBin } from "../difftest-setup.js";
-import { runToolCommand, type ToolCommand } from "../tool-run.js";
+import { exampleRoots, runRealWorldRoot, type RealWorldResult } from "../real-world-root.js";
+import { renderRealWorldTable } from "../real-world-summary.js";
 
-const roots = process.argv.slice(2).map((p) => resolve(p));
-if (roots.length === 0) {
-  console.error("real-world: give one or more example directories");
+const args = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  args.splice(i, 2);
+  return v;
+};
+const modules = option("--modules");
+const timeoutS = Number(option("--timeout") ?? "300");
+const jsonOut = option("--json");
+const commitsFile = option("--commits");
+const keepAt = args.indexOf("--keep");
+const keep = keepAt >= 0;
+if (keep) args.splice(keepAt, 1);
+if (args.length === 0 || !Number.isFinite(timeoutS) || timeoutS <= 0) {
+  console.error("real-world: give one or more repositories or example directories ([--modules DIR] [--timeout S] [--json FILE] [--commits FILE])");
   process.exit(2);
 }
 const tf = findTerraform();
@@ -26,78 +45,78 @@ if (tf === undefined) {
   console.error("real-world: terraform not found");
   process.exit(2);
 }
-const tools: Record<"terraform" | "magma", ToolCommand> = { terraform: { executable: tf, preArgs: [] }, magma: { executable: process.execPath, preArgs: [magmaBin()] } };
-const fake = await startFakeAws();
-const work = mkdtempSync(join(tmpdir(), "magma-real-world-"));
-const cli = join(work, "cli.tfrc");
-writeFileSync(cli, `provider_installation {\n  filesystem_mirror {\n    path = ${JSON.stringify(PLUGIN_MIRROR)}\n  }\n}\n`);
-const override = `provider "aws" {
-  region                      = "us-east-1"
-  access_key                  = "test"
-  secret_key                  = "test"
-  skip_credentials_validation = true
-  skip_requesting_account_id  = true
-  skip_metadata_api_check     = true
-  skip_region_validation      = true
-  max_retries                 = 1
-  endpoints {
-${["ssm", "logs", "ec2", "sts", "iam"].map((k) => `    ${k} = "${fake.url}"`).join("\n")}
+
+const targets: { top: string; root: string }[] = [];
+for (const p of args.map((a) => resolve(a))) {
+  const at = p.lastIndexOf("/examples/");
+  if (at >= 0) targets.push({ top: p.slice(0, at), root: p });
+  else for (const root of exampleRoots(p)) targets.push({ top: p, root });
+}
+const commits = new Map<string, string>();
+if (commitsFile !== undefined) {
+  for (const line of readFileSync(commitsFile, "utf8").split("\n")) {
+    const [name, commit] = line.trim().split(/\s+/);
+    if (name !== undefined && commit !== undefined) commits.set(name, commit);
   }
 }
-`;
-const env = { TF_CLI_CONFIG_FILE: cli, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1", TF_INPUT: "0", XDG_CACHE_HOME: join(work, "cache"), NO_COLOR: "1" };
-let identical = 0;
-let bothFailed = 0;
-const differing: string[] = [];
+
+const fake = await startFakeAws();
+const work = mkdtempSync(join(tmpdir(), "magma-real-world-"));
+// One filesystem mirror: hashicorp/aws from the plugin mirror, and hashicorp/random served by
+// @magma/provider-random (hashicorp/random's schemas and semantics) through provider-server.
+const mirror = join(work, "mirror");
+// Terraform does not follow a symlinked directory in a mirror, so the files are linked one by one.
+const awsFrom = join(PLUGIN_MIRROR, "registry.terraform.io", "hashicorp", "aws");
+for (const version of readdirSync(awsFrom)) {
+  for (const platform of readdirSync(join(awsFrom, version))) {
+    const to = join(mirror, "registry.terraform.io", "hashicorp", "aws", version, platform);
+    mkdirSync(to, { recursive: true });
+    for (const f of readdirSync(join(awsFrom, version, platform))) symlinkSync(join(awsFrom, version, platform, f), join(to, f));
+  }
+}
+const randomModule = createRequire(import.meta.url).resolve("@magma/provider-random");
+bundleLauncherEntry(writeProviderLauncher({ mirrorDir: mirror, namespace: "hashicorp", type: "random", version: "3.7.2", module: randomModule, exportName: "createRandomProvider" }));
+const cli = join(work, "cli.tfrc");
+writeFileSync(cli, `provider_installation {\n  filesystem_mirror {\n    path = ${JSON.stringify(mirror)}\n  }\n}\n`);
+mkdirSync(join(work, "cache"), { recursive: true });
+// Every AWS service of every provider configuration (aliases too) goes to fake-aws.
+const env = {
+  TF_CLI_CONFIG_FILE: cli,
+  CHECKPOINT_DISABLE: "1",
+  TF_IN_AUTOMATION: "1",
+  TF_INPUT: "0",
+  XDG_CACHE_HOME: join(work, "cache"),
+  NO_COLOR: "1",
+  AWS_ACCESS_KEY_ID: "AKIAFAKEFAKEFAKE0000",
+  AWS_SECRET_ACCESS_KEY: "fake",
+  AWS_REGION: "us-east-1",
+  AWS_ENDPOINT_URL: fake.url,
+  AWS_EC2_METADATA_DISABLED: "true",
+  AWS_MAX_ATTEMPTS: "1",
+};
+const setup = {
+  tools: { terraform: { executable: tf, preArgs: [] }, magma: { executable: process.execPath, preArgs: [magmaBin()] } },
+  env,
+  work,
+  ...(modules !== undefined ? { modules: resolve(modules) } : {}),
+  timeoutMs: timeoutS * 1000,
+  keep,
+};
+const results: RealWorldResult[] = [];
 try {
-  for (const root of roots) {
-    const top = execFileSync("git", ["rev-parse", "--show-toplevel"], { cwd: root, encoding: "utf8" }).trim();
-    const rel = relative(top, root);
-    const seen: Record<string, unknown> = {};
-    for (const tool of ["terraform", "magma"] as const) {
-      const copy = join(work, `${basename(top)}-${tool}`);
-      rmSync(copy, { recursive: true, force: true });
-      cpSync(top, copy, { recursive: true, filter: (p) => !p.includes(`${join(top, ".git")}`) });
-      const dir = join(copy, rel);
-      writeFileSync(join(dir, "zz_difftest_override.tf"), override);
-      const run = (args: string[]) => runToolCommand(tools[tool], args, dir, env, 600_000);
-      const init = await run(["init", "-no-color", "-input=false"]);
-      const obs: Record<string, unknown> = { init: observeCommand(init.code, init.stdout, init.stderr).code };
-      if (init.code === 0) {
-        const p = await run(["plan", "-no-color", "-input=false", "-out=tfplan"]);
-        obs["plan"] = observeCommand(p.code, p.stdout, p.stderr);
-        if (p.code === 0) {
-          const shown = await run(["show", "-json", "tfplan"]);
-          try {
-            obs["planJson"] = normalisePlanJson(JSON.parse(shown.stdout) as Record<string, unknown>);
-          } catch {
-            obs["planJson"] = `not JSON: ${shown.stdout.slice(0, 200)}`;
-          }
-        }
-      } else {
-        obs["initDiagnostics"] = observeCommand(init.code, init.stdout, init.stderr).diagnostics;
-      }
-      seen[tool] = obs;
-      rmSync(copy, { recursive: true, force: true });
-    }
-    const ds: Difference[] = diffValues(0, "", seen["terraform"], seen["magma"]);
-    const t = seen["terraform"] as { init: number; plan?: { code: number } };
-    const label = `${basename(top)}/${rel}`;
-    if (ds.length === 0 && (t.init !== 0 || t.plan?.code !== 0)) {
-      bothFailed++;
-      console.log(`real-world: ${label}: both failed alike (${JSON.stringify(seen["terraform"]).slice(0, 300)})`);
-    } else if (ds.length === 0) {
-      identical++;
-      console.log(`real-world: ${label}: identical plans`);
-    } else {
-      differing.push(label);
-      console.log(`real-world: ${label}: ${ds.length} differences`);
-      for (const d of ds.slice(0, 8)) console.log(`  ${d.path}\n    terraform: ${d.terraform}\n    magma:     ${d.magma}`);
-    }
+  for (const { top, root } of targets) {
+    const r = await runRealWorldRoot(top, root, setup);
+    results.push(r);
+    const label = `${r.repository}/${r.root}`;
+    const why = r.failure !== undefined ? ` at ${r.failure.step}: ${r.failure.diagnostic}` : "";
+    console.log(`real-world: ${label}: ${r.outcome}${why} (${r.seconds}s)`);
+    for (const d of r.differences.slice(0, 8)) console.log(`  ${d.path}\n    terraform: ${d.terraform}\n    magma:     ${d.magma}`);
+    if (jsonOut !== undefined) writeFileSync(jsonOut, `${JSON.stringify(results, null, 2)}\n`);
   }
 } finally {
   await fake.close();
-  rmSync(work, { recursive: true, force: true });
+  if (!keep) rmSync(work, { recursive: true, force: true });
 }
-console.log(`real-world: ${roots.length} roots, ${identical} identical plans, ${bothFailed} failed alike in both, ${differing.length} differing`);
-process.exitCode = differing.length === 0 ? 0 : 1;
+console.log("");
+console.log(renderRealWorldTable(results, (repo) => commits.get(repo) ?? (existsSync(repo) ? basename(repo) : undefined)));
+process.exitCode = results.some((r) => r.outcome === "differ" || r.outcome === "timeout") ? 1 : 0;

@@ -1,6 +1,6 @@
 import { EPHEMERAL_MARK, hasEphemeral } from "../ephemeral/ephemeral-mark.js";
 import { relative } from "node:path";
-import { convert, dynamicVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
+import { convert, dynamicVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, markWithPaths, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
 import { applyTypeDefaults, bodyTraversals, descendantConfig, parseRef, providerAddrString, referencesInExpr, type Config, type Reference } from "@magma/config";
 import { evaluate, plainRange, variables, type Attribute, type Body, type Diagnostic, type EvalScope, type Expression, type HclFunction } from "@magma/hcl";
 import { formatInstanceKey, formatModuleInstance, type ModuleInstanceAddress } from "@magma/state";
@@ -293,7 +293,13 @@ export class ModuleEvaluator {
             const { value: plain, paths } = value.unmarkDeep();
             let converted = convert(plain, decl.type);
             if (decl.typeDefaults !== undefined) converted = applyTypeDefaults(converted, decl.typeDefaults);
-            value = paths.some((p) => p.marks.has(Mark.Sensitive)) ? converted.mark(Mark.Sensitive) : converted;
+            // Sensitive parts stay where they were, as terraform converts the marked value (a
+            // map holding one sensitive element is not sensitive as a whole, so it can be a
+            // for_each); when the conversion moved one (an object become a map), the whole value is.
+            const sensitive = paths.filter((p) => p.marks.has(Mark.Sensitive)).map((p) => ({ path: p.path, marks: new Set([Mark.Sensitive]) }));
+            const remarked = markWithPaths(converted, sensitive);
+            const kept = remarked.unmarkDeep().paths.filter((p) => p.marks.has(Mark.Sensitive)).length === sensitive.length;
+            value = sensitive.length === 0 ? converted : kept ? remarked : converted.mark(Mark.Sensitive);
           } catch (e) {
             if (!isPathError(e)) throw e;
             throw new PlanDiagnosticsError([planError("Invalid value for input variable", `The given value is not suitable for ${address} declared at ${decl.declRange.filename}:${decl.declRange.start.line},${decl.declRange.start.column}-${decl.declRange.end.line},${decl.declRange.end.column}: ${e.message}.`, { address, subject: attr.expr.range })]);

@@ -137,13 +137,12 @@ function providerConfigs(c: Config, parent: Config | undefined, schemas: Readonl
     const parentKey = parent === undefined ? "" : findSourceKey(opaqueKey(rp.name, modulePath(parent)), full, m);
     m.set(key, { name: rp.name, fullName: full, ...(constraintFor(full) !== undefined ? { versionConstraint: constraintFor(full)! } : {}), moduleAddress: addr, parentKey });
   }
-  if (parent !== undefined) {
-    for (const full of reqs.keys()) {
-      const type = full.split("/").pop()!;
-      const key = opaqueKey(type, addr);
-      if (m.has(key)) continue;
-      m.set(key, { name: type, fullName: full, moduleAddress: addr, parentKey: findSourceKey(opaqueKey(type, modulePath(parent)), full, m) });
-    }
+  // Providers implied by resources, in the root module too (terraform's marshalProviderConfigs).
+  for (const full of reqs.keys()) {
+    const type = full.split("/").pop()!;
+    const key = opaqueKey(type, addr);
+    if (m.has(key)) continue;
+    m.set(key, { name: type, fullName: full, moduleAddress: addr, parentKey: parent === undefined ? "" : findSourceKey(opaqueKey(type, modulePath(parent)), full, m) });
   }
   for (const [name, mc] of c.module.moduleCalls) {
     const child = c.children.get(name);

@@ -65,8 +65,9 @@ const WO: ReadonlySet<string> = new Set([WRITE_ONLY]);
  * objects, hidden-unchanged counts, the summary line and "Changes to Outputs".
  *
  * Covers attributes of primitive, list, set, map and object types and nested blocks, and
- * multi-line strings as Terraform's `<<-EOT` heredocs (their changes line by line); it does
- * not render JSON strings as structural diffs (`jsonencode(…)`), as Terraform does.
+ * multi-line strings as Terraform's `<<-EOT` heredocs (their changes line by line), created and
+ * deleted JSON strings as `jsonencode(…)`; it does not render the update of a JSON string as a
+ * structural diff, as Terraform does.
  *
  * @throws RenderError as `planJson`.
  */
@@ -412,6 +413,8 @@ function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | u
   };
   const none = (v: Value) => v.isNull();
   if (mode === "create") {
+    // Blocks the provider left unknown as a whole (Terraform's UnknownBlocks): one line.
+    if (after !== undefined && !after.isKnown()) lines.push(`${pad(indent)}${sym(p, "+")} ${name} (known after apply)`);
     for (const [label, a] of as) emit("+", label, nullOf(a), a, "create");
     return { lines, hidden };
   }
@@ -523,6 +526,9 @@ function scalar(p: Paint, v: Value): string {
 function render(p: Paint, v: Value, indent: number, s: string, legacy: boolean): string[] {
   const text = isSensitive(v) ? undefined : heredocLines(v);
   if (text !== undefined) return heredoc(text.map((l) => `${pad(indent + 6)}${l}`), indent);
+  if ((s === "+" || s === "-") && !isSensitive(v) && v.isKnown() && !v.isNull() && v.type.kind === "string" && isJsonText(v.asString())) {
+    return jsonencodeLines(p, JSON.parse(v.asString()) as unknown, indent, s);
+  }
   if (isSensitive(v) || !isCollection(v) || v.length() === 0) return [scalar(p, v)];
   const mapLike = v.type.kind === "map" || v.type.kind === "object";
   const lines = [mapLike ? "{" : "["];
@@ -590,6 +596,15 @@ function attributeDiff(p: Paint, indent: number, b: Value | undefined, a: Value 
   if (a.rawEquals(b)) return undefined;
   const lines = stringLinesDiff(p, b, a, indent);
   if (lines !== undefined) return lines;
+  // One side JSON, the other not (null included): Terraform's type change of a deleted and a created string.
+  const jsonOf = (v: Value): unknown => (v.type.kind === "string" && !v.isNull() && isJsonText(v.asString()) ? (JSON.parse(v.asString()) as unknown) : undefined);
+  const bj = jsonOf(b);
+  const aj = jsonOf(a);
+  if (a.type.kind === "string" && b.type.kind === "string" && (bj === undefined) !== (aj === undefined)) {
+    const before = bj === undefined ? [scalar(p, b)] : jsonencodeLines(p, bj, indent, "-");
+    const after = aj === undefined ? [scalar(p, a)] : jsonencodeLines(p, aj, indent, "+");
+    return [...before.slice(0, -1), `${before[before.length - 1]!} ${p("[yellow]->[reset]")} ${after[0]!}`, ...after.slice(1)];
+  }
   if (isCollection(a) && isCollection(b) && ["map", "object"].includes(a.type.kind) === ["map", "object"].includes(b.type.kind)) return collectionDiff(p, b, a, indent, legacy);
   return [`${scalar(p, b)} ${p("[yellow]->[reset]")} ${scalar(p, a)}`];
 }
@@ -753,6 +768,49 @@ function isJsonText(s: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A created or deleted string holding JSON, as Terraform's renderer shows it
+ * (`renderStringDiffAsJson`): `jsonencode(` with the JSON value as HCL-like objects and lists
+ * on the following lines (keys sorted, each entry marked `s`; the diff symbol itself is not
+ * shown before the value), `)` closing at `indent + 2`; `jsonencode({})` when it fits one line.
+ * Updates of JSON strings are still rendered as strings (see the gaps of {@link planText}).
+ */
+function jsonencodeLines(p: Paint, json: unknown, indent: number, s: string): string[] {
+  const [first, ...rest] = jsonLines(p, json, indent + 4, s);
+  if (rest.length === 0) return [`jsonencode(${first!})`];
+  return ["jsonencode(", `${pad(indent + 6)}${first!}`, ...rest, `${pad(indent + 2)})`];
+}
+
+/** One JSON value as Terraform's JSON renderer lays it out at `indent` (the first line unpadded). */
+function jsonLines(p: Paint, j: unknown, indent: number, s: string): string[] {
+  if (j === null) return [p("[dark_gray]null[reset]")];
+  if (Array.isArray(j)) {
+    if (j.length === 0) return ["[]"];
+    const lines = ["["];
+    for (const e of j as unknown[]) {
+      const [first, ...rest] = jsonLines(p, e, indent + 4, s);
+      lines.push(`${pad(indent + 4)}${sym(p, s)} ${first!}`, ...rest);
+      lines[lines.length - 1] = `${lines[lines.length - 1]!},`;
+    }
+    lines.push(`${pad(indent + 2)}]`);
+    return lines;
+  }
+  if (typeof j === "object") {
+    const o = j as Record<string, unknown>;
+    const keys = Object.keys(o).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (keys.length === 0) return ["{}"];
+    const w = Math.max(...keys.map((k) => attrKey(k).length));
+    const lines = ["{"];
+    for (const k of keys) {
+      const [first, ...rest] = jsonLines(p, o[k], indent + 4, s);
+      lines.push(`${pad(indent + 4)}${sym(p, s)} ${attrKey(k).padEnd(w)} = ${first!}`, ...rest);
+    }
+    lines.push(`${pad(indent + 2)}}`);
+    return lines;
+  }
+  return [typeof j === "string" ? JSON.stringify(j) : String(j)];
 }
 
 /** A heredoc of body lines (already indented) whose `EOT` closes at `indent + 2`. */

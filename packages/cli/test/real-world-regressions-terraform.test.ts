@@ -1,0 +1,267 @@
+/**
+ * Differences the real-world corpus found (issue 32 item 5: example roots of public module
+ * repositories run through both tools by `@magma/difftest`'s real-world driver, see
+ * docs/compatibility.md), each minimised into a configuration of our own and compared with
+ * terraform 1.11.4: `init`, `plan -out` (exit code, stdout, stderr) and `show -json` of the
+ * plan (the whole document but its timestamp) in both syntaxes, as written
+ * (`.tf`) and converted by @magma/test-support's tfToJson (`.tf.json`). The provider is
+ * `@magma/provider-random` served to both tools from one filesystem mirror, or hashicorp/aws
+ * from the plugin mirror configured offline.
+ */
+import { spawn } from "node:child_process";
+import { AWS_OFFLINE_HCL, comparablePlanJson, tfToJson } from "@magma/test-support";
+import { awsAvailable, cleanUp, magma } from "./support/run-magma.js";
+import { TERRAFORM, mirrorCliConfig, randomMirrorCliConfig, removeWorkdirs, workdir } from "./support/workdir.js";
+
+const d = TERRAFORM !== undefined ? describe : describe.skip;
+
+afterAll(() => {
+  cleanUp();
+  removeWorkdirs();
+});
+
+const REQUIRED = `terraform {
+  required_providers {
+    random = { source = "magma/random" }
+  }
+}
+`;
+
+/** The cases: a name and the files of the root (paths relative to it). */
+const CASES: readonly { readonly name: string; readonly files: Readonly<Record<string, string>>; readonly planCode: number; readonly aws?: true }[] = [
+  {
+    // terraform-aws-modules/terraform-aws-acm examples/complete-dns-validation: magma read a
+    // dotted key of a module call's providers map as an expression to evaluate and refused it
+    // ("Invalid map key"), where HCL's ExprMap hands the key over as a reference.
+    name: "a module call passing providers to the child's configuration aliases (dotted keys, trailing comma)",
+    planCode: 0,
+    files: {
+      "main.tf": `${REQUIRED}module "m" {
+  source = "./mod"
+  providers = {
+    random.a = random,
+    random.b = random
+  }
+}
+output "ids" {
+  value = module.m.ids
+}
+`,
+      "mod/main.tf": `terraform {
+  required_providers {
+    random = { source = "magma/random", configuration_aliases = [random.a, random.b] }
+  }
+}
+resource "random_id" "a" {
+  provider    = random.a
+  byte_length = 4
+}
+resource "random_id" "b" {
+  provider    = random.b
+  byte_length = 2
+}
+output "ids" {
+  value = [random_id.a.byte_length, random_id.b.byte_length]
+}
+`,
+    },
+  },
+  {
+    // terraform-aws-modules/terraform-aws-ecr examples/repository-template: `magma show -json`
+    // of a plan failed with "[missing_schema] no schema of provider …/random" when the only
+    // resource of that provider had count = 0 (the plan's provider list names only providers
+    // with changes; the document's configuration section covers every resource).
+    name: "show -json of a plan whose only resource of a provider has count = 0, in a module",
+    planCode: 0,
+    files: {
+      "main.tf": `${REQUIRED}module "m" {
+  source = "./mod"
+}
+`,
+      "mod/main.tf": `${REQUIRED}resource "random_password" "this" {
+  count  = 0
+  length = 8
+}
+output "n" {
+  value = length(random_password.this)
+}
+`,
+    },
+  },
+  {
+    // Every terraform-aws-modules example with an IAM policy: terraform shows a created string
+    // holding a JSON object or array as jsonencode(…) laid out as HCL (keys sorted, aligned,
+    // each entry marked), magma printed the quoted string.
+    name: "plan text of created JSON strings (resource argument, list elements, output) as jsonencode(…)",
+    planCode: 0,
+    files: {
+      "main.tf": `resource "terraform_data" "p" {
+  input = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{
+      Sid       = "A"
+      Action    = ["ecr:ListImages", "ecr:BatchGetImage"]
+      Effect    = "Allow"
+      Principal = { AWS = "arn:aws:iam::123456789012:root" }
+      Condition = { StringEquals = { "aws:SourceAccount" = "1" } }
+      n         = 1.5
+      t         = true
+      z         = null
+      e         = {}
+      l         = []
+    }]
+  })
+  triggers_replace = ["[1,2]", "{}", "[not json"]
+}
+output "o" {
+  value = jsonencode(["x"])
+}
+`,
+    },
+  },
+  {
+    // terraform-aws-modules/terraform-aws-memory-db examples/complete (and eventbridge's
+    // with-api-destination): a module variable of type any given a map whose element holds a
+    // sensitive value became sensitive as a whole in magma, so a for_each over it failed with
+    // "Invalid for_each argument"; terraform converts the marked value and keeps the mark where
+    // it was.
+    name: "for_each over a module variable whose elements hold a sensitive value",
+    planCode: 0,
+    files: {
+      "main.tf": `${REQUIRED}variable "secret" {
+  type      = string
+  default   = "s3cret"
+  sensitive = true
+}
+module "m" {
+  source = "./mod"
+  users = {
+    a = { passwords = [var.secret] }
+    b = { passwords = [] }
+  }
+}
+output "keys" {
+  value = module.m.keys
+}
+`,
+      "mod/main.tf": `${REQUIRED}variable "users" {
+  type    = any
+  default = {}
+}
+variable "create" {
+  type    = bool
+  default = true
+}
+resource "random_id" "for" {
+  for_each    = { for k, v in var.users : k => v if var.create }
+  byte_length = 2
+}
+resource "random_id" "direct" {
+  for_each    = var.users
+  byte_length = 3
+}
+output "keys" {
+  value = keys(random_id.for)
+}
+`,
+    },
+  },
+  {
+    // Most terraform-aws-modules examples: terraform shows a nested block the provider left
+    // unknown as a whole (aws_s3_bucket's cors_rule, aws_iam_role's inline_policy) as
+    // "+ cors_rule (known after apply)" after a blank line; magma left it out. hashicorp/aws
+    // offline (no call is made to plan these).
+    name: "plan text of nested blocks unknown as a whole (hashicorp/aws)",
+    planCode: 0,
+    aws: true,
+    files: {
+      "main.tf": `${AWS_OFFLINE_HCL}
+resource "aws_s3_bucket" "b" {
+  bucket = "x"
+}
+resource "aws_iam_role" "r" {
+  name               = "r"
+  assume_role_policy = jsonencode({ Version = "2012-10-17", Statement = [] })
+}
+`,
+    },
+  },
+];
+
+/** The files of `files` in the JSON syntax (every `.tf` converted). */
+function asJson(files: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, text] of Object.entries(files)) {
+    if (name.endsWith(".tf")) out[`${name}.json`] = tfToJson(text, name);
+    else out[name] = text;
+  }
+  return out;
+}
+
+interface Outcome {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+d("real-world differences, minimised, against terraform", () => {
+  let cli: string;
+  let awsCli: string;
+  beforeAll(() => {
+    cli = randomMirrorCliConfig();
+    awsCli = mirrorCliConfig();
+  });
+
+  /** `init` then each command in `commands`, in both tools, each in its own copy of `files`, stopping at the first failure. */
+  const both = async (files: Record<string, string>, aws: boolean, ...commands: (readonly string[])[]): Promise<{ theirs: Outcome[]; ours: Outcome[] }> => {
+    const tfDir = workdir(files);
+    const mgDir = workdir(files);
+    const env = { TF_CLI_CONFIG_FILE: aws ? awsCli : cli, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1" };
+    const run = async (tool: "terraform" | "magma", dir: string): Promise<Outcome[]> => {
+      const out: Outcome[] = [];
+      for (const a of [["init", "-no-color", "-input=false"], ...commands]) {
+        const r = tool === "terraform" ? await runTerraform(a, dir, env) : await magma(a, { cwd: dir, env });
+        out.push({ code: r.code, stdout: r.stdout, stderr: r.stderr });
+        if (r.code !== 0) break;
+      }
+      return out;
+    };
+    const [theirs, ours] = await Promise.all([run("terraform", tfDir), run("magma", mgDir)]);
+    return { theirs, ours };
+  };
+
+  for (const c of CASES) {
+    (c.aws === true && !awsAvailable ? test.skip : test).each([["native"], ["JSON"]])(`%s syntax: ${c.name}`, async (syntax) => {
+      const files = syntax === "native" ? { ...c.files } : asJson(c.files);
+      const { theirs, ours } = await both(files, c.aws === true, ["plan", "-no-color", "-input=false", "-out=tfplan"], ["show", "-json", "tfplan"]);
+      // terraform's outcome is the case's (so that a broken fixture cannot pass by failing alike).
+      expect(theirs.map((o) => o.code)).toEqual(c.planCode === 0 ? [0, 0, 0] : [0, c.planCode]);
+      expect(ours.map((o) => o.code)).toEqual(theirs.map((o) => o.code));
+      expect(ours[1]).toEqual(theirs[1]);
+      if (c.planCode === 0) {
+        const doc = (o: Outcome) => comparablePlanJson(JSON.parse(o.stdout) as Record<string, unknown>);
+        expect(doc(ours[2]!)).toEqual(doc(theirs[2]!));
+      }
+    }, 240_000);
+  }
+});
+
+/** Runs terraform in `cwd` with `env` added; resolves with its exit code and output whatever the code. */
+function runTerraform(args: readonly string[], cwd: string, env: Record<string, string>): Promise<Outcome> {
+  const child = spawn(TERRAFORM!, [...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (b: Buffer) => (stdout += b.toString("utf8")));
+  child.stderr.on("data", (b: Buffer) => (stderr += b.toString("utf8")));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 200_000);
+  return new Promise((resolve, reject) => {
+    child.once("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
