@@ -220,9 +220,12 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         ...(i.current === undefined ? [] : [{ i, object: i.current, shown: i.text }]),
         ...i.resource.instances.filter((x) => x.indexKey === i.addr.key && x.deposed !== undefined).map((x) => ({ i, object: x, shown: `${i.text} (deposed object ${x.deposed!})` })),
       ]);
+      // An object a `removed { destroy = false }` block forgets is not refreshed (terraform's orphan node).
+      const forgotten = new Set(r.plan.changes.filter((c) => c.action === "forget" && c.deposedKey === undefined).map((c) => c.address));
       for (const { i, object, shown } of objects) {
         if (i.resource.mode !== "managed" || object.attributesJson === undefined) continue;
         if (refreshed !== undefined && !refreshed.has(shown)) continue;
+        if (forgotten.has(shown)) continue;
         const id = (JSON.parse(object.attributesJson) as { id?: unknown }).id;
         refreshing += `${paintf(ctx.colour.stdout, "[reset][bold]%s: Refreshing state...%s", shown, typeof id === "string" ? ` [id=${id}]` : "")}\n`;
         if (ui !== undefined) {
