@@ -789,7 +789,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       const eq = evaluated.isWhollyKnown() ? evaluated.equals(before) : undefined;
       action = eq !== undefined && eq.isKnown() && eq.asBool() && prior.sensitive === o.sensitive ? "no-op" : "update";
     }
-    outputs.push({ name: n.name, action, before, after, sensitive: o.sensitive });
+    outputs.push({ name: n.name, action, before, after, sensitive: o.sensitive, ...(prior?.sensitive === true ? { sensitiveBefore: true } : {}) });
   };
 
   /**

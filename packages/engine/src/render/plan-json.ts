@@ -489,7 +489,8 @@ function outputChangeJson(o: PlannedOutput): string {
     afterJson = after.isKnown() ? valueJson(after, true) : undefined;
     afterUnknown = unknownAsBoolJson(after);
   }
-  const sensitive = String(o.sensitive);
+  // Terraform's output change is sensitive when the prior value or the configuration is.
+  const sensitive = String(o.sensitive || o.sensitiveBefore === true);
   return jsonStruct([
     ["actions", `[${jsonString(o.action)}]`],
     ["before", valueJson(before)],
