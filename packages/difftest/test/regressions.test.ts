@@ -25,8 +25,8 @@ function twinSteps(cases: readonly RegressionCase[], syntax: "native" | "json"):
       if (syntax === "json") files[`${rel}.json`] = tfToJson(text, rel);
       else files[rel] = text;
     }
-    // init again when the module directories change.
-    const modules = JSON.stringify([...new Set(Object.keys(native).filter((f) => f.includes("/")).map((f) => f.slice(0, f.lastIndexOf("/"))))].sort());
+    // init again when the module calls change.
+    const modules = JSON.stringify([...Object.values(native).join("\n").matchAll(/^module "([^"]+)"/gm)].map((m) => m[1]).sort());
     out.push({ files, init: modules !== previous });
     previous = modules;
   }
