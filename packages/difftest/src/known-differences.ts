@@ -8,5 +8,5 @@ import { Construct } from "./stack-arbitrary.js";
  */
 export const KNOWN_OPEN: ReadonlyMap<Construct, string> = new Map<Construct, string>([
   [Construct.ImpliedMove, "difference 10: count removed (or added): terraform moves [0] to the no-key instance (\"has moved to\"); magma destroys one and creates the other"],
-  [Construct.Moved, "difference 19: a moved block between module calls whose module reads a data source: magma keeps the data source's objects at the old module address in state beside the new ones; terraform's state has only the new"],
+  [Construct.DataSources, "difference 19: a module call whose instances change (count = 2 to for_each) and whose module reads a data source: magma keeps the data source's objects of the module instances that are gone in state; terraform drops them"],
 ]);
