@@ -1,5 +1,5 @@
 import { convert, hasDynamicTypes, isPathError, listVal, mapVal, nullVal, numberVal, objectVal, setVal, stringVal, tupleVal, unknownVal, type Type, type Value } from "@magma/cty";
-import { attributeType, emptyNestedBlockValue, impliedType, type Attribute as SchemaAttribute, type Block as SchemaBlock, type NestedBlock } from "@magma/provider-api";
+import { attributeSpecType, attributeType, emptyNestedBlockValue, impliedType, type Attribute as SchemaAttribute, type Block as SchemaBlock, type NestedBlock } from "@magma/provider-api";
 import { evaluate, type Attribute, type Body, type BodySchema, type Diagnostic, type EvalScope, type Expression, type SourceRange } from "@magma/hcl";
 import { at, defRange, errorDiag } from "./diagnostics.js";
 import { bodyContent } from "./hcl-fixups.js";
@@ -230,7 +230,8 @@ function evalBody(decoded: DecodedBody, block: SchemaBlock, scope: EvalScope | u
     const r = evaluate(written.expr, scope);
     diags.push(...r.diags);
     try {
-      attrs.set(name, convert(r.value, ty));
+      // Optional attributes of nested attribute types may be left out (Terraform's decoderSpec).
+      attrs.set(name, a.nestedType === undefined ? convert(r.value, ty) : convert(r.value, attributeSpecType(a)));
     } catch (err) {
       if (!isPathError(err)) throw err;
       diags.push(errorDiag("Incorrect attribute value type", `Inappropriate value for attribute ${JSON.stringify(name)}: ${err.message}.`, written.expr.range));

@@ -96,14 +96,24 @@ export function normalisePlanJson(doc: Json): Json {
   };
 }
 
+function sortedByJson(items: readonly unknown[]): unknown[] {
+  return [...items].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0));
+}
+
 /**
  * A state file without what differs between any two runs (`lineage`, `terraform_version`)
  * and without `serial` (terraform persists intermediate snapshots during an apply, each one
  * counting, so its serial says how often it wrote, not what it wrote), resources keyed by
- * module/mode/type/name and `check_results` keyed by address.
+ * module/mode/type/name, each instance's `sensitive_attributes` sorted (terraform lists them
+ * in go-cty's transform order, which visits an object's attributes in Go map order: random
+ * from run to run) and `check_results` keyed by address.
  */
 export function normaliseState(doc: Json): Json {
   const resources = byKey<Json>(doc["resources"], (r) => `${r["module"] !== undefined ? `${String(r["module"])}.` : ""}${r["mode"] === "data" ? "data." : ""}${String(r["type"])}.${String(r["name"])}`);
+  for (const r of Object.values(resources)) {
+    if (!Array.isArray(r["instances"])) continue;
+    r["instances"] = (r["instances"] as Json[]).map((i) => (Array.isArray(i["sensitive_attributes"]) ? { ...i, sensitive_attributes: sortedByJson(i["sensitive_attributes"] as unknown[]) } : i));
+  }
   const checks = byKey<Json>(doc["check_results"], (c) => JSON.stringify(c["config_addr"] ?? c["object_kind"]));
   return { version: doc["version"], outputs: doc["outputs"], resources, check_results: checks };
 }

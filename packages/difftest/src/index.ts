@@ -20,8 +20,8 @@ export { NoTerraformError, magmaBin, prepareDifftest } from "./difftest-setup.js
 export type { DifftestSetup } from "./difftest-setup.js";
 export { ToolTimeoutError, runToolCommand } from "./tool-run.js";
 export type { ToolCommand, ToolOutput } from "./tool-run.js";
-export { batchFiles, runTwin } from "./twin-run.js";
-export type { BatchStack, TwinOptions, TwinResult } from "./twin-run.js";
+export { batchFiles, runTwin, runTwinSteps } from "./twin-run.js";
+export type { BatchStack, TwinOptions, TwinResult, TwinStep, TwinStepsResult } from "./twin-run.js";
 export { prefixOf, runDifftest, syntaxOf, writeReproduction } from "./run-difftest.js";
 export type { DifftestOptions, DifftestReport, StackDifference } from "./run-difftest.js";
 export { KNOWN_OPEN } from "./known-differences.js";

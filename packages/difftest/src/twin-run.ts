@@ -43,7 +43,7 @@ export function batchFiles(stacks: readonly BatchStack[], models: readonly (read
   return { files, modules: modules.sort() };
 }
 
-function writeConfig(dir: string, files: Record<string, string>): void {
+function writeConfig(dir: string, files: Readonly<Record<string, string>>): void {
   mkdirSync(dir, { recursive: true });
   for (const f of readdirSync(dir)) if (f.endsWith(".tf") || f.endsWith(".tf.json")) rmSync(join(dir, f));
   rmSync(join(dir, "modules"), { recursive: true, force: true });
@@ -83,6 +83,42 @@ async function observeStep(tool: ToolCommand, dir: string, env: Record<string, s
   return { ...base, planJson, apply, state, replan: observeCommand(r.code, r.stdout, r.stderr) };
 }
 
+/** One step of a twin run given as files: the root module's files (paths relative to it) and whether to `init` first. */
+export interface TwinStep {
+  readonly files: Readonly<Record<string, string>>;
+  readonly init: boolean;
+}
+
+/** What a twin run of explicit steps found ({@link runTwinSteps}). */
+export interface TwinStepsResult {
+  readonly differences: readonly Difference[];
+  readonly observations: readonly { readonly terraform: StepObservation; readonly magma: StepObservation }[];
+}
+
+/**
+ * Runs explicit steps through terraform and magma in twin directories (`dir/terraform`,
+ * `dir/magma`): each step's files replace the previous step's configuration (the state stays),
+ * then `init` (when asked), `plan -out`, `show -json`, `apply`, the state file and
+ * `plan -detailed-exitcode`, compared step by step. The two tools run at the same time. The
+ * regression cases of test/regressions.test.ts use it directly; {@link runTwin} for generated
+ * stacks.
+ */
+export async function runTwinSteps(setup: DifftestSetup, dir: string, steps: readonly TwinStep[], options: TwinOptions = {}): Promise<TwinStepsResult> {
+  const tfDir = join(dir, "terraform");
+  const mgDir = join(dir, "magma");
+  const env = { TF_CLI_CONFIG_FILE: setup.cliConfig, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1", TF_INPUT: "0", XDG_CACHE_HOME: setup.cacheHome, NO_COLOR: "1" };
+  const differences: Difference[] = [];
+  const observations: { terraform: StepObservation; magma: StepObservation }[] = [];
+  for (const [step, s] of steps.entries()) {
+    writeConfig(tfDir, s.files);
+    writeConfig(mgDir, s.files);
+    const [terraform, magma] = await Promise.all([observeStep(setup.terraform, tfDir, env, s.init, options), observeStep(setup.magma, mgDir, env, s.init, options)]);
+    observations.push({ terraform, magma });
+    diffValues(step, "", terraform, magma, differences);
+  }
+  return { differences, observations };
+}
+
 /**
  * Runs a batch of stacks through terraform and magma in twin directories (`dir/terraform`,
  * `dir/magma`), step by step — all stacks' step N side by side in one root module (a stack with
@@ -95,22 +131,15 @@ async function observeStep(tool: ToolCommand, dir: string, env: Record<string, s
 export async function runTwin(setup: DifftestSetup, dir: string, stacks: readonly BatchStack[], options: TwinOptions = {}): Promise<TwinResult> {
   const models = stacks.map((s) => stackSteps(s.spec));
   const steps = Math.max(1, ...models.map((m) => m.length));
-  const tfDir = join(dir, "terraform");
-  const mgDir = join(dir, "magma");
-  const env = { TF_CLI_CONFIG_FILE: setup.cliConfig, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1", TF_INPUT: "0", XDG_CACHE_HOME: setup.cacheHome, NO_COLOR: "1" };
-  const differences: Difference[] = [];
-  const observations: { terraform: StepObservation; magma: StepObservation }[] = [];
+  const twinSteps: TwinStep[] = [];
   let previousModules: string | undefined;
   for (let step = 0; step < steps; step++) {
     const { files, modules } = batchFiles(stacks, models, step);
-    writeConfig(tfDir, files);
-    writeConfig(mgDir, files);
     const init = previousModules !== JSON.stringify(modules);
     previousModules = JSON.stringify(modules);
-    const [terraform, magma] = await Promise.all([observeStep(setup.terraform, tfDir, env, init, options), observeStep(setup.magma, mgDir, env, init, options)]);
-    observations.push({ terraform, magma });
-    diffValues(step, "", terraform, magma, differences);
+    twinSteps.push({ files, init });
   }
+  const { differences, observations } = await runTwinSteps(setup, dir, twinSteps, options);
   const terraformPlanFailures = observations.filter((o) => o.terraform.plan.code !== 0).length;
   return { steps, differences, observations, terraformPlanFailures };
 }

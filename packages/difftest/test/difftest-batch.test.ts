@@ -1,15 +1,17 @@
 /**
  * The CI batch of the differential test (`pnpm difftest` without arguments runs the same):
- * 100 generated two-step stacks of seed 32 (batches of 50), in both syntaxes, through terraform and magma,
- * with the constructs whose differences are found and open (KNOWN_OPEN) left out. Every
- * terraform plan must succeed (the generator writes valid configurations) and the tools must
- * agree on every observation; a stack that differs is shrunk and its reproduction written
- * under the package's difftest-out/ (named in the failure).
+ * 20 generated two-step stacks of seed 32 (one batch), in both syntaxes, through terraform and
+ * magma, with the constructs whose differences are found and open (KNOWN_OPEN: implied moves,
+ * data sources, see docs/compatibility.md differences 10 and 19) left out. Every terraform plan must succeed (the generator
+ * writes valid configurations) and the tools must agree on every observation; a stack that
+ * differs is shrunk and its reproduction written under the package's difftest-out/ (named in
+ * the failure). Sized for CI (about 3 minutes on a loaded 2-core machine); long runs are
+ * `pnpm difftest --count N --seed S` (docs/compatibility.md records them).
  *
- * Off unless MAGMA_DIFFTEST_BATCH=1: with the 16 open differences of KNOWN_OPEN left out the
- * batch still finds stacks that differ (docs/compatibility.md, "Runs"), so it would be red in CI
- * until more are fixed. Turn it on in CI (scripts/run-tests.mjs already weighs the package) once
- * `pnpm difftest` exits 0.
+ * Still off unless MAGMA_DIFFTEST_BATCH=1: its last run (session 13, KNOWN_OPEN then implied-move
+ * and moved) found difference 19 in stack 17, which is a data-source difference, not a move; with
+ * data-sources left out instead (as now) the batch has not been run yet. Turn it on (remove the
+ * condition) once `pnpm difftest` exits 0.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +21,7 @@ import { hasTerraform } from "@magma/test-support";
 import { KNOWN_OPEN, prepareDifftest, runDifftest } from "../src/index.js";
 
 /** The CI batch's size and seed (docs/compatibility.md records them). */
-const COUNT = 100;
+const COUNT = 20;
 const SEED = 32;
 
 /** Set to 1 to run the batch (see above). */
@@ -40,7 +42,7 @@ const BATCH_ENV = "MAGMA_DIFFTEST_BATCH";
     const report = await runDifftest(setup, {
       count: COUNT,
       seed: SEED,
-      batchSize: 50,
+      batchSize: COUNT,
       maxSteps: 1,
       avoid: new Set(KNOWN_OPEN.keys()),
       workDir: join(work, "runs"),

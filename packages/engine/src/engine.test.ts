@@ -289,6 +289,13 @@ describe("engine.plan against a state", () => {
     expect(change(r, "memory_item.renamed").previousAddress).toBe("memory_item.a");
     expect(change(r, 'memory_item.b["b0"]').previousAddress).toBe("memory_item.b[0]");
     expect(change(r, "memory_item.old").after.isNull()).toBe(true);
+    // terraform's Context.plan warns once, naming every forgotten object.
+    expect(r.diagnostics.filter((d) => d.severity === "warning").map((d) => [d.summary, d.detail])).toEqual([
+      [
+        "Some objects will no longer be managed by Terraform",
+        "If you apply this plan, Terraform will discard its tracking information for the following objects, but it will not delete them:\n - memory_item.old\n\nAfter applying this plan, Terraform will no longer manage these objects. You will need to import them into Terraform to manage them again.",
+      ],
+    ]);
   });
 
   test("import blocks adopt an object into the plan (no-op or update against it); a missing id or target is an error", async () => {

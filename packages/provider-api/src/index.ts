@@ -58,7 +58,7 @@ export type {
   RenewEphemeralResult,
   EphemeralWarnings,
 } from "./ephemeral-resource-opener.js";
-export { NestingMode, StringKind, noServerCapabilities, impliedType, attributeType, nestedBlockType, emptyBlockValue, emptyNestedBlockValue, createSchemaEntry, resourceSchema, dataSourceSchema } from "./schema.js";
+export { NestingMode, StringKind, noServerCapabilities, impliedType, attributeType, attributeSpecType, nestedBlockType, emptyBlockValue, emptyNestedBlockValue, createSchemaEntry, resourceSchema, dataSourceSchema } from "./schema.js";
 export type { ObjectNestingMode, Attribute, NestedAttributeType, NestedBlock, Block, SchemaEntry, ServerCapabilities, FunctionParameter, FunctionSignature, ProviderSchema } from "./schema.js";
 export { DeferredReason } from "./plan.js";
 export type { PlannedChange, Deferred } from "./plan.js";

@@ -1,6 +1,6 @@
 import { dynamicType, listType, mapType, numberType, objectType, setType, stringType, typeEquals, typeString, type Type } from "@magma/cty";
 import { isProviderError } from "./provider-error.js";
-import { createSchemaEntry, emptyBlockValue, impliedType, resourceSchema, type Block } from "./schema.js";
+import { attributeSpecType, attributeType, createSchemaEntry, emptyBlockValue, impliedType, resourceSchema, type Attribute, type Block } from "./schema.js";
 
 const inner: Block = { attributes: { a: { type: stringType, optional: true } } };
 const dyn: Block = { attributes: { d: { type: dynamicType, optional: true } } };
@@ -24,6 +24,28 @@ describe("impliedType (protocol D2)", () => {
     const got = impliedType(block);
     expect(typeString(got)).toBe(typeString(want));
     expect(typeEquals(got, want)).toBe(true);
+  });
+});
+
+describe("attributeSpecType (Terraform's Object.specType)", () => {
+  const props: Attribute = {
+    optional: true,
+    nestedType: {
+      nesting: "list",
+      attributes: {
+        name: { type: stringType, required: true },
+        color: { type: stringType, optional: true },
+        weight: { type: numberType, optional: true, computed: true },
+        inner: { optional: true, nestedType: { nesting: "single", attributes: { x: { type: stringType, computed: true }, y: { type: stringType, required: true } } } },
+      },
+    },
+  };
+  test("marks the optional and computed attributes of every nested object optional", () => {
+    expect(typeString(attributeSpecType(props))).toBe("list(object({color=optional(string), inner=optional(object({x=optional(string), y=string})), name=string, weight=optional(number)}))");
+  });
+  test("attributeType has no markers; a plain type is kept", () => {
+    expect(typeString(attributeType(props))).toBe("list(object({color=string, inner=object({x=string, y=string}), name=string, weight=number}))");
+    expect(typeEquals(attributeSpecType({ type: mapType(stringType), optional: true }), mapType(stringType))).toBe(true);
   });
 });
 

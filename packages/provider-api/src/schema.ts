@@ -278,13 +278,27 @@ export function attributeType(attribute: Attribute): Type {
   return attributeTypeAt(attribute, Path.root);
 }
 
-function attributeTypeAt(a: Attribute, at: Path): Type {
+/**
+ * The type constraint a configuration value of one attribute is converted to (Terraform's
+ * `Attribute.decoderSpec`): its `type`, or for a nested attribute type the implied type with
+ * the optional and computed attributes of each nested object marked optional (Terraform's
+ * `Object.specType`), so that the configuration may leave them out (they become null). A value
+ * converted to it has the type {@link attributeType} gives.
+ *
+ * @throws {@link ProviderError} `schema` when the attribute has neither or both of `type` and `nestedType`.
+ */
+export function attributeSpecType(attribute: Attribute): Type {
+  return attributeTypeAt(attribute, Path.root, true);
+}
+
+function attributeTypeAt(a: Attribute, at: Path, spec = false): Type {
   if (a.type !== undefined && a.nestedType !== undefined) throw schemaError("an attribute has both type and nestedType", { path: at });
   if (a.type !== undefined) return a.type;
   if (a.nestedType === undefined) throw schemaError("an attribute has neither type nor nestedType", { path: at });
   const inner: Record<string, Type> = {};
-  for (const [name, x] of Object.entries(a.nestedType.attributes)) inner[name] = attributeTypeAt(x, at.attr(name));
-  const o = objectType(inner);
+  for (const [name, x] of Object.entries(a.nestedType.attributes)) inner[name] = attributeTypeAt(x, at.attr(name), spec);
+  const optional = spec ? Object.entries(a.nestedType.attributes).filter(([, x]) => x.optional === true || x.computed === true).map(([name]) => name) : [];
+  const o = objectType(inner, optional);
   switch (a.nestedType.nesting) {
     case "single":
       return o;

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { loadConfig } from "@magma/config";
 import { planJson, planText, readPlanFile, stateJson, type Plan } from "@magma/engine";
 import type { ProviderSchema } from "@magma/provider-api";
-import { decodeOutput, loadState, newStateFile, type StateFile } from "@magma/state";
+import { decodeOutput, loadState, newStateFile, parseProviderConfig, type StateFile } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { workdirProviders } from "../workdir/engine-providers.js";
 import { providerRequirements } from "../workdir/provider-requirements.js";
@@ -18,6 +18,18 @@ import { withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 /** The provider source addresses a state's resources use. */
 function stateSources(state: StateFile): string[] {
   return [...new Set(state.resources.map((r) => `${r.provider.provider.hostname}/${r.provider.provider.namespace}/${r.provider.provider.type}`))];
+}
+
+/**
+ * The providers of the data sources a plan read (its refreshed prior state holds them, and
+ * `show -json` renders them there): a plan that only reads data sources names no provider in
+ * its changes, and its state on disk may not have them yet.
+ */
+function dataReadSources(plan: Plan): string[] {
+  return Object.values(plan.dataReadSources ?? {}).map((d) => {
+    const p = parseProviderConfig(d.provider).provider;
+    return `${p.hostname}/${p.namespace}/${p.type}`;
+  });
 }
 
 /**
@@ -83,7 +95,7 @@ export async function showAction(ctx: CommandContext, planfile: string | undefin
     // terraform's show loads them.
     const config = o.json === true ? loadConfig(wd.dir).config : undefined;
     const configSources = config === undefined ? [] : providerRequirements(config).map((r) => r.address);
-    const sources = [...new Set([...(plan.providers ?? []).map((p) => p.source), ...stateSources(prior), ...configSources])];
+    const sources = [...new Set([...(plan.providers ?? []).map((p) => p.source), ...stateSources(prior), ...configSources, ...dataReadSources(plan)])];
     const schemas = await schemasOf(wd, ctx, sources);
     if (o.json === true) {
       ctx.print(`${planJson(plan, { schemas, priorState: prior, ...(config !== undefined ? { config } : {}) })}\n`);

@@ -115,10 +115,13 @@ function refreshedObjects(prior: StateFile, r: EnginePlanResult, targeted: boole
     ...(i.current === undefined ? [] : [{ i, object: i.current, shown: i.text, deposedKey: undefined }]),
     ...i.resource.instances.filter((x) => x.indexKey === i.addr.key && x.deposed !== undefined).map((x) => ({ i, object: x, shown: `${i.text} (deposed object ${x.deposed!})`, deposedKey: x.deposed! })),
   ]);
+  // An object a `removed { destroy = false }` block forgets is not refreshed (terraform's orphan node).
+  const forgotten = new Set(r.plan.changes.filter((c) => c.action === "forget" && c.deposedKey === undefined).map((c) => c.address));
   const out: RefreshedObject[] = [];
   for (const { i, object, shown, deposedKey } of objects) {
     if (i.resource.mode !== "managed" || object.attributesJson === undefined) continue;
     if (walked !== undefined && !walked.has(shown)) continue;
+    if (forgotten.has(shown)) continue;
     const id = (JSON.parse(object.attributesJson) as { id?: unknown }).id;
     out.push({ address: i.text, ...(deposedKey === undefined ? {} : { deposedKey }), ...(typeof id === "string" ? { id } : {}) });
   }

@@ -330,12 +330,13 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
         return;
       }
       case "forget": {
+        // As terraform's forget node: no apply hooks (no start/complete events, not counted in the summary).
         const c = node.change;
-        await tracked({ address: c.address, action: "forget" }, undefined, dependenciesSettled(id), async () => {
-          await commit((w) => w.set(c.address, "", undefined, null));
-          values.delete(c.address);
-          return undefined;
-        });
+        const after = dependenciesSettled(id);
+        if (after !== undefined) await after;
+        await commit((w) => w.set(c.address, "", undefined, null));
+        values.delete(c.address);
+        appliedRefs.push({ address: c.address, action: "forget" });
         return;
       }
       case "destroy": {

@@ -19,7 +19,7 @@ export function planBody(plan: PlanInput & Partial<Omit<Plan, "identity">>): Rec
     config_digest: plan.configDigest,
     changes: plan.changes.map(encodeChange),
     ...(plan.mode !== undefined ? { mode: plan.mode } : {}),
-    ...(plan.outputs !== undefined ? { outputs: plan.outputs.map((o) => ({ name: o.name, action: o.action, before: encodeValue(o.before), after: encodeValue(o.after), sensitive: o.sensitive })) } : {}),
+    ...(plan.outputs !== undefined ? { outputs: plan.outputs.map((o) => ({ name: o.name, action: o.action, before: encodeValue(o.before), after: encodeValue(o.after), sensitive: o.sensitive, ...(o.sensitiveBefore === true ? { sensitiveBefore: true } : {}) })) } : {}),
     ...(plan.providers !== undefined ? { providers: plan.providers.map((p) => ({ address: p.address, source: p.source, ...(p.version !== undefined ? { version: p.version } : {}), dependencies: [...p.dependencies] })) } : {}),
     ...(plan.variables !== undefined ? { variables: Object.fromEntries(Object.entries(plan.variables).map(([k, v]) => [k, encodeValue(v)])) } : {}),
     ...(plan.drift !== undefined ? { drift: plan.drift.map(encodeChange) } : {}),

@@ -83,7 +83,7 @@ function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, P
       if (typeof x !== "object" || x === null || typeof x["name"] !== "string" || typeof x["action"] !== "string" || !OUTPUT_ACTIONS.includes(x["action"]) || typeof x["sensitive"] !== "boolean") {
         throw bad(`outputs[${i}] is not {name, action, before, after, sensitive}`);
       }
-      return { name: x["name"], action: x["action"] as PlannedOutput["action"], before: decodeValue(x["before"], `outputs[${i}].before`), after: decodeValue(x["after"], `outputs[${i}].after`), sensitive: x["sensitive"] };
+      return { name: x["name"], action: x["action"] as PlannedOutput["action"], before: decodeValue(x["before"], `outputs[${i}].before`), after: decodeValue(x["after"], `outputs[${i}].after`), sensitive: x["sensitive"], ...(x["sensitiveBefore"] === true ? { sensitiveBefore: true } : {}) };
     });
   }
   if (r["providers"] !== undefined) {

@@ -29,6 +29,12 @@ export interface PlannedOutput {
   readonly after: Value;
   /** Whether the output is sensitive. */
   readonly sensitive: boolean;
+  /**
+   * Whether the prior state's value was sensitive (absent: not). Terraform's output change is
+   * sensitive when either side is (`sensitiveBefore || Config.Sensitive` in its output node):
+   * `show -json`'s before_sensitive and after_sensitive say so.
+   */
+  readonly sensitiveBefore?: boolean;
 }
 
 /** Where a data source read during the plan came from. */

@@ -15,7 +15,8 @@ export function traversalText(t: Traversal): string {
 }
 
 type Endpoint =
-  | { readonly kind: "module"; readonly module: ModuleInstanceAddress }
+  /** `call`: the address ends in a module call without an instance key (`module.a`), which moves every instance of the call, keys kept (terraform's AbsModuleCall endpoint). */
+  | { readonly kind: "module"; readonly module: ModuleInstanceAddress; readonly call: boolean }
   | { readonly kind: "resource"; readonly module: ModuleInstanceAddress; readonly mode: "managed" | "data"; readonly type: string; readonly name: string }
   | { readonly kind: "instance"; readonly module: ModuleInstanceAddress; readonly mode: "managed" | "data"; readonly type: string; readonly name: string; readonly key: number | string | undefined };
 
@@ -42,7 +43,7 @@ function endpoint(t: Traversal): Endpoint {
       }
     }
   }
-  if (moduleOnly) return { kind: "module", module: parseModuleInstance(text) };
+  if (moduleOnly) return { kind: "module", module: parseModuleInstance(text), call: steps[steps.length - 1]?.kind !== "index" };
   const a = parseResourceInstance(text);
   if (a.mode === "ephemeral") throw new Error(`${text}: ephemeral resources cannot be moved`);
   const last = steps[steps.length - 1];
@@ -61,6 +62,12 @@ function sameModule(a: ModuleInstanceAddress, b: ModuleInstanceAddress): boolean
 function startsWith(m: ModuleInstanceAddress, prefix: ModuleInstanceAddress): boolean {
   if (m.length < prefix.length) return false;
   return prefix.every((s, i) => s.name === m[i]!.name && s.key === m[i]!.key);
+}
+
+/** Whether `m` lies under any instance of the module call `call` (its last step matched by name, whatever its key). */
+function underCall(m: ModuleInstanceAddress, call: ModuleInstanceAddress): boolean {
+  if (m.length < call.length) return false;
+  return call.every((s, i) => s.name === m[i]!.name && (i === call.length - 1 || s.key === m[i]!.key));
 }
 
 function address(r: ResourceState, i: InstanceObjectState): string {
@@ -123,7 +130,15 @@ export function applyMoves(config: Config, state: StateFile | null): { state: St
     for (const { from, to } of moves) {
       const before = new Map<InstanceObjectState, string>();
       for (const r of resources) for (const i of r.instances) before.set(i, address(r, i));
-      if (from.kind === "module" && to.kind === "module") {
+      if (from.kind === "module" && to.kind === "module" && from.call && to.call) {
+        // A whole module call: every instance moves with its key.
+        const occupied = resources.some((r) => underCall(r.module, to.module));
+        const hit = resources.filter((r) => underCall(r.module, from.module));
+        if (hit.length === 0 || occupied) continue;
+        const n = from.module.length;
+        for (const r of hit) r.module = [...to.module.slice(0, -1), { ...to.module[to.module.length - 1]!, key: r.module[n - 1]!.key }, ...r.module.slice(n)];
+        moved = true;
+      } else if (from.kind === "module" && to.kind === "module") {
         const occupied = resources.some((r) => startsWith(r.module, to.module));
         const hit = resources.filter((r) => startsWith(r.module, from.module));
         if (hit.length === 0 || occupied) continue;

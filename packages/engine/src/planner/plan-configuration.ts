@@ -789,7 +789,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       const eq = evaluated.isWhollyKnown() ? evaluated.equals(before) : undefined;
       action = eq !== undefined && eq.isKnown() && eq.asBool() && prior.sensitive === o.sensitive ? "no-op" : "update";
     }
-    outputs.push({ name: n.name, action, before, after, sensitive: o.sensitive });
+    outputs.push({ name: n.name, action, before, after, sensitive: o.sensitive, ...(prior?.sensitive === true ? { sensitiveBefore: true } : {}) });
   };
 
   /**
@@ -906,15 +906,17 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       limit(async () => {
         const address = `${prefix}${n.key}${formatInstanceKey(s.indexKey)}`;
         const target = await withMeta(baseTarget, n.providerSource, mi, n.key);
-        // Deposed objects are refreshed too (Terraform: in case they were deleted outside it).
-        const prior = await loadPrior(target, address, r.type, s, refresh && doRefresh, { ...base, moduleAddress: formatModuleInstance(mi) });
+        // Deposed objects are refreshed too (Terraform: in case they were deleted outside it);
+        // an object `removed { destroy = false }` forgets is not (terraform's orphan node).
+        const forgets = forget(address) && s.deposed === undefined && mode === "normal";
+        const prior = await loadPrior(target, address, r.type, s, refresh && doRefresh && !forgets, { ...base, moduleAddress: formatModuleInstance(mi) });
         if (prior === null && s.deposed !== undefined && mode === "normal") {
           record({ ...goneDeposedChange(address, r.type, s.deposed), ...base, ...metaField(target), moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy });
           return;
         }
         if (prior === null || mode === "refresh-only") return;
         const c = forget(address) && s.deposed === undefined ? forgetChange(address, r.type, prior, entry.type) : await planDestroy(target, address, r.type, prior);
-        const reason = c.action === PlanAction.Delete && s.deposed === undefined && mode === "normal" ? { deleteReason: deleteReasonOf(moduleGone, s.indexKey) } : {};
+        const reason = (c.action === PlanAction.Delete || c.action === PlanAction.Forget) && s.deposed === undefined && mode === "normal" ? { deleteReason: deleteReasonOf(moduleGone, s.indexKey) } : {};
         record({ ...c, ...base, ...metaField(target), moduleAddress: formatModuleInstance(mi), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy, beforeSensitivePaths: beforePathsOf(s, c.before), afterSensitivePaths: [], ...reason, ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}) });
       });
 
@@ -1172,7 +1174,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       instances.map((s) =>
         limit(async () => {
           const address = `${n.key}${formatInstanceKey(s.indexKey)}`;
-          const prior = await loadPrior(target, address, type, s, refresh && (selection === undefined || selection.refreshed.has(`orphan:${n.key}`)), { moduleAddress: formatModuleInstance(n.state.module), providerConfig: n.providerAddress, ...(entry !== undefined ? { schemaVersion: entry.version } : {}) });
+          // An object `removed { destroy = false }` forgets is not refreshed (terraform's orphan node).
+          const forgets = forget(address) && s.deposed === undefined && mode === "normal";
+          const prior = await loadPrior(target, address, type, s, refresh && !forgets && (selection === undefined || selection.refreshed.has(`orphan:${n.key}`)), { moduleAddress: formatModuleInstance(n.state.module), providerConfig: n.providerAddress, ...(entry !== undefined ? { schemaVersion: entry.version } : {}) });
           if (prior === null && s.deposed !== undefined && mode === "normal") {
             changes.push({ ...goneDeposedChange(address, type, s.deposed), moduleAddress: formatModuleInstance(n.state.module), providerConfig: n.providerAddress, ...metaField(target), dependencies: s.dependencies, createBeforeDestroy: s.createBeforeDestroy });
             return;
@@ -1191,7 +1195,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             beforeSensitivePaths: unionPaths(decodeSensitivePaths(s.sensitiveAttributesJson), entry === undefined ? [] : schemaSensitivePaths(c.before, entry.block)),
             afterSensitivePaths: [],
             // No configuration for the resource at all: Terraform's reason tells a `moved` block's missing target apart.
-            ...(c.action === PlanAction.Delete && s.deposed === undefined && mode === "normal" ? { deleteReason: moves.previous.has(address) ? ("delete_because_no_move_target" as const) : ("delete_because_no_resource_config" as const) } : {}),
+            ...((c.action === PlanAction.Delete || c.action === PlanAction.Forget) && s.deposed === undefined && mode === "normal" ? { deleteReason: moves.previous.has(address) ? ("delete_because_no_move_target" as const) : ("delete_because_no_resource_config" as const) } : {}),
             ...(s.deposed !== undefined ? { deposedKey: s.deposed } : {}),
           });
         }),
@@ -1270,6 +1274,15 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (was !== undefined) drift[i] = { ...c, previousAddress: was };
     }
     drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+    // As terraform's Context.plan: the objects `removed { destroy = false }` forgets, in one warning.
+    const forgotten = changes.filter((c) => c.action === PlanAction.Forget).map((c) => ` - ${c.address}`);
+    if (forgotten.length > 0) {
+      diagnostics.push({
+        severity: "warning",
+        summary: "Some objects will no longer be managed by Terraform",
+        detail: `If you apply this plan, Terraform will discard its tracking information for the following objects, but it will not delete them:\n${forgotten.join("\n")}\n\nAfter applying this plan, Terraform will no longer manage these objects. You will need to import them into Terraform to manage them again.`,
+      });
+    }
     return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataReadEvents, ephemeralEvents, expansions, schemas, providerConfigs, checks: checks.results(), refreshedDependencies };
   }
 }

@@ -409,7 +409,8 @@ export function actionReason(l: Located, all: readonly Located[], plan: Plan, op
   if (c.replaceReason !== undefined) return jsonString(REPLACE_REASONS[c.replaceReason]);
   const read = plannedReadReason(c);
   if (read !== undefined) return jsonString(READ_REASON_NAMES[read]);
-  if (c.action !== PlanAction.Delete || c.deposedKey !== undefined || plan.mode === "destroy" || l.addr.mode !== "managed") return undefined;
+  // A forgotten object (`removed { destroy = false }`) has the reason an orphan's delete would have, as terraform's.
+  if ((c.action !== PlanAction.Delete && c.action !== PlanAction.Forget) || c.deposedKey !== undefined || plan.mode === "destroy" || l.addr.mode !== "managed") return undefined;
   const given = options.deleteReasons?.get(c.address) ?? c.deleteReason;
   if (given !== undefined) return jsonString(given);
   return jsonString(deleteReason(l, all, options));
@@ -488,7 +489,8 @@ function outputChangeJson(o: PlannedOutput): string {
     afterJson = after.isKnown() ? valueJson(after, true) : undefined;
     afterUnknown = unknownAsBoolJson(after);
   }
-  const sensitive = String(o.sensitive);
+  // Terraform's output change is sensitive when the prior value or the configuration is.
+  const sensitive = String(o.sensitive || o.sensitiveBefore === true);
   return jsonStruct([
     ["actions", `[${jsonString(o.action)}]`],
     ["before", valueJson(before)],

@@ -1,0 +1,204 @@
+/**
+ * The minimal reproductions of differences the differential test found (docs/compatibility.md,
+ * "Differential testing", the numbered list), each kept as a regression case once fixed: a few
+ * steps of native configuration (converted to JSON by test-support's tfToJson for the JSON
+ * run) applied in turn by terraform and by magma with the testbed provider, and what
+ * terraform's observations must show for the case to exercise its construct at all. The cases
+ * run side by side in one root module (as the generator's sibling stacks), so each names its
+ * objects with its own prefix (`cN_`) and its files `cN.tf`; a case with fewer steps keeps its
+ * last configuration.
+ */
+import type { StepObservation } from "../src/index.js";
+
+/** One regression case. */
+export interface RegressionCase {
+  /** The number of the difference in docs/compatibility.md and a few words. */
+  readonly name: string;
+  /** Each step's files (native syntax), relative to the root module (`cN.tf`, modules under `modules/cN_…/`). */
+  readonly steps: readonly Readonly<Record<string, string>>[];
+  /** Run in a root module of its own (what it tests needs a state without the other cases' objects). */
+  readonly alone?: boolean;
+  /** What terraform's observations of the steps must show (the case tests its construct), as a message when they do not. */
+  readonly exercised: (terraform: readonly StepObservation[]) => string | undefined;
+}
+
+/** The root module's provider requirements and configuration (`root.tf`). */
+export const ROOT_HEADER = `terraform {
+  required_providers {
+    testbed = { source = "magma/testbed" }
+  }
+}
+
+provider "testbed" {}
+`;
+
+type Json = Record<string, unknown>;
+
+/** A module with one testbed_value fed by its input. */
+const MODULE_WITH_VALUE = `terraform {
+  required_providers {
+    testbed = { source = "magma/testbed" }
+  }
+}
+
+variable "in" {
+  type = string
+}
+
+resource "testbed_value" "v" {
+  input = var.in
+}
+
+output "out" {
+  value = testbed_value.v.output
+}
+`;
+
+const planJson = (o: StepObservation | undefined): Json => (typeof o?.planJson === "object" && o.planJson !== null ? (o.planJson as Json) : {});
+const state = (o: StepObservation | undefined): Json => (typeof o?.state === "object" && o.state !== null ? (o.state as Json) : {});
+const json = (v: unknown): string => JSON.stringify(v) ?? "undefined";
+
+/** The cases, in the order of docs/compatibility.md's list. */
+export const REGRESSION_CASES: readonly RegressionCase[] = [
+  {
+    name: "1: optional attributes of nested attribute types may be left out",
+    steps: [
+      {
+        "c1.tf": `resource "testbed_thing" "c1_a" {
+  name      = "a"
+  props     = { color = "red" }
+  endpoints = [for p in [22, 80] : { host = "h\${p}", port = p }]
+  members   = [{ user = "alpha" }]
+  named     = { a = { value = "x" } }
+}
+`,
+      },
+      {
+        "c1.tf": `resource "testbed_thing" "c1_a" {
+  name      = "a"
+  props     = { color = "blue", weight = 3 }
+  endpoints = [{ host = "h", port = 1 }]
+  members   = []
+  named     = { b = { value = "y" } }
+}
+`,
+      },
+    ],
+    exercised: (tf) => {
+      const r = (state(tf[0])["resources"] as Json | undefined)?.["testbed_thing.c1_a"] as { instances?: { attributes?: Json }[] } | undefined;
+      const props = r?.instances?.[0]?.attributes?.["props"];
+      return json(props) === json({ color: "red", weight: 10 }) ? undefined : `terraform's first state has props ${json(props)}`;
+    },
+  },
+  {
+    name: "3: a plan that only reads a data source with a sensitive attribute (show -json, state)",
+    // Alone: the bug was a plan reading a provider's data sources with no object of that provider in state.
+    alone: true,
+    steps: [{ "c3.tf": `data "testbed_lookup" "c3_d" {\n  key = "k"\n}\n` }],
+    exercised: (tf) => {
+      const r = (state(tf[0])["resources"] as Json | undefined)?.["data.testbed_lookup.c3_d"] as { instances?: { sensitive_attributes?: unknown }[] } | undefined;
+      const sa = r?.instances?.[0]?.sensitive_attributes;
+      return json(sa) === json([[{ type: "get_attr", value: "secret" }]]) && planJson(tf[0])["errored"] === false ? undefined : `terraform's state has sensitive_attributes ${json(sa)}`;
+    },
+  },
+  {
+    name: "15: removed { destroy = false }: the warning, the forget's action_reason, no refresh, no apply hooks",
+    steps: [
+      { "c15.tf": `resource "testbed_value" "c15_v" {\n  input = "x"\n}\n` },
+      {
+        "c15.tf": `removed {
+  from = testbed_value.c15_v
+  lifecycle {
+    destroy = false
+  }
+}
+`,
+      },
+    ],
+    exercised: (tf) => {
+      const rc = (planJson(tf[1])["resource_changes"] as Json | undefined)?.["testbed_value.c15_v"] as Json | undefined;
+      const warned = tf[1]?.plan.diagnostics.includes("Warning: Some objects will no longer be managed by Terraform") === true;
+      return warned && json((rc?.["change"] as Json | undefined)?.["actions"]) === json(["forget"]) ? undefined : `terraform's second plan: ${json(rc)}, warned ${String(warned)}`;
+    },
+  },
+  {
+    name: "18 (found this session): moved blocks between whole module calls with for_each and count keep the instance keys",
+    steps: [
+      {
+        "c18.tf": `module "c18_a" {
+  source   = "./modules/c18_m"
+  for_each = toset(["x", "y"])
+  in       = each.key
+}
+
+module "c18_c" {
+  source = "./modules/c18_m"
+  count  = 2
+  in     = "c\${count.index}"
+}
+`,
+        "modules/c18_m/main.tf": MODULE_WITH_VALUE,
+      },
+      {
+        "c18.tf": `module "c18_b" {
+  source   = "./modules/c18_m"
+  for_each = toset(["x", "y"])
+  in       = each.key
+}
+
+moved {
+  from = module.c18_a
+  to   = module.c18_b
+}
+
+module "c18_d" {
+  source = "./modules/c18_m"
+  count  = 2
+  in     = "c\${count.index}"
+}
+
+moved {
+  from = module.c18_c
+  to   = module.c18_d
+}
+`,
+        "modules/c18_m/main.tf": MODULE_WITH_VALUE,
+      },
+    ],
+    exercised: (tf) => {
+      const rc = (planJson(tf[1])["resource_changes"] ?? {}) as Record<string, Json>;
+      const moved = Object.values(rc).filter((c) => typeof c["previous_address"] === "string" && String(c["previous_address"]).startsWith("module.c18_")).length;
+      return moved === 4 ? undefined : `terraform's second plan moved ${moved} instances of module.c18_a/c18_c, not 4`;
+    },
+  },
+  {
+    name: "14: an output whose sensitive = true is removed: the change stays sensitive in show -json",
+    steps: [
+      {
+        "c14.tf": `resource "testbed_value" "c14_v" {
+  input = "x"
+}
+
+output "c14_o" {
+  value     = provider::testbed::digest(testbed_value.c14_v.output)
+  sensitive = true
+}
+`,
+      },
+      {
+        "c14.tf": `resource "testbed_value" "c14_v" {
+  input = "x"
+}
+
+output "c14_o" {
+  value = provider::testbed::digest(testbed_value.c14_v.output)
+}
+`,
+      },
+    ],
+    exercised: (tf) => {
+      const oc = (planJson(tf[1])["output_changes"] as Json | undefined)?.["c14_o"] as Json | undefined;
+      return oc?.["before_sensitive"] === true && oc["after_sensitive"] === true ? undefined : `terraform's second plan: ${json(oc)}`;
+    },
+  },
+];
