@@ -83,5 +83,5 @@ export async function showAction(ctx: CommandContext, planfile: string | undefin
       const { config } = loadConfig(wd.dir);
       ctx.print(`${planJson(plan, { schemas, priorState: prior, config })}\n`);
     } else ctx.print(planText(plan, { schemas, priorState: prior, columns: terminalColumns(ctx.io.stdout), color: ctx.colour.stdout }));
-  });
+  }, undefined, "view");
 }

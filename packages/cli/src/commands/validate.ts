@@ -6,6 +6,7 @@ import { CliError, CliErrorCode } from "../cli-error.js";
 import { openProviderSession, nativeProviders } from "../provider-session.js";
 import { formatDiagnostics, snippetOf, SourceCache } from "../workdir/format-diagnostic.js";
 import { workdirProviders } from "../workdir/engine-providers.js";
+import { terraformDiagnosticOrder } from "../workdir/apply-failure-diagnostics.js";
 import { providerRequirements } from "../workdir/provider-requirements.js";
 import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
@@ -98,8 +99,10 @@ export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Pr
     ctx.print(`${goJson(doc)}\n`);
   } else {
     if (diags.length > 0) {
-      if (errors > 0) ctx.io.stderr.write(formatDiagnostics(diags, dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
-      else ctx.print(formatDiagnostics(diags, dir, ctx.colour.stdout, { width: terminalColumns(ctx.io.stdout) }));
+      // Sorted as terraform's views sort (warnings first, then by file and position).
+      const sorted = terraformDiagnosticOrder(diags);
+      if (errors > 0) ctx.io.stderr.write(formatDiagnostics(sorted, dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+      else ctx.print(formatDiagnostics(sorted, dir, ctx.colour.stdout, { width: terminalColumns(ctx.io.stdout) }));
     }
     if (errors === 0) ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] The configuration is valid${warnings > 0 ? ", but there were some\nvalidation warnings as shown above" : ""}.\n`)}\n`);
   }
