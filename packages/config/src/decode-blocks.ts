@@ -369,8 +369,12 @@ export function decodeCheckBlock(block: Block, diags: Diagnostic[]): Check {
       }
       dataResource = decodeResourceBlock(b, "data", diags, name);
     } else {
-      const rule = decodeCheckRule(b, diags);
-      if (rule !== undefined) asserts.push(rule);
+      // As terraform's decodeCheckBlock: an assert with any error is left out (and so a check
+      // whose only assert is invalid is also "Zero assert blocks").
+      const own: Diagnostic[] = [];
+      const rule = decodeCheckRule(b, own);
+      diags.push(...own);
+      if (rule !== undefined && !own.some((x) => x.severity === "error")) asserts.push(rule);
     }
   }
   if (asserts.length === 0) {

@@ -388,13 +388,15 @@ function localCycles(m: Module, diags: Diagnostic[]): void {
  * Loads a configuration and validates it as `terraform validate` does (without provider
  * schemas): decoding diagnostics first; when there are none, the version check; then the
  * static checks of {@link validateConfig}.
+ * `checked` is true when the configuration loaded and the static checks ran (terraform
+ * then goes on to its validate walk: the engine's `validateExpressions`).
  */
-export function validateDir(dir: string, options: LoadConfigOptions & ValidateOptions = {}): { config: Config; diags: Diagnostic[] } {
+export function validateDir(dir: string, options: LoadConfigOptions & ValidateOptions = {}): { config: Config; diags: Diagnostic[]; checked: boolean } {
   const { config, diags } = loadConfig(dir, options);
   const version = checkCoreVersion(config);
-  if (version.length > 0) return { config, diags: version };
-  if (diags.some((d) => d.severity === "error")) return { config, diags };
-  return { config, diags: [...diags, ...validateConfig(config, options)] };
+  if (version.length > 0) return { config, diags: version, checked: false };
+  if (diags.some((d) => d.severity === "error")) return { config, diags, checked: false };
+  return { config, diags: [...diags, ...validateConfig(config, options)], checked: true };
 }
 
 function openBrace(r: Diagnostic["subject"] & object): Diagnostic["subject"] & object {

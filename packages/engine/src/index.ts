@@ -150,8 +150,8 @@ export type { InstanceValueSource, EvaluatorContext } from "./eval/module-evalua
 export { ProviderFunctionCalls, settleProviderCalls, MAX_SETTLE_ROUNDS, INCONSISTENT_FUNCTION_RESULT } from "./eval/provider-functions.js";
 export type { FunctionResultHash } from "./eval/provider-functions.js";
 export type { OpenUnconfigured } from "./eval/provider-functions.js";
-export { validateProviderFunctions } from "./eval/validate-provider-functions.js";
-export type { ValidateProviderFunctionsOptions } from "./eval/validate-provider-functions.js";
+export { validateExpressions } from "./eval/validate-expressions.js";
+export type { ValidateExpressionsOptions } from "./eval/validate-expressions.js";
 export { evaluateExpansion, expansionInstances } from "./eval/expansion.js";
 export type { Expansion, ExpandedInstance } from "./eval/expansion.js";
 export { schemaSensitivePaths, markSensitive, splitSensitive, unionPaths } from "./eval/schema-sensitive.js";

@@ -4,15 +4,15 @@
  * @magma/provider-server; in-process for magma) — with known arguments (called, and failing
  * here: the function reads a file that does not exist), with an unknown argument (`var.x`: not
  * called), with a name the provider does not offer and with a provider the module does not
- * require — gives the same diagnostics as magma's `validateProviderFunctions` (summary,
+ * require — gives the same diagnostics as magma's `validateExpressions` (the resource's body evaluated against the provider's schema) (summary,
  * detail, file and line), and neither configures the provider.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "@magma/config";
-import type { Provider } from "@magma/provider-api";
-import { ProviderFunctionCalls, validateProviderFunctions } from "../src/index.js";
+import type { Block, Provider } from "@magma/provider-api";
+import { ProviderFunctionCalls, validateExpressions } from "../src/index.js";
 import { memoryOracle } from "./support/memory-oracle.js";
 import { expectExit, findTerraform, terraform, terraformEnv } from "../../provider-server/test/support/harness.js";
 
@@ -82,7 +82,10 @@ d("validate and provider-defined functions, magma against terraform", () => {
     try {
       const { config, diags } = loadConfig(work);
       expect(diags.filter((x) => x.severity === "error")).toEqual([]);
-      const found = (await validateProviderFunctions(config, calls, { cwd: work })).map((x) => ({ summary: x.summary, detail: x.detail, at: `${x.subject!.filename.split("/").pop()}:${x.subject!.start.line}` }));
+      // The resource's body is evaluated against its schema (terraform's validate walk).
+      const schema = await mod.createProvider().getSchema();
+      const schemas = (_p: unknown, mode: string, type: string): Block | undefined => (mode === "managed" ? schema.resources.get(type)?.block : undefined);
+      const found = (await validateExpressions(config, calls, { cwd: work, schemas })).map((x) => ({ summary: x.summary, detail: x.detail, at: `${x.subject!.filename.split("/").pop()}:${x.subject!.start.line}` }));
       expect(found.map(key).sort()).toEqual(expected.map(key).sort());
       expect(configured).toBe(0);
     } finally {

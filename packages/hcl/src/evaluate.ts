@@ -990,7 +990,10 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
   if (fn === undefined) {
     const known = scope.functions === undefined ? [] : [...scope.functions.keys(), "try", "can", "templatestring", ...(scope.baseDir !== undefined ? ["templatefile"] : [])];
     const suggestion = name.includes("::") ? undefined : nameSuggestion(name, known);
+    // HCL's diagnostic carries the call and its context: Terraform lists the arguments' references' values.
+    const before = diags.length;
     diags.push(errorDiag("Call to unknown function", `There is no function named "${e.name}".${suggestion === undefined ? "" : ` Did you mean "${suggestion}"?`}`, e.nameRange, e.range));
+    claimValues(e, ctx, diags, before);
     return dynamicVal;
   }
   const local: Diagnostic[] = [];

@@ -7,6 +7,8 @@ import { platformName } from "../workdir/platform-name.js";
 import { installConfigProviders } from "../workdir/init-providers.js";
 import { formatLockFile, LOCK_FILE_NAME, parseLockFile, type LockedProvider } from "../workdir/provider-lock-file.js";
 import { formatDiagnostics } from "../workdir/format-diagnostic.js";
+import { terraformDiagnosticOrder } from "../workdir/apply-failure-diagnostics.js";
+import { parseConfig, type Diagnostic } from "@magma/hcl";
 import { backendRecord, readBackendRecord, recordBackend, settingsFromRecord } from "../workdir/init-backend.js";
 import { localStateExists, migrateState } from "../workdir/migrate-state.js";
 import type { WorkingDir } from "../workdir/working-dir.js";
@@ -112,8 +114,9 @@ async function refreshBackendState(wd: WorkingDir): Promise<void> {
 export async function initAction(ctx: CommandContext, o: InitOptions): Promise<void> {
   if (o.lockfile !== undefined && o.lockfile !== "readonly") throw new CliError(CliErrorCode.Usage, `-lockfile: the only mode is "readonly", got ${JSON.stringify(o.lockfile)}`);
   // A root module with errors: terraform starts on the backend, then reports them under its own error, as diagnostics.
-  const rootErrors = existsSync(ctx.cwd) ? loadModule(ctx.cwd, { displayDir: "." }).diags.filter((d) => d.severity === "error") : [];
-  if (rootErrors.length > 0) {
+  let files: ReadonlyMap<string, string> = new Map();
+  const early = existsSync(ctx.cwd) ? loadModule(ctx.cwd, { displayDir: ".", onFiles: (f) => (files = f) }).diags : [];
+  if (early.some((d) => d.severity === "error")) {
     ctx.print(`${paint(ctx.colour.stdout, "[reset][bold]Initializing the backend...")}\n`);
     const options = { width: terminalColumns(ctx.io.stderr) };
     const header = {
@@ -123,7 +126,14 @@ export async function initAction(ctx: CommandContext, o: InitOptions): Promise<v
         "Terraform encountered problems during initialisation, including problems\nwith the configuration, described below.\n\nThe Terraform configuration must be valid before initialization so that\nTerraform can determine which modules and providers need to be installed.",
       detail: "",
     };
-    ctx.io.stderr.write(formatDiagnostics([header, ...rootErrors], ctx.cwd, ctx.colour.stderr, options));
+    // Terraform loads the root module twice (for init, then for the backend): the parser
+    // caches each file, so a syntax error is reported once, but every other diagnostic of the
+    // files' contents (an unexpected block, a duplicate resource) once per load.
+    const key = (d: Diagnostic): string => `${d.severity}|${d.summary}|${d.detail}|${d.subject?.filename ?? ""}|${d.subject?.start.byte ?? ""}|${d.subject?.end.byte ?? ""}`;
+    const parsed = new Set<string>();
+    for (const [name, text] of files) for (const d of parseConfig(text, name).diags) parsed.add(key(d));
+    const again = early.filter((d) => !parsed.has(key(d)));
+    ctx.io.stderr.write(formatDiagnostics(terraformDiagnosticOrder([...early, ...again, header]), ctx.cwd, ctx.colour.stderr, options));
     throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });
   }
   await withWorkingDir(ctx, o, async (wd) => {

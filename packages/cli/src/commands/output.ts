@@ -99,6 +99,6 @@ export function registerOutputCommand(program: Command, ctx: CommandContext): vo
           const out = outputs.get(n)!;
           ctx.print(out.sensitive ? `${n} = <sensitive>\n` : `${n} = ${formatValue(decodeOutput(out).value)}\n`);
         }
-      });
+      }, undefined, "view");
     });
 }

@@ -39,11 +39,10 @@ function renderTree(root: TreeNode): string {
 
 /** `magma providers`: the provider requirements of each module of the configuration, and those of the state, as terraform prints them. */
 async function printProviders(ctx: CommandContext): Promise<void> {
-  const [{ loadConfig, providerAddrString, impliedProvider }, { versionConstraintsString }, { formatDiagnostics }, { terminalColumns }] = await Promise.all([
+  const [{ loadConfig, providerAddrString, impliedProvider }, { versionConstraintsString }, { writeConfigurationDiagnostics }] = await Promise.all([
     import("@magma/config"),
     import("../workdir/version-constraints-string.js"),
-    import("../workdir/format-diagnostic.js"),
-    import("../terminal-columns.js"),
+    import("../workdir/invalid-configuration.js"),
   ]);
   const dir = resolve(ctx.cwd);
   if (isEmptyConfigDir(dir)) {
@@ -52,7 +51,8 @@ async function printProviders(ctx: CommandContext): Promise<void> {
   const { config, diags } = loadConfig(dir, { cwd: ctx.cwd });
   const errors = diags.filter((d) => d.severity === "error");
   if (errors.length > 0) {
-    ctx.io.stderr.write(formatDiagnostics(errors, ctx.cwd, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+    // terraform's legacy Ui.Error, one diagnostic at a time.
+    writeConfigurationDiagnostics(ctx, ctx.cwd, diags, "ui");
     ctx.exitCode = ExitCode.Error;
     return;
   }
@@ -98,18 +98,18 @@ async function printSchemas(ctx: CommandContext, json: boolean): Promise<void> {
     ctx.exitCode = ExitCode.Error;
     return;
   }
-  const [{ loadConfig }, { providerRequirements }, { loadShowSchemas }, { providerSchemasJson }, { formatDiagnostics }, { terminalColumns }] = await Promise.all([
+  const [{ loadConfig }, { providerRequirements }, { loadShowSchemas }, { providerSchemasJson }, { writeConfigurationDiagnostics }] = await Promise.all([
     import("@magma/config"),
     import("../workdir/provider-requirements.js"),
     import("../workdir/show-schemas.js"),
     import("../workdir/provider-schemas-json.js"),
-    import("../workdir/format-diagnostic.js"),
-    import("../terminal-columns.js"),
+    import("../workdir/invalid-configuration.js"),
   ]);
   const { config, diags } = loadConfig(ctx.cwd);
   const errors = diags.filter((d) => d.severity === "error");
   if (errors.length > 0) {
-    ctx.io.stderr.write(formatDiagnostics(errors, ctx.cwd, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+    // terraform's legacy Ui.Error, one diagnostic at a time.
+    writeConfigurationDiagnostics(ctx, ctx.cwd, diags, "ui");
     ctx.exitCode = ExitCode.Error;
     return;
   }

@@ -100,5 +100,5 @@ export async function showAction(ctx: CommandContext, planfile: string | undefin
     if (o.json === true) {
       ctx.print(`${planJson(plan, { schemas, priorState: prior, ...(config !== undefined ? { config } : {}) })}\n`);
     } else ctx.print(planText(plan, { schemas, priorState: prior, columns: terminalColumns(ctx.io.stdout), color: ctx.colour.stdout }));
-  });
+  }, undefined, "view");
 }

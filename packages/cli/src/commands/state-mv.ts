@@ -110,5 +110,5 @@ export async function stateMvAction(ctx: CommandContext, source: string, destina
     );
     if (o.dryRun === true) ctx.print(`Would move ${JSON.stringify(source)} to ${JSON.stringify(destination)}\n`);
     else ctx.print(`Move ${JSON.stringify(source)} to ${JSON.stringify(destination)}\nSuccessfully moved ${moved} object(s).\n`);
-  });
+  }, undefined, "ui-absolute");
 }

@@ -14,6 +14,6 @@ export function registerStatePullCommand(state: Command, ctx: CommandContext): v
       await withWorkingDir(ctx, o, async (wd) => {
         const st = await loadState(wd.store());
         if (st !== undefined) ctx.print(`${Buffer.from(writeStateFile(st)).toString("utf8")}\n`);
-      });
+      }, undefined, "ui-absolute");
     });
 }

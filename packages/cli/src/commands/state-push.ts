@@ -72,6 +72,6 @@ export function registerStatePushCommand(state: Command, ctx: CommandContext): v
         } finally {
           await release();
         }
-      });
+      }, undefined, "ui-absolute");
     });
 }

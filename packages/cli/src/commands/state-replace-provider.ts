@@ -122,6 +122,6 @@ export function registerStateReplaceProviderCommand(state: Command, ctx: Command
         } finally {
           await release();
         }
-      });
+      }, undefined, "ui-absolute");
     });
 }

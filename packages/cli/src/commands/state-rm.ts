@@ -44,6 +44,6 @@ export function registerStateRmCommand(state: Command, ctx: CommandContext): voi
         const verb = o.dryRun === true ? "Would remove" : "Removed";
         for (const r of removed) ctx.print(`${verb} ${r}\n`);
         if (o.dryRun !== true) ctx.print(`Successfully removed ${removed.length} resource instance(s).\n`);
-      });
+      }, undefined, "ui-absolute");
     });
 }

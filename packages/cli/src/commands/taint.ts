@@ -156,7 +156,7 @@ async function setTainted(ctx: CommandContext, address: string, o: TaintOptions,
       await release();
     }
     ctx.print(taint ? `Resource instance ${text} has been marked as tainted.\n` : `Resource instance ${text} has been successfully untainted.\n`);
-  });
+  }, undefined, taint ? "ui-absolute" : "ui");
 }
 
 function register(program: Command, ctx: CommandContext, name: "taint" | "untaint"): void {

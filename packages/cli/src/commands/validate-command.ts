@@ -6,8 +6,8 @@ import { quietOptions, type WorkdirOptions } from "./workdir-options.js";
 /**
  * `magma validate [-json]`: `terraform validate` on the working directory: the
  * configuration's decoding and static checks, with resource bodies checked against the
- * installed providers' schemas, and provider-defined function calls evaluated as terraform
- * validate does (see the engine's `validateProviderFunctions`). Exit 1 when there are errors.
+ * installed providers' schemas, and every expression evaluated as terraform validate's walk
+ * evaluates it (see the engine's `validateExpressions`). Exit 1 when there are errors.
  */
 export function registerValidateCommand(program: Command, ctx: CommandContext): void {
   quietOptions(program.command("validate"))

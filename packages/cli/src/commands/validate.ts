@@ -1,11 +1,12 @@
-import { providerAddrString, validateDir, type ProviderAddr, type SchemaLookup } from "@magma/config";
+import { providerAddrString, validateDir, walkConfig, type ProviderAddr, type SchemaLookup } from "@magma/config";
 import type { Diagnostic, SourceRange } from "@magma/hcl";
 import type { Block, ProviderSchema } from "@magma/provider-api";
-import { ProviderFunctionCalls, validateProviderFunctions } from "@magma/engine";
+import { ProviderFunctionCalls, validateExpressions } from "@magma/engine";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { openProviderSession, nativeProviders } from "../provider-session.js";
 import { formatDiagnostics, snippetOf, SourceCache } from "../workdir/format-diagnostic.js";
 import { workdirProviders } from "../workdir/engine-providers.js";
+import { terraformDiagnosticOrder } from "../workdir/apply-failure-diagnostics.js";
 import { providerRequirements } from "../workdir/provider-requirements.js";
 import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
@@ -47,7 +48,7 @@ async function loadSchemas(ctx: CommandContext, dataDir: string, providers: read
   const out = new Map<string, ProviderSchema>();
   for (const p of providers) {
     const addr = providerAddrString(p);
-    const native = Object.keys(nativeProviders).find((k) => addr === `registry.terraform.io/${k}`);
+    const native = nativeProviders[addr] !== undefined ? addr : Object.keys(nativeProviders).find((k) => addr === `registry.terraform.io/${k}`);
     try {
       const s = await openProviderSession({
         ref: native ?? addr,
@@ -71,9 +72,12 @@ export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Pr
   const dir = ctx.cwd;
   const first = validateDir(dir);
   let diags = first.diags;
-  if (!diags.some((d) => d.severity === "error")) {
+  if (first.checked) {
     const dataDir = join(dir, ctx.io.env["TF_DATA_DIR"] || ".terraform");
-    const schemas = await loadSchemas(ctx, dataDir, providerRequirements(first.config).map((r) => r.provider));
+    // Terraform's built-in provider (terraform_data) is no requirement, but its schema is there.
+    const builtin = [...walkConfig(first.config)].some((c) => [...c.module.managedResources.values(), ...c.module.dataResources.values()].some((r) => r.provider.hostname === "terraform.io" && r.provider.namespace === "builtin"));
+    const required = providerRequirements(first.config).map((r) => r.provider);
+    const schemas = await loadSchemas(ctx, dataDir, builtin ? [...required, { hostname: "terraform.io", namespace: "builtin", type: "terraform" }] : required);
     const lookup: SchemaLookup = (provider, mode, type) => {
       const s = schemas.get(providerAddrString(provider));
       if (s === undefined) return undefined;
@@ -81,11 +85,13 @@ export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Pr
       return (m?.get(type) as { block: Block } | undefined)?.block;
     };
     if (schemas.size > 0) diags = validateDir(dir, { schemas: lookup }).diags;
-    // Provider-defined function calls, as terraform validate evaluates them (calls with known arguments are made).
+    // Every expression evaluated as terraform validate's walk does (provider-defined function
+    // calls with known arguments are made), with the static checks' errors reported beside
+    // (an expression making a reference they refuse is not evaluated, as terraform's).
     const functionProviders = workdirProviders(dataDir, ctx.io.env).source;
     const calls = new ProviderFunctionCalls((source) => functionProviders.open(source));
     try {
-      diags = [...diags, ...(await validateProviderFunctions(first.config, calls, { cwd: dir, available: (source) => schemas.has(source) }))];
+      diags = [...diags, ...(await validateExpressions(first.config, calls, { cwd: dir, schemas: lookup, available: (source) => schemas.has(source) }))];
     } finally {
       await calls.close();
     }
@@ -98,8 +104,10 @@ export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Pr
     ctx.print(`${goJson(doc)}\n`);
   } else {
     if (diags.length > 0) {
-      if (errors > 0) ctx.io.stderr.write(formatDiagnostics(diags, dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
-      else ctx.print(formatDiagnostics(diags, dir, ctx.colour.stdout, { width: terminalColumns(ctx.io.stdout) }));
+      // Sorted as terraform's views sort (warnings first, then by file and position).
+      const sorted = terraformDiagnosticOrder(diags);
+      if (errors > 0) ctx.io.stderr.write(formatDiagnostics(sorted, dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+      else ctx.print(formatDiagnostics(sorted, dir, ctx.colour.stdout, { width: terminalColumns(ctx.io.stdout) }));
     }
     if (errors === 0) ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] The configuration is valid${warnings > 0 ? ", but there were some\nvalidation warnings as shown above" : ""}.\n`)}\n`);
   }

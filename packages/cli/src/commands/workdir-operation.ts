@@ -115,6 +115,8 @@ export async function runWorkdirOperation(ctx: CommandContext, kind: OperationKi
       input: parseBoolFlag("-input", o.input, !/^(0|f|F|false|FALSE|False)$/.test(ctx.io.env["TF_INPUT"] ?? "")),
       json: o.json === true,
     }),
+    undefined,
+    o.json === true ? "json" : "view",
   );
   if (code !== 0) ctx.exitCode = code;
 }

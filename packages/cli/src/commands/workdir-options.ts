@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import type { WorkingDir } from "../workdir/working-dir.js";
 import type { LockSettings } from "../workdir/state-lock.js";
+import type { ConfigurationDiagnosticsStyle } from "../workdir/invalid-configuration.js";
+import { CliError, CliErrorCode } from "../cli-error.js";
 import { parseBoolFlag, parseDuration } from "../workdir/flag-values.js";
 import type { CommandContext } from "./command-context.js";
 
@@ -39,11 +41,23 @@ export function lockSettings(o: WorkdirOptions): LockSettings {
   return { lock: parseBoolFlag("-lock", o.lock, true), timeoutMs: o.lockTimeout === undefined ? 0 : parseDuration("-lock-timeout", o.lockTimeout) };
 }
 
-/** Opens the working directory (`-chdir`, or the current directory) for the command, runs `fn`, and closes it. */
-export async function withWorkingDir<T>(ctx: CommandContext, o: WorkdirOptions, fn: (wd: WorkingDir) => Promise<T>, backendConfig?: readonly string[]): Promise<T> {
+/**
+ * Opens the working directory (`-chdir`, or the current directory) for the command, runs `fn`,
+ * and closes it. A root module that does not load is reported as terraform's commands report
+ * it (`style`: its older commands' `ui` by default; see ConfigurationDiagnosticsStyle), exit 1.
+ */
+export async function withWorkingDir<T>(ctx: CommandContext, o: WorkdirOptions, fn: (wd: WorkingDir) => Promise<T>, backendConfig?: readonly string[], style: ConfigurationDiagnosticsStyle = "ui"): Promise<T> {
   // Loaded here, not with the command's registration (the backends, @magma/state; see run-cli.ts).
   const { openWorkingDir } = await import("../workdir/working-dir.js");
-  const wd = await openWorkingDir({ dir: ctx.cwd, env: ctx.io.env, ...(o.state !== undefined ? { statePath: o.state } : {}), ...(backendConfig !== undefined ? { backendConfig } : {}) });
+  let wd: WorkingDir;
+  try {
+    wd = await openWorkingDir({ dir: ctx.cwd, env: ctx.io.env, ...(o.state !== undefined ? { statePath: o.state } : {}), ...(backendConfig !== undefined ? { backendConfig } : {}) });
+  } catch (e) {
+    const { isInvalidConfigurationError, writeConfigurationDiagnostics } = await import("../workdir/invalid-configuration.js");
+    if (!isInvalidConfigurationError(e)) throw e;
+    writeConfigurationDiagnostics(ctx, ctx.cwd, e.diagnostics, style);
+    throw new CliError(CliErrorCode.BadInput, e.message, { silent: true, cause: e });
+  }
   try {
     return await fn(wd);
   } finally {

@@ -79,7 +79,9 @@ export function registerWorkspaceCommand(program: Command, ctx: CommandContext):
     .summary("print the current workspace's name")
     .exitOverride()
     .action(async (o: WorkdirOptions) => {
-      await withWorkingDir(ctx, o, async (wd) => void ctx.print(`${wd.currentWorkspace()}\n`));
+      // As terraform's: the data directory alone, no configuration (an invalid one does not matter).
+      const [{ currentWorkspaceName }, { resolve }] = await Promise.all([import("../workdir/working-dir.js"), import("node:path")]);
+      ctx.print(`${currentWorkspaceName(resolve(ctx.cwd, ctx.io.env["TF_DATA_DIR"] || ".terraform"), ctx.io.env)}\n`);
     });
 
   quietOptions(lockOptions(ws.command("new").argument("<name>")))

@@ -61,7 +61,8 @@ export class JsonUi {
   message(level: string, message: string, fields: Record<string, unknown>): void {
     const doc: Record<string, unknown> = { "@level": level, "@message": message, "@module": "terraform.ui", "@timestamp": timestamp(this.#now()) };
     for (const k of Object.keys(fields).sort()) doc[k] = fields[k];
-    this.#write(`${JSON.stringify(doc)}\n`);
+    // Go's encoder escapes `<`, `>`, `&`, U+2028 and U+2029 (HTML-safe JSON), as terraform's lines have them.
+    this.#write(`${JSON.stringify(doc).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`);
   }
 
   /** The first message: `Terraform 1.11.4`. */

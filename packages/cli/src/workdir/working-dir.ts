@@ -5,6 +5,7 @@ import { isStateError, openConfiguredBackend, type StateBackend, type StateStore
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { applyBackendOverrides } from "./backend-overrides.js";
 import { backendSettingsFromConfig, type BackendSettings } from "./backend-settings.js";
+import { InvalidConfigurationError } from "./invalid-configuration.js";
 import { backendRecord, readBackendRecord, settingsFromRecord } from "./init-backend.js";
 
 /** Options of {@link openWorkingDir}. */
@@ -50,19 +51,35 @@ export interface WorkingDir {
   close(): Promise<void>;
 }
 
-/** Loads the root module's own files (not its modules) for the `terraform` block; configuration errors fail as Terraform's do. */
+/**
+ * Loads the root module's own files (not its modules) for the `terraform` block, as
+ * terraform's backend initialisation does.
+ *
+ * @throws InvalidConfigurationError when they do not load, with their diagnostics.
+ */
 function loadRootModule(dir: string): Module | undefined {
   if (!existsSync(dir)) throw new CliError(CliErrorCode.BadInput, `the working directory ${dir} does not exist`);
   const { module, diags } = loadModule(dir, { displayDir: "." });
-  const errors = diags.filter((d) => d.severity === "error");
-  if (errors.length > 0) {
-    const d = errors[0]!;
-    const where = d.subject === undefined ? "" : ` (${d.subject.filename}:${d.subject.start.line})`;
-    throw new CliError(CliErrorCode.BadInput, `the configuration is not valid: ${d.summary}${d.detail === "" ? "" : `: ${d.detail}`}${where}`, {
-      hint: "run `magma validate` to see every problem",
-    });
-  }
+  if (diags.some((d) => d.severity === "error")) throw new InvalidConfigurationError(diags);
   return module;
+}
+
+/**
+ * The current workspace of a working directory whose data directory is `dataDir` (absolute):
+ * `TF_WORKSPACE`, else `.terraform/environment`, else `default`. Reads no configuration (as
+ * terraform's `workspace show`).
+ */
+export function currentWorkspaceName(dataDir: string, env: Readonly<Record<string, string | undefined>>): string {
+  const overridden = env["TF_WORKSPACE"];
+  if (overridden !== undefined && overridden !== "") return overridden;
+  const envFile = join(dataDir, "environment");
+  try {
+    const name = readFileSync(envFile, "utf8").trim();
+    return name === "" ? "default" : name;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return "default";
+    throw new CliError(CliErrorCode.BadInput, `cannot read the current workspace from ${envFile}: ${(e as Error).message}`);
+  }
 }
 
 /**
@@ -73,7 +90,7 @@ function loadRootModule(dir: string): Module | undefined {
  * workspace (`TF_WORKSPACE`, else `.terraform/environment`, else `default`), laid out as
  * Terraform lays it out so that terraform and magma can take turns on the directory.
  *
- * @throws CliError `bad_input` for an invalid configuration or backend block.
+ * @throws InvalidConfigurationError for a root module that does not load; CliError `bad_input` for an invalid backend block.
  */
 export async function openWorkingDir(options: OpenWorkingDirOptions): Promise<WorkingDir> {
   const dir = resolve(options.dir);
@@ -106,14 +123,7 @@ export async function openWorkingDir(options: OpenWorkingDirOptions): Promise<Wo
     backend,
     workspaceOverridden: overridden !== undefined && overridden !== "",
     currentWorkspace() {
-      if (overridden !== undefined && overridden !== "") return overridden;
-      try {
-        const name = readFileSync(envFile, "utf8").trim();
-        return name === "" ? "default" : name;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === "ENOENT") return "default";
-        throw new CliError(CliErrorCode.BadInput, `cannot read the current workspace from ${envFile}: ${(e as Error).message}`);
-      }
+      return currentWorkspaceName(dataDir, options.env);
     },
     selectWorkspace(name) {
       mkdirSync(dataDir, { recursive: true });

@@ -376,6 +376,24 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
         // An instance with conditions lets its dependents start only once they held (see after the apply).
         const conditions = options.scope?.instanceConditions !== undefined && conditioned.has(c.address) ? options.scope : undefined;
         const release = conditions === undefined ? ctx.release : undefined;
+        // As Terraform's apply node, which plans the instance again first: its preconditions are evaluated with the
+        // values now known before anything is applied or read (no "Creating..."); one that fails fails the instance.
+        let preconditions: readonly ConditionOutcome[] = [];
+        if (conditions !== undefined) {
+          let held;
+          try {
+            held = await conditions.instanceConditions!(c, applied, "pre");
+          } catch (e) {
+            throw new NodeFailure(e, diagnosticsOf(e));
+          }
+          preconditions = held.outcomes;
+          warn(c.address, held.diagnostics.filter((d) => d.severity !== "error"));
+          const errors = held.diagnostics.filter((d) => d.severity === "error");
+          if (errors.length > 0) {
+            evaluatedConditions.set(c.address, preconditions);
+            throw new NodeFailure(new Error(errors.map((d) => d.summary).join("; ")), errors);
+          }
+        }
         await tracked({ address: c.address, action }, action === "update" ? idOf(c.before) : undefined, dependenciesSettled(id), async () => {
           const target = targetOf(node.provider, c);
           let config = c.config;
@@ -431,16 +449,16 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
           await finish(change, node.provider, undefined, r, entry.version, entry.type, release);
           return r.object === null ? undefined : idOf(r.object.state);
         });
-        // As Terraform's apply node: the instance's preconditions and postconditions are evaluated with its new object
+        // As Terraform's apply node: the instance's postconditions are evaluated with its new object
         // once it is applied and saved ("Creation complete" is printed); one that fails fails the instance, and its dependents do not start.
         if (conditions !== undefined && !failedCheckData.has(c.address)) {
           let held;
           try {
-            held = await conditions.instanceConditions!(c, applied);
+            held = await conditions.instanceConditions!(c, applied, "post");
           } catch (e) {
             throw new NodeFailure(e, diagnosticsOf(e));
           }
-          evaluatedConditions.set(c.address, held.outcomes);
+          evaluatedConditions.set(c.address, [...preconditions, ...held.outcomes]);
           warn(c.address, held.diagnostics.filter((d) => d.severity !== "error"));
           const errors = held.diagnostics.filter((d) => d.severity === "error");
           if (errors.length > 0) throw new NodeFailure(new Error(errors.map((d) => d.summary).join("; ")), errors);

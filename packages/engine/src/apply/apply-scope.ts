@@ -71,11 +71,12 @@ export interface ApplyScope {
    */
   checks?(values: AppliedValues, request: ApplyChecksRequest): Promise<ApplyChecksResult>;
   /**
-   * The preconditions and postconditions of a resource instance the walk just applied or read,
-   * evaluated with its new object (Terraform's apply node does so before its dependents
-   * start; a failed one fails the instance). Absent → left to {@link checks}.
+   * The conditions of a resource instance, as Terraform's apply node evaluates them: its
+   * preconditions (`which` "pre") before the instance is applied or read (a failed one fails
+   * the instance before any provider call), its postconditions ("post") with its new object,
+   * before its dependents start; both by default. Absent → left to {@link checks}.
    */
-  instanceConditions?(change: PlannedInstanceChange, values: AppliedValues): Promise<InstanceConditions>;
+  instanceConditions?(change: PlannedInstanceChange, values: AppliedValues, which?: "pre" | "post"): Promise<InstanceConditions>;
   /** Whether a data source instance is scoped in a `check` block (its read failing only warns and fails the check). */
   inCheckBlock?(address: string): boolean;
 }

@@ -2,7 +2,7 @@ import { EPHEMERAL_MARK, hasEphemeral } from "../ephemeral/ephemeral-mark.js";
 import { relative } from "node:path";
 import { convert, dynamicVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, markWithPaths, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
 import { applyTypeDefaults, bodyTraversals, descendantConfig, parseRef, providerAddrString, referencesInExpr, type Config, type Reference } from "@magma/config";
-import { evaluate, plainRange, variables, type Attribute, type Body, type Diagnostic, type EvalScope, type Expression, type HclFunction } from "@magma/hcl";
+import { evaluate, formatRange, plainRange, variables, type Attribute, type Body, type Diagnostic, type EvalScope, type Expression, type HclFunction } from "@magma/hcl";
 import { formatInstanceKey, formatModuleInstance, type ModuleInstanceAddress } from "@magma/state";
 import { PlanDiagnosticsError, planError, throwIfErrors } from "../planner/plan-diagnostic.js";
 import { resourceValue, type InstanceRepetition } from "./eval-values.js";
@@ -302,7 +302,7 @@ export class ModuleEvaluator {
             value = sensitive.length === 0 ? converted : kept ? remarked : converted.mark(Mark.Sensitive);
           } catch (e) {
             if (!isPathError(e)) throw e;
-            throw new PlanDiagnosticsError([planError("Invalid value for input variable", `The given value is not suitable for ${address} declared at ${decl.declRange.filename}:${decl.declRange.start.line},${decl.declRange.start.column}-${decl.declRange.end.line},${decl.declRange.end.column}: ${e.message}.`, { address, subject: attr.expr.range })]);
+            throw new PlanDiagnosticsError([planError("Invalid value for input variable", `The given value is not suitable for ${address} declared at ${formatRange(decl.declRange)}: ${e.message}.`, { address, subject: attr.expr.range })]);
           }
           if (value.isNull() && !decl.nullable) value = decl.default;
         }

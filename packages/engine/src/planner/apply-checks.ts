@@ -104,10 +104,11 @@ export function evaluateApplyChecks(ev: ModuleEvaluator, root: Config, request: 
 
 /**
  * The preconditions and postconditions of one resource instance evaluated with the applied
- * values (`self` is the instance's object), as Terraform's apply node evaluates them after the
- * instance was applied: each condition's outcome, in order; diagnostics go to `out`.
+ * values (`self` is the instance's object), as Terraform's apply node evaluates them: the
+ * preconditions before the instance is applied (`which` "pre"), the postconditions after
+ * ("post"); each condition's outcome, in order; diagnostics go to `out`.
  */
-export function resourceConditions(ev: ModuleEvaluator, r: Resource, mi: ModuleInstanceAddress, k: number | string | undefined, out: PlanDiagnostic[]): ConditionOutcome[] {
+export function resourceConditions(ev: ModuleEvaluator, r: Resource, mi: ModuleInstanceAddress, k: number | string | undefined, out: PlanDiagnostic[], which: "all" | "pre" | "post" = "all"): ConditionOutcome[] {
   const key = `${r.mode === "data" ? "data." : ""}${r.type}.${r.name}`;
   const refs = ev.refsOfExprs([...r.preconditions, ...r.postconditions].flatMap((x) => [x.condition, x.errorMessage]));
   const scopeOf = (withSelf: boolean) => (): EvalScope => {
@@ -118,7 +119,9 @@ export function resourceConditions(ev: ModuleEvaluator, r: Resource, mi: ModuleI
     const self: Value = k === undefined ? all : typeof k === "number" ? all.index(k) : all.getAttr(k);
     return { ...sc, variables: new Map([...(sc.variables as ReadonlyMap<string, Value>), ["self", self]]) };
   };
-  return [...r.preconditions.map((rule) => evaluateRule(rule, scopeOf(false), "precondition", out)), ...r.postconditions.map((rule) => evaluateRule(rule, scopeOf(true), "postcondition", out))];
+  const pre = which === "post" ? [] : r.preconditions.map((rule) => evaluateRule(rule, scopeOf(false), "precondition", out));
+  const post = which === "pre" ? [] : r.postconditions.map((rule) => evaluateRule(rule, scopeOf(true), "postcondition", out));
+  return [...pre, ...post];
 }
 
 /** What a rule checks, for its diagnostics' words. */

@@ -121,7 +121,7 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
       return c?.module.dataResources.get(`data.${addr.type}.${addr.name}`)?.inCheck !== undefined;
     },
 
-    async instanceConditions(change: PlannedInstanceChange, applied: AppliedValues): Promise<InstanceConditions> {
+    async instanceConditions(change: PlannedInstanceChange, applied: AppliedValues, which?: "pre" | "post"): Promise<InstanceConditions> {
       return settle(() => {
         const addr = parseResourceInstance(change.address);
         const ev = evaluatorOf(applied);
@@ -131,7 +131,7 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
         const r = addr.mode === "data" ? module.dataResources.get(key) : module.managedResources.get(key);
         const diagnostics: PlanDiagnostic[] = [];
         if (r === undefined || (r.preconditions.length === 0 && r.postconditions.length === 0)) return { outcomes: [], diagnostics };
-        return { outcomes: resourceConditions(ev, r, addr.module, addr.key, diagnostics), diagnostics };
+        return { outcomes: resourceConditions(ev, r, addr.module, addr.key, diagnostics, which ?? "all"), diagnostics };
       });
     },
 

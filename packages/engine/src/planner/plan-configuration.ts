@@ -712,7 +712,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
 
   const visitVariable = (n: Node & { kind: "variable" }): void => {
     const decl = n.mod.config.module.variables.get(n.name)!;
-    for (const mi of evaluator.instancesOf(n.mod.path)) {
+    const instances = evaluator.instancesOf(n.mod.path);
+    if (mode !== "destroy") checks.known(`${configPrefix(n.mod.path)}var.${n.name}`);
+    for (const mi of instances) {
       const address = `${instancePrefix(mi)}var.${n.name}`;
       evaluator.variable(mi, n.name);
       const ref = { config: `${configPrefix(n.mod.path)}var.${n.name}`, address, module: formatModuleInstance(mi) };
@@ -755,6 +757,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     if (n.mod.path.length > 0) {
       if (mode !== "destroy") {
         await pure(() => {
+          checks.known(`${configPrefix(n.mod.path)}output.${n.name}`);
           for (const mi of evaluator.instancesOf(n.mod.path)) {
             checkRules(n.mod.config.module.outputs.get(n.name)!.preconditions, mi, undefined, `${instancePrefix(mi)}output.${n.name}`, "Module output value precondition failed", undefined, false, `${configPrefix(n.mod.path)}output.${n.name}`);
             evaluator.output(mi, n.name);
@@ -1227,6 +1230,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         case "check":
           if (mode === "destroy") return;
           return pure(() => {
+            // Its instances are known now (none in a module expanded to none: then it passes, as Terraform reports it).
+            checks.known(`${configPrefix(n.mod.path)}check.${n.name}`);
             for (const mi of evaluator.instancesOf(n.mod.path)) {
               const address = `${instancePrefix(mi)}check.${n.name}`;
               // As Terraform's nodeCheckAssert: a check whose data source could not be read is not evaluated further.
