@@ -414,9 +414,13 @@ export function createEngine(options: EngineOptions): Engine {
       // An ephemeral variable's value is never kept in the plan: the names of those set are, and applying the saved plan needs them again (as terraform).
       const variableValues: Record<string, Value> = Object.create(null) as Record<string, Value>;
       const applyTimeVariables: string[] = [];
+      const defaultedVariables: string[] = [];
       for (const [k, v] of variables) {
-        if (config.module.variables.get(k)?.ephemeral !== true) variableValues[k] = v.unmarkDeep().value;
-        else if (!v.isNull() && (given.has(k) || (collected.values.get(k)?.source ?? VariableSource.Default) !== VariableSource.Default)) applyTimeVariables.push(k);
+        const set = given.has(k) || (collected.values.get(k)?.source ?? VariableSource.Default) !== VariableSource.Default;
+        if (config.module.variables.get(k)?.ephemeral !== true) {
+          variableValues[k] = v.unmarkDeep().value;
+          if (!set) defaultedVariables.push(k);
+        } else if (!v.isNull() && set) applyTimeVariables.push(k);
       }
       const functionResults = fns.calls.functionResults();
       // The identity is computed only if read (a plan file, a caller): not for a plan only shown or applied here.
@@ -429,6 +433,7 @@ export function createEngine(options: EngineOptions): Engine {
         providers: planned.providers,
         variables: variableValues,
         ...(applyTimeVariables.length > 0 ? { applyTimeVariables: applyTimeVariables.sort() } : {}),
+        ...(defaultedVariables.length > 0 ? { defaultedVariables: defaultedVariables.sort() } : {}),
         dataReads: Object.fromEntries(planned.dataValues),
         ...(planned.dataSources.size > 0 ? { dataReadSources: Object.fromEntries(planned.dataSources) } : {}),
         drift: planned.drift,

@@ -429,7 +429,12 @@ async function applySaved(
     if (ui !== undefined) {
       const sources = new SourceCache(wd.dir);
       for (const d of vars.diagnostics) jsonPlanDiagnostic(ui, d, sources);
-    } else ctx.io.stderr.write(formatDiagnostics(vars.diagnostics, wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+    } else {
+      // As terraform's view: warnings on stdout, errors on stderr.
+      const warnings = vars.diagnostics.filter((d) => d.severity === "warning");
+      if (warnings.length > 0) ctx.print(formatDiagnostics(warnings, wd.dir, ctx.colour.stdout, { width: terminalColumns(ctx.io.stdout) }));
+      ctx.io.stderr.write(formatDiagnostics(vars.diagnostics.filter((d) => d.severity === "error"), wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+    }
     return ExitCode.Error;
   }
   const prior = stored ?? { ...newStateFile(), lineage: plan.prior.lineage };
