@@ -112,6 +112,12 @@ export interface ConfigurationPlan {
    * hook reports them, in order (every instance opened was closed before the plan returned).
    */
   readonly ephemeralEvents: readonly EphemeralOpEvent[];
+  /**
+   * Opens (and closes) once more the ephemeral resource instances the walk opened whose
+   * addresses `keep` accepts, their events added to {@link ephemeralEvents}: terraform's
+   * destroy plan walk after its refresh walk (see `EphemeralResources.reopenAll`).
+   */
+  readonly reopenEphemerals: (keep: (address: string) => boolean) => Promise<Diag[]>;
   /** The root module's outputs as planned. */
   readonly outputs: PlannedOutput[];
   /** The provider configurations used. */
@@ -1270,7 +1276,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (was !== undefined) drift[i] = { ...c, previousAddress: was };
     }
     drift.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataReadEvents, ephemeralEvents, expansions, schemas, providerConfigs, checks: checks.results(), refreshedDependencies };
+    const reopenEphemerals = (keep: (address: string) => boolean): Promise<Diag[]> => ephemerals.reopenAll(keep);
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataReadEvents, ephemeralEvents, reopenEphemerals, expansions, schemas, providerConfigs, checks: checks.results(), refreshedDependencies };
   }
 }
 
