@@ -279,7 +279,10 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
         return ExitCode.Error;
       }
       if (partial) ctx.print(planText(r.plan, { schemas: providers.schemas, priorState: prior, columns: terminalColumns(ctx.io.stdout), color: ctx.colour.stdout, errored: true }));
-      ctx.io.stderr.write(diagnosticsText(r, wd.dir, ctx.colour.stderr, terminalColumns(ctx.io.stderr)));
+      // As terraform's view: the warnings on stdout, the errors on stderr.
+      const warned = r.diagnostics.filter((d) => d.severity !== "error");
+      if (warned.length > 0) ctx.print(diagnosticsText({ ...r, diagnostics: warned }, wd.dir, ctx.colour.stdout, terminalColumns(ctx.io.stdout)));
+      ctx.io.stderr.write(diagnosticsText({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === "error") }, wd.dir, ctx.colour.stderr, terminalColumns(ctx.io.stderr)));
       return ExitCode.Error;
     }
     try {

@@ -76,6 +76,12 @@ export interface ApplyScope {
    * start; a failed one fails the instance). Absent → left to {@link checks}.
    */
   instanceConditions?(change: PlannedInstanceChange, values: AppliedValues): Promise<InstanceConditions>;
+  /**
+   * The preconditions (before its open) or the postconditions (after it, `self` its value
+   * among `values`) of an ephemeral resource instance, evaluated as Terraform's open node
+   * evaluates them in every walk: a failed one fails the instance. Absent → not evaluated.
+   */
+  ephemeralConditions?(address: string, which: "precondition" | "postcondition", values: AppliedValues): Promise<InstanceConditions>;
   /** Whether a data source instance is scoped in a `check` block (its read failing only warns and fails the check). */
   inCheckBlock?(address: string): boolean;
 }

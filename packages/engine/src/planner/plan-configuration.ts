@@ -1,6 +1,7 @@
 import { EphemeralResources, type EphemeralOpEvent } from "../ephemeral/ephemeral-resources.js";
 import { EPHEMERAL_MARK } from "../ephemeral/ephemeral-mark.js";
 import { rejectEphemeralUse } from "../ephemeral/reject-ephemeral-use.js";
+import { conditionErrorMessage } from "./apply-checks.js";
 import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
 import { msgpackNormalForm } from "@magma/cty/msgpack";
 import { dataReadSource } from "../plan/data-read-source.js";
@@ -652,6 +653,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         return { ...sc, variables: new Map<string, Value>([...names, ["self", self]]) };
       };
       const conditionScope = scopeOf(rule.condition);
+      // As Terraform (`validateCheckRule`): the error message is evaluated first, whatever the condition's result, so its
+      // warnings (a message built from a sensitive or an ephemeral value) are reported even when the condition holds.
+      const said = conditionErrorMessage(evaluate(rule.errorMessage, scopeOf(rule.errorMessage)).value, rule.errorMessage.range);
+      diagnostics.push(...said.warnings.map((w) => ({ ...w, address })));
       const c = evaluate(rule.condition, conditionScope);
       // As Terraform: the values of the condition's references are listed under its snippet.
       const withValues = (d: PlanDiagnostic): PlanDiagnostic => {
@@ -683,11 +688,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         note(i, "pass");
         continue;
       }
-      const m = evaluate(rule.errorMessage, scopeOf(rule.errorMessage)).value;
-      const mv = m.unmarkDeep();
-      const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : mv.value.isKnown() && !mv.value.isNull() && mv.value.type.kind === "string" ? mv.value.asString() : "";
-      note(i, "fail", msg);
-      const d = withValues(planError(summary, msg, { address, subject: rule.condition.range }));
+      note(i, "fail", said.message);
+      const d = withValues(planError(summary, said.detail, { address, subject: rule.condition.range }));
       if (warnOnly) diagnostics.push({ ...d, severity: "warning", ...(inCheck ? { fromCheckBlock: true } : {}) });
       else throw new PlanDiagnosticsError([d]);
     }
