@@ -216,7 +216,7 @@ describe("ephemeral resources during a destroy plan", () => {
       expect(destroy.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
       expect(destroy.plan.changes.map((ch) => `${ch.action} ${ch.address}`)).toEqual(["delete lease_probe.a"]);
       expect(log.lines.filter((l) => !l.startsWith("configure"))).toEqual(expected);
-      expect(destroy.ephemeralEvents.filter((e) => e.phase === "complete").map((e) => `${e.action} ${e.address}`)).toEqual(expected.map((l) => `${l.startsWith("open") ? "open" : "close"} ephemeral.lease_token.t`));
+      expect((destroy.ephemeralEvents ?? []).filter((e) => e.phase === "complete").map((e) => `${e.action} ${e.address}`)).toEqual(expected.map((l) => `${l.startsWith("open") ? "open" : "close"} ephemeral.lease_token.t`));
     } finally {
       await engine.close();
       c.cleanup();
@@ -229,7 +229,7 @@ test("a destroy's second walk and its apply open only the ephemeral resources it
   const unused = `${MAIN}\nephemeral "lease_token" "u" {\n  provider = lease.plain\n  prefix   = "u-"\n}\nprovider "lease" {\n  alias = "unused"\n  token = ephemeral.lease_token.u.value\n}\n`;
   const c = configOf({ "main.tf": unused, "m/main.tf": CHILD });
   const engine = createEngine({ providers: leaseSource(log), cwd: c.dir, keepProvidersMs: 0 });
-  const opened = (events: readonly EngineEvent[] | undefined): string[] => (events ?? []).filter((e) => e.type === "ephemeral_op_complete" && e.action === "open").map((e) => e.address).sort();
+  const opened = (events: readonly EngineEvent[] | undefined): string[] => (events ?? []).filter((e) => e.type === "ephemeral_op_complete" && e.action === "open").map((e) => ("address" in e ? e.address : "")).sort();
   try {
     const planned = await engine.plan(c.dir, null, { env: {} });
     const applied = await engine.apply(planned, { state: null, persist: async () => undefined });
