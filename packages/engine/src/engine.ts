@@ -31,7 +31,7 @@ import { countPlanChanges } from "./render/plan-summary.js";
 import { parsePlanTargets, TARGETED_APPLY_WARNING, TARGETING_WARNING } from "./planner/plan-targets.js";
 import type { PlannedChangeEvent } from "./events/engine-event.js";
 import { changeReason } from "./events/change-reason.js";
-import { providerOfChange } from "./apply/apply-graph.js";
+import { configResourceOf, destroyEphemerals, providerOfChange } from "./apply/apply-graph.js";
 import { toleratedLogMessage } from "./instance/tolerated-problems.js";
 import type { PlannedInstanceChange } from "./plan/planned-instance-change.js";
 import { isEngineError } from "./engine-error.js";
@@ -422,9 +422,13 @@ export function createEngine(options: EngineOptions): Engine {
       // An ephemeral variable's value is never kept in the plan: the names of those set are, and applying the saved plan needs them again (as terraform).
       const variableValues: Record<string, Value> = Object.create(null) as Record<string, Value>;
       const applyTimeVariables: string[] = [];
+      const defaultedVariables: string[] = [];
       for (const [k, v] of variables) {
-        if (config.module.variables.get(k)?.ephemeral !== true) variableValues[k] = v.unmarkDeep().value;
-        else if (!v.isNull() && (given.has(k) || (collected.values.get(k)?.source ?? VariableSource.Default) !== VariableSource.Default)) applyTimeVariables.push(k);
+        const set = given.has(k) || (collected.values.get(k)?.source ?? VariableSource.Default) !== VariableSource.Default;
+        if (config.module.variables.get(k)?.ephemeral !== true) {
+          variableValues[k] = v.unmarkDeep().value;
+          if (!set) defaultedVariables.push(k);
+        } else if (!v.isNull() && set) applyTimeVariables.push(k);
       }
       const functionResults = fns.calls.functionResults();
       // The identity is computed only if read (a plan file, a caller): not for a plan only shown or applied here.
@@ -437,6 +441,7 @@ export function createEngine(options: EngineOptions): Engine {
         providers: planned.providers,
         variables: variableValues,
         ...(applyTimeVariables.length > 0 ? { applyTimeVariables: applyTimeVariables.sort() } : {}),
+        ...(defaultedVariables.length > 0 ? { defaultedVariables: defaultedVariables.sort() } : {}),
         dataReads: Object.fromEntries(planned.dataValues),
         ...(planned.dataSources.size > 0 ? { dataReadSources: Object.fromEntries(planned.dataSources) } : {}),
         drift: planned.drift,
@@ -469,8 +474,21 @@ export function createEngine(options: EngineOptions): Engine {
           return p;
         }
       };
-      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, dataReadEvents: planned.dataReadEvents, ephemeralEvents: planned.ephemeralEvents, diagnostics, hasErrors, ...(hasErrors && diagnostics.every(isPlanWalkError) ? { partial: true as const } : {}), applyScope: applyScopeFor(await withEphemeralSchemas(planned), targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined), schemas };
-      if (!hasErrors && keepMs > 0 && o.signal?.aborted !== true && !closed) {
+      const scope = applyScopeFor(await withEphemeralSchemas(planned), targeting !== undefined ? new Set(planned.outputs.map((x) => x.name)) : undefined);
+      // terraform's destroy plan of a state that is not empty is two walks when it refreshes (a normal plan that refreshes,
+      // then the destroy plan), each opening ephemeral resources: magma's one walk was the first; the second opens again
+      // those the deletes need (terraform prunes the others), as the apply will.
+      let reopenFailed = false;
+      const priorEmpty = state === null || (state.resources.length === 0 && state.outputs.size === 0);
+      if ((o.mode ?? "normal") === "destroy" && (o.refresh ?? true) && !priorEmpty && !hasErrors && o.signal?.aborted !== true) {
+        const needed = new Set(destroyEphemerals(result, scope.ephemeralResources ?? []).map((e) => e.id));
+        const failures = await planned.reopenEphemerals((address) => needed.has(configResourceOf(address)));
+        diagnostics.push(...failures.map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "" })));
+        reopenFailed = failures.some((d) => d.severity === "error");
+      }
+      const failed = hasErrors || reopenFailed;
+      const out: EnginePlanResult = { plan: result, refreshOutcomes: planned.refreshOutcomes, dataReadEvents: planned.dataReadEvents, ephemeralEvents: planned.ephemeralEvents, diagnostics, hasErrors: failed, ...(failed && diagnostics.every(isPlanWalkError) ? { partial: true as const } : {}), applyScope: scope, schemas };
+      if (!failed && keepMs > 0 && o.signal?.aborted !== true && !closed) {
         await releaseKept();
         const timer = setTimeout(() => void releaseKept(), keepMs);
         timer.unref();

@@ -87,12 +87,8 @@ export async function runWorkdirOperation(ctx: CommandContext, kind: OperationKi
   const mode: PlanMode = destroy ? "destroy" : refreshOnly || kind === "refresh" ? "refresh-only" : "normal";
   const refresh = parseBoolFlag("-refresh", o.refresh, true);
   if (!refresh && mode === "refresh-only") throw new CliError(CliErrorCode.Usage, "Incompatible refresh options", { detail: "It doesn't make sense to use -refresh-only at the same time as -refresh=false, because Terraform would have nothing to do." });
-  // Variables may be given with a saved plan: the ephemeral ones set when planning must be (checked when it is read).
-  if (planFile !== undefined && (o.replace !== undefined || o.target !== undefined || destroy || refreshOnly)) {
-    throw new CliError(CliErrorCode.Usage, "Can't set variables or planning options for a saved plan", {
-      detail: "When applying a saved plan, Terraform uses the options that were set when creating the plan.",
-    });
-  }
+  // With a saved plan, terraform 1.11 ignores the planning options (-destroy, -refresh-only, -target, -replace):
+  // the plan's own are applied. Variables may be given: the ephemeral ones set when planning must be (checked when it is read).
   // The operation (the engine, config, state) is loaded when it runs, not when the command is registered.
   const { runOperation } = await import("../workdir/run-operation.js");
   const code = await withWorkingDir(ctx, o, (wd) =>

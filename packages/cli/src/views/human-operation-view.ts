@@ -104,7 +104,10 @@ export class HumanOperationView implements OperationView {
   /** terraform's errored plan ("Planning failed.") on stdout when there is one, the diagnostics on stderr. */
   planFailed(partial: PlannedOperation | undefined, diagnostics: readonly PlanDiagnostic[]): void {
     if (partial !== undefined) this.#print(planText(partial.plan, { schemas: partial.schemas, priorState: partial.prior, columns: this.#columns(), color: this.#o.colour.stdout, errored: true }));
-    this.#o.io.stderr.write(planDiagnosticsText(diagnostics, this.#o.dir, this.#o.colour.stderr, this.#errColumns()));
+    // As terraform's view: the warnings on stdout, the errors on stderr.
+    const warned = diagnostics.filter((d) => d.severity !== "error");
+    if (warned.length > 0) this.#print(planDiagnosticsText(warned, this.#o.dir, this.#o.colour.stdout, this.#columns()));
+    this.#o.io.stderr.write(planDiagnosticsText(diagnostics.filter((d) => d.severity === "error"), this.#o.dir, this.#o.colour.stderr, this.#errColumns()));
   }
 
   /** The plan as text (none for `refresh`), then the diagnostics. */
@@ -132,7 +135,10 @@ export class HumanOperationView implements OperationView {
 
   /** The diagnostics on stderr. */
   variablesInvalid(diagnostics: readonly PlanDiagnostic[]): void {
-    this.#o.io.stderr.write(formatDiagnostics(diagnostics, this.#o.dir, this.#o.colour.stderr, { width: this.#errColumns() }));
+    // As terraform's view: warnings on stdout, errors on stderr.
+    const warnings = diagnostics.filter((d) => d.severity === "warning");
+    if (warnings.length > 0) this.#print(formatDiagnostics(warnings, this.#o.dir, this.#o.colour.stdout, { width: this.#columns() }));
+    this.#o.io.stderr.write(formatDiagnostics(diagnostics.filter((d) => d.severity === "error"), this.#o.dir, this.#o.colour.stderr, { width: this.#errColumns() }));
   }
 
   /** Nothing: terraform shows no saved plan before applying it. */

@@ -68,6 +68,35 @@ function placeOf(address: string): InstancePlace {
   return { resource: `${moduleConfig}${absolute.slice(moduleInstance.length)}`, moduleConfig, moduleInstance };
 }
 
+/** The configuration resource of an instance address (`module.m.ephemeral.x.y` for `module.m["a"].ephemeral.x.y[0]`), as `dependencies` name it. */
+export function configResourceOf(address: string): string {
+  return placeOf(address).resource;
+}
+
+/**
+ * The ephemeral resources a destroy needs: those the provider configurations of the objects
+ * it deletes depend on, and those these depend on in turn (their own providers' too). As
+ * terraform's destroy graphs keep only the destroys and what they depend on
+ * (`pruneUnusedNodesTransformer`), no other ephemeral resource is opened.
+ */
+export function destroyEphemerals(plan: Plan, ephemerals: readonly ApplyEphemeralResource[]): ApplyEphemeralResource[] {
+  const byId = new Map(ephemerals.map((e) => [e.id, e]));
+  const providers = plannedProviders(plan, ephemerals);
+  const needed = new Set<string>();
+  const stack: string[] = [];
+  const viaProvider = (address: string): void => void stack.push(...(providers.get(address)?.dependencies ?? []));
+  for (const c of plan.changes) if (c.action === PlanAction.Delete || c.action === PlanAction.DeleteThenCreate || c.action === PlanAction.CreateThenDelete) viaProvider(providerOfChange(c));
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    const e = byId.get(id);
+    if (e === undefined || needed.has(id)) continue;
+    needed.add(id);
+    stack.push(...e.dependencies);
+    viaProvider(e.provider.address);
+  }
+  return ephemerals.filter((e) => needed.has(e.id));
+}
+
 /** The provider configuration address of a change: the planner's, else the implied default provider of its type in the root module. */
 export function providerOfChange(change: PlannedInstanceChange): string {
   if (change.providerConfig !== undefined) return change.providerConfig;
@@ -127,7 +156,7 @@ export function plannedProviders(plan: Plan, ephemerals: readonly ApplyEphemeral
  *
  * @param stateDependencies - the prior state's `dependencies` of an instance (for deletes whose change carries none).
  * @param inCheckBlock - whether a data source instance is scoped in a `check` block (besides reads planned `check-nested`).
- * @param ephemerals - the configuration's ephemeral resources (none by default).
+ * @param ephemerals - the configuration's ephemeral resources (none by default; a destroy plan's apply opens only those {@link destroyEphemerals} names).
  * @throws {@link EngineError} `invalid_argument` for an unusable address.
  */
 export function buildApplyGraph(
@@ -137,6 +166,8 @@ export function buildApplyGraph(
   ephemerals: readonly ApplyEphemeralResource[] = [],
 ): Graph<ApplyNode> {
   const g = new Graph<ApplyNode>();
+  // A destroy opens only the ephemeral resources its deletes need (terraform prunes the others from its graph).
+  if (plan.mode === "destroy") ephemerals = destroyEphemerals(plan, ephemerals);
   const providers = plannedProviders(plan, ephemerals);
   const used = new Set<string>();
   const creators = new Map<string, string[]>(); // configuration resource → apply node ids

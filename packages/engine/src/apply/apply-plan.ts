@@ -305,16 +305,32 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
         const target = targetOf(e.provider.address);
         const entry = ephemeralResourceSchema(target.schema, e.typeName);
         const failures: NodeFailure[] = [];
+        // Its preconditions before the open, its postconditions after (Terraform's open node, in every walk): a failed one fails the instance.
+        const conditions = async (address: string, which: "precondition" | "postcondition"): Promise<void> => {
+          const held = await options.scope?.ephemeralConditions?.(address, which, applied);
+          if (held === undefined) return;
+          // Without the address: terraform's warnings about a condition's error message name no object.
+          warn(undefined, held.diagnostics.filter((d) => d.severity !== "error"));
+          const errors = held.diagnostics.filter((d) => d.severity === "error");
+          if (errors.length > 0) throw new NodeFailure(new Error(errors.map((d) => d.summary).join("; ")), errors);
+        };
         await Promise.all(
           instances.map(async (inst) => {
             try {
+              await conditions(inst.address, "precondition");
               const out = await ephemerals.open(target, inst.address, e.typeName, inst.config);
               if (out.kind === "opened") {
                 opened.push(inst.address);
                 warn(inst.address, out.warnings);
               }
               values.set(inst.address, markSensitive(out.value, schemaSensitivePaths(out.value, entry.block)).mark(EPHEMERAL_MARK));
+              if (out.kind === "opened") await conditions(inst.address, "postcondition");
             } catch (err) {
+              if (err instanceof NodeFailure) {
+                failedOpenAt.set(id, inst.address);
+                failures.push(err);
+                return;
+              }
               failedOpenAt.set(id, inst.address);
               failures.push(new NodeFailure(err, diagnosticsOf(err)));
             }

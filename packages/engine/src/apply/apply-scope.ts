@@ -77,6 +77,12 @@ export interface ApplyScope {
    * before its dependents start; both by default. Absent → left to {@link checks}.
    */
   instanceConditions?(change: PlannedInstanceChange, values: AppliedValues, which?: "pre" | "post"): Promise<InstanceConditions>;
+  /**
+   * The preconditions (before its open) or the postconditions (after it, `self` its value
+   * among `values`) of an ephemeral resource instance, evaluated as Terraform's open node
+   * evaluates them in every walk: a failed one fails the instance. Absent → not evaluated.
+   */
+  ephemeralConditions?(address: string, which: "precondition" | "postcondition", values: AppliedValues): Promise<InstanceConditions>;
   /** Whether a data source instance is scoped in a `check` block (its read failing only warns and fails the check). */
   inCheckBlock?(address: string): boolean;
 }

@@ -19,10 +19,14 @@ variable "other" {
 variable "name" {
   type = string
 }
+variable "dflt" {
+  type    = string
+  default = "d"
+}
 `;
 
 /** A saved plan made with name = "a" and the ephemeral tok set (read back from its file). */
-const plan: Plan = parsePlan(formatPlan({ ...createPlan({ changes: [], prior: { lineage: "", serial: 0 }, configDigest: "x" }), variables: { name: stringVal("a") }, applyTimeVariables: ["tok"] }));
+const plan: Plan = parsePlan(formatPlan({ ...createPlan({ changes: [], prior: { lineage: "", serial: 0 }, configDigest: "x" }), variables: { name: stringVal("a"), dflt: stringVal("d") }, applyTimeVariables: ["tok"], defaultedVariables: ["dflt"] }));
 
 function check(args: readonly string[], env: Record<string, string> = {}, tfvars?: string) {
   const c = configOf({ "main.tf": MAIN });
@@ -38,7 +42,8 @@ function check(args: readonly string[], env: Record<string, string> = {}, tfvars
 describe("savedPlanVariables (the variables given when applying a saved plan, as terraform 1.11 checks them)", () => {
   test("the plan file keeps the names of the ephemeral variables set, not their values", () => {
     expect(plan.applyTimeVariables).toEqual(["tok"]);
-    expect(Object.keys(plan.variables ?? {})).toEqual(["name"]);
+    expect(Object.keys(plan.variables ?? {})).toEqual(["name", "dflt"]);
+    expect(plan.defaultedVariables).toEqual(["dflt"]);
   });
 
   test("an ephemeral variable set when planning must be set again; its value is this apply's", () => {
@@ -51,9 +56,19 @@ describe("savedPlanVariables (the variables given when applying a saved plan, as
     expect(check(["tok=s", "other=x"]).diags).toEqual(['error Ephemeral variable was not set during planning: The ephemeral input variable "other" was not set during the planning phase, and so must remain unset during the apply phase.']);
     expect(check(["tok=s", "name=a"])).toEqual({ values: { tok: "s" }, diags: [] });
     expect(check(["tok=s", "name=b"]).diags).toEqual([
-      'error Can\'t change variable when applying a saved plan: The variable name cannot be set using the -var and -var-file options when applying a saved plan file, because a saved plan includes the variable values that were set when it was created. The saved plan specifies "a" as the value whereas during apply the value "b" was set using -var. To declare an ephemeral variable which is not saved in the plan file, use ephemeral = true.',
+      'error Can\'t change variable when applying a saved plan: The variable name cannot be set using the -var and -var-file options when applying a saved plan file, because a saved plan includes the variable values that were set when it was created. The saved plan specifies "a" as the value whereas during apply the value "b" was set by a CLI argument. To declare an ephemeral variable which is not saved in the plan file, use ephemeral = true.',
     ]);
     expect(check(["tok=s"], { TF_VAR_name: "b" }).diags).toEqual([expect.stringMatching(/^warning Ignoring variable when applying a saved plan: The variable name cannot be overriden/)]);
     expect(check(["tok=s"], {}, 'name = "b"\n').diags).toEqual([]);
+  });
+
+  test("one left at its default when planning is not in terraform's plan: a value for it is one for an undeclared variable", () => {
+    // Even the default's own value: the plan has none.
+    expect(check(["tok=s", "dflt=d"]).diags).toEqual([
+      'error Value for undeclared variable: A variable named "dflt" was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a "variable" block to the configuration.',
+    ]);
+    // From the environment: ignored; from a file: a warning.
+    expect(check(["tok=s"], { TF_VAR_dflt: "e" })).toEqual({ values: { tok: "s" }, diags: [] });
+    expect(check(["tok=s"], {}, 'dflt = "f"\n').diags).toEqual([expect.stringMatching(/^warning Value for undeclared variable: The root module does not declare a variable named "dflt" but a value was found in file "terraform.tfvars"/)]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Value } from "@magma/cty";
-import { collectVariableValues, VariableSource, type Module, type VariableValueOptions } from "@magma/config";
+import { collectVariableValues, VariableSource, type Module, type VariableValue, type VariableValueOptions } from "@magma/config";
 import type { Plan } from "../plan/plan.js";
 import { planError, type PlanDiagnostic } from "../planner/plan-diagnostic.js";
 
@@ -19,7 +19,9 @@ export interface SavedPlanVariables {
  * planning"), one set to null is refused ("Ephemeral variable must be set for apply"); a
  * non-ephemeral variable keeps the plan's value: another value from `-var`/`-var-file` is an
  * error ("Can't change variable when applying a saved plan"), from the environment a warning,
- * from `terraform.tfvars` or an automatic variables file ignored.
+ * from `terraform.tfvars` or an automatic variables file ignored; one left at its default when
+ * planning ({@link Plan.defaultedVariables}) is one terraform's plan has no value for: "Value for
+ * undeclared variable".
  */
 export function savedPlanVariables(module: Module, plan: Plan, options: VariableValueOptions): SavedPlanVariables {
   const collected = collectVariableValues(module, options);
@@ -27,6 +29,7 @@ export function savedPlanVariables(module: Module, plan: Plan, options: Variable
   const diagnostics: PlanDiagnostic[] = collected.diags.filter((d) => d.summary !== "No value for required variable" && d.summary !== "Required variable not set");
   const applyTime = new Set(plan.applyTimeVariables ?? []);
   const values: Record<string, Value> = Object.create(null) as Record<string, Value>;
+  const undeclared: [string, VariableValue][] = [];
   for (const [name, v] of collected.values) {
     if (v.source === VariableSource.Default) continue;
     const decl = module.variables.get(name)!;
@@ -40,9 +43,14 @@ export function savedPlanVariables(module: Module, plan: Plan, options: Variable
       continue;
     }
     const planned = plan.variables?.[name];
+    // Left at its default when planning: terraform's plan has no value for it, and reports it as undeclared.
+    if (planned === undefined || (plan.defaultedVariables ?? []).includes(name)) {
+      undeclared.push([name, v]);
+      continue;
+    }
     const now = v.value.unmarkDeep().value;
     // terraform.tfvars and *.auto.tfvars are read whether asked for or not: ignored.
-    if (planned === undefined || planned.rawEquals(now) || v.source === VariableSource.File || v.source === VariableSource.AutoFile) continue;
+    if (planned.rawEquals(now) || v.source === VariableSource.File || v.source === VariableSource.AutoFile) continue;
     const said = `The saved plan specifies ${compactValue(planned)} as the value whereas during apply the value ${compactValue(now)} was`;
     if (v.source === VariableSource.Env) {
       diagnostics.push({
@@ -54,12 +62,13 @@ export function savedPlanVariables(module: Module, plan: Plan, options: Variable
       diagnostics.push(
         planError(
           "Can't change variable when applying a saved plan",
-          `The variable ${name} cannot be set using the -var and -var-file options when applying a saved plan file, because a saved plan includes the variable values that were set when it was created. ${said} ${v.range === undefined ? "set using -var" : `set in ${v.range.filename}`}. To declare an ephemeral variable which is not saved in the plan file, use ephemeral = true.`,
+          `The variable ${name} cannot be set using the -var and -var-file options when applying a saved plan file, because a saved plan includes the variable values that were set when it was created. ${said} ${v.range === undefined ? "set by a CLI argument" : "set by a .tfvars file passed through -var-file argument"}. To declare an ephemeral variable which is not saved in the plan file, use ephemeral = true.`,
           subject,
         ),
       );
     }
   }
+  diagnostics.push(...undeclaredVariables(undeclared));
   if (!diagnostics.some((d) => d.severity === "error")) {
     for (const name of applyTime) {
       if (values[name] !== undefined) continue;
@@ -67,6 +76,32 @@ export function savedPlanVariables(module: Module, plan: Plan, options: Variable
     }
   }
   return { values, diagnostics };
+}
+
+/**
+ * terraform's `ParseUndeclaredVariableValues` for the variables a saved plan has no value for:
+ * one from `-var` is an error, one from a file a warning (two at most, then a count), one from
+ * the environment nothing.
+ */
+function undeclaredVariables(given: readonly [string, VariableValue][]): PlanDiagnostic[] {
+  const out: PlanDiagnostic[] = [];
+  let inFiles = 0;
+  for (const [name, v] of given) {
+    if (v.source === VariableSource.Env) continue;
+    if (v.source === VariableSource.Cli && v.range === undefined) {
+      out.push(planError("Value for undeclared variable", `A variable named "${name}" was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a "variable" block to the configuration.`));
+      continue;
+    }
+    if (inFiles++ < 2) {
+      out.push({
+        severity: "warning",
+        summary: "Value for undeclared variable",
+        detail: `The root module does not declare a variable named "${name}" but a value was found in file "${v.range?.filename ?? ""}". If you meant to use this value, add a "variable" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain "global" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.`,
+      });
+    }
+  }
+  if (inFiles > 2) out.push({ severity: "warning", summary: "Values for undeclared variables", detail: `In addition to the other similar warnings shown, ${inFiles - 2} other variable(s) defined without being declared.` });
+  return out;
 }
 
 /** A value in a few words, as terraform's `tfdiags.CompactValueStr`: a primitive as HCL writes it, a collection by its size. */

@@ -2,7 +2,7 @@
 // does), before what needs them, and closes every instance it opened — after a success, a
 // failed object, a failed open and a cancellation — with nothing of their values in state or
 // plan files.
-import { numberType, numberVal, objectVal, stringType, stringVal, unknownVal } from "@magma/cty";
+import { fromJson, numberType, numberVal, objectVal, stringType, stringVal, unknownVal } from "@magma/cty";
 import { createNativeProvider, createSchemaEntry, errorDiag, type NativeProviderImpl } from "@magma/provider-api";
 import { formatStateFile, newStateFile, type StateFile } from "@magma/state";
 import { createEngine } from "../engine.js";
@@ -52,9 +52,7 @@ function leaseSource(log: LeaseLog): ProviderSource {
         importResourceState: () => {
           throw new Error("no import");
         },
-        upgradeResourceState: () => {
-          throw new Error("no upgrade");
-        },
+        upgradeResourceState: (_t, _v, rawJson, _o, ctx) => ({ upgradedState: fromJson(rawJson, ctx.entry.type) }),
         ephemeralResources: {
           lease_token: {
             open: (c) => {
@@ -200,3 +198,52 @@ describe("ephemeral resources during an apply", () => {
     }
   }, 60_000);
 });
+
+describe("ephemeral resources during a destroy plan", () => {
+  test.each([
+    ["refreshing: twice, as terraform's refresh walk and destroy walk", true, ["open 3", "close 3", "open 4", "close 4"]],
+    ["without a refresh: once, as terraform's one walk", false, ["open 3", "close 3"]],
+  ] as const)("%s", async (_what, refresh, expected) => {
+    const log: LeaseLog = { lines: [], failOpens: false, slowMs: 0 };
+    const c = configOf({ "main.tf": MAIN, "m/main.tf": CHILD });
+    const engine = createEngine({ providers: leaseSource(log), cwd: c.dir, keepProvidersMs: 0 });
+    try {
+      const planned = await engine.plan(c.dir, null, { env: {} });
+      const applied = await engine.apply(planned, { state: null, persist: async () => undefined });
+      expect(applied.success).toBe(true);
+      log.lines.splice(0);
+      const destroy = await engine.plan(c.dir, applied.state, { env: {}, mode: "destroy", refresh });
+      expect(destroy.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      expect(destroy.plan.changes.map((ch) => `${ch.action} ${ch.address}`)).toEqual(["delete lease_probe.a"]);
+      expect(log.lines.filter((l) => !l.startsWith("configure"))).toEqual(expected);
+      expect((destroy.ephemeralEvents ?? []).filter((e) => e.phase === "complete").map((e) => `${e.action} ${e.address}`)).toEqual(expected.map((l) => `${l.startsWith("open") ? "open" : "close"} ephemeral.lease_token.t`));
+    } finally {
+      await engine.close();
+      c.cleanup();
+    }
+  }, 60_000);
+});
+
+test("a destroy's second walk and its apply open only the ephemeral resources its deletes need (terraform prunes the others)", async () => {
+  const log: LeaseLog = { lines: [], failOpens: false, slowMs: 0 };
+  const unused = `${MAIN}\nephemeral "lease_token" "u" {\n  provider = lease.plain\n  prefix   = "u-"\n}\nprovider "lease" {\n  alias = "unused"\n  token = ephemeral.lease_token.u.value\n}\n`;
+  const c = configOf({ "main.tf": unused, "m/main.tf": CHILD });
+  const engine = createEngine({ providers: leaseSource(log), cwd: c.dir, keepProvidersMs: 0 });
+  const opened = (events: readonly EngineEvent[] | undefined): string[] => (events ?? []).filter((e) => e.type === "ephemeral_op_complete" && e.action === "open").map((e) => ("address" in e ? e.address : "")).sort();
+  try {
+    const planned = await engine.plan(c.dir, null, { env: {} });
+    const applied = await engine.apply(planned, { state: null, persist: async () => undefined });
+    expect(applied.success).toBe(true);
+    const destroy = await engine.plan(c.dir, applied.state, { env: {}, mode: "destroy" });
+    expect(destroy.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    // The first walk opens both; the second only t, which the default provider (deleting lease_probe.a) needs.
+    expect(destroy.ephemeralEvents!.filter((e) => e.phase === "complete" && e.action === "open").map((e) => e.address).sort()).toEqual(["ephemeral.lease_token.t", "ephemeral.lease_token.t", "ephemeral.lease_token.u"]);
+    const events: EngineEvent[] = [];
+    const r = await engine.apply(destroy, { state: applied.state, persist: async () => undefined, onEvent: (e) => events.push(e) });
+    expect(r.success).toBe(true);
+    expect(opened(events)).toEqual(["ephemeral.lease_token.t"]);
+  } finally {
+    await engine.close();
+    c.cleanup();
+  }
+}, 60_000);

@@ -29,6 +29,14 @@ export type EphemeralOpenOutcome =
       readonly value: Value;
     };
 
+/** An instance a walk opened: what {@link EphemeralResources.reopenAll} opens again. */
+interface OpenedRecord {
+  readonly target: InstanceTarget;
+  readonly address: string;
+  readonly typeName: string;
+  readonly config: Value;
+}
+
 interface OpenInstance {
   readonly address: string;
   readonly typeName: string;
@@ -52,6 +60,7 @@ export class EphemeralResources {
   readonly #open: OpenInstance[] = [];
   readonly #onEvent: (e: EphemeralOpEvent) => void;
   readonly #renewFailures: Diag[] = [];
+  readonly #opened: OpenedRecord[] = [];
   #closed = false;
 
   /** @param onEvent told of every open and close (for the UI's `Opening...` / `Closing...` lines). */
@@ -92,6 +101,7 @@ export class EphemeralResources {
     }
     const inst: OpenInstance = { address, typeName, opener, target, private: r.private, timer: undefined, renewing: undefined, closing: false };
     this.#open.push(inst);
+    this.#opened.push({ target, address, typeName, config });
     this.#onEvent({ phase: "complete", address, action: "open", elapsedSeconds: Math.floor((Date.now() - started) / 1000) });
     this.#schedule(inst, r.renewAt);
     return { kind: "opened", value: r.result, warnings: [...validated.warnings, ...r.warnings] };
@@ -135,6 +145,29 @@ export class EphemeralResources {
     this.#closed = true;
     const failures = await this.#close(this.#open.slice());
     return [...this.#renewFailures, ...failures];
+  }
+
+  /**
+   * Opens the instances this registry opened again (those whose address `keep` accepts), in
+   * the same order and with the same configurations, in a new registry with the same events,
+   * then closes them all (most recent first): a second walk over the same ephemeral resources,
+   * as terraform's destroy plan makes after its refresh walk. Resolves with the failures
+   * (opens and closes) as error diagnostics; an open that fails stops the walk (what was
+   * opened is closed).
+   */
+  async reopenAll(keep: (address: string) => boolean = () => true): Promise<Diag[]> {
+    const again = new EphemeralResources(this.#onEvent);
+    const failures: Diag[] = [];
+    for (const r of this.#opened.filter((x) => keep(x.address))) {
+      try {
+        const out = await again.open(r.target, r.address, r.typeName, r.config);
+        if (out.kind === "opened") failures.push(...out.warnings.filter((w) => w.severity === "error"));
+      } catch (e) {
+        failures.push(errorDiag("Failed to open ephemeral resource", `${r.address}: ${e instanceof Error ? e.message : String(e)}`));
+        break;
+      }
+    }
+    return [...failures, ...(await again.closeAll())];
   }
 
   /**

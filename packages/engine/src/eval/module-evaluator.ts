@@ -1,6 +1,6 @@
 import { EPHEMERAL_MARK, hasEphemeral } from "../ephemeral/ephemeral-mark.js";
 import { relative } from "node:path";
-import { convert, dynamicVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, markWithPaths, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
+import { boolVal, convert, dynamicVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, markWithPaths, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
 import { applyTypeDefaults, bodyTraversals, descendantConfig, parseRef, providerAddrString, referencesInExpr, type Config, type Reference } from "@magma/config";
 import { evaluate, formatRange, plainRange, variables, type Attribute, type Body, type Diagnostic, type EvalScope, type Expression, type HclFunction } from "@magma/hcl";
 import { formatInstanceKey, formatModuleInstance, type ModuleInstanceAddress } from "@magma/state";
@@ -23,6 +23,8 @@ export interface EvaluatorContext {
   readonly cwd: string;
   /** `terraform.workspace`. */
   readonly workspace: string;
+  /** `terraform.applying` (an ephemeral value): true while applying, false (the default) while planning. */
+  readonly applying?: boolean;
   /** Terraform's functions. */
   readonly functions: ReadonlyMap<string, HclFunction>;
   /**
@@ -208,7 +210,7 @@ export class ModuleEvaluator {
     const pathModule = mi.length === 0 ? "." : relative(this.#ctx.cwd, config.module.sourceDir) || ".";
     const pathRoot = relative(this.#ctx.cwd, this.#root.module.sourceDir) || ".";
     out.set("path", objectVal({ module: stringVal(pathModule), root: stringVal(pathRoot), cwd: stringVal(this.#ctx.cwd) }));
-    out.set("terraform", objectVal({ workspace: stringVal(this.#ctx.workspace) }));
+    out.set("terraform", objectVal({ workspace: stringVal(this.#ctx.workspace), applying: boolVal(this.#ctx.applying === true).mark(EPHEMERAL_MARK) }));
     if (rep !== undefined) {
       if (typeof rep.key === "number") out.set("count", objectVal({ index: numberVal(rep.key) }));
       else if (typeof rep.key === "string") out.set("each", objectVal({ key: stringVal(rep.key), value: rep.eachValue ?? stringVal(rep.key) }));

@@ -25,6 +25,7 @@ export function planBody(plan: PlanInput & Partial<Omit<Plan, "identity">>): Rec
     ...(plan.drift !== undefined ? { drift: plan.drift.map(encodeChange) } : {}),
     ...(plan.targets !== undefined ? { targets: [...plan.targets] } : {}),
     ...(plan.applyTimeVariables !== undefined && plan.applyTimeVariables.length > 0 ? { apply_time_variables: [...plan.applyTimeVariables] } : {}),
+    ...(plan.defaultedVariables !== undefined && plan.defaultedVariables.length > 0 ? { defaulted_variables: [...plan.defaultedVariables] } : {}),
     ...(plan.functionResults !== undefined && plan.functionResults.length > 0 ? { function_results: plan.functionResults.map((f) => ({ key: f.key, result: f.result })) } : {}),
     ...(plan.checks !== undefined ? { checks: plan.checks } : {}),
     ...(plan.dataReads !== undefined ? { data_reads: Object.fromEntries(Object.entries(plan.dataReads).map(([k, v]) => [k, encodeValue(v)])) } : {}),

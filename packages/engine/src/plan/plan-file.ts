@@ -58,7 +58,7 @@ const MODES: readonly string[] = ["normal", "destroy", "refresh-only"];
 const OUTPUT_ACTIONS: readonly string[] = ["create", "update", "delete", "no-op"];
 
 /** The configuration-level planner's fields of a plan file (mode, outputs, providers, variables, data reads, drift), each when present. */
-type PlannerField = "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "drift" | "targets" | "functionResults" | "checks" | "refreshedDependencies" | "configSnapshot" | "dependencyLocks" | "applyTimeVariables";
+type PlannerField = "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "drift" | "targets" | "functionResults" | "checks" | "refreshedDependencies" | "configSnapshot" | "dependencyLocks" | "applyTimeVariables" | "defaultedVariables";
 
 function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, PlannerField> {
   const bad = (what: string): EngineError => new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: ${what}`);
@@ -126,6 +126,11 @@ function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, P
   if (applyTime !== undefined) {
     if (!Array.isArray(applyTime) || !applyTime.every((t) => typeof t === "string")) throw bad("apply_time_variables is not a list of variable names");
     out.applyTimeVariables = applyTime as string[];
+  }
+  const defaulted = r["defaulted_variables"];
+  if (defaulted !== undefined) {
+    if (!Array.isArray(defaulted) || !defaulted.every((t) => typeof t === "string")) throw bad("defaulted_variables is not a list of variable names");
+    out.defaultedVariables = defaulted as string[];
   }
   const targets = r["targets"];
   if (targets !== undefined) {

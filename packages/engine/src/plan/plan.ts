@@ -104,6 +104,12 @@ export interface Plan {
    */
   readonly applyTimeVariables?: readonly string[];
   /**
+   * The root module's non-ephemeral variables the caller did not set when planning (left at
+   * their defaults): terraform's plan records only the values the caller set, so a value given
+   * for one of these when applying the saved plan is "Value for undeclared variable" there.
+   */
+  readonly defaultedVariables?: readonly string[];
+  /**
    * The data source instances read during the plan, by address (Terraform keeps them in
    * the plan's prior state): their values are not changes, but the apply's re-evaluation
    * of the configuration refers to them.

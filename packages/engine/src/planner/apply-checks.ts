@@ -1,4 +1,6 @@
 import type { Value } from "@magma/cty";
+import type { SourceRange } from "@magma/hcl";
+import { EPHEMERAL_MARK } from "../ephemeral/ephemeral-mark.js";
 import type { CheckRule, Config, Resource } from "@magma/config";
 import { evaluate, formatRange, scopeExpressionValues, type EvalScope } from "@magma/hcl";
 import { formatModuleInstance, type ModuleInstanceAddress } from "@magma/state";
@@ -106,13 +108,14 @@ export function evaluateApplyChecks(ev: ModuleEvaluator, root: Config, request: 
  * The preconditions and postconditions of one resource instance evaluated with the applied
  * values (`self` is the instance's object), as Terraform's apply node evaluates them: the
  * preconditions before the instance is applied (`which` "pre"), the postconditions after
- * ("post"); each condition's outcome, in order; diagnostics go to `out`.
+ * ("post"; an ephemeral resource's preconditions before its open, its postconditions after);
+ * each condition's outcome, in order; diagnostics go to `out`.
  */
 export function resourceConditions(ev: ModuleEvaluator, r: Resource, mi: ModuleInstanceAddress, k: number | string | undefined, out: PlanDiagnostic[], which: "all" | "pre" | "post" = "all"): ConditionOutcome[] {
-  const key = `${r.mode === "data" ? "data." : ""}${r.type}.${r.name}`;
+  const key = `${r.mode === "data" ? "data." : r.mode === "ephemeral" ? "ephemeral." : ""}${r.type}.${r.name}`;
   const refs = ev.refsOfExprs([...r.preconditions, ...r.postconditions].flatMap((x) => [x.condition, x.errorMessage]));
   const scopeOf = (withSelf: boolean) => (): EvalScope => {
-    const ex = evaluateExpansion(r.count, r.forEach, ev.scope(mi, undefined, ev.refsOfExprs([r.count, r.forEach])));
+    const ex = evaluateExpansion(r.count, r.forEach, ev.scope(mi, undefined, ev.refsOfExprs([r.count, r.forEach])), r.mode === "ephemeral" ? { allowEphemeral: true } : {});
     const sc = ev.scope(mi, expandedInstance(ex.expansion, k), refs);
     if (!withSelf) return sc;
     const all = ev.resource(mi, key);
@@ -138,6 +141,29 @@ const SUMMARY: Readonly<Record<RuleKind, string>> = {
 /** Terraform's message in place of an error message built from a sensitive value. */
 const SENSITIVE_MESSAGE = "The error message included a sensitive value, so it will not be displayed.";
 
+/** Terraform's detail of a failed condition whose error message could not be shown. */
+const INVALID_MESSAGE = "This check failed, but has an invalid error message as described in the other accompanying messages.";
+
+/**
+ * The error message of a failed resource, output or check condition, as Terraform's
+ * `EvalCheckErrorMessage` makes it: one built from a sensitive or an ephemeral value is not
+ * shown (a warning says why, and the failure's detail says the message is invalid); an unknown
+ * one is empty. (A variable's validation words a sensitive message otherwise.)
+ */
+export function conditionErrorMessage(m: Value, range: SourceRange): { message: string; detail: string; warnings: PlanDiagnostic[] } {
+  const { value, paths } = m.unmarkDeep();
+  const has = (mark: string): boolean => m.isMarked(mark) || paths.some((p) => p.marks.has(mark));
+  const hidden = (what: string, fix: string): { message: string; detail: string; warnings: PlanDiagnostic[] } => ({
+    message: "",
+    detail: INVALID_MESSAGE,
+    warnings: [{ severity: "warning", summary: `Error message refers to ${what} values`, detail: `The error expression used to explain this condition refers to ${what} values, so Terraform will not display the resulting message.\n\n${fix}`, subject: range }],
+  });
+  if (has("sensitive")) return hidden("sensitive", "You can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.");
+  if (has(EPHEMERAL_MARK)) return hidden("ephemeral", "You can correct this by removing references to ephemeral values, or by using the ephemeralasnull() function on the references to not reveal ephemeral data.");
+  const message = value.isKnown() && !value.isNull() && value.type.kind === "string" ? value.asString().trim() : "";
+  return { message, detail: message === "" ? INVALID_MESSAGE : message, warnings: [] };
+}
+
 /**
  * One condition (Terraform's `evalCheckRule`): its status, and a diagnostic when it failed
  * (an error; a warning in a `check` block), could not be evaluated, or — in a `check`
@@ -155,6 +181,10 @@ function evaluateRule(rule: CheckRule, scopeOf: () => EvalScope, kind: RuleKind,
     push(e.diagnostics);
     return { status: "error" };
   }
+  // As Terraform (`validateCheckRule`): the error message is evaluated first, whatever the condition's result, so its
+  // warnings (a message built from a sensitive or an ephemeral value) are reported even when the condition holds.
+  const said = kind === "variable" ? undefined : conditionErrorMessage(evaluate(rule.errorMessage, scope).value, rule.errorMessage.range);
+  if (said !== undefined) push(said.warnings);
   const c = evaluate(rule.condition, scope);
   const errs = c.diags.filter((d) => d.severity === "error");
   if (errs.length > 0) {
@@ -172,10 +202,14 @@ function evaluateRule(rule: CheckRule, scopeOf: () => EvalScope, kind: RuleKind,
     return { status: "error" };
   }
   if (cv.asBool()) return { status: "pass" };
+  if (said !== undefined) {
+    push([{ severity: "error", summary: SUMMARY[kind], detail: said.detail, subject: rule.condition.range, values }]);
+    return { status: "fail", message: said.message };
+  }
   const mv = evaluate(rule.errorMessage, scope).value.unmarkDeep();
   let message = mv.paths.length > 0 ? SENSITIVE_MESSAGE : mv.value.isKnown() && !mv.value.isNull() && mv.value.type.kind === "string" ? mv.value.asString() : "";
-  if (kind === "variable") message = message.trim() === "" ? "Failed to evaluate condition error message." : message.trim();
-  const detail = kind === "variable" ? `${message}\n\nThis was checked by the validation rule at ${formatRange(rule.declRange)}.` : message;
+  message = message.trim() === "" ? "Failed to evaluate condition error message." : message.trim();
+  const detail = `${message}\n\nThis was checked by the validation rule at ${formatRange(rule.declRange)}.`;
   push([{ severity: "error", summary: SUMMARY[kind], detail, subject: rule.condition.range, values }]);
   return { status: "fail", message };
 }

@@ -71,7 +71,7 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
   /** The expansions of the ephemeral resources as the apply evaluated them (by `module instance|key`). */
   const ephemeralExpansions = new Map<string, Expansion>();
   const evaluatorOf = (applied: AppliedValues): ModuleEvaluator =>
-    new ModuleEvaluator(config, input.variables, input.scope, {
+    new ModuleEvaluator(config, input.variables, { ...input.scope, applying: true }, {
       expansion: (m, k) => ephemeralExpansions.get(`${m}|${k}`) ?? planned.expansions.get(`${m}|${k}`),
       instance: (a) => applied.instance(a) ?? planned.dataValues.get(a),
     });
@@ -136,6 +136,17 @@ export function createConfigApplyScope(input: ConfigApplyScopeInput): ApplyScope
     },
 
     ephemeralResources,
+
+    async ephemeralConditions(address: string, which: "precondition" | "postcondition", applied: AppliedValues): Promise<InstanceConditions> {
+      return settle(() => {
+        const addr = parseResourceInstance(address);
+        const ev = evaluatorOf(applied);
+        const r = ev.configAt(addr.module.map((s) => s.name)).module.ephemeralResources.get(`ephemeral.${addr.type}.${addr.name}`);
+        const diagnostics: PlanDiagnostic[] = [];
+        if (r === undefined || r[which === "precondition" ? "preconditions" : "postconditions"].length === 0) return { outcomes: [], diagnostics };
+        return { outcomes: resourceConditions(ev, r, addr.module, addr.key, diagnostics, which === "precondition" ? "pre" : "post"), diagnostics };
+      });
+    },
 
     async ephemeralInstances(id: string, applied: AppliedValues): Promise<readonly ApplyEphemeralInstance[]> {
       return settle(() => ephemeralInstancesNow(id, applied));

@@ -1,6 +1,7 @@
 import { EphemeralResources, type EphemeralOpEvent } from "../ephemeral/ephemeral-resources.js";
 import { EPHEMERAL_MARK } from "../ephemeral/ephemeral-mark.js";
 import { rejectEphemeralUse } from "../ephemeral/reject-ephemeral-use.js";
+import { conditionErrorMessage } from "./apply-checks.js";
 import { dynamicType, nullVal, stringVal, unknownVal, type Path, type Type, type Value } from "@magma/cty";
 import { msgpackNormalForm } from "@magma/cty/msgpack";
 import { dataReadSource } from "../plan/data-read-source.js";
@@ -112,6 +113,12 @@ export interface ConfigurationPlan {
    * hook reports them, in order (every instance opened was closed before the plan returned).
    */
   readonly ephemeralEvents: readonly EphemeralOpEvent[];
+  /**
+   * Opens (and closes) once more the ephemeral resource instances the walk opened whose
+   * addresses `keep` accepts, their events added to {@link ephemeralEvents}: terraform's
+   * destroy plan walk after its refresh walk (see `EphemeralResources.reopenAll`).
+   */
+  readonly reopenEphemerals: (keep: (address: string) => boolean) => Promise<Diag[]>;
   /** The root module's outputs as planned. */
   readonly outputs: PlannedOutput[];
   /** The provider configurations used. */
@@ -646,6 +653,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         return { ...sc, variables: new Map<string, Value>([...names, ["self", self]]) };
       };
       const conditionScope = scopeOf(rule.condition);
+      // As Terraform (`validateCheckRule`): the error message is evaluated first, whatever the condition's result, so its
+      // warnings (a message built from a sensitive or an ephemeral value) are reported even when the condition holds.
+      const said = conditionErrorMessage(evaluate(rule.errorMessage, scopeOf(rule.errorMessage)).value, rule.errorMessage.range);
+      diagnostics.push(...said.warnings.map((w) => ({ ...w, address })));
       const c = evaluate(rule.condition, conditionScope);
       // As Terraform: the values of the condition's references are listed under its snippet.
       const withValues = (d: PlanDiagnostic): PlanDiagnostic => {
@@ -677,11 +688,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         note(i, "pass");
         continue;
       }
-      const m = evaluate(rule.errorMessage, scopeOf(rule.errorMessage)).value;
-      const mv = m.unmarkDeep();
-      const msg = mv.paths.length > 0 ? "The error message included a sensitive value, so it will not be displayed." : mv.value.isKnown() && !mv.value.isNull() && mv.value.type.kind === "string" ? mv.value.asString() : "";
-      note(i, "fail", msg);
-      const d = withValues(planError(summary, msg, { address, subject: rule.condition.range }));
+      note(i, "fail", said.message);
+      const d = withValues(planError(summary, said.detail, { address, subject: rule.condition.range }));
       if (warnOnly) diagnostics.push({ ...d, severity: "warning", ...(inCheck ? { fromCheckBlock: true } : {}) });
       else throw new PlanDiagnosticsError([d]);
     }
@@ -1288,7 +1296,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
         detail: `If you apply this plan, Terraform will discard its tracking information for the following objects, but it will not delete them:\n${forgotten.join("\n")}\n\nAfter applying this plan, Terraform will no longer manage these objects. You will need to import them into Terraform to manage them again.`,
       });
     }
-    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataReadEvents, ephemeralEvents, expansions, schemas, providerConfigs, checks: checks.results(), refreshedDependencies };
+    const reopenEphemerals = (keep: (address: string) => boolean): Promise<Diag[]> => ephemerals.reopenAll(keep);
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataReadEvents, ephemeralEvents, reopenEphemerals, expansions, schemas, providerConfigs, checks: checks.results(), refreshedDependencies };
   }
 }
 

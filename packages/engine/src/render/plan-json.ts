@@ -269,9 +269,11 @@ function plannedValuesJson(sorted: readonly Located[], outputs: readonly Planned
     if (a === PlanAction.Delete || a === PlanAction.Forget || l.change.deposedKey !== undefined) continue;
     const entry = entryFor(schemas, l.provider, l.addr.mode === "data" ? "data" : "managed", l.addr.type, l.change.address);
     const after = l.change.after.unmarkDeep().value;
-    // Terraform's planned values carry the plan's own marks (configuration), not the schema's.
+    // Terraform's planned values carry the plan's own marks: a managed resource's planned object
+    // is marked with the schema's sensitive attributes too (write-only ones among them, though
+    // null), a data source read at apply only with the configuration's.
     const schemaPaths = schemaSensitivePaths(entry.block, after);
-    const planPaths = (l.change.afterSensitivePaths ?? []).filter((p) => !schemaPaths.some((s) => s.equals(p)));
+    const planPaths = l.addr.mode === "managed" ? [...(l.change.afterSensitivePaths ?? []), ...schemaPaths] : (l.change.afterSensitivePaths ?? []).filter((p) => !schemaPaths.some((s) => s.equals(p)));
     const json = jsonStruct([
       ["address", jsonString(l.change.address)],
       ["mode", jsonString(l.addr.mode)],
