@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { fromJson, nullVal, toJson, type Value } from "@magma/cty";
+import { convert, fromJson, nullVal, toJson, type Type, type Value } from "@magma/cty";
 import { msgpackNormalForm } from "@magma/cty/msgpack";
 import { dataReadStateType } from "../plan/data-read-source.js";
 import { dataSourceSchema, emptyBlockValue, ephemeralResourceSchema, errorDiag, isProviderError, resourceSchema, type Diag } from "@magma/provider-api";
@@ -530,7 +530,41 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   const dataReads = Object.entries(plan.dataReads ?? {})
     .filter(([address]) => plan.dataReadSources?.[address] !== undefined)
     .map(([address, v]) => [address, v.isWhollyKnown() ? v : unknownsToNull(v.unmarkDeep().value)] as const);
-  const refreshedNoOps = plan.changes.filter((c) => c.action === PlanAction.NoOp && c.mode === "managed" && c.deposedKey === undefined && !recordsNoOp(c) && c.dependencies !== undefined && differsFromStored(c, store.get(c.address, undefined)));
+  // The type an object is stored with is its schema's (a dynamic attribute, such as terraform_data's
+  // `input`, is stored as {"value","type"}), not the value's own: fetched (a getSchema, no configure)
+  // only for the objects that need it.
+  const storedTypeOf = async (c: { readonly providerConfig?: string; readonly typeName: string }): Promise<Type> => {
+    const address = c.providerConfig ?? "";
+    return resourceSchema(await pool.schema(address, providers.get(address)?.source ?? address), c.typeName).type;
+  };
+  const refreshedNoOps: { readonly c: PlannedInstanceChange; readonly type: Type }[] = [];
+  for (const c of plan.changes) {
+    if (c.action !== PlanAction.NoOp || c.mode !== "managed" || c.deposedKey !== undefined || recordsNoOp(c) || c.dependencies === undefined) continue;
+    const previous = store.get(c.address, undefined);
+    // The value's own type decodes what state stores unless a dynamic attribute holds a value: then the schema's.
+    let type: Type = c.before.type;
+    let differs = differsFromStored(c, previous, type);
+    if (differs === undefined) {
+      try {
+        type = await storedTypeOf(c);
+        differs = differsFromStored(c, previous, type) ?? true;
+      } catch (e) {
+        warn(c.address, diagnosticsOf(e));
+        continue;
+      }
+    }
+    if (differs) refreshedNoOps.push({ c, type });
+  }
+  // The drifted objects' schema types, likewise (only when there is drift).
+  const driftTypes = new Map<string, Type>();
+  for (const d of plan.drift ?? []) {
+    if (d.after.isNull() || d.mode !== "managed") continue;
+    try {
+      driftTypes.set(`${d.address}\0${d.deposedKey ?? ""}`, await storedTypeOf(d));
+    } catch (e) {
+      warn(d.address, diagnosticsOf(e));
+    }
+  }
   const refreshedDeps = new Map(Object.entries(plan.refreshedDependencies ?? {}));
   if (drift.length > 0 || dataReads.length > 0 || refreshedNoOps.length > 0 || refreshedDeps.size > 0) {
     try {
@@ -541,9 +575,9 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
           w.set(address, source.provider, undefined, { tainted: false, schemaVersion: source.schemaVersion, attributesJson: toJson(plain, dataReadStateType(source, plain)), attributesFlat: undefined, sensitiveAttributesJson: source.sensitiveAttributesJson ?? "[]", private: undefined, dependencies: [], createBeforeDestroy: false });
         }
         // An object the plan leaves as it is: as refreshed, with the dependencies of the configuration (Terraform writes both into its refreshed state for a no-op).
-        for (const c of refreshedNoOps) {
+        for (const { c, type } of refreshedNoOps) {
           const previous = store.get(c.address, undefined)!;
-          w.set(c.address, c.providerConfig ?? "", undefined, stored(c, { state: c.before, private: c.priorPrivate, tainted: c.priorTainted }, previous.schemaVersion, c.before.type, previous));
+          w.set(c.address, c.providerConfig ?? "", undefined, stored(c, { state: c.before, private: c.priorPrivate, tainted: c.priorTainted }, previous.schemaVersion, type, previous));
         }
         for (const d of drift) {
           const previous = store.get(d.address, d.deposedKey);
@@ -553,7 +587,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
           else {
             const deps = d.deposedKey === undefined ? refreshedDeps.get(d.address) : undefined;
             refreshedDeps.delete(d.address);
-            w.set(d.address, provider, d.deposedKey, stored(deps === undefined ? d : { ...d, dependencies: [...deps] }, { state: d.after, private: d.plannedPrivate, tainted: d.priorTainted }, d.schemaVersion ?? previous.schemaVersion, d.after.type, previous));
+            w.set(d.address, provider, d.deposedKey, stored(deps === undefined ? d : { ...d, dependencies: [...deps] }, { state: d.after, private: d.plannedPrivate, tainted: d.priorTainted }, d.schemaVersion ?? previous.schemaVersion, driftTypes.get(`${d.address}\0${d.deposedKey ?? ""}`) ?? d.after.type, previous));
           }
         }
         // A refresh writes every refreshed object with its stored and configured dependencies merged.
@@ -771,16 +805,32 @@ function stored(change: PlannedInstanceChange, object: InstanceObject, schemaVer
   };
 }
 
-/** Whether a no-op's object (as refreshed, with the configuration's dependencies) differs from what state stores. */
-function differsFromStored(change: PlannedInstanceChange, previous: StoredObject | undefined): boolean {
+/**
+ * Whether a no-op's object (as refreshed, with the configuration's dependencies) differs from
+ * what state stores, the stored JSON read as `type`; undefined when it does not read as `type`
+ * (a dynamic attribute stored as {"value","type"} read with the value's own type: ask again
+ * with the schema's).
+ */
+function differsFromStored(change: PlannedInstanceChange, previous: StoredObject | undefined, type: Type): boolean | undefined {
   if (previous === undefined || previous.attributesJson === undefined || change.before.isNull()) return false;
   const deps = (d: readonly string[]): string => [...d].sort().join("\n");
-  if (deps(previous.dependencies) !== deps(change.dependencies ?? [])) return true;
   const before = change.before.unmarkDeep().value;
+  let same: boolean;
   try {
-    return !fromJson(previous.attributesJson, before.type).rawEquals(before);
+    const decoded = fromJson(previous.attributesJson, type);
+    same = decoded.rawEquals(before) || (type !== before.type && sameAfterConversion(decoded, before));
   } catch {
-    return true;
+    return undefined;
+  }
+  return deps(previous.dependencies) !== deps(change.dependencies ?? []) || !same;
+}
+
+/** Whether `stored` (decoded with the schema's type) and `value` (the value's own type) are the same value. */
+function sameAfterConversion(stored: Value, value: Value): boolean {
+  try {
+    return stored.rawEquals(convert(value, stored.type));
+  } catch {
+    return false;
   }
 }
 
