@@ -3,7 +3,7 @@ import { convert, fromJson, nullVal, toJson, type Type, type Value } from "@magm
 import { msgpackNormalForm } from "@magma/cty/msgpack";
 import { dataReadStateType } from "../plan/data-read-source.js";
 import { dataSourceSchema, emptyBlockValue, ephemeralResourceSchema, errorDiag, isProviderError, resourceSchema, type Diag } from "@magma/provider-api";
-import { encodeOutput, encodeSensitivePaths, type OutputState, type StateFile } from "@magma/state";
+import { encodeOutput, encodeSensitivePaths, formatProviderSource, parseProviderConfig, type OutputState, type StateFile } from "@magma/state";
 import { walkGraph, type VisitContext } from "../dag/walk.js";
 import { EngineError, EngineErrorCode, isEngineError } from "../engine-error.js";
 import { EPHEMERAL_MARK } from "../ephemeral/ephemeral-mark.js";
@@ -535,7 +535,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   // only for the objects that need it.
   const storedTypeOf = async (c: { readonly providerConfig?: string; readonly typeName: string }): Promise<Type> => {
     const address = c.providerConfig ?? "";
-    return resourceSchema(await pool.schema(address, providers.get(address)?.source ?? address), c.typeName).type;
+    return resourceSchema(await pool.schema(address, providers.get(address)?.source ?? formatProviderSource(parseProviderConfig(address).provider)), c.typeName).type;
   };
   const refreshedNoOps: { readonly c: PlannedInstanceChange; readonly type: Type }[] = [];
   for (const c of plan.changes) {

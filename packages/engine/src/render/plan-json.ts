@@ -271,9 +271,12 @@ function plannedValuesJson(sorted: readonly Located[], outputs: readonly Planned
     const after = l.change.after.unmarkDeep().value;
     // Terraform's planned values carry the plan's own marks: a managed resource's planned object
     // is marked with the schema's sensitive attributes too (write-only ones among them, though
-    // null), a data source read at apply only with the configuration's.
+    // null) — but not a replacement's, which terraform plans again as a create and marks with
+    // the configuration's paths alone (node_resource_abstract_instance.go's replace branch) —
+    // and a data source read at apply only with the configuration's.
     const schemaPaths = schemaSensitivePaths(entry.block, after);
-    const planPaths = l.addr.mode === "managed" ? [...(l.change.afterSensitivePaths ?? []), ...schemaPaths] : (l.change.afterSensitivePaths ?? []).filter((p) => !schemaPaths.some((s) => s.equals(p)));
+    const replace = a === PlanAction.DeleteThenCreate || a === PlanAction.CreateThenDelete;
+    const planPaths = l.addr.mode === "managed" && !replace ? [...(l.change.afterSensitivePaths ?? []), ...schemaPaths] : (l.change.afterSensitivePaths ?? []).filter((p) => !schemaPaths.some((s) => s.equals(p)));
     const json = jsonStruct([
       ["address", jsonString(l.change.address)],
       ["mode", jsonString(l.addr.mode)],
