@@ -72,7 +72,7 @@ describe("schema", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("provider registry.terraform.io/magma/random");
     expect(r.stdout).toContain("native");
-    expect(r.stdout).toMatch(/resources:\s+6/);
+    expect(r.stdout).toMatch(/resources:\s+7/);
     expect(r.stdout).toMatch(/data sources:\s+0/);
     expect(r.stdout).toContain("    random_string\n");
   });

@@ -1,7 +1,7 @@
 /**
  * A native TypeScript provider with the schemas and semantics of hashicorp/random 3.6/3.7:
- * random_id, random_integer, random_password, random_shuffle, random_string and random_uuid,
- * behind magma's {@link Provider} contract.
+ * random_id, random_integer, random_password, random_pet, random_shuffle, random_string and
+ * random_uuid, behind magma's {@link Provider} contract.
  *
  * - {@link createRandomProvider}: the provider.
  * - {@link RandomResourceType} and {@link randomSchemaVersion}: its resource types and their
