@@ -51,7 +51,7 @@ function distance(a: string, b: string): number {
 
 /**
  * The suggestion Terraform's `didyoumean.NameSuggestion` makes: the first candidate within
- * edit distance 2 of `given` (the closest wins), or `undefined`. @internal
+ * edit distance 2 of `given` (the closest wins), or `undefined`, for "Did you mean" details.
  */
 export function nameSuggestion(given: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;

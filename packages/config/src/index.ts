@@ -56,3 +56,4 @@ export { bodyTraversals } from "./body-walk.js";
 export { parseConfigAddress } from "./address.js";
 export type { ConfigAddress } from "./address.js";
 export { SUPPORTED_BACKENDS } from "./decode-terraform.js";
+export { nameSuggestion } from "./diagnostics.js";

@@ -9,7 +9,7 @@ import {
   unknownVal,
   type Value,
 } from "@magma/cty";
-import { checkExpressionReferences, parseRef, type Config, type Reference } from "@magma/config";
+import { checkExpressionReferences, nameSuggestion, parseRef, type Config, type Reference } from "@magma/config";
 import { ModuleEvaluator, unknownsToNull, type Plan, type PlanDiagnostic } from "@magma/engine";
 import {
   expressionTraversals,
@@ -261,32 +261,9 @@ export function unknownOf(v: Value): Value {
   return unknownVal(v.type);
 }
 
-/** Levenshtein distance, for Terraform's "Did you mean" suggestions. */
-function distance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length]!;
-}
-
-/** Terraform's `didyoumean.NameSuggestion`: the closest candidate within distance 2, as ` Did you mean "x"?`. */
+/** Terraform's `didyoumean.NameSuggestion` as a detail's tail: ` Did you mean "x"?`, or nothing. */
 function suggestion(given: string, candidates: Iterable<string>): string {
-  let best: string | undefined;
-  let bestDist = 3;
-  for (const c of candidates) {
-    const d = distance(given, c);
-    if (d < bestDist) {
-      best = c;
-      bestDist = d;
-    }
-  }
+  const best = nameSuggestion(given, candidates);
   return best === undefined ? "" : ` Did you mean ${JSON.stringify(best)}?`;
 }
 
