@@ -43,9 +43,21 @@ export interface ToolRunOptions {
 }
 
 /**
+ * Terraform's notes for a state lock taken or released slowly ("Acquiring state lock. This may
+ * take a few moments...", printed when the lock call takes over 400 ms: clistate's
+ * LockThreshold; with -json, a message saying the same), removed: on a loaded machine they
+ * come and go from run to run.
+ */
+function withoutSlowLockNotes(text: string): string {
+  return text
+    .replace(/^(?:\x1b\[[0-9;]*m)*(?:Acquiring|Releasing) state lock\. This may take a few moments\.\.\.(?:\x1b\[[0-9;]*m)*\n/gm, "")
+    .replace(/^\{[^\n]*"@message":"(?:Acquiring|Releasing) state lock\. This may take a few moments\.\.\."[^\n]*\}\n/gm, "");
+}
+
+/**
  * Runs terraform (from PATH or `MAGMA_TERRAFORM`) or the built `magma` in `cwd`, with a
  * cache directory of its own, no checkpoint calls and no colour unless `env` asks for it.
- * Killed after 240 s.
+ * Killed after 240 s. Terraform's slow-lock notes are left out of what it printed.
  */
 export function runTool(
   tool: "terraform" | "magma",
@@ -90,7 +102,7 @@ export function runTool(
     child.once("close", (code) => {
       clearTimeout(timer);
       spawned.delete(child);
-      resolve({ code, stdout, stderr });
+      resolve(tool === "terraform" ? { code, stdout: withoutSlowLockNotes(stdout), stderr: withoutSlowLockNotes(stderr) } : { code, stdout, stderr });
     });
   });
 }
