@@ -112,7 +112,10 @@ const flat = (text: string): string => text.replace(/\s+/g, " ");
   const pair = async (files: Record<string, string>, prepare: (dir: string) => void = () => undefined): Promise<[string, string]> => {
     const dirs = [workdir(files), workdir(files)] as [string, string];
     for (const d of dirs) prepare(d);
-    await Promise.all(dirs.map((d) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: env(0) })));
+    // One after the other: each init creates terraform's shared sequence public.global_states_id_seq
+    // (CREATE SEQUENCE IF NOT EXISTS), and two at once can race into "duplicate key value violates
+    // unique constraint pg_class_relname_nsp_index" (seen on CI's loaded machine).
+    for (const d of dirs) await terraformAsync(["init", "-no-color", "-input=false"], d, { env: env(0) });
     const first = await Promise.all([runTool("magma", apply, dirs[0], env(0)), runTool("terraform", apply, dirs[1], env(0))]);
     for (const r of first) expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
     return dirs;

@@ -7,7 +7,7 @@ import { platformName } from "../workdir/platform-name.js";
 import { installConfigProviders } from "../workdir/init-providers.js";
 import { formatLockFile, LOCK_FILE_NAME, parseLockFile, type LockedProvider } from "../workdir/provider-lock-file.js";
 import { formatDiagnostics } from "../workdir/format-diagnostic.js";
-import { terraformDiagnosticOrder } from "../workdir/apply-failure-diagnostics.js";
+import { terraformDiagnosticOrder } from "../workdir/terraform-diagnostic-order.js";
 import { parseConfig, type Diagnostic } from "@magma/hcl";
 import { backendRecord, readBackendRecord, recordBackend, settingsFromRecord } from "../workdir/init-backend.js";
 import { localStateExists, migrateState } from "../workdir/migrate-state.js";

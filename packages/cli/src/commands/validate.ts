@@ -6,7 +6,7 @@ import { CliError, CliErrorCode } from "../cli-error.js";
 import { openProviderSession, nativeProviders } from "../provider-session.js";
 import { formatDiagnostics, snippetOf, SourceCache } from "../workdir/format-diagnostic.js";
 import { workdirProviders } from "../workdir/engine-providers.js";
-import { terraformDiagnosticOrder } from "../workdir/apply-failure-diagnostics.js";
+import { terraformDiagnosticOrder } from "../workdir/terraform-diagnostic-order.js";
 import { providerRequirements } from "../workdir/provider-requirements.js";
 import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";

@@ -3,7 +3,7 @@ import { compareInstanceAddrs } from "../workdir/state-objects.js";
 import { formatResourceInstance, type ResourceInstanceAddress, type StateFile } from "@magma/state";
 import { paint } from "../colour.js";
 import { wordWrap } from "../terminal-columns.js";
-import { terraformDiagnosticOrder } from "../workdir/apply-failure-diagnostics.js";
+import { terraformDiagnosticOrder } from "../workdir/terraform-diagnostic-order.js";
 import { formatDiagnostics, SourceCache } from "../workdir/format-diagnostic.js";
 import { JsonUi } from "../workdir/json-ui.js";
 import type {

@@ -93,7 +93,7 @@ describe("HumanOperationView", () => {
     expect(automation.out()).toBe("");
   });
 
-  test("a failed plan: its diagnostics on stderr with a provider's object address and the configuration's snippet", () => {
+  test("a failed plan: its warnings on stdout, its errors on stderr with a provider's object address and the configuration's snippet", () => {
     const dir = mkdtempSync(join(tmpdir(), "human-view-"));
     writeFileSync(join(dir, "main.tf"), 'resource "x" "y" {\n  a = 1\n}\n');
     const { view, out, err } = harness("plan", { dir });
@@ -102,8 +102,8 @@ describe("HumanOperationView", () => {
       { severity: "error", summary: "Bad a", detail: "It is bad.", subject, address: "x.y", inConfigBody: true },
       { severity: "warning", summary: "Careful", detail: "" },
     ]);
-    expect(out()).toBe("");
-    expect(err()).toBe('\nWarning: Careful\n\n\nError: Bad a\n\n  with x.y,\n  on main.tf line 2, in resource "x" "y":\n   2:   a = 1\n\nIt is bad.\n');
+    expect(out()).toBe("\nWarning: Careful\n\n");
+    expect(err()).toBe('\nError: Bad a\n\n  with x.y,\n  on main.tf line 2, in resource "x" "y":\n   2:   a = 1\n\nIt is bad.\n');
   });
 
   test("the apply's progress, its summary counted from the change summary, and the outputs sorted, a sensitive one hidden", () => {

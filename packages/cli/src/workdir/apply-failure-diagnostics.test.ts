@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { loadConfig } from "@magma/config";
 import { Path } from "@magma/cty";
 import type { FailedObject } from "@magma/engine";
-import { applyFailureDiagnostics, EXECUTION_HALTED, terraformDiagnosticOrder } from "./apply-failure-diagnostics.js";
+import { applyFailureDiagnostics, EXECUTION_HALTED } from "./apply-failure-diagnostics.js";
+import { terraformDiagnosticOrder } from "./terraform-diagnostic-order.js";
 import { formatDiagnostics } from "./format-diagnostic.js";
 
 const MAIN = `resource "random_id" "a" {

@@ -4,7 +4,7 @@ import { CliError, CliErrorCode } from "../cli-error.js";
 import { paint } from "../colour.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { terminalColumns } from "../terminal-columns.js";
-import { terraformDiagnosticOrder } from "./apply-failure-diagnostics.js";
+import { terraformDiagnosticOrder } from "./terraform-diagnostic-order.js";
 import { formatDiagnostics, SourceCache } from "./format-diagnostic.js";
 import { JsonUi } from "./json-ui.js";
 
