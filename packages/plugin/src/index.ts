@@ -111,6 +111,7 @@ export {
   noServerCapabilities,
   impliedType,
   attributeType,
+  attributeSpecType,
   nestedBlockType,
   emptyBlockValue,
   emptyNestedBlockValue,
