@@ -95,7 +95,7 @@ describe("the README example run", () => {
     const transport = createGrpcTransport({ baseUrl: "http://localhost", sessionManager });
     try {
       const schema = await createClient(Tfplugin6Provider, transport).getProviderSchema({});
-      expect(Object.keys(schema.resourceSchemas).sort()).toEqual(["random_id", "random_integer", "random_password", "random_shuffle", "random_string", "random_uuid"]);
+      expect(Object.keys(schema.resourceSchemas).sort()).toEqual(["random_id", "random_integer", "random_password", "random_pet", "random_shuffle", "random_string", "random_uuid"]);
       await createClient(GRPCController, transport).shutdown({}).catch((e: unknown) => {
         // A server may drop the connection before answering.
         expect(ConnectError.from(e).code).toBe(Code.Unavailable);
