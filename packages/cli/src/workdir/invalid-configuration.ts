@@ -1,6 +1,5 @@
 import { resolve } from "node:path";
 import type { Diagnostic } from "@magma/hcl";
-import { CliError, CliErrorCode } from "../cli-error.js";
 import { paint } from "../colour.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { terminalColumns } from "../terminal-columns.js";
@@ -8,27 +7,7 @@ import { terraformDiagnosticOrder } from "./terraform-diagnostic-order.js";
 import { formatDiagnostics, SourceCache } from "./format-diagnostic.js";
 import { JsonUi } from "./json-ui.js";
 
-/**
- * The root module of a working directory does not load: its diagnostics (errors and the
- * warnings beside them), for the command to print as terraform prints them before it stops
- * (see {@link writeConfigurationDiagnostics}).
- */
-export class InvalidConfigurationError extends CliError {
-  /** The root module's diagnostics, errors and warnings, in the order they were found. */
-  readonly diagnostics: readonly Diagnostic[];
-
-  /** Makes the error; `diagnostics` holds at least one error. */
-  constructor(diagnostics: readonly Diagnostic[]) {
-    const first = diagnostics.find((d) => d.severity === "error");
-    super(CliErrorCode.BadInput, `the configuration is not valid${first === undefined ? "" : `: ${first.summary}`}`);
-    this.diagnostics = diagnostics;
-  }
-}
-
-/** Whether `e` is an {@link InvalidConfigurationError} (by shape). */
-export function isInvalidConfigurationError(e: unknown): e is InvalidConfigurationError {
-  return e instanceof Error && e.name === "CliError" && Array.isArray((e as { diagnostics?: unknown }).diagnostics);
-}
+export { InvalidConfigurationError, isInvalidConfigurationError } from "./invalid-configuration-error.js";
 
 /**
  * How a command prints configuration diagnostics, as terraform's commands differ:

@@ -5,7 +5,7 @@ import { isStateError, openConfiguredBackend, type StateBackend, type StateStore
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { applyBackendOverrides } from "./backend-overrides.js";
 import { backendSettingsFromConfig, type BackendSettings } from "./backend-settings.js";
-import { InvalidConfigurationError } from "./invalid-configuration.js";
+import { InvalidConfigurationError } from "./invalid-configuration-error.js";
 import { backendRecord, readBackendRecord, settingsFromRecord } from "./init-backend.js";
 
 /** Options of {@link openWorkingDir}. */
