@@ -30,20 +30,18 @@ const packagesDir = join(root, "packages");
  * fake-aws and conformance should take less than listed.
  */
 const TEST_WEIGHTS = {
-  "@magma/cli": 916,
-  "@magma/engine": 748,
-  "@magma/plugin": 294,
-  "@magma/conformance": 291,
-  "@magma/provider-server": 233,
-  "@magma/reliability": 233,
-  "@magma/fake-aws": 230,
-  "@magma/state": 150,
-  "@magma/config": 49,
-  // Not yet measured in CI: difftest's planted-fault test (a shrink through both tools) and its
-  // regression cases (11 minutes at a load average above 30 on the shared 2-core machine); its
-  // CI batch of 20 generated stacks is still off until its open differences are fixed (the test).
-  "@magma/difftest": 450,
-  "@magma/hcl": 35,
+  // Seconds of the full run of 2026-12-07 (16:55 UTC, two at once, other runs alongside).
+  "@magma/cli": 2265,
+  "@magma/engine": 441,
+  "@magma/fake-aws": 424,
+  "@magma/conformance": 312,
+  "@magma/reliability": 262,
+  "@magma/difftest": 240,
+  "@magma/provider-server": 224,
+  "@magma/plugin": 219,
+  "@magma/state": 110,
+  "@magma/config": 55,
+  "@magma/hcl": 41,
 };
 const DEFAULT_WEIGHT = 20;
 /** lint (the longer of the two) seconds in the last fresh-clone CI; the rest about 10. */
