@@ -21,16 +21,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const packagesDir = join(root, "packages");
 
 /**
- * Test seconds per package in the last fresh-clone CI (1,792 s in all; two at once, 2 cores).
- * The run is CPU-bound: sampled, the cli tests' processes alone (jest, magma, terraform, the
- * providers) were runnable on about 2 threads on average, so the wall time is about the sum of
- * these halved, and the order here only decides which tasks end last. Since then the terraform oracle tests serve native providers from
- * bundled launcher entries (@magma/test-support's bundleLauncherEntry) and fake-aws and
- * conformance read terraform's state without starting hashicorp/aws: cli, engine, state,
- * fake-aws and conformance should take less than listed.
+ * Test seconds per package in a full run (two at once, 2 cores). The run is CPU-bound: the
+ * wall time is about the sum of these halved, and the order here only decides which tasks end
+ * last. A package missing here counts as `DEFAULT_WEIGHT`.
  */
 const TEST_WEIGHTS = {
-  // Seconds of the full run of 2026-12-07 (16:55 UTC, two at once, other runs alongside).
+  // The full run of 2026-12-07 (16:55 UTC, with other runs alongside on the machine).
   "@magma/cli": 2265,
   "@magma/engine": 441,
   "@magma/fake-aws": 424,
