@@ -7,13 +7,14 @@
  * ssh that records what it was given and runs git's command locally). Compared: the output,
  * `modules.json`, the installed files and what ssh saw; in native and JSON syntax.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, relative } from "node:path";
 import { runTool, stopToolRuns } from "./support/side-by-side.js";
+import { taggedGitRepo } from "./support/tagged-git-repo.js";
 import { removeWorkdirs, TERRAFORM, workdir } from "./support/workdir.js";
 
 const describeTf = TERRAFORM === undefined ? describe.skip : describe;
@@ -86,18 +87,7 @@ function archive(name: string, flag: string, files: Record<string, string>): voi
 
 /** A git repository on disk with `files` committed and tagged v1, then changed. */
 function gitRepo(files: Record<string, string>): string {
-  const repo = workdir(files);
-  const g = (args: string[]): void => {
-    const r = spawnSync("git", args, { cwd: repo, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
-    if (r.status !== 0) throw new Error(r.stderr);
-  };
-  g(["init", "-q", "-b", "main"]);
-  g(["add", "."]);
-  g(["commit", "-q", "-m", "v1"]);
-  g(["tag", "v1"]);
-  writeFileSync(join(repo, "main.tf"), 'output "where" {\n  value = "after v1"\n}\n');
-  g(["commit", "-q", "-am", "later"]);
-  return repo;
+  return taggedGitRepo(files, 'output "where" {\n  value = "after v1"\n}\n');
 }
 
 /** The configuration calling `modules` (name → source), in native or JSON syntax, with an output of their `where`s. */

@@ -5,7 +5,7 @@
  * `.terraform` layouts, a directory either tool can take over, and terraform's errors for
  * packages that must not be installed.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -14,6 +14,7 @@ import { writeProviderLauncher } from "@magma/provider-server";
 import { bundleLauncherEntry, startLocalRegistry, type LocalRegistry, type ZipWriterEntry } from "@magma/test-support";
 import { MAGMA_BIN } from "./support/run-magma.js";
 import { runTool, stopToolRuns } from "./support/side-by-side.js";
+import { taggedGitRepo } from "./support/tagged-git-repo.js";
 import { removeWorkdirs, TERRAFORM, workdir } from "./support/workdir.js";
 
 const describeTf = TERRAFORM === undefined ? describe.skip : describe;
@@ -187,17 +188,7 @@ describeTf("modules from a module registry, git and an https archive, against te
     reg.publishModule({ namespace: NS, name: "pet", provider: "random", version: "1.0.0", files: { "main.tf": modTf } });
     reg.publishModule({ namespace: NS, name: "pet", provider: "random", version: "1.1.0", files: { "main.tf": modTf } });
     reg.publishModule({ namespace: NS, name: "pet", provider: "random", version: "2.0.0", files: { "main.tf": modTf } });
-    const repo = workdir({ "main.tf": 'output "where" {\n  value = "top"\n}\n', "sub/main.tf": 'output "where" {\n  value = "sub"\n}\n' });
-    const g = (args: string[]): void => {
-      const r = spawnSync("git", args, { cwd: repo, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
-      if (r.status !== 0) throw new Error(r.stderr);
-    };
-    g(["init", "-q", "-b", "main"]);
-    g(["add", "."]);
-    g(["commit", "-q", "-m", "v1"]);
-    g(["tag", "v1"]);
-    writeFileSync(join(repo, "main.tf"), 'output "where" {\n  value = "top, after v1"\n}\n');
-    g(["commit", "-q", "-am", "later"]);
+    const repo = taggedGitRepo({ "main.tf": 'output "where" {\n  value = "top"\n}\n', "sub/main.tf": 'output "where" {\n  value = "sub"\n}\n' }, 'output "where" {\n  value = "top, after v1"\n}\n');
     const tf =
       mainTf() +
       `\nmodule "pet" {\n  source  = "${reg.hostname}/${NS}/pet/random"\n  version = "~> 1.0"\n}\n` +
