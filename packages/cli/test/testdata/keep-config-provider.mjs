@@ -9,15 +9,17 @@ import { createNativeProvider, createSchemaEntry } from "@magma/provider-api";
 
 /**
  * The provider: `typeName` with schema `entry` (it must have a computed `id` and a required
- * `name`), `provider` its configuration schema (default: empty), `idPrefix` the prefix of
- * the ids apply gives, `label` the name errors call it by.
+ * `name`), `provider` its configuration schema (default: empty), `configure` what to do with
+ * the provider's configuration (default: nothing), `idPrefix` the prefix of the ids apply
+ * gives (or a function returning it, read at each apply), `label` the name errors call it by.
  */
-export function createKeepConfigProvider({ typeName, entry, provider = createSchemaEntry({ attributes: {} }), idPrefix, label }) {
+export function createKeepConfigProvider({ typeName, entry, provider = createSchemaEntry({ attributes: {} }), configure = () => {}, idPrefix, label }) {
+  const prefixOf = typeof idPrefix === "function" ? idPrefix : () => idPrefix;
   return createNativeProvider({
     getSchema() {
       return { provider, resources: new Map([[typeName, entry]]), dataSources: new Map() };
     },
-    configure() {},
+    configure,
     planResourceChange(_t, prior, proposed) {
       if (proposed.isNull()) return { plannedState: proposed };
       const id = prior.isNull() ? unknownVal(stringType) : prior.getAttr("id");
@@ -26,7 +28,7 @@ export function createKeepConfigProvider({ typeName, entry, provider = createSch
     applyResourceChange(_t, _prior, planned) {
       if (planned.isNull()) return { newState: planned };
       const id = planned.getAttr("id");
-      return { newState: objectVal({ ...planned.attributes(), id: id.isKnown() ? id : stringVal(`${idPrefix}-${planned.getAttr("name").asString()}`) }) };
+      return { newState: objectVal({ ...planned.attributes(), id: id.isKnown() ? id : stringVal(`${prefixOf()}-${planned.getAttr("name").asString()}`) }) };
     },
     readResource(_t, current) {
       return { newState: current };
