@@ -84,6 +84,47 @@ describe("buildApplyGraph", () => {
     expect(d.dependencies(`${a("1")} (destroy)`).sort()).toEqual([`${b("1")} (destroy)`, providerNodeId(P)]);
   });
 
+  it("creates and updates what a destroyed object depended on after its destroy, before it when that object goes create-before-destroy", () => {
+    // b (removed from the configuration) was stored as depending on a, which is updated: b goes first (Terraform's DestroyEdgeTransformer).
+    const g = graphOf([change("memory_item.a", "update", []), change("memory_item.b", "delete", undefined)], { "memory_item.b": ["memory_item.a"] });
+    expect(g.dependencies("memory_item.a").sort()).toEqual(["memory_item.b (destroy)", providerNodeId(P)]);
+    expect(g.dependencies("memory_item.b (destroy)")).toEqual([providerNodeId(P)]);
+    // Stored with create_before_destroy, or deposed: the edge is reversed (CBDEdgeTransformer).
+    const cbd = graphOf([change("memory_item.a", "update", []), change("memory_item.b", "delete", undefined, { createBeforeDestroy: true })], { "memory_item.b": ["memory_item.a"] });
+    expect(cbd.dependencies("memory_item.b (destroy)").sort()).toEqual(["memory_item.a", providerNodeId(P)]);
+    expect(cbd.dependencies("memory_item.a")).toEqual([providerNodeId(P)]);
+    const deposed = graphOf([change("memory_item.a", "update", []), change("memory_item.b", "delete", undefined, { deposedKey: "00000001" })], { "memory_item.b": ["memory_item.a"] });
+    expect(deposed.dependencies("memory_item.b (deposed object 00000001)").sort()).toEqual(["memory_item.a", providerNodeId(P)]);
+    // A no-op dependency gets no edge; instances of another instance of the same module neither.
+    const noop = graphOf([change("memory_item.a", "no-op", [], { importId: "i" }), change("memory_item.b", "delete", undefined)], { "memory_item.b": ["memory_item.a"] });
+    expect(noop.dependencies("memory_item.a")).toEqual([providerNodeId(P)]);
+    const a = (m: string): string => `module.m[${m}].memory_item.a`;
+    const mod = graphOf([change(a("0"), "update", []), change(a("1"), "update", []), change("module.m[0].memory_item.b", "delete", undefined)], { "module.m[0].memory_item.b": ["module.m.memory_item.a"] });
+    expect(mod.dependencies(a("0")).sort()).toEqual(["module.m[0].memory_item.b (destroy)", providerNodeId(P)]);
+    expect(mod.dependencies(a("1"))).toEqual([providerNodeId(P)]);
+  });
+
+  it("leaves out a destroy edge between two providers' nodes that would close a cycle", () => {
+    // b's destroy waits for its provider, configured from c, whose update waits for a's update.
+    const Q = 'provider["registry.terraform.io/magma/other"]';
+    const plan = {
+      ...createPlan({
+        changes: [change("memory_item.a", "update", []), change("other_item.c", "update", ["memory_item.a"], { typeName: "other_item", providerConfig: Q }), change("memory_item.b", "delete", undefined, { providerConfig: `${P}.x` })],
+        prior: { lineage: "l", serial: 1 },
+        configDigest: "",
+      }),
+      providers: [
+        { address: P, source: "registry.terraform.io/magma/memory", dependencies: [] },
+        { address: `${P}.x`, source: "registry.terraform.io/magma/memory", dependencies: ["other_item.c"] },
+        { address: Q, source: "registry.terraform.io/magma/other", dependencies: [] },
+      ],
+    };
+    const g = buildApplyGraph(plan, (address) => (address === "memory_item.b" ? ["memory_item.a"] : undefined));
+    // a → b (destroy) would close a → b (destroy) → provider .x → c → a: left out, as b's provider differs from a's.
+    expect(g.dependencies("memory_item.a")).toEqual([providerNodeId(P)]);
+    expect(g.findCycle()).toBeUndefined();
+  });
+
   it("refuses two changes for one instance", () => {
     expect(() => graphOf([change("memory_item.a", "create", []), change("memory_item.a", "update", [])])).toThrow(expect.objectContaining({ code: "invalid_argument" }));
   });

@@ -133,7 +133,12 @@ export function plannedProviders(plan: Plan, ephemerals: readonly ApplyEphemeral
  * - creates, updates and deferred reads run after the create/update nodes of every instance
  *   of the resources in their `dependencies`;
  * - destroys run in reverse: the destroy of a resource waits for the destroys of the
- *   instances that depend on it (from the change's `dependencies`, or the prior state's);
+ *   instances that depend on it (from the change's `dependencies`, or the prior state's),
+ *   and so do the creates and updates of what a destroyed object depended on — unless that
+ *   object goes create-before-destroy (a replace's old half, a deposed object, an object
+ *   stored with `create_before_destroy`), whose destroy then waits for them instead; an
+ *   edge of these between two providers' nodes that would close a cycle is left out outside
+ *   a destroy plan (Terraform's DestroyEdgeTransformer and CBDEdgeTransformer);
  * - a create or update waits for the destroys of what it depends on (an object being
  *   replaced delete-then-create is gone before its dependents change), except under
  *   create-before-destroy, where the edge is reversed: the new object is created, the
@@ -180,6 +185,17 @@ export function buildApplyGraph(
     const x = placeOfNode.get(a)!;
     const y = placeOfNode.get(b)!;
     return x.moduleConfig === y.moduleConfig && x.moduleInstance !== y.moduleInstance;
+  };
+  /**
+   * Terraform's `tryInterProviderDestroyEdge`: `from` waits for `to`, except outside a destroy
+   * plan when their providers differ and the edge would close a cycle.
+   */
+  const interProvider = (from: string, to: string): void => {
+    g.dependOn(from, to);
+    const a = g.get(from);
+    const b = g.get(to);
+    const providerOf = (n: ApplyNode): string | undefined => (n.kind === "apply" || n.kind === "destroy" ? n.provider : undefined);
+    if (plan.mode !== "destroy" && providerOf(a) !== providerOf(b) && g.ancestors(to).has(from)) g.removeDependency(from, to);
   };
 
   // Provider nodes first, so that the walk starts configures as soon as it can.
@@ -247,6 +263,7 @@ export function buildApplyGraph(
     }
   }
 
+  const destroyEdges: (() => void)[] = [];
   for (const [id, node] of [...g.ids().map((i) => [i, g.get(i)] as const)]) {
     if (node.kind === "provider") {
       for (const r of node.provider.dependencies) for (const a of creators.get(r) ?? []) g.dependOn(id, a);
@@ -273,11 +290,23 @@ export function buildApplyGraph(
           else g.dependOn(id, d);
         }
       } else {
-        // The dependency's destroy waits for this (dependent's) destroy.
-        for (const d of destroyers.get(r) ?? []) if (!otherInstanceOfModule(id, d)) g.dependOn(d, id);
+        // Drawn once every reference edge is in, as Terraform's DestroyEdgeTransformer comes after its ReferenceTransformer.
+        destroyEdges.push(() => {
+          // The dependency's destroy waits for this (dependent's) destroy.
+          for (const d of destroyers.get(r) ?? []) if (!otherInstanceOfModule(id, d)) interProvider(d, id);
+          // What this object depended on is created or updated after it is gone — or before,
+          // when it goes create-before-destroy (Terraform's CBDEdgeTransformer).
+          for (const a of creators.get(r) ?? []) {
+            const an = g.get(a);
+            if (an.kind !== "apply" || an.change.action === PlanAction.NoOp || otherInstanceOfModule(a, id)) continue;
+            if (destroysCreateBeforeDestroy(node)) g.dependOn(id, a);
+            else interProvider(a, id);
+          }
+        });
       }
     }
   }
+  for (const draw of destroyEdges) draw();
   // A check block's data sources are read once the managed resources are applied.
   const nested = g.ids().filter((id) => {
     const n = g.get(id);
@@ -302,6 +331,15 @@ export function buildApplyGraph(
     for (const d of after) g.dependOn(id, d);
   }
   return g;
+}
+
+/**
+ * Whether a destroy node runs create-before-destroy, as Terraform's destroy nodes answer
+ * `CreateBeforeDestroy()`: the old half of a create_before_destroy replace, a deposed
+ * object, or a delete of an object stored with `create_before_destroy`.
+ */
+function destroysCreateBeforeDestroy(n: ApplyNode & { readonly kind: "destroy" }): boolean {
+  return n.half === "create-then-delete" || n.change.deposedKey !== undefined || (n.half === "delete" && n.change.createBeforeDestroy === true);
 }
 
 /** Whether a no-op change still writes state: the object moved (`moved` block) or is imported (`import` block). */
