@@ -4,7 +4,9 @@
  * `bitbucket.org/…` shorthand (terraform makes it `git::https://bitbucket.org/….git` without
  * asking Bitbucket; git's `insteadOf` sends both tools to a repository on disk), and
  * `git::ssh://…?sshkey=` (the key written to a file given to ssh as `-i`, through a stand-in
- * ssh that records what it was given and runs git's command locally). Compared: the output,
+ * ssh that records what it was given and runs git's command locally), and what terraform does
+ * not unpack: a plain `.tar` (asked for its `X-Terraform-Get` and read as HTML, failing with
+ * Go's XML error) and a `.gz` (a single file, not a directory). Compared: the output,
  * `modules.json`, the installed files and what ssh saw; in native and JSON syntax.
  */
 import { execFileSync } from "node:child_process";
@@ -13,6 +15,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, relative } from "node:path";
+import { gzipSync } from "node:zlib";
 import { runTool, stopToolRuns } from "./support/side-by-side.js";
 import { taggedGitRepo } from "./support/tagged-git-repo.js";
 import { removeWorkdirs, TERRAFORM, workdir } from "./support/workdir.js";
@@ -78,11 +81,11 @@ afterAll(async () => {
 /** A module whose one output says `where`, in native syntax. */
 const moduleFiles = (where: string): Record<string, string> => ({ "main.tf": `output "where" {\n  value = "${where}"\n}\n` });
 
-/** Packs `files` into `served/name` with tar's `flag` (`-j` bzip2, `-J` xz). */
+/** Packs `files` into `served/name` with tar's `flag` (`-j` bzip2, `-J` xz, `""` none). */
 function archive(name: string, flag: string, files: Record<string, string>): void {
   const src = workdir(files);
   mkdirSync(join(served, ...name.split("/").slice(0, -1)), { recursive: true });
-  execFileSync("tar", [flag, "-cf", join(served, name), "-C", src, "."]);
+  execFileSync("tar", [...(flag === "" ? [] : [flag]), "-cf", join(served, name), "-C", src, "."]);
 }
 
 /** A git repository on disk with `files` committed and tagged v1, then changed. */
@@ -158,6 +161,19 @@ describeTf("module archives compressed with bzip2 and xz, against terraform", ()
     const out = await runTool("magma", ["plan", "-no-color"], a, { TF_CLI_CONFIG_FILE: join(a, "cli", "cli.tfrc") });
     expect(out.code).toBe(0);
     expect(out.stdout.replace(/\s+/g, " ")).toContain('+ where = [ + "tar.bz2", + "tbz2", + "tar.xz", + "txz", + "archive=tar.xz", ]');
+  }, 240_000);
+});
+
+describeTf("a plain .tar and single-file compression (not terraform's archives), against terraform", () => {
+  beforeAll(() => {
+    archive("tar/mod.tar", "", moduleFiles("tar"));
+    archive("tar/param", "", moduleFiles("archive=tar"));
+    mkdirSync(join(served, "gz"), { recursive: true });
+    writeFileSync(join(served, "gz", "main.tf.gz"), gzipSync(moduleFiles("gz")["main.tf"]!));
+  });
+  test.each([false, true])("json=%s: not unpacked; asked for X-Terraform-Get, the tar read as HTML (Go's XML error); .gz refused", async (json) => {
+    const { a } = await initBoth(config({ plain: `${base}/tar/mod.tar`, param: `${base}/tar/param?archive=tar`, single: `${base}/gz/main.tf.gz` }, json), () => ({}), true);
+    expect(existsSync(join(a, ".terraform", "modules", "plain"))).toBe(false);
   }, 240_000);
 });
 

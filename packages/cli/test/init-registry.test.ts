@@ -366,6 +366,43 @@ describeTf("credentials_helper, against terraform", () => {
     expect(readFileSync(join(a.dir, ".terraform.lock.hcl"), "utf8")).toBe(readFileSync(join(b.dir, ".terraform.lock.hcl"), "utf8"));
   }, 120_000);
 
+  test.each([".tfrc", ".tfrc.json"])("the helper configured in ~/.terraform.d/*%s (merged after ~/.terraformrc, as terraform's LoadConfig); not read when TF_CLI_CONFIG_FILE names the file", async (ext) => {
+    await publishBad("creddir");
+    const helperConfig = ext === ".tfrc" ? `credentials_helper "test" {\n  args = ["--from", "dir"]\n}\n` : JSON.stringify({ credentials_helper: { test: { args: ["--from", "dir"] } } });
+    /** HOME holding ~/.terraformrc (the registry's host block), the helper's configuration in ~/.terraform.d, and the helper. */
+    const one = (): { dir: string; env: Record<string, string> } => {
+      const s = setup({ tf: mainTf("creddir", ">= 1.0") });
+      const home = join(s.dir, "home");
+      mkdirSync(join(home, ".terraform.d", "plugins"), { recursive: true });
+      writeFileSync(join(home, ".terraformrc"), readFileSync(join(s.dir, "cli", "cli.tfrc")));
+      writeFileSync(join(home, ".terraform.d", `helper${ext}`), helperConfig);
+      writeFileSync(join(home, ".terraform.d", "plugins", "terraform-credentials-test"), `#!/bin/sh\necho "$@" >> "${s.dir}/helper.log"\necho '{"token":"dir-token"}'\n`, { mode: 0o755 });
+      return { dir: s.dir, env: { ...s.env, HOME: home, TF_CLI_CONFIG_FILE: "" } };
+    };
+    const log = (dir: string): string => (existsSync(join(dir, "helper.log")) ? readFileSync(join(dir, "helper.log"), "utf8") : "");
+    const [a, b] = [one(), one()];
+    let from = reg.requests.length;
+    const m = await runTool("magma", ["init", "-no-color"], a.dir, a.env);
+    const magmaAuth = apiAuth("creddir", from);
+    from = reg.requests.length;
+    const t = await runTool("terraform", ["init", "-no-color"], b.dir, b.env);
+    expect(t.code).toBe(0);
+    expect(apiAuth("creddir", from)).toEqual(["Bearer dir-token", "Bearer dir-token"]);
+    expect({ code: m.code, stdout: m.stdout, stderr: m.stderr, auth: magmaAuth, log: log(a.dir) }).toEqual({ code: 0, stdout: t.stdout, stderr: t.stderr, auth: ["Bearer dir-token", "Bearer dir-token"], log: log(b.dir) });
+    expect(log(a.dir)).toBe(`--from dir get ${reg.hostname}\n`);
+    // TF_CLI_CONFIG_FILE naming the main file: the directory is not read, no helper
+    const [c, d] = [one(), one()];
+    const named = (x: { dir: string; env: Record<string, string> }): Record<string, string> => ({ ...x.env, TF_CLI_CONFIG_FILE: join(x.env["HOME"]!, ".terraformrc") });
+    from = reg.requests.length;
+    const m2 = await runTool("magma", ["init", "-no-color"], c.dir, named(c));
+    const magmaAuth2 = apiAuth("creddir", from);
+    from = reg.requests.length;
+    const t2 = await runTool("terraform", ["init", "-no-color"], d.dir, named(d));
+    expect(t2.code).toBe(0);
+    expect(apiAuth("creddir", from)).toEqual(["", ""]);
+    expect({ code: m2.code, stdout: m2.stdout, auth: magmaAuth2, log: log(c.dir) }).toEqual({ code: 0, stdout: t2.stdout, auth: ["", ""], log: "" });
+  }, 120_000);
+
   test("a helper that fails: terraform's error with the helper's stderr; malformed output is refused", async () => {
     await publishBad("credfail");
     const fail = withHelper("credfail", `echo "no token for $4" >&2\nexit 3`);

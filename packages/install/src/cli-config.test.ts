@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readCliConfig } from "./cli-config.js";
@@ -34,6 +34,27 @@ describe("readCliConfig", () => {
     writeFileSync(file, "provider_installation {\n  network_mirror {\n    url = \"http://plain\"\n  }\n}\n");
     expect(() => readCliConfig({ env: { TF_CLI_CONFIG_FILE: file } })).toThrow(/\[bad_config\].*network_mirror needs an https url/);
     expect(readCliConfig({ env: { TF_CLI_CONFIG_FILE: join(dir, "missing") } }).providerInstallation).toBeUndefined();
+  });
+});
+
+describe("readCliConfig: the CLI configuration directory", () => {
+  test("~/.terraformrc, then ~/.terraform.d's *.tfrc and *.tfrc.json in name order, merged as terraform's Config.Merge; not read when TF_CLI_CONFIG_FILE names the file", () => {
+    const home = join(dir, "home");
+    mkdirSync(join(home, ".terraform.d", "sub.tfrc"), { recursive: true });
+    writeFileSync(join(home, ".terraformrc"), `plugin_cache_dir = "/main-cache"\ncredentials "a.example" {\n  token = "main-a"\n}\nprovider_installation {\n  direct {}\n}\n`);
+    writeFileSync(join(home, ".terraform.d", "b.tfrc"), `plugin_cache_dir = "/dir-cache"\ncredentials "a.example" {\n  token = "dir-a"\n}\ncredentials_helper "first" {\n  args = ["x"]\n}\n`);
+    writeFileSync(join(home, ".terraform.d", "credentials.tfrc.json"), JSON.stringify({ credentials: { "c.example": { token: "json-c" } } }));
+    writeFileSync(join(home, ".terraform.d", "ignored.txt"), "not = [a config");
+    const c = readCliConfig({ env: { HOME: home } });
+    expect(c.pluginCacheDir).toBe("/main-cache");
+    expect(c.credentials.get("a.example")).toBe("dir-a");
+    expect(c.credentials.get("c.example")).toBe("json-c");
+    expect(c.credentialsHelper).toEqual({ name: "first", args: ["x"] });
+    expect(c.providerInstallation?.map((m) => m.kind)).toEqual(["direct"]);
+    const only = readCliConfig({ env: { HOME: home, TF_CLI_CONFIG_FILE: join(home, ".terraformrc") } });
+    expect(only.credentialsHelper).toBeUndefined();
+    expect(only.credentials.get("a.example")).toBe("main-a");
+    expect(only.credentials.has("c.example")).toBe(false);
   });
 });
 

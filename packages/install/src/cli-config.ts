@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { evaluate, parseConfig, type Body, type Diagnostic } from "@magma/hcl";
@@ -25,7 +25,7 @@ export interface CliConfig {
   readonly hosts: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   /** `credentials` blocks and `TF_TOKEN_*` variables: hostname → token (the variables win). */
   readonly credentials: ReadonlyMap<string, string>;
-  /** The `credentials_helper` block (the first one): the helper's name and `args`. */
+  /** The `credentials_helper` block (the first one, after merging): the helper's name and `args`. */
   readonly credentialsHelper?: { readonly name: string; readonly args: readonly string[] };
 }
 
@@ -106,10 +106,75 @@ function tokenHost(suffix: string): string {
   return suffix.replaceAll("__", "\u0000").replaceAll("_", ".").replaceAll("\u0000", "-").toLowerCase();
 }
 
+/** What one CLI configuration file sets (terraform's `Config` of one file, before merging). */
+interface FileSettings {
+  providerInstallation: InstallationMethod[] | undefined;
+  pluginCacheDir: string | undefined;
+  mayBreak: boolean;
+  hosts: Map<string, Record<string, unknown>>;
+  credentials: Map<string, string>;
+  /** By name, in the order written. */
+  helpers: Map<string, { name: string; args: string[] }>;
+}
+
+const emptySettings = (): FileSettings => ({ providerInstallation: undefined, pluginCacheDir: undefined, mayBreak: false, hosts: new Map(), credentials: new Map(), helpers: new Map() });
+
+/** Reads one CLI configuration file (native syntax, or JSON for a `.json` name). */
+function readConfigFile(file: string): FileSettings {
+  const out = emptySettings();
+  const { body, diags } = parseConfig(readFileSync(file, "utf8"), file);
+  const bad = diags.find((d) => d.severity === "error");
+  if (bad !== undefined) throw configError(file, bad);
+  const { content, remain, diags: d2 } = body.partialContent({
+    blocks: [{ type: "provider_installation" }, { type: "host", labelNames: ["name"] }, { type: "credentials", labelNames: ["host"] }, { type: "credentials_helper", labelNames: ["name"] }],
+  });
+  const bad2 = d2.find((d) => d.severity === "error");
+  if (bad2 !== undefined) throw configError(file, bad2);
+  const top = attrs(file, remain);
+  const cache = top.get("plugin_cache_dir");
+  if (typeof cache === "string" && cache !== "") out.pluginCacheDir = cache;
+  out.mayBreak = top.get("plugin_cache_may_break_dependency_lock_file") === true;
+  for (const b of content.blocks) {
+    if (b.type === "provider_installation") out.providerInstallation = [...(out.providerInstallation ?? []), ...methods(file, b.body)];
+    else if (b.type === "host") {
+      const services = attrs(file, b.body).get("services");
+      if (services === null || services === undefined || typeof services !== "object" || Array.isArray(services)) throw configError(file, `host ${JSON.stringify(b.labels[0])} needs a services map`);
+      const map: Record<string, unknown> = {};
+      for (const [id, def] of Object.entries(services as Record<string, Plain>)) if (typeof def === "string" || (def !== null && typeof def === "object" && !Array.isArray(def))) map[id] = def;
+      out.hosts.set(b.labels[0]!.toLowerCase(), map);
+    } else if (b.type === "credentials") {
+      const token = attrs(file, b.body).get("token");
+      if (typeof token === "string") out.credentials.set(b.labels[0]!.toLowerCase(), token);
+    } else if (b.type === "credentials_helper" && !out.helpers.has(b.labels[0]!)) {
+      out.helpers.set(b.labels[0]!, { name: b.labels[0]!, args: strings(file, "credentials_helper.args", attrs(file, b.body).get("args")) });
+    }
+  }
+  return out;
+}
+
 /**
- * Reads Terraform's CLI configuration as `terraform init` does for installation: the file
- * named by `TF_CLI_CONFIG_FILE` (else `~/.terraformrc`; a missing file is an empty
- * configuration), then the environment (`TF_PLUGIN_CACHE_DIR`,
+ * terraform's `Config.Merge` of `a` then `b`: the first `plugin_cache_dir` set wins, the lock
+ * file setting once on stays on, `b`'s hosts, credentials and credentials helpers replace
+ * `a`'s of the same name, the installation methods are both files'.
+ */
+function mergeSettings(a: FileSettings, b: FileSettings): FileSettings {
+  return {
+    providerInstallation: a.providerInstallation === undefined && b.providerInstallation === undefined ? undefined : [...(a.providerInstallation ?? []), ...(b.providerInstallation ?? [])],
+    pluginCacheDir: a.pluginCacheDir ?? b.pluginCacheDir,
+    mayBreak: a.mayBreak || b.mayBreak,
+    hosts: new Map([...a.hosts, ...b.hosts]),
+    credentials: new Map([...a.credentials, ...b.credentials]),
+    helpers: new Map([...a.helpers, ...b.helpers]),
+  };
+}
+
+/**
+ * Reads Terraform's CLI configuration as `terraform init` does for installation (cliconfig's
+ * `LoadConfig`): the file named by `TF_CLI_CONFIG_FILE` (else `~/.terraformrc`; a missing
+ * file is an empty configuration); unless that variable names the file, the `*.tfrc` and
+ * `*.tfrc.json` files of the CLI configuration directory (`~/.terraform.d`, in name order)
+ * merged after it as terraform merges them (`credentials_helper` and `credentials` blocks,
+ * `credentials.tfrc.json`'s tokens, hosts…); then the environment (`TF_PLUGIN_CACHE_DIR`,
  * `TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE`, `TF_TOKEN_<host>`).
  *
  * @throws InstallError `bad_config` naming the file and line of a malformed setting.
@@ -117,42 +182,27 @@ function tokenHost(suffix: string): string {
 export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
   const env = options.env ?? process.env;
   // an empty variable is an unset one (Go's os.Getenv)
-  const file = options.file ?? (env["TF_CLI_CONFIG_FILE"] || env["TERRAFORM_CONFIG"] || join(env["HOME"] || homedir(), ".terraformrc"));
-  let providerInstallation: InstallationMethod[] | undefined;
-  let pluginCacheDir: string | undefined;
-  let mayBreak = false;
-  const hosts = new Map<string, Record<string, unknown>>();
-  const credentials = new Map<string, string>();
-  let credentialsHelper: { name: string; args: string[] } | undefined;
-  if (file !== "" && existsSync(file) && statSync(file).isFile()) {
-    const { body, diags } = parseConfig(readFileSync(file, "utf8"), file);
-    const bad = diags.find((d) => d.severity === "error");
-    if (bad !== undefined) throw configError(file, bad);
-    const { content, remain, diags: d2 } = body.partialContent({
-      blocks: [{ type: "provider_installation" }, { type: "host", labelNames: ["name"] }, { type: "credentials", labelNames: ["host"] }, { type: "credentials_helper", labelNames: ["name"] }],
-    });
-    const bad2 = d2.find((d) => d.severity === "error");
-    if (bad2 !== undefined) throw configError(file, bad2);
-    const top = attrs(file, remain);
-    const cache = top.get("plugin_cache_dir");
-    if (typeof cache === "string" && cache !== "") pluginCacheDir = cache;
-    mayBreak = top.get("plugin_cache_may_break_dependency_lock_file") === true;
-    for (const b of content.blocks) {
-      if (b.type === "provider_installation") providerInstallation = [...(providerInstallation ?? []), ...methods(file, b.body)];
-      else if (b.type === "host") {
-        const services = attrs(file, b.body).get("services");
-        if (services === null || services === undefined || typeof services !== "object" || Array.isArray(services)) throw configError(file, `host ${JSON.stringify(b.labels[0])} needs a services map`);
-        const map: Record<string, unknown> = {};
-        for (const [id, def] of Object.entries(services as Record<string, Plain>)) if (typeof def === "string" || (def !== null && typeof def === "object" && !Array.isArray(def))) map[id] = def;
-        hosts.set(b.labels[0]!.toLowerCase(), map);
-      } else if (b.type === "credentials") {
-        const token = attrs(file, b.body).get("token");
-        if (typeof token === "string") credentials.set(b.labels[0]!.toLowerCase(), token);
-      } else if (b.type === "credentials_helper" && credentialsHelper === undefined) {
-        credentialsHelper = { name: b.labels[0]!, args: strings(file, "credentials_helper.args", attrs(file, b.body).get("args")) };
-      }
+  const override = env["TF_CLI_CONFIG_FILE"] || env["TERRAFORM_CONFIG"] || "";
+  const home = env["HOME"] || homedir();
+  const file = options.file ?? (override !== "" ? override : join(home, ".terraformrc"));
+  let settings = emptySettings();
+  if (file !== "" && existsSync(file) && statSync(file).isFile()) settings = readConfigFile(file);
+  const configDir = join(home, ".terraform.d");
+  if (options.file === undefined && override === "" && existsSync(configDir) && statSync(configDir).isDirectory()) {
+    let dirSettings = emptySettings();
+    for (const name of readdirSync(configDir).sort()) {
+      if (!name.endsWith(".tfrc") && !name.endsWith(".tfrc.json")) continue;
+      const path = join(configDir, name);
+      if (statSync(path).isFile()) dirSettings = mergeSettings(dirSettings, readConfigFile(path));
     }
+    settings = mergeSettings(settings, dirSettings);
   }
+  const providerInstallation = settings.providerInstallation;
+  let pluginCacheDir = settings.pluginCacheDir;
+  let mayBreak = settings.mayBreak;
+  const hosts = settings.hosts;
+  const credentials = settings.credentials;
+  const credentialsHelper = settings.helpers.values().next().value;
   const envCache = env["TF_PLUGIN_CACHE_DIR"];
   if (envCache !== undefined && envCache !== "") pluginCacheDir = envCache;
   const envBreak = env["TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE"];

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { decompress } from "./decompress.js";
+import { goXmlLeadingTextError } from "./go-xml-text-error.js";
 import { httpDownloadBuffer, httpGet, type HttpOptions } from "./http-client.js";
 import { InstallErrorCode, StepError } from "./install-error.js";
 import { unpackTar } from "./tar-archive.js";
@@ -20,21 +21,53 @@ function git(args: readonly string[], cwd?: string, sshKeyFile?: string): Promis
   });
 }
 
-/** Archive suffixes and the unpacking they select (terraform's decompressors; the longest suffix wins, as in go-getter). */
-const ARCHIVES: readonly (readonly [suffix: string, kind: string])[] = [
-  [".tar.tbz2", "tar.bz2"],
-  [".tar.bz2", "tar.bz2"],
-  [".tbz2", "tar.bz2"],
-  [".tar.gz", "tar.gz"],
-  [".tgz", "tar.gz"],
-  [".tar.xz", "tar.xz"],
-  [".txz", "tar.xz"],
-  [".tar", "tar"],
-  [".zip", "zip"],
-];
+/**
+ * terraform's decompressors (`internal/getmodules`' `goGetterDecompressors`) and the
+ * unpacking each selects: a URL path ending `.<key>` (the longest key wins, as in go-getter)
+ * or `?archive=<key>`. A plain `.tar` is not one of them: terraform asks such a URL for its
+ * `X-Terraform-Get`, as any other. `gz`, `bz2` and `xz` decompress to a single file, which a
+ * module directory cannot be.
+ */
+const DECOMPRESSORS: Readonly<Record<string, string>> = {
+  bz2: "bz2",
+  tbz2: "tar.bz2",
+  "tar.bz2": "tar.bz2",
+  "tar.tbz2": "tar.bz2",
+  gz: "gz",
+  "tar.gz": "tar.gz",
+  tgz: "tar.gz",
+  xz: "xz",
+  "tar.xz": "tar.xz",
+  txz: "tar.xz",
+  zip: "zip",
+};
 
-/** `?archive=` values and the unpacking they select. */
-const ARCHIVE_PARAMS: Readonly<Record<string, string>> = { "tar.gz": "tar.gz", tgz: "tar.gz", "tar.bz2": "tar.bz2", tbz2: "tar.bz2", "tar.tbz2": "tar.bz2", "tar.xz": "tar.xz", txz: "tar.xz", tar: "tar", zip: "zip" };
+/** Go's `url.QueryEscape`. */
+function goQueryEscape(s: string): string {
+  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replaceAll("%20", "+");
+}
+
+/**
+ * A URL as go-getter's client names it in an error (`RedactURL`): its query re-encoded as Go
+ * does (keys sorted, `checksum` taken out), a password as `redacted`.
+ */
+function goRedactedUrl(u: URL): string {
+  const r = new URL(u);
+  if (r.password !== "") r.password = "redacted";
+  const entries = [...r.searchParams].filter(([k]) => k !== "checksum");
+  const keys = [...new Set(entries.map(([k]) => k))].sort();
+  const query = keys.flatMap((k) => entries.filter(([kk]) => kk === k).map(([, v]) => `${goQueryEscape(k)}=${goQueryEscape(v)}`)).join("&");
+  r.search = "";
+  return query === "" ? r.href : `${r.href}?${query}`;
+}
+
+/** The unpacking a URL selects (`""`: none), as go-getter's `Client.Get` chooses its decompressor. */
+function archiveKind(u: URL, param: string): string {
+  if (param !== "") return Object.hasOwn(DECOMPRESSORS, param) ? DECOMPRESSORS[param]! : "";
+  let best = "";
+  for (const k of Object.keys(DECOMPRESSORS)) if (u.pathname.endsWith(`.${k}`) && k.length > best.length) best = k;
+  return best === "" ? "" : DECOMPRESSORS[best]!;
+}
 
 /**
  * The key of a `?sshkey=` (base64, as go-getter decodes it) written to a file only its owner
@@ -56,7 +89,7 @@ function writeSshKey(sshKey: string): string | undefined {
  * Fetches a module package into `dir` (which must not exist) as go-getter does for the
  * sources terraform supports: `git::` (https, ssh, file; `?ref=`, `?depth=`, `?sshkey=`) with
  * the git command, `https://` archives (`.zip`, `.tar.gz`, `.tgz`, `.tar.bz2`, `.tbz2`,
- * `.tar.xz`, `.txz`, `.tar`, or `?archive=`), and other
+ * `.tar.xz`, `.txz`, or `?archive=`; not a plain `.tar`, as terraform), and other
  * `https://` URLs through their `X-Terraform-Get` header.
  *
  * @throws StepError `download` for a failed fetch, `bad_config` for getters magma does not
@@ -109,28 +142,36 @@ export async function fetchModulePackage(packageAddr: string, dir: string, http:
   if (u.protocol !== "https:" && u.protocol !== "http:") throw new StepError(InstallErrorCode.BadConfig, `magma does not support ${u.protocol} module sources`);
   const param = u.searchParams.get("archive") ?? "";
   u.searchParams.delete("archive");
-  const kind = param !== "" ? (ARCHIVE_PARAMS[param] ?? param) : (ARCHIVES.find(([s]) => u.pathname.endsWith(s))?.[1] ?? "");
+  const kind = archiveKind(u, param);
   if (kind !== "") {
     const body = await httpDownloadBuffer(u, http);
     try {
       if (kind === "zip") unpackZip(body, dir);
-      else if (kind === "tar.gz" || kind === "tar") unpackTar(body, dir, kind === "tar.gz" ? "gzip" : "none");
+      else if (kind === "tar.gz") unpackTar(body, dir, "gzip");
       else if (kind === "tar.bz2" || kind === "tar.xz") unpackTar(await decompress(body, kind), dir, "none");
-      else throw new StepError(InstallErrorCode.BadConfig, `unsupported archive format: ${kind}`);
+      else throw new StepError(InstallErrorCode.BadArchive, `${kind === "gz" ? "gzip" : kind === "bz2" ? "bzip2" : "xz"}-compressed files can only unarchive to a single file`);
     } catch (e) {
       rmSync(dir, { recursive: true, force: true });
       throw e;
     }
     return;
   }
-  const q = new URL(u);
-  q.searchParams.set("terraform-get", "1");
-  const res = await httpGet(q, http);
-  if (res.status < 200 || res.status >= 300) throw new StepError(InstallErrorCode.Download, `bad response code: ${res.status}`);
-  const next = res.headers["x-terraform-get"];
-  const meta = /<meta\s+name="terraform-get"\s+content="([^"]*)"/i.exec(res.body.toString("utf8"))?.[1];
-  const target = typeof next === "string" ? next : meta;
-  if (target === undefined || target === "") throw new StepError(InstallErrorCode.Download, "no source URL was returned");
-  const resolved = /^[a-z0-9]+::/.test(target) ? target : new URL(target, res.url).href;
-  await fetchModulePackage(resolved, dir, http, depth + 1);
+  // go-getter's HTTP getter; its client names the URL in any of its errors
+  try {
+    const q = new URL(u);
+    q.searchParams.set("terraform-get", "1");
+    const res = await httpGet(q, http);
+    if (res.status < 200 || res.status >= 300) throw new StepError(InstallErrorCode.Download, `bad response code: ${res.status}`);
+    const next = res.headers["x-terraform-get"];
+    const notHtml = typeof next === "string" && next !== "" ? undefined : goXmlLeadingTextError(res.body);
+    if (notHtml !== undefined) throw new StepError(InstallErrorCode.Download, notHtml);
+    const meta = /<meta\s+name="terraform-get"\s+content="([^"]*)"/i.exec(res.body.toString("utf8"))?.[1];
+    const target = typeof next === "string" ? next : meta;
+    if (target === undefined || target === "") throw new StepError(InstallErrorCode.Download, "no source URL was returned");
+    const resolved = /^[a-z0-9]+::/.test(target) ? target : new URL(target, res.url).href;
+    await fetchModulePackage(resolved, dir, http, depth + 1);
+  } catch (e) {
+    const err = e as StepError;
+    throw new StepError(err.code ?? InstallErrorCode.Download, `error downloading '${goRedactedUrl(u)}': ${err.message}`, e);
+  }
 }

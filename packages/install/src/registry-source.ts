@@ -138,10 +138,27 @@ export class RegistrySource implements ProviderSource {
       if (r.status !== 200) throw queryFailed(p, `failed to retrieve ${what} for provider: ${r.status} ${r.statusText} returned from ${r.url.host}`);
       return r.body;
     };
-    const document = await fetchDoc("authentication checksums", abs("SHASUMS URL", str("shasums_url")));
-    const signature = await fetchDoc("cryptographic signature", abs("SHASUMS signature URL", str("shasums_signature_url")));
+    // The checksum list and its signature are fetched at once, and the signature checked while
+    // the archive downloads; the errors are still terraform's, in its order (the list's URL and
+    // fetch, then the signature's, then — in authenticate — the checksums before the signature).
+    const settle = <T>(p: Promise<T>): Promise<T> => {
+      p.catch(() => undefined);
+      return p;
+    };
+    const documentP = settle(fetchDoc("authentication checksums", abs("SHASUMS URL", str("shasums_url"))));
+    let signatureUrl: URL;
+    try {
+      signatureUrl = abs("SHASUMS signature URL", str("shasums_signature_url"));
+    } catch (e) {
+      await documentP;
+      throw e;
+    }
+    const signatureP = settle(fetchDoc("cryptographic signature", signatureUrl));
+    const document = await documentP;
+    const signature = await signatureP;
     const keyList = (body["signing_keys"] as { gpg_public_keys?: unknown } | undefined)?.gpg_public_keys;
     const keys: SigningKey[] = Array.isArray(keyList) ? (keyList as SigningKey[]).filter((k) => typeof k?.ascii_armor === "string") : [];
+    const verified = settle(verifySignature(document, signature, keys));
     const filename = str("filename");
     const want = shasum.toLowerCase();
     const authenticate = async (archive: Buffer, digests?: ArchiveDigests): Promise<Authentication> => {
@@ -158,7 +175,7 @@ export class RegistrySource implements ProviderSource {
       if (listed !== want) throw new StepError(InstallErrorCode.ChecksumMismatch, `checksum list has unexpected SHA-256 hash ${listed} (expected ${want})`);
       const got = digests !== undefined ? digests.zh.slice("zh:".length) : createHash("sha256").update(archive).digest("hex");
       if (got !== want) throw new StepError(InstallErrorCode.ChecksumMismatch, `archive has incorrect checksum zh:${got} (expected zh:${want})`);
-      const { result, keyId } = await verifySignature(document, signature, keys);
+      const { result, keyId } = await verified;
       const signedHashes: string[] = [];
       for (const line of document.toString("utf8").split("\n")) {
         const parts = line.trim().split(/\s+/);

@@ -264,5 +264,15 @@ export async function installModules(rootDir: string, dataDir: string, options?:
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "modules.json"), formatModuleManifest(records));
   }
+  // terraform shows them sorted as all diagnostics (tfdiags' Sort): by file (fewer path
+  // segments first, then by name), then by position; stable
+  const segments = (f: string): number => f.split(/[\\/]/).length;
+  const at = (e: ModuleCallError): SourceRange => e.diagnostic.subject!;
+  errors.sort((x, y) => {
+    const a = at(x);
+    const b = at(y);
+    if (a.filename !== b.filename) return segments(a.filename) - segments(b.filename) || (a.filename < b.filename ? -1 : 1);
+    return a.start.byte - b.start.byte || a.end.byte - b.end.byte;
+  });
   return { hasCalls, modules: records, errors };
 }
