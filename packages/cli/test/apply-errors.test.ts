@@ -126,8 +126,8 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
   test("a provider error mid-apply: apply_errored at info level, the error once (address, range, snippet) after the walk, no change summary, exit 1", async () => {
     const [m, t] = await dirs(CONFIG("failing"));
     const args = ["apply", "-auto-approve", "-input=false", "-json"];
-    const theirs = await runTool("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig });
-    const ours = await runTool("magma", args, m, {});
+    // Each tool in its own directory: side by side.
+    const [theirs, ours] = await Promise.all([runTool("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig }), runTool("magma", args, m, {})]);
     expect(theirs.code).toBe(1);
     expect(ours.code).toBe(1);
     const [tm, mm] = [jsonMessages(theirs.stdout), jsonMessages(ours.stdout)];
@@ -144,8 +144,11 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
     const [m, t] = await dirs(CONFIG("slow").replace('fail = "yes", ', ""));
     const env = { SLOW_PROVIDER_MS: "15000" };
     const args = ["apply", "-auto-approve", "-input=false", "-json"];
-    const theirs = await runTool("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, { interruptAfter: /random_id\.ok: Creating\.\.\./ });
-    const ours = await runTool("magma", args, m, env, { interruptAfter: /random_id\.ok: Creating\.\.\./ });
+    // Each tool in its own directory: side by side (the interrupt waits for each one's own "Creating...").
+    const [theirs, ours] = await Promise.all([
+      runTool("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, { interruptAfter: /random_id\.ok: Creating\.\.\./ }),
+      runTool("magma", args, m, env, { interruptAfter: /random_id\.ok: Creating\.\.\./ }),
+    ]);
     expect(theirs.code).toBe(1);
     expect(ours.code).toBe(1);
     const [tm, mm] = [jsonMessages(theirs.stdout), jsonMessages(ours.stdout)];
@@ -173,8 +176,11 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
   test("the words wrapped on stderr and an operation canceled error, exit 1, the state lock released", async () => {
     const [m, t] = await pair();
     const args = ["apply", "-auto-approve", "-input=false", "-no-color"];
-    const theirs = await runTool("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, { interruptAfter: /random_id\.ok: Creating\.\.\./, twice: true });
-    const ours = await runTool("magma", args, m, env, { interruptAfter: /random_id\.ok: Creating\.\.\./, twice: true });
+    // Each tool in its own directory: side by side (the interrupts wait for each one's own "Creating...").
+    const [theirs, ours] = await Promise.all([
+      runTool("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, { interruptAfter: /random_id\.ok: Creating\.\.\./, twice: true }),
+      runTool("magma", args, m, env, { interruptAfter: /random_id\.ok: Creating\.\.\./, twice: true }),
+    ]);
     expect(theirs.code).toBe(1);
     expect(ours.code).toBe(1);
     expect(ours.stderr).toBe(theirs.stderr);
@@ -188,8 +194,11 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
   test("-json: the words as a log message and the error as a diagnostic, exit 1", async () => {
     const [m, t] = await pair();
     const args = ["apply", "-auto-approve", "-input=false", "-json"];
-    const theirs = await runTool("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, { interruptAfter: /random_id\.ok: Creating\.\.\./, twice: true });
-    const ours = await runTool("magma", args, m, env, { interruptAfter: /random_id\.ok: Creating\.\.\./, twice: true });
+    // Each tool in its own directory: side by side (the interrupts wait for each one's own "Creating...").
+    const [theirs, ours] = await Promise.all([
+      runTool("terraform", args, t, { ...env, TF_CLI_CONFIG_FILE: cliConfig }, { interruptAfter: /random_id\.ok: Creating\.\.\./, twice: true }),
+      runTool("magma", args, m, env, { interruptAfter: /random_id\.ok: Creating\.\.\./, twice: true }),
+    ]);
     expect(theirs.code).toBe(1);
     expect(ours.code).toBe(1);
     // terraform may still log the canceled object's apply_errored in the moment it waits for the operation.
@@ -213,8 +222,8 @@ const sortedJson = (ms: readonly Record<string, unknown>[]): string[] => ms.map(
     for (const command of [["plan"], ["apply", "-auto-approve"]]) {
       for (const colour of [false, true]) {
         const args = [...command, "-input=false", ...(colour ? [] : ["-no-color"])];
-        const theirs = await runTool("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig, ...(colour ? { FORCE_COLOR: "1" } : {}) });
-        const ours = await runTool("magma", args, m, colour ? { FORCE_COLOR: "1" } : {});
+        // Each tool in its own directory: side by side (each one's commands in order).
+        const [theirs, ours] = await Promise.all([runTool("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig, ...(colour ? { FORCE_COLOR: "1" } : {}) }), runTool("magma", args, m, colour ? { FORCE_COLOR: "1" } : {})]);
         expect({ args, code: theirs.code }).toEqual({ args, code: 1 });
         expect({ args, code: ours.code }).toEqual({ args, code: 1 });
         expect({ args, stderr: ours.stderr }).toEqual({ args, stderr: theirs.stderr });
