@@ -69,6 +69,15 @@ type FlatItem =
       stripR: boolean;
     };
 
+/** Options of native-syntax parsing. */
+export interface NativeParseOptions {
+  /**
+   * A single-line block may hold one nested block instead of one argument
+   * (`provider_installation { direct {} }`), as HCL 1 (terraform's CLI configuration) allows.
+   */
+  readonly nestedSingleLineBlocks?: boolean;
+}
+
 /** Parses native-syntax text. One instance per text. @internal */
 export class Parser {
   private readonly src: SourceMap;
@@ -84,9 +93,12 @@ export class Parser {
    * standalone expression gets no "Extra characters after expression".
    */
   private recovering = false;
+  /** See {@link NativeParseOptions.nestedSingleLineBlocks}. */
+  private readonly nestedSingleLineBlocks: boolean;
 
-  constructor(src: SourceMap, mode: LexMode) {
+  constructor(src: SourceMap, mode: LexMode, options: NativeParseOptions = {}) {
     this.src = src;
+    this.nestedSingleLineBlocks = options.nestedSingleLineBlocks ?? false;
     const { tokens, diags } = lex(src, mode);
     this.toks = tokens;
     this.diags = diags;
@@ -335,12 +347,16 @@ export class Parser {
     if (afterOpen.type === "newline" || afterOpen.type === "}") {
       body = this.parseBody("}", open);
     } else {
-      // Single-line block: at most one argument, then "}".
+      // Single-line block: at most one argument (or, as HCL 1, one nested block), then "}".
       this.enter(open);
       const attrs = new Map<string, Attribute>();
+      const nested: Block[] = [];
       if (afterOpen.type === "ident" && this.toks.get(this.pos + 1).type === "=") {
         const a = this.parseBodyItem(afterOpen, true);
         if (a !== undefined && "expr" in a) attrs.set(a.name, a);
+      } else if (this.nestedSingleLineBlocks && afterOpen.type === "ident") {
+        const b = this.parseBodyItem(afterOpen, true);
+        if (b !== undefined && !("expr" in b)) nested.push(b);
       } else {
         this.err("Invalid single-argument block definition", "A single-line block definition can contain only a single argument.", this.r(afterOpen));
         this.recover();
@@ -355,7 +371,7 @@ export class Parser {
         this.recover();
       }
       this.depth--;
-      body = new NativeBody(attrs, [], this.rr(open.start, closeTok.end), this.src.filename);
+      body = new NativeBody(attrs, nested, this.rr(open.start, closeTok.end), this.src.filename);
     }
     const close = this.toks.get(this.pos);
     if (close.type === "}") this.pos++;

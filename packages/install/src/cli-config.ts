@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { evaluate, parseConfig, type Body, type Diagnostic } from "@magma/hcl";
+import { evaluate, parseJsonConfig, parseNativeConfig, type Body, type Diagnostic } from "@magma/hcl";
 import { InstallError, InstallErrorCode } from "./install-error.js";
 
 /** One installation method of a `provider_installation` block, in the order written. */
@@ -125,7 +125,9 @@ export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
   const credentials = new Map<string, string>();
   let credentialsHelper: { name: string; args: string[] } | undefined;
   if (file !== "" && existsSync(file) && statSync(file).isFile()) {
-    const { body, diags } = parseConfig(readFileSync(file, "utf8"), file);
+    // Terraform reads it with HCL 1, which allows a nested block on one line (`provider_installation { direct {} }`).
+    const text = readFileSync(file, "utf8");
+    const { body, diags } = file.endsWith(".json") ? parseJsonConfig(text, file) : parseNativeConfig(text, file, { nestedSingleLineBlocks: true });
     const bad = diags.find((d) => d.severity === "error");
     if (bad !== undefined) throw configError(file, bad);
     const { content, remain, diags: d2 } = body.partialContent({
