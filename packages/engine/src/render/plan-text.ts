@@ -319,7 +319,7 @@ const IMPORTANT = new Set(["id", "name", "tags"]);
 /** The lines of a block's attributes and nested blocks at `indent` (the column of the symbols). */
 function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, top: boolean, nonLegacyParent: boolean, showAll = false): string[] {
   const get = (v: Value, name: string): Value | undefined => (v.isNull() || !v.isKnown() ? undefined : v.getAttr(name));
-  const rows: { sym: string; key: string; text: string[] }[] = [];
+  const rows: { sym: string; key: string; text: string[]; warn?: string[] }[] = [];
   let hidden = 0;
   // Terraform's renderer takes empty strings for null in the values of a schema without the
   // features the legacy SDK lacks (its `NonLegacySchema`, inherited by nested single blocks).
@@ -351,7 +351,8 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
     const suffix = forces.has(at) || forces.has(`.${name}`) ? forcesSuffix(p) : "";
     const text = [...diff.text];
     text[0] = `${text[0]}${suffix}`;
-    rows.push({ sym: diff.sym, key: name, text });
+    const warn = diff.sym === "~" ? sensitivityWarning(p, b, unknownAfter ? undefined : a, indent) : [];
+    rows.push({ sym: diff.sym, key: name, text, ...(warn.length > 0 ? { warn } : {}) });
   }
   // Terraform aligns on every attribute present on either side, shown or hidden (write-only ones always are).
   const present = Object.keys(block.attributes ?? {}).filter((name) => {
@@ -364,7 +365,7 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
   const out: string[] = [];
   for (const r of rows) {
     const [first, ...rest] = r.text;
-    out.push(`${pad(indent)}${sym(p, r.sym)} ${r.key.padEnd(width)} = ${first}`, ...rest);
+    out.push(...(r.warn ?? []), `${pad(indent)}${sym(p, r.sym)} ${r.key.padEnd(width)} = ${first}`, ...rest);
   }
   if (hidden > 0) out.push(`${pad(indent + 2)}${hiddenNote(p, hidden, "attribute")}`);
   const blockLines: string[] = [];
@@ -498,6 +499,18 @@ function isSensitive(v: Value | undefined): boolean {
   return v !== undefined && v.isMarked(Mark.Sensitive);
 }
 
+/**
+ * Terraform's warning above an updated value whose sensitivity changes (its sensitive
+ * renderer's `WarningsHuman`; none on create or delete), at the row's indentation: the lines
+ * before its `~` row.
+ */
+function sensitivityWarning(p: Paint, b: Value | undefined, a: Value | undefined, indent: number): string[] {
+  if (b === undefined || a === undefined || isSensitive(b) === isSensitive(a)) return [];
+  return isSensitive(b)
+    ? [p(`${pad(indent)}# [yellow]Warning[reset]: this attribute value will no longer be marked as sensitive`), `${pad(indent)}# after applying this change.`]
+    : [p(`${pad(indent)}# [yellow]Warning[reset]: this attribute value will be marked as sensitive and will not`), `${pad(indent)}# display in UI output after applying this change.`];
+}
+
 function isCollection(v: Value): boolean {
   return v.isKnown() && !v.isNull() && ["map", "object", "list", "set", "tuple"].includes(v.type.kind);
 }
@@ -618,7 +631,7 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
     const ae = new Map(a.type.kind === "map" ? [...a.entries()] : Object.entries(a.attributes()));
     const keys = [...new Set([...be.keys(), ...ae.keys()])].sort();
     const keyOf = (k: string) => (a.type.kind === "map" ? JSON.stringify(k) : attrKey(k));
-    const rows: [string, string, string[]][] = [];
+    const rows: [string, string, string[], string[]?][] = [];
     // Write-only attributes of a nested object that is updated are unchanged (hidden), but aligned on.
     const writeOnlyKeys: string[] = [];
     for (const k of keys) {
@@ -633,7 +646,7 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
       if (a.type.kind === "map" && bv !== undefined && av !== undefined && (bv.isNull() || (av.isKnown() && av.isNull()))) {
         const d = attributeDiff(p, indent + 4, bv, av, "update", legacy);
         if (d === undefined) hidden++;
-        else rows.push(["~", k, d]);
+        else rows.push(["~", k, d, sensitivityWarning(p, bv, av, indent + 4)]);
         continue;
       }
       const blank = legacy && a.type.kind === "object";
@@ -648,13 +661,13 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
       else {
         const d = attributeDiff(p, indent + 4, bx, ax, "update", legacy);
         if (d === undefined) hidden++;
-        else rows.push(["~", k, d]);
+        else rows.push(["~", k, d, sensitivityWarning(p, bx, ax, indent + 4)]);
       }
     }
     // Terraform aligns on every key present on either side (an object's attributes null on both sides aside), shown or hidden.
     const present = keys.filter((k) => a.type.kind === "map" || !((be.get(k)?.isNull() ?? true) && (ae.get(k)?.isNull() ?? true)));
     const w = Math.max(0, ...present.map((k) => keyOf(k).length), ...writeOnlyKeys.map((k) => keyOf(k).length));
-    for (const [s, k, [first, ...rest]] of rows) lines.push(`${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${first!}`, ...rest);
+    for (const [s, k, [first, ...rest], warn] of rows) lines.push(...(warn ?? []), `${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${first!}`, ...rest);
   } else {
     const elements = sequenceDiff(p, b.elements(), a.elements(), a.type.kind === "set", indent + 4);
     const hiddenLine = (n: number) => `${pad(indent + 4)}  ${hiddenNote(p, n, "element")}`;
@@ -669,7 +682,7 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
       if (hidden > 0) lines.push(hiddenLine(hidden));
       hidden = 0;
       const [first, ...rest] = e.text;
-      lines.push(`${pad(indent + 4)}${sym(p, e.sym)} ${first!}${rest.length === 0 ? "," : ""}`, ...rest);
+      lines.push(...(e.warn ?? []), `${pad(indent + 4)}${sym(p, e.sym)} ${first!}${rest.length === 0 ? "," : ""}`, ...rest);
       if (rest.length > 0) lines[lines.length - 1] = `${lines[lines.length - 1]},`;
     });
   }
@@ -684,8 +697,8 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
  * longest common subsequence, an element removed where another is added at the same place
  * shown as one change, the rest as removed, added or unchanged.
  */
-function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[], isSet: boolean, indent: number): { sym: string; text: string[] }[] {
-  const out: { sym: string; text: string[] }[] = [];
+function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[], isSet: boolean, indent: number): { sym: string; text: string[]; warn?: string[] }[] {
+  const out: { sym: string; text: string[]; warn?: string[] }[] = [];
   const common = lcs(before, after);
   let bi = 0;
   let ai = 0;
@@ -697,7 +710,7 @@ function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[
   if (!isSet && before.length === after.length && !before.every((b) => after.some((a) => a.rawEquals(b)))) {
     return before.map((b, i) => {
       const d = attributeDiff(p, indent, b, after[i]!, "update", true);
-      return d === undefined ? { sym: " ", text: element(b) } : { sym: "~", text: d };
+      return d === undefined ? { sym: " ", text: element(b) } : { sym: "~", text: d, warn: sensitivityWarning(p, b, after[i]!, indent) };
     });
   }
   while (bi < before.length || ai < after.length || ci < common.length) {
@@ -705,7 +718,7 @@ function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[
       // Off the common subsequence, objects at the same place are one change; other elements are removed and added.
       const objects = before[bi]!.type.kind === "object" && ai < after.length && after[ai]!.type.kind === "object";
       if (!isSet && objects && (ci >= common.length || !eq(after[ai]!, common[ci]))) {
-        out.push({ sym: "~", text: attributeDiff(p, indent, before[bi]!, after[ai]!, "update", true) ?? [scalar(p, after[ai]!)] });
+        out.push({ sym: "~", text: attributeDiff(p, indent, before[bi]!, after[ai]!, "update", true) ?? [scalar(p, after[ai]!)], warn: sensitivityWarning(p, before[bi]!, after[ai]!, indent) });
         bi++;
         ai++;
         continue;
