@@ -1,4 +1,4 @@
-import { Mark, Path, hasDynamicTypes, markWithPaths, nullVal, type Value } from "@magma/cty";
+import { Mark, Path, boolVal, dynamicType, hasDynamicTypes, markWithPaths, nullVal, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
 import { writeOnlyPaths, type Block, type NestedBlock } from "@magma/provider-api";
 import { formatModuleInstance } from "@magma/state";
 import { PlanAction } from "../plan/plan-action.js";
@@ -66,8 +66,9 @@ const WO: ReadonlySet<string> = new Set([WRITE_ONLY]);
  *
  * Covers attributes of primitive, list, set, map and object types and nested blocks, and
  * multi-line strings as Terraform's `<<-EOT` heredocs (their changes line by line), created and
- * deleted JSON strings as `jsonencode(…)`; it does not render the update of a JSON string as a
- * structural diff, as Terraform does.
+ * deleted JSON strings as `jsonencode(…)`, the update of a JSON string as a structural diff
+ * inside `jsonencode(…)` (not yet: terraform's "# whitespace changes" note), empty nested blocks
+ * as `{}`, and terraform's warnings above a value whose sensitivity changes.
  *
  * @throws RenderError as `planJson`.
  */
@@ -410,7 +411,8 @@ function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | u
   const emit = (s: string, label: string, b: Value, a: Value, m: Mode) => {
     // Single blocks inherit the parent's schema kind; list, set and map elements do not (Terraform's ChangeSlice).
     const inherited = nonLegacy && (nb.nesting === "single" || nb.nesting === "group");
-    lines.push(`${pad(indent)}${sym(p, s)} ${name}${label} {${suffix}`, ...blockBody(p, nb.block, b, a, indent + 4, m, forces, path, false, inherited, showAll), `${pad(indent + 2)}}`);
+    if (isEmptyBlock(nb.block, b, a)) lines.push(`${pad(indent)}${sym(p, s)} ${name}${label} {}${suffix}`);
+    else lines.push(`${pad(indent)}${sym(p, s)} ${name}${label} {${suffix}`, ...blockBody(p, nb.block, b, a, indent + 4, m, forces, path, false, inherited, showAll), `${pad(indent + 2)}}`);
   };
   const none = (v: Value) => v.isNull();
   if (mode === "create") {
@@ -447,6 +449,21 @@ function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | u
     }
   }
   return { lines, hidden };
+}
+
+/**
+ * Whether a nested block renders as `{}` (Terraform's block renderer with no attributes and
+ * no nested blocks): every attribute null on both sides and none write-only, every nested
+ * block type null on both sides (an empty list of blocks is not: `step {` … `}`).
+ */
+function isEmptyBlock(block: Block, b: Value, a: Value): boolean {
+  if (!b.isKnown() || !a.isKnown()) return false;
+  const absent = (v: Value, name: string): boolean => v.isNull() || (v.getAttr(name).isKnown() && v.getAttr(name).isNull());
+  for (const [name, attr] of Object.entries(block.attributes ?? {})) {
+    if (attr.writeOnly === true || !absent(b, name) || !absent(a, name)) return false;
+  }
+  for (const name of Object.keys(block.blockTypes ?? {})) if (!absent(b, name) || !absent(a, name)) return false;
+  return true;
 }
 
 /** A null of the same type: the other side of a created or deleted block. */
@@ -607,6 +624,8 @@ function attributeDiff(p: Paint, indent: number, b: Value | undefined, a: Value 
     return lines;
   }
   if (a.rawEquals(b)) return undefined;
+  const json = jsonStringsDiff(p, b, a, indent);
+  if (json !== undefined) return json;
   const lines = stringLinesDiff(p, b, a, indent);
   if (lines !== undefined) return lines;
   // One side JSON, the other not (null included): Terraform's type change of a deleted and a created string.
@@ -788,12 +807,43 @@ function isJsonText(s: string): boolean {
  * (`renderStringDiffAsJson`): `jsonencode(` with the JSON value as HCL-like objects and lists
  * on the following lines (keys sorted, each entry marked `s`; the diff symbol itself is not
  * shown before the value), `)` closing at `indent + 2`; `jsonencode({})` when it fits one line.
- * Updates of JSON strings are still rendered as strings (see the gaps of {@link planText}).
+ * Updates of JSON strings: {@link jsonStringsDiff}.
  */
 function jsonencodeLines(p: Paint, json: unknown, indent: number, s: string): string[] {
   const [first, ...rest] = jsonLines(p, json, indent + 4, s);
   if (rest.length === 0) return [`jsonencode(${first!})`];
   return ["jsonencode(", `${pad(indent + 6)}${first!}`, ...rest, `${pad(indent + 2)})`];
+}
+
+/**
+ * An update between two strings that both hold JSON objects or arrays, as Terraform's
+ * `renderStringDiffAsJson`: the structural diff of the JSON values (objects as objects with
+ * sorted keys, arrays as lists, unchanged entries hidden) inside `jsonencode(` … `)`, the
+ * value's line marked `~`. Undefined when either is not such a string, or when the JSON is
+ * the same (a whitespace change, which stays a string change here).
+ */
+function jsonStringsDiff(p: Paint, b: Value, a: Value, indent: number): string[] | undefined {
+  const jsonOf = (v: Value): unknown => (v.type.kind === "string" && v.isKnown() && !v.isNull() && isJsonText(v.asString()) ? (JSON.parse(v.asString()) as unknown) : undefined);
+  const bj = jsonOf(b);
+  const aj = jsonOf(a);
+  if (bj === undefined || aj === undefined) return undefined;
+  const bv = jsonValue(bj);
+  const av = jsonValue(aj);
+  if (bv.rawEquals(av)) return undefined;
+  const inner = attributeDiff(p, indent + 4, bv, av, "update", false);
+  if (inner === undefined) return undefined;
+  if (inner.length === 1) return [`jsonencode(${inner[0]!})`];
+  return ["jsonencode(", `${pad(indent + 4)}${sym(p, "~")} ${inner[0]!}`, ...inner.slice(1), `${pad(indent + 2)})`];
+}
+
+/** A parsed JSON value as a value: objects as objects, arrays as tuples, null of no type. */
+function jsonValue(j: unknown): Value {
+  if (j === null) return nullVal(dynamicType);
+  if (Array.isArray(j)) return tupleVal(j.map(jsonValue));
+  if (typeof j === "object") return objectVal(Object.fromEntries(Object.entries(j as Record<string, unknown>).map(([k, v]) => [k, jsonValue(v)])));
+  if (typeof j === "number") return numberVal(j);
+  if (typeof j === "boolean") return boolVal(j);
+  return stringVal(String(j));
 }
 
 /** One JSON value as Terraform's JSON renderer lays it out at `indent` (the first line unpadded). */
