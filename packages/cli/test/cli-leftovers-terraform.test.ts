@@ -50,7 +50,7 @@ locals {
     }, 300_000);
 
     test("one-line provider_installation { direct {} } in the CLI configuration; state list and state pull with -no-color", async () => {
-      const config = files["main.tf"] !== undefined ? { "main.tf": 'resource "terraform_data" "a" {\n  input = 1\n}\n' } : { "main.tf.json": tfToJson('resource "terraform_data" "a" {\n  input = 1\n}\n') };
+      const config = "main.tf" in files ? { "main.tf": 'resource "terraform_data" "a" {\n  input = 1\n}\n' } : { "main.tf.json": tfToJson('resource "terraform_data" "a" {\n  input = 1\n}\n') };
       const dirs = [workdir({ ...config }), workdir({ ...config })] as const;
       const rc = join(workdir(), "one-line.tfrc");
       writeFileSync(rc, "provider_installation { direct {} }\n");
