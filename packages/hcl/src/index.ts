@@ -26,7 +26,7 @@ export { compactValue, expressionValues } from "./expression-values.js";
 export type { StepApplier } from "./expression-values.js";
 export type { SourcePos, SourceRange } from "./source-range.js";
 export { formatRange, plainRange } from "./source-range.js";
-export { MAX_NESTING_DEPTH, MAX_PARENTHESES_RUN } from "./parser.js";
+export { MAX_NESTING_DEPTH, MAX_PARENTHESES_RUN, type NativeParseOptions } from "./parser.js";
 export { terraformFunctions, IMPURE_FUNCTIONS } from "./funcs/index.js";
 export type { TerraformFunctionsOptions } from "./funcs/index.js";
 export { functionSignatures } from "./function-signatures.js";

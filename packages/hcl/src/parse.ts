@@ -4,7 +4,7 @@ import { errorDiag, type Diagnostic } from "./diagnostic.js";
 import { JsonBody } from "./json-body.js";
 import { parseJsonNode } from "./json-parser.js";
 import type { NativeBody } from "./native-body.js";
-import { Parser } from "./parser.js";
+import { Parser, type NativeParseOptions } from "./parser.js";
 import { SourceMap, type SourcePos } from "./source-range.js";
 
 /** The result of parsing a configuration file. */
@@ -30,8 +30,8 @@ export function parseConfig(text: string, filename: string): ParsedConfig {
 }
 
 /** Parses a native-syntax (`.tf`) file: attributes and blocks. */
-export function parseNativeConfig(text: string, filename: string): { body: NativeBody; diags: Diagnostic[] } {
-  const p = new Parser(new SourceMap(filename, text), "normal");
+export function parseNativeConfig(text: string, filename: string, options: NativeParseOptions = {}): { body: NativeBody; diags: Diagnostic[] } {
+  const p = new Parser(new SourceMap(filename, text), "normal", options);
   const body = p.parseFile();
   return { body, diags: p.diags };
 }

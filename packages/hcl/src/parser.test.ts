@@ -13,6 +13,15 @@ function expr(src: string): Expression {
 }
 
 describe("native syntax: configuration files", () => {
+  test("a nested block on one line: an error in HCL 2, read with nestedSingleLineBlocks (HCL 1, terraform's CLI configuration)", () => {
+    const text = 'provider_installation { direct {} }\nprovider_installation { filesystem_mirror { path = "/m" } }\n';
+    expect(parseNativeConfig(text, "cli.tfrc").diags.map((d) => d.summary)).toEqual(["Invalid single-argument block definition", "Invalid single-argument block definition"]);
+    const { body, diags } = parseNativeConfig(text, "cli.tfrc", { nestedSingleLineBlocks: true });
+    expect(diags).toEqual([]);
+    const inner = body.blocks.map((b) => (b.body as NativeBody).blocks.map((n) => [n.type, [...(n.body as NativeBody).attributes.keys()]]));
+    expect(inner).toEqual([[["direct", []]], [["filesystem_mirror", ["path"]]]]);
+  });
+
   test("attributes and blocks with labels, with ranges", () => {
     const { body, diags } = parseNativeConfig('a = 1\nresource "aws_x" "y" {\n  b = "c"\n  nested {\n  }\n}\nsingle { x = 1 }\n', "main.tf");
     expect(diags).toEqual([]);

@@ -69,6 +69,15 @@ type FlatItem =
       stripR: boolean;
     };
 
+/** Options of native-syntax parsing. */
+export interface NativeParseOptions {
+  /**
+   * A single-line block may hold one nested block instead of one argument
+   * (`provider_installation { direct {} }`), as HCL 1 (terraform's CLI configuration) allows.
+   */
+  readonly nestedSingleLineBlocks?: boolean;
+}
+
 /** Parses native-syntax text. One instance per text. @internal */
 export class Parser {
   private readonly src: SourceMap;
@@ -84,9 +93,12 @@ export class Parser {
    * standalone expression gets no "Extra characters after expression".
    */
   private recovering = false;
+  /** See {@link NativeParseOptions.nestedSingleLineBlocks}. */
+  private readonly nestedSingleLineBlocks: boolean;
 
-  constructor(src: SourceMap, mode: LexMode) {
+  constructor(src: SourceMap, mode: LexMode, options: NativeParseOptions = {}) {
     this.src = src;
+    this.nestedSingleLineBlocks = options.nestedSingleLineBlocks ?? false;
     const { tokens, diags } = lex(src, mode);
     this.toks = tokens;
     this.diags = diags;
@@ -200,11 +212,13 @@ export class Parser {
       while (t.type === "newline") t = this.toks.get(++this.pos);
       if (t.type === end) break;
       if (t.type === "eof") {
-        this.err(
-          "Unclosed configuration block",
-          "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
-          this.r(open),
-        );
+        if (!this.recovering) {
+          this.err(
+            "Unclosed configuration block",
+            "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+            this.r(open),
+          );
+        }
         break;
       }
       if (t.type !== "ident") {
@@ -335,27 +349,57 @@ export class Parser {
     if (afterOpen.type === "newline" || afterOpen.type === "}") {
       body = this.parseBody("}", open);
     } else {
-      // Single-line block: at most one argument, then "}".
+      // Single-line block: at most one argument (or, as HCL 1, one nested block), then "}".
       this.enter(open);
       const attrs = new Map<string, Attribute>();
+      const nested: Block[] = [];
       if (afterOpen.type === "ident" && this.toks.get(this.pos + 1).type === "=") {
         const a = this.parseBodyItem(afterOpen, true);
         if (a !== undefined && "expr" in a) attrs.set(a.name, a);
+      } else if (this.nestedSingleLineBlocks && afterOpen.type === "ident") {
+        const b = this.parseBodyItem(afterOpen, true);
+        if (b !== undefined && !("expr" in b)) nested.push(b);
       } else {
         this.err("Invalid single-argument block definition", "A single-line block definition can contain only a single argument.", this.r(afterOpen));
         this.recover();
       }
       const closeTok = this.toks.get(this.pos);
-      if (closeTok.type !== "}") {
+      // As HCL's parseBlock after a single-line body.
+      if (closeTok.type === ",") {
         this.err(
           "Invalid single-argument block definition",
-          "A single-line block definition must end with a closing brace immediately after its single argument definition.",
+          "Single-line block syntax can include only one argument definition. To define multiple arguments, use the multi-line block syntax with one argument definition per line.",
           this.r(closeTok),
         );
         this.recover();
+      } else if (closeTok.type === "newline") {
+        this.err(
+          "Invalid single-argument block definition",
+          "An argument definition on the same line as its containing block creates a single-line block definition, which must also be closed on the same line. Place the block's closing brace immediately after the argument definition.",
+          this.r(closeTok),
+        );
+        this.recover();
+      } else if (closeTok.type !== "}") {
+        if (this.recovering) {
+          // Nothing more to say.
+        } else if (closeTok.type === "eof") {
+          this.err(
+            "Unclosed configuration block",
+            "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+            this.r(open),
+            this.rr(ident.start, open.end),
+          );
+        } else {
+          this.err(
+            "Invalid single-argument block definition",
+            "A single-line block definition must end with a closing brace immediately after its single argument definition.",
+            this.r(closeTok),
+          );
+        }
+        this.recover();
       }
       this.depth--;
-      body = new NativeBody(attrs, [], this.rr(open.start, closeTok.end), this.src.filename);
+      body = new NativeBody(attrs, nested, this.rr(open.start, closeTok.end), this.src.filename);
     }
     const close = this.toks.get(this.pos);
     if (close.type === "}") this.pos++;
@@ -571,20 +615,20 @@ export class Parser {
   }
 
   private recoverTo(type: TokenType): void {
+    // HCL's `recover`: only the bracket's own pair nests; anything else (another bracket, a
+    // template's end, a newline) is skipped, up to the end of the file.
+    const start = type === ")" ? "(" : type === "]" ? "[" : type === "}" ? "{" : undefined;
+    this.recovering = true;
     let nest = 0;
     for (;;) {
       const t = this.toks.get(this.pos);
       if (t.type === "eof") return;
-      if (t.type === type && nest === 0) {
-        this.pos++;
-        return;
-      }
-      if (t.type === "{" || t.type === "[" || t.type === "(") nest++;
-      else if (t.type === "}" || t.type === "]" || t.type === ")") {
-        if (nest === 0) return;
+      this.pos++;
+      if (t.type === start) nest++;
+      else if (t.type === type) {
+        if (nest < 1) return;
         nest--;
       }
-      this.pos++;
     }
   }
 
@@ -645,13 +689,16 @@ export class Parser {
         return this.parseHeredoc();
       default: {
         const range = this.r(t);
-        if (t.type === "eof") {
+        // As HCL's parseExpressionTerm: reported unless already recovering, and recovering after.
+        if (this.recovering) {
+          // Nothing more to say.
+        } else if (t.type === "eof") {
           this.err("Missing expression", "Expected the start of an expression, but found the end of the file.", range);
         } else {
           // An invalid token too (after the lexer's "Invalid character"), as HCL's parser.
           this.err("Invalid expression", "Expected the start of an expression, but found an invalid expression token.", range);
-          if (t.type === "invalid") this.recovering = true;
         }
+        this.recovering = true;
         if (t.type !== "eof" && t.type !== "newline" && t.type !== "}" && t.type !== "]" && t.type !== ")" && t.type !== "seqend" && t.type !== "cquote") this.next();
         return this.invalidExpr(t.start, t.end);
       }
@@ -688,7 +735,7 @@ export class Parser {
         }
         const close = this.peekSkippingNewlines();
         if (close.type !== ")") {
-          this.err("Unbalanced parentheses", "Expected a closing parenthesis to terminate the expression.", this.r(close), rangeBetween(this.r(open), this.r(close)));
+          if (!this.recovering) this.err("Unbalanced parentheses", "Expected a closing parenthesis to terminate the expression.", this.r(close), rangeBetween(this.r(open), this.r(close)));
           this.recoverTo(")");
           e = { kind: "paren", expr: e, range: rangeBetween(this.r(open), e.range) };
           continue;
@@ -735,8 +782,16 @@ export class Parser {
             close = this.next();
             break;
           }
+          const before = this.diags.length;
           const arg = this.parseExpression();
           args.push(arg);
+          if (this.recovering && this.diags.slice(before).some((d) => d.severity === "error")) {
+            // As HCL: a broken argument leaves the tokens in a weird place; skip to the call's ")".
+            const at = this.pos;
+            this.recoverTo(")");
+            close = this.toks.get(Math.max(this.pos - 1, at));
+            break;
+          }
           const sep = this.peek();
           if (sep.type === "...") {
             this.next();
@@ -1002,13 +1057,15 @@ export class Parser {
       const { items, end, unwrap } = this.parseTemplateItems(["cquote"]);
       let close = end;
       if (end.type !== "cquote") {
-        this.err("Unterminated template string", "No closing marker was found for the string.", this.r(end), this.rr(open.start, end.end));
+        // As HCL: reported unless recovering, and recovering after.
+        if (!this.recovering) this.err("Unterminated template string", "No closing marker was found for the string.", this.r(end), this.rr(open.start, end.end));
+        this.recovering = true;
         close = end;
       } else {
         this.pos++;
       }
       const range = this.rr(open.start, close.end);
-      return this.buildTemplate(items, range, unwrap, close.start);
+      return this.buildTemplate(items, range, unwrap, close.start, close.end);
     });
   }
 
@@ -1017,9 +1074,12 @@ export class Parser {
     return this.withNewlines(true, () => {
       const { items, end } = this.parseTemplateItems(["cheredoc"]);
       if (end.type === "cheredoc") this.pos++;
-      else this.err("Unterminated template string", "No closing marker was found for the string.", this.r(end), this.rr(open.start, end.end));
+      else {
+        if (!this.recovering) this.err("Unterminated template string", "No closing marker was found for the string.", this.r(end), this.rr(open.start, end.end));
+        this.recovering = true;
+      }
       if (open.flush === true) flushHeredoc(items);
-      return this.buildTemplate(items, this.rr(open.start, end.end), false, end.start);
+      return this.buildTemplate(items, this.rr(open.start, end.end), false, end.start, end.end);
     });
   }
 
@@ -1058,7 +1118,10 @@ export class Parser {
         const close = this.peekSkippingNewlines();
         let stripR = false;
         if (close.type !== "seqend") {
-          if (close.type === "eof") {
+          // As HCL: nothing more is said once the parser is recovering.
+          if (this.recovering) {
+            // Nothing more to say.
+          } else if (close.type === "eof") {
             this.err(
               "Unclosed template interpolation sequence",
               "There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression.",
@@ -1085,6 +1148,7 @@ export class Parser {
               this.rr(t.start, close.end),
             );
           }
+          this.recovering = true;
           this.recoverToSeqEnd();
         } else {
           stripR = close.strip === true;
@@ -1204,9 +1268,10 @@ export class Parser {
     }
   }
 
-  private buildTemplate(items: FlatItem[], range: SourceRange, unwrap: boolean, endOffset: number): Expression {
+  private buildTemplate(items: FlatItem[], range: SourceRange, unwrap: boolean, endOffset: number, endEnd = endOffset): Expression {
     if (unwrap && items[0]!.kind === "interp") return { kind: "templateWrap", expr: items[0]!.expr, range };
-    const endRange: SourceRange = this.rr(endOffset, endOffset);
+    // HCL's templateEndToken: the range of the template's closing marker.
+    const endRange: SourceRange = this.rr(endOffset, endEnd);
     let i = 0;
     const build = (stopAt: readonly string[], nesting: number): { parts: TemplatePart[]; stop: FlatItem | undefined } => {
       const parts: TemplatePart[] = [];

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { evaluate, parseConfig, type Body, type Diagnostic } from "@magma/hcl";
+import { evaluate, parseJsonConfig, parseNativeConfig, type Body, type Diagnostic } from "@magma/hcl";
 import { InstallError, InstallErrorCode } from "./install-error.js";
 
 /** One installation method of a `provider_installation` block, in the order written. */
@@ -122,7 +122,9 @@ const emptySettings = (): FileSettings => ({ providerInstallation: undefined, pl
 /** Reads one CLI configuration file (native syntax, or JSON for a `.json` name). */
 function readConfigFile(file: string): FileSettings {
   const out = emptySettings();
-  const { body, diags } = parseConfig(readFileSync(file, "utf8"), file);
+  // Terraform reads it with HCL 1, which allows a nested block on one line (`provider_installation { direct {} }`).
+  const text = readFileSync(file, "utf8");
+  const { body, diags } = file.endsWith(".json") ? parseJsonConfig(text, file) : parseNativeConfig(text, file, { nestedSingleLineBlocks: true });
   const bad = diags.find((d) => d.severity === "error");
   if (bad !== undefined) throw configError(file, bad);
   const { content, remain, diags: d2 } = body.partialContent({

@@ -1,15 +1,14 @@
 import type { Command } from "commander";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "./command-context.js";
-import { statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
+import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
 /** `magma state list [-id=ID] [ADDRESS...]`: the resource instances of the current workspace's state, as `terraform state list` prints them. */
 export function registerStateListCommand(state: Command, ctx: CommandContext): void {
-  statePathOption(state.command("list").argument("[address...]", "only instances these addresses select (a module, a resource, an instance)"))
+  quietOptions(statePathOption(state.command("list").argument("[address...]", "only instances these addresses select (a module, a resource, an instance)"))
     .summary("list the resource instances in the state")
     .description("Lists the resource instances of the current workspace's state, one address a line, in Terraform's order; addresses filter, -id=ID keeps the instances whose id is ID.")
-    .option("--id <id>", "only the instances whose id attribute is this")
-    .exitOverride()
+    .option("--id <id>", "only the instances whose id attribute is this"))
     .action(async (addresses: string[], o: WorkdirOptions & { id?: string }) => {
       const [{ loadState }, { noStateError }, { parseSelector, selects, stateInstances }] = await Promise.all([import("@magma/state"), import("../workdir/state-lock.js"), import("../workdir/state-objects.js")]);
       const selectors = addresses.map(parseSelector);

@@ -8,6 +8,7 @@ export function registerStatePullCommand(state: Command, ctx: CommandContext): v
     .command("pull")
     .summary("print the current workspace's state")
     .description("Prints the current workspace's state file (format version 4) on stdout, nothing when there is none.")
+    .option("--no-color", "accepted for terraform compatibility (the state has no colour)")
     .exitOverride()
     .action(async (o: WorkdirOptions) => {
       const { loadState, writeStateFile } = await import("@magma/state");

@@ -144,8 +144,11 @@ export function createConsoleScope(input: ConsoleScopeInput): ConsoleScope {
   }
   const variables = new Map(input.variables);
   for (const [name, v] of config.module.variables) if (!variables.has(name)) variables.set(name, unknownVal(v.type));
-  // The console's functions: terraform's, and its console-only type().
-  const functions = new Map([...terraformFunctions({ baseDir: input.cwd, plan: false }), ["type", TYPE_FUNCTION]]);
+  // The configuration's functions are terraform's; the console-only type() is added to the
+  // prompt's own expression only (terraform's console scope), so a local calling it is
+  // "Call to unknown function" there too.
+  const functions = terraformFunctions({ baseDir: input.cwd, plan: false });
+  const promptFunctions = new Map([...functions, ["type", TYPE_FUNCTION]]);
   const ctx = { cwd: input.cwd, workspace: input.workspace ?? "default", functions };
   const evaluator = new ModuleEvaluator(config, variables, ctx, {
     expansion: (m, k) => (k.startsWith("ephemeral.") ? undefined : expansions.get(`${m}|${k}`)),
@@ -160,7 +163,7 @@ export function createConsoleScope(input: ConsoleScopeInput): ConsoleScope {
       if (refProblems.some((d) => d.severity === "error")) return { value: undefined, diagnostics: [...parsed.diags, ...refProblems] };
       try {
         const refs = evaluator.refsOfExprs([parsed.expr]);
-        const r = evaluate(parsed.expr, evaluator.scope([], undefined, refs));
+        const r = evaluate(parsed.expr, { ...evaluator.scope([], undefined, refs), functions: promptFunctions });
         const diagnostics = [...parsed.diags, ...r.diags];
         if (diagnostics.some((d) => d.severity === "error")) return { value: undefined, diagnostics };
         return typeResult(r.value, diagnostics) ?? { value: r.value, diagnostics };

@@ -1151,7 +1151,10 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             // plan evaluates the configuration again to send them (as Terraform always does).
             const persisted = nonNullWriteOnlyPaths(entry.block, c.config).length === 0 ? undefined : mapWriteOnlyAttributes(entry.block, c.config, (v) => (v.isNull() ? v : unknownVal(v.type)));
             record({ ...c, ...extra, createBeforeDestroy, afterSensitivePaths: afterPaths, beforeSensitivePaths: beforePaths, ...(importId !== undefined ? { importId } : {}), ...(persisted !== undefined ? { persistedConfig: persisted } : {}) });
-            instanceValues.set(address, markSensitive(c.after, afterPaths));
+            // A replacement is planned again as a create, whose planned value terraform marks with the
+            // configuration's paths alone, not the schema's (node_resource_abstract_instance.go's
+            // replace branch): what refers to it sees its unknown sensitive attributes unmarked.
+            instanceValues.set(address, markSensitive(c.after, isReplace(c.action) ? cfgPaths : afterPaths));
             await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address), false, `${configPrefix(n.mod.path)}${n.key}`));
           }),
         ),

@@ -46,7 +46,7 @@ describe("planText", () => {
       plan([change("memory_item.x", PlanAction.DeleteThenCreate, before, after, { requiresReplace: [Path.root.attr("name")], replaceReason: "cannot-update", afterSensitivePaths: [Path.root.attr("value")] })]),
       { schemas },
     );
-    expect(text).toContain('  # memory_item.x must be replaced\n-/+ resource "memory_item" "x" {\n        id    = "i-1"\n      ~ name  = "n" -> "n2" # forces replacement\n        tags  = {\n            "a" = "1"\n        }\n      ~ value = (sensitive value)\n        # (1 unchanged attribute hidden)\n\n      + rule {\n          + port     = 1\n          + protocol = "tcp"\n        }\n    }\n');
+    expect(text).toContain('  # memory_item.x must be replaced\n-/+ resource "memory_item" "x" {\n        id    = "i-1"\n      ~ name  = "n" -> "n2" # forces replacement\n        tags  = {\n            "a" = "1"\n        }\n      # Warning: this attribute value will be marked as sensitive and will not\n      # display in UI output after applying this change.\n      ~ value = (sensitive value)\n        # (1 unchanged attribute hidden)\n\n      + rule {\n          + port     = 1\n          + protocol = "tcp"\n        }\n    }\n');
     expect(text).toContain("Plan: 1 to add, 0 to change, 1 to destroy.");
   });
 

@@ -1,4 +1,4 @@
-import { Mark, Path, hasDynamicTypes, markWithPaths, nullVal, type Value } from "@magma/cty";
+import { Mark, Path, boolVal, dynamicType, hasDynamicTypes, markWithPaths, nullVal, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
 import { writeOnlyPaths, type Block, type NestedBlock } from "@magma/provider-api";
 import { formatModuleInstance } from "@magma/state";
 import { PlanAction } from "../plan/plan-action.js";
@@ -66,8 +66,9 @@ const WO: ReadonlySet<string> = new Set([WRITE_ONLY]);
  *
  * Covers attributes of primitive, list, set, map and object types and nested blocks, and
  * multi-line strings as Terraform's `<<-EOT` heredocs (their changes line by line), created and
- * deleted JSON strings as `jsonencode(…)`; it does not render the update of a JSON string as a
- * structural diff, as Terraform does.
+ * deleted JSON strings as `jsonencode(…)`, the update of a JSON string as a structural diff
+ * inside `jsonencode(…)` (not yet: terraform's "# whitespace changes" note), empty nested blocks
+ * as `{}`, and terraform's warnings above a value whose sensitivity changes.
  *
  * @throws RenderError as `planJson`.
  */
@@ -319,7 +320,7 @@ const IMPORTANT = new Set(["id", "name", "tags"]);
 /** The lines of a block's attributes and nested blocks at `indent` (the column of the symbols). */
 function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, top: boolean, nonLegacyParent: boolean, showAll = false): string[] {
   const get = (v: Value, name: string): Value | undefined => (v.isNull() || !v.isKnown() ? undefined : v.getAttr(name));
-  const rows: { sym: string; key: string; text: string[] }[] = [];
+  const rows: { sym: string; key: string; text: string[]; warn?: string[] }[] = [];
   let hidden = 0;
   // Terraform's renderer takes empty strings for null in the values of a schema without the
   // features the legacy SDK lacks (its `NonLegacySchema`, inherited by nested single blocks).
@@ -351,7 +352,8 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
     const suffix = forces.has(at) || forces.has(`.${name}`) ? forcesSuffix(p) : "";
     const text = [...diff.text];
     text[0] = `${text[0]}${suffix}`;
-    rows.push({ sym: diff.sym, key: name, text });
+    const warn = diff.sym === "~" ? sensitivityWarning(p, b, unknownAfter ? undefined : a, indent) : [];
+    rows.push({ sym: diff.sym, key: name, text, ...(warn.length > 0 ? { warn } : {}) });
   }
   // Terraform aligns on every attribute present on either side, shown or hidden (write-only ones always are).
   const present = Object.keys(block.attributes ?? {}).filter((name) => {
@@ -364,7 +366,7 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
   const out: string[] = [];
   for (const r of rows) {
     const [first, ...rest] = r.text;
-    out.push(`${pad(indent)}${sym(p, r.sym)} ${r.key.padEnd(width)} = ${first}`, ...rest);
+    out.push(...(r.warn ?? []), `${pad(indent)}${sym(p, r.sym)} ${r.key.padEnd(width)} = ${first}`, ...rest);
   }
   if (hidden > 0) out.push(`${pad(indent + 2)}${hiddenNote(p, hidden, "attribute")}`);
   const blockLines: string[] = [];
@@ -409,7 +411,8 @@ function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | u
   const emit = (s: string, label: string, b: Value, a: Value, m: Mode) => {
     // Single blocks inherit the parent's schema kind; list, set and map elements do not (Terraform's ChangeSlice).
     const inherited = nonLegacy && (nb.nesting === "single" || nb.nesting === "group");
-    lines.push(`${pad(indent)}${sym(p, s)} ${name}${label} {${suffix}`, ...blockBody(p, nb.block, b, a, indent + 4, m, forces, path, false, inherited, showAll), `${pad(indent + 2)}}`);
+    if (isEmptyBlock(nb.block, b, a)) lines.push(`${pad(indent)}${sym(p, s)} ${name}${label} {}${suffix}`);
+    else lines.push(`${pad(indent)}${sym(p, s)} ${name}${label} {${suffix}`, ...blockBody(p, nb.block, b, a, indent + 4, m, forces, path, false, inherited, showAll), `${pad(indent + 2)}}`);
   };
   const none = (v: Value) => v.isNull();
   if (mode === "create") {
@@ -446,6 +449,21 @@ function nestedBlocks(p: Paint, name: string, nb: NestedBlock, before: Value | u
     }
   }
   return { lines, hidden };
+}
+
+/**
+ * Whether a nested block renders as `{}` (Terraform's block renderer with no attributes and
+ * no nested blocks): every attribute null on both sides and none write-only, every nested
+ * block type null on both sides (an empty list of blocks is not: `step {` … `}`).
+ */
+function isEmptyBlock(block: Block, b: Value, a: Value): boolean {
+  if (!b.isKnown() || !a.isKnown()) return false;
+  const absent = (v: Value, name: string): boolean => v.isNull() || (v.getAttr(name).isKnown() && v.getAttr(name).isNull());
+  for (const [name, attr] of Object.entries(block.attributes ?? {})) {
+    if (attr.writeOnly === true || !absent(b, name) || !absent(a, name)) return false;
+  }
+  for (const name of Object.keys(block.blockTypes ?? {})) if (!absent(b, name) || !absent(a, name)) return false;
+  return true;
 }
 
 /** A null of the same type: the other side of a created or deleted block. */
@@ -496,6 +514,18 @@ function containsNonLegacyFeatures(block: Block): boolean {
 
 function isSensitive(v: Value | undefined): boolean {
   return v !== undefined && v.isMarked(Mark.Sensitive);
+}
+
+/**
+ * Terraform's warning above an updated value whose sensitivity changes (its sensitive
+ * renderer's `WarningsHuman`; none on create or delete), at the row's indentation: the lines
+ * before its `~` row.
+ */
+function sensitivityWarning(p: Paint, b: Value | undefined, a: Value | undefined, indent: number): string[] {
+  if (b === undefined || a === undefined || isSensitive(b) === isSensitive(a)) return [];
+  return isSensitive(b)
+    ? [p(`${pad(indent)}# [yellow]Warning[reset]: this attribute value will no longer be marked as sensitive`), `${pad(indent)}# after applying this change.`]
+    : [p(`${pad(indent)}# [yellow]Warning[reset]: this attribute value will be marked as sensitive and will not`), `${pad(indent)}# display in UI output after applying this change.`];
 }
 
 function isCollection(v: Value): boolean {
@@ -594,6 +624,8 @@ function attributeDiff(p: Paint, indent: number, b: Value | undefined, a: Value 
     return lines;
   }
   if (a.rawEquals(b)) return undefined;
+  const json = jsonStringsDiff(p, b, a, indent);
+  if (json !== undefined) return json;
   const lines = stringLinesDiff(p, b, a, indent);
   if (lines !== undefined) return lines;
   // One side JSON, the other not (null included): Terraform's type change of a deleted and a created string.
@@ -618,7 +650,7 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
     const ae = new Map(a.type.kind === "map" ? [...a.entries()] : Object.entries(a.attributes()));
     const keys = [...new Set([...be.keys(), ...ae.keys()])].sort();
     const keyOf = (k: string) => (a.type.kind === "map" ? JSON.stringify(k) : attrKey(k));
-    const rows: [string, string, string[]][] = [];
+    const rows: [string, string, string[], string[]?][] = [];
     // Write-only attributes of a nested object that is updated are unchanged (hidden), but aligned on.
     const writeOnlyKeys: string[] = [];
     for (const k of keys) {
@@ -633,7 +665,7 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
       if (a.type.kind === "map" && bv !== undefined && av !== undefined && (bv.isNull() || (av.isKnown() && av.isNull()))) {
         const d = attributeDiff(p, indent + 4, bv, av, "update", legacy);
         if (d === undefined) hidden++;
-        else rows.push(["~", k, d]);
+        else rows.push(["~", k, d, sensitivityWarning(p, bv, av, indent + 4)]);
         continue;
       }
       const blank = legacy && a.type.kind === "object";
@@ -648,13 +680,13 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
       else {
         const d = attributeDiff(p, indent + 4, bx, ax, "update", legacy);
         if (d === undefined) hidden++;
-        else rows.push(["~", k, d]);
+        else rows.push(["~", k, d, sensitivityWarning(p, bx, ax, indent + 4)]);
       }
     }
     // Terraform aligns on every key present on either side (an object's attributes null on both sides aside), shown or hidden.
     const present = keys.filter((k) => a.type.kind === "map" || !((be.get(k)?.isNull() ?? true) && (ae.get(k)?.isNull() ?? true)));
     const w = Math.max(0, ...present.map((k) => keyOf(k).length), ...writeOnlyKeys.map((k) => keyOf(k).length));
-    for (const [s, k, [first, ...rest]] of rows) lines.push(`${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${first!}`, ...rest);
+    for (const [s, k, [first, ...rest], warn] of rows) lines.push(...(warn ?? []), `${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${first!}`, ...rest);
   } else {
     const elements = sequenceDiff(p, b.elements(), a.elements(), a.type.kind === "set", indent + 4);
     const hiddenLine = (n: number) => `${pad(indent + 4)}  ${hiddenNote(p, n, "element")}`;
@@ -669,7 +701,7 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
       if (hidden > 0) lines.push(hiddenLine(hidden));
       hidden = 0;
       const [first, ...rest] = e.text;
-      lines.push(`${pad(indent + 4)}${sym(p, e.sym)} ${first!}${rest.length === 0 ? "," : ""}`, ...rest);
+      lines.push(...(e.warn ?? []), `${pad(indent + 4)}${sym(p, e.sym)} ${first!}${rest.length === 0 ? "," : ""}`, ...rest);
       if (rest.length > 0) lines[lines.length - 1] = `${lines[lines.length - 1]},`;
     });
   }
@@ -684,8 +716,8 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
  * longest common subsequence, an element removed where another is added at the same place
  * shown as one change, the rest as removed, added or unchanged.
  */
-function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[], isSet: boolean, indent: number): { sym: string; text: string[] }[] {
-  const out: { sym: string; text: string[] }[] = [];
+function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[], isSet: boolean, indent: number): { sym: string; text: string[]; warn?: string[] }[] {
+  const out: { sym: string; text: string[]; warn?: string[] }[] = [];
   const common = lcs(before, after);
   let bi = 0;
   let ai = 0;
@@ -697,7 +729,7 @@ function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[
   if (!isSet && before.length === after.length && !before.every((b) => after.some((a) => a.rawEquals(b)))) {
     return before.map((b, i) => {
       const d = attributeDiff(p, indent, b, after[i]!, "update", true);
-      return d === undefined ? { sym: " ", text: element(b) } : { sym: "~", text: d };
+      return d === undefined ? { sym: " ", text: element(b) } : { sym: "~", text: d, warn: sensitivityWarning(p, b, after[i]!, indent) };
     });
   }
   while (bi < before.length || ai < after.length || ci < common.length) {
@@ -705,7 +737,7 @@ function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[
       // Off the common subsequence, objects at the same place are one change; other elements are removed and added.
       const objects = before[bi]!.type.kind === "object" && ai < after.length && after[ai]!.type.kind === "object";
       if (!isSet && objects && (ci >= common.length || !eq(after[ai]!, common[ci]))) {
-        out.push({ sym: "~", text: attributeDiff(p, indent, before[bi]!, after[ai]!, "update", true) ?? [scalar(p, after[ai]!)] });
+        out.push({ sym: "~", text: attributeDiff(p, indent, before[bi]!, after[ai]!, "update", true) ?? [scalar(p, after[ai]!)], warn: sensitivityWarning(p, before[bi]!, after[ai]!, indent) });
         bi++;
         ai++;
         continue;
@@ -775,12 +807,43 @@ function isJsonText(s: string): boolean {
  * (`renderStringDiffAsJson`): `jsonencode(` with the JSON value as HCL-like objects and lists
  * on the following lines (keys sorted, each entry marked `s`; the diff symbol itself is not
  * shown before the value), `)` closing at `indent + 2`; `jsonencode({})` when it fits one line.
- * Updates of JSON strings are still rendered as strings (see the gaps of {@link planText}).
+ * Updates of JSON strings: {@link jsonStringsDiff}.
  */
 function jsonencodeLines(p: Paint, json: unknown, indent: number, s: string): string[] {
   const [first, ...rest] = jsonLines(p, json, indent + 4, s);
   if (rest.length === 0) return [`jsonencode(${first!})`];
   return ["jsonencode(", `${pad(indent + 6)}${first!}`, ...rest, `${pad(indent + 2)})`];
+}
+
+/**
+ * An update between two strings that both hold JSON objects or arrays, as Terraform's
+ * `renderStringDiffAsJson`: the structural diff of the JSON values (objects as objects with
+ * sorted keys, arrays as lists, unchanged entries hidden) inside `jsonencode(` … `)`, the
+ * value's line marked `~`. Undefined when either is not such a string, or when the JSON is
+ * the same (a whitespace change, which stays a string change here).
+ */
+function jsonStringsDiff(p: Paint, b: Value, a: Value, indent: number): string[] | undefined {
+  const jsonOf = (v: Value): unknown => (v.type.kind === "string" && v.isKnown() && !v.isNull() && isJsonText(v.asString()) ? (JSON.parse(v.asString()) as unknown) : undefined);
+  const bj = jsonOf(b);
+  const aj = jsonOf(a);
+  if (bj === undefined || aj === undefined) return undefined;
+  const bv = jsonValue(bj);
+  const av = jsonValue(aj);
+  if (bv.rawEquals(av)) return undefined;
+  const inner = attributeDiff(p, indent + 4, bv, av, "update", false);
+  if (inner === undefined) return undefined;
+  if (inner.length === 1) return [`jsonencode(${inner[0]!})`];
+  return ["jsonencode(", `${pad(indent + 4)}${sym(p, "~")} ${inner[0]!}`, ...inner.slice(1), `${pad(indent + 2)})`];
+}
+
+/** A parsed JSON value as a value: objects as objects, arrays as tuples, null of no type. */
+function jsonValue(j: unknown): Value {
+  if (j === null) return nullVal(dynamicType);
+  if (Array.isArray(j)) return tupleVal(j.map(jsonValue));
+  if (typeof j === "object") return objectVal(Object.fromEntries(Object.entries(j as Record<string, unknown>).map(([k, v]) => [k, jsonValue(v)])));
+  if (typeof j === "number") return numberVal(j);
+  if (typeof j === "boolean") return boolVal(j);
+  return stringVal(String(j));
 }
 
 /** One JSON value as Terraform's JSON renderer lays it out at `indent` (the first line unpadded). */
