@@ -81,7 +81,7 @@ function comparableState(dir: string): unknown {
     const [name, text] = Object.keys(files)[0]!.endsWith(".json") ? ["main.tf.json", tfToJson(WITHOUT_B)] : ["main.tf", WITHOUT_B];
     for (const d of pair) writeFileSync(join(d, name), text);
     // (Its output is not compared: it shows the ids of c, destroyed.)
-    const [[ours2, theirs2]] = await runPair(pair, commands);
+    const [ours2, theirs2] = (await runPair(pair, commands))[0]!;
     expect(ours2.code).toBe(theirs2.code);
     expect(ours2.code).toBe(0);
     expect(comparableState(pair[0])).toEqual(comparableState(pair[1]));

@@ -79,7 +79,7 @@ const runs = new Map<string, [ours: ToolRun, theirs: ToolRun][]>();
 
   test.each(SYNTAXES.flatMap(([syntax]) => COMMANDS.map((command, i) => [syntax, command.join(" "), i] as const)))("%s syntax: %s", (syntax, _name, i) => {
     const [ours, theirs] = runs.get(syntax)![i]!;
-    const command = COMMANDS[i]!;
+    const command: readonly string[] = COMMANDS[i]!;
     expect(comparable(ours, command)).toEqual(comparable(theirs, command));
     expect(ours.code).toBe(1);
     const printed = command.includes("-json") ? ours.stdout : ours.stderr;
