@@ -316,8 +316,11 @@ function checkRef(c: Config, ref: Reference, ctx: RefContext, diags: Diagnostic[
       }
       return;
     case "terraform":
-      if (s.name !== "workspace") {
-        diags.push(errorDiag(`Invalid "terraform" attribute`, `The "terraform" object does not have an attribute named ${JSON.stringify(s.name)}. The only supported attribute is terraform.workspace, the name of the currently-selected workspace.`, ref.range));
+      // Terraform's evaluator (evaluate_data.go): terraform.workspace, and terraform.applying (true only while applying).
+      if (s.name === "env") {
+        diags.push(errorDiag(`Invalid "terraform" attribute`, `The terraform.env attribute was deprecated in v0.10 and removed in v0.12. The "state environment" concept was renamed to "workspace" in v0.12, and so the workspace name can now be accessed using the terraform.workspace attribute.`, ref.range));
+      } else if (s.name !== "workspace" && s.name !== "applying") {
+        diags.push(errorDiag(`Invalid "terraform" attribute`, `The "terraform" object does not have an attribute named ${JSON.stringify(s.name)}. The only supported attributes are terraform.workspace, the name of the currently-selected workspace, and terraform.applying, a boolean which is true only during apply.`, ref.range));
       }
       return;
     case "self":

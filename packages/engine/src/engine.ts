@@ -23,6 +23,7 @@ import { configPrefix } from "./eval/module-evaluator.js";
 import { createConfigApplyScope, plannedFromPlan } from "./planner/config-apply-scope.js";
 import { planConfiguration, resolveProviderConfig, type PlannedProviderConfig, type PlanScopeContext } from "./planner/plan-configuration.js";
 import { planError, PlanDiagnosticsError, type PlanDiagnostic } from "./planner/plan-diagnostic.js";
+import { validateBeforePlan } from "./planner/validate-before-plan.js";
 import type { ProviderSource } from "./provider-source.js";
 import { ProviderPool } from "./providers/provider-pool.js";
 import type { RefreshOutcome } from "./refresh/refresh-outcome.js";
@@ -65,6 +66,12 @@ export interface EngineOptions {
 export interface EnginePlanOptions {
   /** The plan mode (default `normal`; see also {@link Engine.destroy}). */
   readonly mode?: PlanMode;
+  /**
+   * Run Terraform's validate walk first (default true, as its local backend does before every
+   * plan, apply, destroy and refresh); its errors end the plan. `import` plans without it, as
+   * terraform's import runs none.
+   */
+  readonly validate?: boolean;
   /** Refresh every object in state before planning (default true, as `-refresh=true`). */
   readonly refresh?: boolean;
   /** Instance addresses to replace (`-replace=ADDR`). */
@@ -354,6 +361,7 @@ export function createEngine(options: EngineOptions): Engine {
       config = loaded.config;
       snapshot = loaded.snapshot;
     } else config = configOrDir;
+    const loadFailed = diagnostics.some((d) => d.severity === "error");
     const prior = { lineage: state?.lineage ?? "", serial: state?.serial ?? 0 };
     const digest = configDigest(config);
     const variables = new Map<string, Value>();
@@ -385,13 +393,22 @@ export function createEngine(options: EngineOptions): Engine {
       return s;
     };
     const emptyPlanned = { expansions: new Map(), schemas: new Map(), providerConfigs: new Map(), dataValues: new Map() };
-    if (diagnostics.some((d) => d.severity === "error")) {
-      // Only values unsuitable for their variables: Terraform's plan walk met them (magma plans nothing further).
-      const walk = diagnostics.every((d) => d.severity !== "error" || VARIABLE_VALUE_ERRORS.has(d.summary));
-      return { plan: { ...createPlan({ changes: [], prior, configDigest: digest }), mode: o.mode ?? "normal" }, refreshOutcomes: [], diagnostics, hasErrors: true, ...(walk ? { partial: true as const } : {}), applyScope: applyScopeFor(emptyPlanned), schemas: new Map() };
-    }
     const pool = new ProviderPool(options.providers, { ...(options.terraformVersion !== undefined ? { terraformVersion: options.terraformVersion } : {}), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
     pools.add(pool);
+    // Terraform's validate walk before planning (its local backend's Context.Validate): its errors end the operation.
+    let invalid = false;
+    if (!loadFailed && o.validate !== false) {
+      const found = (await validateBeforePlan(config, pool, fns.calls, { cwd, workspace })).filter((d) => d.severity === "error");
+      invalid = found.length > 0;
+      diagnostics.push(...found);
+    }
+    if (diagnostics.some((d) => d.severity === "error")) {
+      pools.delete(pool);
+      await pool.close();
+      // Only values unsuitable for their variables: Terraform's plan walk met them (magma plans nothing further).
+      const walk = !invalid && diagnostics.every((d) => d.severity !== "error" || VARIABLE_VALUE_ERRORS.has(d.summary));
+      return { plan: { ...createPlan({ changes: [], prior, configDigest: digest }), mode: o.mode ?? "normal" }, refreshOutcomes: [], diagnostics, hasErrors: true, ...(walk ? { partial: true as const } : {}), applyScope: applyScopeFor(emptyPlanned), schemas: new Map() };
+    }
     let keep = false;
     try {
       const planned = await planConfiguration({
@@ -598,6 +615,7 @@ export function createEngine(options: EngineOptions): Engine {
     if (store === undefined && o.persist === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, "import needs a store or a persist callback to save the state");
     const planOptions: EnginePlanOptions = {
       refresh: false,
+      validate: false,
       ...(o.variableArgs !== undefined ? { variableArgs: o.variableArgs } : {}),
       ...(o.variables !== undefined ? { variables: o.variables } : {}),
       ...(o.env !== undefined ? { env: o.env } : {}),

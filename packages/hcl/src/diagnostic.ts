@@ -1,3 +1,4 @@
+import type { Type } from "@magma/cty";
 import { plainRange, type SourceRange } from "./source-range.js";
 
 /** How serious a {@link Diagnostic} is. */
@@ -29,6 +30,40 @@ export interface Diagnostic {
    * `snippet.values`), sorted by reference; see `expressionValues`.
    */
   readonly values?: readonly ExpressionValue[];
+  /**
+   * The function call a diagnostic is about, when the call itself failed (HCL's
+   * `FunctionCallDiagExtra`): Terraform prints `while calling upper(str)` under the snippet
+   * and `-json`'s `snippet.function_call`.
+   */
+  readonly functionCall?: FunctionCallInfo;
+}
+
+/** The function call a {@link Diagnostic} is about (Terraform's `DiagnosticFunctionCall`). */
+export interface FunctionCallInfo {
+  /** The name the call used, with any namespace (`upper`, `core::upper`, `provider::p::f`). */
+  readonly calledAs: string;
+  /** The called function's signature; absent when the function is not known. */
+  readonly signature?: CallSignature;
+}
+
+/** A function's signature as Terraform describes it in a diagnostic (its `DescribeFunction`). */
+export interface CallSignature {
+  /** The function's name without its namespace. */
+  readonly name: string;
+  /** The positional parameters. */
+  readonly params: readonly CallSignatureParameter[];
+  /** The variadic parameter, if any. */
+  readonly variadicParam?: CallSignatureParameter;
+  /** The result type when every argument is an unknown of its parameter's type (`dynamicType` when that check fails). */
+  readonly returnType: Type;
+}
+
+/** One parameter of a {@link CallSignature}. */
+export interface CallSignatureParameter {
+  /** The parameter's name. */
+  readonly name: string;
+  /** Its type constraint. */
+  readonly type: Type;
 }
 
 /** One reference's value in a diagnostic (Terraform's `DiagnosticExpressionValue`). */

@@ -28,7 +28,8 @@ import {
 import { unifyUnsafe } from "@magma/cty/convert";
 import type { Expression, TemplatePart, TraversalStep } from "./ast.js";
 import { callFunction } from "./call-function.js";
-import { errorDiag, hasErrors, type Diagnostic, type ExpressionValue } from "./diagnostic.js";
+import { errorDiag, hasErrors, type Diagnostic, type ExpressionValue, type FunctionCallInfo } from "./diagnostic.js";
+import { callSignature } from "./function-signatures.js";
 import { nameSuggestion } from "./name-suggestion.js";
 import { isFunctionArgError, isFunctionError, type HclFunction } from "./function.js";
 import { evaluateJson } from "./json-expression.js";
@@ -919,8 +920,18 @@ function evalTemplateFor(part: TemplatePart & { kind: "for" }, ctx: Ctx, diags: 
  * (a function argument, a failed call): a call's name and opening parenthesis, a
  * collection constructor's (or `for` expression's) opening bracket, else the whole range.
  */
-function startRange(e: Expression): SourceRange {
+/**
+ * HCL's `StartRange` of an expression: where a diagnostic about it as a function argument
+ * points (a call's name and open parenthesis, a collection's opening bracket, a quoted
+ * template's first part). @internal
+ */
+export function startRange(e: Expression): SourceRange {
   if (e.kind === "call") return rangeBetween(e.nameRange, e.openParenRange);
+  if (e.kind === "template") {
+    const first = e.parts[0];
+    if (first?.kind === "lit") return first.range;
+    if (first?.kind === "interp") return startRange(first.expr);
+  }
   if (e.kind === "tuple" || e.kind === "object" || e.kind === "for") {
     const s = e.range.start;
     return { filename: e.range.filename, start: s, end: { line: s.line, column: s.column + 1, byte: s.byte + 1 } };
@@ -946,7 +957,43 @@ const FILESYSTEM_FUNCTIONS: ReadonlySet<string> = new Set([
   "templatefile",
 ]);
 
+/** What a call reached: set by `evalCallTo` once it has found the function. */
+interface CalledFunction {
+  /** The function was found (`fn` is undefined for the evaluator's own `try`, `can`, `templatefile` and `templatestring`). */
+  known: boolean;
+  fn?: HclFunction;
+}
+
+/**
+ * A function call's value. The diagnostics about the call itself (not its arguments' own:
+ * those have no context of the call's whole range) carry the call's name and the function's
+ * signature, as HCL's `FunctionCallDiagExtra` gives terraform them for a known function.
+ */
 function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[]): Value {
+  const before = diags.length;
+  const called: CalledFunction = { known: false };
+  const v = evalCallTo(e, ctx, diags, called);
+  if (!called.known) return v;
+  let functionCall: FunctionCallInfo | undefined;
+  for (let i = before; i < diags.length; i++) {
+    const d = diags[i]!;
+    if (d.functionCall !== undefined || !sameRange(d.context ?? d.subject, e.range)) continue;
+    if (functionCall === undefined) {
+      const signature = callSignature(e.name, called.fn);
+      functionCall = { calledAs: e.name, ...(signature !== undefined ? { signature } : {}) };
+    }
+    const tagged = { ...d, functionCall };
+    if (claimed.has(d)) claimed.add(tagged);
+    diags[i] = tagged;
+  }
+  return v;
+}
+
+function sameRange(a: SourceRange | undefined, b: SourceRange): boolean {
+  return a !== undefined && a.filename === b.filename && a.start.byte === b.start.byte && a.end.byte === b.end.byte;
+}
+
+function evalCallTo(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[], called: CalledFunction): Value {
   const scope = ctx.scope;
   if (scope?.functions === undefined && scope?.providerFunction === undefined) {
     diags.push(errorDiag("Function calls not allowed", "Functions may not be called here.", e.range));
@@ -958,11 +1005,20 @@ function evalCall(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[
   if (name.startsWith("provider::")) {
     const parts = name.split("::");
     if (parts.length === 3 && scope.providerFunction !== undefined) fn = scope.providerFunction(parts[1]!, parts[2]!);
+    if (fn !== undefined) {
+      called.known = true;
+      called.fn = fn;
+    }
   } else if (scope.functions !== undefined) {
+    const exists = scope.functions.has(name) || name === "templatestring" || (name === "templatefile" && scope.baseDir !== undefined) || name === "try" || name === "can";
+    if (exists) {
+      called.known = true;
+      const own = scope.functions.get(name);
+      if (own !== undefined) called.fn = own;
+    }
     if (name === "try") return evalTry(e, ctx, diags);
     if (name === "can") return evalCan(e, ctx, diags);
     const inTemplate = ctx.templateFunction;
-    const exists = scope.functions.has(name) || name === "templatestring" || (name === "templatefile" && scope.baseDir !== undefined);
     if (inTemplate !== undefined && exists) {
       // Terraform replaces these functions inside a template function's template with
       // stubs whose return type fails (after their arguments are evaluated).
@@ -1112,7 +1168,7 @@ function unknownProviderFunctionDetail(name: string, scope: EvalScope): string {
 
 function evalTry(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[]): Value {
   if (e.args.length === 0) {
-    diags.push(errorDiag("Error in function call", `Call to function "${e.name}" failed: at least one argument is required.`, e.range, e.range));
+    diags.push(errorDiag("Error in function call", `Call to function "${e.name}" failed: at least one argument is required.`, startRange(e), e.range));
     return dynamicVal;
   }
   const failures: Diagnostic[] = [];
@@ -1133,7 +1189,7 @@ function evalTry(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[]
     else buf += `- ${d.summary}\n  ${d.detail}\n`;
   }
   buf += "\nAt least one expression must produce a successful result";
-  diags.push(errorDiag("Error in function call", `Call to function "${e.name}" failed: ${buf}.`, e.range, e.range));
+  diags.push(errorDiag("Error in function call", `Call to function "${e.name}" failed: ${buf}.`, startRange(e), e.range));
   return dynamicVal;
 }
 
@@ -1142,7 +1198,7 @@ function evalCan(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[]
     diags.push(
       e.args.length === 0
         ? errorDiag("Not enough function arguments", `Function "${e.name}" expects 1 argument(s). Missing value for "expression".`, e.closeParenRange, e.range)
-        : errorDiag("Too many function arguments", `Function "${e.name}" expects only 1 argument(s).`, e.args[1]!.range, e.range),
+        : errorDiag("Too many function arguments", `Function "${e.name}" expects only 1 argument(s).`, startRange(e.args[1]!), e.range),
     );
     return dynamicVal;
   }

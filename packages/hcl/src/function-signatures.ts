@@ -1,5 +1,6 @@
 import { boolType, dynamicType, stringType, unknownVal, type Type, type Value } from "@magma/cty";
 import { functionReturnType } from "./call-function.js";
+import type { CallSignature } from "./diagnostic.js";
 import type { FunctionParameter, HclFunction } from "./function.js";
 
 /** One parameter of a {@link FunctionSignature}. */
@@ -100,4 +101,64 @@ export function functionSignatures(functions: ReadonlyMap<string, HclFunction>):
   const names = [...byName.keys()].flatMap((n) => [n, `core::${n}`]).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   for (const name of names) out.set(name, byName.get(name.startsWith("core::") ? name.slice("core::".length) : name)!);
   return out;
+}
+
+/**
+ * The signatures the evaluator's own functions have in a diagnostic: those of the
+ * functions Terraform calls, whose expression-typed parameters (capsule types) it describes
+ * as `dynamic`, and a return type it cannot check with them as `dynamic`.
+ */
+const EVALUATOR_CALL_SIGNATURES: ReadonlyMap<string, CallSignature> = new Map<string, CallSignature>([
+  ["can", { name: "can", params: [{ name: "expression", type: dynamicType }], returnType: boolType }],
+  [
+    "templatefile",
+    {
+      name: "templatefile",
+      params: [
+        { name: "path", type: stringType },
+        { name: "vars", type: dynamicType },
+      ],
+      returnType: dynamicType,
+    },
+  ],
+  [
+    "templatestring",
+    {
+      name: "templatestring",
+      params: [
+        { name: "template", type: dynamicType },
+        { name: "vars", type: dynamicType },
+      ],
+      returnType: dynamicType,
+    },
+  ],
+  ["try", { name: "try", params: [], variadicParam: { name: "expressions", type: dynamicType }, returnType: dynamicType }],
+]);
+
+/**
+ * The signature of the function a call named `calledAs` (`upper`, `core::upper`,
+ * `provider::p::f`) reached, as Terraform describes it in a diagnostic (its
+ * `DescribeFunction`): `fn`, or the evaluator's own `try`, `can`, `templatefile` or
+ * `templatestring` when `fn` is undefined. The return type is the function's for unknown
+ * arguments of its parameters' types, `dynamic` when that check fails. Undefined for a
+ * function that is not known.
+ */
+export function callSignature(calledAs: string, fn: HclFunction | undefined): CallSignature | undefined {
+  const sep = calledAs.lastIndexOf("::");
+  const name = sep < 0 ? calledAs : calledAs.slice(sep + 2);
+  if (fn === undefined) return EVALUATOR_CALL_SIGNATURES.get(name);
+  const args: Value[] = fn.params.map((p) => unknownVal(p.type));
+  if (fn.varParam !== undefined) args.push(unknownVal(fn.varParam.type));
+  let returnType: Type;
+  try {
+    returnType = functionReturnType(fn, args);
+  } catch {
+    returnType = dynamicType;
+  }
+  return {
+    name,
+    params: fn.params.map((p) => ({ name: p.name, type: p.type })),
+    ...(fn.varParam !== undefined ? { variadicParam: { name: fn.varParam.name, type: fn.varParam.type } } : {}),
+    returnType,
+  };
 }

@@ -21,7 +21,7 @@ export { JsonBody } from "./json-body.js";
 export type { Body, BodySchema, BodyContent, Attribute, Block, AttributeSchema, BlockSchema } from "./body.js";
 export type { Expression, Traversal, TraversalStep, TemplatePart, ObjectItem, BinaryOperator, JsonNode, JsonProperty } from "./ast.js";
 export { DiagnosticSeverity, hasErrors } from "./diagnostic.js";
-export type { Diagnostic, ExpressionValue } from "./diagnostic.js";
+export type { CallSignature, CallSignatureParameter, Diagnostic, ExpressionValue, FunctionCallInfo } from "./diagnostic.js";
 export { compactValue, expressionValues } from "./expression-values.js";
 export type { StepApplier } from "./expression-values.js";
 export type { SourcePos, SourceRange } from "./source-range.js";

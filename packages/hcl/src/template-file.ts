@@ -1,7 +1,7 @@
 import { convert, dynamicVal, Mark, stringType, type Value } from "@magma/cty";
 import type { Expression } from "./ast.js";
 import { errorDiag, hasErrors, type Diagnostic } from "./diagnostic.js";
-import { evalExpr, iterate, type Ctx } from "./evaluate.js";
+import { evalExpr, iterate, startRange, type Ctx } from "./evaluate.js";
 import { isFunctionArgError } from "./function.js";
 import { fileArgumentText, readFileArgument } from "./funcs/filesystem.js";
 import { Parser } from "./parser.js";
@@ -86,7 +86,7 @@ export function renderTemplate(
 
 /** "Error in function call" with an inner diagnostic as its message (HCL's `Diagnostics.Error`). @internal */
 export function failedCall(e: Expression & { kind: "call" }, d: Diagnostic): Diagnostic {
-  return errorDiag("Error in function call", `Call to function "${e.name}" failed: ${d.subject !== undefined ? `${formatRange(d.subject)}: ` : ""}${d.summary}; ${d.detail}.`, e.range, e.range);
+  return errorDiag("Error in function call", `Call to function "${e.name}" failed: ${d.subject !== undefined ? `${formatRange(d.subject)}: ` : ""}${d.summary}; ${d.detail}.`, startRange(e), e.range);
 }
 
 /**
@@ -99,7 +99,7 @@ export function templateFile(e: Expression & { kind: "call" }, ctx: Ctx, diags: 
     diags.push(
       e.args.length < 2
         ? errorDiag("Not enough function arguments", `Function "${e.name}" expects 2 argument(s). Missing value for "${e.args.length === 0 ? "path" : "vars"}".`, e.closeParenRange, e.range)
-        : errorDiag("Too many function arguments", `Function "${e.name}" expects only 2 argument(s).`, e.args[2]?.range ?? e.range, e.range),
+        : errorDiag("Too many function arguments", `Function "${e.name}" expects only 2 argument(s).`, e.args[2] !== undefined ? startRange(e.args[2]) : e.range, e.range),
     );
     return dynamicVal;
   }
@@ -113,7 +113,7 @@ export function templateFile(e: Expression & { kind: "call" }, ctx: Ctx, diags: 
   try {
     path = convert(pathV.unmark(), stringType).asString();
   } catch (err) {
-    diags.push(errorDiag("Invalid function argument", `Invalid value for "path" parameter: ${err instanceof Error ? err.message : String(err)}.`, e.args[0]!.range, e.range));
+    diags.push(errorDiag("Invalid function argument", `Invalid value for "path" parameter: ${err instanceof Error ? err.message : String(err)}.`, startRange(e.args[0]!), e.range));
     return dynamicVal;
   }
   const plainVars = templateVars(varsV.unmark(), e, diags);
@@ -129,8 +129,8 @@ export function templateFile(e: Expression & { kind: "call" }, ctx: Ctx, diags: 
     const message = err instanceof Error ? err.message : String(err);
     diags.push(
       isFunctionArgError(err)
-        ? errorDiag("Invalid function argument", `Invalid value for "path" parameter: ${message}.`, e.args[0]!.range, e.range)
-        : errorDiag("Error in function call", `Call to function "${e.name}" failed: ${message}.`, e.range, e.range),
+        ? errorDiag("Invalid function argument", `Invalid value for "path" parameter: ${message}.`, startRange(e.args[0]!), e.range)
+        : errorDiag("Error in function call", `Call to function "${e.name}" failed: ${message}.`, startRange(e), e.range),
     );
     return dynamicVal;
   }

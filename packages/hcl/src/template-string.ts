@@ -1,7 +1,7 @@
 import { convert, dynamicVal, stringType, unknownVal, type Value } from "@magma/cty";
 import type { Expression } from "./ast.js";
 import { errorDiag, hasErrors, type Diagnostic } from "./diagnostic.js";
-import { evalExpr, type Ctx } from "./evaluate.js";
+import { evalExpr, startRange, type Ctx } from "./evaluate.js";
 import { Parser } from "./parser.js";
 import { SourceMap, formatRange } from "./source-range.js";
 import { renderTemplate, templateVars } from "./template-file.js";
@@ -32,7 +32,7 @@ export function templateString(
         : errorDiag(
             "Too many function arguments",
             `Function "${e.name}" expects only 2 argument(s).`,
-            e.args[2]?.range ?? e.range,
+            e.args[2] !== undefined ? startRange(e.args[2]) : e.range,
             e.range,
           ),
     );
@@ -109,7 +109,7 @@ export function templateString(
       errorDiag(
         "Error in function call",
         `Call to function "${e.name}" failed: invalid template result: ${err instanceof Error ? err.message : String(err)}.`,
-        e.range,
+        startRange(e),
         e.range,
       ),
     );

@@ -24,7 +24,7 @@ function rangeJson(r: SourceRange): Record<string, unknown> {
 
 /** One diagnostic in `terraform validate -json`'s form, with its source snippet. */
 function diagJson(d: Diagnostic, sources: SourceCache): Record<string, unknown> {
-  const snippet = d.subject === undefined ? undefined : snippetOf(sources, d.subject, d.values);
+  const snippet = d.subject === undefined ? undefined : snippetOf(sources, d.subject, d.values, d.functionCall);
   return {
     severity: d.severity,
     summary: d.summary,

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Diagnostic, ExpressionValue, SourceRange } from "@magma/hcl";
+import { typeToJson } from "@magma/cty";
+import type { CallSignatureParameter, Diagnostic, ExpressionValue, FunctionCallInfo, SourceRange } from "@magma/hcl";
 import { paint, paintf } from "../colour.js";
 import { DEFAULT_COLUMNS, wordWrap } from "../terminal-columns.js";
 import { jsonContext } from "./json-context.js";
@@ -71,10 +72,48 @@ export interface Snippet {
   readonly highlight_end_offset: number;
   /** The values of the failing expression's references (`{ traversal, statement }`). */
   readonly values: readonly ExpressionValue[];
+  /** The failed function call (terraform's `DiagnosticFunctionCall`), when the diagnostic is about one. */
+  readonly function_call?: FunctionCallJson;
 }
 
-/** The snippet of `subject` (undefined when its file cannot be read). */
-export function snippetOf(sources: SourceCache, subject: SourceRange, values: readonly ExpressionValue[] = []): Snippet | undefined {
+/** A function call in a diagnostic's snippet, as terraform's `-json` writes it. */
+export interface FunctionCallJson {
+  readonly called_as: string;
+  readonly signature?: {
+    readonly name: string;
+    readonly params: readonly FunctionParamJson[];
+    readonly variadic_param?: FunctionParamJson;
+    readonly return_type: unknown;
+  };
+}
+
+/** One parameter of a {@link FunctionCallJson}'s signature. */
+export interface FunctionParamJson {
+  readonly name: string;
+  readonly type: unknown;
+}
+
+function paramJson(p: CallSignatureParameter): FunctionParamJson {
+  return { name: p.name, type: JSON.parse(typeToJson(p.type)) as unknown };
+}
+
+/** A diagnostic's function call as terraform's `-json` writes it (its `DescribeFunction`). */
+export function functionCallJson(call: FunctionCallInfo): FunctionCallJson {
+  const sig = call.signature;
+  if (sig === undefined) return { called_as: call.calledAs };
+  return {
+    called_as: call.calledAs,
+    signature: {
+      name: sig.name,
+      params: sig.params.map(paramJson),
+      ...(sig.variadicParam !== undefined ? { variadic_param: paramJson(sig.variadicParam) } : {}),
+      return_type: JSON.parse(typeToJson(sig.returnType)) as unknown,
+    },
+  };
+}
+
+/** The snippet of `subject` (undefined when its file cannot be read), with the failing expression's `values` and the failed `functionCall`. */
+export function snippetOf(sources: SourceCache, subject: SourceRange, values: readonly ExpressionValue[] = [], functionCall?: FunctionCallInfo): Snippet | undefined {
   const text = sources.text(subject.filename);
   if (text === undefined) return undefined;
   const bytes = Buffer.from(text, "utf8");
@@ -100,6 +139,7 @@ export function snippetOf(sources: SourceCache, subject: SourceRange, values: re
     highlight_start_offset: subject.start.byte - lineStart,
     highlight_end_offset: Math.min(subject.end.byte - lineStart, Buffer.byteLength(code)),
     values: values.map((v) => ({ traversal: v.traversal, statement: v.statement })),
+    ...(functionCall !== undefined ? { function_call: functionCallJson(functionCall) } : {}),
   };
 }
 
@@ -134,7 +174,7 @@ function boxed(d: AddressedDiagnostic, sources: SourceCache, addresses: boolean,
       const [, open, close, tail] = paint(true, "%s[underline]%s[reset]%s").split("%s") as [string, string, string, string];
       const code = `${bytes.subarray(0, start).toString("utf8")}${open}${bytes.subarray(start, end).toString("utf8")}${close}${bytes.subarray(end).toString("utf8")}${tail}`;
       code.split("\n").forEach((l, i) => (body += `${String(s.start.line + i).padStart(4)}: ${l}\n`));
-      body += valueLines(d.values, true);
+      body += valueLines(d.values, d.functionCall, true);
     }
     body += "\n";
   }
@@ -147,14 +187,21 @@ function boxed(d: AddressedDiagnostic, sources: SourceCache, addresses: boolean,
 
 /**
  * The values of the failing expression's references under the source lines, as Terraform
- * prints them: a dark grey `├────────────────`, then `│ <reference> <statement>` for each
- * (the reference bold).
+ * prints them: a dark grey `├────────────────`, then, for a failed call of a known function,
+ * `│ while calling upper(str)` (the name bold; a variadic parameter with `...`), then
+ * `│ <reference> <statement>` for each value (the reference bold).
  */
-function valueLines(values: readonly ExpressionValue[] | undefined, color: boolean): string {
-  if (values === undefined || values.length === 0) return "";
+function valueLines(values: readonly ExpressionValue[] | undefined, functionCall: FunctionCallInfo | undefined, color: boolean): string {
+  const sig = functionCall?.signature;
+  if ((values === undefined || values.length === 0) && sig === undefined) return "";
   // Each line coloured as a whole (colorstring's trailing reset follows its newline), the values filled in after.
   let out = paint(color, "    [dark_gray]├────────────────[reset]\n");
-  for (const v of values) out += paintf(color, "    [dark_gray]│[reset] [bold]%s[reset] %s\n", v.traversal, v.statement);
+  if (sig !== undefined) {
+    const params = sig.params.map((p) => p.name);
+    if (sig.variadicParam !== undefined) params.push(`${sig.variadicParam.name}...`);
+    out += `${paintf(color, "    [dark_gray]│[reset] while calling [bold]%s[reset](", functionCall!.calledAs)}${params.join(", ")})\n`;
+  }
+  for (const v of values ?? []) out += paintf(color, "    [dark_gray]│[reset] [bold]%s[reset] %s\n", v.traversal, v.statement);
   return out;
 }
 
@@ -196,7 +243,7 @@ export function formatDiagnostics(diags: readonly AddressedDiagnostic[], dir: st
       else {
         out += `  on ${s.filename} line ${s.start.line}${snip.context === null ? "" : `, in ${snip.context}`}:\n`;
         snip.code.split("\n").forEach((l, i) => (out += `${String(s.start.line + i).padStart(4)}: ${l}\n`));
-        out += valueLines(d.values, false);
+        out += valueLines(d.values, d.functionCall, false);
       }
       out += "\n";
     }

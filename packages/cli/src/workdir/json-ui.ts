@@ -115,7 +115,7 @@ export class JsonUi {
     const subject = "subject" in d ? d.subject : undefined;
     if (subject !== undefined && sources !== undefined) {
       diagnostic["range"] = { filename: subject.filename, start: pos(subject.start), end: pos(subject.end) };
-      const snippet = snippetOf(sources, subject, "values" in d ? d.values : undefined);
+      const snippet = snippetOf(sources, subject, "values" in d ? d.values : undefined, "functionCall" in d ? d.functionCall : undefined);
       if (snippet !== undefined) diagnostic["snippet"] = snippet;
     }
     this.message(d.severity === "error" ? "error" : "warn", `${d.severity === "error" ? "Error" : "Warning"}: ${d.summary}`, { diagnostic, type: "diagnostic" });

@@ -180,7 +180,7 @@ async function planForConsole(
   try {
     // A variable without a value is unknown (terraform's AllowUnsetVariables).
     const unset = Object.fromEntries([...declared].filter(([name]) => !given.has(name)).map(([name, v]) => [name, unknownVal(v.type)]));
-    const r = await engine.plan(wd.dir, state ?? newStateFile(), { mode: "normal", refresh: true, replace: [], variableArgs, variables: unset, env: ctx.io.env, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) });
+    const r = await engine.plan(wd.dir, state ?? newStateFile(), { mode: "normal", refresh: true, validate: false, replace: [], variableArgs, variables: unset, env: ctx.io.env, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) });
     return { plan: r.plan, schemas: r.schemas, diagnostics: r.diagnostics };
   } finally {
     await engine.close();

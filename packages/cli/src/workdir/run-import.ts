@@ -115,7 +115,7 @@ export async function runImport(ctx: CommandContext, wd: WorkingDir, o: ImportOp
       createBeforeDestroy: false,
     });
     // Terraform's import walk writes the root outputs it can evaluate over the new state.
-    const evaluated = await engine.plan(wd.dir, next, { mode: "refresh-only", refresh: false, variableArgs: o.variableArgs, env: ctx.io.env, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) }).catch(() => undefined);
+    const evaluated = await engine.plan(wd.dir, next, { mode: "refresh-only", refresh: false, validate: false, variableArgs: o.variableArgs, env: ctx.io.env, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) }).catch(() => undefined);
     if (evaluated !== undefined && !evaluated.hasErrors) {
       const outputs = new Map(next.outputs);
       for (const po of evaluated.plan.outputs ?? []) {

@@ -389,6 +389,9 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
           return;
         }
         const action: HookAction = c.action === PlanAction.Read ? "read" : c.action === PlanAction.Update ? "update" : "create";
+        // As Terraform's apply (its resource's expand node): the resource is in the state from now on, with no instances if this one stores nothing.
+        // (Managed resources only: a data source whose read fails at apply is not compared with terraform's state yet.)
+        if (c.mode === "managed") store.ensureResource(c.address, node.provider);
         // An instance with conditions lets its dependents start only once they held (see after the apply).
         const conditions = options.scope?.instanceConditions !== undefined && conditioned.has(c.address) ? options.scope : undefined;
         const release = conditions === undefined ? ctx.release : undefined;
@@ -705,6 +708,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       warn(undefined, [errorDiag("Failed to persist state", `${e instanceof Error ? e.message : String(e)}; the result's state holds what could not be saved`)]);
     }
   };
+  // A normal or destroy apply's state keeps no resource without instances but those it was about to apply (terraform's).
+  if (plan.mode !== "refresh-only") store.pruneOtherEmptyResources();
   // The checks evaluated again with what was applied, and their results recorded in state (Terraform's RecordCheckResults), however the walk ended.
   // A refresh-only plan's apply stores the plan's check results as they are (Terraform's, which evaluated them with the refreshed objects).
   if (plan.mode === "refresh-only" && plan.checks !== undefined) {

@@ -40,6 +40,8 @@ export class ApplyState {
   #dirty = false;
   #persistedSerial: number;
   #persists = 0;
+  /** The resources {@link ensureResource} put into the state (see {@link resourceKey}). */
+  readonly #ensured = new Set<string>();
 
   /**
    * Starts from a copy of the prior state (the caller's object is never changed). Its
@@ -99,6 +101,43 @@ export class ApplyState {
       return Promise.reject(e);
     }
     return this.#scheduleWrite();
+  }
+
+  /**
+   * Puts the resource of an instance into the state with its provider configuration, with no
+   * instances if it has none yet, as Terraform's apply does for each resource it is about to
+   * apply (its expand node's `SetResourceProvider`): a resource whose instance then fails
+   * before anything is stored (a precondition, a create that made nothing) stays in the
+   * state with `"instances": []`. Not persisted by itself: the next write takes it.
+   */
+  ensureResource(address: string, provider: string): void {
+    const a = parseResourceInstance(address);
+    if (a.mode === "ephemeral") return;
+    this.#ensured.add(resourceKey(a.module, a.mode, a.type, a.name));
+    const r = this.#find(a);
+    const config = parseProviderConfig(provider);
+    if (r === undefined) {
+      const created: ResourceState = { module: a.module, mode: a.mode, type: a.type, name: a.name, provider: config, instances: [] };
+      this.#state.resources.push(created);
+      this.#resources.set(resourceKey(a.module, a.mode, a.type, a.name), created);
+      this.#dirty = true;
+    } else if (formatProviderConfig(r.provider) !== provider) {
+      r.provider = config;
+      this.#dirty = true;
+    }
+  }
+
+  /**
+   * Removes the resources left with no instances that this apply did not put there with
+   * {@link ensureResource} (one kept from an earlier failed apply whose resource this apply
+   * did not apply, as Terraform's state after a normal apply holds none). Not persisted by itself.
+   */
+  pruneOtherEmptyResources(): void {
+    for (const r of [...this.#state.resources]) {
+      if (r.instances.length > 0 || this.#ensured.has(resourceKey(r.module, r.mode, r.type, r.name))) continue;
+      this.#remove(r);
+      this.#dirty = true;
+    }
   }
 
   /** Persists the state as it is (after every write under way) when a commit changed it since the last write, e.g. at the end of a walk. */

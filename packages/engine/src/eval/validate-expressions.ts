@@ -1,4 +1,4 @@
-import { convert, dynamicType, dynamicVal, isPathError, listType, Mark, mapType, numberType, objectType, objectVal, stringType, stringVal, unknownVal, type Type, type Value } from "@magma/cty";
+import { boolVal, convert, dynamicType, dynamicVal, isPathError, listType, Mark, mapType, numberType, objectType, objectVal, stringType, stringVal, unknownVal, type Type, type Value } from "@magma/cty";
 import { bodyTraversals, decodeSchemaBody, evaluateSchemaBody, parseRef, providerAddrString, referencesInExpr, walkConfig, type CheckRule, type Config, type Reference, type Resource, type SchemaLookup } from "@magma/config";
 import { evaluate, formatRange, terraformFunctions, type Attribute, type Block, type Body, type Diagnostic, type EvalScope, type Expression } from "@magma/hcl";
 import { relative } from "node:path";
@@ -300,6 +300,10 @@ class ValidateWalk {
         const key = `${s.mode === "data" ? "data." : s.mode === "ephemeral" ? "ephemeral." : ""}${s.type}.${s.name}`;
         return !(m.managedResources.has(key) || m.dataResources.has(key) || m.ephemeralResources.has(key));
       }
+      case "terraform":
+        return s.name !== "workspace" && s.name !== "applying";
+      case "path":
+        return !["cwd", "module", "root"].includes(s.name);
       case "module": {
         if (!m.moduleCalls.has(s.name)) return true;
         const child = c.children.get(s.name);
@@ -381,7 +385,7 @@ class ValidateWalk {
     }
     const cwd = this.#options.cwd;
     variables.set("path", objectVal({ module: stringVal(c.path.length === 0 ? "." : relative(cwd, m.sourceDir) || "."), root: stringVal(relative(cwd, this.#root.module.sourceDir) || "."), cwd: stringVal(cwd) }));
-    variables.set("terraform", objectVal({ workspace: stringVal(this.#options.workspace ?? "default") }));
+    variables.set("terraform", objectVal({ workspace: stringVal(this.#options.workspace ?? "default"), applying: boolVal(false).mark(EPHEMERAL_MARK) }));
     variables.set("count", objectVal({ index: unknownVal(numberType) }));
     variables.set("each", objectVal({ key: unknownVal(stringType), value: dynamicVal }));
     if (ctx.self === true) variables.set("self", dynamicVal);

@@ -35,6 +35,7 @@ import { applyMoves, forgetMatcher, traversalText } from "./apply-moves.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
 import { diagnosticsErrorText, diagnosticsOfError, isPlanDiagnosticsError, planError, PlanDiagnosticsError, providerDiagnosticsInBody, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
 import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
+import { setProviderVersions } from "./provider-versions.js";
 import { configEdges, type ConfigVertex } from "./config-edges.js";
 import { CheckRecorder } from "./check-recorder.js";
 import type { CheckStatus, PlannedCheck } from "../plan/planned-check.js";
@@ -338,17 +339,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   visitConfig(root);
   diagnostics.push(...moduleRestrictionDiagnostics(root));
   const modByPrefix = new Map(mods.map((m) => [m.prefix, m]));
-  // Version constraints by provider source (from every module's required_providers), for opening and for the plan.
-  const versions = new Map<string, string[]>();
-  for (const mod of mods) {
-    for (const rp of mod.config.module.requiredProviders.values()) {
-      const src = providerAddrString(rp.provider);
-      const list = versions.get(src) ?? [];
-      for (const c of rp.versionConstraints) if (!list.includes(c.text)) list.push(c.text);
-      versions.set(src, list);
-    }
-  }
-  for (const [src, list] of versions) if (list.length > 0) pool.setVersion(src, list.join(", "));
+  // Version constraints by provider source (from every module's required_providers), for opening.
+  const versions = setProviderVersions(root, pool);
 
   const addProvider = (address: string, src: string, mod: ModCtx, body?: Body): void => {
     if (providerNodes.has(address)) return;

@@ -1,0 +1,50 @@
+import { providerAddrString, validateConfig, walkConfig, type Config, type SchemaLookup } from "@magma/config";
+import type { Diagnostic } from "@magma/hcl";
+import type { Block, ProviderSchema } from "@magma/provider-api";
+import { validateExpressions } from "../eval/validate-expressions.js";
+import type { ProviderFunctionCalls } from "../eval/provider-functions.js";
+import type { ProviderPool } from "../providers/provider-pool.js";
+import { resolveProviderConfig } from "./plan-configuration.js";
+import { setProviderVersions } from "./provider-versions.js";
+
+/** Options of {@link validateBeforePlan}. */
+export interface ValidateBeforePlanOptions {
+  /** The working directory (`path.cwd`, the base of file functions). */
+  readonly cwd: string;
+  /** `terraform.workspace`. */
+  readonly workspace: string;
+}
+
+/**
+ * The validate walk Terraform runs before every plan (its local backend calls
+ * `Context.Validate` before `plan`, `apply`, `destroy` and `refresh`): the static checks of
+ * the configuration against the providers' schemas (`validateConfig`: references to what is
+ * not declared, attributes a resource type does not have, arguments its schema does not
+ * take) and every expression evaluated with unknown inputs (`validateExpressions`). So an
+ * error that does not depend on values — an invalid expression in a `.tf.json` output, an
+ * operator on a value of the wrong type, an attribute a resource does not have inside a
+ * `for` over an empty list — fails the operation before planning, even with nothing to
+ * plan (an empty state's destroy). The schemas come from the plan's pool (a provider that
+ * cannot be opened leaves its resources unchecked: the plan reports why).
+ */
+export async function validateBeforePlan(config: Config, pool: ProviderPool, calls: ProviderFunctionCalls, options: ValidateBeforePlanOptions): Promise<Diagnostic[]> {
+  setProviderVersions(config, pool);
+  const bySource = new Map<string, ProviderSchema | undefined>();
+  for (const c of walkConfig(config)) {
+    for (const r of [...c.module.managedResources.values(), ...c.module.dataResources.values(), ...c.module.ephemeralResources.values()]) {
+      const source = providerAddrString(r.provider);
+      if (bySource.has(source)) continue;
+      const ref = r.providerConfigRef;
+      const resolved = resolveProviderConfig(config, c.path, ref !== undefined ? (ref.alias === undefined ? ref.name : `${ref.name}.${ref.alias}`) : r.type.split("_")[0]!, r.provider);
+      if ("error" in resolved) continue;
+      bySource.set(source, await pool.schema(resolved.address, resolved.source).catch(() => undefined));
+    }
+  }
+  const schemas: SchemaLookup = (provider, mode, type) => {
+    const s = bySource.get(providerAddrString(provider));
+    if (s === undefined) return undefined;
+    const m = mode === "managed" ? s.resources : mode === "data" ? s.dataSources : s.ephemeralResources;
+    return (m?.get(type) as { block: Block } | undefined)?.block;
+  };
+  return [...validateConfig(config, { schemas }), ...(await validateExpressions(config, calls, { cwd: options.cwd, workspace: options.workspace, schemas }))];
+}
