@@ -6,6 +6,8 @@ import { isLocalDirectory } from "../commands/test.js";
 import { ExitCode } from "../exit-code.js";
 import { terminalColumns } from "../terminal-columns.js";
 import { workdirProviders } from "../workdir/engine-providers.js";
+import type { MockData } from "./mock-data.js";
+import { mockingProviderSource } from "./mock-provider.js";
 import { loadTestSuite, TestSuiteRunner } from "./test-runner.js";
 import { HumanTestView, JsonTestView, type TestView } from "./test-view.js";
 
@@ -66,7 +68,8 @@ export async function runTestCommand(
   }
   const dataDir = resolve(dir, ctx.io.env["TF_DATA_DIR"] || ".terraform");
   const providers = workdirProviders(dataDir, ctx.io.env, undefined, dir);
-  const engine = createEngine({ providers: providers.source, cwd: dir });
+  const mocks: { current: ReadonlyMap<string, MockData> } = { current: new Map() };
+  const engine = createEngine({ providers: mockingProviderSource(providers.source, () => mocks.current), cwd: dir });
   try {
     const setup = [...loaded.diags];
     const runner = new TestSuiteRunner(
@@ -78,6 +81,7 @@ export async function runTestCommand(
         variableArgs: o.variableArgs,
         env: ctx.io.env,
         color: ctx.colour.stdout,
+        mocks,
         ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
       },
       engine,

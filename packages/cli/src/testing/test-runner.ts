@@ -37,11 +37,13 @@ import { applyFailureDiagnostics, placedDiagnostic } from "../workdir/apply-fail
 import type { AddressedDiagnostic } from "../workdir/format-diagnostic.js";
 import {
   findTestFiles,
+  installMockDataFiles,
   isLocalPath,
   loadTestFile,
   type TestFile,
   type TestRun,
 } from "./test-file.js";
+import type { MockData } from "./mock-data.js";
 import { withTestProviders } from "./test-providers.js";
 import { planValues, runScope, stateValues, testReferences, type RunValues } from "./test-scope.js";
 import {
@@ -71,6 +73,8 @@ export interface TestSuiteOptions {
   readonly signal?: AbortSignal;
   /** Whether the human view is coloured (for `-verbose` plans). */
   readonly color: boolean;
+  /** Where the runner puts the mocked provider configurations of the run under way (read by `mockingProviderSource`). */
+  readonly mocks?: { current: ReadonlyMap<string, MockData> };
 }
 
 /** A raw global variable value (Terraform's `UnparsedVariableValue`): an expression from a file, or a string from `-var` or the environment. */
@@ -450,6 +454,7 @@ export function loadTestSuite(o: Pick<TestSuiteOptions, "dir" | "testDirectory">
       modules.set(run, m.config);
     }
   }
+  if (!hasErrors(diags)) diags.push(...installMockDataFiles(o.dir, files));
   return { config: loaded.config, files, modules, diags };
 }
 
@@ -707,7 +712,10 @@ class FileRunner {
       const key = run.run.stateKey ?? moduleKey;
       let tracked = this.#states.get(key);
       if (tracked === undefined) this.#states.set(key, (tracked = { state: null }));
+      const start = new Date();
+      const started = process.hrtime.bigint();
       const { state, updated } = await this.#run(run, config, tracked.state);
+      run.execution = { start, durationNs: Number(process.hrtime.bigint() - started) };
       if (updated) {
         tracked.state = state;
         tracked.run = run;
@@ -822,7 +830,7 @@ class FileRunner {
   /** The run's configuration with the test file's provider blocks, evaluated in the test's context. */
   #withProviders(config: Config, run: TestRun): { config: Config; diags: PlanDiagnostic[] } {
     const cache = this.#cache(run, config);
-    return withTestProviders(config, this.#file.file, run, (expr) => {
+    const out = withTestProviders(config, this.#file.file, run, (expr) => {
       const diags: PlanDiagnostic[] = [];
       const available = new Map<string, Value>();
       for (const t of expressionTraversals(expr)) {
@@ -845,6 +853,10 @@ class FileRunner {
       diags.push(...r.diags);
       return { value: hasErrors(r.diags) ? undefined : r.value, diags };
     });
+    // The engine's provider source mocks these configurations for this run's plan and apply (and its cleanup).
+    const holder = this.#suite.options.mocks;
+    if (holder !== undefined) holder.current = out.mocks;
+    return { config: out.config, diags: out.diags };
   }
 
   /** The run's `expect_failures` must name checkable objects. */
@@ -886,19 +898,11 @@ class FileRunner {
     return out;
   }
 
-  /** What magma does not run yet: mocked providers and overrides (an error naming them). */
+  /** What magma does not run yet: override blocks (an error naming them). */
   #unsupported(run: TestRun): PlanDiagnostic[] {
     const out: PlanDiagnostic[] = [];
-    for (const p of this.#file.file.providers.values())
-      if (p.mock)
-        out.push(
-          err(
-            "Mock providers are not supported",
-            "magma test does not run mock_provider blocks yet: see the @magma/cli README.",
-            p.declRange,
-          ),
-        );
-    for (const ov of [...this.#file.file.overrides, ...run.overrides])
+    const inMocks = [...this.#file.file.providers.values()].flatMap((p) => p.mockData?.overrides ?? []);
+    for (const ov of [...this.#file.file.overrides, ...run.overrides, ...inMocks])
       out.push(
         err(
           "Overrides are not supported",
@@ -1269,7 +1273,8 @@ function withCheckable(
 ): PlanDiagnostic {
   let n = i;
   for (const f of failed) {
-    if (n < f.diagnostics.length) return { ...d, address: d.address ?? f.address };
+    // A provider's diagnostic about the object (placed with its address) shows `with ADDR,` as Terraform's InConfigBody gives it.
+    if (n < f.diagnostics.length) return d.address !== undefined ? { ...d, inConfigBody: true } : { ...d, address: f.address };
     n -= f.diagnostics.length;
   }
   return d;

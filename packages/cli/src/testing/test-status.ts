@@ -32,6 +32,8 @@ export interface RunResult {
   diagnostics: PlanDiagnostic[];
   /** The rendered plan or state for `-verbose` (human text and JSON document), when there is one. */
   verbose?: { readonly human: string };
+  /** When it started and how long it took (nanoseconds), once it was executed (Terraform's `RunExecutionMeta`). */
+  execution?: { readonly start: Date; readonly durationNs: number };
 }
 
 /** A test file's execution. */
