@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { VariableArg } from "@magma/config";
 import { createEngine } from "@magma/engine";
@@ -6,6 +7,7 @@ import { isLocalDirectory } from "../commands/test.js";
 import { ExitCode } from "../exit-code.js";
 import { terminalColumns } from "../terminal-columns.js";
 import { workdirProviders } from "../workdir/engine-providers.js";
+import { junitXmlReport } from "./junit-xml.js";
 import type { MockData } from "./mock-data.js";
 import { mockingProviderSource } from "./mock-provider.js";
 import { loadTestSuite, TestSuiteRunner } from "./test-runner.js";
@@ -40,12 +42,12 @@ export async function runTestCommand(
     width: terminalColumns(ctx.io.stderr),
   };
   const view: TestView = o.json ? new JsonTestView(out) : new HumanTestView(out);
-  if (o.cloudRun !== undefined || o.junitXml !== undefined) {
+  if (o.cloudRun !== undefined) {
     view.diagnostics([
       {
         severity: "error",
         summary: "Unsupported option",
-        detail: `magma test does not support ${o.cloudRun !== undefined ? "-cloud-run" : "-junit-xml"} (see the @magma/cli README).`,
+        detail: "magma test does not support -cloud-run (see the @magma/cli README).",
       },
     ]);
     return ExitCode.Error;
@@ -99,6 +101,16 @@ export async function runTestCommand(
     // The first interrupt: the run under way finishes, the rest are skipped, and every file's objects are still destroyed (terraform's stop).
     ctx.signal?.addEventListener("abort", () => view.interrupted(), { once: true });
     const suite = await runner.run(loaded.files);
+    if (o.junitXml !== undefined) {
+      // Terraform's TestJUnitXMLFile.Save, after the conclusion.
+      const xml = junitXmlReport(suite, dir, ctx.signal?.aborted === true);
+      try {
+        writeFileSync(resolve(dir, o.junitXml), xml, { mode: 0o660 });
+      } catch (e) {
+        view.diagnostics([{ severity: "error", summary: `error saving JUnit XML to file ${JSON.stringify(o.junitXml)}`, detail: (e as Error).message }]);
+        return ExitCode.Error;
+      }
+    }
     return suite.status === "pass" ? ExitCode.Ok : ExitCode.Error;
   } finally {
     await engine.close();
