@@ -11,7 +11,10 @@
 //   provider in a .tftest.json file passed by a run's providers map; with -verbose and -json;
 // - invalid, nowhere, badtypes: invalid override_during values, a duplicate mock_resource, a
 //   missing source directory (not read while other errors stand, as terraform's), defaults of
-//   the wrong types.
+//   the wrong types;
+// - and, beside the mocks: -verbose with -json (terraform's test_state and test_plan messages,
+//   the real provider's schema in them), and `check.NAME` in run assertions (an error terraform
+//   gives when it reads the reference) in a directory on the real magma/random.
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { runTool, stopToolRuns, testProvidersCliConfig, type ToolRun } from "./support/side-by-side.js";
@@ -356,6 +359,87 @@ output "info_count" {
 
 run "b" {}
 `,
+  "checks/main.tf": `terraform {
+  required_providers {
+    random = { source = "magma/random" }
+  }
+}
+
+variable "n" {
+  type    = number
+  default = 3
+}
+
+resource "random_string" "s" {
+  length  = var.n
+  special = false
+}
+
+resource "random_integer" "i" {
+  min = 1
+  max = 5
+}
+
+output "result" {
+  value = random_string.s.result
+}
+
+output "int" {
+  value = random_integer.i.result
+}
+
+check "small" {
+  assert {
+    condition     = var.n < 4
+    error_message = "n is not small"
+  }
+}
+`,
+  "checks/a.tftest.hcl": `run "checks" {
+  variables {
+    n = 5
+  }
+  expect_failures = [check.small]
+  assert {
+    condition     = check.small == null
+    error_message = "check is \${jsonencode(check.small)}"
+  }
+}
+
+run "plan_check" {
+  command = plan
+  assert {
+    condition     = check.small != null
+    error_message = "check"
+  }
+}
+
+run "nope" {
+  command = plan
+  assert {
+    condition     = check.nope != null
+    error_message = "check"
+  }
+}
+`,
+  "checks/b.tftest.hcl": `run "plan_check" {
+  command = plan
+  variables {
+    n = 3
+  }
+  assert {
+    condition     = check.nope != null && random_string.s.length == 3
+    error_message = "check"
+  }
+}
+
+run "after" {
+  command = plan
+  variables {
+    n = 3
+  }
+}
+`,
 };
 
 /** What differs from run to run: -json timestamps, the progress updates printed every 2 s, and the values a mock makes up. */
@@ -384,7 +468,7 @@ function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
     cpSync(theirs, ours, { recursive: true });
     // Both tools launch magma/mockable from what init installed (terraform's init, as the other test command tests do).
     const init = (d: string) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } });
-    await Promise.all(["random", "kinds", "badtypes"].flatMap((sub) => [init(join(theirs, sub)), init(join(ours, sub))]));
+    await Promise.all(["random", "kinds", "badtypes", "checks"].flatMap((sub) => [init(join(theirs, sub)), init(join(ours, sub))]));
   }, 240_000);
 
   const both = async (args: readonly string[], sub: string): Promise<[ToolRun, ToolRun]> => {
@@ -411,6 +495,23 @@ function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
     const [m, t] = await both(["-json"], "kinds");
     expectSame(m, t, "test -json (kinds)");
     expect(t.stdout).toContain('"summary":"Test assertion failed"');
+  }, 600_000);
+
+  test("-verbose with -json: test_state and test_plan documents", async () => {
+    for (const sub of ["random", "kinds"]) {
+      const [m, t] = await both(["-json", "-verbose"], sub);
+      expectSame(m, t, `test -json -verbose (${sub})`);
+      expect(t.stdout).toContain('"type":"test_state"');
+      expect(t.stdout).toContain('"type":"test_plan"');
+    }
+  }, 600_000);
+
+  test("check.NAME in run assertions, human and -json", async () => {
+    for (const args of [["-no-color"], ["-json"]]) {
+      const [m, t] = await both(args, "checks");
+      expectSame(m, t, `test ${args.join(" ")} (checks)`);
+      expect(t.stdout + t.stderr).toMatch(/Reference to \\?"check\\?" in invalid context/);
+    }
   }, 600_000);
 
   test("invalid mock blocks; a missing source directory", async () => {

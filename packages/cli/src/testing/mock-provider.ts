@@ -135,12 +135,14 @@ export class MockProvider implements Provider {
  * A {@link ProviderSource} that opens the provider configurations `mocks` names (engine
  * configuration addresses such as `provider["registry.terraform.io/hashicorp/aws"].alt`) as
  * {@link MockProvider}s over the real provider's schema; the rest it opens from `inner`.
- * `mocks` is read on every open, so the test runner can change it between runs.
+ * `mocks` is read on every open, so the test runner can change it between runs; `realSchemas`,
+ * when given, collects the real providers' schemas by source address.
  */
-export function mockingProviderSource(inner: ProviderSource, mocks: () => ReadonlyMap<string, MockData>): ProviderSource {
+export function mockingProviderSource(inner: ProviderSource, mocks: () => ReadonlyMap<string, MockData>, realSchemas?: Map<string, ProviderSchema>): ProviderSource {
   return {
     async open(source: string, options?: ProviderSourceOpenOptions): Promise<OpenedProvider> {
       const opened = await inner.open(source, options);
+      realSchemas?.set(source, opened.schema);
       const data = options?.configAddress === undefined ? undefined : mocks().get(options.configAddress);
       if (data === undefined) return opened;
       const provider = new MockProvider(opened.provider, data);

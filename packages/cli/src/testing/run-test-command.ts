@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { VariableArg } from "@magma/config";
 import { createEngine } from "@magma/engine";
+import type { ProviderSchema } from "@magma/provider-api";
 import type { CommandContext } from "../commands/command-context.js";
 import { isLocalDirectory } from "../commands/test.js";
 import { ExitCode } from "../exit-code.js";
@@ -70,8 +71,8 @@ export async function runTestCommand(
   }
   const dataDir = resolve(dir, ctx.io.env["TF_DATA_DIR"] || ".terraform");
   const providers = workdirProviders(dataDir, ctx.io.env, undefined, dir);
-  const mocks: { current: ReadonlyMap<string, MockData> } = { current: new Map() };
-  const engine = createEngine({ providers: mockingProviderSource(providers.source, () => mocks.current), cwd: dir });
+  const mocks = { current: new Map() as ReadonlyMap<string, MockData>, realSchemas: new Map<string, ProviderSchema>() };
+  const engine = createEngine({ providers: mockingProviderSource(providers.source, () => mocks.current, mocks.realSchemas), cwd: dir });
   try {
     const setup = [...loaded.diags];
     const runner = new TestSuiteRunner(

@@ -31,6 +31,7 @@ import {
   type SourceRange,
   type Traversal,
 } from "@magma/hcl";
+import type { ProviderSchema } from "@magma/provider-api";
 import type { StateFile } from "@magma/state";
 import { stateText } from "../commands/show.js";
 import { applyFailureDiagnostics, placedDiagnostic } from "../workdir/apply-failure-diagnostics.js";
@@ -45,6 +46,7 @@ import {
 } from "./test-file.js";
 import type { MockData } from "./mock-data.js";
 import { withTestProviders } from "./test-providers.js";
+import { verbosePlanJson, verboseStateJson } from "./verbose-json.js";
 import { planValues, runScope, stateValues, testReferences, type RunValues } from "./test-scope.js";
 import {
   mergeStatus,
@@ -74,7 +76,7 @@ export interface TestSuiteOptions {
   /** Whether the human view is coloured (for `-verbose` plans). */
   readonly color: boolean;
   /** Where the runner puts the mocked provider configurations of the run under way (read by `mockingProviderSource`). */
-  readonly mocks?: { current: ReadonlyMap<string, MockData> };
+  readonly mocks?: { current: ReadonlyMap<string, MockData>; readonly realSchemas: ReadonlyMap<string, ProviderSchema> };
 }
 
 /** A raw global variable value (Terraform's `UnparsedVariableValue`): an expression from a file, or a string from `-var` or the environment. */
@@ -784,7 +786,7 @@ class FileRunner {
           run.status = "error";
           return { state, updated: false };
         }
-        if (o.verbose) run.verbose = { human: verbosePlan(planned, o.color) };
+        if (o.verbose) run.verbose = { human: verbosePlan(planned, o.color), ...rendered("plan", () => verbosePlanJson(planned, config, o.mocks?.realSchemas ?? new Map())) };
         const values = planValues(planned.plan, config);
         this.#assert(run, config, planned, values, testOnly);
         return { state, updated: false };
@@ -816,7 +818,7 @@ class FileRunner {
         run.status = "error";
         return { state: updated, updated: true };
       }
-      if (o.verbose) run.verbose = { human: `\n${stateText(updated ?? undefined, planned.schemas)}\n` };
+      if (o.verbose) run.verbose = { human: `\n${stateText(updated ?? undefined, planned.schemas)}\n`, ...(updated === null ? {} : rendered("state", () => verboseStateJson(updated!, planned, o.mocks?.realSchemas ?? new Map()))) };
       if (updated !== null) {
         const values = stateValues(updated, planned.schemas, config);
         this.#assert(run, config, planned, values, testOnly);
@@ -1285,6 +1287,15 @@ function diagnosticsOf(e: unknown): PlanDiagnostic[] {
   if (isPlanDiagnosticsError(e)) return [...e.diagnostics];
   if (isEngineError(e)) return [err("Engine error", e.message)];
   throw e;
+}
+
+/** `-verbose -json`'s document, or nothing when it cannot be rendered. */
+function rendered(kind: "state" | "plan", f: () => string): { json?: { kind: "state" | "plan"; text: string } } {
+  try {
+    return { json: { kind, text: f() } };
+  } catch {
+    return {};
+  }
 }
 
 /** `-verbose`'s plan: Terraform's human plan of the run. */
