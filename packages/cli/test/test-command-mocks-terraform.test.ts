@@ -12,6 +12,10 @@
 // - invalid, nowhere, badtypes: invalid override_during values, a duplicate mock_resource, a
 //   missing source directory (not read while other errors stand, as terraform's), defaults of
 //   the wrong types;
+// - overrides: override_resource and override_data blocks in the file, in a run (an instance
+//   address over the file's resource address), in a mock_provider, with override_during = plan
+//   (a create takes the values while planning, an update keeps the prior ones); badoverrides:
+//   their decoding errors (targets of the wrong kind, a values attribute that is no object, no target);
 // - and, beside the mocks: -verbose with -json (terraform's test_state and test_plan messages,
 //   the real provider's schema in them), and `check.NAME` in run assertions (an error terraform
 //   gives when it reads the reference) in a directory on the real magma/random.
@@ -440,6 +444,165 @@ run "after" {
   }
 }
 `,
+  "overrides/main.tf": `terraform {
+  required_providers {
+    random = { source = "magma/random" }
+    mockable = { source = "magma/mockable" }
+  }
+}
+
+resource "random_string" "s" {
+  count   = 2
+  length  = 4
+  special = false
+}
+
+resource "random_integer" "i" {
+  min = 1
+  max = 5
+}
+
+resource "mockable_thing" "t" {
+  name = "a"
+}
+
+data "mockable_info" "i" {
+  query = "q"
+}
+
+output "s0" {
+  value = random_string.s[0].result
+}
+
+output "s1" {
+  value = random_string.s[1].result
+}
+
+output "i" {
+  value = random_integer.i.result
+}
+`,
+  "overrides/main.tftest.hcl": `mock_provider "mockable" {
+  override_resource {
+    target = mockable_thing.t
+    values = {
+      id = "From-Mock-Override"
+    }
+  }
+}
+
+override_resource {
+  target = random_string.s
+  values = {
+    result = "File-Level"
+  }
+}
+
+override_data {
+  target = data.mockable_info.i
+  values = {
+    total = 9
+  }
+}
+
+run "apply" {
+  override_resource {
+    target = random_string.s[1]
+    values = {
+      result = "Run-Level"
+    }
+  }
+  override_resource {
+    target          = random_integer.i
+    override_during = plan
+    values = {
+      result = 42
+      id     = "Int-Id"
+    }
+  }
+  assert {
+    condition     = output.s0 == "File-Level" && output.s1 == "Run-Level" && output.i == 42
+    error_message = "outputs \${output.s0} \${output.s1} \${output.i}"
+  }
+  assert {
+    condition     = mockable_thing.t.id == "From-Mock-Override" && data.mockable_info.i.total == 9
+    error_message = "mockable"
+  }
+  assert {
+    condition     = length(random_string.s[0].id) == 8
+    error_message = "id"
+  }
+}
+
+run "plan" {
+  command = plan
+  override_resource {
+    target          = random_integer.i
+    override_during = plan
+    values = {
+      result = 43
+      id     = "Int-Id"
+    }
+  }
+  assert {
+    condition     = output.i == 43
+    error_message = "plan i is \${output.i}"
+  }
+}
+`,
+  "badoverrides/main.tf": `terraform {
+  required_providers {
+    random = { source = "magma/random" }
+    mockable = { source = "magma/mockable" }
+  }
+}
+
+resource "random_string" "s" {
+  count   = 2
+  length  = 4
+  special = false
+}
+
+resource "random_integer" "i" {
+  min = 1
+  max = 5
+}
+
+resource "mockable_thing" "t" {
+  name = "a"
+}
+
+data "mockable_info" "i" {
+  query = "q"
+}
+
+output "s0" {
+  value = random_string.s[0].result
+}
+
+output "s1" {
+  value = random_string.s[1].result
+}
+
+output "i" {
+  value = random_integer.i.result
+}
+`,
+  "badoverrides/bad.tftest.hcl": `override_resource {
+  target = data.mockable_info.i
+}
+override_data {
+  target = mockable_thing.t
+  values = "x"
+}
+override_module {
+  target = random_string.s
+}
+override_resource {
+  values = {}
+}
+run "x" {}
+`,
 };
 
 /** What differs from run to run: -json timestamps, the progress updates printed every 2 s, and the values a mock makes up. */
@@ -468,7 +631,7 @@ function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
     cpSync(theirs, ours, { recursive: true });
     // Both tools launch magma/mockable from what init installed (terraform's init, as the other test command tests do).
     const init = (d: string) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } });
-    await Promise.all(["random", "kinds", "badtypes", "checks"].flatMap((sub) => [init(join(theirs, sub)), init(join(ours, sub))]));
+    await Promise.all(["random", "kinds", "badtypes", "checks", "overrides"].flatMap((sub) => [init(join(theirs, sub)), init(join(ours, sub))]));
   }, 240_000);
 
   const both = async (args: readonly string[], sub: string): Promise<[ToolRun, ToolRun]> => {
@@ -512,6 +675,17 @@ function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
       expectSame(m, t, `test ${args.join(" ")} (checks)`);
       expect(t.stdout + t.stderr).toMatch(/Reference to \\?"check\\?" in invalid context/);
     }
+  }, 600_000);
+
+  test("override_resource and override_data (file, run, mock provider), human and -json -verbose; invalid override blocks", async () => {
+    for (const args of [["-no-color"], ["-json", "-verbose"]]) {
+      const [m, t] = await both(args, "overrides");
+      expectSame(m, t, `test ${args.join(" ")} (overrides)`);
+      expect(t.stdout).toMatch(/\\?"apply\\?"\.\.\. pass/);
+    }
+    const [m, t] = await both(["-no-color"], "badoverrides");
+    expectSame(m, t, "test (badoverrides)");
+    expect(t.stderr).toContain("Error: Invalid override target");
   }, 600_000);
 
   test("invalid mock blocks; a missing source directory", async () => {

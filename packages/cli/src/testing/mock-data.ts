@@ -4,15 +4,14 @@ import type { Value } from "@magma/cty";
 import {
   decodeSource,
   evaluate,
-  exprAsKeyword,
   parseConfig,
   type Block,
   type Body,
-  type BodyContent,
   type BodySchema,
   type Diagnostic,
   type SourceRange,
 } from "@magma/hcl";
+import { decodeOverride, useForPlan, type TestOverride } from "./test-override.js";
 
 /** A `mock_resource` or `mock_data` block (Terraform's `configs.MockResource`). */
 export interface MockResource {
@@ -32,7 +31,7 @@ export interface MockData {
   readonly resources: Map<string, MockResource>;
   readonly dataSources: Map<string, MockResource>;
   /** The `override_resource`/`override_data` blocks within it. */
-  readonly overrides: { readonly kind: "override_resource" | "override_data"; readonly declRange: SourceRange }[];
+  readonly overrides: TestOverride[];
 }
 
 /** `mock_provider`'s own attributes (Terraform's `mockProviderSchema`). */
@@ -70,20 +69,6 @@ function defRange(b: Block): SourceRange {
   return { filename: b.typeRange.filename, start: b.typeRange.start, end: last.end };
 }
 
-/** Terraform's `useForPlan`: the `override_during` attribute of a block's content (`plan` or `apply`), else the default. */
-export function useForPlan(content: BodyContent, def: boolean, diags: Diagnostic[]): boolean {
-  const a = content.attributes.get("override_during");
-  if (a === undefined) return def;
-  switch (exprAsKeyword(a.expr)) {
-    case "plan":
-      return true;
-    case "apply":
-      return false;
-    default:
-      diags.push(error("Invalid override_during value", "The override_during attribute must be a value of plan or apply.", a.range));
-      return def;
-  }
-}
 
 /** Terraform's `decodeMockDataBody`: the `mock_resource`, `mock_data` and override blocks of a body. */
 export function decodeMockDataBody(body: Body, useForPlanDefault: boolean, diags: Diagnostic[]): MockData {
@@ -92,7 +77,7 @@ export function decodeMockDataBody(body: Body, useForPlanDefault: boolean, diags
   const data: MockData = { resources: new Map(), dataSources: new Map(), overrides: [] };
   for (const block of content.blocks) {
     if (block.type === "override_resource" || block.type === "override_data") {
-      data.overrides.push({ kind: block.type, declRange: defRange(block) });
+      data.overrides.push(decodeOverride(block, useForPlanDefault, diags));
       continue;
     }
     const r = decodeMockResource(block, useForPlanDefault, diags);

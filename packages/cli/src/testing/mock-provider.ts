@@ -20,6 +20,7 @@ import {
   type UpgradeResult,
 } from "@magma/provider-api";
 import { rangeText, type MockData, type MockResource } from "./mock-data.js";
+import type { TestOverride } from "./test-override.js";
 import { populateComputedValues, type MockedData, type MockProblem } from "./mock-values.js";
 
 const CREATE = new TextEncoder().encode("create");
@@ -53,6 +54,13 @@ export class MockProvider implements Provider {
   constructor(real: Provider, data: MockData) {
     this.#real = real;
     this.#data = data;
+  }
+
+  /** The mock provider block's `override_resource`/`override_data` blocks by target address. */
+  get overrides(): ReadonlyMap<string, TestOverride> {
+    const out = new Map<string, TestOverride>();
+    for (const o of this.#data.overrides) if (o.target !== undefined && !out.has(o.target)) out.set(o.target, o);
+    return out;
   }
 
   /** The real provider's schema with an empty provider block (a mock takes no configuration). */

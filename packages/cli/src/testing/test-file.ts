@@ -16,7 +16,8 @@ import {
   type SourceRange,
   type Traversal,
 } from "@magma/hcl";
-import { decodeMockDataBody, loadMockDataDir, mergeMockData, MOCK_PROVIDER_SCHEMA, useForPlan, type MockData } from "./mock-data.js";
+import { decodeOverride, useForPlan, type TestOverride } from "./test-override.js";
+import { decodeMockDataBody, loadMockDataDir, mergeMockData, MOCK_PROVIDER_SCHEMA, type MockData } from "./mock-data.js";
 
 /** `terraform test`'s default test directory (`-test-directory`). */
 export const DEFAULT_TEST_DIRECTORY = "tests";
@@ -70,11 +71,6 @@ export interface TestProvider {
   readonly nameRange: SourceRange;
 }
 
-/** An `override_resource`, `override_data` or `override_module` block (parsed, not run: see the README). */
-export interface TestOverride {
-  readonly kind: "override_resource" | "override_data" | "override_module";
-  readonly declRange: SourceRange;
-}
 
 /** One `run` block. */
 export interface TestRun {
@@ -528,7 +524,7 @@ function decodeRun(
         module = decodeModule(b, local) ?? module;
         break;
       default:
-        overrides.push({ kind: b.type as TestOverride["kind"], declRange: defRange(b) });
+        overrides.push(decodeOverride(b, false, diags));
     }
   }
   let command: TestRun["command"] = "apply";
@@ -660,7 +656,7 @@ export function parseTestFile(text: string, name: string): { file: TestFile; dia
         break;
       }
       default:
-        overrides.push({ kind: b.type as TestOverride["kind"], declRange: defRange(b) });
+        overrides.push(decodeOverride(b, false, diags));
     }
   }
   return { file: { name, variables: variables ?? new Map(), providers, overrides, runs }, diags };

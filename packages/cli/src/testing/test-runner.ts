@@ -31,7 +31,7 @@ import {
   type SourceRange,
   type Traversal,
 } from "@magma/hcl";
-import type { ProviderSchema } from "@magma/provider-api";
+import type { Provider, ProviderSchema } from "@magma/provider-api";
 import type { StateFile } from "@magma/state";
 import { stateText } from "../commands/show.js";
 import { applyFailureDiagnostics, placedDiagnostic } from "../workdir/apply-failure-diagnostics.js";
@@ -45,6 +45,8 @@ import {
   type TestRun,
 } from "./test-file.js";
 import type { MockData } from "./mock-data.js";
+import { overrideFor, OverrideProvider } from "./override-provider.js";
+import type { TestOverride } from "./test-override.js";
 import { withTestProviders } from "./test-providers.js";
 import { verbosePlanJson, verboseStateJson } from "./verbose-json.js";
 import { planValues, runScope, stateValues, testReferences, type RunValues } from "./test-scope.js";
@@ -805,6 +807,7 @@ class FileRunner {
         const result = await this.#suite.engine.apply(planned, {
           state,
           persist: async (s) => void (latest = s),
+          ...this.#overrides(run.run),
         });
         updated = result.state;
         applyDiags = applyDiagnostics(result, config);
@@ -900,19 +903,34 @@ class FileRunner {
     return out;
   }
 
-  /** What magma does not run yet: override blocks (an error naming them). */
+  /** What magma does not run yet: `override_module` blocks (an error naming them). */
   #unsupported(run: TestRun): PlanDiagnostic[] {
     const out: PlanDiagnostic[] = [];
-    const inMocks = [...this.#file.file.providers.values()].flatMap((p) => p.mockData?.overrides ?? []);
-    for (const ov of [...this.#file.file.overrides, ...run.overrides, ...inMocks])
-      out.push(
-        err(
-          "Overrides are not supported",
-          `magma test does not run ${ov.kind} blocks yet: see the @magma/cli README.`,
-          ov.declRange,
-        ),
-      );
+    for (const ov of [...this.#file.file.overrides, ...run.overrides])
+      if (ov.kind === "override_module")
+        out.push(
+          err(
+            "Overrides are not supported",
+            `magma test does not run ${ov.kind} blocks yet: see the @magma/cli README.`,
+            ov.declRange,
+          ),
+        );
     return out;
+  }
+
+  /** The engine hook answering for the instances the run's and the file's override blocks name (Terraform's `PackageOverrides`). */
+  #overrides(run: TestRun): { instanceProvider?: (address: string, provider: Provider) => Provider | undefined } {
+    const local = new Map<string, TestOverride>();
+    for (const o of [...run.overrides, ...this.#file.file.overrides])
+      if (o.kind !== "override_module" && o.target !== undefined && !local.has(o.target)) local.set(o.target, o);
+    const mocked = [...this.#file.file.providers.values()].some((p) => (p.mockData?.overrides.length ?? 0) > 0);
+    if (local.size === 0 && !mocked) return {};
+    return {
+      instanceProvider: (address, provider) => {
+        const o = overrideFor(local, address, provider);
+        return o === undefined ? undefined : new OverrideProvider(provider, o);
+      },
+    };
   }
 
   /** Terraform's `GetVariables`: the values of the variables the module declares and the assertions reference. */
@@ -1017,6 +1035,7 @@ class FileRunner {
       variableRanges: ranges,
       variableFiles: false,
       env: {},
+      ...this.#overrides(run),
     });
   }
 
@@ -1171,6 +1190,7 @@ class FileRunner {
               const result = await this.#suite.engine.apply(planned, {
                 state: tracked.state,
                 persist: async (s) => void (latest = s),
+                ...this.#overrides(run.run),
               });
               updated = result.state;
               diags.push(...applyDiagnostics(result, config));
