@@ -11,7 +11,7 @@
 //   provider in a .tftest.json file passed by a run's providers map; with -verbose and -json;
 // - invalid, nowhere, badtypes: invalid override_during values, a duplicate mock_resource, a
 //   missing source directory (not read while other errors stand, as terraform's), defaults of
-//   the wrong types;
+//   the wrong type (one attribute only: with two, terraform prints their errors in either order);
 // - overrides: override_resource and override_data blocks in the file, in a run (an instance
 //   address over the file's resource address), in a mock_provider, with override_during = plan
 //   (a create takes the values while planning, an update keeps the prior ones); badoverrides:
@@ -355,7 +355,6 @@ output "info_count" {
   "badtypes/b.tftest.hcl": `mock_provider "mockable" {
   mock_resource "mockable_thing" {
     defaults = {
-      total = "many"
       owner = "x"
     }
   }
