@@ -1,3 +1,4 @@
+import type { Provider as InstanceProvider } from "@magma/provider-api";
 import type { EphemeralOpEvent } from "./ephemeral/ephemeral-resources.js";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -64,6 +65,11 @@ export interface EngineOptions {
 
 /** Options of {@link Engine.plan}. */
 export interface EnginePlanOptions {
+  /**
+   * Answers the provider calls of the instances it returns a provider for (`magma test`'s
+   * override_resource/override_data blocks), given the instance address and the configured provider.
+   */
+  readonly instanceProvider?: (address: string, provider: InstanceProvider) => InstanceProvider | undefined;
   /** The plan mode (default `normal`; see also {@link Engine.destroy}). */
   readonly mode?: PlanMode;
   /**
@@ -109,6 +115,11 @@ export interface EnginePlanOptions {
 
 /** Options of {@link Engine.apply}. */
 export interface EngineApplyOptions {
+  /**
+   * Answers the provider calls of the instances it returns a provider for (`magma test`'s
+   * override_resource/override_data blocks), given the instance address and the configured provider.
+   */
+  readonly instanceProvider?: (address: string, provider: InstanceProvider) => InstanceProvider | undefined;
   /**
    * The prior state the plan was made against (null or absent for a plan made against no
    * state). With a {@link store} and no state, the store's state is read.
@@ -424,6 +435,7 @@ export function createEngine(options: EngineOptions): Engine {
         parallelism,
         scope: fns.scope,
         ...(o.signal !== undefined ? { signal: o.signal } : {}),
+        ...(o.instanceProvider !== undefined ? { instanceProvider: o.instanceProvider } : {}),
         ...(o.onEvent !== undefined ? { onRefresh: refreshEvents(o.onEvent) } : {}),
       });
       diagnostics.push(...planned.diagnostics);
@@ -600,6 +612,7 @@ export function createEngine(options: EngineOptions): Engine {
         ...(o.signal !== undefined ? { signal: o.signal } : {}),
         ...(o.onEvent !== undefined ? { onEvent: o.onEvent } : {}),
         ...(o.onCreateConflict !== undefined ? { onCreateConflict: o.onCreateConflict } : {}),
+        ...(o.instanceProvider !== undefined ? { instanceProvider: o.instanceProvider } : {}),
       });
       // As terraform after applying a targeted plan.
       if (plan.targets !== undefined && plan.targets.length > 0) return { ...applied, diagnostics: [...applied.diagnostics, { severity: "warning", ...TARGETED_APPLY_WARNING }] };

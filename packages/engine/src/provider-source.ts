@@ -22,6 +22,11 @@ export interface ProviderSourceOpenOptions {
   readonly version?: string;
   /** Cancels the launch. */
   readonly signal?: AbortSignal;
+  /**
+   * The provider configuration the instance is opened for (`provider["registry.terraform.io/hashicorp/aws"].alt`),
+   * when the engine opens one for a configuration; a source may answer per configuration (`magma test`'s mock providers).
+   */
+  readonly configAddress?: string;
 }
 
 /**

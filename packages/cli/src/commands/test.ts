@@ -51,7 +51,7 @@ export function registerTestCommand(program: Command, ctx: CommandContext): void
     .option("--verbose", "print the plan or state of each run block")
     .option("--var <name=value>", "set a root module variable (repeatable)", collect)
     .option("--var-file <file>", "load variable values from a file (repeatable)", collect)
-    .option("--junit-xml <file>", "not supported by magma")
+    .option("--junit-xml <file>", "write the results as JUnit XML to this file")
     .option("--cloud-run <source>", "not supported by magma")
     .option("--no-color", "no colour")
     .argument("[args...]", "ignored (terraform test takes no arguments)")

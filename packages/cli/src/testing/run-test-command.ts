@@ -1,11 +1,16 @@
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { VariableArg } from "@magma/config";
 import { createEngine } from "@magma/engine";
+import type { ProviderSchema } from "@magma/provider-api";
 import type { CommandContext } from "../commands/command-context.js";
 import { isLocalDirectory } from "../commands/test.js";
 import { ExitCode } from "../exit-code.js";
 import { terminalColumns } from "../terminal-columns.js";
 import { workdirProviders } from "../workdir/engine-providers.js";
+import { junitXmlReport } from "./junit-xml.js";
+import type { MockData } from "./mock-data.js";
+import { mockingProviderSource } from "./mock-provider.js";
 import { loadTestSuite, TestSuiteRunner } from "./test-runner.js";
 import { HumanTestView, JsonTestView, type TestView } from "./test-view.js";
 
@@ -38,12 +43,12 @@ export async function runTestCommand(
     width: terminalColumns(ctx.io.stderr),
   };
   const view: TestView = o.json ? new JsonTestView(out) : new HumanTestView(out);
-  if (o.cloudRun !== undefined || o.junitXml !== undefined) {
+  if (o.cloudRun !== undefined) {
     view.diagnostics([
       {
         severity: "error",
         summary: "Unsupported option",
-        detail: `magma test does not support ${o.cloudRun !== undefined ? "-cloud-run" : "-junit-xml"} (see the @magma/cli README).`,
+        detail: "magma test does not support -cloud-run (see the @magma/cli README).",
       },
     ]);
     return ExitCode.Error;
@@ -66,7 +71,8 @@ export async function runTestCommand(
   }
   const dataDir = resolve(dir, ctx.io.env["TF_DATA_DIR"] || ".terraform");
   const providers = workdirProviders(dataDir, ctx.io.env, undefined, dir);
-  const engine = createEngine({ providers: providers.source, cwd: dir });
+  const mocks = { current: new Map() as ReadonlyMap<string, MockData>, realSchemas: new Map<string, ProviderSchema>() };
+  const engine = createEngine({ providers: mockingProviderSource(providers.source, () => mocks.current, mocks.realSchemas), cwd: dir });
   try {
     const setup = [...loaded.diags];
     const runner = new TestSuiteRunner(
@@ -78,6 +84,7 @@ export async function runTestCommand(
         variableArgs: o.variableArgs,
         env: ctx.io.env,
         color: ctx.colour.stdout,
+        mocks,
         ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
       },
       engine,
@@ -95,6 +102,16 @@ export async function runTestCommand(
     // The first interrupt: the run under way finishes, the rest are skipped, and every file's objects are still destroyed (terraform's stop).
     ctx.signal?.addEventListener("abort", () => view.interrupted(), { once: true });
     const suite = await runner.run(loaded.files);
+    if (o.junitXml !== undefined) {
+      // Terraform's TestJUnitXMLFile.Save, after the conclusion.
+      const xml = junitXmlReport(suite, dir, ctx.signal?.aborted === true);
+      try {
+        writeFileSync(resolve(dir, o.junitXml), xml, { mode: 0o660 });
+      } catch (e) {
+        view.diagnostics([{ severity: "error", summary: `error saving JUnit XML to file ${JSON.stringify(o.junitXml)}`, detail: (e as Error).message }]);
+        return ExitCode.Error;
+      }
+    }
     return suite.status === "pass" ? ExitCode.Ok : ExitCode.Error;
   } finally {
     await engine.close();

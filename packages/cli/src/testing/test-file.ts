@@ -16,6 +16,8 @@ import {
   type SourceRange,
   type Traversal,
 } from "@magma/hcl";
+import { decodeOverride, useForPlan, type TestOverride } from "./test-override.js";
+import { decodeMockDataBody, loadMockDataDir, mergeMockData, MOCK_PROVIDER_SCHEMA, type MockData } from "./mock-data.js";
 
 /** `terraform test`'s default test directory (`-test-directory`). */
 export const DEFAULT_TEST_DIRECTORY = "tests";
@@ -61,15 +63,14 @@ export interface TestProvider {
   readonly config: Body;
   /** A `mock_provider` block. */
   readonly mock: boolean;
+  /** A `mock_provider` block's mock data (its own blocks, then its `source` directory's files). */
+  readonly mockData?: MockData;
+  /** A `mock_provider` block's `source` directory and `override_during` default. */
+  readonly mockSource?: { readonly dir: string; readonly useForPlan: boolean };
   readonly declRange: SourceRange;
   readonly nameRange: SourceRange;
 }
 
-/** An `override_resource`, `override_data` or `override_module` block (parsed, not run: see the README). */
-export interface TestOverride {
-  readonly kind: "override_resource" | "override_data" | "override_module";
-  readonly declRange: SourceRange;
-}
 
 /** One `run` block. */
 export interface TestRun {
@@ -399,8 +400,21 @@ function decodeProvider(
   diags: Diagnostic[],
 ): TestProvider | undefined {
   const local: Diagnostic[] = [];
-  const { content, remain, diags: d } = block.body.partialContent(PROVIDER_SCHEMA);
+  const { content, remain, diags: d } = block.body.partialContent(mock ? MOCK_PROVIDER_SCHEMA : PROVIDER_SCHEMA);
   local.push(...d);
+  let mockData: MockData | undefined;
+  let mockSource: { dir: string; useForPlan: boolean } | undefined;
+  if (mock) {
+    const plan = useForPlan(content, false, local);
+    mockData = decodeMockDataBody(remain, plan, local);
+    const src = content.attributes.get("source");
+    if (src !== undefined) {
+      const r = evaluate(src.expr);
+      local.push(...r.diags);
+      if (r.diags.length === 0 && r.value.type.kind === "string" && r.value.isKnown() && !r.value.isNull()) mockSource = { dir: r.value.asString(), useForPlan: plan };
+      else if (r.diags.length === 0) local.push(error("Incorrect attribute value type", "Inappropriate value for attribute \"source\": string required.", src.expr.range));
+    }
+  }
   const name = block.labels[0] ?? "";
   let alias: string | undefined;
   const aliasAttr = content.attributes.get("alias");
@@ -433,8 +447,10 @@ function decodeProvider(
   return {
     name,
     ...(alias !== undefined ? { alias } : {}),
-    config: mock ? block.body : remain,
+    config: remain,
     mock,
+    ...(mockData !== undefined ? { mockData } : {}),
+    ...(mockSource !== undefined ? { mockSource } : {}),
     declRange: defRange(block),
     nameRange: block.labelRanges[0] ?? block.typeRange,
   };
@@ -508,7 +524,7 @@ function decodeRun(
         module = decodeModule(b, local) ?? module;
         break;
       default:
-        overrides.push({ kind: b.type as TestOverride["kind"], declRange: defRange(b) });
+        overrides.push(decodeOverride(b, false, diags));
     }
   }
   let command: TestRun["command"] = "apply";
@@ -640,7 +656,7 @@ export function parseTestFile(text: string, name: string): { file: TestFile; dia
         break;
       }
       default:
-        overrides.push({ kind: b.type as TestOverride["kind"], declRange: defRange(b) });
+        overrides.push(decodeOverride(b, false, diags));
     }
   }
   return { file: { name, variables: variables ?? new Map(), providers, overrides, runs }, diags };
@@ -733,4 +749,20 @@ export function loadTestFile(dir: string, name: string): { file: TestFile; diags
     };
   }
   return parseTestFile(text, name);
+}
+
+/**
+ * Terraform's `installMockDataFiles`: each mock provider's `source` directory (relative to
+ * the working directory `dir`) read into its mock data, its own blocks winning. Terraform
+ * does this only once the configuration and its test files loaded without errors.
+ */
+export function installMockDataFiles(dir: string, files: readonly TestFile[]): Diagnostic[] {
+  const diags: Diagnostic[] = [];
+  for (const f of files)
+    for (const p of f.providers.values()) {
+      if (p.mockSource === undefined || p.mockData === undefined) continue;
+      const external = loadMockDataDir(dir, p.mockSource.dir, p.mockSource.useForPlan, p.declRange, diags);
+      if (external !== undefined) mergeMockData(p.mockData, external, true, diags);
+    }
+  return diags;
 }

@@ -1,7 +1,8 @@
 import type { Value } from "@magma/cty";
-import type { Config, ProviderConfig } from "@magma/config";
+import { impliedProvider, providerAddrString, type Config, type ProviderConfig } from "@magma/config";
 import type { PlanDiagnostic } from "@magma/engine";
-import type { Attribute, Block, Body, BodyContent, BodySchema, Diagnostic, Expression } from "@magma/hcl";
+import { parseConfig, type Attribute, type Block, type Body, type BodyContent, type BodySchema, type Diagnostic, type Expression } from "@magma/hcl";
+import type { MockData } from "./mock-data.js";
 import type { TestFile, TestRun } from "./test-file.js";
 
 /** Evaluates a provider block's expression in the test file's context (its variables, earlier runs' outputs). */
@@ -88,11 +89,15 @@ export function requiredProviderKeys(config: Config): Set<string> {
  * `TransformConfigForTest`): those the run's `providers` map names (under the module's names),
  * or else every one the module needs, each replacing the module's own of that name.
  */
-export function withTestProviders(config: Config, file: TestFile, run: TestRun, evaluate: ProviderExpressionEvaluator): { config: Config; diags: PlanDiagnostic[] } {
+export function withTestProviders(config: Config, file: TestFile, run: TestRun, evaluate: ProviderExpressionEvaluator): { config: Config; diags: PlanDiagnostic[]; mocks: Map<string, MockData> } {
   const diags: PlanDiagnostic[] = [];
+  const mocks = new Map<string, MockData>();
   const next = new Map<string, ProviderConfig>(config.module.providerConfigs);
-  const put = (key: string, name: string, alias: string | undefined, p: { config: Body; declRange: ProviderConfig["declRange"]; nameRange: ProviderConfig["nameRange"] }): void => {
-    next.set(key, { name, nameRange: p.nameRange, ...(alias !== undefined ? { alias } : {}), versionConstraints: [], config: new TestProviderBody(p.config, evaluate), declRange: p.declRange });
+  const put = (key: string, name: string, alias: string | undefined, p: TestFile["providers"] extends ReadonlyMap<string, infer P> ? P : never): void => {
+    // A mock provider's configuration is empty (Terraform's hcl.EmptyBody()); its engine address is mocked.
+    const body = p.mock ? parseConfig("", p.declRange.filename).body : new TestProviderBody(p.config, evaluate);
+    next.set(key, { name, nameRange: p.nameRange, ...(alias !== undefined ? { alias } : {}), versionConstraints: [], config: body, declRange: p.declRange });
+    if (p.mock && p.mockData !== undefined) mocks.set(providerConfigAddress(config, name, alias), p.mockData);
   };
   if (run.providers.length > 0) {
     for (const ref of run.providers) {
@@ -108,6 +113,12 @@ export function withTestProviders(config: Config, file: TestFile, run: TestRun, 
     const needed = requiredProviderKeys(config);
     for (const [key, p] of file.providers) if (needed.has(key)) put(key, p.name, p.alias, p);
   }
-  if (file.providers.size === 0 && run.providers.length === 0) return { config, diags };
-  return { config: { ...config, module: { ...config.module, providerConfigs: next } }, diags };
+  if (file.providers.size === 0 && run.providers.length === 0) return { config, diags, mocks };
+  return { config: { ...config, module: { ...config.module, providerConfigs: next } }, diags, mocks };
+}
+
+/** The engine's address of a root module provider configuration (`provider["registry.terraform.io/hashicorp/aws"].alt`). */
+export function providerConfigAddress(config: Config, name: string, alias: string | undefined): string {
+  const addr = config.module.requiredProviders.get(name)?.provider ?? impliedProvider(name);
+  return `provider[${JSON.stringify(providerAddrString(addr))}]${alias !== undefined ? `.${alias}` : ""}`;
 }

@@ -31,18 +31,24 @@ import {
   type SourceRange,
   type Traversal,
 } from "@magma/hcl";
+import type { Provider, ProviderSchema } from "@magma/provider-api";
 import type { StateFile } from "@magma/state";
 import { stateText } from "../commands/show.js";
 import { applyFailureDiagnostics, placedDiagnostic } from "../workdir/apply-failure-diagnostics.js";
 import type { AddressedDiagnostic } from "../workdir/format-diagnostic.js";
 import {
   findTestFiles,
+  installMockDataFiles,
   isLocalPath,
   loadTestFile,
   type TestFile,
   type TestRun,
 } from "./test-file.js";
+import type { MockData } from "./mock-data.js";
+import { overrideFor, OverrideProvider } from "./override-provider.js";
+import type { TestOverride } from "./test-override.js";
 import { withTestProviders } from "./test-providers.js";
+import { verbosePlanJson, verboseStateJson } from "./verbose-json.js";
 import { planValues, runScope, stateValues, testReferences, type RunValues } from "./test-scope.js";
 import {
   mergeStatus,
@@ -71,6 +77,8 @@ export interface TestSuiteOptions {
   readonly signal?: AbortSignal;
   /** Whether the human view is coloured (for `-verbose` plans). */
   readonly color: boolean;
+  /** Where the runner puts the mocked provider configurations of the run under way (read by `mockingProviderSource`). */
+  readonly mocks?: { current: ReadonlyMap<string, MockData>; readonly realSchemas: ReadonlyMap<string, ProviderSchema> };
 }
 
 /** A raw global variable value (Terraform's `UnparsedVariableValue`): an expression from a file, or a string from `-var` or the environment. */
@@ -450,6 +458,7 @@ export function loadTestSuite(o: Pick<TestSuiteOptions, "dir" | "testDirectory">
       modules.set(run, m.config);
     }
   }
+  if (!hasErrors(diags)) diags.push(...installMockDataFiles(o.dir, files));
   return { config: loaded.config, files, modules, diags };
 }
 
@@ -707,7 +716,10 @@ class FileRunner {
       const key = run.run.stateKey ?? moduleKey;
       let tracked = this.#states.get(key);
       if (tracked === undefined) this.#states.set(key, (tracked = { state: null }));
+      const start = new Date();
+      const started = process.hrtime.bigint();
       const { state, updated } = await this.#run(run, config, tracked.state);
+      run.execution = { start, durationNs: Number(process.hrtime.bigint() - started) };
       if (updated) {
         tracked.state = state;
         tracked.run = run;
@@ -776,7 +788,7 @@ class FileRunner {
           run.status = "error";
           return { state, updated: false };
         }
-        if (o.verbose) run.verbose = { human: verbosePlan(planned, o.color) };
+        if (o.verbose) run.verbose = { human: verbosePlan(planned, o.color), ...rendered("plan", () => verbosePlanJson(planned, config, o.mocks?.realSchemas ?? new Map())) };
         const values = planValues(planned.plan, config);
         this.#assert(run, config, planned, values, testOnly);
         return { state, updated: false };
@@ -795,6 +807,7 @@ class FileRunner {
         const result = await this.#suite.engine.apply(planned, {
           state,
           persist: async (s) => void (latest = s),
+          ...this.#overrides(run.run),
         });
         updated = result.state;
         applyDiags = applyDiagnostics(result, config);
@@ -808,7 +821,7 @@ class FileRunner {
         run.status = "error";
         return { state: updated, updated: true };
       }
-      if (o.verbose) run.verbose = { human: `\n${stateText(updated ?? undefined, planned.schemas)}\n` };
+      if (o.verbose) run.verbose = { human: `\n${stateText(updated ?? undefined, planned.schemas)}\n`, ...(updated === null ? {} : rendered("state", () => verboseStateJson(updated!, planned, o.mocks?.realSchemas ?? new Map()))) };
       if (updated !== null) {
         const values = stateValues(updated, planned.schemas, config);
         this.#assert(run, config, planned, values, testOnly);
@@ -822,7 +835,7 @@ class FileRunner {
   /** The run's configuration with the test file's provider blocks, evaluated in the test's context. */
   #withProviders(config: Config, run: TestRun): { config: Config; diags: PlanDiagnostic[] } {
     const cache = this.#cache(run, config);
-    return withTestProviders(config, this.#file.file, run, (expr) => {
+    const out = withTestProviders(config, this.#file.file, run, (expr) => {
       const diags: PlanDiagnostic[] = [];
       const available = new Map<string, Value>();
       for (const t of expressionTraversals(expr)) {
@@ -845,6 +858,10 @@ class FileRunner {
       diags.push(...r.diags);
       return { value: hasErrors(r.diags) ? undefined : r.value, diags };
     });
+    // The engine's provider source mocks these configurations for this run's plan and apply (and its cleanup).
+    const holder = this.#suite.options.mocks;
+    if (holder !== undefined) holder.current = out.mocks;
+    return { config: out.config, diags: out.diags };
   }
 
   /** The run's `expect_failures` must name checkable objects. */
@@ -886,27 +903,34 @@ class FileRunner {
     return out;
   }
 
-  /** What magma does not run yet: mocked providers and overrides (an error naming them). */
+  /** What magma does not run yet: `override_module` blocks (an error naming them). */
   #unsupported(run: TestRun): PlanDiagnostic[] {
     const out: PlanDiagnostic[] = [];
-    for (const p of this.#file.file.providers.values())
-      if (p.mock)
+    for (const ov of [...this.#file.file.overrides, ...run.overrides])
+      if (ov.kind === "override_module")
         out.push(
           err(
-            "Mock providers are not supported",
-            "magma test does not run mock_provider blocks yet: see the @magma/cli README.",
-            p.declRange,
+            "Overrides are not supported",
+            `magma test does not run ${ov.kind} blocks yet: see the @magma/cli README.`,
+            ov.declRange,
           ),
         );
-    for (const ov of [...this.#file.file.overrides, ...run.overrides])
-      out.push(
-        err(
-          "Overrides are not supported",
-          `magma test does not run ${ov.kind} blocks yet: see the @magma/cli README.`,
-          ov.declRange,
-        ),
-      );
     return out;
+  }
+
+  /** The engine hook answering for the instances the run's and the file's override blocks name (Terraform's `PackageOverrides`). */
+  #overrides(run: TestRun): { instanceProvider?: (address: string, provider: Provider) => Provider | undefined } {
+    const local = new Map<string, TestOverride>();
+    for (const o of [...run.overrides, ...this.#file.file.overrides])
+      if (o.kind !== "override_module" && o.target !== undefined && !local.has(o.target)) local.set(o.target, o);
+    const mocked = [...this.#file.file.providers.values()].some((p) => (p.mockData?.overrides.length ?? 0) > 0);
+    if (local.size === 0 && !mocked) return {};
+    return {
+      instanceProvider: (address, provider) => {
+        const o = overrideFor(local, address, provider);
+        return o === undefined ? undefined : new OverrideProvider(provider, o);
+      },
+    };
   }
 
   /** Terraform's `GetVariables`: the values of the variables the module declares and the assertions reference. */
@@ -1011,6 +1035,7 @@ class FileRunner {
       variableRanges: ranges,
       variableFiles: false,
       env: {},
+      ...this.#overrides(run),
     });
   }
 
@@ -1165,6 +1190,7 @@ class FileRunner {
               const result = await this.#suite.engine.apply(planned, {
                 state: tracked.state,
                 persist: async (s) => void (latest = s),
+                ...this.#overrides(run.run),
               });
               updated = result.state;
               diags.push(...applyDiagnostics(result, config));
@@ -1269,7 +1295,8 @@ function withCheckable(
 ): PlanDiagnostic {
   let n = i;
   for (const f of failed) {
-    if (n < f.diagnostics.length) return { ...d, address: d.address ?? f.address };
+    // A provider's diagnostic about the object (placed with its address) shows `with ADDR,` as Terraform's InConfigBody gives it.
+    if (n < f.diagnostics.length) return d.address !== undefined ? { ...d, inConfigBody: true } : { ...d, address: f.address };
     n -= f.diagnostics.length;
   }
   return d;
@@ -1280,6 +1307,15 @@ function diagnosticsOf(e: unknown): PlanDiagnostic[] {
   if (isPlanDiagnosticsError(e)) return [...e.diagnostics];
   if (isEngineError(e)) return [err("Engine error", e.message)];
   throw e;
+}
+
+/** `-verbose -json`'s document, or nothing when it cannot be rendered. */
+function rendered(kind: "state" | "plan", f: () => string): { json?: { kind: "state" | "plan"; text: string } } {
+  try {
+    return { json: { kind, text: f() } };
+  } catch {
+    return {};
+  }
 }
 
 /** `-verbose`'s plan: Terraform's human plan of the run. */

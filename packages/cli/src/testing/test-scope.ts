@@ -292,6 +292,11 @@ function referenceProblems(input: RunScopeInput, exprs: readonly Expression[]): 
         else if (input.priorOutputs.get(s.name) === null) dynamic.push({ severity: "error", summary: "Reference to unevaluated run block", detail: `The run ${JSON.stringify(s.name)} block has not yet been evaluated, so its results are not available here.`, subject: range });
         continue;
       }
+      if (t.root === "check" && s?.kind === "attr") {
+        // Terraform's GetCheckBlock: a check block's status is not a value assertions can read.
+        dynamic.push({ severity: "error", summary: 'Reference to "check" in invalid context', detail: 'The "check" object can only be referenced from an "expect_failures" attribute within a Terraform testing "run" block.', subject: range });
+        continue;
+      }
       if (t.root === "output" || t.root === "run") continue;
       if (t.root === "var" && s?.kind === "attr" && input.extraVariables.has(s.name)) continue;
       out.push(...checkExpressionReferences(input.config, { kind: "traversal", traversal: t, range: t.range }));

@@ -30,8 +30,14 @@ export interface RunResult {
   readonly run: TestRun;
   status: TestStatus;
   diagnostics: PlanDiagnostic[];
-  /** The rendered plan or state for `-verbose` (human text and JSON document), when there is one. */
-  verbose?: { readonly human: string };
+  /** The rendered plan or state for `-verbose`, when there is one. */
+  verbose?: {
+    readonly human: string;
+    /** The `-json` view's document: the state of an apply run, the plan of a plan run. */
+    readonly json?: { readonly kind: "state" | "plan"; readonly text: string };
+  };
+  /** When it started and how long it took (nanoseconds), once it was executed (Terraform's `RunExecutionMeta`). */
+  execution?: { readonly start: Date; readonly durationNs: number };
 }
 
 /** A test file's execution. */

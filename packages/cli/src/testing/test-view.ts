@@ -217,6 +217,14 @@ export class HumanTestView implements TestView {
   }
 }
 
+/** A field value that is already JSON text (a document in Go's field order). */
+export class RawJson {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
 /** A JSON UI whose messages carry the test file and run (`@testfile`, `@testrun`), every key sorted as Terraform's hclog writes them. */
 class TestJsonUi extends JsonUi {
   readonly #line: (line: string) => void;
@@ -237,8 +245,18 @@ class TestJsonUi extends JsonUi {
       ...fields,
     };
     const doc: Record<string, unknown> = {};
-    for (const k of Object.keys(all).sort()) doc[k] = all[k];
-    this.#line(`${JSON.stringify(doc).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`);
+    // Raw JSON documents (written in Go's field order) go in as they are, through a placeholder.
+    const raws: string[] = [];
+    for (const k of Object.keys(all).sort()) {
+      const v = all[k];
+      if (v instanceof RawJson) {
+        doc[k] = `\u0000raw${raws.length}`;
+        raws.push(v.text);
+      } else doc[k] = v;
+    }
+    let text = JSON.stringify(doc);
+    raws.forEach((raw, i) => (text = text.replace(JSON.stringify(`\u0000raw${i}`), () => raw)));
+    this.#line(`${text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`);
   }
 
   /** Writes with the given metadata. */
@@ -331,11 +349,19 @@ export class JsonTestView implements TestView {
           test_run: { path: file.file.name, run: run.run.name, progress, elapsed },
           type: "test_run",
         });
-      else
+      else {
         this.#ui.message("info", `  ${name}... ${statusWord(run.status)}`, {
           test_run: { path: file.file.name, run: run.run.name, progress, status: run.status },
           type: "test_run",
         });
+        // Terraform's -verbose: the state of an apply run, the plan of a plan run.
+        const json = run.verbose?.json;
+        if (json !== undefined)
+          this.#ui.message("info", `-verbose flag enabled, printing ${json.kind}`, {
+            [`test_${json.kind}`]: new RawJson(json.text),
+            type: `test_${json.kind}`,
+          });
+      }
     });
     if (progress === "complete") this.#diagnosticsWith(meta, run.diagnostics);
   }

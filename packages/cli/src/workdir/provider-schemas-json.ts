@@ -120,6 +120,14 @@ export function functionSignaturesJson(signatures: ReadonlyMap<string, FunctionS
  * byte for byte as terraform 1.11 writes it (without the final newline).
  */
 export function providerSchemasJson(providers: ReadonlyMap<string, ProviderSchema>): string {
+  return struct([
+    ["format_version", '"1.0"'],
+    ["provider_schemas", providerSchemasMapJson(providers)],
+  ]);
+}
+
+/** The `provider_schemas` map of {@link providerSchemasJson} (terraform's `jsonprovider.MarshalForRenderer`); undefined when empty. */
+export function providerSchemasMapJson(providers: ReadonlyMap<string, ProviderSchema>): string | undefined {
   const entries = [...providers].map(
     ([addr, s]) =>
       [
@@ -133,8 +141,5 @@ export function providerSchemasJson(providers: ReadonlyMap<string, ProviderSchem
         ]),
       ] as const,
   );
-  return struct([
-    ["format_version", '"1.0"'],
-    ["provider_schemas", map(entries)],
-  ]);
+  return map(entries);
 }

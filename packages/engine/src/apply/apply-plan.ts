@@ -1,3 +1,4 @@
+import type { Provider as InstanceProvider } from "@magma/provider-api";
 import { randomBytes } from "node:crypto";
 import { convert, fromJson, nullVal, toJson, type Type, type Value } from "@magma/cty";
 import { msgpackNormalForm } from "@magma/cty/msgpack";
@@ -32,6 +33,11 @@ import type { CreateConflictHandler } from "./create-conflict.js";
 
 /** Options of {@link applyPlan}. */
 export interface ApplyPlanOptions {
+  /**
+   * Answers the provider calls of the instances it returns a provider for (`magma test`'s
+   * override_resource/override_data blocks), given the instance address and the configured provider.
+   */
+  readonly instanceProvider?: (address: string, provider: InstanceProvider) => InstanceProvider | undefined;
   /** The providers, opened and configured per planned provider configuration (each once, before its first call). */
   readonly providers: ProviderPool;
   /** The prior state: it must be the one the plan was made against (same lineage and serial), else `stale_plan`. */
@@ -191,7 +197,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   const targetOf = (provider: string, change?: PlannedInstanceChange): InstanceTarget => {
     const p = configured.get(provider);
     if (p === undefined) throw new EngineError(EngineErrorCode.InvalidArgument, `${provider} was not configured before its first call`);
-    const t = { provider: p.provider, schema: p.schema, providerAddress: providers.get(provider)?.source ?? provider, providerConfig: provider };
+    const hook = options.instanceProvider;
+    const t = { provider: p.provider, schema: p.schema, providerAddress: providers.get(provider)?.source ?? provider, providerConfig: provider, ...(hook === undefined ? {} : { providerFor: (a: string) => hook(a, p.provider) ?? p.provider }) };
     return change?.providerMeta === undefined ? t : { ...t, providerMeta: change.providerMeta };
   };
 

@@ -17,7 +17,7 @@ import {
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 import { PlanAction } from "../plan/plan-action.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
-import { callOptions, checkOptions, type InstanceObject, type InstanceTarget } from "./instance-target.js";
+import { callOptions, providerOf, checkOptions, type InstanceObject, type InstanceTarget } from "./instance-target.js";
 import { toleratedProblems, type ToleratedProblems } from "./tolerated-problems.js";
 import { unknownsToNull } from "./unknowns-to-null.js";
 import { writeOnlyDiags } from "./write-only-diags.js";
@@ -134,7 +134,7 @@ async function applyChange(ctx: Ctx, prior: InstanceObject | null, config: Value
   let plannedPrivate: Uint8Array;
   try {
     const proposed = proposedNewState(entry.block, priorState, config);
-    const replan = await target.provider.planResourceChange(typeName, priorState, proposed, config, { ...callOptions(target), priorPrivate: prior?.private ?? new Uint8Array() });
+    const replan = await providerOf(target, address).planResourceChange(typeName, priorState, proposed, config, { ...callOptions(target), priorPrivate: prior?.private ?? new Uint8Array() });
     warnings.push(...replan.warnings);
     const writeOnly = writeOnlyDiags(target, address, entry.block, replan.plannedState, { kind: "plan" });
     if (writeOnly.length > 0) throw new EngineError(EngineErrorCode.InvalidPlan, `Provider produced invalid plan for ${address} at apply`, { diagnostics: writeOnly });
@@ -164,7 +164,7 @@ async function applyChange(ctx: Ctx, prior: InstanceObject | null, config: Value
   let newPrivate: Uint8Array;
   let applyLegacy: boolean;
   try {
-    const r = await target.provider.applyResourceChange(typeName, priorState, planned, config, { ...callOptions(target), plannedPrivate });
+    const r = await providerOf(target, address).applyResourceChange(typeName, priorState, planned, config, { ...callOptions(target), plannedPrivate });
     warnings.push(...r.warnings);
     newState = r.newState;
     newPrivate = r.private;
@@ -208,7 +208,7 @@ async function destroy(ctx: Ctx, prior: InstanceObject, plannedPrivate: Uint8Arr
   const { target, entry, change } = ctx;
   const none = nullVal(entry.type);
   try {
-    const r = await target.provider.applyResourceChange(change.typeName, prior.state, none, none, { ...callOptions(target), plannedPrivate });
+    const r = await providerOf(target, change.address).applyResourceChange(change.typeName, prior.state, none, none, { ...callOptions(target), plannedPrivate });
     if (!r.newState.isNull()) {
       const error = new EngineError(EngineErrorCode.InvalidProviderResponse, `${change.address}: the provider returned a non-null object from a destroy; it is kept in state`);
       return { object: { state: unknownsToNull(r.newState), private: r.private, tainted: prior.tainted }, error, warnings: r.warnings };

@@ -22,6 +22,16 @@ export interface InstanceTarget {
   readonly providerMeta?: Value;
   /** Cancels the provider calls. */
   readonly signal?: AbortSignalLike;
+  /**
+   * The provider one instance's calls go to, when it is not {@link provider} (`magma test`'s
+   * overrides answer for the instances they name); default `provider`.
+   */
+  readonly providerFor?: (address: string) => Provider;
+}
+
+/** The provider an instance's calls go to (see {@link InstanceTarget.providerFor}). */
+export function providerOf(target: InstanceTarget, address: string): Provider {
+  return target.providerFor?.(address) ?? target.provider;
 }
 
 /** One remote object as the engine holds it between operations: decoded, never null. */

@@ -3,7 +3,7 @@ import { errorDiag, resourceSchema } from "@magma/provider-api";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 import { PlanAction } from "../plan/plan-action.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
-import { callOptions, type InstanceObject, type InstanceTarget } from "./instance-target.js";
+import { callOptions, providerOf, type InstanceObject, type InstanceTarget } from "./instance-target.js";
 
 /**
  * Plans the destroy of an object, as Terraform's `planDestroy`: when the provider declares
@@ -21,7 +21,7 @@ export async function planDestroy(target: InstanceTarget, address: string, typeN
   if (!target.schema.serverCapabilities.planDestroy) {
     return { ...base, plannedPrivate: prior.private, legacyTypeSystem: false, warnings: [] };
   }
-  const change = await target.provider.planResourceChange(typeName, prior.state, none, none, { ...callOptions(target), priorPrivate: prior.private });
+  const change = await providerOf(target, address).planResourceChange(typeName, prior.state, none, none, { ...callOptions(target), priorPrivate: prior.private });
   if (!change.plannedState.isNull()) {
     const summary = "Provider produced invalid plan";
     throw new EngineError(EngineErrorCode.InvalidPlan, `${summary} for ${address}: the provider planned a non-null object for a destroy`, {

@@ -3,7 +3,7 @@ import { assertPlanValid, hasErrors, planProblems, proposedNewState, resourceSch
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 import { PlanAction, ReplaceReason } from "../plan/plan-action.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
-import { callOptions, checkOptions, type InstanceObject, type InstanceTarget } from "./instance-target.js";
+import { callOptions, providerOf, checkOptions, type InstanceObject, type InstanceTarget } from "./instance-target.js";
 import { replacePaths } from "./replace-paths.js";
 import { writeOnlyDiags } from "./write-only-diags.js";
 import { toleratedProblems, type ToleratedProblems } from "./tolerated-problems.js";
@@ -102,7 +102,7 @@ export async function planInstance(target: InstanceTarget, input: PlanInstanceIn
 /** One PlanResourceChange with its checks; the problems a legacy provider is forgiven come back as `tolerated` (Terraform only logs them). */
 async function planOnce(target: InstanceTarget, entry: SchemaEntry, address: string, typeName: string, prior: Value, config: Value, priorPrivate: Uint8Array): Promise<{ change: PlannedChange; tolerated: ToleratedProblems | undefined }> {
   const proposed = proposedNewState(entry.block, prior, config);
-  const change = await target.provider.planResourceChange(typeName, prior, proposed, config, { ...callOptions(target), priorPrivate });
+  const change = await providerOf(target, address).planResourceChange(typeName, prior, proposed, config, { ...callOptions(target), priorPrivate });
   if (change.deferred !== undefined) {
     throw new EngineError(EngineErrorCode.UnexpectedDeferral, `${address}: the provider deferred the plan (${change.deferred.reason}) though deferral was not allowed`);
   }

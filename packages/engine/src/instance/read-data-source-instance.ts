@@ -3,7 +3,7 @@ import { dataSourceSchema, proposedNewState, type Diag } from "@magma/provider-a
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 import { PlanAction } from "../plan/plan-action.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
-import { callOptions, type InstanceTarget } from "./instance-target.js";
+import { callOptions, providerOf, type InstanceTarget } from "./instance-target.js";
 
 /** The input of {@link readDataSourceInstance}. */
 export interface DataSourceInput {
@@ -56,7 +56,7 @@ export async function readDataSourceInstance(target: InstanceTarget, input: Data
       change: { address, mode: "data", typeName, action: PlanAction.Read, before: nullVal(entry.type), after, config, requiresReplace: [], priorPrivate: empty, plannedPrivate: empty, priorTainted: false, legacyTypeSystem: false, warnings: [] },
     };
   }
-  const r = await target.provider.readDataSource(typeName, config, callOptions(target));
+  const r = await providerOf(target, address).readDataSource(typeName, config, callOptions(target));
   if (r.deferred !== undefined) {
     throw new EngineError(EngineErrorCode.UnexpectedDeferral, `${address}: the provider deferred the read (${r.deferred.reason}) though deferral was not allowed`);
   }

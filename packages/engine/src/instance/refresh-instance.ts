@@ -1,6 +1,6 @@
 import { resourceSchema, type Diag } from "@magma/provider-api";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
-import { callOptions, type InstanceObject, type InstanceTarget } from "./instance-target.js";
+import { callOptions, providerOf, type InstanceObject, type InstanceTarget } from "./instance-target.js";
 import { writeOnlyDiags } from "./write-only-diags.js";
 
 /** The result of {@link refreshInstance}. */
@@ -25,7 +25,7 @@ export interface RefreshInstanceResult {
  */
 export async function refreshInstance(target: InstanceTarget, address: string, typeName: string, prior: InstanceObject): Promise<RefreshInstanceResult> {
   const entry = resourceSchema(target.schema, typeName);
-  const r = await target.provider.readResource(typeName, prior.state, { ...callOptions(target), private: prior.private });
+  const r = await providerOf(target, address).readResource(typeName, prior.state, { ...callOptions(target), private: prior.private });
   if (r.gone) return { object: null, drifted: true, warnings: r.warnings };
   if (r.deferred !== undefined) {
     throw new EngineError(EngineErrorCode.UnexpectedDeferral, `${address}: the provider deferred the read (${r.deferred.reason}) though deferral was not allowed`);

@@ -1,3 +1,4 @@
+import type { Provider as InstanceProvider } from "@magma/provider-api";
 import { EphemeralResources, type EphemeralOpEvent } from "../ephemeral/ephemeral-resources.js";
 import { EPHEMERAL_MARK } from "../ephemeral/ephemeral-mark.js";
 import { rejectEphemeralUse } from "../ephemeral/reject-ephemeral-use.js";
@@ -54,6 +55,11 @@ export interface PlanScopeContext {
 
 /** Options of {@link planConfiguration}. */
 export interface PlanConfigurationOptions {
+  /**
+   * Answers the provider calls of the instances it returns a provider for (`magma test`'s
+   * override_resource/override_data blocks), given the instance address and the configured provider.
+   */
+  readonly instanceProvider?: (address: string, provider: InstanceProvider) => InstanceProvider | undefined;
   /** The configuration (root module and the modules it calls). */
   readonly config: Config;
   /** The prior state; null for none. */
@@ -460,6 +466,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       providerConfig: address,
     };
     if (options.signal !== undefined) t.signal = options.signal;
+    const hook = options.instanceProvider;
+    if (hook !== undefined) return { ...t, providerFor: (a: string) => hook(a, p.provider) ?? p.provider };
     return t;
   };
 

@@ -62,7 +62,7 @@ export class ProviderPool {
       return known.opened;
     }
     const version = this.#versions.get(source);
-    const options: { version?: string; signal?: AbortSignal } = {};
+    const options: { version?: string; signal?: AbortSignal; configAddress: string } = { configAddress: address };
     if (version !== undefined) options.version = version;
     if (this.#signal !== undefined) options.signal = this.#signal;
     const opened = this.#source.open(source, options).catch((e: unknown) => {
@@ -75,6 +75,8 @@ export class ProviderPool {
 
   /** The schema of a source address (from the first instance of it opened under `address`). */
   async schema(address: string, source: string): Promise<ProviderSchema> {
+    const own = this.#entries.get(address);
+    if (own !== undefined && own.source === source) return (await own.opened).schema;
     for (const e of this.#entries.values()) if (e.source === source) return (await e.opened).schema;
     return (await this.open(address, source)).schema;
   }

@@ -1,0 +1,106 @@
+import type { Value } from "@magma/cty";
+import { absTraversalForExpr, evaluate, exprAsKeyword, type Block, type BodyContent, type BodySchema, type Diagnostic, type SourceRange, type Traversal } from "@magma/hcl";
+
+/** An `override_resource`, `override_data` or `override_module` block (Terraform's `configs.Override`). */
+export interface TestOverride {
+  readonly kind: "override_resource" | "override_data" | "override_module";
+  /** The target address as Terraform prints it (`aws_s3_bucket.b`, `data.x.y[0]`, `module.m`); undefined when invalid. */
+  readonly target?: string;
+  /** The `values` (or `outputs`) object; an empty object when not given. */
+  readonly values?: Value;
+  /** `override_during = plan`. */
+  readonly useForPlan: boolean;
+  readonly declRange: SourceRange;
+  readonly valuesRange?: SourceRange;
+}
+
+function error(summary: string, detail: string, subject?: SourceRange): Diagnostic {
+  return { severity: "error", summary, detail, ...(subject !== undefined ? { subject } : {}) };
+}
+
+function defRange(b: Block): SourceRange {
+  if (b.defRange !== undefined) return b.defRange;
+  const last = b.labelRanges[b.labelRanges.length - 1] ?? b.typeRange;
+  return { filename: b.typeRange.filename, start: b.typeRange.start, end: last.end };
+}
+
+/** A traversal as Terraform prints an address (`module.m[0].aws_x.y["k"]`). */
+function addressText(t: Traversal): string {
+  let s = t.root;
+  for (const step of t.steps) {
+    if (step.kind === "attr") s += `.${step.name}`;
+    else if (step.key.type.kind === "string") s += `[${JSON.stringify(step.key.asString())}]`;
+    else if (step.key.type.kind === "number") s += `[${step.key.asNumber().toString()}]`;
+  }
+  return s;
+}
+
+/** Terraform's `useForPlan`: the `override_during` attribute of a block's content (`plan` or `apply`), else the default. */
+export function useForPlan(content: BodyContent, def: boolean, diags: Diagnostic[]): boolean {
+  const a = content.attributes.get("override_during");
+  if (a === undefined) return def;
+  switch (exprAsKeyword(a.expr)) {
+    case "plan":
+      return true;
+    case "apply":
+      return false;
+    default:
+      diags.push(error("Invalid override_during value", "The override_during attribute must be a value of plan or apply.", a.range));
+      return def;
+  }
+}
+
+/** What an address names: a module (instance), a managed or a data resource (instance), or nothing valid. */
+function targetKind(t: Traversal): "module" | "managed" | "data" | undefined {
+  const parts: string[] = [t.root, ...t.steps.flatMap((s) => (s.kind === "attr" ? [s.name] : []))];
+  let i = 0;
+  while (parts[i] === "module" && parts[i + 1] !== undefined) i += 2;
+  if (i === parts.length) return i > 0 ? "module" : undefined;
+  if (parts[i] === "data") return parts.length - i === 3 ? "data" : undefined;
+  return parts.length - i === 2 ? "managed" : undefined;
+}
+
+/** Terraform's `decodeOverrideResourceBlock`/`decodeOverrideDataBlock`/`decodeOverrideModuleBlock`. */
+export function decodeOverride(block: Block, useForPlanDefault: boolean, diags: Diagnostic[]): TestOverride {
+  const kind = block.type as TestOverride["kind"];
+  const attributeName = kind === "override_module" ? "outputs" : "values";
+  const schema: BodySchema = { attributes: [{ name: "target" }, { name: "override_during" }, { name: attributeName }] };
+  const { content, diags: d } = block.body.content(schema);
+  diags.push(...d);
+  const declRange = defRange(block);
+  let target: string | undefined;
+  const t = content.attributes.get("target");
+  if (t !== undefined) {
+    const r = absTraversalForExpr(t.expr);
+    diags.push(...r.diags);
+    if (r.traversal !== undefined) {
+      const k = targetKind(r.traversal);
+      const text = addressText(r.traversal);
+      const want = kind === "override_module" ? "module" : kind === "override_data" ? "data" : "managed";
+      if (k !== want) {
+        const what = kind === "override_module" ? "modules" : kind === "override_data" ? "data sources" : "resources";
+        diags.push(error("Invalid override target", `You can only target ${what} from ${kind} blocks, not ${text}.`, t.range));
+      } else target = text;
+    }
+  } else diags.push(error("Missing target attribute", `${kind} blocks must specify a target address.`, declRange));
+  let values: Value | undefined;
+  let valuesRange: SourceRange | undefined;
+  const v = content.attributes.get(attributeName);
+  if (v !== undefined) {
+    valuesRange = v.range;
+    const r = evaluate(v.expr);
+    diags.push(...r.diags);
+    values = r.value;
+  }
+  const plan = useForPlan(content, useForPlanDefault, diags);
+  if (values !== undefined && values.type.kind !== "object")
+    diags.push(error(`Invalid ${attributeName} attribute`, `${kind} blocks must specify ${attributeName === "outputs" ? "an" : "a"} ${attributeName} attribute that is an object.`, valuesRange));
+  return {
+    kind,
+    ...(target !== undefined ? { target } : {}),
+    ...(values !== undefined ? { values } : {}),
+    ...(valuesRange !== undefined ? { valuesRange } : {}),
+    useForPlan: plan,
+    declRange,
+  };
+}
