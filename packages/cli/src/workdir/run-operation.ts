@@ -386,7 +386,7 @@ async function runApply(
       .filter((d) => d.severity === "error" && !accounted.has(`${d.summary}\n${d.detail ?? ""}`) && !(errored !== undefined && d.summary === PERSIST_FAILED))
       .map((d) => ({ ...d, detail: d.detail ?? "" }));
     const halted = stopped ? Array.from({ length: Math.max(1, 2 * (stoppedInFlight ?? 0)) }, () => EXECUTION_HALTED) : [];
-    view.applyFailed({ halted, failures, others, saving: errored?.diagnostics ?? [] });
+    view.applyFailed({ halted, failures, others, saving: errored?.diagnostics ?? [], warnings: { planWarnings, applyWarnings: result.diagnostics, config: appliedConfig } });
     // A stopped apply fails as terraform's does (exit 1); what was applied is in the state.
     return ExitCode.Error;
   }
