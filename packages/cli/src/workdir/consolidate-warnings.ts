@@ -1,22 +1,17 @@
 import type { Diagnostic } from "@magma/hcl";
 
 /**
- * The summaries of a `check` block's own condition diagnostics, which terraform never
- * consolidates (their `CheckRuleDiagnosticExtra` says so for a check block's rules).
- */
-const CHECK_RULE_SUMMARIES: ReadonlySet<string> = new Set(["Check block assertion failed", "Check block assertion known after apply", "Error message refers to ephemeral values"]);
-
-/**
  * Terraform's `ConsolidateWarnings(1)` for its human views: warnings with a source location and
  * the same summary become one, in the place of the first, its detail ending with "(and one
  * more similar warning elsewhere)" or "(and N more similar warnings elsewhere)". Errors,
- * warnings without a location and a `check` block's condition warnings are kept as they are.
+ * warnings without a location and a `check` block's warnings (its conditions' and its data
+ * sources', which terraform marks with a `CheckRuleDiagnosticExtra` saying so) are kept as they are.
  */
 export function consolidateWarnings<D extends Diagnostic & { readonly fromCheckBlock?: boolean }>(diags: readonly D[]): D[] {
   const groups = new Map<string, { first: D; more: number }>();
   const order: ({ group: string } | { diag: D })[] = [];
   for (const d of diags) {
-    if (d.severity !== "warning" || d.subject === undefined || (d.fromCheckBlock === true && CHECK_RULE_SUMMARIES.has(d.summary))) {
+    if (d.severity !== "warning" || d.subject === undefined || d.fromCheckBlock === true) {
       order.push({ diag: d });
       continue;
     }

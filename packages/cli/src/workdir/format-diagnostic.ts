@@ -61,7 +61,7 @@ export function blockContext(text: string, line: number): string | undefined {
 export interface AddressedDiagnostic extends Diagnostic {
   /** The object's address (`aws_x.y[0]`). */
   readonly address?: string;
-  /** From a `check` block (see {@link consolidateWarnings}: its conditions' warnings are never consolidated). */
+  /** From a `check` block (see {@link consolidateWarnings}: its warnings are never consolidated). */
   readonly fromCheckBlock?: boolean;
 }
 
