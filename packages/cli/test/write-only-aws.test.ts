@@ -166,7 +166,7 @@ d.each([
     const logged = await runTool("magma", ["apply", "-no-color", "-auto-approve", "-var=ver=3"], pair[0], { TF_LOG: "trace", TF_LOG_PATH: join(pair[0], "trace.log") });
     expect(logged.code).toBe(0);
     const log = readFileSync(join(pair[0], "trace.log"), "utf8");
-    expect(log).toContain("ephemeral.aws_ssm_parameter.key");
+    expect(log).toContain("tf_ephemeral_resource_type=aws_ssm_parameter");
     scanned.push(json.stdout, json.stderr, logged.stdout, logged.stderr, log);
     for (const text of scanned) {
       expect(text).not.toContain("source-secret");
@@ -181,5 +181,5 @@ d.each([
     expect(planText).toContain("aws_ssm_parameter.wo");
     expect(planText).not.toMatch(/source-secret|AKIAEPHEMERAL/);
     for (const f of pairFakes) expect(f.unknownCalls()).toEqual([]);
-  }, 600_000);
+  }, 900_000);
 });
