@@ -8,6 +8,7 @@
 // overlaps node's module loading, the configuration and the state read. Only light modules
 // are imported statically here; the CLI itself is imported after that.
 import { guardClosedOutput, outputClosed } from "./closed-output.js";
+import { CRASH_EXIT_CODE, crashReport } from "./crash-report.js";
 import { ExitCode } from "./exit-code.js";
 import { FATAL_INTERRUPT, handleFatalInterrupt } from "./fatal-interrupt.js";
 import { flushOutput } from "./flush-output.js";
@@ -43,6 +44,22 @@ export async function main(argv: readonly string[]): Promise<void> {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
+  // An internal error nothing handled (terraform's panic): the crash text, without the error's
+  // message or stack unless a log is asked for (they may quote the run's values), then the
+  // operation stopped as after an interrupt, so that it saves the state and closes what it
+  // opened (providers, ephemeral resources); exit 11 whatever happens next, within 10 s.
+  let crashed = false;
+  const onCrash = (error: unknown): void => {
+    if (crashed) return;
+    crashed = true;
+    process.stderr.write(crashReport(error, process.env));
+    process.exitCode = CRASH_EXIT_CODE;
+    setTimeout(() => process.exit(CRASH_EXIT_CODE), 10_000).unref();
+    controller.abort(new Error("crashed"));
+  };
+  process.on("uncaughtException", onCrash);
+  process.on("unhandledRejection", onCrash);
+
   // The launcher first (the launches then run while the CLI loads), then the CLI.
   await earlyLaunch?.started;
   const { runCli } = await import("./run-cli.js");
@@ -56,7 +73,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   // Wait until stdout and stderr are flushed, then leave even if a stray handle (a timer of a
   // closed provider) lingers.
   await flushOutput();
-  const exit = outputClosed() ? ExitCode.BrokenPipe : code;
+  const exit = crashed ? CRASH_EXIT_CODE : outputClosed() ? ExitCode.BrokenPipe : code;
   process.exitCode = exit;
   setTimeout(() => process.exit(exit), 2000).unref();
 }

@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { comparableText, initialisedPair, stableState, type Pair } from "./support/lang-pair.js";
 import { runTool, stopToolRuns, testProvidersCliConfig, type ToolRun, type ToolRunOptions } from "./support/side-by-side.js";
+import { planFileText } from "./support/plan-file-text.js";
 import { TERRAFORM, removeWorkdirs } from "./support/workdir.js";
 
 afterAll(() => {
@@ -153,23 +154,6 @@ function record(dir: string): { opens: string[]; closes: string[]; secrets: stri
     closes: lines.filter((l) => l.startsWith("close ")).map((l) => l.slice(6)).sort(),
     secrets: [...opens.map((o) => o[2]!), ...lines.filter((l) => l.startsWith("configure ")).map((l) => l.slice(10))],
   };
-}
-
-/** A magma plan file's text with every msgpack value decoded (latin1), so that a scan sees the values it holds. */
-function planFileText(path: string): string {
-  const text = readFileSync(path, "utf8");
-  const decoded: string[] = [];
-  const walk = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (typeof v === "object" && v !== null) {
-      for (const [k, x] of Object.entries(v)) {
-        if (k === "msgpack" && typeof x === "string") decoded.push(Buffer.from(x, "base64").toString("latin1"));
-        else walk(x);
-      }
-    }
-  };
-  walk(JSON.parse(text));
-  return `${text}\n${decoded.join("\n")}`;
 }
 
 /** The -json messages (but the version): their types, with each ephemeral operation's address and action; sorted (what the walks do side by side is printed in any order). */

@@ -138,33 +138,28 @@ d.each([
     const last = ["apply", "-auto-approve", "-replace=eph_probe.a"];
     steps.push(last);
     runs.push(await both(pair, last));
-    // After a failed postcondition terraform 1.11.4 does not close the instance it opened (its close node is skipped);
-    // magma closes it: that run's closing lines are compared apart.
+    // After a failed postcondition (the plan with prefix=q-) and in a failed apply, terraform 1.11.4 does not close the
+    // instance whose postcondition failed / that it opened for the apply: its close node is skipped when the walk has errors, and the provider never hears of it again (a leak). magma closes it, by decision:
+    // issue 36 asks that ephemeral resources be "closed on every error path", and a close is the provider's only chance
+    // to end what it opened (a lease, a token). So that run's closing lines, and the record file's closes, are compared
+    // apart; everything else (the warnings consolidated and printed after the failed apply's error) is terraform's.
     const closing = (l: string): boolean => / Closing/.test(l);
-    // The successful apply warns (plan and apply) that the postcondition's message refers to an ephemeral value: terraform
-    // consolidates the two into one with "(and one more similar warning elsewhere)", magma prints both (a gap: magma has no
-    // warning consolidation), so that run's stdout is compared with the second warning and the note taken out.
     const WARNING = "Warning: Error message refers to ephemeral values";
-    const consolidated = (text: string): string => {
-      const first = text.indexOf(`\n${WARNING}`);
-      const second = text.indexOf(`\n${WARNING}`, first + 1);
-      const end = text.indexOf("\nApply complete!");
-      return (second < 0 ? text : `${text.slice(0, second)}${text.slice(end)}`).replace("\n(and one more similar warning elsewhere)\n", "");
-    };
     runs.forEach(([ours, theirs], i) => {
       const command = steps[i]!.join(" ");
       const view = (r: ToolRun): ReturnType<typeof comparable> => {
         const c = comparable(r);
-        if (i === 1) return { ...c, ephemeral: c.ephemeral.filter((l) => !closing(l)) };
-        if (i === 2) return { ...c, stdout: consolidated(c.stdout) };
-        // The failed apply: terraform 1.11.4 skips the close of t it opened for the apply (magma closes it), and prints the
-        // plan's warnings after its error (magma prints no warning after a failed apply: a gap). Compared without both.
-        return { ...c, ephemeral: c.ephemeral.filter((l) => !closing(l)), stdout: c.stdout.replace(/\n\nWarning: [\s\S]*$/, "\n") };
+        // The plan whose postcondition fails and the failed apply: magma's closes (see above) left out.
+        if (i === 1 || i === 3) return { ...c, ephemeral: c.ephemeral.filter((l) => !closing(l)) };
+        return c;
       };
       expect({ command, ...view(ours) }).toEqual({ command, ...view(theirs) });
     });
-    expect(runs[2]![0].stdout.split(WARNING)).toHaveLength(3);
-    expect(runs[2]![1].stdout).toContain("(and one more similar warning elsewhere)");
+    // The plan's and the apply's warning consolidated into one, as terraform's view does.
+    expect(runs[2]![0].stdout.split(WARNING)).toHaveLength(2);
+    expect(runs[2]![0].stdout).toContain("(and one more similar warning elsewhere)");
+    // The failed apply still prints its warnings (stdout), as terraform's.
+    expect(runs[3]![0].stdout).toMatch(/\nWarning: /);
     // t closed after the plan and after the failed apply; terraform closes only the plan's.
     expect(comparable(runs[3]![0]).ephemeral.filter((l) => l === "ephemeral.eph_token.t: Closing complete after Ns")).toHaveLength(2);
     expect(comparable(runs[3]![1]).ephemeral.filter((l) => l === "ephemeral.eph_token.t: Closing complete after Ns")).toHaveLength(1);

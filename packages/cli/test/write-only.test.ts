@@ -135,12 +135,11 @@ d.each([
       ["plan", "-detailed-exitcode", `-var=secret=${SECRET2}`, "-var=ver=2"],
     ];
     const runs = await runPair(pair, commands.slice(0, 3), woCliConfig());
-    // show -json of the saved plan (before it is applied: magma's shows the current state as prior_state, not the plan's):
-    // terraform's document, write-only attributes null and marked in sensitive_values where terraform marks them. Without
-    // `variables`: terraform keeps -var=ver=2 as the string "2" it was given, magma the number (a gap).
+    // show -json of the saved plan: terraform's document (`variables` with -var=ver=2 kept as the string "2" it was given),
+    // write-only attributes null and marked in sensitive_values where terraform marks them.
     const shown = await Promise.all([runTool("magma", ["show", "-json", "wo.plan"], pair[0], {}), runTool("terraform", ["show", "-json", "wo.plan"], pair[1], { TF_CLI_CONFIG_FILE: woCliConfig() })]);
     const doc = (r: ToolRun): unknown => {
-      const { timestamp: _t, terraform_version: _v, variables: _vars, ...rest } = JSON.parse(r.stdout) as Record<string, unknown>;
+      const { timestamp: _t, terraform_version: _v, ...rest } = JSON.parse(r.stdout) as Record<string, unknown>;
       return rest;
     };
     expect(doc(shown[0])).toEqual(doc(shown[1]));

@@ -41,6 +41,12 @@ export interface VariableValue {
   readonly source: VariableSource;
   /** The value's source range (a tfvars file's expression), when it has one. */
   readonly range?: SourceRange;
+  /**
+   * The value as it was given, before conversion to the variable's type or its optional
+   * attributes' defaults (`-var n=5` for a `number` is the string "5"): what terraform keeps in a
+   * plan file and compares when a saved plan is applied. Absent for a default.
+   */
+  readonly given?: Value;
 }
 
 interface Raw {
@@ -217,7 +223,7 @@ export function collectVariableValues(module: Module, options: VariableValueOpti
     }
     if (value.isNull() && !value.isKnown()) value = nullVal(v.type);
     if (v.sensitive) value = value.mark("sensitive");
-    values.set(name, { value, source, ...(range !== undefined ? { range } : {}) });
+    values.set(name, { value, source, ...(range !== undefined ? { range } : {}), ...(source !== VariableSource.Default && given !== undefined ? { given: given.value } : {}) });
   }
   return { values, diags };
 }

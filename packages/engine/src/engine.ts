@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { convert, isPathError, nullVal, toJson, type Value } from "@magma/cty";
-import { collectVariableValues, configFromSnapshot, VariableSource, loadConfig, loadConfigWithSnapshot, moduleFiles, walkConfig, type Config, type ConfigSnapshot, type VariableArg } from "@magma/config";
+import { applyTypeDefaults, collectVariableValues, configFromSnapshot, VariableSource, loadConfig, loadConfigWithSnapshot, moduleFiles, walkConfig, type Config, type ConfigSnapshot, type VariableArg } from "@magma/config";
 import { formatRange, terraformFunctions, type SourceRange } from "@magma/hcl";
 import type { ProviderSchema, SchemaEntry } from "@magma/provider-api";
 import { encodeSensitivePaths, formatProviderSource, loadState, newStateFile, parseProviderConfig, saveState, type StateFile, type StateStore } from "@magma/state";
@@ -455,7 +455,8 @@ export function createEngine(options: EngineOptions): Engine {
       for (const [k, v] of variables) {
         const set = given.has(k) || (collected.values.get(k)?.source ?? VariableSource.Default) !== VariableSource.Default;
         if (config.module.variables.get(k)?.ephemeral !== true) {
-          variableValues[k] = v.unmarkDeep().value;
+          // As terraform's plan: the value as given (a `-var n=5` for a number is the string "5"), converted again when applied.
+          variableValues[k] = (o.variables?.[k] ?? collected.values.get(k)?.given ?? v).unmarkDeep().value;
           if (!set) defaultedVariables.push(k);
         } else if (!v.isNull() && set) applyTimeVariables.push(k);
       }
@@ -546,7 +547,12 @@ export function createEngine(options: EngineOptions): Engine {
     pools.add(pool);
     try {
       const { schemas, providerConfigs } = await configSchemas(config, pool);
-      const variables = new Map<string, Value>(Object.entries(saved.variables ?? {}));
+      const variables = new Map<string, Value>();
+      for (const [name, given] of Object.entries(saved.variables ?? {})) {
+        // A plan keeps a value as it was given: converted to the variable's type as when planning.
+        const decl = config.module.variables.get(name);
+        variables.set(name, decl === undefined ? given : convert(decl.typeDefaults !== undefined ? applyTypeDefaults(given, decl.typeDefaults) : given, decl.type));
+      }
       for (const [name, v] of config.module.variables) {
         // An ephemeral variable has this apply's value, or its default when it was not set when planning.
         if (v.ephemeral) variables.set(name, applyTime[name] ?? v.default ?? nullVal(v.type));

@@ -89,7 +89,8 @@ export async function showAction(ctx: CommandContext, planfile: string | undefin
     } catch (e) {
       throw new CliError(CliErrorCode.BadInput, "Failed to read the given file as a state or plan file", { detail: `${planfile}: ${(e as Error).message}`, cause: e });
     }
-    const prior = state ?? { ...newStateFile(), lineage: plan.prior.lineage };
+    // The state the plan was made from, as terraform's show of a plan file (a plan file without one: the current state).
+    const prior = plan.priorStateFile ?? state ?? { ...newStateFile(), lineage: plan.prior.lineage };
     // The JSON document's configuration covers every resource, those without a change too
     // (count = 0), so it needs the schemas of every provider the configuration uses, as
     // terraform's show loads them.

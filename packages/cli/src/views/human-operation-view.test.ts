@@ -144,6 +144,17 @@ describe("HumanOperationView", () => {
       saving: [{ severity: "error", summary: "Failed to save state", detail: "x" }],
     });
     expect(out()).toBe("");
+    // With the plan's and the apply's warnings: those on stdout first, as terraform's view.
+    const warned = harness("apply");
+    warned.view.applyFailed({
+      halted: [],
+      failures: [{ severity: "error", summary: "Create failed", detail: "no", address: "a.b" }],
+      others: [],
+      saving: [],
+      warnings: { planWarnings: [{ severity: "warning", summary: "Planned", detail: "p" }], applyWarnings: [{ severity: "warning", summary: "Applied", detail: "a" }], config: () => { throw new Error("not needed"); } },
+    });
+    expect(warned.out()).toBe("\nWarning: Planned\n\np\n\nWarning: Applied\n\na\n");
+    expect(warned.err()).toBe("\nError: Create failed\n\n  with a.b,\nno\n");
     expect(err()).toBe("\nWarning: Hm\n\n\nError: execution halted\n\n\nError: Create failed\n\n  with a.b,\nno\n\nError: Failed to save state\n\nx\n");
   });
 

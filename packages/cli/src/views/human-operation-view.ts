@@ -1,6 +1,8 @@
 import { createInterface } from "node:readline";
 import { planText, type ApplyResult, type EngineEvent, type EphemeralOpEvent, type ImportOnConflictDecision, type Plan, type PlanDiagnostic, type PlanMode } from "@magma/engine";
 import { decodeOutput, type StateFile } from "@magma/state";
+import type { Config } from "@magma/config";
+import type { Diag } from "@magma/provider-api";
 import type { CliIo } from "../cli-io.js";
 import { paint, paintf } from "../colour.js";
 import type { Colour } from "../decide-colour.js";
@@ -222,6 +224,11 @@ export class HumanOperationView implements OperationView {
 
   /** The diagnostics on stderr, in terraform's order, with the objects' addresses; the saving's last. */
   applyFailed(f: ApplyFailure): void {
+    // As terraform's view: the warnings (consolidated) on stdout first, then the errors on stderr.
+    if (f.warnings !== undefined) {
+      const warnings = this.#warnings(f.warnings.planWarnings, f.warnings.applyWarnings, f.warnings.config);
+      if (warnings.length > 0) this.#print(formatDiagnostics(warnings, this.#o.dir, this.#o.colour.stdout, { addresses: true, width: this.#columns() }));
+    }
     const diags = [...terraformDiagnosticOrder([...f.halted, ...f.failures, ...f.others]), ...f.saving];
     this.#o.io.stderr.write(formatDiagnostics(diags, this.#o.dir, this.#o.colour.stderr, { addresses: true, width: this.#errColumns() }));
   }
@@ -234,19 +241,23 @@ export class HumanOperationView implements OperationView {
   /** The warnings (an object's placed in its block), then "Apply complete! …" (or "Destroy complete! …") and the outputs. */
   applied(a: AppliedOperation): void {
     const colour = this.#o.colour.stdout;
-    // An object's warning (the engine gives its address) is placed in its block, as terraform's.
-    const warnings = a.result.diagnostics.filter((d) => d.severity === "warning") as readonly AddressedDiagnostic[];
-    const placing = warnings.some((d) => d.address !== undefined && d.subject === undefined);
-    const config = placing ? a.config() : undefined;
-    const placed = warnings.map((d) => (d.address !== undefined && d.subject === undefined ? placedDiagnostic(d, d.address, config) : { ...d, detail: d.detail ?? "" }));
-    // (A plan's diagnostic names its object only when it is a provider's about it, as planDiagnosticsText.)
-    const planned = a.planWarnings.map(({ address, inConfigBody, ...d }) => (inConfigBody === true && address !== undefined ? { ...d, address } : d));
-    this.#print(formatDiagnostics(terraformDiagnosticOrder([...planned, ...placed]), this.#o.dir, colour, { addresses: true, width: this.#columns() }));
+    this.#print(formatDiagnostics(this.#warnings(a.planWarnings, a.result.diagnostics, a.config), this.#o.dir, colour, { addresses: true, width: this.#columns() }));
     const c = this.#summary === undefined ? applyCounts(a.result) : { added: this.#summary.add, changed: this.#summary.change, destroyed: this.#summary.remove };
     const imported = this.#summary?.import ?? 0;
     if (this.#o.kind === "destroy") this.#print(paint(colour, `[reset][bold][green]\nDestroy complete! Resources: ${c.destroyed} destroyed.\n`));
     else if (this.#o.kind === "refresh") this.#print(outputsText(a.result.state, colour));
     else this.#print(`${paint(colour, `[reset][bold][green]\nApply complete! Resources: ${imported > 0 ? `${imported} imported, ` : ""}${c.added} added, ${c.changed} changed, ${c.destroyed} destroyed.\n`)}${outputsText(a.result.state, colour)}`);
+  }
+
+  /** The plan's and the apply's warnings in terraform's order, an object's warning (the engine gives its address) placed in its block, as terraform's. */
+  #warnings(planWarnings: readonly PlanDiagnostic[], applyDiagnostics: readonly Diag[], config: () => Config): AddressedDiagnostic[] {
+    const warnings = applyDiagnostics.filter((d) => d.severity === "warning") as readonly AddressedDiagnostic[];
+    const placing = warnings.some((d) => d.address !== undefined && d.subject === undefined);
+    const cfg = placing ? config() : undefined;
+    const placed = warnings.map((d) => (d.address !== undefined && d.subject === undefined ? placedDiagnostic(d, d.address, cfg) : { ...d, detail: d.detail ?? "" }));
+    // (A plan's diagnostic names its object only when it is a provider's about it, as planDiagnosticsText.)
+    const planned = planWarnings.map(({ address, inConfigBody, ...d }) => (inConfigBody === true && address !== undefined ? { ...d, address } : d));
+    return terraformDiagnosticOrder([...planned, ...placed]);
   }
 
   /** "Apply complete! Resources: 0 added, 0 changed, 0 destroyed." and the outputs (or "Destroy complete! Resources: 0 destroyed."). */

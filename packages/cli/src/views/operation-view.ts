@@ -47,6 +47,12 @@ export interface ApplyFailure {
   readonly others: readonly AddressedDiagnostic[];
   /** Why the state went to errored.tfstate (or was printed), when it did. */
   readonly saving: readonly AddressedDiagnostic[];
+  /**
+   * The warnings terraform still prints after a failed apply (before its errors): the plan's
+   * held back until the apply's end and the apply's own, with the configuration to place an
+   * object's warning in its block.
+   */
+  readonly warnings?: { readonly planWarnings: readonly PlanDiagnostic[]; readonly applyWarnings: readonly Diag[]; readonly config: () => Config };
 }
 
 /** A successful apply, with the warnings to show beside its result. */

@@ -50,7 +50,7 @@ export function placedDiagnostic(d: Diag, address: string | undefined, config: C
   if (own.subject !== undefined) return { ...own, detail: own.detail ?? "" };
   if (SOURCELESS.has(d.summary)) return { severity: d.severity, summary: d.summary, detail: d.detail ?? "" };
   const r = address === undefined ? undefined : resourceConfig(config, address);
-  return { severity: d.severity, summary: d.summary, detail: d.detail ?? "", ...(r !== undefined ? { subject: inConfigBody(r, d) } : {}), ...(address !== undefined && address !== "" ? { address } : {}) };
+  return { severity: d.severity, summary: d.summary, detail: d.detail ?? "", ...(r !== undefined ? { subject: inConfigBody(r, d) } : {}), ...(address !== undefined && address !== "" ? { address } : {}), ...(own.fromCheckBlock === true ? { fromCheckBlock: true } : {}) };
 }
 
 /** The error Terraform's stop hook returns from every hook call once the operation is stopped (Ctrl-C). */

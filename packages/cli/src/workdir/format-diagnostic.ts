@@ -4,6 +4,7 @@ import { typeToJson } from "@magma/cty";
 import type { CallSignatureParameter, Diagnostic, ExpressionValue, FunctionCallInfo, SourceRange } from "@magma/hcl";
 import { paint, paintf } from "../colour.js";
 import { DEFAULT_COLUMNS, wordWrap } from "../terminal-columns.js";
+import { consolidateWarnings } from "./consolidate-warnings.js";
 import { jsonContext } from "./json-context.js";
 
 /** Reads configuration sources once per file, for snippets. */
@@ -61,6 +62,8 @@ export function blockContext(text: string, line: number): string | undefined {
 export interface AddressedDiagnostic extends Diagnostic {
   /** The object's address (`aws_x.y[0]`). */
   readonly address?: string;
+  /** From a `check` block (see {@link consolidateWarnings}: its warnings are never consolidated). */
+  readonly fromCheckBlock?: boolean;
 }
 
 /** Terraform's snippet of a diagnostic's subject: the enclosing block, the subject's lines and the highlighted span in them. */
@@ -225,8 +228,10 @@ export interface FormatDiagnosticsOptions {
  * main.tf line 3, in resource "x" "y":`), the source lines (`   3: …`) and a blank line, and
  * the detail word-wrapped as terraform wraps it for the stream's width (78 columns unless a
  * terminal says otherwise; go-wordwrap at width - 1: no line longer than 77 for 78). With `color`, each inside Terraform's coloured left rule (see `boxed`).
+ * Repeated warnings are consolidated first, as terraform's views do ({@link consolidateWarnings}).
  */
-export function formatDiagnostics(diags: readonly AddressedDiagnostic[], dir: string, color = false, options: FormatDiagnosticsOptions = {}): string {
+export function formatDiagnostics(all: readonly AddressedDiagnostic[], dir: string, color = false, options: FormatDiagnosticsOptions = {}): string {
+  const diags = consolidateWarnings(all);
   const sources = new SourceCache(dir, options.sources);
   const addresses = options.addresses === true;
   const width = options.width ?? WIDTH;

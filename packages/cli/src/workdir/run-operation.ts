@@ -202,7 +202,9 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
       if (o.out !== undefined) {
         // With the provider selections it was made with (and, from the engine, the configuration's files): the apply of the file checks them.
         const locks = readDependencyLocks(wd.dir);
-        await writePlanFile(resolve(wd.dir, o.out), locks === undefined ? r.plan : { ...r.plan, dependencyLocks: locks });
+        // And the state it was made from (an empty one when there was none): `show` renders the file against it, as terraform's.
+        const withPrior = { ...r.plan, priorStateFile: prior };
+        await writePlanFile(resolve(wd.dir, o.out), locks === undefined ? withPrior : { ...withPrior, dependencyLocks: locks });
       }
       view.planNextStep(o.out, hasChanges);
       return o.detailedExitcode && hasChanges ? ExitCode.Changes : ExitCode.Ok;
@@ -384,7 +386,7 @@ async function runApply(
       .filter((d) => d.severity === "error" && !accounted.has(`${d.summary}\n${d.detail ?? ""}`) && !(errored !== undefined && d.summary === PERSIST_FAILED))
       .map((d) => ({ ...d, detail: d.detail ?? "" }));
     const halted = stopped ? Array.from({ length: Math.max(1, 2 * (stoppedInFlight ?? 0)) }, () => EXECUTION_HALTED) : [];
-    view.applyFailed({ halted, failures, others, saving: errored?.diagnostics ?? [] });
+    view.applyFailed({ halted, failures, others, saving: errored?.diagnostics ?? [], warnings: { planWarnings, applyWarnings: result.diagnostics, config: appliedConfig } });
     // A stopped apply fails as terraform's does (exit 1); what was applied is in the state.
     return ExitCode.Error;
   }

@@ -441,7 +441,8 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
               if (c.readReason !== ReadReason.CheckNested && options.scope?.inCheckBlock?.(c.address) !== true) throw e;
               const ds = diagnosticsOf(e);
               failedCheckData.set(c.address, diagnosticsErrorText(ds));
-              warn(c.address, ds.map((d) => ({ ...d, severity: "warning" as const })));
+              // (Marked as a check block's, as terraform's CheckRuleDiagnosticExtra: its view never consolidates them.)
+              warn(c.address, ds.map((d) => ({ ...d, severity: "warning" as const, fromCheckBlock: true })));
               throw QUIET;
             }
             if (out.kind !== "read") throw new EngineError(EngineErrorCode.InvalidArgument, `${c.address}: the data source read was deferred again at apply`);

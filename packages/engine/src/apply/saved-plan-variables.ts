@@ -48,7 +48,7 @@ export function savedPlanVariables(module: Module, plan: Plan, options: Variable
       undeclared.push([name, v]);
       continue;
     }
-    const now = v.value.unmarkDeep().value;
+    const now = (v.given ?? v.value).unmarkDeep().value;
     // terraform.tfvars and *.auto.tfvars are read whether asked for or not: ignored.
     if (planned.rawEquals(now) || v.source === VariableSource.File || v.source === VariableSource.AutoFile) continue;
     const said = `The saved plan specifies ${compactValue(planned)} as the value whereas during apply the value ${compactValue(now)} was`;

@@ -1,4 +1,5 @@
 import type { Plan, PlanInput } from "./plan.js";
+import { formatStateFile } from "@magma/state";
 import { encodeChange, encodeValue } from "./encode-change.js";
 
 /** The format marker of magma's saved plans. */
@@ -8,8 +9,8 @@ export const PLAN_FORMAT = "magma-plan/1";
  * A plan as the JSON object of its file, without its identity: the format marker, the prior
  * lineage and serial, the config digest, the changes (values with their unknowns, private data,
  * requires-replace paths) and every planner field present — mode, outputs, providers,
- * variables, drift, targets, function results, checks, data reads, the configuration snapshot
- * and the dependency locks. The plan identity is the SHA-256 of its JSON text, so it covers all
+ * variables, drift, targets, function results, checks, data reads, the configuration snapshot,
+ * the dependency locks and the prior state file. The plan identity is the SHA-256 of its JSON text, so it covers all
  * of it. Warnings are not kept.
  */
 export function planBody(plan: PlanInput & Partial<Omit<Plan, "identity">>): Record<string, unknown> {
@@ -33,5 +34,6 @@ export function planBody(plan: PlanInput & Partial<Omit<Plan, "identity">>): Rec
     ...(plan.refreshedDependencies !== undefined ? { refreshed_dependencies: plan.refreshedDependencies } : {}),
     ...(plan.configSnapshot !== undefined ? { config_snapshot: { modules: plan.configSnapshot.modules.map((m) => ({ path: [...m.path], dir: m.dir, files: m.files.map(([name, text]) => [name, text]) })) } } : {}),
     ...(plan.dependencyLocks !== undefined ? { dependency_locks: plan.dependencyLocks } : {}),
+    ...(plan.priorStateFile !== undefined ? { prior_state_file: formatStateFile(plan.priorStateFile) } : {}),
   };
 }

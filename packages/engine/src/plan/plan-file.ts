@@ -2,6 +2,7 @@ import { readFile, rename, writeFile } from "node:fs/promises";
 import { EngineError, EngineErrorCode } from "../engine-error.js";
 import type { Value } from "@magma/cty";
 import type { ConfigSnapshot } from "@magma/config";
+import { isStateError, readStateFile, type StateFile } from "@magma/state";
 import { decodeChange, decodeValue } from "./encode-change.js";
 import { PLAN_FORMAT, planBody } from "./plan-body.js";
 import type { CheckStatus, PlannedCheck } from "./planned-check.js";
@@ -58,7 +59,7 @@ const MODES: readonly string[] = ["normal", "destroy", "refresh-only"];
 const OUTPUT_ACTIONS: readonly string[] = ["create", "update", "delete", "no-op"];
 
 /** The configuration-level planner's fields of a plan file (mode, outputs, providers, variables, data reads, drift), each when present. */
-type PlannerField = "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "drift" | "targets" | "functionResults" | "checks" | "refreshedDependencies" | "configSnapshot" | "dependencyLocks" | "applyTimeVariables" | "defaultedVariables";
+type PlannerField = "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "drift" | "targets" | "functionResults" | "checks" | "refreshedDependencies" | "configSnapshot" | "dependencyLocks" | "applyTimeVariables" | "defaultedVariables" | "priorStateFile";
 
 function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, PlannerField> {
   const bad = (what: string): EngineError => new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: ${what}`);
@@ -67,6 +68,17 @@ function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, P
   if (r["dependency_locks"] !== undefined) {
     if (typeof r["dependency_locks"] !== "string") throw bad("dependency_locks is not a string");
     out.dependencyLocks = r["dependency_locks"];
+  }
+  if (r["prior_state_file"] !== undefined) {
+    if (typeof r["prior_state_file"] !== "string") throw bad("prior_state_file is not a string");
+    let prior: StateFile | undefined;
+    try {
+      prior = readStateFile(r["prior_state_file"], { source: "prior_state_file" });
+    } catch (e) {
+      if (!isStateError(e)) throw e;
+      throw bad(e.message);
+    }
+    if (prior !== undefined) out.priorStateFile = prior;
   }
   if (r["drift"] !== undefined) {
     if (!Array.isArray(r["drift"])) throw bad("drift is not a list");

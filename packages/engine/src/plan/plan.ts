@@ -3,6 +3,7 @@ import type { Value } from "@magma/cty";
 import type { FunctionResultHash } from "../eval/provider-functions.js";
 import type { PlannedInstanceChange } from "./planned-instance-change.js";
 import type { ConfigSnapshot } from "@magma/config";
+import type { StateFile } from "@magma/state";
 import { planBody } from "./plan-body.js";
 import type { PlannedCheck } from "./planned-check.js";
 
@@ -155,6 +156,12 @@ export interface Plan {
    * selections, as terraform's.
    */
   readonly dependencyLocks?: string;
+  /**
+   * The state the plan was made from, when the caller recorded it (the CLI does, for a saved
+   * plan): `show PLANFILE` renders the plan against it, as terraform's plan file keeps its
+   * prior state, whatever the state is now.
+   */
+  readonly priorStateFile?: StateFile;
 }
 
 /** The parts of a {@link Plan} that {@link createPlan} takes. */
