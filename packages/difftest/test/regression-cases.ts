@@ -54,6 +54,14 @@ output "out" {
 }
 `;
 
+/** A module with one testbed_value fed by its input and a testbed_lookup data source reading it. */
+const MODULE_WITH_DATA = `${MODULE_WITH_VALUE}
+data "testbed_lookup" "d" {
+  key   = testbed_value.v.output
+  width = 1
+}
+`;
+
 const planJson = (o: StepObservation | undefined): Json => (typeof o?.planJson === "object" && o.planJson !== null ? (o.planJson as Json) : {});
 const state = (o: StepObservation | undefined): Json => (typeof o?.state === "object" && o.state !== null ? (o.state as Json) : {});
 const json = (v: unknown): string => JSON.stringify(v) ?? "undefined";
@@ -199,6 +207,49 @@ output "c14_o" {
     exercised: (tf) => {
       const oc = (planJson(tf[1])["output_changes"] as Json | undefined)?.["c14_o"] as Json | undefined;
       return oc?.["before_sensitive"] === true && oc["after_sensitive"] === true ? undefined : `terraform's second plan: ${json(oc)}`;
+    },
+  },
+  {
+    name: "19: data source instances the configuration no longer has leave the state (module call count = 2 to for_each, a data count shrunk, a data source removed)",
+    steps: [
+      {
+        "c19.tf": `module "c19_m" {
+  source = "./modules/c19_m"
+  count  = 2
+  in     = "i\${count.index}"
+}
+
+data "testbed_lookup" "c19_c" {
+  count = 2
+  key   = "k\${count.index}"
+}
+
+data "testbed_lookup" "c19_e" {
+  key = "e"
+}
+`,
+        "modules/c19_m/main.tf": MODULE_WITH_DATA,
+      },
+      {
+        "c19.tf": `module "c19_m" {
+  source   = "./modules/c19_m"
+  for_each = toset(["a", "d"])
+  in       = each.key
+}
+
+data "testbed_lookup" "c19_c" {
+  count = 1
+  key   = "k\${count.index}"
+}
+`,
+        "modules/c19_m/main.tf": MODULE_WITH_DATA,
+      },
+    ],
+    exercised: (tf) => {
+      const before = Object.keys((state(tf[0])["resources"] ?? {}) as Json).filter((k) => k.includes("c19_"));
+      const after = Object.keys((state(tf[1])["resources"] ?? {}) as Json).filter((k) => k.includes("c19_"));
+      const gone = ["module.c19_m[0].data.testbed_lookup.d", "module.c19_m[1].data.testbed_lookup.d", "data.testbed_lookup.c19_e"];
+      return gone.every((k) => before.includes(k) && !after.includes(k)) ? undefined : `terraform's states: ${json(before)} then ${json(after)}`;
     },
   },
 ];

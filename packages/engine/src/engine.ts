@@ -444,6 +444,7 @@ export function createEngine(options: EngineOptions): Engine {
         ...(defaultedVariables.length > 0 ? { defaultedVariables: defaultedVariables.sort() } : {}),
         dataReads: Object.fromEntries(planned.dataValues),
         ...(planned.dataSources.size > 0 ? { dataReadSources: Object.fromEntries(planned.dataSources) } : {}),
+        ...(planned.dataRemovals.length > 0 ? { dataRemovals: planned.dataRemovals } : {}),
         drift: planned.drift,
         ...(planned.refreshedDependencies.size > 0 ? { refreshedDependencies: Object.fromEntries(planned.refreshedDependencies) } : {}),
         checks: planned.checks,
