@@ -210,6 +210,59 @@ output "c14_o" {
     },
   },
   {
+    name: "10: implied moves between [0] and the no-key instance (count = 1 removed, then back; a module call's instances are not moved)",
+    steps: [
+      {
+        "c10.tf": `resource "testbed_value" "c10_v" {
+  count = 1
+  input = "x"
+}
+
+module "c10_m" {
+  source = "./modules/c10_m"
+  count  = 1
+  in     = "m"
+}
+`,
+        "modules/c10_m/main.tf": MODULE_WITH_VALUE,
+      },
+      {
+        "c10.tf": `resource "testbed_value" "c10_v" {
+  input = "x"
+}
+
+module "c10_m" {
+  source = "./modules/c10_m"
+  in     = "m"
+}
+`,
+        "modules/c10_m/main.tf": MODULE_WITH_VALUE,
+      },
+      {
+        "c10.tf": `resource "testbed_value" "c10_v" {
+  count = 1
+  input = "x"
+}
+
+module "c10_m" {
+  source = "./modules/c10_m"
+  count  = 1
+  in     = "m"
+}
+`,
+        "modules/c10_m/main.tf": MODULE_WITH_VALUE,
+      },
+    ],
+    exercised: (tf) => {
+      const rc = (o: StepObservation | undefined, a: string): Json => ((planJson(o)["resource_changes"] ?? {}) as Record<string, Json>)[a] ?? {};
+      const there = rc(tf[1], "testbed_value.c10_v");
+      const back = rc(tf[2], "testbed_value.c10_v[0]");
+      const module = rc(tf[1], "module.c10_m[0].testbed_value.v");
+      const ok = there["previous_address"] === "testbed_value.c10_v[0]" && back["previous_address"] === "testbed_value.c10_v" && json((module["change"] as Json | undefined)?.["actions"]) === json(["delete"]);
+      return ok ? undefined : `terraform's plans: ${json(there)}, ${json(back)}, ${json(module)}`;
+    },
+  },
+  {
     name: "19: data source instances the configuration no longer has leave the state (module call count = 2 to for_each, a data count shrunk, a data source removed)",
     steps: [
       {
