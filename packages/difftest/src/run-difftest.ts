@@ -38,9 +38,9 @@ export interface StackDifference {
   readonly index: number;
   readonly seed: number;
   readonly differences: readonly Difference[];
-  /** The minimal reproduction's directory, when it was shrunk. */
+  /** The reproduction's directory: written whenever shrinking is on (the shrunk stack, else the stack as it differed). */
   readonly reproduction?: string;
-  /** The shrunk stack (when shrunk). */
+  /** The shrunk stack (when a replay showed a difference of the same kind). */
   readonly shrunk?: StackSpec;
 }
 
@@ -137,7 +137,7 @@ export async function runDifftest(setup: DifftestSetup, options: DifftestOptions
       found = true;
       log(`stack ${index} differs alone: ${alone.differences.length} differences, first ${alone.differences[0]!.path}`);
       let result: StackDifference = { index, seed: options.seed, differences: alone.differences };
-      if (options.shrink !== false) result = await shrinkStack(setup, arb, options, index, alone.differences, log);
+      if (options.shrink !== false) result = await shrinkStack(setup, arb, options, index, specs[index]!, alone.differences, log);
       differing.push(result);
       if (mentioned.length === 0) break; // one culprit explains a batch-level difference
     }
@@ -151,6 +151,7 @@ async function shrinkStack(
   arb: fc.Arbitrary<StackSpec>,
   options: DifftestOptions,
   index: number,
+  originalSpec: StackSpec,
   original: readonly Difference[],
   log: (line: string) => void,
 ): Promise<StackDifference> {
@@ -168,10 +169,13 @@ async function shrinkStack(
     }),
     { seed: options.seed, path: String(index), numRuns: index + 1, interruptAfterTimeLimit: options.shrinkTimeMs ?? 600_000, markInterruptAsFailure: false },
   );
-  const spec = (result.counterexample?.[0] as StackSpec | undefined) ?? last?.spec;
-  const differences = last?.differences ?? original;
+  // The smallest stack that showed a difference of the same kind; when none did (the replay
+  // agreed, or the time ran out before it), the stack as it differed alone, unshrunk.
+  const shrunk = (result.counterexample?.[0] as StackSpec | undefined) ?? last?.spec;
+  const spec = shrunk ?? originalSpec;
+  const differences = shrunk !== undefined ? (last?.differences ?? original) : original;
   const dir = join(options.outDir, `repro-seed${options.seed}-stack${index}`);
-  if (spec !== undefined) writeReproduction(dir, spec, index, differences);
-  log(`stack ${index}: shrunk in ${attempt} runs (${result.numShrinks} shrinks) to ${dir}`);
-  return spec === undefined ? { index, seed: options.seed, differences } : { index, seed: options.seed, differences, reproduction: dir, shrunk: spec };
+  writeReproduction(dir, spec, index, differences);
+  log(shrunk !== undefined ? `stack ${index}: shrunk in ${attempt} runs (${result.numShrinks} shrinks); reproduction: ${dir}` : `stack ${index}: not shrunk (no replay in ${attempt} runs showed a difference of the same kind); reproduction of the stack as it differed: ${dir}`);
+  return { index, seed: options.seed, differences, reproduction: dir, ...(shrunk !== undefined ? { shrunk } : {}) };
 }
