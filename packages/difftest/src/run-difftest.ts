@@ -20,6 +20,8 @@ export interface DifftestOptions {
   readonly avoid?: ReadonlySet<Construct>;
   /** The most steps after the first (default 2). */
   readonly maxSteps?: number;
+  /** The fewest steps after the first (default 0). */
+  readonly minSteps?: number;
   /** Where batches run (a directory of its own per batch, removed when it agrees). */
   readonly workDir: string;
   /** Where reproductions are written. */
@@ -104,7 +106,7 @@ export function writeReproduction(dir: string, spec: StackSpec, index: number, d
  */
 export async function runDifftest(setup: DifftestSetup, options: DifftestOptions): Promise<DifftestReport> {
   const log = options.log ?? (() => undefined);
-  const arb = stackArbitrary({ ...(options.avoid !== undefined ? { avoid: options.avoid } : {}), ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}) });
+  const arb = stackArbitrary({ ...(options.avoid !== undefined ? { avoid: options.avoid } : {}), ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}), ...(options.minSteps !== undefined ? { minSteps: options.minSteps } : {}) });
   const specs = fc.sample(arb, { seed: options.seed, numRuns: options.count });
   const batchSize = options.batchSize ?? 25;
   const twin = { planOnly: options.planOnly ?? false };
@@ -131,7 +133,8 @@ export async function runDifftest(setup: DifftestSetup, options: DifftestOptions
     const candidates = mentioned.length > 0 ? mentioned : stacks.map((_, k) => start + k);
     let found = false;
     for (const index of candidates) {
-      const alone = await runTwin(setup, join(options.workDir, `alone-${options.seed}-${index}`), [{ prefix: prefixOf(index), spec: specs[index]!, syntax: syntaxOf(index) }], twin);
+      // A batch of one stack was that stack alone already.
+      const alone = stacks.length === 1 ? r : await runTwin(setup, join(options.workDir, `alone-${options.seed}-${index}`), [{ prefix: prefixOf(index), spec: specs[index]!, syntax: syntaxOf(index) }], twin);
       rmSync(join(options.workDir, `alone-${options.seed}-${index}`), { recursive: true, force: true });
       if (alone.differences.length === 0) continue;
       found = true;
@@ -158,11 +161,14 @@ async function shrinkStack(
   const signatures = new Set(original.map(differenceSignature));
   let last: { spec: StackSpec; differences: readonly Difference[] } | undefined;
   let attempt = 0;
+  // One pair of twin directories for every candidate: each starts from no state, and runs `init` only when its module calls differ from the previous one's.
+  const dir = join(options.workDir, `shrink-${options.seed}-${index}`);
+  let initialisedWith: readonly string[] | undefined;
   const result = await fc.check(
     fc.asyncProperty(arb, async (spec) => {
-      const dir = join(options.workDir, `shrink-${options.seed}-${index}-${attempt++}`);
-      const r = await runTwin(setup, dir, [{ prefix: prefixOf(index), spec, syntax: syntaxOf(index) }], { planOnly: options.planOnly ?? false });
-      rmSync(dir, { recursive: true, force: true });
+      attempt++;
+      const r = await runTwin(setup, dir, [{ prefix: prefixOf(index), spec, syntax: syntaxOf(index) }], { planOnly: options.planOnly ?? false, ...(initialisedWith !== undefined ? { initialisedWith } : {}) });
+      initialisedWith = r.initialisedWith;
       const same = r.differences.filter((d) => signatures.has(differenceSignature(d)));
       if (same.length > 0) last = { spec, differences: r.differences };
       return same.length === 0;
@@ -171,11 +177,12 @@ async function shrinkStack(
   );
   // The smallest stack that showed a difference of the same kind; when none did (the replay
   // agreed, or the time ran out before it), the stack as it differed alone, unshrunk.
+  rmSync(dir, { recursive: true, force: true });
   const shrunk = (result.counterexample?.[0] as StackSpec | undefined) ?? last?.spec;
   const spec = shrunk ?? originalSpec;
   const differences = shrunk !== undefined ? (last?.differences ?? original) : original;
-  const dir = join(options.outDir, `repro-seed${options.seed}-stack${index}`);
-  writeReproduction(dir, spec, index, differences);
-  log(shrunk !== undefined ? `stack ${index}: shrunk in ${attempt} runs (${result.numShrinks} shrinks); reproduction: ${dir}` : `stack ${index}: not shrunk (no replay in ${attempt} runs showed a difference of the same kind); reproduction of the stack as it differed: ${dir}`);
-  return { index, seed: options.seed, differences, reproduction: dir, ...(shrunk !== undefined ? { shrunk } : {}) };
+  const out = join(options.outDir, `repro-seed${options.seed}-stack${index}`);
+  writeReproduction(out, spec, index, differences);
+  log(shrunk !== undefined ? `stack ${index}: shrunk in ${attempt} runs (${result.numShrinks} shrinks); reproduction: ${out}` : `stack ${index}: not shrunk (no replay in ${attempt} runs showed a difference of the same kind); reproduction of the stack as it differed: ${out}`);
+  return { index, seed: options.seed, differences, reproduction: out, ...(shrunk !== undefined ? { shrunk } : {}) };
 }

@@ -263,7 +263,7 @@ module "c10_m" {
     },
   },
   {
-    name: "19: data source instances the configuration no longer has leave the state (module call count = 2 to for_each, a data count shrunk, a data source removed)",
+    name: "19: data source instances the configuration no longer has leave the state (module call count = 2 to for_each, a module call moved, a data count shrunk, a data source removed)",
     steps: [
       {
         "c19.tf": `module "c19_m" {
@@ -280,6 +280,11 @@ data "testbed_lookup" "c19_c" {
 data "testbed_lookup" "c19_e" {
   key = "e"
 }
+
+module "c19_n" {
+  source = "./modules/c19_m"
+  in     = "n"
+}
 `,
         "modules/c19_m/main.tf": MODULE_WITH_DATA,
       },
@@ -294,6 +299,16 @@ data "testbed_lookup" "c19_c" {
   count = 1
   key   = "k\${count.index}"
 }
+
+module "c19_o" {
+  source = "./modules/c19_m"
+  in     = "n"
+}
+
+moved {
+  from = module.c19_n
+  to   = module.c19_o
+}
 `,
         "modules/c19_m/main.tf": MODULE_WITH_DATA,
       },
@@ -301,7 +316,7 @@ data "testbed_lookup" "c19_c" {
     exercised: (tf) => {
       const before = Object.keys((state(tf[0])["resources"] ?? {}) as Json).filter((k) => k.includes("c19_"));
       const after = Object.keys((state(tf[1])["resources"] ?? {}) as Json).filter((k) => k.includes("c19_"));
-      const gone = ["module.c19_m[0].data.testbed_lookup.d", "module.c19_m[1].data.testbed_lookup.d", "data.testbed_lookup.c19_e"];
+      const gone = ["module.c19_m[0].data.testbed_lookup.d", "module.c19_m[1].data.testbed_lookup.d", "data.testbed_lookup.c19_e", "module.c19_n.data.testbed_lookup.d"];
       return gone.every((k) => before.includes(k) && !after.includes(k)) ? undefined : `terraform's states: ${json(before)} then ${json(after)}`;
     },
   },

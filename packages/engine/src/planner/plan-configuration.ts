@@ -1307,18 +1307,20 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       });
     }
     const reopenEphemerals = (keep: (address: string) => boolean): Promise<Diag[]> => ephemerals.reopenAll(keep);
-    // Orphaned data source instances (not under -target, whose graph leaves orphans out, nor in a destroy plan).
-    const dataRemovals: string[] = [];
+    // Orphaned data source instances (not under -target, whose graph leaves orphans out, nor in a destroy plan):
+    // those of the state as moved, and those a `moved` block took away from their stored address (the apply's
+    // state still has them there; the new address is written by the read).
+    const dataRemovals = new Set<string>();
     if (selection === undefined && mode !== "destroy") {
-      for (const r of priorState?.resources ?? []) {
+      for (const r of [...(options.state?.resources ?? []), ...(priorState?.resources ?? [])]) {
         if (r.mode !== "data") continue;
         for (const i of r.instances) {
           const address = `${instancePrefix(r.module)}${resourceKey(r.mode, r.type, r.name)}${formatInstanceKey(i.indexKey)}`;
-          if (i.deposed === undefined && !dataInstances.has(address)) dataRemovals.push(address);
+          if (i.deposed === undefined && !dataInstances.has(address)) dataRemovals.add(address);
         }
       }
     }
-    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataRemovals, dataReadEvents, ephemeralEvents, reopenEphemerals, expansions, schemas, providerConfigs, checks: checks.results(), refreshedDependencies };
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataRemovals: [...dataRemovals].sort(), dataReadEvents, ephemeralEvents, reopenEphemerals, expansions, schemas, providerConfigs, checks: checks.results(), refreshedDependencies };
   }
 }
 
