@@ -320,4 +320,31 @@ moved {
       return gone.every((k) => before.includes(k) && !after.includes(k)) ? undefined : `terraform's states: ${json(before)} then ${json(after)}`;
     },
   },
+  {
+    name: "20 (found this session, seed 7 stack 11): a write-only attribute's apply-time evaluation sees a resource with no instances as empty, not unknown",
+    steps: [
+      {
+        "c20.tf": `resource "testbed_value" "c20_e" {
+  for_each = toset([])
+  input    = "x"
+}
+
+resource "testbed_value" "c20_c" {
+  count = 0
+  input = "y"
+}
+
+resource "testbed_value" "c20_v" {
+  input     = "\${join(",", [for k, v in testbed_value.c20_e : v.output])}-\${length(testbed_value.c20_c)}"
+  secret_wo = "delta"
+}
+`,
+      },
+    ],
+    exercised: (tf) => {
+      const r = (state(tf[0])["resources"] as Json | undefined)?.["testbed_value.c20_v"] as { instances?: { attributes?: Json }[] } | undefined;
+      const input = r?.instances?.[0]?.attributes?.["input"];
+      return input === "-0" && tf[0]?.apply?.code === 0 ? undefined : `terraform's state has input ${json(input)}`;
+    },
+  },
 ];

@@ -527,7 +527,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       const fns = withFunctions();
       const outputs = saved.targets !== undefined ? { outputs: new Set((saved.outputs ?? []).map((x) => x.name)) } : {};
-      const s = createConfigApplyScope({ config, variables, scope: fns.applyScope, planned: { ...plannedFromPlan(saved), schemas, providerConfigs }, ...outputs });
+      const s = createConfigApplyScope({ config, variables, scope: fns.applyScope, planned: { ...plannedFromPlan(saved, config), schemas, providerConfigs }, ...outputs });
       functionCalls.set(s, fns.calls);
       return s;
     } finally {

@@ -436,11 +436,12 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     const n = graph.get(id);
     if (n.kind === "orphan") graph.dependOn(id, n.providerAddress);
   }
-  if (diagnostics.some((d) => d.severity === "error")) return result();
+  // An erroneous plan is never applied: no orphaned data sources to drop.
+  if (diagnostics.some((d) => d.severity === "error")) return result(false);
   const cycle = graph.findCycle();
   if (cycle !== undefined) {
     diagnostics.push(planError("Cycle", `The configuration has a dependency cycle: ${cycle.join(" → ")}.`));
-    return result();
+    return result(false);
   }
 
   const selection = options.targets !== undefined && options.targets.length > 0 ? selectTargeted(graph, options.targets, mode) : undefined;
@@ -1277,7 +1278,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   }
   return result();
 
-  function result(): ConfigurationPlan {
+  /** The plan; `walked` false when it stops before the graph is walked (before `selection` exists). */
+  function result(walked = true): ConfigurationPlan {
     for (let i = 0; i < changes.length; i++) {
       const c = changes[i]!;
       const was = c.deposedKey === undefined ? moves.previous.get(c.address) : undefined;
@@ -1311,7 +1313,7 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     // those of the state as moved, and those a `moved` block took away from their stored address (the apply's
     // state still has them there; the new address is written by the read).
     const dataRemovals = new Set<string>();
-    if (selection === undefined && mode !== "destroy") {
+    if (walked && selection === undefined && mode !== "destroy") {
       for (const r of [...(options.state?.resources ?? []), ...(priorState?.resources ?? [])]) {
         if (r.mode !== "data") continue;
         for (const i of r.instances) {
