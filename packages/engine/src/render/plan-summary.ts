@@ -101,9 +101,8 @@ export function outputRenderAction(o: PlannedOutput): "create" | "update" | "del
     if (before && after) return "no-op";
     if (before) return "create";
     if (after) return "delete";
-    return o.action;
   }
-  if (o.action !== "update" || !o.after.isWhollyKnown() || !o.before.isWhollyKnown() || !typeEquals(o.after.type, o.before.type)) return o.action;
+  if (o.action !== "update" || o.sensitive || !o.after.isWhollyKnown() || !o.before.isWhollyKnown() || !typeEquals(o.after.type, o.before.type)) return o.action;
   const eq = o.after.equals(o.before);
   return eq.isKnown() && eq.asBool() ? "no-op" : o.action;
 }
