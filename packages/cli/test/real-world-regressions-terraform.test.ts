@@ -186,6 +186,35 @@ resource "aws_iam_role" "r" {
 `,
     },
   },
+  {
+    // terraform-aws-modules/terraform-aws-vpn-gateway examples/minimal-vpn-gateway: a sensitive
+    // output whose value is "" (a try() falling back) is not shown by terraform's plan (its
+    // renderer reads a sensitive output's "" as null, a legacy-SDK rule), while show -json keeps
+    // the create; magma showed "+ o = (sensitive value)".
+    name: "sensitive outputs of empty strings are not shown in the plan text",
+    planCode: 0,
+    files: {
+      "main.tf": `${REQUIRED}resource "random_id" "a" {
+  byte_length = 4
+}
+resource "random_id" "none" {
+  count       = 0
+  byte_length = 4
+}
+output "empty" {
+  value     = try(random_id.none[0].hex, "")
+  sensitive = true
+}
+output "set" {
+  value     = "x"
+  sensitive = true
+}
+output "plain" {
+  value = ""
+}
+`,
+    },
+  },
 ];
 
 /** The files of `files` in the JSON syntax (every `.tf` converted). */

@@ -19,28 +19,38 @@ export interface StepObservation {
   readonly replan?: CommandObservation;
 }
 
-/** A command's exit code, the summary lines it printed and the summaries of its diagnostics. */
+/** A command's exit code, the summary lines it printed, the moves and refreshes it announced and the summaries of its diagnostics. */
 export interface CommandObservation {
   readonly code: number | null;
   readonly summary: readonly string[];
+  /** The `ADDR: Refreshing state... [id=…]` lines, sorted (the tools refresh in parallel). */
+  readonly refreshed?: readonly string[];
+  /** The plan text's `# A has moved to B` lines, sorted (the order of the plan's objects is not compared). */
+  readonly moved?: readonly string[];
   readonly diagnostics: readonly string[];
 }
 
 const SUMMARY = /^(Plan: .*|No changes\..*|Apply complete! .*|Changes to Outputs:|You can apply this plan to save these new output values.*)$/;
+const MOVED = /^ {2}# \S+ has moved to \S+$/;
+const REFRESHED = /^\S+(?: \(deposed object \w+\))?: Refreshing state\.\.\.(?: \[id=.*\])?$/;
 const DIAGNOSTIC = /^(?:│ )?((?:Error|Warning): .*)$/;
 
 /** The summary lines and diagnostic summaries of a command's output (AWS request ids blanked). */
 export function observeCommand(code: number | null, stdout: string, stderr: string): CommandObservation {
   const summary: string[] = [];
+  const refreshed: string[] = [];
+  const moved: string[] = [];
   const diagnostics: string[] = [];
   for (const line of `${stdout}\n${stderr}`.split("\n")) {
     const t = line.trimEnd();
     if (SUMMARY.test(t)) summary.push(t);
+    if (REFRESHED.test(t)) refreshed.push(t);
+    if (MOVED.test(t)) moved.push(t);
     const d = DIAGNOSTIC.exec(t);
     // AWS request ids differ from call to call.
     if (d !== null) diagnostics.push(d[1]!.replace(/RequestID: [0-9a-fA-F-]+/g, "RequestID: (id)"));
   }
-  return { code, summary, diagnostics: diagnostics.sort() };
+  return { code, summary, ...(refreshed.length > 0 ? { refreshed: refreshed.sort() } : {}), ...(moved.length > 0 ? { moved: moved.sort() } : {}), diagnostics: diagnostics.sort() };
 }
 
 type Json = Record<string, unknown>;

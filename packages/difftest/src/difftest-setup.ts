@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { bundleLauncherEntry, findTerraform } from "@magma/test-support";
+import { snapshotMagma } from "./magma-snapshot.js";
 import type { ToolCommand } from "./tool-run.js";
 
 /** What the twin runs share: the testbed provider's mirror, the CLI configuration and the tools. */
@@ -25,15 +26,12 @@ export class NoTerraformError extends Error {
   }
 }
 
-/** The built `magma` executable of @magma/cli. */
-export function magmaBin(): string {
-  return join(dirname(createRequire(import.meta.url).resolve("@magma/cli/package.json")), "dist", "bin", "magma.js");
-}
-
 /**
  * Prepares `dir` for twin runs: a filesystem mirror with the testbed provider's launcher
- * (its entry bundled, so each provider process loads one file), a CLI configuration using it
- * and a cache directory. `magma` overrides the magma command (e.g. a mutant build).
+ * (its entry bundled, so each provider process loads one file), a CLI configuration using it,
+ * a cache directory and a copy of the built magma (`dir/magma`, {@link snapshotMagma}: a
+ * rebuild while the runs go on does not change what they test). `magma` overrides the magma
+ * command (e.g. a mutant build; then nothing is copied).
  *
  * @throws NoTerraformError when terraform cannot be found.
  */
@@ -51,6 +49,6 @@ export function prepareDifftest(dir: string, magma?: ToolCommand): DifftestSetup
     cliConfig,
     cacheHome,
     terraform: { executable: tf, preArgs: [] },
-    magma: magma ?? { executable: process.execPath, preArgs: [magmaBin()] },
+    magma: magma ?? snapshotMagma(join(dir, "magma")).command,
   };
 }

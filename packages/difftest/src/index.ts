@@ -16,7 +16,9 @@ export { moduleCalls, renderStep, rootFiles, stackSteps, REQUIRED_PROVIDERS } fr
 export type { LiveFeature, StepModel, Syntax } from "./render-stack.js";
 export { diffValues, differenceSignature, normalisePlanJson, normaliseState, observeCommand } from "./compare-observations.js";
 export type { CommandObservation, Difference, StepObservation } from "./compare-observations.js";
-export { NoTerraformError, magmaBin, prepareDifftest } from "./difftest-setup.js";
+export { NoTerraformError, prepareDifftest } from "./difftest-setup.js";
+export { NoMagmaBuildError, magmaBin, snapshotMagma } from "./magma-snapshot.js";
+export type { MagmaSnapshot } from "./magma-snapshot.js";
 export type { DifftestSetup } from "./difftest-setup.js";
 export { ToolTimeoutError, runToolCommand } from "./tool-run.js";
 export type { ToolCommand, ToolOutput } from "./tool-run.js";

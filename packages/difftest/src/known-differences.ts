@@ -1,4 +1,4 @@
-import { Construct } from "./stack-arbitrary.js";
+import type { Construct } from "./stack-arbitrary.js";
 
 /**
  * The constructs whose differences between magma and terraform are found and still open
@@ -7,6 +7,5 @@ import { Construct } from "./stack-arbitrary.js";
  * Remove an entry when its difference is fixed.
  */
 export const KNOWN_OPEN: ReadonlyMap<Construct, string> = new Map<Construct, string>([
-  [Construct.ImpliedMove, "difference 10: count removed (or added): terraform moves [0] to the no-key instance (\"has moved to\"); magma destroys one and creates the other"],
-  [Construct.DataSources, "difference 19: a module call whose instances change (count = 2 to for_each) and whose module reads a data source: magma keeps the data source's objects of the module instances that are gone in state; terraform drops them"],
+  // Empty since session 14: differences 10 (implied moves) and 19 (orphaned data sources) are fixed.
 ]);

@@ -1,6 +1,7 @@
-import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { magmaBin } from "./difftest-setup.js";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { snapshotMagma } from "./magma-snapshot.js";
 import type { ToolCommand } from "./tool-run.js";
 
 /** A fault planted in a copy of the built magma: the text to find in its bundle and what to put instead. */
@@ -27,33 +28,29 @@ export interface MutantMagma {
 }
 
 /**
- * Copies the built `magma` bundle (@magma/cli's dist/bin) to a sibling directory of it and
- * plants a fault in the copy: a test build with a known engine bug, for checking that the
- * differential test finds and shrinks it. The copy sits beside dist/bin because the bundle
- * refers to the unbundled library files of dist/ by relative URL; no source file changes.
+ * Copies the built `magma` into `dir` ({@link snapshotMagma}; default a new temporary directory)
+ * and plants a fault in the copy's bundle: a test build with a known engine bug, for checking
+ * that the differential test finds and shrinks it. No source file, and not the build itself, changes.
  *
  * @throws FaultAnchorError when `fault.find` is not in the bundle exactly once.
  */
-export function writeMutantMagma(fault: PlantedFault, name = `difftest-mutant-${process.pid}`): MutantMagma {
-  const bin = dirname(magmaBin());
-  const dir = join(dirname(bin), name);
-  rmSync(dir, { recursive: true, force: true });
+export function writeMutantMagma(fault: PlantedFault, dir = mkdtempSync(join(tmpdir(), "magma-mutant-"))): MutantMagma {
+  const snapshot = snapshotMagma(dir);
   const hits: string[] = [];
   let count = 0;
-  for (const f of readdirSync(bin)) {
+  for (const f of readdirSync(snapshot.binDir)) {
     if (!f.endsWith(".js")) continue;
-    const n = readFileSync(join(bin, f), "utf8").split(fault.find).length - 1;
+    const n = readFileSync(join(snapshot.binDir, f), "utf8").split(fault.find).length - 1;
     if (n > 0) hits.push(f);
     count += n;
   }
-  if (count !== 1) throw new FaultAnchorError(fault.find, count);
-  cpSync(bin, dir, { recursive: true });
-  const file = join(dir, hits[0]!);
+  if (count !== 1) {
+    snapshot.dispose();
+    throw new FaultAnchorError(fault.find, count);
+  }
+  const file = join(snapshot.binDir, hits[0]!);
   writeFileSync(file, readFileSync(file, "utf8").replace(fault.find, fault.replace));
-  return {
-    command: { executable: process.execPath, preArgs: [join(dir, "magma.js")] },
-    dispose: () => rmSync(dir, { recursive: true, force: true }),
-  };
+  return { command: snapshot.command, dispose: snapshot.dispose };
 }
 
 /**

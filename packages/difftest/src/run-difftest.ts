@@ -20,6 +20,8 @@ export interface DifftestOptions {
   readonly avoid?: ReadonlySet<Construct>;
   /** The most steps after the first (default 2). */
   readonly maxSteps?: number;
+  /** The fewest steps after the first (default 0). */
+  readonly minSteps?: number;
   /** Where batches run (a directory of its own per batch, removed when it agrees). */
   readonly workDir: string;
   /** Where reproductions are written. */
@@ -38,9 +40,9 @@ export interface StackDifference {
   readonly index: number;
   readonly seed: number;
   readonly differences: readonly Difference[];
-  /** The minimal reproduction's directory, when it was shrunk. */
+  /** The reproduction's directory: written whenever shrinking is on (the shrunk stack, else the stack as it differed). */
   readonly reproduction?: string;
-  /** The shrunk stack (when shrunk). */
+  /** The shrunk stack (when a replay showed a difference of the same kind). */
   readonly shrunk?: StackSpec;
 }
 
@@ -104,7 +106,7 @@ export function writeReproduction(dir: string, spec: StackSpec, index: number, d
  */
 export async function runDifftest(setup: DifftestSetup, options: DifftestOptions): Promise<DifftestReport> {
   const log = options.log ?? (() => undefined);
-  const arb = stackArbitrary({ ...(options.avoid !== undefined ? { avoid: options.avoid } : {}), ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}) });
+  const arb = stackArbitrary({ ...(options.avoid !== undefined ? { avoid: options.avoid } : {}), ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}), ...(options.minSteps !== undefined ? { minSteps: options.minSteps } : {}) });
   const specs = fc.sample(arb, { seed: options.seed, numRuns: options.count });
   const batchSize = options.batchSize ?? 25;
   const twin = { planOnly: options.planOnly ?? false };
@@ -131,13 +133,14 @@ export async function runDifftest(setup: DifftestSetup, options: DifftestOptions
     const candidates = mentioned.length > 0 ? mentioned : stacks.map((_, k) => start + k);
     let found = false;
     for (const index of candidates) {
-      const alone = await runTwin(setup, join(options.workDir, `alone-${options.seed}-${index}`), [{ prefix: prefixOf(index), spec: specs[index]!, syntax: syntaxOf(index) }], twin);
+      // A batch of one stack was that stack alone already.
+      const alone = stacks.length === 1 ? r : await runTwin(setup, join(options.workDir, `alone-${options.seed}-${index}`), [{ prefix: prefixOf(index), spec: specs[index]!, syntax: syntaxOf(index) }], twin);
       rmSync(join(options.workDir, `alone-${options.seed}-${index}`), { recursive: true, force: true });
       if (alone.differences.length === 0) continue;
       found = true;
       log(`stack ${index} differs alone: ${alone.differences.length} differences, first ${alone.differences[0]!.path}`);
       let result: StackDifference = { index, seed: options.seed, differences: alone.differences };
-      if (options.shrink !== false) result = await shrinkStack(setup, arb, options, index, alone.differences, log);
+      if (options.shrink !== false) result = await shrinkStack(setup, arb, options, index, specs[index]!, alone.differences, log);
       differing.push(result);
       if (mentioned.length === 0) break; // one culprit explains a batch-level difference
     }
@@ -151,27 +154,35 @@ async function shrinkStack(
   arb: fc.Arbitrary<StackSpec>,
   options: DifftestOptions,
   index: number,
+  originalSpec: StackSpec,
   original: readonly Difference[],
   log: (line: string) => void,
 ): Promise<StackDifference> {
   const signatures = new Set(original.map(differenceSignature));
   let last: { spec: StackSpec; differences: readonly Difference[] } | undefined;
   let attempt = 0;
+  // One pair of twin directories for every candidate: each starts from no state, and runs `init` only when its module calls differ from the previous one's.
+  const dir = join(options.workDir, `shrink-${options.seed}-${index}`);
+  let initialisedWith: readonly string[] | undefined;
   const result = await fc.check(
     fc.asyncProperty(arb, async (spec) => {
-      const dir = join(options.workDir, `shrink-${options.seed}-${index}-${attempt++}`);
-      const r = await runTwin(setup, dir, [{ prefix: prefixOf(index), spec, syntax: syntaxOf(index) }], { planOnly: options.planOnly ?? false });
-      rmSync(dir, { recursive: true, force: true });
+      attempt++;
+      const r = await runTwin(setup, dir, [{ prefix: prefixOf(index), spec, syntax: syntaxOf(index) }], { planOnly: options.planOnly ?? false, ...(initialisedWith !== undefined ? { initialisedWith } : {}) });
+      initialisedWith = r.initialisedWith;
       const same = r.differences.filter((d) => signatures.has(differenceSignature(d)));
       if (same.length > 0) last = { spec, differences: r.differences };
       return same.length === 0;
     }),
     { seed: options.seed, path: String(index), numRuns: index + 1, interruptAfterTimeLimit: options.shrinkTimeMs ?? 600_000, markInterruptAsFailure: false },
   );
-  const spec = (result.counterexample?.[0] as StackSpec | undefined) ?? last?.spec;
-  const differences = last?.differences ?? original;
-  const dir = join(options.outDir, `repro-seed${options.seed}-stack${index}`);
-  if (spec !== undefined) writeReproduction(dir, spec, index, differences);
-  log(`stack ${index}: shrunk in ${attempt} runs (${result.numShrinks} shrinks) to ${dir}`);
-  return spec === undefined ? { index, seed: options.seed, differences } : { index, seed: options.seed, differences, reproduction: dir, shrunk: spec };
+  // The smallest stack that showed a difference of the same kind; when none did (the replay
+  // agreed, or the time ran out before it), the stack as it differed alone, unshrunk.
+  rmSync(dir, { recursive: true, force: true });
+  const shrunk = (result.counterexample?.[0] as StackSpec | undefined) ?? last?.spec;
+  const spec = shrunk ?? originalSpec;
+  const differences = shrunk !== undefined ? (last?.differences ?? original) : original;
+  const out = join(options.outDir, `repro-seed${options.seed}-stack${index}`);
+  writeReproduction(out, spec, index, differences);
+  log(shrunk !== undefined ? `stack ${index}: shrunk in ${attempt} runs (${result.numShrinks} shrinks); reproduction: ${out}` : `stack ${index}: not shrunk (no replay in ${attempt} runs showed a difference of the same kind); reproduction of the stack as it differed: ${out}`);
+  return { index, seed: options.seed, differences, reproduction: out, ...(shrunk !== undefined ? { shrunk } : {}) };
 }

@@ -56,6 +56,8 @@ export interface StackArbitraryOptions {
   readonly maxFeatures?: number;
   /** The most steps after the first (default 2). */
   readonly maxSteps?: number;
+  /** The fewest steps after the first (default 0; at most maxSteps). */
+  readonly minSteps?: number;
 }
 
 const word = fc.constantFrom("alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta");
@@ -167,6 +169,6 @@ export function stackArbitrary(options: StackArbitraryOptions = {}): fc.Arbitrar
     variable,
     alias: fc.boolean(),
     features: fc.array(feature, { minLength: 1, maxLength: options.maxFeatures ?? 6 }),
-    steps: fc.array(fc.array(mutation, { minLength: 1, maxLength: 2 }), { maxLength: options.maxSteps ?? 2 }),
+    steps: fc.array(fc.array(mutation, { minLength: 1, maxLength: 2 }), { ...(options.minSteps !== undefined && options.minSteps > 0 ? { minLength: Math.min(options.minSteps, options.maxSteps ?? 2) } : {}), maxLength: options.maxSteps ?? 2 }),
   });
 }

@@ -22,12 +22,21 @@ export interface TwinResult {
   readonly terraformPlanFailures: number;
   /** Each step's observations by tool (for reports). */
   readonly observations: readonly { readonly terraform: StepObservation; readonly magma: StepObservation }[];
+  /** The module calls the twin directories are initialised with now (for {@link TwinOptions.initialisedWith}); absent when an `init` failed. */
+  readonly initialisedWith?: readonly string[];
 }
 
 /** Options of {@link runTwin}. */
 export interface TwinOptions {
   /** Stop after `plan` and `show -json` (no apply, state or re-plan): cheaper, for shrinking plan differences. */
   readonly planOnly?: boolean;
+  /**
+   * The directories were used by an earlier run, which left them initialised with these module
+   * calls ({@link TwinResult.initialisedWith}): its state and plan files are removed first, and
+   * the first step runs `init` only when its module calls differ. Shrinking reuses one pair of
+   * directories this way, sparing most candidates their `init`.
+   */
+  readonly initialisedWith?: readonly string[];
 }
 
 /** The files of one step of a batch: the root's own and every stack's. */
@@ -132,14 +141,20 @@ export async function runTwin(setup: DifftestSetup, dir: string, stacks: readonl
   const models = stacks.map((s) => stackSteps(s.spec));
   const steps = Math.max(1, ...models.map((m) => m.length));
   const twinSteps: TwinStep[] = [];
-  let previousModules: string | undefined;
+  let previousModules = options.initialisedWith !== undefined ? JSON.stringify(options.initialisedWith) : undefined;
+  let modules: string[] = [];
   for (let step = 0; step < steps; step++) {
-    const { files, modules } = batchFiles(stacks, models, step);
+    const b = batchFiles(stacks, models, step);
+    modules = b.modules;
     const init = previousModules !== JSON.stringify(modules);
     previousModules = JSON.stringify(modules);
-    twinSteps.push({ files, init });
+    twinSteps.push({ files: b.files, init });
+  }
+  if (options.initialisedWith !== undefined) {
+    for (const tool of ["terraform", "magma"]) for (const f of ["terraform.tfstate", "terraform.tfstate.backup", "tfplan"]) rmSync(join(dir, tool, f), { force: true });
   }
   const { differences, observations } = await runTwinSteps(setup, dir, twinSteps, options);
   const terraformPlanFailures = observations.filter((o) => o.terraform.plan.code !== 0).length;
-  return { steps, differences, observations, terraformPlanFailures };
+  const initFailed = observations.some((o) => (o.terraform.init ?? 0) !== 0 || (o.magma.init ?? 0) !== 0);
+  return { steps, differences, observations, terraformPlanFailures, ...(initFailed ? {} : { initialisedWith: modules }) };
 }

@@ -54,6 +54,14 @@ output "out" {
 }
 `;
 
+/** A module with one testbed_value fed by its input and a testbed_lookup data source reading it. */
+const MODULE_WITH_DATA = `${MODULE_WITH_VALUE}
+data "testbed_lookup" "d" {
+  key   = testbed_value.v.output
+  width = 1
+}
+`;
+
 const planJson = (o: StepObservation | undefined): Json => (typeof o?.planJson === "object" && o.planJson !== null ? (o.planJson as Json) : {});
 const state = (o: StepObservation | undefined): Json => (typeof o?.state === "object" && o.state !== null ? (o.state as Json) : {});
 const json = (v: unknown): string => JSON.stringify(v) ?? "undefined";
@@ -199,6 +207,144 @@ output "c14_o" {
     exercised: (tf) => {
       const oc = (planJson(tf[1])["output_changes"] as Json | undefined)?.["c14_o"] as Json | undefined;
       return oc?.["before_sensitive"] === true && oc["after_sensitive"] === true ? undefined : `terraform's second plan: ${json(oc)}`;
+    },
+  },
+  {
+    name: "10: implied moves between [0] and the no-key instance (count = 1 removed, then back; a module call's instances are not moved)",
+    steps: [
+      {
+        "c10.tf": `resource "testbed_value" "c10_v" {
+  count = 1
+  input = "x"
+}
+
+module "c10_m" {
+  source = "./modules/c10_m"
+  count  = 1
+  in     = "m"
+}
+`,
+        "modules/c10_m/main.tf": MODULE_WITH_VALUE,
+      },
+      {
+        "c10.tf": `resource "testbed_value" "c10_v" {
+  input = "x"
+}
+
+module "c10_m" {
+  source = "./modules/c10_m"
+  in     = "m"
+}
+`,
+        "modules/c10_m/main.tf": MODULE_WITH_VALUE,
+      },
+      {
+        "c10.tf": `resource "testbed_value" "c10_v" {
+  count = 1
+  input = "x"
+}
+
+module "c10_m" {
+  source = "./modules/c10_m"
+  count  = 1
+  in     = "m"
+}
+`,
+        "modules/c10_m/main.tf": MODULE_WITH_VALUE,
+      },
+    ],
+    exercised: (tf) => {
+      const rc = (o: StepObservation | undefined, a: string): Json => ((planJson(o)["resource_changes"] ?? {}) as Record<string, Json>)[a] ?? {};
+      const there = rc(tf[1], "testbed_value.c10_v");
+      const back = rc(tf[2], "testbed_value.c10_v[0]");
+      const module = rc(tf[1], "module.c10_m[0].testbed_value.v");
+      const ok = there["previous_address"] === "testbed_value.c10_v[0]" && back["previous_address"] === "testbed_value.c10_v" && json((module["change"] as Json | undefined)?.["actions"]) === json(["delete"]);
+      return ok ? undefined : `terraform's plans: ${json(there)}, ${json(back)}, ${json(module)}`;
+    },
+  },
+  {
+    name: "19: data source instances the configuration no longer has leave the state (module call count = 2 to for_each, a module call moved, a data count shrunk, a data source removed)",
+    steps: [
+      {
+        "c19.tf": `module "c19_m" {
+  source = "./modules/c19_m"
+  count  = 2
+  in     = "i\${count.index}"
+}
+
+data "testbed_lookup" "c19_c" {
+  count = 2
+  key   = "k\${count.index}"
+}
+
+data "testbed_lookup" "c19_e" {
+  key = "e"
+}
+
+module "c19_n" {
+  source = "./modules/c19_m"
+  in     = "n"
+}
+`,
+        "modules/c19_m/main.tf": MODULE_WITH_DATA,
+      },
+      {
+        "c19.tf": `module "c19_m" {
+  source   = "./modules/c19_m"
+  for_each = toset(["a", "d"])
+  in       = each.key
+}
+
+data "testbed_lookup" "c19_c" {
+  count = 1
+  key   = "k\${count.index}"
+}
+
+module "c19_o" {
+  source = "./modules/c19_m"
+  in     = "n"
+}
+
+moved {
+  from = module.c19_n
+  to   = module.c19_o
+}
+`,
+        "modules/c19_m/main.tf": MODULE_WITH_DATA,
+      },
+    ],
+    exercised: (tf) => {
+      const before = Object.keys((state(tf[0])["resources"] ?? {}) as Json).filter((k) => k.includes("c19_"));
+      const after = Object.keys((state(tf[1])["resources"] ?? {}) as Json).filter((k) => k.includes("c19_"));
+      const gone = ["module.c19_m[0].data.testbed_lookup.d", "module.c19_m[1].data.testbed_lookup.d", "data.testbed_lookup.c19_e", "module.c19_n.data.testbed_lookup.d"];
+      return gone.every((k) => before.includes(k) && !after.includes(k)) ? undefined : `terraform's states: ${json(before)} then ${json(after)}`;
+    },
+  },
+  {
+    name: "20 (found this session, seed 7 stack 11): a write-only attribute's apply-time evaluation sees a resource with no instances as empty, not unknown",
+    steps: [
+      {
+        "c20.tf": `resource "testbed_value" "c20_e" {
+  for_each = toset([])
+  input    = "x"
+}
+
+resource "testbed_value" "c20_c" {
+  count = 0
+  input = "y"
+}
+
+resource "testbed_value" "c20_v" {
+  input     = "\${join(",", [for k, v in testbed_value.c20_e : v.output])}-\${length(testbed_value.c20_c)}"
+  secret_wo = "delta"
+}
+`,
+      },
+    ],
+    exercised: (tf) => {
+      const r = (state(tf[0])["resources"] as Json | undefined)?.["testbed_value.c20_v"] as { instances?: { attributes?: Json }[] } | undefined;
+      const input = r?.instances?.[0]?.attributes?.["input"];
+      return input === "-0" && tf[0]?.apply?.code === 0 ? undefined : `terraform's state has input ${json(input)}`;
     },
   },
 ];

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { objectVal, Path, stringVal, toJson, type Value } from "@magma/cty";
 import type { Provider } from "@magma/provider-api";
 import { createMemoryProvider } from "@magma/provider-api/testing";
-import { createLocalBackend, loadState, type StateFile } from "@magma/state";
+import { createLocalBackend, formatModuleInstance, loadState, type StateFile } from "@magma/state";
 import { createEngine, type EnginePlanResult } from "./engine.js";
 import type { ProviderSource } from "./provider-source.js";
 import { formatPlan, parsePlan } from "./plan/plan-file.js";
@@ -573,6 +573,44 @@ describe("engine.apply", () => {
       expect(events).toEqual(expect.arrayContaining(["memory_item.a[1] delete delete_because_count_index", "data.memory_lookup.l read read_because_check_nested"]));
     } finally {
       await engine.close();
+    }
+  });
+
+  test("data source instances the configuration no longer has leave the state (module instances gone, a module call moved, a count shrunk, a data source removed), saved plans too", async () => {
+    const module = `terraform {\n  required_providers {\n    memory = { source = "hashicorp/memory" }\n  }\n}\nvariable "in" {\n  type = string\n}\nresource "memory_item" "v" {\n  name = var.in\n}\ndata "memory_lookup" "d" {\n  name = memory_item.v.name\n}\n`;
+    const step1 = configOf({
+      "main.tf": `${PROVIDERS}\nmodule "m" {\n  source = "./m"\n  count  = 2\n  in     = "i\${count.index}"\n}\nresource "memory_item" "r" {\n  count = 2\n  name  = "r\${count.index}"\n}\ndata "memory_lookup" "c" {\n  count = 2\n  name  = memory_item.r[count.index].name\n}\ndata "memory_lookup" "e" {\n  name = memory_item.r[0].name\n}\nmodule "k" {\n  source = "./m"\n  in     = "k"\n}\n`,
+      "m/main.tf": module,
+    });
+    const step2 = configOf({
+      "main.tf": `${PROVIDERS}\nmodule "m" {\n  source   = "./m"\n  for_each = toset(["a"])\n  in       = each.key\n}\nresource "memory_item" "r" {\n  count = 2\n  name  = "r\${count.index}"\n}\ndata "memory_lookup" "c" {\n  count = 1\n  name  = memory_item.r[count.index].name\n}\nmodule "l" {\n  source = "./m"\n  in     = "k"\n}\nmoved {\n  from = module.k\n  to   = module.l\n}\n`,
+      "m/main.tf": module,
+    });
+    const engine = createEngine({ providers: sharedSource(), cwd: step1.dir });
+    const data = (st: StateFile): string[] => st.resources.filter((r) => r.mode === "data").flatMap((r) => r.instances.map((i) => `${formatModuleInstance(r.module)}|${r.name}${i.indexKey === undefined ? "" : `[${String(i.indexKey)}]`}`)).sort();
+    try {
+      const first = await engine.plan(step1.config, null, { env: {} });
+      noErrors(first);
+      const applied = await engine.apply(first, { persist: async () => undefined });
+      expect(applied.success).toBe(true);
+      expect(data(applied.state)).toEqual(["module.k|d", "module.m[0]|d", "module.m[1]|d", "|c[0]", "|c[1]", "|e"]);
+      const second = await engine.plan(step2.config, applied.state, { env: {} });
+      noErrors(second);
+      // As terraform's orphaned data instances: not changes, left out of the refreshed state the apply starts from.
+      expect([...(second.plan.dataRemovals ?? [])].sort()).toEqual(["data.memory_lookup.c[1]", "data.memory_lookup.e", "module.k.data.memory_lookup.d", "module.m[0].data.memory_lookup.d", "module.m[1].data.memory_lookup.d"]);
+      expect(second.plan.changes.filter((c) => c.mode === "data").map((c) => `${c.address} ${c.action}`)).toEqual(['module.m["a"].data.memory_lookup.d read']);
+      const saved = parsePlan(formatPlan(second.plan));
+      expect(saved.dataRemovals).toEqual(second.plan.dataRemovals);
+      const again = await engine.apply(saved, { persist: async () => undefined, state: applied.state, config: step2.dir });
+      expect(again.success).toBe(true);
+      expect(data(again.state)).toEqual(["module.l|d", 'module.m["a"]|d', "|c[0]"]);
+      // A destroy plan removes nothing this way (its apply empties the state).
+      const destroy = await engine.destroy(step2.config, again.state, { env: {}, refresh: false });
+      expect(destroy.plan.dataRemovals).toBeUndefined();
+    } finally {
+      await engine.close();
+      step1.cleanup();
+      step2.cleanup();
     }
   });
 

@@ -474,6 +474,7 @@ export function createEngine(options: EngineOptions): Engine {
         ...(defaultedVariables.length > 0 ? { defaultedVariables: defaultedVariables.sort() } : {}),
         dataReads: Object.fromEntries(planned.dataValues),
         ...(planned.dataSources.size > 0 ? { dataReadSources: Object.fromEntries(planned.dataSources) } : {}),
+        ...(planned.dataRemovals.length > 0 ? { dataRemovals: planned.dataRemovals } : {}),
         drift: planned.drift,
         ...(planned.refreshedDependencies.size > 0 ? { refreshedDependencies: Object.fromEntries(planned.refreshedDependencies) } : {}),
         checks: planned.checks,
@@ -561,7 +562,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       const fns = withFunctions();
       const outputs = saved.targets !== undefined ? { outputs: new Set((saved.outputs ?? []).map((x) => x.name)) } : {};
-      const s = createConfigApplyScope({ config, variables, scope: fns.applyScope, planned: { ...plannedFromPlan(saved), schemas, providerConfigs }, ...outputs });
+      const s = createConfigApplyScope({ config, variables, scope: fns.applyScope, planned: { ...plannedFromPlan(saved, config), schemas, providerConfigs }, ...outputs });
       functionCalls.set(s, fns.calls);
       return s;
     } finally {

@@ -117,13 +117,17 @@ function refreshedObjects(prior: StateFile, r: EnginePlanResult, targeted: boole
   ]);
   // An object a `removed { destroy = false }` block forgets is not refreshed (terraform's orphan node).
   const forgotten = new Set(r.plan.changes.filter((c) => c.action === "forget" && c.deposedKey === undefined).map((c) => c.address));
+  // A moved object (a `moved` block, or terraform's implied move between [0] and no key) is refreshed at its new address.
+  const movedTo = new Map([...r.plan.changes, ...(r.plan.drift ?? [])].filter((c) => c.previousAddress !== undefined && c.deposedKey === undefined).map((c) => [c.previousAddress!, c.address]));
   const out: RefreshedObject[] = [];
-  for (const { i, object, shown, deposedKey } of objects) {
+  for (const { i, object, shown: stored, deposedKey } of objects) {
     if (i.resource.mode !== "managed" || object.attributesJson === undefined) continue;
-    if (walked !== undefined && !walked.has(shown)) continue;
+    const address = movedTo.get(i.text) ?? i.text;
+    const shown = deposedKey === undefined ? address : `${address} (deposed object ${deposedKey})`;
+    if (walked !== undefined && !walked.has(shown) && !walked.has(stored)) continue;
     if (forgotten.has(shown)) continue;
     const id = (JSON.parse(object.attributesJson) as { id?: unknown }).id;
-    out.push({ address: i.text, ...(deposedKey === undefined ? {} : { deposedKey }), ...(typeof id === "string" ? { id } : {}) });
+    out.push({ address, ...(deposedKey === undefined ? {} : { deposedKey }), ...(typeof id === "string" ? { id } : {}) });
   }
   return out;
 }

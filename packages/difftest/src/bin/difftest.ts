@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// pnpm difftest [--count N] [--seed S] [--batch B] [--steps N] [--all] [--avoid a,b] [--no-shrink] [--out DIR]
+// pnpm difftest [--count N] [--seed S] [--batch B] [--steps N] [--min-steps N] [--all] [--avoid a,b] [--no-shrink] [--out DIR]
 // Generates stacks, runs them through terraform and magma, compares, shrinks each difference
-// and writes its reproduction. Without arguments: the CI batch (20 stacks of 2 steps, seed 32, one batch, the
-// constructs with open differences left out). Exit 0 when the tools agreed, 1 when not, 2 on
+// and writes its reproduction. Without arguments: the CI batch (test/difftest-batch.test.ts: 8
+// stacks of 2 steps each, seed 16, one batch, the constructs with open differences left out). Exit 0 when the tools agreed, 1 when not, 2 on
 // bad arguments.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +13,7 @@ import { runDifftest } from "../run-difftest.js";
 import { Construct } from "../stack-arbitrary.js";
 
 const args = process.argv.slice(2);
-const opts = { count: 20, seed: 32, batch: 20, steps: 1, all: false, avoid: [] as string[], shrink: true, out: resolve("difftest-out") };
+const opts = { count: 8, seed: 16, batch: 8, steps: 1, minSteps: 1, all: false, avoid: [] as string[], shrink: true, out: resolve("difftest-out") };
 function fail(message: string): never {
   console.error(`difftest: ${message}`);
   process.exit(2);
@@ -28,6 +28,7 @@ for (let i = 0; i < args.length; i++) {
   else if (a === "--seed") opts.seed = whole(a, args[++i]);
   else if (a === "--batch") opts.batch = Math.max(1, whole(a, args[++i]));
   else if (a === "--steps") opts.steps = whole(a, args[++i]);
+  else if (a === "--min-steps") opts.minSteps = whole(a, args[++i]);
   else if (a === "--all") opts.all = true;
   else if (a === "--avoid") opts.avoid = (args[++i] ?? "").split(",").filter((x) => x !== "");
   else if (a === "--no-shrink") opts.shrink = false;
@@ -48,6 +49,7 @@ try {
     seed: opts.seed,
     batchSize: opts.batch,
     maxSteps: opts.steps,
+    minSteps: opts.minSteps,
     avoid,
     workDir: work,
     outDir: opts.out,

@@ -17,7 +17,7 @@ import { basename, join, resolve } from "node:path";
 import { startFakeAws } from "@magma/fake-aws";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { PLUGIN_MIRROR, bundleLauncherEntry, findTerraform } from "@magma/test-support";
-import { magmaBin } from "../difftest-setup.js";
+import { snapshotMagma } from "../magma-snapshot.js";
 import { exampleRoots, runRealWorldRoot, type RealWorldResult } from "../real-world-root.js";
 import { renderRealWorldTable } from "../real-world-summary.js";
 
@@ -94,8 +94,10 @@ const env = {
   AWS_EC2_METADATA_DISABLED: "true",
   AWS_MAX_ATTEMPTS: "1",
 };
+// One copy of the built magma for the whole run: a rebuild meanwhile does not change what is compared.
+const magma = snapshotMagma(join(work, "magma")).command;
 const setup = {
-  tools: { terraform: { executable: tf, preArgs: [] }, magma: { executable: process.execPath, preArgs: [magmaBin()] } },
+  tools: { terraform: { executable: tf, preArgs: [] }, magma },
   env,
   work,
   ...(modules !== undefined ? { modules: resolve(modules) } : {}),

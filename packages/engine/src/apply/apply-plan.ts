@@ -577,9 +577,15 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     }
   }
   const refreshedDeps = new Map(Object.entries(plan.refreshedDependencies ?? {}));
-  if (drift.length > 0 || dataReads.length > 0 || refreshedNoOps.length > 0 || refreshedDeps.size > 0) {
+  const dataRemovals = plan.dataRemovals ?? [];
+  if (drift.length > 0 || dataReads.length > 0 || dataRemovals.length > 0 || refreshedNoOps.length > 0 || refreshedDeps.size > 0) {
     try {
       await commit((w) => {
+        // Orphaned data source instances: gone from the plan's refreshed state, so from the state written.
+        for (const address of dataRemovals) {
+          const provider = store.providerOf(address);
+          if (provider !== undefined) w.set(address, provider, undefined, null);
+        }
         for (const [address, v] of dataReads) {
           const source = plan.dataReadSources![address]!;
           const plain = v.unmarkDeep().value;

@@ -31,6 +31,7 @@ export function planBody(plan: PlanInput & Partial<Omit<Plan, "identity">>): Rec
     ...(plan.checks !== undefined ? { checks: plan.checks } : {}),
     ...(plan.dataReads !== undefined ? { data_reads: Object.fromEntries(Object.entries(plan.dataReads).map(([k, v]) => [k, encodeValue(v)])) } : {}),
     ...(plan.dataReadSources !== undefined ? { data_read_sources: plan.dataReadSources } : {}),
+    ...(plan.dataRemovals !== undefined && plan.dataRemovals.length > 0 ? { data_removals: [...plan.dataRemovals] } : {}),
     ...(plan.refreshedDependencies !== undefined ? { refreshed_dependencies: plan.refreshedDependencies } : {}),
     ...(plan.configSnapshot !== undefined ? { config_snapshot: { modules: plan.configSnapshot.modules.map((m) => ({ path: [...m.path], dir: m.dir, files: m.files.map(([name, text]) => [name, text]) })) } } : {}),
     ...(plan.dependencyLocks !== undefined ? { dependency_locks: plan.dependencyLocks } : {}),

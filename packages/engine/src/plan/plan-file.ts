@@ -59,7 +59,7 @@ const MODES: readonly string[] = ["normal", "destroy", "refresh-only"];
 const OUTPUT_ACTIONS: readonly string[] = ["create", "update", "delete", "no-op"];
 
 /** The configuration-level planner's fields of a plan file (mode, outputs, providers, variables, data reads, drift), each when present. */
-type PlannerField = "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "drift" | "targets" | "functionResults" | "checks" | "refreshedDependencies" | "configSnapshot" | "dependencyLocks" | "applyTimeVariables" | "defaultedVariables" | "priorStateFile";
+type PlannerField = "mode" | "outputs" | "providers" | "variables" | "dataReads" | "dataReadSources" | "dataRemovals" | "drift" | "targets" | "functionResults" | "checks" | "refreshedDependencies" | "configSnapshot" | "dependencyLocks" | "applyTimeVariables" | "defaultedVariables" | "priorStateFile";
 
 function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, PlannerField> {
   const bad = (what: string): EngineError => new EngineError(EngineErrorCode.InvalidPlanFile, `${source}: ${what}`);
@@ -127,6 +127,11 @@ function plannerFields(r: Record<string, unknown>, source: string): Pick<Plan, P
       if (typeof x !== "object" || x === null || typeof x["provider"] !== "string" || !Number.isSafeInteger(x["schemaVersion"]) || (x["typeJson"] !== undefined && typeof x["typeJson"] !== "string")) throw bad(`data_read_sources.${k} is not {provider, schemaVersion}`);
     }
     out.dataReadSources = sources as Record<string, DataReadSource>;
+  }
+  const removals = r["data_removals"];
+  if (removals !== undefined) {
+    if (!Array.isArray(removals) || !removals.every((a) => typeof a === "string")) throw bad("data_removals is not a list of addresses");
+    out.dataRemovals = removals as string[];
   }
   const refreshed = r["refreshed_dependencies"];
   if (refreshed !== undefined) {

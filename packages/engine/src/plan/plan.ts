@@ -119,6 +119,12 @@ export interface Plan {
   /** Per data source of {@link dataReads}: where it was read from (the apply writes the reads to state with it, as Terraform's refreshed state holds them). */
   readonly dataReadSources?: Readonly<Record<string, DataReadSource>>;
   /**
+   * The data source instances of the prior state the configuration no longer has, by address:
+   * Terraform's plan removes these orphans from its refreshed state, so the apply leaves them
+   * out of the state it writes (absent or empty: none).
+   */
+  readonly dataRemovals?: readonly string[];
+  /**
    * The objects the refresh found changed or gone outside magma (Terraform's
    * `resource_drift`; action `update` or `delete`, before = as stored, after = as read). A
    * refresh-only plan has no changes: applying it writes these reads to state.

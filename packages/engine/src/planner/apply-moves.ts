@@ -76,18 +76,47 @@ function address(r: ResourceState, i: InstanceObjectState): string {
 }
 
 /**
+ * Terraform's implied moves (`refactoring.ImpliedMoveStatements`), from the state before any
+ * move: for each resource in state whose configuration exists, the no-key instance moves to
+ * `[0]` when the configuration has `count`, and `[0]` to the no-key instance when it has
+ * neither `count` nor `for_each` — unless an explicit `moved` block names the resource or one
+ * of its instances (`explicit`). Module calls have none.
+ */
+function impliedMoves(config: Config, resources: readonly ResourceState[], explicit: readonly { from: Endpoint; to: Endpoint }[]): { from: Endpoint; to: Endpoint }[] {
+  const configs = new Map([...walkConfig(config)].map((c) => [c.path.join("."), c.module]));
+  const named = (e: Endpoint, r: ResourceState): boolean => e.kind !== "module" && sameModule(e.module, r.module) && e.mode === r.mode && e.type === r.type && e.name === r.name;
+  const out: { from: Endpoint; to: Endpoint }[] = [];
+  for (const r of resources) {
+    if (r.mode !== "managed" && r.mode !== "data") continue;
+    const module = configs.get(r.module.map((s) => s.name).join("."));
+    const key = `${r.mode === "data" ? "data." : ""}${r.type}.${r.name}`;
+    const rc = r.mode === "data" ? module?.dataResources.get(key) : module?.managedResources.get(key);
+    if (rc === undefined) continue;
+    const has = (k: number | undefined): boolean => r.instances.some((i) => i.indexKey === k && i.deposed === undefined);
+    let keys: [number | undefined, number | undefined] | undefined;
+    if (rc.count !== undefined) keys = has(undefined) ? [undefined, 0] : undefined;
+    else if (rc.forEach === undefined) keys = has(0) ? [0, undefined] : undefined;
+    if (keys === undefined || explicit.some((m) => named(m.from, r) || named(m.to, r))) continue;
+    const at = (k: number | undefined): Endpoint => ({ kind: "instance", module: r.module, mode: r.mode as "managed" | "data", type: r.type, name: r.name, key: k });
+    out.push({ from: at(keys[0]), to: at(keys[1]) });
+  }
+  return out;
+}
+
+/**
  * Applies the `moved` blocks of every module to a copy of the state, as Terraform does
  * before planning (a module's blocks within each of its instances the state holds): each
  * block, in order (and again until nothing moves, for chains),
  * renames the objects at `from` (a module instance, a resource or one instance) to `to`
- * when nothing is at `to` yet. Returns the moved state and, for every moved instance, its
+ * when nothing is at `to` yet; then terraform's implied moves between `[0]` and the no-key
+ * instance ({@link impliedMoves}). Returns the moved state and, for every moved instance, its
  * previous address by new address.
  */
 export function applyMoves(config: Config, state: StateFile | null): { state: StateFile | null; previous: Map<string, string>; diagnostics: PlanDiagnostic[] } {
   const previous = new Map<string, string>();
   const diagnostics: PlanDiagnostic[] = [];
   const withMoves = [...walkConfig(config)].filter((c) => c.module.moved.length > 0);
-  if (state === null || withMoves.length === 0) return { state, previous, diagnostics };
+  if (state === null) return { state, previous, diagnostics };
   const resources: ResourceState[] = state.resources.map((r) => ({ ...r, instances: r.instances.map((i) => ({ ...i })) }));
   const out: StateFile = { ...state, resources };
   const moves: { from: Endpoint; to: Endpoint }[] = [];
@@ -114,6 +143,9 @@ export function applyMoves(config: Config, state: StateFile | null): { state: St
       }
     }
   }
+  // Implied from the state before any move (as terraform's, from the previous run's state), applied after the explicit ones.
+  const implied = impliedMoves(config, resources, moves);
+  if (moves.length === 0 && implied.length === 0) return { state, previous, diagnostics };
   const record = (before: Map<InstanceObjectState, string>): void => {
     for (const r of resources) {
       for (const i of r.instances) {
@@ -124,6 +156,26 @@ export function applyMoves(config: Config, state: StateFile | null): { state: St
         previous.delete(was);
       }
     }
+  };
+  type InstanceEndpoint = Endpoint & { readonly kind: "instance" };
+  /** Moves the objects of instance `from` to `to` when `to` holds none: whether anything moved. */
+  const moveInstance = (from: InstanceEndpoint, to: InstanceEndpoint): boolean => {
+    const match = (r: ResourceState, e: InstanceEndpoint): boolean => sameModule(r.module, e.module) && r.mode === e.mode && r.type === e.type && r.name === e.name;
+    const src = resources.find((r) => match(r, from));
+    const objs = src?.instances.filter((i) => i.indexKey === from.key) ?? [];
+    if (src === undefined || objs.length === 0) return false;
+    let dst = resources.find((r) => match(r, to));
+    if (dst?.instances.some((i) => i.indexKey === to.key) === true) return false;
+    if (dst === undefined) {
+      dst = { module: to.module, mode: to.mode, type: to.type, name: to.name, provider: src.provider, instances: [] };
+      resources.push(dst);
+    }
+    src.instances = src.instances.filter((i) => !objs.includes(i));
+    for (const o of objs) {
+      o.indexKey = to.key;
+      dst.instances.push(o);
+    }
+    return true;
   };
   for (let round = 0; round < moves.length + 1; round++) {
     let moved = false;
@@ -153,26 +205,16 @@ export function applyMoves(config: Config, state: StateFile | null): { state: St
         src.name = to.name;
         moved = true;
       } else if (from.kind === "instance" && to.kind === "instance") {
-        const match = (r: ResourceState, e: typeof from): boolean => sameModule(r.module, e.module) && r.mode === e.mode && r.type === e.type && r.name === e.name;
-        const src = resources.find((r) => match(r, from));
-        const objs = src?.instances.filter((i) => i.indexKey === from.key) ?? [];
-        if (src === undefined || objs.length === 0) continue;
-        let dst = resources.find((r) => match(r, to));
-        if (dst?.instances.some((i) => i.indexKey === to.key) === true) continue;
-        if (dst === undefined) {
-          dst = { module: to.module, mode: to.mode, type: to.type, name: to.name, provider: src.provider, instances: [] };
-          resources.push(dst);
-        }
-        src.instances = src.instances.filter((i) => !objs.includes(i));
-        for (const o of objs) {
-          o.indexKey = to.key;
-          dst.instances.push(o);
-        }
-        moved = true;
+        if (moveInstance(from, to)) moved = true;
       }
       record(before);
     }
     if (!moved) break;
+  }
+  for (const { from, to } of implied) {
+    const before = new Map<InstanceObjectState, string>();
+    for (const r of resources) for (const i of r.instances) before.set(i, address(r, i));
+    if (from.kind === "instance" && to.kind === "instance" && moveInstance(from, to)) record(before);
   }
   out.resources = resources.filter((r) => r.instances.length > 0);
   return { state: out, previous, diagnostics };

@@ -1,7 +1,7 @@
 import { stringVal, type Value } from "@magma/cty";
 import { decodeSchemaBody, descendantConfig, evaluateSchemaBody, walkConfig, type Config } from "@magma/config";
 import { emptyBlockValue } from "@magma/provider-api";
-import { formatInstanceKey, formatModuleInstance, parseResourceInstance } from "@magma/state";
+import { formatInstanceKey, formatModuleInstance, parseModuleInstance, parseResourceInstance } from "@magma/state";
 import type { AppliedValues, ApplyChecksRequest, ApplyChecksResult, ApplyEphemeralInstance, ApplyEphemeralResource, ApplyScope, InstanceConditions } from "../apply/apply-scope.js";
 import { evaluateApplyChecks, resourceConditions } from "./apply-checks.js";
 import type { PlanDiagnostic } from "./plan-diagnostic.js";
@@ -32,13 +32,37 @@ export interface ConfigApplyScopeInput {
   readonly outputs?: ReadonlySet<string>;
 }
 
+/** Expansions by `module instance|key` of an untargeted plan: a configured resource missing from them has none. */
+class CompleteExpansions extends Map<string, Expansion> {
+  readonly #config: Config;
+  constructor(config: Config) {
+    super();
+    this.#config = config;
+  }
+  override get(id: string): Expansion | undefined {
+    const found = super.get(id);
+    if (found !== undefined) return found;
+    const bar = id.indexOf("|");
+    if (bar < 0) return undefined;
+    const module = descendantConfig(this.#config, parseModuleInstance(id.slice(0, bar)))?.module;
+    const key = id.slice(bar + 1);
+    const r = key.startsWith("data.") ? module?.dataResources.get(key) : module?.managedResources.get(key);
+    if (r?.count !== undefined) return { kind: "count", count: 0 };
+    if (r?.forEach !== undefined) return { kind: "for_each", entries: new Map() };
+    return undefined;
+  }
+}
+
 /**
  * The expansions and data reads of a (saved) plan, for {@link createConfigApplyScope}:
  * every instance the plan keeps (all changes but deletes and forgets, and the data sources
  * read at plan), grouped by module instance and resource. A resource with no such instance
- * is left out (its references evaluate to unknown).
+ * is left out (its references evaluate to unknown) — unless `config` is given and the plan is
+ * not targeted: then every instance of the configuration has a change, so a resource of the
+ * configuration with none has no instances (`count` 0 or an empty `for_each`), as terraform's
+ * apply evaluates it.
  */
-export function plannedFromPlan(plan: Plan): Pick<ConfigurationPlan, "expansions" | "dataValues"> {
+export function plannedFromPlan(plan: Plan, config?: Config): Pick<ConfigurationPlan, "expansions" | "dataValues"> {
   const keys = new Map<string, (number | string | undefined)[]>();
   const add = (address: string): void => {
     const a = parseResourceInstance(address);
@@ -50,7 +74,7 @@ export function plannedFromPlan(plan: Plan): Pick<ConfigurationPlan, "expansions
   for (const c of plan.changes) if (c.deposedKey === undefined && c.action !== PlanAction.Delete && c.action !== PlanAction.Forget) add(c.address);
   const dataValues = new Map<string, Value>(Object.entries(plan.dataReads ?? {}));
   for (const a of dataValues.keys()) add(a);
-  const expansions = new Map<string, Expansion>();
+  const expansions = config !== undefined && plan.targets === undefined ? new CompleteExpansions(config) : new Map<string, Expansion>();
   for (const [id, ks] of keys) {
     if (ks.every((k) => k === undefined)) expansions.set(id, { kind: "single" });
     else if (ks.every((k) => typeof k === "number")) expansions.set(id, { kind: "count", count: Math.max(...(ks as number[])) + 1 });

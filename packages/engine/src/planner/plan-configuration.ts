@@ -140,6 +140,13 @@ export interface ConfigurationPlan {
   readonly dataValues: ReadonlyMap<string, Value>;
   /** Per data source of {@link dataValues}: its provider configuration's absolute address and its schema version (what state records with it). */
   readonly dataSources: ReadonlyMap<string, DataReadSource>;
+  /**
+   * The data source instances in the prior state that the configuration no longer has (their
+   * data source, instance key or module instance gone), by address: Terraform's orphaned data
+   * instances, which its plan removes from the refreshed state (`NodePlannableResourceInstanceOrphan`'s
+   * `dataResourceExecute`) and so from the state the apply writes. Empty under -target and in a destroy plan.
+   */
+  readonly dataRemovals: readonly string[];
   /** The expansion of each resource and data source by `<module instance>|<type.name or data.type.name>` (`|aws_x.y` in the root). */
   readonly expansions: ReadonlyMap<string, Expansion>;
   /** The schema of each resource and data source, by configuration address (`module.m.aws_x.y`, `data.aws_z.w`). */
@@ -268,6 +275,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     options.onEphemeral?.(e);
   });
   const dataSources = new Map<string, DataReadSource>();
+  /** The data source instances the configuration expands to (those in state but not here are orphans: {@link ConfigurationPlan.dataRemovals}). */
+  const dataInstances = new Set<string>();
   const expansions = new Map<string, Expansion>();
   const instanceValues = new Map<string, Value>();
   const priorInstanceValues = new Map<string, Value>();
@@ -425,11 +434,12 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     const n = graph.get(id);
     if (n.kind === "orphan") graph.dependOn(id, n.providerAddress);
   }
-  if (diagnostics.some((d) => d.severity === "error")) return result();
+  // An erroneous plan is never applied: no orphaned data sources to drop.
+  if (diagnostics.some((d) => d.severity === "error")) return result(false);
   const cycle = graph.findCycle();
   if (cycle !== undefined) {
     diagnostics.push(planError("Cycle", `The configuration has a dependency cycle: ${cycle.join(" → ")}.`));
-    return result();
+    return result(false);
   }
 
   const selection = options.targets !== undefined && options.targets.length > 0 ? selectTargeted(graph, options.targets, mode) : undefined;
@@ -986,8 +996,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (isData) {
         const forced = dependsOnPending(n.mod, r);
         await settle(
-          wanted.map((inst) =>
-            limit(async () => {
+          wanted.map((inst) => {
+            dataInstances.add(`${prefix}${n.key}${formatInstanceKey(inst.key)}`);
+            return limit(async () => {
               const address = `${prefix}${n.key}${formatInstanceKey(inst.key)}`;
               throwIfErrors(selfReferenceDiagnostics(r, formatInstanceKey(inst.key)), address);
               const { value: cfg, paths: cfgPaths } = await pure(() => {
@@ -1049,8 +1060,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
               }
               priorInstanceValues.set(address, instanceValues.get(address)!);
               if (out.kind === "read") await pure(() => checkRules(r.postconditions, mi, inst, address, "Resource postcondition failed", instanceValues.get(address), false, `${configPrefix(n.mod.path)}${n.key}`));
-            }),
-          ),
+            });
+          }),
         );
         continue;
       }
@@ -1270,7 +1281,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   }
   return result();
 
-  function result(): ConfigurationPlan {
+  /** The plan; `walked` false when it stops before the graph is walked (before `selection` exists). */
+  function result(walked = true): ConfigurationPlan {
     for (let i = 0; i < changes.length; i++) {
       const c = changes[i]!;
       const was = c.deposedKey === undefined ? moves.previous.get(c.address) : undefined;
@@ -1300,7 +1312,20 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       });
     }
     const reopenEphemerals = (keep: (address: string) => boolean): Promise<Diag[]> => ephemerals.reopenAll(keep);
-    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataReadEvents, ephemeralEvents, reopenEphemerals, expansions, schemas, providerConfigs, checks: checks.results(), refreshedDependencies };
+    // Orphaned data source instances (not under -target, whose graph leaves orphans out, nor in a destroy plan):
+    // those of the state as moved, and those a `moved` block took away from their stored address (the apply's
+    // state still has them there; the new address is written by the read).
+    const dataRemovals = new Set<string>();
+    if (walked && selection === undefined && mode !== "destroy") {
+      for (const r of [...(options.state?.resources ?? []), ...(priorState?.resources ?? [])]) {
+        if (r.mode !== "data") continue;
+        for (const i of r.instances) {
+          const address = `${instancePrefix(r.module)}${resourceKey(r.mode, r.type, r.name)}${formatInstanceKey(i.indexKey)}`;
+          if (i.deposed === undefined && !dataInstances.has(address)) dataRemovals.add(address);
+        }
+      }
+    }
+    return { changes, outputs, providers: plannedProviders, refreshOutcomes, drift, diagnostics, dataValues, dataSources, dataRemovals: [...dataRemovals].sort(), dataReadEvents, ephemeralEvents, reopenEphemerals, expansions, schemas, providerConfigs, checks: checks.results(), refreshedDependencies };
   }
 }
 

@@ -1,4 +1,4 @@
-import { typeEquals } from "@magma/cty";
+import { stringType, typeEquals, type Value } from "@magma/cty";
 import { PlanAction } from "../plan/plan-action.js";
 import type { Plan, PlannedOutput } from "../plan/plan.js";
 
@@ -75,10 +75,36 @@ export function countPlanChanges(plan: Plan): PlanCounts {
  * gives them back, which are the same: it shows no change (yet the plan stays applyable).
  */
 export function isOutputChangeShown(o: PlannedOutput): boolean {
-  if (o.action === "no-op") return false;
-  if (o.action !== "update" || o.sensitive || !o.after.isWhollyKnown() || !o.before.isWhollyKnown() || !typeEquals(o.after.type, o.before.type)) return true;
+  return outputRenderAction(o) !== "no-op";
+}
+
+/** A known null, or (as terraform's renderer reads a sensitive output) a known empty string. */
+function nullOrEmpty(v: Value): boolean {
+  const u = v.unmarkDeep().value;
+  return u.isKnown() && (u.isNull() || (typeEquals(u.type, stringType) && u.asString() === ""));
+}
+
+/**
+ * The action Terraform's plan renderer gives a root output's change (its symbol, and whether it
+ * is shown at all: not a no-op). As {@link isOutputChangeShown} says, an update between equal
+ * values is a no-op. A sensitive output's values go through the renderer's legacy-SDK rule
+ * (`differ.ComputeDiffForType`: an empty string is null, the change built for a sensitive value
+ * not being marked as of a non-legacy schema): `""` planned for a new sensitive output is no
+ * change (not shown), `""` to `"x"` a create, `"x"` to `""` a delete; show -json keeps the plan's action.
+ */
+export function outputRenderAction(o: PlannedOutput): "create" | "update" | "delete" | "no-op" {
+  if (o.action === "no-op") return "no-op";
+  if (o.sensitive || o.sensitiveBefore === true) {
+    if (!o.after.unmarkDeep().value.isKnown()) return o.action;
+    const before = nullOrEmpty(o.before);
+    const after = nullOrEmpty(o.after);
+    if (before && after) return "no-op";
+    if (before) return "create";
+    if (after) return "delete";
+  }
+  if (o.action !== "update" || o.sensitive || !o.after.isWhollyKnown() || !o.before.isWhollyKnown() || !typeEquals(o.after.type, o.before.type)) return o.action;
   const eq = o.after.equals(o.before);
-  return !(eq.isKnown() && eq.asBool());
+  return eq.isKnown() && eq.asBool() ? "no-op" : o.action;
 }
 
 /** Options of {@link planSummary}. */

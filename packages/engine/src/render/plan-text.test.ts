@@ -39,6 +39,15 @@ describe("planText", () => {
     );
   });
 
+  test("a sensitive output's empty string is null to terraform's renderer: not shown when created, a create or a delete when changed (terraform 1.11.4's words)", () => {
+    const out = (name: string, action: "create" | "update", before: Value, after: Value) => ({ name, action, before, after, sensitive: true });
+    const created = planText(plan([], { outputs: [out("o", "create", nullVal(stringType), stringVal("")), { name: "p", action: "create", before: nullVal(stringType), after: stringVal("v"), sensitive: false }] }), { schemas });
+    expect(created).toBe('\nChanges to Outputs:\n  + p = "v"\n\nYou can apply this plan to save these new output values to the Terraform\nstate, without changing any real infrastructure.\n');
+    expect(planText(plan([], { outputs: [out("o", "create", nullVal(stringType), stringVal(""))] }), { schemas })).toContain("No changes. Your infrastructure matches the configuration.");
+    expect(planText(plan([], { outputs: [out("o", "update", stringVal(""), stringVal("x"))] }), { schemas })).toContain("\nChanges to Outputs:\n  + o = (sensitive value)\n");
+    expect(planText(plan([], { outputs: [out("o", "update", stringVal("x"), stringVal(""))] }), { schemas })).toContain("\nChanges to Outputs:\n  - o = (sensitive value) -> null\n");
+  });
+
   test("an update: identifying attributes kept, sensitive values hidden, forces replacement, list context", () => {
     const before = item({ id: stringVal("i-1"), name: stringVal("n"), value: stringVal("old"), size: numberVal(1), tags: mapVal({ a: stringVal("1") }) });
     const after = item({ id: stringVal("i-1"), name: stringVal("n2"), value: stringVal("new"), size: numberVal(1), tags: mapVal({ a: stringVal("1") }), rule: listVal([objectVal({ port: numberVal(1), protocol: stringVal("tcp") })]) });

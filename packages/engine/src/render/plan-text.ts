@@ -4,7 +4,7 @@ import { formatModuleInstance } from "@magma/state";
 import { PlanAction } from "../plan/plan-action.js";
 import type { Plan, PlannedOutput } from "../plan/plan.js";
 import { colorize } from "./colorstring.js";
-import { countPlanChanges, isOutputChangeShown, planSummary } from "./plan-summary.js";
+import { countPlanChanges, isOutputChangeShown, outputRenderAction, planSummary } from "./plan-summary.js";
 import { actionReason, markedPaths, prepareChanges, type Located, type PlanJsonOptions } from "./plan-json.js";
 import { entryFor, normaliseSchemas } from "./render-schemas.js";
 import { schemaSensitivePaths } from "./value-json.js";
@@ -121,14 +121,15 @@ export function planText(plan: Plan, options: PlanTextOptions): string {
 }
 
 function outputLine(p: Paint, o: PlannedOutput, width: number): string {
-  // Terraform's symbol is its renderer's action: an update to null is a delete.
-  const action = o.action === "update" && o.after.isKnown() && o.after.isNull() && !o.before.isNull() ? "delete" : o.action;
+  // Terraform's symbol is its renderer's action: an update to null is a delete (and see outputRenderAction).
+  const rendered = outputRenderAction(o);
+  const action = rendered === "update" && o.after.isKnown() && o.after.isNull() && !o.before.isNull() ? "delete" : rendered;
   const s = action === "create" ? "+" : action === "delete" ? "-" : "~";
   const lead = `  ${sym(p, s)} ${attrKey(o.name).padEnd(width)} = `;
   const b = o.sensitive ? o.before.mark(Mark.Sensitive) : o.before;
   const a = o.sensitive ? o.after.mark(Mark.Sensitive) : o.after;
   // A sensitive output is "(sensitive value)" even while unknown.
-  if (o.sensitive) return `${lead}(sensitive value)${o.action === "delete" ? nullSuffix(p) : ""}`;
+  if (o.sensitive) return `${lead}(sensitive value)${action === "delete" ? nullSuffix(p) : ""}`;
   const lines = attributeDiff(p, 2, b, a, action === "create" ? "create" : action === "delete" ? "delete" : "update", false);
   return lines === undefined ? `${lead}(known after apply)` : `${lead}${lines.join("\n")}`;
 }

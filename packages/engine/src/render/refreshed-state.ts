@@ -69,7 +69,12 @@ export function refreshedPriorState(plan: Plan, state: StateFile, schemas: Reado
       };
       w.set(c.address, provider, undefined, object);
     }
-    // A data source whose read is planned for the apply is not in the refreshed state …
+    // Orphaned data source instances are not in the refreshed state …
+    for (const address of plan.dataRemovals ?? []) {
+      const provider = providerOf(address);
+      if (provider !== undefined) w.set(address, provider, undefined, null);
+    }
+    // … nor is a data source whose read is planned for the apply …
     for (const c of plan.changes) {
       if (c.mode !== "data" || c.action !== PlanAction.Read || plan.dataReads?.[c.address] !== undefined) continue;
       const provider = c.providerConfig ?? providerOf(c.address) ?? dataProvider(c.typeName);
