@@ -1,4 +1,5 @@
 import type { Value } from "@magma/cty";
+import { parseConfigAddress } from "@magma/config";
 import { absTraversalForExpr, evaluate, exprAsKeyword, type Block, type BodyContent, type BodySchema, type Diagnostic, type SourceRange, type Traversal } from "@magma/hcl";
 
 /** An `override_resource`, `override_data` or `override_module` block (Terraform's `configs.Override`). */
@@ -50,14 +51,11 @@ export function useForPlan(content: BodyContent, def: boolean, diags: Diagnostic
   }
 }
 
-/** What an address names: a module (instance), a managed or a data resource (instance), or nothing valid. */
-function targetKind(t: Traversal): "module" | "managed" | "data" | undefined {
-  const parts: string[] = [t.root, ...t.steps.flatMap((s) => (s.kind === "attr" ? [s.name] : []))];
-  let i = 0;
-  while (parts[i] === "module" && parts[i + 1] !== undefined) i += 2;
-  if (i === parts.length) return i > 0 ? "module" : undefined;
-  if (parts[i] === "data") return parts.length - i === 3 ? "data" : undefined;
-  return parts.length - i === 2 ? "managed" : undefined;
+/** What an address names (Terraform's `addrs.ParseTarget`, its errors added): a module (instance), a managed or a data resource (instance); undefined when invalid. */
+function targetKind(t: Traversal, diags: Diagnostic[]): "module" | "managed" | "data" | undefined {
+  const a = parseConfigAddress(t, diags);
+  if (a === undefined) return undefined;
+  return a.resource?.mode ?? (a.modules.length > 0 ? "module" : undefined);
 }
 
 /** Terraform's `decodeOverrideResourceBlock`/`decodeOverrideDataBlock`/`decodeOverrideModuleBlock`. */
@@ -74,10 +72,14 @@ export function decodeOverride(block: Block, useForPlanDefault: boolean, diags: 
     const r = absTraversalForExpr(t.expr);
     diags.push(...r.diags);
     if (r.traversal !== undefined) {
-      const k = targetKind(r.traversal);
+      const parsed: Diagnostic[] = [];
+      const k = targetKind(r.traversal, parsed);
+      diags.push(...parsed);
       const text = addressText(r.traversal);
       const want = kind === "override_module" ? "module" : kind === "override_data" ? "data" : "managed";
-      if (k !== want) {
+      if (parsed.length > 0) {
+        // Not an address: no target (Terraform's ParseTarget gives none).
+      } else if (k !== want) {
         const what = kind === "override_module" ? "modules" : kind === "override_data" ? "data sources" : "resources";
         diags.push(error("Invalid override target", `You can only target ${what} from ${kind} blocks, not ${text}.`, t.range));
       } else target = text;

@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import {
   convert,
   dynamicVal,
+  emptyObjectVal,
   Mark,
   objectVal,
   stringVal,
@@ -45,7 +46,7 @@ import {
   type TestRun,
 } from "./test-file.js";
 import type { MockData } from "./mock-data.js";
-import { overrideFor, OverrideProvider } from "./override-provider.js";
+import { moduleOverrideFor, overrideFor, OverrideProvider } from "./override-provider.js";
 import type { TestOverride } from "./test-override.js";
 import { withTestProviders } from "./test-providers.js";
 import { verbosePlanJson, verboseStateJson } from "./verbose-json.js";
@@ -744,12 +745,6 @@ class FileRunner {
       run.status = "error";
       return { state, updated: false };
     }
-    const unsupported = this.#unsupported(run.run);
-    if (unsupported.length > 0) {
-      run.diagnostics.push(...unsupported);
-      run.status = "error";
-      return { state, updated: false };
-    }
     const transformed = this.#withProviders(moduleConfig, run.run);
     run.diagnostics.push(...transformed.diags);
     if (hasErrors(transformed.diags)) {
@@ -903,32 +898,33 @@ class FileRunner {
     return out;
   }
 
-  /** What magma does not run yet: `override_module` blocks (an error naming them). */
-  #unsupported(run: TestRun): PlanDiagnostic[] {
-    const out: PlanDiagnostic[] = [];
-    for (const ov of [...this.#file.file.overrides, ...run.overrides])
-      if (ov.kind === "override_module")
-        out.push(
-          err(
-            "Overrides are not supported",
-            `magma test does not run ${ov.kind} blocks yet: see the @magma/cli README.`,
-            ov.declRange,
-          ),
-        );
-    return out;
-  }
-
   /** The engine hook answering for the instances the run's and the file's override blocks name (Terraform's `PackageOverrides`). */
-  #overrides(run: TestRun): { instanceProvider?: (address: string, provider: Provider) => Provider | undefined } {
+  #overrides(run: TestRun): { instanceProvider?: (address: string, provider: Provider) => Provider | undefined; moduleOverride?: (moduleInstance: string) => Value | undefined } {
     const local = new Map<string, TestOverride>();
     for (const o of [...run.overrides, ...this.#file.file.overrides])
       if (o.kind !== "override_module" && o.target !== undefined && !local.has(o.target)) local.set(o.target, o);
     const mocked = [...this.#file.file.providers.values()].some((p) => (p.mockData?.overrides.length ?? 0) > 0);
-    if (local.size === 0 && !mocked) return {};
+    const modules = this.#moduleOverrides(run);
+    if (local.size === 0 && !mocked) return modules;
     return {
       instanceProvider: (address, provider) => {
         const o = overrideFor(local, address, provider);
         return o === undefined ? undefined : new OverrideProvider(provider, o);
+      },
+      ...modules,
+    };
+  }
+
+  /** The engine hook giving the outputs of the module instances the run's and the file's `override_module` blocks name (Terraform's `GetModuleOverride`). */
+  #moduleOverrides(run: TestRun): { moduleOverride?: (moduleInstance: string) => Value | undefined } {
+    const local = new Map<string, TestOverride>();
+    for (const o of [...run.overrides, ...this.#file.file.overrides])
+      if (o.kind === "override_module" && o.target !== undefined && !local.has(o.target)) local.set(o.target, o);
+    if (local.size === 0) return {};
+    return {
+      moduleOverride: (moduleInstance) => {
+        const o = moduleOverrideFor(local, moduleInstance);
+        return o === undefined ? undefined : (o.values ?? emptyObjectVal);
       },
     };
   }
@@ -1060,6 +1056,7 @@ class FileRunner {
       extraVariables: testOnly,
       values,
       priorOutputs: this.#prior,
+      ...this.#moduleOverrides(run.run),
     };
     for (const rule of run.run.asserts) {
       const diags: PlanDiagnostic[] = [];
