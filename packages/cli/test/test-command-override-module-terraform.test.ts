@@ -164,13 +164,16 @@ run "whole" {
     target = module.single
     outputs = {
       result = "overridden"
-      extra  = "given"
       unused = 1
     }
   }
   assert {
-    condition     = output.single == "overridden" && output.extra == "given" && output.root_length == 11
+    condition     = output.single == "overridden" && output.root_length == 11
     error_message = "single is \${output.single}"
+  }
+  assert {
+    condition     = output.extra == null && module.single.extra == null
+    error_message = "extra"
   }
   assert {
     condition     = output.each == { a = "each-file", b = "each-file" }

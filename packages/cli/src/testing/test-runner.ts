@@ -4,13 +4,14 @@ import {
   convert,
   dynamicVal,
   emptyObjectVal,
+  isPathError,
   Mark,
   objectVal,
   stringVal,
   unknownVal,
   type Value,
 } from "@magma/cty";
-import { loadConfig, readModuleManifest, type Config, type VariableArg } from "@magma/config";
+import { applyTypeDefaults, loadConfig, readModuleManifest, type Config, type VariableArg } from "@magma/config";
 import {
   isEngineError,
   isPlanDiagnosticsError,
@@ -1045,8 +1046,17 @@ class FileRunner {
   ): void {
     let status: TestStatus = mergeStatus(run.status, "pass");
     const variables = new Map<string, Value>();
-    for (const [name, v] of Object.entries(planned.plan.variables ?? {})) {
+    for (const [name, given] of Object.entries(planned.plan.variables ?? {})) {
       const decl = config.module.variables.get(name);
+      // The plan keeps a value as it was given (`-var n=4` is the string "4"): converted as the plan converted it.
+      let v = given;
+      if (decl !== undefined) {
+        try {
+          v = convert(decl.typeDefaults !== undefined ? applyTypeDefaults(given, decl.typeDefaults) : given, decl.type);
+        } catch (e) {
+          if (!isPathError(e)) throw e;
+        }
+      }
       variables.set(name, decl?.sensitive === true ? v.mark(Mark.Sensitive) : v);
     }
     const input = {

@@ -145,6 +145,9 @@ export function stateValues(
       outputValue(v, o.sensitive || (config.module.outputs.get(name)?.sensitive ?? false)),
     );
   }
+  // A null output is not in the state: Terraform's GetOutput gives it as null (cty.NilVal).
+  for (const [name, o] of config.module.outputs)
+    if (!outputs.has(name)) outputs.set(name, o.sensitive ? nullVal(dynamicType).mark(Mark.Sensitive) : nullVal(dynamicType));
   return { instances, outputs };
 }
 
