@@ -9,6 +9,7 @@
 //   unknown, a nested module instance overridden, an assertion failing on an override and
 //   `module.NAME.OUTPUT` in assertions. instances.tftest.json: one instance of a count and of
 //   a for_each call overridden (a run's instance override over the file's call override);
+//   overrides of targets the configuration does not declare (terraform's warnings, file and run);
 // - badmodules: decoding errors (outputs no object, a resource target, no target, a duplicate).
 import { cpSync } from "node:fs";
 import { join } from "node:path";
@@ -141,6 +142,10 @@ const FILES: Readonly<Record<string, string>> = {
   }
 }
 
+override_module {
+  target = module.nowhere
+}
+
 run "plan" {
   command = plan
   override_module {
@@ -247,6 +252,11 @@ run "fails" {
     },
     "plan": {
       "command": "plan",
+      "override_module": [
+        {
+          "target": "module.single.module.nowhere"
+        }
+      ],
       "assert": [
         {
           "condition": "\${output.each.a == \\"each-file\\"}",

@@ -48,7 +48,7 @@ import {
 } from "./test-file.js";
 import type { MockData } from "./mock-data.js";
 import { moduleOverrideFor, overrideFor, OverrideProvider } from "./override-provider.js";
-import type { TestOverride } from "./test-override.js";
+import { missingTargetWarning, overrideTargetExists, type TestOverride } from "./test-override.js";
 import { withTestProviders } from "./test-providers.js";
 import { verbosePlanJson, verboseStateJson } from "./verbose-json.js";
 import { planValues, runScope, stateValues, testReferences, type RunValues } from "./test-scope.js";
@@ -668,6 +668,10 @@ export class TestSuiteRunner {
   get view(): TestView {
     return this.#view;
   }
+  /** @internal The configuration under test of the runs without a module block. */
+  get mainConfig(): Config {
+    return this.#config;
+  }
   /** @internal */
   runConfig(run: TestRun): RunConfig {
     const m = this.#modules.get(run);
@@ -706,6 +710,9 @@ class FileRunner {
   async test(): Promise<void> {
     const file = this.#file;
     const view = this.#suite.view;
+    // Terraform's TestFile.Validate: warnings for the file's overrides that no configuration under test declares.
+    const configs = [this.#suite.mainConfig, ...file.runs.flatMap((r) => (r.run.module !== undefined ? [this.#suite.runConfig(r.run).config] : []))];
+    for (const o of file.file.overrides) if (!configs.some((c) => overrideTargetExists(c, o))) file.diagnostics.push(missingTargetWarning(o));
     file.status = mergeStatus(file.status, "skip");
     if (file.runs.length === 0) file.status = mergeStatus(file.status, "pass");
     for (const run of file.runs) {
@@ -742,6 +749,8 @@ class FileRunner {
     const start = Date.now();
     view.run(run, this.#file, "starting", 0);
     run.diagnostics.push(...this.#validateRun(run.run));
+    // Terraform's TestRun.Validate: warnings for the run's overrides the configuration under test does not declare.
+    for (const ov of run.run.overrides) if (!overrideTargetExists(moduleConfig, ov)) run.diagnostics.push(missingTargetWarning(ov));
     if (hasErrors(run.diagnostics)) {
       run.status = "error";
       return { state, updated: false };
