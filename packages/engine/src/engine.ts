@@ -70,6 +70,13 @@ export interface EnginePlanOptions {
    * override_resource/override_data blocks), given the instance address and the configured provider.
    */
   readonly instanceProvider?: (address: string, provider: InstanceProvider) => InstanceProvider | undefined;
+  /**
+   * `magma test`'s `override_module` blocks: the outputs (an object) given for a module
+   * instance (`module.m`, `module.m[0]`) that is overridden, else undefined. Nothing in an
+   * overridden instance is planned, applied or evaluated but its outputs, which take the
+   * values given (null for an output the object lacks). The plan result's apply uses the same.
+   */
+  readonly moduleOverride?: (moduleInstance: string) => Value | undefined;
   /** The plan mode (default `normal`; see also {@link Engine.destroy}). */
   readonly mode?: PlanMode;
   /**
@@ -120,6 +127,13 @@ export interface EngineApplyOptions {
    * override_resource/override_data blocks), given the instance address and the configured provider.
    */
   readonly instanceProvider?: (address: string, provider: InstanceProvider) => InstanceProvider | undefined;
+  /**
+   * `magma test`'s `override_module` blocks: the outputs (an object) given for a module
+   * instance (`module.m`, `module.m[0]`) that is overridden, else undefined. Nothing in an
+   * overridden instance is planned, applied or evaluated but its outputs, which take the
+   * values given (null for an output the object lacks). For a saved plan only: a plan result is applied with its plan's.
+   */
+  readonly moduleOverride?: (moduleInstance: string) => Value | undefined;
   /**
    * The prior state the plan was made against (null or absent for a plan made against no
    * state). With a {@link store} and no state, the store's state is read.
@@ -332,10 +346,11 @@ export function createEngine(options: EngineOptions): Engine {
   // Provider-defined functions: one set of unconfigured provider instances per plan (kept by
   // its apply scope, reopened on demand by the apply and closed after it).
   const functionCalls = new WeakMap<ApplyScope, ProviderFunctionCalls>();
-  const withFunctions = (stamp = planTimestamp()): { scope: PlanScopeContext; applyScope: PlanScopeContext; calls: ProviderFunctionCalls } => {
+  const withFunctions = (stamp = planTimestamp(), moduleOverride?: (moduleInstance: string) => Value | undefined): { scope: PlanScopeContext; applyScope: PlanScopeContext; calls: ProviderFunctionCalls } => {
     const calls = new ProviderFunctionCalls((source) => options.providers.open(source));
     const fns = functionsOf(stamp);
-    return { scope: { ...scope, functions: fns.plan, providerFunctions: calls }, applyScope: { ...scope, functions: fns.apply, providerFunctions: calls }, calls };
+    const base = moduleOverride !== undefined ? { ...scope, moduleOverride } : scope;
+    return { scope: { ...base, functions: fns.plan, providerFunctions: calls }, applyScope: { ...base, functions: fns.apply, providerFunctions: calls }, calls };
   };
   const keepMs = options.keepProvidersMs ?? DEFAULT_KEEP_PROVIDERS_MS;
   if (!Number.isFinite(keepMs) || keepMs < 0) throw new EngineError(EngineErrorCode.InvalidArgument, `keepProvidersMs must be a number of at least 0, got ${keepMs}`);
@@ -397,7 +412,7 @@ export function createEngine(options: EngineOptions): Engine {
     }
     const targeting = o.targets !== undefined && o.targets.length > 0 ? parsePlanTargets(o.targets) : undefined;
     if (targeting !== undefined) diagnostics.push(...targeting.diagnostics);
-    const fns = withFunctions();
+    const fns = withFunctions(undefined, o.moduleOverride);
     const applyScopeFor = (planned: Parameters<typeof createConfigApplyScope>[0]["planned"], outputs?: ReadonlySet<string>): ApplyScope => {
       const s = createConfigApplyScope({ config, variables, scope: fns.applyScope, planned, ...(outputs !== undefined ? { outputs } : {}) });
       functionCalls.set(s, fns.calls);
@@ -536,7 +551,7 @@ export function createEngine(options: EngineOptions): Engine {
     }
   };
 
-  const applyScope = async (configOrDir: Config | string, saved: Plan, applyTime: Readonly<Record<string, Value>> = {}): Promise<ApplyScope> => {
+  const applyScope = async (configOrDir: Config | string, saved: Plan, applyTime: Readonly<Record<string, Value>> = {}, moduleOverride?: (moduleInstance: string) => Value | undefined): Promise<ApplyScope> => {
     let config: Config;
     if (typeof configOrDir === "string") {
       const loaded = loadConfig(resolve(cwd, configOrDir));
@@ -560,7 +575,7 @@ export function createEngine(options: EngineOptions): Engine {
         const val = variables.get(name);
         if (val !== undefined && v.sensitive) variables.set(name, val.mark("sensitive"));
       }
-      const fns = withFunctions();
+      const fns = withFunctions(undefined, moduleOverride);
       const outputs = saved.targets !== undefined ? { outputs: new Set((saved.outputs ?? []).map((x) => x.name)) } : {};
       const s = createConfigApplyScope({ config, variables, scope: fns.applyScope, planned: { ...plannedFromPlan(saved, config), schemas, providerConfigs }, ...outputs });
       functionCalls.set(s, fns.calls);
@@ -591,7 +606,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (missing.length > 0) {
         throw new PlanDiagnosticsError(missing.map((name) => planError("No value for required variable", `The ephemeral input variable "${name}" was set during the plan phase, and so must also be set during the apply phase.`)));
       }
-      scope = await applyScope(config?.config ?? o.config!, plan, o.variables);
+      scope = await applyScope(config?.config ?? o.config!, plan, o.variables, o.moduleOverride);
     }
     // The apply calls provider-defined functions again; a result that differs from the plan's is an error (as Terraform's).
     functionCalls.get(scope)?.checkAgainst(plan.functionResults ?? []);

@@ -106,7 +106,7 @@ export class OverrideProvider implements Provider {
   }
 }
 
-/** `aws_x.y[0]` → `aws_x.y`; undefined for an address without an instance key. */
+/** `aws_x.y[0]` → `aws_x.y` (`module.m["a"]` → `module.m`); undefined for an address without an instance key. */
 function containingResource(address: string): string | undefined {
   const m = /^(.*)\[[^\]]*\]$/.exec(address);
   return m?.[1];
@@ -125,4 +125,16 @@ export function overrideFor(local: ReadonlyMap<string, TestOverride>, address: s
     if (o !== undefined) return o;
   }
   return undefined;
+}
+
+/**
+ * Terraform's `Overrides.GetModuleOverride`: the run's (then the file's) `override_module`
+ * for a module instance (`module.m[0]`), else for its module call (`module.m`) when the
+ * instance has a key. Mock providers cannot override modules.
+ */
+export function moduleOverrideFor(local: ReadonlyMap<string, TestOverride>, moduleInstance: string): TestOverride | undefined {
+  const exact = local.get(moduleInstance);
+  if (exact !== undefined) return exact;
+  const call = containingResource(moduleInstance);
+  return call === undefined ? undefined : local.get(call);
 }

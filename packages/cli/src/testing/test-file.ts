@@ -161,6 +161,16 @@ function defRange(b: Block): SourceRange {
 }
 
 /** `file:line,col-col` as HCL prints a range. */
+/** Adds an override block unless one with its target came before (Terraform's "Duplicate override_… block" error). */
+function addOverride(list: TestOverride[], o: TestOverride, diags: Diagnostic[]): void {
+  const previous = o.target === undefined ? undefined : list.find((p) => p.target === o.target);
+  if (previous === undefined) {
+    list.push(o);
+    return;
+  }
+  diags.push(error(`Duplicate ${o.kind} block`, `An ${o.kind} block targeting ${o.target} has already been defined at ${at(previous.declRange)}.`, o.declRange));
+}
+
 function at(r: SourceRange): string {
   return r.start.line === r.end.line
     ? `${r.filename}:${r.start.line},${r.start.column}-${r.end.column}`
@@ -524,7 +534,7 @@ function decodeRun(
         module = decodeModule(b, local) ?? module;
         break;
       default:
-        overrides.push(decodeOverride(b, false, diags));
+        addOverride(overrides, decodeOverride(b, false, diags), diags);
     }
   }
   let command: TestRun["command"] = "apply";
@@ -656,7 +666,7 @@ export function parseTestFile(text: string, name: string): { file: TestFile; dia
         break;
       }
       default:
-        overrides.push(decodeOverride(b, false, diags));
+        addOverride(overrides, decodeOverride(b, false, diags), diags);
     }
   }
   return { file: { name, variables: variables ?? new Map(), providers, overrides, runs }, diags };

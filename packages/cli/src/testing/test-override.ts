@@ -1,4 +1,6 @@
 import type { Value } from "@magma/cty";
+import { descendantConfig, parseConfigAddress, type Config } from "@magma/config";
+import { parseModuleInstance, parseResourceInstance } from "@magma/state";
 import { absTraversalForExpr, evaluate, exprAsKeyword, type Block, type BodyContent, type BodySchema, type Diagnostic, type SourceRange, type Traversal } from "@magma/hcl";
 
 /** An `override_resource`, `override_data` or `override_module` block (Terraform's `configs.Override`). */
@@ -6,6 +8,8 @@ export interface TestOverride {
   readonly kind: "override_resource" | "override_data" | "override_module";
   /** The target address as Terraform prints it (`aws_s3_bucket.b`, `data.x.y[0]`, `module.m`); undefined when invalid. */
   readonly target?: string;
+  /** The `target` attribute's range. */
+  readonly targetRange?: SourceRange;
   /** The `values` (or `outputs`) object; an empty object when not given. */
   readonly values?: Value;
   /** `override_during = plan`. */
@@ -50,14 +54,11 @@ export function useForPlan(content: BodyContent, def: boolean, diags: Diagnostic
   }
 }
 
-/** What an address names: a module (instance), a managed or a data resource (instance), or nothing valid. */
-function targetKind(t: Traversal): "module" | "managed" | "data" | undefined {
-  const parts: string[] = [t.root, ...t.steps.flatMap((s) => (s.kind === "attr" ? [s.name] : []))];
-  let i = 0;
-  while (parts[i] === "module" && parts[i + 1] !== undefined) i += 2;
-  if (i === parts.length) return i > 0 ? "module" : undefined;
-  if (parts[i] === "data") return parts.length - i === 3 ? "data" : undefined;
-  return parts.length - i === 2 ? "managed" : undefined;
+/** What an address names (Terraform's `addrs.ParseTarget`, its errors added): a module (instance), a managed or a data resource (instance); undefined when invalid. */
+function targetKind(t: Traversal, diags: Diagnostic[]): "module" | "managed" | "data" | undefined {
+  const a = parseConfigAddress(t, diags);
+  if (a === undefined) return undefined;
+  return a.resource?.mode ?? (a.modules.length > 0 ? "module" : undefined);
 }
 
 /** Terraform's `decodeOverrideResourceBlock`/`decodeOverrideDataBlock`/`decodeOverrideModuleBlock`. */
@@ -74,10 +75,14 @@ export function decodeOverride(block: Block, useForPlanDefault: boolean, diags: 
     const r = absTraversalForExpr(t.expr);
     diags.push(...r.diags);
     if (r.traversal !== undefined) {
-      const k = targetKind(r.traversal);
+      const parsed: Diagnostic[] = [];
+      const k = targetKind(r.traversal, parsed);
+      diags.push(...parsed);
       const text = addressText(r.traversal);
       const want = kind === "override_module" ? "module" : kind === "override_data" ? "data" : "managed";
-      if (k !== want) {
+      if (parsed.length > 0) {
+        // Not an address: no target (Terraform's ParseTarget gives none).
+      } else if (k !== want) {
         const what = kind === "override_module" ? "modules" : kind === "override_data" ? "data sources" : "resources";
         diags.push(error("Invalid override target", `You can only target ${what} from ${kind} blocks, not ${text}.`, t.range));
       } else target = text;
@@ -97,10 +102,29 @@ export function decodeOverride(block: Block, useForPlanDefault: boolean, diags: 
     diags.push(error(`Invalid ${attributeName} attribute`, `${kind} blocks must specify ${attributeName === "outputs" ? "an" : "a"} ${attributeName} attribute that is an object.`, valuesRange));
   return {
     kind,
-    ...(target !== undefined ? { target } : {}),
+    ...(target !== undefined ? { target, ...(t !== undefined ? { targetRange: t.range } : {}) } : {}),
     ...(values !== undefined ? { values } : {}),
     ...(valuesRange !== undefined ? { valuesRange } : {}),
     useForPlan: plan,
     declRange,
+  };
+}
+
+/** Terraform's `Config.TargetExists`: whether a configuration declares what an override targets (a module call, whatever its instance keys; a resource). */
+export function overrideTargetExists(config: Config, o: TestOverride): boolean {
+  if (o.target === undefined) return true;
+  if (o.kind === "override_module") return descendantConfig(config, parseModuleInstance(o.target).map((s) => s.name)) !== undefined;
+  const a = parseResourceInstance(o.target);
+  const module = descendantConfig(config, a.module.map((s) => s.name))?.module;
+  return a.mode === "data" ? module?.dataResources.has(`data.${a.type}.${a.name}`) === true : module?.managedResources.has(`${a.type}.${a.name}`) === true;
+}
+
+/** Terraform's warning for an override whose target the configuration under test does not declare. */
+export function missingTargetWarning(o: TestOverride): Diagnostic {
+  return {
+    severity: "warning",
+    summary: "Invalid override target",
+    detail: `The override target ${o.target ?? ""} does not exist within the configuration under test. This could indicate a typo in the target address or an unnecessary override.`,
+    ...(o.targetRange !== undefined ? { subject: o.targetRange } : {}),
   };
 }

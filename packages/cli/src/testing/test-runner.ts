@@ -3,13 +3,15 @@ import { isAbsolute, join, resolve } from "node:path";
 import {
   convert,
   dynamicVal,
+  emptyObjectVal,
+  isPathError,
   Mark,
   objectVal,
   stringVal,
   unknownVal,
   type Value,
 } from "@magma/cty";
-import { loadConfig, readModuleManifest, type Config, type VariableArg } from "@magma/config";
+import { applyTypeDefaults, loadConfig, readModuleManifest, type Config, type VariableArg } from "@magma/config";
 import {
   isEngineError,
   isPlanDiagnosticsError,
@@ -45,8 +47,8 @@ import {
   type TestRun,
 } from "./test-file.js";
 import type { MockData } from "./mock-data.js";
-import { overrideFor, OverrideProvider } from "./override-provider.js";
-import type { TestOverride } from "./test-override.js";
+import { moduleOverrideFor, overrideFor, OverrideProvider } from "./override-provider.js";
+import { missingTargetWarning, overrideTargetExists, type TestOverride } from "./test-override.js";
 import { withTestProviders } from "./test-providers.js";
 import { verbosePlanJson, verboseStateJson } from "./verbose-json.js";
 import { planValues, runScope, stateValues, testReferences, type RunValues } from "./test-scope.js";
@@ -666,6 +668,10 @@ export class TestSuiteRunner {
   get view(): TestView {
     return this.#view;
   }
+  /** @internal The configuration under test of the runs without a module block. */
+  get mainConfig(): Config {
+    return this.#config;
+  }
   /** @internal */
   runConfig(run: TestRun): RunConfig {
     const m = this.#modules.get(run);
@@ -704,6 +710,9 @@ class FileRunner {
   async test(): Promise<void> {
     const file = this.#file;
     const view = this.#suite.view;
+    // Terraform's TestFile.Validate: warnings for the file's overrides that no configuration under test declares.
+    const configs = [this.#suite.mainConfig, ...file.runs.flatMap((r) => (r.run.module !== undefined ? [this.#suite.runConfig(r.run).config] : []))];
+    for (const o of file.file.overrides) if (!configs.some((c) => overrideTargetExists(c, o))) file.diagnostics.push(missingTargetWarning(o));
     file.status = mergeStatus(file.status, "skip");
     if (file.runs.length === 0) file.status = mergeStatus(file.status, "pass");
     for (const run of file.runs) {
@@ -740,13 +749,9 @@ class FileRunner {
     const start = Date.now();
     view.run(run, this.#file, "starting", 0);
     run.diagnostics.push(...this.#validateRun(run.run));
+    // Terraform's TestRun.Validate: warnings for the run's overrides the configuration under test does not declare.
+    for (const ov of run.run.overrides) if (!overrideTargetExists(moduleConfig, ov)) run.diagnostics.push(missingTargetWarning(ov));
     if (hasErrors(run.diagnostics)) {
-      run.status = "error";
-      return { state, updated: false };
-    }
-    const unsupported = this.#unsupported(run.run);
-    if (unsupported.length > 0) {
-      run.diagnostics.push(...unsupported);
       run.status = "error";
       return { state, updated: false };
     }
@@ -903,32 +908,33 @@ class FileRunner {
     return out;
   }
 
-  /** What magma does not run yet: `override_module` blocks (an error naming them). */
-  #unsupported(run: TestRun): PlanDiagnostic[] {
-    const out: PlanDiagnostic[] = [];
-    for (const ov of [...this.#file.file.overrides, ...run.overrides])
-      if (ov.kind === "override_module")
-        out.push(
-          err(
-            "Overrides are not supported",
-            `magma test does not run ${ov.kind} blocks yet: see the @magma/cli README.`,
-            ov.declRange,
-          ),
-        );
-    return out;
-  }
-
   /** The engine hook answering for the instances the run's and the file's override blocks name (Terraform's `PackageOverrides`). */
-  #overrides(run: TestRun): { instanceProvider?: (address: string, provider: Provider) => Provider | undefined } {
+  #overrides(run: TestRun): { instanceProvider?: (address: string, provider: Provider) => Provider | undefined; moduleOverride?: (moduleInstance: string) => Value | undefined } {
     const local = new Map<string, TestOverride>();
     for (const o of [...run.overrides, ...this.#file.file.overrides])
       if (o.kind !== "override_module" && o.target !== undefined && !local.has(o.target)) local.set(o.target, o);
     const mocked = [...this.#file.file.providers.values()].some((p) => (p.mockData?.overrides.length ?? 0) > 0);
-    if (local.size === 0 && !mocked) return {};
+    const modules = this.#moduleOverrides(run);
+    if (local.size === 0 && !mocked) return modules;
     return {
       instanceProvider: (address, provider) => {
         const o = overrideFor(local, address, provider);
         return o === undefined ? undefined : new OverrideProvider(provider, o);
+      },
+      ...modules,
+    };
+  }
+
+  /** The engine hook giving the outputs of the module instances the run's and the file's `override_module` blocks name (Terraform's `GetModuleOverride`). */
+  #moduleOverrides(run: TestRun): { moduleOverride?: (moduleInstance: string) => Value | undefined } {
+    const local = new Map<string, TestOverride>();
+    for (const o of [...run.overrides, ...this.#file.file.overrides])
+      if (o.kind === "override_module" && o.target !== undefined && !local.has(o.target)) local.set(o.target, o);
+    if (local.size === 0) return {};
+    return {
+      moduleOverride: (moduleInstance) => {
+        const o = moduleOverrideFor(local, moduleInstance);
+        return o === undefined ? undefined : (o.values ?? emptyObjectVal);
       },
     };
   }
@@ -1049,8 +1055,17 @@ class FileRunner {
   ): void {
     let status: TestStatus = mergeStatus(run.status, "pass");
     const variables = new Map<string, Value>();
-    for (const [name, v] of Object.entries(planned.plan.variables ?? {})) {
+    for (const [name, given] of Object.entries(planned.plan.variables ?? {})) {
       const decl = config.module.variables.get(name);
+      // The plan keeps a value as it was given (`-var n=4` is the string "4"): converted as the plan converted it.
+      let v = given;
+      if (decl !== undefined) {
+        try {
+          v = convert(decl.typeDefaults !== undefined ? applyTypeDefaults(given, decl.typeDefaults) : given, decl.type);
+        } catch (e) {
+          if (!isPathError(e)) throw e;
+        }
+      }
       variables.set(name, decl?.sensitive === true ? v.mark(Mark.Sensitive) : v);
     }
     const input = {
@@ -1060,6 +1075,7 @@ class FileRunner {
       extraVariables: testOnly,
       values,
       priorOutputs: this.#prior,
+      ...this.#moduleOverrides(run.run),
     };
     for (const rule of run.run.asserts) {
       const diags: PlanDiagnostic[] = [];

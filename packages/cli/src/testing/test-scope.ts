@@ -1,4 +1,5 @@
 import {
+  dynamicType,
   dynamicVal,
   fromJson,
   Mark,
@@ -84,13 +85,13 @@ export function planValues(plan: Plan, config: Config): RunValues {
   const outputs = new Map<string, Value>();
   for (const o of plan.outputs ?? []) {
     if (o.action === "delete") continue;
-    outputs.set(
-      o.name,
-      outputValue(
-        o.after.isWhollyKnown() ? o.after : unknownsToNull(o.after),
-        config.module.outputs.get(o.name)?.sensitive ?? o.sensitive,
-      ),
-    );
+    const sensitive = config.module.outputs.get(o.name)?.sensitive ?? o.sensitive;
+    // A null output is not in the plan walk's state: Terraform's GetOutput gives it as null (cty.NilVal), not unknown.
+    if (o.after.isKnown() && o.after.isNull()) {
+      outputs.set(o.name, sensitive ? nullVal(dynamicType).mark(Mark.Sensitive) : nullVal(dynamicType));
+      continue;
+    }
+    outputs.set(o.name, outputValue(o.after.isWhollyKnown() ? o.after : unknownsToNull(o.after), sensitive));
   }
   return { instances, outputs };
 }
@@ -144,6 +145,9 @@ export function stateValues(
       outputValue(v, o.sensitive || (config.module.outputs.get(name)?.sensitive ?? false)),
     );
   }
+  // A null output is not in the state: Terraform's GetOutput gives it as null (cty.NilVal).
+  for (const [name, o] of config.module.outputs)
+    if (!outputs.has(name)) outputs.set(name, o.sensitive ? nullVal(dynamicType).mark(Mark.Sensitive) : nullVal(dynamicType));
   return { instances, outputs };
 }
 
@@ -205,6 +209,8 @@ export interface RunScopeInput {
   readonly values: RunValues;
   /** Every run block of the file by name: its outputs (an object) once it ran, else null. */
   readonly priorOutputs: ReadonlyMap<string, Value | null>;
+  /** The run's `override_module` outputs by module instance (see the engine's `moduleOverride`). */
+  readonly moduleOverride?: (moduleInstance: string) => Value | undefined;
 }
 
 /**
@@ -226,6 +232,7 @@ export function runScope(
     cwd: input.cwd,
     workspace: "default",
     functions: terraformFunctions({ baseDir: input.cwd, plan: false }),
+    ...(input.moduleOverride !== undefined ? { moduleOverride: input.moduleOverride } : {}),
   };
   const evaluator = new ModuleEvaluator(config, variables, ctx, {
     expansion: (m, k) => expansions.get(`${m}|${k}`),

@@ -1,6 +1,6 @@
 import { EPHEMERAL_MARK, hasEphemeral } from "../ephemeral/ephemeral-mark.js";
 import { relative } from "node:path";
-import { boolVal, convert, dynamicVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, markWithPaths, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
+import { boolVal, convert, dynamicType, dynamicVal, nullVal, emptyObjectVal, emptyTupleVal, isPathError, Mark, markWithPaths, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
 import { applyTypeDefaults, bodyTraversals, descendantConfig, parseRef, providerAddrString, referencesInExpr, type Config, type Reference } from "@magma/config";
 import { evaluate, formatRange, plainRange, variables, type Attribute, type Body, type Diagnostic, type EvalScope, type Expression, type HclFunction } from "@magma/hcl";
 import { formatInstanceKey, formatModuleInstance, type ModuleInstanceAddress } from "@magma/state";
@@ -33,6 +33,14 @@ export interface EvaluatorContext {
    * Evaluations that may meet them run through {@link settleProviderCalls}.
    */
   readonly providerFunctions?: ProviderFunctionCalls;
+  /**
+   * `magma test`'s `override_module` (Terraform's `Overrides.GetModuleOverride`): the outputs
+   * (an object) given for a module instance (`module.m`, `module.m[0]`, `module.a.module.b`)
+   * that is overridden, else undefined. An overridden instance's objects (variables, locals,
+   * resources, checks, module calls) are neither planned nor evaluated; its outputs are the
+   * values given, null for an output the object lacks.
+   */
+  readonly moduleOverride?: (moduleInstance: string) => Value | undefined;
 }
 
 /** Meta-arguments of a module block that are not input variables. */
@@ -97,16 +105,28 @@ export class ModuleEvaluator {
     return c;
   }
 
-  /** The instances of a module path, expanding every module call on the way (root: `[[]]`). */
-  instancesOf(path: readonly string[]): ModuleInstanceAddress[] {
+  /**
+   * The instances of a module path, expanding every module call on the way (root: `[[]]`).
+   * Overridden module instances ({@link EvaluatorContext.moduleOverride}) and those inside them
+   * are left out, as Terraform's expander leaves them out — but with `includeOverridden`, the
+   * path's own overridden instances are kept (for their outputs, as Terraform's output nodes).
+   */
+  instancesOf(path: readonly string[], includeOverridden = false): ModuleInstanceAddress[] {
     let out: ModuleInstanceAddress[] = [[]];
     for (let i = 0; i < path.length; i++) {
       const name = path[i]!;
       const next: ModuleInstanceAddress[] = [];
-      for (const mi of out) for (const c of this.childInstances(mi, name).instances) next.push(c.mi);
+      const keep = includeOverridden && i === path.length - 1;
+      for (const mi of out) for (const c of this.childInstances(mi, name).instances) if (keep || this.moduleOverride(c.mi) === undefined) next.push(c.mi);
       out = next;
     }
     return out;
+  }
+
+  /** The outputs given for a module instance by `override_module` (see {@link EvaluatorContext.moduleOverride}); undefined when it is not overridden. */
+  moduleOverride(mi: ModuleInstanceAddress): Value | undefined {
+    const hook = this.#ctx.moduleOverride;
+    return hook === undefined || mi.length === 0 ? undefined : hook(formatModuleInstance(mi));
   }
 
   /** The expansion of a module call in a parent instance, and its child instances. */
@@ -379,6 +399,9 @@ export class ModuleEvaluator {
   /** An output's value in a module instance (marks kept). */
   output(mi: ModuleInstanceAddress, name: string): Value {
     return this.#memoize(`${formatModuleInstance(mi)}|output.${name}`, () => {
+      // An overridden module instance's output is the value given, else null (Terraform's getOverrideValue).
+      const given = this.moduleOverride(mi);
+      if (given !== undefined) return given.type.kind === "object" && Object.hasOwn(given.type.attributes, name) ? given.getAttr(name) : nullVal(dynamicType);
       const o = this.configAt(mi.map((s) => s.name)).module.outputs.get(name)!;
       const address = `${instancePrefix(mi)}output.${name}`;
       // The sensitivity check comes before the expression's own errors: terraform validates

@@ -1,4 +1,5 @@
-import { toJson, type Value } from "@magma/cty";
+import { listVal, objectVal, stringVal, toJson, type Value } from "@magma/cty";
+import { formatModuleInstance } from "@magma/state";
 import { createEngine, type EnginePlanResult } from "../engine.js";
 import type { PlannedInstanceChange } from "../plan/planned-instance-change.js";
 import { configOf, item, stateOf, testSource } from "./test-support.js";
@@ -127,6 +128,38 @@ describe("modules", () => {
       const m = byAddress(await engine.plan(c.config, st, { env: {} }));
       expect(m.get('module.net["a"].memory_item.x[0]')).toMatchObject({ action: "no-op", previousAddress: 'module.net["a"].memory_item.old[0]' });
       expect(m.get('module.net["b"].memory_item.legacy')).toMatchObject({ action: "forget", moduleAddress: 'module.net["b"]' });
+    } finally {
+      await engine.close();
+      c.cleanup();
+    }
+  });
+
+  test("moduleOverride: an overridden module instance (or call) is neither planned nor applied, its own provider not configured; its outputs are the values given, null when not given", async () => {
+    const c = configOf({
+      "main.tf": `${ROOT}\nmodule "own" {\n  source = "./own"\n}\noutput "own" {\n  value = module.own.id\n}\n`,
+      "mod/main.tf": MOD,
+      "own/main.tf": `terraform {\n  required_providers {\n    memory = { source = "hashicorp/memory" }\n  }\n}\nprovider "memory" {\n  id_prefix = var.missing_at_plan\n}\nvariable "missing_at_plan" {\n  type = string\n}\nresource "memory_item" "o" {\n  name = "o"\n}\noutput "id" {\n  value = memory_item.o.id\n}\n`,
+    });
+    const given = new Map<string, Value>([
+      ['module.net["a"]', objectVal({ names: listVal([stringVal("o1"), stringVal("o2")]), unused: stringVal("x") })],
+      ["module.single", objectVal({})],
+      ["module.own", objectVal({ id: stringVal("own-id") })],
+    ]);
+    const engine = createEngine({ providers: testSource(), cwd: c.dir });
+    try {
+      // The validate walk has no overrides (as terraform's): module.own's variable is given there as unknown.
+      const planned = await engine.plan(c.config, null, { env: {}, validate: false, moduleOverride: (mi) => given.get(mi) });
+      const m = byAddress(planned);
+      expect([...m.keys()]).toEqual(["memory_item.uses", 'module.net["b"].memory_item.x[0]', 'module.net["b"].memory_item.x[1]']);
+      expect(m.get("memory_item.uses")!.after.getAttr("value").asString()).toBe("o1,o2");
+      const outputs = new Map(planned.plan.outputs!.map((o) => [o.name, o.after]));
+      expect(outputs.get("single_names")!.isNull()).toBe(true);
+      expect(outputs.get("own")!.asString()).toBe("own-id");
+      const applied = await engine.apply(planned, { persist: async () => undefined });
+      expect(applied.failed).toEqual([]);
+      expect(applied.state.resources.map((r) => `${formatModuleInstance(r.module)}|${r.name}`).sort()).toEqual(['module.net["b"]|x', "|uses"]);
+      expect(applied.state.outputs.get("own")).toBeDefined();
+      expect(applied.state.outputs.has("single_names")).toBe(false);
     } finally {
       await engine.close();
       c.cleanup();

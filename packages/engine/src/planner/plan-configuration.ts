@@ -51,6 +51,11 @@ export interface PlanScopeContext {
   readonly functions: ReadonlyMap<string, HclFunction>;
   /** Provider-defined functions (`provider::<local name>::<fn>`); without it every such call is "Unknown provider function". */
   readonly providerFunctions?: ProviderFunctionCalls;
+  /**
+   * `magma test`'s `override_module`: the outputs given for an overridden module instance
+   * (see the evaluator's `EvaluatorContext.moduleOverride`); nothing in such an instance is planned.
+   */
+  readonly moduleOverride?: (moduleInstance: string) => Value | undefined;
 }
 
 /** Options of {@link planConfiguration}. */
@@ -776,8 +781,9 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
       if (mode !== "destroy") {
         await pure(() => {
           checks.known(`${configPrefix(n.mod.path)}output.${n.name}`);
-          for (const mi of evaluator.instancesOf(n.mod.path)) {
-            checkRules(n.mod.config.module.outputs.get(n.name)!.preconditions, mi, undefined, `${instancePrefix(mi)}output.${n.name}`, "Module output value precondition failed", undefined, false, `${configPrefix(n.mod.path)}output.${n.name}`);
+          for (const mi of evaluator.instancesOf(n.mod.path, true)) {
+            // An overridden instance's output is the value given: its preconditions are not evaluated (Terraform's NodeApplyableOutput).
+            if (evaluator.moduleOverride(mi) === undefined) checkRules(n.mod.config.module.outputs.get(n.name)!.preconditions, mi, undefined, `${instancePrefix(mi)}output.${n.name}`, "Module output value precondition failed", undefined, false, `${configPrefix(n.mod.path)}output.${n.name}`);
             evaluator.output(mi, n.name);
           }
         });
@@ -870,6 +876,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
   };
 
   const visitResource = async (n: Node & { kind: "resource" }): Promise<void> => {
+    // A module's own provider is not configured when every instance of the module is overridden (override_module): nothing to plan.
+    if (!opened.has(n.providerAddress) && (await pure(() => evaluator.instancesOf(n.mod.path))).length === 0) return;
     const r = n.resource;
     const id = `${n.mod.prefix}${n.key}`;
     const baseTarget = targetOf(n.providerAddress, n.providerSource);
