@@ -6,6 +6,7 @@ import { loadConfig, walkConfig, type LoadConfigOptions } from "./load-config.js
 import type { Block as SchemaBlock } from "@magma/provider-api";
 import { decodeSchemaBody, ownEntry } from "./decode-schema-body.js";
 import { impliedProvider } from "./provider-addr.js";
+import { providerConfigWarnings } from "./provider-config-warnings.js";
 import type { CheckRule, Config, Module, ProviderAddr, Resource } from "./model.js";
 import { parseRef, referencesInExpr, subjectString, type Reference } from "./references.js";
 import { TERRAFORM_VERSION, versionSatisfies } from "./version-constraint.js";
@@ -56,7 +57,7 @@ export function checkCoreVersion(config: Config): Diagnostic[] {
  * that are referred to but not declared.
  */
 export function validateConfig(config: Config, options: ValidateOptions = {}): Diagnostic[] {
-  const diags: Diagnostic[] = [];
+  const diags: Diagnostic[] = providerConfigWarnings(config);
   for (const c of walkConfig(config)) validateModule(c, options.schemas, diags);
   return diags;
 }
@@ -158,7 +159,7 @@ function validateModule(c: Config, schemas: SchemaLookup | undefined, diags: Dia
     const child = c.children.get(name);
     if (child !== undefined) {
       checkModuleArgs(mc, child.module, diags);
-      checkPassedProviders(c, mc, child, diags);
+      checkPassedProviders(c, mc, diags);
     }
   }
   for (const p of m.providerConfigs.values()) check([], travRefs(bodyTraversals(p.config, new Set(["alias", "version"]))), plain);
@@ -458,22 +459,11 @@ function metaValues(count: Expression | undefined, forEach: Expression | undefin
 }
 
 /**
- * The `providers` map of a module call (Terraform's `validateProviderConfigs`): each
- * child-side name should be one the child declares in `required_providers` (a warning
- * otherwise), and each parent-side aliased configuration must exist in the parent.
+ * The `providers` map of a module call: each parent-side aliased configuration must exist in
+ * the parent (its warnings are {@link providerConfigWarnings}'s).
  */
-function checkPassedProviders(parent: Config, mc: NonNullable<Config["call"]>, child: Config, diags: Diagnostic[]): void {
-  const childAddr = child.path.map((p) => `module.${p}`).join(".");
+function checkPassedProviders(parent: Config, mc: NonNullable<Config["call"]>, diags: Diagnostic[]): void {
   for (const p of mc.providers) {
-    const name = p.inChild.name;
-    if (!child.module.requiredProviders.has(name)) {
-      diags.push({
-        severity: "warning",
-        summary: "Reference to undefined provider",
-        detail: `There is no explicit declaration for local provider name ${JSON.stringify(name)} in ${childAddr}, so Terraform is assuming you mean to pass a configuration for "hashicorp/${name}".\n\nIf you also control the child module, add a required_providers entry named ${JSON.stringify(name)} with the source address "hashicorp/${name}".`,
-        subject: p.inChild.nameRange,
-      });
-    }
     const pa = p.inParent;
     if (pa.alias === undefined) continue;
     const pm = parent.module;
