@@ -8,6 +8,7 @@
  *   module declares no such local name (parent side) or the child module does not
  *   (child side). Terraform's `validateProviderConfigs`; plan prints them too.
  * - "Redundant empty provider block": an empty `provider` block in a child module.
+ * - "Deprecated attribute": a reference to an attribute the provider's schema marks deprecated.
  *
  * `@magma/provider-random` is served to both tools as `hashicorp/random` (the warnings are
  * about default providers). Skipped without terraform.
@@ -122,6 +123,21 @@ resource "random_string" "s" {
 `,
     },
     warnings: ["Redundant empty provider block"],
+  },
+  {
+    // A reference to an attribute the schema marks deprecated (random_string's number): validate
+    // warns once, plan twice (its plan walk validates the reference again).
+    name: "a reference to a deprecated attribute",
+    files: {
+      "main.tf": `resource "random_string" "s" {
+  length = 3
+}
+output "n" {
+  value = random_string.s.number
+}
+`,
+    },
+    warnings: ["Deprecated attribute"],
   },
 ];
 

@@ -281,7 +281,7 @@ function checkRef(c: Config, ref: Reference, ctx: RefContext, diags: Diagnostic[
               step.range,
             ),
           );
-        }
+        } else diags.push(...deprecatedAttributeWarnings(schema, rem));
       }
       return;
     }
@@ -405,6 +405,28 @@ export function validateDir(dir: string, options: LoadConfigOptions & ValidateOp
 
 function openBrace(r: Diagnostic["subject"] & object): Diagnostic["subject"] & object {
   return { filename: r.filename, start: r.start, end: { line: r.start.line, column: r.start.column + 1, byte: r.start.byte + 1 } };
+}
+
+/**
+ * "Deprecated attribute" for a reference into a resource that reaches an attribute its
+ * schema marks deprecated (Terraform's `staticValidateTraversal`: through nested blocks, single
+ * or group ones directly and list or map ones past an index; not into nested attributes).
+ */
+function deprecatedAttributeWarnings(schema: SchemaBlock, rem: Reference["remaining"]): Diagnostic[] {
+  const step = rem[0];
+  if (step?.kind !== "attr") return [];
+  const attr = ownEntry(schema.attributes, step.name);
+  if (attr !== undefined) {
+    return attr.deprecated === true
+      ? [{ severity: "warning", summary: "Deprecated attribute", detail: `The attribute ${JSON.stringify(step.name)} is deprecated. Refer to the provider documentation for details.`, subject: step.range }]
+      : [];
+  }
+  const nested = ownEntry(schema.blockTypes, step.name);
+  if (nested === undefined) return [];
+  const after = rem.slice(1);
+  if (nested.nesting === "single" || nested.nesting === "group") return deprecatedAttributeWarnings(nested.block, after);
+  if ((nested.nesting === "list" || nested.nesting === "map") && after[0]?.kind === "index") return deprecatedAttributeWarnings(nested.block, after.slice(1));
+  return [];
 }
 
 function suggest(name: string, options: readonly string[]): string {

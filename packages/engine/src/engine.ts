@@ -414,12 +414,14 @@ export function createEngine(options: EngineOptions): Engine {
     pools.add(pool);
     // Terraform's validate walk before planning (its local backend's Context.Validate): its errors end the operation.
     let invalid = false;
+    let deprecatedReferences: readonly PlanDiagnostic[] = [];
     if (!loadFailed && o.validate !== false) {
       // Its warnings too (a provider passed to a module that never declares it, an empty provider block in a module), once each.
       const found = await validateBeforePlan(config, pool, fns.calls, { cwd, workspace });
       invalid = found.some((d) => d.severity === "error");
       const seen = new Set(diagnostics.map(diagnosticKey));
       diagnostics.push(...found.filter((d) => d.severity === "error" || !seen.has(diagnosticKey(d))));
+      deprecatedReferences = found.filter((d) => d.summary === "Deprecated attribute");
     }
     if (diagnostics.some((d) => d.severity === "error")) {
       pools.delete(pool);
@@ -447,6 +449,8 @@ export function createEngine(options: EngineOptions): Engine {
         ...(o.onEvent !== undefined ? { onRefresh: refreshEvents(o.onEvent) } : {}),
       });
       diagnostics.push(...planned.diagnostics);
+      // Terraform's plan walk validates each reference again as it evaluates it: a reference to a deprecated attribute warns once more.
+      diagnostics.push(...deprecatedReferences);
       // The refresh guard: a refresh that lost most reads or an unusual share of objects is refused (nothing is planned from it).
       if (o.refresh ?? true) {
         try {
