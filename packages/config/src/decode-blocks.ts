@@ -1,11 +1,11 @@
 import { bodyContent, bodyPartial } from "./hcl-fixups.js";
 import { boolType, convert, dynamicType, isPathError, stringType, type Value } from "@magma/cty";
-import { absTraversalForExpr, evaluate, expressionTraversals, type Block, type Diagnostic, type Expression } from "@magma/hcl";
+import { absTraversalForExpr, evaluate, expressionTraversals, type Block, type Diagnostic, type Expression, type SourceRange } from "@magma/hcl";
 import { parseConfigAddress } from "./address.js";
 import { BAD_IDENTIFIER_DETAIL, defRange, errorDiag, validIdentifier, warningDiag } from "./diagnostics.js";
 import { decodeCheckRule, decodeProviderConfigRef, decodeResourceBlock, providerRefFromTraversal } from "./decode-resource.js";
 import { exprMap } from "./decode-terraform.js";
-import type { Check, CheckRule, Import, Local, ModuleCall, Moved, Output, PassedProviderConfig, ProviderConfig, Removed, Resource, Variable } from "./model.js";
+import type { Check, CheckRule, Import, Local, ModuleCall, Moved, Output, PassedProviderConfig, ProviderConfig, ProviderConfigRef, Removed, Resource, Variable } from "./model.js";
 import { shimJsonExpression, staticBool, staticString, staticTraversal, traversalList } from "./static-decode.js";
 import { applyTypeDefaults, typeConstraint } from "./type-expr.js";
 import { parseVersionConstraints, type VersionConstraint } from "./version-constraint.js";
@@ -243,10 +243,13 @@ export function decodeModuleBlock(block: Block, override: boolean, diags: Diagno
       const k = absTraversalForExpr(shimJsonExpression(it.keyExpr.kind === "json" ? it.keyExpr : it.keyExpr));
       const v = absTraversalForExpr(shimJsonExpression(it.value));
       diags.push(...v.diags);
-      const inChild =
+      const parsedKey =
         k.traversal !== undefined ? providerRefFromTraversal(k.traversal, it.keyExpr.range, diags) : ({ name: it.key, nameRange: it.keyExpr.range } as const);
+      // In JSON, HCL parses a string's traversal from the position of its opening quote (terraform's ranges are one to the left).
+      const inChild = parsedKey !== undefined && it.keyExpr.kind === "json" && k.traversal !== undefined ? atOpeningQuote(parsedKey) : parsedKey;
       if (it.key.includes(".") && k.traversal === undefined) continue;
-      const inParent = v.traversal !== undefined ? providerRefFromTraversal(v.traversal, it.value.range, diags) : undefined;
+      const parsedValue = v.traversal !== undefined ? providerRefFromTraversal(v.traversal, it.value.range, diags) : undefined;
+      const inParent = parsedValue !== undefined && it.value.kind === "json" ? atOpeningQuote(parsedValue) : parsedValue;
       if (inChild !== undefined && inParent !== undefined) providers.push({ inChild, inParent });
     }
   }
@@ -396,4 +399,12 @@ export function plausibleModuleSource(s: string): boolean {
   const path = s.split("//")[0]!;
   const parts = path.split("/");
   return (parts.length === 3 || parts.length === 4) && parts.every((p) => /^[0-9A-Za-z][0-9A-Za-z._-]*$/.test(p));
+}
+
+function backOne(r: SourceRange): SourceRange {
+  return { filename: r.filename, start: { line: r.start.line, column: r.start.column - 1, byte: r.start.byte - 1 }, end: { line: r.end.line, column: r.end.column - 1, byte: r.end.byte - 1 } };
+}
+
+function atOpeningQuote(ref: ProviderConfigRef): ProviderConfigRef {
+  return { ...ref, nameRange: backOne(ref.nameRange), ...(ref.aliasRange !== undefined ? { aliasRange: backOne(ref.aliasRange) } : {}) };
 }

@@ -6,6 +6,7 @@ import { loadConfig, walkConfig, type LoadConfigOptions } from "./load-config.js
 import type { Block as SchemaBlock } from "@magma/provider-api";
 import { decodeSchemaBody, ownEntry } from "./decode-schema-body.js";
 import { impliedProvider } from "./provider-addr.js";
+import { providerConfigWarnings } from "./provider-config-warnings.js";
 import type { CheckRule, Config, Module, ProviderAddr, Resource } from "./model.js";
 import { parseRef, referencesInExpr, subjectString, type Reference } from "./references.js";
 import { TERRAFORM_VERSION, versionSatisfies } from "./version-constraint.js";
@@ -56,7 +57,7 @@ export function checkCoreVersion(config: Config): Diagnostic[] {
  * that are referred to but not declared.
  */
 export function validateConfig(config: Config, options: ValidateOptions = {}): Diagnostic[] {
-  const diags: Diagnostic[] = [];
+  const diags: Diagnostic[] = providerConfigWarnings(config);
   for (const c of walkConfig(config)) validateModule(c, options.schemas, diags);
   return diags;
 }
@@ -158,7 +159,7 @@ function validateModule(c: Config, schemas: SchemaLookup | undefined, diags: Dia
     const child = c.children.get(name);
     if (child !== undefined) {
       checkModuleArgs(mc, child.module, diags);
-      checkPassedProviders(c, mc, child, diags);
+      checkPassedProviders(c, mc, diags);
     }
   }
   for (const p of m.providerConfigs.values()) check([], travRefs(bodyTraversals(p.config, new Set(["alias", "version"]))), plain);
@@ -280,7 +281,7 @@ function checkRef(c: Config, ref: Reference, ctx: RefContext, diags: Diagnostic[
               step.range,
             ),
           );
-        }
+        } else diags.push(...deprecatedAttributeWarnings(schema, rem));
       }
       return;
     }
@@ -406,6 +407,28 @@ function openBrace(r: Diagnostic["subject"] & object): Diagnostic["subject"] & o
   return { filename: r.filename, start: r.start, end: { line: r.start.line, column: r.start.column + 1, byte: r.start.byte + 1 } };
 }
 
+/**
+ * "Deprecated attribute" for a reference into a resource that reaches an attribute its
+ * schema marks deprecated (Terraform's `staticValidateTraversal`: through nested blocks, single
+ * or group ones directly and list or map ones past an index; not into nested attributes).
+ */
+function deprecatedAttributeWarnings(schema: SchemaBlock, rem: Reference["remaining"]): Diagnostic[] {
+  const step = rem[0];
+  if (step?.kind !== "attr") return [];
+  const attr = ownEntry(schema.attributes, step.name);
+  if (attr !== undefined) {
+    return attr.deprecated === true
+      ? [{ severity: "warning", summary: "Deprecated attribute", detail: `The attribute ${JSON.stringify(step.name)} is deprecated. Refer to the provider documentation for details.`, subject: step.range }]
+      : [];
+  }
+  const nested = ownEntry(schema.blockTypes, step.name);
+  if (nested === undefined) return [];
+  const after = rem.slice(1);
+  if (nested.nesting === "single" || nested.nesting === "group") return deprecatedAttributeWarnings(nested.block, after);
+  if ((nested.nesting === "list" || nested.nesting === "map") && after[0]?.kind === "index") return deprecatedAttributeWarnings(nested.block, after.slice(1));
+  return [];
+}
+
 function suggest(name: string, options: readonly string[]): string {
   const s = nameSuggestion(name, options);
   return s === undefined ? "" : ` Did you mean ${JSON.stringify(s)}?`;
@@ -458,22 +481,11 @@ function metaValues(count: Expression | undefined, forEach: Expression | undefin
 }
 
 /**
- * The `providers` map of a module call (Terraform's `validateProviderConfigs`): each
- * child-side name should be one the child declares in `required_providers` (a warning
- * otherwise), and each parent-side aliased configuration must exist in the parent.
+ * The `providers` map of a module call: each parent-side aliased configuration must exist in
+ * the parent (its warnings are {@link providerConfigWarnings}'s).
  */
-function checkPassedProviders(parent: Config, mc: NonNullable<Config["call"]>, child: Config, diags: Diagnostic[]): void {
-  const childAddr = child.path.map((p) => `module.${p}`).join(".");
+function checkPassedProviders(parent: Config, mc: NonNullable<Config["call"]>, diags: Diagnostic[]): void {
   for (const p of mc.providers) {
-    const name = p.inChild.name;
-    if (!child.module.requiredProviders.has(name)) {
-      diags.push({
-        severity: "warning",
-        summary: "Reference to undefined provider",
-        detail: `There is no explicit declaration for local provider name ${JSON.stringify(name)} in ${childAddr}, so Terraform is assuming you mean to pass a configuration for "hashicorp/${name}".\n\nIf you also control the child module, add a required_providers entry named ${JSON.stringify(name)} with the source address "hashicorp/${name}".`,
-        subject: p.inChild.nameRange,
-      });
-    }
     const pa = p.inParent;
     if (pa.alias === undefined) continue;
     const pm = parent.module;

@@ -223,6 +223,12 @@ const VARIABLE_VALUE_ERRORS: ReadonlySet<string> = new Set(["Invalid value for i
 const PROVIDER_ANSWER_FAILURES: ReadonlySet<string> = new Set(["Provider produced invalid plan", "Provider produced invalid object", "Import returned a non-null value for a write-only attribute", "Invalid resource state upgrade"]);
 
 /** Whether a diagnostic is a warning or an error Terraform meets only while planning objects (see {@link EnginePlanResult.partial}). */
+/** What makes two diagnostics the same one (severity, summary, detail and where). */
+function diagnosticKey(d: PlanDiagnostic): string {
+  const r = d.subject;
+  return JSON.stringify([d.severity, d.summary, d.detail, r?.filename, r?.start.byte, r?.end.byte]);
+}
+
 function isPlanWalkError(d: PlanDiagnostic): boolean {
   return d.severity !== "error" || d.inConfigBody === true || CONDITION_FAILURES.has(d.summary) || d.summary === "Self-referential block" || (d.address !== undefined && PROVIDER_ANSWER_FAILURES.has(d.summary));
 }
@@ -423,10 +429,14 @@ export function createEngine(options: EngineOptions): Engine {
     pools.add(pool);
     // Terraform's validate walk before planning (its local backend's Context.Validate): its errors end the operation.
     let invalid = false;
+    let deprecatedReferences: readonly PlanDiagnostic[] = [];
     if (!loadFailed && o.validate !== false) {
-      const found = (await validateBeforePlan(config, pool, fns.calls, { cwd, workspace })).filter((d) => d.severity === "error");
-      invalid = found.length > 0;
-      diagnostics.push(...found);
+      // Its warnings too (a provider passed to a module that never declares it, an empty provider block in a module), once each.
+      const found = await validateBeforePlan(config, pool, fns.calls, { cwd, workspace });
+      invalid = found.some((d) => d.severity === "error");
+      const seen = new Set(diagnostics.map(diagnosticKey));
+      diagnostics.push(...found.filter((d) => d.severity === "error" || !seen.has(diagnosticKey(d))));
+      deprecatedReferences = found.filter((d) => d.summary === "Deprecated attribute");
     }
     if (diagnostics.some((d) => d.severity === "error")) {
       pools.delete(pool);
@@ -454,6 +464,8 @@ export function createEngine(options: EngineOptions): Engine {
         ...(o.onEvent !== undefined ? { onRefresh: refreshEvents(o.onEvent) } : {}),
       });
       diagnostics.push(...planned.diagnostics);
+      // Terraform's plan walk validates each reference again as it evaluates it: a reference to a deprecated attribute warns once more.
+      diagnostics.push(...deprecatedReferences);
       // The refresh guard: a refresh that lost most reads or an unusual share of objects is refused (nothing is planned from it).
       if (o.refresh ?? true) {
         try {

@@ -109,7 +109,7 @@ export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Pr
       if (errors > 0) ctx.io.stderr.write(formatDiagnostics(sorted, dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
       else ctx.print(formatDiagnostics(sorted, dir, ctx.colour.stdout, { width: terminalColumns(ctx.io.stdout) }));
     }
-    if (errors === 0) ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] The configuration is valid${warnings > 0 ? ", but there were some\nvalidation warnings as shown above" : ""}.\n`)}\n`);
+    if (errors === 0) ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] The configuration is valid${warnings > 0 ? (ctx.colour.stdout ? ", but there were some\nvalidation warnings as shown above" : ", but there were some validation warnings\nas shown above") : ""}.\n`)}\n`);
   }
   if (errors > 0) throw new CliError(CliErrorCode.BadInput, `${errors} error(s) in the configuration`, { silent: true });
 }
