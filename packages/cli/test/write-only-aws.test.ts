@@ -149,30 +149,35 @@ d.each([
 
     // A new source value is sent only by the update that value_wo_version plans.
     await Promise.all(pairFakes.map((f) => putSource(f, "source-secret-2")));
-    const [update, tfUpdate] = (await runPair(pair, [["apply", "-auto-approve", "-var=ver=2"]], cliConfig))[0]!;
+    // (magma's run logged at trace level, for the scan below)
+    const updateArgs = ["apply", "-no-color", "-input=false", "-auto-approve", "-var=ver=2"];
+    const [update, tfUpdate] = await Promise.all([
+      runTool("magma", updateArgs, pair[0], { TF_LOG: "trace", TF_LOG_PATH: join(pair[0], "trace.log") }),
+      runTool("terraform", updateArgs, pair[1], { TF_CLI_CONFIG_FILE: cliConfig }),
+    ]);
     expect(withoutEphemeral(update)).toEqual(withoutEphemeral(tfUpdate));
     expect(update.stdout).toContain("~ value_wo_version = 1 -> 2");
     expect(sortedPaths(stableState(pair[0]))).toEqual(sortedPaths(stableState(pair[1])));
     for (const f of pairFakes) expect(target(f)).toBe("source-secret-2");
     expect(ephemeralLines(update)).toEqual(ephemeralLines(tfUpdate));
 
-    // The scan: a saved plan, plan -json and magma's TF_LOG=trace log of a plan and an apply hold neither secret
-    // (nor does any state); terraform's the same plan files and -json output.
+    // The scan: a saved plan, plan -json and magma's TF_LOG=trace log of the update hold neither secret
+    // (nor does any state); terraform's the same plan files and -json output. The log's lines passed
+    // through from hashicorp/aws are left out: its own debug logging prints the HTTP bodies it sends and
+    // receives (GetParameter's answer, PutParameter's request), which terraform's log passes through the same.
     const [saved, tfSaved] = (await runPair(pair, [["plan", "-var=ver=3", "-out=scan.tfplan"]], cliConfig))[0]!;
     expect(withoutEphemeral(saved)).toEqual(withoutEphemeral(tfSaved));
     const scanned: string[] = [saved.stdout, saved.stderr, update.stdout, update.stderr, ours.stdout];
     const json = await runTool("magma", ["plan", "-json", "-var=ver=3"], pair[0], {});
     expect(json.code).toBe(0);
-    const logged = await runTool("magma", ["apply", "-no-color", "-auto-approve", "-var=ver=3"], pair[0], { TF_LOG: "trace", TF_LOG_PATH: join(pair[0], "trace.log") });
-    expect(logged.code).toBe(0);
-    const log = readFileSync(join(pair[0], "trace.log"), "utf8");
-    expect(log).toContain("tf_ephemeral_resource_type=aws_ssm_parameter");
-    scanned.push(json.stdout, json.stderr, logged.stdout, logged.stderr, log);
+    const logLines = readFileSync(join(pair[0], "trace.log"), "utf8").split("\n");
+    const fromAws = (l: string): boolean => /^\S+ \[[A-Z]+\]\s+provider\.terraform-provider-aws[^:\s]*: /.test(l);
+    expect(logLines.some((l) => fromAws(l) && l.includes("tf_ephemeral_resource_type=aws_ssm_parameter"))).toBe(true);
+    scanned.push(json.stdout, json.stderr, logLines.filter((l) => !fromAws(l)).join("\n"));
     for (const text of scanned) {
       expect(text).not.toContain("source-secret");
       expect(text).not.toContain(EPH_KEY);
     }
-    for (const f of pairFakes) expect(target(f)).toBe("source-secret-2");
     // The states of both tools; magma's plan file with its msgpack values decoded (terraform's is a zip).
     const stateFiles = pair.flatMap((dir) => readdirSync(dir).filter((n) => /\.tfstate(\.backup)?$/.test(n)).map((n) => join(dir, n)));
     expect(stateFiles.length).toBeGreaterThanOrEqual(4);
