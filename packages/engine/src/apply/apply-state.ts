@@ -107,8 +107,10 @@ export class ApplyState {
    * Puts the resource of an instance into the state with its provider configuration, with no
    * instances if it has none yet, as Terraform's apply does for each resource it is about to
    * apply (its expand node's `SetResourceProvider`): a resource whose instance then fails
-   * before anything is stored (a precondition, a create that made nothing) stays in the
-   * state with `"instances": []`. Not persisted by itself: the next write takes it.
+   * before anything is written (a precondition failing at apply) stays in the state with
+   * `"instances": []`; one whose create made nothing goes again (writing no object for an
+   * instance of a resource without instances removes it, as Terraform's state does). Not
+   * persisted by itself: the next write takes it.
    */
   ensureResource(address: string, provider: string): void {
     const a = parseResourceInstance(address);
@@ -192,6 +194,12 @@ export class ApplyState {
       let r = this.#find(a);
       if (object === null) {
         if (r === undefined) return;
+        // As Terraform's SetResourceInstanceCurrent(nil): a resource with no instances goes (a create that made nothing).
+        if (r.instances.length === 0) {
+          this.#remove(r);
+          this.#dirty = true;
+          return;
+        }
         const i = findObject(r.instances, a.key, deposed);
         if (i < 0) return;
         this.#dirty = true;
