@@ -12,6 +12,7 @@ import {
   type SourceRange,
 } from "@magma/hcl";
 import { decodeOverride, useForPlan, type TestOverride } from "./test-override.js";
+import { testFileError, blockDefRange, rangeText } from "./test-file-blocks.js";
 
 /** A `mock_resource` or `mock_data` block (Terraform's `configs.MockResource`). */
 export interface MockResource {
@@ -52,22 +53,8 @@ const MOCK_RESOURCE_SCHEMA: BodySchema = {
   attributes: [{ name: "defaults" }, { name: "override_during" }],
 };
 
-function error(summary: string, detail: string, subject?: SourceRange): Diagnostic {
-  return { severity: "error", summary, detail, ...(subject !== undefined ? { subject } : {}) };
-}
 
-/** `file:line,col-col` as HCL prints a range. */
-export function rangeText(r: SourceRange): string {
-  return r.start.line === r.end.line
-    ? `${r.filename}:${r.start.line},${r.start.column}-${r.end.column}`
-    : `${r.filename}:${r.start.line},${r.start.column}-${r.end.line},${r.end.column}`;
-}
 
-function defRange(b: Block): SourceRange {
-  if (b.defRange !== undefined) return b.defRange;
-  const last = b.labelRanges[b.labelRanges.length - 1] ?? b.typeRange;
-  return { filename: b.typeRange.filename, start: b.typeRange.start, end: last.end };
-}
 
 
 /** Terraform's `decodeMockDataBody`: the `mock_resource`, `mock_data` and override blocks of a body. */
@@ -84,7 +71,7 @@ export function decodeMockDataBody(body: Body, useForPlanDefault: boolean, diags
     const into = r.mode === "managed" ? data.resources : data.dataSources;
     const previous = into.get(r.type);
     if (previous !== undefined) {
-      diags.push(error(`Duplicate ${block.type} block`, `A ${block.type} block for ${r.type} has already been defined at ${rangeText(previous.declRange)}.`, r.typeRange));
+      diags.push(testFileError(`Duplicate ${block.type} block`, `A ${block.type} block for ${r.type} has already been defined at ${rangeText(previous.declRange)}.`, r.typeRange));
       continue;
     }
     into.set(r.type, r);
@@ -110,7 +97,7 @@ function decodeMockResource(block: Block, useForPlanDefault: boolean, diags: Dia
     ...(defaults !== undefined ? { defaults } : {}),
     ...(defaultsRange !== undefined ? { defaultsRange } : {}),
     useForPlan: useForPlan(content, useForPlanDefault, diags),
-    declRange: defRange(block),
+    declRange: blockDefRange(block),
     typeRange: block.labelRanges[0] ?? block.typeRange,
   };
 }
@@ -131,7 +118,7 @@ export function mergeMockData(data: MockData, other: MockData, skipCollisions: b
         continue;
       }
       if (skipCollisions) continue;
-      diags.push(error("Duplicate mock resource block", `A ${kind} ${JSON.stringify(name)} block already exists at ${rangeText(current.declRange)}.`, r.typeRange));
+      diags.push(testFileError("Duplicate mock resource block", `A ${kind} ${JSON.stringify(name)} block already exists at ${rangeText(current.declRange)}.`, r.typeRange));
     }
   }
   data.overrides.push(...other.overrides);
@@ -146,7 +133,7 @@ export function loadMockDataDir(cwd: string, dir: string, useForPlanDefault: boo
   try {
     names = readdirSync(join(cwd, dir)).sort();
   } catch {
-    diags.push(error("Failed to read mock data directory", `Mock data directory ${dir} does not exist or cannot be read.`, source));
+    diags.push(testFileError("Failed to read mock data directory", `Mock data directory ${dir} does not exist or cannot be read.`, source));
     return undefined;
   }
   let data: MockData | undefined;
@@ -164,7 +151,7 @@ export function loadMockDataDir(cwd: string, dir: string, useForPlanDefault: boo
     try {
       text = name.endsWith(".json") ? readFileSync(path, "utf8") : decodeSource(readFileSync(path));
     } catch (e) {
-      diags.push(error("Failed to read file", `The file ${JSON.stringify(shown)} could not be read: ${(e as Error).message}.`));
+      diags.push(testFileError("Failed to read file", `The file ${JSON.stringify(shown)} could not be read: ${(e as Error).message}.`));
       continue;
     }
     const parsed = parseConfig(text, shown);

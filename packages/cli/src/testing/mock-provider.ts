@@ -19,7 +19,8 @@ import {
   type SchemaEntry,
   type UpgradeResult,
 } from "@magma/provider-api";
-import { rangeText, type MockData, type MockResource } from "./mock-data.js";
+import type { MockData, MockResource } from "./mock-data.js";
+import { rangeText } from "./test-file-blocks.js";
 import type { TestOverride } from "./test-override.js";
 import { populateComputedValues, type MockedData, type MockProblem } from "./mock-values.js";
 

@@ -16,7 +16,7 @@ import {
   type SchemaEntry,
   type UpgradeResult,
 } from "@magma/provider-api";
-import { rangeText } from "./mock-data.js";
+import { rangeText } from "./test-file-blocks.js";
 import { MockProvider } from "./mock-provider.js";
 import { populateComputedValues, type MockedData, type MockProblem } from "./mock-values.js";
 import type { TestOverride } from "./test-override.js";

@@ -18,6 +18,7 @@ import {
 } from "@magma/hcl";
 import { decodeOverride, useForPlan, type TestOverride } from "./test-override.js";
 import { decodeMockDataBody, loadMockDataDir, mergeMockData, MOCK_PROVIDER_SCHEMA, type MockData } from "./mock-data.js";
+import { testFileError, blockDefRange } from "./test-file-blocks.js";
 
 /** `terraform test`'s default test directory (`-test-directory`). */
 export const DEFAULT_TEST_DIRECTORY = "tests";
@@ -149,18 +150,8 @@ const PROVIDER_SCHEMA: BodySchema = { attributes: [{ name: "alias" }, { name: "v
 const BAD_IDENTIFIER_DETAIL =
   "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.";
 
-function error(summary: string, detail: string, subject?: SourceRange): Diagnostic {
-  return { severity: "error", summary, detail, ...(subject !== undefined ? { subject } : {}) };
-}
 
-/** HCL's `DefRange` of a block: its type and labels (JSON: the block's opening brace). */
-function defRange(b: Block): SourceRange {
-  if (b.defRange !== undefined) return b.defRange;
-  const last = b.labelRanges[b.labelRanges.length - 1] ?? b.typeRange;
-  return { filename: b.typeRange.filename, start: b.typeRange.start, end: last.end };
-}
 
-/** `file:line,col-col` as HCL prints a range. */
 /** Adds an override block unless one with its target came before (Terraform's "Duplicate override_… block" error). */
 function addOverride(list: TestOverride[], o: TestOverride, diags: Diagnostic[]): void {
   const previous = o.target === undefined ? undefined : list.find((p) => p.target === o.target);
@@ -168,7 +159,7 @@ function addOverride(list: TestOverride[], o: TestOverride, diags: Diagnostic[])
     list.push(o);
     return;
   }
-  diags.push(error(`Duplicate ${o.kind} block`, `An ${o.kind} block targeting ${o.target} has already been defined at ${at(previous.declRange)}.`, o.declRange));
+  diags.push(testFileError(`Duplicate ${o.kind} block`, `An ${o.kind} block targeting ${o.target} has already been defined at ${at(previous.declRange)}.`, o.declRange));
 }
 
 function at(r: SourceRange): string {
@@ -210,7 +201,7 @@ function decodeAssert(block: Block, diags: Diagnostic[]): TestAssert | undefined
   const errorMessage = content.attributes.get("error_message");
   if (condition !== undefined && expressionTraversals(condition.expr).length === 0) {
     diags.push(
-      error(
+      testFileError(
         "Invalid assert expression",
         "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
         condition.expr.range,
@@ -237,7 +228,7 @@ function decodeOptions(block: Block, diags: Diagnostic[]): TestPlanOptions | und
     if (k === "refresh-only") mode = "refresh-only";
     else if (k !== "normal")
       local.push(
-        error(
+        testFileError(
           'Invalid "mode" keyword',
           'The "mode" argument requires one of the following keywords without quotes: normal or refresh-only',
           modeAttr.expr.range,
@@ -254,7 +245,7 @@ function decodeOptions(block: Block, diags: Diagnostic[]): TestPlanOptions | und
         refresh = r.value.asBool();
       else
         local.push(
-          error(
+          testFileError(
             "Unsuitable value type",
             "Unsuitable value: a bool is required",
             refreshAttr.expr.range,
@@ -268,7 +259,7 @@ function decodeOptions(block: Block, diags: Diagnostic[]): TestPlanOptions | und
   const target = targetAttr === undefined ? [] : traversalList(targetAttr.expr, local);
   if (!refresh && mode === "refresh-only") {
     local.push(
-      error(
+      testFileError(
         "Incompatible plan options",
         'The "refresh" option cannot be set to false when running a test in "refresh-only" mode.',
         refreshAttr!.range,
@@ -283,7 +274,7 @@ function decodeModule(block: Block, diags: Diagnostic[]): TestRunModule | undefi
   const local: Diagnostic[] = [];
   const { content, diags: d } = block.body.content(MODULE_SCHEMA);
   local.push(...d);
-  const declRange = defRange(block);
+  const declRange = blockDefRange(block);
   let version: string | undefined;
   const versionAttr = content.attributes.get("version");
   if (versionAttr !== undefined) {
@@ -301,7 +292,7 @@ function decodeModule(block: Block, diags: Diagnostic[]): TestRunModule | undefi
   let source: string | undefined;
   if (sourceAttr === undefined) {
     local.push(
-      error(
+      testFileError(
         'Missing "source" attribute for module block',
         "You must specify a source attribute when executing alternate modules during test executions.",
         declRange,
@@ -313,7 +304,7 @@ function decodeModule(block: Block, diags: Diagnostic[]): TestRunModule | undefi
     if (r.diags.length === 0) {
       if (r.value.type.kind !== "string" || !r.value.isKnown() || r.value.isNull())
         local.push(
-          error(
+          testFileError(
             "Unsuitable value type",
             "Unsuitable value: a string is required",
             sourceAttr.expr.range,
@@ -328,7 +319,7 @@ function decodeModule(block: Block, diags: Diagnostic[]): TestRunModule | undefi
       /^(git::|github\.com\/|https?:|s3::|gcs::|hg::|git@)/.test(source)
     ) {
       local.push(
-        error(
+        testFileError(
           "Invalid module source address",
           "Only local or registry module sources are currently supported from within test run blocks.",
           sourceAttr.range,
@@ -357,7 +348,7 @@ function decodePassedProviders(expr: Expression, diags: Diagnostic[]): TestPasse
   const e = expr.kind === "paren" ? expr.expr : expr;
   const bad = (range: SourceRange): void =>
     void diags.push(
-      error(
+      testFileError(
         "Invalid provider configuration reference",
         "Provider name must either stand alone or be followed by a period and then a configuration alias.",
         range,
@@ -400,7 +391,7 @@ function decodePassedProviders(expr: Expression, diags: Diagnostic[]): TestPasse
     }
     return out;
   }
-  diags.push(error("Invalid expression", "A static map expression is required.", expr.range));
+  diags.push(testFileError("Invalid expression", "A static map expression is required.", expr.range));
   return out;
 }
 
@@ -422,7 +413,7 @@ function decodeProvider(
       const r = evaluate(src.expr);
       local.push(...r.diags);
       if (r.diags.length === 0 && r.value.type.kind === "string" && r.value.isKnown() && !r.value.isNull()) mockSource = { dir: r.value.asString(), useForPlan: plan };
-      else if (r.diags.length === 0) local.push(error("Incorrect attribute value type", "Inappropriate value for attribute \"source\": string required.", src.expr.range));
+      else if (r.diags.length === 0) local.push(testFileError("Incorrect attribute value type", "Inappropriate value for attribute \"source\": string required.", src.expr.range));
     }
   }
   const name = block.labels[0] ?? "";
@@ -438,7 +429,7 @@ function decodeProvider(
         : undefined);
     if (alias === undefined || !validIdentifier(alias))
       local.push(
-        error(
+        testFileError(
           "Invalid provider configuration alias",
           `An alias must be a valid name. ${BAD_IDENTIFIER_DETAIL}`,
           aliasAttr.expr.range,
@@ -447,7 +438,7 @@ function decodeProvider(
   }
   if (!validIdentifier(name))
     local.push(
-      error(
+      testFileError(
         "Invalid provider local name",
         `${name} is an invalid provider local name: ${BAD_IDENTIFIER_DETAIL}`,
         block.labelRanges[0],
@@ -461,7 +452,7 @@ function decodeProvider(
     mock,
     ...(mockData !== undefined ? { mockData } : {}),
     ...(mockSource !== undefined ? { mockSource } : {}),
-    declRange: defRange(block),
+    declRange: blockDefRange(block),
     nameRange: block.labelRanges[0] ?? block.typeRange,
   };
 }
@@ -477,7 +468,7 @@ function decodeRun(
   const name = block.labels[0] ?? "";
   const nameRange = block.labelRanges[0] ?? block.typeRange;
   if (!validIdentifier(name))
-    local.push(error("Invalid run block name", BAD_IDENTIFIER_DETAIL, nameRange));
+    local.push(testFileError("Invalid run block name", BAD_IDENTIFIER_DETAIL, nameRange));
   const asserts: TestAssert[] = [];
   const overrides: TestOverride[] = [];
   let options: TestPlanOptions | undefined;
@@ -496,41 +487,41 @@ function decodeRun(
       case "plan_options":
         if (optionsRange !== undefined) {
           local.push(
-            error(
+            testFileError(
               'Multiple "plan_options" blocks',
               `This run block already has a plan_options block defined at ${at(optionsRange)}.`,
-              defRange(b),
+              blockDefRange(b),
             ),
           );
           continue;
         }
-        optionsRange = defRange(b);
+        optionsRange = blockDefRange(b);
         options = decodeOptions(b, local);
         break;
       case "variables":
         if (variablesRange !== undefined) {
           local.push(
-            error(
+            testFileError(
               'Multiple "variables" blocks',
               `This run block already has a variables block defined at ${at(variablesRange)}.`,
-              defRange(b),
+              blockDefRange(b),
             ),
           );
           continue;
         }
-        variablesRange = defRange(b);
+        variablesRange = blockDefRange(b);
         variables = variablesBlock(b, local);
         break;
       case "module":
         if (moduleRange !== undefined)
           local.push(
-            error(
+            testFileError(
               'Multiple "module" blocks',
               `This run block already has a module block defined at ${at(moduleRange)}.`,
-              defRange(b),
+              blockDefRange(b),
             ),
           );
-        moduleRange = defRange(b);
+        moduleRange = blockDefRange(b);
         module = decodeModule(b, local) ?? module;
         break;
       default:
@@ -544,7 +535,7 @@ function decodeRun(
     if (k === "plan") command = "plan";
     else if (k !== "apply")
       local.push(
-        error(
+        testFileError(
           'Invalid "command" keyword',
           'The "command" argument requires one of the following keywords without quotes: apply or plan.',
           commandAttr.expr.range,
@@ -582,7 +573,7 @@ function decodeRun(
     expectFailures,
     ...(stateKey !== undefined ? { stateKey } : {}),
     overrides,
-    declRange: defRange(block),
+    declRange: blockDefRange(block),
     nameRange,
   };
   return { run, ok: !local.some((x) => x.severity === "error") };
@@ -621,10 +612,10 @@ export function parseTestFile(text: string, name: string): { file: TestFile; dia
         const prev = runNames.get(run.name);
         if (prev !== undefined) {
           diags.push(
-            error(
+            testFileError(
               'Duplicate "run" block names',
               `This test file already has a run named ${run.name} block defined at ${at(prev)}.`,
-              defRange(b),
+              blockDefRange(b),
             ),
           );
           continue;
@@ -635,15 +626,15 @@ export function parseTestFile(text: string, name: string): { file: TestFile; dia
       case "variables":
         if (variablesRange !== undefined) {
           diags.push(
-            error(
+            testFileError(
               'Multiple "variables" blocks',
               `This test file already has a variables block defined at ${at(variablesRange)}.`,
-              defRange(b),
+              blockDefRange(b),
             ),
           );
           continue;
         }
-        variablesRange = defRange(b);
+        variablesRange = blockDefRange(b);
         variables = variablesBlock(b, diags);
         break;
       case "provider":
@@ -654,7 +645,7 @@ export function parseTestFile(text: string, name: string): { file: TestFile; dia
         const prev = providers.get(key);
         if (prev !== undefined) {
           diags.push(
-            error(
+            testFileError(
               "Duplicate provider block",
               `A provider for ${key} is already defined at ${at(prev.nameRange)}.`,
               p.declRange,
@@ -700,7 +691,7 @@ export function findTestFiles(
         });
     } else {
       diags.push(
-        error(
+        testFileError(
           "Failed to read test directory",
           `Test directory ${posixJoin(".", testDirectory)} could not be read: ${(e as Error).message}.`,
         ),
@@ -751,7 +742,7 @@ export function loadTestFile(dir: string, name: string): { file: TestFile; diags
     return {
       file: { name, variables: new Map(), providers: new Map(), overrides: [], runs: [] },
       diags: [
-        error(
+        testFileError(
           "Failed to read file",
           `The file ${JSON.stringify(name)} could not be read: ${(e as Error).message}.`,
         ),

@@ -2,6 +2,7 @@ import type { Value } from "@magma/cty";
 import { descendantConfig, parseConfigAddress, type Config } from "@magma/config";
 import { parseModuleInstance, parseResourceInstance } from "@magma/state";
 import { absTraversalForExpr, evaluate, exprAsKeyword, type Block, type BodyContent, type BodySchema, type Diagnostic, type SourceRange, type Traversal } from "@magma/hcl";
+import { testFileError, blockDefRange } from "./test-file-blocks.js";
 
 /** An `override_resource`, `override_data` or `override_module` block (Terraform's `configs.Override`). */
 export interface TestOverride {
@@ -18,15 +19,7 @@ export interface TestOverride {
   readonly valuesRange?: SourceRange;
 }
 
-function error(summary: string, detail: string, subject?: SourceRange): Diagnostic {
-  return { severity: "error", summary, detail, ...(subject !== undefined ? { subject } : {}) };
-}
 
-function defRange(b: Block): SourceRange {
-  if (b.defRange !== undefined) return b.defRange;
-  const last = b.labelRanges[b.labelRanges.length - 1] ?? b.typeRange;
-  return { filename: b.typeRange.filename, start: b.typeRange.start, end: last.end };
-}
 
 /** A traversal as Terraform prints an address (`module.m[0].aws_x.y["k"]`). */
 function addressText(t: Traversal): string {
@@ -49,7 +42,7 @@ export function useForPlan(content: BodyContent, def: boolean, diags: Diagnostic
     case "apply":
       return false;
     default:
-      diags.push(error("Invalid override_during value", "The override_during attribute must be a value of plan or apply.", a.range));
+      diags.push(testFileError("Invalid override_during value", "The override_during attribute must be a value of plan or apply.", a.range));
       return def;
   }
 }
@@ -68,7 +61,7 @@ export function decodeOverride(block: Block, useForPlanDefault: boolean, diags: 
   const schema: BodySchema = { attributes: [{ name: "target" }, { name: "override_during" }, { name: attributeName }] };
   const { content, diags: d } = block.body.content(schema);
   diags.push(...d);
-  const declRange = defRange(block);
+  const declRange = blockDefRange(block);
   let target: string | undefined;
   const t = content.attributes.get("target");
   if (t !== undefined) {
@@ -84,10 +77,10 @@ export function decodeOverride(block: Block, useForPlanDefault: boolean, diags: 
         // Not an address: no target (Terraform's ParseTarget gives none).
       } else if (k !== want) {
         const what = kind === "override_module" ? "modules" : kind === "override_data" ? "data sources" : "resources";
-        diags.push(error("Invalid override target", `You can only target ${what} from ${kind} blocks, not ${text}.`, t.range));
+        diags.push(testFileError("Invalid override target", `You can only target ${what} from ${kind} blocks, not ${text}.`, t.range));
       } else target = text;
     }
-  } else diags.push(error("Missing target attribute", `${kind} blocks must specify a target address.`, declRange));
+  } else diags.push(testFileError("Missing target attribute", `${kind} blocks must specify a target address.`, declRange));
   let values: Value | undefined;
   let valuesRange: SourceRange | undefined;
   const v = content.attributes.get(attributeName);
@@ -99,7 +92,7 @@ export function decodeOverride(block: Block, useForPlanDefault: boolean, diags: 
   }
   const plan = useForPlan(content, useForPlanDefault, diags);
   if (values !== undefined && values.type.kind !== "object")
-    diags.push(error(`Invalid ${attributeName} attribute`, `${kind} blocks must specify ${attributeName === "outputs" ? "an" : "a"} ${attributeName} attribute that is an object.`, valuesRange));
+    diags.push(testFileError(`Invalid ${attributeName} attribute`, `${kind} blocks must specify ${attributeName === "outputs" ? "an" : "a"} ${attributeName} attribute that is an object.`, valuesRange));
   return {
     kind,
     ...(target !== undefined ? { target, ...(t !== undefined ? { targetRange: t.range } : {}) } : {}),
