@@ -23,6 +23,7 @@ import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { runTool, stopToolRuns, testProvidersCliConfig, type ToolRun } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
+import { comparableTestOutput, expectSameTestRun } from "./support/test-command-runs.js";
 
 afterAll(() => {
   stopToolRuns();
@@ -606,16 +607,11 @@ run "x" {}
 
 /** What differs from run to run: -json timestamps, the progress updates printed every 2 s, and the values a mock makes up. */
 function comparable(s: string): string {
-  return s
-    .split("\n")
-    .filter((l) => !/"elapsed":[1-9]/.test(l))
-    .join("\n")
-    .replace(/"@timestamp":"[^"]*"/g, '"@timestamp":"T"')
-    .replace(/(\\?)"[a-z0-9]{8}\\?"/g, "$1\"RANDOM$1\"");
+  return comparableTestOutput(s).replace(/(\\?)"[a-z0-9]{8}\\?"/g, "$1\"RANDOM$1\"");
 }
 
 function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
-  expect({ command, code: ours.code, stdout: comparable(ours.stdout), stderr: comparable(ours.stderr) }).toEqual({ command, code: theirs.code, stdout: comparable(theirs.stdout), stderr: comparable(theirs.stderr) });
+  expectSameTestRun(ours, theirs, command, comparable);
 }
 
 (TERRAFORM !== undefined ? describe : describe.skip)("magma test's mock providers against terraform test", () => {

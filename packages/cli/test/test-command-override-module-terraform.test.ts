@@ -15,6 +15,7 @@ import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { runTool, stopToolRuns, testProvidersCliConfig, type ToolRun } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
+import { expectSameTestRun } from "./support/test-command-runs.js";
 
 afterAll(() => {
   stopToolRuns();
@@ -291,19 +292,6 @@ run "x" {}
 `,
 };
 
-/** What differs from run to run: -json timestamps, the progress updates printed every 2 s, the random strings. */
-function comparable(s: string): string {
-  return s
-    .split("\n")
-    .filter((l) => !/"elapsed":[1-9]/.test(l))
-    .join("\n")
-    .replace(/"@timestamp":"[^"]*"/g, '"@timestamp":"T"');
-}
-
-function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
-  expect({ command, code: ours.code, stdout: comparable(ours.stdout), stderr: comparable(ours.stderr) }).toEqual({ command, code: theirs.code, stdout: comparable(theirs.stdout), stderr: comparable(theirs.stderr) });
-}
-
 (TERRAFORM !== undefined ? describe : describe.skip)("magma test's override_module against terraform test", () => {
   let cliConfig: string;
   let theirs: string;
@@ -326,14 +314,14 @@ function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
   test("override_module on module calls and instances (count, for_each, nested), plan and apply, .tftest.hcl and .tftest.json, human and -json", async () => {
     for (const args of [["-no-color"], ["-json"]]) {
       const [m, t] = await both(args, "modules");
-      expectSame(m, t, `test ${args.join(" ")} (modules)`);
+      expectSameTestRun(m, t, `test ${args.join(" ")} (modules)`);
       expect(t.stdout).toMatch(/\\?"whole\\?"\.\.\. pass|"run":"whole".*"status":"pass"/);
     }
   }, 600_000);
 
   test("invalid override_module blocks", async () => {
     const [m, t] = await both(["-no-color"], "badmodules");
-    expectSame(m, t, "test (badmodules)");
+    expectSameTestRun(m, t, "test (badmodules)");
     expect(t.stderr).toContain("Error: Duplicate override_module block");
   }, 600_000);
 });

@@ -23,6 +23,7 @@ import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { runTool, stopToolRuns, testProvidersCliConfig, type ToolRun } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
+import { expectSameTestRun } from "./support/test-command-runs.js";
 
 afterAll(() => {
   stopToolRuns();
@@ -367,19 +368,6 @@ const FILES: Readonly<Record<string, string>> = {
   "refs.tftest.hcl": REFS_TEST,
 };
 
-/** What differs from run to run: -json timestamps, and the progress updates printed every 2 s while an operation runs. */
-function comparable(s: string): string {
-  return s
-    .split("\n")
-    .filter((l) => !/"elapsed":[1-9]/.test(l))
-    .join("\n")
-    .replace(/"@timestamp":"[^"]*"/g, '"@timestamp":"T"');
-}
-
-function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
-  expect({ command, code: ours.code, stdout: comparable(ours.stdout), stderr: comparable(ours.stderr) }).toEqual({ command, code: theirs.code, stdout: comparable(theirs.stdout), stderr: comparable(theirs.stderr) });
-}
-
 (TERRAFORM !== undefined ? describe : describe.skip)("magma test against terraform test", () => {
   let cliConfig: string;
   let theirs: string;
@@ -404,7 +392,7 @@ function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
 
   test("every file (HCL and JSON test files): setup module, run outputs, asserts, expect_failures, -var", async () => {
     const [m, t] = await both(["-no-color", "-var", "n=4"]);
-    expectSame(m, t, "test -var n=4");
+    expectSameTestRun(m, t, "test -var n=4");
     // The comparison covers what was meant to be covered.
     expect(t.code).toBe(1);
     expect(t.stdout).toContain('  run "postcondition"... fail');
@@ -415,14 +403,14 @@ function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
 
   test("-json and -filter", async () => {
     const [m, t] = await both(["-json", "-filter=other.tftest.hcl", "-filter=refs.tftest.hcl", "-var", "n=4"]);
-    expectSame(m, t, "test -json -filter=other.tftest.hcl -filter=refs.tftest.hcl -var n=4");
+    expectSameTestRun(m, t, "test -json -filter=other.tftest.hcl -filter=refs.tftest.hcl -var n=4");
     expect(t.stdout).toContain('"summary":"Reference to undeclared output value"');
     expect(t.stdout).toContain('"type":"test_summary"');
   }, 600_000);
 
   test("-verbose, in colour: the state after an apply, the plan of a plan run", async () => {
     const [m, t] = await both(["-verbose"], "verbose");
-    expectSame(m, t, "test -verbose");
+    expectSameTestRun(m, t, "test -verbose");
     expect(t.code).toBe(0);
     expect(t.stdout).toContain('resource "random_integer" "i"');
     expect(t.stdout).toContain("\x1b[");
@@ -430,14 +418,14 @@ function expectSame(ours: ToolRun, theirs: ToolRun, command: string): void {
 
   test("a test file's provider blocks (with a file variable), a run's providers map, a missing provider definition", async () => {
     const [m, t] = await both(["-no-color"], "providers");
-    expectSame(m, t, "test (providers)");
+    expectSameTestRun(m, t, "test (providers)");
     expect(t.stderr).toContain("Error: Missing provider definition for configured.missing");
     expect(t.stdout).toContain('  run "file_provider"... pass');
   }, 600_000);
 
   test("an unknown flag", async () => {
     const [m, t] = await both(["-no-color", "-bogus"], "verbose");
-    expectSame(m, t, "test -bogus");
+    expectSameTestRun(m, t, "test -bogus");
     expect(t.code).toBe(1);
   }, 120_000);
 });
