@@ -22,7 +22,7 @@ import { EngineError, EngineErrorCode } from "./engine-error.js";
 import { createPlan, withPlanIdentity, type Plan, type PlanMode } from "./plan/plan.js";
 import { configPrefix } from "./eval/module-evaluator.js";
 import { createConfigApplyScope, plannedFromPlan } from "./planner/config-apply-scope.js";
-import { planConfiguration, resolveProviderConfig, type PlannedProviderConfig, type PlanScopeContext } from "./planner/plan-configuration.js";
+import { planConfiguration, resolveResourceProviderConfig, type PlannedProviderConfig, type PlanScopeContext } from "./planner/plan-configuration.js";
 import { planError, PlanDiagnosticsError, type PlanDiagnostic } from "./planner/plan-diagnostic.js";
 import { validateBeforePlan } from "./planner/validate-before-plan.js";
 import type { ProviderSource } from "./provider-source.js";
@@ -820,7 +820,7 @@ async function configSchemas(config: Config, pool: ProviderPool, only?: Readonly
   for (const c of walkConfig(config)) {
     for (const [key, r] of [...c.module.managedResources, ...c.module.dataResources, ...c.module.ephemeralResources]) {
       if (only !== undefined && !only.has(r.mode)) continue;
-      const resolved = resolveProviderConfig(config, c.path, r.providerConfigRef !== undefined ? (r.providerConfigRef.alias === undefined ? r.providerConfigRef.name : `${r.providerConfigRef.name}.${r.providerConfigRef.alias}`) : r.type.split("_")[0]!, r.provider);
+      const resolved = resolveResourceProviderConfig(config, c.path, r);
       if ("error" in resolved) throw new PlanDiagnosticsError([planError("Provider configuration not present", resolved.error, { address: `${configPrefix(c.path)}${key}` })]);
       const schema = await pool.schema(resolved.address, resolved.source);
       const entry = r.mode === "data" ? schema.dataSources.get(r.type) : r.mode === "ephemeral" ? schema.ephemeralResources?.get(r.type) : schema.resources.get(r.type);

@@ -207,6 +207,15 @@ function refKey(r: { name: string; alias?: string }): string {
 }
 
 /**
+ * {@link resolveProviderConfig} for a resource of the module at `path`: its `provider`
+ * argument's configuration, else the default configuration of its type's prefix (`aws` for
+ * `aws_instance`).
+ */
+export function resolveResourceProviderConfig(root: Config, path: readonly string[], r: Pick<Resource, "providerConfigRef" | "type" | "provider">): ReturnType<typeof resolveProviderConfig> {
+  return resolveProviderConfig(root, path, r.providerConfigRef !== undefined ? refKey(r.providerConfigRef) : r.type.split("_")[0]!, r.provider);
+}
+
+/**
  * Resolves the provider configuration a module's `key` (`aws`, `aws.west`) means, as
  * Terraform does: a `provider` block of the module itself; else what the module call's
  * `providers` map passes; else (default configurations only) the parent's, up to the

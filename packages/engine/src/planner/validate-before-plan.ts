@@ -4,7 +4,7 @@ import type { Block, ProviderSchema } from "@magma/provider-api";
 import { validateExpressions } from "../eval/validate-expressions.js";
 import type { ProviderFunctionCalls } from "../eval/provider-functions.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
-import { resolveProviderConfig } from "./plan-configuration.js";
+import { resolveResourceProviderConfig } from "./plan-configuration.js";
 import { setProviderVersions } from "./provider-versions.js";
 
 /** Options of {@link validateBeforePlan}. */
@@ -34,8 +34,7 @@ export async function validateBeforePlan(config: Config, pool: ProviderPool, cal
     for (const r of [...c.module.managedResources.values(), ...c.module.dataResources.values(), ...c.module.ephemeralResources.values()]) {
       const source = providerAddrString(r.provider);
       if (bySource.has(source)) continue;
-      const ref = r.providerConfigRef;
-      const resolved = resolveProviderConfig(config, c.path, ref !== undefined ? (ref.alias === undefined ? ref.name : `${ref.name}.${ref.alias}`) : r.type.split("_")[0]!, r.provider);
+      const resolved = resolveResourceProviderConfig(config, c.path, r);
       if ("error" in resolved) continue;
       bySource.set(source, await pool.schema(resolved.address, resolved.source).catch(() => undefined));
     }
