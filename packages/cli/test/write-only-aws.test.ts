@@ -9,7 +9,8 @@
 // secret in the states, a saved plan, `plan -json` output or the TF_LOG=trace log. (The apply
 // runs' ephemeral lines, printed beside the refreshes in an order that varies, are compared
 // as sorted lists.) Skipped without terraform and the AWS provider.
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeAws, type FakeAws } from "@magma/fake-aws";
 import { awsFakeConfig, awsFakeHcl, hasAwsProvider, hasTerraform } from "@magma/test-support";
@@ -19,9 +20,17 @@ import { runTool, stopToolRuns, type ToolRun } from "./support/side-by-side.js";
 import { mirrorCliConfig, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
 
 const fakes: FakeAws[] = [];
+/**
+ * One cache directory (XDG_CACHE_HOME) for every magma run of this file, as a user's home cache
+ * is: magma's on-disk schema cache then asks hashicorp/aws for its 5 MB schema once, not in
+ * every run (each run of runTool otherwise gets an empty cache of its own).
+ */
+const magmaCache = mkdtempSync(join(tmpdir(), "magma-wo-aws-cache-"));
+const magmaEnv = { XDG_CACHE_HOME: magmaCache };
 afterAll(async () => {
   stopToolRuns();
   removeWorkdirs();
+  rmSync(magmaCache, { recursive: true, force: true });
   await Promise.all(fakes.map((f) => f.close()));
 });
 
@@ -130,7 +139,7 @@ d.each([
     await Promise.all(pair.map((dir) => terraformAsync(["init", "-no-color", "-input=false"], dir, { env: { TF_CLI_CONFIG_FILE: cliConfig } })));
 
     const commands = [["apply", "-auto-approve"], ["plan", "-detailed-exitcode"]];
-    const runs = await runPair(pair, commands, cliConfig);
+    const runs = await runPair(pair, commands, cliConfig, magmaEnv);
     const [ours, theirs] = runs[0]!;
     expect(withoutEphemeral(ours)).toEqual(withoutEphemeral(theirs));
     expect(ours.code).toBe(0);
@@ -152,7 +161,7 @@ d.each([
     // (magma's run logged at trace level, for the scan below)
     const updateArgs = ["apply", "-no-color", "-input=false", "-auto-approve", "-var=ver=2"];
     const [update, tfUpdate] = await Promise.all([
-      runTool("magma", updateArgs, pair[0], { TF_LOG: "trace", TF_LOG_PATH: join(pair[0], "trace.log") }),
+      runTool("magma", updateArgs, pair[0], { ...magmaEnv, TF_LOG: "trace", TF_LOG_PATH: join(pair[0], "trace.log") }),
       runTool("terraform", updateArgs, pair[1], { TF_CLI_CONFIG_FILE: cliConfig }),
     ]);
     expect(withoutEphemeral(update)).toEqual(withoutEphemeral(tfUpdate));
@@ -165,10 +174,10 @@ d.each([
     // (nor does any state); terraform's the same plan files and -json output. The log's lines passed
     // through from hashicorp/aws are left out: its own debug logging prints the HTTP bodies it sends and
     // receives (GetParameter's answer, PutParameter's request), which terraform's log passes through the same.
-    const [saved, tfSaved] = (await runPair(pair, [["plan", "-var=ver=3", "-out=scan.tfplan"]], cliConfig))[0]!;
+    const [saved, tfSaved] = (await runPair(pair, [["plan", "-var=ver=3", "-out=scan.tfplan"]], cliConfig, magmaEnv))[0]!;
     expect(withoutEphemeral(saved)).toEqual(withoutEphemeral(tfSaved));
     const scanned: string[] = [saved.stdout, saved.stderr, update.stdout, update.stderr, ours.stdout];
-    const json = await runTool("magma", ["plan", "-json", "-var=ver=3"], pair[0], {});
+    const json = await runTool("magma", ["plan", "-json", "-var=ver=3"], pair[0], magmaEnv);
     expect(json.code).toBe(0);
     const logLines = readFileSync(join(pair[0], "trace.log"), "utf8").split("\n");
     const fromAws = (l: string): boolean => /^\S+ \[[A-Z]+\]\s+provider\.terraform-provider-aws[^:\s]*: /.test(l);

@@ -34,14 +34,20 @@ export async function initialisedPair(files: Readonly<Record<string, string>>, c
 
 /**
  * Runs each command (`-no-color -input=false` added after its name) in both directories, terraform
- * with `cliConfig` (default {@link pairCliConfig}); the runs by command, magma's first.
+ * with `cliConfig` (default {@link pairCliConfig}) and magma with `magmaEnv` added to its
+ * environment; the runs by command, magma's first.
  */
-export async function runPair(pair: Pair, commands: readonly (readonly string[])[], cliConfig = pairCliConfig()): Promise<[ours: ToolRun, theirs: ToolRun][]> {
+export async function runPair(
+  pair: Pair,
+  commands: readonly (readonly string[])[],
+  cliConfig = pairCliConfig(),
+  magmaEnv: Readonly<Record<string, string>> = {},
+): Promise<[ours: ToolRun, theirs: ToolRun][]> {
   const each = async (tool: "magma" | "terraform", dir: string): Promise<ToolRun[]> => {
     const runs: ToolRun[] = [];
     for (const c of commands) {
       // The flags right after the command's name (terraform reads no flag after a positional argument).
-      runs.push(await runTool(tool, [c[0]!, "-no-color", "-input=false", ...c.slice(1)], dir, tool === "terraform" ? { TF_CLI_CONFIG_FILE: cliConfig } : {}));
+      runs.push(await runTool(tool, [c[0]!, "-no-color", "-input=false", ...c.slice(1)], dir, tool === "terraform" ? { TF_CLI_CONFIG_FILE: cliConfig } : magmaEnv));
     }
     return runs;
   };
