@@ -4,7 +4,9 @@
 // The providers are test/testdata's failing-provider.mjs and blocks-provider.mjs (served by
 // @magma/provider-server from a filesystem mirror, so terraform and magma run the same
 // providers); the stderr is compared plain and coloured (where the highlight shows the range),
-// and -json's ranges. Skipped without terraform.
+// and -json's ranges. The same configuration in JSON syntax too (@magma/test-support's
+// tfToJson: the places are then a JSON file's). Skipped without terraform.
+import { tfToJson } from "@magma/test-support";
 import { runTool, stopToolRuns, testProvidersCliConfig } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
 
@@ -85,12 +87,14 @@ function ranges(stdout: string): string[] {
     .sort();
 }
 
-(TERRAFORM !== undefined ? describe : describe.skip)("an apply error about a path into the configuration, against terraform's", () => {
+(TERRAFORM !== undefined ? describe.each(["native", "JSON"] as const) : describe.skip.each(["native", "JSON"] as const))("an apply error about a path into the configuration, against terraform's (%s syntax)", (syntax) => {
+  const native = syntax === "native";
   let cliConfig: string;
   let dirs: [string, string];
   beforeAll(async () => {
     cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs", blocks: "blocks-provider.mjs" });
-    dirs = [workdir({ "main.tf": CONFIG }), workdir({ "main.tf": CONFIG })];
+    const files = native ? { "main.tf": CONFIG } : { "main.tf.json": tfToJson(CONFIG) };
+    dirs = [workdir(files), workdir(files)];
     await Promise.all(dirs.map((d) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } })));
   }, 600_000);
 
@@ -102,7 +106,7 @@ function ranges(stdout: string): string[] {
       expect({ colour, code: theirs.code }).toEqual({ colour, code: 1 });
       expect({ colour, code: ours.code }).toEqual({ colour, code: 1 });
       expect({ colour, stderr: ours.stderr }).toEqual({ colour, stderr: theirs.stderr });
-      if (!colour) {
+      if (!colour && native) {
         expect(ours.stderr).toContain('\n  with random_id.key,\n  on main.tf line 12, in resource "random_id" "key":\n  12:     fail = "element"\n');
         expect(ours.stderr).toContain('\n  with random_shuffle.idx,\n  on main.tf line 17, in resource "random_shuffle" "idx":\n');
         expect(ours.stderr).toContain('\n  with blocks_thing.step,\n  on main.tf line 31, in resource "blocks_thing" "step":\n  31:     cmd = "second"\n');
@@ -120,6 +124,6 @@ function ranges(stdout: string): string[] {
     expect(ranges(ours.stdout)).toEqual(ranges(theirs.stdout));
     expect(ranges(ours.stdout)).toHaveLength(7);
     // The list's element: "fail", the second of input = ["a", "fail", "c"] (line 17).
-    expect(ranges(ours.stdout)).toContain(JSON.stringify({ address: "random_shuffle.idx", range: { filename: "main.tf", start: { line: 17, column: 20, byte: 327 }, end: { line: 17, column: 26, byte: 333 } } }));
+    if (native) expect(ranges(ours.stdout)).toContain(JSON.stringify({ address: "random_shuffle.idx", range: { filename: "main.tf", start: { line: 17, column: 20, byte: 327 }, end: { line: 17, column: 26, byte: 333 } } }));
   }, 600_000);
 });
