@@ -5,7 +5,9 @@
 // (ReadDataSource) errors with `with ADDR,` and the block's snippet; and which -json
 // diagnostics carry an `address`. The provider is test/testdata/failing-provider.mjs (served by
 // @magma/provider-server from a filesystem mirror, so terraform and magma run the same
-// provider). Skipped without terraform.
+// provider). Each configuration also in JSON syntax (@magma/test-support's tfToJson). Skipped
+// without terraform.
+import { tfToJson } from "@magma/test-support";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runTool, stopToolRuns, testProvidersCliConfig, type ToolRun } from "./support/side-by-side.js";
@@ -79,6 +81,11 @@ const ofType = (ms: readonly Record<string, unknown>[], ...types: string[]): Rec
 /** Diagnostics as a set (terraform collects those of objects planned in parallel in the order they came). */
 const diagnosticSet = (ms: readonly Record<string, unknown>[]): string[] => ofType(ms, "diagnostic").map((m) => JSON.stringify(m)).sort();
 
+const SYNTAXES = ["native", "JSON"] as const;
+/** A configuration's files in `syntax`. */
+const filesOf = (config: string, syntax: (typeof SYNTAXES)[number]): Record<string, string> => (syntax === "native" ? { "main.tf": config } : { "main.tf.json": tfToJson(config) });
+const describeEach = TERRAFORM !== undefined ? describe.each(SYNTAXES) : describe.skip.each(SYNTAXES);
+
 /** The objects in a working directory's state (none when the file is missing or empty). */
 function stateObjects(dir: string): string[] {
   const file = join(dir, "terraform.tfstate");
@@ -87,7 +94,7 @@ function stateObjects(dir: string): string[] {
   return (JSON.parse(text) as { resources: { type: string; name: string }[] }).resources.map((r) => `${r.type}.${r.name}`);
 }
 
-(TERRAFORM !== undefined ? describe : describe.skip)("a plan error after a partial plan, against terraform's", () => {
+describeEach("a plan error after a partial plan, against terraform's (%s syntax)", (syntax) => {
   let cliConfig: string;
   beforeAll(() => {
     cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs" });
@@ -95,7 +102,7 @@ function stateObjects(dir: string): string[] {
 
   /** Two directories initialised by terraform (one for each tool) on `config`. */
   const pair = async (config: string): Promise<[string, string]> => {
-    const dirs = [workdir({ "main.tf": config }), workdir({ "main.tf": config })] as [string, string];
+    const dirs = [workdir(filesOf(config, syntax)), workdir(filesOf(config, syntax))] as [string, string];
     await Promise.all(dirs.map((d) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } })));
     return dirs;
   };
@@ -140,12 +147,12 @@ function stateObjects(dir: string): string[] {
   }, 600_000);
 });
 
-(TERRAFORM !== undefined ? describe : describe.skip)("refresh and data source read errors at plan time, against terraform's", () => {
+describeEach("refresh and data source read errors at plan time, against terraform's (%s syntax)", (syntax) => {
   let cliConfig: string;
   let dirs: [string, string];
   beforeAll(async () => {
     cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs" });
-    dirs = [workdir({ "main.tf": READS_FAIL }), workdir({ "main.tf": READS_FAIL })];
+    dirs = [workdir(filesOf(READS_FAIL, syntax)), workdir(filesOf(READS_FAIL, syntax))];
     // Each directory gets the two objects (terraform applies them; the reads fail only on the next plan).
     await Promise.all(
       dirs.map(async (d) => {
@@ -174,9 +181,9 @@ function stateObjects(dir: string): string[] {
         expect({ args, stdout: comparableStdout(ours.stdout) }).toEqual({ args, stdout: comparableStdout(theirs.stdout) });
         if (!colour) {
           expect(ours.stdout).toContain("\nPlanning failed. Terraform encountered an error while generating this plan.\n\n");
-          expect(ours.stderr).toContain('\nError: reading random_id: the read is refused\n\n  with random_id.stale,\n  on main.tf line 10, in resource "random_id" "stale":\n  10: resource "random_id" "stale" {\n');
-          expect(ours.stderr).toContain('\n  with data.random_refusal.attr,\n  on main.tf line 17, in data "random_refusal" "attr":\n  17:   input    = "fail"\n');
-          expect(ours.stderr).toContain('\n  with data.random_refusal.body,\n  on main.tf line 19, in data "random_refusal" "body":\n  19: data "random_refusal" "body" {\n');
+          if (syntax === "native") expect(ours.stderr).toContain('\nError: reading random_id: the read is refused\n\n  with random_id.stale,\n  on main.tf line 10, in resource "random_id" "stale":\n  10: resource "random_id" "stale" {\n');
+          if (syntax === "native") expect(ours.stderr).toContain('\n  with data.random_refusal.attr,\n  on main.tf line 17, in data "random_refusal" "attr":\n  17:   input    = "fail"\n');
+          if (syntax === "native") expect(ours.stderr).toContain('\n  with data.random_refusal.body,\n  on main.tf line 19, in data "random_refusal" "body":\n  19: data "random_refusal" "body" {\n');
         }
       }
     }
@@ -195,10 +202,11 @@ function stateObjects(dir: string): string[] {
   }, 600_000);
 });
 
-(TERRAFORM !== undefined ? describe : describe.skip)("-json diagnostics' address, against terraform's", () => {
+// (Native only for now: in JSON syntax magma counts the template's range in the escaped text, issue 31.)
+(TERRAFORM !== undefined ? describe.each(["native"] as const) : describe.skip.each(["native"] as const))("-json diagnostics' address, against terraform's (%s syntax)", (syntax) => {
   test("an expression's error found while planning has no address (only a provider's diagnostic about an object has one)", async () => {
     const cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs" });
-    const dirs = [workdir({ "main.tf": EXPRESSION_FAILS }), workdir({ "main.tf": EXPRESSION_FAILS })] as const;
+    const dirs = [workdir(filesOf(EXPRESSION_FAILS, syntax)), workdir(filesOf(EXPRESSION_FAILS, syntax))] as const;
     await Promise.all(dirs.map((d) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } })));
     const args = ["plan", "-input=false", "-json"];
     const [ours, theirs] = await Promise.all([runTool("magma", args, dirs[0], {}), runTool("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);

@@ -64,6 +64,15 @@ describe("JSON syntax bodies", () => {
     expect(dup.diags.map((d) => d.summary)).toEqual(["Duplicate argument"]);
   });
 
+  test("a body's missing-item range is its object's closing brace (HCL's JSON MissingItemRange)", () => {
+    const { body } = parseJsonConfig('{\n  "resource": {"t": {"n": {\n    "a": 1\n  }}}\n}\n', "m.tf.json");
+    const block = body.content({ blocks: [{ type: "resource", labelNames: ["type", "name"] }] }).content.blocks[0]!;
+    const r = block.body.partialContent({ attributes: [{ name: "b", required: true }] });
+    const closing = { filename: "m.tf.json", start: { line: 4, column: 3, byte: 43 }, end: { line: 4, column: 4, byte: 44 } };
+    expect(r.content.missingItemRange).toEqual(closing);
+    expect(r.diags.map((d) => [d.summary, d.subject])).toEqual([["Missing required argument", closing]]);
+  });
+
   test("unexpected names get a suggestion in native syntax; JSON properties none, as in terraform 1.11", () => {
     const s = { attributes: [{ name: "count" }], blocks: [{ type: "lifecycle" }] };
     expect(parseConfig('{"cout": 1}', "s.tf.json").body.content(s).diags[0]!.detail).toBe('No argument or block type is named "cout".');

@@ -105,9 +105,12 @@ export class JsonBody implements Body {
     return { attributes, diags };
   }
 
+  /** HCL's `MissingItemRange` of a JSON body: its object's closing brace. */
   private missingItemRange(): SourceRange {
     const o = this.objects[0];
-    return o !== undefined ? o.openRange : { filename: this.range.filename, start: this.range.start, end: this.range.start };
+    if (o === undefined) return { filename: this.range.filename, start: this.range.start, end: this.range.start };
+    const end = o.range.end;
+    return { filename: o.range.filename, start: { line: end.line, column: end.column - 1, byte: end.byte - 1 }, end };
   }
 }
 
