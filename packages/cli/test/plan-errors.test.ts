@@ -95,6 +95,8 @@ function stateObjects(dir: string): string[] {
 }
 
 describeEach("a plan error after a partial plan, against terraform's (%s syntax)", (syntax) => {
+  /** Plain and coloured in native syntax; plain only in JSON (the colours do not depend on the syntax). */
+  const COLOURS = syntax === "native" ? [false, true] : [false];
   let cliConfig: string;
   beforeAll(() => {
     cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs" });
@@ -113,7 +115,7 @@ describeEach("a plan error after a partial plan, against terraform's (%s syntax)
   test("plan and apply: the changes planned before a PlanResourceChange error, then the error; plain and coloured, exit 1, nothing applied", async () => {
     const dirs = await pair(PLAN_FAILS);
     for (const command of [["plan"], ["apply", "-auto-approve"]]) {
-      for (const colour of [false, true]) {
+      for (const colour of COLOURS) {
         const args = [...command, "-input=false", ...(colour ? [] : ["-no-color"])];
         const [ours, theirs] = await both(args, dirs, colour);
         expect({ args, code: theirs.code }).toEqual({ args, code: 1 });
@@ -148,6 +150,8 @@ describeEach("a plan error after a partial plan, against terraform's (%s syntax)
 });
 
 describeEach("refresh and data source read errors at plan time, against terraform's (%s syntax)", (syntax) => {
+  /** Plain and coloured in native syntax; plain only in JSON (the colours do not depend on the syntax). */
+  const COLOURS = syntax === "native" ? [false, true] : [false];
   let cliConfig: string;
   let dirs: [string, string];
   beforeAll(async () => {
@@ -172,7 +176,7 @@ describeEach("refresh and data source read errors at plan time, against terrafor
 
   test("plan and apply: each error with `with ADDR,` and its place in the block (the attribute the read's error names, else the block), under terraform's 'Planning failed.', exit 1", async () => {
     for (const command of [["plan"], ["apply", "-auto-approve"]]) {
-      for (const colour of [false, true]) {
+      for (const colour of COLOURS) {
         const args = [...command, "-input=false", ...(colour ? [] : ["-no-color"])];
         const [ours, theirs] = await Promise.all([runTool("magma", args, dirs[0], colour ? { FORCE_COLOR: "1" } : {}), runTool("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);
         expect({ args, code: theirs.code }).toEqual({ args, code: 1 });
