@@ -6,6 +6,7 @@
 // filesystem mirror, so terraform and magma run the same provider. Skipped without terraform.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { tfToJson } from "@magma/test-support";
 import { runTool, stopToolRuns, testProvidersCliConfig } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
 
@@ -34,9 +35,10 @@ resource "random_id" "bad" {
 }
 `;
 
-/** Two directories initialised by terraform (one for each tool) on `config`. */
-async function initialisedPair(config: string, cliConfig: string): Promise<[string, string]> {
-  const pair = [workdir({ "main.tf": config }), workdir({ "main.tf": config })] as [string, string];
+/** Two directories initialised by terraform (one for each tool) on `config` (native syntax, or converted to JSON by tfToJson). */
+async function initialisedPair(config: string, cliConfig: string, syntax: "native" | "JSON" = "native"): Promise<[string, string]> {
+  const files = syntax === "native" ? { "main.tf": config } : { "main.tf.json": tfToJson(config) };
+  const pair = [workdir(files), workdir(files)] as [string, string];
   await Promise.all(pair.map((d) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } })));
   return pair;
 }
@@ -67,6 +69,17 @@ async function initialisedPair(config: string, cliConfig: string): Promise<[stri
         );
       }
     });
+  }, 600_000);
+
+  test("a provider error mid-apply in JSON syntax: the error placed in the .tf.json file as terraform places it, exit 1", async () => {
+    const [m, t] = await initialisedPair(CONFIG("failing"), cliConfig, "JSON");
+    const args = ["apply", "-auto-approve", "-input=false", "-no-color"];
+    const [theirs, ours] = await Promise.all([runTool("terraform", args, t, { TF_CLI_CONFIG_FILE: cliConfig }), runTool("magma", args, m, {})]);
+    expect(theirs.code).toBe(1);
+    expect(ours.code).toBe(1);
+    expect(theirs.stderr).toContain("main.tf.json");
+    expect(ours.stderr).toBe(theirs.stderr);
+    expect(stable(ours.stdout)).toBe(stable(theirs.stdout));
   }, 600_000);
 
   test("SIGINT during a create: the interrupt notice on stdout, terraform's halted and canceled errors on stderr, exit 1", async () => {
