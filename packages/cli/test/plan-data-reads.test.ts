@@ -3,7 +3,9 @@
 // [id=…]` (with -json, `apply_start`/`apply_complete` with action "read") during plan and
 // apply's plan. The provider is test/testdata/failing-provider.mjs (its `random_refusal` data
 // source reads fine for any other input), served by @magma/provider-server from a
-// filesystem mirror, so terraform and magma run the same provider. Skipped without terraform.
+// filesystem mirror, so terraform and magma run the same provider. The configuration also in
+// JSON syntax (tfToJson; plain text only). Skipped without terraform.
+import { tfToJson } from "@magma/test-support";
 import { runTool, stopToolRuns, testProvidersCliConfig, type ToolRun } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs, terraformAsync, workdir } from "./support/workdir.js";
 
@@ -35,12 +37,13 @@ function jsonMessages(text: string): Record<string, unknown>[] {
     .filter((m) => m["type"] !== "version");
 }
 
-(TERRAFORM !== undefined ? describe : describe.skip)("data source reads at plan time, against terraform's", () => {
+(TERRAFORM !== undefined ? describe.each(["native", "JSON"] as const) : describe.skip.each(["native", "JSON"] as const))("data source reads at plan time, against terraform's (%s syntax)", (syntax) => {
   let cliConfig: string;
   let dirs: [string, string];
   beforeAll(async () => {
     cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs" });
-    dirs = [workdir({ "main.tf": CONFIG }), workdir({ "main.tf": CONFIG })];
+    const files = syntax === "native" ? { "main.tf": CONFIG } : { "main.tf.json": tfToJson(CONFIG) };
+    dirs = [workdir(files), workdir(files)];
     await Promise.all(dirs.map((d) => terraformAsync(["init", "-no-color", "-input=false"], d, { env: { TF_CLI_CONFIG_FILE: cliConfig } })));
   }, 300_000);
 
@@ -48,7 +51,7 @@ function jsonMessages(text: string): Record<string, unknown>[] {
     Promise.all([runTool("magma", args, dirs[0], colour ? { FORCE_COLOR: "1" } : {}), runTool("terraform", args, dirs[1], { TF_CLI_CONFIG_FILE: cliConfig })]);
 
   test("plan: Reading... and Read complete after 0s [id=…] before the plan, plain and coloured", async () => {
-    for (const colour of [false, true]) {
+    for (const colour of syntax === "native" ? [false, true] : [false]) {
       const args = ["plan", "-input=false", ...(colour ? [] : ["-no-color"])];
       const [ours, theirs] = await both(args, colour);
       if (!colour) expect(theirs.stdout).toContain("data.random_refusal.r: Reading...\ndata.random_refusal.r: Read complete after 0s [id=refusal-hello]\n");
