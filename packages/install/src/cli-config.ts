@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import { evaluate, parseJsonConfig, parseNativeConfig, type Body, type Diagnostic } from "@magma/hcl";
+import { cliConfigLocations, configDirFiles } from "./cli-config-files.js";
 import { InstallError, InstallErrorCode } from "./install-error.js";
 
 /** One installation method of a `provider_installation` block, in the order written. */
@@ -27,6 +27,13 @@ export interface CliConfig {
   readonly credentials: ReadonlyMap<string, string>;
   /** The `credentials_helper` block (the first one, after merging): the helper's name and `args`. */
   readonly credentialsHelper?: { readonly name: string; readonly args: readonly string[] };
+  /**
+   * The problems terraform reports before any command and then goes on without (its
+   * `LoadConfig` diagnostics, each an error summary, in terraform's order and words): a file
+   * that cannot be read or parsed (`Error parsing <file>: …`, the file then ignored), more
+   * than one `credentials_helper` block. Empty when there are none.
+   */
+  readonly problems: readonly string[];
 }
 
 /** Options of {@link readCliConfig}. */
@@ -119,14 +126,34 @@ interface FileSettings {
 
 const emptySettings = (): FileSettings => ({ providerInstallation: undefined, pluginCacheDir: undefined, mayBreak: false, hosts: new Map(), credentials: new Map(), helpers: new Map() });
 
-/** Reads one CLI configuration file (native syntax, or JSON for a `.json` name). */
-function readConfigFile(file: string): FileSettings {
+/**
+ * Whether HCL 1 reads `text` as JSON (its `lexMode`): the first character that is not white
+ * space is `{`, whatever the file's name.
+ */
+function isJsonText(text: string): boolean {
+  return /^\s*\{/u.test(text);
+}
+
+/**
+ * Reads one CLI configuration file (JSON when its text starts with `{`, else native syntax,
+ * as HCL 1 decides). A file that cannot be read or parsed is terraform's `Error reading`/
+ * `Error parsing` problem, and an empty configuration.
+ */
+function readConfigFile(file: string): FileSettings | { problem: string } {
   const out = emptySettings();
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    // Go's words for the common case (a directory named *.tfrc); node's message otherwise
+    const code = (e as NodeJS.ErrnoException).code;
+    return { problem: `Error reading ${file}: ${code === "EISDIR" ? `read ${file}: is a directory` : (e as Error).message}` };
+  }
   // Terraform reads it with HCL 1, which allows a nested block on one line (`provider_installation { direct {} }`).
-  const text = readFileSync(file, "utf8");
-  const { body, diags } = file.endsWith(".json") ? parseJsonConfig(text, file) : parseNativeConfig(text, file, { nestedSingleLineBlocks: true });
+  const { body, diags } = isJsonText(text) ? parseJsonConfig(text, file) : parseNativeConfig(text, file, { nestedSingleLineBlocks: true });
   const bad = diags.find((d) => d.severity === "error");
-  if (bad !== undefined) throw configError(file, bad);
+  // HCL 1's messages (`At 4:1: object expected closing RBRACE got: EOF`) are its parser's own: the position as it gives it, HCL's words after it
+  if (bad !== undefined) return { problem: `Error parsing ${file}: ${bad.subject === undefined ? "" : `At ${bad.subject.start.line}:${bad.subject.start.column}: `}${bad.summary}${bad.detail === "" ? "" : `: ${bad.detail}`}` };
   const { content, remain, diags: d2 } = body.partialContent({
     blocks: [{ type: "provider_installation" }, { type: "host", labelNames: ["name"] }, { type: "credentials", labelNames: ["host"] }, { type: "credentials_helper", labelNames: ["name"] }],
   });
@@ -179,26 +206,31 @@ function mergeSettings(a: FileSettings, b: FileSettings): FileSettings {
  * `credentials.tfrc.json`'s tokens, hosts…); then the environment (`TF_PLUGIN_CACHE_DIR`,
  * `TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE`, `TF_TOKEN_<host>`).
  *
+ * A file that cannot be read or parsed, and more than one `credentials_helper` block, are
+ * terraform's problems (`CliConfig.problems`), which it reports and goes on without.
+ *
  * @throws InstallError `bad_config` naming the file and line of a malformed setting.
  */
 export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
   const env = options.env ?? process.env;
-  // an empty variable is an unset one (Go's os.Getenv)
-  const override = env["TF_CLI_CONFIG_FILE"] || env["TERRAFORM_CONFIG"] || "";
-  const home = env["HOME"] || homedir();
-  const file = options.file ?? (override !== "" ? override : join(home, ".terraformrc"));
+  const { file, configDir } = cliConfigLocations(env, options.file);
+  const problems: string[] = [];
+  const read = (path: string): FileSettings => {
+    const r = readConfigFile(path);
+    if (!("problem" in r)) return r;
+    problems.push(r.problem);
+    return emptySettings();
+  };
   let settings = emptySettings();
-  if (file !== "" && existsSync(file) && statSync(file).isFile()) settings = readConfigFile(file);
-  const configDir = join(home, ".terraform.d");
-  if (options.file === undefined && override === "" && existsSync(configDir) && statSync(configDir).isDirectory()) {
+  if (file !== "" && existsSync(file)) settings = read(file);
+  const dirFiles = configDirFiles(configDir);
+  if (dirFiles !== undefined) {
     let dirSettings = emptySettings();
-    for (const name of readdirSync(configDir).sort()) {
-      if (!name.endsWith(".tfrc") && !name.endsWith(".tfrc.json")) continue;
-      const path = join(configDir, name);
-      if (statSync(path).isFile()) dirSettings = mergeSettings(dirSettings, readConfigFile(path));
-    }
+    for (const path of dirFiles) dirSettings = mergeSettings(dirSettings, read(path));
     settings = mergeSettings(settings, dirSettings);
   }
+  // terraform's Config.Validate, after merging
+  if (settings.helpers.size > 1) problems.push("No more than one credentials_helper block may be specified");
   const providerInstallation = settings.providerInstallation;
   let pluginCacheDir = settings.pluginCacheDir;
   let mayBreak = settings.mayBreak;
@@ -217,5 +249,6 @@ export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
     hosts,
     credentials,
     ...(credentialsHelper !== undefined ? { credentialsHelper } : {}),
+    problems,
   };
 }
