@@ -6,8 +6,8 @@ import { cliConfigProblemsView } from "./views/cli-config-problems-view.js";
 /**
  * Reads the CLI configuration at start-up, as terraform's main.go does before any command, and
  * writes its problems to stderr (a file that cannot be parsed, more than one
- * `credentials_helper` block): terraform reports them and goes on. The configuration's parser
- * is loaded only when there is a file to read.
+ * `credentials_helper` or `provider_installation` block): terraform reports them and goes
+ * on. The configuration's parser is loaded only when there is a file to read.
  */
 export async function reportCliConfigProblems(io: CliIo): Promise<void> {
   if (!hasCliConfigFiles(io.env)) return;

@@ -1,5 +1,6 @@
 // Problems in terraform's CLI configuration, beside terraform 1.11.4 on the same files, in
-// native and JSON syntax: more than one credentials_helper block (cliconfig's Validate), a
+// native and JSON syntax: more than one credentials_helper block, more than one
+// provider_installation block (cliconfig's Validate; terraform uses the first), a
 // syntactically broken main file (TF_CLI_CONFIG_FILE), a broken *.tfrc / *.tfrc.json in
 // ~/.terraform.d and a directory named like one. Terraform prints "There are some problems
 // with the CLI configuration:", each problem as an error diagnostic, "As a result of the above
@@ -49,6 +50,11 @@ const SYNTAXES: readonly (readonly [string, { readonly config: Record<string, st
         { name: "two credentials_helper blocks", main: 'credentials_helper "a" {\n  args = []\n}\ncredentials_helper "b" {\n  args = ["x"]\n}\n', problems: [/No more than one credentials_helper block may be specified/] },
         { name: "a broken main file", main: 'credentials_helper "a" {\n  args = [\n}\n', problems: [/Error parsing \S+cli\.tfrc: /] },
         {
+          name: "two provider_installation blocks (written natively: terraform's decoder refuses the block in JSON)",
+          main: 'provider_installation {\n  filesystem_mirror {\n    path = "/nonexistent-mirror"\n  }\n}\nprovider_installation {\n  direct {}\n}\n',
+          problems: [/No more than one provider_installation block may be specified/],
+        },
+        {
           name: "a broken .tfrc and a directory named .tfrc in ~/.terraform.d",
           dir: { "a.tfrc/": "", "broken.tfrc": 'plugin_cache_dir = "/x"\nhost "example.com" {\n' },
           problems: [/Error reading \S+a\.tfrc: read \S+a\.tfrc: is a directory/, /Error parsing \S+broken\.tfrc: /],
@@ -63,6 +69,11 @@ const SYNTAXES: readonly (readonly [string, { readonly config: Record<string, st
       cases: [
         { name: "two credentials_helper blocks", main: '{"credentials_helper": {"a": {"args": []}, "b": {"args": ["x"]}}}\n', problems: [/No more than one credentials_helper block may be specified/] },
         { name: "a broken main file", main: '{"credentials_helper" 1}\n', problems: [/Error parsing \S+cli\.tfrc: /] },
+        {
+          name: "two provider_installation blocks (written natively: terraform's decoder refuses the block in JSON)",
+          main: 'provider_installation {\n  filesystem_mirror {\n    path = "/nonexistent-mirror"\n  }\n}\nprovider_installation {\n  direct {}\n}\n',
+          problems: [/No more than one provider_installation block may be specified/],
+        },
         { name: "a broken .tfrc.json in ~/.terraform.d", dir: { "broken.tfrc.json": '{"credentials_helper" 1}\n' }, problems: [/Error parsing \S+broken\.tfrc\.json: /] },
       ],
     },

@@ -74,6 +74,12 @@ describe("readCliConfig: problems terraform reports and goes on without", () => 
     expect(c.credentialsHelper).toEqual({ name: "b", args: ["x"] });
     expect(readCliConfig({ env: { HOME: home, TF_CLI_CONFIG_FILE: join(home, ".terraform.d", "b.tfrc") } }).problems).toEqual(["No more than one credentials_helper block may be specified"]);
     expect(readCliConfig({ env: { HOME: join(dir, "nowhere") } }).problems).toEqual([]);
+    // several provider_installation blocks (here one per file): the first one's methods, and terraform's problem
+    writeFileSync(join(home, ".terraformrc"), `provider_installation {\n  filesystem_mirror {\n    path = "/m"\n  }\n}\n`);
+    writeFileSync(join(home, ".terraform.d", "c.tfrc.json"), JSON.stringify({ provider_installation: [{ direct: {} }, { direct: {} }] }));
+    const several = readCliConfig({ env: { HOME: home } });
+    expect(several.providerInstallation).toEqual([{ kind: "filesystem_mirror", path: "/m", include: [], exclude: [] }]);
+    expect(several.problems.slice(-2)).toEqual(["No more than one credentials_helper block may be specified", "No more than one provider_installation block may be specified"]);
   });
 });
 

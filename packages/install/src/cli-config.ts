@@ -12,7 +12,11 @@ export type InstallationMethod =
 
 /** What provider installation reads from Terraform's CLI configuration and environment. */
 export interface CliConfig {
-  /** The `provider_installation` methods, or `undefined` when the file has none (terraform's implied methods apply). */
+  /**
+   * The `provider_installation` methods, or `undefined` when the files have none (terraform's
+   * implied methods apply). Of several blocks, the first one's (as terraform, which reports
+   * the others as a problem and ignores them).
+   */
   readonly providerInstallation: readonly InstallationMethod[] | undefined;
   /** `plugin_cache_dir` (or `TF_PLUGIN_CACHE_DIR`), absolute. */
   readonly pluginCacheDir: string | undefined;
@@ -31,7 +35,8 @@ export interface CliConfig {
    * The problems terraform reports before any command and then goes on without (its
    * `LoadConfig` diagnostics, each an error summary, in terraform's order and words): a file
    * that cannot be read or parsed (`Error parsing <file>: …`, the file then ignored), more
-   * than one `credentials_helper` block. Empty when there are none.
+   * than one `credentials_helper` block, more than one `provider_installation` block (the
+   * first one used). Empty when there are none.
    */
   readonly problems: readonly string[];
 }
@@ -115,7 +120,8 @@ function tokenHost(suffix: string): string {
 
 /** What one CLI configuration file sets (terraform's `Config` of one file, before merging). */
 interface FileSettings {
-  providerInstallation: InstallationMethod[] | undefined;
+  /** Each `provider_installation` block's methods, in the order written. */
+  installationBlocks: InstallationMethod[][];
   pluginCacheDir: string | undefined;
   mayBreak: boolean;
   hosts: Map<string, Record<string, unknown>>;
@@ -124,7 +130,7 @@ interface FileSettings {
   helpers: Map<string, { name: string; args: string[] }>;
 }
 
-const emptySettings = (): FileSettings => ({ providerInstallation: undefined, pluginCacheDir: undefined, mayBreak: false, hosts: new Map(), credentials: new Map(), helpers: new Map() });
+const emptySettings = (): FileSettings => ({ installationBlocks: [], pluginCacheDir: undefined, mayBreak: false, hosts: new Map(), credentials: new Map(), helpers: new Map() });
 
 /**
  * Whether HCL 1 reads `text` as JSON (its `lexMode`): the first character that is not white
@@ -164,7 +170,7 @@ function readConfigFile(file: string): FileSettings | { problem: string } {
   if (typeof cache === "string" && cache !== "") out.pluginCacheDir = cache;
   out.mayBreak = top.get("plugin_cache_may_break_dependency_lock_file") === true;
   for (const b of content.blocks) {
-    if (b.type === "provider_installation") out.providerInstallation = [...(out.providerInstallation ?? []), ...methods(file, b.body)];
+    if (b.type === "provider_installation") out.installationBlocks.push(methods(file, b.body));
     else if (b.type === "host") {
       const services = attrs(file, b.body).get("services");
       if (services === null || services === undefined || typeof services !== "object" || Array.isArray(services)) throw configError(file, `host ${JSON.stringify(b.labels[0])} needs a services map`);
@@ -184,11 +190,11 @@ function readConfigFile(file: string): FileSettings | { problem: string } {
 /**
  * terraform's `Config.Merge` of `a` then `b`: the first `plugin_cache_dir` set wins, the lock
  * file setting once on stays on, `b`'s hosts, credentials and credentials helpers replace
- * `a`'s of the same name, the installation methods are both files'.
+ * `a`'s of the same name, the `provider_installation` blocks are both files'.
  */
 function mergeSettings(a: FileSettings, b: FileSettings): FileSettings {
   return {
-    providerInstallation: a.providerInstallation === undefined && b.providerInstallation === undefined ? undefined : [...(a.providerInstallation ?? []), ...(b.providerInstallation ?? [])],
+    installationBlocks: [...a.installationBlocks, ...b.installationBlocks],
     pluginCacheDir: a.pluginCacheDir ?? b.pluginCacheDir,
     mayBreak: a.mayBreak || b.mayBreak,
     hosts: new Map([...a.hosts, ...b.hosts]),
@@ -206,7 +212,7 @@ function mergeSettings(a: FileSettings, b: FileSettings): FileSettings {
  * `credentials.tfrc.json`'s tokens, hosts…); then the environment (`TF_PLUGIN_CACHE_DIR`,
  * `TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE`, `TF_TOKEN_<host>`).
  *
- * A file that cannot be read or parsed, and more than one `credentials_helper` block, are
+ * A file that cannot be read or parsed, and more than one `credentials_helper` or `provider_installation` block, are
  * terraform's problems (`CliConfig.problems`), which it reports and goes on without.
  *
  * @throws InstallError `bad_config` naming the file and line of a malformed setting.
@@ -231,7 +237,9 @@ export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
   }
   // terraform's Config.Validate, after merging
   if (settings.helpers.size > 1) problems.push("No more than one credentials_helper block may be specified");
-  const providerInstallation = settings.providerInstallation;
+  if (settings.installationBlocks.length > 1) problems.push("No more than one provider_installation block may be specified");
+  // terraform's providerSource: the first block (the others are the problem above)
+  const providerInstallation = settings.installationBlocks[0];
   let pluginCacheDir = settings.pluginCacheDir;
   let mayBreak = settings.mayBreak;
   const hosts = settings.hosts;
