@@ -2,6 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { CliError, CliErrorCode } from "./cli-error.js";
+import { reportCliConfigProblems } from "./cli-config-problems.js";
 import { processIo, type CliIo } from "./cli-io.js";
 import { decideColour } from "./decide-colour.js";
 import { commandName } from "./command-name.js";
@@ -183,6 +184,8 @@ Exit codes: 0 ok, 1 error, 2 usage error, 130 interrupted, 141 output reader wen
   });
 
   try {
+    // terraform's CLI configuration problems, before any command (and its output)
+    await reportCliConfigProblems(io);
     ctx.argv = normalizeTerraformFlags(mergeTerraformEnvArgs(argv, io.env), program);
     ctx.colour = decideColour(io, ctx.argv);
     await program.parseAsync(ctx.argv, { from: "user" });

@@ -58,6 +58,31 @@ describe("readCliConfig: the CLI configuration directory", () => {
   });
 });
 
+describe("readCliConfig: problems terraform reports and goes on without", () => {
+  test("a file that cannot be parsed or read is left out; more than one credentials_helper; JSON told from the text, not the name", () => {
+    const home = join(dir, "home-problems");
+    mkdirSync(join(home, ".terraform.d", "d.tfrc"), { recursive: true });
+    writeFileSync(join(home, ".terraformrc"), `credentials_helper "a" {\n  args = [\n}\n`);
+    writeFileSync(join(home, ".terraform.d", "b.tfrc"), `{"credentials_helper": {"b": {"args": ["x"]}, "c": {}}, "plugin_cache_dir": "/json-cache"}`);
+    const c = readCliConfig({ env: { HOME: home } });
+    expect(c.problems).toEqual([
+      expect.stringMatching(/^Error parsing \S+\.terraformrc: At 3:1: Invalid expression/),
+      `Error reading ${join(home, ".terraform.d", "d.tfrc")}: read ${join(home, ".terraform.d", "d.tfrc")}: is a directory`,
+      "No more than one credentials_helper block may be specified",
+    ]);
+    expect(c.pluginCacheDir).toBe("/json-cache");
+    expect(c.credentialsHelper).toEqual({ name: "b", args: ["x"] });
+    expect(readCliConfig({ env: { HOME: home, TF_CLI_CONFIG_FILE: join(home, ".terraform.d", "b.tfrc") } }).problems).toEqual(["No more than one credentials_helper block may be specified"]);
+    expect(readCliConfig({ env: { HOME: join(dir, "nowhere") } }).problems).toEqual([]);
+    // several provider_installation blocks (here one per file): the first one's methods, and terraform's problem
+    writeFileSync(join(home, ".terraformrc"), `provider_installation {\n  filesystem_mirror {\n    path = "/m"\n  }\n}\n`);
+    writeFileSync(join(home, ".terraform.d", "c.tfrc.json"), JSON.stringify({ provider_installation: [{ direct: {} }, { direct: {} }] }));
+    const several = readCliConfig({ env: { HOME: home } });
+    expect(several.providerInstallation).toEqual([{ kind: "filesystem_mirror", path: "/m", include: [], exclude: [] }]);
+    expect(several.problems.slice(-2)).toEqual(["No more than one credentials_helper block may be specified", "No more than one provider_installation block may be specified"]);
+  });
+});
+
 describe("addresses and versions", () => {
   test("provider patterns as terraform parses them", () => {
     expect(parseProviderPattern("hashicorp/*")).toEqual({ hostname: "registry.terraform.io", namespace: "hashicorp", type: "*" });

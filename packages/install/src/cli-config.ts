@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import { evaluate, parseJsonConfig, parseNativeConfig, type Body, type Diagnostic } from "@magma/hcl";
+import { cliConfigLocations, configDirFiles } from "./cli-config-files.js";
 import { InstallError, InstallErrorCode } from "./install-error.js";
 
 /** One installation method of a `provider_installation` block, in the order written. */
@@ -12,7 +12,11 @@ export type InstallationMethod =
 
 /** What provider installation reads from Terraform's CLI configuration and environment. */
 export interface CliConfig {
-  /** The `provider_installation` methods, or `undefined` when the file has none (terraform's implied methods apply). */
+  /**
+   * The `provider_installation` methods, or `undefined` when the files have none (terraform's
+   * implied methods apply). Of several blocks, the first one's (as terraform, which reports
+   * the others as a problem and ignores them).
+   */
   readonly providerInstallation: readonly InstallationMethod[] | undefined;
   /** `plugin_cache_dir` (or `TF_PLUGIN_CACHE_DIR`), absolute. */
   readonly pluginCacheDir: string | undefined;
@@ -27,6 +31,14 @@ export interface CliConfig {
   readonly credentials: ReadonlyMap<string, string>;
   /** The `credentials_helper` block (the first one, after merging): the helper's name and `args`. */
   readonly credentialsHelper?: { readonly name: string; readonly args: readonly string[] };
+  /**
+   * The problems terraform reports before any command and then goes on without (its
+   * `LoadConfig` diagnostics, each an error summary, in terraform's order and words): a file
+   * that cannot be read or parsed (`Error parsing <file>: …`, the file then ignored), more
+   * than one `credentials_helper` block, more than one `provider_installation` block (the
+   * first one used). Empty when there are none.
+   */
+  readonly problems: readonly string[];
 }
 
 /** Options of {@link readCliConfig}. */
@@ -108,7 +120,8 @@ function tokenHost(suffix: string): string {
 
 /** What one CLI configuration file sets (terraform's `Config` of one file, before merging). */
 interface FileSettings {
-  providerInstallation: InstallationMethod[] | undefined;
+  /** Each `provider_installation` block's methods, in the order written. */
+  installationBlocks: InstallationMethod[][];
   pluginCacheDir: string | undefined;
   mayBreak: boolean;
   hosts: Map<string, Record<string, unknown>>;
@@ -117,16 +130,36 @@ interface FileSettings {
   helpers: Map<string, { name: string; args: string[] }>;
 }
 
-const emptySettings = (): FileSettings => ({ providerInstallation: undefined, pluginCacheDir: undefined, mayBreak: false, hosts: new Map(), credentials: new Map(), helpers: new Map() });
+const emptySettings = (): FileSettings => ({ installationBlocks: [], pluginCacheDir: undefined, mayBreak: false, hosts: new Map(), credentials: new Map(), helpers: new Map() });
 
-/** Reads one CLI configuration file (native syntax, or JSON for a `.json` name). */
-function readConfigFile(file: string): FileSettings {
+/**
+ * Whether HCL 1 reads `text` as JSON (its `lexMode`): the first character that is not white
+ * space is `{`, whatever the file's name.
+ */
+function isJsonText(text: string): boolean {
+  return /^\s*\{/u.test(text);
+}
+
+/**
+ * Reads one CLI configuration file (JSON when its text starts with `{`, else native syntax,
+ * as HCL 1 decides). A file that cannot be read or parsed is terraform's `Error reading`/
+ * `Error parsing` problem, and an empty configuration.
+ */
+function readConfigFile(file: string): FileSettings | { problem: string } {
   const out = emptySettings();
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    // Go's words for the common case (a directory named *.tfrc); node's message otherwise
+    const code = (e as NodeJS.ErrnoException).code;
+    return { problem: `Error reading ${file}: ${code === "EISDIR" ? `read ${file}: is a directory` : (e as Error).message}` };
+  }
   // Terraform reads it with HCL 1, which allows a nested block on one line (`provider_installation { direct {} }`).
-  const text = readFileSync(file, "utf8");
-  const { body, diags } = file.endsWith(".json") ? parseJsonConfig(text, file) : parseNativeConfig(text, file, { nestedSingleLineBlocks: true });
+  const { body, diags } = isJsonText(text) ? parseJsonConfig(text, file) : parseNativeConfig(text, file, { nestedSingleLineBlocks: true });
   const bad = diags.find((d) => d.severity === "error");
-  if (bad !== undefined) throw configError(file, bad);
+  // HCL 1's messages (`At 4:1: object expected closing RBRACE got: EOF`) are its parser's own: the position as it gives it, HCL's words after it
+  if (bad !== undefined) return { problem: `Error parsing ${file}: ${bad.subject === undefined ? "" : `At ${bad.subject.start.line}:${bad.subject.start.column}: `}${bad.summary}${bad.detail === "" ? "" : `: ${bad.detail}`}` };
   const { content, remain, diags: d2 } = body.partialContent({
     blocks: [{ type: "provider_installation" }, { type: "host", labelNames: ["name"] }, { type: "credentials", labelNames: ["host"] }, { type: "credentials_helper", labelNames: ["name"] }],
   });
@@ -137,7 +170,7 @@ function readConfigFile(file: string): FileSettings {
   if (typeof cache === "string" && cache !== "") out.pluginCacheDir = cache;
   out.mayBreak = top.get("plugin_cache_may_break_dependency_lock_file") === true;
   for (const b of content.blocks) {
-    if (b.type === "provider_installation") out.providerInstallation = [...(out.providerInstallation ?? []), ...methods(file, b.body)];
+    if (b.type === "provider_installation") out.installationBlocks.push(methods(file, b.body));
     else if (b.type === "host") {
       const services = attrs(file, b.body).get("services");
       if (services === null || services === undefined || typeof services !== "object" || Array.isArray(services)) throw configError(file, `host ${JSON.stringify(b.labels[0])} needs a services map`);
@@ -157,11 +190,11 @@ function readConfigFile(file: string): FileSettings {
 /**
  * terraform's `Config.Merge` of `a` then `b`: the first `plugin_cache_dir` set wins, the lock
  * file setting once on stays on, `b`'s hosts, credentials and credentials helpers replace
- * `a`'s of the same name, the installation methods are both files'.
+ * `a`'s of the same name, the `provider_installation` blocks are both files'.
  */
 function mergeSettings(a: FileSettings, b: FileSettings): FileSettings {
   return {
-    providerInstallation: a.providerInstallation === undefined && b.providerInstallation === undefined ? undefined : [...(a.providerInstallation ?? []), ...(b.providerInstallation ?? [])],
+    installationBlocks: [...a.installationBlocks, ...b.installationBlocks],
     pluginCacheDir: a.pluginCacheDir ?? b.pluginCacheDir,
     mayBreak: a.mayBreak || b.mayBreak,
     hosts: new Map([...a.hosts, ...b.hosts]),
@@ -179,27 +212,34 @@ function mergeSettings(a: FileSettings, b: FileSettings): FileSettings {
  * `credentials.tfrc.json`'s tokens, hosts…); then the environment (`TF_PLUGIN_CACHE_DIR`,
  * `TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE`, `TF_TOKEN_<host>`).
  *
+ * A file that cannot be read or parsed, and more than one `credentials_helper` or `provider_installation` block, are
+ * terraform's problems (`CliConfig.problems`), which it reports and goes on without.
+ *
  * @throws InstallError `bad_config` naming the file and line of a malformed setting.
  */
 export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
   const env = options.env ?? process.env;
-  // an empty variable is an unset one (Go's os.Getenv)
-  const override = env["TF_CLI_CONFIG_FILE"] || env["TERRAFORM_CONFIG"] || "";
-  const home = env["HOME"] || homedir();
-  const file = options.file ?? (override !== "" ? override : join(home, ".terraformrc"));
+  const { file, configDir } = cliConfigLocations(env, options.file);
+  const problems: string[] = [];
+  const read = (path: string): FileSettings => {
+    const r = readConfigFile(path);
+    if (!("problem" in r)) return r;
+    problems.push(r.problem);
+    return emptySettings();
+  };
   let settings = emptySettings();
-  if (file !== "" && existsSync(file) && statSync(file).isFile()) settings = readConfigFile(file);
-  const configDir = join(home, ".terraform.d");
-  if (options.file === undefined && override === "" && existsSync(configDir) && statSync(configDir).isDirectory()) {
+  if (file !== "" && existsSync(file)) settings = read(file);
+  const dirFiles = configDirFiles(configDir);
+  if (dirFiles !== undefined) {
     let dirSettings = emptySettings();
-    for (const name of readdirSync(configDir).sort()) {
-      if (!name.endsWith(".tfrc") && !name.endsWith(".tfrc.json")) continue;
-      const path = join(configDir, name);
-      if (statSync(path).isFile()) dirSettings = mergeSettings(dirSettings, readConfigFile(path));
-    }
+    for (const path of dirFiles) dirSettings = mergeSettings(dirSettings, read(path));
     settings = mergeSettings(settings, dirSettings);
   }
-  const providerInstallation = settings.providerInstallation;
+  // terraform's Config.Validate, after merging
+  if (settings.helpers.size > 1) problems.push("No more than one credentials_helper block may be specified");
+  if (settings.installationBlocks.length > 1) problems.push("No more than one provider_installation block may be specified");
+  // terraform's providerSource: the first block (the others are the problem above)
+  const providerInstallation = settings.installationBlocks[0];
   let pluginCacheDir = settings.pluginCacheDir;
   let mayBreak = settings.mayBreak;
   const hosts = settings.hosts;
@@ -217,5 +257,6 @@ export function readCliConfig(options: ReadCliConfigOptions = {}): CliConfig {
     hosts,
     credentials,
     ...(credentialsHelper !== undefined ? { credentialsHelper } : {}),
+    problems,
   };
 }

@@ -152,11 +152,11 @@ function pipeBody(res: IncomingMessage, url: URL, timeoutMs: number, sink: (chun
   return new Promise((resolve, reject) => {
     const want = res.headers["content-length"] === undefined ? undefined : Number(res.headers["content-length"]);
     let got = 0;
-    let timer = setTimeout(() => res.destroy(new StepError(InstallErrorCode.Timeout, `reading ${url.href}: context deadline exceeded (Client.Timeout or context cancellation while reading body)`)), timeoutMs);
+    const timer = setTimeout(() => res.destroy(new StepError(InstallErrorCode.Timeout, `reading ${url.href}: context deadline exceeded (Client.Timeout or context cancellation while reading body)`)), timeoutMs);
     res.on("data", (c: Buffer) => {
       got += c.length;
-      clearTimeout(timer);
-      timer = setTimeout(() => res.destroy(new StepError(InstallErrorCode.Timeout, `reading ${url.href}: context deadline exceeded (Client.Timeout or context cancellation while reading body)`)), timeoutMs);
+      // the stall timeout starts again (re-armed in place: no new timer per piece)
+      timer.refresh();
       sink(c);
     });
     res.once("error", (e) => {

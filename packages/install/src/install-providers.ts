@@ -246,7 +246,7 @@ export async function installProviders(reqs: readonly ProviderRequirement[], opt
       const meta = await options.source.packageMeta(req.provider, version, target);
       const installTo = cache !== undefined ? join(cache, rel) : dest;
       const allowed = options.forceInstallChecksums === true ? [] : preferred;
-      const { auth, hash } = await slot(() => installPackage(meta, installTo, allowed, options.http, (done, total) => ev.progress?.(req.provider, version, done, total)));
+      const { auth, hash } = await slot(() => installPackage(meta, installTo, allowed, options.http, ev.progress === undefined ? undefined : (done, total) => ev.progress?.(req.provider, version, done, total)));
       if (cache !== undefined) linkDir(resolve(installTo), dest);
       return { kind: "fetched", hash, auth };
     } catch (e) {

@@ -37,6 +37,11 @@ export class DownloadProgress {
     this.#now = now;
   }
 
+  /** Whether it draws anything (a terminal): when not, the caller need not report progress at all. */
+  get enabled(): boolean {
+    return this.#enabled;
+  }
+
   /** Records that `key`'s download (shown as `label`) has `done` of `total` bytes; one that is complete leaves the line. */
   update(key: string, label: string, done: number, total: number | undefined): void {
     if (!this.#enabled) return;

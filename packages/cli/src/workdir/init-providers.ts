@@ -13,6 +13,7 @@ import {
   type HttpOptions,
   type InstallError,
   type LockedProvider,
+  type ProviderAddress,
   type ProviderRequirement as InstallRequirement,
 } from "@magma/install";
 import { CliError, CliErrorCode } from "../cli-error.js";
@@ -111,7 +112,8 @@ export async function installConfigProviders(
       alreadyInstalled: (p, v) => print(`- Using previously-installed ${providerDisplay(p)} v${v}\n`),
       linkFromCache: (p, v) => print(`- Using ${providerDisplay(p)} v${v} from the shared cache directory\n`),
       fetchBegin: (p, v) => print(`- Installing ${providerDisplay(p)} v${v}...\n`),
-      progress: (p, v, done, total) => bar.update(`${providerAddressString(p)} ${v}`, `${providerDisplay(p)} v${v}`, done, total),
+      // (per piece received: only for a terminal's status line)
+      ...(bar.enabled ? { progress: (p: ProviderAddress, v: string, done: number, total: number | undefined) => bar.update(`${providerAddressString(p)} ${v}`, `${providerDisplay(p)} v${v}`, done, total) } : {}),
       fetchSuccess: (p, v, auth) => {
         const key = auth?.keyId !== undefined && (auth.result === "self-signed" || auth.result === "signed by a HashiCorp partner") ? `, key ID ${auth.keyId}` : "";
         print(`- Installed ${providerDisplay(p)} v${v} (${auth?.result ?? "unauthenticated"}${key})\n`);
