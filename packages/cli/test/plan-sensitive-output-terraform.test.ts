@@ -87,7 +87,7 @@ const runs = new Map<string, [ToolRun, ToolRun][]>();
   }, 600_000);
 
   test.each(Object.keys(CASES).flatMap((name) => [`${name} native`, `${name} json`]))("%s: plan, plan -json, apply", (key) => {
-    const [[planO, planT], [jsonO, jsonT], [applyO, applyT]] = runs.get(key)!;
+    const [[planO, planT], [jsonO, jsonT], [applyO, applyT]] = runs.get(key)! as [[ToolRun, ToolRun], [ToolRun, ToolRun], [ToolRun, ToolRun]];
     for (const [o, t] of [
       [planO, planT],
       [applyO, applyT],

@@ -3,7 +3,8 @@
 // list, set, map — each object with an optional+computed `arn` (the provider's "arn:<v>"
 // when the configuration leaves it out, unknown until applied) and an optional `v`, and an
 // optional+computed single nested attribute; for comparing how plans render nested
-// attributes going to null with terraform's. Otherwise it keeps its configuration
+// attributes going to null with terraform's. With NESTED_FAIL_UPGRADE=1 in its environment,
+// every state upgrade fails. Otherwise it keeps its configuration
 // (keep-config-provider.mjs; ids "nt-<name>").
 import { fromJson, listVal, mapVal, objectVal, setVal, stringType, stringVal, unknownVal } from "@magma/cty";
 import { createNativeProvider, createSchemaEntry } from "@magma/provider-api";
@@ -79,6 +80,7 @@ export function createProvider() {
       return { newState: current };
     },
     upgradeResourceState(_t, _v, rawJson, _o, ctx) {
+      if (process.env["NESTED_FAIL_UPGRADE"] === "1") throw new Error("state upgrade refused");
       return { upgradedState: fromJson(rawJson, ctx.entry.type) };
     },
     readDataSource() {
