@@ -230,7 +230,15 @@ function diagnosticKey(d: PlanDiagnostic): string {
 }
 
 function isPlanWalkError(d: PlanDiagnostic): boolean {
-  return d.severity !== "error" || d.inConfigBody === true || CONDITION_FAILURES.has(d.summary) || d.summary === "Self-referential block" || (d.address !== undefined && PROVIDER_ANSWER_FAILURES.has(d.summary));
+  return (
+    d.severity !== "error" ||
+    d.inConfigBody === true ||
+    CONDITION_FAILURES.has(d.summary) ||
+    d.summary === "Self-referential block" ||
+    (d.address !== undefined && PROVIDER_ANSWER_FAILURES.has(d.summary)) ||
+    // a root output whose value turns out sensitive only once planned (its validation saw no mark)
+    (d.summary === "Output refers to sensitive values" && d.address?.startsWith("output.") === true)
+  );
 }
 
 /** Options of {@link Engine.import}: how the new state is persisted, and the plan options the provider configuration is evaluated with. */

@@ -11,7 +11,8 @@ import {
   readCliConfig,
   type CredentialsLookup,
   type HttpOptions,
-  type InstallError,
+  InstallError,
+  InstallErrorCode,
   type LockedProvider,
   type ProviderAddress,
   type ProviderRequirement as InstallRequirement,
@@ -19,8 +20,9 @@ import {
 import { CliError, CliErrorCode } from "../cli-error.js";
 import type { CommandContext } from "../commands/command-context.js";
 import { nativeProviders } from "../native-providers.js";
+import { terminalColumns, wordWrap } from "../terminal-columns.js";
 import { DownloadProgress } from "./download-progress.js";
-import { providerForDisplay, providerRequirements } from "./provider-requirements.js";
+import { isBuiltInProvider, providerForDisplay, providerRequirements } from "./provider-requirements.js";
 import { versionConstraintsString } from "./version-constraints-string.js";
 import type { WorkingDir } from "./working-dir.js";
 
@@ -77,7 +79,21 @@ export async function installConfigProviders(
   const pluginDirs = o.pluginDir?.filter((d) => d !== "");
   const source = createProviderSource(cli, { http, cwd: wd.dir, env, ...(pluginDirs !== undefined && pluginDirs.length > 0 ? { pluginDirs } : { extraMirrors }) });
   const reqs: InstallRequirement[] = [];
-  for (const req of providerRequirements(config)) {
+  // Terraform's installer reports the built-in providers first (no installation; no version constraint allowed).
+  const builtInErrors: InstallError[] = [];
+  for (const req of providerRequirements(config, { builtIn: true })) {
+    if (isBuiltInProvider(req.provider)) {
+      const d = providerAddrString(req.provider);
+      const problem =
+        req.provider.type !== "terraform"
+          ? `this Terraform release has no built-in provider named ${JSON.stringify(req.provider.type)}`
+          : req.constraints.length > 0
+            ? "built-in providers do not support explicit version constraints"
+            : undefined;
+      if (problem === undefined) ctx.print(`- ${d} is built in to Terraform\n`);
+      else builtInErrors.push(new InstallError(InstallErrorCode.BadConfig, "Invalid dependency on built-in provider", wordWrap(`Cannot use ${d}: ${problem}.`, terminalColumns(ctx.io.stderr))));
+      continue;
+    }
     const native = Object.keys(nativeProviders).find((k) => providerAddrString(req.provider) === `registry.terraform.io/${k}`);
     if (native !== undefined) {
       ctx.print(`- Using ${providerForDisplay(req.provider)} (native, built into magma)\n`);
@@ -128,7 +144,10 @@ export async function installConfigProviders(
   if (result.thirdPartySigned) {
     ctx.print("Partner and community providers are signed by their developers.\nIf you'd like to know more about provider signing, you can read about it here:\nhttps://developer.hashicorp.com/terraform/cli/plugins/signing\n");
   }
+  // terraform's diagnostics for the built-in providers come first (Diagnostics: each "\nError: …\n\n<detail>\n")
+  for (const e of builtInErrors) ctx.io.stderr.write(`\nError: ${e.summary}\n\n${e.detail}\n`);
   const errors = [...result.errors.values()];
+  if (errors.length === 0 && builtInErrors.length > 0) throw new CliError(CliErrorCode.BadInput, builtInErrors[0]!.summary, { silent: true, cause: builtInErrors[0] });
   if (errors.length > 0) {
     for (const e of errors.slice(0, -1)) ctx.io.stderr.write(`\nError: ${e.summary}\n\n${e.detail}\n\n`);
     throw cliErrorOf(errors[errors.length - 1]!);

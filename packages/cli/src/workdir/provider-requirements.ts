@@ -15,15 +15,21 @@ export function providerForDisplay(p: ProviderAddr): string {
   return p.hostname === "registry.terraform.io" ? `${p.namespace}/${p.type}` : providerAddrString(p);
 }
 
+/** Whether `p` is in Terraform's `terraform.io/builtin/` namespace. */
+export function isBuiltInProvider(p: ProviderAddr): boolean {
+  return p.hostname === "terraform.io" && p.namespace === "builtin";
+}
+
 /**
  * The providers a configuration needs, as `terraform init` collects them: every module's
  * `required_providers`, and the providers implied by resources and `provider` blocks that no
- * entry names. Terraform's built-in provider (`terraform.io/builtin/terraform`) is left out.
+ * entry names. Providers in `terraform.io/builtin/` (Terraform's built-in provider) are left
+ * out unless `options.builtIn` asks for them (init reports them).
  */
-export function providerRequirements(config: Config): ProviderRequirement[] {
+export function providerRequirements(config: Config, options: { readonly builtIn?: boolean } = {}): ProviderRequirement[] {
   const found = new Map<string, { provider: ProviderAddr; constraints: VersionConstraint[] }>();
   const need = (p: ProviderAddr, constraints: readonly VersionConstraint[] = []): void => {
-    if (p.hostname === "terraform.io" && p.namespace === "builtin") return;
+    if (options.builtIn !== true && isBuiltInProvider(p)) return;
     const key = providerAddrString(p);
     const e = found.get(key) ?? { provider: p, constraints: [] };
     e.constraints.push(...constraints);

@@ -110,7 +110,8 @@ export async function runOperation(ctx: CommandContext, wd: WorkingDir, o: Opera
 
 /** The objects in state the plan refreshed: each current object and each deposed one (terraform refreshes those too); under -target only those the plan walked. */
 function refreshedObjects(prior: StateFile, r: EnginePlanResult, targeted: boolean): RefreshedObject[] {
-  const walked = targeted ? new Set(r.refreshOutcomes.map((x) => x.address)) : undefined;
+  // Targeted, or failed (an object whose upgrade failed is never refreshed, nor shown by terraform): the objects the walk refreshed.
+  const walked = targeted || r.hasErrors ? new Set(r.refreshOutcomes.map((x) => x.address)) : undefined;
   const objects = stateInstances(prior).flatMap((i) => [
     ...(i.current === undefined ? [] : [{ i, object: i.current, shown: i.text, deposedKey: undefined }]),
     ...i.resource.instances.filter((x) => x.indexKey === i.addr.key && x.deposed !== undefined).map((x) => ({ i, object: x, shown: `${i.text} (deposed object ${x.deposed!})`, deposedKey: x.deposed! })),

@@ -549,7 +549,13 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
     meta: { moduleAddress: string; providerConfig: string; schemaVersion?: number },
     inBody?: Resource,
   ): Promise<InstanceObject | null> => {
-    const up = await upgradeInstance(target, address, type, { schemaVersion: stored.schemaVersion, attributesJson: stored.attributesJson, private: stored.private, tainted: stored.tainted });
+    let up;
+    try {
+      up = await upgradeInstance(target, address, type, { schemaVersion: stored.schemaVersion, attributesJson: stored.attributesJson, private: stored.private, tainted: stored.tainted });
+    } catch (e) {
+      // as terraform's: the provider's upgrade error placed in the resource's block
+      throw inBody === undefined ? e : providerDiagnosticsInBody(e, inBody, address);
+    }
     if (!doRefresh) return up.object;
     const shown = stored.deposed !== undefined ? `${address} (deposed object ${stored.deposed})` : address;
     let r;

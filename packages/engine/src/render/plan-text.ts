@@ -1,5 +1,5 @@
-import { Mark, Path, boolVal, dynamicType, hasDynamicTypes, markWithPaths, nullVal, numberVal, objectVal, stringVal, tupleVal, type Value } from "@magma/cty";
-import { writeOnlyPaths, type Block, type NestedBlock } from "@magma/provider-api";
+import { Mark, Path, boolVal, dynamicType, hasDynamicTypes, markWithPaths, nullVal, numberVal, objectVal, stringVal, tupleVal, unknownVal, type Value } from "@magma/cty";
+import { writeOnlyPaths, type Attribute, type Block, type NestedAttributeType, type NestedBlock } from "@magma/provider-api";
 import { formatModuleInstance } from "@magma/state";
 import { PlanAction } from "../plan/plan-action.js";
 import type { Plan, PlannedOutput } from "../plan/plan.js";
@@ -339,6 +339,25 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
     const b = legacy && isEmptyString(b0) ? undefined : b0;
     const a = legacy && isEmptyString(a0) ? undefined : a0;
     const unknownAfter = !after.isNull() && !after.isKnown();
+    const nested = block.attributes![name]!.nestedType;
+    if (nested !== undefined && !unknownAfter && !isSensitive(b) && !isSensitive(a)) {
+      // Terraform's own diff of nested attribute types (not that of an object-typed value).
+      const nb = nonNull(b);
+      const na = nonNull(a);
+      if (nb === undefined && na === undefined) continue;
+      const d = nestedAttributeDiff(p, nested, nb, na);
+      const s = DIFF_SYMBOL[d.action];
+      const important = top && IMPORTANT.has(name) && mode === "update";
+      if (s === " " && !showAll && !important) {
+        hidden++;
+        continue;
+      }
+      const at = path === "" ? name : `${path}.${name}`;
+      const text = d.lines(indent, false, showAll || important);
+      text[0] = `${text[0]!}${forces.has(at) || forces.has(`.${name}`) ? forcesSuffix(p) : ""}`;
+      rows.push({ sym: s, key: name, text });
+      continue;
+    }
     const diff = attrDiff(p, b, unknownAfter ? undefined : a, mode, unknownAfter, indent, legacy);
     if (diff === undefined) {
       // An empty string taken for null is still an attribute, unchanged.
@@ -962,4 +981,200 @@ function lcsOf(xs: readonly string[], ys: readonly string[]): string[] {
     else y--;
   }
   return seq;
+}
+
+/** The action of one change in Terraform's renderer (its `plans.Action` for a value). */
+type DiffAction = "create" | "delete" | "update" | "noop";
+
+const DIFF_SYMBOL: Readonly<Record<DiffAction, string>> = { create: "+", delete: "-", update: "~", noop: " " };
+
+/**
+ * One value's diff inside a nested attribute type (Terraform's `computed.Diff`): its action,
+ * and its text after `key = ` (or after an element's symbol) with `indent` the column of the
+ * row's symbol; `overrideNull` drops the ` -> null` of a deleted value (its
+ * `OverrideNullSuffix`), `showAll` shows unchanged children.
+ */
+interface NestedDiff {
+  readonly action: DiffAction;
+  /** Rendered by Terraform's object renderer (a nested map puts a comma after those). */
+  readonly isObject: boolean;
+  readonly lines: (indent: number, overrideNull: boolean, showAll: boolean) => string[];
+}
+
+/** Terraform's `CompareActions`: the action of a collection after one more child. */
+function compareActions(current: DiffAction, next: DiffAction): DiffAction {
+  if (next === "noop") return current;
+  return current !== next ? "update" : current;
+}
+
+/** Terraform's `GetDefaultActionForIteration` (undefined for null). */
+function iterationAction(b: Value | undefined, a: Value | undefined): DiffAction {
+  if (b === undefined && a === undefined) return "noop";
+  if (b === undefined) return "create";
+  if (a === undefined) return "delete";
+  return "noop";
+}
+
+/** A null value as undefined (unknown values kept). */
+function nonNull(v: Value | undefined): Value | undefined {
+  return v === undefined || (v.isKnown() && v.isNull()) ? undefined : v;
+}
+
+/**
+ * The diff of an attribute with a nested attribute type (Terraform's
+ * `computeDiffForNestedAttribute`): objects whose attributes are diffed by their schema, their
+ * deleted values with ` -> null`; lists by index, sets by equal elements, maps by key, each
+ * element an object; an object becoming unknown shows each of its attributes becoming unknown.
+ * `b` and `a` are the values before and after (undefined for null; `a` may be unknown); the
+ * caller handles a value sensitive as a whole.
+ */
+function nestedAttributeDiff(p: Paint, nt: NestedAttributeType, b: Value | undefined, a: Value | undefined): NestedDiff {
+  if (a !== undefined && !a.isKnown()) {
+    if (b === undefined) return { action: "create", isObject: false, lines: () => ["(known after apply)"] };
+    // Terraform's unknown renderer over the value before, deleted, with each attribute of an object unknown.
+    const before =
+      nt.nesting === "single"
+        ? nestedObjectDiff(p, nt.attributes, b, b.type.kind === "object" ? objectVal(Object.fromEntries(Object.entries(b.type.attributes).map(([k, t]) => [k, unknownVal(t)]))) : undefined)
+        : nestedAttributeDiff(p, nt, b, undefined);
+    return {
+      action: "update",
+      isObject: false,
+      lines: (indent, _overrideNull, showAll) => {
+        const l = before.lines(indent, true, showAll);
+        l[l.length - 1] = `${l[l.length - 1]!} -> (known after apply)`;
+        return l;
+      },
+    };
+  }
+  const single = (x: Value | undefined, y: Value | undefined): NestedDiff => nestedObjectDiff(p, nt.attributes, x, y);
+  switch (nt.nesting) {
+    case "list": {
+      const bs = b?.elements() ?? [];
+      const as = a?.elements() ?? [];
+      const elements: NestedDiff[] = [];
+      for (let i = 0; i < Math.max(bs.length, as.length); i++) elements.push(single(nonNull(bs[i]), nonNull(as[i])));
+      return nestedElements(p, iterationAction(b, a), elements.map((d) => ["", d]), "[", "]");
+    }
+    case "set": {
+      const bs = b?.elements() ?? [];
+      const as = a?.elements() ?? [];
+      const matched = new Set<number>();
+      const elements: NestedDiff[] = [];
+      for (const e of bs) {
+        const j = as.findIndex((x, k) => !matched.has(k) && e.isWhollyKnown() && x.isWhollyKnown() && x.rawEquals(e));
+        if (j >= 0) matched.add(j);
+        elements.push(single(nonNull(e), j >= 0 ? nonNull(as[j]) : undefined));
+      }
+      as.forEach((x, k) => {
+        if (!matched.has(k)) elements.push(single(undefined, nonNull(x)));
+      });
+      return nestedElements(p, iterationAction(b, a), elements.map((d) => ["", d]), "[", "]");
+    }
+    case "map": {
+      const entries = (v: Value | undefined): Map<string, Value> => new Map(v === undefined ? [] : v.type.kind === "map" ? [...v.entries()] : Object.entries(v.attributes()));
+      const be = entries(b);
+      const ae = entries(a);
+      const keys = [...new Set([...be.keys(), ...ae.keys()])].sort();
+      return nestedElements(p, iterationAction(b, a), keys.map((k) => [`${JSON.stringify(k)} = `, single(nonNull(be.get(k)), nonNull(ae.get(k)))]), "{", "}");
+    }
+    default:
+      return single(b, a);
+  }
+}
+
+/** Terraform's nested list, set and map renderers: the changed elements (each labelled), then the count of those unchanged. */
+function nestedElements(p: Paint, initial: DiffAction, elements: readonly (readonly [string, NestedDiff])[], open: string, close: string): NestedDiff {
+  const action = elements.reduce((acc, [, d]) => compareActions(acc, d.action), initial);
+  const map = open === "{";
+  return {
+    action,
+    isObject: false,
+    lines: (indent, overrideNull, showAll) => {
+      const suffix = action === "delete" && !overrideNull ? nullSuffix(p) : "";
+      if (elements.length === 0) return [`${open}${close}${suffix}`];
+      const out = [open];
+      let hidden = 0;
+      for (const [label, d] of elements) {
+        if (d.action === "noop" && !showAll) {
+          hidden++;
+          continue;
+        }
+        const [first, ...rest] = d.lines(indent + 4, true, showAll);
+        out.push(`${pad(indent + 4)}${sym(p, DIFF_SYMBOL[d.action])} ${label}${first!}`, ...rest);
+        // lists and sets put a comma after every element, maps after objects only
+        if (!map || d.isObject) out[out.length - 1] = `${out[out.length - 1]!},`;
+      }
+      if (hidden > 0) out.push(`${pad(indent + 4)}  ${hiddenNote(p, hidden, "element")}`);
+      out.push(`${pad(indent + 2)}${close}${suffix}`);
+      return out;
+    },
+  };
+}
+
+/** Terraform's nested object (`computeAttributeDiffAsNestedObject` and its object renderer without the null-suffix override). */
+function nestedObjectDiff(p: Paint, attributes: Readonly<Record<string, Attribute>>, b: Value | undefined, a: Value | undefined): NestedDiff {
+  const child = (v: Value | undefined, name: string): Value | undefined => (v === undefined || v.type.kind !== "object" || !Object.hasOwn(v.type.attributes, name) ? undefined : nonNull(v.getAttr(name)));
+  let action = iterationAction(b, a);
+  const rows: { key: string; diff: NestedDiff }[] = [];
+  const writeOnly: string[] = [];
+  for (const name of Object.keys(attributes)) {
+    const attr = attributes[name]!;
+    if (attr.writeOnly === true) {
+      writeOnly.push(name);
+      continue;
+    }
+    const bc = child(b, name);
+    const ac = child(a, name);
+    if (bc === undefined && ac === undefined) continue;
+    const d = attr.nestedType !== undefined && !isSensitive(bc) && !isSensitive(ac) ? nestedAttributeDiff(p, attr.nestedType, bc, ac) : typedAttributeDiff(p, bc, ac);
+    rows.push({ key: name, diff: d });
+    action = compareActions(action, d.action);
+  }
+  for (const name of writeOnly) {
+    // Terraform's write-only diff: the object's action, except that an update leaves it unchanged.
+    const woAction: DiffAction = action === "update" ? "noop" : action;
+    const v = (b !== undefined ? b : a)?.getAttr(name);
+    rows.push({ key: name, diff: { action: woAction, isObject: false, lines: (_i, overrideNull) => [`${v !== undefined && isSensitive(v) ? "(sensitive, write-only attribute)" : "(write-only attribute)"}${woAction === "delete" && !overrideNull ? nullSuffix(p) : ""}`] } });
+  }
+  rows.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  return {
+    action,
+    isObject: true,
+    lines: (indent, overrideNull, showAll) => {
+      const suffix = action === "delete" && !overrideNull ? nullSuffix(p) : "";
+      if (rows.length === 0) return [`{}${suffix}`];
+      const width = Math.max(...rows.map((r) => attrKey(r.key).length));
+      const out = ["{"];
+      let hidden = 0;
+      for (const { key, diff } of rows) {
+        const important = IMPORTANT.has(key);
+        if (!important && diff.action === "noop" && !showAll) {
+          hidden++;
+          continue;
+        }
+        const [first, ...rest] = diff.lines(indent + 4, false, showAll || important);
+        out.push(`${pad(indent + 4)}${sym(p, DIFF_SYMBOL[diff.action])} ${attrKey(key).padEnd(width)} = ${first!}`, ...rest);
+      }
+      if (hidden > 0) out.push(`${pad(indent + 4)}  ${hiddenNote(p, hidden, "attribute")}`);
+      out.push(`${pad(indent + 2)}}${suffix}`);
+      return out;
+    },
+  };
+}
+
+/** The diff of an attribute of a cty type inside a nested object (Terraform's `ComputeDiffForType`: a deleted value with ` -> null`). */
+function typedAttributeDiff(p: Paint, b: Value | undefined, a: Value | undefined): NestedDiff {
+  let action: DiffAction;
+  if (b === undefined) action = "create";
+  else if (a === undefined) action = "delete";
+  else if (!a.isKnown()) action = "update";
+  else action = isSensitive(a) === isSensitive(b) && a.unmarkDeep().value.rawEquals(b.unmarkDeep().value) ? "noop" : "update";
+  return {
+    action,
+    isObject: false,
+    lines: (indent) => {
+      if (action === "noop") return render(p, b!, indent, " ", false);
+      return attrDiff(p, b, a, "update", false, indent, false)?.text ?? [];
+    },
+  };
 }
