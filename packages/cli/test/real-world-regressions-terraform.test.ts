@@ -215,6 +215,37 @@ output "plain" {
 `,
     },
   },
+  {
+    // Session 15's corpus rerun, terraform-aws-elasticache, rds and others (an output of whole
+    // resources, e.g. `cloudwatch_log_groups = aws_cloudwatch_log_group.this`): terraform renders
+    // an output's change from its JSON, so a created object shows its null attributes
+    // ("+ kms_key_id = null"), a map's keys are unquoted identifiers, a set is a list; magma
+    // rendered them as a resource's attributes (nulls left out, map keys quoted).
+    name: "created outputs rendered from their JSON: null attributes shown, maps as objects, sets as lists",
+    planCode: 0,
+    files: {
+      "main.tf": `${REQUIRED}variable "k" {
+  type    = string
+  default = null
+}
+resource "random_id" "a" {
+  byte_length = 4
+}
+output "resource" {
+  value = random_id.a
+}
+output "values" {
+  value = {
+    a = var.k
+    b = 1
+    c = { d = null, e = [null, 1] }
+    f = tomap({ x = null, y = "1", "not an identifier" = "2" })
+    g = toset(["b", "a"])
+  }
+}
+`,
+    },
+  },
 ];
 
 /** The files of `files` in the JSON syntax (every `.tf` converted). */
