@@ -246,6 +246,45 @@ output "values" {
 `,
     },
   },
+  {
+    // Session 15's corpus rerun, terraform-aws-cloudwatch examples/cis-alarms
+    // (`merge(v, try(var.control_overrides[k], {}))` over every control, the overrides holding an
+    // unknown SNS topic ARN): HCL's try (v2.23, terraform 1.11) evaluates each argument, skips
+    // one that fails and is unknown only when the value it got holds unknowns; magma still gave
+    // unknown whenever the argument referred to a value not wholly known, so every control's
+    // pattern and namespace were "(known after apply)".
+    name: "try and can over a known object holding unknowns, indexed by a key that is not a literal",
+    planCode: 0,
+    files: {
+      "main.tf": `${REQUIRED}resource "random_id" "a" {
+  byte_length = 4
+}
+module "m" {
+  source    = "./mod"
+  overrides = { a = { topic = random_id.a.hex } }
+}
+output "controls" {
+  value = module.m.controls
+}
+`,
+      "mod/main.tf": `variable "overrides" {
+  type    = any
+  default = {}
+}
+locals {
+  all      = { a = { pattern = "p-a" }, b = { pattern = "p-b" } }
+  controls = { for k, v in local.all : k => merge(v, try(var.overrides[k], {})) }
+}
+output "controls" {
+  value = {
+    merged  = local.controls
+    can     = { for k in ["a", "b"] : k => can(var.overrides[k]) }
+    unknown = try(var.overrides["a"], "fb")
+  }
+}
+`,
+    },
+  },
 ];
 
 /** The files of `files` in the JSON syntax (every `.tf` converted). */
