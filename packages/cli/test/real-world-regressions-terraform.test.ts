@@ -285,6 +285,52 @@ output "controls" {
 `,
     },
   },
+  {
+    // Session 15's corpus rerun, terraform-aws-eventbridge examples/with-api-destination
+    // (`for_each = { for k, v in local.eventbridge_connections : v.name => v }` over
+    // `flatten([for index, conn in var.connections : merge(conn, { name = index })])`, a
+    // connection holding a random_pet id): go-cty's flatten is unknown only when a nested
+    // sequence is; magma's was unknown whenever the list held an unknown anywhere, so the keys
+    // were unknown ("Invalid for_each argument") where terraform plans every connection. Then
+    // show -json: terraform's relevant_attributes follow local values to their expressions
+    // (random_id.a's hex through local.connections); magma's stopped at locals.
+    name: "for_each over flatten of objects holding unknowns",
+    planCode: 0,
+    files: {
+      "main.tf": `${REQUIRED}resource "random_id" "a" {
+  byte_length = 4
+}
+module "m" {
+  source = "./mod"
+  connections = {
+    basic   = { type = "BASIC", auth = { username = random_id.a.hex } }
+    api_key = { type = "API_KEY", auth = { key = "k" } }
+  }
+}
+output "out" {
+  value = module.m.out
+}
+`,
+      "mod/main.tf": `${REQUIRED}variable "connections" {
+  type    = any
+  default = {}
+}
+locals {
+  connections = flatten([for index, conn in var.connections : merge(conn, { name = index })])
+}
+resource "random_id" "c" {
+  for_each    = { for v in local.connections : v.name => v }
+  byte_length = each.value.type == "BASIC" ? 2 : 3
+}
+output "out" {
+  value = {
+    lengths = { for k, r in random_id.c : k => r.byte_length }
+    nested  = flatten([[for v in local.connections : v.auth], "x"])
+  }
+}
+`,
+    },
+  },
 ];
 
 /** The files of `files` in the JSON syntax (every `.tf` converted). */
