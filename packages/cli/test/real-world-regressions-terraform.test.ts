@@ -215,6 +215,122 @@ output "plain" {
 `,
     },
   },
+  {
+    // Session 15's corpus rerun, terraform-aws-elasticache, rds and others (an output of whole
+    // resources, e.g. `cloudwatch_log_groups = aws_cloudwatch_log_group.this`): terraform renders
+    // an output's change from its JSON, so a created object shows its null attributes
+    // ("+ kms_key_id = null"), a map's keys are unquoted identifiers, a set is a list; magma
+    // rendered them as a resource's attributes (nulls left out, map keys quoted).
+    name: "created outputs rendered from their JSON: null attributes shown, maps as objects, sets as lists",
+    planCode: 0,
+    files: {
+      "main.tf": `${REQUIRED}variable "k" {
+  type    = string
+  default = null
+}
+resource "random_id" "a" {
+  byte_length = 4
+}
+output "resource" {
+  value = random_id.a
+}
+output "values" {
+  value = {
+    a = var.k
+    b = 1
+    c = { d = null, e = [null, 1] }
+    f = tomap({ x = null, y = "1", "not an identifier" = "2" })
+    g = toset(["b", "a"])
+  }
+}
+`,
+    },
+  },
+  {
+    // Session 15's corpus rerun, terraform-aws-cloudwatch examples/cis-alarms
+    // (`merge(v, try(var.control_overrides[k], {}))` over every control, the overrides holding an
+    // unknown SNS topic ARN): HCL's try (v2.23, terraform 1.11) evaluates each argument, skips
+    // one that fails and is unknown only when the value it got holds unknowns; magma still gave
+    // unknown whenever the argument referred to a value not wholly known, so every control's
+    // pattern and namespace were "(known after apply)".
+    name: "try and can over a known object holding unknowns, indexed by a key that is not a literal",
+    planCode: 0,
+    files: {
+      "main.tf": `${REQUIRED}resource "random_id" "a" {
+  byte_length = 4
+}
+module "m" {
+  source    = "./mod"
+  overrides = { a = { topic = random_id.a.hex } }
+}
+output "controls" {
+  value = module.m.controls
+}
+`,
+      "mod/main.tf": `variable "overrides" {
+  type    = any
+  default = {}
+}
+locals {
+  all      = { a = { pattern = "p-a" }, b = { pattern = "p-b" } }
+  controls = { for k, v in local.all : k => merge(v, try(var.overrides[k], {})) }
+}
+output "controls" {
+  value = {
+    merged  = local.controls
+    can     = { for k in ["a", "b"] : k => can(var.overrides[k]) }
+    unknown = try(var.overrides["a"], "fb")
+  }
+}
+`,
+    },
+  },
+  {
+    // Session 15's corpus rerun, terraform-aws-eventbridge examples/with-api-destination
+    // (`for_each = { for k, v in local.eventbridge_connections : v.name => v }` over
+    // `flatten([for index, conn in var.connections : merge(conn, { name = index })])`, a
+    // connection holding a random_pet id): go-cty's flatten is unknown only when a nested
+    // sequence is; magma's was unknown whenever the list held an unknown anywhere, so the keys
+    // were unknown ("Invalid for_each argument") where terraform plans every connection. Then
+    // show -json: terraform's relevant_attributes follow local values to their expressions
+    // (random_id.a's hex through local.connections); magma's stopped at locals.
+    name: "for_each over flatten of objects holding unknowns",
+    planCode: 0,
+    files: {
+      "main.tf": `${REQUIRED}resource "random_id" "a" {
+  byte_length = 4
+}
+module "m" {
+  source = "./mod"
+  connections = {
+    basic   = { type = "BASIC", auth = { username = random_id.a.hex } }
+    api_key = { type = "API_KEY", auth = { key = "k" } }
+  }
+}
+output "out" {
+  value = module.m.out
+}
+`,
+      "mod/main.tf": `${REQUIRED}variable "connections" {
+  type    = any
+  default = {}
+}
+locals {
+  connections = flatten([for index, conn in var.connections : merge(conn, { name = index })])
+}
+resource "random_id" "c" {
+  for_each    = { for v in local.connections : v.name => v }
+  byte_length = each.value.type == "BASIC" ? 2 : 3
+}
+output "out" {
+  value = {
+    lengths = { for k, r in random_id.c : k => r.byte_length }
+    nested  = flatten([[for v in local.connections : v.auth], "x"])
+  }
+}
+`,
+    },
+  },
 ];
 
 /** The files of `files` in the JSON syntax (every `.tf` converted). */

@@ -1,4 +1,5 @@
 import { bodyContent, bodyPartial } from "./hcl-fixups.js";
+import { PROVISIONERS_NOT_SUPPORTED } from "./provisioner-diagnostic.js";
 import { boolType, convert, dynamicType, isPathError, stringType, type Value } from "@magma/cty";
 import { absTraversalForExpr, evaluate, expressionTraversals, type Block, type Diagnostic, type Expression, type SourceRange } from "@magma/hcl";
 import { parseConfigAddress } from "./address.js";
@@ -337,7 +338,7 @@ export function decodeRemovedBlock(block: Block, diags: Diagnostic[]): Removed |
       diags.push(...lc.diags);
       destroy = staticBool(lc.content.attributes.get("destroy"), boolType, diags) ?? true;
     } else {
-      diags.push(errorDiag("Provisioners are not supported", `magma does not run provisioners or support "${b.type}" blocks.`, b.typeRange));
+      diags.push(errorDiag(PROVISIONERS_NOT_SUPPORTED, `magma does not run provisioners or support "${b.type}" blocks.`, b.typeRange));
     }
   }
   const from = content.attributes.get("from");

@@ -1,4 +1,5 @@
 import { bodyContent, bodyPartial } from "./hcl-fixups.js";
+import { PROVISIONERS_NOT_SUPPORTED } from "./provisioner-diagnostic.js";
 import { boolType, stringType } from "@magma/cty";
 import { exprAsKeyword, expressionTraversals, exprList, parseExpression, type Attribute, type Block, type BodySchema, type Diagnostic, type Expression, type Traversal } from "@magma/hcl";
 import { BAD_IDENTIFIER_DETAIL, defRange, errorDiag, validIdentifier } from "./diagnostics.js";
@@ -127,12 +128,12 @@ export function decodeResourceBlock(block: Block, mode: Resource["mode"], diags:
         break;
       }
       case "connection":
-        diags.push(errorDiag("Unsupported block type", "magma does not support \"connection\" blocks: provisioners are not supported.", b.typeRange));
+        diags.push(errorDiag(PROVISIONERS_NOT_SUPPORTED, "magma does not support \"connection\" blocks: provisioners are not supported.", b.typeRange));
         break;
       case "provisioner":
         diags.push(
           errorDiag(
-            "Provisioners are not supported",
+            PROVISIONERS_NOT_SUPPORTED,
             `magma does not run provisioners: remove the ${JSON.stringify(b.labels[0] ?? "")} provisioner, or use a resource such as terraform_data to run what it does.`,
             b.typeRange,
           ),

@@ -11,6 +11,7 @@
 export { loadModule, loadModuleFromFiles, moduleFiles, isOverrideFile } from "./load-module.js";
 export { loadConfig, loadConfigWithSnapshot, configFromSnapshot, walkConfig, readModuleManifest, isLocalSource } from "./load-config.js";
 export { descendantConfig } from "./descendant-config.js";
+export { PROVISIONERS_NOT_SUPPORTED, isProvisionerDiagnostic } from "./provisioner-diagnostic.js";
 export type { LoadConfigOptions, InstalledModule, ConfigSnapshot, ConfigSnapshotModule } from "./load-config.js";
 export type {
   Module,

@@ -39,7 +39,7 @@ describe("loadModuleFromFiles", () => {
       }),
     ).toEqual([
       "error: Provisioners are not supported @ main.tf:5,3-14",
-      "error: Unsupported block type @ main.tf:8,3-13",
+      "error: Provisioners are not supported @ main.tf:8,3-13",
       "error: Unsupported backend type @ main.tf:2,11-16",
     ]);
     expect(summaries({ "main.tf": `terraform {\n  backend "pg" {}\n}\n` })).toEqual([]);

@@ -31,6 +31,8 @@ export { COUNT_OFF_BY_ONE, FaultAnchorError, writeMutantMagma } from "./mutant-m
 export type { MutantMagma, PlantedFault } from "./mutant-magma.js";
 export { parseRegistrySource, rewriteRegistryModules } from "./module-source-rewrite.js";
 export type { ModuleRewrite, RegistryModuleCall } from "./module-source-rewrite.js";
+export { ProcessGroups, STOP_SIGNALS, killGroupsOnExit, liveProcessGroups } from "./process-groups.js";
+export type { ExitHooks } from "./process-groups.js";
 export { exampleRoots, runRealWorldRoot } from "./real-world-root.js";
 export type { RealWorldOutcome, RealWorldResult, RealWorldSetup } from "./real-world-root.js";
 export { renderRealWorldTable } from "./real-world-summary.js";

@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statS
 import { dirname, join, relative } from "node:path";
 import { diffValues, normalisePlanJson, observeCommand, type Difference } from "./compare-observations.js";
 import { rewriteRegistryModules, type RegistryModuleCall } from "./module-source-rewrite.js";
+import { liveProcessGroups } from "./process-groups.js";
 import type { ToolCommand } from "./tool-run.js";
 
 /** How a root came out. */
@@ -52,9 +53,14 @@ interface Ran {
   readonly timedOut: boolean;
 }
 
-/** Runs a command in its own process group, killing the whole group (the tool and its provider processes) at the time limit. */
+/**
+ * Runs a command in its own process group, killing the whole group (the tool and its provider
+ * processes) at the time limit. The group is recorded in {@link liveProcessGroups} while the
+ * command runs, so the driver can kill it when it is stopped.
+ */
 function run(tool: ToolCommand, args: readonly string[], cwd: string, env: Readonly<Record<string, string>>, timeoutMs: number): Promise<Ran> {
   const child = spawn(tool.executable, [...tool.preArgs, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const forget = child.pid !== undefined ? liveProcessGroups.add(child.pid) : () => undefined;
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (b: Buffer) => (stdout += b.toString("utf8")));
@@ -71,10 +77,12 @@ function run(tool: ToolCommand, args: readonly string[], cwd: string, env: Reado
     }, timeoutMs);
     child.once("error", (e) => {
       clearTimeout(timer);
+      forget();
       resolve({ code: null, stdout, stderr: `${stderr}\n${e.message}`, timedOut });
     });
     child.once("close", (code) => {
       clearTimeout(timer);
+      forget();
       resolve({ code, stdout, stderr, timedOut });
     });
   });

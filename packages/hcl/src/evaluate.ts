@@ -39,7 +39,6 @@ import { formatRange, rangeBetween, type SourceRange } from "./source-range.js";
 import { templateFile, type TemplateFunctionName } from "./template-file.js";
 import { templateString } from "./template-string.js";
 import { safeKnownPrefix } from "./safe-known-prefix.js";
-import { expressionTraversals } from "./variables.js";
 import { expressionValues } from "./expression-values.js";
 
 /** The result of evaluating an expression: a value (`dynamicVal` after an error) and diagnostics. */
@@ -1173,14 +1172,16 @@ function evalTry(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[]
   }
   const failures: Diagnostic[] = [];
   for (const a of e.args) {
-    // Terraform's try: an expression that depends on unknown values cannot be decided yet.
-    if (dependsOnUnknowns(a, ctx)) return dynamicVal;
+    // HCL's try (v2.23, terraform 1.11): an argument that fails is skipped — a more refined
+    // value would not remove its error — and one that succeeds with unknowns anywhere in its
+    // value cannot be decided yet (it may fail once known), so the result is unknown.
     const local: Diagnostic[] = [];
     const v = evalExpr(a, ctx, local);
     if (hasErrors(local)) {
       failures.push(...local);
       continue;
     }
+    if (!v.isWhollyKnown()) return dynamicVal;
     return v;
   }
   let buf = "no expression succeeded:\n";
@@ -1202,26 +1203,11 @@ function evalCan(e: Expression & { kind: "call" }, ctx: Ctx, diags: Diagnostic[]
     );
     return dynamicVal;
   }
-  if (dependsOnUnknowns(e.args[0]!, ctx)) return unknownVal(boolType, { notNull: true });
+  // HCL's can (v2.23): false on an error; unknown while the value holds unknowns (an index may yet fail).
   const local: Diagnostic[] = [];
-  evalExpr(e.args[0]!, ctx, local);
-  return boolVal(!hasErrors(local));
-}
-
-/**
- * Terraform's test before `try`/`can` evaluate an argument: whether any value the
- * expression references (through a traversal that resolves) is not wholly known.
- */
-function dependsOnUnknowns(expr: Expression, ctx: Ctx): boolean {
-  for (const t of expressionTraversals(expr)) {
-    const root = lookupVar(ctx, t.root);
-    if (root === undefined) continue;
-    const scratch: Diagnostic[] = [];
-    const v = applySteps(root, t.steps, scratch);
-    if (hasErrors(scratch)) continue;
-    if (!v.isWhollyKnown()) return true;
-  }
-  return false;
+  const v = evalExpr(e.args[0]!, ctx, local);
+  if (hasErrors(local)) return boolVal(false);
+  return v.isWhollyKnown() ? boolVal(true) : unknownVal(boolType, { notNull: true });
 }
 
 function variableNames(ctx: Ctx): string[] {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig, loadModule } from "@magma/config";
+import { isProvisionerDiagnostic, loadConfig, loadModule } from "@magma/config";
 import { isStateError, readStateFile, StateError } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { platformName } from "../workdir/platform-name.js";
@@ -115,7 +115,8 @@ export async function initAction(ctx: CommandContext, o: InitOptions): Promise<v
   if (o.lockfile !== undefined && o.lockfile !== "readonly") throw new CliError(CliErrorCode.Usage, `-lockfile: the only mode is "readonly", got ${JSON.stringify(o.lockfile)}`);
   // A root module with errors: terraform starts on the backend, then reports them under its own error, as diagnostics.
   let files: ReadonlyMap<string, string> = new Map();
-  const early = existsSync(ctx.cwd) ? loadModule(ctx.cwd, { displayDir: ".", onFiles: (f) => (files = f) }).diags : [];
+  // (magma's refusal of provisioners is not one: see isProvisionerDiagnostic)
+  const early = existsSync(ctx.cwd) ? loadModule(ctx.cwd, { displayDir: ".", onFiles: (f) => (files = f) }).diags.filter((d) => !isProvisionerDiagnostic(d)) : [];
   if (early.some((d) => d.severity === "error")) {
     ctx.print(`${paint(ctx.colour.stdout, "[reset][bold]Initializing the backend...")}\n`);
     const options = { width: terminalColumns(ctx.io.stderr) };
@@ -170,7 +171,9 @@ export async function initAction(ctx: CommandContext, o: InitOptions): Promise<v
       throw new CliError(modules.errors[0]!.code, modules.errors[0]!.message, { silent: true, cause: modules.errors[0] });
     }
     const { config, diags } = loadConfig(wd.dir);
-    const errors = diags.filter((d) => d.severity === "error");
+    // terraform's init installs what a configuration with provisioners needs; magma refuses
+    // them (it does not run provisioners) where it validates or plans, not here.
+    const errors = diags.filter((d) => d.severity === "error" && !isProvisionerDiagnostic(d));
     if (errors.length > 0) {
       ctx.io.stderr.write(formatDiagnostics(errors, wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
       throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, posix, relative, resolve } from "node:path";
 import { isLocalSource, loadModule, readModuleManifest, versionSatisfies, type InstalledModule, type ModuleCall } from "@magma/config";
 import { fetchModulePackage, ModuleRegistryClient, parseModuleSource, readCliConfig, ServiceDiscovery, type HttpOptions } from "@magma/install";
@@ -7,17 +7,55 @@ import { CliError, CliErrorCode } from "../cli-error.js";
 
 /** A module call that could not be installed: terraform's diagnostic, about the call's block. */
 export class ModuleCallError extends CliError {
-  /** The diagnostic (its subject the `module` block's header). */
+  /** The diagnostic (its subject the `module` block's header, none for terraform's that have none). */
   readonly diagnostic: Diagnostic;
   /** terraform's `Downloading …` line, when it had printed it before the failure. */
   readonly download: string | undefined;
 
   /** An error about the call whose block is at `subject`. */
-  constructor(summary: string, detail: string, subject: SourceRange, download?: string) {
+  constructor(summary: string, detail: string, subject: SourceRange | undefined, download?: string) {
     super(CliErrorCode.BadInput, summary, { detail });
-    this.diagnostic = { severity: "error", summary, detail, subject };
+    this.diagnostic = { severity: "error", summary, detail, ...(subject !== undefined ? { subject } : {}) };
     this.download = download;
   }
+}
+
+/**
+ * A local module directory that does not exist, as terraform's `installLocalModule` reports it:
+ * the call is still recorded (`- KEY in` with no directory, `Dir: ""` in modules.json) and the
+ * walk goes on, with two diagnostics without a subject — filepath.EvalSymlinks' `lstat` error
+ * and `The directory  could not be read for module …`.
+ */
+export class UnreadableModuleDirectoryError extends ModuleCallError {
+  /** The record terraform writes for the call. */
+  readonly record: InstalledModuleRecord;
+  /** Both diagnostics, in terraform's order. */
+  readonly errors: readonly ModuleCallError[];
+
+  constructor(record: InstalledModuleRecord, missing: string, callName: string, callAt: string) {
+    const symlink = `Unable to evaluate directory symlink: lstat ${missing}: no such file or directory`;
+    super("Unreadable module directory", symlink, undefined);
+    this.record = record;
+    this.errors = [this, new ModuleCallError("Unreadable module directory", `The directory  could not be read for module ${JSON.stringify(callName)} at ${callAt}.`, undefined)];
+  }
+}
+
+/**
+ * The path filepath.EvalSymlinks names when it fails on `dir` (relative to `root`, or
+ * absolute): its components up to the first that does not exist. `undefined` when it exists.
+ */
+function firstMissing(root: string, dir: string): string | undefined {
+  const parts = dir.split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const prefix = parts.slice(0, i).join("/");
+    if (prefix === "" || prefix === "." || prefix === "..") continue;
+    try {
+      lstatSync(isAbsolute(prefix) ? prefix : join(root, prefix));
+    } catch {
+      return prefix;
+    }
+  }
+  return undefined;
 }
 
 /** One module `magma init` recorded, for its `- KEY in DIR` lines. */
@@ -158,6 +196,11 @@ export async function installModules(rootDir: string, dataDir: string, options?:
       const source = normalizeLocalSource(call.sourceAddr);
       const dir = posix.join(dirRel.replaceAll("\\", "/"), source);
       const full = isAbsolute(dir) ? dir : join(root, dir);
+      const missing = firstMissing(root, posix.normalize(dir));
+      if (missing !== undefined) {
+        // terraform names the module block (its header line), not the source argument
+        throw new UnreadableModuleDirectoryError({ key, source, dir: "", isNew: true }, missing, call.name, `${call.declRange.filename}:${call.declRange.start.line}`);
+      }
       if (!existsSync(full) || !statSync(full).isDirectory()) {
         throw new CliError(CliErrorCode.BadInput, `Unreadable module directory: module ${JSON.stringify(key)} (${where}) has source ${JSON.stringify(call.sourceAddr)}, but the directory ${dir} does not exist`);
       }
@@ -244,7 +287,11 @@ export async function installModules(rootDir: string, dataDir: string, options?:
     for (const p of pending) {
       const { record, children } = await p;
       if (record.download !== undefined) options?.onLine?.(`${record.download}\n`);
-      if (record instanceof ModuleCallError) errors.push(record);
+      if (record instanceof UnreadableModuleDirectoryError) {
+        records.push(record.record);
+        options?.onLine?.(`- ${record.record.key} in\n`);
+        errors.push(...record.errors);
+      } else if (record instanceof ModuleCallError) errors.push(record);
       else {
         records.push(record);
         if (record.isNew) options?.onLine?.(`- ${record.key} in ${record.dir}\n`);
@@ -267,10 +314,11 @@ export async function installModules(rootDir: string, dataDir: string, options?:
   // terraform shows them sorted as all diagnostics (tfdiags' Sort): by file (fewer path
   // segments first, then by name), then by position; stable
   const segments = (f: string): number => f.split(/[\\/]/).length;
-  const at = (e: ModuleCallError): SourceRange => e.diagnostic.subject!;
+  // (those without a subject first, as tfdiags' sort)
   errors.sort((x, y) => {
-    const a = at(x);
-    const b = at(y);
+    const a = x.diagnostic.subject;
+    const b = y.diagnostic.subject;
+    if (a === undefined || b === undefined) return a === undefined ? (b === undefined ? 0 : -1) : 1;
     if (a.filename !== b.filename) return segments(a.filename) - segments(b.filename) || (a.filename < b.filename ? -1 : 1);
     return a.start.byte - b.start.byte || a.end.byte - b.end.byte;
   });

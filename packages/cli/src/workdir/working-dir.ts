@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { loadModule, type Module } from "@magma/config";
+import { isProvisionerDiagnostic, loadModule, type Module } from "@magma/config";
 import { isStateError, openConfiguredBackend, type StateBackend, type StateStore } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { applyBackendOverrides } from "./backend-overrides.js";
@@ -60,7 +60,9 @@ export interface WorkingDir {
 function loadRootModule(dir: string): Module | undefined {
   if (!existsSync(dir)) throw new CliError(CliErrorCode.BadInput, `the working directory ${dir} does not exist`);
   const { module, diags } = loadModule(dir, { displayDir: "." });
-  if (diags.some((d) => d.severity === "error")) throw new InvalidConfigurationError(diags);
+  // magma's refusal of provisioners does not stop the backend's set-up (init goes on, as
+  // terraform's; the commands that plan or validate report it with the configuration).
+  if (diags.some((d) => d.severity === "error" && !isProvisionerDiagnostic(d))) throw new InvalidConfigurationError(diags);
   return module;
 }
 

@@ -10,6 +10,8 @@
 // for the registry module calls of the examples), --timeout S (per command, default 300),
 // --json FILE (every result), --commits FILE (lines "repository commit", for the table),
 // --keep (keep the copies and scratch directory, with each command's output beside the root).
+// Stopped by SIGINT, SIGTERM or SIGHUP, it kills the process groups of the commands running
+// (terraform, magma and their providers) and removes its scratch directory.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -18,6 +20,7 @@ import { startFakeAws } from "@magma/fake-aws";
 import { writeProviderLauncher } from "@magma/provider-server";
 import { PLUGIN_MIRROR, bundleLauncherEntry, findTerraform } from "@magma/test-support";
 import { snapshotMagma } from "../magma-snapshot.js";
+import { killGroupsOnExit, liveProcessGroups } from "../process-groups.js";
 import { exampleRoots, runRealWorldRoot, type RealWorldResult } from "../real-world-root.js";
 import { renderRealWorldTable } from "../real-world-summary.js";
 
@@ -62,6 +65,8 @@ if (commitsFile !== undefined) {
 
 const fake = await startFakeAws();
 const work = mkdtempSync(join(tmpdir(), "magma-real-world-"));
+// Stopped (Ctrl-C, kill) or ending: the tools' process groups (terraform, magma, their providers) go too.
+killGroupsOnExit(liveProcessGroups, { onSignal: () => (keep ? undefined : rmSync(work, { recursive: true, force: true })) });
 // One filesystem mirror: hashicorp/aws from the plugin mirror, and hashicorp/random served by
 // @magma/provider-random (hashicorp/random's schemas and semantics) through provider-server.
 const mirror = join(work, "mirror");

@@ -130,7 +130,8 @@ function outputLine(p: Paint, o: PlannedOutput, width: number): string {
   const a = o.sensitive ? o.after.mark(Mark.Sensitive) : o.after;
   // A sensitive output is "(sensitive value)" even while unknown.
   if (o.sensitive) return `${lead}(sensitive value)${action === "delete" ? nullSuffix(p) : ""}`;
-  const lines = attributeDiff(p, 2, b, a, action === "create" ? "create" : action === "delete" ? "delete" : "update", false);
+  // Terraform renders an output's change from its JSON (differ.ComputeDiffForOutput): see `json` of render.
+  const lines = attributeDiff(p, 2, b, a, action === "create" ? "create" : action === "delete" ? "delete" : "update", false, true);
   return lines === undefined ? `${lead}(known after apply)` : `${lead}${lines.join("\n")}`;
 }
 
@@ -571,9 +572,13 @@ function scalar(p: Paint, v: Value): string {
 /**
  * A whole value (created, deleted or unchanged) at `indent`, collections over several lines.
  * With `legacy`, an object's empty strings are taken for null (Terraform's renderer for
- * legacy SDK schemas): counted as unchanged attributes, not shown.
+ * legacy SDK schemas): counted as unchanged attributes, not shown. With `json`, the value is
+ * shown as Terraform's renderer shows an output value, from its JSON form
+ * (`renderers.RendererJsonOpts`): maps and objects alike as objects (keys quoted only when
+ * not identifiers), sets, lists and tuples alike as lists, and an object's null attributes
+ * shown (`+ a = null`: a JSON key present with null is an explicit value).
  */
-function render(p: Paint, v: Value, indent: number, s: string, legacy: boolean): string[] {
+function render(p: Paint, v: Value, indent: number, s: string, legacy: boolean, json = false): string[] {
   const text = isSensitive(v) ? undefined : heredocLines(v);
   if (text !== undefined) return heredoc(text.map((l) => `${pad(indent + 6)}${l}`), indent);
   if ((s === "+" || s === "-") && !isSensitive(v) && v.isKnown() && !v.isNull() && v.type.kind === "string" && isJsonText(v.asString())) {
@@ -583,25 +588,25 @@ function render(p: Paint, v: Value, indent: number, s: string, legacy: boolean):
   const mapLike = v.type.kind === "map" || v.type.kind === "object";
   const lines = [mapLike ? "{" : "["];
   if (mapLike) {
-    const all = v.type.kind === "map" ? [...v.entries()] : Object.entries(v.attributes()).filter(([, e]) => !e.isNull() || isWriteOnly(e));
+    const all = v.type.kind === "map" ? [...v.entries()] : Object.entries(v.attributes()).filter(([, e]) => json || !e.isNull() || isWriteOnly(e));
     const blank = s !== " " && legacy && v.type.kind === "object";
     const entries = blank ? all.filter(([, e]) => !isEmptyString(e)) : all;
     const hidden = all.length - entries.length;
-    const keyOf = (k: string) => (v.type.kind === "map" ? JSON.stringify(k) : attrKey(k));
+    const keyOf = (k: string) => (v.type.kind === "map" && !json ? JSON.stringify(k) : attrKey(k));
     const w = Math.max(...all.map(([k]) => keyOf(k).length));
     for (const [k, e] of entries) {
       if (isWriteOnly(e)) {
         lines.push(`${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${writeOnlyText(p, e, s === "-")}`);
         continue;
       }
-      const [first, ...rest] = render(p, e, indent + 4, s, legacy);
+      const [first, ...rest] = render(p, e, indent + 4, s, legacy, json);
       lines.push(`${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${first}`, ...rest);
     }
     if (hidden > 0) lines.push(`${pad(indent + 4)}  ${hiddenNote(p, hidden, "attribute")}`);
   } else {
     // Elements of lists and sets are rendered as legacy values (Terraform's ChangeSlice drops the schema kind).
     for (const e of v.elements()) {
-      const [first, ...rest] = render(p, e, indent + 4, s, true);
+      const [first, ...rest] = render(p, e, indent + 4, s, !json, json);
       lines.push(`${pad(indent + 4)}${sym(p, s)} ${first}${rest.length === 0 ? "," : ""}`, ...rest);
       if (rest.length > 0) lines[lines.length - 1] = `${lines[lines.length - 1]},`;
     }
@@ -614,23 +619,23 @@ function render(p: Paint, v: Value, indent: number, s: string, legacy: boolean):
  * The text after `key = ` of one value's change, `undefined` when nothing changes (or, on
  * create, when the value is unknown).
  */
-function attributeDiff(p: Paint, indent: number, b: Value | undefined, a: Value | undefined, mode: Mode, legacy: boolean): string[] | undefined {
+function attributeDiff(p: Paint, indent: number, b: Value | undefined, a: Value | undefined, mode: Mode, legacy: boolean, json = false): string[] | undefined {
   if (mode === "create") {
     // A sensitive value is "(sensitive value)" even while unknown.
     if (a !== undefined && isSensitive(a)) return ["(sensitive value)"];
     if (a === undefined || !a.isKnown()) return undefined;
-    return render(p, a, indent, "+", legacy);
+    return render(p, a, indent, "+", legacy, json);
   }
   if (mode === "delete") {
     if (b === undefined) return undefined;
-    const lines = render(p, b, indent, "-", legacy);
+    const lines = render(p, b, indent, "-", legacy, json);
     lines[lines.length - 1] = `${lines[lines.length - 1]}${nullSuffix(p)}`;
     return lines;
   }
   if (b === undefined && a === undefined) return undefined;
-  if (b === undefined) return a!.isKnown() ? render(p, a!, indent, "+", legacy) : ["(known after apply)"];
+  if (b === undefined) return a!.isKnown() ? render(p, a!, indent, "+", legacy, json) : ["(known after apply)"];
   if (a === undefined) {
-    const lines = render(p, b, indent, "-", legacy);
+    const lines = render(p, b, indent, "-", legacy, json);
     lines[lines.length - 1] = `${lines[lines.length - 1]}${nullSuffix(p)}`;
     return lines;
   }
@@ -639,13 +644,13 @@ function attributeDiff(p: Paint, indent: number, b: Value | undefined, a: Value 
     return same ? undefined : ["(sensitive value)"];
   }
   if (!a.isKnown()) {
-    const lines = render(p, b, indent, "-", legacy);
+    const lines = render(p, b, indent, "-", legacy, json);
     lines[lines.length - 1] = `${lines[lines.length - 1]} -> (known after apply)`;
     return lines;
   }
   if (a.rawEquals(b)) return undefined;
-  const json = jsonStringsDiff(p, b, a, indent);
-  if (json !== undefined) return json;
+  const jsonText = jsonStringsDiff(p, b, a, indent);
+  if (jsonText !== undefined) return jsonText;
   const lines = stringLinesDiff(p, b, a, indent);
   if (lines !== undefined) return lines;
   // One side JSON, the other not (null included): Terraform's type change of a deleted and a created string.
@@ -657,11 +662,11 @@ function attributeDiff(p: Paint, indent: number, b: Value | undefined, a: Value 
     const after = aj === undefined ? [scalar(p, a)] : jsonencodeLines(p, aj, indent, "+");
     return [...before.slice(0, -1), `${before[before.length - 1]!} ${p("[yellow]->[reset]")} ${after[0]!}`, ...after.slice(1)];
   }
-  if (isCollection(a) && isCollection(b) && ["map", "object"].includes(a.type.kind) === ["map", "object"].includes(b.type.kind)) return collectionDiff(p, b, a, indent, legacy);
+  if (isCollection(a) && isCollection(b) && ["map", "object"].includes(a.type.kind) === ["map", "object"].includes(b.type.kind)) return collectionDiff(p, b, a, indent, legacy, json);
   return [`${scalar(p, b)} ${p("[yellow]->[reset]")} ${scalar(p, a)}`];
 }
 
-function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: boolean): string[] {
+function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: boolean, json = false): string[] {
   const mapLike = a.type.kind === "map" || a.type.kind === "object";
   const lines = [mapLike ? "{" : "["];
   let hidden = 0;
@@ -669,7 +674,9 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
     const be = new Map(b.type.kind === "map" ? [...b.entries()] : Object.entries(b.attributes()));
     const ae = new Map(a.type.kind === "map" ? [...a.entries()] : Object.entries(a.attributes()));
     const keys = [...new Set([...be.keys(), ...ae.keys()])].sort();
-    const keyOf = (k: string) => (a.type.kind === "map" ? JSON.stringify(k) : attrKey(k));
+    const keyOf = (k: string) => (a.type.kind === "map" && !json ? JSON.stringify(k) : attrKey(k));
+    // In an output's JSON a key present on both sides is explicit, for objects too.
+    const explicit = a.type.kind === "map" || json;
     const rows: [string, string, string[], string[]?][] = [];
     // Write-only attributes of a nested object that is updated are unchanged (hidden), but aligned on.
     const writeOnlyKeys: string[] = [];
@@ -682,8 +689,8 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
         continue;
       }
       // A map's key present on both sides is an update, also to or from null (Terraform's explicit map keys).
-      if (a.type.kind === "map" && bv !== undefined && av !== undefined && (bv.isNull() || (av.isKnown() && av.isNull()))) {
-        const d = attributeDiff(p, indent + 4, bv, av, "update", legacy);
+      if (explicit && bv !== undefined && av !== undefined && (bv.isNull() || (av.isKnown() && av.isNull()))) {
+        const d = attributeDiff(p, indent + 4, bv, av, "update", legacy, json);
         if (d === undefined) hidden++;
         else rows.push(["~", k, d, sensitivityWarning(p, bv, av, indent + 4)]);
         continue;
@@ -695,20 +702,20 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
         if (isEmptyString(bv) || isEmptyString(av)) hidden++;
         continue;
       }
-      if (bx === undefined) rows.push(["+", k, ax!.isKnown() ? render(p, ax!, indent + 4, "+", legacy) : ["(known after apply)"]]);
-      else if (ax === undefined) rows.push(["-", k, [...render(p, bx, indent + 4, "-", legacy).slice(0, -1), `${render(p, bx, indent + 4, "-", legacy).slice(-1)[0]!}${nullSuffix(p)}`]]);
+      if (bx === undefined) rows.push(["+", k, ax!.isKnown() ? render(p, ax!, indent + 4, "+", legacy, json) : ["(known after apply)"]]);
+      else if (ax === undefined) rows.push(["-", k, [...render(p, bx, indent + 4, "-", legacy, json).slice(0, -1), `${render(p, bx, indent + 4, "-", legacy, json).slice(-1)[0]!}${nullSuffix(p)}`]]);
       else {
-        const d = attributeDiff(p, indent + 4, bx, ax, "update", legacy);
+        const d = attributeDiff(p, indent + 4, bx, ax, "update", legacy, json);
         if (d === undefined) hidden++;
         else rows.push(["~", k, d, sensitivityWarning(p, bx, ax, indent + 4)]);
       }
     }
     // Terraform aligns on every key present on either side (an object's attributes null on both sides aside), shown or hidden.
-    const present = keys.filter((k) => a.type.kind === "map" || !((be.get(k)?.isNull() ?? true) && (ae.get(k)?.isNull() ?? true)));
+    const present = keys.filter((k) => explicit || !((be.get(k)?.isNull() ?? true) && (ae.get(k)?.isNull() ?? true)));
     const w = Math.max(0, ...present.map((k) => keyOf(k).length), ...writeOnlyKeys.map((k) => keyOf(k).length));
     for (const [s, k, [first, ...rest], warn] of rows) lines.push(...(warn ?? []), `${pad(indent + 4)}${sym(p, s)} ${keyOf(k).padEnd(w)} = ${first!}`, ...rest);
   } else {
-    const elements = sequenceDiff(p, b.elements(), a.elements(), a.type.kind === "set", indent + 4);
+    const elements = sequenceDiff(p, b.elements(), a.elements(), a.type.kind === "set" && !json, indent + 4, json);
     const hiddenLine = (n: number) => `${pad(indent + 4)}  ${hiddenNote(p, n, "element")}`;
     elements.forEach((e, i) => {
       if (e.sym === " ") {
@@ -726,7 +733,7 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
     });
   }
   // Terraform's object renderers count attributes, its map, list and set renderers elements.
-  if (hidden > 0) lines.push(`${pad(indent + 4)}  ${hiddenNote(p, hidden, a.type.kind === "object" ? "attribute" : "element")}`);
+  if (hidden > 0) lines.push(`${pad(indent + 4)}  ${hiddenNote(p, hidden, a.type.kind === "object" || (json && mapLike) ? "attribute" : "element")}`);
   lines.push(`${pad(indent + 2)}${mapLike ? "}" : "]"}`);
   return lines;
 }
@@ -736,7 +743,7 @@ function collectionDiff(p: Paint, b: Value, a: Value, indent: number, legacy: bo
  * longest common subsequence, an element removed where another is added at the same place
  * shown as one change, the rest as removed, added or unchanged.
  */
-function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[], isSet: boolean, indent: number): { sym: string; text: string[]; warn?: string[] }[] {
+function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[], isSet: boolean, indent: number, json = false): { sym: string; text: string[]; warn?: string[] }[] {
   const out: { sym: string; text: string[]; warn?: string[] }[] = [];
   const common = lcs(before, after);
   let bi = 0;
@@ -744,11 +751,11 @@ function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[
   let ci = 0;
   const eq = (x: Value, y: Value | undefined) => y !== undefined && x.rawEquals(y);
   // A multi-line string element is a heredoc; any other is one line.
-  const element = (v: Value): string[] => (!isSensitive(v) && heredocLines(v) !== undefined ? render(p, v, indent, " ", true) : [scalar(p, v)]);
+  const element = (v: Value): string[] => (!isSensitive(v) && heredocLines(v) !== undefined ? render(p, v, indent, " ", !json, json) : [scalar(p, v)]);
   // As Terraform's ProcessSlice: element by element when both have as many and it is not a reordering.
   if (!isSet && before.length === after.length && !before.every((b) => after.some((a) => a.rawEquals(b)))) {
     return before.map((b, i) => {
-      const d = attributeDiff(p, indent, b, after[i]!, "update", true);
+      const d = attributeDiff(p, indent, b, after[i]!, "update", !json, json);
       return d === undefined ? { sym: " ", text: element(b) } : { sym: "~", text: d, warn: sensitivityWarning(p, b, after[i]!, indent) };
     });
   }
@@ -757,7 +764,7 @@ function sequenceDiff(p: Paint, before: readonly Value[], after: readonly Value[
       // Off the common subsequence, objects at the same place are one change; other elements are removed and added.
       const objects = before[bi]!.type.kind === "object" && ai < after.length && after[ai]!.type.kind === "object";
       if (!isSet && objects && (ci >= common.length || !eq(after[ai]!, common[ci]))) {
-        out.push({ sym: "~", text: attributeDiff(p, indent, before[bi]!, after[ai]!, "update", true) ?? [scalar(p, after[ai]!)], warn: sensitivityWarning(p, before[bi]!, after[ai]!, indent) });
+        out.push({ sym: "~", text: attributeDiff(p, indent, before[bi]!, after[ai]!, "update", !json, json) ?? [scalar(p, after[ai]!)], warn: sensitivityWarning(p, before[bi]!, after[ai]!, indent) });
         bi++;
         ai++;
         continue;

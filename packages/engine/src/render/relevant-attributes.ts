@@ -34,8 +34,9 @@ interface AbsRef {
  * that contribute, directly or through module variables, module outputs, `count`/`for_each`
  * and other resources' attributes, to the configuration of every resource instance and
  * root output whose planned action is not a no-op, and to every child module output (never
- * in state, so Terraform always plans them). Locals are not followed (as Terraform's
- * reference analyzer). Sorted by resource, then path (Terraform's own order is not stable).
+ * in state, so Terraform always plans them). Local values are followed to their expressions
+ * (`metaReferencesLocalValue`). Sorted by resource, then path (Terraform's own order is not
+ * stable).
  */
 export function relevantAttributes(config: Config, input: RelevantAttributesInput, schemas: ReadonlyMap<string, ProviderSchema>): RelevantAttribute[] {
   const moduleConfig = (mi: ModuleInstanceAddress): Config | undefined => descendantConfig(config, mi);
@@ -86,6 +87,11 @@ export function relevantAttributes(config: Config, input: RelevantAttributesInpu
           return o === undefined ? [] : exprRefs(callee, [o.expr]);
         }
         return exprRefs(callee, [...c.module.outputs.values()].map((o) => o.expr));
+      }
+      case "local": {
+        // metaReferencesLocalValue: the references of the local value's expression, in its module.
+        const l = moduleConfig(a.module)?.module.locals.get(s.name);
+        return l === undefined ? [] : exprRefs(a.module, [l.expr]);
       }
       case "count":
       case "each":

@@ -1,5 +1,5 @@
 // Expected values from terraform 1.11.4 (see testdata/corpus/collection.json).
-import { boolVal, listVal, mapVal, numberVal, objectVal, setVal, stringType, stringVal, tupleVal, typeToJson, unknownVal } from "@magma/cty";
+import { boolVal, listVal, mapVal, numberVal, objectVal, setVal, stringType, stringVal, tupleType, tupleVal, typeToJson, unknownVal } from "@magma/cty";
 import { call, callError } from "./test-support/call.js";
 
 const s = stringVal;
@@ -23,6 +23,16 @@ describe("collection functions", () => {
   it("flattens nested sequences and sets", () => {
     const r = call("flatten", tupleVal([n(1), tupleVal([n(2), tupleVal([n(3), tupleVal([n(4)])])]), setVal([n(5)])]));
     expect(r.elements().map((e) => e.asNumber().toString())).toEqual(["1", "2", "3", "4", "5"]);
+  });
+
+  it("flattens a list holding unknowns other than nested sequences to a known tuple (terraform 1.11.4: flatten([{ a = unknown }])[0] is the object)", () => {
+    const r = call("flatten", tupleVal([objectVal({ a: unknownVal(stringType), b: s("x") }), tupleVal([n(1)])]));
+    expect(r.isKnown()).toBe(true);
+    expect(r.length()).toBe(2);
+    expect(r.elements()[0]!.getAttr("b").asString()).toBe("x");
+    expect(r.elements()[0]!.getAttr("a").isKnown()).toBe(false);
+    // an unknown nested sequence leaves the length unknown, so the result is unknown
+    expect(call("flatten", tupleVal([s("x"), unknownVal(tupleType([stringType]))])).isKnown()).toBe(false);
   });
 
   it("computes set products, unions and differences", () => {

@@ -425,7 +425,10 @@ export function collectionFunctions(): Record<string, HclFunction> {
         if (outer.unmark().length() === 0) return emptyTupleVal.mark(...outer.marks);
         const marks = new Set<string>();
         const out = flattenMarked(outer, marks);
-        if (out === undefined || t.kind === "dynamic") return unknownVal(t).mark(...marks);
+        // Unknown only when a nested sequence is (go-cty's flattener): a type left dynamic because
+        // the list holds unknowns elsewhere (a known object with an unknown attribute) still
+        // flattens to a known tuple.
+        if (out === undefined) return unknownVal(t).mark(...marks);
         return tupleVal(out).mark(...marks);
       },
     },
