@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig, loadModule } from "@magma/config";
+import { loadConfig, loadModule, providerConfigDiagnostics } from "@magma/config";
 import { isStateError, readStateFile, StateError } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { platformName } from "../workdir/platform-name.js";
@@ -170,7 +170,8 @@ export async function initAction(ctx: CommandContext, o: InitOptions): Promise<v
       throw new CliError(modules.errors[0]!.code, modules.errors[0]!.message, { silent: true, cause: modules.errors[0] });
     }
     const { config, diags } = loadConfig(wd.dir);
-    const errors = diags.filter((d) => d.severity === "error");
+    // Terraform's configuration loading ends with its provider configuration checks (a configuration alias a call does not pass…).
+    const errors = [...diags, ...(diags.some((d) => d.severity === "error") ? [] : providerConfigDiagnostics(config))].filter((d) => d.severity === "error");
     if (errors.length > 0) {
       ctx.io.stderr.write(formatDiagnostics(errors, wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
       throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });

@@ -2,7 +2,7 @@ import { boolVal, convert, dynamicType, dynamicVal, isPathError, listType, Mark,
 import { bodyTraversals, decodeSchemaBody, evaluateSchemaBody, parseRef, providerAddrString, referencesInExpr, walkConfig, type CheckRule, type Config, type Reference, type Resource, type SchemaLookup } from "@magma/config";
 import { evaluate, formatRange, terraformFunctions, type Attribute, type Block, type Body, type Diagnostic, type EvalScope, type Expression } from "@magma/hcl";
 import { relative } from "node:path";
-import { EPHEMERAL_MARK } from "../ephemeral/ephemeral-mark.js";
+import { EPHEMERAL_MARK, hasEphemeral } from "../ephemeral/ephemeral-mark.js";
 import { settleProviderCalls, type ProviderFunctionCalls } from "./provider-functions.js";
 
 /** Options of {@link validateExpressions}. */
@@ -166,6 +166,16 @@ class ValidateWalk {
             detail:
               "To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, Terraform requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true",
             subject: o.declRange,
+          });
+          return { failed: true };
+        }
+        // A value derived from an ephemeral one (`terraform.applying`, an ephemeral variable or resource) needs `ephemeral = true`.
+        if (!o.ephemeral && r.value !== undefined && hasEphemeral(r.value)) {
+          this.#report({
+            severity: "error",
+            summary: "Ephemeral value not allowed",
+            detail: "This output value is not declared as returning an ephemeral value, so it cannot be set to a result derived from an ephemeral value.",
+            subject: o.expr.range,
           });
           return { failed: true };
         }
