@@ -7,6 +7,7 @@
 // loaded, so that the provider binary's own start-up (hundreds of ms for hashicorp/aws)
 // overlaps node's module loading, the configuration and the state read. Only light modules
 // are imported statically here; the CLI itself is imported after that.
+import { cliConfigFileWarning } from "./cli-config-file-warning.js";
 import { guardClosedOutput, outputClosed } from "./closed-output.js";
 import { CRASH_EXIT_CODE, crashReport } from "./crash-report.js";
 import { ExitCode } from "./exit-code.js";
@@ -25,6 +26,9 @@ import { earlyLaunchTargets, startEarlyLaunch } from "./workdir/early-launch.js"
 export async function main(argv: readonly string[]): Promise<void> {
   // A reader that goes away (`magma plan | head -1`) drops the rest of the output, quietly.
   guardClosedOutput();
+  // Terraform's CLI configuration file that cannot be opened: a warning on stderr before anything else.
+  const configWarning = cliConfigFileWarning(process.env);
+  if (configWarning !== "") process.stderr.write(configWarning);
   const targets = earlyLaunchTargets(argv, process.env, process.cwd());
   const earlyLaunch = targets === undefined ? undefined : startEarlyLaunch(targets, process.env);
 

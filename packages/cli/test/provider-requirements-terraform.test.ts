@@ -16,6 +16,8 @@
  *   hashicorp/random, where the root requires magma/random.
  * - "Ephemeral value not allowed": an output of `terraform.applying`.
  * - "Invalid resource count attribute": `random_string.s.count`, `data.terraform_remote_state.x.count`.
+ * - "Unable to open CLI configuration file": the warning on stderr before `version`, `validate`
+ *   and `plan` when TF_CLI_CONFIG_FILE names a file that does not exist.
  *
  * `@magma/provider-random` is served to terraform as both `hashicorp/random` and `magma/random`;
  * terraform initialises both directories (except where `init` itself is compared). Skipped
@@ -197,11 +199,26 @@ function comparable(r: ToolRun, command: readonly string[]): unknown {
 const INIT = ["init", "-no-color", "-input=false"] as const;
 const runs = new Map<string, [ours: ToolRun, theirs: ToolRun][]>();
 
+/** Commands run with TF_CLI_CONFIG_FILE naming a file that does not exist (in a directory with one output). */
+const MISSING_CONFIG_COMMANDS = [["version"], ["validate", "-json"], ["plan", "-no-color", "-input=false"]] as const;
+let missingConfigRuns: [ours: ToolRun, theirs: ToolRun][] = [];
+
 (TERRAFORM !== undefined ? describe : describe.skip)("provider requirement diagnostics, against terraform's", () => {
   beforeAll(async () => {
     const env = { TF_CLI_CONFIG_FILE: randomCliConfig() };
-    await Promise.all(
-      CASES.flatMap((c) =>
+    const missingConfig = async (): Promise<void> => {
+      const each = async (tool: "magma" | "terraform"): Promise<ToolRun[]> => {
+        const dir = workdir({ "main.tf": 'output "a" {\n  value = 1\n}\n' });
+        const out: ToolRun[] = [];
+        for (const command of MISSING_CONFIG_COMMANDS) out.push(await runTool(tool, command, dir, { TF_CLI_CONFIG_FILE: join(dir, "missing.tfrc") }));
+        return out;
+      };
+      const [m, t] = await Promise.all([each("magma"), each("terraform")]);
+      missingConfigRuns = m.map((r, i) => [r, t[i]!]);
+    };
+    await Promise.all([
+      missingConfig(),
+      ...CASES.flatMap((c) =>
         SYNTAXES.map(async (syntax) => {
           const each = async (tool: "magma" | "terraform"): Promise<ToolRun[]> => {
             const dir = workdir(filesIn(syntax, c.files));
@@ -224,8 +241,18 @@ const runs = new Map<string, [ours: ToolRun, theirs: ToolRun][]>();
           runs.set(`${c.name}/${syntax}`, m.map((r, i) => [r, t[i]!]));
         }),
       ),
-    );
+    ]);
   }, 900_000);
+
+  // Terraform warns on stderr before every command that the CLI configuration file it was told to use cannot be opened.
+  test.each(MISSING_CONFIG_COMMANDS.map((command, i) => [command.join(" "), i] as const))("TF_CLI_CONFIG_FILE naming a missing file: %s", (_command, i) => {
+    const [ours, theirs] = missingConfigRuns[i]!;
+    // The working directories differ: their paths are blanked.
+    const blank = (r: ToolRun): ToolRun => ({ ...r, stderr: r.stderr.replace(/"[^"]*\/missing\.tfrc"/g, '"MISSING"') });
+    expect(blank(ours)).toEqual(blank(theirs));
+    expect(ours.code).toBe(0);
+    expect(ours.stderr).toContain("Warning: Unable to open CLI configuration file");
+  });
 
   const commandsOf = (c: Case): readonly (readonly string[])[] => (c.compareInit === true ? [INIT, ...COMMANDS] : COMMANDS);
 
