@@ -30,6 +30,8 @@ function diagJson(d: Diagnostic, sources: SourceCache): Record<string, unknown> 
     severity: d.severity,
     summary: d.summary,
     detail: d.detail,
+    // The object a walk's diagnostic is about (terraform's "with …").
+    ...((d as { address?: string }).address === undefined ? {} : { address: (d as { address?: string }).address }),
     ...(d.subject === undefined ? {} : { range: rangeJson(d.subject) }),
     ...(snippet === undefined ? {} : { snippet }),
   };
@@ -112,8 +114,8 @@ export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Pr
       const sorted = terraformDiagnosticOrder(diags);
       // As terraform's view: the warnings on stdout, the errors on stderr.
       const warned = sorted.filter((d) => d.severity !== "error");
-      if (warned.length > 0) ctx.print(formatDiagnostics(warned, dir, ctx.colour.stdout, { width: terminalColumns(ctx.io.stdout) }));
-      if (errors > 0) ctx.io.stderr.write(formatDiagnostics(sorted.filter((d) => d.severity === "error"), dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
+      if (warned.length > 0) ctx.print(formatDiagnostics(warned, dir, ctx.colour.stdout, { width: terminalColumns(ctx.io.stdout), addresses: true }));
+      if (errors > 0) ctx.io.stderr.write(formatDiagnostics(sorted.filter((d) => d.severity === "error"), dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr), addresses: true }));
     }
     if (errors === 0) ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] The configuration is valid${warnings > 0 ? (ctx.colour.stdout ? ", but there were some\nvalidation warnings as shown above" : ", but there were some validation warnings\nas shown above") : ""}.\n`)}\n`);
   }
