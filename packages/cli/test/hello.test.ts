@@ -6,7 +6,7 @@
 // location at empty directories) the AWS part and the hand-over are skipped, saying so, and
 // the random part runs alone.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +15,9 @@ import { MAGMA_BIN } from "./support/run-magma.js";
 
 const script = join(dirname(fileURLToPath(import.meta.url)), "..", "scripts", "run-hello.mjs");
 const scratch = mkdtempSync(join(tmpdir(), "magma-hello-test-"));
+// An empty CLI configuration (a missing one named by TF_CLI_CONFIG_FILE is warned about, as terraform warns).
+const emptyCliConfig = join(scratch, "empty.tfrc");
+writeFileSync(emptyCliConfig, "");
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -53,7 +56,7 @@ function workdirOf(stdout: string): string {
 
 (hasTerraformAndAws() ? describe : describe.skip)("pnpm hello with hashicorp/aws and terraform", () => {
   test("the whole workflow on examples/hello, random and SSM parameters, handed to terraform", async () => {
-    const r = await runHello({ MAGMA_TF_PLUGIN_MIRROR: PLUGIN_MIRROR, TF_CLI_CONFIG_FILE: join(scratch, "no-cli-config") }, scratch);
+    const r = await runHello({ MAGMA_TF_PLUGIN_MIRROR: PLUGIN_MIRROR, TF_CLI_CONFIG_FILE: emptyCliConfig }, scratch);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const out = r.stdout;
@@ -93,7 +96,7 @@ describe("pnpm hello on a machine without hashicorp/aws and terraform", () => {
         HOME: home,
         XDG_DATA_HOME: join(home, ".local", "share"),
         XDG_DATA_DIRS: join(home, "none"),
-        TF_CLI_CONFIG_FILE: join(scratch, "no-cli-config"),
+        TF_CLI_CONFIG_FILE: emptyCliConfig,
       },
       scratch,
     );

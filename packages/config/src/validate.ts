@@ -6,7 +6,8 @@ import { loadConfig, walkConfig, type LoadConfigOptions } from "./load-config.js
 import type { Block as SchemaBlock } from "@magma/provider-api";
 import { decodeSchemaBody, ownEntry } from "./decode-schema-body.js";
 import { impliedProvider } from "./provider-addr.js";
-import { providerConfigWarnings } from "./provider-config-warnings.js";
+import { missingProviderError } from "./missing-provider-error.js";
+import { providerConfigDiagnostics } from "./provider-config-diagnostics.js";
 import type { CheckRule, Config, Module, ProviderAddr, Resource } from "./model.js";
 import { parseRef, referencesInExpr, subjectString, type Reference } from "./references.js";
 import { TERRAFORM_VERSION, versionSatisfies } from "./version-constraint.js";
@@ -57,9 +58,24 @@ export function checkCoreVersion(config: Config): Diagnostic[] {
  * that are referred to but not declared.
  */
 export function validateConfig(config: Config, options: ValidateOptions = {}): Diagnostic[] {
-  const diags: Diagnostic[] = providerConfigWarnings(config);
+  const diags = providerSetupDiagnostics(config);
+  if (diags.some((d) => d.severity === "error")) return diags;
   for (const c of walkConfig(config)) validateModule(c, options.schemas, diags);
   return diags;
+}
+
+/**
+ * What Terraform reports about a configuration's provider configurations before its validate
+ * walk: the diagnostics of its `validateProviderConfigs` (when the configuration is loaded)
+ * and, when they have no error, the graph builder's "missing provider" error
+ * ({@link missingProviderError}). An error here ends the command before any walk: no other
+ * check of the configuration is made, no expression evaluated.
+ */
+export function providerSetupDiagnostics(config: Config): Diagnostic[] {
+  const diags = providerConfigDiagnostics(config);
+  if (diags.some((d) => d.severity === "error")) return diags;
+  const missing = missingProviderError(config);
+  return missing === undefined ? diags : [...diags, missing];
 }
 
 /** Finds the schema of a resource type, data source or ephemeral resource type of a provider. */
@@ -272,6 +288,17 @@ function checkRef(c: Config, ref: Reference, ctx: RefContext, diags: Diagnostic[
         let rem = ref.remaining;
         if (rem[0]?.kind === "index") rem = rem.slice(1);
         const step = rem[0];
+        // Terraform 0.11's special `count` attribute, refused whatever the schema has (its staticValidateResourceReference).
+        if (step?.kind === "attr" && step.name === "count") {
+          diags.push(
+            errorDiag(
+              "Invalid resource count attribute",
+              `The special "count" attribute is no longer supported after Terraform v0.12. Instead, use length(${key}) to count resource instances.`,
+              ref.range,
+            ),
+          );
+          return;
+        }
         if (step?.kind === "attr" && ownEntry(schema.attributes, step.name) === undefined && ownEntry(schema.blockTypes, step.name) === undefined) {
           const names = [...Object.keys(schema.attributes ?? {}), ...Object.keys(schema.blockTypes ?? {})];
           diags.push(
@@ -400,7 +427,10 @@ export function validateDir(dir: string, options: LoadConfigOptions & ValidateOp
   const version = checkCoreVersion(config);
   if (version.length > 0) return { config, diags: version, checked: false };
   if (diags.some((d) => d.severity === "error")) return { config, diags, checked: false };
-  return { config, diags: [...diags, ...validateConfig(config, options)], checked: true };
+  const checks = validateConfig(config, options);
+  // An error in the provider configurations ends validation before the walk.
+  const setupFailed = checks.some((d) => d.severity === "error") && providerSetupDiagnostics(config).some((d) => d.severity === "error");
+  return { config, diags: [...diags, ...checks], checked: !setupFailed };
 }
 
 function openBrace(r: Diagnostic["subject"] & object): Diagnostic["subject"] & object {
@@ -482,7 +512,7 @@ function metaValues(count: Expression | undefined, forEach: Expression | undefin
 
 /**
  * The `providers` map of a module call: each parent-side aliased configuration must exist in
- * the parent (its warnings are {@link providerConfigWarnings}'s).
+ * the parent (its warnings are {@link providerConfigDiagnostics}'s).
  */
 function checkPassedProviders(parent: Config, mc: NonNullable<Config["call"]>, diags: Diagnostic[]): void {
   for (const p of mc.providers) {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isProvisionerDiagnostic, loadConfig, loadModule } from "@magma/config";
+import { isProvisionerDiagnostic, loadConfig, loadModule, providerConfigDiagnostics } from "@magma/config";
 import { isStateError, readStateFile, StateError } from "@magma/state";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { platformName } from "../workdir/platform-name.js";
@@ -172,8 +172,11 @@ export async function initAction(ctx: CommandContext, o: InitOptions): Promise<v
     }
     const { config, diags } = loadConfig(wd.dir);
     // terraform's init installs what a configuration with provisioners needs; magma refuses
-    // them (it does not run provisioners) where it validates or plans, not here.
-    const errors = diags.filter((d) => d.severity === "error" && !isProvisionerDiagnostic(d));
+    // them (it does not run provisioners) where it validates or plans, not here. Terraform's
+    // configuration loading ends with its provider configuration checks (a configuration alias
+    // a call does not pass…).
+    const loadErrors = diags.filter((d) => d.severity === "error" && !isProvisionerDiagnostic(d));
+    const errors = [...loadErrors, ...(loadErrors.length > 0 ? [] : providerConfigDiagnostics(config).filter((d) => d.severity === "error"))];
     if (errors.length > 0) {
       ctx.io.stderr.write(formatDiagnostics(errors, wd.dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
       throw new CliError(CliErrorCode.BadInput, "the configuration is not valid", { silent: true });

@@ -1,4 +1,4 @@
-import { providerAddrString, validateDir, walkConfig, type ProviderAddr, type SchemaLookup } from "@magma/config";
+import { loadConfig, providerAddrString, providerConfigDiagnostics, validateDir, walkConfig, type ProviderAddr, type SchemaLookup } from "@magma/config";
 import type { Diagnostic, SourceRange } from "@magma/hcl";
 import type { Block, ProviderSchema } from "@magma/provider-api";
 import { ProviderFunctionCalls, validateExpressions } from "@magma/engine";
@@ -8,6 +8,7 @@ import { formatDiagnostics, snippetOf, SourceCache } from "../workdir/format-dia
 import { workdirProviders } from "../workdir/engine-providers.js";
 import { terraformDiagnosticOrder } from "../workdir/terraform-diagnostic-order.js";
 import { providerRequirements } from "../workdir/provider-requirements.js";
+import { missingRequiredProviderDiagnostics } from "../workdir/dependency-selections.js";
 import { paint } from "../colour.js";
 import type { CommandContext } from "./command-context.js";
 import { type WorkdirOptions } from "./workdir-options.js";
@@ -29,6 +30,8 @@ function diagJson(d: Diagnostic, sources: SourceCache): Record<string, unknown> 
     severity: d.severity,
     summary: d.summary,
     detail: d.detail,
+    // The object a walk's diagnostic is about (terraform's "with …").
+    ...((d as { address?: string }).address === undefined ? {} : { address: (d as { address?: string }).address }),
     ...(d.subject === undefined ? {} : { range: rangeJson(d.subject) }),
     ...(snippet === undefined ? {} : { snippet }),
   };
@@ -72,7 +75,10 @@ export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Pr
   const dir = ctx.cwd;
   const first = validateDir(dir);
   let diags = first.diags;
-  if (first.checked) {
+  // Terraform's validate first checks that every provider the configuration requires is available (its checkConfigDependencies).
+  const missing = first.checked ? missingRequiredProviderDiagnostics(first.config, dir) : [];
+  if (missing.length > 0) diags = [...loadConfig(dir).diags, ...providerConfigDiagnostics(first.config), ...missing];
+  else if (first.checked) {
     const dataDir = join(dir, ctx.io.env["TF_DATA_DIR"] || ".terraform");
     // Terraform's built-in provider (terraform_data) is no requirement, but its schema is there.
     const builtin = [...walkConfig(first.config)].some((c) => [...c.module.managedResources.values(), ...c.module.dataResources.values()].some((r) => r.provider.hostname === "terraform.io" && r.provider.namespace === "builtin"));
@@ -106,8 +112,10 @@ export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Pr
     if (diags.length > 0) {
       // Sorted as terraform's views sort (warnings first, then by file and position).
       const sorted = terraformDiagnosticOrder(diags);
-      if (errors > 0) ctx.io.stderr.write(formatDiagnostics(sorted, dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
-      else ctx.print(formatDiagnostics(sorted, dir, ctx.colour.stdout, { width: terminalColumns(ctx.io.stdout) }));
+      // As terraform's view: the warnings on stdout, the errors on stderr.
+      const warned = sorted.filter((d) => d.severity !== "error");
+      if (warned.length > 0) ctx.print(formatDiagnostics(warned, dir, ctx.colour.stdout, { width: terminalColumns(ctx.io.stdout), addresses: true }));
+      if (errors > 0) ctx.io.stderr.write(formatDiagnostics(sorted.filter((d) => d.severity === "error"), dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr), addresses: true }));
     }
     if (errors === 0) ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] The configuration is valid${warnings > 0 ? (ctx.colour.stdout ? ", but there were some\nvalidation warnings as shown above" : ", but there were some validation warnings\nas shown above") : ""}.\n`)}\n`);
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Value } from "@magma/cty";
-import { configFromSnapshot, loadConfig, type VariableArg } from "@magma/config";
+import { configFromSnapshot, loadConfig, providerConfigDiagnostics, type VariableArg } from "@magma/config";
 import {
   assertRefreshSafe,
   createImportOnConflict,
@@ -32,6 +32,7 @@ import { applyFailureDiagnostics, EXECUTION_HALTED } from "./apply-failure-diagn
 import { workdirProviders } from "./engine-providers.js";
 import type { AddressedDiagnostic } from "./format-diagnostic.js";
 import { acquireLock, type LockSettings } from "./state-lock.js";
+import { inconsistentLockFileDiagnostic } from "./dependency-selections.js";
 import { onFatalInterrupt } from "../fatal-interrupt.js";
 import { flushOutput } from "../flush-output.js";
 import { terraformLogFor } from "../logging/terraform-log.js";
@@ -159,6 +160,15 @@ async function runOperationWith(ctx: CommandContext, wd: WorkingDir, o: Operatio
     const stored = await loadState(store);
     if (o.planFile !== undefined) return await applySaved(ctx, wd, snapshots, stored, engine, o, view);
     const prior = stored ?? newStateFile();
+    // Terraform's local backend checks the lock file's selections against the configuration before anything else.
+    const loaded = loadConfig(wd.dir);
+    if (!loaded.diags.some((d) => d.severity === "error")) {
+      const inconsistent = inconsistentLockFileDiagnostic(loaded.config, wd.dir);
+      if (inconsistent !== undefined) {
+        view.planFailed(undefined, [...loaded.diags, ...providerConfigDiagnostics(loaded.config), inconsistent]);
+        return ExitCode.Error;
+      }
+    }
     const r = await engine
       .plan(wd.dir, prior, {
         mode: o.mode,

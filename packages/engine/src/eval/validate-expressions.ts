@@ -2,7 +2,9 @@ import { boolVal, convert, dynamicType, dynamicVal, isPathError, listType, Mark,
 import { bodyTraversals, decodeSchemaBody, evaluateSchemaBody, parseRef, providerAddrString, referencesInExpr, walkConfig, type CheckRule, type Config, type Reference, type Resource, type SchemaLookup } from "@magma/config";
 import { evaluate, formatRange, terraformFunctions, type Attribute, type Block, type Body, type Diagnostic, type EvalScope, type Expression } from "@magma/hcl";
 import { relative } from "node:path";
-import { EPHEMERAL_MARK } from "../ephemeral/ephemeral-mark.js";
+import { EPHEMERAL_MARK, hasEphemeral } from "../ephemeral/ephemeral-mark.js";
+import { rejectEphemeralUse } from "../ephemeral/reject-ephemeral-use.js";
+import { PlanDiagnosticsError } from "../planner/plan-diagnostic.js";
 import { settleProviderCalls, type ProviderFunctionCalls } from "./provider-functions.js";
 
 /** Options of {@link validateExpressions}. */
@@ -169,6 +171,16 @@ class ValidateWalk {
           });
           return { failed: true };
         }
+        // A value derived from an ephemeral one (`terraform.applying`, an ephemeral variable or resource) needs `ephemeral = true`.
+        if (!o.ephemeral && r.value !== undefined && hasEphemeral(r.value)) {
+          this.#report({
+            severity: "error",
+            summary: "Ephemeral value not allowed",
+            detail: "This output value is not declared as returning an ephemeral value, so it cannot be set to a result derived from an ephemeral value.",
+            subject: o.expr.range,
+          });
+          return { failed: true };
+        }
         return r;
       }
       case "module": {
@@ -207,14 +219,40 @@ class ValidateWalk {
     }
     const exprs = [r.count, r.forEach, ...rules(r.preconditions), ...rules(r.postconditions)];
     if (await this.#dependencyFailed(c, [...this.#refs(exprs), ...bodyRefs])) return { failed: true };
-    let failed = (await this.#expressions(c, [r.count, r.forEach, ...rules(r.preconditions)])).failed;
+    // count and for_each first (their values: an ephemeral one cannot be persisted), then the conditions.
+    const repetition = r.count ?? r.forEach;
+    const rep = await this.#expressions(c, [repetition]);
+    let failed = rep.failed;
+    if (!rep.failed && repetition !== undefined && rep.value !== undefined && r.mode !== "ephemeral" && hasEphemeral(rep.value)) {
+      const [arg, what] = r.count !== undefined ? ["count", "to specify the number of resource instances"] : ["for_each", "to specify a resource's instance keys"];
+      this.#report({
+        severity: "error",
+        summary: `Invalid ${arg} argument`,
+        detail: `The given "${arg}" is derived from an ephemeral value, which means that Terraform cannot persist it between plan/apply rounds. Use only non-ephemeral values ${what}.`,
+        subject: repetition.range,
+      });
+      failed = true;
+    }
+    failed = (await this.#expressions(c, [r.count !== undefined ? r.forEach : undefined, ...rules(r.preconditions)])).failed || failed;
     failed = (await this.#expressions(c, rules(r.postconditions), { self: true })).failed || failed;
     if (schema !== undefined) {
       const decoded = decodeSchemaBody(r.config, schema).decoded;
       const scope = this.#scope(c, bodyRefs, {});
-      const found = await settleProviderCalls(this.#calls, () => evaluateSchemaBody(decoded, schema, scope).diags);
-      for (const d of found) this.#report(d);
-      failed = failed || found.some((d) => d.severity === "error");
+      const body = await settleProviderCalls(this.#calls, () => evaluateSchemaBody(decoded, schema, scope));
+      for (const d of body.diags) this.#report(d);
+      failed = failed || body.diags.some((d) => d.severity === "error");
+      // An ephemeral value only in a write-only argument of a managed resource or data source (the rest is persisted).
+      if (!body.diags.some((d) => d.severity === "error") && r.mode !== "ephemeral") {
+        try {
+          rejectEphemeralUse(body.value, schema, decoded, "");
+        } catch (e) {
+          if (!(e instanceof PlanDiagnosticsError)) throw e;
+          // With the resource's address, as terraform's ("with random_string.x,").
+          const address = `${c.path.map((p) => `module.${p}.`).join("")}${key}`;
+          for (const d of e.diagnostics) this.#report({ severity: d.severity, summary: d.summary, detail: d.detail, address, inConfigBody: true, ...(d.subject === undefined ? {} : { subject: d.subject }) } as Diagnostic);
+          failed = true;
+        }
+      }
     }
     return { failed };
   }

@@ -1,4 +1,4 @@
-import { providerAddrString, validateConfig, walkConfig, type Config, type SchemaLookup } from "@magma/config";
+import { providerAddrString, providerSetupDiagnostics, validateConfig, walkConfig, type Config, type SchemaLookup } from "@magma/config";
 import type { Diagnostic } from "@magma/hcl";
 import type { Block, ProviderSchema } from "@magma/provider-api";
 import { validateExpressions } from "../eval/validate-expressions.js";
@@ -28,6 +28,9 @@ export interface ValidateBeforePlanOptions {
  * cannot be opened leaves its resources unchecked: the plan reports why).
  */
 export async function validateBeforePlan(config: Config, pool: ProviderPool, calls: ProviderFunctionCalls, options: ValidateBeforePlanOptions): Promise<Diagnostic[]> {
+  // An error in the provider configurations (a module call passing one its module does not have…) ends it before the walk.
+  const setup = providerSetupDiagnostics(config);
+  if (setup.some((d) => d.severity === "error")) return setup;
   setProviderVersions(config, pool);
   const bySource = new Map<string, ProviderSchema | undefined>();
   for (const c of walkConfig(config)) {

@@ -3,14 +3,18 @@ import { DEFAULT_REGISTRY_HOST } from "./provider-addr.js";
 import type { Config, PassedProviderConfig, ProviderAddr } from "./model.js";
 
 /**
- * The warnings of Terraform's `validateProviderConfigs` (run when a configuration is
- * loaded, before any other check), in its order: each child module first (depth first), then
- * the module itself — "Reference to undefined provider" for a module call passing a
- * configuration the calling module never declares (parent side) and for one the child module
- * never declares (child side), and "Redundant empty provider block" for each provider local
- * name a child module has empty `provider` blocks ("proxy configurations") for.
+ * The diagnostics of Terraform's `validateProviderConfigs` (run when a configuration is
+ * loaded, before any other check; an error there ends the command), in its order: each child
+ * module first (depth first), then the module itself — "Reference to undefined provider" for
+ * a module call passing a configuration the calling module never declares (parent side) and
+ * for one the child module never declares (child side); "Missing required provider
+ * configuration", a warning for a module call passing a default configuration its (non-root)
+ * module requires but neither configures nor is passed, and an error for a
+ * `configuration_aliases` entry of a child module that its call does not pass; and
+ * "Redundant empty provider block" for each provider local name a child module has empty
+ * `provider` blocks ("proxy configurations") for.
  */
-export function providerConfigWarnings(config: Config): Diagnostic[] {
+export function providerConfigDiagnostics(config: Config): Diagnostic[] {
   const diags: Diagnostic[] = [];
   visit(config, undefined, diags);
   return diags;
@@ -37,10 +41,10 @@ function visit(cfg: Config, parentCall: Config["call"], diags: Diagnostic[]): vo
     else emptyConfigs.set(name, pc.declRange);
   }
   const localNames = new Map<string, ProviderAddr>();
-  const configAliases = new Set<string>();
+  const configAliases = new Map<string, ProviderAddr>();
   for (const req of mod.requiredProviders.values()) {
     localNames.set(req.name, req.provider);
-    for (const a of req.configurationAliases) configAliases.add(refName(a));
+    for (const a of req.configurationAliases) configAliases.set(refName(a), req.provider);
   }
   const passedIn = new Map<string, PassedProviderConfig>();
   for (const p of parentCall?.providers ?? []) passedIn.set(refName(p.inChild), p);
@@ -49,13 +53,24 @@ function visit(cfg: Config, parentCall: Config["call"], diags: Diagnostic[]): vo
   const moduleText = isRoot ? "the root module" : cfg.path.map((p) => `module.${p}`).join(".");
   const parentModuleText = cfg.path.length <= 1 ? "the root module" : cfg.path.slice(0, -1).map((p) => `module.${p}`).join(".");
 
-  // Module calls passing a default configuration this module does not declare.
+  // Module calls passing a default configuration this module does not declare, or declares
+  // (not in the root) without configuring it or being passed one.
   for (const mc of mod.moduleCalls.values()) {
     for (const passed of mc.providers) {
       if (passed.inParent.alias !== undefined) continue;
       const name = passed.inParent.name;
-      if (configured.has(name) || localNames.has(name)) continue;
       const def = `hashicorp/${name}`;
+      if (configured.has(name) || localNames.has(name)) {
+        if (!isRoot && !configured.has(name) && !passedIn.has(name)) {
+          diags.push({
+            severity: "warning",
+            summary: "Missing required provider configuration",
+            detail: `The configuration for ${moduleText} expects to inherit a configuration for provider ${def} with local name ${JSON.stringify(name)}, but ${parentModuleText} doesn't pass a configuration under that name.\n\nTo satisfy this requirement, add an entry for ${JSON.stringify(name)} to the "providers" argument in the module ${JSON.stringify(cfg.path[cfg.path.length - 1])} block.`,
+            subject: parentCall!.declRange,
+          });
+        }
+        continue;
+      }
       diags.push({
         severity: "warning",
         summary: "Reference to undefined provider",
@@ -65,6 +80,17 @@ function visit(cfg: Config, parentCall: Config["call"], diags: Diagnostic[]): vo
     }
   }
   if (isRoot) return;
+
+  // Configuration aliases the module requires: configured in it or passed by its call.
+  for (const [name, provider] of configAliases) {
+    if (configured.has(name) || passedIn.has(name)) continue;
+    diags.push({
+      severity: "error",
+      summary: "Missing required provider configuration",
+      detail: `The child module requires an additional configuration for provider ${forDisplay(provider)}, with the local name ${JSON.stringify(name)}.\n\nRefer to the module's documentation to understand the intended purpose of this additional provider configuration, and then add an entry for ${name} in the "providers" meta-argument in the module block to choose which provider configuration the module should use for that purpose.`,
+      subject: parentCall!.declRange,
+    });
+  }
 
   // Configurations passed in that this module declares neither in required_providers nor as an empty block.
   for (const [name, passed] of passedIn) {
