@@ -5,6 +5,7 @@ import type { CallSignatureParameter, Diagnostic, ExpressionValue, FunctionCallI
 import { paint, paintf } from "../colour.js";
 import { DEFAULT_COLUMNS, wordWrap } from "../terminal-columns.js";
 import { consolidateWarnings } from "./consolidate-warnings.js";
+import { diagnosticRangeJson } from "./diagnostic-range-json.js";
 import { jsonContext } from "./json-context.js";
 
 /** Reads configuration sources once per file, for snippets. */
@@ -119,6 +120,8 @@ export function functionCallJson(call: FunctionCallInfo): FunctionCallJson {
 export function snippetOf(sources: SourceCache, subject: SourceRange, values: readonly ExpressionValue[] = [], functionCall?: FunctionCallInfo): Snippet | undefined {
   const text = sources.text(subject.filename);
   if (text === undefined) return undefined;
+  // As terraform's, an empty range is widened by a byte so that the highlight is not empty.
+  const highlightEnd = diagnosticRangeJson(subject).end.byte;
   const bytes = Buffer.from(text, "utf8");
   let lineStart = subject.start.byte;
   while (lineStart > 0 && bytes[lineStart - 1] !== 0x0a) lineStart--;
@@ -140,7 +143,7 @@ export function snippetOf(sources: SourceCache, subject: SourceRange, values: re
     code,
     start_line: subject.start.line,
     highlight_start_offset: subject.start.byte - lineStart,
-    highlight_end_offset: Math.min(subject.end.byte - lineStart, Buffer.byteLength(code)),
+    highlight_end_offset: Math.min(highlightEnd - lineStart, Buffer.byteLength(code)),
     values: values.map((v) => ({ traversal: v.traversal, statement: v.statement })),
     ...(functionCall !== undefined ? { function_call: functionCallJson(functionCall) } : {}),
   };
