@@ -5,8 +5,9 @@
 // end-of-file position widened to one byte), decodes what it recovered (a root array holding
 // a number is reported once per pass terraform makes over the file), positions a diagnostic
 // in a JSON string template in the decoded text (an escape counts as the character it stands
-// for), and takes no references from a template that does not parse. Native-syntax twins of
-// the template cases run beside them. One shared beforeAll runs both tools over every case
+// for), takes no references from a template that does not parse, and says nothing more
+// after a dot without a name; a variable type string that does not parse is an invalid type.
+// Native-syntax twins of the template cases run beside them. One shared beforeAll runs both tools over every case
 // (`validate -json` for all; `validate`, `plan` and `plan -json` for the cases in FULL).
 // Skipped without terraform.
 import { runTool, stopToolRuns, type ToolRun } from "./support/side-by-side.js";
@@ -39,6 +40,10 @@ const CASES: readonly (readonly [string, Readonly<Record<string, string>>])[] = 
   ["the same in native syntax", { "main.tf": 'output "o" { value = "a\\"\\n${var.nope}" }\n' }],
   ["a template that does not parse has no references", { "main.tf.json": '{"locals": {"b": "${local,.b}"}}\n' }],
   ["the same in native syntax", { "main.tf": 'locals {\n  b = "${local,.b}"\n}\n' }],
+  ["nothing more after a dot without a name", { "main.tf.json": '{"output": {"p": {"value": "${local..b}"}}}\n' }],
+  ["the same in native syntax", { "main.tf": 'output "p" { value = "${local..b}" }\n' }],
+  ["a type string that does not parse", { "main.tf.json": '{"variable": {"v": {"type": "$list(string)}"}}}\n' }],
+  ["the end of a file whose last line ends in a carriage return", { "main.tf.json": '{\r\n\t"output": {"o": {"value": 1},\r' }],
 ];
 const FULL = new Set([0, 2, 4, 12, 15, 16]);
 

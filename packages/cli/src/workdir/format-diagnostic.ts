@@ -124,7 +124,10 @@ export function snippetOf(sources: SourceCache, subject: SourceRange, values: re
   const highlightEnd = diagnosticRangeJson(subject).end.byte;
   const bytes = Buffer.from(text, "utf8");
   let lineStart = subject.start.byte;
-  while (lineStart > 0 && bytes[lineStart - 1] !== 0x0a) lineStart--;
+  // A subject at the end of the text is on no line terraform's line scanner yields (even when the
+  // last line has no newline): the code is empty.
+  if (lineStart >= bytes.length) lineStart = bytes.length;
+  else while (lineStart > 0 && bytes[lineStart - 1] !== 0x0a) lineStart--;
   let lineEnd = Math.max(subject.end.byte, lineStart);
   while (lineEnd < bytes.length && bytes[lineEnd] !== 0x0a) lineEnd++;
   // A subject that ends at the end of a text ending in a newline has no line after it (terraform's line scanner yields none).
