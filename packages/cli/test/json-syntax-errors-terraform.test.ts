@@ -6,7 +6,8 @@
 // a number is reported once per pass terraform makes over the file), positions a diagnostic
 // in a JSON string template in the decoded text (an escape counts as the character it stands
 // for), takes no references from a template that does not parse, and says nothing more
-// after a dot without a name; a variable type string that does not parse is an invalid type.
+// after a dot without a name; a variable type string that does not parse is an invalid type,
+// and a description that failed to parse is an unknown, which is not a string.
 // Native-syntax twins of the template cases run beside them. One shared beforeAll runs both tools over every case
 // (`validate -json` for all; `validate`, `plan` and `plan -json` for the cases in FULL).
 // Skipped without terraform.
@@ -44,6 +45,9 @@ const CASES: readonly (readonly [string, Readonly<Record<string, string>>])[] = 
   ["the same in native syntax", { "main.tf": 'output "p" { value = "${local..b}" }\n' }],
   ["a type string that does not parse", { "main.tf.json": '{"variable": {"v": {"type": "$list(string)}"}}}\n' }],
   ["the end of a file whose last line ends in a carriage return", { "main.tf.json": '{\r\n\t"output": {"o": {"value": 1},\r' }],
+  ["the end of a file in a property name", { "main.tf.json": '{\n\t"output": {\n\t\t"o": {\n\t\t\t"va' }],
+  ["a non-ASCII character outside a string", { "main.tf.json": '{"output": {"o": {"value": é}}}\n' }],
+  ["a description that failed to parse", { "main.tf.json": '{"output": {"o": {"value": 1, "description": "d\n}}}\n' }],
 ];
 const FULL = new Set([0, 2, 4, 12, 15, 16]);
 

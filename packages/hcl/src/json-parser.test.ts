@@ -59,6 +59,9 @@ describe("parseJsonNode: HCL's JSON parser, error recovery included", () => {
     expect(diags('{a: 1}')).toEqual(["Invalid JSON keyword @ m.tf.json:1,2-3", "Invalid object property name @ m.tf.json:1,2-3"]);
     expect(diags("{\"a\": 'x'}")).toEqual(["Invalid start of value @ m.tf.json:1,7-8", "Missing attribute seperator comma @ m.tf.json:1,8-8"]);
     expect(diags("")).toEqual(["Missing value @ m.tf.json:1,1-1"]);
+    // A character that starts no token is one byte long, whatever its length, and ends the scan.
+    expect(diags('{"a": é}').map((d) => d.replace(/ @ .*:/, " @ "))).toEqual(["Invalid start of value @ 1,7-8", "Missing attribute seperator comma @ 1,8-8"]);
+    expect(parseJsonNode(new JsonSourceMap("m.tf.json", '{"a": é}')).diags[1]!.subject!.end.byte).toBe(7);
     expect(diags("{} {}")).toEqual(["Extraneous data after value @ m.tf.json:1,4-5"]);
   });
 

@@ -11,6 +11,12 @@ interface Token {
   readonly type: "{" | "}" | "[" | "]" | "," | ":" | "=" | "keyword" | "string" | "number" | "eof" | "invalid";
   readonly start: number;
   readonly end: number;
+  /**
+   * HCL's scanner makes an invalid token one byte and one column long whatever the character,
+   * and places the end-of-file token after it one byte on: `"invalid"` for the former, `"after"`
+   * for the latter.
+   */
+  readonly oneByte?: "invalid" | "after";
 }
 
 const PUNCTUATION = new Set(["{", "}", "[", "]", ",", ":", "="]);
@@ -70,8 +76,8 @@ function scan(text: string): Token[] {
       while (i < n && (isAlpha(text.charCodeAt(i)) || text.charCodeAt(i) === 95)) i++;
       tokens.push({ type: "keyword", start, end: i });
     } else {
-      tokens.push({ type: "invalid", start, end: start + 1 });
-      tokens.push({ type: "eof", start: start + 1, end: start + 1 });
+      tokens.push({ type: "invalid", start, end: start + 1, oneByte: "invalid" });
+      tokens.push({ type: "eof", start, end: start, oneByte: "after" });
       return tokens;
     }
   }
@@ -143,7 +149,12 @@ export function parseJsonNode(src: SourceMap): { node: JsonNode | undefined; dia
     if (t.type !== "eof") k++;
     return t;
   };
-  const rangeOf = (t: Token): SourceRange => src.range(t.start, t.end);
+  const rangeOf = (t: Token): SourceRange => {
+    if (t.oneByte === undefined) return src.range(t.start, t.end);
+    const p = src.pos(t.start);
+    const next = { line: p.line, column: p.column + 1, byte: p.byte + 1 };
+    return { filename: src.filename, start: t.oneByte === "invalid" ? p : next, end: next };
+  };
   const err = (summary: string, detail: string, subject: SourceRange, context?: SourceRange): void => {
     diags.push(errorDiag(summary, detail, subject, context));
   };

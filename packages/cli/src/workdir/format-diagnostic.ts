@@ -124,9 +124,10 @@ export function snippetOf(sources: SourceCache, subject: SourceRange, values: re
   const highlightEnd = diagnosticRangeJson(subject).end.byte;
   const bytes = Buffer.from(text, "utf8");
   let lineStart = subject.start.byte;
-  // A subject at the end of the text is on no line terraform's line scanner yields (even when the
-  // last line has no newline): the code is empty.
-  if (lineStart >= bytes.length) lineStart = bytes.length;
+  // Terraform's snippet holds the lines overlapping the subject widened to a byte, a line's
+  // range ending before its "\r" or "\n": a subject at the end of a text whose last line ends
+  // in a lone "\r" overlaps none, and the code is empty.
+  if (lineStart >= bytes.length && bytes[bytes.length - 1] === 0x0d) lineStart = bytes.length;
   else while (lineStart > 0 && bytes[lineStart - 1] !== 0x0a) lineStart--;
   let lineEnd = Math.max(subject.end.byte, lineStart);
   while (lineEnd < bytes.length && bytes[lineEnd] !== 0x0a) lineEnd++;
