@@ -5,9 +5,8 @@
 // `validate -json` (summary, detail, range of each diagnostic) and `validate`/`plan` as printed,
 // native syntax and a JSON string holding the same template. Skipped without terraform.
 // Not yet as terraform (left out): a quoted string left open across lines (HCL's scanner
-// reports each further line's newline too), an unclosed tuple's range, a single-line block
-// without its closing brace, and the JSON parser's recovery (a trailing comma, an unclosed
-// object: terraform goes on decoding with the broken value invalid).
+// reports each further line's newline too), an unclosed tuple's range and a single-line block
+// without its closing brace. The JSON parser's recovery is in json-syntax-errors-terraform.
 import { runTool, stopToolRuns, type ToolRun } from "./support/side-by-side.js";
 import { TERRAFORM, removeWorkdirs, workdir } from "./support/workdir.js";
 

@@ -206,8 +206,7 @@ describeEach("refresh and data source read errors at plan time, against terrafor
   }, 600_000);
 });
 
-// (Native only for now: in JSON syntax magma counts the template's range in the escaped text, issue 31.)
-(TERRAFORM !== undefined ? describe.each(["native"] as const) : describe.skip.each(["native"] as const))("-json diagnostics' address, against terraform's (%s syntax)", (syntax) => {
+describeEach("-json diagnostics' address, against terraform's (%s syntax)", (syntax) => {
   test("an expression's error found while planning has no address (only a provider's diagnostic about an object has one)", async () => {
     const cliConfig = testProvidersCliConfig({ failing: "failing-provider.mjs" });
     const dirs = [workdir(filesOf(EXPRESSION_FAILS, syntax)), workdir(filesOf(EXPRESSION_FAILS, syntax))] as const;

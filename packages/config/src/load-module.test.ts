@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toJson, typeString } from "@magma/cty";
-import { evaluate, formatRange, parseExpression } from "@magma/hcl";
+import { evaluate, formatRange, parseExpression, parseJsonExpression } from "@magma/hcl";
 import { loadConfig } from "./load-config.js";
 import { isOverrideFile, loadModuleFromFiles } from "./load-module.js";
 import { applyTypeDefaults, typeConstraint } from "./type-expr.js";
@@ -131,6 +131,17 @@ describe("type constraints and version constraints", () => {
       { a: "x", b: 7, c: { d: true } },
       { a: "y", b: 1, c: { d: false } },
     ]);
+  });
+
+  it("in JSON syntax, a type string that does not parse is an invalid type specification over the whole string (HCL's JSON ExprCall gives nil)", () => {
+    const { expr } = parseJsonExpression('"$list(string)}"', "v.tf.json");
+    const tc = typeConstraint(expr);
+    expect(tc.diags.map((d) => [d.summary, formatRange(d.subject!)])).toEqual([["Invalid type specification", "v.tf.json:1,1-17"]]);
+  });
+
+  it("terraform's two sniff passes over a JSON file report a mistyped root value once each, besides the decoding's two", () => {
+    const r = loadModuleFromFiles(".", new Map([["main.tf.json", "[1]"]]));
+    expect(r.diags.map((d) => d.detail)).toEqual(Array(4).fill("A JSON object is required here, to define arguments and child blocks."));
   });
 
   it("checks versions as go-version does", () => {

@@ -6,6 +6,7 @@ import { at, errorDiag } from "./diagnostics.js";
 import { decodeCheckBlock, decodeImportBlock, decodeLocalsBlock, decodeModuleBlock, decodeMovedBlock, decodeOutputBlock, decodeProviderBlock, decodeRemovedBlock, decodeVariableBlock } from "./decode-blocks.js";
 import { decodeResourceBlock } from "./decode-resource.js";
 import { checkBackendSupported, decodeTerraformBlock, type TerraformBlock } from "./decode-terraform.js";
+import { jsonSniffDiagnostics } from "./json-sniff-diagnostics.js";
 import { MergedBody } from "./merged-body.js";
 import type { Backend, Check, Import, Local, Module, ModuleCall, Moved, Output, ProviderConfig, ProviderMeta, Removed, RequiredProvider, Resource, Variable } from "./model.js";
 import { impliedProvider, resourceTypeProviderName } from "./provider-addr.js";
@@ -96,6 +97,7 @@ function decodeFileBody(filename: string, body: Body, override: boolean, diags: 
     removed: [],
     checks: [],
   };
+  diags.push(...jsonSniffDiagnostics(body));
   const { content, diags: d } = bodyContent(body, FILE_SCHEMA);
   diags.push(...d);
   for (const b of content.blocks) {

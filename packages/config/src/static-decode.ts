@@ -60,8 +60,12 @@ export function staticValue(attr: Attribute, type: Type, diags: Diagnostic[]): V
   }
   try {
     const v = convert(r.value, type);
-    if (v.isNull() || !v.isKnown()) {
-      if (v.isNull()) return undefined;
+    if (v.isNull()) return undefined;
+    // A JSON value that failed to parse evaluates to an unknown, which gohcl cannot decode into
+    // a Go string or bool.
+    if (!v.isKnown() && attr.expr.kind === "json") {
+      diags.push(errorDiag("Unsuitable value type", "Unsuitable value: value must be known", startRange(attr.expr), attr.expr.range));
+      return undefined;
     }
     return v;
   } catch (err) {

@@ -18,7 +18,7 @@ import {
   type Type,
   type Value,
 } from "@magma/cty";
-import { evaluate, parseExpression, type Diagnostic, type Expression } from "@magma/hcl";
+import { evaluate, hasErrors, parseExpression, type Diagnostic, type Expression } from "@magma/hcl";
 import { errorDiag } from "./diagnostics.js";
 
 /**
@@ -55,7 +55,11 @@ export function typeConstraint(expr: Expression): TypeConstraint {
     // Terraform parses the string's value from the opening quote's position; problems
     // with the whole expression point at the whole JSON string.
     const parsed = parseExpression(e.node.value, e.node.range.filename, e.node.range.start);
-    if (parsed.diags.length > 0) return { type: dynamicType, diags: parsed.diags };
+    // A string that does not parse is neither a keyword nor a call to HCL's JSON expression
+    // (its AsTraversal and ExprCall give nil): not a type specification, the whole string.
+    if (hasErrors(parsed.diags)) {
+      return { type: dynamicType, diags: [errorDiag(INVALID, "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string).", e.range)] };
+    }
     const whole = e.range;
     const inner = parsed.expr.range;
     const diags: Diagnostic[] = [];

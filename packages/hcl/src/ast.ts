@@ -119,7 +119,16 @@ export type JsonNode =
   | { readonly type: "bool"; readonly value: boolean; readonly range: SourceRange }
   | { readonly type: "null"; readonly range: SourceRange }
   | { readonly type: "array"; readonly items: readonly JsonNode[]; readonly range: SourceRange; readonly openRange: SourceRange }
-  | { readonly type: "object"; readonly props: readonly JsonProperty[]; readonly range: SourceRange; readonly openRange: SourceRange };
+  | {
+      readonly type: "object";
+      readonly props: readonly JsonProperty[];
+      readonly range: SourceRange;
+      readonly openRange: SourceRange;
+      /** The closing brace's range (absent for an object not parsed from text). */
+      readonly closeRange?: SourceRange;
+    }
+  /** A value that failed to parse (HCL's `invalidVal`), ranged at its first token; it evaluates to an unknown. */
+  | { readonly type: "invalid"; readonly range: SourceRange };
 
 /** A property of a JSON object, with the ranges of its name. */
 export interface JsonProperty {

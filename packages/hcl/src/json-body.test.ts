@@ -57,9 +57,11 @@ describe("JSON syntax bodies", () => {
   test("unsupported properties, label errors and duplicates are diagnostics", () => {
     const { body } = parseJsonConfig('{"nope": 1, "resource": {"t": 1}, "count": 1}', "e.tf.json");
     const { diags } = body.content(schema);
-    expect(diags.map((d) => d.summary)).toEqual(["Incorrect JSON value type", "Extraneous JSON object property"]);
-    expect(diags[1]!.detail).toBe('No argument or block type is named "nope".');
-    expect(diags[1]!.subject).toEqual({ filename: "e.tf.json", start: { line: 1, column: 2, byte: 1 }, end: { line: 1, column: 8, byte: 7 } });
+    // As HCL's unpackBlock: the name labels' value is not an object, so there are none.
+    expect(diags.map((d) => d.summary)).toEqual(["Incorrect JSON value type", "Missing block label", "Extraneous JSON object property"]);
+    expect(diags[0]!.detail).toBe("Either a JSON object or JSON array of objects is required here, to specify name labels for this block.");
+    expect(diags[2]!.detail).toBe('No argument or block type is named "nope".');
+    expect(diags[2]!.subject).toEqual({ filename: "e.tf.json", start: { line: 1, column: 2, byte: 1 }, end: { line: 1, column: 8, byte: 7 } });
     const dup = parseJsonConfig('{"count": 1, "count": 2}', "d.tf.json").body.content(schema);
     expect(dup.diags.map((d) => d.summary)).toEqual(["Duplicate argument"]);
   });
@@ -88,17 +90,24 @@ describe("JSON syntax bodies", () => {
     expect([...first.remain.justAttributes().attributes.keys()]).toEqual(["b"]);
   });
 
-  test("diagnostics inside a JSON string template point into the JSON file, past escapes", () => {
+  test("diagnostics inside a JSON string template: positions counted in the decoded text from the opening quote, as HCL's", () => {
     const { expr } = parseJsonExpression('{\n  "a": "\\t\\u00e9${nope}"\n}', "p.tf.json");
     const r = evaluate(expr, { variables: {} });
     expect(r.diags.map((d) => d.summary)).toEqual(["Unknown variable"]);
-    // "nope" starts at column 19 of line 2: `  "a": "\t\u00e9${` is 18 characters (decoded, 12)
-    expect(r.diags[0]!.subject).toEqual({ filename: "p.tf.json", start: { line: 2, column: 19, byte: 20 }, end: { line: 2, column: 23, byte: 24 } });
+    // The template starts at column 9, byte 10; decoded, `\té${` is 4 characters, 5 bytes (an escape counts as what it stands for).
+    expect(r.diags[0]!.subject).toEqual({ filename: "p.tf.json", start: { line: 2, column: 13, byte: 15 }, end: { line: 2, column: 17, byte: 19 } });
+    // An escaped newline starts a new line.
+    const nl = evaluate(parseJsonExpression('{"a": "x\\n${nope}"}', "n.tf.json").expr, { variables: {} });
+    expect(nl.diags[0]!.subject).toEqual({ filename: "n.tf.json", start: { line: 2, column: 3, byte: 11 }, end: { line: 2, column: 7, byte: 15 } });
   });
 
   test("bad JSON and a non-object root are diagnostics with positions", () => {
     expect(parseJsonConfig('{"a": }', "x.tf.json").diags[0]!.subject!.start.column).toBe(7);
-    expect(parseJsonConfig("[1]", "x.tf.json").diags.map((d) => d.summary)).toEqual(["Root value must be object"]);
+    expect(parseJsonConfig("1", "x.tf.json").diags.map((d) => d.summary)).toEqual(["Root value must be object"]);
+    // A root array is accepted; a value in it that is not an object is reported when the body is decoded.
+    const arr = parseJsonConfig("[1]", "x.tf.json");
+    expect(arr.diags).toEqual([]);
+    expect(arr.body.content({}).diags.map((d) => d.detail)).toEqual(Array(2).fill("A JSON object is required here, to define arguments and child blocks."));
     expect(parseJsonConfig("[".repeat(10000), "x.tf.json").diags.map((d) => d.summary)).toEqual(["Nesting too deep"]);
   });
 

@@ -10,15 +10,15 @@ const templates = new WeakMap<JsonNode, { expr: Expression; diags: Diagnostic[] 
 
 /**
  * The template a JSON string stands for (its `${…}` and `%{…}` sequences; `$${` and `%%{`
- * are literal), parsed once and cached. Positions are those of the JSON file, past any
- * escape sequences in the string.
+ * are literal), parsed once and cached. As in HCL, the decoded text is parsed from the
+ * position just past the opening quote: an escape sequence before a diagnostic's subject
+ * counts as the one character it stands for (an escaped newline starts a new line).
  */
 export function jsonStringTemplate(node: JsonNode & { type: "string" }): { expr: Expression; diags: Diagnostic[] } {
   let t = templates.get(node);
   if (t === undefined) {
     const inner = node.innerRange;
-    const map =
-      inner instanceof LazyRange ? new EmbeddedSourceMap(node.value, inner.map, inner.s, node.raw === node.value ? undefined : rawOffsets(node.raw, node.value.length)) : new SourceMap(inner.filename, node.value, inner.start);
+    const map = inner instanceof LazyRange && node.raw === node.value ? new EmbeddedSourceMap(node.value, inner.map, inner.s) : new SourceMap(inner.filename, node.value, inner.start);
     const p = new Parser(map, "template");
     const expr = p.parseWholeTemplate();
     t = { expr, diags: p.diags };
@@ -27,24 +27,14 @@ export function jsonStringTemplate(node: JsonNode & { type: "string" }): { expr:
   return t;
 }
 
-/** For each UTF-16 offset of a decoded JSON string, the offset in its raw (escaped) text. */
-function rawOffsets(raw: string, decodedLength: number): Int32Array {
-  const offsets = new Int32Array(decodedLength + 1);
-  let r = 0;
-  let d = 0;
-  while (r < raw.length && d < decodedLength) {
-    offsets[d++] = r;
-    r += raw.charCodeAt(r) === 92 ? (raw[r + 1] === "u" ? 6 : 2) : 1;
-  }
-  while (d <= decodedLength) offsets[d++] = raw.length;
-  return offsets;
-}
-
 /** @internal Evaluates a JSON-syntax value (HCL's JSON `expression.Value`). */
 export function evaluateJson(node: JsonNode, ctx: Ctx, diags: Diagnostic[]): Value {
   switch (node.type) {
     case "null":
       return nullVal(dynamicType);
+    case "invalid":
+      // HCL evaluates a node that failed to parse to an unknown, so that the rest still evaluates.
+      return dynamicVal;
     case "bool":
       return boolVal(node.value);
     case "number":

@@ -1,11 +1,11 @@
-import type { Expression } from "./ast.js";
+import type { Expression, JsonNode } from "./ast.js";
 import type { Body } from "./body.js";
 import { errorDiag, type Diagnostic } from "./diagnostic.js";
 import { JsonBody } from "./json-body.js";
-import { parseJsonNode } from "./json-parser.js";
+import { parseJsonNode, startRange } from "./json-parser.js";
 import type { NativeBody } from "./native-body.js";
 import { Parser, type NativeParseOptions } from "./parser.js";
-import { SourceMap, type SourcePos } from "./source-range.js";
+import { JsonSourceMap, SourceMap, type SourcePos } from "./source-range.js";
 
 /** The result of parsing a configuration file. */
 export interface ParsedConfig {
@@ -39,22 +39,20 @@ export function parseNativeConfig(text: string, filename: string, options: Nativ
 /**
  * Parses a JSON-syntax (`.tf.json`) file. The root must be an object (or an array of
  * objects); its properties become attributes or blocks only when decoded against a schema
- * (see {@link Body.content}).
+ * (see {@link Body.content}). As in HCL, a root that is neither an object nor an array
+ * (including one that failed to parse) is reported and the body is empty; errors deeper in
+ * the file leave the rest of it to decode.
  */
 export function parseJsonConfig(text: string, filename: string): { body: JsonBody; diags: Diagnostic[] } {
-  const src = new SourceMap(filename, text);
+  const src = new JsonSourceMap(filename, text);
   const { node, diags } = parseJsonNode(src);
   const range = src.range(0, text.length);
-  if (node === undefined) return { body: new JsonBody([], range), diags };
-  const objects: (typeof node & { type: "object" })[] = [];
-  if (node.type === "object") objects.push(node);
-  else if (node.type === "array" && node.items.every((i) => i.type === "object")) objects.push(...(node.items as (typeof node & { type: "object" })[]));
-  else {
-    diags.push(
-      errorDiag("Root value must be object", "The root value in a JSON-based configuration must be either a JSON object or a JSON array of objects.", node.range),
-    );
-  }
-  return { body: new JsonBody(objects, range), diags };
+  const at = src.range(0, 0);
+  const empty: JsonNode = { type: "object", props: [], range: at, openRange: at, closeRange: at };
+  if (node === undefined) return { body: new JsonBody(empty, range), diags };
+  if (node.type === "object" || node.type === "array") return { body: new JsonBody(node, range), diags };
+  diags.push(errorDiag("Root value must be object", "The root value in a JSON-based configuration must be either a JSON object or a JSON array of objects.", startRange(node)));
+  return { body: new JsonBody(empty, range), diags };
 }
 
 /**
@@ -83,7 +81,7 @@ export function parseTemplate(text: string, filename = "<template>", start?: Sou
  * strings are templates, arrays tuples, objects objects.
  */
 export function parseJsonExpression(text: string, filename = "<expr.json>"): ParsedExpression {
-  const src = new SourceMap(filename, text);
+  const src = new JsonSourceMap(filename, text);
   const { node, diags } = parseJsonNode(src);
   const range = src.range(0, text.length);
   if (node === undefined) return { expr: { kind: "json", node: { type: "null", range }, range }, diags };

@@ -68,6 +68,11 @@ describe("native syntax: configuration files", () => {
     }
   });
 
+  test("after a dot without a name nothing more is said (HCL's recovery): no extra-characters error for the rest of the interpolation", () => {
+    expect(parseTemplate("${local..b}").diags.map((d) => d.summary)).toEqual(["Invalid attribute name"]);
+    expect(parseNativeConfig('o = "${local..b}"\n', "m.tf").diags.map((d) => d.summary)).toEqual(["Invalid attribute name"]);
+  });
+
   test("the redefinition error names where the argument was first set", () => {
     const { diags } = parseNativeConfig("a = 1\na = 2\n", "e.tf");
     expect(diags[0]!.detail).toBe('The argument "a" was already set at e.tf:1,1-2. Each argument may be set only once.');

@@ -567,6 +567,8 @@ export class Parser {
         }
         this.next();
         this.err("Invalid attribute name", "An attribute name is required after a dot.", this.r(nt), rangeBetween(e.range, this.r(nt)));
+        // As HCL's: the tokens that follow are probably misparsed, so say nothing more about them.
+        this.recovering = true;
         return e;
       }
       if (t.type === "[" && !attrOnly) {

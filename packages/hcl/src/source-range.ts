@@ -204,3 +204,29 @@ export class EmbeddedSourceMap extends SourceMap {
     return this.outer.pos(this.startOffset + o);
   }
 }
+
+/**
+ * Positions as HCL's JSON scanner counts them: between tokens a tab takes two columns and a
+ * carriage return none (every other character one, as in {@link SourceMap}).
+ */
+export class JsonSourceMap extends SourceMap {
+  private readonly plain: boolean;
+
+  constructor(filename: string, text: string) {
+    super(filename, text);
+    this.plain = !/[\t\r]/.test(text);
+  }
+
+  override pos(i: number): SourcePos {
+    const p = super.pos(i);
+    if (this.plain) return p;
+    let extra = 0;
+    for (let j = i - 1; j >= 0; j--) {
+      const c = this.text.charCodeAt(j);
+      if (c === 10) break;
+      if (c === 9) extra++;
+      else if (c === 13) extra--;
+    }
+    return extra === 0 ? p : { ...p, column: p.column + extra };
+  }
+}

@@ -1,4 +1,5 @@
 import type { Expression, TemplatePart, Traversal } from "./ast.js";
+import { hasErrors } from "./diagnostic.js";
 import { jsonStringTemplate } from "./json-expression.js";
 import type { JsonNode } from "./ast.js";
 
@@ -108,9 +109,12 @@ function walkParts(parts: readonly TemplatePart[], bound: ReadonlySet<string>, o
 
 function walkJson(n: JsonNode, out: Traversal[]): void {
   switch (n.type) {
-    case "string":
-      walk(jsonStringTemplate(n).expr, new Set(), out);
+    case "string": {
+      // As HCL's: a string whose template does not parse has no references.
+      const t = jsonStringTemplate(n);
+      if (!hasErrors(t.diags)) walk(t.expr, new Set(), out);
       return;
+    }
     case "array":
       for (const i of n.items) walkJson(i, out);
       return;

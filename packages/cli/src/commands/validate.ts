@@ -1,10 +1,11 @@
 import { loadConfig, providerAddrString, providerConfigDiagnostics, validateDir, walkConfig, type ProviderAddr, type SchemaLookup } from "@magma/config";
-import type { Diagnostic, SourceRange } from "@magma/hcl";
+import type { Diagnostic } from "@magma/hcl";
 import type { Block, ProviderSchema } from "@magma/provider-api";
 import { ProviderFunctionCalls, validateExpressions } from "@magma/engine";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { openProviderSession, nativeProviders } from "../provider-session.js";
 import { formatDiagnostics, snippetOf, SourceCache } from "../workdir/format-diagnostic.js";
+import { diagnosticRangeJson } from "../workdir/diagnostic-range-json.js";
 import { workdirProviders } from "../workdir/engine-providers.js";
 import { terraformDiagnosticOrder } from "../workdir/terraform-diagnostic-order.js";
 import { providerRequirements } from "../workdir/provider-requirements.js";
@@ -15,14 +16,6 @@ import { type WorkdirOptions } from "./workdir-options.js";
 import { join } from "node:path";
 import { terminalColumns } from "../terminal-columns.js";
 
-function rangeJson(r: SourceRange): Record<string, unknown> {
-  return {
-    filename: r.filename,
-    start: { line: r.start.line, column: r.start.column, byte: r.start.byte },
-    end: { line: r.end.line, column: r.end.column, byte: r.end.byte },
-  };
-}
-
 /** One diagnostic in `terraform validate -json`'s form, with its source snippet. */
 function diagJson(d: Diagnostic, sources: SourceCache): Record<string, unknown> {
   const snippet = d.subject === undefined ? undefined : snippetOf(sources, d.subject, d.values, d.functionCall);
@@ -32,7 +25,7 @@ function diagJson(d: Diagnostic, sources: SourceCache): Record<string, unknown> 
     detail: d.detail,
     // The object a walk's diagnostic is about (terraform's "with …").
     ...((d as { address?: string }).address === undefined ? {} : { address: (d as { address?: string }).address }),
-    ...(d.subject === undefined ? {} : { range: rangeJson(d.subject) }),
+    ...(d.subject === undefined ? {} : { range: diagnosticRangeJson(d.subject) }),
     ...(snippet === undefined ? {} : { snippet }),
   };
 }

@@ -5,6 +5,7 @@ import type { CallSignatureParameter, Diagnostic, ExpressionValue, FunctionCallI
 import { paint, paintf } from "../colour.js";
 import { DEFAULT_COLUMNS, wordWrap } from "../terminal-columns.js";
 import { consolidateWarnings } from "./consolidate-warnings.js";
+import { diagnosticRangeJson } from "./diagnostic-range-json.js";
 import { jsonContext } from "./json-context.js";
 
 /** Reads configuration sources once per file, for snippets. */
@@ -119,9 +120,15 @@ export function functionCallJson(call: FunctionCallInfo): FunctionCallJson {
 export function snippetOf(sources: SourceCache, subject: SourceRange, values: readonly ExpressionValue[] = [], functionCall?: FunctionCallInfo): Snippet | undefined {
   const text = sources.text(subject.filename);
   if (text === undefined) return undefined;
+  // As terraform's, an empty range is widened by a byte so that the highlight is not empty.
+  const highlightEnd = diagnosticRangeJson(subject).end.byte;
   const bytes = Buffer.from(text, "utf8");
   let lineStart = subject.start.byte;
-  while (lineStart > 0 && bytes[lineStart - 1] !== 0x0a) lineStart--;
+  // Terraform's snippet holds the lines overlapping the subject widened to a byte, a line's
+  // range ending before its "\r" or "\n": a subject at the end of a text whose last line ends
+  // in a lone "\r" overlaps none, and the code is empty.
+  if (lineStart >= bytes.length && bytes[bytes.length - 1] === 0x0d) lineStart = bytes.length;
+  else while (lineStart > 0 && bytes[lineStart - 1] !== 0x0a) lineStart--;
   let lineEnd = Math.max(subject.end.byte, lineStart);
   while (lineEnd < bytes.length && bytes[lineEnd] !== 0x0a) lineEnd++;
   // A subject that ends at the end of a text ending in a newline has no line after it (terraform's line scanner yields none).
@@ -140,7 +147,7 @@ export function snippetOf(sources: SourceCache, subject: SourceRange, values: re
     code,
     start_line: subject.start.line,
     highlight_start_offset: subject.start.byte - lineStart,
-    highlight_end_offset: Math.min(subject.end.byte - lineStart, Buffer.byteLength(code)),
+    highlight_end_offset: Math.min(highlightEnd - lineStart, Buffer.byteLength(code)),
     values: values.map((v) => ({ traversal: v.traversal, statement: v.statement })),
     ...(functionCall !== undefined ? { function_call: functionCallJson(functionCall) } : {}),
   };

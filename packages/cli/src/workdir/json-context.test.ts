@@ -17,4 +17,12 @@ describe("jsonContext", () => {
     expect(jsonContext(TEXT, -1)).toBeUndefined();
     expect(jsonContext('{"a": {', 5)).toBeUndefined();
   });
+
+  test("malformed text: the tree HCL's parser recovers, a value that failed to parse stepped into by no one", () => {
+    const broken = '{"output": {"o": {"value": "abc\n}}}, "x": {"y": 1,}}';
+    // The unterminated string is an invalid value; the objects around it parse on.
+    expect(jsonContext(broken, broken.indexOf('"abc'))).toBe("output.o");
+    // The object with a trailing comma failed to parse: no step into it.
+    expect(jsonContext(broken, broken.indexOf('"y"'))).toBeUndefined();
+  });
 });

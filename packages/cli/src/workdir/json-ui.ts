@@ -2,6 +2,7 @@ import { changeReason, type EngineEvent, type Plan, type PlanCounts, type Planne
 import type { Diag } from "@magma/provider-api";
 import { formatModuleInstance, parseResourceInstance } from "@magma/state";
 import { applyEventLine, ephemeralOpText } from "./apply-progress.js";
+import { diagnosticRangeJson } from "./diagnostic-range-json.js";
 import { snippetOf, type AddressedDiagnostic, type SourceCache } from "./format-diagnostic.js";
 
 /** The `resource` object of Terraform's machine-readable UI messages. */
@@ -18,11 +19,6 @@ export function jsonUiResource(address: string): Record<string, unknown> {
     resource_name: a.name,
     resource_key: a.key ?? null,
   };
-}
-
-/** A source position as terraform's JSON diagnostics give it. */
-function pos(p: { readonly line: number; readonly column: number; readonly byte: number }): Record<string, number> {
-  return { line: p.line, column: p.column, byte: p.byte };
 }
 
 /** A timestamp as Terraform's UI writes it (RFC 3339, microseconds, UTC). */
@@ -114,7 +110,7 @@ export class JsonUi {
     if (address !== undefined) diagnostic["address"] = address;
     const subject = "subject" in d ? d.subject : undefined;
     if (subject !== undefined && sources !== undefined) {
-      diagnostic["range"] = { filename: subject.filename, start: pos(subject.start), end: pos(subject.end) };
+      diagnostic["range"] = diagnosticRangeJson(subject);
       const snippet = snippetOf(sources, subject, "values" in d ? d.values : undefined, "functionCall" in d ? d.functionCall : undefined);
       if (snippet !== undefined) diagnostic["snippet"] = snippet;
     }
