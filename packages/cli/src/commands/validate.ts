@@ -1,9 +1,9 @@
 import { providerAddrString, validateDir, walkConfig, type ProviderAddr, type SchemaLookup } from "@magma/config";
 import type { Diagnostic, SourceRange } from "@magma/hcl";
-import type { Block, ProviderSchema } from "@magma/provider-api";
-import { ProviderFunctionCalls, validateExpressions } from "@magma/engine";
+import type { Block } from "@magma/provider-api";
+import { ProviderFunctionCalls, providerResourceValidator, validateExpressions } from "@magma/engine";
 import { CliError, CliErrorCode } from "../cli-error.js";
-import { openProviderSession, nativeProviders } from "../provider-session.js";
+import { openProviderSession, nativeProviders, type ProviderSession } from "../provider-session.js";
 import { formatDiagnostics, snippetOf, SourceCache } from "../workdir/format-diagnostic.js";
 import { workdirProviders } from "../workdir/engine-providers.js";
 import { terraformDiagnosticOrder } from "../workdir/terraform-diagnostic-order.js";
@@ -22,13 +22,17 @@ function rangeJson(r: SourceRange): Record<string, unknown> {
   };
 }
 
+/** A diagnostic of the walk; a provider's about a resource carries the resource's address (Terraform's `InConfigBody`). */
+type ValidateDiagnostic = Diagnostic & { readonly address?: string; readonly inConfigBody?: boolean };
+
 /** One diagnostic in `terraform validate -json`'s form, with its source snippet. */
-function diagJson(d: Diagnostic, sources: SourceCache): Record<string, unknown> {
+function diagJson(d: ValidateDiagnostic, sources: SourceCache): Record<string, unknown> {
   const snippet = d.subject === undefined ? undefined : snippetOf(sources, d.subject, d.values, d.functionCall);
   return {
     severity: d.severity,
     summary: d.summary,
     detail: d.detail,
+    ...(d.inConfigBody === true && d.address !== undefined ? { address: d.address } : {}),
     ...(d.subject === undefined ? {} : { range: rangeJson(d.subject) }),
     ...(snippet === undefined ? {} : { snippet }),
   };
@@ -41,11 +45,12 @@ function goJson(v: unknown): string {
 
 /**
  * Opens each provider the configuration needs that is installed (linked under
- * `.terraform/providers` by `init`, or native) for its schema; providers that cannot be
- * opened are skipped (their resources are then checked without a schema).
+ * `.terraform/providers` by `init`, or native) for its schema, and keeps it open (unconfigured)
+ * to validate the resources' configurations; providers that cannot be opened are skipped
+ * (their resources are then checked without a schema). The caller closes the sessions.
  */
-async function loadSchemas(ctx: CommandContext, dataDir: string, providers: readonly ProviderAddr[]): Promise<Map<string, ProviderSchema>> {
-  const out = new Map<string, ProviderSchema>();
+async function openProviders(ctx: CommandContext, dataDir: string, providers: readonly ProviderAddr[]): Promise<Map<string, ProviderSession>> {
+  const out = new Map<string, ProviderSession>();
   for (const p of providers) {
     const addr = providerAddrString(p);
     const native = nativeProviders[addr] !== undefined ? addr : Object.keys(nativeProviders).find((k) => addr === `registry.terraform.io/${k}`);
@@ -58,8 +63,7 @@ async function loadSchemas(ctx: CommandContext, dataDir: string, providers: read
         pluginDirs: [join(dataDir, "providers")],
         ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
       });
-      out.set(addr, s.schema);
-      await s.close();
+      out.set(addr, s);
     } catch {
       // Not installed: validated without its schema.
     }
@@ -71,13 +75,14 @@ async function loadSchemas(ctx: CommandContext, dataDir: string, providers: read
 export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Promise<void> {
   const dir = ctx.cwd;
   const first = validateDir(dir);
-  let diags = first.diags;
+  let diags: readonly ValidateDiagnostic[] = first.diags;
   if (first.checked) {
     const dataDir = join(dir, ctx.io.env["TF_DATA_DIR"] || ".terraform");
     // Terraform's built-in provider (terraform_data) is no requirement, but its schema is there.
     const builtin = [...walkConfig(first.config)].some((c) => [...c.module.managedResources.values(), ...c.module.dataResources.values()].some((r) => r.provider.hostname === "terraform.io" && r.provider.namespace === "builtin"));
     const required = providerRequirements(first.config).map((r) => r.provider);
-    const schemas = await loadSchemas(ctx, dataDir, builtin ? [...required, { hostname: "terraform.io", namespace: "builtin", type: "terraform" }] : required);
+    const sessions = await openProviders(ctx, dataDir, builtin ? [...required, { hostname: "terraform.io", namespace: "builtin", type: "terraform" }] : required);
+    const schemas = new Map([...sessions].map(([addr, s]) => [addr, s.schema] as const));
     const lookup: SchemaLookup = (provider, mode, type) => {
       const s = schemas.get(providerAddrString(provider));
       if (s === undefined) return undefined;
@@ -90,10 +95,14 @@ export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Pr
     // (an expression making a reference they refuse is not evaluated, as terraform's).
     const functionProviders = workdirProviders(dataDir, ctx.io.env).source;
     const calls = new ProviderFunctionCalls((source) => functionProviders.open(source));
+    // Each resource's configuration validated by its provider (ValidateResourceConfig and its
+    // kin): any unconfigured instance of its source answers as the one of its configuration would.
+    const validateResource = providerResourceValidator(async (_c, r) => sessions.get(providerAddrString(r.provider))?.live.provider);
     try {
-      diags = [...diags, ...(await validateExpressions(first.config, calls, { cwd: dir, schemas: lookup, available: (source) => schemas.has(source) }))];
+      diags = [...diags, ...(await validateExpressions(first.config, calls, { cwd: dir, schemas: lookup, available: (source) => schemas.has(source), validateResource }))];
     } finally {
       await calls.close();
+      await Promise.all([...sessions.values()].map((s) => s.close().catch(() => undefined)));
     }
   }
   const errors = diags.filter((d) => d.severity === "error").length;
@@ -105,9 +114,10 @@ export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Pr
   } else {
     if (diags.length > 0) {
       // Sorted as terraform's views sort (warnings first, then by file and position).
-      const sorted = terraformDiagnosticOrder(diags);
-      if (errors > 0) ctx.io.stderr.write(formatDiagnostics(sorted, dir, ctx.colour.stderr, { width: terminalColumns(ctx.io.stderr) }));
-      else ctx.print(formatDiagnostics(sorted, dir, ctx.colour.stdout, { width: terminalColumns(ctx.io.stdout) }));
+      // A provider's diagnostic about a resource names it (`with aws_x.y,`), as terraform's InConfigBody.
+      const sorted = terraformDiagnosticOrder(diags.map(({ address, inConfigBody, ...d }: ValidateDiagnostic) => (inConfigBody === true && address !== undefined ? { ...d, address } : d)));
+      if (errors > 0) ctx.io.stderr.write(formatDiagnostics(sorted, dir, ctx.colour.stderr, { addresses: true, width: terminalColumns(ctx.io.stderr) }));
+      else ctx.print(formatDiagnostics(sorted, dir, ctx.colour.stdout, { addresses: true, width: terminalColumns(ctx.io.stdout) }));
     }
     if (errors === 0) ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] The configuration is valid${warnings > 0 ? (ctx.colour.stdout ? ", but there were some\nvalidation warnings as shown above" : ", but there were some validation warnings\nas shown above") : ""}.\n`)}\n`);
   }

@@ -22,7 +22,20 @@ export interface ValidateExpressionsOptions {
    * without that provider, as it checks resources without their schema).
    */
   readonly available?: (source: string) => boolean;
+  /**
+   * The provider's own validation of a resource's, data source's or ephemeral resource's
+   * configuration (Terraform's ValidateResourceConfig and its kin, see
+   * `providerResourceValidator`): called with the body's value, unmarked, once its evaluation
+   * found no error; its diagnostics are reported with the walk's.
+   */
+  readonly validateResource?: ResourceValidator;
 }
+
+/**
+ * Validates one object's configuration with its provider: `c` is the module, `r` the
+ * resource, `value` its body evaluated as the validate walk does (unknowns allowed, no marks).
+ */
+export type ResourceValidator = (c: Config, r: Resource, value: Value) => Promise<readonly Diagnostic[]>;
 
 const MODULE_META = new Set(["source", "version", "count", "for_each", "depends_on", "providers", "_", "lifecycle", "locals", "provider"]);
 
@@ -212,9 +225,20 @@ class ValidateWalk {
     if (schema !== undefined) {
       const decoded = decodeSchemaBody(r.config, schema).decoded;
       const scope = this.#scope(c, bodyRefs, {});
-      const found = await settleProviderCalls(this.#calls, () => evaluateSchemaBody(decoded, schema, scope).diags);
+      let value: Value | undefined;
+      const found = await settleProviderCalls(this.#calls, () => {
+        const r = evaluateSchemaBody(decoded, schema, scope);
+        value = r.value;
+        return r.diags;
+      });
       for (const d of found) this.#report(d);
       failed = failed || found.some((d) => d.severity === "error");
+      const validate = this.#options.validateResource;
+      if (!failed && validate !== undefined && value !== undefined) {
+        const said = await validate(c, r, value.unmarkDeep().value);
+        for (const d of said) this.#report(d);
+        failed = said.some((d) => d.severity === "error");
+      }
     }
     return { failed };
   }
