@@ -1,7 +1,7 @@
 import { providerAddrString, validateDir, walkConfig, type ProviderAddr, type SchemaLookup } from "@magma/config";
 import type { Diagnostic, SourceRange } from "@magma/hcl";
 import type { Block } from "@magma/provider-api";
-import { ProviderFunctionCalls, providerResourceValidator, validateExpressions } from "@magma/engine";
+import { ProviderFunctionCalls, providerConfigValidator, providerResourceValidator, validateExpressions } from "@magma/engine";
 import { CliError, CliErrorCode } from "../cli-error.js";
 import { openProviderSession, nativeProviders, type ProviderSession } from "../provider-session.js";
 import { formatDiagnostics, snippetOf, SourceCache } from "../workdir/format-diagnostic.js";
@@ -98,8 +98,10 @@ export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Pr
     // Each resource's configuration validated by its provider (ValidateResourceConfig and its
     // kin): any unconfigured instance of its source answers as the one of its configuration would.
     const validateResource = providerResourceValidator(async (_c, r) => sessions.get(providerAddrString(r.provider))?.live.provider);
+    // And each provider block's (ValidateProviderConfig).
+    const validateProvider = providerConfigValidator(async (source) => sessions.get(source)?.live.provider, (source) => schemas.get(source)?.provider.block);
     try {
-      diags = [...diags, ...(await validateExpressions(first.config, calls, { cwd: dir, schemas: lookup, available: (source) => schemas.has(source), validateResource }))];
+      diags = [...diags, ...(await validateExpressions(first.config, calls, { cwd: dir, schemas: lookup, available: (source) => schemas.has(source), validateResource, validateProvider }))];
     } finally {
       await calls.close();
       await Promise.all([...sessions.values()].map((s) => s.close().catch(() => undefined)));

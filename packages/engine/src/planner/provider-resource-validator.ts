@@ -1,7 +1,10 @@
-import type { Config, Resource } from "@magma/config";
+import { impliedProvider, providerAddrString, type Config, type ProviderAddr, type Resource } from "@magma/config";
 import type { Value } from "@magma/cty";
-import { isConfigValidator, isEphemeralResourceOpener, isProviderError, type Diag } from "@magma/provider-api";
-import type { ResourceValidator } from "../eval/validate-expressions.js";
+import type { Body } from "@magma/hcl";
+import { isConfigValidator, isEphemeralResourceOpener, isProviderError, type Block, type Diag } from "@magma/provider-api";
+import { formatProviderConfig } from "@magma/state";
+import type { ProviderConfigValidation, ResourceValidator } from "../eval/validate-expressions.js";
+import { inBody } from "./in-config-body.js";
 import { providerDiagsInBody, type PlanDiagnostic } from "./plan-diagnostic.js";
 
 /**
@@ -51,5 +54,51 @@ export function providerResourceValidator(providerFor: ValidatingProvider): Reso
       const code = (e as { code?: unknown })?.code;
       return [{ severity: "error", summary: code === undefined ? "Provider validation failed" : String(code), detail: e instanceof Error ? e.message : String(e), subject: r.declRange, address }];
     }
+  };
+}
+
+/**
+ * Terraform's ValidateProvider in its validate walk (node_provider.go): a `provider` block's
+ * value sent to ValidateProviderConfig (the contract's `ConfigValidator`; a provider that does
+ * not offer it is not asked) and the diagnostics that come back placed in the block at the
+ * attribute they name, with the configuration's address (`provider["registry.terraform.io/hashicorp/aws"].west`).
+ *
+ * @param providerFor the provider instance (unconfigured) of a source address and configuration address, or undefined.
+ * @param schemaOf the provider configuration schema of a source address, or undefined when it is not known.
+ */
+export function providerConfigValidator(providerFor: (source: string, address: string) => Promise<unknown>, schemaOf: (source: string) => Block | undefined): ProviderConfigValidation {
+  const where = (c: Config, key: string): { source: string; address: string; body: Body } | undefined => {
+    const pc = c.module.providerConfigs.get(key);
+    if (pc === undefined) return undefined;
+    const provider: ProviderAddr = c.module.requiredProviders.get(pc.name)?.provider ?? impliedProvider(pc.name);
+    return { source: providerAddrString(provider), address: formatProviderConfig({ module: c.path, provider, alias: pc.alias }), body: pc.config };
+  };
+  return {
+    schema: (c, key) => {
+      const w = where(c, key);
+      return w === undefined ? undefined : schemaOf(w.source);
+    },
+    validate: async (c, key, value) => {
+      const w = where(c, key);
+      if (w === undefined) return [];
+      const place = (diags: readonly Diag[]): PlanDiagnostic[] => diags.map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", subject: inBody(w.body, d), address: w.address, inConfigBody: true }));
+      let p: unknown;
+      try {
+        p = await providerFor(w.source, w.address);
+      } catch {
+        return [];
+      }
+      if (!isConfigValidator(p)) return [];
+      try {
+        return place((await p.validateProviderConfig(value)).warnings);
+      } catch (e) {
+        if (isProviderError(e) && e.code === "diagnostics") {
+          const diags = (e.detail as { diagnostics?: readonly Diag[] }).diagnostics ?? [];
+          if (diags.length > 0) return place(diags);
+        }
+        const code = (e as { code?: unknown })?.code;
+        return [{ severity: "error", summary: code === undefined ? "Provider validation failed" : String(code), detail: e instanceof Error ? e.message : String(e), subject: w.body.range, address: w.address }];
+      }
+    },
   };
 }

@@ -5,7 +5,7 @@ import { validateExpressions } from "../eval/validate-expressions.js";
 import type { ProviderFunctionCalls } from "../eval/provider-functions.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
 import { resolveResourceProviderConfig } from "./plan-configuration.js";
-import { providerResourceValidator } from "./provider-resource-validator.js";
+import { providerConfigValidator, providerResourceValidator } from "./provider-resource-validator.js";
 import { setProviderVersions } from "./provider-versions.js";
 
 /** Options of {@link validateBeforePlan}. */
@@ -55,5 +55,10 @@ export async function validateBeforePlan(config: Config, pool: ProviderPool, cal
     if ("error" in resolved) return undefined;
     return (await pool.open(resolved.address, resolved.source)).provider;
   });
-  return [...validateConfig(config, { schemas }), ...(await validateExpressions(config, calls, { cwd: options.cwd, workspace: options.workspace, schemas, validateResource }))];
+  // And each provider block's (ValidateProviderConfig), with the instance of that configuration.
+  const validateProvider = providerConfigValidator(
+    async (source, address) => (await pool.open(address, source)).provider,
+    (source) => bySource.get(source)?.provider.block,
+  );
+  return [...validateConfig(config, { schemas }), ...(await validateExpressions(config, calls, { cwd: options.cwd, workspace: options.workspace, schemas, validateResource, validateProvider }))];
 }
