@@ -99,7 +99,7 @@ export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Pr
     // kin): any unconfigured instance of its source answers as the one of its configuration would.
     const validateResource = providerResourceValidator(async (_c, r) => sessions.get(providerAddrString(r.provider))?.live.provider);
     // And each provider block's (ValidateProviderConfig).
-    const validateProvider = providerConfigValidator(async (source) => sessions.get(source)?.live.provider, (source) => schemas.get(source)?.provider.block);
+    const validateProvider = providerConfigValidator(first.config, async (source) => sessions.get(source)?.live.provider, (source) => schemas.get(source)?.provider.block);
     try {
       diags = [...diags, ...(await validateExpressions(first.config, calls, { cwd: dir, schemas: lookup, available: (source) => schemas.has(source), validateResource, validateProvider }))];
     } finally {

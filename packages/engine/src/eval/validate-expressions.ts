@@ -45,6 +45,12 @@ export interface ProviderConfigValidation {
   schema(c: Config, key: string): SchemaBlock | undefined;
   /** Validates the block's value; the provider's diagnostics, placed. */
   validate(c: Config, key: string, value: Value): Promise<readonly Diagnostic[]>;
+  /**
+   * The `provider` block a resource of module `c` uses (its module and key), when one is
+   * declared: a resource whose provider block failed validation is not validated (Terraform's
+   * walk skips what depends on a failed node).
+   */
+  blockOf(c: Config, r: Resource): { readonly module: Config; readonly key: string } | undefined;
 }
 
 /**
@@ -236,6 +242,8 @@ class ValidateWalk {
       }
     }
     const exprs = [r.count, r.forEach, ...rules(r.preconditions), ...rules(r.postconditions)];
+    const block = this.#options.validateProvider?.blockOf(c, r);
+    if (block !== undefined && (await this.#object(block.module, `provider.${block.key}`)).failed) return { failed: true };
     if (await this.#dependencyFailed(c, [...this.#refs(exprs), ...bodyRefs])) return { failed: true };
     let failed = (await this.#expressions(c, [r.count, r.forEach, ...rules(r.preconditions)])).failed;
     failed = (await this.#expressions(c, rules(r.postconditions), { self: true })).failed || failed;

@@ -1,10 +1,11 @@
-import { impliedProvider, providerAddrString, type Config, type ProviderAddr, type Resource } from "@magma/config";
+import { descendantConfig, impliedProvider, providerAddrString, type Config, type ProviderAddr, type Resource } from "@magma/config";
 import type { Value } from "@magma/cty";
 import type { Body } from "@magma/hcl";
 import { isConfigValidator, isEphemeralResourceOpener, isProviderError, type Block, type Diag } from "@magma/provider-api";
 import { formatProviderConfig } from "@magma/state";
 import type { ProviderConfigValidation, ResourceValidator } from "../eval/validate-expressions.js";
 import { inBody } from "./in-config-body.js";
+import { resolveResourceProviderConfig } from "./plan-configuration.js";
 import { providerDiagsInBody, type PlanDiagnostic } from "./plan-diagnostic.js";
 
 /**
@@ -63,10 +64,11 @@ export function providerResourceValidator(providerFor: ValidatingProvider): Reso
  * not offer it is not asked) and the diagnostics that come back placed in the block at the
  * attribute they name, with the configuration's address (`provider["registry.terraform.io/hashicorp/aws"].west`).
  *
+ * @param root the configuration (to find the block each resource uses).
  * @param providerFor the provider instance (unconfigured) of a source address and configuration address, or undefined.
  * @param schemaOf the provider configuration schema of a source address, or undefined when it is not known.
  */
-export function providerConfigValidator(providerFor: (source: string, address: string) => Promise<unknown>, schemaOf: (source: string) => Block | undefined): ProviderConfigValidation {
+export function providerConfigValidator(root: Config, providerFor: (source: string, address: string) => Promise<unknown>, schemaOf: (source: string) => Block | undefined): ProviderConfigValidation {
   const where = (c: Config, key: string): { source: string; address: string; body: Body } | undefined => {
     const pc = c.module.providerConfigs.get(key);
     if (pc === undefined) return undefined;
@@ -74,6 +76,13 @@ export function providerConfigValidator(providerFor: (source: string, address: s
     return { source: providerAddrString(provider), address: formatProviderConfig({ module: c.path, provider, alias: pc.alias }), body: pc.config };
   };
   return {
+    blockOf: (c, r) => {
+      const resolved = resolveResourceProviderConfig(root, c.path, r);
+      if ("error" in resolved || resolved.body === undefined) return undefined;
+      const module = descendantConfig(root, resolved.modulePath);
+      const key = module === undefined ? undefined : [...module.module.providerConfigs].find(([, pc]) => pc.config === resolved.body)?.[0];
+      return module === undefined || key === undefined ? undefined : { module, key };
+    },
     schema: (c, key) => {
       const w = where(c, key);
       return w === undefined ? undefined : schemaOf(w.source);

@@ -57,6 +57,7 @@ export async function validateBeforePlan(config: Config, pool: ProviderPool, cal
   });
   // And each provider block's (ValidateProviderConfig), with the instance of that configuration.
   const validateProvider = providerConfigValidator(
+    config,
     async (source, address) => (await pool.open(address, source)).provider,
     (source) => bySource.get(source)?.provider.block,
   );
