@@ -118,8 +118,11 @@ export async function validateAction(ctx: CommandContext, o: WorkdirOptions): Pr
       // Sorted as terraform's views sort (warnings first, then by file and position).
       // A provider's diagnostic about a resource names it (`with aws_x.y,`), as terraform's InConfigBody.
       const sorted = terraformDiagnosticOrder(diags.map(({ address, inConfigBody, ...d }: ValidateDiagnostic) => (inConfigBody === true && address !== undefined ? { ...d, address } : d)));
-      if (errors > 0) ctx.io.stderr.write(formatDiagnostics(sorted, dir, ctx.colour.stderr, { addresses: true, width: terminalColumns(ctx.io.stderr) }));
-      else ctx.print(formatDiagnostics(sorted, dir, ctx.colour.stdout, { addresses: true, width: terminalColumns(ctx.io.stdout) }));
+      // As terraform's view: warnings on stdout, errors on stderr.
+      const warned = sorted.filter((d) => d.severity !== "error");
+      const failed = sorted.filter((d) => d.severity === "error");
+      if (warned.length > 0) ctx.print(formatDiagnostics(warned, dir, ctx.colour.stdout, { addresses: true, width: terminalColumns(ctx.io.stdout) }));
+      if (failed.length > 0) ctx.io.stderr.write(formatDiagnostics(failed, dir, ctx.colour.stderr, { addresses: true, width: terminalColumns(ctx.io.stderr) }));
     }
     if (errors === 0) ctx.print(`${paint(ctx.colour.stdout, `[green][bold]Success![reset] The configuration is valid${warnings > 0 ? (ctx.colour.stdout ? ", but there were some\nvalidation warnings as shown above" : ", but there were some validation warnings\nas shown above") : ""}.\n`)}\n`);
   }
