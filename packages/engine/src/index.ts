@@ -151,7 +151,9 @@ export { ProviderFunctionCalls, settleProviderCalls, MAX_SETTLE_ROUNDS, INCONSIS
 export type { FunctionResultHash } from "./eval/provider-functions.js";
 export type { OpenUnconfigured } from "./eval/provider-functions.js";
 export { validateExpressions } from "./eval/validate-expressions.js";
-export type { ValidateExpressionsOptions } from "./eval/validate-expressions.js";
+export type { ValidateExpressionsOptions, ResourceValidator, ProviderConfigValidation } from "./eval/validate-expressions.js";
+export { providerResourceValidator, providerConfigValidator } from "./planner/provider-resource-validator.js";
+export type { ValidatingProvider } from "./planner/provider-resource-validator.js";
 export { evaluateExpansion, expansionInstances } from "./eval/expansion.js";
 export type { Expansion, ExpandedInstance } from "./eval/expansion.js";
 export { schemaSensitivePaths, markSensitive, splitSensitive, unionPaths } from "./eval/schema-sensitive.js";

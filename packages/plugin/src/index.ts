@@ -176,3 +176,7 @@ export type {
   NativeEphemeralRenew,
 } from "@magma/provider-api";
 export { isEphemeralResourceOpener, ephemeralResourceSchema } from "@magma/provider-api";
+
+// Configuration validation (Terraform's validate walk), re-exported unchanged from @magma/provider-api.
+export type { ConfigValidator, ConfigValidation, ValidateConfigOptions } from "@magma/provider-api";
+export { isConfigValidator } from "@magma/provider-api";

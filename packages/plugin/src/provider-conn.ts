@@ -1,11 +1,12 @@
-import type { CallFunctionOptions, Diag, EphemeralResourceOpener, FunctionCaller, FunctionSignature, Provider, ProviderSchema } from "@magma/provider-api";
+import type { CallFunctionOptions, ConfigValidator, Diag, EphemeralResourceOpener, FunctionCaller, FunctionSignature, Provider, ProviderSchema } from "@magma/provider-api";
 
 /** Options of a {@link ProviderConn} (set through `dialProvider`). */
 export interface ProviderConnOptions {
   /**
    * Validate configurations as Terraform does before using them: ValidateProviderConfig /
    * PrepareProviderConfig before Configure, ValidateResourceConfig before each plan,
-   * ValidateDataResourceConfig before each data-source read. A successful validation of
+   * ValidateDataResourceConfig before each data-source read (and the `ConfigValidator`
+   * calls; with `false` they answer with no warnings). A successful validation of
    * the same type and configuration bytes is remembered (by a SHA-256 digest of the bytes;
    * up to 1,000 entries and 4 MiB), so repeated calls with one configuration validate
    * once. Default `true`.
@@ -50,9 +51,12 @@ export interface ProviderConnOptions {
  * It is also a {@link FunctionCaller}: `callFunction` over CallFunction (protocol 5.5/6.5
  * and later), with no `configure` needed, as in Terraform; and an
  * {@link EphemeralResourceOpener}: ValidateEphemeralResourceConfig, OpenEphemeralResource,
- * RenewEphemeralResource and CloseEphemeralResource (protocol 5.7/6.7 and later).
+ * RenewEphemeralResource and CloseEphemeralResource (protocol 5.7/6.7 and later); and a
+ * {@link ConfigValidator}: ValidateProviderConfig, ValidateResourceConfig and
+ * ValidateDataResourceConfig with no `configure` needed (a plan of a configuration validated
+ * so reuses the result instead of asking again).
  */
-export interface ProviderConn extends Provider, FunctionCaller, EphemeralResourceOpener {
+export interface ProviderConn extends Provider, FunctionCaller, EphemeralResourceOpener, ConfigValidator {
   /** The negotiated protocol version (5 or 6). */
   readonly protocolVersion: 5 | 6;
   /** Whether `configure` has succeeded. */

@@ -8,6 +8,8 @@
  *   (not a ninth operation: {@link isFunctionCaller} tells whether a provider offers it).
  * - {@link EphemeralResourceOpener}: the optional capability of opening, renewing and
  *   closing ephemeral resources ({@link isEphemeralResourceOpener}).
+ * - {@link ConfigValidator}: the optional capability of validating provider, resource and
+ *   data source configurations ({@link isConfigValidator}).
  * - {@link ProviderSchema}, {@link Block}, {@link impliedType}: schemas and their wire types.
  * - {@link PlannedChange}, {@link Diag}: plan results and diagnostics.
  * - {@link ProviderError} with stable codes, {@link isProviderError}, {@link isRetryable}
@@ -58,6 +60,8 @@ export type {
   RenewEphemeralResult,
   EphemeralWarnings,
 } from "./ephemeral-resource-opener.js";
+export { isConfigValidator } from "./config-validator.js";
+export type { ConfigValidator, ConfigValidation, ValidateConfigOptions } from "./config-validator.js";
 export { NestingMode, StringKind, noServerCapabilities, impliedType, attributeType, attributeSpecType, nestedBlockType, emptyBlockValue, emptyNestedBlockValue, createSchemaEntry, resourceSchema, dataSourceSchema } from "./schema.js";
 export type { ObjectNestingMode, Attribute, NestedAttributeType, NestedBlock, Block, SchemaEntry, ServerCapabilities, FunctionParameter, FunctionSignature, ProviderSchema } from "./schema.js";
 export { DeferredReason } from "./plan.js";

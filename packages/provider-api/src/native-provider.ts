@@ -3,6 +3,7 @@ import { msgpackNormalForm } from "@magma/cty/msgpack";
 import { classifyApplyOutcome } from "./apply-outcome.js";
 import { hasErrors, warningsOf, type Diag } from "./diagnostic.js";
 import type { Deferred, PlannedChange } from "./plan.js";
+import type { ConfigValidation, ConfigValidator, ValidateConfigOptions } from "./config-validator.js";
 import type {
   AbortSignalLike,
   ApplyOptions,
@@ -203,6 +204,19 @@ export interface NativeProviderImpl {
    * no others): opened through {@link EphemeralResourceOpener}.
    */
   readonly ephemeralResources?: NativeEphemeralResources;
+  /**
+   * Validates the provider configuration (Terraform's ValidateProviderConfig; no `configure`
+   * needed; the value may hold unknowns). Offered through {@link ConfigValidator}, and run
+   * before `configure` as Terraform's configure runs it.
+   */
+  validateProviderConfig?(config: Value, ctx: NativeContext): NativeDiagnostics | void | Promise<NativeDiagnostics | void>;
+  /**
+   * Validates a resource type's configuration (ValidateResourceConfig): offered through
+   * {@link ConfigValidator}, and run before each plan of a configuration, as Terraform does.
+   */
+  validateResourceConfig?(typeName: string, config: Value, ctx: NativeContext): NativeDiagnostics | void | Promise<NativeDiagnostics | void>;
+  /** Validates a data source's configuration (ValidateDataResourceConfig): offered and run before each read likewise. */
+  validateDataResourceConfig?(typeName: string, config: Value, ctx: NativeContext): NativeDiagnostics | void | Promise<NativeDiagnostics | void>;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -245,8 +259,12 @@ const EMPTY = new Uint8Array(0);
  *   do; the configuration is checked against the type, and `open`'s result must fit it and
  *   be wholly known unless deferred (`invalid_response`); a `renewAt` without a `renew`
  *   implementation is `invalid_response`.
+ * - **Validation** ({@link ConfigValidator}): always offered, with no `configure` needed; a
+ *   configuration is validated by the implementation's `validate*Config` when it has one
+ *   (no warnings otherwise), also before each `configure`, plan of a configuration and data
+ *   source read, whose results then carry the validation's warnings first (as Terraform's).
  */
-export function createNativeProvider(impl: NativeProviderImpl): Provider & FunctionCaller & EphemeralResourceOpener {
+export function createNativeProvider(impl: NativeProviderImpl): Provider & FunctionCaller & EphemeralResourceOpener & ConfigValidator {
   let schemaPromise: Promise<ProviderSchema> | undefined;
   let configured = false;
 
@@ -298,6 +316,30 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
     return kind === "resource" ? resourceSchema(schema, typeName) : dataSourceSchema(schema, typeName);
   }
 
+  /** The diagnostics of the implementation's validation of a configuration (none without one). */
+  async function validation(kind: "provider" | "resource" | "data_source", typeName: string, config: Value, entry: SchemaEntry, signal: AbortSignalLike | undefined): Promise<readonly Diag[]> {
+    const ctx = { entry, signal };
+    const r =
+      kind === "provider"
+        ? await impl.validateProviderConfig?.(wire(config), ctx)
+        : kind === "resource"
+          ? await impl.validateResourceConfig?.(typeName, wire(config), ctx)
+          : await impl.validateDataResourceConfig?.(typeName, wire(config), ctx);
+    return r === undefined ? [] : (r.diagnostics ?? []);
+  }
+
+  /** A {@link ConfigValidator} call: the configuration checked against its type, then validated. */
+  function validateCall(op: string, kind: "provider" | "resource" | "data_source", typeName: string, config: Value, options: ValidateConfigOptions): Promise<ConfigValidation> {
+    return guarded(op, options.signal, async () => {
+      const schema = await loadSchema();
+      const entry = kind === "provider" ? schema.provider : kind === "resource" ? resourceSchema(schema, typeName) : dataSourceSchema(schema, typeName);
+      expectInput(op, "config", config, entry.type);
+      const diags = await validation(kind, typeName, config, entry, options.signal);
+      if (hasErrors(diags)) throw diagnosticsError(diags, `${op}${kind === "provider" ? "" : ` of ${typeName}`}`);
+      return { warnings: warningsOf(diags) };
+    });
+  }
+
   /** The implementation of a type the schema declares (checked against the schema when it loaded). */
   function ephemeralImpl(typeName: string): NativeEphemeralResource {
     return impl.ephemeralResources![typeName]!;
@@ -312,8 +354,10 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
       return guarded("configure", options.signal, async () => {
         const schema = await loadSchema();
         expectInput("configure", "config", config, schema.provider.type);
+        const validated = await validation("provider", "", config, schema.provider, options.signal);
+        if (hasErrors(validated)) throw diagnosticsError(validated, "configure");
         const r = await impl.configure(wire(config), terraformVersion, options, { entry: schema.provider, signal: options.signal });
-        const diags = r === undefined ? [] : (r.diagnostics ?? []);
+        const diags = [...validated, ...(r === undefined ? [] : (r.diagnostics ?? []))];
         if (hasErrors(diags)) throw diagnosticsError(diags, "configure");
         configured = true;
         return { warnings: warningsOf(diags) };
@@ -327,8 +371,10 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
         expectInput(op, "priorState", priorState, entry.type);
         expectInput(op, "proposedNewState", proposedNewState, entry.type);
         expectInput(op, "config", config, entry.type);
+        const validated = config.isNull() ? [] : await validation("resource", typeName, config, entry, options.signal);
+        if (hasErrors(validated)) throw diagnosticsError(validated, `${op} of ${typeName}`);
         const r = await impl.planResourceChange(typeName, wire(priorState), wire(proposedNewState), wire(config), options, { entry, signal: options.signal });
-        const diags = r.diagnostics ?? [];
+        const diags = [...validated, ...(r.diagnostics ?? [])];
         if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
         if (r.plannedState === undefined) throw invalidResponseError(`${op} of ${typeName} returned no planned state`, { operation: op });
         expectOutput(op, "plannedState", r.plannedState, entry.type);
@@ -399,8 +445,10 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
       return guarded(op, options.signal, async () => {
         const entry = await entryFor(op, "data_source", typeName);
         expectInput(op, "config", config, entry.type);
+        const validated = await validation("data_source", typeName, config, entry, options.signal);
+        if (hasErrors(validated)) throw diagnosticsError(validated, `${op} of ${typeName}`);
         const r = await impl.readDataSource(typeName, wire(config), options, { entry, signal: options.signal });
-        const diags = r.diagnostics ?? [];
+        const diags = [...validated, ...(r.diagnostics ?? [])];
         if (hasErrors(diags)) throw diagnosticsError(diags, `${op} of ${typeName}`);
         if (r.state === undefined) throw invalidResponseError(`${op} of ${typeName} returned no state`, { operation: op });
         expectOutput(op, "state", r.state, entry.type);
@@ -453,6 +501,18 @@ export function createNativeProvider(impl: NativeProviderImpl): Provider & Funct
         rejectWriteOnly(op, typeName, entry, r.upgradedState, "during upgrade");
         return { upgradedState: r.upgradedState, warnings: warningsOf(diags) };
       });
+    },
+
+    validateProviderConfig(config, options = {}): Promise<ConfigValidation> {
+      return validateCall("validateProviderConfig", "provider", "", config, options);
+    },
+
+    validateResourceConfig(typeName, config, options = {}): Promise<ConfigValidation> {
+      return validateCall("validateResourceConfig", "resource", typeName, config, options);
+    },
+
+    validateDataResourceConfig(typeName, config, options = {}): Promise<ConfigValidation> {
+      return validateCall("validateDataResourceConfig", "data_source", typeName, config, options);
     },
 
     validateEphemeralResourceConfig(typeName, config, options = {}): Promise<EphemeralWarnings> {

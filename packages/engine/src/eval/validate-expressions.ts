@@ -1,6 +1,7 @@
 import { boolVal, convert, dynamicType, dynamicVal, isPathError, listType, Mark, mapType, numberType, objectType, objectVal, stringType, stringVal, unknownVal, type Type, type Value } from "@magma/cty";
 import { bodyTraversals, decodeSchemaBody, evaluateSchemaBody, parseRef, providerAddrString, referencesInExpr, walkConfig, type CheckRule, type Config, type Reference, type Resource, type SchemaLookup } from "@magma/config";
 import { evaluate, formatRange, terraformFunctions, type Attribute, type Block, type Body, type Diagnostic, type EvalScope, type Expression } from "@magma/hcl";
+import type { Block as SchemaBlock } from "@magma/provider-api";
 import { relative } from "node:path";
 import { EPHEMERAL_MARK, hasEphemeral } from "../ephemeral/ephemeral-mark.js";
 import { rejectEphemeralUse } from "../ephemeral/reject-ephemeral-use.js";
@@ -24,7 +25,41 @@ export interface ValidateExpressionsOptions {
    * without that provider, as it checks resources without their schema).
    */
   readonly available?: (source: string) => boolean;
+  /**
+   * The provider's own validation of a resource's, data source's or ephemeral resource's
+   * configuration (Terraform's ValidateResourceConfig and its kin, see
+   * `providerResourceValidator`): called with the body's value, unmarked, once its evaluation
+   * found no error; its diagnostics are reported with the walk's.
+   */
+  readonly validateResource?: ResourceValidator;
+  /**
+   * The provider's own validation of a `provider` block's configuration (Terraform's
+   * ValidateProviderConfig, see `providerConfigValidator`): the block (`key` `aws` or
+   * `aws.west` in module `c`) is evaluated against the provider's schema when the block is
+   * not empty, and, once that found no error, the value (unmarked) is validated.
+   */
+  readonly validateProvider?: ProviderConfigValidation;
 }
+
+/** Validation of `provider` blocks by their providers (see {@link ValidateExpressionsOptions.validateProvider}). */
+export interface ProviderConfigValidation {
+  /** The schema of the provider configuration of block `key` of module `c`; undefined when not known (the block is not validated). */
+  schema(c: Config, key: string): SchemaBlock | undefined;
+  /** Validates the block's value; the provider's diagnostics, placed. */
+  validate(c: Config, key: string, value: Value): Promise<readonly Diagnostic[]>;
+  /**
+   * The `provider` block a resource of module `c` uses (its module and key), when one is
+   * declared: a resource whose provider block failed validation is not validated (Terraform's
+   * walk skips what depends on a failed node).
+   */
+  blockOf(c: Config, r: Resource): { readonly module: Config; readonly key: string } | undefined;
+}
+
+/**
+ * Validates one object's configuration with its provider: `c` is the module, `r` the
+ * resource, `value` its body evaluated as the validate walk does (unknowns allowed, no marks).
+ */
+export type ResourceValidator = (c: Config, r: Resource, value: Value) => Promise<readonly Diagnostic[]>;
 
 const MODULE_META = new Set(["source", "version", "count", "for_each", "depends_on", "providers", "_", "lifecycle", "locals", "provider"]);
 
@@ -189,7 +224,8 @@ class ValidateWalk {
       }
       case "provider": {
         const p = m.providerConfigs.get(name)!;
-        return this.#expressions(c, nativeBodyExprs(p.config, new Set(["alias", "version"])));
+        const r = await this.#expressions(c, nativeBodyExprs(p.config, new Set(["alias", "version"])));
+        return r.failed ? r : this.#providerConfig(c, name, p.config);
       }
       case "check": {
         const ch = m.checks.get(name)!;
@@ -218,6 +254,8 @@ class ValidateWalk {
       }
     }
     const exprs = [r.count, r.forEach, ...rules(r.preconditions), ...rules(r.postconditions)];
+    const block = this.#options.validateProvider?.blockOf(c, r);
+    if (block !== undefined && (await this.#object(block.module, `provider.${block.key}`)).failed) return { failed: true };
     if (await this.#dependencyFailed(c, [...this.#refs(exprs), ...bodyRefs])) return { failed: true };
     // count and for_each first (their values: an ephemeral one cannot be persisted), then the conditions.
     const repetition = r.count ?? r.forEach;
@@ -253,8 +291,48 @@ class ValidateWalk {
           failed = true;
         }
       }
+      // Then the provider's own validation of the object (ValidateResourceConfig and the like).
+      const validate = this.#options.validateResource;
+      if (!failed && validate !== undefined) {
+        const said = await validate(c, r, body.value.unmarkDeep().value);
+        for (const d of said) this.#report(d);
+        failed = said.some((d) => d.severity === "error");
+      }
     }
     return { failed };
+  }
+
+  /**
+   * Terraform's ValidateProvider: a `provider` block that is not empty, evaluated against the
+   * provider's schema, and its value validated by the provider.
+   */
+  async #providerConfig(c: Config, key: string, body: Body): Promise<Outcome> {
+    const v = this.#options.validateProvider;
+    if (v === undefined) return { failed: false };
+    // An empty block (only meta-arguments, or nothing) is not validated, as Terraform's.
+    if (!body.content({ attributes: [], blocks: [] }).diags.some((d) => d.severity === "error")) return { failed: false };
+    const schema = v.schema(c, key);
+    if (schema === undefined) return { failed: false };
+    const { decoded, diags: decodeDiags } = decodeSchemaBody(body, schema);
+    if (decodeDiags.some((d) => d.severity === "error")) return { failed: false };
+    const refs: Reference[] = [];
+    for (const t of bodyTraversals(body, new Set(["alias", "version"]))) {
+      const ref = parseRef(t).ref;
+      if (ref !== undefined) refs.push(ref);
+    }
+    if (await this.#dependencyFailed(c, refs)) return { failed: true };
+    const scope = this.#scope(c, refs, {});
+    let value: Value | undefined;
+    const found = await settleProviderCalls(this.#calls, () => {
+      const r = evaluateSchemaBody(decoded, schema, scope);
+      value = r.value;
+      return r.diags;
+    });
+    for (const d of found) this.#report(d);
+    if (found.some((d) => d.severity === "error") || value === undefined) return { failed: true };
+    const said = await v.validate(c, key, value.unmarkDeep().value);
+    for (const d of said) this.#report(d);
+    return { failed: said.some((d) => d.severity === "error") };
   }
 
   /** The references of expressions. */

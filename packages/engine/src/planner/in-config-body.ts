@@ -16,6 +16,11 @@ export function inConfigBody(r: Resource, d: Diag): SourceRange {
   return placeInBody(r.config, d.attribute?.steps ?? []);
 }
 
+/** {@link inConfigBody} for any body (a `provider` block's): where a provider diagnostic about it goes. */
+export function inBody(body: Body, d: Diag): SourceRange {
+  return placeInBody(body, d.attribute?.steps ?? []);
+}
+
 /** A body's missing-item range as Terraform's (HCL's native bodies: a zero-width range at the opening brace, which Terraform's snippet widens to the brace). */
 function missingItem(body: Body): SourceRange {
   if (body.syntax === "json") return body.partialContent({}).content.missingItemRange;

@@ -34,7 +34,7 @@ import type { RefreshOutcome } from "../refresh/refresh-outcome.js";
 import { importInstance } from "../instance/import-instance.js";
 import { applyMoves, forgetMatcher, traversalText } from "./apply-moves.js";
 import { applyIgnoreChanges, traversalPath } from "./ignore-changes.js";
-import { diagnosticsErrorText, diagnosticsOfError, isPlanDiagnosticsError, planError, PlanDiagnosticsError, providerDiagnosticsInBody, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
+import { diagnosticsErrorText, diagnosticsOfError, isPlanDiagnosticsError, planError, PlanDiagnosticsError, providerDiagnosticsInBody, providerDiagsInBody, throwIfErrors, type PlanDiagnostic } from "./plan-diagnostic.js";
 import { moduleRestrictionDiagnostics } from "./module-restrictions.js";
 import { setProviderVersions } from "./provider-versions.js";
 import { configEdges, type ConfigVertex } from "./config-edges.js";
@@ -1068,6 +1068,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
                 return;
               }
               if (out.kind === "read") {
+                // As Terraform: the provider's warnings (its validation's and the read's), placed in the data source's block.
+                diagnostics.push(...providerDiagsInBody(out.warnings, r, address));
                 // Terraform's UI hook reports a read at plan time as an apply of action "read" ("Reading...", "Read complete after 0s [id=…]").
                 const id = stringId(out.state);
                 dataReadEvents.push({ type: "apply_start", address, action: "read" }, { type: "apply_complete", address, action: "read", ...(id === undefined ? {} : { idKey: "id", idValue: id }), elapsedSeconds: Math.floor((Date.now() - readStarted) / 1000) });
@@ -1179,6 +1181,8 @@ export async function planConfiguration(options: PlanConfigurationOptions): Prom
             const c = await planInstance(target, { address, typeName: r.type, prior, config: cfg, unignoredConfig: rawCfg, createBeforeDestroy, replaceRequested: replace.has(address), replaceTriggered }).catch((e: unknown) => {
               throw providerDiagnosticsInBody(e, r, address);
             });
+            // As Terraform: the provider's warnings (its validation's and the plan's), placed in the resource's block.
+            diagnostics.push(...providerDiagsInBody(c.warnings, r, address));
             const afterPaths = unionPaths(cfgPaths, schemaSensitivePaths(c.after, entry.block));
             const beforePaths = s === undefined ? (prior === null ? [] : schemaSensitivePaths(c.before, entry.block)) : beforePathsOf(s, c.before);
             // A plan file keeps no write-only value: unknown in the configuration it stores, so the apply of a saved

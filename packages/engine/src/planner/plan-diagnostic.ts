@@ -79,7 +79,16 @@ export function providerDiagnosticsInBody(e: unknown, resource: Resource, addres
   if (!isProviderError(e) || e.code !== "diagnostics") return e;
   const diags = (e.detail as { diagnostics?: readonly Diag[] }).diagnostics ?? [];
   if (!diags.some((d) => d.severity === "error")) return e;
-  return new PlanDiagnosticsError(diags.map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", subject: inConfigBody(resource, d), address, inConfigBody: true })));
+  return new PlanDiagnosticsError(providerDiagsInBody(diags, resource, address));
+}
+
+/**
+ * A provider's diagnostics about the object at `address` (warnings that came back with a
+ * result, or all of a failure's), as Terraform reports them (`InConfigBody`): each placed in
+ * the resource's block at the attribute it names, with the object's address.
+ */
+export function providerDiagsInBody(diags: readonly Diag[], resource: Resource, address: string): PlanDiagnostic[] {
+  return diags.map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", subject: inConfigBody(resource, d), address, inConfigBody: true }));
 }
 
 /**

@@ -5,6 +5,7 @@ import { validateExpressions } from "../eval/validate-expressions.js";
 import type { ProviderFunctionCalls } from "../eval/provider-functions.js";
 import type { ProviderPool } from "../providers/provider-pool.js";
 import { resolveResourceProviderConfig } from "./plan-configuration.js";
+import { providerConfigValidator, providerResourceValidator } from "./provider-resource-validator.js";
 import { setProviderVersions } from "./provider-versions.js";
 
 /** Options of {@link validateBeforePlan}. */
@@ -25,7 +26,9 @@ export interface ValidateBeforePlanOptions {
  * operator on a value of the wrong type, an attribute a resource does not have inside a
  * `for` over an empty list — fails the operation before planning, even with nothing to
  * plan (an empty state's destroy). The schemas come from the plan's pool (a provider that
- * cannot be opened leaves its resources unchecked: the plan reports why).
+ * cannot be opened leaves its resources unchecked: the plan reports why), and each
+ * resource's configuration is validated by its provider ({@link providerResourceValidator}:
+ * "Argument is deprecated" and the like, at the attribute).
  */
 export async function validateBeforePlan(config: Config, pool: ProviderPool, calls: ProviderFunctionCalls, options: ValidateBeforePlanOptions): Promise<Diagnostic[]> {
   // An error in the provider configurations (a module call passing one its module does not have…) ends it before the walk.
@@ -48,5 +51,18 @@ export async function validateBeforePlan(config: Config, pool: ProviderPool, cal
     const m = mode === "managed" ? s.resources : mode === "data" ? s.dataSources : s.ephemeralResources;
     return (m?.get(type) as { block: Block } | undefined)?.block;
   };
-  return [...validateConfig(config, { schemas }), ...(await validateExpressions(config, calls, { cwd: options.cwd, workspace: options.workspace, schemas }))];
+  // The providers' own validation of each resource (ValidateResourceConfig and its kin), with
+  // the instance of its provider configuration, unconfigured: the plan configures the same one.
+  const validateResource = providerResourceValidator(async (c, r) => {
+    const resolved = resolveResourceProviderConfig(config, c.path, r);
+    if ("error" in resolved) return undefined;
+    return (await pool.open(resolved.address, resolved.source)).provider;
+  });
+  // And each provider block's (ValidateProviderConfig), with the instance of that configuration.
+  const validateProvider = providerConfigValidator(
+    config,
+    async (source, address) => (await pool.open(address, source)).provider,
+    (source) => bySource.get(source)?.provider.block,
+  );
+  return [...validateConfig(config, { schemas }), ...(await validateExpressions(config, calls, { cwd: options.cwd, workspace: options.workspace, schemas, validateResource, validateProvider }))];
 }

@@ -33,6 +33,7 @@ import {
   type UpgradeResult,
 } from "@magma/provider-api";
 import { checkFunctionCall, functionSignature, type CallFunctionOptions, type FunctionCaller, type FunctionSignature } from "@magma/provider-api";
+import type { ConfigValidation, ConfigValidator, ValidateConfigOptions } from "@magma/provider-api";
 import {
   ephemeralResourceSchema,
   type EphemeralCallOptions,
@@ -105,12 +106,14 @@ const EMPTY = new Uint8Array(0);
  * reaching the provider. Calls may run concurrently.
  *
  * It is also a {@link FunctionCaller}: `callFunction` over CallFunction (protocol 5.5/6.5
- * and later), with no `configure` needed, as in Terraform; and an
- * `EphemeralResourceOpener` over the ephemeral resource RPCs (protocol 5.7/6.7 and later).
+ * and later), with no `configure` needed, as in Terraform; an `EphemeralResourceOpener`
+ * over the ephemeral resource RPCs (protocol 5.7/6.7 and later); and a
+ * {@link ConfigValidator} over the Validate*Config RPCs, whose results the plan's own
+ * validations reuse (the same configuration bytes are validated once per connection).
  *
  * @internal Made by `dialProvider` (and `providerConnOver`); exported as the {@link ProviderConn} type.
  */
-export class WireProviderConn implements ProviderConn {
+export class WireProviderConn implements ProviderConn, ConfigValidator {
   readonly #wire: WireClient;
   readonly #plugin: CallErrorContext;
   readonly #options: WireProviderConnOptions;
@@ -461,6 +464,52 @@ export class WireProviderConn implements ProviderConn {
     if (hasErrors(diags)) throw diagnosticsError(diags, "getFunctions");
     const functions = new Map(Object.entries(r.functions).map(([name, f]) => [name, functionFromProto(f, name)] as const));
     return { functions, warnings: warningsOf(diags) };
+  }
+
+  /**
+   * {@inheritDoc @magma/provider-api#ConfigValidator.validateProviderConfig}
+   *
+   * Over ValidateProviderConfig (PrepareProviderConfig on protocol 5); needs no `configure`.
+   * A configuration the connection's validation memory knows as clean (validated with no
+   * diagnostics by this binary) is not sent again. With the `validate: false` option, no call.
+   */
+  async validateProviderConfig(config: Value, options?: ValidateConfigOptions): Promise<ConfigValidation> {
+    if (this.#options.validate === false) return { warnings: [] };
+    const schema = this.#resolvedSchema ?? (await this.getSchema(options));
+    const dv = encode(config, schema.provider.type, "the provider configuration");
+    const memory = this.#options.validationMemory;
+    if (memory !== undefined && (await memory.isKnownValid(dv.msgpack))) return { warnings: [] };
+    const v = await this.#call("ValidateProviderConfig", options?.signal, (o) => this.#wire.validateProviderConfig(dv, o));
+    const diags = this.#diags(v.diagnostics, "ValidateProviderConfig");
+    if (hasErrors(diags)) throw diagnosticsError(diags, "validation of the provider configuration");
+    if (memory !== undefined && v.diagnostics.length === 0) memory.rememberValid(dv.msgpack).catch(() => undefined);
+    return { warnings: diags };
+  }
+
+  /**
+   * {@inheritDoc @magma/provider-api#ConfigValidator.validateResourceConfig}
+   *
+   * Over ValidateResourceConfig; needs no `configure`. Remembered: a plan of the same
+   * configuration (bytes) gets the same warnings without asking again.
+   */
+  async validateResourceConfig(typeName: string, config: Value, options?: ValidateConfigOptions): Promise<ConfigValidation> {
+    const entry = await this.#resource(typeName, options?.signal);
+    const cfg = encode(config, entry.type, "the configuration");
+    return { warnings: this.#knownValidation("r", typeName, cfg) ?? (await this.#validateResource(typeName, cfg, options?.signal)) };
+  }
+
+  /**
+   * {@inheritDoc @magma/provider-api#ConfigValidator.validateDataResourceConfig}
+   *
+   * Over ValidateDataResourceConfig; needs no `configure`. Remembered as
+   * {@link WireProviderConn.validateResourceConfig}'s are.
+   */
+  async validateDataResourceConfig(typeName: string, config: Value, options?: ValidateConfigOptions): Promise<ConfigValidation> {
+    const schema = this.#resolvedSchema ?? (await this.getSchema(options));
+    const entry = schema.dataSources.get(typeName);
+    if (entry === undefined) throw unknownTypeError("data_source", typeName);
+    const cfg = encode(config, entry.type, "the configuration");
+    return { warnings: this.#knownValidation("d", typeName, cfg) ?? (await this.#validateDataSource(typeName, cfg, options?.signal)) };
   }
 
   /**
