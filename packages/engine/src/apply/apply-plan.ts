@@ -825,8 +825,8 @@ function stored(change: PlannedInstanceChange, object: InstanceObject, schemaVer
 }
 
 /**
- * Whether a no-op's object (as refreshed, with the configuration's dependencies) differs from
- * what state stores, the stored JSON read as `type`; undefined when it does not read as `type`
+ * Whether a no-op's object (as refreshed, with the configuration's dependencies and
+ * create_before_destroy) differs from what state stores, the stored JSON read as `type`; undefined when it does not read as `type`
  * (a dynamic attribute stored as {"value","type"} read with the value's own type: ask again
  * with the schema's).
  */
@@ -841,7 +841,10 @@ function differsFromStored(change: PlannedInstanceChange, previous: StoredObject
   } catch {
     return undefined;
   }
-  return deps(previous.dependencies) !== deps(change.dependencies ?? []) || !same;
+  // create_before_destroy as planned (the resource's own or forced by a dependent's): Terraform
+  // writes it into the refreshed state, so a dependent removed clears it (node_resource_plan_instance.go, updatedCBD).
+  const cbdChanged = change.createBeforeDestroy !== undefined && change.createBeforeDestroy !== previous.createBeforeDestroy;
+  return deps(previous.dependencies) !== deps(change.dependencies ?? []) || !same || cbdChanged;
 }
 
 /** Whether `stored` (decoded with the schema's type) and `value` (the value's own type) are the same value. */
