@@ -299,10 +299,7 @@ class Renderer {
         if (f.cbd) lc.push(attr("create_before_destroy", lit(true)));
         if (f.ignoreInput) lc.push(attr("ignore_changes", bareList(["input"])));
         if (f.replaceOnPrev && prev.length > 0) lc.push(attr("replace_triggered_by", bareList([this.addr(prev[prev.length - 1]!)])));
-        if (f.postcondition !== null) {
-          const condition = f.postcondition === "pass" ? `self.output != ""` : `self.output == ""`;
-          lc.push(block("postcondition", [], [attr("condition", ex(condition)), attr("error_message", lit(`${name} output is empty.`))]));
-        }
+        if (f.postcondition) lc.push(block("postcondition", [], [attr("condition", ex(`self.output != ""`)), attr("error_message", lit(`${name} output is empty.`))]));
         if (lc.length > 0) body.push(block("lifecycle", [], lc));
         const out: TopBlock[] = [{ type: "resource", labels: ["testbed_value", name], body }];
         if (f.importIt && f.src.kind === "lit" && f.repeat.kind === "one" && l.born === this.model.step && l.names.length === 1) {

@@ -36,8 +36,8 @@ export interface ValueFeature {
   readonly secretWo: string | null;
   /** `lifecycle { replace_triggered_by = [<the resource before it>] }`. */
   readonly replaceOnPrev: boolean;
-  /** `lifecycle { postcondition { … } }` over `self`, passing or failing. */
-  readonly postcondition: "pass" | "fail" | null;
+  /** A passing `lifecycle { postcondition { … } }` over `self` (a failing one fails terraform's plan when `self` is known: not a valid stack). */
+  readonly postcondition: boolean;
 }
 
 /** A testbed_thing resource. */
