@@ -413,4 +413,38 @@ resource "testbed_value" "c21_d" {
       return json(seen) === json([true, true, undefined, undefined, undefined, true]) ? undefined : `terraform's create_before_destroy of a, e, c: ${json(seen)}`;
     },
   },
+  {
+    name: "22 (found in session 15, seed 101 stack 20): an object imported with no change has no create_before_destroy in state, though its configuration asks for it; the next plan sets it",
+    steps: [
+      {
+        "c22.tf": `resource "testbed_value" "c22_v" {
+  input = "c22"
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+import {
+  to = testbed_value.c22_v
+  id = "c22"
+}
+`,
+      },
+      {
+        "c22.tf": `resource "testbed_value" "c22_v" {
+  input = "c22"
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+`,
+      },
+    ],
+    exercised: (tf) => {
+      const cbd = (o: StepObservation | undefined): unknown => ((state(o)["resources"] as Json | undefined)?.["testbed_value.c22_v"] as { instances?: Json[] } | undefined)?.instances?.[0]?.["create_before_destroy"];
+      const change = ((planJson(tf[0])["resource_changes"] ?? {}) as Record<string, Json>)["testbed_value.c22_v"]?.["change"] as Json | undefined;
+      const imported = change?.["importing"] !== undefined;
+      return imported && cbd(tf[0]) === undefined && cbd(tf[1]) === true ? undefined : `terraform: imported ${imported}, create_before_destroy ${json(cbd(tf[0]))} then ${json(cbd(tf[1]))}`;
+    },
+  },
 ];

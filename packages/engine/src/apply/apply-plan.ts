@@ -820,7 +820,9 @@ function stored(change: PlannedInstanceChange, object: InstanceObject, schemaVer
     private: object.private.length > 0 ? object.private : undefined,
     // A data source's object records no dependencies (as Terraform's).
     dependencies: change.mode === "data" ? [] : [...(change.dependencies ?? previous?.dependencies ?? [])],
-    createBeforeDestroy: change.createBeforeDestroy ?? previous?.createBeforeDestroy ?? false,
+    // An object imported with no change keeps the imported state's flag (none): Terraform sets
+    // create_before_destroy only on the refresh path, which an import skips, and on apply.
+    createBeforeDestroy: change.action === PlanAction.NoOp && change.importId !== undefined ? false : (change.createBeforeDestroy ?? previous?.createBeforeDestroy ?? false),
   };
 }
 
