@@ -298,6 +298,8 @@ class Renderer {
         const lc: BodyItem[] = [];
         if (f.cbd) lc.push(attr("create_before_destroy", lit(true)));
         if (f.ignoreInput) lc.push(attr("ignore_changes", bareList(["input"])));
+        if (f.replaceOnPrev && prev.length > 0) lc.push(attr("replace_triggered_by", bareList([this.addr(prev[prev.length - 1]!)])));
+        if (f.postcondition) lc.push(block("postcondition", [], [attr("condition", ex(`self.output != ""`)), attr("error_message", lit(`${name} output is empty.`))]));
         if (lc.length > 0) body.push(block("lifecycle", [], lc));
         const out: TopBlock[] = [{ type: "resource", labels: ["testbed_value", name], body }];
         if (f.importIt && f.src.kind === "lit" && f.repeat.kind === "one" && l.born === this.model.step && l.names.length === 1) {
@@ -372,6 +374,10 @@ class Renderer {
         }
         const body: BodyItem[] = [attr("value", value)];
         if (f.sensitive) body.push(attr("sensitive", lit(true)));
+        if (f.precondition && pool.length > 0) {
+          const coll = this.collection(pool[f.pick % pool.length]!);
+          body.push(block("precondition", [], [attr("condition", ex(`length(${coll}) >= 0`)), attr("error_message", lit(`${name} has no instances.`))]));
+        }
         return [{ type: "output", labels: [name], body }];
       }
       case "check": {

@@ -44,6 +44,8 @@ export interface StackDifference {
   readonly reproduction?: string;
   /** The shrunk stack (when a replay showed a difference of the same kind). */
   readonly shrunk?: StackSpec;
+  /** How many twin runs the shrink made (its candidates less those already run: the replay of the stack that differed, repeats). */
+  readonly shrinkRuns?: number;
 }
 
 /** What a run found. */
@@ -161,16 +163,27 @@ async function shrinkStack(
   const signatures = new Set(original.map(differenceSignature));
   let last: { spec: StackSpec; differences: readonly Difference[] } | undefined;
   let attempt = 0;
+  let runs = 0;
+  // What each stack run so far showed, by its spec: fast-check starts by replaying the stack that
+  // differed alone (its differences are known), and may try a candidate twice.
+  const known = new Map<string, readonly Difference[]>([[JSON.stringify(originalSpec), original]]);
   // One pair of twin directories for every candidate: each starts from no state, and runs `init` only when its module calls differ from the previous one's.
   const dir = join(options.workDir, `shrink-${options.seed}-${index}`);
   let initialisedWith: readonly string[] | undefined;
   const result = await fc.check(
     fc.asyncProperty(arb, async (spec) => {
       attempt++;
-      const r = await runTwin(setup, dir, [{ prefix: prefixOf(index), spec, syntax: syntaxOf(index) }], { planOnly: options.planOnly ?? false, ...(initialisedWith !== undefined ? { initialisedWith } : {}) });
-      initialisedWith = r.initialisedWith;
-      const same = r.differences.filter((d) => signatures.has(differenceSignature(d)));
-      if (same.length > 0) last = { spec, differences: r.differences };
+      const key = JSON.stringify(spec);
+      let differences = known.get(key);
+      if (differences === undefined) {
+        runs++;
+        const r = await runTwin(setup, dir, [{ prefix: prefixOf(index), spec, syntax: syntaxOf(index) }], { planOnly: options.planOnly ?? false, ...(initialisedWith !== undefined ? { initialisedWith } : {}) });
+        initialisedWith = r.initialisedWith;
+        differences = r.differences;
+        known.set(key, differences);
+      }
+      const same = differences.filter((d) => signatures.has(differenceSignature(d)));
+      if (same.length > 0) last = { spec, differences };
       return same.length === 0;
     }),
     { seed: options.seed, path: String(index), numRuns: index + 1, interruptAfterTimeLimit: options.shrinkTimeMs ?? 600_000, markInterruptAsFailure: false },
@@ -183,6 +196,6 @@ async function shrinkStack(
   const differences = shrunk !== undefined ? (last?.differences ?? original) : original;
   const out = join(options.outDir, `repro-seed${options.seed}-stack${index}`);
   writeReproduction(out, spec, index, differences);
-  log(shrunk !== undefined ? `stack ${index}: shrunk in ${attempt} runs (${result.numShrinks} shrinks); reproduction: ${out}` : `stack ${index}: not shrunk (no replay in ${attempt} runs showed a difference of the same kind); reproduction of the stack as it differed: ${out}`);
-  return { index, seed: options.seed, differences, reproduction: out, ...(shrunk !== undefined ? { shrunk } : {}) };
+  log(shrunk !== undefined ? `stack ${index}: shrunk in ${attempt} candidates, ${runs} run (${result.numShrinks} shrinks); reproduction: ${out}` : `stack ${index}: not shrunk (no replay in ${attempt} candidates, ${runs} run, showed a difference of the same kind); reproduction of the stack as it differed: ${out}`);
+  return { index, seed: options.seed, differences, reproduction: out, shrinkRuns: runs, ...(shrunk !== undefined ? { shrunk } : {}) };
 }

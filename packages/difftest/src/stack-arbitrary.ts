@@ -43,6 +43,10 @@ export const Construct = {
   SensitiveOutputs: "sensitive-outputs",
   /** Renames with `moved` blocks. */
   Moved: "moved",
+  /** `lifecycle { replace_triggered_by }` naming an earlier resource. */
+  ReplaceTriggeredBy: "replace-triggered-by",
+  /** Custom conditions (passing): resource postconditions and output preconditions. */
+  Conditions: "conditions",
 } as const;
 
 /** One of the {@link Construct} names. */
@@ -98,6 +102,8 @@ export function stackArbitrary(options: StackArbitraryOptions = {}): fc.Arbitrar
     alias: fc.boolean(),
     importIt: has(Construct.Import) ? fc.boolean() : fc.constant(false),
     secretWo: has(Construct.WriteOnly) ? fc.option(word, { freq: 3, nil: null }) : fc.constant(null),
+    replaceOnPrev: has(Construct.ReplaceTriggeredBy) ? fc.boolean() : fc.constant(false),
+    postcondition: has(Construct.Conditions) ? fc.boolean() : fc.constant(false),
   });
   const thing: fc.Arbitrary<Feature> = fc.record({
     kind: fc.constant("thing" as const),
@@ -125,6 +131,7 @@ export function stackArbitrary(options: StackArbitraryOptions = {}): fc.Arbitrar
     pick: fc.nat(5),
     form: has(Construct.ForOutputs) ? fc.constantFrom("direct", "for", "length", "digest", "cond", "splat") : fc.constantFrom("direct", "length", "digest", "cond", "splat"),
     sensitive: has(Construct.SensitiveOutputs) ? fc.boolean() : fc.constant(false),
+    precondition: has(Construct.Conditions) ? fc.boolean() : fc.constant(false),
   });
   const check: fc.Arbitrary<Feature> = fc.record({ kind: fc.constant("check" as const), pick: fc.nat(5), pass: fc.boolean() });
 

@@ -34,6 +34,10 @@ export interface ValueFeature {
   readonly alias: boolean;
   readonly importIt: boolean;
   readonly secretWo: string | null;
+  /** `lifecycle { replace_triggered_by = [<the resource before it>] }`. */
+  readonly replaceOnPrev: boolean;
+  /** A passing `lifecycle { postcondition { … } }` over `self` (a failing one fails terraform's plan when `self` is known: not a valid stack). */
+  readonly postcondition: boolean;
 }
 
 /** A testbed_thing resource. */
@@ -90,6 +94,8 @@ export interface OutputFeature {
   readonly pick: number;
   readonly form: "direct" | "for" | "length" | "digest" | "cond" | "splat";
   readonly sensitive: boolean;
+  /** A `precondition` over the same feature (always passing). */
+  readonly precondition: boolean;
 }
 
 /** A check block asserting over an earlier resource (failing assertions are warnings). */

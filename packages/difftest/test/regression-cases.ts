@@ -347,4 +347,104 @@ resource "testbed_value" "c20_v" {
       return input === "-0" && tf[0]?.apply?.code === 0 ? undefined : `terraform's state has input ${json(input)}`;
     },
   },
+  {
+    name: "21 (found in session 15, seed 101 stack 4): create_before_destroy forced by a dependent is cleared from state when the dependent goes (destroyed or forgotten) and set when one comes",
+    steps: [
+      {
+        "c21.tf": `resource "testbed_value" "c21_a" {
+  input = "a"
+}
+
+resource "testbed_value" "c21_b" {
+  input = testbed_value.c21_a.token
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+resource "testbed_value" "c21_e" {
+  input = "e"
+}
+
+resource "testbed_value" "c21_f" {
+  input = testbed_value.c21_e.token
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+resource "testbed_value" "c21_c" {
+  input = "c"
+}
+`,
+      },
+      {
+        "c21.tf": `resource "testbed_value" "c21_a" {
+  input = "a"
+}
+
+resource "testbed_value" "c21_e" {
+  input = "e"
+}
+
+removed {
+  from = testbed_value.c21_f
+  lifecycle {
+    destroy = false
+  }
+}
+
+resource "testbed_value" "c21_c" {
+  input = "c"
+}
+
+resource "testbed_value" "c21_d" {
+  input = testbed_value.c21_c.token
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+`,
+      },
+    ],
+    exercised: (tf) => {
+      const cbd = (o: StepObservation | undefined, name: string): unknown => ((state(o)["resources"] as Json | undefined)?.[`testbed_value.${name}`] as { instances?: Json[] } | undefined)?.instances?.[0]?.["create_before_destroy"];
+      const seen = [cbd(tf[0], "c21_a"), cbd(tf[0], "c21_e"), cbd(tf[0], "c21_c"), cbd(tf[1], "c21_a"), cbd(tf[1], "c21_e"), cbd(tf[1], "c21_c")];
+      return json(seen) === json([true, true, undefined, undefined, undefined, true]) ? undefined : `terraform's create_before_destroy of a, e, c: ${json(seen)}`;
+    },
+  },
+  {
+    name: "22 (found in session 15, seed 101 stack 20): an object imported with no change has no create_before_destroy in state, though its configuration asks for it; the next plan sets it",
+    steps: [
+      {
+        "c22.tf": `resource "testbed_value" "c22_v" {
+  input = "c22"
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+import {
+  to = testbed_value.c22_v
+  id = "c22"
+}
+`,
+      },
+      {
+        "c22.tf": `resource "testbed_value" "c22_v" {
+  input = "c22"
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+`,
+      },
+    ],
+    exercised: (tf) => {
+      const cbd = (o: StepObservation | undefined): unknown => ((state(o)["resources"] as Json | undefined)?.["testbed_value.c22_v"] as { instances?: Json[] } | undefined)?.instances?.[0]?.["create_before_destroy"];
+      const change = ((planJson(tf[0])["resource_changes"] ?? {}) as Record<string, Json>)["testbed_value.c22_v"]?.["change"] as Json | undefined;
+      const imported = change?.["importing"] !== undefined;
+      return imported && cbd(tf[0]) === undefined && cbd(tf[1]) === true ? undefined : `terraform: imported ${imported}, create_before_destroy ${json(cbd(tf[0]))} then ${json(cbd(tf[1]))}`;
+    },
+  },
 ];

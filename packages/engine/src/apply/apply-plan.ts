@@ -820,13 +820,15 @@ function stored(change: PlannedInstanceChange, object: InstanceObject, schemaVer
     private: object.private.length > 0 ? object.private : undefined,
     // A data source's object records no dependencies (as Terraform's).
     dependencies: change.mode === "data" ? [] : [...(change.dependencies ?? previous?.dependencies ?? [])],
-    createBeforeDestroy: change.createBeforeDestroy ?? previous?.createBeforeDestroy ?? false,
+    // An object imported with no change keeps the imported state's flag (none): Terraform sets
+    // create_before_destroy only on the refresh path, which an import skips, and on apply.
+    createBeforeDestroy: change.action === PlanAction.NoOp && change.importId !== undefined ? false : (change.createBeforeDestroy ?? previous?.createBeforeDestroy ?? false),
   };
 }
 
 /**
- * Whether a no-op's object (as refreshed, with the configuration's dependencies) differs from
- * what state stores, the stored JSON read as `type`; undefined when it does not read as `type`
+ * Whether a no-op's object (as refreshed, with the configuration's dependencies and
+ * create_before_destroy) differs from what state stores, the stored JSON read as `type`; undefined when it does not read as `type`
  * (a dynamic attribute stored as {"value","type"} read with the value's own type: ask again
  * with the schema's).
  */
@@ -841,7 +843,10 @@ function differsFromStored(change: PlannedInstanceChange, previous: StoredObject
   } catch {
     return undefined;
   }
-  return deps(previous.dependencies) !== deps(change.dependencies ?? []) || !same;
+  // create_before_destroy as planned (the resource's own or forced by a dependent's): Terraform
+  // writes it into the refreshed state, so a dependent removed clears it (node_resource_plan_instance.go, updatedCBD).
+  const cbdChanged = change.createBeforeDestroy !== undefined && change.createBeforeDestroy !== previous.createBeforeDestroy;
+  return deps(previous.dependencies) !== deps(change.dependencies ?? []) || !same || cbdChanged;
 }
 
 /** Whether `stored` (decoded with the schema's type) and `value` (the value's own type) are the same value. */
