@@ -28,7 +28,14 @@ const REQUIRED = `terraform {
 `;
 
 /** The cases: a name and the files of the root (paths relative to it). */
-const CASES: readonly { readonly name: string; readonly files: Readonly<Record<string, string>>; readonly planCode: number; readonly aws?: true }[] = [
+const CASES: readonly {
+  readonly name: string;
+  readonly files: Readonly<Record<string, string>>;
+  readonly planCode: number;
+  readonly aws?: true;
+  /** Compare the plan's stderr without terraform's snippet values (`├──` / `│ x will be known only after apply`), which magma does not give for this error yet. */
+  readonly withoutSnippetValues?: true;
+}[] = [
   {
     // terraform-aws-modules/terraform-aws-acm examples/complete-dns-validation: magma read a
     // dotted key of a module call's providers map as an expression to evaluate and refused it
@@ -331,6 +338,33 @@ output "out" {
 `,
     },
   },
+  {
+    // Session 15's corpus rerun, terraform-aws-transit-gateway examples/multi-account: a
+    // for_each whose keys are known only after apply ("Invalid for_each argument") is an error
+    // the plan walk meets after validation passed; terraform shows the plan of everything else
+    // first ("Terraform planned the following actions, but then encountered a problem", 49
+    // resources there). magma printed the error alone.
+    name: "an unknown for_each key met while planning: the partial plan, then the error",
+    planCode: 1,
+    withoutSnippetValues: true,
+    files: {
+      "main.tf": `${REQUIRED}resource "random_id" "a" {
+  byte_length = 4
+}
+resource "random_id" "b" {
+  for_each    = { for x in [random_id.a.hex] : x => x }
+  byte_length = 2
+}
+resource "random_id" "c" {
+  count       = length(random_id.a.hex) > 0 ? 1 : 0
+  byte_length = 3
+}
+output "a" {
+  value = random_id.a.hex
+}
+`,
+    },
+  },
 ];
 
 /** The files of `files` in the JSON syntax (every `.tf` converted). */
@@ -382,7 +416,9 @@ d("real-world differences, minimised, against terraform", () => {
       // terraform's outcome is the case's (so that a broken fixture cannot pass by failing alike).
       expect(theirs.map((o) => o.code)).toEqual(c.planCode === 0 ? [0, 0, 0] : [0, c.planCode]);
       expect(ours.map((o) => o.code)).toEqual(theirs.map((o) => o.code));
-      expect(ours[1]).toEqual(theirs[1]);
+      const values = (o: Outcome | undefined): Outcome | undefined => (o === undefined || c.withoutSnippetValues !== true ? o : { ...o, stderr: o.stderr.replace(/^ {4}├─+\n(?: {4}│ .*\n)+/gm, "") });
+      expect(values(ours[1])).toEqual(values(theirs[1]));
+      if (c.withoutSnippetValues === true) expect(theirs[1]!.stdout).toContain("Terraform planned the following actions, but then encountered a problem:");
       if (c.planCode === 0) {
         const doc = (o: Outcome) => comparablePlanJson(JSON.parse(o.stdout) as Record<string, unknown>);
         expect(doc(ours[2]!)).toEqual(doc(theirs[2]!));

@@ -209,6 +209,14 @@ export interface EnginePlanResult {
 
 /** The failures of conditions, which Terraform checks while planning (its validation does not). */
 const CONDITION_FAILURES: ReadonlySet<string> = new Set(["Resource precondition failed", "Resource postcondition failed", "Module output value precondition failed", "Invalid value for variable"]);
+/**
+ * An expansion error the plan walk meets because a count or for_each is known only after
+ * apply: terraform's validate walk passed it (unknown there), so its plan holds what the walk
+ * planned beside it and is shown. (Other count and for_each errors are its validate walk's.)
+ */
+function isUnknownExpansionError(d: PlanDiagnostic): boolean {
+  return (d.summary === "Invalid count argument" || d.summary === "Invalid for_each argument") && d.detail.includes("cannot be determined until apply");
+}
 
 /**
  * A root variable's value that does not suit its declaration: Terraform finds these in its
@@ -234,6 +242,7 @@ function isPlanWalkError(d: PlanDiagnostic): boolean {
     d.severity !== "error" ||
     d.inConfigBody === true ||
     CONDITION_FAILURES.has(d.summary) ||
+    isUnknownExpansionError(d) ||
     d.summary === "Self-referential block" ||
     (d.address !== undefined && PROVIDER_ANSWER_FAILURES.has(d.summary)) ||
     // a root output whose value turns out sensitive only once planned (its validation saw no mark)
