@@ -194,6 +194,27 @@ resource "aws_iam_role" "r" {
     },
   },
   {
+    // Session 15's corpus rerun, terraform-aws-s3-bucket examples/complete: terraform's block
+    // renderer always shows its important attributes (id, name, tags), in nested blocks too; a
+    // created cors_rule's id, which the legacy provider plans as "" (read as null), is shown as
+    // "id = null" without a symbol. magma counted it among the hidden attributes.
+    name: "an important attribute of a created nested block shown unchanged (hashicorp/aws)",
+    planCode: 0,
+    aws: true,
+    files: {
+      "main.tf": `${AWS_OFFLINE_HCL}
+resource "aws_s3_bucket_cors_configuration" "c" {
+  bucket = "x"
+  cors_rule {
+    allowed_methods = ["PUT"]
+    allowed_origins = ["https://example.com"]
+    max_age_seconds = 3000
+  }
+}
+`,
+    },
+  },
+  {
     // terraform-aws-modules/terraform-aws-vpn-gateway examples/minimal-vpn-gateway: a sensitive
     // output whose value is "" (a try() falling back) is not shown by terraform's plan (its
     // renderer reads a sensitive output's "" as null, a legacy-SDK rule), while show -json keeps

@@ -319,6 +319,15 @@ function attrKey(k: string): string {
 
 const IMPORTANT = new Set(["id", "name", "tags"]);
 
+/**
+ * Whether an unchanged attribute is shown anyway (terraform's block renderer always shows its
+ * `importantAttributes`): a resource's own in an update, a nested block's when it is created or
+ * updated (`id = null` in a created set block).
+ */
+function shownUnchanged(name: string, top: boolean, mode: Mode): boolean {
+  return IMPORTANT.has(name) && (top ? mode === "update" : mode !== "delete");
+}
+
 /** The lines of a block's attributes and nested blocks at `indent` (the column of the symbols). */
 function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: number, mode: Mode, forces: ReadonlySet<string>, path: string, top: boolean, nonLegacyParent: boolean, showAll = false): string[] {
   const get = (v: Value, name: string): Value | undefined => (v.isNull() || !v.isKnown() ? undefined : v.getAttr(name));
@@ -348,7 +357,7 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
       if (nb === undefined && na === undefined) continue;
       const d = nestedAttributeDiff(p, nested, nb, na);
       const s = DIFF_SYMBOL[d.action];
-      const important = top && IMPORTANT.has(name) && mode === "update";
+      const important = shownUnchanged(name, top, mode);
       if (s === " " && !showAll && !important) {
         hidden++;
         continue;
@@ -361,11 +370,14 @@ function blockBody(p: Paint, block: Block, before: Value, after: Value, indent: 
     }
     const diff = attrDiff(p, b, unknownAfter ? undefined : a, mode, unknownAfter, indent, legacy);
     if (diff === undefined) {
-      // An empty string taken for null is still an attribute, unchanged.
-      if (isEmptyString(b0) || isEmptyString(a0)) hidden++;
+      // An empty string taken for null is still an attribute, unchanged (shown as null when it is an important one).
+      if (isEmptyString(b0) || isEmptyString(a0)) {
+        if (shownUnchanged(name, top, mode)) rows.push({ sym: " ", key: name, text: ["null"] });
+        else hidden++;
+      }
       continue;
     }
-    if (diff.sym === " " && !showAll && !(top && IMPORTANT.has(name) && mode === "update")) {
+    if (diff.sym === " " && !showAll && !shownUnchanged(name, top, mode)) {
       hidden++;
       continue;
     }
