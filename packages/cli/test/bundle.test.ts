@@ -66,7 +66,9 @@ const unbundled = (args: readonly string[], cwd: string): Promise<Run> =>
 async function loadedChunks(args: readonly string[], cwd: string): Promise<{ files: string[]; engine: boolean; plugin: boolean; run: Run }> {
   const out = join(scratch, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(out, "");
-  const r = await run(["--import", PRELOAD, MAGMA_BIN], args, cwd, { MAGMA_LOADED_OUT: out });
+  // No CLI configuration file (none named, a home without one): with one, every command reads it at start-up
+  // (terraform's main does), which loads its parser; what is measured here is the commands' own code.
+  const r = await run(["--import", PRELOAD, MAGMA_BIN], args, cwd, { MAGMA_LOADED_OUT: out, TF_CLI_CONFIG_FILE: undefined, TERRAFORM_CONFIG: undefined, HOME: cwd });
   const files = readFileSync(out, "utf8")
     .split("\n")
     .filter((u) => u.startsWith("file:"))

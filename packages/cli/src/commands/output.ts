@@ -4,7 +4,6 @@ import { CliError, CliErrorCode } from "../cli-error.js";
 import { RawJson, stringifyJson } from "../json-text.js";
 import type { CommandContext } from "./command-context.js";
 import type { Diagnostic } from "@magma/hcl";
-import { formatDiagnostics } from "../workdir/format-diagnostic.js";
 import { terminalColumns } from "../terminal-columns.js";
 import { quietOptions, statePathOption, withWorkingDir, type WorkdirOptions } from "./workdir-options.js";
 
@@ -44,7 +43,8 @@ export function registerOutputCommand(program: Command, ctx: CommandContext): vo
     .option("--json", "machine-readable output: {name: {sensitive, type, value}}, or one output's value")
     .option("--raw", "print a string, number or bool output's value as it is, without quotes or a newline")
     .action(async (name: string | undefined, o: WorkdirOptions & { raw?: boolean }) => {
-      const [{ decodeOutput, loadState }, { formatValue }] = await Promise.all([import("@magma/state"), import("../workdir/format-value.js")]);
+      // (loaded with the action: the diagnostics' formatting reads JSON files through @magma/hcl)
+      const [{ decodeOutput, loadState }, { formatValue }, { formatDiagnostics }] = await Promise.all([import("@magma/state"), import("../workdir/format-value.js"), import("../workdir/format-diagnostic.js")]);
       // Terraform's view: diagnostics wrapped to the stream's width (errors on stderr, warnings on stdout), no blank line after.
       const show = (d: Diagnostic): void => {
         const stream = d.severity === "error" ? ctx.io.stderr : ctx.io.stdout;
