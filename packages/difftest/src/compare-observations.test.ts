@@ -1,4 +1,4 @@
-import { observeCommand } from "./compare-observations.js";
+import { diffValues, normaliseState, observeCommand } from "./compare-observations.js";
 
 describe("observeCommand", () => {
   test("keeps the summary lines in order, the moves and refreshes sorted and the diagnostic summaries", () => {
@@ -22,5 +22,22 @@ describe("observeCommand", () => {
       diagnostics: ["Warning: Some objects will no longer be managed by Terraform"],
     });
     expect(observeCommand(1, "", "")).toEqual({ code: 1, summary: [], diagnostics: [] });
+  });
+});
+
+describe("normaliseState", () => {
+  test("check results and their objects are compared by address, in whatever order terraform wrote them", () => {
+    const state = (objects: readonly string[]): Record<string, unknown> => ({
+      version: 4,
+      outputs: {},
+      resources: [],
+      check_results: [{ object_kind: "resource", config_addr: "testbed_value.v", status: "pass", objects: objects.map((a) => ({ object_addr: a, status: "pass" })) }],
+    });
+    const a = normaliseState(state(["testbed_value.v[1]", "testbed_value.v[0]"]));
+    const b = normaliseState(state(["testbed_value.v[0]", "testbed_value.v[1]"]));
+    expect(diffValues(0, "state", a, b)).toEqual([]);
+    // A real difference is still one.
+    const c = normaliseState(state(["testbed_value.v[0]", "testbed_value.v[2]"]));
+    expect(diffValues(0, "state", a, c)).not.toEqual([]);
   });
 });

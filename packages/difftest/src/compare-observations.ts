@@ -116,7 +116,8 @@ function sortedByJson(items: readonly unknown[]): unknown[] {
  * counting, so its serial says how often it wrote, not what it wrote), resources keyed by
  * module/mode/type/name, each instance's `sensitive_attributes` sorted (terraform lists them
  * in go-cty's transform order, which visits an object's attributes in Go map order: random
- * from run to run) and `check_results` keyed by address.
+ * from run to run) and `check_results` keyed by address, their objects too (Go map order
+ * in terraform's state as well).
  */
 export function normaliseState(doc: Json): Json {
   const resources = byKey<Json>(doc["resources"], (r) => `${r["module"] !== undefined ? `${String(r["module"])}.` : ""}${r["mode"] === "data" ? "data." : ""}${String(r["type"])}.${String(r["name"])}`);
@@ -125,6 +126,8 @@ export function normaliseState(doc: Json): Json {
     r["instances"] = (r["instances"] as Json[]).map((i) => (Array.isArray(i["sensitive_attributes"]) ? { ...i, sensitive_attributes: sortedByJson(i["sensitive_attributes"] as unknown[]) } : i));
   }
   const checks = byKey<Json>(doc["check_results"], (c) => JSON.stringify(c["config_addr"] ?? c["object_kind"]));
+  // Each check's objects by address: terraform writes them from an addrs.Map (Go map order, random from run to run).
+  for (const c of Object.values(checks)) if (Array.isArray(c["objects"])) c["objects"] = byKey<Json>(c["objects"], (o) => String(o["object_addr"]));
   return { version: doc["version"], outputs: doc["outputs"], resources, check_results: checks };
 }
 
