@@ -30,26 +30,36 @@ const inNumber = (c: number): boolean => canStartNumber(c) || c === 101 || c ===
  * quote or before a control character. A byte that starts no token is an invalid token, after
  * which scanning stops.
  */
-function scan(text: string): Token[] {
-  const tokens: Token[] = [];
+/**
+ * HCL's JSON scanner, one token at a time (the parser reads forward only, so no token array
+ * is kept: a large file's million tokens would each outlive the young generation). After an
+ * invalid byte the scan ends: an `invalid` token, then an `eof` just after it.
+ */
+function scanner(text: string): () => Token {
   const n = text.length;
   let i = 0;
-  for (;;) {
+  let after: Token | undefined;
+  let done: Token | undefined;
+  return (): Token => {
+    if (done !== undefined) return done;
+    if (after !== undefined) {
+      done = after;
+      return after;
+    }
     while (i < n) {
       const c = text.charCodeAt(i);
       if (c === 32 || c === 9 || c === 10 || c === 13) i++;
       else break;
     }
     if (i >= n) {
-      tokens.push({ type: "eof", start: n, end: n });
-      return tokens;
+      done = { type: "eof", start: n, end: n };
+      return done;
     }
     const start = i;
     const ch = text[i]!;
     const c = text.charCodeAt(i);
-    if (PUNCTUATION.has(ch)) {
-      tokens.push({ type: ch as Token["type"], start, end: ++i });
-    } else if (c === 34) {
+    if (PUNCTUATION.has(ch)) return { type: ch as Token["type"], start, end: ++i };
+    if (c === 34) {
       i++;
       let escaping = false;
       while (i < n) {
@@ -68,19 +78,19 @@ function scan(text: string): Token[] {
           escaping = false;
         }
       }
-      tokens.push({ type: "string", start, end: i });
-    } else if (canStartNumber(c)) {
-      while (i < n && inNumber(text.charCodeAt(i))) i++;
-      tokens.push({ type: "number", start, end: i });
-    } else if (isAlpha(c)) {
-      while (i < n && (isAlpha(text.charCodeAt(i)) || text.charCodeAt(i) === 95)) i++;
-      tokens.push({ type: "keyword", start, end: i });
-    } else {
-      tokens.push({ type: "invalid", start, end: start + 1, oneByte: "invalid" });
-      tokens.push({ type: "eof", start, end: start, oneByte: "after" });
-      return tokens;
+      return { type: "string", start, end: i };
     }
-  }
+    if (canStartNumber(c)) {
+      while (i < n && inNumber(text.charCodeAt(i))) i++;
+      return { type: "number", start, end: i };
+    }
+    if (isAlpha(c)) {
+      while (i < n && (isAlpha(text.charCodeAt(i)) || text.charCodeAt(i) === 95)) i++;
+      return { type: "keyword", start, end: i };
+    }
+    after = { type: "eof", start, end: start, oneByte: "after" };
+    return { type: "invalid", start, end: start + 1, oneByte: "invalid" };
+  };
 }
 
 const VALID_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -138,15 +148,15 @@ function decodeString(raw: string): { value: string } | { errorAt: number } {
  */
 export function parseJsonNode(src: SourceMap): { node: JsonNode | undefined; diags: Diagnostic[] } {
   const text = src.text;
-  const tokens = scan(text);
+  const next = scanner(text);
   const diags: Diagnostic[] = [];
-  let k = 0;
+  let current = next();
   let depth = 0;
 
-  const peek = (): Token => tokens[k]!;
+  const peek = (): Token => current;
   const read = (): Token => {
-    const t = tokens[k]!;
-    if (t.type !== "eof") k++;
+    const t = current;
+    if (t.type !== "eof") current = next();
     return t;
   };
   const rangeOf = (t: Token): SourceRange => {
