@@ -104,7 +104,6 @@ function decodeString(raw: string): { value: string } | { errorAt: number } {
   let out = "";
   let i = 1;
   let seg = 1;
-  const bytesTo = (k: number): number => utf8Length(raw, 0, k);
   while (i < raw.length) {
     const c = raw.charCodeAt(i);
     if (c === 34) {
@@ -115,27 +114,27 @@ function decodeString(raw: string): { value: string } | { errorAt: number } {
     if (c === 92) {
       out += raw.slice(seg, i);
       const e = raw[i + 1];
-      if (e === undefined) return { errorAt: bytesTo(raw.length) };
+      if (e === undefined) return { errorAt: utf8Length(raw, 0, raw.length) };
       if (SIMPLE_ESCAPES[e] !== undefined) {
         out += SIMPLE_ESCAPES[e];
         i += 2;
       } else if (e === "u") {
         for (let k = 2; k < 6; k++) {
           const h = raw[i + k];
-          if (h === undefined) return { errorAt: bytesTo(raw.length) };
-          if (!/[0-9a-fA-F]/.test(h)) return { errorAt: bytesTo(i + k) + 1 };
+          if (h === undefined) return { errorAt: utf8Length(raw, 0, raw.length) };
+          if (!/[0-9a-fA-F]/.test(h)) return { errorAt: utf8Length(raw, 0, i + k) + 1 };
         }
         out += String.fromCharCode(parseInt(raw.slice(i + 2, i + 6), 16));
         i += 6;
       } else {
-        return { errorAt: bytesTo(i + 1) + 1 };
+        return { errorAt: utf8Length(raw, 0, i + 1) + 1 };
       }
       seg = i;
       continue;
     }
     i++;
   }
-  return { errorAt: bytesTo(raw.length) };
+  return { errorAt: utf8Length(raw, 0, raw.length) };
 }
 
 /**
@@ -334,7 +333,9 @@ export function parseJsonNode(src: SourceMap): { node: JsonNode | undefined; dia
       err("Invalid JSON string", "There is a syntax error in the given JSON string.", subject, same ? undefined : r);
       return undefined;
     }
-    return { type: "string", value: d.value, raw: raw.slice(1, -1), range: rangeOf(tok), innerRange: src.range(tok.start + 1, tok.end - 1) };
+    // (without escapes the decoded text is the text inside the quotes: one string for both; every escape is longer than what it decodes to)
+    const inner = d.value.length === raw.length - 2 ? d.value : raw.slice(1, -1);
+    return { type: "string", value: d.value, raw: inner, range: rangeOf(tok), innerRange: src.range(tok.start + 1, tok.end - 1) };
   };
 
   const keyword = (): JsonNode | undefined => {
