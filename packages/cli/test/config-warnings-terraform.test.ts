@@ -16,8 +16,9 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { writeProviderLauncher } from "@magma/provider-server";
-import { bundleLauncherEntry, tfToJson } from "@magma/test-support";
+import { bundleLauncherEntry } from "@magma/test-support";
 import { runTool, stopToolRuns, type ToolRun } from "./support/side-by-side.js";
+import { comparableRun, filesIn, SYNTAXES, VALIDATE_PLAN_COMMANDS } from "./support/validate-plan-runs.js";
 import { TERRAFORM, removeWorkdirs, workdir } from "./support/workdir.js";
 
 afterAll(() => {
@@ -141,29 +142,6 @@ output "n" {
   },
 ];
 
-const COMMANDS = [
-  ["validate", "-no-color"],
-  ["validate", "-json"],
-  ["plan", "-no-color", "-input=false"],
-  ["plan", "-json", "-input=false"],
-] as const;
-
-const SYNTAXES = ["native", "JSON"] as const;
-
-function filesIn(syntax: (typeof SYNTAXES)[number], files: Readonly<Record<string, string>>): Record<string, string> {
-  if (syntax === "native") return { ...files };
-  return Object.fromEntries(Object.entries(files).map(([path, text]) => [`${path}.json`, tfToJson(text)]));
-}
-
-/** What is compared: `plan -json` lines without their timestamps; everything else as printed. */
-function comparable(r: ToolRun, command: readonly string[]): unknown {
-  if (!(command[0] === "plan" && command.includes("-json"))) return { code: r.code, stdout: r.stdout, stderr: r.stderr };
-  const lines = r.stdout
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => l.replace(/"@timestamp":"[^"]*"/, ""));
-  return { code: r.code, lines, stderr: r.stderr };
-}
 
 const runs = new Map<string, [ours: ToolRun, theirs: ToolRun][]>();
 
@@ -179,7 +157,7 @@ const runs = new Map<string, [ours: ToolRun, theirs: ToolRun][]>();
             const init = await runTool(tool, ["init", "-no-color", "-input=false"], dir, env);
             if (init.code !== 0) throw new Error(`${tool} init failed in ${c.name} (${syntax}):\n${init.stdout}${init.stderr}`);
             const out: ToolRun[] = [];
-            for (const command of COMMANDS) out.push(await runTool(tool, command, dir, env));
+            for (const command of VALIDATE_PLAN_COMMANDS) out.push(await runTool(tool, command, dir, env));
             return out;
           };
           const [m, t] = await Promise.all([each("magma"), each("terraform")]);
@@ -189,12 +167,12 @@ const runs = new Map<string, [ours: ToolRun, theirs: ToolRun][]>();
     );
   }, 600_000);
 
-  test.each(CASES.flatMap((c) => SYNTAXES.flatMap((syntax) => COMMANDS.map((command, i) => [c.name, syntax, command.join(" "), i] as const))))(
+  test.each(CASES.flatMap((c) => SYNTAXES.flatMap((syntax) => VALIDATE_PLAN_COMMANDS.map((command, i) => [c.name, syntax, command.join(" "), i] as const))))(
     "%s, %s syntax: %s",
     (name, syntax, _command, i) => {
       const [ours, theirs] = runs.get(`${name}/${syntax}`)![i]!;
-      const command: readonly string[] = COMMANDS[i]!;
-      expect(comparable(ours, command)).toEqual(comparable(theirs, command));
+      const command: readonly string[] = VALIDATE_PLAN_COMMANDS[i]!;
+      expect(comparableRun(ours, command)).toEqual(comparableRun(theirs, command));
       expect(ours.code).toBe(0);
       for (const w of CASES.find((c) => c.name === name)!.warnings) expect(ours.stdout).toContain(w);
     },

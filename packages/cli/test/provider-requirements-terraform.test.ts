@@ -27,8 +27,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { writeProviderLauncher } from "@magma/provider-server";
-import { bundleLauncherEntry, tfToJson } from "@magma/test-support";
+import { bundleLauncherEntry } from "@magma/test-support";
 import { runTool, stopToolRuns, type ToolRun } from "./support/side-by-side.js";
+import { comparableRun, filesIn, SYNTAXES, VALIDATE_PLAN_COMMANDS } from "./support/validate-plan-runs.js";
 import { TERRAFORM, removeWorkdirs, workdir } from "./support/workdir.js";
 
 afterAll(() => {
@@ -172,29 +173,6 @@ output "b" {
   },
 ];
 
-const COMMANDS = [
-  ["validate", "-no-color"],
-  ["validate", "-json"],
-  ["plan", "-no-color", "-input=false"],
-  ["plan", "-json", "-input=false"],
-] as const;
-
-const SYNTAXES = ["native", "JSON"] as const;
-
-function filesIn(syntax: (typeof SYNTAXES)[number], files: Readonly<Record<string, string>>): Record<string, string> {
-  if (syntax === "native") return { ...files };
-  return Object.fromEntries(Object.entries(files).map(([path, text]) => [`${path}.json`, tfToJson(text)]));
-}
-
-/** What is compared: `-json` plan lines without their timestamps; everything else as printed. */
-function comparable(r: ToolRun, command: readonly string[]): unknown {
-  if (!(command[0] === "plan" && command.includes("-json"))) return { code: r.code, stdout: r.stdout, stderr: r.stderr };
-  const lines = r.stdout
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => l.replace(/"@timestamp":"[^"]*"/, ""));
-  return { code: r.code, lines, stderr: r.stderr };
-}
 
 const INIT = ["init", "-no-color", "-input=false"] as const;
 const runs = new Map<string, [ours: ToolRun, theirs: ToolRun][]>();
@@ -234,7 +212,7 @@ let missingConfigRuns: [ours: ToolRun, theirs: ToolRun][] = [];
               const get = await runTool("terraform", ["get", "-no-color"], dir, env);
               if (get.code !== 0) throw new Error(`terraform get failed in ${c.name} (${syntax}):\n${get.stdout}${get.stderr}`);
             }
-            for (const command of COMMANDS) out.push(await runTool(tool, command, dir, env));
+            for (const command of VALIDATE_PLAN_COMMANDS) out.push(await runTool(tool, command, dir, env));
             return out;
           };
           const [m, t] = await Promise.all([each("magma"), each("terraform")]);
@@ -254,7 +232,7 @@ let missingConfigRuns: [ours: ToolRun, theirs: ToolRun][] = [];
     expect(ours.stderr).toContain("Warning: Unable to open CLI configuration file");
   });
 
-  const commandsOf = (c: Case): readonly (readonly string[])[] => (c.compareInit === true ? [INIT, ...COMMANDS] : COMMANDS);
+  const commandsOf = (c: Case): readonly (readonly string[])[] => (c.compareInit === true ? [INIT, ...VALIDATE_PLAN_COMMANDS] : VALIDATE_PLAN_COMMANDS);
 
   test.each(CASES.flatMap((c) => SYNTAXES.flatMap((syntax) => commandsOf(c).map((command, i) => [c.name, syntax, command.join(" "), i] as const))))(
     "%s, %s syntax: %s",
@@ -262,7 +240,7 @@ let missingConfigRuns: [ours: ToolRun, theirs: ToolRun][] = [];
       const c = CASES.find((x) => x.name === name)!;
       const command = commandsOf(c)[i]!;
       const [ours, theirs] = runs.get(`${name}/${syntax}`)![i]!;
-      expect(comparable(ours, command)).toEqual(comparable(theirs, command));
+      expect(comparableRun(ours, command)).toEqual(comparableRun(theirs, command));
       expect(ours.code).toBe(1);
       if (command[0] !== "init") expect(command.includes("-json") ? ours.stdout : ours.stdout + ours.stderr).toContain(c.expect);
     },
